@@ -82,10 +82,12 @@ describe('verifyOAuth', () => {
   });
 
   it('when the verifier holds another public key, then RSA is refused', () => {
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({
-      type: 'spki',
-      format: 'pem',
-    });
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .publicKey.export({
+        type: 'spki',
+        format: 'pem',
+      })
+      .toString();
     const result = verifyWith({
       authorization: signed('RSA-SHA256').authorization,
       publicKeyPem: other,
@@ -223,18 +225,20 @@ describe('RSA keys', () => {
 
   it('when a key has fewer than 2048 bits, then it is refused with the bit count', () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
-    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' });
+    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     expect(() => loadPrivateKey(pem)).toThrow(/1024 bits; at least 2048/);
-    expect(() => loadPublicKey(publicKey.export({ type: 'spki', format: 'pem' }))).toThrow(
-      /1024 bits/,
-    );
+    expect(() =>
+      loadPublicKey(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
+    ).toThrow(/1024 bits/);
   });
 
   it('when the key is not RSA or not PEM, then it is refused clearly', () => {
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
-      type: 'pkcs8',
-      format: 'pem',
-    });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+      })
+      .toString();
     expect(() => loadPrivateKey(ec)).toThrow(/not an RSA key/);
     expect(() => loadPrivateKey('not a key')).toThrow(/not a readable/);
   });
