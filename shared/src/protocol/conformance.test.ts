@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { callbackControl, controlConcatenation, controlValue, verifyControl } from './control.js';
+import {
+  callbackControl,
+  controlConcatenation,
+  controlValue,
+  verifyCallbackControl,
+  verifyControl,
+} from './control.js';
 import { ProtocolError } from './errors.js';
-import { toMinorUnits } from './money.js';
+import { formatMinorUnits, toMinorUnits } from './money.js';
 import {
   hmacSha1Signature,
   normalizeUrl,
@@ -58,6 +64,7 @@ describe('conformance: amounts in minor units', () => {
       expect(() => toMinorUnits(v.amount)).toThrow(ProtocolError);
     } else {
       expect(toMinorUnits(v.amount)).toBe(BigInt(v.cents));
+      expect(toMinorUnits(formatMinorUnits(BigInt(v.cents)))).toBe(BigInt(v.cents));
     }
   });
 });
@@ -152,5 +159,15 @@ describe('conformance: callback control (design §3)', () => {
     expect(callbackControl(v.status, v.orderid, v.client_orderid, v.merchantControlKey)).toBe(
       v.control,
     );
+    expect(
+      verifyCallbackControl({ ...v, control: v.control.toUpperCase() }, v.merchantControlKey),
+    ).toBe(true);
+    expect(
+      verifyCallbackControl(
+        { ...v, status: 'approved', control: v.control },
+        `${v.merchantControlKey}x`,
+      ),
+    ).toBe(false);
+    expect(verifyCallbackControl({ ...v, control: undefined }, v.merchantControlKey)).toBe(false);
   });
 });

@@ -102,3 +102,23 @@ export function callbackControl(
 ): string {
   return sha1Hex(status + orderid + clientOrderId + merchantControlKey);
 }
+
+/** Verifies a callback's control value (constant time, either hex case). */
+export function verifyCallbackControl(
+  callback: {
+    status: string;
+    orderid: string;
+    client_orderid: string;
+    control: string | undefined;
+  },
+  merchantControlKey: string,
+): boolean {
+  if (callback.control === undefined || callback.control === '') return false;
+  const expected = callbackControl(
+    callback.status,
+    callback.orderid,
+    callback.client_orderid,
+    merchantControlKey,
+  );
+  return hexDigestEquals(expected, callback.control);
+}

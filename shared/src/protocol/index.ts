@@ -8,6 +8,7 @@ export {
   controlConcatenation,
   verifyControl,
   callbackControl,
+  verifyCallbackControl,
   hexDigestEquals,
   type ControlFields,
 } from './control.js';
