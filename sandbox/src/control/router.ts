@@ -1,0 +1,159 @@
+// The control API for tests and demos (JSON, outside the gateway paths): clock, faults, orders,
+// forced statuses, the callback delivery log, reset.
+import express, { type Response } from 'express';
+import { z } from 'zod';
+import type { VirtualClock, Scheduler } from '../clock.js';
+import type { Engine } from '../gateway/engine.js';
+import { orderStage, replyStatus } from '../gateway/engine.js';
+import { faultsSchema, type Faults } from '../gateway/faults.js';
+import type { Store } from '../state/store.js';
+
+export interface ControlDeps {
+  engine: Engine;
+  store: Store;
+  clock: VirtualClock;
+  scheduler: Scheduler;
+  getFaults: () => Faults;
+  setFaults: (faults: Faults) => void;
+  reset: () => void;
+}
+
+/** JSON with bigints as decimal text of minor units. */
+function sendJson(res: Response, status: number, value: unknown): void {
+  res
+    .status(status)
+    .type('application/json')
+    .send(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+}
+
+function badRequest(res: Response, error: z.ZodError): void {
+  sendJson(res, 400, {
+    error: {
+      code: 'VALIDATION_FAILED',
+      message: 'invalid request body',
+      fields: error.issues.map((i) => ({ name: i.path.join('.') || 'body', message: i.message })),
+    },
+  });
+}
+
+const advanceSchema = z
+  .object({
+    seconds: z
+      .number()
+      .min(0)
+      .max(10 * 365 * 86400),
+  })
+  .strict();
+const forceSchema = z
+  .object({ status: z.enum(['processing', 'approved', 'declined', 'error', 'filtered']) })
+  .strict();
+
+export function controlRouter(deps: ControlDeps): express.Router {
+  const router = express.Router();
+  router.use(express.json({ limit: '16kb' }));
+
+  router.get('/sandbox/clock', (_req, res) => {
+    const now = deps.clock.now();
+    sendJson(res, 200, {
+      now: new Date(now).toISOString(),
+      nowMs: now,
+      offsetMs: deps.clock.offset,
+    });
+  });
+
+  router.post('/sandbox/clock/advance', async (req, res) => {
+    const parsed = advanceSchema.safeParse(req.body);
+    if (!parsed.success) {
+      badRequest(res, parsed.error);
+      return;
+    }
+    deps.clock.advance(parsed.data.seconds * 1000);
+    deps.store.saveClockOffset(deps.clock.offset);
+    // Run what became due, and wait for the callback deliveries it started.
+    await Promise.all(deps.scheduler.runDue());
+    await deps.scheduler.idle();
+    const now = deps.clock.now();
+    sendJson(res, 200, {
+      now: new Date(now).toISOString(),
+      nowMs: now,
+      offsetMs: deps.clock.offset,
+    });
+  });
+
+  router.get('/sandbox/faults', (_req, res) => {
+    sendJson(res, 200, deps.getFaults());
+  });
+
+  router.post('/sandbox/faults', (req, res) => {
+    const parsed = faultsSchema.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      badRequest(res, parsed.error);
+      return;
+    }
+    deps.setFaults(parsed.data);
+    sendJson(res, 200, parsed.data);
+  });
+
+  router.get('/sandbox/orders/:orderid', (req, res) => {
+    const order = deps.store.orders.get(req.params.orderid);
+    if (!order) {
+      sendJson(res, 404, {
+        error: { code: 'NOT_FOUND', message: `no order ${req.params.orderid}` },
+      });
+      return;
+    }
+    const { pageToken: _token, ...visible } = order;
+    sendJson(res, 200, {
+      ...visible,
+      replyStatus: replyStatus(order),
+      orderStage: orderStage(order),
+    });
+  });
+
+  router.post('/sandbox/orders/:orderid/force', (req, res) => {
+    const order = deps.store.orders.get(req.params.orderid);
+    if (!order) {
+      sendJson(res, 404, {
+        error: { code: 'NOT_FOUND', message: `no order ${req.params.orderid}` },
+      });
+      return;
+    }
+    const parsed = forceSchema.safeParse(req.body);
+    if (!parsed.success) {
+      badRequest(res, parsed.error);
+      return;
+    }
+    deps.engine.force(order, parsed.data.status);
+    sendJson(res, 200, {
+      orderid: order.orderid,
+      status: replyStatus(order),
+      orderStage: orderStage(order),
+    });
+  });
+
+  router.get('/sandbox/callbacks', (req, res) => {
+    const orderid = typeof req.query.orderid === 'string' ? req.query.orderid : undefined;
+    const deliveries = [...deps.store.callbacks.values()].filter(
+      (d) => orderid === undefined || d.orderid === orderid,
+    );
+    sendJson(res, 200, { callbacks: deliveries });
+  });
+
+  router.get('/sandbox/recurring-payments/:id', (req, res) => {
+    const rp = deps.store.recurring.get(req.params.id);
+    if (!rp) {
+      sendJson(res, 404, {
+        error: { code: 'NOT_FOUND', message: `no recurring payment ${req.params.id}` },
+      });
+      return;
+    }
+    sendJson(res, 200, rp);
+  });
+
+  router.post('/sandbox/reset', (_req, res) => {
+    deps.reset();
+    sendJson(res, 200, { reset: true });
+  });
+
+  return router;
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MERCHANT, saleFields, startSandbox, type Running } from '../test-support/harness.js';
+
+let s: Running;
+beforeAll(async () => {
+  // Rates in these tests are 0 or 1, so the draw does not matter; a fixed draw keeps them exact.
+  s = await startSandbox({ random: () => 0.5 });
+});
+afterAll(async () => {
+  await s.close();
+});
+beforeEach(async () => {
+  await s.control('/sandbox/faults', {});
+});
+
+describe('fault injection', () => {
+  it('when errorRate is 1, then the operation fails with 500 before it is applied', async () => {
+    expect((await s.control('/sandbox/faults', { errorRate: 1 })).status).toBe(200);
+    const fields = saleFields();
+    const r = await s.client.call('sale', 1001, fields);
+    expect(r.httpStatus).toBe(500);
+    expect(r.reply.type).toBe('error');
+    expect(r.reply.errorCode).toBe('INTERNAL');
+    await s.control('/sandbox/faults', {});
+    const status = await s.client.call('status', 1001, {
+      login: MERCHANT.login,
+      client_orderid: fields.client_orderid,
+    });
+    expect(status.httpStatus).toBe(404);
+  });
+
+  it('when a response is dropped, then the client gets no reply but the return was applied (status shows it)', async () => {
+    const fields = saleFields({ amount: '20.00' });
+    const sale = await s.client.call('sale', 1001, fields);
+    const ref = {
+      login: MERCHANT.login,
+      client_orderid: fields.client_orderid,
+      orderid: sale.reply.orderId,
+    };
+    await s.control('/sandbox/faults', { dropResponseRate: 1, operations: ['return'] });
+    await expect(
+      s.client.call('return', 1001, { ...ref, comment: 'refund', amount: '5.00', currency: 'EUR' }),
+    ).rejects.toThrow();
+    const status = await s.client.call('status', 1001, ref);
+    expect(status.httpStatus).toBe(200);
+    expect(status.reply.fields['returned-amount']).toBe('5.00');
+    const ops = JSON.parse(status.reply.fields.operations!) as { type: string }[];
+    expect(ops.map((o) => o.type)).toEqual(['sale', 'return']);
+  });
+
+  it('when faults name other operations, then this one is not affected', async () => {
+    await s.control('/sandbox/faults', { errorRate: 1, operations: ['capture'] });
+    expect((await s.client.call('sale', 1001, saleFields())).httpStatus).toBe(200);
+  });
+
+  it('when latency is set, then the reply still arrives and the faults are readable', async () => {
+    await s.control('/sandbox/faults', { latencyMs: 5 });
+    expect((await s.client.call('sale', 1001, saleFields())).httpStatus).toBe(200);
+    expect((await s.control('/sandbox/faults')).json).toMatchObject({ latencyMs: 5, errorRate: 0 });
+  });
+
+  it('when the faults body is invalid, then 400 names the field', async () => {
+    const r = await s.control('/sandbox/faults', { errorRate: 2 });
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.json)).toContain('errorRate');
+  });
+
+  it('when the sandbox is reset, then orders are gone', async () => {
+    const fields = saleFields();
+    const sale = await s.client.call('sale', 1001, fields);
+    expect((await s.control('/sandbox/reset', {})).status).toBe(200);
+    expect((await s.control(`/sandbox/orders/${sale.reply.orderId!}`)).status).toBe(404);
+  });
+});
