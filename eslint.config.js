@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
@@ -46,6 +47,11 @@ export default defineConfig(
       // Test code asserts on shapes it has just checked; non-null assertions keep it readable.
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    // The SPA: rules of hooks and the React Compiler's checks.
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    extends: [reactHooks.configs.flat.recommended],
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -1,0 +1,129 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReadyResponseSchema } from '@paydesk/shared/api';
+import { DB_VARIANTS, errorCode, startApp, type TestApp } from './test-support/harness.js';
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`app shell (${variant.name})`, () => {
+    let t: TestApp;
+    let gatewayUp = true;
+    const dist = mkdtempSync(join(tmpdir(), 'paydesk-dist-'));
+    beforeAll(async () => {
+      mkdirSync(join(dist, 'assets'));
+      writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Paydesk</title><div id="root"></div>');
+      writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+      writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
+      t = await startApp(variant, {
+        config: { webDistDir: dist },
+        gatewayProbe: () => (gatewayUp ? Promise.resolve() : Promise.reject(new Error('down'))),
+      });
+    });
+    afterAll(async () => {
+      await t.close();
+      rmSync(dist, { recursive: true, force: true });
+    });
+
+    it('when /healthz is asked, then 200 ok', async () => {
+      const res = await t.client().get('/healthz');
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ status: 'ok' });
+    });
+
+    it('when the database and gateway answer, then /readyz is 200; when the gateway does not, 503 naming it', async () => {
+      expect(ReadyResponseSchema.parse((await t.client().get('/readyz')).json)).toEqual({ status: 'ok', checks: { database: 'ok', gateway: 'ok' } });
+      gatewayUp = false;
+      const down = await t.client().get('/readyz');
+      gatewayUp = true;
+      expect(down.status).toBe(503);
+      expect(ReadyResponseSchema.parse(down.json).checks).toEqual({ database: 'ok', gateway: 'unavailable' });
+    });
+
+    it('when any page is served, then it carries the CSP (no unsafe-eval, inline styles for emotion) and security headers', async () => {
+      const res = await t.client().get('/');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-eval');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-powered-by')).toBeNull();
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('when a client route is reloaded, then index.html is served uncached; hashed assets are cached for a year', async () => {
+      const page = await t.client().get('/transactions/123?tab=timeline');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<div id="root">');
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      const asset = await t.client().get('/assets/index-abc123.js');
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect((await t.client().get('/assets/missing-999.js')).status).toBe(404);
+      expect((await t.client().get('/favicon.svg')).headers.get('cache-control')).toBe('public, max-age=3600');
+    });
+
+    it('when an unknown API path is asked, then 404 in the error envelope, never index.html', async () => {
+      const res = await t.client().get('/api/nothing-here');
+      expect(res.status).toBe(404);
+      expect(errorCode(res)).toBe('NOT_FOUND');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('when the body is not JSON, then 400 naming the body, not 500', async () => {
+      const res = await t.client().request('POST', '/api/session', '{"email": ', { 'Content-Type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(errorCode(res)).toBe('VALIDATION_FAILED');
+    });
+
+    it('when the body is not sent as JSON, then 400 naming the body', async () => {
+      const res = await t.client().request('POST', '/api/session', 'email=a', { 'Content-Type': 'application/x-www-form-urlencoded' });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.json)).toContain('(body)');
+    });
+
+    it('when a request id is sent, then it is echoed in the header and error body', async () => {
+      const res = await t.client().request('GET', '/api/session', undefined, { 'X-Request-Id': 'abc-123' });
+      expect(res.headers.get('x-request-id')).toBe('abc-123');
+      expect((res.json as { error: { requestId: string } }).error.requestId).toBe('abc-123');
+    });
+  });
+}
+
+describe('app shell without a built SPA', () => {
+  const variant = DB_VARIANTS[0]!;
+  it('when web/dist does not exist, then non-API GETs get a 404 saying the SPA is not built', async () => {
+    const t = await startApp(variant, { config: { webDistDir: join(tmpdir(), 'no-such-dist-dir') } });
+    try {
+      const res = await t.client().get('/users');
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('not built');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`unexpected failures (${variant.name})`, () => {
+    it('when a route fails unexpectedly, then 500 INTERNAL without internals, a failed audit row and an error log line', async () => {
+      const t = await startApp(variant);
+      try {
+        await sql.raw('drop table sessions').execute(t.db.k);
+        const res = await t.client().login('admin@paydesk.test', 'admin-password-0123');
+        expect(res.status).toBe(500);
+        expect(errorCode(res)).toBe('INTERNAL');
+        expect(res.text).not.toMatch(/sessions|sql|stack|at .*\.js/i);
+        const row = await t.db.k.selectFrom('audit_log').selectAll().where('action', '=', 'session.login').executeTakeFirstOrThrow();
+        expect([row.outcome, row.error_code]).toEqual(['failed', 'INTERNAL']);
+        const requestId = (res.json as { error: { requestId: string } }).error.requestId;
+        expect(t.logs.some((l) => l.includes('"level":50') && l.includes(requestId))).toBe(true);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}

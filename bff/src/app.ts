@@ -1,0 +1,168 @@
+// Builds the Express app from injected dependencies; listens only in main.ts.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import { REQUEST_ID_HEADER, type ReadyResponse } from '@paydesk/shared/api';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { AppError } from './errors.js';
+import { ROUTES, splitRouteKey, type RouteKey } from './http/route-table.js';
+import { auditHandlers } from './http/routes/audit.js';
+import { sessionHandlers } from './http/routes/session.js';
+import { userHandlers } from './http/routes/users.js';
+import { errorEnvelope, makeRunner, requestIdOf, toAppError, type Handler } from './http/run-route.js';
+import { spaRouter } from './http/spa.js';
+import { createServices, type Services } from './services/index.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  clock?: Clock;
+  /** resolves when the gateway answers HTTP at all (default: GET GATEWAY_BASE_URL) */
+  gatewayProbe?: () => Promise<void>;
+}
+
+export interface App {
+  app: express.Express;
+  services: Services;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function defaultGatewayProbe(config: Config): () => Promise<void> {
+  return async () => {
+    const res = await fetch(config.gatewayBaseUrl, {
+      method: 'GET',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(config.readyGatewayTimeoutMs),
+    });
+    await res.body?.cancel();
+  };
+}
+
+export function createApp(deps: AppDeps): App {
+  const { config, db, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const services = createServices(config, db, clock);
+  const gatewayProbe = deps.gatewayProbe ?? defaultGatewayProbe(config);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader(REQUEST_ID_HEADER, id);
+        return id;
+      },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'"],
+          // MUI/emotion inject <style> elements at run time.
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'font-src': ["'self'", 'data:'],
+          'connect-src': ["'self'"],
+          'object-src': ["'none'"],
+          'base-uri': ["'self'"],
+          'form-action': ["'self'"],
+          'frame-ancestors': ["'none'"],
+          ...(config.secureCookies ? { 'upgrade-insecure-requests': [] } : {}),
+        },
+      },
+      strictTransportSecurity: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const check = async (probe: () => Promise<void>) => {
+      try {
+        await probe();
+        return 'ok' as const;
+      } catch {
+        return 'unavailable' as const;
+      }
+    };
+    const [database, gateway] = await Promise.all([check(() => db.ping()), check(gatewayProbe)]);
+    const ok = database === 'ok' && gateway === 'ok';
+    const body: ReadyResponse = { status: ok ? 'ok' : 'unavailable', checks: { database, gateway } };
+    res.set('Cache-Control', 'no-store').status(ok ? 200 : 503).json(body);
+  });
+
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(express.json({ limit: '100kb' }));
+
+  const handlers: Record<RouteKey, Handler> = {
+    ...sessionHandlers(services),
+    ...userHandlers(services),
+    ...auditHandlers(services),
+  };
+  const run = makeRunner(services, logger);
+  for (const key of Object.keys(ROUTES) as RouteKey[]) {
+    const { method, path } = splitRouteKey(key);
+    api[method](path.replace(/^\/api/, ''), run(ROUTES[key], handlers[key]));
+  }
+  api.use((req, res) => {
+    const id = requestIdOf(req);
+    res.status(404).json(errorEnvelope(new AppError('NOT_FOUND', `no API route ${req.method} ${req.path}`), id));
+  });
+  app.use('/api', api);
+
+  app.use(spaRouter(config.webDistDir));
+
+  // Errors outside route handlers: unreadable bodies, static files, anything unexpected.
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const type = (err as { type?: unknown } | null)?.type;
+    const status = (err as { status?: unknown } | null)?.status;
+    let appErr: AppError;
+    if (type === 'entity.parse.failed') {
+      appErr = new AppError('VALIDATION_FAILED', 'the body is not valid JSON', {
+        fields: [{ path: '(body)', rule: 'json', message: 'the body is not valid JSON' }],
+      });
+    } else if (type === 'entity.too.large') {
+      appErr = new AppError('PAYLOAD_TOO_LARGE', 'the body is too large');
+    } else if (status === 404) {
+      appErr = new AppError('NOT_FOUND', 'not found');
+    } else if (typeof status === 'number' && status >= 400 && status < 500) {
+      appErr = new AppError('VALIDATION_FAILED', 'the request could not be read');
+    } else {
+      appErr = toAppError(err);
+      logger.error({ err, requestId: requestIdOf(req) }, 'unhandled error');
+    }
+    res.status(appErr.status).json(errorEnvelope(appErr, requestIdOf(req)));
+  });
+
+  return { app, services };
+}

@@ -1,0 +1,116 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, type Env } from './config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'paydesk-config-'));
+const base: Env = {
+  GATEWAY_BASE_URL: 'http://127.0.0.1:8081/paynet',
+  MERCHANT_LOGIN: 'shop',
+  MERCHANT_CONTROL_KEY: 'SUPER-SECRET-CONTROL-KEY',
+  MERCHANT_ENDPOINTS: '1001:EUR,1002:USD,group:2001',
+  DATABASE_URL: `sqlite:${join(dir, 'db', 'paydesk.sqlite')}`,
+};
+
+function issuesOf(env: Env): { key: string; rule: string }[] {
+  try {
+    loadConfig(env, { baseDir: dir });
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues;
+    throw err;
+  }
+  return [];
+}
+
+describe('config', () => {
+  it('when only the required keys are set, then the documented defaults apply', () => {
+    const c = loadConfig(base, { baseDir: dir });
+    expect(c.port).toBe(8080);
+    expect(c.publicOrigin).toBe('http://localhost:8080');
+    expect(c.secureCookies).toBe(false);
+    expect(c.merchant.endpoints).toEqual([
+      { kind: 'endpoint', id: '1001', currency: 'EUR' },
+      { kind: 'endpoint', id: '1002', currency: 'USD' },
+      { kind: 'group', id: '2001' },
+    ]);
+    expect(c.session).toEqual({ idleSeconds: 1800, absoluteSeconds: 43_200 });
+    expect(c.argon2.memoryKib).toBe(19_456);
+    expect(c.webDistDir).toBe(join(dir, 'web', 'dist'));
+    expect(c.bootstrapAdmin).toBeNull();
+  });
+
+  it('when the SQLite default is used without SESSION_SECRET_FILE, then a secret is generated once (0600) and reused', () => {
+    const first = loadConfig(base, { baseDir: dir });
+    const file = join(dir, 'db', 'session-secret');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8').trim().length).toBeGreaterThanOrEqual(48);
+    const second = loadConfig(base, { baseDir: dir });
+    expect(Buffer.from(second.sessionSecret).equals(Buffer.from(first.sessionSecret))).toBe(true);
+  });
+
+  it('when required keys are missing, then every one is named with "is required"', () => {
+    const issues = issuesOf({});
+    const keys = issues.map((i) => i.key);
+    expect(keys).toEqual(expect.arrayContaining(['GATEWAY_BASE_URL', 'MERCHANT_LOGIN', 'MERCHANT_ENDPOINTS']));
+    expect(issues.find((i) => i.key === 'GATEWAY_BASE_URL')?.rule).toBe('is required');
+  });
+
+  it('when values are bad, then the error names the key and the rule but never the value', () => {
+    const env: Env = { ...base, PORT: 'eighty', MERCHANT_ENDPOINTS: '1001:euro', GATEWAY_BASE_URL: 'ftp://SECRET-HOST', PUBLIC_ORIGIN: 'https://x.example/path' };
+    let message = '';
+    try {
+      loadConfig(env, { baseDir: dir });
+    } catch (err) {
+      message = err instanceof Error ? err.message : '';
+    }
+    expect(message).toContain('PORT: must be a whole number');
+    expect(message).toContain('MERCHANT_ENDPOINTS: must be a comma-separated list');
+    expect(message).toContain('GATEWAY_BASE_URL: must be an http(s) URL');
+    expect(message).toContain('PUBLIC_ORIGIN: must be an origin');
+    for (const value of ['eighty', '1001:euro', 'SECRET-HOST', 'x.example/path']) expect(message).not.toContain(value);
+  });
+
+  it('when PostgreSQL is used without SESSION_SECRET_FILE, then start-up refuses', () => {
+    const issues = issuesOf({ ...base, DATABASE_URL: 'postgres://u:PGPASSWORD@db/paydesk' });
+    expect(issues).toEqual([{ key: 'SESSION_SECRET_FILE', rule: 'is required with PostgreSQL (every instance must share it)' }]);
+  });
+
+  it('when the control key is missing, doubled, or its file unreadable, then the key is named', () => {
+    const { MERCHANT_CONTROL_KEY: _omit, ...noKey } = base;
+    expect(issuesOf(noKey).map((i) => i.key)).toEqual(['MERCHANT_CONTROL_KEY']);
+    expect(issuesOf({ ...base, MERCHANT_CONTROL_KEY_FILE: 'x' })[0]?.rule).toContain('not both');
+    expect(issuesOf({ ...noKey, MERCHANT_CONTROL_KEY_FILE: 'nope/missing' })).toEqual([{ key: 'MERCHANT_CONTROL_KEY_FILE', rule: 'must name a readable file' }]);
+    writeFileSync(join(dir, 'control-key'), 'FILE-CONTROL-KEY\n');
+    expect(loadConfig({ ...noKey, MERCHANT_CONTROL_KEY_FILE: 'control-key' }, { baseDir: dir }).merchant.controlKey).toBe('FILE-CONTROL-KEY');
+  });
+
+  it('when the RSA key file is not a key or too short, then it is refused; a PKCS#1 2048-bit key is accepted', () => {
+    writeFileSync(join(dir, 'junk.pem'), 'not a key');
+    expect(issuesOf({ ...base, MERCHANT_RSA_KEY_FILE: 'junk.pem' })[0]?.rule).toBe('must hold a PKCS#1 or PKCS#8 PEM private key');
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    writeFileSync(join(dir, 'small.pem'), small);
+    expect(issuesOf({ ...base, MERCHANT_RSA_KEY_FILE: 'small.pem' })[0]?.rule).toContain('at least 2048 bits');
+    const good = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    writeFileSync(join(dir, 'good.pem'), good);
+    expect(loadConfig({ ...base, MERCHANT_RSA_KEY_FILE: 'good.pem' }, { baseDir: dir }).merchant.rsaPrivateKeyPem).toBe(good);
+  });
+
+  it('when PUBLIC_ORIGIN is plain http on a non-local host, then it is refused; https gives secure cookies', () => {
+    expect(issuesOf({ ...base, PUBLIC_ORIGIN: 'http://paydesk.example.com' })[0]?.key).toBe('PUBLIC_ORIGIN');
+    expect(loadConfig({ ...base, PUBLIC_ORIGIN: 'https://paydesk.example.com' }, { baseDir: dir }).secureCookies).toBe(true);
+  });
+
+  it('when the admin e-mail comes without a password or a weak one, then it is refused', () => {
+    expect(issuesOf({ ...base, PAYDESK_ADMIN_EMAIL: 'a@b.example' })[0]?.key).toBe('PAYDESK_ADMIN_PASSWORD');
+    expect(issuesOf({ ...base, PAYDESK_ADMIN_EMAIL: 'a@b.example', PAYDESK_ADMIN_PASSWORD: 'short' })).toEqual([
+      { key: 'PAYDESK_ADMIN_PASSWORD', rule: 'must be at least 12 characters' },
+    ]);
+  });
+
+  it('when test-tunable numbers are out of range, then the rule names the bounds', () => {
+    expect(issuesOf({ ...base, ARGON2_MEMORY_KIB: '1' })).toEqual([{ key: 'ARGON2_MEMORY_KIB', rule: 'must be at least 64' }]);
+    expect(issuesOf({ ...base, SESSION_IDLE_SECONDS: '90000' })[0]?.key).toBe('SESSION_IDLE_SECONDS');
+  });
+});

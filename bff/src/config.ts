@@ -1,0 +1,296 @@
+// The BFF's whole configuration, parsed once from the environment. `process.env` is read nowhere
+// else. A bad value stops the process with the key and the rule, never the value.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export type EndpointConfig =
+  | { kind: 'endpoint'; id: string; currency: string }
+  | { kind: 'group'; id: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  publicOrigin: string;
+  /** true when PUBLIC_ORIGIN is https: `__Host-` cookie, Secure, HSTS */
+  secureCookies: boolean;
+  devOrigin: string | null;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  gatewayBaseUrl: string;
+  merchant: {
+    login: string;
+    controlKey: string;
+    rsaPrivateKeyPem: string | null;
+    endpoints: EndpointConfig[];
+  };
+  sessionSecret: Uint8Array;
+  bootstrapAdmin: { email: string; password: string } | null;
+  webDistDir: string;
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  argon2: { memoryKib: number; timeCost: number; parallelism: number };
+  session: { idleSeconds: number; absoluteSeconds: number };
+  login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowSeconds: number };
+  readyGatewayTimeoutMs: number;
+  shutdownTimeoutMs: number;
+}
+
+/** One bad key: the key and the rule it broke (never the value). */
+export interface ConfigIssue {
+  key: string;
+  rule: string;
+}
+
+export class ConfigError extends Error {
+  readonly issues: ConfigIssue[];
+  constructor(issues: ConfigIssue[]) {
+    super(
+      `invalid configuration:\n${issues.map((i) => `  ${i.key}: ${i.rule}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+/** The repository root (bff/src/config.ts or bff/dist/config.js -> ../..). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const intIn = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+const origin = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://paydesk.example.com (scheme, host, optional port, no path)');
+
+const ENDPOINT_ENTRY = /^(?:(\d{1,12}):([A-Z]{3})|group:(\d{1,12}))$/;
+
+const envSchema = z.object({
+  PORT: intIn(0, 65535, 8080),
+  HOST: z.string().trim().min(1).optional(),
+  PUBLIC_ORIGIN: origin.optional(),
+  DEV_ORIGIN: origin.optional(),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<file> or postgres://...')
+    .optional(),
+  GATEWAY_BASE_URL: z
+    .string({ error: 'is required' })
+    .trim()
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL'),
+  MERCHANT_LOGIN: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
+  MERCHANT_CONTROL_KEY: nonEmpty.optional(),
+  MERCHANT_CONTROL_KEY_FILE: nonEmpty.optional(),
+  MERCHANT_RSA_KEY_FILE: nonEmpty.optional(),
+  MERCHANT_ENDPOINTS: z
+    .string({ error: 'is required' })
+    .trim()
+    .refine(
+      (v) => v.split(',').every((e) => ENDPOINT_ENTRY.test(e.trim())),
+      'must be a comma-separated list of ID:CUR (e.g. 1001:EUR) or group:ID entries',
+    ),
+  SESSION_SECRET_FILE: nonEmpty.optional(),
+  PAYDESK_ADMIN_EMAIL: z.string().trim().toLowerCase().check(z.email('must be an e-mail address')).optional(),
+  PAYDESK_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(256).optional(),
+  WEB_DIST_DIR: nonEmpty.optional(),
+  TRUST_PROXY: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .optional(),
+  ARGON2_MEMORY_KIB: intIn(64, 4_194_304, 19_456),
+  ARGON2_TIME_COST: intIn(1, 100, 2),
+  ARGON2_PARALLELISM: intIn(1, 16, 1),
+  SESSION_IDLE_SECONDS: intIn(10, 86_400, 1_800),
+  SESSION_ABSOLUTE_SECONDS: intIn(60, 7 * 86_400, 43_200),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: intIn(1, 10_000, 5),
+  LOGIN_MAX_FAILURES_PER_IP: intIn(1, 100_000, 50),
+  LOGIN_FAILURE_WINDOW_SECONDS: intIn(1, 86_400, 900),
+  READY_GATEWAY_TIMEOUT_MS: intIn(1, 60_000, 2_000),
+  SHUTDOWN_TIMEOUT_MS: intIn(0, 600_000, 10_000),
+});
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface LoadConfigOptions {
+  /** paths in the env are relative to this directory (default: the repository root) */
+  baseDir?: string;
+}
+
+/** Parses `env` (default `process.env`); throws ConfigError listing every bad key. */
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
+  const baseDir = options.baseDir ?? REPO_ROOT;
+  const at = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+  // Empty strings count as unset (a blank line in .env).
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') cleaned[key] = v;
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  const issues: ConfigIssue[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'environment';
+      const rule =
+        issue.code === 'invalid_type' && cleaned[key] === undefined ? 'is required' : issue.message;
+      issues.push({ key, rule });
+    }
+    throw new ConfigError(issues);
+  }
+  const e = parsed.data;
+  const port = e.PORT;
+
+  const publicOrigin = (e.PUBLIC_ORIGIN ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const publicUrl = new URL(publicOrigin);
+  const secureCookies = publicUrl.protocol === 'https:';
+  if (!secureCookies && !LOCAL_HOSTS.has(publicUrl.hostname)) {
+    issues.push({ key: 'PUBLIC_ORIGIN', rule: 'must be https unless the host is localhost or 127.0.0.1' });
+  }
+
+  const databaseUrl = e.DATABASE_URL ?? 'sqlite:data/paydesk.sqlite';
+  const database: Config['database'] = databaseUrl.startsWith('sqlite:')
+    ? {
+        kind: 'sqlite',
+        file: databaseUrl === 'sqlite::memory:' ? ':memory:' : at(databaseUrl.slice('sqlite:'.length)),
+      }
+    : { kind: 'postgres', url: databaseUrl };
+
+  const readSecretFile = (key: string, file: string): string | null => {
+    try {
+      return readFileSync(at(file), 'utf8');
+    } catch {
+      issues.push({ key, rule: 'must name a readable file' });
+      return null;
+    }
+  };
+
+  let controlKey = '';
+  if (e.MERCHANT_CONTROL_KEY !== undefined && e.MERCHANT_CONTROL_KEY_FILE !== undefined) {
+    issues.push({ key: 'MERCHANT_CONTROL_KEY', rule: 'set either MERCHANT_CONTROL_KEY or MERCHANT_CONTROL_KEY_FILE, not both' });
+  } else if (e.MERCHANT_CONTROL_KEY !== undefined) {
+    controlKey = e.MERCHANT_CONTROL_KEY;
+  } else if (e.MERCHANT_CONTROL_KEY_FILE !== undefined) {
+    const text = readSecretFile('MERCHANT_CONTROL_KEY_FILE', e.MERCHANT_CONTROL_KEY_FILE);
+    if (text !== null) {
+      controlKey = text.trim();
+      if (controlKey === '') issues.push({ key: 'MERCHANT_CONTROL_KEY_FILE', rule: 'the file must not be empty' });
+    }
+  } else {
+    issues.push({ key: 'MERCHANT_CONTROL_KEY', rule: 'is required (or MERCHANT_CONTROL_KEY_FILE)' });
+  }
+
+  let rsaPrivateKeyPem: string | null = null;
+  if (e.MERCHANT_RSA_KEY_FILE !== undefined) {
+    const pem = readSecretFile('MERCHANT_RSA_KEY_FILE', e.MERCHANT_RSA_KEY_FILE);
+    if (pem !== null) {
+      try {
+        const key = createPrivateKey(pem);
+        const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+        if (key.asymmetricKeyType !== 'rsa') {
+          issues.push({ key: 'MERCHANT_RSA_KEY_FILE', rule: 'must hold an RSA private key' });
+        } else if (bits < 2048) {
+          issues.push({ key: 'MERCHANT_RSA_KEY_FILE', rule: 'the RSA key must have at least 2048 bits' });
+        } else {
+          rsaPrivateKeyPem = pem;
+        }
+      } catch {
+        issues.push({ key: 'MERCHANT_RSA_KEY_FILE', rule: 'must hold a PKCS#1 or PKCS#8 PEM private key' });
+      }
+    }
+  }
+
+  const endpoints: EndpointConfig[] = e.MERCHANT_ENDPOINTS.split(',').map((entry) => {
+    const m = ENDPOINT_ENTRY.exec(entry.trim());
+    if (m?.[3] !== undefined) return { kind: 'group', id: m[3] };
+    return { kind: 'endpoint', id: m?.[1] ?? '', currency: m?.[2] ?? '' };
+  });
+
+  let sessionSecret: Uint8Array = new Uint8Array();
+  if (e.SESSION_SECRET_FILE !== undefined) {
+    const text = readSecretFile('SESSION_SECRET_FILE', e.SESSION_SECRET_FILE);
+    if (text !== null) {
+      sessionSecret = new TextEncoder().encode(text.trim());
+      if (sessionSecret.length < 32) {
+        issues.push({ key: 'SESSION_SECRET_FILE', rule: 'the secret must be at least 32 bytes' });
+      }
+    }
+  } else if (database.kind === 'postgres') {
+    issues.push({ key: 'SESSION_SECRET_FILE', rule: 'is required with PostgreSQL (every instance must share it)' });
+  } else if (database.file === ':memory:') {
+    sessionSecret = randomBytes(32);
+  } else {
+    const file = resolve(dirname(database.file), 'session-secret');
+    sessionSecret = new TextEncoder().encode(generatedSecret(file));
+  }
+
+  if ((e.PAYDESK_ADMIN_EMAIL === undefined) !== (e.PAYDESK_ADMIN_PASSWORD === undefined)) {
+    issues.push({ key: 'PAYDESK_ADMIN_PASSWORD', rule: 'PAYDESK_ADMIN_EMAIL and PAYDESK_ADMIN_PASSWORD go together' });
+  }
+  if (e.SESSION_IDLE_SECONDS > e.SESSION_ABSOLUTE_SECONDS) {
+    issues.push({ key: 'SESSION_IDLE_SECONDS', rule: 'must not exceed SESSION_ABSOLUTE_SECONDS' });
+  }
+
+  if (issues.length > 0) throw new ConfigError(issues);
+
+  return {
+    port,
+    host: e.HOST ?? '0.0.0.0',
+    publicOrigin,
+    secureCookies,
+    devOrigin: e.DEV_ORIGIN?.replace(/\/$/, '') ?? null,
+    database,
+    gatewayBaseUrl: e.GATEWAY_BASE_URL,
+    merchant: { login: e.MERCHANT_LOGIN, controlKey, rsaPrivateKeyPem, endpoints },
+    sessionSecret,
+    bootstrapAdmin:
+      e.PAYDESK_ADMIN_EMAIL !== undefined && e.PAYDESK_ADMIN_PASSWORD !== undefined
+        ? { email: e.PAYDESK_ADMIN_EMAIL, password: e.PAYDESK_ADMIN_PASSWORD }
+        : null,
+    webDistDir: at(e.WEB_DIST_DIR ?? 'web/dist'),
+    trustProxy: e.TRUST_PROXY === 'true',
+    logLevel: e.LOG_LEVEL ?? 'info',
+    argon2: { memoryKib: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
+    session: { idleSeconds: e.SESSION_IDLE_SECONDS, absoluteSeconds: e.SESSION_ABSOLUTE_SECONDS },
+    login: {
+      maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    readyGatewayTimeoutMs: e.READY_GATEWAY_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+/** Reads the generated session secret, creating it (0600) on first start. */
+function generatedSecret(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,125 @@
+import { hash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { migrateToLatest } from './migrations.js';
+import { NodeSqliteDatabase, NodeSqliteDialect } from './node-sqlite-dialect.js';
+import { AUDIT_HASHED_COLUMNS, type AuditCheckRow, type Database } from './schema.js';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface Db {
+  kind: DatabaseKind;
+  k: Kysely<Database>;
+  close(): Promise<void>;
+  /** cheap round trip for /readyz */
+  ping(): Promise<void>;
+  /**
+   * Committed audit rows with fromSeq <= seq < toSeq, oldest first, each with its hash recomputed
+   * from its current content: the fast path of chain verification. The database assembles the
+   * hashed text (see hashedContentSql); PostgreSQL also computes the SHA-256, on SQLite node does.
+   */
+  readAuditRange(fromSeq: number, toSeq: number): Promise<AuditCheckRow[]>;
+  /** how many range reads verification may have in flight (PostgreSQL: parallel backends) */
+  auditReadParallelism: number;
+}
+
+/**
+ * The text a row's hash covers, built in SQL exactly as `hashedContent` builds it in JS: each
+ * column as `<UTF-8 byte length>:<text>`, `~` for null, in AUDIT_HASHED_COLUMNS order.
+ */
+export function hashedContentSql(kind: DatabaseKind): string {
+  return AUDIT_HASHED_COLUMNS.map((c) =>
+    kind === 'postgres'
+      ? `coalesce(octet_length(${c}::text)::text || ':' || ${c}::text, '~')`
+      : `coalesce(length(cast(${c} as blob)) || ':' || ${c}, '~')`,
+  ).join(' || ');
+}
+
+function int8AsNumber(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+  return types;
+}
+
+/** Opens the database, applies the migrations and returns it. */
+export async function openDatabase(
+  database: Config['database'],
+  poolSize = 10,
+  onIdleClientError: (err: Error) => void = () => undefined,
+): Promise<Db> {
+  let k: Kysely<Database>;
+  let readAuditRange: Db['readAuditRange'];
+  let closeExtra: () => void = () => undefined;
+  if (database.kind === 'sqlite') {
+    const memory = database.file === ':memory:';
+    if (!memory) mkdirSync(dirname(database.file), { recursive: true });
+    const main = new NodeSqliteDatabase(database.file);
+    k = new Kysely<Database>({ dialect: new NodeSqliteDialect(main) });
+    // A second connection sees only committed rows, never the open transaction of the first.
+    let reader: DatabaseSync | null = null;
+    const batchSql = `select seq, prev_hash, hash, ${hashedContentSql('sqlite')} from audit_log where seq >= ? and seq < ? order by seq`;
+    readAuditRange = (fromSeq, toSeq) => {
+      let rows: unknown[];
+      if (memory) {
+        // One connection only: the open transaction (if any) is this process's own, under Kysely's mutex.
+        rows = main.raw.prepare(batchSql).all(fromSeq, toSeq).map((r) => Object.values(r));
+      } else {
+        reader ??= new DatabaseSync(database.file, { readOnly: true });
+        const stmt = reader.prepare(batchSql);
+        stmt.setReturnArrays(true);
+        rows = stmt.all(fromSeq, toSeq);
+      }
+      return Promise.resolve(
+        (rows as [number, string, string, string][]).map(([seq, prevHash, stored, content]) => ({
+          seq,
+          prevHash,
+          hash: stored,
+          recomputed: hash('sha256', content, 'hex'),
+        })),
+      );
+    };
+    closeExtra = () => {
+      reader?.close();
+    };
+  } else {
+    const pool = new pg.Pool({
+      connectionString: database.url,
+      max: poolSize,
+      // Millisecond times and ids are bigint columns; they stay far below 2^53.
+      types: int8AsNumber(),
+    });
+    // An idle pooled connection that dies (server restart, admin kill) must not crash the process;
+    // the pool replaces it on the next checkout.
+    pool.on('error', onIdleClientError);
+    k = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const batchSql = `select seq, prev_hash, hash, encode(sha256(convert_to(${hashedContentSql('postgres')}, 'UTF8')), 'hex') from audit_log where seq >= $1 and seq < $2 order by seq`;
+    readAuditRange = async (fromSeq, toSeq) => {
+      const res = await pool.query<[number, string, string, string]>({ text: batchSql, values: [fromSeq, toSeq], rowMode: 'array' });
+      return res.rows.map(([seq, prevHash, stored, recomputed]) => ({ seq, prevHash, hash: stored, recomputed }));
+    };
+  }
+  const db: Db = {
+    kind: database.kind,
+    k,
+    close: async () => {
+      closeExtra();
+      await k.destroy();
+    },
+    ping: async () => {
+      await sql`select 1`.execute(k);
+    },
+    readAuditRange,
+    auditReadParallelism: database.kind === 'postgres' ? Math.min(3, poolSize) : 1,
+  };
+  try {
+    await migrateToLatest(k as unknown as Kysely<unknown>, database.kind);
+  } catch (err) {
+    await k.destroy();
+    throw err;
+  }
+  return db;
+}

@@ -1,0 +1,69 @@
+import type { ErrorCode, ErrorDetails, FieldError } from '@paydesk/shared/api';
+import type { z } from 'zod';
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CONFLICT: 409,
+  UNAUTHENTICATED: 401,
+  SESSION_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  TOTP_REQUIRED: 401,
+  TOTP_INVALID: 401,
+  ACCOUNT_DISABLED: 403,
+  RATE_LIMITED: 429,
+  CURRENT_PASSWORD_INVALID: 400,
+  TOTP_ALREADY_ENABLED: 409,
+  TOTP_NOT_PENDING: 409,
+  FORBIDDEN: 403,
+  CSRF_REJECTED: 403,
+  EMAIL_TAKEN: 409,
+  LAST_ADMIN: 409,
+  IDEMPOTENCY_KEY_MISSING: 400,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IDEMPOTENCY_IN_FLIGHT: 409,
+  INVALID_STATE: 409,
+  CAP_EXCEEDED: 409,
+  FOUR_EYES_REQUIRED: 403,
+  GATEWAY_ERROR: 502,
+  GATEWAY_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** The one application error: a code from shared, a staff-facing message, optional details. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails | undefined;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = STATUS[code];
+    this.details = details;
+  }
+}
+
+export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
+    return { path: path === '' ? '(body)' : path, rule: issue.code, message: issue.message };
+  });
+}
+
+/** Parses `input` with `schema` or throws a 400 naming every bad field. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query'): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = fieldErrors(result.error, where === 'query' ? 'query' : undefined);
+  const first = fields[0];
+  throw new AppError(
+    'VALIDATION_FAILED',
+    first === undefined ? 'invalid input' : `${first.path}: ${first.message}`,
+    { fields },
+  );
+}

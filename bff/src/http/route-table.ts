@@ -1,0 +1,44 @@
+// The one declarative table of API routes and who may call them. The app registers exactly these
+// routes, and every request passes CSRF, authentication and authorization from this table before
+// its handler runs. `action` names the audit-log action; reads audit only their refusals.
+import type { Role } from '@paydesk/shared/api';
+
+export type Access = 'public' | 'authenticated' | readonly Role[];
+
+export interface RouteRule {
+  access: Access;
+  action: string;
+  /** also audit successful calls (every state-changing route, and sensitive reads) */
+  auditSuccess: boolean;
+}
+
+export const ROUTES = {
+  'POST /api/session': { access: 'public', action: 'session.login', auditSuccess: true },
+  'GET /api/session': { access: 'authenticated', action: 'session.read', auditSuccess: false },
+  'DELETE /api/session': { access: 'authenticated', action: 'session.logout', auditSuccess: true },
+  'POST /api/session/password': { access: 'authenticated', action: 'session.password_change', auditSuccess: true },
+  'POST /api/session/totp': { access: 'authenticated', action: 'session.totp_enrol', auditSuccess: true },
+  'POST /api/session/totp/confirm': { access: 'authenticated', action: 'session.totp_confirm', auditSuccess: true },
+  'GET /api/users': { access: ['admin'], action: 'user.list', auditSuccess: false },
+  'POST /api/users': { access: ['admin'], action: 'user.create', auditSuccess: true },
+  'PATCH /api/users/:id': { access: ['admin'], action: 'user.update', auditSuccess: true },
+  'POST /api/users/:id/reset-totp': { access: ['admin'], action: 'user.reset_totp', auditSuccess: true },
+  'GET /api/audit': { access: ['auditor'], action: 'audit.list', auditSuccess: false },
+  'GET /api/audit/verify': { access: ['auditor'], action: 'audit.verify', auditSuccess: true },
+  'GET /api/audit/export': { access: ['auditor'], action: 'audit.export', auditSuccess: true },
+} as const satisfies Record<string, RouteRule>;
+
+export type RouteKey = keyof typeof ROUTES;
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export function splitRouteKey(key: RouteKey): { method: HttpMethod; path: string } {
+  const [method = '', path = ''] = key.split(' ');
+  return { method: method.toLowerCase() as HttpMethod, path };
+}
+
+/** Whether `roles` may call a route with `access` (authentication checked separately). */
+export function allows(access: Access, roles: readonly Role[]): boolean {
+  if (access === 'public' || access === 'authenticated') return true;
+  return access.some((r) => roles.includes(r));
+}

@@ -1,0 +1,73 @@
+import type { Response } from 'express';
+import {
+  AUDIT_EXPORT_COLUMNS,
+  AuditExportQuerySchema,
+  AuditListQuerySchema,
+  type AuditFilter,
+  type AuditRow,
+} from '@paydesk/shared/api';
+import { parseInput } from '../../errors.js';
+import type { Services } from '../../services/index.js';
+import type { Handler } from '../run-route.js';
+
+function csvCell(value: unknown): string {
+  const text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : typeof value === 'number'
+          ? String(value)
+          : JSON.stringify(value);
+  // Formula injection: a cell starting with = + - @ is prefixed so spreadsheets show it as text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(row: AuditRow): string {
+  return `${AUDIT_EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n`;
+}
+
+async function write(res: Response, chunk: string): Promise<void> {
+  if (!res.write(chunk)) {
+    await new Promise<void>((resolve, reject) => {
+      res.once('drain', resolve);
+      res.once('close', () => { reject(new Error('client went away')); });
+    });
+  }
+}
+
+export function auditHandlers(s: Services) {
+  const list: Handler = async (ctx) => {
+    const q = parseInput(AuditListQuerySchema, ctx.req.query, 'query');
+    const { items, total } = await s.audit.list(q, q.page, q.pageSize);
+    return { kind: 'json', status: 200, body: { items, total, page: q.page, pageSize: q.pageSize } };
+  };
+
+  const verify: Handler = async () => ({ kind: 'json', status: 200, body: await s.audit.verify() });
+
+  const exportRows: Handler = (ctx) => {
+    const q = parseInput(AuditExportQuerySchema, ctx.req.query, 'query');
+    const { format, ...filter } = q;
+    const f: AuditFilter = filter;
+    ctx.audit.summary = { format, filter: f };
+    const stamp = new Date(s.clock.now()).toISOString().replace(/[:.]/g, '-');
+    return Promise.resolve({
+      kind: 'stream',
+      contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      filename: `paydesk-audit-${stamp}.${format}`,
+      write: async (res: Response) => {
+        if (format === 'csv') await write(res, `${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`);
+        for await (const row of s.audit.stream(f)) {
+          await write(res, format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`);
+        }
+      },
+    });
+  };
+
+  return {
+    'GET /api/audit': list,
+    'GET /api/audit/verify': verify,
+    'GET /api/audit/export': exportRows,
+  } as const;
+}

@@ -1,0 +1,75 @@
+import {
+  ChangePasswordRequestSchema,
+  LoginRequestSchema,
+  TotpConfirmRequestSchema,
+  TotpEnrolRequestSchema,
+  type SessionResponse,
+} from '@paydesk/shared/api';
+import { parseInput } from '../../errors.js';
+import type { IssuedSession } from '../../services/auth.js';
+import type { Services } from '../../services/index.js';
+import { parseRoles, toUser } from '../../services/users.js';
+import { clearedSessionCookie, sessionCookie } from '../cookies.js';
+import { requireAuth, type Handler } from '../run-route.js';
+
+export function sessionHandlers(s: Services) {
+  const sessionBody = (issued: Pick<IssuedSession, 'user' | 'session'>): SessionResponse => ({
+    user: toUser(issued.user),
+    idleExpiresAt: new Date(s.auth.idleExpiresAt(issued.session)).toISOString(),
+    absoluteExpiresAt: new Date(issued.session.absolute_expires_at).toISOString(),
+  });
+  const cookieFor = (issued: IssuedSession) =>
+    sessionCookie(s.config, issued.token, (issued.session.absolute_expires_at - s.clock.now()) / 1000);
+
+  const login: Handler = async (ctx) => {
+    const body = parseInput(LoginRequestSchema, ctx.req.body, 'body');
+    ctx.audit.summary = { email: body.email, secondFactorGiven: body.totp !== undefined };
+    ctx.audit.target = `account:${body.email}`;
+    const issued = await s.auth.login(body, ctx.client);
+    ctx.audit.actor = { id: issued.user.id, email: issued.user.email, roles: parseRoles(issued.user.roles) };
+    ctx.audit.target = `user:${issued.user.id}`;
+    return { kind: 'json', status: 200, body: sessionBody(issued), cookie: cookieFor(issued) };
+  };
+
+  const me: Handler = (ctx) => Promise.resolve({ kind: 'json', status: 200, body: sessionBody(requireAuth(ctx)) });
+
+  const logout: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
+    await s.auth.revoke(auth.session.id);
+    ctx.audit.target = `user:${auth.user.id}`;
+    return { kind: 'empty', status: 204, cookie: clearedSessionCookie(s.config) };
+  };
+
+  const changePassword: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
+    ctx.audit.target = `user:${auth.user.id}`;
+    const body = parseInput(ChangePasswordRequestSchema, ctx.req.body, 'body');
+    const issued = await s.auth.changePassword(auth, body.currentPassword, body.newPassword, ctx.client);
+    return { kind: 'json', status: 200, body: sessionBody(issued), cookie: cookieFor(issued) };
+  };
+
+  const totpEnrol: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
+    ctx.audit.target = `user:${auth.user.id}`;
+    parseInput(TotpEnrolRequestSchema, ctx.req.body ?? {}, 'body');
+    const enrolment = await s.auth.totpEnrol(auth.user);
+    return { kind: 'json', status: 200, body: enrolment };
+  };
+
+  const totpConfirm: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
+    ctx.audit.target = `user:${auth.user.id}`;
+    const body = parseInput(TotpConfirmRequestSchema, ctx.req.body, 'body');
+    const result = await s.auth.totpConfirm(auth.user, body.code);
+    return { kind: 'json', status: 200, body: result };
+  };
+
+  return {
+    'POST /api/session': login,
+    'GET /api/session': me,
+    'DELETE /api/session': logout,
+    'POST /api/session/password': changePassword,
+    'POST /api/session/totp': totpEnrol,
+    'POST /api/session/totp/confirm': totpConfirm,
+  } as const;
+}

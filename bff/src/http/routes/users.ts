@@ -1,0 +1,51 @@
+import { CreateUserRequestSchema, IdSchema, UpdateUserRequestSchema } from '@paydesk/shared/api';
+import { AppError, parseInput } from '../../errors.js';
+import type { Services } from '../../services/index.js';
+import type { Handler, RouteContext } from '../run-route.js';
+
+function userId(ctx: RouteContext): string {
+  const parsed = IdSchema.safeParse(ctx.req.params.id);
+  if (!parsed.success) throw new AppError('NOT_FOUND', 'no such user');
+  ctx.audit.target = `user:${parsed.data}`;
+  return parsed.data;
+}
+
+export function userHandlers(s: Services) {
+  const list: Handler = async () => ({ kind: 'json', status: 200, body: { items: await s.users.list() } });
+
+  const create: Handler = async (ctx) => {
+    const raw: unknown = ctx.req.body;
+    const body = parseInput(CreateUserRequestSchema, raw, 'body');
+    ctx.audit.summary = { email: body.email, name: body.name, roles: body.roles };
+    const user = await s.users.create(body);
+    ctx.audit.target = `user:${user.id}`;
+    return { kind: 'json', status: 201, body: user };
+  };
+
+  const update: Handler = async (ctx) => {
+    const id = userId(ctx);
+    const body = parseInput(UpdateUserRequestSchema, ctx.req.body, 'body');
+    ctx.audit.summary = { change: body };
+    const { user, before } = await s.users.update(id, body);
+    ctx.audit.summary = {
+      change: body,
+      before: { name: before.name, roles: before.roles, disabled: before.disabled },
+      email: user.email,
+    };
+    return { kind: 'json', status: 200, body: user };
+  };
+
+  const resetTotp: Handler = async (ctx) => {
+    const id = userId(ctx);
+    const user = await s.users.resetTotp(id);
+    ctx.audit.summary = { email: user.email };
+    return { kind: 'json', status: 200, body: user };
+  };
+
+  return {
+    'GET /api/users': list,
+    'POST /api/users': create,
+    'PATCH /api/users/:id': update,
+    'POST /api/users/:id/reset-totp': resetTotp,
+  } as const;
+}

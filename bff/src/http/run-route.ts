@@ -1,0 +1,163 @@
+// Runs one API route: CSRF, authentication and authorization from the route table, then the
+// handler, then one audit row for the attempt (refusals included), then the reply.
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, type ErrorEnvelope, type Role } from '@paydesk/shared/api';
+import { AppError } from '../errors.js';
+import type { AuthenticatedSession, ClientInfo } from '../services/auth.js';
+import type { Services } from '../services/index.js';
+import { parseRoles } from '../services/users.js';
+import { readCookie, sessionCookieName } from './cookies.js';
+import { allows, type RouteRule } from './route-table.js';
+
+export interface Actor {
+  id: string;
+  email: string;
+  roles: Role[];
+}
+
+export interface RouteContext {
+  req: Request;
+  res: Response;
+  requestId: string;
+  client: ClientInfo;
+  /** null only on public routes */
+  auth: AuthenticatedSession | null;
+  /** what the audit row records; handlers fill in target, summary and (for login) the actor */
+  audit: { target: string | null; summary: Record<string, unknown>; actor: Actor | null };
+}
+
+export type Reply =
+  | { kind: 'json'; status: number; body: unknown; cookie?: string }
+  | { kind: 'empty'; status: number; cookie?: string }
+  /** the body is written by `write` after the audit row is stored */
+  | { kind: 'stream'; contentType: string; filename: string; write: (res: Response) => Promise<void> };
+
+export type Handler = (ctx: RouteContext) => Promise<Reply>;
+
+export function requireAuth(ctx: RouteContext): AuthenticatedSession {
+  if (ctx.auth === null) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+  return ctx.auth;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function checkCsrf(req: Request, allowedOrigins: readonly string[]): void {
+  if (req.get(CSRF_HEADER) !== CSRF_HEADER_VALUE) {
+    throw new AppError('CSRF_REJECTED', `state-changing requests need the ${CSRF_HEADER}: ${CSRF_HEADER_VALUE} header`);
+  }
+  const origin = req.get('Origin');
+  if (origin !== undefined) {
+    if (!allowedOrigins.includes(origin)) throw new AppError('CSRF_REJECTED', 'request from another origin');
+    return;
+  }
+  if (req.get('Sec-Fetch-Site') !== 'same-origin') {
+    throw new AppError('CSRF_REJECTED', 'request without a same-origin Origin or Sec-Fetch-Site header');
+  }
+}
+
+export function errorEnvelope(err: AppError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      ...(err.details === undefined ? {} : { details: err.details }),
+      requestId,
+    },
+  };
+}
+
+/** The id pino-http gave the request (always a string here: see genReqId in app.ts). */
+export function requestIdOf(req: Request): string {
+  return typeof req.id === 'string' ? req.id : typeof req.id === 'number' ? String(req.id) : 'unknown';
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('INTERNAL', 'an unexpected error occurred; the request id identifies it in the logs');
+}
+
+export function makeRunner(services: Services, logger: Logger) {
+  const allowedOrigins = [services.config.publicOrigin, ...(services.config.devOrigin === null ? [] : [services.config.devOrigin])];
+  const cookieName = sessionCookieName(services.config);
+
+  return (rule: RouteRule, handler: Handler) =>
+    async (req: Request, res: Response): Promise<void> => {
+      const requestId = requestIdOf(req);
+      const ctx: RouteContext = {
+        req,
+        res,
+        requestId,
+        client: { ip: req.ip ?? null, userAgent: req.get('User-Agent') ?? null },
+        auth: null,
+        audit: { target: null, summary: {}, actor: null },
+      };
+      let reply: Reply;
+      try {
+        if (!SAFE_METHODS.has(req.method)) checkCsrf(req, allowedOrigins);
+        if (rule.access !== 'public') {
+          const token = readCookie(req.get('Cookie'), cookieName);
+          if (token === undefined || token === '') throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+          ctx.auth = await services.auth.authenticate(token);
+          ctx.audit.actor = { id: ctx.auth.user.id, email: ctx.auth.user.email, roles: parseRoles(ctx.auth.user.roles) };
+          if (!allows(rule.access, ctx.audit.actor.roles)) {
+            throw new AppError('FORBIDDEN', 'your roles do not allow this');
+          }
+        }
+        reply = await handler(ctx);
+      } catch (caught) {
+        const err = toAppError(caught);
+        if (err.status >= 500) logger.error({ err: caught, requestId }, 'request failed');
+        const quietProbe = req.method === 'GET' && err.status === 401;
+        if (!quietProbe) await auditAttempt(ctx, rule, err);
+        if (err.code === 'RATE_LIMITED' && err.details?.retryAfterSeconds !== undefined) {
+          res.set('Retry-After', String(err.details.retryAfterSeconds));
+        }
+        res.status(err.status).json(errorEnvelope(err, requestId));
+        return;
+      }
+      if (rule.auditSuccess) await auditAttempt(ctx, rule, null);
+      send(res, reply);
+    };
+
+  async function auditAttempt(ctx: RouteContext, rule: RouteRule, err: AppError | null): Promise<void> {
+    const actor = ctx.audit.actor;
+    try {
+      await services.audit.append({
+        actorId: actor?.id ?? null,
+        actorEmail: actor?.email ?? null,
+        actorRoles: actor?.roles ?? [],
+        action: rule.action,
+        target: ctx.audit.target,
+        summary: ctx.audit.summary,
+        outcome: err === null ? 'success' : err.status >= 500 ? 'failed' : 'refused',
+        errorCode: err?.code ?? null,
+        requestId: ctx.requestId,
+        ip: ctx.client.ip,
+        userAgent: ctx.client.userAgent,
+      });
+    } catch (auditErr) {
+      logger.error({ err: auditErr, requestId: ctx.requestId }, 'audit append failed');
+      throw auditErr;
+    }
+  }
+}
+
+function send(res: Response, reply: Reply): void {
+  if (reply.kind === 'stream') {
+    res.status(200);
+    res.set('Content-Type', reply.contentType);
+    res.set('Content-Disposition', `attachment; filename="${reply.filename}"`);
+    reply.write(res).then(
+      () => res.end(),
+      () => res.destroy(),
+    );
+    return;
+  }
+  if (reply.cookie !== undefined) res.append('Set-Cookie', reply.cookie);
+  if (reply.kind === 'empty') {
+    res.status(reply.status).end();
+    return;
+  }
+  res.status(reply.status).json(reply.body);
+}

@@ -1,2 +1,0 @@
-// The bff package is built by its own issue; this module only keeps the build honest until then.
-export {};

@@ -1,0 +1,66 @@
+// Starts the BFF: configuration, database (migrated), bootstrap admin, HTTP server, graceful stop.
+import { createServer } from 'node:http';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { createLogger } from './logger.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`paydesk-bff: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase(config.database, 10, (err) => {
+    logger.warn({ err }, 'an idle database connection failed');
+  });
+  const { app, services } = createApp({ config, db, logger });
+  if (config.bootstrapAdmin !== null && (await services.users.bootstrapAdmin(config.bootstrapAdmin))) {
+    logger.info({ email: config.bootstrapAdmin.email }, 'created the first administrator');
+  }
+  const server = createServer(app);
+  server.once('error', (err: NodeJS.ErrnoException) => {
+    const reason =
+      err.code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use (set PORT to another port)`
+        : err.message;
+    process.stderr.write(`paydesk-bff: cannot listen: ${reason}\n`);
+    process.exit(1);
+  });
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : config.port;
+    logger.info({ port, publicOrigin: config.publicOrigin, database: config.database.kind }, 'paydesk-bff listening');
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    server.close(() => {
+      db.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => { stop('SIGTERM'); });
+  process.on('SIGINT', () => { stop('SIGINT'); });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`paydesk-bff: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

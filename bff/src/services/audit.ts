@@ -1,0 +1,291 @@
+// The append-only audit log with a SHA-256 hash chain. Each row's hash covers its canonical
+// content and the previous row's hash; appends are serialised by the database (an advisory
+// transaction lock on PostgreSQL, BEGIN IMMEDIATE on SQLite) so two instances never fork the chain.
+import { hash } from 'node:crypto';
+import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { AuditFilter, AuditOutcome, AuditRow, AuditVerifyResponse, Role } from '@paydesk/shared/api';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { AUDIT_HASHED_COLUMNS, type AuditCheckRow, type AuditLogTable, type Database } from '../db/schema.js';
+import { canonicalJson, redact } from './redact.js';
+
+export const GENESIS_HASH = '0'.repeat(64);
+/** Arbitrary constant key of the PostgreSQL advisory lock that serialises chain appends. */
+const AUDIT_LOCK_KEY = 7_231_004;
+
+export interface AuditEntry {
+  actorId: string | null;
+  actorEmail: string | null;
+  actorRoles: readonly Role[];
+  action: string;
+  target: string | null;
+  summary: Record<string, unknown>;
+  outcome: AuditOutcome;
+  errorCode: string | null;
+  requestId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+type StoredRow = Omit<AuditLogTable, 'hash'>;
+
+/**
+ * A row's hash: SHA-256 over every column but the hash (the previous row's hash first), each as
+ * `<UTF-8 byte length>:<text>` (`~` for null), so the encoding is unambiguous without escaping and
+ * the database can assemble the same text for fast verification (db/connect.ts hashedContentSql).
+ */
+export function rowHash(row: StoredRow): string {
+  return hash('sha256', hashedContent(row), 'hex');
+}
+
+export function hashedContent(row: StoredRow): string {
+  let content = '';
+  for (const column of AUDIT_HASHED_COLUMNS) {
+    const v = row[column];
+    if (v === null) {
+      content += '~';
+    } else {
+      const text = typeof v === 'number' ? String(v) : v;
+      content += `${Buffer.byteLength(text, 'utf8')}:${text}`;
+    }
+  }
+  return content;
+}
+
+export function toAuditRow(r: AuditLogTable): AuditRow {
+  return {
+    seq: r.seq,
+    at: new Date(r.at).toISOString(),
+    actorId: r.actor_id,
+    actorEmail: r.actor_email,
+    actorRoles: JSON.parse(r.actor_roles) as Role[],
+    action: r.action,
+    target: r.target,
+    summary: JSON.parse(r.summary) as Record<string, unknown>,
+    outcome: r.outcome as AuditOutcome,
+    errorCode: r.error_code,
+    requestId: r.request_id,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  };
+}
+
+function clip(value: string | null, max: number): string | null {
+  return value === null ? null : value.slice(0, max);
+}
+
+export class AuditLog {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  constructor(db: Db, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  /**
+   * Appends one row in its own transaction. Appends that arrive while a transaction is committing
+   * are written together in the next one (group commit): one chain lock per batch, not per row.
+   */
+  append(entry: AuditEntry): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.#queue.push({ entry, resolve, reject });
+      if (!this.#flushing) void this.#flush();
+    });
+  }
+
+  readonly #queue: { entry: AuditEntry; resolve: (seq: number) => void; reject: (err: unknown) => void }[] = [];
+  #flushing = false;
+
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, 500);
+        try {
+          const seqs = await this.#db.k.transaction().execute((trx) => this.#appendMany(trx, batch.map((b) => b.entry)));
+          batch.forEach((b, i) => { b.resolve(seqs[i] ?? 0); });
+        } catch (err) {
+          if (batch.length === 1) {
+            batch[0]?.reject(err);
+            continue;
+          }
+          // One bad entry must not sink the others: retry them one by one.
+          for (const b of batch) {
+            try {
+              const [seq] = await this.#db.k.transaction().execute((trx) => this.#appendMany(trx, [b.entry]));
+              b.resolve(seq ?? 0);
+            } catch (single) {
+              b.reject(single);
+            }
+          }
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Appends inside the caller's transaction (the row commits or rolls back with the action). */
+  async appendIn(trx: Transaction<Database>, entry: AuditEntry): Promise<number> {
+    const [seq] = await this.#appendMany(trx, [entry]);
+    return seq ?? 0;
+  }
+
+  async #appendMany(trx: Transaction<Database>, entries: AuditEntry[]): Promise<number[]> {
+    if (this.#db.kind === 'postgres') {
+      await sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`.execute(trx);
+    }
+    const head = await trx
+      .selectFrom('audit_log')
+      .select(['seq', 'hash'])
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    let seq = head?.seq ?? 0;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    const at = this.#clock.now();
+    const rows = entries.map((entry) => {
+      seq += 1;
+      const row: StoredRow = {
+        seq,
+        at,
+        actor_id: entry.actorId,
+        actor_email: entry.actorEmail,
+        actor_roles: JSON.stringify([...entry.actorRoles].sort()),
+        action: entry.action,
+        target: clip(entry.target, 200),
+        summary: canonicalJson(redact(entry.summary)),
+        outcome: entry.outcome,
+        error_code: entry.errorCode,
+        request_id: clip(entry.requestId, 100),
+        ip: clip(entry.ip, 100),
+        user_agent: clip(entry.userAgent, 300),
+        prev_hash: prevHash,
+      };
+      prevHash = rowHash(row);
+      return { ...row, hash: prevHash };
+    });
+    // SQLite allows at most 32766 bound parameters per statement: 15 columns × 500 rows fits.
+    await trx.insertInto('audit_log').values(rows).execute();
+    return rows.map((r) => r.seq);
+  }
+
+  #filtered(filter: AuditFilter): SelectQueryBuilder<Database, 'audit_log', object> {
+    let q: SelectQueryBuilder<Database, 'audit_log', object> = this.#db.k.selectFrom('audit_log');
+    if (filter.actor !== undefined) {
+      const actor = filter.actor;
+      q = q.where((eb) => eb.or([eb('actor_email', '=', actor.toLowerCase()), eb('actor_id', '=', actor)]));
+    }
+    if (filter.action !== undefined) {
+      q = filter.action.endsWith('.')
+        ? q.where('action', 'like', `${filter.action.replace(/[%_\\]/g, '')}%`)
+        : q.where('action', '=', filter.action);
+    }
+    if (filter.target !== undefined) q = q.where('target', '=', filter.target);
+    if (filter.outcome !== undefined) q = q.where('outcome', '=', filter.outcome);
+    if (filter.from !== undefined) q = q.where('at', '>=', Date.parse(filter.from));
+    if (filter.to !== undefined) q = q.where('at', '<', Date.parse(filter.to));
+    return q;
+  }
+
+  async list(
+    filter: AuditFilter,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: AuditRow[]; total: number }> {
+    const base = this.#filtered(filter);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('seq', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map(toAuditRow), total: Number(count.n) };
+  }
+
+  /** The filtered rows oldest first, read in keyset batches (constant memory). */
+  async *stream(filter: AuditFilter, batchSize = 2_000): AsyncGenerator<AuditRow> {
+    let after = 0;
+    for (;;) {
+      const rows = await this.#filtered(filter)
+        .selectAll()
+        .where('seq', '>', after)
+        .orderBy('seq', 'asc')
+        .limit(batchSize)
+        .execute();
+      for (const r of rows) yield toAuditRow(r);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < batchSize) return;
+      after = last.seq;
+    }
+  }
+
+  /** Walks the whole chain in keyset batches and reports the first row that does not hold. */
+  async verify(batchSize = 10_000): Promise<AuditVerifyResponse> {
+    return verifyChain(this.#db, batchSize);
+  }
+}
+
+type BreakReason = 'hash_mismatch' | 'chain_mismatch' | 'sequence_gap';
+
+/**
+ * Checks every committed row: consecutive seq from 1, prev_hash equal to the previous row's hash,
+ * hash equal to the hash of its content. Reads consecutive seq ranges ahead of the check (several
+ * at once on PostgreSQL, where each runs in its own backend) and checks them strictly in order.
+ */
+export async function verifyChain(db: Db, batchSize = 10_000): Promise<AuditVerifyResponse> {
+  let expectedSeq = 1;
+  let prevHash = GENESIS_HASH;
+  let checked = 0;
+  const result = (firstBrokenSeq: number | null, reason: BreakReason | null): AuditVerifyResponse => ({
+    ok: firstBrokenSeq === null,
+    rowsChecked: checked,
+    verifiedUpToSeq: expectedSeq > 1 ? expectedSeq - 1 : null,
+    firstBrokenSeq,
+    reason,
+  });
+  const inFlight: Promise<AuditCheckRow[]>[] = [];
+  let nextFrom = 1;
+  const readAhead = () => {
+    while (inFlight.length < db.auditReadParallelism) {
+      const read = db.readAuditRange(nextFrom, nextFrom + batchSize);
+      // Returning early on a broken row leaves reads unawaited; their failure is then moot.
+      read.catch(() => undefined);
+      inFlight.push(read);
+      nextFrom += batchSize;
+    }
+  };
+  readAhead();
+  for (;;) {
+    const next = inFlight.shift();
+    if (next === undefined) {
+      // Rows beyond a whole missing range are a gap too (a row equal to expectedSeq was appended
+      // while we read: the chain so far is fine).
+      const beyond = await db.k
+        .selectFrom('audit_log')
+        .select('seq')
+        .where('seq', '>=', expectedSeq)
+        .orderBy('seq', 'asc')
+        .limit(1)
+        .executeTakeFirst();
+      return beyond !== undefined && beyond.seq > expectedSeq ? result(expectedSeq, 'sequence_gap') : result(null, null);
+    }
+    const rows = await next;
+    for (const row of rows) {
+      checked += 1;
+      if (row.seq !== expectedSeq) return result(expectedSeq, 'sequence_gap');
+      if (row.prevHash !== prevHash) return result(row.seq, 'chain_mismatch');
+      if (row.recomputed !== row.hash) return result(row.seq, 'hash_mismatch');
+      prevHash = row.hash;
+      expectedSeq += 1;
+    }
+    // A full range means there may be more; a short one is the end (or a gap, which the ranges
+    // already in flight reveal as a row whose seq is not the expected one).
+    if (rows.length === batchSize) readAhead();
+  }
+}

@@ -1,0 +1,346 @@
+// Logins, sessions and TOTP. A session is a row (server-side revocation, idle and absolute
+// expiry) named by an HS256 JWT in an HttpOnly cookie.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
+import type { User } from '@paydesk/shared/api';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import type { SessionsTable, UsersTable } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import type { Passwords } from './passwords.js';
+import type { Sealer } from './sealing.js';
+import { toUser } from './users.js';
+
+export const JWT_AUDIENCE = 'paydesk-staff';
+const TOUCH_EVERY_MS = 15_000;
+const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export interface AuthenticatedSession {
+  user: UsersTable;
+  session: SessionsTable;
+}
+
+export interface IssuedSession {
+  token: string;
+  session: SessionsTable;
+  user: UsersTable;
+}
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const INVALID_CREDENTIALS = 'e-mail or password is wrong';
+
+function hashCode(code: string): string {
+  return createHash('sha256').update(code.toUpperCase().replace(/[^A-Z0-9]/g, '')).digest('hex');
+}
+
+export class Auth {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #config: Config;
+  readonly #passwords: Passwords;
+  readonly #sealer: Sealer;
+  constructor(db: Db, clock: Clock, config: Config, passwords: Passwords, sealer: Sealer) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#config = config;
+    this.#passwords = passwords;
+    this.#sealer = sealer;
+  }
+
+  // ---- login ---------------------------------------------------------------------------------
+
+  async login(
+    input: { email: string; password: string; totp?: string | undefined },
+    client: ClientInfo,
+  ): Promise<IssuedSession> {
+    const email = input.email.toLowerCase();
+    const subjects = [`account:${email}`, `ip:${client.ip ?? 'unknown'}`];
+    await this.#refuseWhenLimited(subjects);
+
+    const user = await this.#db.k.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    let passwordOk = false;
+    if (user === undefined) {
+      await this.#passwords.verifyDummy(input.password);
+    } else {
+      passwordOk = await this.#passwords.verify(user.password_hash, input.password);
+    }
+    if (user === undefined || !passwordOk) {
+      await this.#recordFailure(subjects);
+      throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+    }
+    if (user.disabled_at !== null) {
+      throw new AppError('ACCOUNT_DISABLED', 'this account is disabled');
+    }
+    if (user.totp_enabled_at !== null && user.totp_secret !== null) {
+      if (input.totp === undefined) {
+        throw new AppError('TOTP_REQUIRED', 'enter the code from your authenticator app', {
+          fields: [{ path: 'totp', rule: 'required', message: 'a TOTP or recovery code is required' }],
+        });
+      }
+      const ok = /^\d{6}$/.test(input.totp)
+        ? await this.#consumeTotp(user, this.#sealer.open(user.totp_secret), input.totp)
+        : await this.#consumeRecoveryCode(user.id, input.totp);
+      if (!ok) {
+        await this.#recordFailure(subjects);
+        throw new AppError('TOTP_INVALID', 'the code is wrong or was already used');
+      }
+    }
+    await this.#db.k.deleteFrom('login_failures').where('subject', '=', `account:${email}`).execute();
+    const now = this.#clock.now();
+    await this.#db.k.updateTable('users').set({ last_login_at: now }).where('id', '=', user.id).execute();
+    return this.#issue({ ...user, last_login_at: now }, client);
+  }
+
+  async #refuseWhenLimited(subjects: string[]): Promise<void> {
+    const now = this.#clock.now();
+    const windowMs = this.#config.login.windowSeconds * 1000;
+    const limits = [this.#config.login.maxFailuresPerAccount, this.#config.login.maxFailuresPerIp];
+    for (const [i, subject] of subjects.entries()) {
+      const rows = await this.#db.k
+        .selectFrom('login_failures')
+        .select('at')
+        .where('subject', '=', subject)
+        .where('at', '>', now - windowMs)
+        .orderBy('at', 'desc')
+        .limit(limits[i] ?? 1)
+        .execute();
+      const limit = limits[i] ?? 1;
+      const oldest = rows.at(-1);
+      if (rows.length >= limit && oldest !== undefined) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000));
+        throw new AppError('RATE_LIMITED', 'too many failed logins; try again later', { retryAfterSeconds });
+      }
+    }
+  }
+
+  async #recordFailure(subjects: string[]): Promise<void> {
+    const now = this.#clock.now();
+    await this.#db.k
+      .insertInto('login_failures')
+      .values(subjects.map((subject) => ({ subject, at: now })))
+      .execute();
+    await this.#db.k
+      .deleteFrom('login_failures')
+      .where('at', '<=', now - this.#config.login.windowSeconds * 1000)
+      .execute();
+  }
+
+  /** True when `code` is valid now and its time step is later than any used before. */
+  async #consumeTotp(user: UsersTable, secret: string, code: string): Promise<boolean> {
+    const result = await verifyTotp({
+      secret,
+      token: code,
+      epoch: Math.floor(this.#clock.now() / 1000),
+      epochTolerance: 30,
+      ...(user.totp_last_step === null ? {} : { afterTimeStep: user.totp_last_step }),
+    });
+    if (!result.valid || !('timeStep' in result)) return false;
+    const step = result.timeStep;
+    // Compare-and-set in the database: two concurrent logins with one code cannot both pass.
+    const updated = await this.#db.k
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', user.id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
+  }
+
+  async #consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
+    const updated = await this.#db.k
+      .updateTable('recovery_codes')
+      .set({ used_at: this.#clock.now() })
+      .where('user_id', '=', userId)
+      .where('code_hash', '=', hashCode(code))
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------
+
+  async #issue(user: UsersTable, client: ClientInfo): Promise<IssuedSession> {
+    const now = this.#clock.now();
+    const session: SessionsTable = {
+      id: randomUUID(),
+      user_id: user.id,
+      created_at: now,
+      last_seen_at: now,
+      absolute_expires_at: now + this.#config.session.absoluteSeconds * 1000,
+      revoked_at: null,
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 300) ?? null,
+    };
+    await this.#db.k.insertInto('sessions').values(session).execute();
+    const token = await new SignJWT({ sid: session.id })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuer(this.#config.publicOrigin)
+      .setAudience(JWT_AUDIENCE)
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(Math.floor(session.absolute_expires_at / 1000))
+      .sign(this.#config.sessionSecret);
+    return { token, session, user };
+  }
+
+  /** Resolves a session cookie; throws UNAUTHENTICATED or SESSION_EXPIRED. */
+  async authenticate(token: string): Promise<AuthenticatedSession> {
+    const now = this.#clock.now();
+    let sid: unknown;
+    let sub: string | undefined;
+    try {
+      const { payload } = await jwtVerify(token, this.#config.sessionSecret, {
+        algorithms: ['HS256'],
+        issuer: this.#config.publicOrigin,
+        audience: JWT_AUDIENCE,
+        currentDate: new Date(now),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      sid = payload.sid;
+      sub = payload.sub;
+    } catch (err) {
+      // A genuine token past its absolute end says "expired"; anything else is just refused.
+      if (err instanceof joseErrors.JWTExpired) throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
+      throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    }
+    if (typeof sid !== 'string' || sub === undefined) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    const row = await this.#db.k
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.id as s_id',
+        'sessions.created_at as s_created_at',
+        'sessions.last_seen_at as s_last_seen_at',
+        'sessions.absolute_expires_at as s_absolute_expires_at',
+        'sessions.revoked_at as s_revoked_at',
+        'sessions.ip as s_ip',
+        'sessions.user_agent as s_user_agent',
+      ])
+      .where('sessions.id', '=', sid)
+      .executeTakeFirst();
+    if (row?.id !== sub) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    const { s_id, s_created_at, s_last_seen_at, s_absolute_expires_at, s_revoked_at, s_ip, s_user_agent, ...user } = row;
+    const session: SessionsTable = {
+      id: s_id,
+      user_id: user.id,
+      created_at: s_created_at,
+      last_seen_at: s_last_seen_at,
+      absolute_expires_at: s_absolute_expires_at,
+      revoked_at: s_revoked_at,
+      ip: s_ip,
+      user_agent: s_user_agent,
+    };
+    if (session.revoked_at !== null || user.disabled_at !== null) {
+      throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    }
+    if (now >= session.absolute_expires_at || now - session.last_seen_at >= this.#config.session.idleSeconds * 1000) {
+      await this.revoke(session.id);
+      throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
+    }
+    if (now - session.last_seen_at >= TOUCH_EVERY_MS) {
+      await this.#db.k.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', session.id).execute();
+      session.last_seen_at = now;
+    }
+    return { user, session };
+  }
+
+  idleExpiresAt(session: SessionsTable): number {
+    return Math.min(session.last_seen_at + this.#config.session.idleSeconds * 1000, session.absolute_expires_at);
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.#db.k
+      .updateTable('sessions')
+      .set({ revoked_at: this.#clock.now() })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  // ---- self-service --------------------------------------------------------------------------
+
+  /** Changes the password, revokes every session of the user and issues a fresh one. */
+  async changePassword(
+    auth: AuthenticatedSession,
+    currentPassword: string,
+    newPassword: string,
+    client: ClientInfo,
+  ): Promise<IssuedSession> {
+    if (!(await this.#passwords.verify(auth.user.password_hash, currentPassword))) {
+      throw new AppError('CURRENT_PASSWORD_INVALID', 'the current password is wrong', {
+        fields: [{ path: 'currentPassword', rule: 'matches', message: 'the current password is wrong' }],
+      });
+    }
+    const passwordHash = await this.#passwords.hash(newPassword);
+    const now = this.#clock.now();
+    await this.#db.k.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', auth.user.id).execute();
+      await trx
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', auth.user.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    });
+    return this.#issue({ ...auth.user, password_hash: passwordHash, updated_at: now }, client);
+  }
+
+  async totpEnrol(user: UsersTable): Promise<{ secret: string; otpauthUri: string }> {
+    if (user.totp_enabled_at !== null) {
+      throw new AppError('TOTP_ALREADY_ENABLED', 'two-factor sign-in is already on; an administrator can reset it');
+    }
+    const secret = generateSecret();
+    await this.#db.k
+      .updateTable('users')
+      .set({ totp_pending_secret: this.#sealer.seal(secret) })
+      .where('id', '=', user.id)
+      .execute();
+    const otpauthUri = generateURI({ issuer: 'Paydesk', label: user.email, secret });
+    return { secret, otpauthUri };
+  }
+
+  async totpConfirm(user: UsersTable, code: string): Promise<{ recoveryCodes: string[] }> {
+    if (user.totp_enabled_at !== null) {
+      throw new AppError('TOTP_ALREADY_ENABLED', 'two-factor sign-in is already on');
+    }
+    if (user.totp_pending_secret === null) {
+      throw new AppError('TOTP_NOT_PENDING', 'start enrolment first');
+    }
+    const secret = this.#sealer.open(user.totp_pending_secret);
+    if (!(await this.#consumeTotp(user, secret, code))) {
+      throw new AppError('TOTP_INVALID', 'the code is wrong or was already used', {
+        fields: [{ path: 'code', rule: 'totp', message: 'the code is wrong or was already used' }],
+      });
+    }
+    const recoveryCodes = Array.from({ length: 10 }, () => {
+      const bytes = randomBytes(10);
+      const chars = Array.from(bytes, (b) => RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length] ?? 'A').join('');
+      return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+    });
+    const now = this.#clock.now();
+    await this.#db.k.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, updated_at: now })
+        .where('id', '=', user.id)
+        .execute();
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+      await trx
+        .insertInto('recovery_codes')
+        .values(recoveryCodes.map((c) => ({ user_id: user.id, code_hash: hashCode(c), used_at: null })))
+        .execute();
+    });
+    return { recoveryCodes };
+  }
+
+  toUser(user: UsersTable): User {
+    return toUser(user);
+  }
+}

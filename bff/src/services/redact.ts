@@ -1,0 +1,30 @@
+// Request summaries for the audit log: keep what says what was asked, drop anything secret.
+const SECRET_KEY = /pass(word)?|secret|totp|^code$|otp|token|cookie|authori[sz]ation|control|private|cvv|cvc|card_?number|^pan$|recovery/i;
+const PAN_LIKE = /\b\d{13,19}\b/g;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[truncated]';
+  if (typeof value === 'string') {
+    const masked = value.replace(PAN_LIKE, (pan) => `${pan.slice(0, 6)}…${pan.slice(-4)}`);
+    return masked.length > 500 ? `${masked.slice(0, 500)}…` : masked;
+  }
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** JSON with object keys sorted, so the same content always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

@@ -1,0 +1,10 @@
+// The BFF's HTTP API contract: zod schemas and their types, used by bff (input) and web (output).
+export * from './common.js';
+export * from './errors.js';
+export * from './roles.js';
+export * from './users.js';
+export * from './session.js';
+export * from './audit.js';
+export * from './health.js';
+export * from './payments.js';
+export * from './payouts.js';

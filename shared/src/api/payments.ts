@@ -1,0 +1,314 @@
+// Transactions and their follow-up operations (issue 5): list, detail, lookup, capture, return,
+// void, card reference, live events and home-screen statistics. Money is decimal text on the wire.
+import { z } from 'zod';
+import { IsoDateTimeSchema } from './common.js';
+
+/** Decimal text, > 0, at most two decimals (`19.99`); the BFF turns it into integer minor units. */
+export const AmountSchema = z
+  .string()
+  .trim()
+  .regex(/^(0|[1-9]\d{0,12})(\.\d{1,2})?$/, 'must be a decimal amount with at most 2 decimals, e.g. 19.99')
+  .refine((v) => /[1-9]/.test(v), 'must be greater than zero');
+
+/** Decimal text as shown in replies (may be `0.00`). */
+export const MoneySchema = z.string().regex(/^\d+\.\d{2}$/);
+
+export const CurrencySchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 alpha-3 code');
+
+/** The gateway's statuses plus `unknown`: Paydesk could not learn the outcome (design §3). */
+export const TRANSACTION_STATUSES = ['processing', 'approved', 'declined', 'error', 'filtered', 'unknown'] as const;
+export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES);
+export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
+
+/** The order's originating transaction type as the gateway names it. */
+export const TRANSACTION_TYPES = [
+  'sale',
+  'preauth',
+  'rebill',
+  'payout',
+  'payout-check',
+  'account-verification',
+  'transfer',
+  'pan-eligibility',
+  'unknown',
+] as const;
+export const TransactionTypeSchema = z.enum(TRANSACTION_TYPES);
+export type TransactionType = z.infer<typeof TransactionTypeSchema>;
+
+/** Follow-ups staff can start on an existing order. */
+export const FOLLOW_UP_ACTIONS = ['capture', 'return', 'void', 'card-ref'] as const;
+export const FollowUpActionSchema = z.enum(FOLLOW_UP_ACTIONS);
+export type FollowUpAction = z.infer<typeof FollowUpActionSchema>;
+
+/** Kinds of operation on an order: the ones Paydesk sent and the ones it learned from the gateway. */
+export const OPERATION_KINDS = [
+  'sale',
+  'preauth',
+  'capture',
+  'return',
+  'void',
+  'card-ref',
+  'rebill',
+  'payout',
+  'payout-check',
+  'payout-pay',
+  'account-verification',
+  'transfer',
+  'pan-eligibility',
+] as const;
+export const OperationKindSchema = z.enum(OPERATION_KINDS);
+export type OperationKind = z.infer<typeof OperationKindSchema>;
+
+/**
+ * An operation's state: `sending` while the request is on its way; `unknown` when the reply was
+ * lost (the reconciler asks `status`); `not_applied` when reconciliation found that the gateway
+ * never applied it; `not_sent` when it never left Paydesk; `refused` when the gateway refused it.
+ */
+export const OPERATION_STATES = [
+  'sending',
+  'processing',
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+  'unknown',
+  'not_applied',
+  'not_sent',
+  'refused',
+] as const;
+export const OperationStateSchema = z.enum(OPERATION_STATES);
+export type OperationState = z.infer<typeof OperationStateSchema>;
+
+const SORTS = ['created_desc', 'created_asc', 'amount_desc', 'amount_asc'] as const;
+export const TransactionSortSchema = z.enum(SORTS);
+export type TransactionSort = z.infer<typeof TransactionSortSchema>;
+
+/** Filters shared by the list and the CSV export (query string). */
+export const TransactionFilterSchema = z.object({
+  status: TransactionStatusSchema.optional(),
+  type: TransactionTypeSchema.optional(),
+  endpoint: z.string().trim().regex(/^\d{1,18}$/, 'must be an endpoint id (digits)').optional(),
+  currency: CurrencySchema.optional(),
+  /** inclusive lower bound of the creation time */
+  createdFrom: IsoDateTimeSchema.optional(),
+  /** exclusive upper bound of the creation time */
+  createdTo: IsoDateTimeSchema.optional(),
+  amountMin: AmountSchema.optional(),
+  amountMax: AmountSchema.optional(),
+  /** exact match on orderid, client_orderid, customer e-mail or the card's last four digits */
+  q: z.string().trim().min(1).max(128).optional(),
+});
+export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
+
+/** `GET /api/transactions` query: filters, sort, keyset cursor (opaque), page size. */
+export const TransactionListQuerySchema = TransactionFilterSchema.extend({
+  sort: TransactionSortSchema.default('created_desc'),
+  cursor: z.string().trim().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type TransactionListQuery = z.infer<typeof TransactionListQuerySchema>;
+export type TransactionListQueryInput = z.input<typeof TransactionListQuerySchema>;
+
+export const MaskedCardSchema = z.object({
+  bin: z.string().nullable(),
+  lastFour: z.string().nullable(),
+  brand: z.string().nullable(),
+  /** `411111******1111`, or `**** 1111` when the BIN is not known */
+  masked: z.string(),
+});
+export type MaskedCard = z.infer<typeof MaskedCardSchema>;
+
+export const CustomerSchema = z.object({
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+});
+
+/** One row of the list. */
+export const TransactionSummarySchema = z.object({
+  id: z.string(),
+  endpointId: z.string(),
+  orderid: z.string(),
+  clientOrderId: z.string(),
+  type: TransactionTypeSchema,
+  status: TransactionStatusSchema,
+  stage: z.string().nullable(),
+  currency: z.string(),
+  amount: MoneySchema,
+  card: MaskedCardSchema.nullable(),
+  customerEmail: z.string().nullable(),
+  drift: z.boolean(),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+});
+export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
+
+export const TransactionPageSchema = z.object({
+  items: z.array(TransactionSummarySchema),
+  /** pass as `cursor` for the next page; null on the last page */
+  nextCursor: z.string().nullable(),
+  /** matching rows, counted up to a cap; `totalCapped` says the real number is larger */
+  total: z.number().int().nonnegative(),
+  totalCapped: z.boolean(),
+});
+export type TransactionPage = z.infer<typeof TransactionPageSchema>;
+
+export const OperationSchema = z.object({
+  id: z.string(),
+  kind: OperationKindSchema,
+  /** `paydesk` when a staff member sent it, `gateway` when learned from the gateway's status */
+  origin: z.enum(['paydesk', 'gateway']),
+  state: OperationStateSchema,
+  amount: MoneySchema.nullable(),
+  gatewaySerial: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  reasonCode: z.string().nullable(),
+  comment: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+});
+export type Operation = z.infer<typeof OperationSchema>;
+
+export const TIMELINE_KINDS = ['gateway', 'callback', 'staff', 'reconcile', 'drift'] as const;
+export const TimelineEntrySchema = z.object({
+  id: z.number().int(),
+  at: IsoDateTimeSchema,
+  kind: z.enum(TIMELINE_KINDS),
+  title: z.string(),
+  actor: z.string().nullable(),
+  /** redacted: never a control value, a CVV or a full card number */
+  data: z.record(z.string(), z.unknown()),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
+
+export const TransactionAmountsSchema = z.object({
+  amount: MoneySchema,
+  authorized: MoneySchema,
+  captured: MoneySchema,
+  returned: MoneySchema,
+  /** returns accepted by Paydesk whose outcome is not yet known (reserved against the cap) */
+  reserved: MoneySchema,
+  remainingReturnable: MoneySchema,
+  remainingCapturable: MoneySchema,
+});
+export type TransactionAmounts = z.infer<typeof TransactionAmountsSchema>;
+
+export const TransactionDetailSchema = TransactionSummarySchema.extend({
+  amounts: TransactionAmountsSchema,
+  customer: CustomerSchema,
+  cardRefId: z.string().nullable(),
+  allowedActions: z.array(FollowUpActionSchema),
+  driftDetails: z.record(z.string(), z.unknown()).nullable(),
+  lastCheckedAt: IsoDateTimeSchema.nullable(),
+  operations: z.array(OperationSchema),
+  timeline: z.array(TimelineEntrySchema),
+});
+export type TransactionDetail = z.infer<typeof TransactionDetailSchema>;
+
+const ClientOrderIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/** `POST /api/transactions/lookup`: at least one of orderid and client_orderid. */
+export const LookupBodySchema = z
+  .object({
+    orderid: z.string().trim().regex(/^\d{1,30}$/, 'must be the gateway order id (digits)').optional(),
+    client_orderid: ClientOrderIdSchema.optional(),
+    endpointId: z.string().trim().regex(/^\d{1,18}$/, 'must be an endpoint id (digits)').optional(),
+  })
+  .strict()
+  .refine((b) => b.orderid !== undefined || b.client_orderid !== undefined, {
+    message: 'give orderid or client_orderid',
+    path: ['orderid'],
+  });
+export type LookupBody = z.infer<typeof LookupBodySchema>;
+
+export const CaptureBodySchema = z.object({ amount: AmountSchema.optional() }).strict();
+export type CaptureBody = z.infer<typeof CaptureBodySchema>;
+
+export const RETURN_REASON_CODES = [
+  'customer_request',
+  'duplicate',
+  'fraud',
+  'product_not_received',
+  'product_unacceptable',
+  'other',
+] as const;
+export const ReturnBodySchema = z
+  .object({
+    amount: AmountSchema.optional(),
+    reasonCode: z.enum(RETURN_REASON_CODES),
+    comment: z.string().trim().min(1).max(255),
+  })
+  .strict();
+export type ReturnBody = z.infer<typeof ReturnBodySchema>;
+
+export const VoidBodySchema = z.object({ comment: z.string().trim().min(1).max(255) }).strict();
+export type VoidBody = z.infer<typeof VoidBodySchema>;
+
+export const CardRefBodySchema = z.object({}).strict();
+export type CardRefBody = z.infer<typeof CardRefBodySchema>;
+
+/** Header that makes a money-moving request safe to repeat (IETF httpapi idempotency-key draft). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Set on a reply that was stored earlier and is being repeated. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IdempotencyKeySchema = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/** Reply of capture, return, void and card-ref. */
+export const OperationResultSchema = z.object({
+  operation: OperationSchema,
+  transaction: TransactionDetailSchema,
+  /** staff-facing sentence: what happened and what happens next */
+  message: z.string(),
+});
+export type OperationResult = z.infer<typeof OperationResultSchema>;
+
+/** What `GET /api/events` sends (server-sent events, `event: transaction`). */
+export const TransactionEventSchema = z.object({
+  type: z.enum(['transaction.created', 'transaction.updated']),
+  transactionId: z.string(),
+  orderid: z.string(),
+  status: TransactionStatusSchema,
+  drift: z.boolean(),
+  at: IsoDateTimeSchema,
+});
+export type TransactionEvent = z.infer<typeof TransactionEventSchema>;
+
+/** `GET /api/stats` query: a creation-time window (default: the last 30 days). */
+export const StatsQuerySchema = z.object({
+  from: IsoDateTimeSchema.optional(),
+  to: IsoDateTimeSchema.optional(),
+});
+export type StatsQuery = z.infer<typeof StatsQuerySchema>;
+
+export const StatsResponseSchema = z.object({
+  from: IsoDateTimeSchema,
+  to: IsoDateTimeSchema,
+  volumes: z.array(
+    z.object({
+      currency: z.string(),
+      count: z.number().int().nonnegative(),
+      approvedCount: z.number().int().nonnegative(),
+      /** sum of the approved orders' amounts */
+      approvedAmount: MoneySchema,
+    }),
+  ),
+  /** approved / (orders with a final status); null when there is none */
+  approvalRate: z.number().min(0).max(1).nullable(),
+  byStatus: z.record(z.string(), z.number().int().nonnegative()),
+  returnsByDay: z.array(z.object({ day: z.string(), currency: z.string(), count: z.number().int(), amount: MoneySchema })),
+});
+export type StatsResponse = z.infer<typeof StatsResponseSchema>;

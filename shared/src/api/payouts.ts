@@ -1,0 +1,344 @@
+// Payouts under four-eyes approval, payment links (hosted forms) and card info (issue 5).
+// Money is decimal text on the wire; destinations travel in full only in the prepare request and
+// come back masked, never whole.
+import { z } from 'zod';
+import { IsoDateTimeSchema } from './common.js';
+import { AmountSchema, CurrencySchema, MoneySchema } from './payments.js';
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+const text = (max: number) => z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+
+export const EndpointIdSchema = z.string().trim().regex(/^\d{1,18}$/, 'must be an endpoint id (digits)');
+
+export const CardNumberSchema = z
+  .string()
+  .transform((v) => v.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^\d{13,19}$/, 'must be 13-19 digits').refine(luhnValid, 'fails the Luhn check'));
+
+export const PhoneSchema = z.string().trim().regex(/^[0-9+\-() ]{6,15}$/, 'must be 6-15 of 0-9 + - ( ) and space');
+
+export const CardDestinationSchema = z
+  .object({
+    kind: z.literal('card'),
+    cardNumber: CardNumberSchema,
+    cardholderName: text(128),
+    expiryMonth: z.string().trim().regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
+    expiryYear: z.string().trim().regex(/^\d{4}$/, 'must be 4 digits'),
+  })
+  .strict();
+
+export const BankDestinationSchema = z
+  .object({
+    kind: z.literal('bank'),
+    accountNumber: z.string().trim().regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4-34 letters or digits (IBAN or account number)'),
+    bankName: text(128),
+    bankBic: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{8}([A-Z0-9]{3})?$/, 'must be an 8 or 11 character BIC'),
+  })
+  .strict();
+
+export const EwalletDestinationSchema = z
+  .object({
+    kind: z.literal('ewallet'),
+    ewalletType: text(32),
+    ewalletId: text(128),
+  })
+  .strict();
+
+export const PhoneDestinationSchema = z
+  .object({
+    kind: z.literal('phone'),
+    phone: PhoneSchema,
+    fpsBankId: text(32),
+  })
+  .strict();
+
+export const PayoutDestinationSchema = z.discriminatedUnion('kind', [
+  CardDestinationSchema,
+  BankDestinationSchema,
+  EwalletDestinationSchema,
+  PhoneDestinationSchema,
+]);
+export type PayoutDestination = z.infer<typeof PayoutDestinationSchema>;
+export type PayoutDestinationKind = PayoutDestination['kind'];
+
+export const PAYOUT_MODES = ['two-step', 'single'] as const;
+export const PayoutModeSchema = z.enum(PAYOUT_MODES);
+export type PayoutMode = z.infer<typeof PayoutModeSchema>;
+
+/** `POST /api/payouts` (role ops, Idempotency-Key). */
+export const PayoutCreateBodySchema = z
+  .object({
+    destination: PayoutDestinationSchema,
+    amount: AmountSchema,
+    currency: CurrencySchema,
+    endpointId: EndpointIdSchema.optional(),
+    orderDesc: text(1024),
+    mode: PayoutModeSchema.default('two-step'),
+  })
+  .strict();
+export type PayoutCreateBody = z.infer<typeof PayoutCreateBodySchema>;
+export type PayoutCreateInput = z.input<typeof PayoutCreateBodySchema>;
+
+export const PayoutApproveBodySchema = z.object({}).strict();
+export const PayoutRejectBodySchema = z.object({ reason: text(255) }).strict();
+export type PayoutRejectBody = z.infer<typeof PayoutRejectBodySchema>;
+
+/**
+ * Where a payout stands.
+ * - checking: payout-check sent, its outcome not yet learned
+ * - pending_approval: checked (two-step) or held (single); waits for a second ops user
+ * - sending: an approver claimed it and the money-moving request is on its way
+ * - processing: the gateway accepted it; the final status follows (status polling, callbacks)
+ * - unknown: the reply was lost; reconciled with `status`, never sent again
+ * - approved | declined | error | filtered: the gateway's final status
+ * - check_declined: payout-check refused the destination; nothing can be paid
+ * - rejected: an ops user rejected it; nothing was sent
+ * - expired: the registration lapsed (24 h after payout-check); cannot be approved
+ * - failed: the gateway refused the request, or it was never applied
+ */
+export const PAYOUT_STATES = [
+  'checking',
+  'pending_approval',
+  'sending',
+  'processing',
+  'unknown',
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+  'check_declined',
+  'rejected',
+  'expired',
+  'failed',
+] as const;
+export const PayoutStateSchema = z.enum(PAYOUT_STATES);
+export type PayoutState = z.infer<typeof PayoutStateSchema>;
+
+export const PayoutListQuerySchema = z
+  .object({
+    state: PayoutStateSchema.optional(),
+    /** mine = prepared by me; awaiting-my-approval = pending, prepared by someone else */
+    view: z.enum(['all', 'mine', 'awaiting-my-approval']).default('all'),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+export type PayoutListQuery = z.infer<typeof PayoutListQuerySchema>;
+
+export const MaskedDestinationSchema = z.object({
+  kind: z.enum(['card', 'bank', 'ewallet', 'phone']),
+  /** `411111******1111`, `******3000`, `paypal ****e.com`, `+7 ****4567` */
+  masked: z.string(),
+  /** card: holder; bank: bank name and BIC; ewallet: type; phone: FPS bank id */
+  label: z.string(),
+});
+export type MaskedDestination = z.infer<typeof MaskedDestinationSchema>;
+
+export const PayoutSchema = z.object({
+  id: z.string(),
+  mode: PayoutModeSchema,
+  state: PayoutStateSchema,
+  endpointId: z.string(),
+  clientOrderId: z.string(),
+  orderid: z.string().nullable(),
+  amount: MoneySchema,
+  currency: z.string(),
+  orderDesc: z.string(),
+  destination: MaskedDestinationSchema,
+  preparedBy: z.object({ id: z.string(), email: z.string() }),
+  decidedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
+  decidedAt: IsoDateTimeSchema.nullable(),
+  rejectReason: z.string().nullable(),
+  /** when a checked payout's registration lapses (two-step only) */
+  expiresAt: IsoDateTimeSchema.nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** whether the caller may approve or reject it now */
+  canDecide: z.boolean(),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+});
+export type Payout = z.infer<typeof PayoutSchema>;
+
+export const PayoutResultSchema = z.object({ payout: PayoutSchema, message: z.string() });
+export type PayoutResult = z.infer<typeof PayoutResultSchema>;
+
+export const PayoutListSchema = z.object({ items: z.array(PayoutSchema) });
+export type PayoutList = z.infer<typeof PayoutListSchema>;
+
+// ------------------------------------------------------------------ payment links
+
+export const PAYMENT_LINK_KINDS = [
+  'sale-form',
+  'preauth-form',
+  'payment-form',
+  'account-verification-form',
+  'payout-form',
+] as const;
+export const PaymentLinkKindSchema = z.enum(PAYMENT_LINK_KINDS);
+export type PaymentLinkKind = z.infer<typeof PaymentLinkKindSchema>;
+
+export const LinkCustomerSchema = z
+  .object({
+    email: z.string().trim().max(50, 'must be at most 50 characters').regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
+    address1: text(50),
+    city: text(50),
+    zipCode: text(10),
+    country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
+    phone: PhoneSchema.optional(),
+    firstName: text(50).optional(),
+    lastName: text(50).optional(),
+  })
+  .strict();
+export type LinkCustomer = z.infer<typeof LinkCustomerSchema>;
+
+const HttpUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+/**
+ * `POST /api/payment-links`. Card forms (finance) need amount, currency and the customer (phone
+ * too for sale/preauth/payment forms); account verification needs the customer, no amount; a
+ * payout-form (ops) needs amount and currency, no customer.
+ */
+export const PaymentLinkCreateBodySchema = z
+  .object({
+    kind: PaymentLinkKindSchema,
+    amount: AmountSchema.optional(),
+    currency: CurrencySchema.optional(),
+    endpointId: EndpointIdSchema.optional(),
+    orderDesc: text(1024),
+    customer: LinkCustomerSchema.optional(),
+    redirectUrl: HttpUrlSchema.optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    const needsAmount = b.kind !== 'account-verification-form';
+    if (needsAmount && b.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: `is required for a ${b.kind}` });
+    if (needsAmount && b.currency === undefined) ctx.addIssue({ code: 'custom', path: ['currency'], message: `is required for a ${b.kind}` });
+    if (!needsAmount && (b.amount !== undefined || b.currency !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'an account verification has no amount' });
+    }
+    if (b.kind === 'payout-form') {
+      if (b.customer !== undefined) ctx.addIssue({ code: 'custom', path: ['customer'], message: 'a payout-form takes no customer' });
+      return;
+    }
+    if (b.customer === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['customer'], message: `is required for a ${b.kind}` });
+      return;
+    }
+    if (b.kind !== 'account-verification-form' && b.customer.phone === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['customer', 'phone'], message: `is required for a ${b.kind}` });
+    }
+  });
+export type PaymentLinkCreateBody = z.infer<typeof PaymentLinkCreateBodySchema>;
+export type PaymentLinkCreateInput = z.input<typeof PaymentLinkCreateBodySchema>;
+
+/**
+ * - pending_approval: a payout-form held until a second ops user approves it
+ * - sending: on its way to the gateway
+ * - sent: the gateway created the order; `redirectUrl` is the customer's page
+ * - unknown: the reply was lost (the order may exist; its page address is not known)
+ * - failed: the gateway refused it; rejected: an ops user rejected the payout-form
+ */
+export const PAYMENT_LINK_STATES = ['pending_approval', 'sending', 'sent', 'unknown', 'failed', 'rejected'] as const;
+export const PaymentLinkStateSchema = z.enum(PAYMENT_LINK_STATES);
+export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
+
+export const PaymentLinkSchema = z.object({
+  id: z.string(),
+  kind: PaymentLinkKindSchema,
+  state: PaymentLinkStateSchema,
+  endpointId: z.string(),
+  clientOrderId: z.string(),
+  orderid: z.string().nullable(),
+  amount: MoneySchema.nullable(),
+  currency: z.string().nullable(),
+  orderDesc: z.string(),
+  customerEmail: z.string().nullable(),
+  /** the hosted page for the customer; null until sent (a payout-form: until approved) */
+  redirectUrl: z.string().nullable(),
+  createdBy: z.object({ id: z.string(), email: z.string() }),
+  decidedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
+  rejectReason: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  canDecide: z.boolean(),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+});
+export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
+
+export const PaymentLinkResultSchema = z.object({ link: PaymentLinkSchema, message: z.string() });
+export type PaymentLinkResult = z.infer<typeof PaymentLinkResultSchema>;
+
+export const PaymentLinkListQuerySchema = z
+  .object({
+    kind: PaymentLinkKindSchema.optional(),
+    state: PaymentLinkStateSchema.optional(),
+    view: z.enum(['all', 'mine', 'awaiting-my-approval']).default('all'),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+export type PaymentLinkListQuery = z.infer<typeof PaymentLinkListQuerySchema>;
+
+export const PaymentLinkListSchema = z.object({ items: z.array(PaymentLinkSchema) });
+export type PaymentLinkList = z.infer<typeof PaymentLinkListSchema>;
+
+// ------------------------------------------------------------------ card info
+
+/** `POST /api/cards/:cardRefId/info` (support, finance): the reason is required and audited. */
+export const CardInfoBodySchema = z
+  .object({
+    reason: z.string().trim().min(3, 'must say why (at least 3 characters)').max(255),
+    endpointId: EndpointIdSchema.optional(),
+  })
+  .strict();
+export type CardInfoBody = z.infer<typeof CardInfoBodySchema>;
+
+export const CardInfoSchema = z.object({
+  cardRefId: z.string(),
+  bin: z.string().nullable(),
+  brand: z.string().nullable(),
+  /** `411111******1111` */
+  maskedNumber: z.string(),
+  expiryMonth: z.string().nullable(),
+  expiryYear: z.string().nullable(),
+});
+export type CardInfo = z.infer<typeof CardInfoSchema>;
+
+/** One entry of a payout's or link's history: gateway exchanges (redacted) and staff decisions. */
+export const PayoutEventSchema = z.object({
+  at: IsoDateTimeSchema,
+  kind: z.enum(['gateway', 'staff', 'reconcile']),
+  title: z.string(),
+  actor: z.string().nullable(),
+  /** redacted: never a full card or account number, a CVV or a signature */
+  data: z.record(z.string(), z.unknown()),
+});
+export type PayoutEvent = z.infer<typeof PayoutEventSchema>;
+
+export const PayoutDetailSchema = PayoutSchema.extend({ events: z.array(PayoutEventSchema) });
+export type PayoutDetail = z.infer<typeof PayoutDetailSchema>;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { EmailSchema, IsoDateTimeSchema } from './common.js';
+import { NewPasswordSchema, UserSchema } from './users.js';
+
+/**
+ * `POST /api/session` body. `totp` is a 6-digit code or a recovery code; required when the
+ * account has TOTP enabled (reply 401 `TOTP_REQUIRED` after a correct password without it).
+ */
+export const LoginRequestSchema = z.strictObject({
+  email: EmailSchema,
+  password: z.string().min(1).max(1024),
+  totp: z.string().trim().min(1).max(64).optional(),
+});
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+/**
+ * `POST /api/session` and `GET /api/session` reply. `idleExpiresAt` moves forward on each
+ * authenticated request; `absoluteExpiresAt` never does.
+ */
+export const SessionResponseSchema = z.object({
+  user: UserSchema,
+  idleExpiresAt: IsoDateTimeSchema,
+  absoluteExpiresAt: IsoDateTimeSchema,
+});
+export type SessionResponse = z.infer<typeof SessionResponseSchema>;
+
+/**
+ * `POST /api/session/password` body. Reply `SessionResponse` with a fresh session cookie: every
+ * other session of the user is revoked.
+ */
+export const ChangePasswordRequestSchema = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: NewPasswordSchema,
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
+
+/** `POST /api/session/totp` body (start enrolment; 409 `TOTP_ALREADY_ENABLED` when on). */
+export const TotpEnrolRequestSchema = z.strictObject({});
+export type TotpEnrolRequest = z.infer<typeof TotpEnrolRequestSchema>;
+
+/** `POST /api/session/totp` reply: the secret (base32) and its otpauth:// URI for a QR code. */
+export const TotpEnrolResponseSchema = z.object({
+  secret: z.string(),
+  otpauthUri: z.string(),
+});
+export type TotpEnrolResponse = z.infer<typeof TotpEnrolResponseSchema>;
+
+/** `POST /api/session/totp/confirm` body: a current code from the authenticator app. */
+export const TotpConfirmRequestSchema = z.strictObject({
+  code: z.string().trim().regex(/^\d{6}$/, 'a 6-digit code'),
+});
+export type TotpConfirmRequest = z.infer<typeof TotpConfirmRequestSchema>;
+
+/** `POST /api/session/totp/confirm` reply: TOTP is on; the recovery codes are shown only now. */
+export const TotpConfirmResponseSchema = z.object({
+  recoveryCodes: z.array(z.string()),
+});
+export type TotpConfirmResponse = z.infer<typeof TotpConfirmResponseSchema>;

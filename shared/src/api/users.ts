@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { EmailSchema, IdSchema, IsoDateTimeSchema } from './common.js';
+import { RoleSetSchema } from './roles.js';
+
+/** Password rule for new passwords: 12 to 256 characters. */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 256;
+export const NewPasswordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+
+export const UserNameSchema = z.string().trim().min(1).max(120);
+
+/** A staff account as the API shows it (never a hash, a TOTP secret or a recovery code). */
+export const UserSchema = z.object({
+  id: IdSchema,
+  email: z.string(),
+  name: z.string(),
+  roles: RoleSetSchema,
+  disabled: z.boolean(),
+  totpEnabled: z.boolean(),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+  lastLoginAt: IsoDateTimeSchema.nullable(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** `GET /api/users` reply (every staff account, by e-mail). */
+export const UserListResponseSchema = z.object({ items: z.array(UserSchema) });
+export type UserListResponse = z.infer<typeof UserListResponseSchema>;
+
+/** `POST /api/users` body; reply 201 `User`. */
+export const CreateUserRequestSchema = z.strictObject({
+  email: EmailSchema,
+  name: UserNameSchema,
+  password: NewPasswordSchema,
+  roles: RoleSetSchema,
+});
+export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
+
+/** `PATCH /api/users/:id` body (at least one field); reply `User`. */
+export const UpdateUserRequestSchema = z
+  .strictObject({
+    name: UserNameSchema.optional(),
+    roles: RoleSetSchema.optional(),
+    disabled: z.boolean().optional(),
+  })
+  .refine((b) => b.name !== undefined || b.roles !== undefined || b.disabled !== undefined, {
+    message: 'at least one of name, roles, disabled is required',
+  });
+export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
+
+/** `POST /api/users/:id/reset-totp` reply: the user, TOTP off, their sessions revoked. */
+export const ResetTotpResponseSchema = UserSchema;

@@ -1,0 +1,37 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { endSession, sessionKeys } from '../features/auth/api/session';
+import { isApiError, isSessionLost } from '../lib/api-client';
+
+function isSessionQuery(key: readonly unknown[]): boolean {
+  return key[0] === sessionKeys.current[0];
+}
+
+/**
+ * A 401 from any query or mutation means the session is over (idle timeout, revocation): forget it
+ * so the guard sends the user to sign-in with `?next=` and back afterwards.
+ */
+export function createQueryClient(options: { retryDelayMs?: number } = {}): QueryClient {
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (isSessionLost(error) && !isSessionQuery(query.queryKey)) endSession(client, 'expired');
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        if (isSessionLost(error)) endSession(client, 'expired');
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        // 4xx answers are final; retry network trouble and 5xx once.
+        retry: (failures, error) =>
+          !(isApiError(error) && error.status >= 400 && error.status < 500) && failures < 1,
+        ...(options.retryDelayMs === undefined ? {} : { retryDelay: options.retryDelayMs }),
+        staleTime: 30_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+  return client;
+}

@@ -1,0 +1,58 @@
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import {
+  FlexRender,
+  type ReactTable,
+  type RowData,
+  type TableFeatures,
+} from '@tanstack/react-table';
+
+/** MUI markup for a TanStack table: the table owns rows and state, this owns semantics and look. */
+export function DataTable<TFeatures extends TableFeatures, TData extends RowData, TSelected>({
+  table,
+  label,
+  busy = false,
+}: {
+  table: ReactTable<TFeatures, TData, TSelected>;
+  label: string;
+  busy?: boolean;
+}) {
+  return (
+    // Focusable so keyboard users can scroll a table wider than the screen.
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label={`${label} (scrolls sideways when wider than the screen)`}
+      sx={{ opacity: busy ? 0.6 : 1, transition: 'opacity 120ms' }}
+    >
+      <Table size="small" aria-label={label} aria-busy={busy}>
+        <TableHead>
+          {table.getHeaderGroups().map((group) => (
+            <TableRow key={group.id}>
+              {group.headers.map((header) => (
+                <TableCell key={header.id} scope="col" sx={{ whiteSpace: 'nowrap' }}>
+                  {header.isPlaceholder ? null : <FlexRender header={header} />}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableHead>
+        <TableBody>
+          {table.getRowModel().rows.map((row) => (
+            <TableRow key={row.id} hover>
+              {row.getAllCells().map((cell) => (
+                <TableCell key={cell.id} sx={{ verticalAlign: 'top' }}>
+                  <FlexRender cell={cell} />
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,80 @@
+import LockOutlined from '@mui/icons-material/LockOutlined';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { describeError, isForbidden } from '../lib/api-client';
+
+export function LoadingState({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <Box
+      role="status"
+      aria-live="polite"
+      sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 4 }}
+    >
+      <CircularProgress size={24} aria-hidden />
+      <Typography color="text.secondary">{label}</Typography>
+    </Box>
+  );
+}
+
+export function ForbiddenState({ what = 'this screen' }: { what?: string }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+      <LockOutlined color="disabled" fontSize="large" aria-hidden />
+      <Typography variant="h2" component="h2" sx={{ mt: 1 }}>
+        Not available to your roles
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        Your roles do not allow {what}. Ask an administrator if you need access.
+      </Typography>
+    </Paper>
+  );
+}
+
+/** Any failed query: forbidden gets its own state; everything else says what happened and offers a retry. */
+export function ErrorState({
+  error,
+  onRetry,
+  what,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  what?: string;
+}) {
+  if (isForbidden(error)) return <ForbiddenState {...(what === undefined ? {} : { what })} />;
+  return (
+    <Alert
+      severity="error"
+      action={
+        onRetry ? (
+          <Button color="inherit" size="small" onClick={onRetry}>
+            Retry
+          </Button>
+        ) : undefined
+      }
+    >
+      <AlertTitle>Could not load {what ?? 'this screen'}</AlertTitle>
+      {describeError(error)}
+    </Alert>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+      <Typography variant="h2" component="p">
+        {title}
+      </Typography>
+      {children ? (
+        <Typography color="text.secondary" component="div" sx={{ mt: 1 }}>
+          {children}
+        </Typography>
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,152 @@
+import Button from '@mui/material/Button';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { AUDIT_OUTCOMES, type AuditFilter, type AuditOutcome } from '@paydesk/shared/api';
+import { useState, type SyntheticEvent } from 'react';
+import { isoToLocalInput, localInputToIso } from '../api/audit-search-params';
+
+interface Draft {
+  actor: string;
+  action: string;
+  target: string;
+  outcome: AuditOutcome | '';
+  from: string;
+  to: string;
+}
+
+function draftOf(filter: AuditFilter): Draft {
+  return {
+    actor: filter.actor ?? '',
+    action: filter.action ?? '',
+    target: filter.target ?? '',
+    outcome: filter.outcome ?? '',
+    from: isoToLocalInput(filter.from),
+    to: isoToLocalInput(filter.to),
+  };
+}
+
+function filterOfDraft(draft: Draft): AuditFilter {
+  const filter: AuditFilter = {};
+  if (draft.actor.trim() !== '') filter.actor = draft.actor.trim();
+  if (draft.action.trim() !== '') filter.action = draft.action.trim();
+  if (draft.target.trim() !== '') filter.target = draft.target.trim();
+  if (draft.outcome !== '') filter.outcome = draft.outcome;
+  const from = localInputToIso(draft.from);
+  if (from !== undefined) filter.from = from;
+  const to = localInputToIso(draft.to);
+  if (to !== undefined) filter.to = to;
+  return filter;
+}
+
+const OUTCOME_LABELS: Record<AuditOutcome, string> = {
+  success: 'Success',
+  refused: 'Refused',
+  failed: 'Failed',
+};
+
+/**
+ * Edits a draft; the URL (and so the table) changes only on "Apply", so typing does not fire requests.
+ * The parent keys this component by the applied filter, so back/forward shows what is applied.
+ */
+export function AuditFilters({
+  value,
+  onApply,
+}: {
+  value: AuditFilter;
+  onApply: (filter: AuditFilter) => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(value));
+  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
+    setDraft((current) => ({ ...current, [key]: event.target.value }));
+  };
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onApply(filterOfDraft(draft));
+  };
+  const rangeInverted = draft.from !== '' && draft.to !== '' && draft.from >= draft.to;
+
+  return (
+    <form aria-label="Audit filters" onSubmit={submit} noValidate>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' },
+        }}
+      >
+        <TextField
+          label="Actor"
+          placeholder="e-mail or user id"
+          value={draft.actor}
+          onChange={set('actor')}
+          fullWidth
+          size="small"
+        />
+        <TextField
+          label="Action"
+          placeholder="user.create, or user. for all"
+          value={draft.action}
+          onChange={set('action')}
+          fullWidth
+          size="small"
+        />
+        <TextField
+          label="Target"
+          value={draft.target}
+          onChange={set('target')}
+          fullWidth
+          size="small"
+        />
+        <TextField
+          select
+          label="Outcome"
+          value={draft.outcome}
+          onChange={set('outcome')}
+          fullWidth
+          size="small"
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">Any</option>
+          {AUDIT_OUTCOMES.map((outcome) => (
+            <option key={outcome} value={outcome}>
+              {OUTCOME_LABELS[outcome]}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          label="From (your time)"
+          type="datetime-local"
+          value={draft.from}
+          onChange={set('from')}
+          fullWidth
+          size="small"
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="To (your time)"
+          type="datetime-local"
+          value={draft.to}
+          onChange={set('to')}
+          fullWidth
+          size="small"
+          error={rangeInverted}
+          helperText={rangeInverted ? 'Must be after “From”.' : undefined}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+        <Button type="submit" variant="contained" disabled={rangeInverted}>
+          Apply filters
+        </Button>
+        <Button
+          onClick={() => {
+            onApply({});
+          }}
+        >
+          Clear
+        </Button>
+      </Stack>
+    </form>
+  );
+}

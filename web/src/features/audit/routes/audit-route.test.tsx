@@ -1,0 +1,166 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeAuditRow } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const lastListQuery = (bff: FakeBff) =>
+  Object.fromEntries(bff.requestsTo('GET', '/api/audit').at(-1)!.query);
+
+describe('audit log screen', () => {
+  it('when the first page is loading, then a loading state is shown', async () => {
+    renderApp(
+      '/audit',
+      new FakeBff().on('GET /api/audit', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading the audit log…')).toBeInTheDocument();
+  });
+
+  it('when the log is empty, then the empty state says so and the chain is verified with no rows', async () => {
+    const bff = new FakeBff({ audit: [] });
+    renderApp('/audit', bff);
+    expect(await screen.findByText('The audit log is empty')).toBeInTheDocument();
+    expect(await screen.findByText('Chain verified (no rows yet)')).toBeInTheDocument();
+  });
+
+  it('when filters match nothing, then the empty state talks about the filters', async () => {
+    renderApp('/audit?actor=nobody%40example.com', new FakeBff());
+    expect(await screen.findByText('No rows match these filters')).toBeInTheDocument();
+  });
+
+  it('when the list fails, then an error state with retry is shown', async () => {
+    renderApp(
+      '/audit',
+      new FakeBff().on('GET /api/audit', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'req-audit' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the audit log')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('when the user is not an auditor, then the screen is forbidden and nothing is requested', async () => {
+    const bff = new FakeBff({ signedInAs: 'sam@example.com' });
+    renderApp('/audit', bff);
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/audit')).toHaveLength(0);
+  });
+
+  it('when the first page loads, then the newest rows show with total and the chain badge', async () => {
+    const bff = new FakeBff();
+    renderApp('/audit', bff);
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(51);
+    expect(within(rows[1]!).getByText('120')).toBeInTheDocument();
+    expect(screen.getByText('120 rows')).toBeInTheDocument();
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+    expect(lastListQuery(bff)).toEqual({ page: '1', pageSize: '50' });
+  });
+
+  it('when the chain is broken, then the badge names the row and what is wrong', async () => {
+    const bff = new FakeBff();
+    bff.verify = {
+      ok: false,
+      rowsChecked: 42,
+      verifiedUpToSeq: 41,
+      firstBrokenSeq: 42,
+      reason: 'hash_mismatch',
+    };
+    renderApp('/audit', bff);
+    expect(await screen.findByText('Chain broken at row 42')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /Rows up to 41 verify; row 42 does not: its content does not match its hash/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('when the next page is chosen, then page 2 is requested, the URL says so and Back returns to page 1', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByRole('table', { name: 'Audit log' });
+    await app.user.click(screen.getByRole('button', { name: /next page/i }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit?page=2');
+    });
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Audit log' })).getAllByRole('row')[1],
+      ).toHaveTextContent(/^70/);
+    });
+    expect(lastListQuery(bff)).toEqual({ page: '2', pageSize: '50' });
+    await app.back();
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit');
+    });
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Audit log' })).getAllByRole('row')[1],
+      ).toHaveTextContent(/^120/);
+    });
+  });
+
+  it('when the page size changes, then page 1 of the new size is requested and kept in the URL', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit?page=2', bff);
+    await screen.findByRole('table', { name: 'Audit log' });
+    await app.user.selectOptions(screen.getByLabelText('Rows per page'), '25');
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit?pageSize=25');
+    });
+    expect(lastListQuery(bff)).toEqual({ page: '1', pageSize: '25' });
+    expect(await screen.findByText('1–25 of 120')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+  });
+
+  it('when filters are applied, then they go into the URL and the request, and the exports carry them', async () => {
+    const bff = new FakeBff({
+      audit: [
+        makeAuditRow(1),
+        makeAuditRow(2, { outcome: 'refused', errorCode: 'FORBIDDEN', action: 'user.update' }),
+        makeAuditRow(3, { outcome: 'refused', errorCode: 'FORBIDDEN', action: 'session.login' }),
+      ],
+    });
+    const app = renderApp('/audit?page=1', bff);
+    await screen.findByRole('table', { name: 'Audit log' });
+    await app.user.type(screen.getByLabelText('Action'), 'user.');
+    await app.user.selectOptions(screen.getByLabelText('Outcome'), 'refused');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit?action=user.&outcome=refused');
+    });
+    expect(lastListQuery(bff)).toEqual({
+      action: 'user.',
+      outcome: 'refused',
+      page: '1',
+      pageSize: '50',
+    });
+    expect(await screen.findByText('1 row match')).toBeInTheDocument();
+    expect(screen.getByText('FORBIDDEN')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/audit/export?action=user.&outcome=refused&format=csv',
+    );
+    expect(screen.getByRole('link', { name: 'Export JSONL' })).toHaveAttribute(
+      'href',
+      '/api/audit/export?action=user.&outcome=refused&format=jsonl',
+    );
+    await app.back();
+    await waitFor(() => {
+      expect(screen.getByLabelText('Action')).toHaveValue('');
+    });
+    expect(screen.getByText('3 rows')).toBeInTheDocument();
+  });
+
+  it('when a date range is entered in local time, then UTC instants are sent', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByRole('table', { name: 'Audit log' });
+    await app.user.type(screen.getByLabelText('From (your time)'), '2026-11-20T10:00');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(lastListQuery(bff).from).toBe(new Date('2026-11-20T10:00').toISOString());
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import {
+  SessionResponseSchema,
+  TotpConfirmResponseSchema,
+  TotpEnrolResponseSchema,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type SessionResponse,
+  type TotpConfirmRequest,
+} from '@paydesk/shared/api';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { apiCommand, apiRequest, isSessionLost } from '../../../lib/api-client';
+
+export const sessionKeys = {
+  /** the signed-in user, or null when there is no session */
+  current: ['session'] as const,
+  /** why the session ended, read by the guard to tell the user */
+  ended: ['session-ended'] as const,
+};
+
+export type SessionEndReason = 'expired' | 'signed-out';
+
+export function sessionQueryOptions() {
+  return queryOptions({
+    queryKey: sessionKeys.current,
+    queryFn: async ({ signal }): Promise<SessionResponse | null> => {
+      try {
+        return await apiRequest('GET', '/api/session', SessionResponseSchema, { signal });
+      } catch (error) {
+        if (isSessionLost(error)) return null;
+        throw error;
+      }
+    },
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Forgets the session locally; the guard then sends the user to sign-in. */
+export function endSession(client: QueryClient, reason: SessionEndReason): void {
+  client.setQueryData(sessionKeys.ended, reason);
+  client.setQueryData(sessionKeys.current, null);
+}
+
+export function signIn(body: LoginRequest): Promise<SessionResponse> {
+  return apiRequest('POST', '/api/session', SessionResponseSchema, { body });
+}
+
+export function signOut(): Promise<void> {
+  return apiCommand('DELETE', '/api/session');
+}
+
+export function changePassword(body: ChangePasswordRequest): Promise<SessionResponse> {
+  return apiRequest('POST', '/api/session/password', SessionResponseSchema, { body });
+}
+
+export function startTotpEnrolment() {
+  return apiRequest('POST', '/api/session/totp', TotpEnrolResponseSchema, { body: {} });
+}
+
+export function confirmTotp(body: TotpConfirmRequest) {
+  return apiRequest('POST', '/api/session/totp/confirm', TotpConfirmResponseSchema, { body });
+}

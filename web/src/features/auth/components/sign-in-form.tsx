@@ -1,0 +1,128 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { LoginRequestSchema, type LoginRequest, type SessionResponse } from '@paydesk/shared/api';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { signIn } from '../api/session';
+
+type LoginInput = z.input<typeof LoginRequestSchema>;
+
+function messageFor(error: unknown): string {
+  if (!isApiError(error)) return describeError(error);
+  switch (error.code) {
+    case 'INVALID_CREDENTIALS':
+      return 'The e-mail address or the password is not right.';
+    case 'ACCOUNT_DISABLED':
+      return 'This account is disabled. Ask an administrator to enable it.';
+    case 'TOTP_INVALID':
+      return 'That code is not valid. Use the current code from your app, or a recovery code.';
+    default:
+      return describeError(error);
+  }
+}
+
+/** E-mail and password; a second step asks for the TOTP code when the server says it is required. */
+export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionResponse) => void }) {
+  const [needsTotp, setNeedsTotp] = useState(false);
+  const form = useForm<LoginInput, unknown, LoginRequest>({
+    resolver: zodResolver(LoginRequestSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { register, handleSubmit, formState, setFocus } = form;
+
+  const mutation = useMutation({
+    mutationFn: signIn,
+    onSuccess: onSignedIn,
+    onError: (error) => {
+      if (isApiError(error) && error.code === 'TOTP_REQUIRED') {
+        setNeedsTotp(true);
+      }
+    },
+  });
+
+  // The code field exists only after the step is shown: focus it once it is rendered.
+  useEffect(() => {
+    if (needsTotp) setFocus('totp');
+  }, [needsTotp, setFocus]);
+
+  const failure =
+    mutation.error && !(isApiError(mutation.error) && mutation.error.code === 'TOTP_REQUIRED')
+      ? messageFor(mutation.error)
+      : null;
+
+  return (
+    <form
+      noValidate
+      aria-label="Sign in"
+      onSubmit={(event) => {
+        void handleSubmit((values) => {
+          mutation.mutate(needsTotp ? values : { email: values.email, password: values.password });
+        })(event);
+      }}
+    >
+      <Stack spacing={2}>
+        {failure ? (
+          <Alert severity="error" role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        <TextField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          required
+          disabled={needsTotp}
+          error={formState.errors.email !== undefined}
+          helperText={formState.errors.email ? 'Enter a valid e-mail address.' : undefined}
+          {...register('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          disabled={needsTotp}
+          error={formState.errors.password !== undefined}
+          helperText={formState.errors.password ? 'Enter your password.' : undefined}
+          {...register('password')}
+        />
+        {needsTotp ? (
+          <TextField
+            label="Authentication code"
+            autoComplete="one-time-code"
+            required
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            error={formState.errors.totp !== undefined}
+            helperText={
+              formState.errors.totp
+                ? 'Enter the code from your authenticator app.'
+                : 'The 6-digit code from your authenticator app, or a recovery code.'
+            }
+            {...register('totp', { required: true })}
+          />
+        ) : null}
+        <Button type="submit" variant="contained" size="large" loading={mutation.isPending}>
+          {needsTotp ? 'Verify and sign in' : 'Sign in'}
+        </Button>
+        {needsTotp ? (
+          <Button
+            onClick={() => {
+              setNeedsTotp(false);
+              form.resetField('totp');
+              mutation.reset();
+            }}
+          >
+            Use another account
+          </Button>
+        ) : null}
+      </Stack>
+    </form>
+  );
+}

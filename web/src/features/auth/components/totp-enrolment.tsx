@@ -1,0 +1,206 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  TotpConfirmRequestSchema,
+  type TotpConfirmRequest,
+  type TotpEnrolResponse,
+} from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { CopyableText } from '../../../components/copyable-text';
+import { useNotify } from '../../../components/notifier';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { confirmTotp, sessionKeys, startTotpEnrolment } from '../api/session';
+import { useSession } from './session-context';
+
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'confirm'; enrolment: TotpEnrolResponse }
+  | { kind: 'done'; recoveryCodes: string[] };
+
+function ConfirmCode({
+  enrolment,
+  onConfirmed,
+  onRestart,
+}: {
+  enrolment: TotpEnrolResponse;
+  onConfirmed: (codes: string[]) => void;
+  onRestart: () => void;
+}) {
+  const { register, handleSubmit, formState, setError } = useForm<
+    z.input<typeof TotpConfirmRequestSchema>,
+    unknown,
+    TotpConfirmRequest
+  >({ resolver: zodResolver(TotpConfirmRequestSchema), defaultValues: { code: '' } });
+  const mutation = useMutation({
+    mutationFn: confirmTotp,
+    onSuccess: (reply) => {
+      onConfirmed(reply.recoveryCodes);
+    },
+    onError: (error) => {
+      if (
+        isApiError(error) &&
+        (error.code === 'TOTP_INVALID' || error.code === 'VALIDATION_FAILED')
+      ) {
+        setError('code', {
+          type: 'server',
+          message: 'That code is not valid. Enter the current code from your app.',
+        });
+      }
+    },
+  });
+  const notPending = isApiError(mutation.error) && mutation.error.code === 'TOTP_NOT_PENDING';
+  return (
+    <Stack spacing={2}>
+      <Typography>
+        Add this account to your authenticator app with the secret (or the otpauth URI), then enter
+        the code it shows.
+      </Typography>
+      <CopyableText label="Secret" value={enrolment.secret} />
+      <CopyableText label="otpauth URI" value={enrolment.otpauthUri} multiline />
+      <form
+        noValidate
+        aria-label="Confirm authenticator code"
+        onSubmit={(event) => {
+          void handleSubmit((values) => {
+            mutation.mutate(values);
+          })(event);
+        }}
+      >
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ alignItems: 'flex-start' }}
+        >
+          <TextField
+            label="Code from the app"
+            autoComplete="one-time-code"
+            required
+            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+            error={formState.errors.code !== undefined}
+            helperText={formState.errors.code?.message ?? '6 digits'}
+            {...register('code')}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            loading={mutation.isPending}
+            sx={{ mt: { sm: 1 } }}
+          >
+            Turn on two-step sign-in
+          </Button>
+        </Stack>
+      </form>
+      {notPending ? (
+        <Alert
+          severity="warning"
+          action={
+            <Button color="inherit" size="small" onClick={onRestart}>
+              Start again
+            </Button>
+          }
+        >
+          This enrolment is no longer pending. Start again to get a new secret.
+        </Alert>
+      ) : mutation.isError &&
+        !(isApiError(mutation.error) && mutation.error.code === 'TOTP_INVALID') ? (
+        <Alert severity="error">{describeError(mutation.error)}</Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Two-step sign-in: enrol (secret + URI), confirm with a code, then the recovery codes, shown once. */
+export function TotpEnrolment() {
+  const { user } = useSession();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+
+  const start = useMutation({
+    mutationFn: startTotpEnrolment,
+    onSuccess: (enrolment) => {
+      setStep({ kind: 'confirm', enrolment });
+    },
+    onError: (error) => {
+      notify(
+        isApiError(error) && error.code === 'TOTP_ALREADY_ENABLED'
+          ? 'Two-step sign-in is already on for this account.'
+          : describeError(error),
+        'error',
+      );
+    },
+  });
+
+  if (step.kind === 'done') {
+    return (
+      <Stack spacing={2}>
+        <Alert severity="success">Two-step sign-in is on.</Alert>
+        <Alert severity="warning">
+          Save these recovery codes somewhere safe now. Each works once if you lose your
+          authenticator; they will not be shown again.
+        </Alert>
+        <CopyableText label="Recovery codes" value={step.recoveryCodes.join('\n')} multiline />
+        <div>
+          <Button
+            variant="contained"
+            onClick={() => {
+              setStep({ kind: 'idle' });
+              void client.invalidateQueries({ queryKey: sessionKeys.current, exact: true });
+            }}
+          >
+            I have saved them
+          </Button>
+        </div>
+      </Stack>
+    );
+  }
+
+  if (step.kind === 'confirm') {
+    return (
+      <ConfirmCode
+        enrolment={step.enrolment}
+        onConfirmed={(recoveryCodes) => {
+          setStep({ kind: 'done', recoveryCodes });
+        }}
+        onRestart={() => {
+          setStep({ kind: 'idle' });
+          start.mutate();
+        }}
+      />
+    );
+  }
+
+  if (user.totpEnabled) {
+    return (
+      <Alert severity="success">
+        Two-step sign-in is on. If you lose your authenticator and your recovery codes, an
+        administrator can reset it.
+      </Alert>
+    );
+  }
+
+  return (
+    <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+      <Typography>
+        Two-step sign-in asks for a code from an authenticator app after your password. It is off
+        for your account.
+      </Typography>
+      <Button
+        variant="contained"
+        loading={start.isPending}
+        onClick={() => {
+          start.mutate();
+        }}
+      >
+        Set up two-step sign-in
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, FakeBff, VALID_TOTP } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+describe('My account', () => {
+  it('when the session is still being checked, then a loading state is shown', async () => {
+    renderApp(
+      '/account',
+      new FakeBff().on('GET /api/session', () => 'hang'),
+    );
+    expect(await screen.findByText('Checking your session…')).toBeInTheDocument();
+  });
+
+  it('when the session check fails, then an error state with retry is shown', async () => {
+    renderApp(
+      '/account',
+      new FakeBff().on('GET /api/session', () => ({
+        status: 503,
+        body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'down', requestId: 'r-acc' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load your session')).toBeInTheDocument();
+  });
+
+  it('when opened, then it shows the profile with roles', async () => {
+    renderApp('/account', new FakeBff());
+    expect(await screen.findByRole('heading', { name: 'My account' })).toBeInTheDocument();
+    const profile = screen.getByRole('region', { name: 'Profile' });
+    expect(within(profile).getByText('Administrator')).toBeInTheDocument();
+    expect(within(profile).getByText('Auditor')).toBeInTheDocument();
+  });
+
+  it('when the current password is wrong, then that field says so', async () => {
+    const app = renderApp('/account', new FakeBff());
+    const form = await screen.findByRole('form', { name: 'Change password' });
+    await app.user.type(within(form).getByLabelText(/Current password/), 'not it');
+    await app.user.type(within(form).getByLabelText(/^New password/), 'a brand new passphrase');
+    await app.user.type(
+      within(form).getByLabelText(/Repeat new password/),
+      'a brand new passphrase',
+    );
+    await app.user.click(within(form).getByRole('button', { name: 'Change password' }));
+    await waitFor(() => {
+      expect(within(form).getByLabelText(/Current password/)).toHaveAccessibleDescription(
+        'This is not your current password.',
+      );
+    });
+  });
+
+  it('when the two new passwords differ, then nothing is sent', async () => {
+    const app = renderApp('/account', new FakeBff());
+    const form = await screen.findByRole('form', { name: 'Change password' });
+    await app.user.type(within(form).getByLabelText(/Current password/), DEMO_PASSWORD);
+    await app.user.type(within(form).getByLabelText(/^New password/), 'a brand new passphrase');
+    await app.user.type(
+      within(form).getByLabelText(/Repeat new password/),
+      'a brand new passphrasE',
+    );
+    await app.user.click(within(form).getByRole('button', { name: 'Change password' }));
+    expect(await within(form).findByText('The two new passwords differ.')).toBeInTheDocument();
+    expect(app.bff.requestsTo('POST', '/api/session/password')).toHaveLength(0);
+  });
+
+  it('when the password is changed, then only current and new are sent and a snackbar confirms', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    const form = await screen.findByRole('form', { name: 'Change password' });
+    await app.user.type(within(form).getByLabelText(/Current password/), DEMO_PASSWORD);
+    await app.user.type(within(form).getByLabelText(/^New password/), 'a brand new passphrase');
+    await app.user.type(
+      within(form).getByLabelText(/Repeat new password/),
+      'a brand new passphrase',
+    );
+    await app.user.click(within(form).getByRole('button', { name: 'Change password' }));
+    expect(
+      await screen.findByText('Password changed. Your other sessions were signed out.'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/session/password')[0]!.body).toEqual({
+      currentPassword: DEMO_PASSWORD,
+      newPassword: 'a brand new passphrase',
+    });
+    expect(bff.passwords.get('admin@example.com')).toBe('a brand new passphrase');
+  });
+
+  it('when TOTP is enrolled, then secret and URI are shown, a wrong code is refused, and recovery codes show once', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Set up two-step sign-in' }));
+    expect(await screen.findByDisplayValue('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+    expect(screen.getByLabelText('otpauth URI')).toHaveValue(
+      'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk',
+    );
+    const code = screen.getByLabelText(/Code from the app/);
+    await app.user.type(code, '999999');
+    await app.user.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }));
+    await waitFor(() => {
+      expect(code).toHaveAccessibleDescription(
+        'That code is not valid. Enter the current code from your app.',
+      );
+    });
+    await app.user.clear(code);
+    await app.user.type(code, VALID_TOTP);
+    await app.user.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }));
+    expect(await screen.findByLabelText('Recovery codes')).toHaveValue(
+      'aaaa-bbbb\ncccc-dddd\neeee-ffff',
+    );
+    await app.user.click(screen.getByRole('button', { name: 'I have saved them' }));
+    expect(await screen.findByText(/Two-step sign-in is on\. If you lose/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Recovery codes')).not.toBeInTheDocument();
+    expect(bff.users[0]!.totpEnabled).toBe(true);
+  });
+});

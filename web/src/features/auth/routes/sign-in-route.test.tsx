@@ -1,0 +1,116 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, FakeBff, VALID_TOTP } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const signedOut = () => new FakeBff({ signedInAs: null });
+
+describe('sign-in', () => {
+  it('when the session check is still running, then a loading state is shown instead of the form', async () => {
+    renderApp(
+      '/sign-in',
+      signedOut().on('GET /api/session', () => 'hang'),
+    );
+    expect(await screen.findByText('Checking your session…')).toBeInTheDocument();
+    expect(screen.queryByLabelText(/E-mail/)).not.toBeInTheDocument();
+  });
+
+  it('when the session check fails with a server error, then an error with a retry is shown', async () => {
+    renderApp(
+      '/sign-in',
+      signedOut().on('GET /api/session', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'boom', requestId: 'req-9' } },
+      })),
+    );
+    expect(await screen.findByText(/request req-9/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('when an admin-auditor signs in, then the session request is sent with the CSRF header and they land on the audit log', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'Admin@Example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit');
+    });
+    const [login] = app.bff.requestsTo('POST', '/api/session');
+    expect(login!.headers.get('X-Requested-With')).toBe('paydesk');
+    expect(login!.credentials).toBe('same-origin');
+    expect(login!.body).toEqual({ email: 'admin@example.com', password: DEMO_PASSWORD });
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
+  });
+
+  it('when the password is wrong, then the form says so and stays on sign-in', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'admin@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), 'wrong password!');
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The e-mail address or the password is not right.',
+    );
+    expect(app.location()).toBe('/sign-in');
+  });
+
+  it('when the e-mail is not an address, then nothing is sent and the field says why', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'not-an-address');
+    await app.user.type(screen.getByLabelText(/Password/), 'x');
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Enter a valid e-mail address.')).toBeInTheDocument();
+    expect(app.bff.requestsTo('POST', '/api/session')).toHaveLength(0);
+  });
+
+  it('when the account has TOTP, then a code step follows and a wrong then right code signs in', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'sam@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const code = await screen.findByLabelText(/Authentication code/);
+    await waitFor(() => {
+      expect(code).toHaveFocus();
+    });
+    await app.user.type(code, '000000');
+    await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('That code is not valid');
+    await app.user.clear(code);
+    await app.user.type(code, VALID_TOTP);
+    await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/account');
+    });
+    const attempts = app.bff.requestsTo('POST', '/api/session').map((r) => r.body);
+    expect(attempts).toEqual([
+      { email: 'sam@example.com', password: DEMO_PASSWORD },
+      { email: 'sam@example.com', password: DEMO_PASSWORD, totp: '000000' },
+      { email: 'sam@example.com', password: DEMO_PASSWORD, totp: VALID_TOTP },
+    ]);
+  });
+
+  it('when the account is disabled, then the form says so', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'fin@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This account is disabled');
+  });
+
+  it('when sign-in came from an expired session, then it says so and returns to the page after', async () => {
+    const app = renderApp('/sign-in?next=%2Fusers%3Fx%3D1&reason=expired', signedOut());
+    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'admin@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/users?x=1');
+    });
+  });
+
+  it('when next points to another site, then it is ignored', async () => {
+    const app = renderApp('/sign-in?next=%2F%2Fevil.example%2F', new FakeBff());
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit');
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
+import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
+import MenuIcon from '@mui/icons-material/Menu';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { useState, type ReactNode } from 'react';
+import { NavLink, Outlet } from 'react-router';
+import { ColorModeToggle } from '../../../theme/color-mode-toggle';
+import { useSession } from '../../auth/components/session-context';
+import { navigationFor, SCREENS } from '../navigation';
+import { UserMenu } from './user-menu';
+
+const DRAWER_WIDTH = 232;
+
+const ICONS: Record<string, ReactNode> = {
+  [SCREENS.audit.path]: <FactCheckOutlined />,
+  [SCREENS.users.path]: <PeopleOutlined />,
+  [SCREENS.account.path]: <ManageAccountsOutlined />,
+};
+
+function Navigation({ onNavigate }: { onNavigate?: () => void }) {
+  const { user } = useSession();
+  return (
+    <nav aria-label="Main">
+      <List>
+        {navigationFor(user.roles).map((screen) => (
+          <ListItem key={screen.path} disablePadding>
+            <ListItemButton
+              component={NavLink}
+              to={screen.path}
+              onClick={onNavigate}
+              sx={{
+                mx: 1,
+                borderRadius: 1,
+                '&.active': { bgcolor: 'action.selected', fontWeight: 600 },
+              }}
+            >
+              <ListItemIcon sx={{ minWidth: 40 }}>{ICONS[screen.path]}</ListItemIcon>
+              <ListItemText primary={screen.label} />
+            </ListItemButton>
+          </ListItem>
+        ))}
+      </List>
+    </nav>
+  );
+}
+
+/** AppBar + navigation drawer (permanent on wide screens, temporary on narrow ones) + the screen. */
+export function AppLayout() {
+  const [mobileOpen, setMobileOpen] = useState(false);
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar
+        position="fixed"
+        color="default"
+        sx={{
+          zIndex: (t) => t.zIndex.drawer + 1,
+          borderBottom: 1,
+          borderColor: 'divider',
+          bgcolor: 'background.paper',
+        }}
+      >
+        <Toolbar>
+          <IconButton
+            color="inherit"
+            edge="start"
+            aria-label="Open navigation"
+            onClick={() => {
+              setMobileOpen(true);
+            }}
+            sx={{ mr: 1, display: { md: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Typography variant="h6" component="p" sx={{ flexGrow: 1, fontWeight: 700 }}>
+            Paydesk
+          </Typography>
+          <ColorModeToggle />
+          <UserMenu />
+        </Toolbar>
+      </AppBar>
+      <Drawer
+        variant="temporary"
+        open={mobileOpen}
+        onClose={() => {
+          setMobileOpen(false);
+        }}
+        sx={{ display: { xs: 'block', md: 'none' }, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+      >
+        <Toolbar />
+        <Navigation
+          onNavigate={() => {
+            setMobileOpen(false);
+          }}
+        />
+      </Drawer>
+      <Drawer
+        variant="permanent"
+        sx={{
+          display: { xs: 'none', md: 'block' },
+          width: DRAWER_WIDTH,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+        }}
+        open
+      >
+        <Toolbar />
+        <Navigation />
+      </Drawer>
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+        <Toolbar />
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,38 @@
+import type { Role } from '@paydesk/shared/api';
+
+export interface Screen {
+  path: string;
+  label: string;
+  /** any one of these roles opens the screen; empty = every signed-in user */
+  roles: readonly Role[];
+}
+
+// Only screens that exist are listed, in the order `/` picks the first allowed one.
+export const SCREENS = {
+  audit: { path: '/audit', label: 'Audit log', roles: ['auditor'] },
+  users: { path: '/users', label: 'Users', roles: ['admin'] },
+  account: { path: '/account', label: 'My account', roles: [] },
+} as const satisfies Record<string, Screen>;
+
+const ORDER: readonly Screen[] = [SCREENS.audit, SCREENS.users, SCREENS.account];
+
+export function allows(screen: Screen, roles: readonly Role[]): boolean {
+  return screen.roles.length === 0 || screen.roles.some((role) => roles.includes(role));
+}
+
+export function navigationFor(roles: readonly Role[]): Screen[] {
+  return ORDER.filter((screen) => allows(screen, roles));
+}
+
+/** Where `/` sends a user: audit log for auditors, users for admins, else their account. */
+export function homePathFor(roles: readonly Role[]): string {
+  return navigationFor(roles)[0]?.path ?? SCREENS.account.path;
+}
+
+/** Only same-app paths are followed after sign-in (no `//evil.example` or absolute URLs). */
+export function safeNextPath(next: string | null): string | null {
+  if (next === null || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
+    return null;
+  if (next.startsWith('/sign-in')) return null;
+  return next;
+}

@@ -1,0 +1,112 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, FakeBff, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+function bffWith(roles: Parameters<typeof makeUser>[0]['roles']) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [
+      makeUser({ email: 'me@example.com', name: 'Me', roles }),
+      makeUser({ email: 'admin@example.com', roles: ['admin'] }),
+    ],
+  });
+}
+
+async function navLinks() {
+  const nav = (await screen.findAllByRole('navigation', { name: 'Main' }))[0]!;
+  return within(nav)
+    .getAllByRole('link')
+    .map((link) => link.textContent);
+}
+
+describe('shell', () => {
+  it('when an auditor-admin opens /, then they land on the audit log and see every screen in the navigation', async () => {
+    const app = renderApp('/', bffWith(['admin', 'auditor']));
+    await waitFor(() => {
+      expect(app.location()).toBe('/audit');
+    });
+    expect(await navLinks()).toEqual(['Audit log', 'Users', 'My account']);
+  });
+
+  it('when an admin (not auditor) opens /, then they land on users and the audit log is not offered', async () => {
+    const app = renderApp('/', bffWith(['admin']));
+    await waitFor(() => {
+      expect(app.location()).toBe('/users');
+    });
+    expect(await navLinks()).toEqual(['Users', 'My account']);
+  });
+
+  it('when a support user opens /, then they land on My account, the only screen they have', async () => {
+    const app = renderApp('/', bffWith(['support', 'finance']));
+    await waitFor(() => {
+      expect(app.location()).toBe('/account');
+    });
+    expect(await navLinks()).toEqual(['My account']);
+  });
+
+  it('when there is no session, then a protected page sends to sign-in with next, and back after signing in', async () => {
+    const app = renderApp('/users', new FakeBff({ signedInAs: null }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Fusers');
+    });
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'admin@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/users');
+    });
+    expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
+  });
+
+  it('when the session expires and a query gets 401, then the user is sent to sign-in, told why, and brought back', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit?outcome=success', bff);
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
+    bff.expireSession();
+    await app.user.click(screen.getAllByRole('link', { name: 'Users' })[0]!);
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Fusers&reason=expired');
+    });
+    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'admin@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/users');
+    });
+  });
+
+  it('when the user signs out, then the server session is deleted and sign-in shows without a next', async () => {
+    const app = renderApp('/account', new FakeBff());
+    await app.user.click(await screen.findByRole('button', { name: /Account menu for Ada Admin/ }));
+    await app.user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in');
+    });
+    expect(app.bff.requestsTo('DELETE', '/api/session')).toHaveLength(1);
+    expect(app.bff.requestsTo('DELETE', '/api/session')[0]!.headers.get('X-Requested-With')).toBe(
+      'paydesk',
+    );
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('when the theme toggle is used, then the scheme switches and the choice is remembered', async () => {
+    const app = renderApp('/account', new FakeBff());
+    await app.user.click(await screen.findByRole('button', { name: 'Switch to dark theme' }));
+    await waitFor(() => {
+      expect(document.documentElement).toHaveAttribute('data-mui-color-scheme', 'dark');
+    });
+    expect(window.localStorage.getItem('paydesk-color-mode')).toBe('dark');
+    expect(screen.getByRole('button', { name: 'Switch to light theme' })).toBeInTheDocument();
+  });
+
+  it('when the address matches no screen, then a not-found page offers the way home', async () => {
+    renderApp('/transactions', new FakeBff());
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your start screen' })).toHaveAttribute(
+      'href',
+      '/',
+    );
+  });
+});

@@ -1,0 +1,37 @@
+import {
+  ResetTotpResponseSchema,
+  UserListResponseSchema,
+  UserSchema,
+  type CreateUserRequest,
+  type UpdateUserRequest,
+} from '@paydesk/shared/api';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+export const userKeys = {
+  all: ['users'] as const,
+};
+
+export function usersQueryOptions() {
+  return queryOptions({
+    queryKey: userKeys.all,
+    queryFn: ({ signal }) => apiRequest('GET', '/api/users', UserListResponseSchema, { signal }),
+  });
+}
+
+export function createUser(body: CreateUserRequest) {
+  return apiRequest('POST', '/api/users', UserSchema, { body });
+}
+
+export function updateUser({ id, body }: { id: string; body: UpdateUserRequest }) {
+  return apiRequest('PATCH', `/api/users/${encodeURIComponent(id)}`, UserSchema, { body });
+}
+
+export function resetUserTotp(id: string) {
+  return apiRequest(
+    'POST',
+    `/api/users/${encodeURIComponent(id)}/reset-totp`,
+    ResetTotpResponseSchema,
+    { body: {} },
+  );
+}

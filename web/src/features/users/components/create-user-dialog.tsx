@@ -1,0 +1,156 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import {
+  CreateUserRequestSchema,
+  PASSWORD_MIN_LENGTH,
+  type CreateUserRequest,
+} from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useNotify } from '../../../components/notifier';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { createUser, userKeys } from '../api/users';
+import { RolesField } from './roles-field';
+
+type FormInput = z.input<typeof CreateUserRequestSchema>;
+
+const EMPTY: FormInput = { email: '', name: '', password: '', roles: [] };
+
+export default function CreateUserDialog({
+  open,
+  onClose,
+}: {
+  open: boolean;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const { register, control, handleSubmit, formState, setError, reset } = useForm<
+    FormInput,
+    unknown,
+    CreateUserRequest
+  >({
+    resolver: zodResolver(CreateUserRequestSchema),
+    defaultValues: EMPTY,
+  });
+
+  const mutation = useMutation({
+    mutationFn: createUser,
+    onSuccess: async (user) => {
+      notify(`${user.name} can now sign in as ${user.email}.`);
+      reset(EMPTY);
+      onClose();
+      await client.invalidateQueries({ queryKey: userKeys.all });
+    },
+    onError: (error) => {
+      if (isApiError(error) && error.code === 'EMAIL_TAKEN') {
+        setError('email', {
+          type: 'server',
+          message: 'Another account already uses this e-mail address.',
+        });
+        return;
+      }
+      if (!applyServerFieldErrors(error, setError, ['email', 'name', 'password', 'roles'])) {
+        notify(describeError(error), 'error');
+      }
+    },
+  });
+
+  const close = () => {
+    if (mutation.isPending) return;
+    reset(EMPTY);
+    mutation.reset();
+    onClose();
+  };
+
+  return (
+    <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <form
+        noValidate
+        aria-labelledby={titleId}
+        onSubmit={(event) => {
+          void handleSubmit((values) => {
+            mutation.mutate(values);
+          })(event);
+        }}
+      >
+        <DialogTitle id={titleId}>Create user</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {mutation.isError &&
+            isApiError(mutation.error) &&
+            mutation.error.code === 'VALIDATION_FAILED' ? (
+              <Alert severity="error">{describeError(mutation.error)}</Alert>
+            ) : null}
+            <TextField
+              label="E-mail"
+              type="email"
+              autoComplete="off"
+              required
+              autoFocus
+              error={formState.errors.email !== undefined}
+              helperText={fieldHelp(formState.errors.email, 'Enter a valid e-mail address.')}
+              {...register('email')}
+            />
+            <TextField
+              label="Name"
+              autoComplete="off"
+              required
+              error={formState.errors.name !== undefined}
+              helperText={fieldHelp(formState.errors.name, 'Enter a name of up to 120 characters.')}
+              {...register('name')}
+            />
+            <TextField
+              label="Initial password"
+              type="password"
+              autoComplete="new-password"
+              required
+              error={formState.errors.password !== undefined}
+              helperText={fieldHelp(
+                formState.errors.password,
+                `At least ${PASSWORD_MIN_LENGTH} characters.`,
+                `At least ${PASSWORD_MIN_LENGTH} characters. Share it safely; the user can change it.`,
+              )}
+              {...register('password')}
+            />
+            <Controller
+              control={control}
+              name="roles"
+              render={({ field, fieldState }) => (
+                <RolesField
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={
+                    fieldState.error
+                      ? fieldHelp(fieldState.error, 'Choose at least one role.')
+                      : undefined
+                  }
+                />
+              )}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" loading={mutation.isPending}>
+            Create user
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

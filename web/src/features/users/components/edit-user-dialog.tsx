@@ -1,0 +1,112 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { RoleSetSchema, UserNameSchema, type User } from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useNotify } from '../../../components/notifier';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { updateUser, userKeys } from '../api/users';
+import { RolesField } from './roles-field';
+import { describeUserError } from './user-errors';
+
+// The editable part of UpdateUserRequest, built from the same shared field schemas.
+const EditSchema = z.object({ name: UserNameSchema, roles: RoleSetSchema });
+type EditInput = z.input<typeof EditSchema>;
+type EditOutput = z.output<typeof EditSchema>;
+
+export default function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const titleId = useId();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const { register, control, handleSubmit, formState, setError } = useForm<
+    EditInput,
+    unknown,
+    EditOutput
+  >({
+    resolver: zodResolver(EditSchema),
+    defaultValues: { name: user.name, roles: user.roles },
+  });
+
+  const mutation = useMutation({
+    mutationFn: updateUser,
+    onSuccess: async (updated) => {
+      notify(`Saved ${updated.name}.`);
+      onClose();
+      await client.invalidateQueries({ queryKey: userKeys.all });
+    },
+    onError: (error) => {
+      if (!applyServerFieldErrors(error, setError, ['name', 'roles']))
+        notify(describeUserError(error), 'error');
+    },
+  });
+
+  return (
+    <Dialog
+      open
+      onClose={mutation.isPending ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
+      <form
+        noValidate
+        aria-labelledby={titleId}
+        onSubmit={(event) => {
+          void handleSubmit((values) => {
+            mutation.mutate({ id: user.id, body: values });
+          })(event);
+        }}
+      >
+        <DialogTitle id={titleId}>Edit {user.email}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            Role changes apply from the user&apos;s next request.
+          </DialogContentText>
+          <Stack spacing={2}>
+            <TextField
+              label="Name"
+              required
+              autoFocus
+              error={formState.errors.name !== undefined}
+              helperText={fieldHelp(formState.errors.name, 'Enter a name of up to 120 characters.')}
+              {...register('name')}
+            />
+            <Controller
+              control={control}
+              name="roles"
+              render={({ field, fieldState }) => (
+                <RolesField
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={
+                    fieldState.error
+                      ? fieldHelp(fieldState.error, 'Choose at least one role.')
+                      : undefined
+                  }
+                />
+              )}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" loading={mutation.isPending}>
+            Save
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

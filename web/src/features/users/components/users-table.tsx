@@ -1,0 +1,126 @@
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ROLE_LABELS, type User } from '@paydesk/shared/api';
+import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { DataTable } from '../../../components/data-table';
+import { DateTime } from '../../../components/date-time';
+
+const features = tableFeatures({});
+const helper = createColumnHelper<typeof features, User>();
+
+export interface UserActions {
+  onEdit: (user: User) => void;
+  onToggleDisabled: (user: User) => void;
+  onResetTotp: (user: User) => void;
+}
+
+export function UsersTable({
+  users,
+  actions,
+  currentUserId,
+}: {
+  users: readonly User[];
+  actions: UserActions;
+  currentUserId: string;
+}) {
+  const columns = useMemo(
+    () =>
+      helper.columns([
+        helper.accessor('name', {
+          header: 'User',
+          cell: (info) => (
+            <>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {info.getValue()}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {info.row.original.email}
+              </Typography>
+            </>
+          ),
+        }),
+        helper.accessor('roles', {
+          header: 'Roles',
+          cell: (info) => (
+            <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+              {info.getValue().map((role) => (
+                <Chip key={role} label={ROLE_LABELS[role]} size="small" variant="outlined" />
+              ))}
+            </Stack>
+          ),
+        }),
+        helper.accessor('disabled', {
+          header: 'Status',
+          cell: (info) =>
+            info.getValue() ? (
+              <Chip label="Disabled" size="small" color="default" />
+            ) : (
+              <Chip label="Active" size="small" color="success" variant="outlined" />
+            ),
+        }),
+        helper.accessor('totpEnabled', {
+          header: 'Two-step',
+          cell: (info) => (info.getValue() ? 'On' : 'Off'),
+        }),
+        helper.accessor('lastLoginAt', {
+          header: 'Last sign-in',
+          cell: (info) => {
+            const value = info.getValue();
+            return value === null ? 'Never' : <DateTime value={value} />;
+          },
+        }),
+        helper.display({
+          id: 'actions',
+          header: 'Actions',
+          cell: ({ row }) => {
+            const user = row.original;
+            return (
+              <Stack direction="row" spacing={1}>
+                <Button
+                  size="small"
+                  onClick={() => {
+                    actions.onEdit(user);
+                  }}
+                  aria-label={`Edit ${user.email}`}
+                >
+                  Edit
+                </Button>
+                {/* Locking oneself out is never the intended action. */}
+                {user.id === currentUserId ? null : (
+                  <Button
+                    size="small"
+                    color={user.disabled ? 'primary' : 'error'}
+                    onClick={() => {
+                      actions.onToggleDisabled(user);
+                    }}
+                    aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                  >
+                    {user.disabled ? 'Enable' : 'Disable'}
+                  </Button>
+                )}
+                {user.totpEnabled ? (
+                  <Button
+                    size="small"
+                    color="warning"
+                    onClick={() => {
+                      actions.onResetTotp(user);
+                    }}
+                    aria-label={`Reset two-step sign-in of ${user.email}`}
+                  >
+                    Reset two-step
+                  </Button>
+                ) : null}
+              </Stack>
+            );
+          },
+        }),
+      ]),
+    [actions, currentUserId],
+  );
+  const data = useMemo(() => [...users], [users]);
+  const table = useTable({ features, columns, data, getRowId: (user) => user.id });
+  return <DataTable table={table} label="Users" />;
+}

@@ -1,0 +1,120 @@
+import { UserListResponseSchema } from '@paydesk/shared/api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  apiCommand,
+  apiRequest,
+  apiUrl,
+  describeError,
+  isApiError,
+  type ApiError,
+} from './api-client';
+
+function reply(status: number, body: unknown): Response {
+  return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+}
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isApiError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('api client', () => {
+  it('when a GET is sent, then it is same-origin with credentials and carries no CSRF header', async () => {
+    const fetch = vi.fn(() => Promise.resolve(reply(200, { items: [] })));
+    vi.stubGlobal('fetch', fetch);
+    await apiRequest('GET', '/api/users', UserListResponseSchema, {
+      query: { a: 'x y', b: undefined, c: '' },
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/users?a=x+y');
+    expect(init.credentials).toBe('same-origin');
+    expect(new Headers(init.headers).has('X-Requested-With')).toBe(false);
+  });
+
+  it('when a state-changing request is sent, then it carries X-Requested-With: paydesk and a JSON body', async () => {
+    const fetch = vi.fn(() => Promise.resolve(new Response(null, { status: 204 })));
+    vi.stubGlobal('fetch', fetch);
+    await apiCommand('PATCH', '/api/users/1', { body: { name: 'N' } });
+    await apiCommand('DELETE', '/api/session');
+    for (const call of fetch.mock.calls as unknown as [string, RequestInit][]) {
+      expect(new Headers(call[1].headers).get('X-Requested-With')).toBe('paydesk');
+    }
+    const first = (fetch.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(first.body).toBe('{"name":"N"}');
+    expect(new Headers(first.headers).get('Content-Type')).toBe('application/json');
+  });
+
+  it('when the BFF answers with the error envelope, then an ApiError with its code, details and request id is thrown', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        reply(429, {
+          error: {
+            code: 'RATE_LIMITED',
+            message: 'slow down',
+            requestId: 'req-1',
+            details: { retryAfterSeconds: 30 },
+          },
+        }),
+      ),
+    );
+    const error = await caught(apiRequest('GET', '/api/users', UserListResponseSchema));
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.status).toBe(429);
+    expect(error.requestId).toBe('req-1');
+    expect(describeError(error)).toBe('Too many attempts. Try again in 30 s.');
+  });
+
+  it('when validation fails, then the field errors are available by path', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        reply(400, {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'bad',
+            requestId: 'r',
+            details: { fields: [{ path: 'email', rule: 'email', message: 'not an e-mail' }] },
+          },
+        }),
+      ),
+    );
+    const error = await caught(apiCommand('POST', '/api/users', { body: {} }));
+    expect(error.fieldErrors).toEqual([{ path: 'email', rule: 'email', message: 'not an e-mail' }]);
+  });
+
+  it('when a success reply does not match the shared schema, then BAD_RESPONSE is thrown rather than bad data used', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(reply(200, { items: [{ id: 1 }] })));
+    expect((await caught(apiRequest('GET', '/api/users', UserListResponseSchema))).code).toBe(
+      'BAD_RESPONSE',
+    );
+  });
+
+  it('when an error reply is not the envelope (e.g. a proxy page), then BAD_RESPONSE with the status is thrown', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(reply(502, '<html>Bad gateway</html>')));
+    const error = await caught(apiRequest('GET', '/api/users', UserListResponseSchema));
+    expect(error.code).toBe('BAD_RESPONSE');
+    expect(error.status).toBe(502);
+  });
+
+  it('when the network fails, then NETWORK_ERROR with status 0 is thrown', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const error = await caught(apiRequest('GET', '/api/users', UserListResponseSchema));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.status).toBe(0);
+  });
+
+  it('when building URLs, then empty and missing values are left out', () => {
+    expect(apiUrl('/api/audit', { page: 2, actor: undefined, action: null, target: '' })).toBe(
+      '/api/audit?page=2',
+    );
+    expect(apiUrl('/api/audit')).toBe('/api/audit');
+  });
+});

@@ -1,0 +1,186 @@
+// The one way the SPA talks to the BFF. Same-origin cookies carry the session; every state-changing
+// request carries the CSRF header; every reply is parsed with the shared contract, and every error
+// becomes an ApiError whose `code` comes from the shared union (screens switch on it, never on text).
+import {
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  ErrorEnvelopeSchema,
+  type ErrorCode,
+  type ErrorDetails,
+  type FieldError,
+} from '@paydesk/shared/api';
+import type { z } from 'zod';
+
+/** Failures that happen before the BFF could answer with its envelope. */
+export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ErrorCode | ClientErrorCode;
+  /** HTTP status; 0 when no reply arrived. */
+  readonly status: number;
+  readonly details: ErrorDetails | undefined;
+  readonly requestId: string | undefined;
+
+  constructor(init: {
+    code: ErrorCode | ClientErrorCode;
+    status: number;
+    message: string;
+    details?: ErrorDetails | undefined;
+    requestId?: string | undefined;
+  }) {
+    super(init.message);
+    this.code = init.code;
+    this.status = init.status;
+    this.details = init.details;
+    this.requestId = init.requestId;
+  }
+
+  /** Field errors of a VALIDATION_FAILED (or any) reply, empty when there are none. */
+  get fieldErrors(): readonly FieldError[] {
+    return this.details?.fields ?? [];
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** The session is missing or over: the user must sign in again. */
+export function isSessionLost(error: unknown): boolean {
+  return (
+    isApiError(error) && (error.code === 'UNAUTHENTICATED' || error.code === 'SESSION_EXPIRED')
+  );
+}
+
+export function isForbidden(error: unknown): boolean {
+  return isApiError(error) && error.code === 'FORBIDDEN';
+}
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+/** `/api/audit` + `{ page: 2, actor: undefined }` → `/api/audit?page=2` (empty values dropped). */
+export function apiUrl(path: string, query?: Readonly<Record<string, QueryValue>>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  query?: Readonly<Record<string, QueryValue>>;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorFromReply(response: Response, body: unknown): ApiError {
+  const envelope = ErrorEnvelopeSchema.safeParse(body);
+  if (envelope.success) {
+    const { code, message, details, requestId } = envelope.data.error;
+    return new ApiError({ code, status: response.status, message, details, requestId });
+  }
+  return new ApiError({
+    code: 'BAD_RESPONSE',
+    status: response.status,
+    message: `The server answered ${response.status} without a readable error.`,
+  });
+}
+
+async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
+  const headers = new Headers({ Accept: 'application/json' });
+  if (method !== 'GET') headers.set(CSRF_HEADER, CSRF_HEADER_VALUE);
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (options.signal) init.signal = options.signal;
+  if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    init.body = JSON.stringify(options.body);
+  }
+  try {
+    return await fetch(apiUrl(path, options.query), init);
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError({
+      code: 'NETWORK_ERROR',
+      status: 0,
+      message: 'The server could not be reached. Check the connection and try again.',
+    });
+  }
+}
+
+/** Sends a request and parses the JSON reply with `schema`. */
+export async function apiRequest<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<z.output<S>> {
+  const response = await send(method, path, options);
+  const body = await readJson(response);
+  if (!response.ok) throw errorFromReply(response, body);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError({
+      code: 'BAD_RESPONSE',
+      status: response.status,
+      message: 'The server answered in a shape this screen does not understand.',
+    });
+  }
+  return parsed.data;
+}
+
+/** Sends a request whose reply body does not matter (e.g. 204 on sign-out). */
+export async function apiCommand(
+  method: Method,
+  path: string,
+  options: RequestOptions = {},
+): Promise<void> {
+  const response = await send(method, path, options);
+  if (!response.ok) throw errorFromReply(response, await readJson(response));
+}
+
+/** A sentence for a snackbar or an alert, chosen by code; the server's text is the fallback. */
+export function describeError(error: unknown): string {
+  if (!isApiError(error)) return 'Something went wrong. Please try again.';
+  switch (error.code) {
+    case 'NETWORK_ERROR':
+    case 'BAD_RESPONSE':
+      return error.message;
+    case 'UNAUTHENTICATED':
+    case 'SESSION_EXPIRED':
+      return 'Your session has ended. Please sign in again.';
+    case 'FORBIDDEN':
+      return 'Your roles do not allow this.';
+    case 'CSRF_REJECTED':
+      return 'The request was refused as cross-site. Reload the page and try again.';
+    case 'RATE_LIMITED': {
+      const seconds = error.details?.retryAfterSeconds;
+      return seconds === undefined
+        ? 'Too many attempts. Wait a moment and try again.'
+        : `Too many attempts. Try again in ${seconds} s.`;
+    }
+    case 'VALIDATION_FAILED':
+      return 'Some fields need attention.';
+    case 'SERVICE_UNAVAILABLE':
+    case 'INTERNAL':
+      return error.requestId === undefined
+        ? 'The server had a problem. Please try again.'
+        : `The server had a problem (request ${error.requestId}). Please try again.`;
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatDateTime, formatMoney, formatUtc } from './format';
+
+// Intl output uses narrow no-break spaces in some locales; compare with plain spaces.
+const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+
+describe('formatMoney', () => {
+  it('when the amount is EUR in German, then it uses comma decimals, dot grouping and a trailing symbol', () => {
+    expect(plain(formatMoney('1234.5', 'EUR', 'de-DE'))).toBe('1.234,50 €');
+  });
+
+  it('when the amount is USD in US English, then it shows the dollar sign and two decimals', () => {
+    expect(formatMoney('19.99', 'USD', 'en-US')).toBe('$19.99');
+    expect(formatMoney('7', 'USD', 'en-US')).toBe('$7.00');
+  });
+
+  it('when the currency has no minor unit, then no decimals are shown', () => {
+    expect(formatMoney('1500', 'JPY', 'en-US')).toBe('¥1,500');
+  });
+
+  it('when the amount is larger than a float can hold exactly, then every digit is kept', () => {
+    expect(formatMoney('90071992547409931.13', 'USD', 'en-US')).toBe('$90,071,992,547,409,931.13');
+  });
+
+  it('when the text has more decimals than the currency shows, then they are kept rather than rounded', () => {
+    expect(formatMoney('0.005', 'EUR', 'en-US')).toBe('€0.005');
+  });
+
+  it('when the amount is negative, then the sign is shown', () => {
+    expect(formatMoney('-10.00', 'USD', 'en-US')).toBe('-$10.00');
+  });
+
+  it('when the text is not a decimal, then it throws instead of showing a wrong amount', () => {
+    expect(() => formatMoney('1e3', 'USD', 'en-US')).toThrow(RangeError);
+    expect(() => formatMoney('12,50', 'EUR', 'de-DE')).toThrow(RangeError);
+    expect(() => formatMoney('', 'EUR', 'en-US')).toThrow(RangeError);
+  });
+});
+
+describe('formatDateTime', () => {
+  const instant = '2026-11-21T05:20:00.000Z';
+
+  it('when a time zone is given, then the local wall-clock time of that zone is shown', () => {
+    expect(plain(formatDateTime(instant, { locale: 'en-GB', timeZone: 'Europe/Berlin' }))).toBe(
+      '21 Nov 2026, 06:20:00',
+    );
+    expect(plain(formatDateTime(instant, { locale: 'en-US', timeZone: 'America/New_York' }))).toBe(
+      'Nov 21, 2026, 12:20:00 AM',
+    );
+  });
+
+  it('when the value is not a date, then it throws', () => {
+    expect(() => formatDateTime('yesterday', { locale: 'en-GB', timeZone: 'UTC' })).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe('formatUtc', () => {
+  it('when given an instant with an offset, then it shows the same instant in UTC', () => {
+    expect(formatUtc('2026-11-21T06:20:00+01:00')).toBe('2026-11-21 05:20:00 UTC');
+  });
+});
+
+describe('formatCount', () => {
+  it('when counting rows, then the locale grouping is used', () => {
+    expect(formatCount(1234567, 'en-US')).toBe('1,234,567');
+  });
+});

@@ -1,0 +1,82 @@
+// Money and time for people to read. Amounts arrive as decimal strings and are handed to Intl as
+// strings (Intl.NumberFormat formats string decimals exactly), so no amount ever becomes a float.
+
+type DecimalText = `${number}`;
+
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+function isDecimalText(value: string): value is DecimalText {
+  return DECIMAL.test(value);
+}
+
+function fractionDigits(amount: string): number {
+  const dot = amount.indexOf('.');
+  return dot < 0 ? 0 : amount.length - dot - 1;
+}
+
+/** Locale of the browser (or the one given), for every formatter below. */
+export function userLocale(): string {
+  return typeof navigator === 'undefined' ? 'en' : navigator.language || 'en';
+}
+
+/** Time zone of the browser, e.g. 'Europe/Berlin'. */
+export function userTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * Formats a decimal-string amount in its currency, e.g. ('1234.5', 'EUR', 'de-DE') → '1.234,50 €'.
+ * Never rounds: if the text has more fraction digits than the currency usually shows, they are kept.
+ */
+export function formatMoney(
+  amount: string,
+  currency: string,
+  locale: string = userLocale(),
+): string {
+  const trimmed = amount.trim();
+  if (!isDecimalText(trimmed)) {
+    throw new RangeError(`not a decimal amount: ${JSON.stringify(amount)}`);
+  }
+  const base = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  const usual = base.resolvedOptions().maximumFractionDigits ?? 2;
+  const digits = Math.max(usual, fractionDigits(trimmed));
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: usual,
+    maximumFractionDigits: digits,
+  }).format(trimmed);
+}
+
+export interface DateFormatOptions {
+  locale?: string;
+  timeZone?: string;
+}
+
+function toDate(value: string | Date): Date {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) {
+    throw new RangeError(`not a date: ${JSON.stringify(value)}`);
+  }
+  return date;
+}
+
+/** Date and time in the user's time zone (or the one given), e.g. '21 Nov 2026, 06:20:00'. */
+export function formatDateTime(value: string | Date, options: DateFormatOptions = {}): string {
+  return new Intl.DateTimeFormat(options.locale ?? userLocale(), {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZone: options.timeZone ?? userTimeZone(),
+  }).format(toDate(value));
+}
+
+/** The same instant in UTC, unambiguous for tooltips and support tickets: '2026-11-21 05:20:00 UTC'. */
+export function formatUtc(value: string | Date): string {
+  const iso = toDate(value).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+/** Whole numbers with grouping, e.g. row counts. */
+export function formatCount(value: number, locale: string = userLocale()): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+}

@@ -1,0 +1,387 @@
+// A small in-memory BFF behind a fake `fetch`: enough of the real API for the screens, every reply
+// validated against the same shared schemas the SPA parses with, every request recorded.
+import {
+  AuditListQuerySchema,
+  AuditListResponseSchema,
+  AuditVerifyResponseSchema,
+  ChangePasswordRequestSchema,
+  CreateUserRequestSchema,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  ErrorEnvelopeSchema,
+  LoginRequestSchema,
+  SessionResponseSchema,
+  TotpConfirmRequestSchema,
+  TotpConfirmResponseSchema,
+  TotpEnrolResponseSchema,
+  UpdateUserRequestSchema,
+  UserListResponseSchema,
+  UserSchema,
+  type AuditRow,
+  type AuditVerifyResponse,
+  type ErrorCode,
+  type ErrorDetails,
+  type Role,
+  type User,
+} from '@paydesk/shared/api';
+import type { z } from 'zod';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Headers;
+  credentials: RequestCredentials | undefined;
+  body: unknown;
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+/** A route override: return a reply, or `'hang'` to keep the request pending (loading states). */
+export type Override = (request: RecordedRequest) => Reply | 'hang';
+
+const T0 = Date.parse('2026-11-20T09:00:00.000Z');
+const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
+
+export const VALID_TOTP = '123456';
+export const DEMO_PASSWORD = 'correct horse battery';
+
+export function makeUser(overrides: Partial<User> & Pick<User, 'email' | 'roles'>): User {
+  return UserSchema.parse({
+    id: `u-${overrides.email.split('@')[0] ?? 'x'}`,
+    name: overrides.email.split('@')[0],
+    disabled: false,
+    totpEnabled: false,
+    createdAt: iso(0),
+    updatedAt: iso(0),
+    lastLoginAt: iso(30),
+    ...overrides,
+  });
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(64, '0');
+}
+
+export function makeAuditRow(seq: number, overrides: Partial<AuditRow> = {}): AuditRow {
+  return {
+    seq,
+    at: iso(seq),
+    actorId: 'u-admin@example.com',
+    actorEmail: 'admin@example.com',
+    actorRoles: ['admin', 'auditor'],
+    action: seq % 2 === 0 ? 'user.create' : 'session.login',
+    target: seq % 2 === 0 ? `user:u-${seq}` : null,
+    summary: { note: `row ${seq}` },
+    outcome: 'success',
+    errorCode: null,
+    requestId: `req-${seq}`,
+    ip: '127.0.0.1',
+    userAgent: 'vitest',
+    prevHash: hex(seq - 1),
+    hash: hex(seq),
+    ...overrides,
+  };
+}
+
+function error(status: number, code: ErrorCode, message: string, details?: ErrorDetails): Reply {
+  return {
+    status,
+    body: {
+      error: {
+        code,
+        message,
+        requestId: `req-${code.toLowerCase()}`,
+        ...(details ? { details } : {}),
+      },
+    },
+  };
+}
+
+function validation(issues: z.core.$ZodIssue[]): Reply {
+  return error(400, 'VALIDATION_FAILED', 'invalid request', {
+    fields: issues.map((issue) => ({
+      path: issue.path.join('.'),
+      rule: issue.code,
+      message: issue.message,
+    })),
+  });
+}
+
+export class FakeBff {
+  users: User[];
+  passwords = new Map<string, string>();
+  audit: AuditRow[];
+  verify: AuditVerifyResponse;
+  sessionUserId: string | null;
+  requests: RecordedRequest[] = [];
+  private overrides = new Map<string, Override>();
+  private pendingTotp = new Set<string>();
+
+  constructor(options: { signedInAs?: string | null; users?: User[]; audit?: AuditRow[] } = {}) {
+    this.users = options.users ?? [
+      makeUser({ email: 'admin@example.com', name: 'Ada Admin', roles: ['admin', 'auditor'] }),
+      makeUser({
+        email: 'sam@example.com',
+        name: 'Sam Support',
+        roles: ['support'],
+        totpEnabled: true,
+      }),
+      makeUser({
+        email: 'fin@example.com',
+        name: 'Fay Finance',
+        roles: ['finance'],
+        disabled: true,
+        lastLoginAt: null,
+      }),
+    ];
+    for (const user of this.users) this.passwords.set(user.email, DEMO_PASSWORD);
+    this.audit = options.audit ?? Array.from({ length: 120 }, (_, i) => makeAuditRow(i + 1));
+    const last = this.audit.at(-1)?.seq ?? null;
+    this.verify = {
+      ok: true,
+      rowsChecked: this.audit.length,
+      verifiedUpToSeq: last,
+      firstBrokenSeq: null,
+      reason: null,
+    };
+    const signedIn = options.signedInAs === undefined ? 'admin@example.com' : options.signedInAs;
+    this.sessionUserId = signedIn === null ? null : (this.byEmail(signedIn)?.id ?? null);
+  }
+
+  /** Replace one route (`'GET /api/users'`) with a fixed behaviour. */
+  on(route: string, override: Override): this {
+    this.overrides.set(route, override);
+    return this;
+  }
+
+  requestsTo(method: string, path: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === method && r.path === path);
+  }
+
+  /** Ends the session on the server side (idle timeout, revocation). */
+  expireSession(): void {
+    this.sessionUserId = null;
+  }
+
+  private byEmail(email: string): User | undefined {
+    return this.users.find((u) => u.email === email);
+  }
+
+  private current(): User | undefined {
+    return this.users.find((u) => u.id === this.sessionUserId);
+  }
+
+  fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://paydesk.test',
+    );
+    const headers = new Headers(init.headers);
+    const text = typeof init.body === 'string' ? init.body : undefined;
+    const request: RecordedRequest = {
+      method: (init.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      credentials: init.credentials,
+      body: text === undefined ? undefined : (JSON.parse(text) as unknown),
+    };
+    this.requests.push(request);
+    const override = this.overrides.get(`${request.method} ${this.routeOf(request.path)}`);
+    const reply = override ? override(request) : this.handle(request);
+    if (reply === 'hang') {
+      return new Promise<Response>((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => {
+          reject(new DOMException('aborted', 'AbortError'));
+        });
+      });
+    }
+    if (reply.status >= 400) ErrorEnvelopeSchema.parse(reply.body);
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+
+  /** `/api/users/u-1/reset-totp` → `/api/users/:id/reset-totp`, for overrides. */
+  private routeOf(path: string): string {
+    return path.replace(/^\/api\/users\/[^/]+/, (m) => (m === '/api/users' ? m : '/api/users/:id'));
+  }
+
+  private reply<S extends z.ZodType>(schema: S, body: z.input<S>, status = 200): Reply {
+    return { status, body: schema.parse(body) };
+  }
+
+  private requireRole(role: Role | null): Reply | User {
+    const user = this.current();
+    if (!user) return error(401, 'UNAUTHENTICATED', 'sign in first');
+    if (role !== null && !user.roles.includes(role)) return error(403, 'FORBIDDEN', 'not allowed');
+    return user;
+  }
+
+  private handle(request: RecordedRequest): Reply {
+    const { method, path } = request;
+    if (method !== 'GET' && request.headers.get(CSRF_HEADER) !== CSRF_HEADER_VALUE) {
+      return error(403, 'CSRF_REJECTED', 'missing CSRF header');
+    }
+    if (path === '/api/session') return this.session(request);
+    if (path === '/api/session/password' && method === 'POST') return this.changePassword(request);
+    if (path === '/api/session/totp' && method === 'POST') return this.totpEnrol();
+    if (path === '/api/session/totp/confirm' && method === 'POST') return this.totpConfirm(request);
+    if (path === '/api/users') return this.usersCollection(request);
+    const userMatch = /^\/api\/users\/([^/]+)(\/reset-totp)?$/.exec(path);
+    if (userMatch?.[1] !== undefined) {
+      return this.userItem(request, decodeURIComponent(userMatch[1]), userMatch[2] !== undefined);
+    }
+    if (path === '/api/audit' && method === 'GET') return this.auditList(request);
+    if (path === '/api/audit/verify' && method === 'GET') {
+      const auth = this.requireRole('auditor');
+      return 'status' in auth ? auth : this.reply(AuditVerifyResponseSchema, this.verify);
+    }
+    return error(404, 'NOT_FOUND', `no route ${method} ${path}`);
+  }
+
+  private sessionReply(user: User): Reply {
+    return this.reply(SessionResponseSchema, {
+      user,
+      idleExpiresAt: iso(60),
+      absoluteExpiresAt: iso(12 * 60),
+    });
+  }
+
+  private session(request: RecordedRequest): Reply {
+    if (request.method === 'GET') {
+      const user = this.current();
+      return user ? this.sessionReply(user) : error(401, 'UNAUTHENTICATED', 'no session');
+    }
+    if (request.method === 'DELETE') {
+      this.sessionUserId = null;
+      return { status: 204 };
+    }
+    const parsed = LoginRequestSchema.safeParse(request.body);
+    if (!parsed.success) return validation(parsed.error.issues);
+    const { email, password, totp } = parsed.data;
+    const user = this.byEmail(email);
+    if (!user || this.passwords.get(email) !== password) {
+      return error(401, 'INVALID_CREDENTIALS', 'wrong e-mail or password');
+    }
+    if (user.disabled) return error(403, 'ACCOUNT_DISABLED', 'disabled');
+    if (user.totpEnabled && totp === undefined) return error(401, 'TOTP_REQUIRED', 'code required');
+    if (user.totpEnabled && totp !== VALID_TOTP) return error(401, 'TOTP_INVALID', 'wrong code');
+    this.sessionUserId = user.id;
+    return this.sessionReply(user);
+  }
+
+  private changePassword(request: RecordedRequest): Reply {
+    const auth = this.requireRole(null);
+    if ('status' in auth) return auth;
+    const parsed = ChangePasswordRequestSchema.safeParse(request.body);
+    if (!parsed.success) return validation(parsed.error.issues);
+    if (this.passwords.get(auth.email) !== parsed.data.currentPassword) {
+      return error(400, 'CURRENT_PASSWORD_INVALID', 'wrong current password');
+    }
+    this.passwords.set(auth.email, parsed.data.newPassword);
+    return this.sessionReply(auth);
+  }
+
+  private totpEnrol(): Reply {
+    const auth = this.requireRole(null);
+    if ('status' in auth) return auth;
+    if (auth.totpEnabled) return error(409, 'TOTP_ALREADY_ENABLED', 'already on');
+    this.pendingTotp.add(auth.id);
+    return this.reply(TotpEnrolResponseSchema, {
+      secret: 'JBSWY3DPEHPK3PXP',
+      otpauthUri: `otpauth://totp/Paydesk:${auth.email}?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk`,
+    });
+  }
+
+  private totpConfirm(request: RecordedRequest): Reply {
+    const auth = this.requireRole(null);
+    if ('status' in auth) return auth;
+    const parsed = TotpConfirmRequestSchema.safeParse(request.body);
+    if (!parsed.success) return validation(parsed.error.issues);
+    if (!this.pendingTotp.has(auth.id))
+      return error(409, 'TOTP_NOT_PENDING', 'no enrolment pending');
+    if (parsed.data.code !== VALID_TOTP) return error(400, 'TOTP_INVALID', 'wrong code');
+    this.pendingTotp.delete(auth.id);
+    this.replaceUser({ ...auth, totpEnabled: true });
+    return this.reply(TotpConfirmResponseSchema, {
+      recoveryCodes: ['aaaa-bbbb', 'cccc-dddd', 'eeee-ffff'],
+    });
+  }
+
+  private replaceUser(user: User): User {
+    this.users = this.users.map((u) => (u.id === user.id ? user : u));
+    return user;
+  }
+
+  private usersCollection(request: RecordedRequest): Reply {
+    const auth = this.requireRole('admin');
+    if ('status' in auth) return auth;
+    if (request.method === 'GET') return this.reply(UserListResponseSchema, { items: this.users });
+    const parsed = CreateUserRequestSchema.safeParse(request.body);
+    if (!parsed.success) return validation(parsed.error.issues);
+    if (this.byEmail(parsed.data.email)) return error(409, 'EMAIL_TAKEN', 'taken');
+    const user = makeUser({
+      email: parsed.data.email,
+      name: parsed.data.name,
+      roles: parsed.data.roles,
+      lastLoginAt: null,
+    });
+    this.users = [...this.users, user];
+    this.passwords.set(user.email, parsed.data.password);
+    return this.reply(UserSchema, user, 201);
+  }
+
+  private userItem(request: RecordedRequest, id: string, resetTotp: boolean): Reply {
+    const auth = this.requireRole('admin');
+    if ('status' in auth) return auth;
+    const user = this.users.find((u) => u.id === id);
+    if (!user) return error(404, 'NOT_FOUND', 'no such user');
+    if (resetTotp && request.method === 'POST') {
+      return this.reply(UserSchema, this.replaceUser({ ...user, totpEnabled: false }));
+    }
+    if (request.method !== 'PATCH') return error(405, 'METHOD_NOT_ALLOWED', 'no');
+    const parsed = UpdateUserRequestSchema.safeParse(request.body);
+    if (!parsed.success) return validation(parsed.error.issues);
+    const next = { ...user, ...parsed.data, updatedAt: iso(99) };
+    const enabledAdmins = this.users
+      .map((u) => (u.id === id ? next : u))
+      .filter((u) => !u.disabled && u.roles.includes('admin'));
+    if (enabledAdmins.length === 0) return error(409, 'LAST_ADMIN', 'last admin');
+    return this.reply(UserSchema, this.replaceUser(next));
+  }
+
+  private auditList(request: RecordedRequest): Reply {
+    const auth = this.requireRole('auditor');
+    if ('status' in auth) return auth;
+    const parsed = AuditListQuerySchema.safeParse(Object.fromEntries(request.query));
+    if (!parsed.success) return validation(parsed.error.issues);
+    const q = parsed.data;
+    const rows = this.audit
+      .filter(
+        (row) => q.actor === undefined || row.actorEmail === q.actor || row.actorId === q.actor,
+      )
+      .filter(
+        (row) =>
+          q.action === undefined ||
+          (q.action.endsWith('.') ? row.action.startsWith(q.action) : row.action === q.action),
+      )
+      .filter((row) => q.target === undefined || row.target === q.target)
+      .filter((row) => q.outcome === undefined || row.outcome === q.outcome)
+      .filter((row) => q.from === undefined || row.at >= q.from)
+      .filter((row) => q.to === undefined || row.at < q.to)
+      .sort((a, b) => b.seq - a.seq);
+    const start = (q.page - 1) * q.pageSize;
+    return this.reply(AuditListResponseSchema, {
+      items: rows.slice(start, start + q.pageSize),
+      page: q.page,
+      pageSize: q.pageSize,
+      total: rows.length,
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
+import { vi } from 'vitest';
+import { AppProviders } from '../app/app-providers';
+import { createQueryClient } from '../app/query-client';
+import { AppRoutes } from '../app/routes';
+import { FakeBff } from './fake-bff';
+
+function LocationProbe() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <div hidden>
+      <output data-testid="location">{`${location.pathname}${location.search}`}</output>
+      <button
+        type="button"
+        data-testid="history-back"
+        onClick={() => {
+          void navigate(-1);
+        }}
+      />
+    </div>
+  );
+}
+
+/** Renders the whole app at `path` against `bff` (the only `fetch` there is). */
+export function renderApp(path: string, bff: FakeBff = new FakeBff()) {
+  vi.stubGlobal('fetch', bff.fetch);
+  const queryClient = createQueryClient({ retryDelayMs: 0 });
+  const user = userEvent.setup();
+  const view = render(
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return {
+    ...view,
+    bff,
+    user,
+    queryClient,
+    location: () => screen.getByTestId('location').textContent,
+    back: () => user.click(screen.getByTestId('history-back')),
+  };
+}

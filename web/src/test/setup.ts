@@ -1,0 +1,34 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+// jsdom has no matchMedia; MUI's colour scheme and useMediaQuery read it. Light scheme, wide screen.
+class FakeMediaQueryList extends EventTarget implements MediaQueryList {
+  readonly matches: boolean;
+  onchange = null;
+  constructor(readonly media: string) {
+    super();
+    this.matches = media.includes('min-width');
+  }
+  addListener(): void {
+    // legacy API, nothing changes in tests
+  }
+  removeListener(): void {
+    // legacy API, nothing changes in tests
+  }
+}
+
+if (typeof window.matchMedia !== 'function') {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string): MediaQueryList => new FakeMediaQueryList(query),
+  });
+}
+
+// Lazy route chunks are transformed on first use; give findBy* room for that on a slow machine.
+configure({ asyncUtilTimeout: 5000 });
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+});
