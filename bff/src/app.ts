@@ -13,9 +13,10 @@ import { ROUTES, splitRouteKey, type RouteKey } from './http/route-table.js';
 import { auditHandlers } from './http/routes/audit.js';
 import { sessionHandlers } from './http/routes/session.js';
 import { userHandlers } from './http/routes/users.js';
-import { errorEnvelope, makeRunner, requestIdOf, toAppError, type Handler } from './http/run-route.js';
+import { bodyError, errorEnvelope, makeRunner, requestIdOf, toAppError, type Handler } from './http/run-route.js';
 import { spaRouter } from './http/spa.js';
 import { createServices, type Services } from './services/index.js';
+import { maskPans } from './services/redact.js';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +33,9 @@ export interface App {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** A client's request id is echoed, logged and audited, so it may not look like a card number. */
+const acceptableRequestId = (id: unknown): id is string =>
+  typeof id === 'string' && REQUEST_ID.test(id) && !/\d{13}/.test(id);
 
 export function defaultGatewayProbe(config: Config): () => Promise<void> {
   return async () => {
@@ -59,12 +63,16 @@ export function createApp(deps: AppDeps): App {
       logger,
       genReqId: (req, res) => {
         const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        const id = acceptableRequestId(incoming) ? incoming : randomUUID();
         res.setHeader(REQUEST_ID_HEADER, id);
         return id;
       },
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: maskPans(req.url.split('?')[0] ?? ''),
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, err) => (err !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
@@ -118,7 +126,6 @@ export function createApp(deps: AppDeps): App {
     res.set('Cache-Control', 'no-store');
     next();
   });
-  api.use(express.json({ limit: '100kb' }));
 
   const handlers: Record<RouteKey, Handler> = {
     ...sessionHandlers(services),
@@ -147,16 +154,15 @@ export function createApp(deps: AppDeps): App {
     const type = (err as { type?: unknown } | null)?.type;
     const status = (err as { status?: unknown } | null)?.status;
     let appErr: AppError;
-    if (type === 'entity.parse.failed') {
-      appErr = new AppError('VALIDATION_FAILED', 'the body is not valid JSON', {
-        fields: [{ path: '(body)', rule: 'json', message: 'the body is not valid JSON' }],
-      });
-    } else if (type === 'entity.too.large') {
-      appErr = new AppError('PAYLOAD_TOO_LARGE', 'the body is too large');
+    const bodyType =
+      typeof type === 'string' &&
+      (type.startsWith('entity.') || type === 'charset.unsupported' || type === 'encoding.unsupported');
+    if (bodyType) {
+      appErr = bodyError(err);
     } else if (status === 404) {
       appErr = new AppError('NOT_FOUND', 'not found');
     } else if (typeof status === 'number' && status >= 400 && status < 500) {
-      appErr = new AppError('VALIDATION_FAILED', 'the request could not be read');
+      appErr = bodyError(err);
     } else {
       appErr = toAppError(err);
       logger.error({ err, requestId: requestIdOf(req) }, 'unhandled error');

@@ -1,6 +1,6 @@
 // Runs one API route: CSRF, authentication and authorization from the route table, then the
 // handler, then one audit row for the attempt (refusals included), then the reply.
-import type { Request, Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, type ErrorEnvelope, type Role } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
@@ -41,6 +41,40 @@ export function requireAuth(ctx: RouteContext): AuthenticatedSession {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const jsonBody = express.json({ limit: '100kb' });
+
+/** body-parser's error types, as staff- and client-facing errors naming the body. */
+export function bodyError(err: unknown): AppError {
+  const type = (err as { type?: unknown } | null)?.type;
+  const unreadable = (rule: string, message: string) =>
+    new AppError('VALIDATION_FAILED', message, { fields: [{ path: '(body)', rule, message }] });
+  switch (type) {
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'the body is larger than 100 kB');
+    case 'entity.parse.failed':
+      return unreadable('json', 'the body is not valid JSON');
+    case 'charset.unsupported':
+      return unreadable('charset', 'the body must be UTF-8 JSON');
+    case 'encoding.unsupported':
+      return unreadable('encoding', 'the body must not use an unsupported Content-Encoding');
+    default:
+      return unreadable('readable', 'the body could not be read');
+  }
+}
+
+/**
+ * Reads a JSON body inside the route runner (after CSRF, session and role checks), so an
+ * unreadable body is refused like any other bad input: with a field, and with an audit row.
+ */
+function readJsonBody(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void jsonBody(req, res, (err?: unknown) => {
+      if (err === undefined || err === null) resolve();
+      else reject(bodyError(err));
+    });
+  });
+}
 
 export function checkCsrf(req: Request, allowedOrigins: readonly string[]): void {
   if (req.get(CSRF_HEADER) !== CSRF_HEADER_VALUE) {
@@ -104,6 +138,7 @@ export function makeRunner(services: Services, logger: Logger) {
             throw new AppError('FORBIDDEN', 'your roles do not allow this');
           }
         }
+        if (!SAFE_METHODS.has(req.method)) await readJsonBody(req, res);
         reply = await handler(ctx);
       } catch (caught) {
         const err = toAppError(caught);

@@ -7,7 +7,7 @@ import type { AuditFilter, AuditOutcome, AuditRow, AuditVerifyResponse, Role } f
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { AUDIT_HASHED_COLUMNS, type AuditCheckRow, type AuditLogTable, type Database } from '../db/schema.js';
-import { canonicalJson, redact } from './redact.js';
+import { canonicalJson, maskPans, redact } from './redact.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 /** Arbitrary constant key of the PostgreSQL advisory lock that serialises chain appends. */
@@ -72,8 +72,9 @@ export function toAuditRow(r: AuditLogTable): AuditRow {
   };
 }
 
+/** Free text from a request (ids, user agents) is clipped and never carries a card number. */
 function clip(value: string | null, max: number): string | null {
-  return value === null ? null : value.slice(0, max);
+  return value === null ? null : maskPans(value.slice(0, max));
 }
 
 export class AuditLog {

@@ -1,11 +1,17 @@
 // Request summaries for the audit log: keep what says what was asked, drop anything secret.
 const SECRET_KEY = /pass(word)?|secret|totp|^code$|otp|token|cookie|authori[sz]ation|control|private|cvv|cvc|card_?number|^pan$|recovery/i;
-const PAN_LIKE = /\b\d{13,19}\b/g;
+// Any run of 13–19 digits may be a card number, wherever it stands (ids, paths, user agents).
+const PAN_LIKE = /\d{13,19}/g;
+
+/** Masks every card-number-like run of digits to its BIN and last four. */
+export function maskPans(text: string): string {
+  return text.replace(PAN_LIKE, (pan) => `${pan.slice(0, 6)}…${pan.slice(-4)}`);
+}
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[truncated]';
   if (typeof value === 'string') {
-    const masked = value.replace(PAN_LIKE, (pan) => `${pan.slice(0, 6)}…${pan.slice(-4)}`);
+    const masked = maskPans(value);
     return masked.length > 500 ? `${masked.slice(0, 500)}…` : masked;
   }
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, depth + 1));

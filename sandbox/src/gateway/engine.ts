@@ -3,7 +3,7 @@
 //
 // Every check-then-reserve below runs without an `await` in between, so concurrent requests
 // cannot both pass a cap (one capture, returns ≤ captured, one payout-pay).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import {
   PAYOUT_REGISTRATION_TTL_MS,
   SETTLEMENT_DELAY_MS,
@@ -731,8 +731,10 @@ export class Engine {
         `create-card-ref refused: ${decision.ok ? 'no card data' : decision.reason}`,
       );
     if (order.cardRefId === undefined) {
-      const id = String(this.store.cardRefs.size + 1).padStart(4, '0');
-      const cardRefId = `${Date.now().toString().slice(-6)}${id}${randomBytes(2).readUInt16BE(0)}`;
+      // Nine digits like the gateway's own (e.g. 47226154): unique per store by the counter, and
+      // never the length of a card number, so no log or audit masking mistakes one for a PAN.
+      const sequence = String(this.store.cardRefs.size + 1).padStart(7, '0');
+      const cardRefId = `${randomInt(10, 100)}${sequence}`;
       order.cardRefId = cardRefId;
       this.store.saveCardRef({
         id: cardRefId,
