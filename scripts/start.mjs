@@ -124,7 +124,10 @@ function bffClient(baseUrl, origin) {
 
 async function seedDemoUsers(baseUrl, origin, admin) {
   const api = bffClient(baseUrl, origin);
-  const login = await api.call('POST', '/api/session', { email: admin.email, password: admin.password });
+  const login = await api.call('POST', '/api/session', {
+    email: admin.email,
+    password: admin.password,
+  });
   if (login.status !== 200) {
     say(
       `could not sign in as ${admin.email} (${login.json?.error?.code ?? login.status}); demo users were not checked. ` +

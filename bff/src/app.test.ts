@@ -13,7 +13,10 @@ for (const variant of DB_VARIANTS) {
     const dist = mkdtempSync(join(tmpdir(), 'paydesk-dist-'));
     beforeAll(async () => {
       mkdirSync(join(dist, 'assets'));
-      writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Paydesk</title><div id="root"></div>');
+      writeFileSync(
+        join(dist, 'index.html'),
+        '<!doctype html><title>Paydesk</title><div id="root"></div>',
+      );
       writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
       writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
       t = await startApp(variant, {
@@ -33,12 +36,18 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the database and gateway answer, then /readyz is 200; when the gateway does not, 503 naming it', async () => {
-      expect(ReadyResponseSchema.parse((await t.client().get('/readyz')).json)).toEqual({ status: 'ok', checks: { database: 'ok', gateway: 'ok' } });
+      expect(ReadyResponseSchema.parse((await t.client().get('/readyz')).json)).toEqual({
+        status: 'ok',
+        checks: { database: 'ok', gateway: 'ok' },
+      });
       gatewayUp = false;
       const down = await t.client().get('/readyz');
       gatewayUp = true;
       expect(down.status).toBe(503);
-      expect(ReadyResponseSchema.parse(down.json).checks).toEqual({ database: 'ok', gateway: 'unavailable' });
+      expect(ReadyResponseSchema.parse(down.json).checks).toEqual({
+        database: 'ok',
+        gateway: 'unavailable',
+      });
     });
 
     it('when any page is served, then it carries the CSP (no unsafe-eval, inline styles for emotion) and security headers', async () => {
@@ -63,7 +72,9 @@ for (const variant of DB_VARIANTS) {
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect((await t.client().get('/assets/missing-999.js')).status).toBe(404);
-      expect((await t.client().get('/favicon.svg')).headers.get('cache-control')).toBe('public, max-age=3600');
+      expect((await t.client().get('/favicon.svg')).headers.get('cache-control')).toBe(
+        'public, max-age=3600',
+      );
     });
 
     it('when an unknown API path is asked, then 404 in the error envelope, never index.html', async () => {
@@ -74,19 +85,25 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the body is not JSON, then 400 naming the body, not 500', async () => {
-      const res = await t.client().request('POST', '/api/session', '{"email": ', { 'Content-Type': 'application/json' });
+      const res = await t
+        .client()
+        .request('POST', '/api/session', '{"email": ', { 'Content-Type': 'application/json' });
       expect(res.status).toBe(400);
       expect(errorCode(res)).toBe('VALIDATION_FAILED');
     });
 
     it('when the body is not sent as JSON, then 400 naming the body', async () => {
-      const res = await t.client().request('POST', '/api/session', 'email=a', { 'Content-Type': 'application/x-www-form-urlencoded' });
+      const res = await t.client().request('POST', '/api/session', 'email=a', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.json)).toContain('(body)');
     });
 
     it('when a request id is sent, then it is echoed in the header and error body', async () => {
-      const res = await t.client().request('GET', '/api/session', undefined, { 'X-Request-Id': 'abc-123' });
+      const res = await t
+        .client()
+        .request('GET', '/api/session', undefined, { 'X-Request-Id': 'abc-123' });
       expect(res.headers.get('x-request-id')).toBe('abc-123');
       expect((res.json as { error: { requestId: string } }).error.requestId).toBe('abc-123');
     });
@@ -96,7 +113,9 @@ for (const variant of DB_VARIANTS) {
 describe('app shell without a built SPA', () => {
   const variant = DB_VARIANTS[0]!;
   it('when web/dist does not exist, then non-API GETs get a 404 saying the SPA is not built', async () => {
-    const t = await startApp(variant, { config: { webDistDir: join(tmpdir(), 'no-such-dist-dir') } });
+    const t = await startApp(variant, {
+      config: { webDistDir: join(tmpdir(), 'no-such-dist-dir') },
+    });
     try {
       const res = await t.client().get('/users');
       expect(res.status).toBe(404);
@@ -117,7 +136,11 @@ for (const variant of DB_VARIANTS) {
         expect(res.status).toBe(500);
         expect(errorCode(res)).toBe('INTERNAL');
         expect(res.text).not.toMatch(/sessions|sql|stack|at .*\.js/i);
-        const row = await t.db.k.selectFrom('audit_log').selectAll().where('action', '=', 'session.login').executeTakeFirstOrThrow();
+        const row = await t.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', 'session.login')
+          .executeTakeFirstOrThrow();
         expect([row.outcome, row.error_code]).toEqual(['failed', 'INTERNAL']);
         const requestId = (res.json as { error: { requestId: string } }).error.requestId;
         expect(t.logs.some((l) => l.includes('"level":50') && l.includes(requestId))).toBe(true);

@@ -13,7 +13,14 @@ import { ROUTES, splitRouteKey, type RouteKey } from './http/route-table.js';
 import { auditHandlers } from './http/routes/audit.js';
 import { sessionHandlers } from './http/routes/session.js';
 import { userHandlers } from './http/routes/users.js';
-import { bodyError, errorEnvelope, makeRunner, requestIdOf, toAppError, type Handler } from './http/run-route.js';
+import {
+  bodyError,
+  errorEnvelope,
+  makeRunner,
+  requestIdOf,
+  toAppError,
+  type Handler,
+} from './http/run-route.js';
 import { spaRouter } from './http/spa.js';
 import { createServices, type Services } from './services/index.js';
 import { maskPans } from './services/redact.js';
@@ -75,7 +82,8 @@ export function createApp(deps: AppDeps): App {
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, err) => (err !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (_req, res, err) =>
+        err !== undefined || res.statusCode >= 500 ? 'error' : 'info',
     }),
   );
 
@@ -98,7 +106,9 @@ export function createApp(deps: AppDeps): App {
           ...(config.secureCookies ? { 'upgrade-insecure-requests': [] } : {}),
         },
       },
-      strictTransportSecurity: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      strictTransportSecurity: config.secureCookies
+        ? { maxAge: 31_536_000, includeSubDomains: true }
+        : false,
       referrerPolicy: { policy: 'no-referrer' },
     }),
   );
@@ -117,8 +127,14 @@ export function createApp(deps: AppDeps): App {
     };
     const [database, gateway] = await Promise.all([check(() => db.ping()), check(gatewayProbe)]);
     const ok = database === 'ok' && gateway === 'ok';
-    const body: ReadyResponse = { status: ok ? 'ok' : 'unavailable', checks: { database, gateway } };
-    res.set('Cache-Control', 'no-store').status(ok ? 200 : 503).json(body);
+    const body: ReadyResponse = {
+      status: ok ? 'ok' : 'unavailable',
+      checks: { database, gateway },
+    };
+    res
+      .set('Cache-Control', 'no-store')
+      .status(ok ? 200 : 503)
+      .json(body);
   });
 
   const api = express.Router();
@@ -139,7 +155,9 @@ export function createApp(deps: AppDeps): App {
   }
   api.use((req, res) => {
     const id = requestIdOf(req);
-    res.status(404).json(errorEnvelope(new AppError('NOT_FOUND', `no API route ${req.method} ${req.path}`), id));
+    res
+      .status(404)
+      .json(errorEnvelope(new AppError('NOT_FOUND', `no API route ${req.method} ${req.path}`), id));
   });
   app.use('/api', api);
 
@@ -156,7 +174,9 @@ export function createApp(deps: AppDeps): App {
     let appErr: AppError;
     const bodyType =
       typeof type === 'string' &&
-      (type.startsWith('entity.') || type === 'charset.unsupported' || type === 'encoding.unsupported');
+      (type.startsWith('entity.') ||
+        type === 'charset.unsupported' ||
+        type === 'encoding.unsupported');
     if (bodyType) {
       appErr = bodyError(err);
     } else if (status === 404) {

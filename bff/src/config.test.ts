@@ -53,12 +53,20 @@ describe('config', () => {
   it('when required keys are missing, then every one is named with "is required"', () => {
     const issues = issuesOf({});
     const keys = issues.map((i) => i.key);
-    expect(keys).toEqual(expect.arrayContaining(['GATEWAY_BASE_URL', 'MERCHANT_LOGIN', 'MERCHANT_ENDPOINTS']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['GATEWAY_BASE_URL', 'MERCHANT_LOGIN', 'MERCHANT_ENDPOINTS']),
+    );
     expect(issues.find((i) => i.key === 'GATEWAY_BASE_URL')?.rule).toBe('is required');
   });
 
   it('when values are bad, then the error names the key and the rule but never the value', () => {
-    const env: Env = { ...base, PORT: 'eighty', MERCHANT_ENDPOINTS: '1001:euro', GATEWAY_BASE_URL: 'ftp://SECRET-HOST', PUBLIC_ORIGIN: 'https://x.example/path' };
+    const env: Env = {
+      ...base,
+      PORT: 'eighty',
+      MERCHANT_ENDPOINTS: '1001:euro',
+      GATEWAY_BASE_URL: 'ftp://SECRET-HOST',
+      PUBLIC_ORIGIN: 'https://x.example/path',
+    };
     let message = '';
     try {
       loadConfig(env, { baseDir: dir });
@@ -69,48 +77,81 @@ describe('config', () => {
     expect(message).toContain('MERCHANT_ENDPOINTS: must be a comma-separated list');
     expect(message).toContain('GATEWAY_BASE_URL: must be an http(s) URL');
     expect(message).toContain('PUBLIC_ORIGIN: must be an origin');
-    for (const value of ['eighty', '1001:euro', 'SECRET-HOST', 'x.example/path']) expect(message).not.toContain(value);
+    for (const value of ['eighty', '1001:euro', 'SECRET-HOST', 'x.example/path'])
+      expect(message).not.toContain(value);
   });
 
   it('when PostgreSQL is used without SESSION_SECRET_FILE, then start-up refuses', () => {
     const issues = issuesOf({ ...base, DATABASE_URL: 'postgres://u:PGPASSWORD@db/paydesk' });
-    expect(issues).toEqual([{ key: 'SESSION_SECRET_FILE', rule: 'is required with PostgreSQL (every instance must share it)' }]);
+    expect(issues).toEqual([
+      {
+        key: 'SESSION_SECRET_FILE',
+        rule: 'is required with PostgreSQL (every instance must share it)',
+      },
+    ]);
   });
 
   it('when the control key is missing, doubled, or its file unreadable, then the key is named', () => {
     const { MERCHANT_CONTROL_KEY: _omit, ...noKey } = base;
     expect(issuesOf(noKey).map((i) => i.key)).toEqual(['MERCHANT_CONTROL_KEY']);
     expect(issuesOf({ ...base, MERCHANT_CONTROL_KEY_FILE: 'x' })[0]?.rule).toContain('not both');
-    expect(issuesOf({ ...noKey, MERCHANT_CONTROL_KEY_FILE: 'nope/missing' })).toEqual([{ key: 'MERCHANT_CONTROL_KEY_FILE', rule: 'must name a readable file' }]);
+    expect(issuesOf({ ...noKey, MERCHANT_CONTROL_KEY_FILE: 'nope/missing' })).toEqual([
+      { key: 'MERCHANT_CONTROL_KEY_FILE', rule: 'must name a readable file' },
+    ]);
     writeFileSync(join(dir, 'control-key'), 'FILE-CONTROL-KEY\n');
-    expect(loadConfig({ ...noKey, MERCHANT_CONTROL_KEY_FILE: 'control-key' }, { baseDir: dir }).merchant.controlKey).toBe('FILE-CONTROL-KEY');
+    expect(
+      loadConfig({ ...noKey, MERCHANT_CONTROL_KEY_FILE: 'control-key' }, { baseDir: dir }).merchant
+        .controlKey,
+    ).toBe('FILE-CONTROL-KEY');
   });
 
   it('when the RSA key file is not a key or too short, then it is refused; a PKCS#1 2048-bit key is accepted', () => {
     writeFileSync(join(dir, 'junk.pem'), 'not a key');
-    expect(issuesOf({ ...base, MERCHANT_RSA_KEY_FILE: 'junk.pem' })[0]?.rule).toBe('must hold a PKCS#1 or PKCS#8 PEM private key');
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(issuesOf({ ...base, MERCHANT_RSA_KEY_FILE: 'junk.pem' })[0]?.rule).toBe(
+      'must hold a PKCS#1 or PKCS#8 PEM private key',
+    );
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     writeFileSync(join(dir, 'small.pem'), small);
-    expect(issuesOf({ ...base, MERCHANT_RSA_KEY_FILE: 'small.pem' })[0]?.rule).toContain('at least 2048 bits');
-    const good = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    expect(issuesOf({ ...base, MERCHANT_RSA_KEY_FILE: 'small.pem' })[0]?.rule).toContain(
+      'at least 2048 bits',
+    );
+    const good = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString();
     writeFileSync(join(dir, 'good.pem'), good);
-    expect(loadConfig({ ...base, MERCHANT_RSA_KEY_FILE: 'good.pem' }, { baseDir: dir }).merchant.rsaPrivateKeyPem).toBe(good);
+    expect(
+      loadConfig({ ...base, MERCHANT_RSA_KEY_FILE: 'good.pem' }, { baseDir: dir }).merchant
+        .rsaPrivateKeyPem,
+    ).toBe(good);
   });
 
   it('when PUBLIC_ORIGIN is plain http on a non-local host, then it is refused; https gives secure cookies', () => {
-    expect(issuesOf({ ...base, PUBLIC_ORIGIN: 'http://paydesk.example.com' })[0]?.key).toBe('PUBLIC_ORIGIN');
-    expect(loadConfig({ ...base, PUBLIC_ORIGIN: 'https://paydesk.example.com' }, { baseDir: dir }).secureCookies).toBe(true);
+    expect(issuesOf({ ...base, PUBLIC_ORIGIN: 'http://paydesk.example.com' })[0]?.key).toBe(
+      'PUBLIC_ORIGIN',
+    );
+    expect(
+      loadConfig({ ...base, PUBLIC_ORIGIN: 'https://paydesk.example.com' }, { baseDir: dir })
+        .secureCookies,
+    ).toBe(true);
   });
 
   it('when the admin e-mail comes without a password or a weak one, then it is refused', () => {
-    expect(issuesOf({ ...base, PAYDESK_ADMIN_EMAIL: 'a@b.example' })[0]?.key).toBe('PAYDESK_ADMIN_PASSWORD');
-    expect(issuesOf({ ...base, PAYDESK_ADMIN_EMAIL: 'a@b.example', PAYDESK_ADMIN_PASSWORD: 'short' })).toEqual([
-      { key: 'PAYDESK_ADMIN_PASSWORD', rule: 'must be at least 12 characters' },
-    ]);
+    expect(issuesOf({ ...base, PAYDESK_ADMIN_EMAIL: 'a@b.example' })[0]?.key).toBe(
+      'PAYDESK_ADMIN_PASSWORD',
+    );
+    expect(
+      issuesOf({ ...base, PAYDESK_ADMIN_EMAIL: 'a@b.example', PAYDESK_ADMIN_PASSWORD: 'short' }),
+    ).toEqual([{ key: 'PAYDESK_ADMIN_PASSWORD', rule: 'must be at least 12 characters' }]);
   });
 
   it('when test-tunable numbers are out of range, then the rule names the bounds', () => {
-    expect(issuesOf({ ...base, ARGON2_MEMORY_KIB: '1' })).toEqual([{ key: 'ARGON2_MEMORY_KIB', rule: 'must be at least 64' }]);
-    expect(issuesOf({ ...base, SESSION_IDLE_SECONDS: '90000' })[0]?.key).toBe('SESSION_IDLE_SECONDS');
+    expect(issuesOf({ ...base, ARGON2_MEMORY_KIB: '1' })).toEqual([
+      { key: 'ARGON2_MEMORY_KIB', rule: 'must be at least 64' },
+    ]);
+    expect(issuesOf({ ...base, SESSION_IDLE_SECONDS: '90000' })[0]?.key).toBe(
+      'SESSION_IDLE_SECONDS',
+    );
   });
 });

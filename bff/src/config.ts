@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 export type EndpointConfig =
-  | { kind: 'endpoint'; id: string; currency: string }
-  | { kind: 'group'; id: string };
+  { kind: 'endpoint'; id: string; currency: string } | { kind: 'group'; id: string };
 
 export interface Config {
   port: number;
@@ -47,9 +46,7 @@ export interface ConfigIssue {
 export class ConfigError extends Error {
   readonly issues: ConfigIssue[];
   constructor(issues: ConfigIssue[]) {
-    super(
-      `invalid configuration:\n${issues.map((i) => `  ${i.key}: ${i.rule}`).join('\n')}`,
-    );
+    super(`invalid configuration:\n${issues.map((i) => `  ${i.key}: ${i.rule}`).join('\n')}`);
     this.name = 'ConfigError';
     this.issues = issues;
   }
@@ -78,7 +75,9 @@ const origin = z
   .refine((v) => {
     try {
       const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
+      return (
+        (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '')
+      );
     } catch {
       return false;
     }
@@ -99,7 +98,10 @@ const envSchema = z.object({
   GATEWAY_BASE_URL: z
     .string({ error: 'is required' })
     .trim()
-    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL'),
+    .refine(
+      (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+      'must be an http(s) URL',
+    ),
   MERCHANT_LOGIN: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
   MERCHANT_CONTROL_KEY: nonEmpty.optional(),
   MERCHANT_CONTROL_KEY_FILE: nonEmpty.optional(),
@@ -112,7 +114,12 @@ const envSchema = z.object({
       'must be a comma-separated list of ID:CUR (e.g. 1001:EUR) or group:ID entries',
     ),
   SESSION_SECRET_FILE: nonEmpty.optional(),
-  PAYDESK_ADMIN_EMAIL: z.string().trim().toLowerCase().check(z.email('must be an e-mail address')).optional(),
+  PAYDESK_ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .check(z.email('must be an e-mail address'))
+    .optional(),
   PAYDESK_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(256).optional(),
   WEB_DIST_DIR: nonEmpty.optional(),
   TRUST_PROXY: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
@@ -168,14 +175,18 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   const publicUrl = new URL(publicOrigin);
   const secureCookies = publicUrl.protocol === 'https:';
   if (!secureCookies && !LOCAL_HOSTS.has(publicUrl.hostname)) {
-    issues.push({ key: 'PUBLIC_ORIGIN', rule: 'must be https unless the host is localhost or 127.0.0.1' });
+    issues.push({
+      key: 'PUBLIC_ORIGIN',
+      rule: 'must be https unless the host is localhost or 127.0.0.1',
+    });
   }
 
   const databaseUrl = e.DATABASE_URL ?? 'sqlite:data/paydesk.sqlite';
   const database: Config['database'] = databaseUrl.startsWith('sqlite:')
     ? {
         kind: 'sqlite',
-        file: databaseUrl === 'sqlite::memory:' ? ':memory:' : at(databaseUrl.slice('sqlite:'.length)),
+        file:
+          databaseUrl === 'sqlite::memory:' ? ':memory:' : at(databaseUrl.slice('sqlite:'.length)),
       }
     : { kind: 'postgres', url: databaseUrl };
 
@@ -190,17 +201,24 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
 
   let controlKey = '';
   if (e.MERCHANT_CONTROL_KEY !== undefined && e.MERCHANT_CONTROL_KEY_FILE !== undefined) {
-    issues.push({ key: 'MERCHANT_CONTROL_KEY', rule: 'set either MERCHANT_CONTROL_KEY or MERCHANT_CONTROL_KEY_FILE, not both' });
+    issues.push({
+      key: 'MERCHANT_CONTROL_KEY',
+      rule: 'set either MERCHANT_CONTROL_KEY or MERCHANT_CONTROL_KEY_FILE, not both',
+    });
   } else if (e.MERCHANT_CONTROL_KEY !== undefined) {
     controlKey = e.MERCHANT_CONTROL_KEY;
   } else if (e.MERCHANT_CONTROL_KEY_FILE !== undefined) {
     const text = readSecretFile('MERCHANT_CONTROL_KEY_FILE', e.MERCHANT_CONTROL_KEY_FILE);
     if (text !== null) {
       controlKey = text.trim();
-      if (controlKey === '') issues.push({ key: 'MERCHANT_CONTROL_KEY_FILE', rule: 'the file must not be empty' });
+      if (controlKey === '')
+        issues.push({ key: 'MERCHANT_CONTROL_KEY_FILE', rule: 'the file must not be empty' });
     }
   } else {
-    issues.push({ key: 'MERCHANT_CONTROL_KEY', rule: 'is required (or MERCHANT_CONTROL_KEY_FILE)' });
+    issues.push({
+      key: 'MERCHANT_CONTROL_KEY',
+      rule: 'is required (or MERCHANT_CONTROL_KEY_FILE)',
+    });
   }
 
   let rsaPrivateKeyPem: string | null = null;
@@ -213,12 +231,18 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
         if (key.asymmetricKeyType !== 'rsa') {
           issues.push({ key: 'MERCHANT_RSA_KEY_FILE', rule: 'must hold an RSA private key' });
         } else if (bits < 2048) {
-          issues.push({ key: 'MERCHANT_RSA_KEY_FILE', rule: 'the RSA key must have at least 2048 bits' });
+          issues.push({
+            key: 'MERCHANT_RSA_KEY_FILE',
+            rule: 'the RSA key must have at least 2048 bits',
+          });
         } else {
           rsaPrivateKeyPem = pem;
         }
       } catch {
-        issues.push({ key: 'MERCHANT_RSA_KEY_FILE', rule: 'must hold a PKCS#1 or PKCS#8 PEM private key' });
+        issues.push({
+          key: 'MERCHANT_RSA_KEY_FILE',
+          rule: 'must hold a PKCS#1 or PKCS#8 PEM private key',
+        });
       }
     }
   }
@@ -239,7 +263,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       }
     }
   } else if (database.kind === 'postgres') {
-    issues.push({ key: 'SESSION_SECRET_FILE', rule: 'is required with PostgreSQL (every instance must share it)' });
+    issues.push({
+      key: 'SESSION_SECRET_FILE',
+      rule: 'is required with PostgreSQL (every instance must share it)',
+    });
   } else if (database.file === ':memory:') {
     sessionSecret = randomBytes(32);
   } else {
@@ -248,7 +275,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   }
 
   if ((e.PAYDESK_ADMIN_EMAIL === undefined) !== (e.PAYDESK_ADMIN_PASSWORD === undefined)) {
-    issues.push({ key: 'PAYDESK_ADMIN_PASSWORD', rule: 'PAYDESK_ADMIN_EMAIL and PAYDESK_ADMIN_PASSWORD go together' });
+    issues.push({
+      key: 'PAYDESK_ADMIN_PASSWORD',
+      rule: 'PAYDESK_ADMIN_EMAIL and PAYDESK_ADMIN_PASSWORD go together',
+    });
   }
   if (e.SESSION_IDLE_SECONDS > e.SESSION_ABSOLUTE_SECONDS) {
     issues.push({ key: 'SESSION_IDLE_SECONDS', rule: 'must not exceed SESSION_ABSOLUTE_SECONDS' });
@@ -273,7 +303,11 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webDistDir: at(e.WEB_DIST_DIR ?? 'web/dist'),
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL ?? 'info',
-    argon2: { memoryKib: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST, parallelism: e.ARGON2_PARALLELISM },
+    argon2: {
+      memoryKib: e.ARGON2_MEMORY_KIB,
+      timeCost: e.ARGON2_TIME_COST,
+      parallelism: e.ARGON2_PARALLELISM,
+    },
     session: { idleSeconds: e.SESSION_IDLE_SECONDS, absoluteSeconds: e.SESSION_ABSOLUTE_SECONDS },
     login: {
       maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,

@@ -50,13 +50,19 @@ export class AppError extends Error {
 
 export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
   return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
+    const path = [prefix, ...issue.path.map(String)]
+      .filter((p) => p !== undefined && p !== '')
+      .join('.');
     return { path: path === '' ? '(body)' : path, rule: issue.code, message: issue.message };
   });
 }
 
 /** Parses `input` with `schema` or throws a 400 naming every bad field. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query'): z.output<T> {
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  where: 'body' | 'query',
+): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const fields = fieldErrors(result.error, where === 'query' ? 'query' : undefined);

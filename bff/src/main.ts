@@ -21,7 +21,10 @@ async function main(): Promise<void> {
     logger.warn({ err }, 'an idle database connection failed');
   });
   const { app, services } = createApp({ config, db, logger });
-  if (config.bootstrapAdmin !== null && (await services.users.bootstrapAdmin(config.bootstrapAdmin))) {
+  if (
+    config.bootstrapAdmin !== null &&
+    (await services.users.bootstrapAdmin(config.bootstrapAdmin))
+  ) {
     logger.info({ email: config.bootstrapAdmin.email }, 'created the first administrator');
   }
   const server = createServer(app);
@@ -36,7 +39,10 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
-    logger.info({ port, publicOrigin: config.publicOrigin, database: config.database.kind }, 'paydesk-bff listening');
+    logger.info(
+      { port, publicOrigin: config.publicOrigin, database: config.database.kind },
+      'paydesk-bff listening',
+    );
   });
 
   let stopping = false;
@@ -56,11 +62,17 @@ async function main(): Promise<void> {
     });
     server.closeIdleConnections();
   };
-  process.on('SIGTERM', () => { stop('SIGTERM'); });
-  process.on('SIGINT', () => { stop('SIGINT'); });
+  process.on('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    stop('SIGINT');
+  });
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`paydesk-bff: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `paydesk-bff: failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -24,7 +24,12 @@ const entry = (i) => ({
   actorRoles: ['finance'],
   action: 'transaction.return',
   target: `transaction:${100000 + i}`,
-  summary: { amount: '12.50', currency: 'EUR', reasonCode: 'customer-request', comment: `bench row ${i}` },
+  summary: {
+    amount: '12.50',
+    currency: 'EUR',
+    reasonCode: 'customer-request',
+    comment: `bench row ${i}`,
+  },
   outcome: 'success',
   errorCode: null,
   requestId: `bench-${i}`,
@@ -50,7 +55,12 @@ async function appendRate(db, concurrency) {
 
 /** Fills the log with `rows` valid chained rows quickly (multi-row inserts), for the verify run. */
 async function fill(db, rows) {
-  const head = await db.k.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  const head = await db.k
+    .selectFrom('audit_log')
+    .select(['seq', 'hash'])
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   let seq = head?.seq ?? 0;
   let prev = head?.hash ?? GENESIS_HASH;
   const batch = db.kind === 'postgres' ? 2_000 : 500;
@@ -108,9 +118,13 @@ async function run(name, database, drop) {
 const results = [];
 const dir = mkdtempSync(join(tmpdir(), 'paydesk-audit-bench-'));
 results.push(
-  await run('SQLite (node:sqlite, WAL, file)', { kind: 'sqlite', file: join(dir, 'bench.sqlite') }, async () => {
-    rmSync(dir, { recursive: true, force: true });
-  }),
+  await run(
+    'SQLite (node:sqlite, WAL, file)',
+    { kind: 'sqlite', file: join(dir, 'bench.sqlite') },
+    async () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  ),
 );
 const pgUrl = process.env.PAYDESK_TEST_PG_URL;
 if (pgUrl) {
@@ -132,10 +146,16 @@ if (pgUrl) {
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-console.log(`machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform}, Node ${process.version}`);
+console.log(
+  `machine: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform}, Node ${process.version}`,
+);
 console.log(`appends per run: ${appends}; rows verified: ~${verifyRows + 2 * appends}`);
-console.log('| database | appends/s (1 writer) | appends/s (16 concurrent) | rows verified | verified rows/s |');
+console.log(
+  '| database | appends/s (1 writer) | appends/s (16 concurrent) | rows verified | verified rows/s |',
+);
 console.log('|---|---:|---:|---:|---:|');
 for (const r of results) {
-  console.log(`| ${r.name} | ${fmt(r.seq1)} | ${fmt(r.conc)} | ${fmt(r.verify.rows)} | ${fmt(r.verify.perSecond)} |`);
+  console.log(
+    `| ${r.name} | ${fmt(r.seq1)} | ${fmt(r.conc)} | ${fmt(r.verify.rows)} | ${fmt(r.verify.perSecond)} |`,
+  );
 }

@@ -5,17 +5,17 @@ import { createHmac, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  controlValue,
-  oauthBaseString,
-  signOAuth,
-} from '@paydesk/shared/protocol';
+import { controlValue, oauthBaseString, signOAuth } from '@paydesk/shared/protocol';
 import OAuth from 'oauth-1.0a';
 import { Bench } from 'tinybench';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const conformance = process.env.PAYDESK_CONFORMANCE_DIR ?? resolve(here, '../../../shared/conformance');
-const privateKeyPem = readFileSync(resolve(conformance, 'merchant-test-rsa-2048.pkcs1.pem'), 'utf8');
+const conformance =
+  process.env.PAYDESK_CONFORMANCE_DIR ?? resolve(here, '../../../shared/conformance');
+const privateKeyPem = readFileSync(
+  resolve(conformance, 'merchant-test-rsa-2048.pkcs1.pem'),
+  'utf8',
+);
 
 const url = 'https://sandbox.gateway.example/paynet/api/v2/payout/1001';
 const controlKey = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
@@ -50,7 +50,12 @@ const groups: [string, [string, () => unknown][]][] = [
         () =>
           controlValue(
             'sale',
-            { endpointId: '1001', client_orderid: 'ord-1', amount: '10.42', email: 'john@example.com' },
+            {
+              endpointId: '1001',
+              client_orderid: 'ord-1',
+              amount: '10.42',
+              email: 'john@example.com',
+            },
             controlKey,
           ),
       ],
@@ -61,9 +66,19 @@ const groups: [string, [string, () => unknown][]][] = [
     [
       [
         'paydesk signOAuth',
-        () => signOAuth({ url, body, consumerKey, signatureMethod: 'HMAC-SHA1', merchantControlKey: controlKey }),
+        () =>
+          signOAuth({
+            url,
+            body,
+            consumerKey,
+            signatureMethod: 'HMAC-SHA1',
+            merchantControlKey: controlKey,
+          }),
       ],
-      ['oauth-1.0a authorize + toHeader', () => library.toHeader(library.authorize({ url, method: 'POST', data }))],
+      [
+        'oauth-1.0a authorize + toHeader',
+        () => library.toHeader(library.authorize({ url, method: 'POST', data })),
+      ],
     ],
   ],
   [
@@ -73,7 +88,10 @@ const groups: [string, [string, () => unknown][]][] = [
         'paydesk signOAuth',
         () => signOAuth({ url, body, consumerKey, signatureMethod: 'RSA-SHA256', privateKeyPem }),
       ],
-      ['bare crypto.sign over a base string', () => sign('sha256', Buffer.from(fixedBase, 'utf8'), rsaKey)],
+      [
+        'bare crypto.sign over a base string',
+        () => sign('sha256', Buffer.from(fixedBase, 'utf8'), rsaKey),
+      ],
     ],
   ],
 ];

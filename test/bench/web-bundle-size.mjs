@@ -69,6 +69,14 @@ const scenarios = [
     keys: [entryKey, route('shell-route'), route('users-route')],
   },
   {
+    name: '/transactions (first screen of support, finance, ops)',
+    keys: [entryKey, route('shell-route'), route('transactions-route')],
+  },
+  {
+    name: '/transactions/:id (an order)',
+    keys: [entryKey, route('shell-route'), route('transaction-detail-route')],
+  },
+  {
     name: '/account (first screen of other roles)',
     keys: [entryKey, route('shell-route'), route('account-route')],
   },

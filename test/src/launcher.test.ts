@@ -20,7 +20,9 @@ async function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => { resolvePort(port); });
+      server.close(() => {
+        resolvePort(port);
+      });
     });
   });
 }
@@ -47,7 +49,11 @@ function launch(env: Record<string, string>): Launched {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
-      reject(new Error(`launcher exited (${String(code)}) before it was ready:\n${output.join('').slice(-3000)}`));
+      reject(
+        new Error(
+          `launcher exited (${String(code)}) before it was ready:\n${output.join('').slice(-3000)}`,
+        ),
+      );
     });
   });
   return { child, output, ready };
@@ -55,15 +61,27 @@ function launch(env: Record<string, string>): Launched {
 
 async function stop(l: Launched): Promise<number | null> {
   if (l.child.exitCode !== null) return l.child.exitCode;
-  const exited = new Promise<number | null>((r) => l.child.once('exit', (code) => { r(code); }));
+  const exited = new Promise<number | null>((r) =>
+    l.child.once('exit', (code) => {
+      r(code);
+    }),
+  );
   l.child.kill('SIGINT');
   return exited;
 }
 
-async function login(port: number, email: string, password: string): Promise<{ status: number; roles: string[] }> {
+async function login(
+  port: number,
+  email: string,
+  password: string,
+): Promise<{ status: number; roles: string[] }> {
   const res = await fetch(`http://127.0.0.1:${port}/api/session`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'paydesk', Origin: `http://localhost:${port}` },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Requested-With': 'paydesk',
+      Origin: `http://localhost:${port}`,
+    },
     body: JSON.stringify({ email, password }),
   });
   const body = (await res.json()) as { user?: { roles: string[] } };
@@ -88,8 +106,14 @@ describe('npm start launcher (demo mode)', () => {
   });
 
   it('when the sandbox and BFF are built, then their entry points exist (build with pnpm -r build)', () => {
-    expect(existsSync(join(root, 'sandbox', 'dist', 'main.js')), 'sandbox/dist/main.js is missing: run pnpm -r build').toBe(true);
-    expect(existsSync(join(root, 'bff', 'dist', 'main.js')), 'bff/dist/main.js is missing: run pnpm -r build').toBe(true);
+    expect(
+      existsSync(join(root, 'sandbox', 'dist', 'main.js')),
+      'sandbox/dist/main.js is missing: run pnpm -r build',
+    ).toBe(true);
+    expect(
+      existsSync(join(root, 'bff', 'dist', 'main.js')),
+      'bff/dist/main.js is missing: run pnpm -r build',
+    ).toBe(true);
   });
 
   it('when started, stopped and started again, then every demo user logs in both times and nothing is duplicated', async () => {
@@ -122,16 +146,24 @@ describe('npm start launcher (demo mode)', () => {
     running.push(second);
     await second.ready;
     for (const role of ROLES) {
-      expect((await login(port, `${role}.demo@paydesk.local`, `paydesk-demo-${role}`)).status).toBe(200);
+      expect((await login(port, `${role}.demo@paydesk.local`, `paydesk-demo-${role}`)).status).toBe(
+        200,
+      );
     }
     // Log in as admin and count the users: the second start created none.
     const res = await fetch(`http://127.0.0.1:${port}/api/session`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'paydesk', Origin: `http://localhost:${port}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'paydesk',
+        Origin: `http://localhost:${port}`,
+      },
       body: JSON.stringify(ADMIN),
     });
     const cookie = (res.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-    const users = (await (await fetch(`http://127.0.0.1:${port}/api/users`, { headers: { Cookie: cookie } })).json()) as { items: unknown[] };
+    const users = (await (
+      await fetch(`http://127.0.0.1:${port}/api/users`, { headers: { Cookie: cookie } })
+    ).json()) as { items: unknown[] };
     expect(users.items).toHaveLength(6);
     expect(await stop(second)).toBe(0);
   });

@@ -66,7 +66,10 @@ export async function openDatabase(
       let rows: unknown[];
       if (memory) {
         // One connection only: the open transaction (if any) is this process's own, under Kysely's mutex.
-        rows = main.raw.prepare(batchSql).all(fromSeq, toSeq).map((r) => Object.values(r));
+        rows = main.raw
+          .prepare(batchSql)
+          .all(fromSeq, toSeq)
+          .map((r) => Object.values(r));
       } else {
         reader ??= new DatabaseSync(database.file, { readOnly: true });
         const stmt = reader.prepare(batchSql);
@@ -98,8 +101,17 @@ export async function openDatabase(
     k = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const batchSql = `select seq, prev_hash, hash, encode(sha256(convert_to(${hashedContentSql('postgres')}, 'UTF8')), 'hex') from audit_log where seq >= $1 and seq < $2 order by seq`;
     readAuditRange = async (fromSeq, toSeq) => {
-      const res = await pool.query<[number, string, string, string]>({ text: batchSql, values: [fromSeq, toSeq], rowMode: 'array' });
-      return res.rows.map(([seq, prevHash, stored, recomputed]) => ({ seq, prevHash, hash: stored, recomputed }));
+      const res = await pool.query<[number, string, string, string]>({
+        text: batchSql,
+        values: [fromSeq, toSeq],
+        rowMode: 'array',
+      });
+      return res.rows.map(([seq, prevHash, stored, recomputed]) => ({
+        seq,
+        prevHash,
+        hash: stored,
+        recomputed,
+      }));
     };
   }
   const db: Db = {

@@ -5,7 +5,8 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { DatabaseKind } from './connect.js';
 
 function platformMigration(kind: DatabaseKind): Migration {
-  const autoId = kind === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
+  const autoId =
+    kind === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
   const ms = kind === 'postgres' ? 'bigint' : 'integer';
   return {
     async up(db: Kysely<unknown>) {

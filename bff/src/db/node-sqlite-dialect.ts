@@ -31,7 +31,10 @@ class NodeSqliteStatement implements SqliteStatement {
   all(parameters: readonly unknown[]): unknown[] {
     return this.#stmt.all(...toParams(parameters));
   }
-  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
+  run(parameters: readonly unknown[]): {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  } {
     return this.#stmt.run(...toParams(parameters));
   }
   iterate(parameters: readonly unknown[]): IterableIterator<unknown> {

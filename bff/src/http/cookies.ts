@@ -14,7 +14,13 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 export function sessionCookie(config: Config, token: string, maxAgeSeconds: number): string {
-  const attrs = [`${sessionCookieName(config)}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
+  const attrs = [
+    `${sessionCookieName(config)}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
   if (config.secureCookies) attrs.push('Secure');
   return attrs.join('; ');
 }

@@ -13,45 +13,92 @@ for (const variant of DB_VARIANTS) {
     const body = { email: ADMIN.email, password: ADMIN.password };
 
     it('when a state-changing request lacks X-Requested-With, then 403 CSRF_REJECTED', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { Origin: t.config.publicOrigin }, { csrf: false });
+      const res = await t
+        .client()
+        .request('POST', '/api/session', body, { Origin: t.config.publicOrigin }, { csrf: false });
       expect(res.status).toBe(403);
       expect(errorCode(res)).toBe('CSRF_REJECTED');
     });
 
     it('when the header has another value, then 403', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { 'X-Requested-With': 'XMLHttpRequest', Origin: t.config.publicOrigin }, { csrf: false });
+      const res = await t
+        .client()
+        .request(
+          'POST',
+          '/api/session',
+          body,
+          { 'X-Requested-With': 'XMLHttpRequest', Origin: t.config.publicOrigin },
+          { csrf: false },
+        );
       expect(errorCode(res)).toBe('CSRF_REJECTED');
     });
 
     it('when the Origin is another site, then 403 even with the header', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { Origin: 'https://evil.example', 'X-Requested-With': 'paydesk' }, { csrf: false });
+      const res = await t
+        .client()
+        .request(
+          'POST',
+          '/api/session',
+          body,
+          { Origin: 'https://evil.example', 'X-Requested-With': 'paydesk' },
+          { csrf: false },
+        );
       expect(errorCode(res)).toBe('CSRF_REJECTED');
     });
 
     it('when there is no Origin and no Sec-Fetch-Site, then 403', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { 'X-Requested-With': 'paydesk' }, { csrf: false });
+      const res = await t
+        .client()
+        .request('POST', '/api/session', body, { 'X-Requested-With': 'paydesk' }, { csrf: false });
       expect(errorCode(res)).toBe('CSRF_REJECTED');
     });
 
     it('when there is no Origin but Sec-Fetch-Site is same-origin, then the request goes through', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { 'X-Requested-With': 'paydesk', 'Sec-Fetch-Site': 'same-origin' }, { csrf: false });
+      const res = await t
+        .client()
+        .request(
+          'POST',
+          '/api/session',
+          body,
+          { 'X-Requested-With': 'paydesk', 'Sec-Fetch-Site': 'same-origin' },
+          { csrf: false },
+        );
       expect(res.status).toBe(200);
     });
 
     it('when Sec-Fetch-Site is cross-site without Origin, then 403', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { 'X-Requested-With': 'paydesk', 'Sec-Fetch-Site': 'cross-site' }, { csrf: false });
+      const res = await t
+        .client()
+        .request(
+          'POST',
+          '/api/session',
+          body,
+          { 'X-Requested-With': 'paydesk', 'Sec-Fetch-Site': 'cross-site' },
+          { csrf: false },
+        );
       expect(errorCode(res)).toBe('CSRF_REJECTED');
     });
 
     it('when the Origin is the configured dev origin, then the request goes through', async () => {
-      const res = await t.client().request('POST', '/api/session', body, { 'X-Requested-With': 'paydesk', Origin: 'http://localhost:5173' }, { csrf: false });
+      const res = await t
+        .client()
+        .request(
+          'POST',
+          '/api/session',
+          body,
+          { 'X-Requested-With': 'paydesk', Origin: 'http://localhost:5173' },
+          { csrf: false },
+        );
       expect(res.status).toBe(200);
     });
 
     it('when a logged-in user is tricked into a cross-site logout, then the session survives', async () => {
       const c = t.client();
       await c.login(ADMIN.email, ADMIN.password);
-      const res = await c.request('DELETE', '/api/session', undefined, { Origin: 'https://evil.example', 'X-Requested-With': 'paydesk' });
+      const res = await c.request('DELETE', '/api/session', undefined, {
+        Origin: 'https://evil.example',
+        'X-Requested-With': 'paydesk',
+      });
       expect(res.status).toBe(403);
       expect((await c.get('/api/session')).status).toBe(200);
     });
@@ -59,11 +106,17 @@ for (const variant of DB_VARIANTS) {
     it('when a GET comes without the header, then it is served (reads change nothing)', async () => {
       const c = t.client();
       await c.login(ADMIN.email, ADMIN.password);
-      expect((await c.request('GET', '/api/session', undefined, {}, { csrf: false })).status).toBe(200);
+      expect((await c.request('GET', '/api/session', undefined, {}, { csrf: false })).status).toBe(
+        200,
+      );
     });
 
     it('when a CSRF refusal happens, then it is audited as refused', async () => {
-      const rows = await t.db.k.selectFrom('audit_log').selectAll().where('error_code', '=', 'CSRF_REJECTED').execute();
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('error_code', '=', 'CSRF_REJECTED')
+        .execute();
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r.outcome === 'refused')).toBe(true);
     });

@@ -2,7 +2,13 @@
 // the table allows, and anything but 401/403 with one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@paydesk/shared/api';
-import { DB_VARIANTS, errorCode, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
+import {
+  DB_VARIANTS,
+  errorCode,
+  startApp,
+  type TestApp,
+  type TestClient,
+} from '../test-support/harness.js';
 import { allows, ROUTES, splitRouteKey, type RouteKey } from './route-table.js';
 
 const ZERO_ID = '00000000-0000-4000-8000-000000000000';
@@ -28,7 +34,9 @@ for (const variant of DB_VARIANTS) {
 
       if (rule.access !== 'public') {
         it(`when ${key} is called without a session, then 401`, async () => {
-          const res = await t.client().request(method.toUpperCase(), url, method === 'get' ? undefined : {});
+          const res = await t
+            .client()
+            .request(method.toUpperCase(), url, method === 'get' ? undefined : {});
           expect(res.status).toBe(401);
           expect(errorCode(res)).toBe('UNAUTHENTICATED');
         });
@@ -64,9 +72,25 @@ for (const variant of DB_VARIANTS) {
     it('when a refused call is made, then the refusal is in the audit log', async () => {
       const c = clients.get('support');
       if (c === undefined) throw new Error('no client');
-      await c.post('/api/users', { email: 'x@paydesk.test', name: 'X', password: 'long-enough-password', roles: ['admin'] });
-      const rows = await t.db.k.selectFrom('audit_log').selectAll().where('action', '=', 'user.create').where('outcome', '=', 'refused').execute();
-      expect(rows.some((r) => r.error_code === 'FORBIDDEN' && (JSON.parse(r.actor_roles) as string[]).includes('support'))).toBe(true);
+      await c.post('/api/users', {
+        email: 'x@paydesk.test',
+        name: 'X',
+        password: 'long-enough-password',
+        roles: ['admin'],
+      });
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'user.create')
+        .where('outcome', '=', 'refused')
+        .execute();
+      expect(
+        rows.some(
+          (r) =>
+            r.error_code === 'FORBIDDEN' &&
+            (JSON.parse(r.actor_roles) as string[]).includes('support'),
+        ),
+      ).toBe(true);
     });
   });
 }

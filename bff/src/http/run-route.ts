@@ -1,6 +1,6 @@
 // Runs one API route: CSRF, authentication and authorization from the route table, then the
 // handler, then one audit row for the attempt (refusals included), then the reply.
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, type ErrorEnvelope, type Role } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
@@ -31,7 +31,12 @@ export type Reply =
   | { kind: 'json'; status: number; body: unknown; cookie?: string }
   | { kind: 'empty'; status: number; cookie?: string }
   /** the body is written by `write` after the audit row is stored */
-  | { kind: 'stream'; contentType: string; filename: string; write: (res: Response) => Promise<void> };
+  | {
+      kind: 'stream';
+      contentType: string;
+      filename: string;
+      write: (res: Response) => Promise<void>;
+    };
 
 export type Handler = (ctx: RouteContext) => Promise<Reply>;
 
@@ -42,7 +47,7 @@ export function requireAuth(ctx: RouteContext): AuthenticatedSession {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const jsonBody = express.json({ limit: '100kb' });
+const jsonBody: RequestHandler = express.json({ limit: '100kb' });
 
 /** body-parser's error types, as staff- and client-facing errors naming the body. */
 export function bodyError(err: unknown): AppError {
@@ -69,7 +74,7 @@ export function bodyError(err: unknown): AppError {
  */
 function readJsonBody(req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => {
-    void jsonBody(req, res, (err?: unknown) => {
+    jsonBody(req, res, (err?: unknown) => {
       if (err === undefined || err === null) resolve();
       else reject(bodyError(err));
     });
@@ -78,15 +83,22 @@ function readJsonBody(req: Request, res: Response): Promise<void> {
 
 export function checkCsrf(req: Request, allowedOrigins: readonly string[]): void {
   if (req.get(CSRF_HEADER) !== CSRF_HEADER_VALUE) {
-    throw new AppError('CSRF_REJECTED', `state-changing requests need the ${CSRF_HEADER}: ${CSRF_HEADER_VALUE} header`);
+    throw new AppError(
+      'CSRF_REJECTED',
+      `state-changing requests need the ${CSRF_HEADER}: ${CSRF_HEADER_VALUE} header`,
+    );
   }
   const origin = req.get('Origin');
   if (origin !== undefined) {
-    if (!allowedOrigins.includes(origin)) throw new AppError('CSRF_REJECTED', 'request from another origin');
+    if (!allowedOrigins.includes(origin))
+      throw new AppError('CSRF_REJECTED', 'request from another origin');
     return;
   }
   if (req.get('Sec-Fetch-Site') !== 'same-origin') {
-    throw new AppError('CSRF_REJECTED', 'request without a same-origin Origin or Sec-Fetch-Site header');
+    throw new AppError(
+      'CSRF_REJECTED',
+      'request without a same-origin Origin or Sec-Fetch-Site header',
+    );
   }
 }
 
@@ -103,16 +115,26 @@ export function errorEnvelope(err: AppError, requestId: string): ErrorEnvelope {
 
 /** The id pino-http gave the request (always a string here: see genReqId in app.ts). */
 export function requestIdOf(req: Request): string {
-  return typeof req.id === 'string' ? req.id : typeof req.id === 'number' ? String(req.id) : 'unknown';
+  return typeof req.id === 'string'
+    ? req.id
+    : typeof req.id === 'number'
+      ? String(req.id)
+      : 'unknown';
 }
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  return new AppError('INTERNAL', 'an unexpected error occurred; the request id identifies it in the logs');
+  return new AppError(
+    'INTERNAL',
+    'an unexpected error occurred; the request id identifies it in the logs',
+  );
 }
 
 export function makeRunner(services: Services, logger: Logger) {
-  const allowedOrigins = [services.config.publicOrigin, ...(services.config.devOrigin === null ? [] : [services.config.devOrigin])];
+  const allowedOrigins = [
+    services.config.publicOrigin,
+    ...(services.config.devOrigin === null ? [] : [services.config.devOrigin]),
+  ];
   const cookieName = sessionCookieName(services.config);
 
   return (rule: RouteRule, handler: Handler) =>
@@ -131,9 +153,14 @@ export function makeRunner(services: Services, logger: Logger) {
         if (!SAFE_METHODS.has(req.method)) checkCsrf(req, allowedOrigins);
         if (rule.access !== 'public') {
           const token = readCookie(req.get('Cookie'), cookieName);
-          if (token === undefined || token === '') throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+          if (token === undefined || token === '')
+            throw new AppError('UNAUTHENTICATED', 'sign in to continue');
           ctx.auth = await services.auth.authenticate(token);
-          ctx.audit.actor = { id: ctx.auth.user.id, email: ctx.auth.user.email, roles: parseRoles(ctx.auth.user.roles) };
+          ctx.audit.actor = {
+            id: ctx.auth.user.id,
+            email: ctx.auth.user.email,
+            roles: parseRoles(ctx.auth.user.roles),
+          };
           if (!allows(rule.access, ctx.audit.actor.roles)) {
             throw new AppError('FORBIDDEN', 'your roles do not allow this');
           }
@@ -155,7 +182,11 @@ export function makeRunner(services: Services, logger: Logger) {
       send(res, reply);
     };
 
-  async function auditAttempt(ctx: RouteContext, rule: RouteRule, err: AppError | null): Promise<void> {
+  async function auditAttempt(
+    ctx: RouteContext,
+    rule: RouteRule,
+    err: AppError | null,
+  ): Promise<void> {
     const actor = ctx.audit.actor;
     try {
       await services.audit.append({

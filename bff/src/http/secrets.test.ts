@@ -2,8 +2,19 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { TotpConfirmResponseSchema, TotpEnrolResponseSchema, UserSchema } from '@paydesk/shared/api';
-import { ADMIN, DB_VARIANTS, TEST_CONTROL_KEY, startApp, type Reply, type TestApp } from '../test-support/harness.js';
+import {
+  TotpConfirmResponseSchema,
+  TotpEnrolResponseSchema,
+  UserSchema,
+} from '@paydesk/shared/api';
+import {
+  ADMIN,
+  DB_VARIANTS,
+  TEST_CONTROL_KEY,
+  startApp,
+  type Reply,
+  type TestApp,
+} from '../test-support/harness.js';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const RSA_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -16,7 +27,14 @@ for (const variant of DB_VARIANTS) {
     const secrets: string[] = [TEST_CONTROL_KEY, RSA_BODY_LINE, ADMIN.password];
     beforeAll(async () => {
       t = await startApp(variant, {
-        config: { merchant: { login: 'm', controlKey: TEST_CONTROL_KEY, rsaPrivateKeyPem: RSA_PEM, endpoints: [] } },
+        config: {
+          merchant: {
+            login: 'm',
+            controlKey: TEST_CONTROL_KEY,
+            rsaPrivateKeyPem: RSA_PEM,
+            endpoints: [],
+          },
+        },
       });
       secrets.push(new TextDecoder().decode(t.config.sessionSecret));
       const admin = t.client();
@@ -28,15 +46,30 @@ for (const variant of DB_VARIANTS) {
       secrets.push('wrong-password-attempt');
       keep(await admin.login(ADMIN.email, ADMIN.password));
       secrets.push(admin.cookies.get('paydesk_session') ?? 'no-cookie');
-      const created = keep(await admin.post('/api/users', { email: 's@paydesk.test', name: 'S', password: 'user-secret-password-1', roles: ['support'] }));
+      const created = keep(
+        await admin.post('/api/users', {
+          email: 's@paydesk.test',
+          name: 'S',
+          password: 'user-secret-password-1',
+          roles: ['support'],
+        }),
+      );
       secrets.push('user-secret-password-1');
       const id = UserSchema.parse(created.json).id;
       keep(await admin.patch(`/api/users/${id}`, { roles: ['support', 'finance'] }));
-      keep(await admin.post('/api/session/password', { currentPassword: ADMIN.password, newPassword: 'admin-new-password-2' }));
+      keep(
+        await admin.post('/api/session/password', {
+          currentPassword: ADMIN.password,
+          newPassword: 'admin-new-password-2',
+        }),
+      );
       secrets.push('admin-new-password-2');
       const enrol = TotpEnrolResponseSchema.parse(keep(await admin.post('/api/session/totp')).json);
       secrets.push(enrol.secret);
-      const code = await generate({ secret: enrol.secret, epoch: Math.floor(t.clock.now() / 1000) });
+      const code = await generate({
+        secret: enrol.secret,
+        epoch: Math.floor(t.clock.now() / 1000),
+      });
       const confirm = await admin.post('/api/session/totp/confirm', { code });
       const { recoveryCodes } = TotpConfirmResponseSchema.parse(confirm.json);
       secrets.push(...recoveryCodes);

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { SessionResponseSchema, TotpConfirmResponseSchema, TotpEnrolResponseSchema } from '@paydesk/shared/api';
+import {
+  SessionResponseSchema,
+  TotpConfirmResponseSchema,
+  TotpEnrolResponseSchema,
+} from '@paydesk/shared/api';
 import { ADMIN, DB_VARIANTS, errorCode, startApp, type TestApp } from '../test-support/harness.js';
 
 for (const variant of DB_VARIANTS) {
@@ -23,18 +27,24 @@ for (const variant of DB_VARIANTS) {
       expect(body.user.email).toBe(ADMIN.email);
       expect(body.user.roles).toEqual(['admin', 'auditor']);
       const cookie = res.headers.getSetCookie()[0] ?? '';
-      expect(cookie).toMatch(/^paydesk_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+      expect(cookie).toMatch(
+        /^paydesk_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+      );
       const me = await c.get('/api/session');
       expect(me.status).toBe(200);
       expect(SessionResponseSchema.parse(me.json).user.id).toBe(body.user.id);
     });
 
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {
-      const t2 = await startApp(variant, { config: { publicOrigin: 'https://paydesk.example.com', secureCookies: true } });
+      const t2 = await startApp(variant, {
+        config: { publicOrigin: 'https://paydesk.example.com', secureCookies: true },
+      });
       try {
         const res = await t2.client().login(ADMIN.email, ADMIN.password);
         expect(res.status).toBe(200);
-        expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-paydesk_session=.*; Path=\/; HttpOnly; SameSite=Strict; .*Secure$/);
+        expect(res.headers.getSetCookie()[0]).toMatch(
+          /^__Host-paydesk_session=.*; Path=\/; HttpOnly; SameSite=Strict; .*Secure$/,
+        );
       } finally {
         await t2.close();
       }
@@ -55,13 +65,21 @@ for (const variant of DB_VARIANTS) {
       await c.login('ghost@paydesk.test', 'wrong-password');
       await c.login(ADMIN.email, ADMIN.password);
       await c.delete('/api/session');
-      const rows = await t.db.k.selectFrom('audit_log').selectAll().where('action', 'like', 'session.%').orderBy('seq').execute();
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', 'like', 'session.%')
+        .orderBy('seq')
+        .execute();
       expect(rows.map((r) => [r.action, r.outcome, r.error_code, r.actor_email])).toEqual([
         ['session.login', 'refused', 'INVALID_CREDENTIALS', null],
         ['session.login', 'success', null, ADMIN.email],
         ['session.logout', 'success', null, ADMIN.email],
       ]);
-      expect(JSON.parse(rows[0]!.summary)).toEqual({ email: 'ghost@paydesk.test', secondFactorGiven: false });
+      expect(JSON.parse(rows[0]!.summary)).toEqual({
+        email: 'ghost@paydesk.test',
+        secondFactorGiven: false,
+      });
       expect(rows[0]!.target).toBe('account:ghost@paydesk.test');
       expect(JSON.parse(rows[1]!.actor_roles)).toEqual(['admin', 'auditor']);
       expect(rows[1]!.ip).toBe('127.0.0.1');
@@ -71,7 +89,8 @@ for (const variant of DB_VARIANTS) {
 
     it('when an account fails too often, then it is locked for the window even with the right password, and opens after it', async () => {
       const c = t.client();
-      for (let i = 0; i < 3; i += 1) expect((await c.login(ADMIN.email, 'wrong-password')).status).toBe(401);
+      for (let i = 0; i < 3; i += 1)
+        expect((await c.login(ADMIN.email, 'wrong-password')).status).toBe(401);
       const locked = await c.login(ADMIN.email, ADMIN.password);
       expect(locked.status).toBe(429);
       expect(errorCode(locked)).toBe('RATE_LIMITED');
@@ -82,7 +101,8 @@ for (const variant of DB_VARIANTS) {
 
     it('when one IP fails across many accounts, then that IP is rate limited', async () => {
       const c = t.client();
-      for (let i = 0; i < 6; i += 1) expect((await c.login(`probe${i}@paydesk.test`, 'wrong-password')).status).toBe(401);
+      for (let i = 0; i < 6; i += 1)
+        expect((await c.login(`probe${i}@paydesk.test`, 'wrong-password')).status).toBe(401);
       expect(errorCode(await c.login(ADMIN.email, ADMIN.password))).toBe('RATE_LIMITED');
     });
 
@@ -122,14 +142,16 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(await c.get('/api/session'))).toBe('UNAUTHENTICATED');
     });
 
-    it('when an admin disables a user, then that user\'s sessions end at once and login is refused', async () => {
+    it("when an admin disables a user, then that user's sessions end at once and login is refused", async () => {
       const admin = t.client();
       await admin.login(ADMIN.email, ADMIN.password);
       const user = await t.userWithRoles(['support'], 'victim@paydesk.test');
       const me = SessionResponseSchema.parse((await user.get('/api/session')).json);
       expect((await admin.patch(`/api/users/${me.user.id}`, { disabled: true })).status).toBe(200);
       expect(errorCode(await user.get('/api/session'))).toBe('UNAUTHENTICATED');
-      const again = await t.client().login('victim@paydesk.test', 'password-for-victim@paydesk.test');
+      const again = await t
+        .client()
+        .login('victim@paydesk.test', 'password-for-victim@paydesk.test');
       expect(errorCode(again)).toBe('ACCOUNT_DISABLED');
     });
 
@@ -138,16 +160,30 @@ for (const variant of DB_VARIANTS) {
       const b = t.client();
       await a.login(ADMIN.email, ADMIN.password);
       await b.login(ADMIN.email, ADMIN.password);
-      const wrong = await a.post('/api/session/password', { currentPassword: 'nope-nope-nope', newPassword: 'a-brand-new-password' });
+      const wrong = await a.post('/api/session/password', {
+        currentPassword: 'nope-nope-nope',
+        newPassword: 'a-brand-new-password',
+      });
       expect(errorCode(wrong)).toBe('CURRENT_PASSWORD_INVALID');
-      const short = await a.post('/api/session/password', { currentPassword: ADMIN.password, newPassword: 'short' });
+      const short = await a.post('/api/session/password', {
+        currentPassword: ADMIN.password,
+        newPassword: 'short',
+      });
       expect(short.status).toBe(400);
-      expect((short.json as { error: { details: { fields: { path: string }[] } } }).error.details.fields[0]?.path).toBe('newPassword');
-      const ok = await a.post('/api/session/password', { currentPassword: ADMIN.password, newPassword: 'a-brand-new-password' });
+      expect(
+        (short.json as { error: { details: { fields: { path: string }[] } } }).error.details
+          .fields[0]?.path,
+      ).toBe('newPassword');
+      const ok = await a.post('/api/session/password', {
+        currentPassword: ADMIN.password,
+        newPassword: 'a-brand-new-password',
+      });
       expect(ok.status).toBe(200);
       expect((await a.get('/api/session')).status).toBe(200);
       expect(errorCode(await b.get('/api/session'))).toBe('UNAUTHENTICATED');
-      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password))).toBe('INVALID_CREDENTIALS');
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password))).toBe(
+        'INVALID_CREDENTIALS',
+      );
       expect((await t.client().login(ADMIN.email, 'a-brand-new-password')).status).toBe(200);
     });
 
@@ -159,11 +195,15 @@ for (const variant of DB_VARIANTS) {
       const token = c.cookies.get(name) ?? '';
       const claims = decodeJwt(token);
       const forged = [
-        await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-another-secret-0123')),
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256' })
+          .sign(new TextEncoder().encode('another-secret-another-secret-0123')),
         new UnsecuredJWT(claims).encode(),
         (() => {
           const [h = '', , sig = ''] = token.split('.');
-          const body = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
+          const body = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString(
+            'base64url',
+          );
           return `${h}.${body}.${sig}`;
         })(),
       ];
@@ -180,7 +220,9 @@ for (const variant of DB_VARIANTS) {
       const enrol = TotpEnrolResponseSchema.parse((await c.post('/api/session/totp')).json);
       expect(enrol.otpauthUri).toMatch(/^otpauth:\/\/totp\/Paydesk:admin%40paydesk\.test\?/);
       const epoch = () => Math.floor(t.clock.now() / 1000);
-      expect(errorCode(await c.post('/api/session/totp/confirm', { code: '000000' }))).toBe('TOTP_INVALID');
+      expect(errorCode(await c.post('/api/session/totp/confirm', { code: '000000' }))).toBe(
+        'TOTP_INVALID',
+      );
       const code1 = await generate({ secret: enrol.secret, epoch: epoch() });
       const confirmed = await c.post('/api/session/totp/confirm', { code: code1 });
       expect(confirmed.status).toBe(200);
@@ -190,25 +232,41 @@ for (const variant of DB_VARIANTS) {
 
       expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password))).toBe('TOTP_REQUIRED');
       // The code used to confirm cannot be used again.
-      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, code1))).toBe('TOTP_INVALID');
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, code1))).toBe(
+        'TOTP_INVALID',
+      );
       t.clock.advance(30_000);
       const code2 = await generate({ secret: enrol.secret, epoch: epoch() });
       expect((await t.client().login(ADMIN.email, ADMIN.password, code2)).status).toBe(200);
-      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, code2))).toBe('TOTP_INVALID');
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, code2))).toBe(
+        'TOTP_INVALID',
+      );
       const recovery = recoveryCodes[0] ?? '';
-      expect((await t.client().login(ADMIN.email, ADMIN.password, recovery.toLowerCase())).status).toBe(200);
+      expect(
+        (await t.client().login(ADMIN.email, ADMIN.password, recovery.toLowerCase())).status,
+      ).toBe(200);
       t.clock.advance(901_000);
-      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, recovery))).toBe('TOTP_INVALID');
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, recovery))).toBe(
+        'TOTP_INVALID',
+      );
       // The secret is sealed at rest, not stored in clear.
-      const row = await t.db.k.selectFrom('users').select('totp_secret').where('email', '=', ADMIN.email).executeTakeFirstOrThrow();
+      const row = await t.db.k
+        .selectFrom('users')
+        .select('totp_secret')
+        .where('email', '=', ADMIN.email)
+        .executeTakeFirstOrThrow();
       expect(row.totp_secret).not.toContain(enrol.secret);
     });
 
-    it('when an admin resets a user\'s TOTP, then the user logs in with the password alone', async () => {
+    it("when an admin resets a user's TOTP, then the user logs in with the password alone", async () => {
       const user = await t.userWithRoles(['finance'], 'fin@paydesk.test');
       const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
-      await user.post('/api/session/totp/confirm', { code: await generate({ secret: enrol.secret, epoch: Math.floor(t.clock.now() / 1000) }) });
-      expect(errorCode(await t.client().login('fin@paydesk.test', 'password-for-fin@paydesk.test'))).toBe('TOTP_REQUIRED');
+      await user.post('/api/session/totp/confirm', {
+        code: await generate({ secret: enrol.secret, epoch: Math.floor(t.clock.now() / 1000) }),
+      });
+      expect(
+        errorCode(await t.client().login('fin@paydesk.test', 'password-for-fin@paydesk.test')),
+      ).toBe('TOTP_REQUIRED');
       const admin = t.client();
       await admin.login(ADMIN.email, ADMIN.password);
       const id = SessionResponseSchema.parse((await user.get('/api/session')).json).user.id;
@@ -216,7 +274,9 @@ for (const variant of DB_VARIANTS) {
       expect(reset.status).toBe(200);
       expect((reset.json as { totpEnabled: boolean }).totpEnabled).toBe(false);
       expect(errorCode(await user.get('/api/session'))).toBe('UNAUTHENTICATED');
-      expect((await t.client().login('fin@paydesk.test', 'password-for-fin@paydesk.test')).status).toBe(200);
+      expect(
+        (await t.client().login('fin@paydesk.test', 'password-for-fin@paydesk.test')).status,
+      ).toBe(200);
     });
   });
 }

@@ -22,7 +22,10 @@ export function spaRouter(distDir: string): Router {
     express.static(distDir, {
       index: false,
       setHeaders: (res, path) =>
-        res.setHeader('Cache-Control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=3600'),
+        res.setHeader(
+          'Cache-Control',
+          path.endsWith('.html') ? 'no-cache' : 'public, max-age=3600',
+        ),
     }),
   );
   router.get(/^(?!\/api(\/|$)).*/, (_req, res) => {

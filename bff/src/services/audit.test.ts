@@ -1,8 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { AuditListResponseSchema, AuditRowSchema, AuditVerifyResponseSchema } from '@paydesk/shared/api';
+import {
+  AuditListResponseSchema,
+  AuditRowSchema,
+  AuditVerifyResponseSchema,
+} from '@paydesk/shared/api';
 import { openDatabase } from '../db/connect.js';
-import { ADMIN, DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
+import {
+  ADMIN,
+  DB_VARIANTS,
+  startApp,
+  type TestApp,
+  type TestClient,
+} from '../test-support/harness.js';
 import { AuditLog, verifyChain, type AuditEntry } from './audit.js';
 
 const entry = (i: number, over: Partial<AuditEntry> = {}): AuditEntry => ({
@@ -11,7 +21,12 @@ const entry = (i: number, over: Partial<AuditEntry> = {}): AuditEntry => ({
   actorRoles: ['support'],
   action: i % 2 === 0 ? 'test.even' : 'test.odd',
   target: `thing:${i}`,
-  summary: { i, password: 'must-not-appear', card: '4111111111111111', note: 'Zoë 🚀 ü "quoted" ~ 12:x' },
+  summary: {
+    i,
+    password: 'must-not-appear',
+    card: '4111111111111111',
+    note: 'Zoë 🚀 ü "quoted" ~ 12:x',
+  },
   outcome: 'success',
   errorCode: null,
   requestId: `req-${i}`,
@@ -47,69 +62,133 @@ for (const variant of DB_VARIANTS) {
 
     it('when a summary holds a password or a card number, then the row keeps neither', async () => {
       await t.services.audit.append(entry(1));
-      const row = await t.db.k.selectFrom('audit_log').selectAll().where('request_id', '=', 'req-1').executeTakeFirstOrThrow();
+      const row = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('request_id', '=', 'req-1')
+        .executeTakeFirstOrThrow();
       expect(row.summary).not.toContain('must-not-appear');
       expect(row.summary).not.toContain('4111111111111111');
-      expect(JSON.parse(row.summary)).toEqual({ card: '411111…1111', i: 1, note: 'Zoë 🚀 ü "quoted" ~ 12:x', password: '[redacted]' });
+      expect(JSON.parse(row.summary)).toEqual({
+        card: '411111…1111',
+        i: 1,
+        note: 'Zoë 🚀 ü "quoted" ~ 12:x',
+        password: '[redacted]',
+      });
     });
 
     it('when someone tries UPDATE or DELETE on the audit log, then the database refuses', async () => {
-      await expect(t.db.k.updateTable('audit_log').set({ action: 'x' }).where('seq', '=', 1).execute()).rejects.toThrow(/append-only/);
-      await expect(t.db.k.deleteFrom('audit_log').where('seq', '=', 1).execute()).rejects.toThrow(/append-only/);
-      expect(await t.db.k.selectFrom('audit_log').select('action').where('seq', '=', 1).executeTakeFirstOrThrow()).toEqual({ action: 'user.create' });
+      await expect(
+        t.db.k.updateTable('audit_log').set({ action: 'x' }).where('seq', '=', 1).execute(),
+      ).rejects.toThrow(/append-only/);
+      await expect(t.db.k.deleteFrom('audit_log').where('seq', '=', 1).execute()).rejects.toThrow(
+        /append-only/,
+      );
+      expect(
+        await t.db.k
+          .selectFrom('audit_log')
+          .select('action')
+          .where('seq', '=', 1)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ action: 'user.create' });
     });
 
     it('when a row is edited directly in the database, then verify reports that row as the first broken one', async () => {
       for (let i = 0; i < 10; i += 1) await t.services.audit.append(entry(i));
-      const trigger = variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : 'audit_log_no_update';
+      const trigger =
+        variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : 'audit_log_no_update';
       await sql.raw(`drop trigger ${trigger}`).execute(t.db.k);
-      await t.db.k.updateTable('audit_log').set({ outcome: 'refused' }).where('seq', '=', 7).execute();
+      await t.db.k
+        .updateTable('audit_log')
+        .set({ outcome: 'refused' })
+        .where('seq', '=', 7)
+        .execute();
       const v = AuditVerifyResponseSchema.parse((await auditor.get('/api/audit/verify')).json);
-      expect(v).toMatchObject({ ok: false, firstBrokenSeq: 7, verifiedUpToSeq: 6, reason: 'hash_mismatch' });
+      expect(v).toMatchObject({
+        ok: false,
+        firstBrokenSeq: 7,
+        verifiedUpToSeq: 6,
+        reason: 'hash_mismatch',
+      });
     });
 
     it('when a row is removed and the rest re-linked, then verify reports the gap', async () => {
       for (let i = 0; i < 5; i += 1) await t.services.audit.append(entry(i));
-      const trigger = variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : 'audit_log_no_delete';
+      const trigger =
+        variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : 'audit_log_no_delete';
       await sql.raw(`drop trigger ${trigger}`).execute(t.db.k);
       await t.db.k.deleteFrom('audit_log').where('seq', '=', 4).execute();
       const v = AuditVerifyResponseSchema.parse((await auditor.get('/api/audit/verify')).json);
-      expect(v).toMatchObject({ ok: false, firstBrokenSeq: 4, verifiedUpToSeq: 3, reason: 'sequence_gap' });
+      expect(v).toMatchObject({
+        ok: false,
+        firstBrokenSeq: 4,
+        verifiedUpToSeq: 3,
+        reason: 'sequence_gap',
+      });
     });
 
     it('when a whole read batch of rows is missing, then verify still reports the gap', async () => {
       for (let i = 0; i < 12; i += 1) await t.services.audit.append(entry(i));
-      const trigger = variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : 'audit_log_no_delete';
+      const trigger =
+        variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : 'audit_log_no_delete';
       await sql.raw(`drop trigger ${trigger}`).execute(t.db.k);
       await t.db.k.deleteFrom('audit_log').where('seq', '>=', 5).where('seq', '<', 9).execute();
       // batches of 4 rows: [1,5) full, [5,9) empty, [9,13) beyond it
-      expect(await verifyChain(t.db, 4)).toMatchObject({ ok: false, firstBrokenSeq: 5, verifiedUpToSeq: 4, reason: 'sequence_gap' });
-      expect(await verifyChain(t.db, 3)).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: 'sequence_gap' });
+      expect(await verifyChain(t.db, 4)).toMatchObject({
+        ok: false,
+        firstBrokenSeq: 5,
+        verifiedUpToSeq: 4,
+        reason: 'sequence_gap',
+      });
+      expect(await verifyChain(t.db, 3)).toMatchObject({
+        ok: false,
+        firstBrokenSeq: 5,
+        reason: 'sequence_gap',
+      });
     });
 
     it('when batches are small, then a long intact chain still verifies to its last row', async () => {
       for (let i = 0; i < 25; i += 1) await t.services.audit.append(entry(i));
-      expect(await verifyChain(t.db, 4)).toMatchObject({ ok: true, rowsChecked: 27, verifiedUpToSeq: 27 });
+      expect(await verifyChain(t.db, 4)).toMatchObject({
+        ok: true,
+        rowsChecked: 27,
+        verifiedUpToSeq: 27,
+      });
       expect(await verifyChain(t.db, 27)).toMatchObject({ ok: true, verifiedUpToSeq: 27 });
     });
 
     it('when the list is filtered and paged, then the reply holds exactly the matching rows, newest first', async () => {
-      for (let i = 0; i < 30; i += 1) await t.services.audit.append(entry(i, i === 5 ? { outcome: 'refused', errorCode: 'FORBIDDEN' } : {}));
-      const page1 = AuditListResponseSchema.parse((await auditor.get('/api/audit?action=test.even&pageSize=10')).json);
+      for (let i = 0; i < 30; i += 1)
+        await t.services.audit.append(
+          entry(i, i === 5 ? { outcome: 'refused', errorCode: 'FORBIDDEN' } : {}),
+        );
+      const page1 = AuditListResponseSchema.parse(
+        (await auditor.get('/api/audit?action=test.even&pageSize=10')).json,
+      );
       expect(page1.total).toBe(15);
       expect(page1.items).toHaveLength(10);
       expect(page1.items.every((r) => r.action === 'test.even')).toBe(true);
       expect(page1.items[0]!.seq).toBeGreaterThan(page1.items[1]!.seq);
-      const page2 = AuditListResponseSchema.parse((await auditor.get('/api/audit?action=test.even&pageSize=10&page=2')).json);
+      const page2 = AuditListResponseSchema.parse(
+        (await auditor.get('/api/audit?action=test.even&pageSize=10&page=2')).json,
+      );
       expect(page2.items).toHaveLength(5);
-      const prefix = AuditListResponseSchema.parse((await auditor.get('/api/audit?action=test.&pageSize=100')).json);
+      const prefix = AuditListResponseSchema.parse(
+        (await auditor.get('/api/audit?action=test.&pageSize=100')).json,
+      );
       expect(prefix.total).toBe(30);
-      const refused = AuditListResponseSchema.parse((await auditor.get('/api/audit?outcome=refused')).json);
+      const refused = AuditListResponseSchema.parse(
+        (await auditor.get('/api/audit?outcome=refused')).json,
+      );
       expect(refused.items.map((r) => r.target)).toEqual(['thing:5']);
-      const byActor = AuditListResponseSchema.parse((await auditor.get('/api/audit?actor=ACTOR1@paydesk.test&target=thing:4')).json);
+      const byActor = AuditListResponseSchema.parse(
+        (await auditor.get('/api/audit?actor=ACTOR1@paydesk.test&target=thing:4')).json,
+      );
       expect(byActor.items.map((r) => r.requestId)).toEqual(['req-4']);
       const now = new Date(t.clock.now());
-      const later = AuditListResponseSchema.parse((await auditor.get(`/api/audit?from=${new Date(now.getTime() + 1000).toISOString()}`)).json);
+      const later = AuditListResponseSchema.parse(
+        (await auditor.get(`/api/audit?from=${new Date(now.getTime() + 1000).toISOString()}`)).json,
+      );
       expect(later.total).toBe(0);
       const bad = await auditor.get('/api/audit?pageSize=100000&outcome=maybe');
       expect(bad.status).toBe(400);
@@ -122,15 +201,33 @@ for (const variant of DB_VARIANTS) {
       const jsonl = await auditor.get('/api/audit/export?format=jsonl&action=test.odd');
       expect(jsonl.status).toBe(200);
       expect(jsonl.headers.get('content-type')).toContain('application/x-ndjson');
-      expect(jsonl.headers.get('content-disposition')).toMatch(/attachment; filename="paydesk-audit-.*\.jsonl"/);
-      const rows = jsonl.text.trim().split('\n').map((l) => AuditRowSchema.parse(JSON.parse(l)));
-      expect(rows.map((r) => r.target)).toEqual(['thing:1', 'thing:3', 'thing:5', 'thing:7', 'thing:9', 'thing:11']);
+      expect(jsonl.headers.get('content-disposition')).toMatch(
+        /attachment; filename="paydesk-audit-.*\.jsonl"/,
+      );
+      const rows = jsonl.text
+        .trim()
+        .split('\n')
+        .map((l) => AuditRowSchema.parse(JSON.parse(l)));
+      expect(rows.map((r) => r.target)).toEqual([
+        'thing:1',
+        'thing:3',
+        'thing:5',
+        'thing:7',
+        'thing:9',
+        'thing:11',
+      ]);
       const csv = await auditor.get('/api/audit/export?format=csv&action=test.odd');
       const lines = csv.text.trim().split('\r\n');
-      expect(lines[0]).toBe('seq,at,actorId,actorEmail,actorRoles,action,target,summary,outcome,errorCode,requestId,ip,userAgent,prevHash,hash');
+      expect(lines[0]).toBe(
+        'seq,at,actorId,actorEmail,actorRoles,action,target,summary,outcome,errorCode,requestId,ip,userAgent,prevHash,hash',
+      );
       expect(lines).toHaveLength(7);
       expect(lines[1]).toContain(',test.odd,thing:1,');
-      const exported = await t.db.k.selectFrom('audit_log').selectAll().where('action', '=', 'audit.export').execute();
+      const exported = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'audit.export')
+        .execute();
       expect(exported).toHaveLength(2);
     });
 
@@ -138,7 +235,6 @@ for (const variant of DB_VARIANTS) {
       await Promise.all(Array.from({ length: 60 }, (_, i) => t.services.audit.append(entry(i))));
       expect(await t.services.audit.verify()).toMatchObject({ ok: true, verifiedUpToSeq: 62 });
     });
-
   });
 }
 
@@ -151,10 +247,14 @@ describe.skipIf(postgres.skip)('audit log with two BFF instances (postgres)', ()
     try {
       const a = t.services.audit;
       const b = new AuditLog(other, t.clock);
-      await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? a : b).append(entry(i))));
+      await Promise.all(
+        Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? a : b).append(entry(i))),
+      );
       // bootstrap row + 80
       expect(await a.verify()).toMatchObject({ ok: true, verifiedUpToSeq: 81 });
-      const seqs = (await t.db.k.selectFrom('audit_log').select('seq').orderBy('seq').execute()).map((r) => r.seq);
+      const seqs = (
+        await t.db.k.selectFrom('audit_log').select('seq').orderBy('seq').execute()
+      ).map((r) => r.seq);
       expect(seqs).toEqual(Array.from({ length: 81 }, (_, i) => i + 1));
     } finally {
       await other.close();

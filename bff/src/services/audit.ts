@@ -3,10 +3,21 @@
 // transaction lock on PostgreSQL, BEGIN IMMEDIATE on SQLite) so two instances never fork the chain.
 import { hash } from 'node:crypto';
 import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
-import type { AuditFilter, AuditOutcome, AuditRow, AuditVerifyResponse, Role } from '@paydesk/shared/api';
+import type {
+  AuditFilter,
+  AuditOutcome,
+  AuditRow,
+  AuditVerifyResponse,
+  Role,
+} from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { AUDIT_HASHED_COLUMNS, type AuditCheckRow, type AuditLogTable, type Database } from '../db/schema.js';
+import {
+  AUDIT_HASHED_COLUMNS,
+  type AuditCheckRow,
+  type AuditLogTable,
+  type Database,
+} from '../db/schema.js';
 import { canonicalJson, maskPans, redact } from './redact.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -96,7 +107,11 @@ export class AuditLog {
     });
   }
 
-  readonly #queue: { entry: AuditEntry; resolve: (seq: number) => void; reject: (err: unknown) => void }[] = [];
+  readonly #queue: {
+    entry: AuditEntry;
+    resolve: (seq: number) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   #flushing = false;
 
   async #flush(): Promise<void> {
@@ -105,8 +120,15 @@ export class AuditLog {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, 500);
         try {
-          const seqs = await this.#db.k.transaction().execute((trx) => this.#appendMany(trx, batch.map((b) => b.entry)));
-          batch.forEach((b, i) => { b.resolve(seqs[i] ?? 0); });
+          const seqs = await this.#db.k.transaction().execute((trx) =>
+            this.#appendMany(
+              trx,
+              batch.map((b) => b.entry),
+            ),
+          );
+          batch.forEach((b, i) => {
+            b.resolve(seqs[i] ?? 0);
+          });
         } catch (err) {
           if (batch.length === 1) {
             batch[0]?.reject(err);
@@ -115,7 +137,9 @@ export class AuditLog {
           // One bad entry must not sink the others: retry them one by one.
           for (const b of batch) {
             try {
-              const [seq] = await this.#db.k.transaction().execute((trx) => this.#appendMany(trx, [b.entry]));
+              const [seq] = await this.#db.k
+                .transaction()
+                .execute((trx) => this.#appendMany(trx, [b.entry]));
               b.resolve(seq ?? 0);
             } catch (single) {
               b.reject(single);
@@ -177,7 +201,9 @@ export class AuditLog {
     let q: SelectQueryBuilder<Database, 'audit_log', object> = this.#db.k.selectFrom('audit_log');
     if (filter.actor !== undefined) {
       const actor = filter.actor;
-      q = q.where((eb) => eb.or([eb('actor_email', '=', actor.toLowerCase()), eb('actor_id', '=', actor)]));
+      q = q.where((eb) =>
+        eb.or([eb('actor_email', '=', actor.toLowerCase()), eb('actor_id', '=', actor)]),
+      );
     }
     if (filter.action !== undefined) {
       q = filter.action.endsWith('.')
@@ -243,7 +269,10 @@ export async function verifyChain(db: Db, batchSize = 10_000): Promise<AuditVeri
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
   let checked = 0;
-  const result = (firstBrokenSeq: number | null, reason: BreakReason | null): AuditVerifyResponse => ({
+  const result = (
+    firstBrokenSeq: number | null,
+    reason: BreakReason | null,
+  ): AuditVerifyResponse => ({
     ok: firstBrokenSeq === null,
     rowsChecked: checked,
     verifiedUpToSeq: expectedSeq > 1 ? expectedSeq - 1 : null,
@@ -274,7 +303,9 @@ export async function verifyChain(db: Db, batchSize = 10_000): Promise<AuditVeri
         .orderBy('seq', 'asc')
         .limit(1)
         .executeTakeFirst();
-      return beyond !== undefined && beyond.seq > expectedSeq ? result(expectedSeq, 'sequence_gap') : result(null, null);
+      return beyond !== undefined && beyond.seq > expectedSeq
+        ? result(expectedSeq, 'sequence_gap')
+        : result(null, null);
     }
     const rows = await next;
     for (const row of rows) {

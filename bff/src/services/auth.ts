@@ -36,7 +36,9 @@ export interface ClientInfo {
 const INVALID_CREDENTIALS = 'e-mail or password is wrong';
 
 function hashCode(code: string): string {
-  return createHash('sha256').update(code.toUpperCase().replace(/[^A-Z0-9]/g, '')).digest('hex');
+  return createHash('sha256')
+    .update(code.toUpperCase().replace(/[^A-Z0-9]/g, ''))
+    .digest('hex');
 }
 
 export class Auth {
@@ -63,7 +65,11 @@ export class Auth {
     const subjects = [`account:${email}`, `ip:${client.ip ?? 'unknown'}`];
     await this.#refuseWhenLimited(subjects);
 
-    const user = await this.#db.k.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    const user = await this.#db.k
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirst();
     let passwordOk = false;
     if (user === undefined) {
       await this.#passwords.verifyDummy(input.password);
@@ -80,7 +86,9 @@ export class Auth {
     if (user.totp_enabled_at !== null && user.totp_secret !== null) {
       if (input.totp === undefined) {
         throw new AppError('TOTP_REQUIRED', 'enter the code from your authenticator app', {
-          fields: [{ path: 'totp', rule: 'required', message: 'a TOTP or recovery code is required' }],
+          fields: [
+            { path: 'totp', rule: 'required', message: 'a TOTP or recovery code is required' },
+          ],
         });
       }
       const ok = /^\d{6}$/.test(input.totp)
@@ -91,9 +99,16 @@ export class Auth {
         throw new AppError('TOTP_INVALID', 'the code is wrong or was already used');
       }
     }
-    await this.#db.k.deleteFrom('login_failures').where('subject', '=', `account:${email}`).execute();
+    await this.#db.k
+      .deleteFrom('login_failures')
+      .where('subject', '=', `account:${email}`)
+      .execute();
     const now = this.#clock.now();
-    await this.#db.k.updateTable('users').set({ last_login_at: now }).where('id', '=', user.id).execute();
+    await this.#db.k
+      .updateTable('users')
+      .set({ last_login_at: now })
+      .where('id', '=', user.id)
+      .execute();
     return this.#issue({ ...user, last_login_at: now }, client);
   }
 
@@ -114,7 +129,9 @@ export class Auth {
       const oldest = rows.at(-1);
       if (rows.length >= limit && oldest !== undefined) {
         const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000));
-        throw new AppError('RATE_LIMITED', 'too many failed logins; try again later', { retryAfterSeconds });
+        throw new AppError('RATE_LIMITED', 'too many failed logins; try again later', {
+          retryAfterSeconds,
+        });
       }
     }
   }
@@ -206,10 +223,12 @@ export class Auth {
       sub = payload.sub;
     } catch (err) {
       // A genuine token past its absolute end says "expired"; anything else is just refused.
-      if (err instanceof joseErrors.JWTExpired) throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
+      if (err instanceof joseErrors.JWTExpired)
+        throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
       throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     }
-    if (typeof sid !== 'string' || sub === undefined) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    if (typeof sid !== 'string' || sub === undefined)
+      throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     const row = await this.#db.k
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -226,7 +245,16 @@ export class Auth {
       .where('sessions.id', '=', sid)
       .executeTakeFirst();
     if (row?.id !== sub) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
-    const { s_id, s_created_at, s_last_seen_at, s_absolute_expires_at, s_revoked_at, s_ip, s_user_agent, ...user } = row;
+    const {
+      s_id,
+      s_created_at,
+      s_last_seen_at,
+      s_absolute_expires_at,
+      s_revoked_at,
+      s_ip,
+      s_user_agent,
+      ...user
+    } = row;
     const session: SessionsTable = {
       id: s_id,
       user_id: user.id,
@@ -240,19 +268,29 @@ export class Auth {
     if (session.revoked_at !== null || user.disabled_at !== null) {
       throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     }
-    if (now >= session.absolute_expires_at || now - session.last_seen_at >= this.#config.session.idleSeconds * 1000) {
+    if (
+      now >= session.absolute_expires_at ||
+      now - session.last_seen_at >= this.#config.session.idleSeconds * 1000
+    ) {
       await this.revoke(session.id);
       throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
     }
     if (now - session.last_seen_at >= TOUCH_EVERY_MS) {
-      await this.#db.k.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', session.id).execute();
+      await this.#db.k
+        .updateTable('sessions')
+        .set({ last_seen_at: now })
+        .where('id', '=', session.id)
+        .execute();
       session.last_seen_at = now;
     }
     return { user, session };
   }
 
   idleExpiresAt(session: SessionsTable): number {
-    return Math.min(session.last_seen_at + this.#config.session.idleSeconds * 1000, session.absolute_expires_at);
+    return Math.min(
+      session.last_seen_at + this.#config.session.idleSeconds * 1000,
+      session.absolute_expires_at,
+    );
   }
 
   async revoke(sessionId: string): Promise<void> {
@@ -275,13 +313,19 @@ export class Auth {
   ): Promise<IssuedSession> {
     if (!(await this.#passwords.verify(auth.user.password_hash, currentPassword))) {
       throw new AppError('CURRENT_PASSWORD_INVALID', 'the current password is wrong', {
-        fields: [{ path: 'currentPassword', rule: 'matches', message: 'the current password is wrong' }],
+        fields: [
+          { path: 'currentPassword', rule: 'matches', message: 'the current password is wrong' },
+        ],
       });
     }
     const passwordHash = await this.#passwords.hash(newPassword);
     const now = this.#clock.now();
     await this.#db.k.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', auth.user.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where('id', '=', auth.user.id)
+        .execute();
       await trx
         .updateTable('sessions')
         .set({ revoked_at: now })
@@ -294,7 +338,10 @@ export class Auth {
 
   async totpEnrol(user: UsersTable): Promise<{ secret: string; otpauthUri: string }> {
     if (user.totp_enabled_at !== null) {
-      throw new AppError('TOTP_ALREADY_ENABLED', 'two-factor sign-in is already on; an administrator can reset it');
+      throw new AppError(
+        'TOTP_ALREADY_ENABLED',
+        'two-factor sign-in is already on; an administrator can reset it',
+      );
     }
     const secret = generateSecret();
     await this.#db.k
@@ -321,20 +368,30 @@ export class Auth {
     }
     const recoveryCodes = Array.from({ length: 10 }, () => {
       const bytes = randomBytes(10);
-      const chars = Array.from(bytes, (b) => RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length] ?? 'A').join('');
+      const chars = Array.from(
+        bytes,
+        (b) => RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length] ?? 'A',
+      ).join('');
       return `${chars.slice(0, 5)}-${chars.slice(5)}`;
     });
     const now = this.#clock.now();
     await this.#db.k.transaction().execute(async (trx) => {
       await trx
         .updateTable('users')
-        .set({ totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, updated_at: now })
+        .set({
+          totp_secret: user.totp_pending_secret,
+          totp_pending_secret: null,
+          totp_enabled_at: now,
+          updated_at: now,
+        })
         .where('id', '=', user.id)
         .execute();
       await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
       await trx
         .insertInto('recovery_codes')
-        .values(recoveryCodes.map((c) => ({ user_id: user.id, code_hash: hashCode(c), used_at: null })))
+        .values(
+          recoveryCodes.map((c) => ({ user_id: user.id, code_hash: hashCode(c), used_at: null })),
+        )
         .execute();
     });
     return { recoveryCodes };

@@ -6,7 +6,11 @@ export class Passwords {
   readonly #options: { memoryCost: number; timeCost: number; parallelism: number };
   #dummy: Promise<string> | null = null;
   constructor(cost: Config['argon2']) {
-    this.#options = { memoryCost: cost.memoryKib, timeCost: cost.timeCost, parallelism: cost.parallelism };
+    this.#options = {
+      memoryCost: cost.memoryKib,
+      timeCost: cost.timeCost,
+      parallelism: cost.parallelism,
+    };
   }
   hash(password: string): Promise<string> {
     return hash(password, this.#options);

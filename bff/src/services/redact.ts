@@ -1,5 +1,6 @@
 // Request summaries for the audit log: keep what says what was asked, drop anything secret.
-const SECRET_KEY = /pass(word)?|secret|totp|^code$|otp|token|cookie|authori[sz]ation|control|private|cvv|cvc|card_?number|^pan$|recovery/i;
+const SECRET_KEY =
+  /pass(word)?|secret|totp|^code$|otp|token|cookie|authori[sz]ation|control|private|cvv|cvc|card_?number|^pan$|recovery/i;
 // Any run of 13–19 digits may be a card number, wherever it stands (ids, paths, user agents).
 const PAN_LIKE = /\d{13,19}/g;
 

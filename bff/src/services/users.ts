@@ -27,7 +27,8 @@ export function parseRoles(text: string): Role[] {
   return JSON.parse(text) as Role[];
 }
 
-const isActiveAdmin = (row: UsersTable) => row.disabled_at === null && parseRoles(row.roles).includes('admin');
+const isActiveAdmin = (row: UsersTable) =>
+  row.disabled_at === null && parseRoles(row.roles).includes('admin');
 
 export class Users {
   readonly #db: Db;
@@ -51,7 +52,11 @@ export class Users {
   }
 
   async byEmail(email: string): Promise<UsersTable | undefined> {
-    return this.#db.k.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    return this.#db.k
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
   }
 
   async create(input: CreateUserRequest): Promise<User> {
@@ -79,7 +84,9 @@ export class Users {
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
       throw new AppError('EMAIL_TAKEN', 'a user with this e-mail already exists', {
-        fields: [{ path: 'email', rule: 'unique', message: 'a user with this e-mail already exists' }],
+        fields: [
+          { path: 'email', rule: 'unique', message: 'a user with this e-mail already exists' },
+        ],
       });
     }
     return toUser(row);
@@ -100,11 +107,19 @@ export class Users {
         name: patch.name ?? row.name,
         roles: patch.roles === undefined ? row.roles : JSON.stringify(orderRoles(patch.roles)),
         disabled_at:
-          patch.disabled === undefined ? row.disabled_at : patch.disabled ? (row.disabled_at ?? now) : null,
+          patch.disabled === undefined
+            ? row.disabled_at
+            : patch.disabled
+              ? (row.disabled_at ?? now)
+              : null,
         updated_at: now,
       };
       if (isActiveAdmin(row) && !isActiveAdmin(next)) {
-        const admins = await trx.selectFrom('users').selectAll().where('disabled_at', 'is', null).execute();
+        const admins = await trx
+          .selectFrom('users')
+          .selectAll()
+          .where('disabled_at', 'is', null)
+          .execute();
         if (admins.filter(isActiveAdmin).length <= 1) {
           throw new AppError('LAST_ADMIN', 'this change would leave no active administrator');
         }
@@ -134,7 +149,13 @@ export class Users {
       const now = this.#clock.now();
       await trx
         .updateTable('users')
-        .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, updated_at: now })
+        .set({
+          totp_secret: null,
+          totp_pending_secret: null,
+          totp_enabled_at: null,
+          totp_last_step: null,
+          updated_at: now,
+        })
         .where('id', '=', id)
         .execute();
       await trx.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
@@ -144,7 +165,14 @@ export class Users {
         .where('user_id', '=', id)
         .where('revoked_at', 'is', null)
         .execute();
-      return toUser({ ...row, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, updated_at: now });
+      return toUser({
+        ...row,
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+        updated_at: now,
+      });
     });
   }
 
@@ -153,7 +181,12 @@ export class Users {
     const existing = await this.#db.k.selectFrom('users').select('id').limit(1).executeTakeFirst();
     if (existing !== undefined) return false;
     try {
-      const user = await this.create({ email: admin.email, name: 'Administrator', password: admin.password, roles: ['admin', 'auditor'] });
+      const user = await this.create({
+        email: admin.email,
+        name: 'Administrator',
+        password: admin.password,
+        roles: ['admin', 'auditor'],
+      });
       await this.#audit.append({
         actorId: null,
         actorEmail: null,

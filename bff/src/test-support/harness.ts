@@ -76,7 +76,12 @@ export function testConfig(database: Config['database'], overrides: Partial<Conf
     devOrigin: null,
     database,
     gatewayBaseUrl: 'http://127.0.0.1:9/paynet',
-    merchant: { login: 'merchant-test', controlKey: TEST_CONTROL_KEY, rsaPrivateKeyPem: null, endpoints: [{ kind: 'endpoint', id: '1001', currency: 'EUR' }] },
+    merchant: {
+      login: 'merchant-test',
+      controlKey: TEST_CONTROL_KEY,
+      rsaPrivateKeyPem: null,
+      endpoints: [{ kind: 'endpoint', id: '1001', currency: 'EUR' }],
+    },
     sessionSecret: new TextEncoder().encode('test-session-secret-0123456789-abcdefghijklmnop'),
     bootstrapAdmin: ADMIN,
     webDistDir: join(tmpdir(), 'paydesk-no-web-dist'),
@@ -115,7 +120,11 @@ export async function startApp(variant: DbVariant, options: StartOptions = {}): 
   const config = testConfig(created.database, options.config);
   const db = await openDatabase(config.database, 4);
   const logs: string[] = [];
-  const logger = createLogger('info', { write: (line: string) => { logs.push(line); } });
+  const logger = createLogger('info', {
+    write: (line: string) => {
+      logs.push(line);
+    },
+  });
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
   const { app, services } = createApp({
     config,
@@ -149,7 +158,11 @@ export async function startApp(variant: DbVariant, options: StartOptions = {}): 
     },
     close: async () => {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
       await db.close();
       await created.drop();
     },
@@ -181,7 +194,7 @@ export class TestClient {
     options: { csrf?: boolean } = {},
   ): Promise<Reply> {
     const h: Record<string, string> = {
-      ...(options.csrf ?? true ? { [CSRF_HEADER]: CSRF_HEADER_VALUE, Origin: this.origin } : {}),
+      ...((options.csrf ?? true) ? { [CSRF_HEADER]: CSRF_HEADER_VALUE, Origin: this.origin } : {}),
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...headers,
     };
@@ -189,7 +202,9 @@ export class TestClient {
     const res = await fetch(this.baseUrl + path, {
       method,
       headers: h,
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       redirect: 'manual',
     });
     for (const cookie of res.headers.getSetCookie()) {
@@ -202,7 +217,8 @@ export class TestClient {
     }
     const text = await res.text();
     let json: unknown = null;
-    if ((res.headers.get('content-type') ?? '').startsWith('application/json') && text !== '') json = JSON.parse(text);
+    if ((res.headers.get('content-type') ?? '').startsWith('application/json') && text !== '')
+      json = JSON.parse(text);
     return { status: res.status, headers: res.headers, text, json };
   }
 

@@ -7,7 +7,10 @@ import { IsoDateTimeSchema } from './common.js';
 export const AmountSchema = z
   .string()
   .trim()
-  .regex(/^(0|[1-9]\d{0,12})(\.\d{1,2})?$/, 'must be a decimal amount with at most 2 decimals, e.g. 19.99')
+  .regex(
+    /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/,
+    'must be a decimal amount with at most 2 decimals, e.g. 19.99',
+  )
   .refine((v) => /[1-9]/.test(v), 'must be greater than zero');
 
 /** Decimal text as shown in replies (may be `0.00`). */
@@ -20,7 +23,14 @@ export const CurrencySchema = z
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 alpha-3 code');
 
 /** The gateway's statuses plus `unknown`: Paydesk could not learn the outcome (design §3). */
-export const TRANSACTION_STATUSES = ['processing', 'approved', 'declined', 'error', 'filtered', 'unknown'] as const;
+export const TRANSACTION_STATUSES = [
+  'processing',
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+  'unknown',
+] as const;
 export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
 
@@ -91,7 +101,11 @@ export type TransactionSort = z.infer<typeof TransactionSortSchema>;
 export const TransactionFilterSchema = z.object({
   status: TransactionStatusSchema.optional(),
   type: TransactionTypeSchema.optional(),
-  endpoint: z.string().trim().regex(/^\d{1,18}$/, 'must be an endpoint id (digits)').optional(),
+  endpoint: z
+    .string()
+    .trim()
+    .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
+    .optional(),
   currency: CurrencySchema.optional(),
   /** inclusive lower bound of the creation time */
   createdFrom: IsoDateTimeSchema.optional(),
@@ -220,9 +234,17 @@ const ClientOrderIdSchema = z
 /** `POST /api/transactions/lookup`: at least one of orderid and client_orderid. */
 export const LookupBodySchema = z
   .object({
-    orderid: z.string().trim().regex(/^\d{1,30}$/, 'must be the gateway order id (digits)').optional(),
+    orderid: z
+      .string()
+      .trim()
+      .regex(/^\d{1,30}$/, 'must be the gateway order id (digits)')
+      .optional(),
     client_orderid: ClientOrderIdSchema.optional(),
-    endpointId: z.string().trim().regex(/^\d{1,18}$/, 'must be an endpoint id (digits)').optional(),
+    endpointId: z
+      .string()
+      .trim()
+      .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
+      .optional(),
   })
   .strict()
   .refine((b) => b.orderid !== undefined || b.client_orderid !== undefined, {
@@ -309,6 +331,13 @@ export const StatsResponseSchema = z.object({
   /** approved / (orders with a final status); null when there is none */
   approvalRate: z.number().min(0).max(1).nullable(),
   byStatus: z.record(z.string(), z.number().int().nonnegative()),
-  returnsByDay: z.array(z.object({ day: z.string(), currency: z.string(), count: z.number().int(), amount: MoneySchema })),
+  returnsByDay: z.array(
+    z.object({
+      day: z.string(),
+      currency: z.string(),
+      count: z.number().int(),
+      amount: MoneySchema,
+    }),
+  ),
 });
 export type StatsResponse = z.infer<typeof StatsResponseSchema>;

@@ -20,33 +20,58 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-const text = (max: number) => z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
-export const EndpointIdSchema = z.string().trim().regex(/^\d{1,18}$/, 'must be an endpoint id (digits)');
+export const EndpointIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)');
 
 export const CardNumberSchema = z
   .string()
   .transform((v) => v.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^\d{13,19}$/, 'must be 13-19 digits').refine(luhnValid, 'fails the Luhn check'));
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{13,19}$/, 'must be 13-19 digits')
+      .refine(luhnValid, 'fails the Luhn check'),
+  );
 
-export const PhoneSchema = z.string().trim().regex(/^[0-9+\-() ]{6,15}$/, 'must be 6-15 of 0-9 + - ( ) and space');
+export const PhoneSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9+\-() ]{6,15}$/, 'must be 6-15 of 0-9 + - ( ) and space');
 
 export const CardDestinationSchema = z
   .object({
     kind: z.literal('card'),
     cardNumber: CardNumberSchema,
     cardholderName: text(128),
-    expiryMonth: z.string().trim().regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
-    expiryYear: z.string().trim().regex(/^\d{4}$/, 'must be 4 digits'),
+    expiryMonth: z
+      .string()
+      .trim()
+      .regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
+    expiryYear: z
+      .string()
+      .trim()
+      .regex(/^\d{4}$/, 'must be 4 digits'),
   })
   .strict();
 
 export const BankDestinationSchema = z
   .object({
     kind: z.literal('bank'),
-    accountNumber: z.string().trim().regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4-34 letters or digits (IBAN or account number)'),
+    accountNumber: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4-34 letters or digits (IBAN or account number)'),
     bankName: text(128),
-    bankBic: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{8}([A-Z0-9]{3})?$/, 'must be an 8 or 11 character BIC'),
+    bankBic: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{8}([A-Z0-9]{3})?$/, 'must be an 8 or 11 character BIC'),
   })
   .strict();
 
@@ -193,11 +218,19 @@ export type PaymentLinkKind = z.infer<typeof PaymentLinkKindSchema>;
 
 export const LinkCustomerSchema = z
   .object({
-    email: z.string().trim().max(50, 'must be at most 50 characters').regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
+    email: z
+      .string()
+      .trim()
+      .max(50, 'must be at most 50 characters')
+      .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
     address1: text(50),
     city: text(50),
     zipCode: text(10),
-    country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
     phone: PhoneSchema.optional(),
     firstName: text(50).optional(),
     lastName: text(50).optional(),
@@ -236,13 +269,24 @@ export const PaymentLinkCreateBodySchema = z
   .strict()
   .superRefine((b, ctx) => {
     const needsAmount = b.kind !== 'account-verification-form';
-    if (needsAmount && b.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: `is required for a ${b.kind}` });
-    if (needsAmount && b.currency === undefined) ctx.addIssue({ code: 'custom', path: ['currency'], message: `is required for a ${b.kind}` });
+    if (needsAmount && b.amount === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: `is required for a ${b.kind}` });
+    if (needsAmount && b.currency === undefined)
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: `is required for a ${b.kind}` });
     if (!needsAmount && (b.amount !== undefined || b.currency !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'an account verification has no amount' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: 'an account verification has no amount',
+      });
     }
     if (b.kind === 'payout-form') {
-      if (b.customer !== undefined) ctx.addIssue({ code: 'custom', path: ['customer'], message: 'a payout-form takes no customer' });
+      if (b.customer !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customer'],
+          message: 'a payout-form takes no customer',
+        });
       return;
     }
     if (b.customer === undefined) {
@@ -250,7 +294,11 @@ export const PaymentLinkCreateBodySchema = z
       return;
     }
     if (b.kind !== 'account-verification-form' && b.customer.phone === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['customer', 'phone'], message: `is required for a ${b.kind}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customer', 'phone'],
+        message: `is required for a ${b.kind}`,
+      });
     }
   });
 export type PaymentLinkCreateBody = z.infer<typeof PaymentLinkCreateBodySchema>;
@@ -263,7 +311,14 @@ export type PaymentLinkCreateInput = z.input<typeof PaymentLinkCreateBodySchema>
  * - unknown: the reply was lost (the order may exist; its page address is not known)
  * - failed: the gateway refused it; rejected: an ops user rejected the payout-form
  */
-export const PAYMENT_LINK_STATES = ['pending_approval', 'sending', 'sent', 'unknown', 'failed', 'rejected'] as const;
+export const PAYMENT_LINK_STATES = [
+  'pending_approval',
+  'sending',
+  'sent',
+  'unknown',
+  'failed',
+  'rejected',
+] as const;
 export const PaymentLinkStateSchema = z.enum(PAYMENT_LINK_STATES);
 export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
 

@@ -47,7 +47,10 @@ export type TotpEnrolResponse = z.infer<typeof TotpEnrolResponseSchema>;
 
 /** `POST /api/session/totp/confirm` body: a current code from the authenticator app. */
 export const TotpConfirmRequestSchema = z.strictObject({
-  code: z.string().trim().regex(/^\d{6}$/, 'a 6-digit code'),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'a 6-digit code'),
 });
 export type TotpConfirmRequest = z.infer<typeof TotpConfirmRequestSchema>;
 

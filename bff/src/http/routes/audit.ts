@@ -32,7 +32,9 @@ async function write(res: Response, chunk: string): Promise<void> {
   if (!res.write(chunk)) {
     await new Promise<void>((resolve, reject) => {
       res.once('drain', resolve);
-      res.once('close', () => { reject(new Error('client went away')); });
+      res.once('close', () => {
+        reject(new Error('client went away'));
+      });
     });
   }
 }
@@ -41,7 +43,11 @@ export function auditHandlers(s: Services) {
   const list: Handler = async (ctx) => {
     const q = parseInput(AuditListQuerySchema, ctx.req.query, 'query');
     const { items, total } = await s.audit.list(q, q.page, q.pageSize);
-    return { kind: 'json', status: 200, body: { items, total, page: q.page, pageSize: q.pageSize } };
+    return {
+      kind: 'json',
+      status: 200,
+      body: { items, total, page: q.page, pageSize: q.pageSize },
+    };
   };
 
   const verify: Handler = async () => ({ kind: 'json', status: 200, body: await s.audit.verify() });
@@ -54,7 +60,8 @@ export function auditHandlers(s: Services) {
     const stamp = new Date(s.clock.now()).toISOString().replace(/[:.]/g, '-');
     return Promise.resolve({
       kind: 'stream',
-      contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      contentType:
+        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       filename: `paydesk-audit-${stamp}.${format}`,
       write: async (res: Response) => {
         if (format === 'csv') await write(res, `${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`);

@@ -19,19 +19,28 @@ export function sessionHandlers(s: Services) {
     absoluteExpiresAt: new Date(issued.session.absolute_expires_at).toISOString(),
   });
   const cookieFor = (issued: IssuedSession) =>
-    sessionCookie(s.config, issued.token, (issued.session.absolute_expires_at - s.clock.now()) / 1000);
+    sessionCookie(
+      s.config,
+      issued.token,
+      (issued.session.absolute_expires_at - s.clock.now()) / 1000,
+    );
 
   const login: Handler = async (ctx) => {
     const body = parseInput(LoginRequestSchema, ctx.req.body, 'body');
     ctx.audit.summary = { email: body.email, secondFactorGiven: body.totp !== undefined };
     ctx.audit.target = `account:${body.email}`;
     const issued = await s.auth.login(body, ctx.client);
-    ctx.audit.actor = { id: issued.user.id, email: issued.user.email, roles: parseRoles(issued.user.roles) };
+    ctx.audit.actor = {
+      id: issued.user.id,
+      email: issued.user.email,
+      roles: parseRoles(issued.user.roles),
+    };
     ctx.audit.target = `user:${issued.user.id}`;
     return { kind: 'json', status: 200, body: sessionBody(issued), cookie: cookieFor(issued) };
   };
 
-  const me: Handler = (ctx) => Promise.resolve({ kind: 'json', status: 200, body: sessionBody(requireAuth(ctx)) });
+  const me: Handler = (ctx) =>
+    Promise.resolve({ kind: 'json', status: 200, body: sessionBody(requireAuth(ctx)) });
 
   const logout: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
@@ -44,7 +53,12 @@ export function sessionHandlers(s: Services) {
     const auth = requireAuth(ctx);
     ctx.audit.target = `user:${auth.user.id}`;
     const body = parseInput(ChangePasswordRequestSchema, ctx.req.body, 'body');
-    const issued = await s.auth.changePassword(auth, body.currentPassword, body.newPassword, ctx.client);
+    const issued = await s.auth.changePassword(
+      auth,
+      body.currentPassword,
+      body.newPassword,
+      ctx.client,
+    );
     return { kind: 'json', status: 200, body: sessionBody(issued), cookie: cookieFor(issued) };
   };
 

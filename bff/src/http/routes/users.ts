@@ -11,7 +11,11 @@ function userId(ctx: RouteContext): string {
 }
 
 export function userHandlers(s: Services) {
-  const list: Handler = async () => ({ kind: 'json', status: 200, body: { items: await s.users.list() } });
+  const list: Handler = async () => ({
+    kind: 'json',
+    status: 200,
+    body: { items: await s.users.list() },
+  });
 
   const create: Handler = async (ctx) => {
     const raw: unknown = ctx.req.body;
