@@ -29,6 +29,13 @@ for (const variant of DB_VARIANTS) {
       rmSync(dist, { recursive: true, force: true });
     });
 
+    it('when a customer returns from a hosted form, then a plain thank-you page answers, not the staff SPA', async () => {
+      const res = await t.client().get('/payment-links/done');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Thank you');
+      expect(res.text).not.toContain('index-abc123.js');
+    });
+
     it('when /healthz is asked, then 200 ok', async () => {
       const res = await t.client().get('/healthz');
       expect(res.status).toBe(200);

@@ -21,6 +21,7 @@ import {
   toAppError,
   type Handler,
 } from './http/run-route.js';
+import { customerPages } from './http/customer-pages.js';
 import { spaRouter } from './http/spa.js';
 import { createServices, type Services } from './services/index.js';
 import { maskPans } from './services/redact.js';
@@ -161,6 +162,7 @@ export function createApp(deps: AppDeps): App {
   });
   app.use('/api', api);
 
+  app.use(customerPages());
   app.use(spaRouter(config.webDistDir));
 
   // Errors outside route handlers: unreadable bodies, static files, anything unexpected.
