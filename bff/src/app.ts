@@ -23,6 +23,15 @@ import {
 } from './http/run-route.js';
 import { customerPages } from './http/customer-pages.js';
 import { spaRouter } from './http/spa.js';
+import {
+  callbackRouter,
+  createPayments,
+  paymentHandlers,
+  type EventBus,
+  type Payments,
+} from './payments/index.js';
+import { createPayouts, type Payouts } from './payouts/index.js';
+import { payoutHandlers } from './payouts/routes.js';
 import { createServices, type Services } from './services/index.js';
 import { maskPans } from './services/redact.js';
 
@@ -33,17 +42,16 @@ export interface AppDeps {
   clock?: Clock;
   /** resolves when the gateway answers HTTP at all (default: GET GATEWAY_BASE_URL) */
   gatewayProbe?: () => Promise<void>;
+  /** live-update transport; in-process by default, PostgreSQL LISTEN/NOTIFY for several instances */
+  eventBus?: EventBus;
 }
 
 export interface App {
   app: express.Express;
   services: Services;
+  payments: Payments;
+  payouts: Payouts;
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-/** A client's request id is echoed, logged and audited, so it may not look like a card number. */
-const acceptableRequestId = (id: unknown): id is string =>
-  typeof id === 'string' && REQUEST_ID.test(id) && !/\d{13}/.test(id);
 
 export function defaultGatewayProbe(config: Config): () => Promise<void> {
   return async () => {
@@ -60,6 +68,28 @@ export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
   const clock = deps.clock ?? systemClock;
   const services = createServices(config, db, clock);
+  const payments = createPayments({
+    config,
+    db,
+    clock,
+    logger,
+    audit: services.audit,
+    options: { gatewayTimeoutMs: config.gatewayTimeoutMs, cardRefVersion: config.cardRefVersion },
+    ...(deps.eventBus === undefined ? {} : { bus: deps.eventBus }),
+  });
+  const payouts = createPayouts({
+    config,
+    db,
+    clock,
+    logger,
+    audit: services.audit,
+    options: { gatewayTimeoutMs: config.gatewayTimeoutMs },
+    idempotency: payments.services.idempotency,
+  });
+  // A payout's callback reaches the payments receiver; its status check becomes due at once.
+  payments.bus.subscribe((event) => {
+    payouts.onTransactionEvent(event);
+  });
   const gatewayProbe = deps.gatewayProbe ?? defaultGatewayProbe(config);
   const app = express();
   app.disable('x-powered-by');
@@ -69,9 +99,10 @@ export function createApp(deps: AppDeps): App {
   app.use(
     pinoHttp({
       logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = acceptableRequestId(incoming) ? incoming : randomUUID();
+      // Always our own id: it keys log lines to audit rows, so a client must not be able to choose
+      // it (a repeated or forged id would make the audit trail ambiguous).
+      genReqId: (_req, res) => {
+        const id = randomUUID();
         res.setHeader(REQUEST_ID_HEADER, id);
         return id;
       },
@@ -148,6 +179,8 @@ export function createApp(deps: AppDeps): App {
     ...sessionHandlers(services),
     ...userHandlers(services),
     ...auditHandlers(services),
+    ...paymentHandlers(payments),
+    ...payoutHandlers(payouts),
   };
   const run = makeRunner(services, logger);
   for (const key of Object.keys(ROUTES) as RouteKey[]) {
@@ -162,6 +195,7 @@ export function createApp(deps: AppDeps): App {
   });
   app.use('/api', api);
 
+  app.use(callbackRouter(payments, logger));
   app.use(customerPages());
   app.use(spaRouter(config.webDistDir));
 
@@ -192,5 +226,5 @@ export function createApp(deps: AppDeps): App {
     res.status(appErr.status).json(errorEnvelope(appErr, requestIdOf(req)));
   });
 
-  return { app, services };
+  return { app, services, payments, payouts };
 }

@@ -34,6 +34,10 @@ export interface Config {
   session: { idleSeconds: number; absoluteSeconds: number };
   login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowSeconds: number };
   readyGatewayTimeoutMs: number;
+  /** how long a gateway operation may take before its outcome is recorded as unknown */
+  gatewayTimeoutMs: number;
+  /** create-card-ref through v2 (control value) or v4 (OAuth RSA-SHA256) */
+  cardRefVersion: 'v2' | 'v4';
   shutdownTimeoutMs: number;
 }
 
@@ -137,6 +141,8 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: intIn(1, 100_000, 50),
   LOGIN_FAILURE_WINDOW_SECONDS: intIn(1, 86_400, 900),
   READY_GATEWAY_TIMEOUT_MS: intIn(1, 60_000, 2_000),
+  GATEWAY_TIMEOUT_MS: intIn(100, 120_000, 15_000),
+  CARD_REF_VERSION: z.enum(['v2', 'v4']).default('v2'),
   SHUTDOWN_TIMEOUT_MS: intIn(0, 600_000, 10_000),
 });
 
@@ -315,6 +321,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       windowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
     },
     readyGatewayTimeoutMs: e.READY_GATEWAY_TIMEOUT_MS,
+    gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
+    cardRefVersion: e.CARD_REF_VERSION,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

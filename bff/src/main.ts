@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { createLogger } from './logger.js';
+import { PgNotifyEventBus } from './payments/index.js';
 
 async function main(): Promise<void> {
   let config;
@@ -20,13 +21,27 @@ async function main(): Promise<void> {
   const db = await openDatabase(config.database, 10, (err) => {
     logger.warn({ err }, 'an idle database connection failed');
   });
-  const { app, services } = createApp({ config, db, logger });
+  // With PostgreSQL (several instances) live updates travel through LISTEN/NOTIFY, so a browser
+  // connected to one instance sees changes made through another.
+  const eventBus =
+    config.database.kind === 'postgres'
+      ? await PgNotifyEventBus.connect(config.database.url, logger)
+      : undefined;
+  const { app, services, payments, payouts } = createApp({
+    config,
+    db,
+    logger,
+    ...(eventBus === undefined ? {} : { eventBus }),
+  });
   if (
     config.bootstrapAdmin !== null &&
     (await services.users.bootstrapAdmin(config.bootstrapAdmin))
   ) {
     logger.info({ email: config.bootstrapAdmin.email }, 'created the first administrator');
   }
+  payments.reconciler.start();
+  payouts.poller.start();
+
   const server = createServer(app);
   server.once('error', (err: NodeJS.ErrnoException) => {
     const reason =
@@ -55,10 +70,12 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      db.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+      Promise.all([payments.close(), payouts.close()])
+        .then(() => db.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
     });
     server.closeIdleConnections();
   };

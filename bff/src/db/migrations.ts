@@ -2,6 +2,8 @@
 // spelled out per kind. Applied at start-up by `migrateToLatest`.
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { paymentsMigrations } from '../payments/migration.js';
+import { payoutsMigrations } from '../payouts/migration.js';
 import type { DatabaseKind } from './connect.js';
 
 function platformMigration(kind: DatabaseKind): Migration {
@@ -95,7 +97,11 @@ class InCodeProvider implements MigrationProvider {
     this.#kind = kind;
   }
   getMigrations(): Promise<Record<string, Migration>> {
-    return Promise.resolve({ '0001-platform': platformMigration(this.#kind) });
+    return Promise.resolve({
+      '0001-platform': platformMigration(this.#kind),
+      ...paymentsMigrations(this.#kind),
+      ...payoutsMigrations(this.#kind),
+    });
   }
 }
 

@@ -2,6 +2,8 @@
 // routes, and every request passes CSRF, authentication and authorization from this table before
 // its handler runs. `action` names the audit-log action; reads audit only their refusals.
 import type { Role } from '@paydesk/shared/api';
+import { PAYMENT_ROUTES } from '../payments/route-rules.js';
+import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
 
 export type Access = 'public' | 'authenticated' | readonly Role[];
 
@@ -12,7 +14,8 @@ export interface RouteRule {
   auditSuccess: boolean;
 }
 
-export const ROUTES = {
+/** The platform's own routes: session, users, audit. */
+export const PLATFORM_ROUTES = {
   'POST /api/session': { access: 'public', action: 'session.login', auditSuccess: true },
   'GET /api/session': { access: 'authenticated', action: 'session.read', auditSuccess: false },
   'DELETE /api/session': { access: 'authenticated', action: 'session.logout', auditSuccess: true },
@@ -42,6 +45,13 @@ export const ROUTES = {
   'GET /api/audit': { access: ['auditor'], action: 'audit.list', auditSuccess: false },
   'GET /api/audit/verify': { access: ['auditor'], action: 'audit.verify', auditSuccess: true },
   'GET /api/audit/export': { access: ['auditor'], action: 'audit.export', auditSuccess: true },
+} as const satisfies Record<string, RouteRule>;
+
+/** Every API route. The three parts never share a key (route-table.test.ts proves it). */
+export const ROUTES = {
+  ...PLATFORM_ROUTES,
+  ...PAYMENT_ROUTES,
+  ...PAYOUT_ROUTES,
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTES;

@@ -91,6 +91,8 @@ export function testConfig(database: Config['database'], overrides: Partial<Conf
     session: { idleSeconds: 1800, absoluteSeconds: 43_200 },
     login: { maxFailuresPerAccount: 5, maxFailuresPerIp: 50, windowSeconds: 900 },
     readyGatewayTimeoutMs: 500,
+    gatewayTimeoutMs: 2_000,
+    cardRefVersion: 'v2',
     shutdownTimeoutMs: 0,
     ...overrides,
   };

@@ -1,0 +1,228 @@
+// The callback receiver and support's lookup, against the real sandbox process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  TransactionDetailSchema,
+  TransactionPageSchema,
+  type ErrorEnvelope,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
+import { payDb } from './db.js';
+import { startPaymentsApp } from './test-support/app.js';
+import { startFixture, type Fixture } from './test-support/fixture.js';
+import { CARDS } from './test-support/storefront.js';
+
+interface Delivery {
+  orderid: string;
+  serial: string;
+  url: string;
+  state: string;
+  params: Record<string, string>;
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payments callbacks and lookup (${variant.name})`, () => {
+    let f: Fixture;
+    const deliveries = async (orderid: string): Promise<Delivery[]> =>
+      (
+        (await f.sandbox.control(`/sandbox/callbacks?orderid=${orderid}`)).json as {
+          callbacks: Delivery[];
+        }
+      ).callbacks;
+    beforeAll(async () => {
+      f = await startFixture(variant);
+    });
+    afterAll(async () => {
+      await f.close();
+    });
+
+    it('when a storefront places orders with the BFF as callback URL, then the BFF learns each through its callback with the gateway final status', async () => {
+      const placed = await Promise.all([
+        f.shop.place('sale', {
+          amount: '11.00',
+          email: 'shop-a@example.com',
+          callbackUrl: f.bff.callbackUrl('1001'),
+        }),
+        f.shop.place('sale', {
+          amount: '12.00',
+          email: 'shop-a@example.com',
+          card: CARDS.decline,
+          callbackUrl: f.bff.callbackUrl('1001'),
+        }),
+        f.shop.place('preauth', {
+          amount: '13.00',
+          currency: 'USD',
+          endpointId: '1002',
+          email: 'shop-a@example.com',
+          callbackUrl: f.bff.callbackUrl('1002'),
+        }),
+      ]);
+      await f.sandbox.advance(61);
+      const page = TransactionPageSchema.parse(
+        (await f.support.get('/api/transactions?q=shop-a@example.com&sort=amount_asc')).json,
+      );
+      expect(page.items.map((i) => [i.orderid, i.status, i.type, i.endpointId])).toEqual([
+        [placed[0].orderid, 'approved', 'sale', '1001'],
+        [placed[1].orderid, 'declined', 'sale', '1001'],
+        [placed[2].orderid, 'approved', 'preauth', '1002'],
+      ]);
+      for (const p of placed) {
+        const [d] = await deliveries(p.orderid);
+        expect(d?.state).toBe('delivered');
+      }
+      const id = page.items[0]?.id ?? '';
+      const detail = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${id}`)).json,
+      );
+      const callback = detail.timeline.find((e) => e.kind === 'callback');
+      expect(callback?.data).toMatchObject({ status: 'approved', control: '[redacted]' });
+      expect(detail.card).toMatchObject({
+        bin: '411111',
+        lastFour: '1111',
+        masked: '411111******1111',
+      });
+      expect(detail.customer.email).toBe('shop-a@example.com');
+    });
+
+    it('when a callback is delivered twice, then the second is answered 200 and changes nothing', async () => {
+      const order = await f.shop.place('sale', {
+        amount: '9.00',
+        callbackUrl: f.bff.callbackUrl('1001'),
+      });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const k = payDb(f.bff.db);
+      const tx = await k
+        .selectFrom('transactions')
+        .selectAll()
+        .where('orderid', '=', order.orderid)
+        .executeTakeFirstOrThrow();
+      const entries = async () =>
+        (
+          await k
+            .selectFrom('transaction_timeline')
+            .select('id')
+            .where('transaction_id', '=', tx.id)
+            .execute()
+        ).length;
+      const before = await entries();
+      const res = await fetch(d.url);
+      expect(res.status).toBe(200);
+      expect(await entries()).toBe(before);
+      expect(
+        await k
+          .selectFrom('gateway_callbacks')
+          .selectAll()
+          .where('serial_number', '=', d.serial)
+          .execute(),
+      ).toHaveLength(1);
+    });
+
+    it('when a callback control is wrong or missing, then 403, it is logged, and nothing is stored', async () => {
+      const order = await f.shop.place('sale', {
+        amount: '8.00',
+        callbackUrl: f.bff.callbackUrl('1001'),
+      });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const forged = new URL(d.url);
+      forged.searchParams.set('serial-number', 'forged-serial');
+      forged.searchParams.set('status', 'declined');
+      const res = await fetch(forged);
+      expect(res.status).toBe(403);
+      forged.searchParams.delete('control');
+      expect((await fetch(forged)).status).toBe(403);
+      expect(f.bff.logs.some((l) => l.includes('bad control'))).toBe(true);
+      expect(
+        await payDb(f.bff.db)
+          .selectFrom('gateway_callbacks')
+          .selectAll()
+          .where('serial_number', '=', 'forged-serial')
+          .execute(),
+      ).toHaveLength(0);
+      const unknownEndpoint = new URL(d.url);
+      unknownEndpoint.searchParams.set('endpoint', '9999');
+      expect((await fetch(unknownEndpoint)).status).toBe(400);
+    });
+
+    it('when support looks up an order Paydesk never saw, then each configured endpoint is asked in turn and the record is created and audited', async () => {
+      const order = await f.shop.place('sale', {
+        amount: '21.00',
+        currency: 'USD',
+        endpointId: '1002',
+      });
+      const res = await f.support.post('/api/transactions/lookup', {
+        client_orderid: order.clientOrderId,
+      });
+      expect(res.status).toBe(200);
+      const tx = TransactionDetailSchema.parse(res.json);
+      expect(tx).toMatchObject({
+        orderid: order.orderid,
+        endpointId: '1002',
+        status: 'processing',
+        currency: 'USD',
+        amount: '21.00',
+      });
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'transaction.lookup')
+        .where('target', '=', `transaction:${tx.id}`)
+        .executeTakeFirstOrThrow();
+      expect(audit.outcome).toBe('success');
+      await f.sandbox.advance(61);
+      const refreshed = await f.support.post(`/api/transactions/${tx.id}/refresh`);
+      expect(TransactionDetailSchema.parse(refreshed.json).status).toBe('approved');
+      const again = await f.support.post('/api/transactions/lookup', { orderid: order.orderid });
+      expect(TransactionDetailSchema.parse(again.json).id).toBe(tx.id);
+    });
+
+    it('when a lookup is incomplete or finds nothing, then 400 naming the field or 404', async () => {
+      const empty = await f.support.post('/api/transactions/lookup', {});
+      expect(empty.status).toBe(400);
+      expect((empty.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('orderid');
+      const orderOnly = await f.support.post('/api/transactions/lookup', { orderid: '99999999' });
+      expect(orderOnly.status).toBe(400);
+      expect((orderOnly.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe(
+        'client_orderid',
+      );
+      const foreign = await f.support.post('/api/transactions/lookup', {
+        client_orderid: 'x-1',
+        endpointId: '9999',
+      });
+      expect(foreign.status).toBe(400);
+      expect((foreign.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('endpointId');
+      const none = await f.support.post('/api/transactions/lookup', {
+        client_orderid: 'never-placed-0001',
+      });
+      expect(none.status).toBe(404);
+      expect(errorCode(none)).toBe('NOT_FOUND');
+    });
+
+    it('when the BFF holds a wrong control key, then the gateway 401 becomes GATEWAY_ERROR with the gateway code', async () => {
+      const wrong = await startPaymentsApp(variant, {
+        gatewayBaseUrl: f.sandbox.baseUrl,
+        config: {
+          merchant: { ...f.bff.config.merchant, controlKey: 'NOT-THE-KEY-0000000000' },
+        },
+      });
+      try {
+        const support = await wrong.userWithRoles(['support']);
+        const res = await support.post('/api/transactions/lookup', {
+          client_orderid: 'whatever-1',
+        });
+        expect(res.status).toBe(502);
+        const env = res.json as ErrorEnvelope;
+        expect(env.error.code).toBe('GATEWAY_ERROR');
+        expect(env.error.details).toMatchObject({
+          gatewayHttpStatus: 401,
+          gatewayErrorCode: 'AUTHENTICATION_FAILED',
+        });
+        expect(env.error.message).not.toContain('NOT-THE-KEY');
+      } finally {
+        await wrong.close();
+      }
+    });
+  });
+}

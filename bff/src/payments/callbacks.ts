@@ -1,0 +1,170 @@
+// The server_callback_url receiver (design §3): verify the callback control, deduplicate on
+// serial-number, keep the raw (redacted) callback, then confirm with `status` rather than trust
+// the callback alone. Orders Paydesk did not create (a storefront's) are learned this way.
+import { verifyCallbackControl } from '@paydesk/shared/protocol';
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import { redactFields } from '../gateway-client/redact.js';
+import { exchangeData } from './gateway.js';
+import type { Ledger } from './ledger.js';
+import type { TransactionsService } from './transactions.js';
+
+export interface CallbackResult {
+  status: 200;
+  outcome: 'confirmed' | 'duplicate' | 'stored-unconfirmed';
+  transactionId: string | null;
+}
+
+const REQUIRED = ['status', 'orderid', 'client_orderid', 'serial-number', 'control'] as const;
+
+export class CallbackReceiver {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly transactions: TransactionsService,
+    private readonly endpointIds: readonly string[],
+    private readonly controlKey: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async receive(query: Record<string, string>): Promise<CallbackResult> {
+    const endpointId = query.endpoint;
+    if (endpointId === undefined || !this.endpointIds.includes(endpointId)) {
+      throw new AppError('VALIDATION_FAILED', 'query.endpoint: must be a configured endpoint id', {
+        fields: [
+          {
+            path: 'query.endpoint',
+            rule: 'configured_endpoint',
+            message: 'must be a configured endpoint id',
+          },
+        ],
+      });
+    }
+    const missing = REQUIRED.filter((name) => query[name] === undefined || query[name] === '');
+    if (missing.includes('control')) {
+      this.logger.warn(
+        { endpointId, orderid: query.orderid ?? null },
+        'gateway callback without control refused',
+      );
+      throw new AppError('FORBIDDEN', 'callback control missing');
+    }
+    if (missing.length > 0) {
+      throw new AppError('VALIDATION_FAILED', `query.${missing[0] ?? ''}: required`, {
+        fields: missing.map((name) => ({
+          path: `query.${name}`,
+          rule: 'required',
+          message: 'required',
+        })),
+      });
+    }
+    const status = query.status ?? '';
+    const orderid = query.orderid ?? '';
+    const clientOrderId = query.client_orderid ?? '';
+    const serial = query['serial-number'] ?? '';
+    if (
+      !verifyCallbackControl(
+        { status, orderid, client_orderid: clientOrderId, control: query.control },
+        this.controlKey,
+      )
+    ) {
+      this.logger.warn(
+        { endpointId, orderid, serial },
+        'gateway callback with a bad control refused',
+      );
+      throw new AppError('FORBIDDEN', 'callback control does not verify');
+    }
+    const { endpoint: _endpoint, ...params } = query;
+    const now = this.ledger.clock.now();
+    const inserted = await this.ledger.k
+      .insertInto('gateway_callbacks')
+      .values({
+        serial_number: serial,
+        endpoint_id: endpointId,
+        orderid,
+        client_orderid: clientOrderId,
+        status,
+        type: query.type ?? null,
+        transaction_id: null,
+        raw: JSON.stringify(redactFields(params)),
+        received_at: now,
+      })
+      .onConflict((oc) => oc.column('serial_number').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+      const seen = await this.ledger.k
+        .selectFrom('gateway_callbacks')
+        .select('transaction_id')
+        .where('serial_number', '=', serial)
+        .executeTakeFirst();
+      return { status: 200, outcome: 'duplicate', transactionId: seen?.transaction_id ?? null };
+    }
+
+    const { outcome, view } = await this.transactions.askStatus(endpointId, orderid, clientOrderId);
+    const callbackEntry = {
+      kind: 'callback' as const,
+      title: `callback: ${query.type ?? 'operation'} ${status}${query.amount === undefined ? '' : ` ${query.amount} ${query.currency ?? ''}`.trimEnd()}`,
+      actor: null,
+      data: redactFields(params),
+    };
+    if (view === null) {
+      // Stored, but not confirmed: answer 200 (the callback itself is valid) and let the
+      // reconciler confirm it; a known order gets a job, an unknown one waits for its next callback.
+      const known = await this.ledger.k
+        .selectFrom('transactions')
+        .select('id')
+        .where('orderid', '=', orderid)
+        .executeTakeFirst();
+      if (known !== undefined) {
+        await this.ledger.tx(async (trx) => {
+          await this.ledger.timeline(trx, known.id, callbackEntry);
+          await this.ledger.timeline(trx, known.id, {
+            kind: 'gateway',
+            title: 'status after callback: no answer',
+            actor: null,
+            data: exchangeData(outcome),
+          });
+          await this.ledger.scheduleReconcile(
+            trx,
+            known.id,
+            now + this.ledger.options.reconcile.fastMinMs,
+          );
+          await trx
+            .updateTable('gateway_callbacks')
+            .set({ transaction_id: known.id })
+            .where('serial_number', '=', serial)
+            .execute();
+        });
+      } else {
+        // Forget the callback so that the gateway's retry is processed afresh.
+        await this.ledger.k
+          .deleteFrom('gateway_callbacks')
+          .where('serial_number', '=', serial)
+          .execute();
+        this.logger.warn(
+          { endpointId, orderid },
+          'callback for an unknown order could not be confirmed with status',
+        );
+        throw new AppError(
+          'GATEWAY_UNAVAILABLE',
+          'could not confirm the callback with status; retry later',
+        );
+      }
+      return { status: 200, outcome: 'stored-unconfirmed', transactionId: known.id };
+    }
+    const result = await this.ledger.tx(async (trx) => {
+      const applied = await this.ledger.applyStatus(trx, endpointId, view, {
+        source: 'callback',
+        actor: null,
+        exchange: exchangeData(outcome),
+      });
+      await this.ledger.timeline(trx, applied.row.id, callbackEntry);
+      await trx
+        .updateTable('gateway_callbacks')
+        .set({ transaction_id: applied.row.id })
+        .where('serial_number', '=', serial)
+        .execute();
+      return applied;
+    });
+    this.ledger.publish(result.row, result.created);
+    return { status: 200, outcome: 'confirmed', transactionId: result.row.id };
+  }
+}

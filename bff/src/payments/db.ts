@@ -1,0 +1,54 @@
+// The payments tables on the platform's Kysely instance, and the one row lock every cap check takes.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import type { PaymentsTables, TransactionsTable } from './migration.js';
+
+export type PayDatabase = Database & PaymentsTables;
+export type PayDb = Kysely<PayDatabase>;
+export type PayTrx = Transaction<PayDatabase>;
+
+export function payDb(db: Db): PayDb {
+  return db.k;
+}
+
+/** The platform's view of the same transaction (for the audit log's appendIn). */
+export function platformTrx(trx: PayTrx): Transaction<Database> {
+  return trx;
+}
+
+/**
+ * Reads a transaction row and holds it until the database transaction ends: `FOR UPDATE` on
+ * PostgreSQL; on SQLite the surrounding `BEGIN IMMEDIATE` already holds the only write lock.
+ */
+export async function lockTransaction(
+  db: Db,
+  trx: PayTrx,
+  id: string,
+): Promise<TransactionsTable | undefined> {
+  if (db.kind === 'postgres') {
+    const result =
+      await sql<TransactionsTable>`select * from transactions where id = ${id} for update`.execute(
+        trx,
+      );
+    return result.rows[0];
+  }
+  return trx.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A row count or a sum as a bigint, whatever the driver returned (number, string, null). */
+export function big(value: unknown): bigint {
+  if (value === null || value === undefined) return 0n;
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return BigInt(Math.trunc(value));
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  throw new Error('not an integer');
+}
+
+/** A minor-unit amount for an integer column; refuses what a double cannot hold exactly. */
+export function toColumn(minor: bigint): number {
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER) || minor < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new RangeError('amount out of range');
+  }
+  return Number(minor);
+}

@@ -1,0 +1,99 @@
+// createPayments(deps): the payments module's services, reconciler and event bus, built from the
+// platform's dependencies. app.ts mounts its routes; main.ts starts and stops the reconciler.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import type { GatewayClient } from '../gateway-client/client.js';
+import type { AuditLog } from '../services/audit.js';
+import { CallbackReceiver } from './callbacks.js';
+import { InProcessEventBus, type EventBus } from './events.js';
+import { configuredEndpointIds, createGatewayClient } from './gateway.js';
+import { Idempotency } from './idempotency.js';
+import { Ledger } from './ledger.js';
+import { OperationsService } from './operations.js';
+import { resolveOptions, type PaymentsOptions, type PaymentsOptionsInput } from './options.js';
+import { TransactionQueries } from './queries.js';
+import { Reconciler } from './reconciler.js';
+import { TransactionsService } from './transactions.js';
+
+export interface PaymentsDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** the platform's audit log (services.audit) */
+  audit: AuditLog;
+  options?: PaymentsOptionsInput;
+  /** another transport (PostgreSQL LISTEN/NOTIFY) for several instances; default in-process */
+  bus?: EventBus;
+  /** default: a client on config.gatewayBaseUrl with options.gatewayTimeoutMs */
+  gateway?: GatewayClient;
+}
+
+export interface Payments {
+  clock: Clock;
+  options: PaymentsOptions;
+  bus: EventBus;
+  gateway: GatewayClient;
+  services: {
+    transactions: TransactionsService;
+    operations: OperationsService;
+    callbacks: CallbackReceiver;
+    queries: TransactionQueries;
+    idempotency: Idempotency;
+  };
+  reconciler: Reconciler;
+  /** stops the reconciler and closes the bus */
+  close(): Promise<void>;
+}
+
+export function createPayments(deps: PaymentsDeps): Payments {
+  const options = resolveOptions(deps.options);
+  const bus = deps.bus ?? new InProcessEventBus();
+  const gateway =
+    deps.gateway ?? createGatewayClient(deps.config, deps.clock, options.gatewayTimeoutMs);
+  const ledger = new Ledger(deps.db, deps.clock, deps.audit, bus, options);
+  const endpointIds = configuredEndpointIds(deps.config);
+  const transactions = new TransactionsService(ledger, gateway, endpointIds);
+  const operations = new OperationsService(ledger, gateway, options.cardRefVersion);
+  const callbacks = new CallbackReceiver(
+    ledger,
+    transactions,
+    endpointIds,
+    deps.config.merchant.controlKey,
+    deps.logger,
+  );
+  const queries = new TransactionQueries(ledger.k, deps.clock);
+  const idempotency = new Idempotency(ledger.k, deps.clock, options.idempotencyRetentionMs);
+  const reconciler = new Reconciler(ledger, transactions, idempotency, deps.logger);
+  return {
+    clock: deps.clock,
+    options,
+    bus,
+    gateway,
+    services: { transactions, operations, callbacks, queries, idempotency },
+    reconciler,
+    close: async () => {
+      await reconciler.stop();
+      await bus.close();
+    },
+  };
+}
+
+export {
+  PAYMENT_ROUTES,
+  paymentHandlers,
+  mountPaymentRoutes,
+  callbackRouter,
+  type PaymentRouteKey,
+} from './routes.js';
+export {
+  paymentsMigration,
+  paymentsMigrations,
+  ensurePaymentsSchema,
+  PAYMENTS_MIGRATION_NAME,
+} from './migration.js';
+export type { PaymentsOptions, PaymentsOptionsInput } from './options.js';
+export { InProcessEventBus, type EventBus } from './events.js';
+export { PgNotifyEventBus } from './pg-event-bus.js';

@@ -1,0 +1,173 @@
+// The ledger's handling of `status` replies that arrive late (sent before our latest operation
+// reached the gateway): totals and operation states never move backwards under an accepted return.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { ManualClock } from '../clock.js';
+import { openDatabase, type Db } from '../db/connect.js';
+import { AuditLog } from '../services/audit.js';
+import { DB_VARIANTS } from '../test-support/harness.js';
+import { payDb } from './db.js';
+import { InProcessEventBus } from './events.js';
+import { Ledger, type GatewayView } from './ledger.js';
+import { ensurePaymentsSchema } from './migration.js';
+import { resolveOptions } from './options.js';
+
+const SALE = {
+  serial: 'S0',
+  type: 'sale',
+  amountMinor: 10_000n,
+  status: 'approved',
+  processingDate: '2026-11-21T09:00:00.000Z',
+};
+
+function view(returnedMinor: bigint, operations: GatewayView['operations']): GatewayView {
+  return {
+    orderid: '777001',
+    clientOrderId: 'late-reply-1',
+    type: 'sale',
+    status: 'approved',
+    stage: returnedMinor > 0n ? 'partially_returned' : 'captured',
+    currency: 'EUR',
+    amountMinor: 10_000n,
+    authorizedMinor: 10_000n,
+    capturedMinor: 10_000n,
+    returnedMinor,
+    cardBin: '411111',
+    cardLast4: '1111',
+    cardBrand: 'VISA',
+    cardRefId: null,
+    email: 'late@example.com',
+    name: null,
+    operations,
+    createdAt: Date.parse(SALE.processingDate),
+  };
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`ledger and late status replies (${variant.name})`, () => {
+    let db: Db;
+    let created: Awaited<ReturnType<(typeof DB_VARIANTS)[number]['create']>>;
+    let ledger: Ledger;
+    beforeAll(async () => {
+      created = await variant.create();
+      db = await openDatabase(created.database, 4);
+      await ensurePaymentsSchema(db.k as unknown as Kysely<unknown>, db.kind);
+      const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
+      ledger = new Ledger(
+        db,
+        clock,
+        new AuditLog(db, clock),
+        new InProcessEventBus(),
+        resolveOptions(),
+      );
+    });
+    afterAll(async () => {
+      await db.close();
+      await created.drop();
+    });
+
+    it('when a status reply from before an accepted return arrives after it, then the return still counts and nothing is flagged', async () => {
+      const first = await ledger.tx((trx) =>
+        ledger.applyStatus(trx, '1001', view(0n, [SALE]), {
+          source: 'lookup',
+          actor: null,
+          exchange: null,
+        }),
+      );
+      expect(first.created).toBe(true);
+      const k = payDb(db);
+      const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+      await k
+        .insertInto('transaction_operations')
+        .values({
+          id: 'op-return-1',
+          transaction_id: first.row.id,
+          kind: 'return',
+          origin: 'paydesk',
+          state: 'processing',
+          amount_minor: 3_000,
+          reserved_minor: 0,
+          gateway_serial: 'R1',
+          idempotency_key: 'k',
+          requested_by: 'finance@paydesk.test',
+          reason_code: 'other',
+          comment: 'x',
+          error_code: null,
+          error_message: null,
+          sent_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await k
+        .updateTable('transactions')
+        .set({ returned_minor: 3_000 })
+        .where('id', '=', first.row.id)
+        .execute();
+
+      const late = await ledger.tx((trx) =>
+        ledger.applyStatus(trx, '1001', view(0n, [SALE]), {
+          source: 'reconcile',
+          actor: null,
+          exchange: null,
+        }),
+      );
+      expect(late.row.returned_minor).toBe(3_000);
+      expect(late.drift).toEqual([]);
+
+      const fresh = await ledger.tx((trx) =>
+        ledger.applyStatus(
+          trx,
+          '1001',
+          view(3_000n, [
+            SALE,
+            {
+              serial: 'R1',
+              type: 'return',
+              amountMinor: 3_000n,
+              status: 'approved',
+              processingDate: null,
+            },
+          ]),
+          {
+            source: 'callback',
+            actor: null,
+            exchange: null,
+          },
+        ),
+      );
+      expect(fresh.row.returned_minor).toBe(3_000);
+      const stale = await ledger.tx((trx) =>
+        ledger.applyStatus(
+          trx,
+          '1001',
+          view(3_000n, [
+            SALE,
+            {
+              serial: 'R1',
+              type: 'return',
+              amountMinor: 3_000n,
+              status: 'processing',
+              processingDate: null,
+            },
+          ]),
+          {
+            source: 'reconcile',
+            actor: null,
+            exchange: null,
+          },
+        ),
+      );
+      expect(stale.row.returned_minor).toBe(3_000);
+      const op = await k
+        .selectFrom('transaction_operations')
+        .selectAll()
+        .where('id', '=', 'op-return-1')
+        .executeTakeFirstOrThrow();
+      expect(op.state).toBe('approved');
+      const detail = await ledger.detail(k, first.row.id);
+      expect(detail?.amounts).toMatchObject({ returned: '30.00', remainingReturnable: '70.00' });
+      expect(detail?.drift).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,686 @@
+// The record of what Paydesk knows about each order: applying a gateway `status` reply (create or
+// update, operations matched, drift detected), the redacted timeline, reconcile jobs and events.
+import { randomUUID } from 'node:crypto';
+import {
+  formatMinorUnits,
+  isFinalStatus,
+  toMinorUnits,
+  type GatewayReply,
+} from '@paydesk/shared/protocol';
+import type { TransactionDetail, TransactionEvent, TransactionStatus } from '@paydesk/shared/api';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import type { AuditLog } from '../services/audit.js';
+import { redact } from '../services/redact.js';
+import {
+  big,
+  lockTransaction,
+  payDb,
+  platformTrx,
+  toColumn,
+  type PayDb,
+  type PayTrx,
+} from './db.js';
+import type { EventBus } from './events.js';
+import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
+import type { PaymentsOptions } from './options.js';
+import {
+  allowedActions,
+  amountsOf,
+  asTransactionType,
+  IN_FLIGHT_STATES,
+  iso,
+  operationKindOf,
+  toOperation,
+  toSummary,
+  toTimelineEntry,
+} from './records.js';
+
+export interface TimelineInput {
+  kind: 'gateway' | 'callback' | 'staff' | 'reconcile' | 'drift';
+  title: string;
+  actor: string | null;
+  data: Record<string, unknown>;
+}
+
+interface GatewayOp {
+  serial: string;
+  type: string;
+  amountMinor: bigint | null;
+  status: string;
+  processingDate: string | null;
+}
+
+function parseOperations(text: string | undefined): GatewayOp[] {
+  if (text === undefined || text === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  const out: GatewayOp[] = [];
+  for (const item of value as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const o = item as Record<string, unknown>;
+    const serial = o['serial-number'];
+    const type = o.type;
+    const status = o.status;
+    if (typeof serial !== 'string' || typeof type !== 'string' || typeof status !== 'string')
+      continue;
+    let amountMinor: bigint | null = null;
+    if (typeof o.amount === 'string') {
+      try {
+        amountMinor = toMinorUnits(o.amount);
+      } catch {
+        amountMinor = null;
+      }
+    }
+    const date = o['processing-date'];
+    out.push({
+      serial,
+      type,
+      amountMinor,
+      status,
+      processingDate: typeof date === 'string' ? date : null,
+    });
+  }
+  return out;
+}
+
+function minorOr(value: string | undefined, fallback: bigint): bigint {
+  if (value === undefined || value === '') return fallback;
+  try {
+    return toMinorUnits(value);
+  } catch {
+    return fallback;
+  }
+}
+
+/** The order as a `status` reply describes it. */
+export interface GatewayView {
+  orderid: string;
+  clientOrderId: string;
+  type: string;
+  status: TransactionStatus;
+  stage: string | null;
+  currency: string;
+  amountMinor: bigint;
+  authorizedMinor: bigint;
+  capturedMinor: bigint;
+  returnedMinor: bigint;
+  cardBin: string | null;
+  cardLast4: string | null;
+  cardBrand: string | null;
+  cardRefId: string | null;
+  email: string | null;
+  name: string | null;
+  operations: GatewayOp[];
+  createdAt: number | null;
+}
+
+export function viewOfStatus(reply: GatewayReply): GatewayView | null {
+  const f = reply.fields;
+  const orderid = reply.orderId;
+  const clientOrderId = reply.merchantOrderId;
+  if (reply.type !== 'status-response' || orderid === undefined || clientOrderId === undefined)
+    return null;
+  const operations = parseOperations(f.operations);
+  const replyStatus = f.status ?? 'processing';
+  const first = operations[0];
+  // The reply says `processing` while any operation is; the order itself is as final as its
+  // originating operation (a return in progress does not make an approved sale pending again).
+  let status: TransactionStatus;
+  if (isFinalStatus(replyStatus)) status = replyStatus as TransactionStatus;
+  else if (first !== undefined && isFinalStatus(first.status))
+    status = first.status as TransactionStatus;
+  else status = 'processing';
+  const amountMinor = minorOr(f.amount, 0n);
+  const type = asTransactionType(f['transaction-type']);
+  const charge = type === 'sale' || type === 'preauth' || type === 'rebill' || type === 'transfer';
+  const firstStatus = first?.status ?? replyStatus;
+  const names = [f['first-name'], f['last-name']].filter(
+    (n): n is string => n !== undefined && n !== '',
+  );
+  const firstDate =
+    first?.processingDate === null || first === undefined ? NaN : Date.parse(first.processingDate);
+  return {
+    orderid,
+    clientOrderId,
+    type,
+    status,
+    stage: f['order-stage'] ?? null,
+    currency: f.currency ?? '',
+    amountMinor,
+    authorizedMinor: charge && firstStatus === 'approved' ? amountMinor : 0n,
+    capturedMinor: minorOr(f['captured-amount'], 0n),
+    returnedMinor: minorOr(f['returned-amount'], 0n),
+    cardBin: f.bin ?? null,
+    cardLast4: f['last-four-digits'] ?? null,
+    cardBrand: f['card-type'] ?? null,
+    cardRefId: f['card-ref-id'] ?? null,
+    email: f.email ?? null,
+    name: names.length > 0 ? names.join(' ') : null,
+    operations,
+    createdAt: Number.isFinite(firstDate) ? firstDate : null,
+  };
+}
+
+const TERMINAL_FOR_MATCH = new Set(['processing', 'approved', 'declined', 'error', 'filtered']);
+
+export interface ApplyResult {
+  row: TransactionsTable;
+  created: boolean;
+  drift: string[];
+}
+
+export class Ledger {
+  readonly k: PayDb;
+  constructor(
+    readonly db: Db,
+    readonly clock: Clock,
+    readonly audit: AuditLog,
+    readonly bus: EventBus,
+    readonly options: PaymentsOptions,
+  ) {
+    this.k = payDb(db);
+  }
+
+  /** One database transaction (BEGIN IMMEDIATE on SQLite). */
+  tx<T>(work: (trx: PayTrx) => Promise<T>): Promise<T> {
+    return this.k.transaction().execute(work);
+  }
+
+  async timeline(trx: PayTrx, transactionId: string, entry: TimelineInput): Promise<void> {
+    await trx
+      .insertInto('transaction_timeline')
+      .values({
+        transaction_id: transactionId,
+        at: this.clock.now(),
+        kind: entry.kind,
+        title: entry.title.slice(0, 300),
+        actor: entry.actor,
+        data: JSON.stringify(redact(entry.data)),
+      })
+      .execute();
+  }
+
+  /** Starts (or restarts) the reconcile schedule of a transaction: first attempt at `at`. */
+  async scheduleReconcile(trx: PayTrx, transactionId: string, at: number): Promise<void> {
+    await trx
+      .insertInto('reconcile_jobs')
+      .values({
+        transaction_id: transactionId,
+        first_at: at,
+        next_attempt_at: at,
+        attempts: 0,
+        lease_owner: null,
+        lease_until: null,
+        last_error: null,
+      })
+      .onConflict((oc) =>
+        oc.column('transaction_id').doUpdateSet((eb) => ({
+          first_at: eb.ref('excluded.first_at'),
+          next_attempt_at: eb.ref('excluded.next_attempt_at'),
+          attempts: 0,
+        })),
+      )
+      .execute();
+  }
+
+  async operationsOf(
+    trx: PayTrx | PayDb,
+    transactionId: string,
+  ): Promise<TransactionOperationsTable[]> {
+    return trx
+      .selectFrom('transaction_operations')
+      .selectAll()
+      .where('transaction_id', '=', transactionId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  /** Whether the order still needs `status` polling: not final, or an operation of ours pending. */
+  needsReconcile(row: TransactionsTable, ops: readonly TransactionOperationsTable[]): boolean {
+    if (row.status === 'processing' || row.status === 'unknown') return true;
+    return ops.some(
+      (o) =>
+        o.origin === 'paydesk' &&
+        ((IN_FLIGHT_STATES as readonly string[]).includes(o.state) || o.state === 'processing'),
+    );
+  }
+
+  /**
+   * Creates or updates the order from a `status` reply inside `trx`: matches the gateway's
+   * operations to ours (by serial number, or a lost reply's operation by kind and amount), flags
+   * and audits drift, records the exchange in the timeline.
+   */
+  async applyStatus(
+    trx: PayTrx,
+    endpointId: string,
+    view: GatewayView,
+    how: {
+      source: 'lookup' | 'callback' | 'refresh' | 'reconcile';
+      actor: string | null;
+      exchange: Record<string, unknown> | null;
+    },
+  ): Promise<ApplyResult> {
+    const now = this.clock.now();
+    const id = randomUUID();
+    await trx
+      .insertInto('transactions')
+      .values({
+        id,
+        endpoint_id: endpointId,
+        orderid: view.orderid,
+        client_orderid: view.clientOrderId,
+        type: view.type,
+        status: view.status,
+        stage: view.stage,
+        currency: view.currency,
+        amount_minor: toColumn(view.amountMinor),
+        authorized_minor: toColumn(view.authorizedMinor),
+        captured_minor: toColumn(view.capturedMinor),
+        returned_minor: toColumn(view.returnedMinor),
+        card_bin: view.cardBin,
+        card_last4: view.cardLast4,
+        card_brand: view.cardBrand,
+        card_ref_id: view.cardRefId,
+        customer_email: view.email?.toLowerCase() ?? null,
+        customer_name: view.name,
+        drift: 0,
+        drift_details: null,
+        source: how.source === 'callback' ? 'callback' : 'lookup',
+        last_checked_at: now,
+        created_at: view.createdAt ?? now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('orderid').doNothing())
+      .execute();
+    const existing = await trx
+      .selectFrom('transactions')
+      .select('id')
+      .where('orderid', '=', view.orderid)
+      .executeTakeFirstOrThrow();
+    const before = await lockTransaction(this.db, trx, existing.id);
+    if (before === undefined)
+      throw new Error('transaction vanished inside its own database transaction');
+    // The id is new: the row carries it only when this call inserted it.
+    const created = before.id === id;
+
+    const ops = await this.operationsOf(trx, before.id);
+    const drift = created ? [] : this.driftOf(before, ops, view);
+    await this.syncOperations(trx, before.id, ops, view, now);
+    const totals = this.totalsWithUnseen(ops, view);
+
+    const driftDetails =
+      drift.length > 0
+        ? JSON.stringify({
+            detectedAt: iso(now),
+            reasons: drift,
+            paydesk: {
+              status: before.status,
+              stage: before.stage,
+              captured: formatMinorUnits(big(before.captured_minor)),
+              returned: formatMinorUnits(big(before.returned_minor)),
+            },
+            gateway: {
+              status: view.status,
+              stage: view.stage,
+              captured: formatMinorUnits(view.capturedMinor),
+              returned: formatMinorUnits(view.returnedMinor),
+            },
+          })
+        : before.drift_details;
+    await trx
+      .updateTable('transactions')
+      .set({
+        status: view.status,
+        stage: view.stage,
+        type: view.type === 'unknown' ? before.type : view.type,
+        currency: view.currency === '' ? before.currency : view.currency,
+        amount_minor: toColumn(view.amountMinor),
+        authorized_minor: toColumn(view.authorizedMinor),
+        captured_minor: toColumn(totals.capturedMinor),
+        returned_minor: toColumn(totals.returnedMinor),
+        card_bin: view.cardBin ?? before.card_bin,
+        card_last4: view.cardLast4 ?? before.card_last4,
+        card_brand: view.cardBrand ?? before.card_brand,
+        card_ref_id: view.cardRefId ?? before.card_ref_id,
+        customer_email: view.email?.toLowerCase() ?? before.customer_email,
+        customer_name: view.name ?? before.customer_name,
+        drift: drift.length > 0 ? 1 : before.drift,
+        drift_details: driftDetails,
+        last_checked_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', before.id)
+      .execute();
+
+    if (how.exchange !== null) {
+      await this.timeline(trx, before.id, {
+        kind: how.source === 'reconcile' ? 'reconcile' : 'gateway',
+        title: `status: ${view.status}${view.stage === null ? '' : ` (${view.stage})`}`,
+        actor: how.actor,
+        data: how.exchange,
+      });
+    }
+    if (drift.length > 0) {
+      await this.timeline(trx, before.id, {
+        kind: 'drift',
+        title: `the gateway disagrees with Paydesk: ${drift.join('; ')}`,
+        actor: null,
+        data: JSON.parse(driftDetails ?? '{}') as Record<string, unknown>,
+      });
+      await this.audit.appendIn(platformTrx(trx), {
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: 'transaction.drift',
+        target: `transaction:${before.id}`,
+        summary: { orderid: view.orderid, reasons: drift, detectedBy: how.source },
+        outcome: 'failed',
+        errorCode: 'DRIFT',
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      });
+    }
+    const row = await trx
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', before.id)
+      .executeTakeFirstOrThrow();
+    const opsAfter = await this.operationsOf(trx, row.id);
+    if (this.needsReconcile(row, opsAfter)) {
+      const job = await trx
+        .selectFrom('reconcile_jobs')
+        .select('transaction_id')
+        .where('transaction_id', '=', row.id)
+        .executeTakeFirst();
+      if (job === undefined)
+        await this.scheduleReconcile(trx, row.id, now + this.options.reconcile.fastMinMs);
+    }
+    return { row, created, drift };
+  }
+
+  /**
+   * The gateway's totals, plus what a reply that was sent before our latest operation reached the
+   * gateway cannot show yet: an accepted operation of ours (it has a serial number) that the
+   * reply's operation list does not contain. Without this, a late `status` reply would lower the
+   * returned total under a return already accepted and reopen the cap.
+   */
+  private totalsWithUnseen(
+    ops: readonly TransactionOperationsTable[],
+    view: GatewayView,
+  ): { capturedMinor: bigint; returnedMinor: bigint } {
+    if (view.operations.length === 0)
+      return { capturedMinor: view.capturedMinor, returnedMinor: view.returnedMinor };
+    const listed = new Set(view.operations.map((g) => g.serial));
+    const unseen = ops.filter(
+      (o) =>
+        o.origin === 'paydesk' &&
+        o.gateway_serial !== null &&
+        !listed.has(o.gateway_serial) &&
+        (o.state === 'processing' || o.state === 'approved') &&
+        o.amount_minor !== null,
+    );
+    let capturedMinor = view.capturedMinor;
+    let returnedMinor = view.returnedMinor;
+    for (const o of unseen) {
+      const amount = big(o.amount_minor);
+      if (o.kind === 'capture' && amount > capturedMinor) capturedMinor = amount;
+      // A return on an uncaptured preauth cancels the hold; it is not part of the returned total.
+      if (o.kind === 'return' && capturedMinor > 0n) returnedMinor += amount;
+    }
+    return { capturedMinor, returnedMinor };
+  }
+
+  /**
+   * Where the gateway contradicts what Paydesk knew for certain. Amounts that still depend on an
+   * operation of ours awaiting its outcome are not compared: the gateway may rightly decline it.
+   */
+  private driftOf(
+    before: TransactionsTable,
+    ops: readonly TransactionOperationsTable[],
+    view: GatewayView,
+  ): string[] {
+    const pending = (kind: string) =>
+      ops.some(
+        (o) =>
+          o.kind === kind &&
+          o.origin === 'paydesk' &&
+          ['sending', 'unknown', 'processing'].includes(o.state),
+      );
+    const reasons: string[] = [];
+    if (
+      isFinalStatus(before.status) &&
+      isFinalStatus(view.status) &&
+      before.status !== view.status
+    ) {
+      reasons.push(`status ${before.status} at Paydesk, ${view.status} at the gateway`);
+    }
+    if (!pending('capture') && view.capturedMinor < big(before.captured_minor)) {
+      reasons.push(
+        `captured ${formatMinorUnits(big(before.captured_minor))} at Paydesk, ${formatMinorUnits(view.capturedMinor)} at the gateway`,
+      );
+    }
+    if (!pending('return') && view.returnedMinor < big(before.returned_minor)) {
+      reasons.push(
+        `returned ${formatMinorUnits(big(before.returned_minor))} at Paydesk, ${formatMinorUnits(view.returnedMinor)} at the gateway`,
+      );
+    }
+    if (
+      !pending('void') &&
+      before.stage === 'voided' &&
+      view.stage !== null &&
+      view.stage !== 'voided'
+    ) {
+      reasons.push(`voided at Paydesk, ${view.stage} at the gateway`);
+    }
+    return reasons;
+  }
+
+  private async syncOperations(
+    trx: PayTrx,
+    transactionId: string,
+    ops: TransactionOperationsTable[],
+    view: GatewayView,
+    now: number,
+  ): Promise<void> {
+    const bySerial = new Map(
+      ops.filter((o) => o.gateway_serial !== null).map((o) => [o.gateway_serial, o]),
+    );
+    const waiting = ops.filter(
+      (o) =>
+        o.origin === 'paydesk' &&
+        o.gateway_serial === null &&
+        (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
+    );
+    for (const g of view.operations) {
+      const kind = operationKindOf(g.type);
+      if (kind === null || !TERMINAL_FOR_MATCH.has(g.status)) continue;
+      const mine = bySerial.get(g.serial);
+      if (mine !== undefined) {
+        // A late reply may still show as processing what is already final here: keep the final state.
+        const regress =
+          g.status === 'processing' &&
+          mine.state !== 'processing' &&
+          mine.state !== 'unknown' &&
+          mine.state !== 'sending';
+        if (mine.state !== g.status && !regress) {
+          await trx
+            .updateTable('transaction_operations')
+            .set({ state: g.status, reserved_minor: 0, updated_at: now })
+            .where('id', '=', mine.id)
+            .execute();
+        }
+        continue;
+      }
+      // An operation of ours whose reply was lost: same kind and (when it has one) same amount.
+      const index = waiting.findIndex(
+        (o) =>
+          o.kind === kind &&
+          (o.amount_minor === null ||
+            g.amountMinor === null ||
+            big(o.amount_minor) === g.amountMinor),
+      );
+      if (index >= 0) {
+        const matched = waiting.splice(index, 1)[0];
+        if (matched !== undefined) {
+          await trx
+            .updateTable('transaction_operations')
+            .set({ state: g.status, reserved_minor: 0, gateway_serial: g.serial, updated_at: now })
+            .where('id', '=', matched.id)
+            .execute();
+          await this.timeline(trx, transactionId, {
+            kind: 'reconcile',
+            title: `${matched.kind} found at the gateway: ${g.status} (it was applied; not sent again)`,
+            actor: null,
+            data: { operationId: matched.id, serialNumber: g.serial, status: g.status },
+          });
+          await this.auditReconciled(trx, transactionId, matched, 'applied', g.status);
+        }
+        continue;
+      }
+      await trx
+        .insertInto('transaction_operations')
+        .values({
+          id: randomUUID(),
+          transaction_id: transactionId,
+          kind,
+          origin: 'gateway',
+          state: g.status,
+          amount_minor: g.amountMinor === null ? null : toColumn(g.amountMinor),
+          reserved_minor: 0,
+          gateway_serial: g.serial,
+          idempotency_key: null,
+          requested_by: null,
+          reason_code: null,
+          comment: null,
+          error_code: null,
+          error_message: null,
+          sent_at: null,
+          created_at:
+            g.processingDate === null || !Number.isFinite(Date.parse(g.processingDate))
+              ? now
+              : Date.parse(g.processingDate),
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['transaction_id', 'gateway_serial']).doNothing())
+        .execute();
+    }
+    // create-card-ref leaves no operation in the status reply, only the card-ref-id.
+    if (view.cardRefId !== null) {
+      for (const o of waiting.filter((w) => w.kind === 'card-ref')) {
+        await trx
+          .updateTable('transaction_operations')
+          .set({ state: 'approved', reserved_minor: 0, updated_at: now })
+          .where('id', '=', o.id)
+          .execute();
+        waiting.splice(waiting.indexOf(o), 1);
+      }
+    }
+    // A lost reply whose operation the gateway still does not show, long enough after sending
+    // that it cannot be on its way: it was not applied. It is never sent again by Paydesk. An
+    // operation left `sending` by an instance that stopped mid-request is judged the same way.
+    const notAppliedAfter = Math.max(
+      this.options.reconcile.notAppliedAfterMs,
+      this.options.gatewayTimeoutMs,
+    );
+    for (const o of waiting) {
+      if (o.sent_at === null) continue;
+      const age = now - o.sent_at;
+      const abandoned =
+        o.state === 'sending' && age >= notAppliedAfter + this.options.gatewayTimeoutMs;
+      if (!abandoned && (o.state !== 'unknown' || age < notAppliedAfter)) continue;
+      await trx
+        .updateTable('transaction_operations')
+        .set({ state: 'not_applied', reserved_minor: 0, updated_at: now })
+        .where('id', '=', o.id)
+        .execute();
+      await this.timeline(trx, transactionId, {
+        kind: 'reconcile',
+        title: `${o.kind} was not applied by the gateway (its status does not show it); it was not sent again`,
+        actor: null,
+        data: { operationId: o.id },
+      });
+      await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
+    }
+  }
+
+  /** The outcome of an operation whose reply was lost, learned by reconciliation: audited. */
+  private async auditReconciled(
+    trx: PayTrx,
+    transactionId: string,
+    op: TransactionOperationsTable,
+    finding: 'applied' | 'not_applied',
+    gatewayStatus: string | null,
+  ): Promise<void> {
+    await this.audit.appendIn(platformTrx(trx), {
+      actorId: null,
+      actorEmail: null,
+      actorRoles: [],
+      action: 'transaction.reconcile',
+      target: `transaction:${transactionId}`,
+      summary: {
+        operationId: op.id,
+        operation: op.kind,
+        amount: op.amount_minor === null ? null : formatMinorUnits(big(op.amount_minor)),
+        requestedBy: op.requested_by,
+        finding,
+        gatewayStatus,
+      },
+      outcome: finding === 'applied' ? 'success' : 'failed',
+      errorCode: finding === 'applied' ? null : 'NOT_APPLIED',
+      requestId: null,
+      ip: null,
+      userAgent: null,
+    });
+  }
+
+  async detail(k: PayDb | PayTrx, id: string): Promise<TransactionDetail | null> {
+    const row = await k
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return null;
+    const ops = await this.operationsOf(k, id);
+    const timeline = await k
+      .selectFrom('transaction_timeline')
+      .selectAll()
+      .where('transaction_id', '=', id)
+      .orderBy('id', 'asc')
+      .limit(1000)
+      .execute();
+    return {
+      ...toSummary(row),
+      amounts: amountsOf(row, ops),
+      customer: { email: row.customer_email, name: row.customer_name },
+      cardRefId: row.card_ref_id,
+      allowedActions: allowedActions(row, ops),
+      driftDetails:
+        row.drift_details === null
+          ? null
+          : (JSON.parse(row.drift_details) as Record<string, unknown>),
+      lastCheckedAt: row.last_checked_at === null ? null : iso(row.last_checked_at),
+      operations: ops.map(toOperation),
+      timeline: timeline.map(toTimelineEntry),
+    };
+  }
+
+  publish(row: TransactionsTable, created: boolean): void {
+    const event: TransactionEvent = {
+      type: created ? 'transaction.created' : 'transaction.updated',
+      transactionId: row.id,
+      orderid: row.orderid,
+      status: row.status as TransactionStatus,
+      drift: row.drift === 1,
+      at: iso(this.clock.now()),
+    };
+    this.bus.publish(event);
+  }
+}

@@ -1,0 +1,73 @@
+// The payments migration through Kysely's Migrator (as the platform's provider runs it) and the
+// test-time fallback, on both databases, each on a database of its own.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { NodeSqliteDatabase, NodeSqliteDialect } from '../db/node-sqlite-dialect.js';
+import { DB_VARIANTS } from '../test-support/harness.js';
+import { ensurePaymentsSchema, paymentsMigrations } from './migration.js';
+
+function bare(database: Config['database']): Kysely<unknown> {
+  if (database.kind === 'sqlite')
+    return new Kysely({ dialect: new NodeSqliteDialect(new NodeSqliteDatabase(database.file)) });
+  return new Kysely({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
+  });
+}
+
+const TABLES = [
+  'transactions',
+  'transaction_operations',
+  'transaction_timeline',
+  'gateway_callbacks',
+  'idempotency_keys',
+  'reconcile_jobs',
+];
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payments migration (${variant.name})`, () => {
+    let cleanup: (() => Promise<void>) | null = null;
+    afterEach(async () => {
+      await cleanup?.();
+      cleanup = null;
+    });
+    const fresh = async (): Promise<Kysely<unknown>> => {
+      const created = await variant.create();
+      const k = bare(created.database);
+      cleanup = async () => {
+        await k.destroy();
+        await created.drop();
+      };
+      return k;
+    };
+
+    it('when the migration runs through a Migrator, then every payments table exists and a duplicate callback serial is refused', async () => {
+      const k = await fresh();
+      const migrator = new Migrator({
+        db: k,
+        provider: { getMigrations: () => Promise.resolve(paymentsMigrations(variant.name)) },
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      expect(error).toBeUndefined();
+      expect(results?.map((r) => [r.migrationName, r.status])).toEqual([
+        ['0002-payments', 'Success'],
+      ]);
+      for (const table of TABLES) {
+        const rows = await sql.raw<{ n: unknown }>(`select count(*) as n from ${table}`).execute(k);
+        expect(Number(rows.rows[0]?.n)).toBe(0);
+      }
+      const insert = sql`insert into gateway_callbacks (serial_number, endpoint_id, orderid, client_orderid, status, raw, received_at) values ('s1', '1001', '1', 'c', 'approved', '{}', 0)`;
+      await insert.execute(k);
+      await expect(insert.execute(k)).rejects.toThrow();
+      expect(await ensurePaymentsSchema(k, variant.name)).toBe(false);
+    });
+
+    it('when the schema is missing, then ensurePaymentsSchema creates it once', async () => {
+      const k = await fresh();
+      expect(await ensurePaymentsSchema(k, variant.name)).toBe(true);
+      expect(await ensurePaymentsSchema(k, variant.name)).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,277 @@
+// Storage of issue 5: one row per gateway order, the operations Paydesk sent or learned, the
+// redacted timeline, raw callbacks, idempotency keys and the reconciler's leased jobs. Money is
+// integer minor units; times are integer milliseconds (UTC) — the platform's conventions.
+// Everything that must hold across BFF instances is a database constraint or a row lock.
+import { sql, type Generated, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { DatabaseKind } from '../db/connect.js';
+import { big } from './db.js';
+
+export interface TransactionsTable {
+  id: string;
+  endpoint_id: string;
+  orderid: string;
+  client_orderid: string;
+  type: string;
+  /** processing | approved | declined | error | filtered | unknown */
+  status: string;
+  /** the gateway's order-stage (authorized, captured, voided, partially_returned, ...) */
+  stage: string | null;
+  currency: string;
+  amount_minor: number;
+  authorized_minor: number;
+  captured_minor: number;
+  returned_minor: number;
+  card_bin: string | null;
+  card_last4: string | null;
+  card_brand: string | null;
+  card_ref_id: string | null;
+  customer_email: string | null;
+  customer_name: string | null;
+  /** 1 when the gateway and Paydesk disagreed; details say how */
+  drift: number;
+  drift_details: string | null;
+  /** how Paydesk learned of the order: lookup | callback | paydesk */
+  source: string;
+  last_checked_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TransactionOperationsTable {
+  id: string;
+  transaction_id: string;
+  kind: string;
+  /** paydesk | gateway */
+  origin: string;
+  state: string;
+  amount_minor: number | null;
+  /** part of the amount still counted against the cap while the outcome is not known */
+  reserved_minor: number;
+  gateway_serial: string | null;
+  idempotency_key: string | null;
+  requested_by: string | null;
+  reason_code: string | null;
+  comment: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  sent_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TransactionTimelineTable {
+  id: Generated<number>;
+  transaction_id: string;
+  at: number;
+  kind: string;
+  title: string;
+  actor: string | null;
+  /** redacted JSON */
+  data: string;
+}
+
+export interface GatewayCallbacksTable {
+  serial_number: string;
+  endpoint_id: string;
+  orderid: string;
+  client_orderid: string;
+  status: string;
+  type: string | null;
+  transaction_id: string | null;
+  /** redacted JSON of the query parameters */
+  raw: string;
+  received_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  /** in_flight | done */
+  state: string;
+  reply_status: number | null;
+  reply_body: string | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface ReconcileJobsTable {
+  transaction_id: string;
+  /** start of the schedule: the fast phase runs from here */
+  first_at: number;
+  next_attempt_at: number;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+}
+
+export interface PaymentsTables {
+  transactions: TransactionsTable;
+  transaction_operations: TransactionOperationsTable;
+  transaction_timeline: TransactionTimelineTable;
+  gateway_callbacks: GatewayCallbacksTable;
+  idempotency_keys: IdempotencyKeysTable;
+  reconcile_jobs: ReconcileJobsTable;
+}
+
+export const PAYMENTS_MIGRATION_NAME = '0002-payments';
+
+export function paymentsMigration(kind: DatabaseKind): Migration {
+  const autoId =
+    kind === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
+  const int = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      const run = async (text: string) => {
+        await sql.raw(text).execute(db);
+      };
+      await run(`create table transactions (
+        id text primary key,
+        endpoint_id text not null,
+        orderid text not null unique,
+        client_orderid text not null,
+        type text not null,
+        status text not null,
+        stage text,
+        currency text not null,
+        amount_minor ${int} not null,
+        authorized_minor ${int} not null default 0,
+        captured_minor ${int} not null default 0,
+        returned_minor ${int} not null default 0,
+        card_bin text,
+        card_last4 text,
+        card_brand text,
+        card_ref_id text,
+        customer_email text,
+        customer_name text,
+        drift integer not null default 0,
+        drift_details text,
+        source text not null,
+        last_checked_at ${int},
+        created_at ${int} not null,
+        updated_at ${int} not null,
+        check (amount_minor >= 0 and captured_minor >= 0 and returned_minor >= 0)
+      )`);
+      // Keyset pagination and the filters: every list order has an index ending in id.
+      await run(`create index transactions_created on transactions (created_at, id)`);
+      await run(`create index transactions_amount on transactions (amount_minor, id)`);
+      await run(
+        `create index transactions_status_created on transactions (status, created_at, id)`,
+      );
+      await run(`create index transactions_client_orderid on transactions (client_orderid)`);
+      await run(`create index transactions_email on transactions (customer_email)`);
+      await run(`create index transactions_last4 on transactions (card_last4)`);
+      await run(`create table transaction_operations (
+        id text primary key,
+        transaction_id text not null references transactions(id),
+        kind text not null,
+        origin text not null,
+        state text not null,
+        amount_minor ${int},
+        reserved_minor ${int} not null default 0,
+        gateway_serial text,
+        idempotency_key text,
+        requested_by text,
+        reason_code text,
+        comment text,
+        error_code text,
+        error_message text,
+        sent_at ${int},
+        created_at ${int} not null,
+        updated_at ${int} not null,
+        check (reserved_minor >= 0)
+      )`);
+      await run(
+        `create index transaction_operations_tx on transaction_operations (transaction_id, created_at)`,
+      );
+      await run(
+        `create unique index transaction_operations_serial on transaction_operations (transaction_id, gateway_serial)`,
+      );
+      await run(
+        `create index transaction_operations_kind_created on transaction_operations (kind, created_at)`,
+      );
+      await run(`create table transaction_timeline (
+        id ${autoId},
+        transaction_id text not null references transactions(id),
+        at ${int} not null,
+        kind text not null,
+        title text not null,
+        actor text,
+        data text not null
+      )`);
+      await run(
+        `create index transaction_timeline_tx on transaction_timeline (transaction_id, id)`,
+      );
+      await run(`create table gateway_callbacks (
+        serial_number text primary key,
+        endpoint_id text not null,
+        orderid text not null,
+        client_orderid text not null,
+        status text not null,
+        type text,
+        transaction_id text,
+        raw text not null,
+        received_at ${int} not null
+      )`);
+      await run(`create index gateway_callbacks_orderid on gateway_callbacks (orderid)`);
+      await run(`create table idempotency_keys (
+        user_id text not null,
+        key text not null,
+        route text not null,
+        request_hash text not null,
+        state text not null,
+        reply_status integer,
+        reply_body text,
+        created_at ${int} not null,
+        completed_at ${int},
+        primary key (user_id, key)
+      )`);
+      await run(`create index idempotency_keys_created on idempotency_keys (created_at)`);
+      await run(`create table reconcile_jobs (
+        transaction_id text primary key references transactions(id),
+        first_at ${int} not null,
+        next_attempt_at ${int} not null,
+        attempts integer not null default 0,
+        lease_owner text,
+        lease_until ${int},
+        last_error text
+      )`);
+      await run(`create index reconcile_jobs_due on reconcile_jobs (next_attempt_at)`);
+    },
+  };
+}
+
+/** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
+export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
+  return { [PAYMENTS_MIGRATION_NAME]: paymentsMigration(kind) };
+}
+
+/**
+ * Applies the payments tables to a database opened by the platform when its migration provider
+ * does not (yet) include them: true when it created them.
+ */
+export async function ensurePaymentsSchema(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+): Promise<boolean> {
+  const exists =
+    kind === 'postgres'
+      ? await sql<{
+          n: unknown;
+        }>`select count(*)::int as n from information_schema.tables where table_name = 'transactions' and table_schema = current_schema()`.execute(
+          db,
+        )
+      : await sql<{
+          n: unknown;
+        }>`select count(*) as n from sqlite_master where type = 'table' and name = 'transactions'`.execute(
+          db,
+        );
+  if (big(exists.rows[0]?.n) > 0n) return false;
+  await db.transaction().execute(async (trx) => {
+    await paymentsMigration(kind).up(trx);
+  });
+  return true;
+}

@@ -1,0 +1,300 @@
+// capture / return / void / card-ref through the BFF's HTTP API against the real sandbox process.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  OperationResultSchema,
+  TransactionDetailSchema,
+  type ErrorEnvelope,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
+import { payDb } from './db.js';
+import { key, learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payments operations (${variant.name})`, () => {
+    let f: Fixture;
+    beforeAll(async () => {
+      f = await startFixture(variant);
+    });
+    afterAll(async () => {
+      await f.close();
+    });
+    afterEach(async () => {
+      await f.sandbox.faults({});
+    });
+
+    it('when finance returns part of an approved sale, then the gateway gets the original ids and the explicit amount, and the record shows it', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '100.00');
+      expect(tx).toMatchObject({
+        status: 'approved',
+        amounts: { captured: '100.00', remainingReturnable: '100.00' },
+      });
+      expect(tx.allowedActions).toEqual(expect.arrayContaining(['return', 'void']));
+      const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '25.50',
+        reasonCode: 'customer_request',
+        comment: 'damaged',
+      });
+      expect(res.status).toBe(200);
+      const result = OperationResultSchema.parse(res.json);
+      expect(result.operation).toMatchObject({
+        kind: 'return',
+        state: 'processing',
+        amount: '25.50',
+      });
+      expect(result.transaction.amounts).toMatchObject({
+        returned: '25.50',
+        remainingReturnable: '74.50',
+        reserved: '0.00',
+      });
+      const sent = result.transaction.timeline.find(
+        (e) => e.kind === 'gateway' && e.title.startsWith('return'),
+      );
+      const request = (sent?.data as { request: Record<string, string> }).request;
+      expect(request).toMatchObject({
+        orderid: order.orderid,
+        client_orderid: order.clientOrderId,
+        amount: '25.50',
+        currency: 'EUR',
+        control: '[redacted]',
+      });
+      const atGateway = await f.sandbox.order(order.orderid);
+      expect(atGateway.returnedMinor).toBe('2550');
+      expect(atGateway.operations.filter((o) => o.type === 'return')).toHaveLength(1);
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'transaction.return')
+        .where('target', '=', `transaction:${tx.id}`)
+        .execute();
+      expect(audit.map((a) => a.outcome)).toEqual(['success']);
+    });
+
+    it('when a return exceeds what is left, then 409 CAP_EXCEEDED with the remaining amount, nothing is sent, and the refusal is audited', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '40.00');
+      expect(
+        (
+          await post(f.finance, `/api/transactions/${tx.id}/return`, {
+            amount: '30.00',
+            reasonCode: 'other',
+            comment: 'first',
+          })
+        ).status,
+      ).toBe(200);
+      const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '10.01',
+        reasonCode: 'other',
+        comment: 'second',
+      });
+      expect(res.status).toBe(409);
+      const env = res.json as ErrorEnvelope;
+      expect(env.error.code).toBe('CAP_EXCEEDED');
+      expect(env.error.details).toMatchObject({ remaining: '10.00', currency: 'EUR' });
+      expect(
+        (await f.sandbox.order(order.orderid)).operations.filter((o) => o.type === 'return'),
+      ).toHaveLength(1);
+      const refused = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'transaction.return')
+        .where('outcome', '=', 'refused')
+        .where('target', '=', `transaction:${tx.id}`)
+        .execute();
+      expect(refused.map((r) => r.error_code)).toEqual(['CAP_EXCEEDED']);
+    });
+
+    it('when five returns race for one order, then their sum never exceeds the captured amount, at Paydesk or at the gateway', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '100.00');
+      const replies = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          post(f.finance, `/api/transactions/${tx.id}/return`, {
+            amount: '30.00',
+            reasonCode: 'other',
+            comment: `race ${i}`,
+          }),
+        ),
+      );
+      const statuses = replies.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 409, 409]);
+      for (const r of replies.filter((x) => x.status === 409))
+        expect(errorCode(r)).toBe('CAP_EXCEEDED');
+      const atGateway = await f.sandbox.order(order.orderid);
+      expect(atGateway.returnedMinor).toBe('9000');
+      expect(atGateway.operations.filter((o) => o.type === 'return')).toHaveLength(3);
+      const detail = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${tx.id}`)).json,
+      );
+      expect(detail.amounts).toMatchObject({ returned: '90.00', remainingReturnable: '10.00' });
+    });
+
+    it('when a preauth is captured in part, then a second capture is refused by Paydesk with 409 and a capture above the hold with CAP_EXCEEDED', async () => {
+      const { order, tx } = await learnedOrder(f, 'preauth', '80.00');
+      expect(tx).toMatchObject({
+        type: 'preauth',
+        stage: 'authorized',
+        amounts: { remainingCapturable: '80.00', captured: '0.00' },
+      });
+      const tooMuch = await post(f.finance, `/api/transactions/${tx.id}/capture`, {
+        amount: '80.01',
+      });
+      expect(tooMuch.status).toBe(409);
+      expect(errorCode(tooMuch)).toBe('CAP_EXCEEDED');
+      expect((tooMuch.json as ErrorEnvelope).error.details).toMatchObject({ remaining: '80.00' });
+      const ok = await post(f.finance, `/api/transactions/${tx.id}/capture`, { amount: '50.00' });
+      expect(ok.status).toBe(200);
+      expect(OperationResultSchema.parse(ok.json).transaction.amounts).toMatchObject({
+        captured: '50.00',
+        remainingCapturable: '0.00',
+        remainingReturnable: '50.00',
+      });
+      const again = await post(f.finance, `/api/transactions/${tx.id}/capture`, {});
+      expect(again.status).toBe(409);
+      expect(errorCode(again)).toBe('INVALID_STATE');
+      const atGateway = await f.sandbox.order(order.orderid);
+      expect(atGateway.capturedMinor).toBe('5000');
+      expect(atGateway.operations.filter((o) => o.type === 'capture')).toHaveLength(1);
+    });
+
+    it('when a preauth is voided, then returns and captures are refused afterwards', async () => {
+      const { order, tx } = await learnedOrder(f, 'preauth', '20.00');
+      const res = await post(f.finance, `/api/transactions/${tx.id}/void`, {
+        comment: 'customer cancelled',
+      });
+      expect(res.status).toBe(200);
+      expect(OperationResultSchema.parse(res.json).transaction).toMatchObject({
+        stage: 'voided',
+        allowedActions: ['card-ref'],
+      });
+      const ret = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        reasonCode: 'other',
+        comment: 'no',
+      });
+      expect(ret.status).toBe(409);
+      expect(errorCode(ret)).toBe('INVALID_STATE');
+      expect((await f.sandbox.order(order.orderid)).voided).toBe(true);
+    });
+
+    it('when the gateway refuses a void of a settled sale (its 409), then staff get INVALID_STATE with the gateway code and the raw reply stays in the timeline', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '15.00');
+      await f.sandbox.advance(25 * 3600);
+      const res = await post(f.finance, `/api/transactions/${tx.id}/void`, { comment: 'too late' });
+      expect(res.status).toBe(409);
+      const env = res.json as ErrorEnvelope;
+      expect(env.error.code).toBe('INVALID_STATE');
+      expect(env.error.details).toMatchObject({
+        gatewayHttpStatus: 409,
+        gatewayErrorCode: 'INVALID_STATE',
+      });
+      expect(env.error.message).toContain('INVALID_STATE');
+      const detail = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${tx.id}`)).json,
+      );
+      const entry = detail.timeline.find((e) => e.title.startsWith('void: refused'));
+      expect((entry?.data as { reply: Record<string, string> }).reply['error-code']).toBe(
+        'INVALID_STATE',
+      );
+      expect(detail.operations.find((o) => o.kind === 'void')).toMatchObject({
+        state: 'refused',
+        errorCode: 'INVALID_STATE',
+      });
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'transaction.void')
+        .where('target', '=', `transaction:${tx.id}`)
+        .executeTakeFirstOrThrow();
+      expect(audit.outcome).toBe('refused');
+    });
+
+    it('when finance asks for a card reference (v2), then the gateway creates one and the order shows it', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '12.00');
+      const res = await post(f.finance, `/api/transactions/${tx.id}/card-ref`, {});
+      expect(res.status).toBe(200);
+      const result = OperationResultSchema.parse(res.json);
+      expect(result.operation).toMatchObject({ kind: 'card-ref', state: 'approved' });
+      expect(result.transaction.cardRefId).toMatch(/^\d+$/);
+      expect(result.transaction.allowedActions).not.toContain('card-ref');
+    });
+
+    it('when the body is bad, then 400 names the field; an unknown id is 404; support may not return money (403)', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '10.00');
+      const bad = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '1.234',
+        comment: 'x',
+      });
+      expect(bad.status).toBe(400);
+      const fields = ((bad.json as ErrorEnvelope).error.details?.fields ?? [])
+        .map((x) => x.path)
+        .sort();
+      expect(fields).toEqual(['amount', 'reasonCode']);
+      const unreadable = await f.finance.request(
+        'POST',
+        `/api/transactions/${tx.id}/return`,
+        '{"amount": 1',
+        { 'Idempotency-Key': key() },
+      );
+      expect(unreadable.status).toBe(400);
+      expect((unreadable.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('(body)');
+      const missing = await post(f.finance, `/api/transactions/${crypto.randomUUID()}/return`, {
+        reasonCode: 'other',
+        comment: 'x',
+      });
+      expect(missing.status).toBe(404);
+      expect((await f.support.get(`/api/transactions/${crypto.randomUUID()}`)).status).toBe(404);
+      const forbidden = await post(f.support, `/api/transactions/${tx.id}/return`, {
+        reasonCode: 'other',
+        comment: 'x',
+      });
+      expect(forbidden.status).toBe(403);
+      expect(errorCode(forbidden)).toBe('FORBIDDEN');
+    });
+
+    it('when the Idempotency-Key is missing, reused with another body, or repeated, then 400, 422 and the stored reply (sent once)', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '50.00');
+      const path = `/api/transactions/${tx.id}/return`;
+      const body = { amount: '5.00', reasonCode: 'duplicate', comment: 'dup' };
+      const noKey = await post(f.finance, path, body, null);
+      expect(noKey.status).toBe(400);
+      expect(errorCode(noKey)).toBe('IDEMPOTENCY_KEY_MISSING');
+      const k = key();
+      const first = await post(f.finance, path, body, k);
+      expect(first.status).toBe(200);
+      const repeat = await post(f.finance, path, body, k);
+      expect(repeat.status).toBe(200);
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+      expect(repeat.json).toEqual(first.json);
+      const other = await post(f.finance, path, { ...body, amount: '6.00' }, k);
+      expect(other.status).toBe(422);
+      expect(errorCode(other)).toBe('IDEMPOTENCY_KEY_REUSED');
+      // Keys are the user's: another finance user with the same key makes a new request.
+      const colleague = await f.bff.userWithRoles(['finance']);
+      expect((await post(colleague, path, body, k)).headers.get('idempotent-replayed')).toBeNull();
+      expect(
+        (await f.sandbox.order(order.orderid)).operations.filter((o) => o.type === 'return'),
+      ).toHaveLength(2);
+    });
+
+    it('when a request with the same key is still in flight, then the second gets 409 IDEMPOTENCY_IN_FLIGHT', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '30.00');
+      await f.sandbox.faults({ latencyMs: 600, operations: ['return'] });
+      const k = key();
+      const body = { amount: '1.00', reasonCode: 'other', comment: 'slow' };
+      const first = post(f.finance, `/api/transactions/${tx.id}/return`, body, k);
+      for (let i = 0; i < 100; i++) {
+        const row = await payDb(f.bff.db)
+          .selectFrom('idempotency_keys')
+          .select('state')
+          .where('key', '=', k)
+          .executeTakeFirst();
+        if (row !== undefined) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const second = await post(f.finance, `/api/transactions/${tx.id}/return`, body, k);
+      expect(second.status).toBe(409);
+      expect(errorCode(second)).toBe('IDEMPOTENCY_IN_FLIGHT');
+      expect((await first).status).toBe(200);
+      expect(
+        (await f.sandbox.order(order.orderid)).operations.filter((o) => o.type === 'return'),
+      ).toHaveLength(1);
+    });
+  });
+}

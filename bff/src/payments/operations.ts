@@ -1,0 +1,466 @@
+// capture, return, void and create-card-ref on an existing order. Each one: (A) in one database
+// transaction, lock the order, check the lifecycle and the caps, reserve the amount and record
+// the operation as `sending`; (B) sign and send it once; (C) record the outcome. A lost reply
+// leaves the operation `unknown` with its reservation held until the reconciler has asked
+// `status`; nothing here ever sends a money-moving request twice.
+import { randomUUID } from 'node:crypto';
+import {
+  decideCapture,
+  decideCardRef,
+  decideReturn,
+  decideVoid,
+  type Decision,
+  type OrderFacts,
+} from '@paydesk/shared/domain';
+import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
+import type {
+  CaptureBody,
+  OperationKind,
+  OperationResult,
+  ReturnBody,
+  VoidBody,
+} from '@paydesk/shared/api';
+import { AppError } from '../errors.js';
+import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
+import { big, lockTransaction, toColumn } from './db.js';
+import { exchangeData } from './gateway.js';
+import { gatewayRefusal } from './gateway-errors.js';
+import type { Ledger } from './ledger.js';
+import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
+import { factsOf, IN_FLIGHT_STATES, toOperation } from './records.js';
+import type { ActorInfo } from './transactions.js';
+
+interface Plan {
+  kind: OperationKind;
+  gatewayOperation: string;
+  /** the amount the operation acts on (null for card-ref) */
+  amountMinor: bigint | null;
+  /** what counts against the cap until the outcome is known */
+  reserveMinor: bigint;
+  fields: (row: TransactionsTable) => Record<string, string>;
+  reasonCode: string | null;
+  comment: string | null;
+}
+
+const CAP_REASONS = [
+  'exceeds the captured amount not yet returned',
+  'whole captured amount was already returned',
+  'exceeds the authorized amount',
+];
+
+function refusal(
+  decision: Decision<unknown>,
+  what: string,
+  row: TransactionsTable,
+  remainingMinor: bigint,
+): AppError {
+  const reason = decision.ok ? '' : decision.reason;
+  const cap = CAP_REASONS.some((r) => reason.includes(r));
+  const remaining = formatMinorUnits(remainingMinor < 0n ? 0n : remainingMinor);
+  return new AppError(
+    cap ? 'CAP_EXCEEDED' : 'INVALID_STATE',
+    `${what} refused: ${reason} (remaining ${remaining} ${row.currency}).`,
+    { reason, remaining, currency: row.currency },
+  );
+}
+
+function parseAmount(text: string | undefined): bigint | undefined {
+  if (text === undefined) return undefined;
+  return toMinorUnits(text);
+}
+
+export class OperationsService {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly gateway: GatewayClient,
+    private readonly cardRefVersion: 'v2' | 'v4',
+  ) {}
+
+  capture(
+    id: string,
+    body: CaptureBody,
+    actor: ActorInfo,
+    idempotencyKey: string | null,
+  ): Promise<OperationResult> {
+    const requested = parseAmount(body.amount);
+    return this.run(id, actor, idempotencyKey, 'capture', (row, facts) => {
+      const d = decideCapture(facts, requested);
+      if (!d.ok)
+        return {
+          refused: refusal(d, 'capture', row, decideCapture(facts).ok ? facts.authorizedMinor : 0n),
+        };
+      return {
+        plan: {
+          kind: 'capture',
+          gatewayOperation: 'capture',
+          amountMinor: d.value,
+          reserveMinor: d.value,
+          fields: (r) => ({
+            client_orderid: r.client_orderid,
+            orderid: r.orderid,
+            amount: formatMinorUnits(d.value),
+            currency: r.currency,
+          }),
+          reasonCode: null,
+          comment: null,
+        },
+      };
+    });
+  }
+
+  return(
+    id: string,
+    body: ReturnBody,
+    actor: ActorInfo,
+    idempotencyKey: string | null,
+  ): Promise<OperationResult> {
+    const requested = parseAmount(body.amount);
+    return this.run(id, actor, idempotencyKey, 'return', (row, facts) => {
+      const d = decideReturn(facts, requested);
+      if (!d.ok) {
+        const rest = decideReturn(facts);
+        return { refused: refusal(d, 'return', row, rest.ok ? rest.value.amountMinor : 0n) };
+      }
+      const amount = d.value.amountMinor;
+      return {
+        plan: {
+          kind: 'return',
+          gatewayOperation: 'return',
+          amountMinor: amount,
+          reserveMinor: amount,
+          // A return always names its amount: an omitted amount would return "the rest" as the
+          // gateway sees it, which need not be what staff saw.
+          fields: (r) => ({
+            client_orderid: r.client_orderid,
+            orderid: r.orderid,
+            amount: formatMinorUnits(amount),
+            currency: r.currency,
+            comment: body.comment,
+          }),
+          reasonCode: body.reasonCode,
+          comment: body.comment,
+        },
+      };
+    });
+  }
+
+  void(
+    id: string,
+    body: VoidBody,
+    actor: ActorInfo,
+    idempotencyKey: string | null,
+  ): Promise<OperationResult> {
+    return this.run(id, actor, idempotencyKey, 'void', (row, facts) => {
+      const d = decideVoid(facts);
+      if (!d.ok) return { refused: refusal(d, 'void', row, 0n) };
+      return {
+        plan: {
+          kind: 'void',
+          gatewayOperation: 'void',
+          amountMinor: null,
+          reserveMinor: 0n,
+          fields: (r) => ({
+            client_orderid: r.client_orderid,
+            orderid: r.orderid,
+            comment: body.comment,
+          }),
+          reasonCode: null,
+          comment: body.comment,
+        },
+      };
+    });
+  }
+
+  cardRef(id: string, actor: ActorInfo, idempotencyKey: string | null): Promise<OperationResult> {
+    return this.run(id, actor, idempotencyKey, 'create-card-ref', (row, facts) => {
+      const d = decideCardRef(facts);
+      if (!d.ok) return { refused: refusal(d, 'create-card-ref', row, 0n) };
+      if (row.card_ref_id !== null) {
+        return {
+          refused: new AppError(
+            'INVALID_STATE',
+            `the order already has card reference ${row.card_ref_id}`,
+            { reason: 'card reference exists' },
+          ),
+        };
+      }
+      return {
+        plan: {
+          kind: 'card-ref',
+          gatewayOperation: this.cardRefVersion === 'v4' ? 'create-card-ref-v4' : 'create-card-ref',
+          amountMinor: null,
+          reserveMinor: 0n,
+          fields: (r) => ({ client_orderid: r.client_orderid, orderid: r.orderid }),
+          reasonCode: null,
+          comment: null,
+        },
+      };
+    });
+  }
+
+  private async run(
+    id: string,
+    actor: ActorInfo,
+    idempotencyKey: string | null,
+    what: string,
+    decide: (
+      row: TransactionsTable,
+      facts: OrderFacts,
+      ops: TransactionOperationsTable[],
+    ) => { plan: Plan } | { refused: AppError },
+  ): Promise<OperationResult> {
+    const ledger = this.ledger;
+    const opId = randomUUID();
+    // (A) check and reserve, atomically with every other instance.
+    const prepared = await ledger.tx(async (trx) => {
+      const row = await lockTransaction(ledger.db, trx, id);
+      if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
+      const ops = await ledger.operationsOf(trx, id);
+      const busy = ops.find(
+        (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
+      );
+      if (busy !== undefined) {
+        throw new AppError(
+          'INVALID_STATE',
+          `${what} refused: a ${busy.kind} is still awaiting its outcome; refresh the order first.`,
+          {
+            reason: `${busy.kind} outcome not known yet`,
+          },
+        );
+      }
+      const facts = factsOf(row, ops);
+      if (facts === null) {
+        throw new AppError(
+          'INVALID_STATE',
+          `${what} refused: the order's type or status (${row.type}, ${row.status}) does not allow it.`,
+          {
+            reason: 'order type or status',
+          },
+        );
+      }
+      const decided = decide(row, facts, ops);
+      if ('refused' in decided) throw decided.refused;
+      const plan = decided.plan;
+      const now = ledger.clock.now();
+      await trx
+        .insertInto('transaction_operations')
+        .values({
+          id: opId,
+          transaction_id: id,
+          kind: plan.kind,
+          origin: 'paydesk',
+          state: 'sending',
+          amount_minor: plan.amountMinor === null ? null : toColumn(plan.amountMinor),
+          reserved_minor: toColumn(plan.reserveMinor),
+          gateway_serial: null,
+          idempotency_key: idempotencyKey,
+          requested_by: actor.email,
+          reason_code: plan.reasonCode,
+          comment: plan.comment,
+          error_code: null,
+          error_message: null,
+          sent_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await ledger.timeline(trx, id, {
+        kind: 'staff',
+        title: `${plan.kind}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
+        actor: actor.email,
+        data: { operationId: opId, reasonCode: plan.reasonCode, comment: plan.comment },
+      });
+      // The safety net: should this instance stop before (C), the reconciler still finds out.
+      await ledger.scheduleReconcile(
+        trx,
+        id,
+        now + ledger.options.gatewayTimeoutMs + ledger.options.reconcile.fastMinMs,
+      );
+      return { row, plan };
+    });
+
+    // (B) send once.
+    const { row, plan } = prepared;
+    const outcome = await this.gateway.send(
+      plan.gatewayOperation,
+      row.endpoint_id,
+      plan.fields(row),
+    );
+
+    // (C) record what happened.
+    const after = await ledger.tx(async (trx) => {
+      const current = await lockTransaction(ledger.db, trx, id);
+      if (current === undefined) throw new Error('transaction vanished');
+      const op = await trx
+        .selectFrom('transaction_operations')
+        .selectAll()
+        .where('id', '=', opId)
+        .executeTakeFirstOrThrow();
+      const now = ledger.clock.now();
+      const stillWaiting = op.state === 'sending';
+      const result = this.classify(outcome, plan);
+      if (stillWaiting) {
+        await trx
+          .updateTable('transaction_operations')
+          .set({
+            state: result.state,
+            reserved_minor: result.state === 'unknown' ? op.reserved_minor : 0,
+            gateway_serial: result.serial ?? op.gateway_serial,
+            error_code: result.errorCode,
+            error_message: result.errorMessage,
+            updated_at: now,
+          })
+          .where('id', '=', opId)
+          .execute();
+        if (result.state === 'processing' || result.state === 'approved') {
+          await trx
+            .updateTable('transactions')
+            .set(this.effects(current, plan, outcome, now))
+            .where('id', '=', id)
+            .execute();
+        }
+      } else if (result.serial !== null && op.gateway_serial === null) {
+        // A status reply (callback) already settled it while the reply was on its way.
+        await trx
+          .updateTable('transaction_operations')
+          .set({ gateway_serial: result.serial, updated_at: now })
+          .where('id', '=', opId)
+          .execute();
+      }
+      await ledger.timeline(trx, id, {
+        kind: 'gateway',
+        title: `${plan.gatewayOperation}: ${result.title}`,
+        actor: actor.email,
+        data: exchangeData(outcome),
+      });
+      const fresh = await trx
+        .selectFrom('transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const ops = await ledger.operationsOf(trx, id);
+      if (result.state === 'unknown') {
+        await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
+      } else if (!ledger.needsReconcile(fresh, ops)) {
+        await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', id).execute();
+      } else {
+        await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
+      }
+      return { fresh, result };
+    });
+    ledger.publish(after.fresh, false);
+
+    if (outcome.kind === 'reply' && after.result.state === 'refused') {
+      throw gatewayRefusal(outcome.httpStatus, outcome.reply, plan.gatewayOperation);
+    }
+    if (outcome.kind === 'not-sent') {
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        `The ${plan.gatewayOperation} could not reach the gateway; nothing was sent. Try again.`,
+      );
+    }
+    const detail = await ledger.detail(ledger.k, id);
+    const opRow = await ledger.k
+      .selectFrom('transaction_operations')
+      .selectAll()
+      .where('id', '=', opId)
+      .executeTakeFirstOrThrow();
+    if (detail === null) throw new Error('transaction vanished');
+    return { operation: toOperation(opRow), transaction: detail, message: after.result.message };
+  }
+
+  private classify(
+    outcome: GatewayOutcome,
+    plan: Plan,
+  ): {
+    state: string;
+    serial: string | null;
+    errorCode: string | null;
+    errorMessage: string | null;
+    title: string;
+    message: string;
+  } {
+    const label = `${plan.kind}${plan.amountMinor === null ? '' : ` of ${formatMinorUnits(plan.amountMinor)}`}`;
+    if (outcome.kind === 'not-sent') {
+      return {
+        state: 'not_sent',
+        serial: null,
+        errorCode: null,
+        errorMessage: outcome.reason,
+        title: 'not sent',
+        message: 'not sent',
+      };
+    }
+    if (outcome.kind === 'unknown') {
+      return {
+        state: 'unknown',
+        serial: null,
+        errorCode: null,
+        errorMessage: outcome.exchange.error,
+        title: `outcome unknown (${outcome.reason})`,
+        message: `The gateway's answer to the ${label} was lost (${outcome.reason}). Paydesk is asking the gateway for the order's status and will not send it again; the amount stays reserved until then.`,
+      };
+    }
+    const reply = outcome.reply;
+    const expected = plan.kind === 'card-ref' ? 'create-card-ref-response' : 'async-response';
+    if (outcome.httpStatus === 200 && reply.type === expected) {
+      const approved = plan.kind === 'card-ref' && reply.status === 'approved';
+      return {
+        state: approved ? 'approved' : 'processing',
+        serial: reply.serialNumber ?? null,
+        errorCode: null,
+        errorMessage: null,
+        title: approved ? 'approved' : 'accepted',
+        message: approved
+          ? `Card reference ${reply.fields['card-ref-id'] ?? ''} created.`
+          : `The gateway accepted the ${label}; its final status follows by callback or status check.`,
+      };
+    }
+    return {
+      state: 'refused',
+      serial: reply.serialNumber ?? null,
+      errorCode: reply.errorCode ?? `HTTP_${outcome.httpStatus}`,
+      errorMessage: reply.errorMessage ?? null,
+      title: `refused (HTTP ${outcome.httpStatus}${reply.errorCode === undefined ? '' : `, ${reply.errorCode}`})`,
+      message: 'refused',
+    };
+  }
+
+  /** What an accepted operation changes on the order before the gateway's status confirms it. */
+  private effects(
+    row: TransactionsTable,
+    plan: Plan,
+    outcome: GatewayOutcome,
+    now: number,
+  ): Partial<TransactionsTable> {
+    const captured = big(row.captured_minor);
+    const returned = big(row.returned_minor);
+    switch (plan.kind) {
+      case 'capture':
+        return {
+          captured_minor: toColumn(plan.amountMinor ?? 0n),
+          stage: 'captured',
+          updated_at: now,
+        };
+      case 'void':
+        return { stage: 'voided', updated_at: now };
+      case 'return': {
+        const amount = plan.amountMinor ?? 0n;
+        if (row.type === 'preauth' && captured === 0n)
+          return { stage: 'hold_cancelled', updated_at: now };
+        const total = returned + amount;
+        return {
+          returned_minor: toColumn(total),
+          stage: total >= captured ? 'returned' : 'partially_returned',
+          updated_at: now,
+        };
+      }
+      case 'card-ref': {
+        const refId = outcome.kind === 'reply' ? outcome.reply.fields['card-ref-id'] : undefined;
+        return refId === undefined ? { updated_at: now } : { card_ref_id: refId, updated_at: now };
+      }
+      default:
+        return { updated_at: now };
+    }
+  }
+}

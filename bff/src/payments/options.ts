@@ -1,0 +1,91 @@
+// Every timing of the payments module, injectable so tests run in milliseconds (issue 5 rules).
+import { randomUUID } from 'node:crypto';
+
+export interface ReconcileTimings {
+  /** the fast phase: from the first attempt, this long */
+  fastPhaseMs: number;
+  fastMinMs: number;
+  fastMaxMs: number;
+  slowMinMs: number;
+  slowMaxMs: number;
+  /** after this long from the first attempt the job stops (the operation stays `unknown`) */
+  horizonMs: number;
+  /** how long a claimed job belongs to one instance */
+  leaseMs: number;
+  /** how often the loop looks for due jobs */
+  pollIntervalMs: number;
+  batchSize: number;
+  /** an operation whose reply was lost and that `status` does not show after this long was not applied */
+  notAppliedAfterMs: number;
+}
+
+export interface PaymentsOptions {
+  /** how long to wait for the gateway's reply before the outcome is `unknown` */
+  gatewayTimeoutMs: number;
+  reconcile: ReconcileTimings;
+  /** idempotency keys are kept at least this long (≥ 24 h) */
+  idempotencyRetentionMs: number;
+  /** create-card-ref: v2 (control) or v4 (OAuth RSA-SHA256, needs the merchant RSA key) */
+  cardRefVersion: 'v2' | 'v4';
+  /** SSE comment line interval that keeps proxies from closing idle streams */
+  sseHeartbeatMs: number;
+  /** identifies this instance in job leases */
+  instanceId: string;
+  /** [0, 1): spreads reconcile attempts inside their window */
+  random: () => number;
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function defaultPaymentsOptions(): PaymentsOptions {
+  return {
+    gatewayTimeoutMs: 15_000,
+    reconcile: {
+      fastPhaseMs: 5 * 60_000,
+      fastMinMs: 3_000,
+      fastMaxMs: 5_000,
+      slowMinMs: 5 * 60_000,
+      slowMaxMs: 10 * 60_000,
+      horizonMs: 60 * 60_000,
+      leaseMs: 30_000,
+      pollIntervalMs: 1_000,
+      batchSize: 20,
+      notAppliedAfterMs: 60_000,
+    },
+    idempotencyRetentionMs: DAY_MS + 60 * 60_000,
+    cardRefVersion: 'v2',
+    sseHeartbeatMs: 15_000,
+    instanceId: randomUUID(),
+    random: Math.random,
+  };
+}
+
+export type PaymentsOptionsInput = Partial<Omit<PaymentsOptions, 'reconcile'>> & {
+  reconcile?: Partial<ReconcileTimings>;
+};
+
+export function resolveOptions(input: PaymentsOptionsInput = {}): PaymentsOptions {
+  const d = defaultPaymentsOptions();
+  const options: PaymentsOptions = {
+    ...d,
+    ...input,
+    reconcile: { ...d.reconcile, ...input.reconcile },
+  };
+  if (options.idempotencyRetentionMs < DAY_MS)
+    throw new Error('idempotencyRetentionMs must be at least 24 h');
+  return options;
+}
+
+/** The delay before the next reconcile attempt of a job whose schedule began at `firstAt`. */
+export function nextReconcileDelay(
+  t: ReconcileTimings,
+  firstAt: number,
+  now: number,
+  random: () => number,
+): number | null {
+  const elapsed = now - firstAt;
+  if (elapsed >= t.horizonMs) return null;
+  const [min, max] =
+    elapsed < t.fastPhaseMs ? [t.fastMinMs, t.fastMaxMs] : [t.slowMinMs, t.slowMaxMs];
+  return Math.round(min + (max - min) * random());
+}

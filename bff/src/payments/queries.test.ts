@@ -1,0 +1,224 @@
+// List (keyset pages, filters, exact q), CSV export, statistics and live events over HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  StatsResponseSchema,
+  TransactionEventSchema,
+  TransactionPageSchema,
+  type ErrorEnvelope,
+  type TransactionSummary,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS } from '../test-support/harness.js';
+import { get, type IncomingMessage } from 'node:http';
+import { csvCell } from './queries.js';
+import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
+import { CARDS } from './test-support/storefront.js';
+
+describe('csv cells', () => {
+  it('when a cell holds separators, quotes or a formula, then it is quoted and neutralised', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
+  });
+});
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payments list, export, stats, events (${variant.name})`, () => {
+    let f: Fixture;
+    const email = 'list-buyer@example.com';
+    let orders: TransactionSummary[] = [];
+    const page = async (query: string) => {
+      const res = await f.support.get(`/api/transactions?${query}`);
+      expect(res.status).toBe(200);
+      return TransactionPageSchema.parse(res.json);
+    };
+    beforeAll(async () => {
+      f = await startFixture(variant);
+      for (const amount of ['1.00', '2.00', '3.00', '4.00']) {
+        await f.shop.place('sale', {
+          amount,
+          currency: 'USD',
+          endpointId: '1002',
+          email,
+          callbackUrl: f.bff.callbackUrl('1002'),
+        });
+      }
+      await f.shop.place('sale', {
+        amount: '5.00',
+        currency: 'USD',
+        endpointId: '1002',
+        email,
+        card: CARDS.decline,
+        callbackUrl: f.bff.callbackUrl('1002'),
+      });
+      await f.sandbox.advance(61);
+      orders = (await page(`q=${email}&sort=amount_asc&limit=50`)).items;
+    });
+    afterAll(async () => {
+      await f.close();
+    });
+
+    it('when the list is paged with a keyset cursor, then every order comes exactly once in the chosen order', async () => {
+      expect(orders.map((o) => o.amount)).toEqual(['1.00', '2.00', '3.00', '4.00', '5.00']);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const p = await page(
+          `q=${email}&sort=amount_desc&limit=2${cursor === null ? '' : `&cursor=${cursor}`}`,
+        );
+        expect(p.total).toBe(5);
+        expect(p.totalCapped).toBe(false);
+        seen.push(...p.items.map((i) => i.amount));
+        cursor = p.nextCursor;
+        pages += 1;
+      } while (cursor !== null);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(['5.00', '4.00', '3.00', '2.00', '1.00']);
+    });
+
+    it('when filters are given, then only matching orders are listed; q matches orderid, client_orderid and last four exactly', async () => {
+      expect(
+        (await page(`q=${email}&amountMin=2.00&amountMax=4.00`)).items.map((i) => i.amount).sort(),
+      ).toEqual(['2.00', '3.00', '4.00']);
+      expect((await page(`q=${email}&status=declined`)).items.map((i) => i.amount)).toEqual([
+        '5.00',
+      ]);
+      expect((await page(`q=${email}&currency=EUR`)).total).toBe(0);
+      expect((await page(`q=${email}&endpoint=1002&type=sale`)).total).toBe(5);
+      const first = orders[0];
+      if (first === undefined) throw new Error('no orders');
+      expect((await page(`q=${first.orderid}`)).items.map((i) => i.id)).toEqual([first.id]);
+      expect((await page(`q=${first.clientOrderId}`)).items.map((i) => i.id)).toEqual([first.id]);
+      expect((await page(`q=${first.clientOrderId.slice(0, -1)}`)).total).toBe(0);
+      expect((await page('q=0002')).items.every((i) => i.card?.lastFour === '0002')).toBe(true);
+      const from = new Date(Date.parse(first.createdAt) + 1).toISOString();
+      expect(
+        (await page(`q=${email}&createdFrom=${from}`)).items.every((i) => i.createdAt >= from),
+      ).toBe(true);
+    });
+
+    it('when a query parameter is bad, then 400 names it', async () => {
+      for (const [query, path] of [
+        ['amountMin=1.234', 'query.amountMin'],
+        ['status=lost', 'query.status'],
+        ['limit=0', 'query.limit'],
+        ['cursor=not-a-cursor', 'query.cursor'],
+        ['createdFrom=yesterday', 'query.createdFrom'],
+      ] as const) {
+        const res = await f.support.get(`/api/transactions?${query}`);
+        expect(res.status).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe(path);
+      }
+    });
+
+    it('when the filtered set is exported, then a CSV with a header and one line per order streams back and the export is audited', async () => {
+      const res = await f.support.get(`/api/transactions/export?q=${email}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/csv');
+      expect(res.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="paydesk-transactions-/,
+      );
+      const lines = res.text.trim().split('\r\n');
+      expect(lines[0]).toBe(
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,card,customerEmail,drift',
+      );
+      expect(lines).toHaveLength(6);
+      expect(lines.slice(1).every((l) => l.includes(email) && l.includes(',USD,'))).toBe(true);
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'transaction.export')
+        .execute();
+      expect(audit.length).toBeGreaterThanOrEqual(1);
+    });
+
+    it('when statistics are asked for, then volumes, approval rate and returns per day add up in minor units', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '10.10', {
+        currency: 'USD',
+        endpointId: '1002',
+        email,
+      });
+      expect(
+        (
+          await post(f.finance, `/api/transactions/${tx.id}/return`, {
+            amount: '0.10',
+            reasonCode: 'other',
+            comment: 'a',
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await post(f.finance, `/api/transactions/${tx.id}/return`, {
+            amount: '0.20',
+            reasonCode: 'other',
+            comment: 'b',
+          })
+        ).status,
+      ).toBe(200);
+      const res = await f.support.get(
+        '/api/stats?from=2000-01-01T00:00:00.000Z&to=2100-01-01T00:00:00.000Z',
+      );
+      expect(res.status).toBe(200);
+      const stats = StatsResponseSchema.parse(res.json);
+      expect(stats.volumes).toEqual([
+        { currency: 'USD', count: 6, approvedCount: 5, approvedAmount: '20.10' },
+      ]);
+      expect(stats.approvalRate).toBeCloseTo(5 / 6);
+      expect(stats.returnsByDay).toHaveLength(1);
+      expect(stats.returnsByDay[0]).toMatchObject({ currency: 'USD', count: 2, amount: '0.30' });
+      expect(
+        (
+          await f.support.get(
+            '/api/stats?from=2030-01-01T00:00:00.000Z&to=2020-01-01T00:00:00.000Z',
+          )
+        ).status,
+      ).toBe(400);
+    });
+
+    it('when a screen listens to /api/events, then a change to an order arrives as a transaction event', async () => {
+      const cookie = [...f.support.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const target = orders[1];
+      if (target === undefined) throw new Error('no orders');
+      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+        get(
+          `${f.bff.url}/api/events`,
+          { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
+          resolve,
+        ).on('error', reject);
+      });
+      expect(stream.statusCode).toBe(200);
+      expect(stream.headers['content-type']).toContain('text/event-stream');
+      expect(stream.headers['content-disposition']).toBeUndefined();
+      stream.setEncoding('utf8');
+      const received = new Promise<string>((resolve) => {
+        let text = '';
+        stream.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes(target.id)) resolve(text);
+        });
+      });
+      const refreshed = await f.support.post(`/api/transactions/${target.id}/refresh`);
+      expect(refreshed.status).toBe(200);
+      const text = await received;
+      stream.destroy();
+      const data = text.split('\n').find((l) => l.startsWith('data: ') && l.includes(target.id));
+      const event = TransactionEventSchema.parse(JSON.parse((data ?? '').slice('data: '.length)));
+      expect(event).toMatchObject({
+        type: 'transaction.updated',
+        transactionId: target.id,
+        status: 'approved',
+      });
+      const anonymous = await fetch(`${f.bff.url}/api/events`, {
+        headers: { Accept: 'text/event-stream' },
+      });
+      expect(anonymous.status).toBe(401);
+      const notAStream = await f.support.get('/api/events');
+      expect(notAStream.status).toBe(400);
+      expect((notAStream.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe(
+        'header.Accept',
+      );
+    });
+  });
+}

@@ -1,0 +1,328 @@
+// The transactions list (keyset pagination, filters, exact `q`), the CSV export (keyset batches,
+// written with back-pressure: constant memory) and the home screen's statistics.
+import type { Writable } from 'node:stream';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
+import type {
+  StatsQuery,
+  StatsResponse,
+  TransactionFilter,
+  TransactionListQuery,
+  TransactionPage,
+  TransactionSort,
+} from '@paydesk/shared/api';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
+import type { TransactionsTable } from './migration.js';
+import { maskedCard, toSummary } from './records.js';
+
+/** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('the client went away'));
+    };
+    const cleanup = () => {
+      out.off('drain', onDrain);
+      out.off('close', onClose);
+    };
+    out.on('drain', onDrain);
+    out.on('close', onClose);
+  });
+}
+
+export const TOTAL_CAP = 10_000;
+const DAY = 86_400_000;
+
+type Q = SelectQueryBuilder<PayDatabase, 'transactions', object>;
+
+interface Cursor {
+  sort: TransactionSort;
+  value: number;
+  id: string;
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.sort, c.value, c.id])).toString('base64url');
+}
+
+function decodeCursor(text: string, sort: TransactionSort): Cursor {
+  const bad = () =>
+    new AppError('VALIDATION_FAILED', 'query.cursor: not a cursor of this list (sort changed?)', {
+      fields: [{ path: 'query.cursor', rule: 'cursor', message: 'not a cursor of this list' }],
+    });
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(value) || value.length !== 3) throw bad();
+  const [s, v, id] = value as unknown[];
+  if (s !== sort || typeof v !== 'number' || !Number.isSafeInteger(v) || typeof id !== 'string')
+    throw bad();
+  return { sort, value: v, id };
+}
+
+const column = (sort: TransactionSort): 'created_at' | 'amount_minor' =>
+  sort.startsWith('amount') ? 'amount_minor' : 'created_at';
+const descending = (sort: TransactionSort): boolean => sort.endsWith('desc');
+
+export class TransactionQueries {
+  constructor(
+    private readonly k: PayDb,
+    private readonly clock: Clock,
+  ) {}
+
+  private filtered(filter: TransactionFilter): Q {
+    let q: Q = this.k.selectFrom('transactions');
+    if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+    if (filter.type !== undefined) q = q.where('type', '=', filter.type);
+    if (filter.endpoint !== undefined) q = q.where('endpoint_id', '=', filter.endpoint);
+    if (filter.currency !== undefined) q = q.where('currency', '=', filter.currency);
+    if (filter.createdFrom !== undefined)
+      q = q.where('created_at', '>=', Date.parse(filter.createdFrom));
+    if (filter.createdTo !== undefined)
+      q = q.where('created_at', '<', Date.parse(filter.createdTo));
+    if (filter.amountMin !== undefined)
+      q = q.where('amount_minor', '>=', toColumn(toMinorUnits(filter.amountMin)));
+    if (filter.amountMax !== undefined)
+      q = q.where('amount_minor', '<=', toColumn(toMinorUnits(filter.amountMax)));
+    if (filter.q !== undefined) {
+      const term = filter.q;
+      q = q.where((eb: ExpressionBuilder<PayDatabase, 'transactions'>) => {
+        const ors = [
+          eb('orderid', '=', term),
+          eb('client_orderid', '=', term),
+          eb('customer_email', '=', term.toLowerCase()),
+        ];
+        if (/^\d{4}$/.test(term)) ors.push(eb('card_last4', '=', term));
+        return eb.or(ors);
+      });
+    }
+    return q;
+  }
+
+  private ordered(q: Q, sort: TransactionSort, after: Cursor | null): Q {
+    const col = column(sort);
+    const desc = descending(sort);
+    let out = q;
+    if (after !== null) {
+      out = out.where((eb: ExpressionBuilder<PayDatabase, 'transactions'>) =>
+        eb(eb.refTuple(col, 'id'), desc ? '<' : '>', eb.tuple(after.value, after.id)),
+      );
+    }
+    return out.orderBy(col, desc ? 'desc' : 'asc').orderBy('id', desc ? 'desc' : 'asc');
+  }
+
+  async list(query: TransactionListQuery): Promise<TransactionPage> {
+    if (
+      query.amountMin !== undefined &&
+      query.amountMax !== undefined &&
+      toMinorUnits(query.amountMin) > toMinorUnits(query.amountMax)
+    ) {
+      throw new AppError('VALIDATION_FAILED', 'query.amountMax: must not be below amountMin', {
+        fields: [
+          { path: 'query.amountMax', rule: 'range', message: 'must not be below amountMin' },
+        ],
+      });
+    }
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor, query.sort);
+    const base = this.filtered(query);
+    const [rows, count] = await Promise.all([
+      this.ordered(base, query.sort, after)
+        .selectAll()
+        .limit(query.limit + 1)
+        .execute(),
+      this.k
+        .selectFrom(
+          base
+            .select('id')
+            .limit(TOTAL_CAP + 1)
+            .as('capped'),
+        )
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const more = rows.length > query.limit && last !== undefined;
+    const total = Number(count.n);
+    return {
+      items: page.map(toSummary),
+      nextCursor: more
+        ? encodeCursor({ sort: query.sort, value: last[column(query.sort)], id: last.id })
+        : null,
+      total: Math.min(total, TOTAL_CAP),
+      totalCapped: total > TOTAL_CAP,
+    };
+  }
+
+  /** Every filtered row, in keyset batches (constant memory). */
+  async *stream(filter: TransactionFilter, batchSize = 1_000): AsyncGenerator<TransactionsTable> {
+    let after: Cursor | null = null;
+    for (;;) {
+      const rows: TransactionsTable[] = await this.ordered(
+        this.filtered(filter),
+        'created_asc',
+        after,
+      )
+        .selectAll()
+        .limit(batchSize)
+        .execute();
+      yield* rows;
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < batchSize) return;
+      after = { sort: 'created_asc', value: last.created_at, id: last.id };
+    }
+  }
+
+  /** Writes the CSV to `out`, waiting for `drain` whenever its buffer is full. */
+  async writeCsv(filter: TransactionFilter, out: Writable): Promise<number> {
+    const write = async (line: string) => {
+      if (out.destroyed) throw new Error('the client went away');
+      if (!out.write(line)) {
+        await drained(out);
+      }
+    };
+    await write(`${CSV_COLUMNS.join(',')}\r\n`);
+    let n = 0;
+    for await (const row of this.stream(filter)) {
+      await write(`${csvRow(row)}\r\n`);
+      n += 1;
+    }
+    return n;
+  }
+
+  async stats(query: StatsQuery): Promise<StatsResponse> {
+    const to = query.to === undefined ? this.clock.now() : Date.parse(query.to);
+    const from = query.from === undefined ? to - 30 * DAY : Date.parse(query.from);
+    if (from > to) {
+      throw new AppError('VALIDATION_FAILED', 'query.from: must not be after to', {
+        fields: [{ path: 'query.from', rule: 'range', message: 'must not be after to' }],
+      });
+    }
+    const inWindow = this.k
+      .selectFrom('transactions')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to);
+    const [byCurrency, byStatus, returns] = await Promise.all([
+      inWindow
+        .select((eb) => [
+          'currency',
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn
+            .sum<number | string | null>(
+              eb.case().when('status', '=', 'approved').then(1).else(0).end(),
+            )
+            .as('approved_n'),
+          eb.fn
+            .sum<number | string | null>(
+              eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
+            )
+            .as('approved_sum'),
+        ])
+        .groupBy('currency')
+        .orderBy('currency')
+        .execute(),
+      inWindow
+        .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+        .groupBy('status')
+        .execute(),
+      this.k
+        .selectFrom('transaction_operations as o')
+        .innerJoin('transactions as t', 't.id', 'o.transaction_id')
+        .where('o.kind', '=', 'return')
+        .where('o.state', 'in', ['processing', 'approved'])
+        .where('o.created_at', '>=', from)
+        .where('o.created_at', '<', to)
+        .select((eb) => [
+          sql<number>`o.created_at / ${sql.lit(DAY)}`.as('day'),
+          't.currency as currency',
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.sum<number | string | null>('o.amount_minor').as('amount'),
+        ])
+        .groupBy([sql`o.created_at / ${sql.lit(DAY)}`, 't.currency'])
+        .execute(),
+    ]);
+    const statusCounts: Record<string, number> = {};
+    for (const s of byStatus) statusCounts[s.status] = Number(s.n);
+    const final = ['approved', 'declined', 'error', 'filtered'].reduce(
+      (sum, s) => sum + (statusCounts[s] ?? 0),
+      0,
+    );
+    return {
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      volumes: byCurrency.map((r) => ({
+        currency: r.currency,
+        count: Number(r.n),
+        approvedCount: Number(big(r.approved_n)),
+        approvedAmount: formatMinorUnits(big(r.approved_sum)),
+      })),
+      approvalRate: final === 0 ? null : (statusCounts.approved ?? 0) / final,
+      byStatus: statusCounts,
+      returnsByDay: returns
+        .map((r) => ({
+          day: new Date(Number(big(r.day)) * DAY).toISOString().slice(0, 10),
+          currency: r.currency,
+          count: Number(r.n),
+          amount: formatMinorUnits(big(r.amount)),
+        }))
+        .sort((a, b) =>
+          a.day === b.day ? a.currency.localeCompare(b.currency) : a.day.localeCompare(b.day),
+        ),
+    };
+  }
+}
+
+export const CSV_COLUMNS = [
+  'id',
+  'createdAt',
+  'endpointId',
+  'orderid',
+  'clientOrderId',
+  'type',
+  'status',
+  'stage',
+  'currency',
+  'amount',
+  'captured',
+  'returned',
+  'card',
+  'customerEmail',
+  'drift',
+] as const;
+
+/** RFC 4180 quoting; a leading = + - @ is neutralised so spreadsheets do not run it as a formula. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+function csvRow(row: TransactionsTable): string {
+  const cells = [
+    row.id,
+    new Date(row.created_at).toISOString(),
+    row.endpoint_id,
+    row.orderid,
+    row.client_orderid,
+    row.type,
+    row.status,
+    row.stage ?? '',
+    row.currency,
+    formatMinorUnits(big(row.amount_minor)),
+    formatMinorUnits(big(row.captured_minor)),
+    formatMinorUnits(big(row.returned_minor)),
+    maskedCard(row)?.masked ?? '',
+    row.customer_email ?? '',
+    row.drift === 1 ? 'yes' : 'no',
+  ];
+  return cells.map(csvCell).join(',');
+}

@@ -1,0 +1,222 @@
+// The reconciler: asks `status` for every order whose outcome Paydesk does not know yet (a lost
+// reply, an operation still processing, a callback not yet confirmed) on the schedule of issue 5,
+// and applies what the gateway says. It never sends a money-moving request. Jobs are leased in the
+// database (FOR UPDATE SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite) so several BFF
+// instances share them without doing one twice.
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { ReconcileJobsTable } from './migration.js';
+import { exchangeData } from './gateway.js';
+import type { Idempotency } from './idempotency.js';
+import type { Ledger } from './ledger.js';
+import { nextReconcileDelay } from './options.js';
+import { platformTrx } from './db.js';
+import type { TransactionsService } from './transactions.js';
+
+export class Reconciler {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopped = true;
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly transactions: TransactionsService,
+    private readonly idempotency: Idempotency,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#arm();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  #arm(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.runOnce()
+        .catch((err: unknown) => {
+          this.logger.error({ err }, 'reconcile pass failed');
+        })
+        .finally(() => {
+          this.#arm();
+        });
+    }, this.ledger.options.reconcile.pollIntervalMs);
+    this.#timer.unref();
+  }
+
+  /** Claims the due jobs, reconciles each, purges expired idempotency keys; returns the jobs run. */
+  async runOnce(): Promise<number> {
+    const jobs = await this.claim();
+    for (const job of jobs) {
+      try {
+        await this.reconcile(job);
+      } catch (err) {
+        this.logger.error({ err, transactionId: job.transaction_id }, 'reconcile attempt failed');
+        await this.reschedule(job, 'internal error');
+      }
+    }
+    await this.idempotency.purge();
+    return jobs.length;
+  }
+
+  private async claim(): Promise<ReconcileJobsTable[]> {
+    const { db, options, clock } = this.ledger;
+    const now = clock.now();
+    const me = options.instanceId;
+    return this.ledger.tx(async (trx) => {
+      let due: { transaction_id: string }[];
+      if (db.kind === 'postgres') {
+        const result = await sql<{ transaction_id: string }>`
+          select transaction_id from reconcile_jobs
+          where next_attempt_at <= ${now} and (lease_until is null or lease_until <= ${now})
+          order by next_attempt_at limit ${options.reconcile.batchSize}
+          for update skip locked`.execute(trx);
+        due = result.rows;
+      } else {
+        due = await trx
+          .selectFrom('reconcile_jobs')
+          .select('transaction_id')
+          .where('next_attempt_at', '<=', now)
+          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+          .orderBy('next_attempt_at')
+          .limit(options.reconcile.batchSize)
+          .execute();
+      }
+      if (due.length === 0) return [];
+      const ids = due.map((d) => d.transaction_id);
+      await trx
+        .updateTable('reconcile_jobs')
+        .set({ lease_owner: me, lease_until: now + options.reconcile.leaseMs })
+        .where('transaction_id', 'in', ids)
+        .execute();
+      return trx
+        .selectFrom('reconcile_jobs')
+        .selectAll()
+        .where('transaction_id', 'in', ids)
+        .execute();
+    });
+  }
+
+  private async reconcile(job: ReconcileJobsTable): Promise<void> {
+    const ledger = this.ledger;
+    const row = await ledger.k
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', job.transaction_id)
+      .executeTakeFirst();
+    if (row === undefined) {
+      await ledger.k
+        .deleteFrom('reconcile_jobs')
+        .where('transaction_id', '=', job.transaction_id)
+        .execute();
+      return;
+    }
+    const { outcome, view } = await this.transactions.askStatus(
+      row.endpoint_id,
+      row.orderid,
+      row.client_orderid,
+    );
+    if (view === null) {
+      await ledger.tx((trx) =>
+        ledger.timeline(trx, row.id, {
+          kind: 'reconcile',
+          title: `status check: no answer (${outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason})`,
+          actor: null,
+          data: exchangeData(outcome),
+        }),
+      );
+      await this.reschedule(
+        job,
+        outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason,
+      );
+      return;
+    }
+    const applied = await ledger.tx(async (trx) => {
+      // Only the lease holder writes: a lease that expired mid-call may already be someone else's.
+      const mine = await trx
+        .selectFrom('reconcile_jobs')
+        .select('transaction_id')
+        .where('transaction_id', '=', job.transaction_id)
+        .where('lease_owner', '=', ledger.options.instanceId)
+        .executeTakeFirst();
+      if (mine === undefined) return null;
+      const result = await ledger.applyStatus(trx, row.endpoint_id, view, {
+        source: 'reconcile',
+        actor: null,
+        exchange: exchangeData(outcome),
+      });
+      const ops = await ledger.operationsOf(trx, row.id);
+      if (!ledger.needsReconcile(result.row, ops)) {
+        await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', row.id).execute();
+        return result;
+      }
+      await this.rescheduleIn(trx, job, null);
+      return result;
+    });
+    if (applied !== null) ledger.publish(applied.row, false);
+  }
+
+  private async reschedule(job: ReconcileJobsTable, error: string): Promise<void> {
+    await this.ledger.tx((trx) => this.rescheduleIn(trx, job, error));
+  }
+
+  private async rescheduleIn(
+    trx: Parameters<Parameters<Ledger['tx']>[0]>[0],
+    job: ReconcileJobsTable,
+    error: string | null,
+  ): Promise<void> {
+    const ledger = this.ledger;
+    const now = ledger.clock.now();
+    const delay = nextReconcileDelay(
+      ledger.options.reconcile,
+      job.first_at,
+      now,
+      ledger.options.random,
+    );
+    if (delay === null) {
+      await trx
+        .deleteFrom('reconcile_jobs')
+        .where('transaction_id', '=', job.transaction_id)
+        .execute();
+      await ledger.timeline(trx, job.transaction_id, {
+        kind: 'reconcile',
+        title: 'reconciliation stopped after its last scheduled attempt; refresh the order by hand',
+        actor: null,
+        data: { attempts: job.attempts + 1, lastError: error },
+      });
+      await ledger.audit.appendIn(platformTrx(trx), {
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: 'transaction.reconcile_gave_up',
+        target: `transaction:${job.transaction_id}`,
+        summary: { attempts: job.attempts + 1, lastError: error },
+        outcome: 'failed',
+        errorCode: 'RECONCILE_GAVE_UP',
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      });
+      return;
+    }
+    await trx
+      .updateTable('reconcile_jobs')
+      .set({
+        next_attempt_at: now + delay,
+        attempts: job.attempts + 1,
+        lease_owner: null,
+        lease_until: null,
+        last_error: error,
+      })
+      .where('transaction_id', '=', job.transaction_id)
+      .execute();
+  }
+}

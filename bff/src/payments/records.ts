@@ -1,0 +1,235 @@
+// Rows to API views, and the lifecycle facts (shared/src/domain) that the cap checks run on.
+import type { Selectable } from 'kysely';
+import {
+  decideCapture,
+  decideCardRef,
+  decideReturn,
+  decideVoid,
+  type OrderFacts,
+  type OrderKind,
+  type OrderStatus,
+} from '@paydesk/shared/domain';
+import { formatMinorUnits } from '@paydesk/shared/protocol';
+import {
+  TRANSACTION_TYPES,
+  type FollowUpAction,
+  type MaskedCard,
+  type Operation,
+  type OperationKind,
+  type OperationState,
+  type TimelineEntry,
+  type TransactionAmounts,
+  type TransactionStatus,
+  type TransactionSummary,
+  type TransactionType,
+} from '@paydesk/shared/api';
+import type {
+  TransactionOperationsTable,
+  TransactionsTable,
+  TransactionTimelineTable,
+} from './migration.js';
+import { big } from './db.js';
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Operation states whose amount still counts against a cap without being in the gateway's totals. */
+export const IN_FLIGHT_STATES: readonly OperationState[] = ['sending', 'unknown'];
+
+export function asTransactionType(value: string | undefined): TransactionType {
+  return (TRANSACTION_TYPES as readonly string[]).includes(value ?? '')
+    ? (value as TransactionType)
+    : 'unknown';
+}
+
+export function maskedCard(
+  row: Pick<TransactionsTable, 'card_bin' | 'card_last4' | 'card_brand'>,
+): MaskedCard | null {
+  if (row.card_last4 === null && row.card_bin === null) return null;
+  const last4 = row.card_last4 ?? '****';
+  return {
+    bin: row.card_bin,
+    lastFour: row.card_last4,
+    brand: row.card_brand,
+    masked: row.card_bin === null ? `**** ${last4}` : `${row.card_bin}******${last4}`,
+  };
+}
+
+export function toSummary(row: TransactionsTable): TransactionSummary {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    orderid: row.orderid,
+    clientOrderId: row.client_orderid,
+    type: asTransactionType(row.type),
+    status: row.status as TransactionStatus,
+    stage: row.stage,
+    currency: row.currency,
+    amount: formatMinorUnits(big(row.amount_minor)),
+    card: maskedCard(row),
+    customerEmail: row.customer_email,
+    drift: row.drift === 1,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toOperation(row: TransactionOperationsTable): Operation {
+  return {
+    id: row.id,
+    kind: row.kind as OperationKind,
+    origin: row.origin === 'gateway' ? 'gateway' : 'paydesk',
+    state: row.state as OperationState,
+    amount: row.amount_minor === null ? null : formatMinorUnits(big(row.amount_minor)),
+    gatewaySerial: row.gateway_serial,
+    requestedBy: row.requested_by,
+    reasonCode: row.reason_code,
+    comment: row.comment,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toTimelineEntry(row: Selectable<TransactionTimelineTable>): TimelineEntry {
+  return {
+    id: row.id,
+    at: iso(row.at),
+    kind: row.kind as TimelineEntry['kind'],
+    title: row.title,
+    actor: row.actor,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}
+
+const KIND_OF_TYPE: Record<string, OrderKind> = {
+  sale: 'sale',
+  preauth: 'preauth',
+  rebill: 'rebill',
+  payout: 'payout',
+  'payout-check': 'payout',
+  'account-verification': 'account-verification',
+  transfer: 'transfer',
+  'pan-eligibility': 'pan-eligibility',
+};
+
+const CAPTURED_STAGES = new Set(['captured', 'settled', 'partially_returned', 'returned']);
+
+/**
+ * What the lifecycle rules need, from our record and the operations still awaiting their outcome:
+ * in-flight returns count as returned, an in-flight capture as captured, an in-flight void as voided.
+ */
+export function factsOf(
+  row: TransactionsTable,
+  ops: readonly TransactionOperationsTable[],
+): OrderFacts | null {
+  const kind = KIND_OF_TYPE[row.type];
+  if (kind === undefined || row.status === 'unknown') return null;
+  const inFlight = ops.filter((o) => (IN_FLIGHT_STATES as readonly string[]).includes(o.state));
+  const reservedReturns = inFlight
+    .filter((o) => o.kind === 'return')
+    .reduce((sum, o) => sum + big(o.reserved_minor), 0n);
+  const pendingCapture = ops.some(
+    (o) =>
+      o.kind === 'capture' &&
+      o.origin === 'paydesk' &&
+      !['not_applied', 'not_sent', 'refused', 'declined', 'error', 'filtered'].includes(o.state),
+  );
+  const pendingVoid = inFlight.some((o) => o.kind === 'void');
+  const captured = big(row.captured_minor);
+  const stage = row.stage ?? '';
+  return {
+    kind,
+    status: row.status as OrderStatus,
+    authorizedMinor: big(row.authorized_minor),
+    capturedMinor: captured,
+    returnedMinor: big(row.returned_minor) + reservedReturns,
+    captured:
+      kind === 'preauth'
+        ? captured > 0n || CAPTURED_STAGES.has(stage) || pendingCapture
+        : captured > 0n,
+    voided: stage === 'voided' || pendingVoid,
+    holdCancelled:
+      stage === 'hold_cancelled' ||
+      inFlight.some((o) => o.kind === 'return' && kind === 'preauth' && captured === 0n),
+    settled: stage === 'settled',
+    hasCard: row.card_last4 !== null,
+  };
+}
+
+export function reservedOf(ops: readonly TransactionOperationsTable[]): bigint {
+  return ops
+    .filter((o) => (IN_FLIGHT_STATES as readonly string[]).includes(o.state))
+    .reduce((sum, o) => sum + big(o.reserved_minor), 0n);
+}
+
+/** Which follow-ups the rules allow now; none while a non-return operation awaits its outcome. */
+export function allowedActions(
+  row: TransactionsTable,
+  ops: readonly TransactionOperationsTable[],
+): FollowUpAction[] {
+  const facts = factsOf(row, ops);
+  if (facts === null) return [];
+  const blocked = ops.some(
+    (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
+  );
+  if (blocked) return [];
+  const actions: FollowUpAction[] = [];
+  if (decideCapture(facts).ok) actions.push('capture');
+  if (decideReturn(facts).ok) actions.push('return');
+  if (decideVoid(facts).ok) actions.push('void');
+  if (decideCardRef(facts).ok && row.card_ref_id === null) actions.push('card-ref');
+  return actions;
+}
+
+export function amountsOf(
+  row: TransactionsTable,
+  ops: readonly TransactionOperationsTable[],
+): TransactionAmounts {
+  const facts = factsOf(row, ops);
+  const reserved = reservedOf(ops);
+  const returned = big(row.returned_minor);
+  const captured = big(row.captured_minor);
+  let returnable = 0n;
+  let capturable = 0n;
+  if (facts !== null) {
+    const ret = decideReturn(facts);
+    if (ret.ok) returnable = ret.value.amountMinor;
+    const cap = decideCapture(facts);
+    if (cap.ok) capturable = cap.value;
+  }
+  return {
+    amount: formatMinorUnits(big(row.amount_minor)),
+    authorized: formatMinorUnits(big(row.authorized_minor)),
+    captured: formatMinorUnits(captured),
+    returned: formatMinorUnits(returned),
+    reserved: formatMinorUnits(reserved),
+    remainingReturnable: formatMinorUnits(returnable),
+    remainingCapturable: formatMinorUnits(capturable),
+  };
+}
+
+/** Gateway operation type (status `operations`, callback `type`) to our operation kind. */
+export function operationKindOf(type: string): OperationKind | null {
+  switch (type) {
+    case 'reversal':
+      return 'return';
+    case 'create-card-ref':
+      return 'card-ref';
+    case 'sale':
+    case 'preauth':
+    case 'capture':
+    case 'return':
+    case 'void':
+    case 'rebill':
+    case 'payout':
+    case 'payout-check':
+    case 'payout-pay':
+    case 'account-verification':
+    case 'transfer':
+    case 'pan-eligibility':
+      return type;
+    default:
+      return null;
+  }
+}

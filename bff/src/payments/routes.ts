@@ -1,0 +1,242 @@
+// The payments routes: their route-table entries (same shape as http/route-table.ts), thin
+// handlers (parse, call a service, reply), and the callback receiver outside /api (no session).
+import express, { type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import {
+  CaptureBodySchema,
+  CardRefBodySchema,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  LookupBodySchema,
+  ReturnBodySchema,
+  StatsQuerySchema,
+  TransactionFilterSchema,
+  TransactionListQuerySchema,
+  VoidBodySchema,
+  type TransactionEvent,
+} from '@paydesk/shared/api';
+import { AppError, parseInput } from '../errors.js';
+import {
+  errorEnvelope,
+  requestIdOf,
+  requireAuth,
+  toAppError,
+  type Handler,
+  type RouteContext,
+} from '../http/run-route.js';
+import type { RouteRule } from '../http/route-table.js';
+import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
+import type { Payments } from './index.js';
+import type { ActorInfo } from './transactions.js';
+
+export { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
+
+const ID = /^[0-9a-f-]{36}$/;
+
+function transactionId(ctx: RouteContext): string {
+  const id = ctx.req.params.id;
+  if (typeof id !== 'string' || !ID.test(id))
+    throw new AppError('NOT_FOUND', 'no such transaction');
+  ctx.audit.target = `transaction:${id}`;
+  return id;
+}
+
+function actorOf(ctx: RouteContext): ActorInfo {
+  const auth = requireAuth(ctx);
+  return { id: auth.user.id, email: auth.user.email };
+}
+
+export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
+  const { services } = p;
+
+  /** A money-moving route: body validated first, then the Idempotency-Key, then the service. */
+  const idempotent =
+    <S extends z.ZodType>(
+      schema: S,
+      operation: string,
+      call: (id: string, body: z.output<S>, actor: ActorInfo, key: string) => Promise<unknown>,
+    ): Handler =>
+    async (ctx) => {
+      const id = transactionId(ctx);
+      const body = parseInput(schema, ctx.req.body ?? {}, 'body');
+      const actor = actorOf(ctx);
+      const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
+      ctx.audit.summary = { operation, transactionId: id, body, idempotencyKey: key ?? null };
+      const reply = await services.idempotency.run(
+        actor.id,
+        key,
+        `${operation} ${id}`,
+        body,
+        async () => ({
+          status: 200,
+          body: await call(id, body, actor, key ?? ''),
+        }),
+      );
+      if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      const result = reply.body as {
+        operation?: { state?: string; gatewaySerial?: string | null };
+      };
+      ctx.audit.summary = {
+        ...ctx.audit.summary,
+        replayed: reply.replayed,
+        result: result.operation?.state ?? null,
+        gatewaySerial: result.operation?.gatewaySerial ?? null,
+      };
+      return { kind: 'json', status: reply.status, body: reply.body };
+    };
+
+  return {
+    'GET /api/transactions': async (ctx) => {
+      const q = parseInput(TransactionListQuerySchema, ctx.req.query, 'query');
+      return { kind: 'json', status: 200, body: await services.queries.list(q) };
+    },
+    'GET /api/transactions/export': (ctx) => {
+      const filter = parseInput(TransactionFilterSchema, ctx.req.query, 'query');
+      ctx.audit.summary = { filter };
+      const stamp = new Date(p.clock.now()).toISOString().replace(/[:.]/g, '-');
+      return Promise.resolve({
+        kind: 'stream',
+        contentType: 'text/csv; charset=utf-8',
+        filename: `paydesk-transactions-${stamp}.csv`,
+        write: async (res: Response) => {
+          await services.queries.writeCsv(filter, res);
+        },
+      });
+    },
+    'POST /api/transactions/lookup': async (ctx) => {
+      const body = parseInput(LookupBodySchema, ctx.req.body ?? {}, 'body');
+      ctx.audit.summary = { ...body };
+      const { detail, created } = await services.transactions.lookup(body, actorOf(ctx));
+      ctx.audit.target = `transaction:${detail.id}`;
+      ctx.audit.summary = { ...body, status: detail.status, created };
+      return { kind: 'json', status: 200, body: detail };
+    },
+    'GET /api/transactions/:id': async (ctx) => ({
+      kind: 'json',
+      status: 200,
+      body: await services.transactions.get(transactionId(ctx)),
+    }),
+    'POST /api/transactions/:id/refresh': async (ctx) => {
+      const id = transactionId(ctx);
+      const detail = await services.transactions.refresh(id, actorOf(ctx));
+      ctx.audit.summary = { status: detail.status, drift: detail.drift };
+      return { kind: 'json', status: 200, body: detail };
+    },
+    'POST /api/transactions/:id/capture': idempotent(
+      CaptureBodySchema,
+      'capture',
+      (id, body, actor, key) => services.operations.capture(id, body, actor, key),
+    ),
+    'POST /api/transactions/:id/return': idempotent(
+      ReturnBodySchema,
+      'return',
+      (id, body, actor, key) => services.operations.return(id, body, actor, key),
+    ),
+    'POST /api/transactions/:id/void': idempotent(VoidBodySchema, 'void', (id, body, actor, key) =>
+      services.operations.void(id, body, actor, key),
+    ),
+    'POST /api/transactions/:id/card-ref': idempotent(
+      CardRefBodySchema,
+      'card-ref',
+      (id, _body, actor, key) => services.operations.cardRef(id, actor, key),
+    ),
+    'GET /api/events': (ctx) => {
+      requireAuth(ctx);
+      // EventSource always asks for an event stream; anything else would wait forever for a reply.
+      if (!(ctx.req.get('Accept') ?? '').includes('text/event-stream')) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          'header.Accept: must accept text/event-stream (use EventSource)',
+          {
+            fields: [
+              {
+                path: 'header.Accept',
+                rule: 'text/event-stream',
+                message: 'must accept text/event-stream',
+              },
+            ],
+          },
+        );
+      }
+      return Promise.resolve({
+        kind: 'stream',
+        contentType: 'text/event-stream; charset=utf-8',
+        filename: 'events',
+        write: (res: Response) => streamEvents(p, ctx.req, res),
+      });
+    },
+    'GET /api/stats': async (ctx) => {
+      const q = parseInput(StatsQuerySchema, ctx.req.query, 'query');
+      return { kind: 'json', status: 200, body: await services.queries.stats(q) };
+    },
+  };
+}
+
+/** Server-sent events until the client goes away; a comment line now and then keeps proxies open. */
+function streamEvents(p: Payments, req: Request, res: Response): Promise<void> {
+  // The runner's stream reply names a download; an event stream is not one.
+  res.removeHeader('Content-Disposition');
+  res.set('Cache-Control', 'no-store');
+  res.set('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  res.write(': connected\n\n');
+  return new Promise<void>((resolve) => {
+    const send = (event: TransactionEvent) => {
+      res.write(`event: transaction\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    const unsubscribe = p.bus.subscribe(send);
+    const heartbeat = setInterval(() => {
+      res.write(': keep-alive\n\n');
+    }, p.options.sseHeartbeatMs);
+    heartbeat.unref();
+    const done = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      resolve();
+    };
+    req.on('close', done);
+    res.on('close', done);
+  });
+}
+
+/** Mounts every payments route on `router` (paths without `/api`), through the platform's runner. */
+export function mountPaymentRoutes(
+  router: express.Router,
+  run: (rule: RouteRule, handler: Handler) => (req: Request, res: Response) => Promise<void>,
+  p: Payments,
+): void {
+  const handlers = paymentHandlers(p);
+  for (const key of Object.keys(PAYMENT_ROUTES) as PaymentRouteKey[]) {
+    const [method = '', path = ''] = key.split(' ');
+    const route = path.replace(/^\/api/, '');
+    const handler = run(PAYMENT_ROUTES[key], handlers[key]);
+    if (method === 'GET') router.get(route, handler);
+    else router.post(route, handler);
+  }
+}
+
+/** `GET /gateway/callback?endpoint=ID`: the server_callback_url receiver (no session, no CSRF). */
+export function callbackRouter(p: Payments, logger: Logger): express.Router {
+  const router = express.Router();
+  router.get('/gateway/callback', async (req: Request, res: Response) => {
+    const query: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.query)) {
+      if (typeof value === 'string') query[name] = value;
+    }
+    res.set('Cache-Control', 'no-store');
+    try {
+      const result = await p.services.callbacks.receive(query);
+      res.status(200).type('text/plain').send('OK');
+      logger.info(
+        { outcome: result.outcome, transactionId: result.transactionId },
+        'gateway callback',
+      );
+    } catch (caught) {
+      const err = toAppError(caught);
+      if (err.status >= 500) logger.error({ err: caught }, 'gateway callback failed');
+      res.status(err.status).json(errorEnvelope(err, requestIdOf(req)));
+    }
+  });
+  return router;
+}

@@ -1,0 +1,175 @@
+// Support's view of an order: look it up at the gateway (`status`), refresh it, read it.
+import type { LookupBody, TransactionDetail } from '@paydesk/shared/api';
+import { AppError } from '../errors.js';
+import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
+import { exchangeData } from './gateway.js';
+import { gatewayRefusal } from './gateway-errors.js';
+import { viewOfStatus, type GatewayView, type Ledger } from './ledger.js';
+
+export interface ActorInfo {
+  id: string;
+  email: string;
+}
+
+export interface StatusAnswer {
+  outcome: GatewayOutcome;
+  view: GatewayView | null;
+}
+
+export class TransactionsService {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly gateway: GatewayClient,
+    private readonly endpointIds: readonly string[],
+  ) {}
+
+  /** Asks the gateway `status` for one order on one endpoint (never throws for the network). */
+  async askStatus(
+    endpointId: string,
+    orderid: string | undefined,
+    clientOrderId: string,
+  ): Promise<StatusAnswer> {
+    const fields: Record<string, string> = { client_orderid: clientOrderId };
+    if (orderid !== undefined) fields.orderid = orderid;
+    const outcome = await this.gateway.send('status', endpointId, fields);
+    const view =
+      outcome.kind === 'reply' && outcome.httpStatus === 200 ? viewOfStatus(outcome.reply) : null;
+    return { outcome, view };
+  }
+
+  async get(id: string): Promise<TransactionDetail> {
+    const detail = await this.ledger.detail(this.ledger.k, id);
+    if (detail === null) throw new AppError('NOT_FOUND', `no transaction ${id}`);
+    return detail;
+  }
+
+  /** support's status check: the given endpoint, or each configured endpoint in turn. */
+  async lookup(
+    body: LookupBody,
+    actor: ActorInfo,
+  ): Promise<{ detail: TransactionDetail; created: boolean }> {
+    let clientOrderId = body.client_orderid;
+    if (body.endpointId !== undefined && !this.endpointIds.includes(body.endpointId)) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `endpointId: must be one of the configured endpoints (${this.endpointIds.join(', ')})`,
+        {
+          fields: [
+            {
+              path: 'endpointId',
+              rule: 'configured_endpoint',
+              message: 'must be a configured endpoint',
+            },
+          ],
+        },
+      );
+    }
+    let endpoints = body.endpointId === undefined ? [...this.endpointIds] : [body.endpointId];
+    if (body.orderid !== undefined) {
+      const known = await this.ledger.k
+        .selectFrom('transactions')
+        .selectAll()
+        .where('orderid', '=', body.orderid)
+        .executeTakeFirst();
+      if (known !== undefined) {
+        if (clientOrderId !== undefined && clientOrderId !== known.client_orderid) {
+          throw new AppError('NOT_FOUND', `order ${body.orderid} has a different client_orderid`);
+        }
+        clientOrderId = known.client_orderid;
+        if (body.endpointId === undefined)
+          endpoints = [known.endpoint_id, ...endpoints.filter((e) => e !== known.endpoint_id)];
+      }
+    }
+    if (clientOrderId === undefined) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'client_orderid: the gateway needs the client_orderid of an order Paydesk does not know yet',
+        {
+          fields: [
+            {
+              path: 'client_orderid',
+              rule: 'required',
+              message: 'required when the order is not known to Paydesk yet',
+            },
+          ],
+        },
+      );
+    }
+    let unavailable = 0;
+    for (const endpointId of endpoints) {
+      const { outcome, view } = await this.askStatus(endpointId, body.orderid, clientOrderId);
+      if (view !== null) {
+        const result = await this.ledger.tx((trx) =>
+          this.ledger.applyStatus(trx, endpointId, view, {
+            source: 'lookup',
+            actor: actor.email,
+            exchange: exchangeData(outcome),
+          }),
+        );
+        this.ledger.publish(result.row, result.created);
+        const detail = await this.get(result.row.id);
+        return { detail, created: result.created };
+      }
+      if (outcome.kind === 'reply' && outcome.httpStatus === 404) continue;
+      if (outcome.kind === 'reply')
+        throw gatewayRefusal(outcome.httpStatus, outcome.reply, 'status');
+      unavailable += 1;
+    }
+    if (unavailable > 0) {
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway did not answer the status request. Nothing changed; try again.',
+      );
+    }
+    const which =
+      body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`;
+    throw new AppError(
+      'NOT_FOUND',
+      `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,
+    );
+  }
+
+  /** `status` now for a known order. */
+  async refresh(
+    id: string,
+    actor: ActorInfo | null,
+    source: 'refresh' | 'reconcile' = 'refresh',
+  ): Promise<TransactionDetail> {
+    const row = await this.ledger.k
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
+    const { outcome, view } = await this.askStatus(
+      row.endpoint_id,
+      row.orderid,
+      row.client_orderid,
+    );
+    if (view === null) {
+      await this.ledger.tx((trx) =>
+        this.ledger.timeline(trx, id, {
+          kind: 'gateway',
+          title: `status: no answer (${outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason})`,
+          actor: actor?.email ?? null,
+          data: exchangeData(outcome),
+        }),
+      );
+      if (outcome.kind === 'reply')
+        throw gatewayRefusal(outcome.httpStatus, outcome.reply, 'status');
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway did not answer the status request. Nothing changed; try again.',
+      );
+    }
+    const result = await this.ledger.tx((trx) =>
+      this.ledger.applyStatus(trx, row.endpoint_id, view, {
+        source,
+        actor: actor?.email ?? null,
+        exchange: exchangeData(outcome),
+      }),
+    );
+    this.ledger.publish(result.row, false);
+    return this.get(id);
+  }
+}

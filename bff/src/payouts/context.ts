@@ -1,0 +1,273 @@
+// What the payouts module's services share: options, the database view, endpoint resolution,
+// reading a `status` reply, and the redacted history of payouts and links.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { GatewayReply } from '@paydesk/shared/protocol';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
+import type { AuditLog } from '../services/audit.js';
+import { redact } from '../services/redact.js';
+import type { Sealer } from '../services/sealing.js';
+import type { DestinationHasher } from './destination.js';
+import type { PayoutsTables } from './migration.js';
+
+export type PayoutsDatabase = Database & PayoutsTables;
+export type PayoutsDb = Kysely<PayoutsDatabase>;
+
+export interface PollTimings {
+  /** fast phase from the first attempt: one check every fastMin–fastMax ms */
+  fastPhaseMs: number;
+  fastMinMs: number;
+  fastMaxMs: number;
+  slowMinMs: number;
+  slowMaxMs: number;
+  /** after this long from the first attempt polling stops (the state stays as it is) */
+  horizonMs: number;
+  leaseMs: number;
+  /** how often the loop looks for due payouts */
+  intervalMs: number;
+  batchSize: number;
+  /** a lost request that `status` still does not show after this long was not applied */
+  notAppliedAfterMs: number;
+}
+
+export interface PayoutsOptions {
+  gatewayTimeoutMs: number;
+  /** a registered payout lapses this long after payout-check (sandbox and gateway: 24 h) */
+  registrationTtlMs: number;
+  poll: PollTimings;
+  /** idempotency keys are kept at least this long (≥ 24 h) */
+  idempotencyRetentionMs: number;
+  instanceId: string;
+  random: () => number;
+}
+
+export type PayoutsOptionsInput = Partial<Omit<PayoutsOptions, 'poll'>> & {
+  poll?: Partial<PollTimings>;
+};
+
+const HOUR = 60 * 60_000;
+
+export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsOptions {
+  const poll: PollTimings = {
+    fastPhaseMs: 5 * 60_000,
+    fastMinMs: 3_000,
+    fastMaxMs: 5_000,
+    slowMinMs: 5 * 60_000,
+    slowMaxMs: 10 * 60_000,
+    horizonMs: HOUR,
+    leaseMs: 30_000,
+    intervalMs: 1_000,
+    batchSize: 20,
+    notAppliedAfterMs: 60_000,
+    ...input.poll,
+  };
+  const options: PayoutsOptions = {
+    gatewayTimeoutMs: 15_000,
+    registrationTtlMs: 24 * HOUR,
+    idempotencyRetentionMs: 25 * HOUR,
+    instanceId: randomUUID(),
+    random: Math.random,
+    ...input,
+    poll,
+  };
+  if (options.idempotencyRetentionMs < 24 * HOUR)
+    throw new Error('idempotencyRetentionMs must be at least 24 h');
+  return options;
+}
+
+/** Delay before the next status check of something first checked at `firstAt`; null = give up. */
+export function nextPollDelay(
+  t: PollTimings,
+  firstAt: number,
+  now: number,
+  random: () => number,
+): number | null {
+  const elapsed = now - firstAt;
+  if (elapsed >= t.horizonMs) return null;
+  const [min, max] =
+    elapsed < t.fastPhaseMs ? [t.fastMinMs, t.fastMaxMs] : [t.slowMinMs, t.slowMaxMs];
+  return Math.round(min + (max - min) * random());
+}
+
+export interface Actor {
+  id: string;
+  email: string;
+}
+
+export interface Ctx {
+  config: Config;
+  db: Db;
+  k: PayoutsDb;
+  clock: Clock;
+  audit: AuditLog;
+  gateway: GatewayClient;
+  sealer: Sealer;
+  hasher: DestinationHasher;
+  options: PayoutsOptions;
+}
+
+/**
+ * The endpoint (or endpoint group) an order is created on: the one named, which must be
+ * configured (and, for an endpoint, of the order's currency); else the endpoint of that currency;
+ * else the first configured group.
+ */
+export function resolveEndpoint(
+  config: Config,
+  requested: string | undefined,
+  currency: string | undefined,
+): string {
+  const endpoints = config.merchant.endpoints;
+  if (requested !== undefined) {
+    const found = endpoints.find((e) => e.id === requested);
+    if (found === undefined) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'endpointId: must be a configured endpoint or endpoint group',
+        {
+          fields: [
+            {
+              path: 'endpointId',
+              rule: 'configured_endpoint',
+              message: 'must be a configured endpoint or endpoint group',
+            },
+          ],
+        },
+      );
+    }
+    if (found.kind === 'endpoint' && currency !== undefined && found.currency !== currency) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `currency: endpoint ${found.id} takes ${found.currency}`,
+        {
+          fields: [
+            {
+              path: 'currency',
+              rule: 'endpoint_currency',
+              message: `endpoint ${found.id} takes ${found.currency}`,
+            },
+          ],
+        },
+      );
+    }
+    return found.id;
+  }
+  const byCurrency = endpoints.find(
+    (e) => e.kind === 'endpoint' && (currency === undefined || e.currency === currency),
+  );
+  if (byCurrency !== undefined) return byCurrency.id;
+  const group = endpoints.find((e) => e.kind === 'group');
+  if (group !== undefined) return group.id;
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `currency: no configured endpoint takes ${currency ?? 'it'}`,
+    {
+      fields: [
+        {
+          path: 'currency',
+          rule: 'endpoint_currency',
+          message: 'no configured endpoint takes this currency',
+        },
+      ],
+    },
+  );
+}
+
+/** What a `status` reply says about an order. */
+export interface StatusView {
+  orderid: string | null;
+  status: string;
+  stage: string | null;
+  lastOperation: string | null;
+  transactionType: string | null;
+  amount: string | null;
+  currency: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+export function statusView(reply: GatewayReply): StatusView | null {
+  if (reply.type !== 'status-response' || reply.status === undefined) return null;
+  const f = reply.fields;
+  return {
+    orderid: reply.orderId ?? null,
+    status: reply.status,
+    stage: f['order-stage'] ?? null,
+    lastOperation: f['last-operation'] ?? null,
+    transactionType: f['transaction-type'] ?? null,
+    amount: f.amount ?? null,
+    currency: f.currency ?? null,
+    errorCode: reply.errorCode ?? null,
+    errorMessage: reply.errorMessage ?? null,
+  };
+}
+
+export type StatusAnswer =
+  | { kind: 'view'; view: StatusView; outcome: GatewayOutcome }
+  | { kind: 'not-found'; outcome: GatewayOutcome }
+  | { kind: 'no-answer'; outcome: GatewayOutcome };
+
+export async function askStatus(
+  gateway: GatewayClient,
+  endpointId: string,
+  clientOrderId: string,
+  orderid: string | null,
+): Promise<StatusAnswer> {
+  const outcome = await gateway.send('status', endpointId, {
+    client_orderid: clientOrderId,
+    ...(orderid === null ? {} : { orderid }),
+  });
+  if (outcome.kind !== 'reply') return { kind: 'no-answer', outcome };
+  if (outcome.httpStatus === 404) return { kind: 'not-found', outcome };
+  const view = outcome.httpStatus === 200 ? statusView(outcome.reply) : null;
+  return view === null ? { kind: 'no-answer', outcome } : { kind: 'view', view, outcome };
+}
+
+/** The exchange as the history keeps it (the client already redacted card and account data). */
+export function exchangeData(outcome: GatewayOutcome): Record<string, unknown> {
+  return {
+    ...outcome.exchange,
+    outcome: outcome.kind,
+    ...(outcome.kind === 'reply' ? {} : { reason: outcome.reason }),
+  };
+}
+
+export async function addEvent(
+  k: PayoutsDb,
+  clock: Clock,
+  subject: string,
+  entry: {
+    kind: 'gateway' | 'staff' | 'reconcile';
+    title: string;
+    actor: string | null;
+    data: Record<string, unknown>;
+  },
+): Promise<void> {
+  await k
+    .insertInto('payout_events')
+    .values({
+      subject,
+      at: clock.now(),
+      kind: entry.kind,
+      title: entry.title,
+      actor: entry.actor,
+      data: JSON.stringify(redact(entry.data)),
+    })
+    .execute();
+}
+
+/** The `server_callback_url` of every order Paydesk creates: the payments core's receiver. */
+export function callbackUrl(config: Config, endpointId: string): string {
+  return `${config.publicOrigin.replace(/\/+$/, '')}/gateway/callback?endpoint=${encodeURIComponent(endpointId)}`;
+}
+
+/** The staff member's address as the gateway's `ipaddress` (IPv4-mapped IPv6 unwrapped). */
+export function gatewayIp(ip: string | null): string {
+  if (ip === null || ip === '') return '127.0.0.1';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  return mapped?.[1] ?? ip;
+}

@@ -1,0 +1,145 @@
+// The destination's masked form, keyed hash and sealed binding; gateway refusals as staff messages.
+import { describe, expect, it } from 'vitest';
+import type { PayoutDestination } from '@paydesk/shared/api';
+import { parseGatewayReply } from '@paydesk/shared/protocol';
+import { Sealer } from '../services/sealing.js';
+import {
+  checkBinding,
+  DestinationHasher,
+  destinationFields,
+  maskDestination,
+  sealBinding,
+  type Binding,
+} from './destination.js';
+import { gatewayRefusal } from './gateway-errors.js';
+
+const SECRET = new TextEncoder().encode('unit-test-secret-0123456789-abcdefghijklmnop');
+const CARD: PayoutDestination = {
+  kind: 'card',
+  cardNumber: '4111111111111111',
+  cardholderName: 'Jane Payee',
+  expiryMonth: '12',
+  expiryYear: '2035',
+};
+
+describe('payout destinations', () => {
+  it('when a destination is masked, then at most BIN and last four of a card, and the last four of anything else, remain', () => {
+    expect(maskDestination(CARD)).toEqual({
+      kind: 'card',
+      masked: '411111******1111',
+      label: 'Jane Payee, expires 12/2035',
+    });
+    expect(
+      maskDestination({
+        kind: 'bank',
+        accountNumber: 'DE89370400440532013000',
+        bankName: 'B',
+        bankBic: 'COBADEFFXXX',
+      }).masked,
+    ).toBe('******************3000');
+    expect(
+      maskDestination({ kind: 'ewallet', ewalletType: 'paypal', ewalletId: 'payee@example.com' })
+        .masked,
+    ).toBe('*************.com');
+    expect(maskDestination({ kind: 'phone', phone: '+7 900 1234567', fpsBankId: '1' }).masked).toBe(
+      '********4567',
+    );
+  });
+
+  it('when a destination becomes gateway fields, then it uses the gateway names of its kind only', () => {
+    expect(destinationFields(CARD)).toEqual({
+      credit_card_number: '4111111111111111',
+      card_printed_name: 'Jane Payee',
+      expire_month: '12',
+      expire_year: '2035',
+    });
+    expect(
+      Object.keys(destinationFields({ kind: 'phone', phone: '+7 900 1234567', fpsBankId: '1' })),
+    ).toEqual(['phone', 'fps_bank_id']);
+  });
+
+  it('when destinations are hashed, then the hash is keyed: same key same hash, other key or destination another', () => {
+    const a = new DestinationHasher(SECRET);
+    const b = new DestinationHasher(
+      new TextEncoder().encode('another-secret-0123456789-abcdefghijklmnopqr'),
+    );
+    expect(a.hash(CARD)).toBe(a.hash({ ...CARD }));
+    expect(a.hash(CARD)).not.toBe(b.hash(CARD));
+    expect(a.hash(CARD)).not.toBe(a.hash({ ...CARD, cardNumber: '4000000000000002' }));
+  });
+
+  it('when a sealed binding is checked, then any change of a bound value, or of the sealed text, refuses', () => {
+    const sealer = new Sealer(SECRET);
+    const binding: Binding = {
+      id: 'p1',
+      mode: 'two-step',
+      endpointId: '1001',
+      clientOrderId: 'c1',
+      orderid: '9',
+      amountMinor: '4250',
+      currency: 'EUR',
+      destinationHash: 'ab',
+    };
+    const sealed = sealBinding(sealer, binding);
+    expect(checkBinding(sealer, sealed, binding)).toEqual({ ok: true });
+    for (const change of [
+      { amountMinor: '4251' },
+      { currency: 'USD' },
+      { destinationHash: 'ac' },
+      { orderid: '10' },
+    ]) {
+      expect(checkBinding(sealer, sealed, { ...binding, ...change }).ok).toBe(false);
+    }
+    expect(
+      checkBinding(
+        sealer,
+        sealed.replace(/\.(.)/, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`),
+        binding,
+      ).ok,
+    ).toBe(false);
+    expect(checkBinding(sealer, null, binding).ok).toBe(false);
+  });
+});
+
+describe('gateway refusals', () => {
+  const reply = (code: string, message: string) =>
+    parseGatewayReply(
+      'application/vnd.pay+json',
+      JSON.stringify({
+        type: 'error',
+        'serial-number': 's1',
+        'error-code': code,
+        'error-message': message,
+      }),
+    );
+
+  it('when the gateway answers 400, 401, 404 or 409, then the staff message and details name its error code', () => {
+    const cases: [number, string, string, RegExp][] = [
+      [
+        400,
+        'VALIDATION_FAILED',
+        'GATEWAY_ERROR',
+        /invalid \(VALIDATION_FAILED\).*Nothing was changed/,
+      ],
+      [
+        401,
+        'AUTHENTICATION_FAILED',
+        'GATEWAY_ERROR',
+        /credentials.*\(AUTHENTICATION_FAILED\).*administrator/,
+      ],
+      [404, 'NOT_FOUND', 'NOT_FOUND', /does not know it \(NOT_FOUND\)/],
+      [
+        409,
+        'INVALID_STATE',
+        'INVALID_STATE',
+        /refused the payout-pay.*\(INVALID_STATE\): already paid/,
+      ],
+    ];
+    for (const [status, gatewayCode, code, message] of cases) {
+      const err = gatewayRefusal(status, reply(gatewayCode, 'already paid'), 'payout-pay');
+      expect(err.code).toBe(code);
+      expect(err.message).toMatch(message);
+      expect(err.details).toEqual({ gatewayHttpStatus: status, gatewayErrorCode: gatewayCode });
+    }
+  });
+});

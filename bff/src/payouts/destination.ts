@@ -1,0 +1,110 @@
+// A payout destination as the gateway wants it, as staff may see it (masked), and as the database
+// may keep it: a keyed hash always, the whole destination only sealed (single mode, until sent).
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { MaskedDestination, PayoutDestination } from '@paydesk/shared/api';
+import { maskPan, maskTail } from '../gateway-client/redact.js';
+import { canonicalJson } from '../services/redact.js';
+import type { Sealer } from '../services/sealing.js';
+
+/** The gateway's field names for one destination (fields.md, payouts). */
+export function destinationFields(d: PayoutDestination): Record<string, string> {
+  switch (d.kind) {
+    case 'card':
+      return {
+        credit_card_number: d.cardNumber,
+        card_printed_name: d.cardholderName,
+        expire_month: d.expiryMonth,
+        expire_year: d.expiryYear,
+      };
+    case 'bank':
+      return { account_number: d.accountNumber, bank_name: d.bankName, bank_bic: d.bankBic };
+    case 'ewallet':
+      return { ewallet_type: d.ewalletType, ewallet_id: d.ewalletId };
+    case 'phone':
+      return { phone: d.phone, fps_bank_id: d.fpsBankId };
+  }
+}
+
+/** What staff see: BIN + last four of a card, the last four of an account, wallet id or phone. */
+export function maskDestination(d: PayoutDestination): MaskedDestination {
+  switch (d.kind) {
+    case 'card':
+      return {
+        kind: 'card',
+        masked: maskPan(d.cardNumber),
+        label: `${d.cardholderName}, expires ${d.expiryMonth}/${d.expiryYear}`,
+      };
+    case 'bank':
+      return {
+        kind: 'bank',
+        masked: maskTail(d.accountNumber),
+        label: `${d.bankName} (${d.bankBic})`,
+      };
+    case 'ewallet':
+      return { kind: 'ewallet', masked: maskTail(d.ewalletId), label: d.ewalletType };
+    case 'phone':
+      return {
+        kind: 'phone',
+        masked: maskTail(d.phone.replace(/\s/g, '')),
+        label: `FPS bank ${d.fpsBankId}`,
+      };
+  }
+}
+
+/**
+ * Keyed SHA-256 (HMAC) of a destination. A bare SHA-256 of a card number whose BIN and last four
+ * are stored beside it could be reversed by trying the million middle digits; the key (derived
+ * from the session secret, never stored) prevents that.
+ */
+export class DestinationHasher {
+  readonly #key: Buffer;
+  constructor(secret: Uint8Array) {
+    this.#key = Buffer.from(
+      hkdfSync('sha256', secret, 'paydesk', 'paydesk payout destination hash v1', 32),
+    );
+  }
+  hash(d: PayoutDestination): string {
+    return createHmac('sha256', this.#key).update(canonicalJson(d)).digest('hex');
+  }
+}
+
+/** What an approval is bound to: sealed at preparation, compared with the row at approval. */
+export interface Binding {
+  id: string;
+  mode: string;
+  endpointId: string;
+  clientOrderId: string;
+  orderid: string | null;
+  amountMinor: string;
+  currency: string;
+  destinationHash: string;
+}
+
+export function sealBinding(sealer: Sealer, b: Binding): string {
+  return sealer.seal(canonicalJson({ v: 1, ...b }));
+}
+
+/** The binding sealed in `sealed` if it opens and equals `expected`; a reason otherwise. */
+export function checkBinding(
+  sealer: Sealer,
+  sealed: string | null,
+  expected: Binding,
+): { ok: true } | { ok: false; reason: string } {
+  if (sealed === null) return { ok: false, reason: 'no binding was recorded at preparation' };
+  let opened: string;
+  try {
+    opened = sealer.open(sealed);
+  } catch {
+    return { ok: false, reason: 'the binding recorded at preparation does not open (altered)' };
+  }
+  const want = Buffer.from(canonicalJson({ v: 1, ...expected }));
+  const got = Buffer.from(opened);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) {
+    return {
+      ok: false,
+      reason:
+        'the stored payout differs from what was checked (amount, currency, destination or order)',
+    };
+  }
+  return { ok: true };
+}

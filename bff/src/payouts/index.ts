@@ -1,0 +1,110 @@
+// createPayouts(deps): payouts under four-eyes approval, payment links and card info, built from
+// the platform's dependencies. app.ts mounts its routes (mountPayoutRoutes); main.ts starts and
+// stops its status poller (payouts.poller.start() / payouts.close()).
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import { GatewayClient } from '../gateway-client/client.js';
+import { payDb } from '../payments/db.js';
+import { Idempotency } from '../payments/idempotency.js';
+import type { AuditLog } from '../services/audit.js';
+import { Sealer } from '../services/sealing.js';
+import { CardInfoService } from './card-info.js';
+import {
+  resolvePayoutsOptions,
+  type Ctx,
+  type PayoutsOptions,
+  type PayoutsOptionsInput,
+} from './context.js';
+import { DestinationHasher } from './destination.js';
+import { PaymentLinksService } from './links.js';
+import { PayoutPoller } from './poller.js';
+import { PayoutsService } from './service.js';
+
+export interface PayoutsDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** the platform's audit log (services.audit) */
+  audit: AuditLog;
+  options?: PayoutsOptionsInput;
+  /** default: a client on config.gatewayBaseUrl with options.gatewayTimeoutMs */
+  gateway?: GatewayClient;
+  /** the payments core's idempotency service (payments.services.idempotency); default: a new one on the same table */
+  idempotency?: Idempotency;
+}
+
+export interface Payouts {
+  options: PayoutsOptions;
+  gateway: GatewayClient;
+  idempotency: Idempotency;
+  hasher: DestinationHasher;
+  services: { payouts: PayoutsService; links: PaymentLinksService; cardInfo: CardInfoService };
+  poller: PayoutPoller;
+  /**
+   * For the payments core's event bus (`payments.bus.subscribe((e) => payouts.onTransactionEvent(e))`):
+   * an event about a payout's order (its callback arrived) makes its status check due now.
+   */
+  onTransactionEvent(event: { orderid: string }): void;
+  /** stops the poller */
+  close(): Promise<void>;
+}
+
+export function createPayouts(deps: PayoutsDeps): Payouts {
+  const options = resolvePayoutsOptions(deps.options);
+  const { config, clock } = deps;
+  const gateway =
+    deps.gateway ??
+    new GatewayClient({
+      baseUrl: config.gatewayBaseUrl,
+      merchant: {
+        login: config.merchant.login,
+        controlKey: config.merchant.controlKey,
+        rsaPrivateKeyPem: config.merchant.rsaPrivateKeyPem,
+      },
+      timeoutMs: options.gatewayTimeoutMs,
+      now: () => new Date(clock.now()),
+    });
+  const hasher = new DestinationHasher(config.sessionSecret);
+  const ctx: Ctx = {
+    config,
+    db: deps.db,
+    k: deps.db.k,
+    clock,
+    audit: deps.audit,
+    gateway,
+    sealer: new Sealer(config.sessionSecret),
+    hasher,
+    options,
+  };
+  const payouts = new PayoutsService(ctx);
+  const poller = new PayoutPoller(ctx, payouts, deps.logger);
+  const idempotency =
+    deps.idempotency ?? new Idempotency(payDb(deps.db), clock, options.idempotencyRetentionMs);
+  return {
+    options,
+    gateway,
+    idempotency,
+    hasher,
+    services: { payouts, links: new PaymentLinksService(ctx), cardInfo: new CardInfoService(ctx) },
+    poller,
+    onTransactionEvent: (event) => {
+      poller.nudge(event.orderid).catch((err: unknown) => {
+        deps.logger.error({ err, orderid: event.orderid }, 'payout nudge failed');
+      });
+    },
+    close: () => poller.stop(),
+  };
+}
+
+export { PAYOUT_ROUTES, payoutHandlers, mountPayoutRoutes, type PayoutRouteKey } from './routes.js';
+export {
+  payoutsMigration,
+  payoutsMigrations,
+  ensurePayoutsSchema,
+  PAYOUTS_MIGRATION_NAME,
+  type PayoutsTables,
+} from './migration.js';
+export type { PayoutsOptions, PayoutsOptionsInput } from './context.js';

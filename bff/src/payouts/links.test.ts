@@ -1,0 +1,414 @@
+// Payment links (hosted forms) and card info through the BFF's HTTP API, against the real sandbox
+// process (demo merchant), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CardInfoSchema,
+  PaymentLinkListSchema,
+  PaymentLinkResultSchema,
+  type ErrorEnvelope,
+  type PaymentLinkCreateInput,
+} from '@paydesk/shared/api';
+import { AppError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
+import { createPayouts } from './index.js';
+import {
+  demoMerchant,
+  post,
+  startPayoutsApp,
+  startSandbox,
+  type PayoutsTestApp,
+  type Sandbox,
+} from './test-support/app.js';
+
+const CUSTOMER = {
+  email: 'buyer@example.com',
+  address1: '1 Test Street',
+  city: 'Testville',
+  zipCode: '12345',
+  country: 'DE',
+  phone: '+49 301234567',
+};
+
+function link(
+  kind: PaymentLinkCreateInput['kind'],
+  extra: Partial<PaymentLinkCreateInput> = {},
+): PaymentLinkCreateInput {
+  if (kind === 'payout-form')
+    return { kind, amount: '15.00', currency: 'EUR', orderDesc: 'Prize payout', ...extra };
+  if (kind === 'account-verification-form')
+    return { kind, orderDesc: 'Verify card', customer: CUSTOMER, ...extra };
+  return {
+    kind,
+    amount: '19.99',
+    currency: 'EUR',
+    orderDesc: 'Invoice 42',
+    customer: CUSTOMER,
+    redirectUrl: 'https://shop.example/thanks',
+    ...extra,
+  };
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payment links and card info (${variant.name})`, () => {
+    let sandbox: Sandbox;
+    let bff: PayoutsTestApp;
+    let opsA: TestClient & { email: string };
+    let opsB: TestClient & { email: string };
+    let finance: TestClient & { email: string };
+    let support: TestClient & { email: string };
+    let auditor: TestClient;
+    let admin: TestClient;
+
+    beforeAll(async () => {
+      sandbox = await startSandbox();
+      bff = await startPayoutsApp(variant, sandbox.baseUrl);
+      opsA = await bff.userWithRoles(['ops']);
+      opsB = await bff.userWithRoles(['ops']);
+      finance = await bff.userWithRoles(['finance']);
+      support = await bff.userWithRoles(['support']);
+      auditor = await bff.userWithRoles(['auditor']);
+      admin = await bff.userWithRoles(['admin']);
+    });
+    afterAll(async () => {
+      await bff.close();
+      await sandbox.stop();
+    });
+    afterEach(async () => {
+      await sandbox.faults({});
+    });
+
+    const auditRows = (action: string, target: string) =>
+      bff.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', action)
+        .where('target', '=', target)
+        .orderBy('seq')
+        .execute();
+
+    for (const kind of [
+      'sale-form',
+      'preauth-form',
+      'payment-form',
+      'account-verification-form',
+    ] as const) {
+      it(`when finance creates a ${kind} link, then it is sent now and the customer's page address comes back`, async () => {
+        const res = await post(finance, '/api/payment-links', link(kind));
+        expect(res.status, res.text).toBe(200);
+        const created = PaymentLinkResultSchema.parse(res.json).link;
+        expect(created).toMatchObject({
+          kind,
+          state: 'sent',
+          endpointId: '1001',
+          customerEmail: 'buyer@example.com',
+        });
+        expect(created.clientOrderId).toBe(`pd-link-${created.id}`);
+        const page = created.redirectUrl ?? '';
+        expect(page.startsWith(`${sandbox.baseUrl}/hosted/`)).toBe(true);
+        const html = await fetch(page);
+        expect(html.status).toBe(200);
+        await html.body?.cancel();
+        const atGateway = await sandbox.order(created.orderid ?? '');
+        expect(atGateway.clientOrderId).toBe(created.clientOrderId);
+        expect(atGateway.serverCallbackUrl).toBe(`${bff.url}/gateway/callback?endpoint=1001`);
+        expect(
+          (await auditRows('payment_link.create', `link:${created.id}`)).map((a) => a.outcome),
+        ).toEqual(['success']);
+      });
+    }
+
+    it('when a payout-form link is created, then it is held until a second ops user approves it; the creator cannot', async () => {
+      const res = await post(opsA, '/api/payment-links', link('payout-form'));
+      expect(res.status, res.text).toBe(200);
+      const held = PaymentLinkResultSchema.parse(res.json).link;
+      expect(held).toMatchObject({
+        kind: 'payout-form',
+        state: 'pending_approval',
+        redirectUrl: null,
+        orderid: null,
+      });
+      const own = await post(opsA, `/api/payment-links/${held.id}/approve`, {});
+      expect(own.status).toBe(403);
+      expect(errorCode(own)).toBe('FOUR_EYES_REQUIRED');
+      expect(
+        (await auditRows('payment_link.approve', `link:${held.id}`)).map((a) => [
+          a.outcome,
+          a.error_code,
+        ]),
+      ).toEqual([['refused', 'FOUR_EYES_REQUIRED']]);
+      const awaiting = PaymentLinkListSchema.parse(
+        (await opsB.get('/api/payment-links?view=awaiting-my-approval')).json,
+      );
+      expect(awaiting.items.find((l) => l.id === held.id)?.canDecide).toBe(true);
+
+      const [a, b] = await Promise.all([
+        post(opsB, `/api/payment-links/${held.id}/approve`, {}),
+        post(opsB, `/api/payment-links/${held.id}/approve`, {}),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const sent = PaymentLinkResultSchema.parse((a.status === 200 ? a : b).json).link;
+      expect(sent).toMatchObject({ state: 'sent', decidedBy: { email: opsB.email } });
+      expect(sent.redirectUrl?.startsWith(`${sandbox.baseUrl}/hosted/`)).toBe(true);
+      const atGateway = await sandbox.order(sent.orderid ?? '');
+      expect(atGateway).toMatchObject({
+        clientOrderId: sent.clientOrderId,
+        serverCallbackUrl: `${bff.url}/gateway/callback?endpoint=1001`,
+      });
+      const sentOrders = (await sandbox.control('/sandbox/callbacks')).json as {
+        callbacks: unknown[];
+      };
+      expect(Array.isArray(sentOrders.callbacks)).toBe(true);
+    });
+
+    it('when a held payout-form link is altered in the database, then approval is refused; a rejected one cannot be approved', async () => {
+      const held = PaymentLinkResultSchema.parse(
+        (await post(opsA, '/api/payment-links', link('payout-form'))).json,
+      ).link;
+      await bff.k
+        .updateTable('payment_links')
+        .set({ amount_minor: 1_500_000 })
+        .where('id', '=', held.id)
+        .execute();
+      const res = await post(opsB, `/api/payment-links/${held.id}/approve`, {});
+      expect(res.status).toBe(409);
+      expect(errorCode(res)).toBe('CONFLICT');
+
+      const other = PaymentLinkResultSchema.parse(
+        (await post(opsA, '/api/payment-links', link('payout-form'))).json,
+      ).link;
+      const rej = await post(opsA, `/api/payment-links/${other.id}/reject`, {
+        reason: 'not needed',
+      });
+      expect(rej.status, rej.text).toBe(200);
+      expect(PaymentLinkResultSchema.parse(rej.json).link).toMatchObject({
+        state: 'rejected',
+        rejectReason: 'not needed',
+      });
+      expect(errorCode(await post(opsB, `/api/payment-links/${other.id}/approve`, {}))).toBe(
+        'INVALID_STATE',
+      );
+    });
+
+    it('when the role does not fit the kind or the body lacks what the kind needs, then 403 or 400 naming the field', async () => {
+      expect(errorCode(await post(opsA, '/api/payment-links', link('sale-form')))).toBe(
+        'FORBIDDEN',
+      );
+      expect(errorCode(await post(finance, '/api/payment-links', link('payout-form')))).toBe(
+        'FORBIDDEN',
+      );
+      const noPhone = await post(
+        finance,
+        '/api/payment-links',
+        link('sale-form', { customer: { ...CUSTOMER, phone: undefined } }),
+      );
+      expect((noPhone.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'customer.phone',
+      ]);
+      const noAmount = await post(
+        finance,
+        '/api/payment-links',
+        link('preauth-form', { amount: undefined }),
+      );
+      expect((noAmount.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'amount',
+      ]);
+      const badUrl = await post(
+        finance,
+        '/api/payment-links',
+        link('sale-form', { redirectUrl: 'javascript:alert(1)' }),
+      );
+      expect((badUrl.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'redirectUrl',
+      ]);
+      expect(errorCode(await post(finance, '/api/payment-links', link('sale-form'), null))).toBe(
+        'IDEMPOTENCY_KEY_MISSING',
+      );
+    });
+
+    it('when the gateway refuses a link (400), then 502 GATEWAY_ERROR names its error code and the link is failed', async () => {
+      const res = await post(
+        finance,
+        '/api/payment-links',
+        link('sale-form', { endpointId: '2001', currency: 'GBP' }),
+      );
+      expect(res.status).toBe(502);
+      const env = res.json as ErrorEnvelope;
+      expect(env.error.details).toMatchObject({ gatewayErrorCode: expect.any(String) as string });
+      expect(env.error.message).toContain(String(env.error.details?.gatewayErrorCode));
+      const rows = await bff.k
+        .selectFrom('payment_links')
+        .select('state')
+        .where('currency', '=', 'GBP')
+        .execute();
+      expect(rows).toEqual([{ state: 'failed' }]);
+    });
+
+    it('when each role calls each link route, then only the allowed roles get past authorization', async () => {
+      const held = PaymentLinkResultSchema.parse(
+        (await post(opsA, '/api/payment-links', link('payout-form'))).json,
+      ).link;
+      const forbidden = async (c: TestClient, method: 'GET' | 'POST', path: string) => {
+        const r = method === 'GET' ? await c.get(path) : await post(c, path, {});
+        return r.status === 403 && errorCode(r) === 'FORBIDDEN';
+      };
+      const routes: ['GET' | 'POST', string, TestClient[], TestClient[]][] = [
+        ['GET', '/api/payment-links', [opsA, finance, support, auditor], [admin]],
+        ['POST', '/api/payment-links', [opsA, finance], [support, auditor, admin]],
+        [
+          'POST',
+          `/api/payment-links/${held.id}/approve`,
+          [opsB],
+          [finance, support, auditor, admin],
+        ],
+        [
+          'POST',
+          `/api/payment-links/${held.id}/reject`,
+          [opsB],
+          [finance, support, auditor, admin],
+        ],
+        ['POST', '/api/cards/abc/info', [support, finance], [opsA, auditor, admin]],
+      ];
+      for (const [method, path, allowed, refused] of routes) {
+        for (const c of refused)
+          expect(await forbidden(c, method, path), `${method} ${path}`).toBe(true);
+        for (const c of allowed)
+          expect(await forbidden(c, method, path), `${method} ${path}`).toBe(false);
+      }
+    });
+
+    it("when support asks for a card reference's info with a reason, then only BIN, brand, masked number and expiry come back and the reason is audited", async () => {
+      const clientOrderId = `shop-${randomUUID()}`;
+      const sale = await sandbox.merchant.send('sale', '1001', {
+        client_orderid: clientOrderId,
+        order_desc: 'Test order',
+        amount: '12.00',
+        currency: 'EUR',
+        address1: '1 Test Street',
+        city: 'Testville',
+        zip_code: '12345',
+        country: 'DE',
+        phone: '+49 301234567',
+        email: 'buyer@example.com',
+        ipaddress: '192.0.2.10',
+        credit_card_number: '5555555555554444',
+        card_printed_name: 'Card Holder',
+        expire_month: '11',
+        expire_year: '2034',
+        cvv2: '123',
+        redirect_url: 'https://shop.example/return',
+      });
+      expect(sale.kind === 'reply' && sale.httpStatus).toBe(200);
+      const orderid = sale.kind === 'reply' ? (sale.reply.orderId ?? '') : '';
+      await sandbox.advance(5);
+      const ref = await sandbox.merchant.send('create-card-ref', '1001', {
+        client_orderid: clientOrderId,
+        orderid,
+      });
+      const cardRefId = ref.kind === 'reply' ? (ref.reply.fields['card-ref-id'] ?? '') : '';
+      expect(cardRefId).not.toBe('');
+
+      const noReason = await support.post(`/api/cards/${cardRefId}/info`, {});
+      expect(noReason.status).toBe(400);
+      expect((noReason.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'reason',
+      ]);
+      const res = await support.post(`/api/cards/${cardRefId}/info`, {
+        reason: 'customer asked which card was charged (ticket 881)',
+      });
+      expect(res.status, res.text).toBe(200);
+      const info = CardInfoSchema.parse(res.json);
+      expect(info).toEqual({
+        cardRefId,
+        bin: '555555',
+        brand: expect.any(String) as string,
+        maskedNumber: expect.stringMatching(/^555555\*+4444$/) as string,
+        expiryMonth: '11',
+        expiryYear: '2034',
+      });
+      expect(res.text).not.toContain('Card Holder');
+      expect(res.text).not.toContain('5555555555554444');
+      const audit = await auditRows('card.info', `card-ref:${cardRefId}`);
+      expect(audit.map((a) => [a.outcome, a.actor_email])).toEqual([
+        ['refused', support.email],
+        ['success', support.email],
+      ]);
+      expect(JSON.parse(audit[1]?.summary ?? '{}')).toMatchObject({
+        reason: 'customer asked which card was charged (ticket 881)',
+        bin: '555555',
+      });
+
+      const unknown = await finance.post('/api/cards/999999999/info', {
+        reason: 'checking a reference',
+      });
+      expect(unknown.status).toBe(404);
+      expect((unknown.json as ErrorEnvelope).error.details).toMatchObject({
+        gatewayErrorCode: 'NOT_FOUND',
+      });
+      expect((unknown.json as ErrorEnvelope).error.message).toContain('NOT_FOUND');
+
+      await sandbox.faults({ errorRate: 1, operations: ['get-card-info'] });
+      const down = await finance.post(`/api/cards/${cardRefId}/info`, {
+        reason: 'checking a reference',
+      });
+      expect(down.status).toBe(503);
+      expect((down.json as ErrorEnvelope).error.message).toContain('INTERNAL');
+      expect((await auditRows('card.info', `card-ref:${cardRefId}`)).map((a) => a.outcome)).toEqual(
+        ['refused', 'success', 'failed'],
+      );
+    });
+
+    it('when no merchant RSA key is configured, then a two-step payout is refused naming the mode before anything is stored or sent', async () => {
+      const noKey = createPayouts({
+        config: { ...bff.config, merchant: { ...demoMerchant(), rsaPrivateKeyPem: null } },
+        db: bff.db,
+        clock: bff.clock,
+        logger: createLogger('silent', { write: () => undefined }),
+        audit: bff.services.audit,
+      });
+      const actor = { id: 'u1', email: 'ops@paydesk.test' };
+      const body = {
+        destination: {
+          kind: 'ewallet' as const,
+          ewalletType: 'paypal',
+          ewalletId: 'x@example.com',
+        },
+        amount: '1.00',
+        currency: 'EUR',
+        orderDesc: 'x',
+        mode: 'two-step' as const,
+      };
+      const before = await bff.k.selectFrom('payouts').select('id').execute();
+      const err = await noKey.services.payouts.prepare(body, actor, null).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ path: 'mode', rule: 'rsa_key_configured' }] },
+      });
+      expect(await bff.k.selectFrom('payouts').select('id').execute()).toHaveLength(before.length);
+    });
+
+    it('when the merchant credentials are wrong, then get-card-info answers with a staff message naming AUTHENTICATION_FAILED', async () => {
+      const wrong = createPayouts({
+        config: { ...bff.config, merchant: demoMerchant('WRONG-CONTROL-KEY-0000') },
+        db: bff.db,
+        clock: bff.clock,
+        logger: createLogger('silent', { write: () => undefined }),
+        audit: bff.services.audit,
+      });
+      const err = await wrong.services.cardInfo.info('1', undefined).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({
+        code: 'GATEWAY_ERROR',
+        details: { gatewayHttpStatus: 401, gatewayErrorCode: 'AUTHENTICATION_FAILED' },
+      });
+      expect((err as AppError).message).toMatch(/AUTHENTICATION_FAILED.*administrator/);
+    });
+  });
+}

@@ -1,0 +1,218 @@
+// Storage of payouts (four-eyes), payment links and their history. Money is integer minor units,
+// times integer milliseconds (UTC), as in the platform's and the payments module's tables.
+// The four-eyes rule and the single send are database constraints and conditional updates.
+import { sql, type Generated, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { DatabaseKind } from '../db/connect.js';
+
+export interface PayoutsTable {
+  id: string;
+  /** two-step | single */
+  mode: string;
+  /** see PAYOUT_STATES in shared/src/api/payouts.ts */
+  state: string;
+  endpoint_id: string;
+  client_orderid: string;
+  orderid: string | null;
+  amount_minor: number;
+  currency: string;
+  order_desc: string;
+  destination_kind: string;
+  destination_masked: string;
+  destination_label: string;
+  /** HMAC-SHA256 (keyed, hex) of the canonical destination: binds approval to what was prepared */
+  destination_hash: string;
+  /** single mode only: the destination sealed (AES-256-GCM) until sent or rejected, then null */
+  destination_sealed: string | null;
+  /** sealed canonical JSON of what the approver is bound to (amount, currency, hash, order) */
+  binding: string | null;
+  /** the preparer's IP address (the gateway's `ipaddress`) */
+  client_ip: string;
+  prepared_by: string;
+  prepared_by_email: string;
+  decided_by: string | null;
+  decided_by_email: string | null;
+  decided_at: number | null;
+  reject_reason: string | null;
+  expires_at: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  sent_at: number | null;
+  /** leased status polling while the outcome is not known */
+  poll_first_at: number | null;
+  poll_next_at: number | null;
+  poll_attempts: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  kind: string;
+  state: string;
+  endpoint_id: string;
+  client_orderid: string;
+  orderid: string | null;
+  amount_minor: number | null;
+  currency: string | null;
+  order_desc: string;
+  customer_email: string | null;
+  /** the gateway fields to send (no secrets: forms collect card data on the gateway's page) */
+  request: string;
+  /** sealed copy of `request` (held payout-forms): what the approver is bound to */
+  binding: string | null;
+  redirect_url: string | null;
+  created_by: string;
+  created_by_email: string;
+  decided_by: string | null;
+  decided_by_email: string | null;
+  decided_at: number | null;
+  reject_reason: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PayoutEventsTable {
+  id: Generated<number>;
+  /** `payout:<id>` or `link:<id>` */
+  subject: string;
+  at: number;
+  kind: string;
+  title: string;
+  actor: string | null;
+  /** redacted JSON */
+  data: string;
+}
+
+export interface PayoutsTables {
+  payouts: PayoutsTable;
+  payment_links: PaymentLinksTable;
+  payout_events: PayoutEventsTable;
+}
+
+export const PAYOUTS_MIGRATION_NAME = '0003-payouts';
+
+export function payoutsMigration(kind: DatabaseKind): Migration {
+  const autoId =
+    kind === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
+  const int = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      const run = async (text: string) => {
+        await sql.raw(text).execute(db);
+      };
+      await run(`create table payouts (
+        id text primary key,
+        mode text not null,
+        state text not null,
+        endpoint_id text not null,
+        client_orderid text not null unique,
+        orderid text,
+        amount_minor ${int} not null,
+        currency text not null,
+        order_desc text not null,
+        destination_kind text not null,
+        destination_masked text not null,
+        destination_label text not null,
+        destination_hash text not null,
+        destination_sealed text,
+        binding text,
+        client_ip text not null,
+        prepared_by text not null,
+        prepared_by_email text not null,
+        decided_by text,
+        decided_by_email text,
+        decided_at ${int},
+        reject_reason text,
+        expires_at ${int},
+        error_code text,
+        error_message text,
+        sent_at ${int},
+        poll_first_at ${int},
+        poll_next_at ${int},
+        poll_attempts integer not null default 0,
+        lease_owner text,
+        lease_until ${int},
+        created_at ${int} not null,
+        updated_at ${int} not null,
+        check (amount_minor > 0),
+        check (mode in ('two-step', 'single')),
+        check (state <> 'sending' or decided_by is not null),
+        check (decided_by is null or state = 'rejected' or decided_by <> prepared_by)
+      )`);
+      await run(`create index payouts_state_created on payouts (state, created_at)`);
+      await run(`create index payouts_prepared_by on payouts (prepared_by, created_at)`);
+      await run(`create index payouts_poll on payouts (poll_next_at)`);
+      await run(`create table payment_links (
+        id text primary key,
+        kind text not null,
+        state text not null,
+        endpoint_id text not null,
+        client_orderid text not null unique,
+        orderid text,
+        amount_minor ${int},
+        currency text,
+        order_desc text not null,
+        customer_email text,
+        request text not null,
+        binding text,
+        redirect_url text,
+        created_by text not null,
+        created_by_email text not null,
+        decided_by text,
+        decided_by_email text,
+        decided_at ${int},
+        reject_reason text,
+        error_code text,
+        error_message text,
+        created_at ${int} not null,
+        updated_at ${int} not null,
+        check (decided_by is null or state = 'rejected' or decided_by <> created_by)
+      )`);
+      await run(`create index payment_links_created on payment_links (created_at)`);
+      await run(`create table payout_events (
+        id ${autoId},
+        subject text not null,
+        at ${int} not null,
+        kind text not null,
+        title text not null,
+        actor text,
+        data text not null
+      )`);
+      await run(`create index payout_events_subject on payout_events (subject, id)`);
+    },
+  };
+}
+
+/** For the platform's migration provider: `{ ...payoutsMigrations(kind) }` after the payments one. */
+export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration> {
+  return { [PAYOUTS_MIGRATION_NAME]: payoutsMigration(kind) };
+}
+
+/** Creates the payouts tables when the platform's provider does not (yet) include them. */
+export async function ensurePayoutsSchema(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+): Promise<boolean> {
+  const exists =
+    kind === 'postgres'
+      ? await sql<{
+          n: unknown;
+        }>`select count(*)::int as n from information_schema.tables where table_name = 'payouts' and table_schema = current_schema()`.execute(
+          db,
+        )
+      : await sql<{
+          n: unknown;
+        }>`select count(*) as n from sqlite_master where type = 'table' and name = 'payouts'`.execute(
+          db,
+        );
+  if (Number(exists.rows[0]?.n ?? 0) > 0) return false;
+  await db.transaction().execute(async (trx) => {
+    await payoutsMigration(kind).up(trx);
+  });
+  return true;
+}

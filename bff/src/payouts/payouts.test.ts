@@ -1,0 +1,679 @@
+// Payouts under four-eyes approval through the BFF's HTTP API, against the real sandbox process
+// (demo merchant), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  PayoutDetailSchema,
+  PayoutListSchema,
+  PayoutResultSchema,
+  type ErrorEnvelope,
+  type PayoutCreateInput,
+  type PayoutDestination,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
+import { payDb } from '../payments/db.js';
+import {
+  key,
+  post,
+  startPayoutsApp,
+  startSandbox,
+  type PayoutsTestApp,
+  type Sandbox,
+} from './test-support/app.js';
+
+const CARD: PayoutDestination = {
+  kind: 'card',
+  cardNumber: '4111111111111111',
+  cardholderName: 'Jane Payee',
+  expiryMonth: '12',
+  expiryYear: '2035',
+};
+const BANK: PayoutDestination = {
+  kind: 'bank',
+  accountNumber: 'DE89370400440532013000',
+  bankName: 'Test Bank',
+  bankBic: 'COBADEFFXXX',
+};
+const EWALLET: PayoutDestination = {
+  kind: 'ewallet',
+  ewalletType: 'paypal',
+  ewalletId: 'payee-7731@example.com',
+};
+const PHONE: PayoutDestination = {
+  kind: 'phone',
+  phone: '+7 900 1234567',
+  fpsBankId: '100000000004',
+};
+/** Never to be found in a reply, a log line or a database row once preparation is over. */
+const SECRETS = [
+  '4111111111111111',
+  'DE89370400440532013000',
+  '370400440532',
+  'payee-7731@example.com',
+  '900 1234567',
+  '9001234567',
+];
+
+function payoutBody(
+  destination: PayoutDestination,
+  extra: Partial<PayoutCreateInput> = {},
+): PayoutCreateInput {
+  return { destination, amount: '42.50', currency: 'EUR', orderDesc: 'Supplier refund', ...extra };
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payouts (${variant.name})`, () => {
+    let sandbox: Sandbox;
+    let bff: PayoutsTestApp;
+    let opsA: TestClient & { email: string };
+    let opsB: TestClient & { email: string };
+    let opsC: TestClient & { email: string };
+    let finance: TestClient & { email: string };
+    let support: TestClient & { email: string };
+    let auditor: TestClient & { email: string };
+    let admin: TestClient & { email: string };
+    const replies: Reply[] = [];
+    const keep = async (r: Promise<Reply>): Promise<Reply> => {
+      const reply = await r;
+      replies.push(reply);
+      return reply;
+    };
+
+    beforeAll(async () => {
+      sandbox = await startSandbox();
+      bff = await startPayoutsApp(variant, sandbox.baseUrl);
+      opsA = await bff.userWithRoles(['ops']);
+      opsB = await bff.userWithRoles(['ops']);
+      opsC = await bff.userWithRoles(['ops', 'support']);
+      finance = await bff.userWithRoles(['finance']);
+      support = await bff.userWithRoles(['support']);
+      auditor = await bff.userWithRoles(['auditor']);
+      admin = await bff.userWithRoles(['admin']);
+    });
+    afterAll(async () => {
+      await bff.close();
+      await sandbox.stop();
+    });
+    afterEach(async () => {
+      await sandbox.faults({});
+    });
+
+    const prepare = async (body: PayoutCreateInput, by: TestClient = opsA) => {
+      const res = await keep(post(by, '/api/payouts', body));
+      expect(res.status, res.text).toBe(200);
+      return PayoutResultSchema.parse(res.json).payout;
+    };
+    const row = (id: string) =>
+      bff.k.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    /** Lets the sandbox finish what is processing, then runs the BFF's poller once when it is due. */
+    const settle = async () => {
+      await sandbox.advance(5);
+      bff.clock.advance(10_000);
+      await bff.payouts.poller.runOnce();
+    };
+    /** settle() until the payout's outcome is known (a loaded machine may need more than one check). */
+    const settleFinal = async (id: string): Promise<string> => {
+      let state = '';
+      await vi.waitFor(
+        async () => {
+          await settle();
+          state = (await row(id)).state;
+          expect(['checking', 'processing', 'unknown', 'sending']).not.toContain(state);
+        },
+        { timeout: 5_000, interval: 20 },
+      );
+      return state;
+    };
+    const auditRows = (action: string, target: string) =>
+      bff.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', action)
+        .where('target', '=', target)
+        .orderBy('seq')
+        .execute();
+
+    it('when ops prepares a two-step payout, then payout-check is sent now and it waits for approval with only a masked destination and its keyed hash', async () => {
+      const payout = await prepare(payoutBody(CARD));
+      expect(payout).toMatchObject({
+        mode: 'two-step',
+        state: 'pending_approval',
+        amount: '42.50',
+        currency: 'EUR',
+        endpointId: '1001',
+        destination: { kind: 'card', masked: '411111******1111' },
+        canDecide: false,
+      });
+      expect(payout.clientOrderId).toBe(`pd-payout-${payout.id}`);
+      expect(payout.expiresAt).toBe(new Date(bff.clock.now() + 24 * 3600_000).toISOString());
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway).toMatchObject({
+        clientOrderId: payout.clientOrderId,
+        orderStage: 'registered',
+      });
+      expect(atGateway.operations.map((o) => o.type)).toEqual(['payout-check']);
+      expect(atGateway.serverCallbackUrl).toBe(`${bff.url}/gateway/callback?endpoint=1001`);
+      const stored = await row(payout.id);
+      expect(stored.destination_sealed).toBeNull();
+      expect(stored.destination_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(stored)).not.toContain('4111111111111111');
+      const audit = await auditRows('payout.prepare', `payout:${payout.id}`);
+      expect(audit.map((a) => a.outcome)).toEqual(['success']);
+      expect(JSON.parse(audit[0]?.summary ?? '{}')).toMatchObject({
+        destination: { masked: '411111******1111' },
+        result: 'pending_approval',
+      });
+    });
+
+    it('when the preparer approves their own payout, then 403 FOUR_EYES_REQUIRED, nothing is sent and the refusal is audited; another ops user sends payout-pay once and it ends approved', async () => {
+      const payout = await prepare(payoutBody(BANK));
+      const own = await keep(post(opsA, `/api/payouts/${payout.id}/approve`, {}));
+      expect(own.status).toBe(403);
+      expect(errorCode(own)).toBe('FOUR_EYES_REQUIRED');
+      expect((await sandbox.order(payout.orderid ?? '')).operations.map((o) => o.type)).toEqual([
+        'payout-check',
+      ]);
+      const refused = await auditRows('payout.approve', `payout:${payout.id}`);
+      expect(refused.map((r) => [r.outcome, r.error_code, r.actor_email])).toEqual([
+        ['refused', 'FOUR_EYES_REQUIRED', opsA.email],
+      ]);
+
+      const listB = PayoutListSchema.parse(
+        (await keep(opsB.get('/api/payouts?view=awaiting-my-approval'))).json,
+      );
+      expect(listB.items.find((p) => p.id === payout.id)?.canDecide).toBe(true);
+      const listA = PayoutListSchema.parse(
+        (await keep(opsA.get('/api/payouts?view=awaiting-my-approval'))).json,
+      );
+      expect(listA.items.map((p) => p.id)).not.toContain(payout.id);
+
+      const ok = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(ok.status, ok.text).toBe(200);
+      expect(PayoutResultSchema.parse(ok.json).payout).toMatchObject({
+        state: 'processing',
+        decidedBy: { email: opsB.email },
+      });
+      expect(await settleFinal(payout.id)).toBe('approved');
+      const detail = PayoutDetailSchema.parse(
+        (await keep(opsA.get(`/api/payouts/${payout.id}`))).json,
+      );
+      expect(detail.state).toBe('approved');
+      expect(detail.events.map((e) => e.title)).toEqual(
+        expect.arrayContaining([
+          'payout-check',
+          'payout approved',
+          'status before payout-pay',
+          'payout-pay',
+          'status check',
+        ]),
+      );
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway.orderStage).toBe('paid');
+      expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+      const approved = await auditRows('payout.approve', `payout:${payout.id}`);
+      expect(approved.map((r) => r.outcome)).toEqual(['refused', 'success']);
+      expect(
+        (await auditRows('payout.reconciled', `payout:${payout.id}`))
+          .map((r) => JSON.parse(r.summary) as { state: string })
+          .map((s) => s.state),
+      ).toEqual(['approved']);
+      // the callback of the payout reached the payments core's receiver
+      const callbacks = (
+        await sandbox.control(`/sandbox/callbacks?orderid=${payout.orderid ?? ''}`)
+      ).json as { callbacks: { url: string; state: string }[] };
+      expect(callbacks.callbacks.map((c) => c.state)).toEqual(['delivered']);
+    });
+
+    it('when two ops users approve the same payout at once, then payout-pay reaches the gateway once and the other gets 409', async () => {
+      const payout = await prepare(payoutBody(EWALLET));
+      const [a, b] = await Promise.all([
+        keep(post(opsB, `/api/payouts/${payout.id}/approve`, {})),
+        keep(post(opsC, `/api/payouts/${payout.id}/approve`, {})),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      expect(errorCode(a.status === 409 ? a : b)).toBe('INVALID_STATE');
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+    });
+
+    it('when the same approver sends two approvals at once with different keys, then one payout-pay is sent', async () => {
+      const payout = await prepare(payoutBody(PHONE));
+      const replies2 = await Promise.all(
+        [1, 2, 3].map(() => keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}))),
+      );
+      expect(replies2.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+      expect(
+        (await sandbox.order(payout.orderid ?? '')).operations.filter(
+          (o) => o.type === 'payout-pay',
+        ),
+      ).toHaveLength(1);
+    });
+
+    it('when the stored amount or destination hash is altered in the database, then approval is refused and nothing is sent', async () => {
+      const amountTampered = await prepare(payoutBody(BANK));
+      await bff.k
+        .updateTable('payouts')
+        .set({ amount_minor: 4_250_000 })
+        .where('id', '=', amountTampered.id)
+        .execute();
+      const r1 = await keep(post(opsB, `/api/payouts/${amountTampered.id}/approve`, {}));
+      expect(r1.status).toBe(409);
+      expect(errorCode(r1)).toBe('CONFLICT');
+      expect((r1.json as ErrorEnvelope).error.message).toMatch(/differs from what was checked/);
+
+      const hashTampered = await prepare(payoutBody(CARD));
+      await bff.k
+        .updateTable('payouts')
+        .set({ destination_hash: 'f'.repeat(64) })
+        .where('id', '=', hashTampered.id)
+        .execute();
+      const r2 = await keep(post(opsB, `/api/payouts/${hashTampered.id}/approve`, {}));
+      expect(r2.status).toBe(409);
+
+      const bindingTampered = await prepare(payoutBody(CARD));
+      const other = await row(amountTampered.id);
+      await bff.k
+        .updateTable('payouts')
+        .set({ binding: other.binding })
+        .where('id', '=', bindingTampered.id)
+        .execute();
+      expect(
+        (await keep(post(opsB, `/api/payouts/${bindingTampered.id}/approve`, {}))).status,
+      ).toBe(409);
+
+      for (const p of [amountTampered, hashTampered, bindingTampered]) {
+        expect((await sandbox.order(p.orderid ?? '')).operations.map((o) => o.type)).toEqual([
+          'payout-check',
+        ]);
+        expect((await row(p.id)).state).toBe('pending_approval');
+      }
+      const refused = await auditRows('payout.approve', `payout:${hashTampered.id}`);
+      expect(refused.map((r) => [r.outcome, r.error_code])).toEqual([['refused', 'CONFLICT']]);
+    });
+
+    it('when a single-mode payout is prepared, then nothing is sent and the destination is sealed; approval sends the v2 payout and wipes it', async () => {
+      const payout = await prepare(payoutBody(CARD, { mode: 'single', amount: '10.00' }));
+      expect(payout).toMatchObject({
+        mode: 'single',
+        state: 'pending_approval',
+        orderid: null,
+        expiresAt: null,
+      });
+      const held = await row(payout.id);
+      expect(held.destination_sealed).toMatch(/^v1\./);
+      expect(held.destination_sealed).not.toContain('4111');
+      const cbs = (await sandbox.control('/sandbox/callbacks')).json as {
+        callbacks: { url: string }[];
+      };
+      expect(cbs.callbacks.some((c) => c.url.includes(payout.clientOrderId))).toBe(false);
+
+      expect(errorCode(await keep(post(opsA, `/api/payouts/${payout.id}/approve`, {})))).toBe(
+        'FOUR_EYES_REQUIRED',
+      );
+      const ok = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(ok.status, ok.text).toBe(200);
+      const sent = PayoutResultSchema.parse(ok.json).payout;
+      expect(sent.state).toBe('processing');
+      expect((await row(payout.id)).destination_sealed).toBeNull();
+      expect(await settleFinal(payout.id)).toBe('approved');
+      const atGateway = await sandbox.order(sent.orderid ?? '');
+      expect(atGateway).toMatchObject({ clientOrderId: payout.clientOrderId, orderStage: 'paid' });
+      expect(atGateway.operations.map((o) => o.type)).toEqual(['payout']);
+    });
+
+    it('when a single-mode payout has its sealed destination altered, then approval is refused', async () => {
+      const a = await prepare(payoutBody(CARD, { mode: 'single' }));
+      const b = await prepare(payoutBody(BANK, { mode: 'single' }));
+      const sealedB = (await row(b.id)).destination_sealed;
+      await bff.k
+        .updateTable('payouts')
+        .set({ destination_sealed: sealedB })
+        .where('id', '=', a.id)
+        .execute();
+      const res = await keep(post(opsB, `/api/payouts/${a.id}/approve`, {}));
+      expect(res.status).toBe(409);
+      expect(errorCode(res)).toBe('CONFLICT');
+      expect((await row(a.id)).state).toBe('pending_approval');
+    });
+
+    it('when a payout is rejected (by any ops user, the preparer too), then it cannot be approved and a held destination is wiped', async () => {
+      const held = await prepare(payoutBody(EWALLET, { mode: 'single' }));
+      const missing = await keep(post(opsA, `/api/payouts/${held.id}/reject`, {}));
+      expect(missing.status).toBe(400);
+      expect((missing.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('reason');
+      const rej = await keep(
+        post(opsA, `/api/payouts/${held.id}/reject`, { reason: 'wrong beneficiary' }),
+      );
+      expect(rej.status, rej.text).toBe(200);
+      expect(PayoutResultSchema.parse(rej.json).payout).toMatchObject({
+        state: 'rejected',
+        rejectReason: 'wrong beneficiary',
+        decidedBy: { email: opsA.email },
+      });
+      expect((await row(held.id)).destination_sealed).toBeNull();
+      const again = await keep(post(opsB, `/api/payouts/${held.id}/approve`, {}));
+      expect(again.status).toBe(409);
+      expect(errorCode(again)).toBe('INVALID_STATE');
+
+      const checked = await prepare(payoutBody(BANK));
+      expect(
+        (await keep(post(opsB, `/api/payouts/${checked.id}/reject`, { reason: 'duplicate' })))
+          .status,
+      ).toBe(200);
+      expect((await sandbox.order(checked.orderid ?? '')).operations.map((o) => o.type)).toEqual([
+        'payout-check',
+      ]);
+      expect(
+        (await auditRows('payout.reject', `payout:${checked.id}`)).map((r) => r.outcome),
+      ).toEqual(['success']);
+    });
+
+    it('when the registration expired at the gateway (24 h on the sandbox clock), then approval is refused and the payout shows expired', async () => {
+      const payout = await prepare(payoutBody(BANK));
+      await sandbox.advance(24 * 3600 + 60);
+      const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(res.status).toBe(409);
+      expect(errorCode(res)).toBe('INVALID_STATE');
+      expect((res.json as ErrorEnvelope).error.message).toMatch(/expired/);
+      const detail = PayoutDetailSchema.parse(
+        (await keep(opsB.get(`/api/payouts/${payout.id}`))).json,
+      );
+      expect(detail.state).toBe('expired');
+      expect((await sandbox.order(payout.orderid ?? '')).operations.map((o) => o.type)).toEqual([
+        'payout-check',
+      ]);
+    });
+
+    it("when the payout's callback reaches the payments core, then its status check is due at once and the payout ends approved", async () => {
+      const payout = await prepare(payoutBody(BANK, { amount: '8.00' }));
+      expect((await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}))).status).toBe(200);
+      await sandbox.advance(5);
+      await vi.waitFor(async () => {
+        expect((await row(payout.id)).poll_next_at).toBeLessThanOrEqual(bff.clock.now());
+      });
+      await bff.payouts.poller.runOnce();
+      expect((await row(payout.id)).state).toBe('approved');
+      const learned = await payDb(bff.db)
+        .selectFrom('transactions')
+        .select(['status', 'type'])
+        .where('orderid', '=', payout.orderid ?? '')
+        .executeTakeFirstOrThrow();
+      expect(learned.status).toBe('approved');
+    });
+
+    it('when an instance stopped while sending a held payout, then it becomes unknown, its destination is wiped and status shows it was never applied', async () => {
+      const payout = await prepare(payoutBody(CARD, { mode: 'single', amount: '6.00' }));
+      const approver = await bff.k
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', opsB.email)
+        .executeTakeFirstOrThrow();
+      await bff.k
+        .updateTable('payouts')
+        .set({
+          state: 'sending',
+          decided_by: approver.id,
+          decided_by_email: opsB.email,
+          decided_at: bff.clock.now() - 50_000,
+        })
+        .where('id', '=', payout.id)
+        .execute();
+      await bff.payouts.poller.runOnce();
+      expect(await row(payout.id)).toMatchObject({ state: 'unknown', destination_sealed: null });
+      bff.clock.advance(15_000);
+      await bff.payouts.poller.runOnce();
+      expect(await row(payout.id)).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
+      const cbs = (await sandbox.control('/sandbox/callbacks')).json as {
+        callbacks: { url: string; params?: Record<string, string> }[];
+      };
+      expect(JSON.stringify(cbs)).not.toContain(payout.clientOrderId);
+    });
+
+    it('when the database is asked to record the preparer as the approver, then it refuses', async () => {
+      const payout = await prepare(payoutBody(EWALLET, { mode: 'single' }));
+      const preparer = await row(payout.id);
+      await expect(
+        bff.k
+          .updateTable('payouts')
+          .set({ state: 'sending', decided_by: preparer.prepared_by })
+          .where('id', '=', payout.id)
+          .execute(),
+      ).rejects.toThrow(/check/i);
+    });
+
+    it('when 24 h pass on the BFF clock, then a checked payout is listed as expired and approval is refused without asking the gateway', async () => {
+      const payout = await prepare(payoutBody(EWALLET));
+      bff.clock.advance(24 * 3600_000 + 1);
+      // sessions lapse too: everyone signs in again
+      for (const c of [opsA, opsB, opsC, finance, support, auditor, admin]) {
+        expect((await c.login(c.email, `password-for-${c.email}`)).status).toBe(200);
+      }
+      const expired = PayoutListSchema.parse(
+        (await keep(opsB.get('/api/payouts?state=expired'))).json,
+      );
+      expect(expired.items.find((p) => p.id === payout.id)?.state).toBe('expired');
+      const awaiting = PayoutListSchema.parse(
+        (await keep(opsB.get('/api/payouts?view=awaiting-my-approval'))).json,
+      );
+      expect(awaiting.items.map((p) => p.id)).not.toContain(payout.id);
+      const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(res.status).toBe(409);
+      expect((await row(payout.id)).state).toBe('expired');
+    });
+
+    it('when the payout-pay reply is dropped, then the payout is unknown, reconciled with status to approved, and payout-pay was sent once', async () => {
+      const payout = await prepare(payoutBody(CARD, { amount: '77.00' }));
+      await sandbox.faults({ dropResponseRate: 1, operations: ['payout-pay'] });
+      const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(res.status, res.text).toBe(200);
+      const result = PayoutResultSchema.parse(res.json);
+      expect(result.payout.state).toBe('unknown');
+      expect(result.message).toMatch(/never sends it again/);
+      await sandbox.faults({});
+      // a new approval is refused: nothing is sent again
+      expect((await keep(post(opsC, `/api/payouts/${payout.id}/approve`, {}))).status).toBe(409);
+      expect(await settleFinal(payout.id)).toBe('approved');
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+      expect(atGateway.orderStage).toBe('paid');
+    });
+
+    it('when a dropped v2 payout reply is reconciled, then the payout learns its order id and final status', async () => {
+      const payout = await prepare(payoutBody(BANK, { mode: 'single', amount: '5.00' }));
+      await sandbox.faults({ dropResponseRate: 1, operations: ['payout'] });
+      const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(PayoutResultSchema.parse(res.json).payout).toMatchObject({
+        state: 'unknown',
+        orderid: null,
+      });
+      expect((await row(payout.id)).destination_sealed).toBeNull();
+      await sandbox.faults({});
+      expect(await settleFinal(payout.id)).toBe('approved');
+      const after = await row(payout.id);
+      expect(after.orderid).toMatch(/^\d+$/);
+    });
+
+    it('when payout-check is declined for the destination card, then the payout cannot be approved', async () => {
+      const payout = await prepare(payoutBody({ ...CARD, cardNumber: '4000000000000002' }));
+      expect(payout).toMatchObject({ state: 'check_declined', errorCode: 'DECLINED' });
+      expect(errorCode(await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {})))).toBe(
+        'INVALID_STATE',
+      );
+    });
+
+    it('when the payout-check meets a gateway 500, then the payout is checking, the message names the gateway code, and status resolves it', async () => {
+      await sandbox.faults({ errorRate: 1, operations: ['payout-check'] });
+      const res = await keep(post(opsA, '/api/payouts', payoutBody(BANK)));
+      expect(res.status, res.text).toBe(200);
+      const { payout, message } = PayoutResultSchema.parse(res.json);
+      expect(payout.state).toBe('checking');
+      expect(message).toMatch(/server-error, gateway error INTERNAL/);
+      await sandbox.faults({});
+      bff.clock.advance(10_000);
+      await bff.payouts.poller.runOnce();
+      // the 500 came before the operation was applied: the gateway never shows it
+      bff.clock.advance(120_000);
+      await bff.payouts.poller.runOnce();
+      expect(await row(payout.id)).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
+    });
+
+    it('when the gateway refuses the payout-check (400), then 502 GATEWAY_ERROR names the gateway code and the payout is failed', async () => {
+      const res = await keep(
+        post(opsA, '/api/payouts', payoutBody(BANK, { endpointId: '2001', currency: 'GBP' })),
+      );
+      expect(res.status).toBe(502);
+      const env = res.json as ErrorEnvelope;
+      expect(env.error.code).toBe('GATEWAY_ERROR');
+      expect(env.error.details).toMatchObject({ gatewayHttpStatus: expect.any(Number) as number });
+      expect(env.error.message).toMatch(/gateway/);
+      const failed = await bff.k
+        .selectFrom('payouts')
+        .select(['id', 'state', 'error_code'])
+        .where('currency', '=', 'GBP')
+        .execute();
+      expect(failed).toEqual([
+        {
+          id: expect.any(String) as string,
+          state: 'failed',
+          error_code: expect.any(String) as string,
+        },
+      ]);
+      const audit = await bff.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'error_code', 'target'])
+        .where('action', '=', 'payout.prepare')
+        .where('error_code', '=', 'GATEWAY_ERROR')
+        .execute();
+      expect(audit).toEqual([
+        { outcome: 'failed', error_code: 'GATEWAY_ERROR', target: `payout:${failed[0]?.id ?? ''}` },
+      ]);
+    });
+
+    it('when input is bad, then 400 names the field and the rule; idempotency keys are required, bound to the body, and replay the stored reply', async () => {
+      const bad = await keep(
+        post(opsA, '/api/payouts', payoutBody({ ...CARD, cardNumber: '4111111111111112' })),
+      );
+      expect(bad.status).toBe(400);
+      expect((bad.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'destination.cardNumber',
+      ]);
+      expect(bad.text).not.toContain('4111111111111112');
+      const amount = await keep(post(opsA, '/api/payouts', payoutBody(BANK, { amount: '1.234' })));
+      expect((amount.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'amount',
+      ]);
+      const currency = await keep(
+        post(opsA, '/api/payouts', payoutBody(BANK, { endpointId: '1002' })),
+      );
+      expect((currency.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'currency',
+      ]);
+      const unknownEndpoint = await keep(
+        post(opsA, '/api/payouts', payoutBody(BANK, { endpointId: '9999' })),
+      );
+      expect(
+        (unknownEndpoint.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path),
+      ).toEqual(['endpointId']);
+
+      const noKey = await keep(post(opsA, '/api/payouts', payoutBody(BANK), null));
+      expect(noKey.status).toBe(400);
+      expect(errorCode(noKey)).toBe('IDEMPOTENCY_KEY_MISSING');
+      const k = key();
+      const first = await keep(post(opsA, '/api/payouts', payoutBody(BANK, { amount: '3.00' }), k));
+      expect(first.status).toBe(200);
+      const repeat = await keep(
+        post(opsA, '/api/payouts', payoutBody(BANK, { amount: '3.00' }), k),
+      );
+      expect(repeat.status).toBe(200);
+      expect(repeat.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(PayoutResultSchema.parse(repeat.json).payout.id).toBe(
+        PayoutResultSchema.parse(first.json).payout.id,
+      );
+      const otherDestination = await keep(
+        post(
+          opsA,
+          '/api/payouts',
+          payoutBody({ ...BANK, accountNumber: 'DE02120300000000202051' }, { amount: '3.00' }),
+          k,
+        ),
+      );
+      expect(otherDestination.status).toBe(422);
+      const count = await bff.k
+        .selectFrom('payouts')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('amount_minor', '=', 300)
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(1);
+      // the key's stored request hash is not a plain hash of the card or account number
+      const stored = await payDb(bff.db)
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'reply_body'])
+        .where('key', '=', k)
+        .executeTakeFirstOrThrow();
+      expect(stored.reply_body).not.toContain('DE89370400440532013000');
+      expect(stored.request_hash).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('when each role calls each payout route, then only the allowed roles get past authorization', async () => {
+      const payout = await prepare(payoutBody(BANK));
+      const forbidden = async (c: TestClient, method: 'GET' | 'POST', path: string) => {
+        const r = await keep(method === 'GET' ? c.get(path) : post(c, path, {}));
+        return r.status === 403 && errorCode(r) === 'FORBIDDEN';
+      };
+      const routes: ['GET' | 'POST', string, TestClient[], TestClient[]][] = [
+        ['POST', '/api/payouts', [opsA], [finance, support, auditor, admin]],
+        ['GET', '/api/payouts', [opsA, finance, support, auditor], [admin]],
+        ['GET', `/api/payouts/${payout.id}`, [opsB, finance, support, auditor], [admin]],
+        ['POST', `/api/payouts/${payout.id}/approve`, [opsA], [finance, support, auditor, admin]],
+        ['POST', `/api/payouts/${payout.id}/reject`, [opsB], [finance, support, auditor, admin]],
+      ];
+      for (const [method, path, allowed, refused] of routes) {
+        for (const c of refused)
+          expect(await forbidden(c, method, path), `${method} ${path}`).toBe(true);
+        for (const c of allowed)
+          expect(await forbidden(c, method, path), `${method} ${path}`).toBe(false);
+      }
+      const anonymous = await keep(bff.client().get('/api/payouts'));
+      expect(anonymous.status).toBe(401);
+      const noCsrf = await keep(
+        opsA.request(
+          'POST',
+          '/api/payouts',
+          payoutBody(BANK),
+          { 'Idempotency-Key': key() },
+          { csrf: false },
+        ),
+      );
+      expect(noCsrf.status).toBe(403);
+      expect(errorCode(noCsrf)).toBe('CSRF_REJECTED');
+      const unknown = await keep(opsA.get('/api/payouts/00000000-0000-4000-8000-000000000000'));
+      expect(unknown.status).toBe(404);
+      const refusals = await bff.k
+        .selectFrom('audit_log')
+        .select('outcome')
+        .where('action', '=', 'payout.list')
+        .where('error_code', '=', 'FORBIDDEN')
+        .execute();
+      expect(refusals.length).toBeGreaterThan(0);
+    });
+
+    it('when the suite is done, then no card or account number, control key or private key is in any reply, log line or database row', async () => {
+      const texts: string[] = [...replies.map((r) => r.text), ...bff.logs];
+      for (const table of [
+        'payouts',
+        'payment_links',
+        'payout_events',
+        'idempotency_keys',
+        'audit_log',
+      ] as const) {
+        const rows = await sql.raw(`select * from ${table}`).execute(bff.db.k);
+        texts.push(JSON.stringify(rows.rows));
+      }
+      const all = texts.join('\n');
+      expect(all.length).toBeGreaterThan(1000);
+      for (const secret of [...SECRETS, bff.config.merchant.controlKey, 'BEGIN PRIVATE KEY']) {
+        expect(all.includes(secret), secret).toBe(false);
+      }
+    });
+  });
+}

@@ -1,0 +1,211 @@
+// Follows payouts whose outcome is awaited (checking, processing, unknown) with `status` on the
+// issue-5 schedule (3–5 s for 5 minutes, then 5–10 minutes up to an hour; all configurable). It
+// never sends a money-moving request. Due payouts are leased in the database (FOR UPDATE SKIP
+// LOCKED on PostgreSQL; BEGIN IMMEDIATE on SQLite) so several BFF instances never check one twice.
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import { addEvent, askStatus, exchangeData, nextPollDelay, type Ctx } from './context.js';
+import type { PayoutsTable } from './migration.js';
+import type { PayoutsService } from './service.js';
+
+const AWAITED = ['checking', 'processing', 'unknown'];
+
+export class PayoutPoller {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopped = true;
+
+  constructor(
+    private readonly c: Ctx,
+    private readonly payouts: PayoutsService,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#arm();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  #arm(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.runOnce()
+        .catch((err: unknown) => {
+          this.logger.error({ err }, 'payout poll pass failed');
+        })
+        .finally(() => {
+          this.#arm();
+        });
+    }, this.c.options.poll.intervalMs);
+    this.#timer.unref();
+  }
+
+  /**
+   * Makes a payout with this gateway order id due now (hook it to the payments core's event bus:
+   * a callback for the order means its status is worth asking at once).
+   */
+  async nudge(orderid: string): Promise<void> {
+    const now = this.c.clock.now();
+    await this.c.k
+      .updateTable('payouts')
+      .set({ poll_next_at: now })
+      .where('orderid', '=', orderid)
+      .where('state', 'in', AWAITED)
+      .where('poll_next_at', 'is not', null)
+      .execute();
+  }
+
+  /**
+   * A payout left in `sending` longer than a gateway call can take was claimed by an instance that
+   * stopped mid-send: its request may or may not have reached the gateway, so it becomes `unknown`
+   * (its held destination wiped, never sent again) and is reconciled with `status`.
+   */
+  async recoverStale(): Promise<number> {
+    const { k, clock, options } = this.c;
+    const now = clock.now();
+    const result = await k
+      .updateTable('payouts')
+      .set((eb) => ({
+        state: 'unknown',
+        destination_sealed: null,
+        sent_at: eb.fn.coalesce('sent_at', 'decided_at'),
+        poll_first_at: now,
+        poll_next_at: now,
+        poll_attempts: 0,
+        lease_owner: null,
+        lease_until: null,
+        error_message: 'the instance sending it stopped before recording the outcome',
+        updated_at: now,
+      }))
+      .where('state', '=', 'sending')
+      .where('decided_at', '<', now - (options.gatewayTimeoutMs + options.poll.leaseMs))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Claims the due payouts and checks each once; returns how many were checked. */
+  async runOnce(): Promise<number> {
+    await this.recoverStale();
+    const rows = await this.claim();
+    for (const row of rows) {
+      try {
+        await this.check(row);
+      } catch (err) {
+        this.logger.error({ err, payoutId: row.id }, 'payout status check failed');
+        await this.reschedule(row);
+      }
+    }
+    return rows.length;
+  }
+
+  private async claim(): Promise<PayoutsTable[]> {
+    const { db, k, clock, options } = this.c;
+    const now = clock.now();
+    return k.transaction().execute(async (trx) => {
+      let ids: string[];
+      if (db.kind === 'postgres') {
+        const due = await sql<{ id: string }>`
+          select id from payouts
+          where poll_next_at <= ${now} and state in ('checking', 'processing', 'unknown')
+            and (lease_until is null or lease_until <= ${now})
+          order by poll_next_at limit ${options.poll.batchSize}
+          for update skip locked`.execute(trx);
+        ids = due.rows.map((r) => r.id);
+      } else {
+        const due = await trx
+          .selectFrom('payouts')
+          .select('id')
+          .where('poll_next_at', '<=', now)
+          .where('state', 'in', AWAITED)
+          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+          .orderBy('poll_next_at')
+          .limit(options.poll.batchSize)
+          .execute();
+        ids = due.map((r) => r.id);
+      }
+      if (ids.length === 0) return [];
+      await trx
+        .updateTable('payouts')
+        .set({ lease_owner: options.instanceId, lease_until: now + options.poll.leaseMs })
+        .where('id', 'in', ids)
+        .execute();
+      return trx.selectFrom('payouts').selectAll().where('id', 'in', ids).execute();
+    });
+  }
+
+  private async check(row: PayoutsTable): Promise<void> {
+    const c = this.c;
+    const answer = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, row.orderid);
+    // Only the lease holder writes: a lease that lapsed mid-call may be someone else's now.
+    const current = await c.k
+      .selectFrom('payouts')
+      .selectAll()
+      .where('id', '=', row.id)
+      .where('lease_owner', '=', c.options.instanceId)
+      .executeTakeFirst();
+    if (current === undefined) return;
+    await addEvent(c.k, c.clock, `payout:${row.id}`, {
+      kind: 'reconcile',
+      title: 'status check',
+      actor: null,
+      data: exchangeData(answer.outcome),
+    });
+    if (answer.kind === 'no-answer') {
+      await this.reschedule(current);
+      return;
+    }
+    const after = await this.payouts.applyStatus(
+      current,
+      answer.kind === 'view' ? answer.view : null,
+    );
+    if (AWAITED.includes(after.state)) await this.reschedule(after);
+  }
+
+  private async reschedule(row: PayoutsTable): Promise<void> {
+    const c = this.c;
+    const now = c.clock.now();
+    const delay = nextPollDelay(c.options.poll, row.poll_first_at ?? now, now, c.options.random);
+    if (delay === null) {
+      await this.payouts.update(row.id, {
+        poll_next_at: null,
+        lease_owner: null,
+        lease_until: null,
+      });
+      await addEvent(c.k, c.clock, `payout:${row.id}`, {
+        kind: 'reconcile',
+        title:
+          'status checks stopped after the last scheduled attempt; check the order at the gateway',
+        actor: null,
+        data: { attempts: row.poll_attempts + 1 },
+      });
+      await c.audit.append({
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: 'payout.reconcile_gave_up',
+        target: `payout:${row.id}`,
+        summary: { attempts: row.poll_attempts + 1, state: row.state },
+        outcome: 'failed',
+        errorCode: 'RECONCILE_GAVE_UP',
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      });
+      return;
+    }
+    await this.payouts.update(row.id, {
+      poll_next_at: now + delay,
+      poll_attempts: row.poll_attempts + 1,
+      lease_owner: null,
+      lease_until: null,
+    });
+  }
+}

@@ -1,0 +1,38 @@
+// The payouts module's route-table entries (same shape as http/route-table.ts), in a module with
+// no runtime imports so that route-table.ts can spread them without an import cycle.
+import type { RouteRule } from '../http/route-table.js';
+
+const READERS = ['support', 'finance', 'ops', 'auditor'] as const;
+const OPS = ['ops'] as const;
+
+/** Entries for ROUTES in http/route-table.ts (`...PAYOUT_ROUTES`). */
+export const PAYOUT_ROUTES = {
+  'GET /api/payouts': { access: READERS, action: 'payout.list', auditSuccess: false },
+  'POST /api/payouts': { access: OPS, action: 'payout.prepare', auditSuccess: true },
+  'GET /api/payouts/:id': { access: READERS, action: 'payout.read', auditSuccess: false },
+  'POST /api/payouts/:id/approve': { access: OPS, action: 'payout.approve', auditSuccess: true },
+  'POST /api/payouts/:id/reject': { access: OPS, action: 'payout.reject', auditSuccess: true },
+  'GET /api/payment-links': { access: READERS, action: 'payment_link.list', auditSuccess: false },
+  'POST /api/payment-links': {
+    access: ['finance', 'ops'],
+    action: 'payment_link.create',
+    auditSuccess: true,
+  },
+  'POST /api/payment-links/:id/approve': {
+    access: OPS,
+    action: 'payment_link.approve',
+    auditSuccess: true,
+  },
+  'POST /api/payment-links/:id/reject': {
+    access: OPS,
+    action: 'payment_link.reject',
+    auditSuccess: true,
+  },
+  'POST /api/cards/:cardRefId/info': {
+    access: ['support', 'finance'],
+    action: 'card.info',
+    auditSuccess: true,
+  },
+} as const satisfies Record<string, RouteRule>;
+
+export type PayoutRouteKey = keyof typeof PAYOUT_ROUTES;

@@ -1,0 +1,228 @@
+// The payouts, payment-link and card-info routes: their route-table entries (same shape as
+// http/route-table.ts) and thin handlers run through the platform's runner (CSRF, session, roles,
+// one audit row per attempt, refusals included).
+import type express from 'express';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import {
+  CardInfoBodySchema,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  PaymentLinkCreateBodySchema,
+  PaymentLinkListQuerySchema,
+  PayoutApproveBodySchema,
+  PayoutCreateBodySchema,
+  PayoutListQuerySchema,
+  PayoutRejectBodySchema,
+} from '@paydesk/shared/api';
+import { AppError, parseInput } from '../errors.js';
+import type { RouteRule } from '../http/route-table.js';
+import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
+import { parseRoles } from '../services/users.js';
+import { CARD_REF_ID } from './card-info.js';
+import type { Actor } from './context.js';
+import { maskDestination } from './destination.js';
+import type { Payouts } from './index.js';
+import { PAYOUT_ROUTES, type PayoutRouteKey } from './route-rules.js';
+
+export { PAYOUT_ROUTES, type PayoutRouteKey } from './route-rules.js';
+
+const ID = /^[0-9a-f-]{36}$/;
+
+function idParam(ctx: RouteContext, what: 'payout' | 'link'): string {
+  const id = ctx.req.params.id;
+  if (typeof id !== 'string' || !ID.test(id))
+    throw new AppError('NOT_FOUND', `no such ${what === 'link' ? 'payment link' : what}`);
+  ctx.audit.target = `${what}:${id}`;
+  return id;
+}
+
+function actorOf(ctx: RouteContext): Actor {
+  const auth = requireAuth(ctx);
+  return { id: auth.user.id, email: auth.user.email };
+}
+
+export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
+  const { payouts, links, cardInfo } = p.services;
+
+  /** Runs `work` under the caller's Idempotency-Key; `hashed` is what the key is bound to. */
+  const idempotent = async (
+    ctx: RouteContext,
+    route: string,
+    hashed: unknown,
+    work: () => Promise<unknown>,
+  ): Promise<{ kind: 'json'; status: number; body: unknown }> => {
+    const actor = actorOf(ctx);
+    const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
+    ctx.audit.summary = { ...ctx.audit.summary, idempotencyKey: key ?? null };
+    const reply = await p.idempotency.run(actor.id, key, route, hashed, async () => ({
+      status: 200,
+      body: await work(),
+    }));
+    if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    ctx.audit.summary = { ...ctx.audit.summary, replayed: reply.replayed };
+    return { kind: 'json', status: reply.status, body: reply.body };
+  };
+
+  const note = (ctx: RouteContext, result: unknown) => {
+    const r = result as {
+      payout?: { state?: string; orderid?: string | null };
+      link?: { state?: string; orderid?: string | null };
+    };
+    const item = r.payout ?? r.link;
+    ctx.audit.summary = {
+      ...ctx.audit.summary,
+      result: item?.state ?? null,
+      orderid: item?.orderid ?? null,
+    };
+  };
+
+  const decide =
+    <S extends z.ZodType>(
+      what: 'payout' | 'link',
+      decision: 'approve' | 'reject',
+      schema: S,
+      call: (id: string, body: z.output<S>, actor: Actor) => Promise<unknown>,
+    ): Handler =>
+    async (ctx) => {
+      const id = idParam(ctx, what);
+      const body = parseInput(schema, ctx.req.body ?? {}, 'body');
+      ctx.audit.summary = { operation: decision, ...(body as Record<string, unknown>) };
+      const actor = actorOf(ctx);
+      return idempotent(ctx, `${what}.${decision} ${id}`, body, async () => {
+        const result = await call(id, body, actor);
+        note(ctx, result);
+        return result;
+      });
+    };
+
+  return {
+    'GET /api/payouts': async (ctx) => {
+      const q = parseInput(PayoutListQuerySchema, ctx.req.query, 'query');
+      return { kind: 'json', status: 200, body: { items: await payouts.list(q, actorOf(ctx)) } };
+    },
+    'POST /api/payouts': async (ctx) => {
+      const body = parseInput(PayoutCreateBodySchema, ctx.req.body ?? {}, 'body');
+      const masked = maskDestination(body.destination);
+      ctx.audit.summary = {
+        mode: body.mode,
+        amount: body.amount,
+        currency: body.currency,
+        endpointId: body.endpointId ?? null,
+        orderDesc: body.orderDesc,
+        destination: masked,
+      };
+      const actor = actorOf(ctx);
+      // The key is bound to the request with the destination as its keyed hash: never a plain hash of a card number.
+      const hashed = {
+        ...body,
+        destination: { kind: body.destination.kind, hash: p.hasher.hash(body.destination) },
+      };
+      const reply = await idempotent(ctx, 'payout.prepare', hashed, async () => {
+        const result = await payouts.prepare(body, actor, ctx.client.ip, (id) => {
+          ctx.audit.target = `payout:${id}`;
+        });
+        note(ctx, result);
+        return result;
+      });
+      const created = reply.body as { payout?: { id?: string } };
+      if (created.payout?.id !== undefined) ctx.audit.target = `payout:${created.payout.id}`;
+      return reply;
+    },
+    'GET /api/payouts/:id': async (ctx) => ({
+      kind: 'json',
+      status: 200,
+      body: await payouts.get(idParam(ctx, 'payout'), actorOf(ctx)),
+    }),
+    'POST /api/payouts/:id/approve': decide(
+      'payout',
+      'approve',
+      PayoutApproveBodySchema,
+      (id, _body, actor) => payouts.approve(id, actor),
+    ),
+    'POST /api/payouts/:id/reject': decide(
+      'payout',
+      'reject',
+      PayoutRejectBodySchema,
+      (id, body, actor) => payouts.reject(id, body.reason, actor),
+    ),
+    'GET /api/payment-links': async (ctx) => {
+      const q = parseInput(PaymentLinkListQuerySchema, ctx.req.query, 'query');
+      return { kind: 'json', status: 200, body: { items: await links.list(q, actorOf(ctx)) } };
+    },
+    'POST /api/payment-links': async (ctx) => {
+      const body = parseInput(PaymentLinkCreateBodySchema, ctx.req.body ?? {}, 'body');
+      ctx.audit.summary = {
+        kind: body.kind,
+        amount: body.amount ?? null,
+        currency: body.currency ?? null,
+        endpointId: body.endpointId ?? null,
+        orderDesc: body.orderDesc,
+      };
+      const actor = actorOf(ctx);
+      const roles = parseRoles(requireAuth(ctx).user.roles);
+      const reply = await idempotent(ctx, 'payment_link.create', body, async () => {
+        const result = await links.create(body, actor, roles, ctx.client.ip, (id) => {
+          ctx.audit.target = `link:${id}`;
+        });
+        note(ctx, result);
+        return result;
+      });
+      const created = reply.body as { link?: { id?: string } };
+      if (created.link?.id !== undefined) ctx.audit.target = `link:${created.link.id}`;
+      return reply;
+    },
+    'POST /api/payment-links/:id/approve': decide(
+      'link',
+      'approve',
+      PayoutApproveBodySchema,
+      (id, _body, actor) => links.approve(id, actor),
+    ),
+    'POST /api/payment-links/:id/reject': decide(
+      'link',
+      'reject',
+      PayoutRejectBodySchema,
+      (id, body, actor) => links.reject(id, body.reason, actor),
+    ),
+    'POST /api/cards/:cardRefId/info': async (ctx) => {
+      const cardRefId = ctx.req.params.cardRefId;
+      if (typeof cardRefId !== 'string' || !CARD_REF_ID.test(cardRefId)) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          'cardRefId: must be 1-64 letters, digits, dots, dashes or underscores',
+          {
+            fields: [
+              {
+                path: 'params.cardRefId',
+                rule: 'format',
+                message: 'must be 1-64 letters, digits, dots, dashes or underscores',
+              },
+            ],
+          },
+        );
+      }
+      ctx.audit.target = `card-ref:${cardRefId}`;
+      const body = parseInput(CardInfoBodySchema, ctx.req.body ?? {}, 'body');
+      ctx.audit.summary = { reason: body.reason, endpointId: body.endpointId ?? null };
+      const info = await cardInfo.info(cardRefId, body.endpointId);
+      ctx.audit.summary = { ...ctx.audit.summary, bin: info.bin, brand: info.brand };
+      return { kind: 'json', status: 200, body: info };
+    },
+  };
+}
+
+/** Mounts every payouts route on `router` (paths without `/api`), through the platform's runner. */
+export function mountPayoutRoutes(
+  router: express.Router,
+  run: (rule: RouteRule, handler: Handler) => (req: Request, res: Response) => Promise<void>,
+  p: Payouts,
+): void {
+  const handlers = payoutHandlers(p);
+  for (const key of Object.keys(PAYOUT_ROUTES) as PayoutRouteKey[]) {
+    const [method = '', path = ''] = key.split(' ');
+    const route = path.replace(/^\/api/, '');
+    const handler = run(PAYOUT_ROUTES[key], handlers[key]);
+    if (method === 'GET') router.get(route, handler);
+    else router.post(route, handler);
+  }
+}

@@ -1,0 +1,796 @@
+// Payouts under four-eyes approval (design §5): prepared by one ops user (two-step: payout-check
+// now; single: held, destination sealed), approved by another, bound to what was checked, sent
+// once (a conditional update claims the payout; the loser of a race sends nothing), and followed
+// with `status` until final. A lost reply is `unknown`, reconciled, never sent again.
+import { randomUUID } from 'node:crypto';
+import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
+import {
+  PayoutDestinationSchema,
+  type PayoutCreateBody,
+  type PayoutDestination,
+  type PayoutDetail,
+  type Payout,
+  type PayoutListQuery,
+  type PayoutState,
+} from '@paydesk/shared/api';
+import { AppError } from '../errors.js';
+import type { GatewayOutcome } from '../gateway-client/client.js';
+import { gatewayRefusal } from './gateway-errors.js';
+import {
+  addEvent,
+  askStatus,
+  callbackUrl,
+  exchangeData,
+  gatewayIp,
+  resolveEndpoint,
+  type Actor,
+  type Ctx,
+  type StatusView,
+} from './context.js';
+import {
+  checkBinding,
+  destinationFields,
+  maskDestination,
+  sealBinding,
+  type Binding,
+} from './destination.js';
+import type { PayoutsTable } from './migration.js';
+
+export interface PayoutOutcome {
+  payout: Payout;
+  message: string;
+}
+
+const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+export class PayoutsService {
+  constructor(private readonly c: Ctx) {}
+
+  // ------------------------------------------------------------------ reading
+
+  toApi(row: PayoutsTable, viewer: Actor | null): Payout {
+    const now = this.c.clock.now();
+    const lapsed =
+      row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now;
+    const state = (lapsed ? 'expired' : row.state) as PayoutState;
+    return {
+      id: row.id,
+      mode: row.mode === 'single' ? 'single' : 'two-step',
+      state,
+      endpointId: row.endpoint_id,
+      clientOrderId: row.client_orderid,
+      orderid: row.orderid,
+      amount: formatMinorUnits(BigInt(row.amount_minor)),
+      currency: row.currency,
+      orderDesc: row.order_desc,
+      destination: {
+        kind: row.destination_kind as Payout['destination']['kind'],
+        masked: row.destination_masked,
+        label: row.destination_label,
+      },
+      preparedBy: { id: row.prepared_by, email: row.prepared_by_email },
+      decidedBy:
+        row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
+      decidedAt: iso(row.decided_at),
+      rejectReason: row.reject_reason,
+      expiresAt: iso(row.expires_at),
+      errorCode: row.error_code,
+      errorMessage: row.error_message,
+      canDecide: viewer !== null && state === 'pending_approval' && viewer.id !== row.prepared_by,
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  }
+
+  async row(id: string): Promise<PayoutsTable> {
+    const row = await this.c.k
+      .selectFrom('payouts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) throw new AppError('NOT_FOUND', 'no such payout');
+    return row;
+  }
+
+  async get(id: string, viewer: Actor): Promise<PayoutDetail> {
+    const row = await this.row(id);
+    const events = await this.c.k
+      .selectFrom('payout_events')
+      .selectAll()
+      .where('subject', '=', `payout:${id}`)
+      .orderBy('id', 'asc')
+      .execute();
+    return {
+      ...this.toApi(row, viewer),
+      events: events.map((e) => ({
+        at: new Date(e.at).toISOString(),
+        kind: e.kind as 'gateway' | 'staff' | 'reconcile',
+        title: e.title,
+        actor: e.actor,
+        data: JSON.parse(e.data) as Record<string, unknown>,
+      })),
+    };
+  }
+
+  async list(q: PayoutListQuery, viewer: Actor): Promise<Payout[]> {
+    let query = this.c.k.selectFrom('payouts').selectAll();
+    const now = this.c.clock.now();
+    if (q.state === 'expired') {
+      query = query.where((eb) =>
+        eb.or([
+          eb('state', '=', 'expired'),
+          eb.and([eb('state', '=', 'pending_approval'), eb('expires_at', '<=', now)]),
+        ]),
+      );
+    } else if (q.state === 'pending_approval') {
+      query = query
+        .where('state', '=', 'pending_approval')
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    } else if (q.state !== undefined) {
+      query = query.where('state', '=', q.state);
+    }
+    if (q.view === 'mine') query = query.where('prepared_by', '=', viewer.id);
+    if (q.view === 'awaiting-my-approval') {
+      query = query
+        .where('state', '=', 'pending_approval')
+        .where('prepared_by', '<>', viewer.id)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .execute();
+    return rows.map((r) => this.toApi(r, viewer));
+  }
+
+  // ------------------------------------------------------------------ preparing
+
+  /** `onCreated` learns the payout's id as soon as it exists (the audit row names it even when the check fails). */
+  async prepare(
+    body: PayoutCreateBody,
+    actor: Actor,
+    ip: string | null,
+    onCreated: (id: string) => void = () => undefined,
+  ): Promise<PayoutOutcome> {
+    const c = this.c;
+    if (body.mode === 'two-step' && c.config.merchant.rsaPrivateKeyPem === null) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'mode: a two-step payout (v4, RSA-SHA256) needs the merchant RSA key, which is not configured; use mode single',
+        {
+          fields: [
+            {
+              path: 'mode',
+              rule: 'rsa_key_configured',
+              message: 'two-step payouts need MERCHANT_RSA_KEY_FILE; use mode single',
+            },
+          ],
+        },
+      );
+    }
+    const endpointId = resolveEndpoint(c.config, body.endpointId, body.currency);
+    const amountMinor = toMinorUnits(body.amount);
+    const id = randomUUID();
+    onCreated(id);
+    const clientOrderId = `pd-payout-${id}`;
+    const destination = body.destination;
+    const masked = maskDestination(destination);
+    const hash = c.hasher.hash(destination);
+    const now = c.clock.now();
+    const base: PayoutsTable = {
+      id,
+      mode: body.mode,
+      state: body.mode === 'single' ? 'pending_approval' : 'checking',
+      endpoint_id: endpointId,
+      client_orderid: clientOrderId,
+      orderid: null,
+      amount_minor: Number(amountMinor),
+      currency: body.currency,
+      order_desc: body.orderDesc,
+      destination_kind: destination.kind,
+      destination_masked: masked.masked,
+      destination_label: masked.label,
+      destination_hash: hash,
+      destination_sealed: null,
+      binding: null,
+      client_ip: gatewayIp(ip),
+      prepared_by: actor.id,
+      prepared_by_email: actor.email,
+      decided_by: null,
+      decided_by_email: null,
+      decided_at: null,
+      reject_reason: null,
+      expires_at: null,
+      error_code: null,
+      error_message: null,
+      sent_at: null,
+      poll_first_at: null,
+      poll_next_at: null,
+      poll_attempts: 0,
+      lease_owner: null,
+      lease_until: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const subject = `payout:${id}`;
+
+    if (body.mode === 'single') {
+      // Nothing is sent: the destination waits sealed until a second ops user approves.
+      const row: PayoutsTable = {
+        ...base,
+        destination_sealed: c.sealer.seal(JSON.stringify(destination)),
+        binding: sealBinding(c.sealer, this.bindingOf({ ...base })),
+      };
+      await c.k.insertInto('payouts').values(row).execute();
+      await addEvent(c.k, c.clock, subject, {
+        kind: 'staff',
+        title: 'payout prepared (held until approved)',
+        actor: actor.email,
+        data: { mode: 'single', destination: masked },
+      });
+      return {
+        payout: this.toApi(row, actor),
+        message: 'The payout is held until a second ops user approves it; nothing was sent yet.',
+      };
+    }
+
+    await c.k.insertInto('payouts').values(base).execute();
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'staff',
+      title: 'payout prepared; payout-check sent',
+      actor: actor.email,
+      data: { mode: 'two-step', destination: masked },
+    });
+    const outcome = await c.gateway.send(
+      'payout-check',
+      endpointId,
+      this.orderFields(base, destination),
+    );
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'gateway',
+      title: 'payout-check',
+      actor: actor.email,
+      data: exchangeData(outcome),
+    });
+
+    if (outcome.kind === 'not-sent') {
+      await this.update(id, {
+        state: 'failed',
+        error_code: 'NOT_SENT',
+        error_message: outcome.reason,
+      });
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway could not be reached; the payout-check was not sent. Try again.',
+      );
+    }
+    if (outcome.kind === 'unknown') {
+      const code = outcome.exchange.reply?.['error-code'] ?? null;
+      await this.update(id, {
+        state: 'checking',
+        sent_at: now,
+        error_code: code,
+        error_message: outcome.exchange.error,
+        ...this.pollStart(),
+      });
+      return {
+        payout: this.toApi(await this.row(id), actor),
+        message: `The outcome of the payout-check is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status, and the payout waits for approval once checked.`,
+      };
+    }
+    const { reply, httpStatus } = outcome;
+    if (httpStatus !== 200 || reply.orderId === undefined) {
+      const err = gatewayRefusal(httpStatus, reply, 'payout-check');
+      await this.update(id, {
+        state: 'failed',
+        error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
+        error_message: err.message,
+      });
+      throw err;
+    }
+    await this.update(id, { orderid: reply.orderId, sent_at: now });
+    // The check's outcome is final at once (no funds move): learn it now.
+    const answer = await askStatus(c.gateway, endpointId, clientOrderId, reply.orderId);
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'gateway',
+      title: 'status after payout-check',
+      actor: null,
+      data: exchangeData(answer.outcome),
+    });
+    if (answer.kind !== 'view') {
+      await this.update(id, this.pollStart());
+      return {
+        payout: this.toApi(await this.row(id), actor),
+        message: 'The payout-check was sent; its outcome is being confirmed with the gateway.',
+      };
+    }
+    const after = await this.applyCheck(await this.row(id), answer.view);
+    const message =
+      after.state === 'pending_approval'
+        ? 'The gateway checked the destination; the payout waits for approval by a second ops user.'
+        : `The gateway did not accept the destination (${after.error_code ?? after.state}); nothing can be paid.`;
+    return { payout: this.toApi(after, actor), message };
+  }
+
+  /** The request fields of a payout or payout-check for this row and destination. */
+  private orderFields(row: PayoutsTable, destination: PayoutDestination): Record<string, string> {
+    return {
+      client_orderid: row.client_orderid,
+      amount: formatMinorUnits(BigInt(row.amount_minor)),
+      currency: row.currency,
+      order_desc: row.order_desc,
+      ipaddress: row.client_ip,
+      ...destinationFields(destination),
+      server_callback_url: callbackUrl(this.c.config, row.endpoint_id),
+    };
+  }
+
+  private bindingOf(
+    row: Pick<
+      PayoutsTable,
+      | 'id'
+      | 'mode'
+      | 'endpoint_id'
+      | 'client_orderid'
+      | 'orderid'
+      | 'amount_minor'
+      | 'currency'
+      | 'destination_hash'
+    >,
+  ): Binding {
+    return {
+      id: row.id,
+      mode: row.mode,
+      endpointId: row.endpoint_id,
+      clientOrderId: row.client_orderid,
+      orderid: row.orderid,
+      amountMinor: String(row.amount_minor),
+      currency: row.currency,
+      destinationHash: row.destination_hash,
+    };
+  }
+
+  /** Applies what `status` says about a payout-check; returns the row afterwards. */
+  async applyCheck(row: PayoutsTable, view: StatusView): Promise<PayoutsTable> {
+    const orderid = row.orderid ?? view.orderid;
+    if (view.status === 'approved' && view.stage === 'registered') {
+      const checked = { ...row, orderid };
+      await this.update(row.id, {
+        state: 'pending_approval',
+        orderid,
+        error_code: null,
+        error_message: null,
+        expires_at: (row.sent_at ?? this.c.clock.now()) + this.c.options.registrationTtlMs,
+        binding: sealBinding(this.c.sealer, this.bindingOf(checked)),
+        ...this.pollStop(),
+      });
+    } else if (view.stage === 'expired') {
+      await this.update(row.id, { state: 'expired', orderid, ...this.pollStop() });
+    } else if (FINAL_STATUSES.has(view.status)) {
+      await this.update(row.id, {
+        state: 'check_declined',
+        orderid,
+        error_code: view.errorCode ?? view.status.toUpperCase(),
+        error_message: view.errorMessage ?? `payout-check ${view.status}`,
+        ...this.pollStop(),
+      });
+    } else {
+      await this.update(row.id, { orderid });
+      return this.row(row.id);
+    }
+    const after = await this.row(row.id);
+    await this.auditSystem('payout.checked', after, { state: after.state });
+    return after;
+  }
+
+  // ------------------------------------------------------------------ deciding
+
+  async approve(id: string, actor: Actor): Promise<PayoutOutcome> {
+    const c = this.c;
+    const row = await this.row(id);
+    if (row.prepared_by === actor.id) {
+      throw new AppError(
+        'FOUR_EYES_REQUIRED',
+        'Every payout needs two people: an ops user other than the one who prepared it must approve it.',
+      );
+    }
+    const now = c.clock.now();
+    if (row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now) {
+      await this.updateWhere(id, 'pending_approval', { state: 'expired' });
+      throw new AppError(
+        'INVALID_STATE',
+        'The registered payout expired (24 h after its payout-check) and cannot be approved; prepare it again.',
+        { state: 'expired' },
+      );
+    }
+    if (row.state !== 'pending_approval') {
+      throw new AppError(
+        'INVALID_STATE',
+        `The payout is ${row.state.replace('_', ' ')}, not waiting for approval.`,
+        { state: row.state },
+      );
+    }
+    const bound = checkBinding(c.sealer, row.binding, this.bindingOf(row));
+    if (!bound.ok) {
+      throw new AppError(
+        'CONFLICT',
+        `Approval refused: ${bound.reason}. Reject it and prepare it again.`,
+        { binding: 'mismatch' },
+      );
+    }
+    let destination: PayoutDestination | null = null;
+    if (row.mode === 'single') {
+      destination = this.openDestination(row);
+      if (c.hasher.hash(destination) !== row.destination_hash) {
+        throw new AppError(
+          'CONFLICT',
+          'Approval refused: the held destination differs from the one prepared. Reject it and prepare it again.',
+          { binding: 'mismatch' },
+        );
+      }
+    }
+
+    // The claim: exactly one approver moves it from pending_approval to sending.
+    const claimed = await c.k
+      .updateTable('payouts')
+      .set({
+        state: 'sending',
+        decided_by: actor.id,
+        decided_by_email: actor.email,
+        decided_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'pending_approval')
+      .where('prepared_by', '<>', actor.id)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) {
+      const current = await this.row(id);
+      throw new AppError(
+        'INVALID_STATE',
+        `The payout is ${current.state.replace('_', ' ')}: another approver got there first.`,
+        { state: current.state },
+      );
+    }
+    const subject = `payout:${id}`;
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'staff',
+      title: 'payout approved',
+      actor: actor.email,
+      data: {},
+    });
+    return row.mode === 'single' && destination !== null
+      ? this.sendSingle(row, destination, actor)
+      : this.sendPay(row, actor);
+  }
+
+  private openDestination(row: PayoutsTable): PayoutDestination {
+    if (row.destination_sealed === null) {
+      throw new AppError(
+        'INVALID_STATE',
+        'The held destination is no longer stored; prepare the payout again.',
+      );
+    }
+    let plain: string;
+    try {
+      plain = this.c.sealer.open(row.destination_sealed);
+    } catch {
+      throw new AppError(
+        'CONFLICT',
+        'Approval refused: the held destination does not open (altered). Reject it and prepare it again.',
+        { binding: 'mismatch' },
+      );
+    }
+    return PayoutDestinationSchema.parse(JSON.parse(plain));
+  }
+
+  /** Back to pending_approval: nothing reached the gateway. */
+  private async release(id: string): Promise<void> {
+    await this.updateWhere(id, 'sending', {
+      state: 'pending_approval',
+      decided_by: null,
+      decided_by_email: null,
+      decided_at: null,
+    });
+  }
+
+  private async sendPay(row: PayoutsTable, actor: Actor): Promise<PayoutOutcome> {
+    const c = this.c;
+    const subject = `payout:${row.id}`;
+    const orderid = row.orderid;
+    if (orderid === null)
+      throw new AppError('INVALID_STATE', 'The payout has no registered order.');
+    // Bound to what the gateway registered: it must still be registered, for this amount.
+    const before = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, orderid);
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'gateway',
+      title: 'status before payout-pay',
+      actor: actor.email,
+      data: exchangeData(before.outcome),
+    });
+    if (before.kind !== 'view') {
+      await this.release(row.id);
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway could not confirm the registered payout; nothing was sent. Try again.',
+      );
+    }
+    const v = before.view;
+    if (v.stage === 'expired') {
+      await this.update(row.id, { state: 'expired' });
+      throw new AppError(
+        'INVALID_STATE',
+        'The registered payout expired at the gateway (24 h after its payout-check) and cannot be approved; prepare it again.',
+        { state: 'expired' },
+      );
+    }
+    if (v.status !== 'approved' || v.stage !== 'registered') {
+      await this.release(row.id);
+      throw new AppError(
+        'INVALID_STATE',
+        `The gateway shows the payout ${v.stage ?? v.status}, not registered; nothing was sent.`,
+        { gatewayStage: v.stage },
+      );
+    }
+    if (
+      v.amount === null ||
+      v.currency !== row.currency ||
+      toMinorUnits(v.amount) !== BigInt(row.amount_minor)
+    ) {
+      await this.release(row.id);
+      throw new AppError(
+        'CONFLICT',
+        'Approval refused: the gateway registered a different amount or currency than this payout; nothing was sent.',
+        { binding: 'mismatch' },
+      );
+    }
+    const outcome = await c.gateway.send('payout-pay', row.endpoint_id, {
+      client_orderid: row.client_orderid,
+      orderid,
+    });
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'gateway',
+      title: 'payout-pay',
+      actor: actor.email,
+      data: exchangeData(outcome),
+    });
+    return this.afterSend(row, outcome, actor, 'payout-pay');
+  }
+
+  private async sendSingle(
+    row: PayoutsTable,
+    destination: PayoutDestination,
+    actor: Actor,
+  ): Promise<PayoutOutcome> {
+    const c = this.c;
+    const outcome = await c.gateway.send(
+      'payout',
+      row.endpoint_id,
+      this.orderFields(row, destination),
+    );
+    await addEvent(c.k, c.clock, `payout:${row.id}`, {
+      kind: 'gateway',
+      title: 'payout (v2)',
+      actor: actor.email,
+      data: exchangeData(outcome),
+    });
+    return this.afterSend(row, outcome, actor, 'payout');
+  }
+
+  private async afterSend(
+    row: PayoutsTable,
+    outcome: GatewayOutcome,
+    actor: Actor,
+    operation: string,
+  ): Promise<PayoutOutcome> {
+    const c = this.c;
+    const now = c.clock.now();
+    if (outcome.kind === 'not-sent') {
+      await this.release(row.id);
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        `The gateway could not be reached; the ${operation} was not sent and the payout still waits for approval.`,
+      );
+    }
+    // From here the request may have reached the gateway: the held destination is never needed again.
+    const wipe = { destination_sealed: null };
+    if (outcome.kind === 'unknown') {
+      const code = outcome.exchange.reply?.['error-code'] ?? null;
+      await this.update(row.id, {
+        ...wipe,
+        state: 'unknown',
+        sent_at: now,
+        error_code: code,
+        error_message: outcome.exchange.error,
+        ...this.pollStart(),
+      });
+      return {
+        payout: this.toApi(await this.row(row.id), actor),
+        message: `The outcome of the ${operation} is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status and never sends it again.`,
+      };
+    }
+    const { httpStatus, reply } = outcome;
+    if (httpStatus !== 200) {
+      const err = gatewayRefusal(httpStatus, reply, operation);
+      let state: PayoutState = 'failed';
+      if (httpStatus === 409 && row.orderid !== null) {
+        const answer = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, row.orderid);
+        if (answer.kind === 'view' && answer.view.stage === 'expired') state = 'expired';
+      }
+      await this.update(row.id, {
+        ...wipe,
+        state,
+        sent_at: now,
+        error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
+        error_message: err.message,
+      });
+      throw err;
+    }
+    await this.update(row.id, {
+      ...wipe,
+      state: 'processing',
+      orderid: row.orderid ?? reply.orderId ?? null,
+      sent_at: now,
+      ...this.pollStart(),
+    });
+    return {
+      payout: this.toApi(await this.row(row.id), actor),
+      message: `The gateway accepted the ${operation}; its final status follows.`,
+    };
+  }
+
+  async reject(id: string, reason: string, actor: Actor): Promise<PayoutOutcome> {
+    const c = this.c;
+    const now = c.clock.now();
+    const done = await c.k
+      .updateTable('payouts')
+      .set({
+        state: 'rejected',
+        decided_by: actor.id,
+        decided_by_email: actor.email,
+        decided_at: now,
+        reject_reason: reason,
+        destination_sealed: null,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'pending_approval')
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) {
+      const row = await this.row(id);
+      throw new AppError(
+        'INVALID_STATE',
+        `The payout is ${row.state.replace('_', ' ')}, not waiting for approval.`,
+        { state: row.state },
+      );
+    }
+    await addEvent(c.k, c.clock, `payout:${id}`, {
+      kind: 'staff',
+      title: 'payout rejected',
+      actor: actor.email,
+      data: { reason },
+    });
+    return {
+      payout: this.toApi(await this.row(id), actor),
+      message: 'The payout was rejected; nothing was paid.',
+    };
+  }
+
+  // ------------------------------------------------------------------ following the outcome
+
+  /** Applies a status answer to a payout whose outcome is awaited; returns the row afterwards. */
+  async applyStatus(row: PayoutsTable, view: StatusView | null): Promise<PayoutsTable> {
+    if (row.state === 'checking') {
+      if (view === null) return this.notFound(row, 'the payout-check');
+      return this.applyCheck(row, view);
+    }
+    const operation = row.mode === 'single' ? 'payout' : 'payout-pay';
+    if (view === null) return this.notFound(row, `the ${operation}`);
+    const orderid = row.orderid ?? view.orderid;
+    const payApplied =
+      row.mode === 'single' || view.lastOperation === 'payout-pay' || view.stage === 'paid';
+    if (!payApplied) {
+      if (view.stage === 'expired') {
+        await this.update(row.id, { state: 'expired', ...this.pollStop() });
+        return this.finished(row.id);
+      }
+      return this.notFound(row, `the ${operation}`);
+    }
+    if (FINAL_STATUSES.has(view.status) && view.stage !== 'processing') {
+      await this.update(row.id, {
+        state: view.status,
+        orderid,
+        error_code: view.status === 'approved' ? null : view.errorCode,
+        error_message: view.status === 'approved' ? null : view.errorMessage,
+        ...this.pollStop(),
+      });
+      return this.finished(row.id);
+    }
+    // still processing: the state shows it, the poller asks again
+    if (row.state === 'unknown' || row.orderid !== orderid)
+      await this.update(row.id, { state: 'processing', orderid });
+    return this.row(row.id);
+  }
+
+  /** The gateway does not show the request: after a while it was not applied. */
+  private async notFound(row: PayoutsTable, what: string): Promise<PayoutsTable> {
+    const sentAt = row.sent_at ?? row.updated_at;
+    if (this.c.clock.now() - sentAt < this.c.options.poll.notAppliedAfterMs) return row;
+    await this.update(row.id, {
+      state: 'failed',
+      error_code: 'NOT_APPLIED',
+      error_message: `The gateway never applied ${what}; nothing was paid. Prepare the payout again if it is still due.`,
+      ...this.pollStop(),
+    });
+    return this.finished(row.id);
+  }
+
+  private async finished(id: string): Promise<PayoutsTable> {
+    const after = await this.row(id);
+    await this.auditSystem('payout.reconciled', after, {
+      state: after.state,
+      errorCode: after.error_code,
+    });
+    return after;
+  }
+
+  private async auditSystem(
+    action: string,
+    row: PayoutsTable,
+    summary: Record<string, unknown>,
+  ): Promise<void> {
+    await this.c.audit.append({
+      actorId: null,
+      actorEmail: null,
+      actorRoles: [],
+      action,
+      target: `payout:${row.id}`,
+      summary: { ...summary, orderid: row.orderid, clientOrderId: row.client_orderid },
+      outcome: row.state === 'failed' ? 'failed' : 'success',
+      errorCode: row.error_code,
+      requestId: null,
+      ip: null,
+      userAgent: null,
+    });
+  }
+
+  pollStart(): Pick<
+    PayoutsTable,
+    'poll_first_at' | 'poll_next_at' | 'poll_attempts' | 'lease_owner' | 'lease_until'
+  > {
+    const now = this.c.clock.now();
+    return {
+      poll_first_at: now,
+      poll_next_at: now + this.c.options.poll.fastMinMs,
+      poll_attempts: 0,
+      lease_owner: null,
+      lease_until: null,
+    };
+  }
+
+  pollStop(): Pick<PayoutsTable, 'poll_next_at' | 'lease_owner' | 'lease_until'> {
+    return { poll_next_at: null, lease_owner: null, lease_until: null };
+  }
+
+  async update(id: string, set: Partial<PayoutsTable>): Promise<void> {
+    await this.c.k
+      .updateTable('payouts')
+      .set({ ...set, updated_at: this.c.clock.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  private async updateWhere(id: string, state: string, set: Partial<PayoutsTable>): Promise<void> {
+    await this.c.k
+      .updateTable('payouts')
+      .set({ ...set, updated_at: this.c.clock.now() })
+      .where('id', '=', id)
+      .where('state', '=', state)
+      .execute();
+  }
+}
