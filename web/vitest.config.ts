@@ -10,6 +10,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    unstubGlobals: true,
     testTimeout: 15000,
   },
 });

@@ -11,6 +11,11 @@ const SignInRoute = lazy(() => import('../features/auth/routes/sign-in-route'));
 const ShellRoute = lazy(() => import('../features/shell/routes/shell-route'));
 const AccountRoute = lazy(() => import('../features/auth/routes/account-route'));
 const UsersRoute = lazy(() => import('../features/users/routes/users-route'));
+const TransactionsRoute = lazy(() => import('../features/transactions/routes/transactions-route'));
+const TransactionDetailRoute = lazy(
+  () => import('../features/transactions/routes/transaction-detail-route'),
+);
+const PayoutsRoute = lazy(() => import('../features/payouts/routes/payouts-route'));
 const AuditRoute = lazy(() => import('../features/audit/routes/audit-route'));
 const NotFoundRoute = lazy(() => import('../features/shell/routes/not-found-route'));
 
@@ -24,6 +29,9 @@ export function AppRoutes() {
           <Route index element={<HomeRedirect />} />
           <Route path="account" element={lazyElement(AccountRoute)} />
           <Route path="users" element={lazyElement(UsersRoute)} />
+          <Route path="transactions" element={lazyElement(TransactionsRoute)} />
+          <Route path="transactions/:id" element={lazyElement(TransactionDetailRoute)} />
+          <Route path="payouts" element={lazyElement(PayoutsRoute)} />
           <Route path="audit" element={lazyElement(AuditRoute)} />
           <Route path="*" element={lazyElement(NotFoundRoute)} />
         </Route>

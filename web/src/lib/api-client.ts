@@ -76,6 +76,8 @@ export interface RequestOptions {
   query?: Readonly<Record<string, QueryValue>>;
   body?: unknown;
   signal?: AbortSignal | undefined;
+  /** extra request headers, e.g. `Idempotency-Key` on money-moving requests */
+  headers?: Readonly<Record<string, string>>;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -103,6 +105,7 @@ function errorFromReply(response: Response, body: unknown): ApiError {
 
 async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json' });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   if (method !== 'GET') headers.set(CSRF_HEADER, CSRF_HEADER_VALUE);
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (options.signal) init.signal = options.signal;

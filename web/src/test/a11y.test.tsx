@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import axe from 'axe-core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeBff } from './fake-bff';
+import { FakeBff, makePayout, makeUser } from './fake-bff';
 import { renderApp } from './render-app';
 
 // jsdom cannot lay out or paint, so contrast and scrolling are checked in the browser run
@@ -41,6 +41,47 @@ describe('accessibility (axe-core)', () => {
     renderApp('/audit', new FakeBff());
     await screen.findByRole('table', { name: 'Audit log' });
     await screen.findByText(/Chain verified/);
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when the transactions are shown, then axe finds no serious violations', async () => {
+    renderApp('/transactions', new FakeBff());
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when a transaction with its actions is shown, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['finance', 'auditor'] })],
+    });
+    const app = renderApp('/transactions/00000000-0000-4000-8000-000000000007', bff);
+    await screen.findByRole('heading', { name: 'Order 900007' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await screen.findByRole('dialog', { name: 'Return' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when the status lookup dialog is open, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['support'] })],
+    });
+    const app = renderApp('/transactions', bff);
+    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
+    await screen.findByRole('dialog', { name: 'Look up an order' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when the payouts approval queue and the prepare dialog are shown, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['ops'] })],
+      payouts: [makePayout(1)],
+    });
+    const app = renderApp('/payouts', bff);
+    await screen.findByRole('table', { name: 'Payouts' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'Prepare payout' }));
+    await screen.findByRole('dialog', { name: 'Prepare a payout' });
     expect(await seriousViolations()).toEqual([]);
   });
 

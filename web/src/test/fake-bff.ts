@@ -18,6 +18,8 @@ import {
   UserListResponseSchema,
   UserSchema,
   type AuditRow,
+  type Payout,
+  type TransactionDetail,
   type AuditVerifyResponse,
   type ErrorCode,
   type ErrorDetails,
@@ -25,6 +27,11 @@ import {
   type User,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
+import { FakePayments, makeTransaction } from './fake-payments';
+import { FakePayouts } from './fake-payouts';
+
+export { makeTransaction } from './fake-payments';
+export { makePayout } from './fake-payouts';
 
 export interface RecordedRequest {
   method: string;
@@ -40,8 +47,11 @@ interface Reply {
   body?: unknown;
 }
 
-/** A route override: return a reply, or `'hang'` to keep the request pending (loading states). */
-export type Override = (request: RecordedRequest) => Reply | 'hang';
+/**
+ * A route override: return a reply, `'hang'` to keep the request pending (loading states), or
+ * `'network-error'` for a request whose reply never arrives (fetch rejects).
+ */
+export type Override = (request: RecordedRequest) => Reply | 'hang' | 'network-error';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
@@ -111,6 +121,18 @@ function validation(issues: z.core.$ZodIssue[]): Reply {
   });
 }
 
+/** A mix the screens must handle: sales, preauths, a declined order, an unknown one, a drift. */
+function defaultTransactions(): TransactionDetail[] {
+  return Array.from({ length: 30 }, (_, i) => {
+    const n = i + 1;
+    if (n % 7 === 0) return makeTransaction(n, { type: 'preauth' });
+    if (n === 5) return makeTransaction(n, { status: 'declined' });
+    if (n === 9) return makeTransaction(n, { status: 'unknown' });
+    if (n === 11) return makeTransaction(n, { drift: true, currency: 'USD' });
+    return makeTransaction(n);
+  });
+}
+
 export class FakeBff {
   users: User[];
   passwords = new Map<string, string>();
@@ -118,10 +140,20 @@ export class FakeBff {
   verify: AuditVerifyResponse;
   sessionUserId: string | null;
   requests: RecordedRequest[] = [];
+  payments: FakePayments;
+  payouts: FakePayouts;
   private overrides = new Map<string, Override>();
   private pendingTotp = new Set<string>();
 
-  constructor(options: { signedInAs?: string | null; users?: User[]; audit?: AuditRow[] } = {}) {
+  constructor(
+    options: {
+      signedInAs?: string | null;
+      users?: User[];
+      audit?: AuditRow[];
+      transactions?: TransactionDetail[];
+      payouts?: Payout[];
+    } = {},
+  ) {
     this.users = options.users ?? [
       makeUser({ email: 'admin@example.com', name: 'Ada Admin', roles: ['admin', 'auditor'] }),
       makeUser({
@@ -148,6 +180,12 @@ export class FakeBff {
       firstBrokenSeq: null,
       reason: null,
     };
+    this.payments = new FakePayments(
+      options.transactions ?? defaultTransactions(),
+      error,
+      validation,
+    );
+    this.payouts = new FakePayouts(options.payouts ?? [], error, validation);
     const signedIn = options.signedInAs === undefined ? 'admin@example.com' : options.signedInAs;
     this.sessionUserId = signedIn === null ? null : (this.byEmail(signedIn)?.id ?? null);
   }
@@ -193,6 +231,7 @@ export class FakeBff {
     this.requests.push(request);
     const override = this.overrides.get(`${request.method} ${this.routeOf(request.path)}`);
     const reply = override ? override(request) : this.handle(request);
+    if (reply === 'network-error') throw new TypeError('Failed to fetch');
     if (reply === 'hang') {
       return new Promise<Response>((_resolve, reject) => {
         init.signal?.addEventListener('abort', () => {
@@ -209,7 +248,10 @@ export class FakeBff {
 
   /** `/api/users/u-1/reset-totp` → `/api/users/:id/reset-totp`, for overrides. */
   private routeOf(path: string): string {
-    return path.replace(/^\/api\/users\/[^/]+/, (m) => (m === '/api/users' ? m : '/api/users/:id'));
+    return path
+      .replace(/^\/api\/users\/[^/]+/, (m) => (m === '/api/users' ? m : '/api/users/:id'))
+      .replace(/^\/api\/transactions\/(?!lookup$|export$)[^/]+/, '/api/transactions/:id')
+      .replace(/^\/api\/payouts\/[^/]+/, '/api/payouts/:id');
   }
 
   private reply<S extends z.ZodType>(schema: S, body: z.input<S>, status = 200): Reply {
@@ -242,6 +284,9 @@ export class FakeBff {
       const auth = this.requireRole('auditor');
       return 'status' in auth ? auth : this.reply(AuditVerifyResponseSchema, this.verify);
     }
+    const payments =
+      this.payments.handle(request, this.current()) ?? this.payouts.handle(request, this.current());
+    if (payments) return payments;
     return error(404, 'NOT_FOUND', `no route ${method} ${path}`);
   }
 

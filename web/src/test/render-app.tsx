@@ -6,6 +6,7 @@ import { AppProviders } from '../app/app-providers';
 import { createQueryClient } from '../app/query-client';
 import { AppRoutes } from '../app/routes';
 import { FakeBff } from './fake-bff';
+import { fakeEventSourceFor } from './fake-payments';
 
 function LocationProbe() {
   const location = useLocation();
@@ -27,8 +28,13 @@ function LocationProbe() {
 /** Renders the whole app at `path` against `bff` (the only `fetch` there is). */
 export function renderApp(path: string, bff: FakeBff = new FakeBff()) {
   vi.stubGlobal('fetch', bff.fetch);
+  vi.stubGlobal(
+    'EventSource',
+    fakeEventSourceFor(() => bff.payments),
+  );
   const queryClient = createQueryClient({ retryDelayMs: 0 });
-  const user = userEvent.setup();
+  // No pause between keystrokes: the screens do not debounce, so the tests need not wait.
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <AppProviders queryClient={queryClient}>
       <MemoryRouter initialEntries={[path]}>

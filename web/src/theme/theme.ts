@@ -11,6 +11,8 @@ export const theme = createTheme({
         secondary: { main: '#5b5f97' },
         // Darker than MUI's default orange so warning text keeps 4.5:1 on white.
         warning: { main: '#a35200' },
+        // Darker than MUI's default light blue so info text (e.g. a "Processing" chip) keeps 4.5:1.
+        info: { main: '#01579b' },
         background: { default: '#f5f6f8', paper: '#ffffff' },
       },
     },
@@ -18,7 +20,11 @@ export const theme = createTheme({
       palette: {
         primary: { main: '#8fb4ff' },
         secondary: { main: '#b4b8f0' },
+        // Lighter than MUI's default red so error text (e.g. a "Declined" chip) keeps 4.5:1 on paper.
+        error: { main: '#ff7a70' },
         background: { default: '#111418', paper: '#1a1e24' },
+        // MUI puts dark text on the filled success alert (a snackbar) in dark mode: 4:1 only.
+        Alert: { successFilledBg: '#2e7d32', successFilledColor: '#ffffff' },
       },
     },
   },

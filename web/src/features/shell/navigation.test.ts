@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { homePathFor, navigationFor, safeNextPath } from './navigation';
 
 describe('navigation', () => {
-  it('when the user is an auditor (and admin), then home is the audit log and both screens are listed', () => {
+  it('when the user is an auditor (and admin), then home is the audit log and every screen is listed', () => {
     expect(homePathFor(['admin', 'auditor'])).toBe('/audit');
     expect(navigationFor(['admin', 'auditor']).map((s) => s.path)).toEqual([
+      '/transactions',
+      '/payouts',
       '/audit',
       '/users',
       '/account',
@@ -15,9 +17,13 @@ describe('navigation', () => {
     expect(homePathFor(['admin'])).toBe('/users');
   });
 
-  it('when the user has no screen-specific role, then only My account is listed and is home', () => {
-    expect(navigationFor(['support', 'finance']).map((s) => s.path)).toEqual(['/account']);
-    expect(homePathFor(['ops'])).toBe('/account');
+  it('when the user is support, finance or ops, then the transactions are home', () => {
+    expect(navigationFor(['support', 'finance']).map((s) => s.path)).toEqual([
+      '/transactions',
+      '/payouts',
+      '/account',
+    ]);
+    expect(homePathFor(['ops'])).toBe('/transactions');
   });
 
   it('when next is a foreign or protocol-relative URL, then it is not followed', () => {

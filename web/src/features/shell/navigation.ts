@@ -7,14 +7,35 @@ export interface Screen {
   roles: readonly Role[];
 }
 
-// Only screens that exist are listed, in the order `/` picks the first allowed one.
+// Only screens that exist are listed, in the navigation's order.
 export const SCREENS = {
+  // Mirrors the BFF's route table (bff/src/payments/route-rules.ts): the readers of transactions.
+  transactions: {
+    path: '/transactions',
+    label: 'Transactions',
+    roles: ['support', 'finance', 'ops', 'auditor'],
+  },
+  // The BFF lets every reader list payouts; preparing and deciding are ops only.
+  payouts: { path: '/payouts', label: 'Payouts', roles: ['ops', 'support', 'finance', 'auditor'] },
   audit: { path: '/audit', label: 'Audit log', roles: ['auditor'] },
   users: { path: '/users', label: 'Users', roles: ['admin'] },
   account: { path: '/account', label: 'My account', roles: [] },
 } as const satisfies Record<string, Screen>;
 
-const ORDER: readonly Screen[] = [SCREENS.audit, SCREENS.users, SCREENS.account];
+const ORDER: readonly Screen[] = [
+  SCREENS.transactions,
+  SCREENS.payouts,
+  SCREENS.audit,
+  SCREENS.users,
+  SCREENS.account,
+];
+// An auditor's day starts in the audit log; everyone else who reads transactions starts there.
+const HOME_ORDER: readonly Screen[] = [
+  SCREENS.audit,
+  SCREENS.transactions,
+  SCREENS.users,
+  SCREENS.account,
+];
 
 export function allows(screen: Screen, roles: readonly Role[]): boolean {
   return screen.roles.length === 0 || screen.roles.some((role) => roles.includes(role));
@@ -24,9 +45,9 @@ export function navigationFor(roles: readonly Role[]): Screen[] {
   return ORDER.filter((screen) => allows(screen, roles));
 }
 
-/** Where `/` sends a user: audit log for auditors, users for admins, else their account. */
+/** Where `/` sends a user: audit log for auditors, transactions for support/finance/ops, users for admins, else their account. */
 export function homePathFor(roles: readonly Role[]): string {
-  return navigationFor(roles)[0]?.path ?? SCREENS.account.path;
+  return HOME_ORDER.find((screen) => allows(screen, roles))?.path ?? SCREENS.account.path;
 }
 
 /** Only same-app paths are followed after sign-in (no `//evil.example` or absolute URLs). */

@@ -22,12 +22,15 @@ export type SessionEndReason = 'expired' | 'signed-out';
 export function sessionQueryOptions() {
   return queryOptions({
     queryKey: sessionKeys.current,
-    queryFn: async ({ signal }): Promise<SessionResponse | null> => {
+    queryFn: async ({ signal, client }): Promise<SessionResponse | null> => {
       try {
         return await apiRequest('GET', '/api/session', SessionResponseSchema, { signal });
       } catch (error) {
-        if (isSessionLost(error)) return null;
-        throw error;
+        if (!isSessionLost(error)) throw error;
+        // Signed in a moment ago and now not: the session timed out or was revoked.
+        if (client.getQueryData(sessionKeys.current))
+          client.setQueryData(sessionKeys.ended, 'expired');
+        return null;
       }
     },
     staleTime: 5 * 60_000,

@@ -77,8 +77,9 @@ describe('sign-in', () => {
     await app.user.clear(code);
     await app.user.type(code, VALID_TOTP);
     await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    // A support user's first screen is the transactions.
     await waitFor(() => {
-      expect(app.location()).toBe('/account');
+      expect(app.location()).toBe('/transactions');
     });
     const attempts = app.bff.requestsTo('POST', '/api/session').map((r) => r.body);
     expect(attempts).toEqual([

@@ -1,7 +1,9 @@
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
+import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
@@ -18,11 +20,14 @@ import { NavLink, Outlet } from 'react-router';
 import { ColorModeToggle } from '../../../theme/color-mode-toggle';
 import { useSession } from '../../auth/components/session-context';
 import { navigationFor, SCREENS } from '../navigation';
+import { LookupLauncher } from './lookup-launcher';
 import { UserMenu } from './user-menu';
 
 const DRAWER_WIDTH = 232;
 
 const ICONS: Record<string, ReactNode> = {
+  [SCREENS.transactions.path]: <ReceiptLongOutlined />,
+  [SCREENS.payouts.path]: <PaymentsOutlined />,
   [SCREENS.audit.path]: <FactCheckOutlined />,
   [SCREENS.users.path]: <PeopleOutlined />,
   [SCREENS.account.path]: <ManageAccountsOutlined />,
@@ -85,6 +90,7 @@ export function AppLayout() {
           <Typography variant="h6" component="p" sx={{ flexGrow: 1, fontWeight: 700 }}>
             Paydesk
           </Typography>
+          <LookupLauncher />
           <ColorModeToggle />
           <UserMenu />
         </Toolbar>

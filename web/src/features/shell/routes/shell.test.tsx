@@ -26,7 +26,13 @@ describe('shell', () => {
     await waitFor(() => {
       expect(app.location()).toBe('/audit');
     });
-    expect(await navLinks()).toEqual(['Audit log', 'Users', 'My account']);
+    expect(await navLinks()).toEqual([
+      'Transactions',
+      'Payouts',
+      'Audit log',
+      'Users',
+      'My account',
+    ]);
   });
 
   it('when an admin (not auditor) opens /, then they land on users and the audit log is not offered', async () => {
@@ -37,12 +43,12 @@ describe('shell', () => {
     expect(await navLinks()).toEqual(['Users', 'My account']);
   });
 
-  it('when a support user opens /, then they land on My account, the only screen they have', async () => {
+  it('when a support user opens /, then they land on the transactions', async () => {
     const app = renderApp('/', bffWith(['support', 'finance']));
     await waitFor(() => {
-      expect(app.location()).toBe('/account');
+      expect(app.location()).toBe('/transactions');
     });
-    expect(await navLinks()).toEqual(['My account']);
+    expect(await navLinks()).toEqual(['Transactions', 'Payouts', 'My account']);
   });
 
   it('when there is no session, then a protected page sends to sign-in with next, and back after signing in', async () => {
@@ -77,6 +83,18 @@ describe('shell', () => {
     });
   });
 
+  it('when a session re-check (e.g. on window focus) finds the session gone, then sign-in says it ended', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    expect(await screen.findByRole('heading', { name: 'My account' })).toBeInTheDocument();
+    bff.expireSession();
+    await app.queryClient.invalidateQueries({ queryKey: ['session'], exact: true });
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Faccount&reason=expired');
+    });
+    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+  });
+
   it('when the user signs out, then the server session is deleted and sign-in shows without a next', async () => {
     const app = renderApp('/account', new FakeBff());
     await app.user.click(await screen.findByRole('button', { name: /Account menu for Ada Admin/ }));
@@ -102,7 +120,7 @@ describe('shell', () => {
   });
 
   it('when the address matches no screen, then a not-found page offers the way home', async () => {
-    renderApp('/transactions', new FakeBff());
+    renderApp('/no-such-screen', new FakeBff());
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to your start screen' })).toHaveAttribute(
       'href',

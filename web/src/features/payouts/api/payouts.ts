@@ -1,0 +1,46 @@
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  PayoutListSchema,
+  PayoutResultSchema,
+  type PayoutCreateBody,
+  type PayoutListQuery,
+  type PayoutRejectBody,
+} from '@paydesk/shared/api';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+export const payoutKeys = {
+  all: ['payouts'] as const,
+  list: (query: PayoutListQuery) => ['payouts', 'list', query] as const,
+};
+
+export function payoutListQueryOptions(query: PayoutListQuery) {
+  return queryOptions({
+    queryKey: payoutKeys.list(query),
+    queryFn: ({ signal }) => apiRequest('GET', '/api/payouts', PayoutListSchema, { query, signal }),
+  });
+}
+
+const withKey = (key: string) => ({ [IDEMPOTENCY_KEY_HEADER]: key });
+
+/** payout-check (two-step) or a held single payout; waits for a second ops user. */
+export function preparePayout(body: PayoutCreateBody, idempotencyKey: string) {
+  return apiRequest('POST', '/api/payouts', PayoutResultSchema, {
+    body,
+    headers: withKey(idempotencyKey),
+  });
+}
+
+export function approvePayout(id: string, idempotencyKey: string) {
+  return apiRequest('POST', `/api/payouts/${encodeURIComponent(id)}/approve`, PayoutResultSchema, {
+    body: {},
+    headers: withKey(idempotencyKey),
+  });
+}
+
+export function rejectPayout(id: string, body: PayoutRejectBody, idempotencyKey: string) {
+  return apiRequest('POST', `/api/payouts/${encodeURIComponent(id)}/reject`, PayoutResultSchema, {
+    body,
+    headers: withKey(idempotencyKey),
+  });
+}

@@ -1,0 +1,177 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+// Otto prepared payout 1; Olga (signed in, ops) prepared payout 2.
+function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
+  return new FakeBff({
+    signedInAs: 'olga@example.com',
+    users: [
+      makeUser({ email: 'olga@example.com', name: 'Olga Ops', roles }),
+      makeUser({ email: 'otto@example.com', name: 'Otto Ops', roles: ['ops'] }),
+    ],
+    payouts: [
+      makePayout(1),
+      makePayout(2, { preparedBy: { id: 'u-olga', email: 'olga@example.com' } }),
+      makePayout(3, { state: 'approved', decidedBy: { id: 'u-olga', email: 'olga@example.com' } }),
+    ],
+  });
+}
+
+describe('payouts', () => {
+  it('when the list is on its way, then a loading state is shown', async () => {
+    renderApp(
+      '/payouts',
+      bffAs(['ops']).on('GET /api/payouts', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading payouts…')).toBeInTheDocument();
+  });
+
+  it('when an ops user opens payouts, then the approval queue shows exactly what was checked, without their own', async () => {
+    const bff = bffAs(['ops']);
+    renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toHaveTextContent('€101.00');
+    expect(rows[1]).toHaveTextContent('411111******1111');
+    expect(rows[1]).toHaveTextContent('Seller settlement 1');
+    expect(rows[1]).toHaveTextContent('otto@example.com');
+    expect(bff.requestsTo('GET', '/api/payouts')[0]!.query.get('view')).toBe(
+      'awaiting-my-approval',
+    );
+  });
+
+  it('when an ops user looks at their own payouts, then the pending one is visibly not approvable by them', async () => {
+    const app = renderApp('/payouts', bffAs(['ops']));
+    await app.user.click(await screen.findByRole('tab', { name: 'Prepared by me' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=mine');
+    });
+    expect(await screen.findByText('Yours: another ops user approves')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when nothing waits for approval, then the empty state says so', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'olga@example.com',
+      users: [makeUser({ email: 'olga@example.com', roles: ['ops'] })],
+    });
+    renderApp('/payouts', bff);
+    expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
+
+  it('when the list fails, then an error with a retry is shown', async () => {
+    renderApp(
+      '/payouts',
+      bffAs(['ops']).on('GET /api/payouts', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the payouts')).toBeInTheDocument();
+  });
+
+  it('when the roles do not open payouts, then the forbidden state is shown', async () => {
+    renderApp('/payouts', bffAs(['admin']));
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  });
+
+  it('when a support user opens payouts, then only the history shows and nothing can be prepared or decided', async () => {
+    renderApp('/payouts', bffAs(['support']));
+    await screen.findByRole('table', { name: 'Payouts' });
+    expect(screen.getByRole('tab', { name: 'History' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Prepare payout' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.getByText('Paid')).toBeInTheDocument();
+  });
+
+  it('when an ops user approves another’s payout, then the confirmation names the amount in words and the request carries a key', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
+    expect(within(dialog).getByText('Pay 101.00 euros to 411111******1111?')).toBeInTheDocument();
+    expect(within(dialog).getByText('Seller settlement 1')).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Approve and pay €101.00' }));
+    expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
+    const [request] = bff.requestsTo(
+      'POST',
+      '/api/payouts/10000000-0000-4000-8000-000000000001/approve',
+    );
+    expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
+
+  it('when an ops user rejects a payout, then a reason is required and sent', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(within(dialog).getByText('Say why (up to 255 characters).')).toBeInTheDocument();
+    await app.user.type(within(dialog).getByLabelText(/Reason/), 'wrong account');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
+    expect(
+      bff.requestsTo('POST', '/api/payouts/10000000-0000-4000-8000-000000000001/reject')[0]!.body,
+    ).toEqual({ reason: 'wrong account' });
+  });
+
+  it('when an ops user prepares a bank payout, then the shared rules run first and the body carries decimal text under a key; a lost reply is retried with the same key', async () => {
+    const bff = bffAs(['ops']);
+    let first = true;
+    bff.on('POST /api/payouts', (request) => {
+      const reply = bff.payouts.handle(request, bff.users[0]);
+      if (first) {
+        first = false;
+        return 'network-error';
+      }
+      return reply!;
+    });
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prepare a payout' });
+    await app.user.selectOptions(within(dialog).getByLabelText('Destination'), 'bank');
+    await app.user.type(
+      within(dialog).getByLabelText(/Account number or IBAN/),
+      'DE89370400440532013000',
+    );
+    await app.user.type(within(dialog).getByLabelText(/Bank name/), 'Commerzbank');
+    await app.user.type(within(dialog).getByLabelText(/BIC/), 'COBAD');
+    await app.user.type(within(dialog).getByLabelText(/^Amount/), '250.5');
+    await app.user.type(within(dialog).getByLabelText(/Description/), 'Refund of deposit');
+    await app.user.click(
+      within(dialog).getByRole('button', { name: 'Check and submit for approval' }),
+    );
+    expect(within(dialog).getByText('This must be an 8 or 11 character BIC.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
+    await app.user.type(within(dialog).getByLabelText(/BIC/), 'EFFXXX');
+    await app.user.click(
+      within(dialog).getByRole('button', { name: 'Check and submit for approval' }),
+    );
+    expect(await within(dialog).findByText('No answer yet')).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Send again' }));
+    expect(await screen.findByText(/waits for a second ops user/)).toBeInTheDocument();
+    const requests = bff.requestsTo('POST', '/api/payouts');
+    expect(requests).toHaveLength(2);
+    expect(requests[0]!.headers.get(IDEMPOTENCY_KEY_HEADER)).toBe(
+      requests[1]!.headers.get(IDEMPOTENCY_KEY_HEADER),
+    );
+    expect(requests[0]!.body).toEqual({
+      destination: {
+        kind: 'bank',
+        accountNumber: 'DE89370400440532013000',
+        bankName: 'Commerzbank',
+        bankBic: 'COBADEFFXXX',
+      },
+      amount: '250.5',
+      currency: 'EUR',
+      orderDesc: 'Refund of deposit',
+      mode: 'two-step',
+    });
+    expect(bff.payouts.payouts.filter((p) => p.orderDesc === 'Refund of deposit')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,285 @@
+import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { DateTime } from '../../../components/date-time';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { formatMoney } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { payoutListQueryOptions } from '../api/payouts';
+import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
+import { PayoutStateChip } from '../components/payout-state-chip';
+
+const PreparePayoutDialog = lazy(() => import('../components/prepare-payout-dialog'));
+const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
+
+type View = PayoutListQuery['view'];
+const VIEWS: { value: View; label: string; empty: string }[] = [
+  {
+    value: 'awaiting-my-approval',
+    label: 'Awaiting my approval',
+    empty: 'Nothing waits for your approval.',
+  },
+  { value: 'mine', label: 'Prepared by me', empty: 'You have not prepared a payout yet.' },
+  { value: 'all', label: 'History', empty: 'No payouts yet.' },
+];
+
+const HISTORY = { value: 'all' as View, label: 'History', empty: 'No payouts yet.' };
+
+function viewOf(params: URLSearchParams, isOps: boolean): View {
+  const parsed = PayoutListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
+  if (parsed.success && params.has('view')) return parsed.data;
+  return isOps ? 'awaiting-my-approval' : 'all';
+}
+
+function Decision({
+  payout,
+  myId,
+  onDecide,
+}: {
+  payout: Payout;
+  myId: string;
+  onDecide: (decision: 'approve' | 'reject') => void;
+}) {
+  if (payout.canDecide) {
+    return (
+      <Stack direction="row" spacing={1}>
+        <Button
+          size="small"
+          variant="contained"
+          onClick={() => {
+            onDecide('approve');
+          }}
+        >
+          Approve
+        </Button>
+        <Button
+          size="small"
+          color="error"
+          onClick={() => {
+            onDecide('reject');
+          }}
+        >
+          Reject
+        </Button>
+      </Stack>
+    );
+  }
+  if (payout.state === 'pending_approval' && payout.preparedBy.id === myId) {
+    // Four eyes: the one who prepared it can never approve it.
+    return (
+      <Typography
+        variant="caption"
+        component="div"
+        color="text.secondary"
+        sx={{ maxWidth: 170 }}
+        title="Every payout needs two people: someone else in ops must approve it."
+      >
+        Yours: another ops user approves
+      </Typography>
+    );
+  }
+  if (payout.rejectReason) {
+    return (
+      <Typography variant="caption" color="text.secondary">
+        Rejected by {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}
+      </Typography>
+    );
+  }
+  if (payout.decidedBy) {
+    return (
+      <Typography variant="caption" color="text.secondary">
+        Approved by {payout.decidedBy.email}
+      </Typography>
+    );
+  }
+  return null;
+}
+
+function PayoutsTable({
+  items,
+  myId,
+  onDecide,
+}: {
+  items: Payout[];
+  myId: string;
+  onDecide: (payout: Payout, decision: 'approve' | 'reject') => void;
+}) {
+  return (
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label="Payouts (scrolls sideways when wider than the screen)"
+    >
+      <Table size="small" aria-label="Payouts">
+        <TableHead>
+          <TableRow>
+            <TableCell scope="col">Checked</TableCell>
+            <TableCell scope="col" align="right">
+              Amount
+            </TableCell>
+            <TableCell scope="col">Destination</TableCell>
+            <TableCell scope="col">Description</TableCell>
+            <TableCell scope="col">Prepared by</TableCell>
+            <TableCell scope="col">State</TableCell>
+            <TableCell scope="col">Decision</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {items.map((payout) => (
+            <TableRow key={payout.id} hover>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <DateTime value={payout.createdAt} />
+              </TableCell>
+              <TableCell align="right" sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
+                {formatMoney(payout.amount, payout.currency)}
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <Typography
+                  variant="body2"
+                  sx={{ fontFamily: 'ui-monospace, monospace', whiteSpace: 'nowrap' }}
+                >
+                  {payout.destination.masked}
+                </Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {DESTINATION_KIND_LABELS[payout.destination.kind]} · {payout.destination.label}
+                </Typography>
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top', minWidth: 160, maxWidth: 260 }}>
+                {payout.orderDesc}
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>{payout.preparedBy.email}</TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <PayoutStateChip state={payout.state} />
+                {payout.errorMessage ? (
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    {[payout.errorCode, payout.errorMessage].filter(Boolean).join(': ')}
+                  </Typography>
+                ) : null}
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <Decision
+                  payout={payout}
+                  myId={myId}
+                  onDecide={(decision) => {
+                    onDecide(payout, decision);
+                  }}
+                />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function PayoutsScreen() {
+  const { user } = useSession();
+  const isOps = user.roles.includes('ops');
+  const [params, setParams] = useSearchParams();
+  const view = viewOf(params, isOps);
+  const list = useQuery(payoutListQueryOptions({ view, limit: 100 }));
+  const [preparing, setPreparing] = useState(false);
+  const [deciding, setDeciding] = useState<{
+    payout: Payout;
+    decision: 'approve' | 'reject';
+  } | null>(null);
+  const views = isOps ? VIEWS : VIEWS.filter((v) => v.value === 'all');
+  const current = VIEWS.find((v) => v.value === view) ?? HISTORY;
+
+  return (
+    <>
+      <PageHeader
+        title="Payouts"
+        actions={
+          isOps ? (
+            <Button
+              variant="contained"
+              startIcon={<AddCircleOutline />}
+              onClick={() => {
+                setPreparing(true);
+              }}
+            >
+              Prepare payout
+            </Button>
+          ) : undefined
+        }
+      >
+        Every payout needs two people: one ops user prepares it (payout-check), another approves it.
+      </PageHeader>
+      <Paper variant="outlined">
+        <Tabs
+          value={view}
+          onChange={(_event, next: View) => {
+            setParams(new URLSearchParams({ view: next }));
+          }}
+          aria-label="Which payouts"
+          sx={{ px: 1, borderBottom: 1, borderColor: 'divider' }}
+        >
+          {views.map((v) => (
+            <Tab key={v.value} value={v.value} label={v.label} />
+          ))}
+        </Tabs>
+        {list.isPending ? (
+          <LoadingState label="Loading payouts…" />
+        ) : list.isError ? (
+          <ErrorState error={list.error} what="the payouts" onRetry={() => void list.refetch()} />
+        ) : list.data.items.length === 0 ? (
+          <EmptyState title={current.empty} />
+        ) : (
+          <PayoutsTable
+            items={list.data.items}
+            myId={user.id}
+            onDecide={(payout, decision) => {
+              setDeciding({ payout, decision });
+            }}
+          />
+        )}
+      </Paper>
+      <Suspense fallback={null}>
+        {preparing ? (
+          <PreparePayoutDialog
+            onClose={() => {
+              setPreparing(false);
+            }}
+          />
+        ) : null}
+        {deciding ? (
+          <PayoutDecisionDialog
+            key={`${deciding.payout.id}-${deciding.decision}`}
+            payout={deciding.payout}
+            decision={deciding.decision}
+            onClose={() => {
+              setDeciding(null);
+            }}
+          />
+        ) : null}
+      </Suspense>
+    </>
+  );
+}
+
+export default function PayoutsRoute() {
+  return (
+    <RequireRoles roles={SCREENS.payouts.roles} what="the payouts">
+      <PayoutsScreen />
+    </RequireRoles>
+  );
+}

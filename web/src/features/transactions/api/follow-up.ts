@@ -1,0 +1,76 @@
+import type { OperationResult, TransactionDetail } from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNotify } from '../../../components/notifier';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { sendFollowUp, transactionKeys, type FollowUpRequest } from './transactions';
+
+/** What a refusal says, with the remaining amount when the server names one. */
+export function describeFollowUpError(error: unknown, currency: string): string {
+  if (!isApiError(error)) return describeError(error);
+  switch (error.code) {
+    case 'CAP_EXCEEDED':
+    case 'INVALID_STATE': {
+      const reason = typeof error.details?.reason === 'string' ? error.details.reason : null;
+      const remaining = error.details?.remaining;
+      const remainingCurrency =
+        typeof error.details?.currency === 'string' ? error.details.currency : currency;
+      if (typeof remaining === 'string' && /^\d+\.\d{2}$/.test(remaining)) {
+        return `Refused: ${reason ?? error.message}. Remaining: ${formatMoney(remaining, remainingCurrency)}.`;
+      }
+      return reason === null ? error.message : `Refused: ${reason}.`;
+    }
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return 'This request was already sent with different details. Close the dialog and open it again.';
+    case 'IDEMPOTENCY_IN_FLIGHT':
+      return 'The first attempt is still being processed. Send again in a moment to get its result.';
+    default:
+      return describeError(error);
+  }
+}
+
+function severityOf(result: OperationResult): 'success' | 'error' | 'info' {
+  switch (result.operation.state) {
+    case 'approved':
+      return 'success';
+    case 'declined':
+    case 'error':
+    case 'filtered':
+    case 'refused':
+    case 'not_applied':
+    case 'not_sent':
+      return 'error';
+    default:
+      return 'info';
+  }
+}
+
+/**
+ * Sends one follow-up under this dialog's Idempotency-Key (created when the dialog opened, the same
+ * for every retry of the same request), reports the outcome in the snackbar and refreshes the order.
+ */
+export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
+  const keeper = useIdempotencyKeeper();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const mutation = useMutation({
+    mutationFn: (request: FollowUpRequest) =>
+      sendFollowUp(detail.id, request, keeper.keyFor(request.body)),
+    onSuccess: async (result) => {
+      client.setQueryData(transactionKeys.detail(detail.id), result.transaction);
+      notify(result.message, severityOf(result));
+      onDone();
+      await client.invalidateQueries({ queryKey: transactionKeys.all });
+    },
+    onError: async (error) => {
+      notify(describeFollowUpError(error, detail.currency), 'error');
+      // A definite refusal often means the order changed meanwhile: show its current amounts.
+      if (!isOutcomeUnknown(error)) {
+        await client.invalidateQueries({ queryKey: transactionKeys.detail(detail.id) });
+      }
+    },
+  });
+  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  return { mutation, outcomeUnknown };
+}

@@ -1,0 +1,75 @@
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  OperationResultSchema,
+  TransactionDetailSchema,
+  TransactionPageSchema,
+  type CaptureBody,
+  type LookupBody,
+  type ReturnBody,
+  type TransactionFilter,
+  type TransactionListQuery,
+  type VoidBody,
+} from '@paydesk/shared/api';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiRequest, apiUrl } from '../../../lib/api-client';
+
+export const transactionKeys = {
+  all: ['transactions'] as const,
+  lists: ['transactions', 'list'] as const,
+  list: (query: TransactionListQuery) => ['transactions', 'list', query] as const,
+  detail: (id: string) => ['transactions', 'detail', id] as const,
+};
+
+export function transactionListQueryOptions(query: TransactionListQuery) {
+  return queryOptions({
+    queryKey: transactionKeys.list(query),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', '/api/transactions', TransactionPageSchema, { query, signal }),
+    // Keep the previous page on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function transactionDetailQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: transactionKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/api/transactions/${encodeURIComponent(id)}`, TransactionDetailSchema, {
+        signal,
+      }),
+  });
+}
+
+/** The export streams from the BFF straight into a download: the whole filtered set, as CSV. */
+export function transactionExportUrl(filter: TransactionFilter): string {
+  return apiUrl('/api/transactions/export', filter);
+}
+
+export function lookupTransaction(body: LookupBody) {
+  return apiRequest('POST', '/api/transactions/lookup', TransactionDetailSchema, { body });
+}
+
+export function refreshTransaction(id: string) {
+  return apiRequest(
+    'POST',
+    `/api/transactions/${encodeURIComponent(id)}/refresh`,
+    TransactionDetailSchema,
+    { body: {} },
+  );
+}
+
+/** A follow-up that moves money (or creates a card reference): always under an Idempotency-Key. */
+export type FollowUpRequest =
+  | { action: 'capture'; body: CaptureBody }
+  | { action: 'return'; body: ReturnBody }
+  | { action: 'void'; body: VoidBody }
+  | { action: 'card-ref'; body: Record<string, never> };
+
+export function sendFollowUp(id: string, request: FollowUpRequest, idempotencyKey: string) {
+  return apiRequest(
+    'POST',
+    `/api/transactions/${encodeURIComponent(id)}/${request.action}`,
+    OperationResultSchema,
+    { body: request.body, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
+  );
+}

@@ -1,0 +1,72 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import type { TransactionDetail } from '@paydesk/shared/api';
+import { formatMoney } from '../../../lib/format';
+
+/** Label/value pairs as a description list (screen readers read them as pairs). */
+export function Facts({ rows }: { rows: [string, React.ReactNode][] }) {
+  return (
+    <Box
+      component="dl"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: 'minmax(120px, max-content) 1fr',
+        columnGap: 2,
+        rowGap: 0.75,
+        m: 0,
+      }}
+    >
+      {rows.map(([label, value]) => (
+        <Box key={label} sx={{ display: 'contents' }}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {label}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'break-word' }}>
+            {value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+export function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label={title}>
+      <Typography variant="h2" sx={{ mb: 1.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
+export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
+  const { amounts, currency } = detail;
+  const money = (value: string) => (
+    <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(value, currency)}</span>
+  );
+  const rows: [string, React.ReactNode][] = [
+    ['Order amount', money(amounts.amount)],
+    ['Authorized', money(amounts.authorized)],
+    ['Captured', money(amounts.captured)],
+    ['Returned', money(amounts.returned)],
+  ];
+  if (amounts.reserved !== '0.00') rows.push(['Awaiting outcome', money(amounts.reserved)]);
+  rows.push([
+    'Remaining returnable',
+    <strong key="r">{formatMoney(amounts.remainingReturnable, currency)}</strong>,
+  ]);
+  if (amounts.remainingCapturable !== '0.00') {
+    rows.push([
+      'Remaining to capture',
+      <strong key="c">{formatMoney(amounts.remainingCapturable, currency)}</strong>,
+    ]);
+  }
+  return (
+    <Panel title="Amounts">
+      <Facts rows={rows} />
+    </Panel>
+  );
+}

@@ -1,0 +1,103 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import { useId, type ReactNode, type SyntheticEvent } from 'react';
+import { describeFollowUpError } from '../api/follow-up';
+
+/**
+ * The frame every follow-up dialog shares: title, form, the outcome of the last attempt, and the
+ * buttons. When the outcome is unknown (no reply), the form is locked and the only way forward is
+ * to send the very same request again, which the Idempotency-Key makes safe.
+ */
+export function FollowUpFrame({
+  title,
+  what,
+  currency,
+  pending,
+  error,
+  outcomeUnknown,
+  submitLabel,
+  destructive = false,
+  onSubmit,
+  onClose,
+  onBack,
+  children,
+}: {
+  title: string;
+  /** the operation in words, e.g. "the return" */
+  what: string;
+  currency: string;
+  pending: boolean;
+  error: unknown;
+  outcomeUnknown: boolean;
+  submitLabel: string;
+  destructive?: boolean;
+  onSubmit: () => void;
+  onClose: () => void;
+  onBack?: (() => void) | undefined;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <Dialog
+      open
+      onClose={pending ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
+      <form noValidate aria-labelledby={titleId} onSubmit={submit}>
+        <DialogTitle id={titleId}>{title}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {outcomeUnknown ? (
+              <Alert severity="warning">
+                <AlertTitle>No answer yet</AlertTitle>
+                {describeFollowUpError(error, currency)} It is not known whether {what} was done.
+                Sending again is safe: it is the same request, and Paydesk will not do it twice.
+              </Alert>
+            ) : error !== null && error !== undefined ? (
+              <Alert severity="error">{describeFollowUpError(error, currency)}</Alert>
+            ) : null}
+            {children}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          {onBack && !outcomeUnknown ? (
+            <Button onClick={onBack} disabled={pending}>
+              Back
+            </Button>
+          ) : null}
+          <Button
+            type="submit"
+            variant="contained"
+            color={destructive ? 'error' : 'primary'}
+            loading={pending}
+          >
+            {outcomeUnknown ? 'Send again' : submitLabel}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The server's message for `path` (VALIDATION_FAILED), if it named that field. */
+export function serverFieldError(error: unknown, path: string): string | undefined {
+  if (typeof error !== 'object' || error === null || !('fieldErrors' in error)) return undefined;
+  const fields = (error as { fieldErrors: readonly { path: string; message: string }[] })
+    .fieldErrors;
+  return fields.find((field) => field.path === path)?.message;
+}

@@ -1,0 +1,98 @@
+import Chip from '@mui/material/Chip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { Operation, OperationState } from '@paydesk/shared/api';
+import { DateTime } from '../../../components/date-time';
+import { formatMoney } from '../../../lib/format';
+import { OPERATION_LABELS, OPERATION_STATE_LABELS, RETURN_REASON_LABELS } from './labels';
+
+const STATE_COLOR: Record<OperationState, 'success' | 'error' | 'warning' | 'info' | 'default'> = {
+  approved: 'success',
+  processing: 'info',
+  sending: 'info',
+  unknown: 'warning',
+  declined: 'error',
+  error: 'error',
+  filtered: 'error',
+  refused: 'error',
+  not_applied: 'default',
+  not_sent: 'default',
+};
+
+function reasonText(operation: Operation): string | null {
+  const code = operation.reasonCode;
+  if (code === null) return operation.comment;
+  const label =
+    code in RETURN_REASON_LABELS
+      ? RETURN_REASON_LABELS[code as keyof typeof RETURN_REASON_LABELS]
+      : code;
+  return operation.comment ? `${label}: ${operation.comment}` : label;
+}
+
+/** The operations on the order: the original one and every follow-up, with their outcome. */
+export function OperationsList({
+  operations,
+  currency,
+}: {
+  operations: Operation[];
+  currency: string;
+}) {
+  if (operations.length === 0) {
+    return <Typography color="text.secondary">No operations recorded.</Typography>;
+  }
+  return (
+    <TableContainer>
+      <Table size="small" aria-label="Operations">
+        <TableHead>
+          <TableRow>
+            <TableCell scope="col">Operation</TableCell>
+            <TableCell scope="col">Outcome</TableCell>
+            <TableCell scope="col" align="right">
+              Amount
+            </TableCell>
+            <TableCell scope="col">By</TableCell>
+            <TableCell scope="col">Reason</TableCell>
+            <TableCell scope="col">When</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {operations.map((operation) => (
+            <TableRow key={operation.id}>
+              <TableCell>{OPERATION_LABELS[operation.kind]}</TableCell>
+              <TableCell>
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color={STATE_COLOR[operation.state]}
+                  label={OPERATION_STATE_LABELS[operation.state]}
+                />
+                {operation.errorCode || operation.errorMessage ? (
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    {[operation.errorCode, operation.errorMessage].filter(Boolean).join(': ')}
+                  </Typography>
+                ) : null}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {operation.amount === null ? '—' : formatMoney(operation.amount, currency)}
+              </TableCell>
+              <TableCell>
+                {operation.requestedBy ?? (operation.origin === 'gateway' ? 'gateway' : '—')}
+              </TableCell>
+              <TableCell sx={{ maxWidth: 240, overflowWrap: 'anywhere' }}>
+                {reasonText(operation) ?? '—'}
+              </TableCell>
+              <TableCell>
+                <DateTime value={operation.createdAt} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

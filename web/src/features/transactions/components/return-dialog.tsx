@@ -1,0 +1,228 @@
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  RETURN_REASON_CODES,
+  ReturnBodySchema,
+  type ReturnBody,
+  type TransactionDetail,
+} from '@paydesk/shared/api';
+import { useId, useState } from 'react';
+import { formatMoney } from '../../../lib/format';
+import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { useFollowUp } from '../api/follow-up';
+import { FollowUpFrame, serverFieldError } from './follow-up-frame';
+import { RETURN_REASON_LABELS } from './labels';
+
+type Reason = ReturnBody['reasonCode'];
+
+interface Draft {
+  scope: 'full' | 'partial';
+  amount: string;
+  reasonCode: Reason | '';
+  comment: string;
+}
+
+/** The body for a valid draft, else the message of each field that needs attention. */
+function check(
+  draft: Draft,
+  remaining: string,
+  currency: string,
+):
+  | { body: ReturnBody; errors?: never; overCap?: never }
+  | { body?: never; errors: Partial<Record<keyof Draft, string>>; overCap: boolean } {
+  const amount = draft.scope === 'full' ? remaining : draft.amount.trim();
+  const parsed = ReturnBodySchema.safeParse({
+    amount,
+    reasonCode: draft.reasonCode === '' ? undefined : draft.reasonCode,
+    comment: draft.comment,
+  });
+  const errors: Partial<Record<keyof Draft, string>> = {};
+  let overCap = false;
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (field === 'amount')
+        errors.amount = 'An amount above zero with at most 2 decimals, e.g. 12.50.';
+      if (field === 'reasonCode') errors.reasonCode = 'Choose why the money goes back.';
+      if (field === 'comment')
+        errors.comment = 'Say in a few words what happened (up to 255 characters).';
+    }
+  }
+  const minor = toMinor(amount);
+  const cap = toMinor(remaining) ?? 0n;
+  if (errors.amount === undefined && minor !== undefined && minor > cap) {
+    errors.amount = `At most the remaining returnable amount, ${formatMoney(remaining, currency)}.`;
+    overCap = true;
+  }
+  if (parsed.success && minor !== undefined && Object.keys(errors).length === 0) {
+    // Sent and confirmed in the usual two-decimal form: '12.5' → '12.50'.
+    return { body: { ...parsed.data, amount: fromMinor(minor) } };
+  }
+  return { errors, overCap };
+}
+
+/** Return (refund) of a captured amount: full or partial, never more than what is left. */
+export default function ReturnDialog({
+  detail,
+  onClose,
+}: {
+  detail: TransactionDetail;
+  onClose: () => void;
+}) {
+  const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
+  const remaining = detail.amounts.remainingReturnable;
+  const scopeId = useId();
+  const [draft, setDraft] = useState<Draft>({
+    scope: 'full',
+    amount: '',
+    reasonCode: '',
+    comment: '',
+  });
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [submitted, setSubmitted] = useState(false);
+  const result = check(draft, remaining, detail.currency);
+  const errors = submitted ? (result.errors ?? {}) : {};
+  // Going over the cap is said at once, while typing; the other rules after "Continue".
+  const amountError =
+    (result.overCap === true ? result.errors.amount : errors.amount) ??
+    serverFieldError(mutation.error, 'amount');
+  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
+    setDraft((current) => ({ ...current, [key]: event.target.value }));
+  };
+  const locked = outcomeUnknown || mutation.isPending;
+  const amountText = result.body?.amount ?? remaining;
+
+  if (step === 'confirm' && result.body !== undefined) {
+    const body = result.body;
+    return (
+      <FollowUpFrame
+        title="Confirm the return"
+        what="the return"
+        currency={detail.currency}
+        pending={mutation.isPending}
+        error={mutation.error}
+        outcomeUnknown={outcomeUnknown}
+        submitLabel={`Return ${formatMoney(amountText, detail.currency)}`}
+        destructive
+        onClose={onClose}
+        onBack={() => {
+          mutation.reset();
+          setStep('form');
+        }}
+        onSubmit={() => {
+          mutation.mutate({ action: 'return', body });
+        }}
+      >
+        <Typography variant="h6" component="p">
+          Return {formatMoneyInWords(amountText, detail.currency)} to the customer?
+        </Typography>
+        <Typography color="text.secondary">
+          Order {detail.orderid} · reason: {RETURN_REASON_LABELS[body.reasonCode]} · “{body.comment}
+          ”. Money sent back cannot be taken back.
+        </Typography>
+      </FollowUpFrame>
+    );
+  }
+
+  return (
+    <FollowUpFrame
+      title="Return"
+      what="the return"
+      currency={detail.currency}
+      pending={mutation.isPending}
+      error={mutation.error}
+      outcomeUnknown={outcomeUnknown}
+      submitLabel="Continue"
+      onClose={onClose}
+      onSubmit={() => {
+        setSubmitted(true);
+        if (result.body !== undefined) setStep('confirm');
+      }}
+    >
+      <Typography>
+        Returnable: <strong>{formatMoney(remaining, detail.currency)}</strong> (captured{' '}
+        {formatMoney(detail.amounts.captured, detail.currency)}, returned{' '}
+        {formatMoney(detail.amounts.returned, detail.currency)}
+        {detail.amounts.reserved !== '0.00'
+          ? `, ${formatMoney(detail.amounts.reserved, detail.currency)} awaiting an outcome`
+          : ''}
+        ).
+      </Typography>
+      <div>
+        <Typography component="p" id={scopeId} variant="body2" color="text.secondary">
+          How much
+        </Typography>
+        <RadioGroup
+          aria-labelledby={scopeId}
+          row
+          value={draft.scope}
+          onChange={(event) => {
+            setDraft((current) => ({
+              ...current,
+              scope: event.target.value === 'partial' ? 'partial' : 'full',
+            }));
+          }}
+        >
+          <FormControlLabel
+            value="full"
+            control={<Radio />}
+            label={`All of it (${formatMoney(remaining, detail.currency)})`}
+            disabled={locked}
+          />
+          <FormControlLabel value="partial" control={<Radio />} label="Part" disabled={locked} />
+        </RadioGroup>
+      </div>
+      {draft.scope === 'partial' ? (
+        <TextField
+          label={`Amount to return (${detail.currency})`}
+          value={draft.amount}
+          onChange={set('amount')}
+          required
+          autoFocus
+          disabled={locked}
+          error={amountError !== undefined}
+          helperText={amountError ?? `Up to ${formatMoney(remaining, detail.currency)}.`}
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+        />
+      ) : null}
+      <TextField
+        select
+        label="Reason"
+        value={draft.reasonCode}
+        onChange={set('reasonCode')}
+        required
+        disabled={locked}
+        error={errors.reasonCode !== undefined}
+        helperText={errors.reasonCode ?? serverFieldError(mutation.error, 'reasonCode')}
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      >
+        <option value="" disabled>
+          Choose a reason
+        </option>
+        {RETURN_REASON_CODES.map((code) => (
+          <option key={code} value={code}>
+            {RETURN_REASON_LABELS[code]}
+          </option>
+        ))}
+      </TextField>
+      <TextField
+        label="Comment"
+        value={draft.comment}
+        onChange={set('comment')}
+        required
+        multiline
+        minRows={2}
+        disabled={locked}
+        error={errors.comment !== undefined}
+        helperText={
+          errors.comment ??
+          serverFieldError(mutation.error, 'comment') ??
+          'Kept in the order’s timeline and the audit log.'
+        }
+      />
+    </FollowUpFrame>
+  );
+}

@@ -1,0 +1,80 @@
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlined';
+import ErrorOutline from '@mui/icons-material/ErrorOutlined';
+import HelpOutline from '@mui/icons-material/HelpOutlined';
+import HighlightOff from '@mui/icons-material/HighlightOffOutlined';
+import HourglassEmpty from '@mui/icons-material/HourglassEmptyOutlined';
+import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import type { TransactionStatus } from '@paydesk/shared/api';
+import type { ReactElement } from 'react';
+
+interface Look {
+  label: string;
+  color: 'success' | 'error' | 'warning' | 'info' | 'default';
+  icon: ReactElement;
+  variant: 'filled' | 'outlined';
+}
+
+// Colour and text (and an icon): the status never depends on seeing colour.
+export const STATUS_LOOK: Record<TransactionStatus, Look> = {
+  approved: {
+    label: 'Approved',
+    color: 'success',
+    icon: <CheckCircleOutline />,
+    variant: 'outlined',
+  },
+  processing: { label: 'Processing', color: 'info', icon: <HourglassEmpty />, variant: 'outlined' },
+  declined: { label: 'Declined', color: 'error', icon: <HighlightOff />, variant: 'outlined' },
+  error: { label: 'Error', color: 'error', icon: <ErrorOutline />, variant: 'outlined' },
+  filtered: { label: 'Filtered', color: 'default', icon: <HighlightOff />, variant: 'outlined' },
+  // Paydesk does not know the outcome: it needs attention, so it stands out.
+  unknown: { label: 'Unknown outcome', color: 'warning', icon: <HelpOutline />, variant: 'filled' },
+};
+
+export function StatusChip({ status }: { status: TransactionStatus }) {
+  const look = STATUS_LOOK[status];
+  return (
+    <Chip
+      size="small"
+      icon={look.icon}
+      label={look.label}
+      color={look.color}
+      variant={look.variant}
+      title={
+        status === 'unknown'
+          ? 'The gateway’s answer was lost; Paydesk is asking it for the status.'
+          : undefined
+      }
+    />
+  );
+}
+
+export function DriftChip() {
+  return (
+    <Chip
+      size="small"
+      icon={<ReportProblemOutlined />}
+      label="Drift"
+      color="warning"
+      variant="filled"
+      title="The gateway’s status and Paydesk’s record disagree; see the timeline."
+    />
+  );
+}
+
+/** The status, and the drift flag when the gateway and Paydesk disagree. */
+export function TransactionStatusChips({
+  status,
+  drift,
+}: {
+  status: TransactionStatus;
+  drift: boolean;
+}) {
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
+      <StatusChip status={status} />
+      {drift ? <DriftChip /> : null}
+    </Stack>
+  );
+}

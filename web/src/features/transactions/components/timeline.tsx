@@ -1,0 +1,72 @@
+import Chip from '@mui/material/Chip';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { TimelineEntry } from '@paydesk/shared/api';
+import { DateTime } from '../../../components/date-time';
+
+const KIND_LOOK: Record<
+  TimelineEntry['kind'],
+  { label: string; color: 'default' | 'primary' | 'info' | 'secondary' | 'warning' }
+> = {
+  gateway: { label: 'Gateway', color: 'primary' },
+  callback: { label: 'Callback', color: 'info' },
+  staff: { label: 'Staff', color: 'secondary' },
+  reconcile: { label: 'Reconcile', color: 'default' },
+  drift: { label: 'Drift', color: 'warning' },
+};
+
+/** Every request, reply and callback (redacted by the BFF) and every staff action, oldest first. */
+export function Timeline({ entries }: { entries: TimelineEntry[] }) {
+  if (entries.length === 0) {
+    return <Typography color="text.secondary">Nothing recorded yet.</Typography>;
+  }
+  const ordered = [...entries].sort((a, b) => (a.at === b.at ? a.id - b.id : a.at < b.at ? -1 : 1));
+  return (
+    <List dense aria-label="Timeline" disablePadding>
+      {ordered.map((entry) => {
+        const look = KIND_LOOK[entry.kind];
+        const hasData = Object.keys(entry.data).length > 0;
+        return (
+          <ListItem key={entry.id} divider sx={{ display: 'block', px: 0 }}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              <Chip size="small" label={look.label} color={look.color} variant="outlined" />
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {entry.title}
+              </Typography>
+              <Typography variant="caption" color="text.secondary">
+                <DateTime value={entry.at} />
+                {entry.actor ? ` · ${entry.actor}` : ''}
+              </Typography>
+            </Stack>
+            {hasData ? (
+              <details>
+                <summary>
+                  <Typography variant="caption" component="span">
+                    Details
+                  </Typography>
+                </summary>
+                <Typography
+                  component="pre"
+                  variant="caption"
+                  sx={{
+                    m: 0,
+                    mt: 0.5,
+                    p: 1,
+                    bgcolor: 'action.hover',
+                    borderRadius: 1,
+                    overflowX: 'auto',
+                    fontFamily: 'ui-monospace, monospace',
+                  }}
+                >
+                  {JSON.stringify(entry.data, null, 2)}
+                </Typography>
+              </details>
+            ) : null}
+          </ListItem>
+        );
+      })}
+    </List>
+  );
+}

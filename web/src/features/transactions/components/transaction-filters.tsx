@@ -1,0 +1,223 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import {
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  TransactionFilterSchema,
+  type TransactionFilter,
+} from '@paydesk/shared/api';
+import { useState, type SyntheticEvent } from 'react';
+import { toMinor } from '../../../lib/money';
+import { isoToLocalInput, localInputToIso } from '../../audit/api/audit-search-params';
+import { TYPE_LABELS } from './labels';
+import { STATUS_LOOK } from './status-chip';
+
+interface Draft {
+  q: string;
+  status: string;
+  type: string;
+  endpoint: string;
+  currency: string;
+  createdFrom: string;
+  createdTo: string;
+  amountMin: string;
+  amountMax: string;
+}
+
+type DraftKey = keyof Draft;
+type TextKey = 'q' | 'endpoint' | 'currency' | 'amountMin' | 'amountMax';
+
+function draftOf(filter: TransactionFilter): Draft {
+  return {
+    q: filter.q ?? '',
+    status: filter.status ?? '',
+    type: filter.type ?? '',
+    endpoint: filter.endpoint ?? '',
+    currency: filter.currency ?? '',
+    createdFrom: isoToLocalInput(filter.createdFrom),
+    createdTo: isoToLocalInput(filter.createdTo),
+    amountMin: filter.amountMin ?? '',
+    amountMax: filter.amountMax ?? '',
+  };
+}
+
+const RULES: Record<TextKey, string> = {
+  q: 'At most 128 characters.',
+  endpoint: 'An endpoint id is digits only.',
+  currency: 'A three-letter code, e.g. EUR.',
+  amountMin: 'An amount like 10 or 19.99.',
+  amountMax: 'An amount like 10 or 19.99.',
+};
+
+/** Each field checked with the shared schema's own rule; the message says what to type. */
+function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
+  const errors: Partial<Record<TextKey, string>> = {};
+  for (const key of Object.keys(RULES) as TextKey[]) {
+    const value = draft[key].trim();
+    if (value === '') continue;
+    if (!TransactionFilterSchema.shape[key].safeParse(value).success) errors[key] = RULES[key];
+  }
+  const min = toMinor(draft.amountMin);
+  const max = toMinor(draft.amountMax);
+  if (errors.amountMax === undefined && min !== undefined && max !== undefined && min > max) {
+    errors.amountMax = 'Must not be below the minimum.';
+  }
+  return errors;
+}
+
+function filterOfDraft(draft: Draft): TransactionFilter {
+  const candidate: Record<string, string> = {};
+  for (const key of [
+    'q',
+    'status',
+    'type',
+    'endpoint',
+    'currency',
+    'amountMin',
+    'amountMax',
+  ] as const) {
+    const value = draft[key].trim();
+    if (value !== '') candidate[key] = value;
+  }
+  const from = localInputToIso(draft.createdFrom);
+  if (from !== undefined) candidate.createdFrom = from;
+  const to = localInputToIso(draft.createdTo);
+  if (to !== undefined) candidate.createdTo = to;
+  const parsed = TransactionFilterSchema.safeParse(candidate);
+  return parsed.success ? parsed.data : {};
+}
+
+/**
+ * Edits a draft; the URL (and so the table) changes only on "Apply", so typing does not fire
+ * requests. The parent keys this component by the applied filter, so back/forward shows what is
+ * applied.
+ */
+export function TransactionFilters({
+  value,
+  onApply,
+}: {
+  value: TransactionFilter;
+  onApply: (filter: TransactionFilter) => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(value));
+  const [touched, setTouched] = useState(false);
+  const set = (key: DraftKey) => (event: { target: { value: string } }) => {
+    setDraft((current) => ({ ...current, [key]: event.target.value }));
+  };
+  const errors = errorsOf(draft);
+  const rangeInverted =
+    draft.createdFrom !== '' && draft.createdTo !== '' && draft.createdFrom >= draft.createdTo;
+  const invalid = Object.keys(errors).length > 0 || rangeInverted;
+  const shown = (key: TextKey) => (touched || draft[key] !== '' ? errors[key] : undefined);
+
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setTouched(true);
+    if (invalid) return;
+    onApply(filterOfDraft(draft));
+  };
+
+  const text = (
+    key: TextKey,
+    label: string,
+    extra: { placeholder?: string; inputMode?: 'decimal' | 'numeric' } = {},
+  ) => (
+    <TextField
+      label={label}
+      value={draft[key]}
+      onChange={set(key)}
+      fullWidth
+      size="small"
+      error={shown(key) !== undefined}
+      helperText={shown(key)}
+      {...(extra.placeholder === undefined ? {} : { placeholder: extra.placeholder })}
+      slotProps={extra.inputMode === undefined ? {} : { htmlInput: { inputMode: extra.inputMode } }}
+    />
+  );
+
+  return (
+    <form aria-label="Transaction filters" onSubmit={submit} noValidate role="search">
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' },
+        }}
+      >
+        <Box sx={{ gridColumn: { sm: 'span 2' } }}>
+          {text('q', 'Search', { placeholder: 'orderid, client_orderid, e-mail or last four' })}
+        </Box>
+        <TextField
+          select
+          label="Status"
+          value={draft.status}
+          onChange={set('status')}
+          fullWidth
+          size="small"
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">Any</option>
+          {TRANSACTION_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {STATUS_LOOK[status].label}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          select
+          label="Type"
+          value={draft.type}
+          onChange={set('type')}
+          fullWidth
+          size="small"
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">Any</option>
+          {TRANSACTION_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {TYPE_LABELS[type]}
+            </option>
+          ))}
+        </TextField>
+        {text('endpoint', 'Endpoint', { inputMode: 'numeric' })}
+        {text('currency', 'Currency', { placeholder: 'EUR' })}
+        {text('amountMin', 'Amount from', { inputMode: 'decimal' })}
+        {text('amountMax', 'Amount to', { inputMode: 'decimal' })}
+        <TextField
+          label="Created from (your time)"
+          type="datetime-local"
+          value={draft.createdFrom}
+          onChange={set('createdFrom')}
+          fullWidth
+          size="small"
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="Created before (your time)"
+          type="datetime-local"
+          value={draft.createdTo}
+          onChange={set('createdTo')}
+          fullWidth
+          size="small"
+          error={rangeInverted}
+          helperText={rangeInverted ? 'Must be after “Created from”.' : undefined}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+        <Button type="submit" variant="contained">
+          Apply filters
+        </Button>
+        <Button
+          onClick={() => {
+            onApply({});
+          }}
+        >
+          Clear
+        </Button>
+      </Stack>
+    </form>
+  );
+}

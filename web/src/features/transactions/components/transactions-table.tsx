@@ -1,0 +1,193 @@
+import Link from '@mui/material/Link';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import Typography from '@mui/material/Typography';
+import type { TransactionSort, TransactionSummary } from '@paydesk/shared/api';
+import {
+  createColumnHelper,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { Link as RouterLink } from 'react-router';
+import { DataTable } from '../../../components/data-table';
+import { DateTime } from '../../../components/date-time';
+import { formatMoney } from '../../../lib/format';
+import { EmailText } from './email-text';
+import { TransactionStatusChips } from './status-chip';
+import { TYPE_LABELS } from './labels';
+
+const features = tableFeatures({ rowSortingFeature });
+const helper = createColumnHelper<typeof features, TransactionSummary>();
+
+/** The server sorts by creation time or amount; the table's sorting state maps onto those. */
+const SORTABLE = { createdAt: 'created', amount: 'amount' } as const;
+type SortableColumn = keyof typeof SORTABLE;
+
+export function sortingOf(sort: TransactionSort): SortingState {
+  const [field, direction] = sort.split('_') as ['created' | 'amount', 'asc' | 'desc'];
+  return [{ id: field === 'created' ? 'createdAt' : 'amount', desc: direction === 'desc' }];
+}
+
+export function sortOf(sorting: SortingState): TransactionSort {
+  const first = sorting[0];
+  if (first === undefined || !(first.id in SORTABLE)) return 'created_desc';
+  return `${SORTABLE[first.id as SortableColumn]}_${first.desc ? 'desc' : 'asc'}`;
+}
+
+function SortHeader({
+  label,
+  sorted,
+  onToggle,
+  newestLabel,
+}: {
+  label: string;
+  sorted: false | 'asc' | 'desc';
+  onToggle: ((event: unknown) => void) | undefined;
+  newestLabel: [string, string];
+}) {
+  const [ascending, descending] = newestLabel;
+  const state =
+    sorted === false ? 'not sorted' : `sorted ${sorted === 'asc' ? ascending : descending}`;
+  return (
+    <TableSortLabel
+      active={sorted !== false}
+      direction={sorted === false ? 'desc' : sorted}
+      onClick={onToggle}
+      aria-label={`${label}, ${state}. Change the order.`}
+    >
+      {label}
+    </TableSortLabel>
+  );
+}
+
+const columns = helper.columns([
+  helper.accessor('createdAt', {
+    header: ({ column }) => (
+      <SortHeader
+        label="Created"
+        sorted={column.getIsSorted()}
+        onToggle={column.getToggleSortingHandler()}
+        newestLabel={['oldest first', 'newest first']}
+      />
+    ),
+    cell: (info) => <DateTime value={info.getValue()} />,
+    sortDescFirst: true,
+  }),
+  helper.accessor('orderid', {
+    header: 'Order',
+    enableSorting: false,
+    cell: (info) => {
+      const row = info.row.original;
+      return (
+        <>
+          <Link
+            component={RouterLink}
+            to={`/transactions/${encodeURIComponent(row.id)}`}
+            sx={{ fontFamily: 'ui-monospace, monospace' }}
+            aria-label={`Order ${row.orderid}`}
+          >
+            {row.orderid}
+          </Link>
+          <Typography
+            variant="caption"
+            component="div"
+            color="text.secondary"
+            sx={{ maxWidth: 180, overflowWrap: 'anywhere' }}
+          >
+            {row.clientOrderId}
+          </Typography>
+        </>
+      );
+    },
+  }),
+  helper.accessor('type', {
+    header: 'Type',
+    enableSorting: false,
+    cell: (info) => TYPE_LABELS[info.getValue()],
+  }),
+  helper.accessor('status', {
+    header: 'Status',
+    enableSorting: false,
+    cell: (info) => (
+      <TransactionStatusChips status={info.getValue()} drift={info.row.original.drift} />
+    ),
+  }),
+  helper.accessor('amount', {
+    header: ({ column }) => (
+      <SortHeader
+        label="Amount"
+        sorted={column.getIsSorted()}
+        onToggle={column.getToggleSortingHandler()}
+        newestLabel={['smallest first', 'largest first']}
+      />
+    ),
+    cell: (info) => (
+      <span style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {formatMoney(info.getValue(), info.row.original.currency)}
+      </span>
+    ),
+    sortDescFirst: true,
+  }),
+  helper.accessor('card', {
+    header: 'Card',
+    enableSorting: false,
+    cell: (info) => {
+      const card = info.getValue();
+      if (card === null) return '—';
+      return (
+        <span style={{ whiteSpace: 'nowrap', fontFamily: 'ui-monospace, monospace' }}>
+          {card.masked}
+          {card.brand ? (
+            <Typography variant="caption" component="div" color="text.secondary">
+              {card.brand}
+            </Typography>
+          ) : null}
+        </span>
+      );
+    },
+  }),
+  helper.accessor('customerEmail', {
+    header: 'Customer',
+    enableSorting: false,
+    cell: (info) => (
+      <Typography variant="body2" component="div" sx={{ maxWidth: 240 }}>
+        {(() => {
+          const email = info.getValue();
+          return email === null ? '—' : <EmailText value={email} />;
+        })()}
+      </Typography>
+    ),
+  }),
+  helper.accessor('endpointId', { header: 'Endpoint', enableSorting: false }),
+]);
+
+/** One server page of transactions; sorting is manual (server-side) and lives in the URL. */
+export function TransactionsTable({
+  items,
+  busy,
+  sort,
+  onSortChange,
+}: {
+  items: TransactionSummary[];
+  busy: boolean;
+  sort: TransactionSort;
+  onSortChange: (sort: TransactionSort) => void;
+}) {
+  const sorting = sortingOf(sort);
+  const table = useTable({
+    features,
+    columns,
+    data: items,
+    getRowId: (row) => row.id,
+    manualSorting: true,
+    enableSortingRemoval: false,
+    enableMultiSort: false,
+    state: { sorting },
+    onSortingChange: (updater: Updater<SortingState>) => {
+      onSortChange(sortOf(typeof updater === 'function' ? updater(sorting) : updater));
+    },
+  });
+  return <DataTable table={table} label="Transactions" busy={busy} />;
+}

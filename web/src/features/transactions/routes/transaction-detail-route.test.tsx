@@ -1,0 +1,326 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const PATH = `/transactions/${ID}`;
+
+function bffAs(
+  roles: Parameters<typeof makeUser>[0]['roles'],
+  transaction = makeTransaction(1, { amount: '20.00' }),
+) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    transactions: [transaction],
+  });
+}
+
+function preauth() {
+  return makeTransaction(1, { type: 'preauth', amount: '20.00' });
+}
+
+async function heading() {
+  return screen.findByRole('heading', { name: 'Order 900001' });
+}
+
+function amounts() {
+  return within(screen.getByRole('region', { name: 'Amounts' }));
+}
+
+function keysOf(bff: FakeBff, action: string): (string | null)[] {
+  return bff
+    .requestsTo('POST', `/api/transactions/${ID}/${action}`)
+    .map((r) => r.headers.get(IDEMPOTENCY_KEY_HEADER));
+}
+
+describe('transaction detail', () => {
+  it('when the order is on its way, then a loading state is shown', async () => {
+    renderApp(
+      PATH,
+      bffAs(['support']).on('GET /api/transactions/:id', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading the order…')).toBeInTheDocument();
+  });
+
+  it('when the order does not exist, then it says so and points to the lookup', async () => {
+    renderApp('/transactions/00000000-0000-4000-8000-000000000999', bffAs(['support']));
+    expect(await screen.findByRole('heading', { name: 'Order not found' })).toBeInTheDocument();
+  });
+
+  it('when loading fails, then an error with a retry is shown', async () => {
+    renderApp(
+      PATH,
+      bffAs(['support']).on('GET /api/transactions/:id', () => ({
+        status: 503,
+        body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'db down', requestId: 'r-9' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the order')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('when the roles do not allow transactions, then the forbidden state is shown', async () => {
+    const bff = bffAs(['admin']);
+    renderApp(PATH, bff);
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+    expect(bff.requestsTo('GET', `/api/transactions/${ID}`)).toHaveLength(0);
+  });
+
+  it('when a support user opens an order, then amounts, card, customer and timeline show, with refresh but no money actions', async () => {
+    const app = renderApp(PATH, bffAs(['support']));
+    await heading();
+    expect(amounts().getByText('Captured').nextSibling).toHaveTextContent('€20.00');
+    expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€20.00');
+    expect(screen.getByText('411111******1111')).toBeInTheDocument();
+    expect(screen.getByText('customer1@example.com')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Timeline' })).getByText('callback: sale approved'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Return' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Void' })).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Refresh status' }));
+    expect(await screen.findByText(/Status asked: the gateway says approved/)).toBeInTheDocument();
+    expect(
+      app.bff
+        .requestsTo('POST', `/api/transactions/${ID}/refresh`)[0]!
+        .headers.get('X-Requested-With'),
+    ).toBe('paydesk');
+  });
+
+  it('when finance opens an order, then only the actions its lifecycle allows are offered', async () => {
+    renderApp(
+      PATH,
+      bffAs(['finance'], makeTransaction(1, { amount: '20.00', allowedActions: ['return'] })),
+    );
+    await heading();
+    expect(screen.getByRole('button', { name: 'Return' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Void' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Capture' })).not.toBeInTheDocument();
+  });
+
+  it('when the outcome is unknown and drift is flagged, then both are explained', async () => {
+    renderApp(
+      PATH,
+      bffAs(
+        ['support'],
+        makeTransaction(1, {
+          status: 'unknown',
+          drift: true,
+          driftDetails: { gateway: 'approved', paydesk: 'declined' },
+        }),
+      ),
+    );
+    expect(await screen.findByText('Outcome unknown')).toBeInTheDocument();
+    expect(screen.getByText('The gateway and Paydesk disagree')).toBeInTheDocument();
+    expect(screen.getByText(/gateway approved, paydesk declined/)).toBeInTheDocument();
+  });
+
+  it('when finance captures part of a preauth, then the amount defaults to the hold, is sent as decimal text under a key, and the order updates', async () => {
+    const bff = bffAs(['finance'], preauth());
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    const field = await screen.findByLabelText(/Amount to capture/);
+    expect(field).toHaveValue('20.00');
+    await app.user.clear(field);
+    await app.user.type(field, '25');
+    await app.user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Capture' }),
+    );
+    expect(screen.getByText('At most the remaining hold, €20.00.')).toBeInTheDocument();
+    expect(keysOf(bff, 'capture')).toHaveLength(0);
+    await app.user.clear(field);
+    await app.user.type(field, '12.5');
+    expect(screen.getByText('€7.50 of the hold will be released.')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Capture €12.50' }));
+    expect(
+      await screen.findByText('capture 12.50 EUR approved by the gateway.'),
+    ).toBeInTheDocument();
+    const [request] = bff.requestsTo('POST', `/api/transactions/${ID}/capture`);
+    expect(request!.body).toEqual({ amount: '12.50' });
+    expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => {
+      expect(amounts().getByText('Captured').nextSibling).toHaveTextContent('€12.50');
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('when finance returns part of an order, then the cap is enforced, the confirmation states the amount in words, and the body carries decimal text', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await screen.findByRole('dialog', { name: 'Return' });
+    await app.user.click(screen.getByRole('radio', { name: 'Part' }));
+    await app.user.type(screen.getByLabelText(/Amount to return/), '20.01');
+    expect(
+      screen.getByText('At most the remaining returnable amount, €20.00.'),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Choose why the money goes back.')).toBeInTheDocument();
+    await app.user.clear(screen.getByLabelText(/Amount to return/));
+    await app.user.type(screen.getByLabelText(/Amount to return/), '12.50');
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'customer_request');
+    await app.user.type(screen.getByLabelText(/Comment/), 'changed mind');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Return 12.50 euros to the customer?')).toBeInTheDocument();
+    expect(keysOf(bff, 'return')).toHaveLength(0);
+    await app.user.click(screen.getByRole('button', { name: 'Return €12.50' }));
+    expect(
+      await screen.findByText('return 12.50 EUR approved by the gateway.'),
+    ).toBeInTheDocument();
+    const [request] = bff.requestsTo('POST', `/api/transactions/${ID}/return`);
+    expect(request!.body).toEqual({
+      amount: '12.50',
+      reasonCode: 'customer_request',
+      comment: 'changed mind',
+    });
+    await waitFor(() => {
+      expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€7.50');
+    });
+  });
+
+  it('when the server refuses a return with 409, then the refusal and the remaining amount are shown', async () => {
+    const bff = bffAs(['finance']);
+    bff.on('POST /api/transactions/:id/return', () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'CAP_EXCEEDED',
+          message: 'return refused',
+          requestId: 'r-409',
+          details: {
+            reason: 'exceeds the captured amount not yet returned',
+            remaining: '3.00',
+            currency: 'EUR',
+          },
+        },
+      },
+    }));
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Return €20.00' }));
+    const message = 'Refused: exceeds the captured amount not yet returned. Remaining: €3.00.';
+    expect(await within(screen.getByRole('dialog')).findByText(message)).toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)[0]!.body).toEqual({
+      amount: '20.00',
+      reasonCode: 'duplicate',
+      comment: 'double charge',
+    });
+  });
+
+  it('when the reply to a return is lost, then the form locks, "Send again" reuses the same Idempotency-Key, and the money moves once', async () => {
+    const bff = bffAs(['finance']);
+    let dropped = 0;
+    bff.on('POST /api/transactions/:id/return', (request) => {
+      // The server did the return, but its reply never arrived.
+      bff.on('POST /api/transactions/:id/return', () => 'hang');
+      dropped += 1;
+      bff.payments.handle(request, bff.users[0]);
+      return 'network-error';
+    });
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.click(await screen.findByRole('radio', { name: 'Part' }));
+    await app.user.type(screen.getByLabelText(/Amount to return/), '5');
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'other');
+    await app.user.type(screen.getByLabelText(/Comment/), 'goodwill');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Return €5.00' }));
+    expect(await screen.findByText('No answer yet')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
+    expect(dropped).toBe(1);
+    // The retry reaches the real fake handler, which answers from the stored reply.
+    bff.on('POST /api/transactions/:id/return', (request) =>
+      bff.payments.handle(request, bff.users[0])!,
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Send again' }));
+    expect(await screen.findByText('return 5.00 EUR approved by the gateway.')).toBeInTheDocument();
+    const keys = keysOf(bff, 'return');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`).map((r) => r.body)).toEqual([
+      { amount: '5.00', reasonCode: 'other', comment: 'goodwill' },
+      { amount: '5.00', reasonCode: 'other', comment: 'goodwill' },
+    ]);
+    const stored = bff.payments.byId(ID)!;
+    expect(stored.amounts.returned).toBe('5.00');
+    expect(stored.operations.filter((o) => o.kind === 'return')).toHaveLength(1);
+  });
+
+  it('when a new dialog is opened for a second return, then it sends a new Idempotency-Key', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    for (const comment of ['first', 'second']) {
+      await app.user.click(screen.getByRole('button', { name: 'Return' }));
+      await app.user.click(await screen.findByRole('radio', { name: 'Part' }));
+      await app.user.type(screen.getByLabelText(/Amount to return/), '1');
+      await app.user.selectOptions(screen.getByLabelText(/Reason/), 'other');
+      await app.user.type(screen.getByLabelText(/Comment/), comment);
+      await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+      await app.user.click(await screen.findByRole('button', { name: 'Return €1.00' }));
+      await waitFor(() => {
+        expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      });
+    }
+    const keys = keysOf(bff, 'return');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(bff.payments.byId(ID)!.amounts.returned).toBe('2.00');
+  });
+
+  it('when finance voids an order, then a comment is required and the void is sent under a key', async () => {
+    const bff = bffAs(['finance'], preauth());
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Void the order' }));
+    expect(screen.getByText('Say in a few words why (up to 255 characters).')).toBeInTheDocument();
+    expect(keysOf(bff, 'void')).toHaveLength(0);
+    expect(screen.getByText(/hold on the customer’s card is released/)).toBeInTheDocument();
+    await app.user.type(screen.getByLabelText(/Comment/), 'customer cancelled');
+    await app.user.click(screen.getByRole('button', { name: 'Void the order' }));
+    expect(await screen.findByText('void 20.00 EUR approved by the gateway.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/void`)[0]!.body).toEqual({
+      comment: 'customer cancelled',
+    });
+    expect(keysOf(bff, 'void')[0]).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => {
+      expect(screen.queryByRole('button', { name: 'Capture' })).not.toBeInTheDocument();
+    });
+  });
+
+  it('when finance creates a card reference, then it is sent with an empty body and the reference shows', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Create card reference' }));
+    await app.user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Create card reference',
+      }),
+    );
+    expect(await screen.findByText('card-ref approved by the gateway.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/card-ref`)[0]!.body).toEqual({});
+    expect(await screen.findByText('card-ref-0001')).toBeInTheDocument();
+  });
+
+  it('when the event stream reports a change to this order, then it is fetched again', async () => {
+    const bff = bffAs(['support']);
+    renderApp(PATH, bff);
+    await heading();
+    await screen.findByText('Live');
+    bff.payments.change(ID, { status: 'declined' });
+    expect(await screen.findByText('Declined')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,220 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+function bffAs(
+  roles: Parameters<typeof makeUser>[0]['roles'],
+  options: ConstructorParameters<typeof FakeBff>[0] = {},
+) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    ...options,
+  });
+}
+
+async function table() {
+  return screen.findByRole('table', { name: 'Transactions' });
+}
+
+function lastListQuery(bff: FakeBff): URLSearchParams {
+  const requests = bff.requestsTo('GET', '/api/transactions');
+  return requests.at(-1)!.query;
+}
+
+describe('transactions screen', () => {
+  it('when the list is on its way, then a loading state is announced', async () => {
+    const bff = bffAs(['support']).on('GET /api/transactions', () => 'hang');
+    renderApp('/transactions', bff);
+    expect(await screen.findByText('Loading transactions…')).toBeInTheDocument();
+  });
+
+  it('when transactions exist, then rows show amounts per currency, status chips with text, and unknown and drift stand out', async () => {
+    const bff = bffAs(['support']);
+    renderApp('/transactions', bff);
+    const rows = within(await table()).getAllByRole('row');
+    expect(rows).toHaveLength(31);
+    expect(screen.getByText('30 transactions')).toBeInTheDocument();
+    // newest first: order 900030 (40.50 EUR) is the first data row
+    expect(rows[1]).toHaveTextContent('900030');
+    expect(rows[1]).toHaveTextContent('€40.50');
+    expect(within(await table()).getByText('Unknown outcome')).toBeInTheDocument();
+    expect(within(await table()).getByText('Drift')).toBeInTheDocument();
+    expect(within(await table()).getByText('$21.50')).toBeInTheDocument();
+    expect(within(await table()).getByText('Declined')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Order 900030' })).toHaveAttribute(
+      'href',
+      '/transactions/00000000-0000-4000-8000-000000000030',
+    );
+  });
+
+  it('when nothing matches the filters in the URL, then an empty state says so and the query was sent as given', async () => {
+    const bff = bffAs(['finance']);
+    renderApp('/transactions?q=nobody%40example.com&status=approved', bff);
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    const query = lastListQuery(bff);
+    expect(query.get('q')).toBe('nobody@example.com');
+    expect(query.get('status')).toBe('approved');
+    expect(query.get('limit')).toBe('50');
+  });
+
+  it('when there are no transactions at all, then the empty state explains where they come from', async () => {
+    renderApp('/transactions', bffAs(['ops'], { transactions: [] }));
+    expect(await screen.findByText('No transactions yet')).toBeInTheDocument();
+  });
+
+  it('when the list fails, then an error with a retry is shown, and the retry loads it', async () => {
+    let fail = true;
+    const bff = bffAs(['auditor']);
+    bff.on('GET /api/transactions', () =>
+      fail
+        ? {
+            status: 500,
+            body: { error: { code: 'INTERNAL', message: 'boom', requestId: 'req-1' } },
+          }
+        : 'hang',
+    );
+    const app = renderApp('/transactions', bff);
+    expect(await screen.findByText('Could not load the transactions')).toBeInTheDocument();
+    expect(screen.getByText(/request req-1/)).toBeInTheDocument();
+    fail = false;
+    await app.user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Loading transactions…')).toBeInTheDocument();
+  });
+
+  it('when the roles do not open the screen, then it says so and asks the server nothing', async () => {
+    const bff = bffAs(['admin']);
+    renderApp('/transactions', bff);
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/transactions')).toHaveLength(0);
+  });
+
+  it('when the server refuses the list (403), then the forbidden state is shown', async () => {
+    const bff = bffAs(['support']).on('GET /api/transactions', () => ({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN', message: 'no', requestId: 'r' } },
+    }));
+    renderApp('/transactions', bff);
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  });
+
+  it('when filters are applied, then they go into the URL and the request, and Back restores the previous view', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions', bff);
+    await table();
+    await app.user.selectOptions(screen.getByLabelText('Status'), 'declined');
+    await app.user.type(screen.getByLabelText('Amount from'), '10');
+    await app.user.type(screen.getByLabelText('Amount to'), '20.5');
+    await app.user.type(screen.getByLabelText('Currency'), 'eur');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(
+        '/transactions?status=declined&currency=EUR&amountMin=10&amountMax=20.5',
+      );
+    });
+    expect(await screen.findByText('1 transaction match')).toBeInTheDocument();
+    const query = lastListQuery(bff);
+    expect(query.get('status')).toBe('declined');
+    expect(query.get('amountMin')).toBe('10');
+    expect(query.get('amountMax')).toBe('20.5');
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/transactions/export?status=declined&currency=EUR&amountMin=10&amountMax=20.5',
+    );
+    await app.back();
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions');
+    });
+    expect(await screen.findByText('30 transactions')).toBeInTheDocument();
+    expect(screen.getByLabelText('Status')).toHaveValue('');
+  });
+
+  it('when a filter breaks its rule, then the field says what to type and nothing is applied', async () => {
+    const app = renderApp('/transactions', bffAs(['support']));
+    await table();
+    await app.user.type(screen.getByLabelText('Amount from'), '1.234');
+    await app.user.type(screen.getByLabelText('Amount to'), '0.5');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(screen.getAllByText('An amount like 10 or 19.99.')).toHaveLength(1);
+    expect(app.location()).toBe('/transactions');
+    await app.user.clear(screen.getByLabelText('Amount from'));
+    await app.user.type(screen.getByLabelText('Amount from'), '5');
+    expect(screen.getByText('Must not be below the minimum.')).toBeInTheDocument();
+  });
+
+  it('when a sortable header is clicked, then the server sort goes into the URL and the request', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions', bff);
+    await table();
+    await app.user.click(screen.getByRole('button', { name: /^Amount, not sorted/ }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?sort=amount_desc');
+    });
+    await waitFor(() => {
+      expect(lastListQuery(bff).get('sort')).toBe('amount_desc');
+    });
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Transactions' })).getAllByRole('row')[1],
+      ).toHaveTextContent('€40.50');
+    });
+    await app.user.click(screen.getByRole('button', { name: /^Amount, sorted largest first/ }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?sort=amount_asc');
+    });
+  });
+
+  it('when paging with the keyset cursor, then next and previous follow the server cursors and the URL', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions?limit=25', bff);
+    await table();
+    expect(screen.getByText(/Page 1 · 25 rows/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await app.user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?limit=25&cursor=after-25');
+    });
+    expect(await screen.findByText(/Page 2 · 5 rows/)).toBeInTheDocument();
+    expect(lastListQuery(bff).get('cursor')).toBe('after-25');
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    await app.user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?limit=25');
+    });
+    expect(await screen.findByText(/Page 1 · 25 rows/)).toBeInTheDocument();
+  });
+
+  it('when the total is capped by the server, then the count says "or more"', async () => {
+    const bff = bffAs(['support']);
+    bff.payments.totalCap = 20;
+    renderApp('/transactions', bff);
+    expect(await screen.findByText('20+ transactions')).toBeInTheDocument();
+  });
+
+  it('when the event stream reports a change, then the list is fetched again and shows it', async () => {
+    const bff = bffAs(['support']);
+    renderApp('/transactions', bff);
+    const rows = within(await table()).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('Approved');
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    const before = bff.requestsTo('GET', '/api/transactions').length;
+    bff.payments.change('00000000-0000-4000-8000-000000000030', { status: 'declined' });
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Transactions' })).getAllByRole('row')[1],
+      ).toHaveTextContent('Declined');
+    });
+    expect(bff.requestsTo('GET', '/api/transactions').length).toBe(before + 1);
+  });
+
+  it('when a transaction is one of many in a short list, then its detail link opens it', async () => {
+    const bff = bffAs(['support'], { transactions: [makeTransaction(1)] });
+    const app = renderApp('/transactions', bff);
+    await app.user.click(await screen.findByRole('link', { name: 'Order 900001' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000001');
+    });
+    expect(await screen.findByRole('heading', { name: 'Order 900001' })).toBeInTheDocument();
+  });
+});

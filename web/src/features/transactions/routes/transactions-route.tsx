@@ -1,0 +1,174 @@
+import Download from '@mui/icons-material/Download';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { TransactionFilter, TransactionListQuery } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { useLocation, useSearchParams } from 'react-router';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { formatCount } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { SCREENS } from '../../shell/navigation';
+import { useTransactionEvents } from '../api/live-events';
+import {
+  filterOf,
+  PAGE_SIZES,
+  readTransactionQuery,
+  writeTransactionQuery,
+} from '../api/transaction-search-params';
+import { transactionExportUrl, transactionListQueryOptions } from '../api/transactions';
+import { KeysetPager } from '../components/keyset-pager';
+import { LiveIndicator } from '../components/live-indicator';
+import { TransactionFilters } from '../components/transaction-filters';
+import { TransactionsTable } from '../components/transactions-table';
+
+/** The cursors of the pages before this one (null = the first page), kept in the history entry. */
+interface PagerState {
+  trail: (string | null)[];
+}
+
+function trailOf(state: unknown): PagerState['trail'] | null {
+  if (typeof state !== 'object' || state === null || !('trail' in state)) return null;
+  const { trail } = state;
+  if (!Array.isArray(trail)) return null;
+  const cursors: unknown[] = trail;
+  return cursors.every((c): c is string | null => c === null || typeof c === 'string')
+    ? cursors
+    : null;
+}
+
+function TransactionsScreen() {
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const query = readTransactionQuery(params);
+  const filter = filterOf(query);
+  const filtered = Object.keys(filter).length > 0;
+  const list = useQuery(transactionListQueryOptions(query));
+  const live = useTransactionEvents();
+  const trail = trailOf(location.state) ?? [];
+  const pageNumber =
+    query.cursor === undefined ? 1 : trailOf(location.state) === null ? null : trail.length + 1;
+
+  const go = (next: TransactionListQuery, nextTrail: PagerState['trail']) => {
+    const state: PagerState = { trail: nextTrail };
+    setParams(writeTransactionQuery(next), { state });
+  };
+  const firstPage = (next: Omit<TransactionListQuery, 'cursor'>) => {
+    go(next, []);
+  };
+  const applyFilter = (next: TransactionFilter) => {
+    // New filters start at the first page and push a history entry, so Back returns to the
+    // previous view.
+    firstPage({ ...next, sort: query.sort, limit: query.limit });
+  };
+  const withoutCursor: TransactionListQuery = { ...query };
+  delete withoutCursor.cursor;
+
+  return (
+    <>
+      <PageHeader
+        title="Transactions"
+        actions={
+          <>
+            <LiveIndicator state={live} />
+            <Button
+              component="a"
+              href={transactionExportUrl(filter)}
+              download
+              startIcon={<Download />}
+              variant="outlined"
+            >
+              Export CSV
+            </Button>
+          </>
+        }
+      >
+        Every order Paydesk knows. The export holds{' '}
+        {filtered ? 'every matching transaction' : 'every transaction'}, not only this page.
+      </PageHeader>
+      <Stack spacing={2}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <TransactionFilters
+            key={writeTransactionQuery({
+              ...filter,
+              sort: query.sort,
+              limit: query.limit,
+            }).toString()}
+            value={filter}
+            onApply={applyFilter}
+          />
+        </Paper>
+        {list.isPending ? (
+          <LoadingState label="Loading transactions…" />
+        ) : list.isError ? (
+          <ErrorState
+            error={list.error}
+            what="the transactions"
+            onRetry={() => void list.refetch()}
+          />
+        ) : list.data.items.length === 0 && query.cursor === undefined ? (
+          <EmptyState
+            title={filtered ? 'No transactions match these filters' : 'No transactions yet'}
+          >
+            {filtered
+              ? 'Change or clear the filters to see more. Search matches an orderid, a client_orderid, an e-mail or the last four digits exactly.'
+              : 'Orders appear here as the storefront sends them or as support looks them up.'}
+          </EmptyState>
+        ) : (
+          <Paper variant="outlined">
+            <Typography sx={{ px: 2, pt: 1.5 }} aria-live="polite">
+              {formatCount(list.data.total)}
+              {list.data.totalCapped ? '+' : ''}{' '}
+              {list.data.total === 1 && !list.data.totalCapped ? 'transaction' : 'transactions'}
+              {filtered ? ' match' : ''}
+            </Typography>
+            <TransactionsTable
+              items={list.data.items}
+              busy={list.isPlaceholderData}
+              sort={query.sort}
+              onSortChange={(sort) => {
+                firstPage({ ...withoutCursor, sort });
+              }}
+            />
+            <KeysetPager
+              pageNumber={pageNumber}
+              shown={list.data.items.length}
+              pageSize={query.limit}
+              pageSizes={PAGE_SIZES}
+              hasNext={list.data.nextCursor !== null && !list.isPlaceholderData}
+              hasPrevious={trail.length > 0}
+              onFirst={() => {
+                firstPage(withoutCursor);
+              }}
+              onPrevious={() => {
+                const previous = trail.at(-1) ?? null;
+                go(
+                  previous === null ? withoutCursor : { ...withoutCursor, cursor: previous },
+                  trail.slice(0, -1),
+                );
+              }}
+              onNext={() => {
+                const next = list.data.nextCursor;
+                if (next === null) return;
+                go({ ...withoutCursor, cursor: next }, [...trail, query.cursor ?? null]);
+              }}
+              onPageSizeChange={(limit) => {
+                firstPage({ ...withoutCursor, limit });
+              }}
+            />
+          </Paper>
+        )}
+      </Stack>
+    </>
+  );
+}
+
+export default function TransactionsRoute() {
+  return (
+    <RequireRoles roles={SCREENS.transactions.roles} what="the transactions">
+      <TransactionsScreen />
+    </RequireRoles>
+  );
+}

@@ -1,0 +1,199 @@
+// The payouts routes of the fake BFF: list (views), prepare, approve, reject, with the four-eyes
+// rule, Idempotency-Key replay, and every reply validated with the shared schemas.
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  PayoutCreateBodySchema,
+  PayoutListQuerySchema,
+  PayoutListSchema,
+  PayoutRejectBodySchema,
+  PayoutResultSchema,
+  PayoutSchema,
+  type Payout,
+  type PayoutDestination,
+  type Role,
+  type User,
+} from '@paydesk/shared/api';
+import type { z } from 'zod';
+import { fromMinor, toMinor } from '../lib/money';
+import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
+
+const T0 = Date.parse('2026-11-20T09:00:00.000Z');
+const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
+
+export function makePayout(n: number, overrides: Partial<Payout> = {}): Payout {
+  return PayoutSchema.parse({
+    id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    mode: 'two-step',
+    state: 'pending_approval',
+    endpointId: '2001',
+    clientOrderId: `payout-${n}`,
+    orderid: String(700000 + n),
+    amount: `${100 + n}.00`,
+    currency: 'EUR',
+    orderDesc: `Seller settlement ${n}`,
+    destination: { kind: 'card', masked: '411111******1111', label: 'JANE DOE' },
+    preparedBy: { id: 'u-otto', email: 'otto@example.com' },
+    decidedBy: null,
+    decidedAt: null,
+    rejectReason: null,
+    expiresAt: iso(24 * 60 + n),
+    errorCode: null,
+    errorMessage: null,
+    canDecide: false,
+    createdAt: iso(n),
+    updatedAt: iso(n),
+    ...overrides,
+  });
+}
+
+function mask(destination: PayoutDestination): Payout['destination'] {
+  switch (destination.kind) {
+    case 'card':
+      return {
+        kind: 'card',
+        masked: `${destination.cardNumber.slice(0, 6)}******${destination.cardNumber.slice(-4)}`,
+        label: destination.cardholderName,
+      };
+    case 'bank':
+      return {
+        kind: 'bank',
+        masked: `******${destination.accountNumber.slice(-4)}`,
+        label: `${destination.bankName} ${destination.bankBic}`,
+      };
+    case 'ewallet':
+      return {
+        kind: 'ewallet',
+        masked: `${destination.ewalletType} ****${destination.ewalletId.slice(-5)}`,
+        label: destination.ewalletType,
+      };
+    case 'phone':
+      return {
+        kind: 'phone',
+        masked: `****${destination.phone.slice(-4)}`,
+        label: destination.fpsBankId,
+      };
+  }
+}
+
+export class FakePayouts {
+  payouts: Payout[];
+  private keys = new Map<string, { hash: string; reply: PaymentsReply }>();
+  private seq = 100;
+
+  constructor(
+    payouts: Payout[],
+    private readonly error: ErrorReply,
+    private readonly validation: (issues: z.core.$ZodIssue[]) => PaymentsReply,
+  ) {
+    this.payouts = payouts;
+  }
+
+  private view(payout: Payout, user: User): Payout {
+    const canDecide =
+      user.roles.includes('ops') &&
+      payout.state === 'pending_approval' &&
+      payout.preparedBy.id !== user.id;
+    return PayoutSchema.parse({ ...payout, canDecide });
+  }
+
+  handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
+    const { method, path } = request;
+    if (!path.startsWith('/api/payouts')) return null;
+    if (!user) return this.error(401, 'UNAUTHENTICATED', 'sign in first');
+    const allowed = (roles: readonly Role[]) => roles.some((role) => user.roles.includes(role));
+    if (path === '/api/payouts' && method === 'GET') {
+      if (!allowed(['support', 'finance', 'ops', 'auditor']))
+        return this.error(403, 'FORBIDDEN', 'no');
+      const parsed = PayoutListQuerySchema.safeParse(Object.fromEntries(request.query));
+      if (!parsed.success) return this.validation(parsed.error.issues);
+      const { view } = parsed.data;
+      const items = this.payouts
+        .filter((p) => view !== 'mine' || p.preparedBy.id === user.id)
+        .filter(
+          (p) =>
+            view !== 'awaiting-my-approval' ||
+            (p.state === 'pending_approval' && p.preparedBy.id !== user.id),
+        )
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+        .map((p) => this.view(p, user));
+      return { status: 200, body: PayoutListSchema.parse({ items }) };
+    }
+    if (method !== 'POST') return this.error(405, 'METHOD_NOT_ALLOWED', 'no');
+    if (!allowed(['ops'])) return this.error(403, 'FORBIDDEN', 'not allowed');
+    const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
+    if (key === null || key.length < 8) {
+      return this.error(400, 'IDEMPOTENCY_KEY_MISSING', 'send an Idempotency-Key header');
+    }
+    const hash = `${path} ${JSON.stringify(request.body)}`;
+    const stored = this.keys.get(`${user.id} ${key}`);
+    if (stored) {
+      return stored.hash === hash
+        ? stored.reply
+        : this.error(422, 'IDEMPOTENCY_KEY_REUSED', 'key used for a different request');
+    }
+    const reply = this.decide(request, user);
+    this.keys.set(`${user.id} ${key}`, { hash, reply });
+    return reply;
+  }
+
+  private decide(request: PaymentsRequest, user: User): PaymentsReply {
+    const { path } = request;
+    if (path === '/api/payouts') {
+      const parsed = PayoutCreateBodySchema.safeParse(request.body);
+      if (!parsed.success) return this.validation(parsed.error.issues);
+      const body = parsed.data;
+      const n = ++this.seq;
+      const payout = makePayout(n, {
+        amount: fromMinor(toMinor(body.amount) ?? 0n),
+        currency: body.currency,
+        orderDesc: body.orderDesc,
+        destination: mask(body.destination),
+        preparedBy: { id: user.id, email: user.email },
+        createdAt: iso(600 + n),
+        updatedAt: iso(600 + n),
+      });
+      this.payouts = [...this.payouts, payout];
+      return {
+        status: 200,
+        body: PayoutResultSchema.parse({
+          payout: this.view(payout, user),
+          message: `Payout checked; it waits for a second ops user.`,
+        }),
+      };
+    }
+    const match = /^\/api\/payouts\/([^/]+)\/(approve|reject)$/.exec(path);
+    const payout = this.payouts.find((p) => p.id === match?.[1]);
+    if (!match || !payout) return this.error(404, 'NOT_FOUND', 'no such payout');
+    if (payout.preparedBy.id === user.id) {
+      return this.error(403, 'FOUR_EYES_REQUIRED', 'another ops user must decide on this payout');
+    }
+    if (payout.state !== 'pending_approval') {
+      return this.error(409, 'INVALID_STATE', `the payout is ${payout.state}`);
+    }
+    let next: Payout;
+    if (match[2] === 'reject') {
+      const parsed = PayoutRejectBodySchema.safeParse(request.body);
+      if (!parsed.success) return this.validation(parsed.error.issues);
+      next = { ...payout, state: 'rejected', rejectReason: parsed.data.reason };
+    } else {
+      next = { ...payout, state: 'approved' };
+    }
+    next = {
+      ...next,
+      decidedBy: { id: user.id, email: user.email },
+      decidedAt: iso(900),
+      updatedAt: iso(900),
+    };
+    this.payouts = this.payouts.map((p) => (p.id === next.id ? next : p));
+    return {
+      status: 200,
+      body: PayoutResultSchema.parse({
+        payout: this.view(next, user),
+        message:
+          match[2] === 'reject'
+            ? 'Payout rejected; nothing was sent.'
+            : 'Payout approved and paid.',
+      }),
+    };
+  }
+}
