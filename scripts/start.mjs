@@ -5,12 +5,19 @@
 // persistent database under data/, then the BFF pointed at it and configured from the sandbox's
 // demo merchant, waits until the BFF is ready, then makes sure the admin and one demo user per
 // role exist (created through the BFF's own HTTP API) and prints how to sign in.
+// On the first start of a data directory it also seeds demo data (seedDemoData below): the
+// sandbox's storefront simulator places PAYDESK_DEMO_ORDERS orders (default 300, about 25 s) with
+// server_callback_url pointing at the BFF, so the BFF learns them through callbacks; then staff
+// operations through the BFF's own API (two partial returns, a partial capture, a void, a payout
+// waiting for its second approver). A marker file in the data directory keeps restarts from
+// seeding again.
 // With GATEWAY_BASE_URL set: the BFF alone, configured by the environment; no demo users.
 //
 // Plain JavaScript on Node 24, importing nothing from the packages: the sandbox and the BFF only
 // ever meet over HTTP.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -105,8 +112,13 @@ async function waitReady(url, timeoutMs) {
 /** A tiny client of the BFF's own API, behaving like the SPA (CSRF header, Origin, cookie). */
 function bffClient(baseUrl, origin) {
   let cookie = '';
-  const call = async (method, path, body) => {
-    const headers = { 'X-Requested-With': 'paydesk', Origin: origin, Accept: 'application/json' };
+  const call = async (method, path, body, extraHeaders = {}) => {
+    const headers = {
+      'X-Requested-With': 'paydesk',
+      Origin: origin,
+      Accept: 'application/json',
+      ...extraHeaders,
+    };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (cookie) headers.Cookie = cookie;
     const res = await fetch(baseUrl + path, {
@@ -153,6 +165,249 @@ async function seedDemoUsers(baseUrl, origin, admin) {
   return users;
 }
 
+/** The marker file that says this data directory has had its demo data. */
+export const DEMO_SEED_MARKER = 'demo-data-seeded.json';
+const DEMO_ORDERS_DEFAULT = 300;
+
+/** Runs the sandbox's storefront simulator once; resolves to its summary (or null). */
+function runStorefront(gateway, callbackUrl, orders) {
+  const script = join(root, 'sandbox', 'dist', 'storefront', 'main.js');
+  if (!existsSync(script)) {
+    say(`${script} does not exist: no storefront orders were placed (build the sandbox).`);
+    return Promise.resolve(null);
+  }
+  const args = [script, '--gateway', gateway, '--callback-url', callbackUrl];
+  args.push('--orders', String(orders), '--concurrency', '4');
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let summary = null;
+  const failures = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    try {
+      const parsed = JSON.parse(line);
+      if (parsed.summary) summary = parsed.summary;
+      else if (parsed.error !== undefined || parsed.final !== parsed.expected) failures.push(line);
+    } catch {
+      process.stdout.write(`[storefront] ${line}\n`);
+    }
+  });
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    process.stdout.write(`[storefront] ${line}\n`);
+  });
+  return new Promise((resolveRun) => {
+    child.once('exit', () => {
+      for (const line of failures.slice(0, 3)) say(`storefront order not as expected: ${line}`);
+      resolveRun(summary);
+    });
+  });
+}
+
+/** Places an approved preauth straight at the gateway, as a storefront would (v2, control). */
+async function placePreauth(gateway, merchant, endpoint, callbackUrl, amount, clientOrderId) {
+  const email = 'demo.shopper@example.com';
+  const [units, cents = ''] = amount.split('.');
+  const minor = BigInt(units) * 100n + BigInt(cents.padEnd(2, '0'));
+  const control = createHash('sha1')
+    .update(`${endpoint.id}${clientOrderId}${minor}${email}${merchant.controlKey}`, 'utf8')
+    .digest('hex');
+  const fields = {
+    client_orderid: clientOrderId,
+    order_desc: `Demo preauthorization ${clientOrderId}`,
+    amount,
+    currency: endpoint.currency,
+    address1: '1 Demo Street',
+    city: 'Springfield',
+    zip_code: '12345',
+    country: 'DE',
+    phone: '+49 30 5550100',
+    email,
+    ipaddress: '198.51.100.23',
+    credit_card_number: '4111111111111111',
+    card_printed_name: 'DEMO SHOPPER',
+    expire_month: '12',
+    expire_year: String(new Date().getUTCFullYear() + 2),
+    cvv2: '123',
+    redirect_url: 'https://storefront.example/return',
+    server_callback_url: callbackUrl,
+    control,
+  };
+  const res = await fetch(`${gateway}/api/v2/preauth/${endpoint.id}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: 'application/vnd.pay+json',
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+  if (res.status !== 200) throw new Error(`preauth answered HTTP ${res.status}`);
+}
+
+/** Waits until the sandbox has no callback delivery still pending. */
+async function callbacksDelivered(sandboxOrigin, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopping) {
+    const res = await fetch(`${sandboxOrigin}/sandbox/callbacks`);
+    const body = await res.json();
+    const callbacks = body.callbacks ?? [];
+    if (!callbacks.some((c) => c.state === 'pending')) return callbacks;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return null;
+}
+
+/** Finds one transaction of the BFF by client_orderid, waiting until it has a final status. */
+async function learned(api, clientOrderId, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopping) {
+    const page = await api.call('GET', `/api/transactions?q=${encodeURIComponent(clientOrderId)}`);
+    const item = page.json?.items?.[0];
+    if (item && item.status !== 'processing' && item.status !== 'unknown') return item;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return null;
+}
+
+const idem = () => ({ 'Idempotency-Key': `demo-seed-${randomUUID()}` });
+
+async function signIn(baseUrl, origin, user) {
+  const api = bffClient(baseUrl, origin);
+  const res = await api.call('POST', '/api/session', {
+    email: user.email,
+    password: user.password,
+  });
+  return res.status === 200 ? api : null;
+}
+
+/**
+ * First start of a demo data directory only: storefront orders learned through callbacks, two
+ * preauths of our own, then staff operations through the BFF's API. Returns the summary line.
+ */
+async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant, users }) {
+  const marker = join(dataDir, DEMO_SEED_MARKER);
+  if (existsSync(marker)) return null;
+  const finance = users.find((u) => u.roles.includes('finance'));
+  const ops = users.find((u) => u.roles.includes('ops'));
+  const endpoint = merchant.endpoints?.[0];
+  if (!finance || !ops || !endpoint) {
+    say('demo data not seeded: the finance and ops demo users (or an endpoint) are missing.');
+    return null;
+  }
+  const orders = Number(env.PAYDESK_DEMO_ORDERS ?? DEMO_ORDERS_DEFAULT);
+  if (!Number.isInteger(orders) || orders < 0 || orders > 100_000) {
+    say('demo data not seeded: PAYDESK_DEMO_ORDERS must be a whole number from 0 to 100000.');
+    return null;
+  }
+  const started = Date.now();
+  const gateway = `${sandboxOrigin}/paynet`;
+  const callbackUrl = `${localUrl}/gateway/callback?endpoint=${endpoint.id}`;
+  // Written first: a start interrupted half-way never places the storefront orders twice.
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(marker, `${JSON.stringify({ startedAt: new Date().toISOString(), orders })}\n`);
+  say(`seeding demo data: the storefront simulator places ${orders} orders...`);
+
+  const summary = orders > 0 ? await runStorefront(gateway, callbackUrl, orders) : null;
+  const run = randomUUID().slice(0, 8);
+  const preauths = [`demo-preauth-${run}-1`, `demo-preauth-${run}-2`];
+  await placePreauth(gateway, merchant, endpoint, callbackUrl, '120.00', preauths[0]);
+  await placePreauth(gateway, merchant, endpoint, callbackUrl, '80.00', preauths[1]);
+  if ((await callbacksDelivered(sandboxOrigin, 60_000)) === null) {
+    say('some gateway callbacks were still pending after 60 s; the BFF learns them later.');
+  }
+
+  const done = [];
+  const refused = [];
+  const step = (what, res) => {
+    if (res.status >= 200 && res.status < 300) done.push(what);
+    else refused.push(`${what}: ${res.json?.error?.message ?? `HTTP ${res.status}`}`);
+  };
+  const fin = await signIn(localUrl, origin, finance);
+  if (fin) {
+    const [toCapture, toVoid] = [
+      await learned(fin, preauths[0], 30_000),
+      await learned(fin, preauths[1], 30_000),
+    ];
+    if (toCapture) {
+      const res = await fin.call(
+        'POST',
+        `/api/transactions/${toCapture.id}/capture`,
+        { amount: '50.00' },
+        idem(),
+      );
+      step('a partial capture (50.00 of 120.00)', res);
+    } else refused.push('capture: the BFF did not learn the preauth');
+    if (toVoid) {
+      const res = await fin.call(
+        'POST',
+        `/api/transactions/${toVoid.id}/void`,
+        { comment: 'Demo: order cancelled by the customer' },
+        idem(),
+      );
+      step('a void', res);
+    } else refused.push('void: the BFF did not learn the preauth');
+    // Returns need a final approval only, not settlement: the sandbox clock is left alone here
+    // (moving it a day would date every later demo order a day ahead). The storefront moves it
+    // 10 s per 3DS Method timeout itself.
+    const sales = await fin.call('GET', '/api/transactions?type=sale&status=approved&limit=20');
+    const sale = (sales.json?.items ?? []).find((t) => Number(t.amount) >= 5);
+    if (sale) {
+      for (const [amount, reasonCode] of [
+        ['1.00', 'customer_request'],
+        ['2.00', 'product_unacceptable'],
+      ]) {
+        const res = await fin.call(
+          'POST',
+          `/api/transactions/${sale.id}/return`,
+          { amount, reasonCode, comment: `Demo partial return of ${amount}` },
+          idem(),
+        );
+        step(`a partial return (${amount})`, res);
+      }
+    } else refused.push('returns: no approved sale was learned');
+    await fin.call('DELETE', '/api/session');
+  } else refused.push(`could not sign in as ${finance.email}`);
+
+  const op = await signIn(localUrl, origin, ops);
+  if (op) {
+    const res = await op.call(
+      'POST',
+      '/api/payouts',
+      {
+        destination: {
+          kind: 'card',
+          cardNumber: '4111111111111111',
+          cardholderName: 'Demo Payee',
+          expiryMonth: '12',
+          expiryYear: String(new Date().getUTCFullYear() + 2),
+        },
+        amount: '25.00',
+        currency: endpoint.currency,
+        endpointId: String(endpoint.id),
+        orderDesc: 'Demo payout waiting for a second ops approver',
+        mode: 'two-step',
+      },
+      idem(),
+    );
+    step('a payout waiting for a second approver', res);
+    await op.call('DELETE', '/api/session');
+  } else refused.push(`could not sign in as ${ops.email}`);
+
+  // The callbacks of the staff operations too, so the screens show their final outcome.
+  await callbacksDelivered(sandboxOrigin, 30_000);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const placed = summary
+    ? `${summary.orders} storefront orders (${summary.asExpected} as expected)`
+    : 'no storefront orders';
+  const line =
+    `demo data seeded in ${seconds} s: ${placed} and 2 preauths, learned through callbacks; ` +
+    `${done.join(', ') || 'no staff operations'}` +
+    (refused.length > 0 ? `; not done: ${refused.join('; ')}` : '');
+  writeFileSync(
+    marker,
+    `${JSON.stringify({ seededAt: new Date().toISOString(), orders, summary, done, refused })}\n`,
+  );
+  return line;
+}
+
 async function main() {
   const dataDir = resolve(root, env.PAYDESK_DATA_DIR ?? 'data');
   const port = env.PORT ?? '8080';
@@ -164,6 +419,7 @@ async function main() {
     DATABASE_URL: env.DATABASE_URL ?? `sqlite:${join(dataDir, 'paydesk.sqlite')}`,
   };
   const demo = !env.GATEWAY_BASE_URL;
+  let demoMerchant = null;
 
   if (demo) {
     const sandboxPort = env.SANDBOX_PORT ?? '8081';
@@ -171,6 +427,7 @@ async function main() {
     const merchantFile = join(merchantDir, 'merchant.json');
     if (!existsSync(merchantFile)) return fail(`${merchantFile} is missing`);
     const merchant = JSON.parse(readFileSync(merchantFile, 'utf8'));
+    demoMerchant = merchant;
     const keyFile = (f) => (isAbsolute(f) ? f : join(merchantDir, f));
     const endpoints = [
       ...(merchant.endpoints ?? []).map((e) => `${e.id}:${e.currency}`),
@@ -208,6 +465,15 @@ async function main() {
   }
   const admin = { email: bffEnv.PAYDESK_ADMIN_EMAIL, password: bffEnv.PAYDESK_ADMIN_PASSWORD };
   const users = await seedDemoUsers(localUrl, publicOrigin, admin);
+  const seeded = await seedDemoData({
+    dataDir,
+    localUrl,
+    origin: publicOrigin,
+    sandboxOrigin: `http://127.0.0.1:${env.SANDBOX_PORT ?? '8081'}`,
+    merchant: demoMerchant,
+    users,
+  });
+  if (seeded) say(seeded);
   const width = Math.max(...[admin, ...users].map((u) => u.email.length));
   const lines = [
     `Paydesk is ready at ${publicOrigin} (demo mode: sandbox gateway on port ${env.SANDBOX_PORT ?? '8081'}, data in ${dataDir}).`,

@@ -1,6 +1,8 @@
 // `npm start` end to end: the launcher on free ports with a temporary data directory starts the
-// sandbox and the BFF, seeds the demo users; every demo user can log in over HTTP; after a stop
-// and a second start the same users (and no duplicates) are there.
+// sandbox and the BFF, seeds the demo users and the demo data (storefront orders learned through
+// callbacks, returns, a capture, a void, a payout waiting for approval); every demo user can log
+// in over HTTP; after a stop and a second start the same users and the same data (no duplicates,
+// no second seeding) are there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,6 +14,59 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROLES = ['support', 'finance', 'ops', 'admin', 'auditor'] as const;
 const ADMIN = { email: 'admin@paydesk.local', password: 'paydesk-admin-demo' };
+/** Storefront orders in the test: one of each of the simulator's 14 scenarios. */
+const DEMO_ORDERS = 14;
+const FINAL = ['approved', 'declined', 'error', 'filtered'];
+
+interface Summary {
+  id: string;
+  orderid: string;
+  clientOrderId: string;
+  type: string;
+  status: string;
+  amount: string;
+}
+interface Detail extends Summary {
+  operations: { kind: string; origin: string; state: string; amount: string | null }[];
+  timeline: { kind: string }[];
+}
+interface Payout {
+  state: string;
+  amount: string;
+  preparedBy: { email: string };
+  destination: { masked: string };
+}
+
+/** Signs in over HTTP and calls the BFF the way the SPA does. */
+async function session(port: number, email: string, password: string) {
+  const origin = `http://localhost:${port}`;
+  const res = await fetch(`http://127.0.0.1:${port}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'paydesk', Origin: origin },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  const cookie = (res.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+  return async <T>(path: string): Promise<T> => {
+    const reply = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { Cookie: cookie } });
+    expect(reply.status, path).toBe(200);
+    return (await reply.json()) as T;
+  };
+}
+
+async function allTransactions(get: <T>(path: string) => Promise<T>): Promise<Summary[]> {
+  const items: Summary[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const page = await get<{ items: Summary[]; nextCursor: string | null }>(
+      `/api/transactions?limit=200${query}`,
+    );
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return items;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -116,13 +171,14 @@ describe('npm start launcher (demo mode)', () => {
     ).toBe(true);
   });
 
-  it('when started, stopped and started again, then every demo user logs in both times and nothing is duplicated', async () => {
+  it('when started, stopped and started again, then every demo user logs in both times, the demo data is seeded once and nothing is duplicated', async () => {
     const port = await freePort();
     const sandboxPort = await freePort();
     const env = {
       PORT: String(port),
       SANDBOX_PORT: String(sandboxPort),
       PAYDESK_DATA_DIR: dataDir,
+      PAYDESK_DEMO_ORDERS: String(DEMO_ORDERS),
       LOG_LEVEL: 'warn',
     };
 
@@ -138,6 +194,57 @@ describe('npm start launcher (demo mode)', () => {
       const res = await login(port, `${role}.demo@paydesk.local`, `paydesk-demo-${role}`);
       expect(res).toEqual({ status: 200, roles: [role] });
     }
+
+    // Demo data: every order the storefront placed reached the BFF through a callback, final.
+    // Every scripted order ends as its scenario says (the clock-moving 3DS timeout runs alone).
+    expect(printed).toMatch(
+      new RegExp(
+        `demo data seeded in [0-9.]+ s: ${DEMO_ORDERS} storefront orders \\(${DEMO_ORDERS} as expected\\)`,
+      ),
+    );
+    expect(printed).not.toContain('not done:');
+    const sandbox = (await (
+      await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/callbacks`)
+    ).json()) as { callbacks: { orderid: string; state: string; url: string }[] };
+    expect(sandbox.callbacks.length).toBeGreaterThan(DEMO_ORDERS);
+    for (const c of sandbox.callbacks) {
+      expect(c.state).toBe('delivered');
+      expect(c.url).toContain(`127.0.0.1:${port}/gateway/callback?endpoint=1001`);
+    }
+    const support = await session(port, 'support.demo@paydesk.local', 'paydesk-demo-support');
+    const seeded = await allTransactions(support);
+    const byOrderid = new Map(seeded.map((t) => [t.orderid, t]));
+    for (const c of sandbox.callbacks) expect(byOrderid.has(c.orderid), c.orderid).toBe(true);
+    const storefront = seeded.filter((t) => t.clientOrderId.startsWith('sf-'));
+    expect(new Set(storefront.map((t) => t.status))).toEqual(new Set(FINAL));
+    const details = await Promise.all(
+      seeded.map((t) => support<Detail>(`/api/transactions/${t.id}`)),
+    );
+    for (const d of details) {
+      expect(FINAL, `${d.clientOrderId} ${d.status}`).toContain(d.status);
+      expect(
+        d.timeline.some((e) => e.kind === 'callback'),
+        d.clientOrderId,
+      ).toBe(true);
+    }
+    // The staff operations, sent by Paydesk and approved by the gateway.
+    const staff = details.flatMap((d) =>
+      d.operations
+        .filter((o) => o.origin === 'paydesk')
+        .map((o) => `${d.type} ${o.kind} ${o.amount ?? '-'} ${o.state}`),
+    );
+    expect(staff.sort()).toEqual([
+      'preauth capture 50.00 approved',
+      'preauth void - approved',
+      'sale return 1.00 approved',
+      'sale return 2.00 approved',
+    ]);
+    const ops = await session(port, 'ops.demo@paydesk.local', 'paydesk-demo-ops');
+    const payouts = (await ops<{ items: Payout[] }>('/api/payouts')).items;
+    expect(
+      payouts.map((p) => [p.state, p.amount, p.preparedBy.email, p.destination.masked]),
+    ).toEqual([['pending_approval', '25.00', 'ops.demo@paydesk.local', '411111******1111']]);
+
     expect(await stop(first)).toBe(0);
     expect(await portIsClosed(port)).toBe(true);
     expect(await portIsClosed(sandboxPort)).toBe(true);
@@ -165,6 +272,14 @@ describe('npm start launcher (demo mode)', () => {
       await fetch(`http://127.0.0.1:${port}/api/users`, { headers: { Cookie: cookie } })
     ).json()) as { items: unknown[] };
     expect(users.items).toHaveLength(6);
+    // No second seeding: the same transactions and the one payout.
+    expect(second.output.join('')).not.toContain('seeding demo data');
+    const again = await session(port, 'support.demo@paydesk.local', 'paydesk-demo-support');
+    expect((await allTransactions(again)).map((t) => t.id).sort()).toEqual(
+      seeded.map((t) => t.id).sort(),
+    );
+    const opsAgain = await session(port, 'ops.demo@paydesk.local', 'paydesk-demo-ops');
+    expect((await opsAgain<{ items: Payout[] }>('/api/payouts')).items).toHaveLength(1);
     expect(await stop(second)).toBe(0);
   });
 });

@@ -15,6 +15,8 @@ import { OperationsService } from './operations.js';
 import { resolveOptions, type PaymentsOptions, type PaymentsOptionsInput } from './options.js';
 import { TransactionQueries } from './queries.js';
 import { Reconciler } from './reconciler.js';
+import { RebillService } from './rebills.js';
+import { SubscriptionsService } from './subscriptions.js';
 import { TransactionsService } from './transactions.js';
 
 export interface PaymentsDeps {
@@ -33,6 +35,7 @@ export interface PaymentsDeps {
 
 export interface Payments {
   clock: Clock;
+  config: Config;
   options: PaymentsOptions;
   bus: EventBus;
   gateway: GatewayClient;
@@ -42,6 +45,8 @@ export interface Payments {
     callbacks: CallbackReceiver;
     queries: TransactionQueries;
     idempotency: Idempotency;
+    rebills: RebillService;
+    subscriptions: SubscriptionsService;
   };
   reconciler: Reconciler;
   /** stops the reconciler and closes the bus */
@@ -64,15 +69,26 @@ export function createPayments(deps: PaymentsDeps): Payments {
     deps.config.merchant.controlKey,
     deps.logger,
   );
+  const rebills = new RebillService(ledger, gateway, deps.config);
+  const subscriptions = new SubscriptionsService(ledger.k, deps.clock, gateway, deps.config);
   const queries = new TransactionQueries(ledger.k, deps.clock);
   const idempotency = new Idempotency(ledger.k, deps.clock, options.idempotencyRetentionMs);
   const reconciler = new Reconciler(ledger, transactions, idempotency, deps.logger);
   return {
     clock: deps.clock,
+    config: deps.config,
     options,
     bus,
     gateway,
-    services: { transactions, operations, callbacks, queries, idempotency },
+    services: {
+      transactions,
+      operations,
+      callbacks,
+      queries,
+      idempotency,
+      rebills,
+      subscriptions,
+    },
     reconciler,
     close: async () => {
       await reconciler.stop();

@@ -24,6 +24,7 @@ import {
 import type { EventBus } from './events.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import type { PaymentsOptions } from './options.js';
+import { pendingOrderId } from './rebills.js';
 import {
   allowedActions,
   amountsOf,
@@ -118,6 +119,8 @@ export interface GatewayView {
   name: string | null;
   operations: GatewayOp[];
   createdAt: number | null;
+  /** set on the charges of a recurring payment */
+  recurringPaymentId?: string | null;
 }
 
 export function viewOfStatus(reply: GatewayReply): GatewayView | null {
@@ -164,6 +167,7 @@ export function viewOfStatus(reply: GatewayReply): GatewayView | null {
     name: names.length > 0 ? names.join(' ') : null,
     operations,
     createdAt: Number.isFinite(firstDate) ? firstDate : null,
+    recurringPaymentId: f['recurring-payment-id'] ?? null,
   };
 }
 
@@ -269,6 +273,13 @@ export class Ledger {
   ): Promise<ApplyResult> {
     const now = this.clock.now();
     const id = randomUUID();
+    // An order Paydesk created (a rebill) whose reply was lost carries a placeholder orderid
+    // until the gateway names it: this reply does.
+    await trx
+      .updateTable('transactions')
+      .set({ orderid: view.orderid })
+      .where('orderid', '=', pendingOrderId(view.clientOrderId))
+      .execute();
     await trx
       .insertInto('transactions')
       .values({
@@ -293,6 +304,7 @@ export class Ledger {
         drift: 0,
         drift_details: null,
         source: how.source === 'callback' ? 'callback' : 'lookup',
+        recurring_payment_id: view.recurringPaymentId ?? null,
         last_checked_at: now,
         created_at: view.createdAt ?? now,
         updated_at: now,
@@ -353,12 +365,14 @@ export class Ledger {
         customer_name: view.name ?? before.customer_name,
         drift: drift.length > 0 ? 1 : before.drift,
         drift_details: driftDetails,
+        recurring_payment_id: view.recurringPaymentId ?? before.recurring_payment_id ?? null,
         last_checked_at: now,
         updated_at: now,
       })
       .where('id', '=', before.id)
       .execute();
 
+    await this.linkSubscription(trx, view);
     if (how.exchange !== null) {
       await this.timeline(trx, before.id, {
         kind: how.source === 'reconcile' ? 'reconcile' : 'gateway',
@@ -404,6 +418,27 @@ export class Ledger {
         await this.scheduleReconcile(trx, row.id, now + this.options.reconcile.fastMinMs);
     }
     return { row, created, drift };
+  }
+
+  /**
+   * A charge of a recurring payment names it. A subscription whose create reply was lost learns
+   * its recurring-payment-id here: the charge's client_orderid is the plan's plus `-n`.
+   */
+  private async linkSubscription(trx: PayTrx, view: GatewayView): Promise<void> {
+    const match = /^(.+)-\d+$/.exec(view.clientOrderId);
+    const rpId = view.recurringPaymentId;
+    if (match?.[1] === undefined || rpId === undefined || rpId === null) return;
+    await trx
+      .updateTable('subscriptions')
+      .set({
+        recurring_payment_id: rpId,
+        state: 'active',
+        updated_at: this.clock.now(),
+      })
+      .where('client_orderid', '=', match[1])
+      .where('recurring_payment_id', 'is', null)
+      .where('state', 'in', ['unknown', 'sending'])
+      .execute();
   }
 
   /**
@@ -609,6 +644,57 @@ export class Ledger {
       });
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
     }
+  }
+
+  /**
+   * An order Paydesk created (a rebill) whose reply was lost, and that the gateway still does not
+   * know (`status` 404) long enough after sending: it was never created. The operation becomes
+   * `not_applied`, the order `error` / `not_created`; nothing is sent again. Null while it is too
+   * early to tell.
+   */
+  async settleNotCreated(trx: PayTrx, transactionId: string): Promise<TransactionsTable | null> {
+    const row = await lockTransaction(this.db, trx, transactionId);
+    if (row?.status !== 'unknown') return null;
+    const now = this.clock.now();
+    const notAppliedAfter = Math.max(
+      this.options.reconcile.notAppliedAfterMs,
+      this.options.gatewayTimeoutMs,
+    );
+    const ops = await this.operationsOf(trx, transactionId);
+    const waiting = ops.filter(
+      (o) =>
+        o.origin === 'paydesk' &&
+        o.sent_at !== null &&
+        ((o.state === 'unknown' && now - o.sent_at >= notAppliedAfter) ||
+          (o.state === 'sending' &&
+            now - o.sent_at >= notAppliedAfter + this.options.gatewayTimeoutMs)),
+    );
+    if (waiting.length === 0 || waiting.length !== ops.length) return null;
+    for (const o of waiting) {
+      await trx
+        .updateTable('transaction_operations')
+        .set({ state: 'not_applied', reserved_minor: 0, updated_at: now })
+        .where('id', '=', o.id)
+        .execute();
+      await this.timeline(trx, transactionId, {
+        kind: 'reconcile',
+        title: `${o.kind} was not applied: the gateway does not know the order; it was not sent again`,
+        actor: null,
+        data: { operationId: o.id },
+      });
+      await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
+    }
+    await trx
+      .updateTable('transactions')
+      .set({ status: 'error', stage: 'not_created', last_checked_at: now, updated_at: now })
+      .where('id', '=', transactionId)
+      .execute();
+    await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', transactionId).execute();
+    return trx
+      .selectFrom('transactions')
+      .selectAll()
+      .where('id', '=', transactionId)
+      .executeTakeFirstOrThrow();
   }
 
   /** The outcome of an operation whose reply was lost, learned by reconciliation: audited. */

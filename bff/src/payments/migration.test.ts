@@ -24,6 +24,7 @@ const TABLES = [
   'gateway_callbacks',
   'idempotency_keys',
   'reconcile_jobs',
+  'subscriptions',
 ];
 
 for (const variant of DB_VARIANTS) {
@@ -53,6 +54,7 @@ for (const variant of DB_VARIANTS) {
       expect(error).toBeUndefined();
       expect(results?.map((r) => [r.migrationName, r.status])).toEqual([
         ['0002-payments', 'Success'],
+        ['0004-subscriptions', 'Success'],
       ]);
       for (const table of TABLES) {
         const rows = await sql.raw<{ n: unknown }>(`select count(*) as n from ${table}`).execute(k);

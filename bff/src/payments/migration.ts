@@ -33,6 +33,8 @@ export interface TransactionsTable {
   drift_details: string | null;
   /** how Paydesk learned of the order: lookup | callback | paydesk */
   source: string;
+  /** the recurring payment (subscription) whose scheduled charge this order is (0004) */
+  recurring_payment_id?: string | null;
   last_checked_at: number | null;
   created_at: number;
   updated_at: number;
@@ -108,6 +110,40 @@ export interface ReconcileJobsTable {
   last_error: string | null;
 }
 
+/** A v4 recurring payment Paydesk created (0004-subscriptions). */
+export interface SubscriptionsTable {
+  id: string;
+  endpoint_id: string;
+  client_orderid: string;
+  /** the gateway's id; null until its reply (or, after a lost reply, its first charge) names it */
+  recurring_payment_id: string | null;
+  card_ref_id: string;
+  amount_minor: number;
+  currency: string;
+  /** day | week | month */
+  period: string;
+  interval_count: number;
+  /** YYYY-MM-DD as sent, null when the gateway's default (today, charged at once) applies */
+  start_date: string | null;
+  /** when the schedule starts: start_date's midnight UTC, or the creation time */
+  first_charge_at: number;
+  max_payments: number | null;
+  order_desc: string;
+  email: string;
+  /** sending | active | unknown | refused | not_sent */
+  state: string;
+  gateway_serial: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** redacted JSON of the create-recurring-payment exchange */
+  exchange: string | null;
+  idempotency_key: string | null;
+  created_by: string;
+  created_by_email: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface PaymentsTables {
   transactions: TransactionsTable;
   transaction_operations: TransactionOperationsTable;
@@ -115,6 +151,7 @@ export interface PaymentsTables {
   gateway_callbacks: GatewayCallbacksTable;
   idempotency_keys: IdempotencyKeysTable;
   reconcile_jobs: ReconcileJobsTable;
+  subscriptions: SubscriptionsTable;
 }
 
 export const PAYMENTS_MIGRATION_NAME = '0002-payments';
@@ -244,9 +281,74 @@ export function paymentsMigration(kind: DatabaseKind): Migration {
   };
 }
 
+export const SUBSCRIPTIONS_MIGRATION_NAME = '0004-subscriptions';
+
+/** Subscriptions (v4 recurring payments) and the link from their charges (rebill orders). */
+export function subscriptionsMigration(kind: DatabaseKind): Migration {
+  const int = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      const run = async (text: string) => {
+        await sql.raw(text).execute(db);
+      };
+      await run(`alter table transactions add column recurring_payment_id text`);
+      await run(
+        `create index transactions_recurring on transactions (recurring_payment_id, created_at, id)`,
+      );
+      await run(`create table subscriptions (
+        id text primary key,
+        endpoint_id text not null,
+        client_orderid text not null unique,
+        recurring_payment_id text unique,
+        card_ref_id text not null,
+        amount_minor ${int} not null,
+        currency text not null,
+        period text not null,
+        interval_count integer not null,
+        start_date text,
+        first_charge_at ${int} not null,
+        max_payments integer,
+        order_desc text not null,
+        email text not null,
+        state text not null,
+        gateway_serial text,
+        error_code text,
+        error_message text,
+        exchange text,
+        idempotency_key text,
+        created_by text not null,
+        created_by_email text not null,
+        created_at ${int} not null,
+        updated_at ${int} not null,
+        check (amount_minor > 0 and interval_count between 1 and 365)
+      )`);
+      await run(`create index subscriptions_created on subscriptions (created_at, id)`);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
-  return { [PAYMENTS_MIGRATION_NAME]: paymentsMigration(kind) };
+  return {
+    [PAYMENTS_MIGRATION_NAME]: paymentsMigration(kind),
+    [SUBSCRIPTIONS_MIGRATION_NAME]: subscriptionsMigration(kind),
+  };
+}
+
+async function tableExists(db: Kysely<unknown>, kind: DatabaseKind, name: string) {
+  const exists =
+    kind === 'postgres'
+      ? await sql<{
+          n: unknown;
+        }>`select count(*)::int as n from information_schema.tables where table_name = ${name} and table_schema = current_schema()`.execute(
+          db,
+        )
+      : await sql<{
+          n: unknown;
+        }>`select count(*) as n from sqlite_master where type = 'table' and name = ${name}`.execute(
+          db,
+        );
+  return big(exists.rows[0]?.n) > 0n;
 }
 
 /**
@@ -257,21 +359,12 @@ export async function ensurePaymentsSchema(
   db: Kysely<unknown>,
   kind: DatabaseKind,
 ): Promise<boolean> {
-  const exists =
-    kind === 'postgres'
-      ? await sql<{
-          n: unknown;
-        }>`select count(*)::int as n from information_schema.tables where table_name = 'transactions' and table_schema = current_schema()`.execute(
-          db,
-        )
-      : await sql<{
-          n: unknown;
-        }>`select count(*) as n from sqlite_master where type = 'table' and name = 'transactions'`.execute(
-          db,
-        );
-  if (big(exists.rows[0]?.n) > 0n) return false;
+  const hasPayments = await tableExists(db, kind, 'transactions');
+  const hasSubscriptions = await tableExists(db, kind, 'subscriptions');
+  if (hasPayments && hasSubscriptions) return false;
   await db.transaction().execute(async (trx) => {
-    await paymentsMigration(kind).up(trx);
+    if (!hasPayments) await paymentsMigration(kind).up(trx);
+    if (!hasSubscriptions) await subscriptionsMigration(kind).up(trx);
   });
   return true;
 }

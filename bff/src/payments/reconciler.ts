@@ -12,6 +12,7 @@ import type { Ledger } from './ledger.js';
 import { nextReconcileDelay } from './options.js';
 import { platformTrx } from './db.js';
 import type { TransactionsService } from './transactions.js';
+import { gatewayOrderId } from './rebills.js';
 
 export class Reconciler {
   #timer: NodeJS.Timeout | undefined;
@@ -121,9 +122,22 @@ export class Reconciler {
     }
     const { outcome, view } = await this.transactions.askStatus(
       row.endpoint_id,
-      row.orderid,
+      gatewayOrderId(row.orderid),
       row.client_orderid,
     );
+    if (
+      view === null &&
+      outcome.kind === 'reply' &&
+      outcome.httpStatus === 404 &&
+      gatewayOrderId(row.orderid) === undefined
+    ) {
+      // A rebill whose request may never have reached the gateway: settled once it is certain.
+      const settled = await ledger.tx((trx) => ledger.settleNotCreated(trx, row.id));
+      if (settled !== null) {
+        ledger.publish(settled, false);
+        return;
+      }
+    }
     if (view === null) {
       await ledger.tx((trx) =>
         ledger.timeline(trx, row.id, {

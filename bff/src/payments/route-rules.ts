@@ -46,6 +46,26 @@ export const PAYMENT_ROUTES = {
     action: 'transaction.card_ref',
     auditSuccess: true,
   },
+  'POST /api/rebills': {
+    access: MONEY,
+    action: 'transaction.rebill',
+    auditSuccess: true,
+  },
+  'GET /api/subscriptions': {
+    access: READERS,
+    action: 'subscription.list',
+    auditSuccess: false,
+  },
+  'POST /api/subscriptions': {
+    access: MONEY,
+    action: 'subscription.create',
+    auditSuccess: true,
+  },
+  'GET /api/subscriptions/:id': {
+    access: READERS,
+    action: 'subscription.read',
+    auditSuccess: false,
+  },
   'GET /api/events': { access: READERS, action: 'events.subscribe', auditSuccess: false },
   'GET /api/stats': { access: READERS, action: 'stats.read', auditSuccess: false },
 } as const satisfies Record<string, RouteRule>;

@@ -9,8 +9,11 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   LookupBodySchema,
+  RebillBodySchema,
   ReturnBodySchema,
   StatsQuerySchema,
+  SubscriptionCreateBodySchema,
+  SubscriptionListQuerySchema,
   TransactionFilterSchema,
   TransactionListQuerySchema,
   VoidBodySchema,
@@ -28,6 +31,7 @@ import {
 import type { RouteRule } from '../http/route-table.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 import type { Payments } from './index.js';
+import { requireRsaKey } from './subscriptions.js';
 import type { ActorInfo } from './transactions.js';
 
 export { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
@@ -141,6 +145,87 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       'card-ref',
       (id, _body, actor, key) => services.operations.cardRef(id, actor, key),
     ),
+    'POST /api/rebills': async (ctx) => {
+      const body = parseInput(RebillBodySchema, ctx.req.body ?? {}, 'body');
+      const actor = actorOf(ctx);
+      const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
+      ctx.audit.summary = { operation: 'rebill', body, idempotencyKey: key ?? null };
+      const reply = await services.idempotency.run(actor.id, key, 'rebill', body, async () => ({
+        status: 200,
+        body: await services.rebills.rebill(body, actor, ctx.client.ip, key ?? null, (id) => {
+          ctx.audit.target = `transaction:${id}`;
+        }),
+      }));
+      if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      const result = reply.body as {
+        operation?: { state?: string; gatewaySerial?: string | null };
+        transaction?: { id?: string; orderid?: string; clientOrderId?: string };
+      };
+      if (result.transaction?.id !== undefined)
+        ctx.audit.target = `transaction:${result.transaction.id}`;
+      ctx.audit.summary = {
+        ...ctx.audit.summary,
+        replayed: reply.replayed,
+        result: result.operation?.state ?? null,
+        gatewaySerial: result.operation?.gatewaySerial ?? null,
+        clientOrderId: result.transaction?.clientOrderId ?? null,
+        orderid: result.transaction?.orderid ?? null,
+      };
+      return { kind: 'json', status: reply.status, body: reply.body };
+    },
+    'GET /api/subscriptions': async (ctx) => {
+      const q = parseInput(SubscriptionListQuerySchema, ctx.req.query, 'query');
+      return { kind: 'json', status: 200, body: await services.subscriptions.list(q) };
+    },
+    'POST /api/subscriptions': async (ctx) => {
+      const body = parseInput(SubscriptionCreateBodySchema, ctx.req.body ?? {}, 'body');
+      const actor = actorOf(ctx);
+      const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
+      ctx.audit.summary = {
+        operation: 'create-recurring-payment',
+        body,
+        idempotencyKey: key ?? null,
+      };
+      // Before the key is taken: once the key is configured, the same request may be repeated.
+      requireRsaKey(p.config);
+      const reply = await services.idempotency.run(
+        actor.id,
+        key,
+        'subscription',
+        body,
+        async () => ({
+          status: 200,
+          body: await services.subscriptions.create(
+            body,
+            actor,
+            ctx.client.ip,
+            key ?? null,
+            (id) => {
+              ctx.audit.target = `subscription:${id}`;
+            },
+          ),
+        }),
+      );
+      if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      const result = reply.body as {
+        subscription?: { id?: string; state?: string; recurringPaymentId?: string | null };
+      };
+      if (result.subscription?.id !== undefined)
+        ctx.audit.target = `subscription:${result.subscription.id}`;
+      ctx.audit.summary = {
+        ...ctx.audit.summary,
+        replayed: reply.replayed,
+        result: result.subscription?.state ?? null,
+        recurringPaymentId: result.subscription?.recurringPaymentId ?? null,
+      };
+      return { kind: 'json', status: reply.status, body: reply.body };
+    },
+    'GET /api/subscriptions/:id': async (ctx) => {
+      const id = ctx.req.params.id;
+      if (typeof id !== 'string' || !ID.test(id))
+        throw new AppError('NOT_FOUND', 'no such subscription');
+      return { kind: 'json', status: 200, body: await services.subscriptions.get(id) };
+    },
     'GET /api/events': (ctx) => {
       requireAuth(ctx);
       // EventSource always asks for an event stream; anything else would wait forever for a reply.

@@ -5,6 +5,7 @@ import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js'
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger } from './ledger.js';
+import { gatewayOrderId } from './rebills.js';
 
 export interface ActorInfo {
   id: string;
@@ -143,7 +144,7 @@ export class TransactionsService {
     if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
     const { outcome, view } = await this.askStatus(
       row.endpoint_id,
-      row.orderid,
+      gatewayOrderId(row.orderid),
       row.client_orderid,
     );
     if (view === null) {

@@ -449,27 +449,36 @@ export class Storefront {
       (_, i) => SCENARIOS[i % SCENARIOS.length] ?? 'sale-approved',
     );
     const results: PlacedOrder[] = new Array<PlacedOrder>(plan.length);
+    const placeAt = async (index: number) => {
+      const scenario = plan[index] ?? 'sale-approved';
+      let placed: PlacedOrder;
+      try {
+        placed = await this.place(scenario);
+      } catch (error) {
+        placed = {
+          scenario,
+          clientOrderId: '',
+          expected: 'approved',
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+      results[index] = placed;
+      this.options.log?.(JSON.stringify(placed));
+    };
+    // The 3DS Method timeout scenario advances the sandbox's one clock, which would also time out
+    // any other 3DS Method order waiting at that moment: those run alone, after the others.
+    const indices = plan.map((_, i) => i);
+    const alone = indices.filter((i) => plan[i] === '3ds-method-timeout');
+    const together = indices.filter((i) => plan[i] !== '3ds-method-timeout');
     let next = 0;
     const worker = async () => {
-      while (next < plan.length) {
-        const index = next++;
-        const scenario = plan[index] ?? 'sale-approved';
-        let placed: PlacedOrder;
-        try {
-          placed = await this.place(scenario);
-        } catch (error) {
-          placed = {
-            scenario,
-            clientOrderId: '',
-            expected: 'approved',
-            error: error instanceof Error ? error.message : String(error),
-          };
-        }
-        results[index] = placed;
-        this.options.log?.(JSON.stringify(placed));
+      while (next < together.length) {
+        const index = together[next++];
+        if (index !== undefined) await placeAt(index);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency ?? 4) }, worker));
+    for (const index of alone) await placeAt(index);
     return results;
   }
 }

@@ -1,7 +1,7 @@
 // Transactions and their follow-up operations (issue 5): list, detail, lookup, capture, return,
 // void, card reference, live events and home-screen statistics. Money is decimal text on the wire.
 import { z } from 'zod';
-import { IsoDateTimeSchema } from './common.js';
+import { EmailSchema, IsoDateTimeSchema } from './common.js';
 
 /** Decimal text, > 0, at most two decimals (`19.99`); the BFF turns it into integer minor units. */
 export const AmountSchema = z
@@ -279,6 +279,142 @@ export type VoidBody = z.infer<typeof VoidBodySchema>;
 export const CardRefBodySchema = z.object({}).strict();
 export type CardRefBody = z.infer<typeof CardRefBodySchema>;
 
+/**
+ * `POST /api/rebills`: charge a stored card reference (make-rebill) as a new order with a new
+ * `client_orderid`; the reason is audited.
+ */
+export const RebillBodySchema = z
+  .object({
+    cardRefId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[\x21-\x7e]+$/, 'must be a card reference id (printable ASCII, no spaces)'),
+    amount: AmountSchema,
+    currency: CurrencySchema,
+    endpointId: z
+      .string()
+      .trim()
+      .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
+      .optional(),
+    orderDesc: z.string().trim().min(1).max(1024),
+    reason: z.string().trim().min(3).max(500),
+  })
+  .strict();
+export type RebillBody = z.infer<typeof RebillBodySchema>;
+
+/** Schedule units of a subscription (v4 create-recurring-payment `period`). */
+export const SUBSCRIPTION_PERIODS = ['day', 'week', 'month'] as const;
+export const SubscriptionPeriodSchema = z.enum(SUBSCRIPTION_PERIODS);
+export type SubscriptionPeriod = z.infer<typeof SubscriptionPeriodSchema>;
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export const IsoDateSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+  }, 'must be a real calendar date');
+
+/**
+ * `POST /api/subscriptions`: a v4 recurring payment on a stored card reference. Without
+ * `startDate` the gateway starts today and charges at once.
+ */
+export const SubscriptionCreateBodySchema = z
+  .object({
+    cardRefId: RebillBodySchema.shape.cardRefId,
+    amount: AmountSchema,
+    currency: CurrencySchema,
+    period: SubscriptionPeriodSchema,
+    interval: z.number().int().min(1).max(365),
+    startDate: IsoDateSchema.optional(),
+    maxPayments: z.number().int().min(1).max(10000).optional(),
+    orderDesc: z.string().trim().min(1).max(1024),
+    email: EmailSchema,
+    endpointId: RebillBodySchema.shape.endpointId,
+  })
+  .strict();
+export type SubscriptionCreateBody = z.infer<typeof SubscriptionCreateBodySchema>;
+
+/**
+ * `active` once the gateway named it; `unknown` when its reply was lost (never sent again; its
+ * first charge links it); `refused` / `not_sent` when no plan exists; `completed` after
+ * `maxPayments` charges.
+ */
+export const SUBSCRIPTION_STATES = [
+  'sending',
+  'active',
+  'completed',
+  'unknown',
+  'refused',
+  'not_sent',
+] as const;
+export const SubscriptionStateSchema = z.enum(SUBSCRIPTION_STATES);
+export type SubscriptionState = z.infer<typeof SubscriptionStateSchema>;
+
+export const SubscriptionScheduleSchema = z.object({
+  period: SubscriptionPeriodSchema,
+  interval: z.number().int(),
+  /** when the first charge is due (the start date's midnight UTC, or the creation time) */
+  start: IsoDateTimeSchema,
+  maxPayments: z.number().int().nullable(),
+  /** charges Paydesk has learned of (their callbacks or status) */
+  paymentsMade: z.number().int(),
+  /** computed from the schedule; null once maxPayments charges were made or no plan exists */
+  nextChargeAt: IsoDateTimeSchema.nullable(),
+});
+export type SubscriptionSchedule = z.infer<typeof SubscriptionScheduleSchema>;
+
+export const SubscriptionSummarySchema = z.object({
+  id: z.string(),
+  endpointId: z.string(),
+  clientOrderId: z.string(),
+  recurringPaymentId: z.string().nullable(),
+  cardRefId: z.string(),
+  amount: MoneySchema,
+  currency: z.string(),
+  orderDesc: z.string(),
+  email: z.string(),
+  state: SubscriptionStateSchema,
+  schedule: SubscriptionScheduleSchema,
+  createdBy: z.string(),
+  createdAt: IsoDateTimeSchema,
+  updatedAt: IsoDateTimeSchema,
+});
+export type SubscriptionSummary = z.infer<typeof SubscriptionSummarySchema>;
+
+export const SubscriptionDetailSchema = SubscriptionSummarySchema.extend({
+  startDate: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** the rebill orders the plan produced, newest first */
+  charges: z.array(TransactionSummarySchema),
+});
+export type SubscriptionDetail = z.infer<typeof SubscriptionDetailSchema>;
+
+/** `GET /api/subscriptions`: newest first, keyset cursor (opaque). */
+export const SubscriptionListQuerySchema = z.object({
+  cursor: z.string().trim().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type SubscriptionListQuery = z.infer<typeof SubscriptionListQuerySchema>;
+
+export const SubscriptionPageSchema = z.object({
+  items: z.array(SubscriptionSummarySchema),
+  nextCursor: z.string().nullable(),
+});
+export type SubscriptionPage = z.infer<typeof SubscriptionPageSchema>;
+
+/** Reply of `POST /api/subscriptions`. */
+export const SubscriptionResultSchema = z.object({
+  subscription: SubscriptionDetailSchema,
+  message: z.string(),
+});
+export type SubscriptionResult = z.infer<typeof SubscriptionResultSchema>;
+
 /** Header that makes a money-moving request safe to repeat (IETF httpapi idempotency-key draft). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Set on a reply that was stored earlier and is being repeated. */
@@ -289,7 +425,7 @@ export const IdempotencyKeySchema = z
   .max(255)
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
-/** Reply of capture, return, void and card-ref. */
+/** Reply of capture, return, void, card-ref and rebill (the new order). */
 export const OperationResultSchema = z.object({
   operation: OperationSchema,
   transaction: TransactionDetailSchema,

@@ -52,7 +52,16 @@ export async function startPaymentsApp(
   const created = options.shared === undefined ? await variant.create() : null;
   const database = options.shared?.database ?? created?.database;
   if (database === undefined) throw new Error('no database');
+  // Listen first: PUBLIC_ORIGIN (the origin of the server_callback_url of the orders this BFF
+  // creates, such as rebills) is this server's own address.
+  let handler: express.Express = express();
+  const server: Server = createServer((req, res) => {
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = testConfig(database, {
+    publicOrigin: url,
     gatewayBaseUrl: options.gatewayBaseUrl,
     merchant: {
       login: TEST_MERCHANT.login,
@@ -115,9 +124,7 @@ export async function startPaymentsApp(
     res.status(400).json(errorEnvelope(e, 'test'));
   });
 
-  const server: Server = createServer(outer);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  handler = outer;
   let counter = 0;
   const t: PaymentsTestApp = {
     url,

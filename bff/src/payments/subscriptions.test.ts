@@ -1,0 +1,290 @@
+// Subscriptions (v4 create-recurring-payment) through the BFF's HTTP API against the real sandbox
+// process, on both databases: created once, their charges learned by callback and linked.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  OperationResultSchema,
+  SubscriptionDetailSchema,
+  SubscriptionPageSchema,
+  SubscriptionResultSchema,
+  type ErrorEnvelope,
+  type SubscriptionDetail,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
+import { payDb } from './db.js';
+import { advanceSchedule, nextChargeAt } from './subscriptions.js';
+import { startPaymentsApp } from './test-support/app.js';
+import { key, learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
+
+interface SandboxPlan {
+  id: string;
+  clientOrderId: string;
+  period: string;
+  interval: number;
+  chargesMade: number;
+  chargeOrderIds: string[];
+  state: string;
+  serverCallbackUrl?: string;
+}
+
+describe('subscription schedule', () => {
+  it('when the next charge is computed, then it follows the period from the start, and none after maxPayments', () => {
+    const start = Date.UTC(2026, 0, 31, 10, 0, 0);
+    expect(nextChargeAt(start, 'day', 3, 0, null)).toBe(start);
+    expect(nextChargeAt(start, 'day', 3, 2, null)).toBe(Date.UTC(2026, 1, 6, 10, 0, 0));
+    expect(nextChargeAt(start, 'week', 2, 1, 5)).toBe(Date.UTC(2026, 1, 14, 10, 0, 0));
+    expect(advanceSchedule(Date.UTC(2026, 4, 15), 'month', 1)).toBe(Date.UTC(2026, 5, 15));
+    expect(nextChargeAt(start, 'month', 1, 2, 2)).toBeNull();
+  });
+});
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payments subscriptions (${variant.name})`, () => {
+    let f: Fixture;
+    let cardRefId: string;
+    const body = (extra: Record<string, unknown> = {}) => ({
+      cardRefId,
+      amount: '9.99',
+      currency: 'EUR',
+      period: 'day',
+      interval: 1,
+      maxPayments: 2,
+      orderDesc: 'daily plan',
+      email: 'Subscriber@Example.com',
+      ...extra,
+    });
+    const detail = async (id: string): Promise<SubscriptionDetail> =>
+      SubscriptionDetailSchema.parse((await f.support.get(`/api/subscriptions/${id}`)).json);
+    const plan = async (id: string): Promise<SandboxPlan> => {
+      const r = await f.sandbox.control(`/sandbox/recurring-payments/${id}`);
+      expect(r.status).toBe(200);
+      return r.json as SandboxPlan;
+    };
+
+    beforeAll(async () => {
+      f = await startFixture(variant);
+      const { tx } = await learnedOrder(f, 'sale', '10.00');
+      const res = await post(f.finance, `/api/transactions/${tx.id}/card-ref`, {});
+      const ref = OperationResultSchema.parse(res.json).transaction.cardRefId;
+      if (ref === null) throw new Error('no card reference');
+      cardRefId = ref;
+    });
+    afterAll(async () => {
+      await f.close();
+    });
+    afterEach(async () => {
+      await f.sandbox.faults({});
+    });
+
+    it('when finance creates a daily subscription, then the gateway gets one signed v4 request, and each charge arrives by callback as a rebill linked to it until maxPayments', async () => {
+      const res = await post(f.finance, '/api/subscriptions', body());
+      expect(res.status).toBe(200);
+      const created = SubscriptionResultSchema.parse(res.json).subscription;
+      expect(created).toMatchObject({
+        state: 'active',
+        amount: '9.99',
+        currency: 'EUR',
+        cardRefId,
+        email: 'subscriber@example.com',
+        endpointId: '1001',
+        schedule: { period: 'day', interval: 1, maxPayments: 2, paymentsMade: 0 },
+      });
+      expect(created.clientOrderId).toMatch(/^rp-[0-9a-f-]{36}$/);
+      expect(created.recurringPaymentId).toMatch(/^\d+$/);
+      const rpId = created.recurringPaymentId ?? '';
+      const atGateway = await plan(rpId);
+      expect(atGateway).toMatchObject({
+        clientOrderId: created.clientOrderId,
+        period: 'day',
+        interval: 1,
+        serverCallbackUrl: `${f.bff.url}/gateway/callback?endpoint=1001`,
+      });
+
+      // The first charge is due at once; it finishes and calls back.
+      await f.sandbox.advance(61);
+      const first = await detail(created.id);
+      expect(first.charges).toHaveLength(1);
+      expect(first.charges[0]).toMatchObject({
+        type: 'rebill',
+        status: 'approved',
+        amount: '9.99',
+        clientOrderId: `${created.clientOrderId}-1`,
+      });
+      expect(first.schedule.paymentsMade).toBe(1);
+      expect(first.schedule.nextChargeAt).toBe(
+        new Date(advanceSchedule(Date.parse(first.schedule.start), 'day', 1)).toISOString(),
+      );
+
+      await f.sandbox.advance(24 * 3600);
+      await f.sandbox.advance(61);
+      const second = await detail(created.id);
+      expect(second.charges.map((c) => c.clientOrderId).sort()).toEqual([
+        `${created.clientOrderId}-1`,
+        `${created.clientOrderId}-2`,
+      ]);
+      expect(second.charges.every((c) => c.status === 'approved')).toBe(true);
+      expect(second).toMatchObject({
+        state: 'completed',
+        schedule: { paymentsMade: 2, nextChargeAt: null },
+      });
+      const sandboxPlan = await plan(rpId);
+      expect(sandboxPlan).toMatchObject({ state: 'completed', chargesMade: 2 });
+      expect(second.charges.map((c) => c.orderid).sort()).toEqual(
+        [...sandboxPlan.chargeOrderIds].sort(),
+      );
+      // Charges are ordinary orders: in the transaction list with their callbacks.
+      const chargeId = second.charges[0]?.id ?? '';
+      const tx = (await f.support.get(`/api/transactions/${chargeId}`)).json as {
+        timeline: { kind: string }[];
+      };
+      expect(tx.timeline.some((e) => e.kind === 'callback')).toBe(true);
+
+      const list = SubscriptionPageSchema.parse((await f.support.get('/api/subscriptions')).json);
+      expect(list.items.find((s) => s.id === created.id)).toMatchObject({
+        state: 'completed',
+        schedule: { paymentsMade: 2 },
+      });
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'subscription.create')
+        .where('target', '=', `subscription:${created.id}`)
+        .execute();
+      expect(audit.map((a) => a.outcome)).toEqual(['success']);
+      expect(audit[0]?.summary).toContain(rpId);
+    });
+
+    it('when a subscription starts on a later date, then nothing is charged before it and the schedule shows it', async () => {
+      const clock = (await f.sandbox.control('/sandbox/clock')).json as { nowMs: number };
+      const start = new Date(clock.nowMs + 3 * 24 * 3600_000).toISOString().slice(0, 10);
+      const res = await post(
+        f.finance,
+        '/api/subscriptions',
+        body({ startDate: start, period: 'week', interval: 2, maxPayments: undefined }),
+      );
+      expect(res.status).toBe(200);
+      const created = SubscriptionResultSchema.parse(res.json).subscription;
+      expect(created.startDate).toBe(start);
+      expect(created.schedule).toMatchObject({
+        start: `${start}T00:00:00.000Z`,
+        nextChargeAt: `${start}T00:00:00.000Z`,
+        maxPayments: null,
+      });
+      await f.sandbox.advance(61);
+      expect((await detail(created.id)).charges).toEqual([]);
+      expect((await plan(created.recurringPaymentId ?? '')).chargesMade).toBe(0);
+    });
+
+    it('when the body is invalid, then 400 names the field and nothing is created', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ period: 'year' }, 'period'],
+        [{ interval: 0 }, 'interval'],
+        [{ interval: 366 }, 'interval'],
+        [{ interval: '2' }, 'interval'],
+        [{ startDate: '2026-02-30' }, 'startDate'],
+        [{ startDate: 'tomorrow' }, 'startDate'],
+        [{ maxPayments: 0 }, 'maxPayments'],
+        [{ email: 'not-an-address' }, 'email'],
+        [{ cardRefId: '' }, 'cardRefId'],
+        [{ amount: '-1' }, 'amount'],
+        [{ orderDesc: undefined }, 'orderDesc'],
+      ];
+      const before = await payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
+      for (const [extra, field] of cases) {
+        const res = await post(f.finance, '/api/subscriptions', body(extra));
+        expect(res.status, JSON.stringify(extra)).toBe(400);
+        expect((res.json as ErrorEnvelope).error.code).toBe('VALIDATION_FAILED');
+        expect(JSON.stringify((res.json as ErrorEnvelope).error.details)).toContain(
+          `"path":"${field}"`,
+        );
+      }
+      const noKey = await post(f.finance, '/api/subscriptions', body(), null);
+      expect(errorCode(noKey)).toBe('IDEMPOTENCY_KEY_MISSING');
+      const after = await payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
+      expect(after.length).toBe(before.length);
+    });
+
+    it('when a role other than finance creates one, then 403; every reader may list and read them', async () => {
+      const created = SubscriptionResultSchema.parse(
+        (await post(f.finance, '/api/subscriptions', body({ maxPayments: 1 }))).json,
+      ).subscription;
+      for (const role of ['support', 'ops', 'auditor'] as const) {
+        const client = await f.bff.userWithRoles([role]);
+        expect((await post(client, '/api/subscriptions', body())).status, role).toBe(403);
+        expect((await client.get(`/api/subscriptions/${created.id}`)).status, role).toBe(200);
+        expect((await client.get('/api/subscriptions')).status, role).toBe(200);
+      }
+      expect((await f.support.get('/api/subscriptions/not-an-id')).status).toBe(404);
+      expect(
+        (await f.support.get('/api/subscriptions/00000000-0000-0000-0000-000000000000')).status,
+      ).toBe(404);
+    });
+
+    it('when the same Idempotency-Key comes again, then the stored reply is repeated and one plan exists at the gateway', async () => {
+      const k = key();
+      const first = await post(f.finance, '/api/subscriptions', body({ amount: '4.44' }), k);
+      const again = await post(f.finance, '/api/subscriptions', body({ amount: '4.44' }), k);
+      expect(first.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.json).toEqual(first.json);
+      expect(
+        (await post(f.finance, '/api/subscriptions', body({ amount: '4.45' }), k)).status,
+      ).toBe(422);
+      const rows = await payDb(f.bff.db)
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('amount_minor', 'in', [444, 445])
+        .execute();
+      expect(rows).toHaveLength(1);
+    });
+
+    it('when the reply to the create is lost, then the plan is unknown, never sent again, and its first charge links it', async () => {
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['create-recurring-payment'] });
+      const res = await post(f.finance, '/api/subscriptions', body({ amount: '6.66' }));
+      expect(res.status).toBe(200);
+      const result = SubscriptionResultSchema.parse(res.json);
+      expect(result.subscription).toMatchObject({ state: 'unknown', recurringPaymentId: null });
+      expect(result.message).toContain('will not send it again');
+      await f.sandbox.faults({});
+      await f.sandbox.advance(61);
+      const linked = await detail(result.subscription.id);
+      expect(linked.state).toBe('active');
+      expect(linked.recurringPaymentId).toMatch(/^\d+$/);
+      expect(linked.charges.map((c) => c.clientOrderId)).toEqual([
+        `${result.subscription.clientOrderId}-1`,
+      ]);
+      expect((await plan(linked.recurringPaymentId ?? '')).clientOrderId).toBe(
+        result.subscription.clientOrderId,
+      );
+    });
+
+    it('when the merchant RSA key is not configured, then 409 names MERCHANT_RSA_KEY_FILE, nothing is sent, and the refusal is audited', async () => {
+      const noKey = await startPaymentsApp(variant, {
+        gatewayBaseUrl: f.sandbox.baseUrl,
+        config: { merchant: { ...f.bff.config.merchant, rsaPrivateKeyPem: null } },
+        shared: { database: f.bff.config.database },
+      });
+      try {
+        const finance = await noKey.userWithRoles(['finance'], 'nokey-finance@paydesk.test');
+        const res = await post(finance, '/api/subscriptions', body({ amount: '8.88' }));
+        expect(res.status).toBe(409);
+        expect((res.json as ErrorEnvelope).error.message).toContain('MERCHANT_RSA_KEY_FILE');
+        const rows = await payDb(f.bff.db)
+          .selectFrom('subscriptions')
+          .select('id')
+          .where('amount_minor', '=', 888)
+          .execute();
+        expect(rows).toEqual([]);
+        const audit = await f.bff.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', 'subscription.create')
+          .where('outcome', '=', 'refused')
+          .where('actor_email', '=', 'nokey-finance@paydesk.test')
+          .execute();
+        expect(audit.map((a) => a.error_code)).toEqual(['INVALID_STATE']);
+      } finally {
+        await noKey.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,594 @@
+// Payments benchmarks (issue 5) against the built sandbox and BFF, each a separate process logging
+// at warn to /dev/null.
+//   node bench/payments.bench.ts capture [--db sqlite|postgres] [--c1 N] [--c32 N]
+// measures the BFF's overhead per capture against the same signed capture sent straight to the
+// sandbox;
+//   node bench/payments.bench.ts list --db sqlite|postgres [--rows N] [--samples N]
+// seeds N transactions straight into the payments tables and measures list pages (keyset) and the
+// CSV export (rate, peak RSS of the BFF). PostgreSQL: a fresh database from PAYDESK_TEST_PG_URL,
+// dropped after. Figures go to test/bench/RESULTS-payments.md by hand.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { controlValue, formEncode } from '@paydesk/shared/protocol';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const merchantDir = join(root, 'sandbox', 'demo-merchant');
+export const merchant = JSON.parse(readFileSync(join(merchantDir, 'merchant.json'), 'utf8')) as {
+  login: string;
+  controlKey: string;
+};
+
+/** Temporary directories of this run, removed when the process exits. */
+const tempDirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(prefix);
+  tempDirs.push(dir);
+  return dir;
+}
+process.on('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+export interface Proc {
+  child: ChildProcess;
+  url: string;
+}
+
+async function waitOk(url: string, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not answer ${url}`);
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [join(root, script)], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+/** The sandbox with the demo merchant; operations final at once (processingDelayMs 0). */
+export async function startSandbox(port: number): Promise<Proc> {
+  const dir = tempDir(join(tmpdir(), 'paydesk-bench-sandbox-'));
+  const config = join(dir, 'sandbox.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      merchants: [
+        {
+          login: merchant.login,
+          controlKey: merchant.controlKey,
+          publicKeyFile: join(merchantDir, 'public-key.pem'),
+          endpoints: [
+            { id: 1001, currency: 'EUR' },
+            { id: 1002, currency: 'USD' },
+          ],
+        },
+      ],
+      processingDelayMs: 0,
+    }),
+  );
+  const child = start('sandbox/dist/main.js', {
+    SANDBOX_PORT: String(port),
+    SANDBOX_HOST: '127.0.0.1',
+    SANDBOX_CONFIG: config,
+    LOG_LEVEL: 'warn',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitOk(`${url}/paynet/openapi.json`, 'the sandbox');
+  return { child, url };
+}
+
+export const ADMIN = { email: 'admin@bench.local', password: 'bench-admin-password' };
+
+/** The BFF against the sandbox on `gatewayPort`, with the given DATABASE_URL. */
+export async function startBff(
+  port: number,
+  gatewayPort: number,
+  databaseUrl: string,
+): Promise<Proc> {
+  const dir = tempDir(join(tmpdir(), 'paydesk-bench-bff-'));
+  const secret = join(dir, 'session-secret');
+  writeFileSync(secret, 'bench-session-secret-0123456789abcdef-0123456789', { mode: 0o600 });
+  const child = start('bff/dist/main.js', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: `http://localhost:${port}`,
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET_FILE: secret,
+    GATEWAY_BASE_URL: `http://127.0.0.1:${gatewayPort}/paynet`,
+    MERCHANT_LOGIN: merchant.login,
+    MERCHANT_CONTROL_KEY: merchant.controlKey,
+    MERCHANT_RSA_KEY_FILE: join(merchantDir, 'private-key.pem'),
+    MERCHANT_ENDPOINTS: '1001:EUR,1002:USD',
+    PAYDESK_ADMIN_EMAIL: ADMIN.email,
+    PAYDESK_ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitOk(`${url}/readyz`, 'the BFF');
+  return { child, url };
+}
+
+export async function stopProc(p: Proc): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => {
+    p.child.once('exit', () => {
+      r();
+    });
+  });
+  p.child.kill('SIGTERM');
+  await exited;
+}
+
+export interface Session {
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string }>;
+}
+
+/** Signs in as `email` (the CSRF header and Origin of the SPA on every call). */
+export async function signIn(bff: Proc, email: string, password: string): Promise<Session> {
+  const origin = bff.url.replace('127.0.0.1', 'localhost');
+  let cookie = '';
+  const call: Session['call'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(bff.url + path, {
+      method,
+      headers: {
+        'X-Requested-With': 'paydesk',
+        Origin: origin,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(cookie ? { Cookie: cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.getSetCookie()[0];
+    if (set) cookie = set.split(';')[0] ?? '';
+    return { status: res.status, text: await res.text() };
+  };
+  const login = await call('POST', '/api/session', { email, password });
+  if (login.status !== 200) throw new Error(`sign-in as ${email}: HTTP ${login.status}`);
+  return { call };
+}
+
+/** Creates a user with one role as the bootstrap admin and signs in as that user. */
+export async function userWithRole(bff: Proc, role: string): Promise<Session> {
+  const admin = await signIn(bff, ADMIN.email, ADMIN.password);
+  const email = `${role}@bench.local`;
+  const password = `bench-${role}-password`;
+  const created = await admin.call('POST', '/api/users', {
+    email,
+    name: `Bench ${role}`,
+    password,
+    roles: [role],
+  });
+  if (created.status !== 201 && created.status !== 409) {
+    throw new Error(`creating ${email}: HTTP ${created.status} ${created.text}`);
+  }
+  return signIn(bff, email, password);
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+export const ms = (v: number): string => `${v.toFixed(2)} ms`;
+
+export function machine(): string {
+  const [one, five] = loadavg();
+  return (
+    `Linux ${process.arch}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+    `Node ${process.versions.node}; load average ${(one ?? 0).toFixed(2)} / ${(five ?? 0).toFixed(2)} (1 / 5 min) at the start`
+  );
+}
+
+/** Runs `task(i)` for i in [0, count) with `concurrency` in flight; returns each latency (ms). */
+export async function timed(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const t0 = performance.now();
+      await task(i);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return latencies.sort((a, b) => a - b);
+}
+
+/** Reads an option `--name value` from argv, or the default. */
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a number`);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) capture overhead
+
+interface Preauth {
+  id: string;
+  orderid: string;
+  clientOrderId: string;
+}
+
+function preauthBody(clientOrderId: string, callbackUrl: string): string {
+  const fields: Record<string, string> = {
+    client_orderid: clientOrderId,
+    order_desc: 'bench',
+    amount: '10.00',
+    currency: 'EUR',
+    address1: '1 Bench Street',
+    city: 'Benchville',
+    zip_code: '10115',
+    country: 'DE',
+    phone: '+49 30 1234567',
+    email: 'bench@example.com',
+    ipaddress: '192.0.2.1',
+    credit_card_number: '4111111111111111',
+    card_printed_name: 'BENCH USER',
+    expire_month: '12',
+    expire_year: String(new Date().getUTCFullYear() + 2),
+    cvv2: '123',
+    redirect_url: 'https://shop.example/return',
+    server_callback_url: callbackUrl,
+  };
+  fields.control = controlValue('preauth', { ...fields, endpointId: '1001' }, merchant.controlKey);
+  return formEncode(Object.entries(fields));
+}
+
+const GATEWAY_HEADERS = {
+  Accept: 'application/vnd.pay+json',
+  'Content-Type': 'application/x-www-form-urlencoded',
+};
+
+/** Approved preauths placed at the sandbox with server_callback_url = the BFF, as a shop would. */
+async function seedPreauths(sandbox: Proc, bff: Proc, reader: Session, count: number) {
+  const run = Date.now().toString(36);
+  const callbackUrl = `${bff.url}/gateway/callback?endpoint=1001`;
+  await timed(count, 16, async (i) => {
+    const res = await fetch(`${sandbox.url}/paynet/api/v2/preauth/1001`, {
+      method: 'POST',
+      headers: GATEWAY_HEADERS,
+      body: preauthBody(`bench-${run}-${i}`, callbackUrl),
+    });
+    if (res.status !== 200) throw new Error(`preauth: HTTP ${res.status} ${await res.text()}`);
+    await res.text();
+  });
+  // The BFF learns them through the callbacks.
+  const found: Preauth[] = [];
+  for (let attempt = 0; attempt < 600; attempt++) {
+    found.length = 0;
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const page = await reader.call(
+        'GET',
+        `/api/transactions?type=preauth&status=approved&limit=200${query}`,
+      );
+      const body = JSON.parse(page.text) as { items: Preauth[]; nextCursor: string | null };
+      found.push(...body.items.filter((t) => t.clientOrderId.startsWith(`bench-${run}-`)));
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+    if (found.length >= count) return found;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the BFF learned ${found.length} of ${count} preauths`);
+}
+
+function nth<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new Error(`no item ${i}`);
+  return item;
+}
+
+async function directCapture(sandbox: Proc, p: Preauth): Promise<void> {
+  const fields: Record<string, string> = {
+    login: merchant.login,
+    client_orderid: p.clientOrderId,
+    orderid: p.orderid,
+    amount: '1.00',
+    currency: 'EUR',
+  };
+  fields.control = controlValue('capture', fields, merchant.controlKey);
+  const res = await fetch(`${sandbox.url}/paynet/api/v2/capture/1001`, {
+    method: 'POST',
+    headers: GATEWAY_HEADERS,
+    body: formEncode(Object.entries(fields)),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`direct capture: HTTP ${res.status} ${text}`);
+}
+
+async function bffCapture(finance: Session, p: Preauth): Promise<void> {
+  const res = await finance.call(
+    'POST',
+    `/api/transactions/${p.id}/capture`,
+    { amount: '1.00' },
+    { 'Idempotency-Key': `bench-capture-${p.id}` },
+  );
+  if (res.status !== 200) throw new Error(`BFF capture: HTTP ${res.status} ${res.text}`);
+}
+
+async function captureBench(): Promise<void> {
+  const c1 = arg('c1', 200);
+  const c32 = arg('c32', 800);
+  const warm = 20;
+  const sandboxPort = arg('sandbox-port', 18_281);
+  const bffPort = arg('bff-port', 18_280);
+  const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
+  if (kind === 'postgres') {
+    await withPgDatabase((url) => captureRun(url, { c1, c32, warm, sandboxPort, bffPort }));
+  } else {
+    const dir = tempDir(join(tmpdir(), 'paydesk-bench-capture-'));
+    const url = `sqlite:${join(dir, 'paydesk.sqlite')}`;
+    await captureRun(url, { c1, c32, warm, sandboxPort, bffPort });
+  }
+}
+
+async function captureRun(
+  databaseUrl: string,
+  o: { c1: number; c32: number; warm: number; sandboxPort: number; bffPort: number },
+): Promise<void> {
+  const { c1, c32, warm, sandboxPort, bffPort } = o;
+  const sandbox = await startSandbox(sandboxPort);
+  const bff = await startBff(bffPort, sandboxPort, databaseUrl);
+  try {
+    process.stdout.write(`${machine()}\n${databaseUrl.split(':')[0] ?? ''}\n`);
+    const finance = await userWithRole(bff, 'finance');
+    const total = 2 * (warm + c1 + c32);
+    const t0 = performance.now();
+    const preauths = await seedPreauths(sandbox, bff, finance, total);
+    process.stdout.write(
+      `seeded ${total} preauths through callbacks in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
+    let next = 0;
+    const take = (n: number) => preauths.slice(next, (next += n));
+    // Warm both paths (connections, JIT, prepared statements).
+    const warmDirect = take(warm);
+    const warmBff = take(warm);
+    await timed(warm, 4, (i) => directCapture(sandbox, nth(warmDirect, i)));
+    await timed(warm, 4, (i) => bffCapture(finance, nth(warmBff, i)));
+    const rows: string[] = [];
+    for (const [count, concurrency] of [
+      [c1, 1],
+      [c32, 32],
+    ] as const) {
+      const forDirect = take(count);
+      const forBff = take(count);
+      const direct = await timed(count, concurrency, (i) =>
+        directCapture(sandbox, nth(forDirect, i)),
+      );
+      const through = await timed(count, concurrency, (i) => bffCapture(finance, nth(forBff, i)));
+      const d50 = percentile(direct, 50);
+      const b50 = percentile(through, 50);
+      const d99 = percentile(direct, 99);
+      const b99 = percentile(through, 99);
+      rows.push(
+        `| ${concurrency} | ${count} | ${ms(d50)} / ${ms(d99)} | ${ms(b50)} / ${ms(b99)} | ${ms(b50 - d50)} / ${ms(b99 - d99)} |`,
+      );
+    }
+    process.stdout.write(
+      [
+        '| concurrency | captures per path | sandbox direct p50 / p99 | through the BFF p50 / p99 | BFF overhead p50 / p99 |',
+        '| --- | --- | --- | --- | --- |',
+        ...rows,
+      ].join('\n') + '\n',
+    );
+  } finally {
+    await stopProc(bff);
+    await stopProc(sandbox);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) list latency and (c) CSV export over N seeded transactions
+
+const BASE_MS = Date.UTC(2026, 0, 1);
+const COLUMNS =
+  'id, endpoint_id, orderid, client_orderid, type, status, stage, currency, amount_minor, ' +
+  'authorized_minor, captured_minor, card_bin, card_last4, card_brand, customer_email, ' +
+  'customer_name, source, created_at, updated_at';
+
+/** Row i of the seeded set, as SQL over the integer column `i` (same values on both databases). */
+function seedSelect(kind: 'sqlite' | 'postgres'): string {
+  const id =
+    kind === 'sqlite'
+      ? `printf('b0000000-0000-4000-8000-%012d', i)`
+      : `'b0000000-0000-4000-8000-' || lpad(i::text, 12, '0')`;
+  const last4 = kind === 'sqlite' ? `printf('%04d', i % 10000)` : `lpad((i % 10000)::text, 4, '0')`;
+  const text = (e: string) => (kind === 'sqlite' ? `cast(${e} as text)` : `(${e})::text`);
+  const amount = `(100 + (i * 7919) % 99900)`;
+  return `select ${id}, case when i % 2 = 0 then '1001' else '1002' end, ${text('900000000 + i')},
+    'bench-' || ${text('i')}, case when i % 3 = 0 then 'preauth' else 'sale' end,
+    case i % 10 when 0 then 'declined' when 1 then 'error' when 2 then 'filtered' else 'approved' end,
+    case i % 10 when 0 then 'declined' when 1 then 'error' when 2 then 'filtered' else 'captured' end,
+    case when i % 2 = 0 then 'EUR' else 'USD' end, ${amount}, ${amount}, ${amount},
+    '411111', ${last4}, 'VISA', 'customer' || ${text('i % 50000')} || '@example.com',
+    'Bench Customer', 'callback', ${BASE_MS} + i * 1000, ${BASE_MS} + i * 1000`;
+}
+
+async function seedSqlite(file: string, rows: number): Promise<void> {
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(file);
+  db.exec('pragma busy_timeout = 30000');
+  db.exec('begin immediate');
+  db.prepare(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+     insert into transactions (${COLUMNS}) ${seedSelect('sqlite')} from n`,
+  ).run(rows);
+  db.exec('commit');
+  db.exec('analyze');
+  db.close();
+}
+
+async function seedPostgres(url: string, rows: number): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    `insert into transactions (${COLUMNS}) ${seedSelect('postgres')} from generate_series(1, $1::bigint) as i`,
+    [rows],
+  );
+  await client.query('analyze transactions');
+  await client.end();
+}
+
+async function withPgDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+  const adminUrl = process.env.PAYDESK_TEST_PG_URL;
+  if (!adminUrl) throw new Error('--db postgres needs PAYDESK_TEST_PG_URL');
+  const { default: pg } = await import('pg');
+  const name = `paydesk_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+  return Number(match?.[1] ?? Number.NaN);
+}
+
+async function listBench(): Promise<void> {
+  const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
+  const rows = arg('rows', 1_000_000);
+  const samples = arg('samples', 100);
+  const sandboxPort = arg('sandbox-port', 18_283);
+  const bffPort = arg('bff-port', 18_282);
+  process.stdout.write(
+    `${machine()}\n${kind}, ${rows} transactions, ${samples} samples per query\n`,
+  );
+  const sandbox = await startSandbox(sandboxPort);
+  const run = async (databaseUrl: string, seed: () => Promise<void>) => {
+    const bff = await startBff(bffPort, sandboxPort, databaseUrl);
+    try {
+      const t0 = performance.now();
+      await seed();
+      process.stdout.write(
+        `seeded ${rows} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (then ANALYZE)\n`,
+      );
+      const support = await userWithRole(bff, 'support');
+      const page = async (query: string) => {
+        const res = await support.call('GET', `/api/transactions?${query}`);
+        if (res.status !== 200) throw new Error(`${query}: HTTP ${res.status} ${res.text}`);
+        return JSON.parse(res.text) as { items: unknown[]; nextCursor: string | null };
+      };
+      // A cursor 100 pages deep (5,000 rows in), and page 2 of a filter.
+      let deep: string | null = null;
+      for (let i = 0; i < 100; i++) {
+        const p = await page(`limit=50${deep ? `&cursor=${encodeURIComponent(deep)}` : ''}`);
+        deep = p.nextCursor;
+      }
+      const declined2 = (await page('status=declined&limit=50')).nextCursor;
+      const mid = new Date(BASE_MS + Math.floor(rows / 2) * 1000);
+      const queries: [string, string][] = [
+        ['first page (newest 50)', 'limit=50'],
+        ['keyset page 101 (cursor)', `limit=50&cursor=${encodeURIComponent(deep ?? '')}`],
+        ['status=declined, first page', 'status=declined&limit=50'],
+        [
+          'status=declined, page 2 (cursor)',
+          `status=declined&limit=50&cursor=${encodeURIComponent(declined2 ?? '')}`,
+        ],
+        ['type + status + currency', 'type=preauth&status=approved&currency=EUR&limit=50'],
+        ['currency + amount range', 'currency=USD&amountMin=500.00&amountMax=510.00&limit=50'],
+        [
+          'created range (1 h)',
+          `createdFrom=${mid.toISOString()}&createdTo=${new Date(mid.getTime() + 3_600_000).toISOString()}&limit=50`,
+        ],
+        ['sort=amount_desc, first page', 'sort=amount_desc&limit=50'],
+        ['q = e-mail', `q=customer4242%40example.com&limit=50`],
+        ['q = last four', 'q=4242&limit=50'],
+        ['q = orderid', `q=${900000000 + Math.floor(rows / 3)}&limit=50`],
+        ['q = client_orderid', `q=bench-${Math.floor(rows / 4)}&limit=50`],
+      ];
+      const lines = ['| query | p50 | p95 | max |', '| --- | --- | --- | --- |'];
+      for (const [label, query] of queries) {
+        await page(query);
+        const lat = await timed(samples, 1, async () => {
+          await page(query);
+        });
+        lines.push(
+          `| ${label} | ${ms(percentile(lat, 50))} | ${ms(percentile(lat, 95))} | ${ms(lat.at(-1) ?? Number.NaN)} |`,
+        );
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+
+      // (c) the whole set as CSV; peak RSS of the BFF process during the export.
+      const pid = bff.child.pid ?? 0;
+      writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM (peak RSS) to the current RSS
+      const before = rssKiB(pid, 'VmRSS');
+      let sampledPeak = before;
+      const sampler = setInterval(() => {
+        sampledPeak = Math.max(sampledPeak, rssKiB(pid, 'VmRSS'));
+      }, 50);
+      const t1 = performance.now();
+      const res = await support.call('GET', '/api/transactions/export');
+      const seconds = (performance.now() - t1) / 1000;
+      clearInterval(sampler);
+      if (res.status !== 200) throw new Error(`export: HTTP ${res.status}`);
+      let lineCount = 0;
+      for (let i = res.text.indexOf('\n'); i >= 0; i = res.text.indexOf('\n', i + 1)) lineCount++;
+      const dataRows = lineCount - 1;
+      const peak = Math.max(sampledPeak, rssKiB(pid, 'VmHWM'));
+      process.stdout.write(
+        `export: ${dataRows} rows, ${(res.text.length / 2 ** 20).toFixed(1)} MiB in ${seconds.toFixed(2)} s = ` +
+          `${Math.round(dataRows / seconds)} rows/s; BFF RSS ${Math.round(before / 1024)} MiB before, ` +
+          `peak ${Math.round(peak / 1024)} MiB during the export\n`,
+      );
+    } finally {
+      await stopProc(bff);
+    }
+  };
+  try {
+    if (kind === 'sqlite') {
+      const file = join(tempDir(join(tmpdir(), 'paydesk-bench-list-')), 'paydesk.sqlite');
+      await run(`sqlite:${file}`, () => seedSqlite(file, rows));
+    } else {
+      await withPgDatabase((url) => run(url, () => seedPostgres(url, rows)));
+    }
+  } finally {
+    await stopProc(sandbox);
+  }
+}
+
+const which = process.argv[2];
+if (which === 'capture') await captureBench();
+else if (which === 'list') await listBench();
+else {
+  process.stderr.write('usage: node bench/payments.bench.ts capture|list [options]\n');
+  process.exit(2);
+}
