@@ -55,6 +55,7 @@ for (const variant of DB_VARIANTS) {
       expect(results?.map((r) => [r.migrationName, r.status])).toEqual([
         ['0002-payments', 'Success'],
         ['0004-subscriptions', 'Success'],
+        ['0005-list-indexes', 'Success'],
       ]);
       for (const table of TABLES) {
         const rows = await sql.raw<{ n: unknown }>(`select count(*) as n from ${table}`).execute(k);

@@ -327,11 +327,36 @@ export function subscriptionsMigration(kind: DatabaseKind): Migration {
   };
 }
 
+export const LIST_INDEXES_MIGRATION_NAME = '0005-list-indexes';
+
+/**
+ * The transactions list is ordered by (created_at, id) and filtered by currency or type with other
+ * columns (measured in test/bench/RESULTS-payments.md over 1,000,000 rows): an index per filter
+ * column in list order lets each page and the capped total stop early instead of scanning.
+ */
+export function listIndexesMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index transactions_currency_created on transactions (currency, created_at, id)`.execute(
+        db,
+      );
+      await sql`create index transactions_type_created on transactions (type, created_at, id)`.execute(
+        db,
+      );
+      // An amount range within a currency (the count behind the capped total above all).
+      await sql`create index transactions_currency_amount on transactions (currency, amount_minor, id)`.execute(
+        db,
+      );
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
     [PAYMENTS_MIGRATION_NAME]: paymentsMigration(kind),
     [SUBSCRIPTIONS_MIGRATION_NAME]: subscriptionsMigration(kind),
+    [LIST_INDEXES_MIGRATION_NAME]: listIndexesMigration(),
   };
 }
 
