@@ -19,6 +19,8 @@ export function gatewayRefusal(
   httpStatus: number,
   reply: GatewayReply,
   operation: string,
+  /** what a 404 says the gateway does not know */
+  unknownSubject = 'this order',
 ): AppError {
   const code = reply.errorCode ?? null;
   const details: GatewayRefusalDetails = { gatewayHttpStatus: httpStatus, gatewayErrorCode: code };
@@ -40,7 +42,7 @@ export function gatewayRefusal(
     case 404:
       return new AppError(
         'NOT_FOUND',
-        `The gateway does not know this order (${tag})${quote(reply.errorMessage)}.`,
+        `The gateway does not know ${unknownSubject} (${tag})${quote(reply.errorMessage)}.`,
         details,
       );
     case 409:
