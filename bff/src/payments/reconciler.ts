@@ -12,45 +12,34 @@ import type { Ledger } from './ledger.js';
 import { nextReconcileDelay } from './options.js';
 import { platformTrx } from './db.js';
 import type { TransactionsService } from './transactions.js';
+import { PollLoop } from '../jobs/poll-loop.js';
 import { gatewayOrderId } from './rebills.js';
 
 export class Reconciler {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = true;
+  readonly #loop: PollLoop;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly transactions: TransactionsService,
     private readonly idempotency: Idempotency,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#loop = new PollLoop(
+      ledger.options.reconcile.pollIntervalMs,
+      () => this.runOnce(),
+      (err: unknown) => {
+        logger.error({ err }, 'reconcile pass failed');
+      },
+    );
+  }
 
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#arm();
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #arm(): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.runOnce()
-        .catch((err: unknown) => {
-          this.logger.error({ err }, 'reconcile pass failed');
-        })
-        .finally(() => {
-          this.#arm();
-        });
-    }, this.ledger.options.reconcile.pollIntervalMs);
-    this.#timer.unref();
+  /** Stops the loop and waits for the pass under way. */
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** Claims the due jobs, reconciles each, purges expired idempotency keys; returns the jobs run. */

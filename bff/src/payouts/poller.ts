@@ -4,6 +4,7 @@
 // LOCKED on PostgreSQL; BEGIN IMMEDIATE on SQLite) so several BFF instances never check one twice.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { PollLoop } from '../jobs/poll-loop.js';
 import { addEvent, askStatus, exchangeData, nextPollDelay, type Ctx } from './context.js';
 import type { PayoutsTable } from './migration.js';
 import type { PayoutsService } from './service.js';
@@ -11,41 +12,29 @@ import type { PayoutsService } from './service.js';
 const AWAITED = ['checking', 'processing', 'unknown'];
 
 export class PayoutPoller {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = true;
+  readonly #loop: PollLoop;
 
   constructor(
     private readonly c: Ctx,
     private readonly payouts: PayoutsService,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#loop = new PollLoop(
+      c.options.poll.intervalMs,
+      () => this.runOnce(),
+      (err: unknown) => {
+        logger.error({ err }, 'payout poll pass failed');
+      },
+    );
+  }
 
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#arm();
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #arm(): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.runOnce()
-        .catch((err: unknown) => {
-          this.logger.error({ err }, 'payout poll pass failed');
-        })
-        .finally(() => {
-          this.#arm();
-        });
-    }, this.c.options.poll.intervalMs);
-    this.#timer.unref();
+  /** Stops the loop and waits for the pass under way. */
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /**
