@@ -1,6 +1,7 @@
 // A gateway refusal (400/401/404/409, or a 200 that is not the expected reply) as a staff-facing
 // AppError carrying the gateway's error code; the raw reply stays in the redacted timeline.
 import type { GatewayReply } from '@paydesk/shared/protocol';
+import type { GatewayOutcome } from '../gateway-client/client.js';
 import { AppError } from '../errors.js';
 
 export interface GatewayRefusalDetails {
@@ -58,4 +59,43 @@ export function gatewayRefusal(
         details,
       );
   }
+}
+
+/** How an operation's outcome is recorded: state, the gateway's serial and error, staff text. */
+export interface RecordedOutcome {
+  state: 'not_sent' | 'unknown';
+  serial: null;
+  errorCode: null;
+  errorMessage: string | null;
+  title: string;
+  message: string;
+}
+
+/**
+ * The two outcomes in which Paydesk did not learn the result: the request never reached the
+ * gateway, or its reply was lost (the operation may have been applied and is never sent again).
+ */
+export function lostOutcome(
+  outcome: Exclude<GatewayOutcome, { kind: 'reply' }>,
+  label: string,
+  whileAsking = '',
+): RecordedOutcome {
+  if (outcome.kind === 'not-sent') {
+    return {
+      state: 'not_sent',
+      serial: null,
+      errorCode: null,
+      errorMessage: outcome.reason,
+      title: 'not sent',
+      message: 'not sent',
+    };
+  }
+  return {
+    state: 'unknown',
+    serial: null,
+    errorCode: null,
+    errorMessage: outcome.exchange.error,
+    title: `outcome unknown (${outcome.reason})`,
+    message: `The gateway's answer to the ${label} was lost (${outcome.reason}). Paydesk is asking the gateway for the order's status and will not send it again${whileAsking}.`,
+  };
 }

@@ -24,7 +24,7 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { big, lockTransaction, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
-import { gatewayRefusal } from './gateway-errors.js';
+import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import type { Ledger } from './ledger.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import { factsOf, IN_FLIGHT_STATES, toOperation } from './records.js';
@@ -381,25 +381,8 @@ export class OperationsService {
     message: string;
   } {
     const label = `${plan.kind}${plan.amountMinor === null ? '' : ` of ${formatMinorUnits(plan.amountMinor)}`}`;
-    if (outcome.kind === 'not-sent') {
-      return {
-        state: 'not_sent',
-        serial: null,
-        errorCode: null,
-        errorMessage: outcome.reason,
-        title: 'not sent',
-        message: 'not sent',
-      };
-    }
-    if (outcome.kind === 'unknown') {
-      return {
-        state: 'unknown',
-        serial: null,
-        errorCode: null,
-        errorMessage: outcome.exchange.error,
-        title: `outcome unknown (${outcome.reason})`,
-        message: `The gateway's answer to the ${label} was lost (${outcome.reason}). Paydesk is asking the gateway for the order's status and will not send it again; the amount stays reserved until then.`,
-      };
+    if (outcome.kind !== 'reply') {
+      return lostOutcome(outcome, label, '; the amount stays reserved until then');
     }
     const reply = outcome.reply;
     const expected = plan.kind === 'card-ref' ? 'create-card-ref-response' : 'async-response';

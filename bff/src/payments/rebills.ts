@@ -12,7 +12,7 @@ import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js'
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
 import { toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
-import { gatewayRefusal } from './gateway-errors.js';
+import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import type { Ledger } from './ledger.js';
 import { toOperation } from './records.js';
 import type { ActorInfo } from './transactions.js';
@@ -241,26 +241,7 @@ function classify(
   title: string;
   message: string;
 } {
-  if (outcome.kind === 'not-sent') {
-    return {
-      state: 'not_sent',
-      serial: null,
-      errorCode: null,
-      errorMessage: outcome.reason,
-      title: 'not sent',
-      message: 'not sent',
-    };
-  }
-  if (outcome.kind === 'unknown') {
-    return {
-      state: 'unknown',
-      serial: null,
-      errorCode: null,
-      errorMessage: outcome.exchange.error,
-      title: `outcome unknown (${outcome.reason})`,
-      message: `The gateway's answer to the ${label} was lost (${outcome.reason}). Paydesk is asking the gateway for the order's status and will not send it again.`,
-    };
-  }
+  if (outcome.kind !== 'reply') return lostOutcome(outcome, label);
   const reply = outcome.reply;
   if (
     outcome.httpStatus === 200 &&
