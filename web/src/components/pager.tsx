@@ -1,10 +1,9 @@
 import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import IconButton from '@mui/material/IconButton';
-import NativeSelect from '@mui/material/NativeSelect';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
+import { PageSizeSelect } from './page-size-select';
 import { formatCount } from '../lib/format';
 
 /**
@@ -26,7 +25,6 @@ export function Pager({
   onPageIndexChange: (pageIndex: number) => void;
   onPageSizeChange: (pageSize: number) => void;
 }) {
-  const sizeId = useId();
   const first = total === 0 ? 0 : pageIndex * pageSize + 1;
   const last = Math.min(total, (pageIndex + 1) * pageSize);
   const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
@@ -38,26 +36,11 @@ export function Pager({
       spacing={2}
       sx={{ alignItems: 'center', justifyContent: 'flex-end', px: 2, py: 1, flexWrap: 'wrap' }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <Typography component="label" htmlFor={sizeId} variant="body2">
-          Rows per page
-        </Typography>
-        <NativeSelect
-          value={pageSize}
-          onChange={(event) => {
-            onPageSizeChange(Number(event.target.value));
-          }}
-          inputProps={{ id: sizeId }}
-          disableUnderline
-          sx={{ fontSize: 'body2.fontSize' }}
-        >
-          {pageSizes.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </NativeSelect>
-      </Stack>
+      <PageSizeSelect
+        pageSize={pageSize}
+        pageSizes={pageSizes}
+        onPageSizeChange={onPageSizeChange}
+      />
       <Typography variant="body2" aria-live="polite">
         {formatCount(first)}–{formatCount(last)} of {formatCount(total)}
       </Typography>

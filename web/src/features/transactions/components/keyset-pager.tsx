@@ -2,10 +2,9 @@ import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import FirstPage from '@mui/icons-material/FirstPage';
 import IconButton from '@mui/material/IconButton';
-import NativeSelect from '@mui/material/NativeSelect';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
+import { PageSizeSelect } from '../../../components/page-size-select';
 import { formatCount } from '../../../lib/format';
 
 /**
@@ -35,7 +34,6 @@ export function KeysetPager({
   onNext: () => void;
   onPageSizeChange: (pageSize: number) => void;
 }) {
-  const sizeId = useId();
   const atFirst = pageNumber === 1;
   return (
     <Stack
@@ -45,26 +43,11 @@ export function KeysetPager({
       spacing={2}
       sx={{ alignItems: 'center', justifyContent: 'flex-end', px: 2, py: 1, flexWrap: 'wrap' }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <Typography component="label" htmlFor={sizeId} variant="body2">
-          Rows per page
-        </Typography>
-        <NativeSelect
-          value={pageSize}
-          onChange={(event) => {
-            onPageSizeChange(Number(event.target.value));
-          }}
-          inputProps={{ id: sizeId }}
-          disableUnderline
-          sx={{ fontSize: 'body2.fontSize' }}
-        >
-          {pageSizes.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </NativeSelect>
-      </Stack>
+      <PageSizeSelect
+        pageSize={pageSize}
+        pageSizes={pageSizes}
+        onPageSizeChange={onPageSizeChange}
+      />
       <Typography variant="body2" aria-live="polite">
         {pageNumber === null ? 'A later page' : `Page ${formatCount(pageNumber)}`} ·{' '}
         {formatCount(shown)} {shown === 1 ? 'row' : 'rows'}
