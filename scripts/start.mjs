@@ -255,6 +255,26 @@ async function callbacksDelivered(sandboxOrigin, timeoutMs) {
   return null;
 }
 
+/**
+ * Waits until the BFF has learned the outcome of every operation on these transactions: a
+ * capture, void or return is `processing` until the sandbox finishes it and its callback arrives
+ * (before then the sandbox has no callback pending either, so that alone proves nothing).
+ */
+async function operationsSettled(api, transactionIds, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const open = new Set(['sending', 'processing', 'unknown']);
+  while (Date.now() < deadline && !stopping) {
+    let settled = true;
+    for (const id of transactionIds) {
+      const detail = await api.call('GET', `/api/transactions/${id}`);
+      if ((detail.json?.operations ?? []).some((o) => open.has(o.state))) settled = false;
+    }
+    if (settled) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
 /** Finds one transaction of the BFF by client_orderid, waiting until it has a final status. */
 async function learned(api, clientOrderId, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -363,6 +383,10 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
         step(`a partial return (${amount})`, res);
       }
     } else refused.push('returns: no approved sale was learned');
+    const touched = [toCapture, toVoid, sale].filter(Boolean).map((t) => t.id);
+    if (!(await operationsSettled(fin, touched, 30_000))) {
+      say('some staff operations were still processing after 30 s; the BFF learns them later.');
+    }
     await fin.call('DELETE', '/api/session');
   } else refused.push(`could not sign in as ${finance.email}`);
 
