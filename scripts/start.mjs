@@ -8,8 +8,9 @@
 // On the first start of a data directory it also seeds demo data (seedDemoData below): the
 // sandbox's storefront simulator places PAYDESK_DEMO_ORDERS orders (default 300, about 25 s) with
 // server_callback_url pointing at the BFF, so the BFF learns them through callbacks; then staff
-// operations through the BFF's own API (two partial returns, a partial capture, a void, a payout
-// waiting for its second approver). A marker file in the data directory keeps restarts from
+// operations through the BFF's own API (two partial returns, a partial capture, a void, a card
+// reference with a monthly subscription on it, a sale-form payment link, a payout and a
+// payout-form link each waiting for its second approver). A marker file in the data directory keeps restarts from
 // seeding again.
 // With GATEWAY_BASE_URL set: the BFF alone, configured by the environment; no demo users.
 //
@@ -34,6 +35,17 @@ const demoUser = (role) => ({
   password: `paydesk-demo-${role}`,
   roles: [role],
 });
+
+/** Every payout needs two people: a second ops account lets a newcomer approve the demo payout. */
+export const DEMO_USERS = [
+  ...DEMO_ROLES.map(demoUser),
+  {
+    email: 'approver.demo@paydesk.local',
+    name: 'Demo approver',
+    password: 'paydesk-demo-approver',
+    roles: ['ops'],
+  },
+];
 
 const say = (line) => process.stdout.write(`[start] ${line}\n`);
 const fail = (message) => {
@@ -70,12 +82,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-function startChild(name, script, childEnv) {
+function startChild(name, script, childEnv, nodeFlags = []) {
   if (!existsSync(script)) {
     fail(`${name}: ${script} does not exist. Build first: pnpm -r build (npm start does this).`);
     return null;
   }
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -150,8 +162,7 @@ async function seedDemoUsers(baseUrl, origin, admin) {
   const list = await api.call('GET', '/api/users');
   const existing = new Set((list.json?.items ?? []).map((u) => u.email));
   const users = [];
-  for (const role of DEMO_ROLES) {
-    const user = demoUser(role);
+  for (const user of DEMO_USERS) {
     if (!existing.has(user.email)) {
       const created = await api.call('POST', '/api/users', user);
       if (created.status !== 201) {
@@ -289,6 +300,83 @@ async function learned(api, clientOrderId, timeoutMs) {
 
 const idem = () => ({ 'Idempotency-Key': `demo-seed-${randomUUID()}` });
 
+/** Waits until the subscription's first charge has a final status at the BFF (its callback). */
+async function firstCharge(api, subscriptionId, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopping) {
+    const res = await api.call('GET', `/api/subscriptions/${subscriptionId}`);
+    const charge = res.json?.charges?.[0];
+    if (charge && charge.status !== 'processing' && charge.status !== 'unknown') return charge;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return null;
+}
+
+/**
+ * Finance's stored-card demo, through the BFF's API: a card reference on an approved sale (not the
+ * one with the returns), a monthly subscription on it (v4, signed with the demo merchant's RSA
+ * key; the sandbox charges it at once), and a sale-form payment link. Returns the first charge.
+ */
+async function seedStoredCard(fin, approvedSales, returned, endpoint, step, refused) {
+  const sale = approvedSales.find((t) => t.id !== returned?.id) ?? returned;
+  if (!sale) {
+    refused.push('card reference: no approved sale was learned');
+    return null;
+  }
+  const ref = await fin.call('POST', `/api/transactions/${sale.id}/card-ref`, {}, idem());
+  step('a card reference', ref);
+  const cardRefId = ref.json?.transaction?.cardRefId;
+  let charge = null;
+  if (typeof cardRefId === 'string') {
+    const plan = await fin.call(
+      'POST',
+      '/api/subscriptions',
+      {
+        cardRefId,
+        amount: '9.99',
+        currency: endpoint.currency,
+        period: 'month',
+        interval: 1,
+        maxPayments: 12,
+        orderDesc: 'Demo monthly membership',
+        email: 'demo.subscriber@example.com',
+        endpointId: String(endpoint.id),
+      },
+      idem(),
+    );
+    step('a monthly subscription', plan);
+    const id = plan.json?.subscription?.id;
+    if (typeof id === 'string') {
+      charge = await firstCharge(fin, id, 30_000);
+      if (!charge) refused.push('subscription: its first charge was not learned within 30 s');
+    }
+  } else refused.push('subscription: the card reference has no id');
+  const link = await fin.call(
+    'POST',
+    '/api/payment-links',
+    {
+      kind: 'sale-form',
+      amount: '19.90',
+      currency: endpoint.currency,
+      endpointId: String(endpoint.id),
+      orderDesc: 'Demo invoice paid on the hosted sale form',
+      customer: {
+        email: 'demo.payer@example.com',
+        firstName: 'Dana',
+        lastName: 'Payer',
+        address1: '1 Demo Street',
+        city: 'Springfield',
+        zipCode: '12345',
+        country: 'DE',
+        phone: '+49 30 5550100',
+      },
+    },
+    idem(),
+  );
+  step('a sale-form payment link', link);
+  return charge;
+}
+
 async function signIn(baseUrl, origin, user) {
   const api = bffClient(baseUrl, origin);
   const res = await api.call('POST', '/api/session', {
@@ -383,7 +471,15 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
         step(`a partial return (${amount})`, res);
       }
     } else refused.push('returns: no approved sale was learned');
-    const touched = [toCapture, toVoid, sale].filter(Boolean).map((t) => t.id);
+    const charged = await seedStoredCard(
+      fin,
+      sales.json?.items ?? [],
+      sale,
+      endpoint,
+      step,
+      refused,
+    );
+    const touched = [toCapture, toVoid, sale, charged].filter(Boolean).map((t) => t.id);
     if (!(await operationsSettled(fin, touched, 30_000))) {
       say('some staff operations were still processing after 30 s; the BFF learns them later.');
     }
@@ -412,6 +508,19 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
       idem(),
     );
     step('a payout waiting for a second approver', res);
+    const form = await op.call(
+      'POST',
+      '/api/payment-links',
+      {
+        kind: 'payout-form',
+        amount: '40.00',
+        currency: endpoint.currency,
+        endpointId: String(endpoint.id),
+        orderDesc: 'Demo payout form waiting for a second ops approver',
+      },
+      idem(),
+    );
+    step('a payout-form link waiting for a second approver', form);
     await op.call('DELETE', '/api/session');
   } else refused.push(`could not sign in as ${ops.email}`);
 
@@ -478,7 +587,11 @@ async function main() {
     delete bffEnv.MERCHANT_CONTROL_KEY_FILE;
   }
 
-  const bff = startChild('bff', join(root, 'bff', 'dist', 'main.js'), bffEnv);
+  // A smaller young generation keeps a long CSV export's garbage from growing the heap by 100 MB
+  // (test/bench/RESULTS-payments.md); it costs nothing measurable elsewhere.
+  const bff = startChild('bff', join(root, 'bff', 'dist', 'main.js'), bffEnv, [
+    '--max-semi-space-size=16',
+  ]);
   if (bff === null) return;
   const localUrl = `http://127.0.0.1:${port}`;
   await waitReady(`${localUrl}/readyz`, Number(env.PAYDESK_START_TIMEOUT_MS ?? 60_000));

@@ -6,7 +6,7 @@ import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import { REQUEST_ID_HEADER, type ReadyResponse } from '@paydesk/shared/api';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { Config, ReconcileConfig } from './config.js';
 import type { Db } from './db/connect.js';
 import { AppError } from './errors.js';
 import { ROUTES, splitRouteKey, type RouteKey } from './http/route-table.js';
@@ -33,6 +33,8 @@ import {
 import { createPayouts, type Payouts } from './payouts/index.js';
 import { payoutHandlers } from './payouts/routes.js';
 import { createServices, type Services } from './services/index.js';
+import { viewHandlers } from './views/routes.js';
+import { SavedViews } from './views/service.js';
 import { maskPans } from './services/redact.js';
 
 export interface AppDeps {
@@ -64,6 +66,17 @@ export function defaultGatewayProbe(config: Config): () => Promise<void> {
   };
 }
 
+/** The payout poller follows the reconciler's schedule (`RECONCILE_*`). */
+function pollTimings(r: ReconcileConfig) {
+  return {
+    intervalMs: r.pollIntervalMs,
+    fastMinMs: r.fastMinMs,
+    fastMaxMs: r.fastMaxMs,
+    leaseMs: r.leaseMs,
+    notAppliedAfterMs: r.notAppliedAfterMs,
+  };
+}
+
 export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
   const clock = deps.clock ?? systemClock;
@@ -74,7 +87,11 @@ export function createApp(deps: AppDeps): App {
     clock,
     logger,
     audit: services.audit,
-    options: { gatewayTimeoutMs: config.gatewayTimeoutMs, cardRefVersion: config.cardRefVersion },
+    options: {
+      gatewayTimeoutMs: config.gatewayTimeoutMs,
+      cardRefVersion: config.cardRefVersion,
+      ...(config.reconcile === undefined ? {} : { reconcile: { ...config.reconcile } }),
+    },
     ...(deps.eventBus === undefined ? {} : { bus: deps.eventBus }),
   });
   const payouts = createPayouts({
@@ -83,8 +100,13 @@ export function createApp(deps: AppDeps): App {
     clock,
     logger,
     audit: services.audit,
-    options: { gatewayTimeoutMs: config.gatewayTimeoutMs },
+    options: {
+      gatewayTimeoutMs: config.gatewayTimeoutMs,
+      ...(config.reconcile === undefined ? {} : { poll: pollTimings(config.reconcile) }),
+    },
     idempotency: payments.services.idempotency,
+    // Payout and payment-link changes reach `GET /api/events` (and other instances) like transactions'.
+    bus: payments.bus,
   });
   // A payout's callback reaches the payments receiver; its status check becomes due at once.
   payments.bus.subscribe((event) => {
@@ -181,6 +203,7 @@ export function createApp(deps: AppDeps): App {
     ...auditHandlers(services),
     ...paymentHandlers(payments),
     ...payoutHandlers(payouts),
+    ...viewHandlers(new SavedViews(db, clock)),
   };
   const run = makeRunner(services, logger);
   for (const key of Object.keys(ROUTES) as RouteKey[]) {

@@ -154,4 +154,38 @@ describe('config', () => {
       'SESSION_IDLE_SECONDS',
     );
   });
+
+  it('when RECONCILE_* are set, then the reconciler and payout poller timings follow; unset, the defaults; min above max is refused', () => {
+    expect(loadConfig(base, { baseDir: dir }).reconcile).toEqual({
+      pollIntervalMs: 1_000,
+      fastMinMs: 3_000,
+      fastMaxMs: 5_000,
+      leaseMs: 30_000,
+      notAppliedAfterMs: 60_000,
+    });
+    const c = loadConfig(
+      {
+        ...base,
+        RECONCILE_POLL_INTERVAL_MS: '100',
+        RECONCILE_FAST_MIN_MS: '200',
+        RECONCILE_FAST_MAX_MS: '400',
+        RECONCILE_LEASE_MS: '1500',
+        RECONCILE_NOT_APPLIED_AFTER_MS: '2500',
+      },
+      { baseDir: dir },
+    );
+    expect(c.reconcile).toEqual({
+      pollIntervalMs: 100,
+      fastMinMs: 200,
+      fastMaxMs: 400,
+      leaseMs: 1_500,
+      notAppliedAfterMs: 2_500,
+    });
+    expect(
+      issuesOf({ ...base, RECONCILE_FAST_MIN_MS: '5000', RECONCILE_FAST_MAX_MS: '4000' }),
+    ).toEqual([{ key: 'RECONCILE_FAST_MIN_MS', rule: 'must not exceed RECONCILE_FAST_MAX_MS' }]);
+    expect(issuesOf({ ...base, RECONCILE_LEASE_MS: '5' })).toEqual([
+      { key: 'RECONCILE_LEASE_MS', rule: 'must be at least 100' },
+    ]);
+  });
 });

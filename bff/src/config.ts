@@ -39,6 +39,24 @@ export interface Config {
   /** create-card-ref through v2 (control value) or v4 (OAuth RSA-SHA256) */
   cardRefVersion: 'v2' | 'v4';
   shutdownTimeoutMs: number;
+  /**
+   * Timings of the reconciler and the payout status poller (both follow the same schedule). Absent
+   * means the built-in defaults (tests that build a Config by hand leave it out).
+   */
+  reconcile?: ReconcileConfig;
+}
+
+/** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
+export interface ReconcileConfig {
+  /** how often the loops look for due work */
+  pollIntervalMs: number;
+  /** first phase: the next `status` check after fastMinMs–fastMaxMs */
+  fastMinMs: number;
+  fastMaxMs: number;
+  /** how long one instance holds a claimed job (and how long a stale `sending` payout waits) */
+  leaseMs: number;
+  /** a lost request that `status` still does not show after this long was not applied */
+  notAppliedAfterMs: number;
 }
 
 /** One bad key: the key and the rule it broke (never the value). */
@@ -144,6 +162,11 @@ const envSchema = z.object({
   GATEWAY_TIMEOUT_MS: intIn(100, 120_000, 15_000),
   CARD_REF_VERSION: z.enum(['v2', 'v4']).default('v2'),
   SHUTDOWN_TIMEOUT_MS: intIn(0, 600_000, 10_000),
+  RECONCILE_POLL_INTERVAL_MS: intIn(10, 60_000, 1_000),
+  RECONCILE_FAST_MIN_MS: intIn(10, 600_000, 3_000),
+  RECONCILE_FAST_MAX_MS: intIn(10, 600_000, 5_000),
+  RECONCILE_LEASE_MS: intIn(100, 3_600_000, 30_000),
+  RECONCILE_NOT_APPLIED_AFTER_MS: intIn(100, 86_400_000, 60_000),
 });
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -286,6 +309,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       rule: 'PAYDESK_ADMIN_EMAIL and PAYDESK_ADMIN_PASSWORD go together',
     });
   }
+  if (e.RECONCILE_FAST_MIN_MS > e.RECONCILE_FAST_MAX_MS) {
+    issues.push({ key: 'RECONCILE_FAST_MIN_MS', rule: 'must not exceed RECONCILE_FAST_MAX_MS' });
+  }
   if (e.SESSION_IDLE_SECONDS > e.SESSION_ABSOLUTE_SECONDS) {
     issues.push({ key: 'SESSION_IDLE_SECONDS', rule: 'must not exceed SESSION_ABSOLUTE_SECONDS' });
   }
@@ -324,6 +350,13 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
     cardRefVersion: e.CARD_REF_VERSION,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    reconcile: {
+      pollIntervalMs: e.RECONCILE_POLL_INTERVAL_MS,
+      fastMinMs: e.RECONCILE_FAST_MIN_MS,
+      fastMaxMs: e.RECONCILE_FAST_MAX_MS,
+      leaseMs: e.RECONCILE_LEASE_MS,
+      notAppliedAfterMs: e.RECONCILE_NOT_APPLIED_AFTER_MS,
+    },
   };
 }
 

@@ -73,3 +73,13 @@ export function parseInput<T extends z.ZodType>(
     { fields },
   );
 }
+
+/**
+ * A path parameter that cannot name anything (wrong shape): 400 naming `params.<name>` and the
+ * rule, without echoing the value (it may be anything, a card number included).
+ */
+export function invalidParam(name: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `params.${name}: ${message}`, {
+    fields: [{ path: `params.${name}`, rule: 'format', message }],
+  });
+}

@@ -7,7 +7,7 @@ import type { SandboxConfig } from './config.js';
 import { controlRouter } from './control/router.js';
 import { Callbacks } from './gateway/callbacks.js';
 import { Engine } from './gateway/engine.js';
-import { NO_FAULTS, type Faults } from './gateway/faults.js';
+import { DelayedRequests, NO_FAULTS, type Faults } from './gateway/faults.js';
 import { NonceStore } from './gateway/nonces.js';
 import { openApiDocument } from './gateway/openapi.js';
 import { GATEWAY_PREFIX, baseUrlOf, gatewayRouter } from './gateway/router.js';
@@ -45,6 +45,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     logger.error({ err: error }, 'scheduled task failed');
   });
   const config = options.config;
+  let faults: Faults = NO_FAULTS;
+  const delayed = new DelayedRequests();
   const callbacks = new Callbacks(
     store,
     scheduler,
@@ -52,11 +54,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     config,
     logger,
     (login) => config.merchants.find((m) => m.login === login)?.controlKey,
+    () => faults.callbacks,
   );
   const engine = new Engine(store, scheduler, clock, config, callbacks);
   const nonces = new NonceStore();
-  let faults: Faults = NO_FAULTS;
   engine.rescheduleAll();
+  // Callbacks a `reverse` fault held when the sandbox stopped: faults do not survive a restart.
+  void callbacks.releaseHeld();
 
   const app = express();
   app.disable('x-powered-by');
@@ -100,6 +104,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       engine,
       nonces,
       faults: () => faults,
+      delayed,
       random: options.random ?? Math.random,
       logger,
     }),
@@ -112,10 +117,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       clock,
       scheduler,
       getFaults: () => faults,
-      setFaults: (next) => {
+      delayedRequests: () => delayed.list(),
+      setFaults: async (next) => {
+        const lifted = faults.callbacks === 'reverse' && next.callbacks !== 'reverse';
         faults = next;
+        // The held callbacks go out now, newest first; the control call answers once they did.
+        if (lifted) await callbacks.releaseHeld();
       },
       reset: () => {
+        callbacks.clearHeld();
         scheduler.clear();
         store.reset();
         nonces.clear();

@@ -1,6 +1,6 @@
-// The part of autocannon's API the sandbox load test uses (the package ships no types).
+// The part of autocannon's API the load benches use (the package ships no types).
 declare module 'autocannon' {
-  interface Histogram {
+  export interface Histogram {
     average: number;
     mean: number;
     stddev: number;
@@ -11,26 +11,33 @@ declare module 'autocannon' {
     p99: number;
     total: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram & { sent: number };
+    /** seconds */
+    duration: number;
     latency: Histogram;
     throughput: Histogram;
     errors: number;
     timeouts: number;
     non2xx: number;
-    duration: number;
     '2xx': number;
+    statusCodeStats: Record<string, { count: number }>;
   }
-  interface RequestParams {
+  export interface RequestParams {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
     body?: string;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** stop after this many requests instead of after `duration` */
+    amount?: number;
+    /** seconds before a request counts as a timeout */
+    timeout?: number;
+    path?: string;
     pipelining?: number;
     method?: string;
     headers?: Record<string, string>;

@@ -6,12 +6,15 @@
 //   node bench/payments.bench.ts list --db sqlite|postgres [--rows N] [--samples N]
 // seeds N transactions straight into the payments tables and measures list pages (keyset) and the
 // CSV export (rate, peak RSS of the BFF). PostgreSQL: a fresh database from PAYDESK_TEST_PG_URL,
-// dropped after. Figures go to test/bench/RESULTS-payments.md by hand.
+// dropped after. Figures go to test/bench/RESULTS-payments.md by hand. Ports are free ones.
+// Investigation switches (environment): BENCH_BFF_MAIN / BENCH_SANDBOX_MAIN (another build),
+// BENCH_BFF_NODE_FLAGS (e.g. --cpu-prof), BENCH_BFF_ENV (JSON), BENCH_MARKS=1 (phase clock for
+// cutting a CPU profile), BENCH_KEEP_TEMP=1 (keep the SQLite file). load.ts reuses the helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { controlValue, formEncode } from '@paydesk/shared/protocol';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -29,6 +32,8 @@ function tempDir(prefix: string): string {
   return dir;
 }
 process.on('exit', () => {
+  // BENCH_KEEP_TEMP=1 keeps them (the BFF's SQLite file, to look at afterwards).
+  if (process.env.BENCH_KEEP_TEMP === '1') return;
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -49,12 +54,39 @@ async function waitOk(url: string, what: string): Promise<void> {
   throw new Error(`${what} did not answer ${url}`);
 }
 
-function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(root, script)], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+/** A port the kernel has just handed out (listen on 0, close): no fixed ports on a shared machine. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
   });
+}
+
+/** Extra node flags for the BFF process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`), from the environment. */
+const BFF_NODE_FLAGS = (process.env.BENCH_BFF_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+
+function start(
+  script: string,
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, isAbsolute(script) ? script : join(root, script)],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   return child;
 }
 
@@ -79,7 +111,7 @@ export async function startSandbox(port: number): Promise<Proc> {
       processingDelayMs: 0,
     }),
   );
-  const child = start('sandbox/dist/main.js', {
+  const child = start(process.env.BENCH_SANDBOX_MAIN ?? 'sandbox/dist/main.js', {
     SANDBOX_PORT: String(port),
     SANDBOX_HOST: '127.0.0.1',
     SANDBOX_CONFIG: config,
@@ -101,21 +133,27 @@ export async function startBff(
   const dir = tempDir(join(tmpdir(), 'paydesk-bench-bff-'));
   const secret = join(dir, 'session-secret');
   writeFileSync(secret, 'bench-session-secret-0123456789abcdef-0123456789', { mode: 0o600 });
-  const child = start('bff/dist/main.js', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_ORIGIN: `http://localhost:${port}`,
-    DATABASE_URL: databaseUrl,
-    SESSION_SECRET_FILE: secret,
-    GATEWAY_BASE_URL: `http://127.0.0.1:${gatewayPort}/paynet`,
-    MERCHANT_LOGIN: merchant.login,
-    MERCHANT_CONTROL_KEY: merchant.controlKey,
-    MERCHANT_RSA_KEY_FILE: join(merchantDir, 'private-key.pem'),
-    MERCHANT_ENDPOINTS: '1001:EUR,1002:USD',
-    PAYDESK_ADMIN_EMAIL: ADMIN.email,
-    PAYDESK_ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-  });
+  const child = start(
+    process.env.BENCH_BFF_MAIN ?? 'bff/dist/main.js',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_ORIGIN: `http://localhost:${port}`,
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET_FILE: secret,
+      GATEWAY_BASE_URL: `http://127.0.0.1:${gatewayPort}/paynet`,
+      MERCHANT_LOGIN: merchant.login,
+      MERCHANT_CONTROL_KEY: merchant.controlKey,
+      MERCHANT_RSA_KEY_FILE: join(merchantDir, 'private-key.pem'),
+      MERCHANT_ENDPOINTS: '1001:EUR,1002:USD',
+      PAYDESK_ADMIN_EMAIL: ADMIN.email,
+      PAYDESK_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      // more variables for an experiment, e.g. BENCH_BFF_ENV='{"MALLOC_ARENA_MAX":"2"}'
+      ...(JSON.parse(process.env.BENCH_BFF_ENV ?? '{}') as Record<string, string>),
+    },
+    BFF_NODE_FLAGS,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitOk(`${url}/readyz`, 'the BFF');
   return { child, url };
@@ -133,6 +171,8 @@ export async function stopProc(p: Proc): Promise<void> {
 }
 
 export interface Session {
+  /** the session cookie (name=value), for clients that build their own requests */
+  cookie(): Promise<string>;
   call(
     method: string,
     path: string,
@@ -164,7 +204,7 @@ export async function signIn(bff: Proc, email: string, password: string): Promis
   };
   const login = await call('POST', '/api/session', { email, password });
   if (login.status !== 200) throw new Error(`sign-in as ${email}: HTTP ${login.status}`);
-  return { call };
+  return { call, cookie: () => Promise.resolve(cookie) };
 }
 
 /** Creates a user with one role as the bootstrap admin and signs in as that user. */
@@ -182,6 +222,16 @@ export async function userWithRole(bff: Proc, role: string): Promise<Session> {
     throw new Error(`creating ${email}: HTTP ${created.status} ${created.text}`);
   }
   return signIn(bff, email, password);
+}
+
+/**
+ * With BENCH_MARKS=1, prints the monotonic clock (µs, the clock of V8's CPU profiles) at a phase
+ * boundary, so a `--cpu-prof` profile of the BFF can be cut to one phase.
+ */
+export function mark(label: string): void {
+  if (process.env.BENCH_MARKS === '1') {
+    process.stdout.write(`mark ${label} ${process.hrtime.bigint() / 1000n}\n`);
+  }
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -231,17 +281,22 @@ export function arg(name: string, fallback: number): number {
 // ---------------------------------------------------------------------------------------------
 // (a) capture overhead
 
-interface Preauth {
+export interface Preauth {
   id: string;
   orderid: string;
   clientOrderId: string;
 }
 
-function preauthBody(clientOrderId: string, callbackUrl: string): string {
+function orderBody(
+  kind: 'preauth' | 'sale',
+  clientOrderId: string,
+  callbackUrl: string,
+  amount: string,
+): string {
   const fields: Record<string, string> = {
     client_orderid: clientOrderId,
     order_desc: 'bench',
-    amount: '10.00',
+    amount,
     currency: 'EUR',
     address1: '1 Bench Street',
     city: 'Benchville',
@@ -258,7 +313,7 @@ function preauthBody(clientOrderId: string, callbackUrl: string): string {
     redirect_url: 'https://shop.example/return',
     server_callback_url: callbackUrl,
   };
-  fields.control = controlValue('preauth', { ...fields, endpointId: '1001' }, merchant.controlKey);
+  fields.control = controlValue(kind, { ...fields, endpointId: '1001' }, merchant.controlKey);
   return formEncode(Object.entries(fields));
 }
 
@@ -267,17 +322,27 @@ const GATEWAY_HEADERS = {
   'Content-Type': 'application/x-www-form-urlencoded',
 };
 
-/** Approved preauths placed at the sandbox with server_callback_url = the BFF, as a shop would. */
-async function seedPreauths(sandbox: Proc, bff: Proc, reader: Session, count: number) {
-  const run = Date.now().toString(36);
+/**
+ * Approved orders (preauths of 10.00 by default) placed at the sandbox with server_callback_url =
+ * the BFF, as a shop would; returns them once the BFF has learned them all through the callbacks.
+ */
+export async function seedPreauths(
+  sandbox: Proc,
+  bff: Proc,
+  reader: Session,
+  count: number,
+  kind: 'preauth' | 'sale' = 'preauth',
+  amount = '10.00',
+): Promise<Preauth[]> {
+  const run = `${kind}-${Date.now().toString(36)}`;
   const callbackUrl = `${bff.url}/gateway/callback?endpoint=1001`;
   await timed(count, 16, async (i) => {
-    const res = await fetch(`${sandbox.url}/paynet/api/v2/preauth/1001`, {
+    const res = await fetch(`${sandbox.url}/paynet/api/v2/${kind}/1001`, {
       method: 'POST',
       headers: GATEWAY_HEADERS,
-      body: preauthBody(`bench-${run}-${i}`, callbackUrl),
+      body: orderBody(kind, `bench-${run}-${i}`, callbackUrl, amount),
     });
-    if (res.status !== 200) throw new Error(`preauth: HTTP ${res.status} ${await res.text()}`);
+    if (res.status !== 200) throw new Error(`${kind}: HTTP ${res.status} ${await res.text()}`);
     await res.text();
   });
   // The BFF learns them through the callbacks.
@@ -289,7 +354,7 @@ async function seedPreauths(sandbox: Proc, bff: Proc, reader: Session, count: nu
       const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
       const page = await reader.call(
         'GET',
-        `/api/transactions?type=preauth&status=approved&limit=200${query}`,
+        `/api/transactions?type=${kind}&status=approved&limit=200${query}`,
       );
       const body = JSON.parse(page.text) as { items: Preauth[]; nextCursor: string | null };
       found.push(...body.items.filter((t) => t.clientOrderId.startsWith(`bench-${run}-`)));
@@ -338,9 +403,9 @@ async function bffCapture(finance: Session, p: Preauth): Promise<void> {
 async function captureBench(): Promise<void> {
   const c1 = arg('c1', 200);
   const c32 = arg('c32', 800);
-  const warm = 20;
-  const sandboxPort = arg('sandbox-port', 18_281);
-  const bffPort = arg('bff-port', 18_280);
+  const warm = 64;
+  const sandboxPort = arg('sandbox-port', 0) || (await freePort());
+  const bffPort = arg('bff-port', 0) || (await freePort());
   const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
   if (kind === 'postgres') {
     await withPgDatabase((url) => captureRun(url, { c1, c32, warm, sandboxPort, bffPort }));
@@ -369,34 +434,49 @@ async function captureRun(
     );
     let next = 0;
     const take = (n: number) => preauths.slice(next, (next += n));
-    // Warm both paths (connections, JIT, prepared statements).
+    // Warm both paths (JIT, prepared statements, and the 32 keep-alive connections of the c=32
+    // run: a connection opened during a measured run adds its handshake to that capture).
     const warmDirect = take(warm);
     const warmBff = take(warm);
-    await timed(warm, 4, (i) => directCapture(sandbox, nth(warmDirect, i)));
-    await timed(warm, 4, (i) => bffCapture(finance, nth(warmBff, i)));
+    await timed(warm, 32, (i) => directCapture(sandbox, nth(warmDirect, i)));
+    await timed(warm, 32, (i) => bffCapture(finance, nth(warmBff, i)));
     const rows: string[] = [];
     for (const [count, concurrency] of [
       [c1, 1],
       [c32, 32],
     ] as const) {
+      if (count === 0) continue;
       const forDirect = take(count);
       const forBff = take(count);
+      // Every direct capture makes the sandbox call the BFF back (the preauths carry its
+      // callback URL): let the BFF finish that work before its own captures are timed.
+      await settle(bff);
       const direct = await timed(count, concurrency, (i) =>
         directCapture(sandbox, nth(forDirect, i)),
       );
+      await settle(bff);
+      mark(`bff c=${concurrency} start`);
+      const cpu0 = cpuMs(bff.child.pid ?? 0);
+      const drops0 = listenOverflows();
       const through = await timed(count, concurrency, (i) => bffCapture(finance, nth(forBff, i)));
+      const drops = listenOverflows() - drops0;
+      const slow = through.filter((t) => t >= 1000).length;
+      // Callbacks and their status checks follow each capture; let them finish before reading CPU.
+      await settle(bff);
+      const cpuPer = (cpuMs(bff.child.pid ?? 0) - cpu0) / count;
+      mark(`bff c=${concurrency} end`);
       const d50 = percentile(direct, 50);
       const b50 = percentile(through, 50);
       const d99 = percentile(direct, 99);
       const b99 = percentile(through, 99);
       rows.push(
-        `| ${concurrency} | ${count} | ${ms(d50)} / ${ms(d99)} | ${ms(b50)} / ${ms(b99)} | ${ms(b50 - d50)} / ${ms(b99 - d99)} |`,
+        `| ${concurrency} | ${count} | ${ms(d50)} / ${ms(d99)} | ${ms(b50)} / ${ms(b99)} | ${ms(b50 - d50)} / ${ms(b99 - d99)} | ${cpuPer.toFixed(2)} ms | ${slow} | ${drops} |`,
       );
     }
     process.stdout.write(
       [
-        '| concurrency | captures per path | sandbox direct p50 / p99 | through the BFF p50 / p99 | BFF overhead p50 / p99 |',
-        '| --- | --- | --- | --- | --- |',
+        '| concurrency | captures per path | sandbox direct p50 / p99 | through the BFF p50 / p99 | BFF overhead p50 / p99 | BFF CPU per capture | BFF captures ≥ 1 s | listen-queue drops (machine) |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- |',
         ...rows,
       ].join('\n') + '\n',
     );
@@ -433,7 +513,7 @@ function seedSelect(kind: 'sqlite' | 'postgres'): string {
     'Bench Customer', 'callback', ${BASE_MS} + i * 1000, ${BASE_MS} + i * 1000`;
 }
 
-async function seedSqlite(file: string, rows: number): Promise<void> {
+export async function seedSqlite(file: string, rows: number): Promise<void> {
   const { DatabaseSync } = await import('node:sqlite');
   const db = new DatabaseSync(file);
   db.exec('pragma busy_timeout = 30000');
@@ -447,7 +527,7 @@ async function seedSqlite(file: string, rows: number): Promise<void> {
   db.close();
 }
 
-async function seedPostgres(url: string, rows: number): Promise<void> {
+export async function seedPostgres(url: string, rows: number): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -459,7 +539,7 @@ async function seedPostgres(url: string, rows: number): Promise<void> {
   await client.end();
 }
 
-async function withPgDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+export async function withPgDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
   const adminUrl = process.env.PAYDESK_TEST_PG_URL;
   if (!adminUrl) throw new Error('--db postgres needs PAYDESK_TEST_PG_URL');
   const { default: pg } = await import('pg');
@@ -477,7 +557,43 @@ async function withPgDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
   }
 }
 
-function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/**
+ * The kernel's count of connections dropped because a listen queue was full (all processes on the
+ * machine: other work counts too). Each drop costs the client a SYN retransmission (1 s, then 3 s).
+ */
+export function listenOverflows(): number {
+  const text = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  for (let i = 0; i + 1 < text.length; i += 2) {
+    const names = (text[i] ?? '').split(' ');
+    const values = (text[i + 1] ?? '').split(' ');
+    const at = names.indexOf('ListenOverflows');
+    if (names[0] === 'TcpExt:' && at > 0) return Number(values[at]);
+  }
+  return Number.NaN;
+}
+
+/**
+ * Waits until the process has been nearly idle (under 10 % of a core) for 250 ms: the work a
+ * previous phase left behind (callbacks the sandbox is still delivering, their status checks)
+ * must not be measured as part of the next one. Gives up after 60 s.
+ */
+export async function settle(p: Proc): Promise<void> {
+  const pid = p.child.pid ?? 0;
+  for (let i = 0; i < 240; i++) {
+    const before = cpuMs(pid);
+    await new Promise((r) => setTimeout(r, 250));
+    if (cpuMs(pid) - before <= 25) return;
+  }
+}
+
+/** CPU time (user + system, ms) the process has used so far, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return Number(match?.[1] ?? Number.NaN);
@@ -487,8 +603,8 @@ async function listBench(): Promise<void> {
   const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
   const rows = arg('rows', 1_000_000);
   const samples = arg('samples', 100);
-  const sandboxPort = arg('sandbox-port', 18_283);
-  const bffPort = arg('bff-port', 18_282);
+  const sandboxPort = arg('sandbox-port', 0) || (await freePort());
+  const bffPort = arg('bff-port', 0) || (await freePort());
   process.stdout.write(
     `${machine()}\n${kind}, ${rows} transactions, ${samples} samples per query\n`,
   );
@@ -585,10 +701,13 @@ async function listBench(): Promise<void> {
   }
 }
 
-const which = process.argv[2];
-if (which === 'capture') await captureBench();
-else if (which === 'list') await listBench();
-else {
-  process.stderr.write('usage: node bench/payments.bench.ts capture|list [options]\n');
-  process.exit(2);
+// Run as a script (load.ts imports the helpers above without running anything).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const which = process.argv[2];
+  if (which === 'capture') await captureBench();
+  else if (which === 'list') await listBench();
+  else {
+    process.stderr.write('usage: node bench/payments.bench.ts capture|list [options]\n');
+    process.exit(2);
+  }
 }

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { controlValue, formEncode } from '@paydesk/shared/protocol';
+import { freePort } from './payments.bench.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const merchant = JSON.parse(
@@ -17,7 +18,7 @@ const merchant = JSON.parse(
   login: string;
   controlKey: string;
 };
-const PORT = Number(process.env.BENCH_SANDBOX_PORT ?? 18181);
+const PORT = Number(process.env.BENCH_SANDBOX_PORT ?? 0) || (await freePort());
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 32;
 const base = `http://127.0.0.1:${PORT}/paynet`;

@@ -1,6 +1,8 @@
 // Initial JavaScript per route of the SPA, gzip-compressed, from the Vite manifest of web/dist.
 // "Initial" = the entry chunk and everything it imports statically, plus the lazy chunks the route
 // renders at once (with their static imports). Run: node test/bench/web-bundle-size.mjs [--build]
+// [--dist DIR] (a build elsewhere, e.g. `vite build --outDir DIR`, so parallel builds do not clash).
+// Home's charts (MUI X Charts) must stay out of the sign-in and home initial JS: checked too.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -8,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = join(root, 'web/dist');
+const distArg = process.argv.indexOf('--dist');
+const dist = distArg > 0 ? resolve(process.argv[distArg + 1] ?? '') : join(root, 'web/dist');
 const manifestPath = join(dist, '.vite/manifest.json');
 const LIMIT_KB = 250;
 
@@ -59,17 +62,22 @@ const route = (name) => {
 
 const scenarios = [
   { name: 'entry only', keys: [entryKey] },
-  { name: '/sign-in', keys: [entryKey, route('sign-in-route')] },
+  { name: '/sign-in', keys: [entryKey, route('sign-in-route')], required: true },
   {
-    name: '/audit (first screen of auditors)',
+    name: '/ (Home: the first screen after sign-in)',
+    keys: [entryKey, route('shell-route'), route('home-route')],
+    required: true,
+  },
+  {
+    name: '/audit',
     keys: [entryKey, route('shell-route'), route('audit-route')],
   },
   {
-    name: '/users (first screen of admins)',
+    name: '/users',
     keys: [entryKey, route('shell-route'), route('users-route')],
   },
   {
-    name: '/transactions (first screen of support, finance, ops)',
+    name: '/transactions',
     keys: [entryKey, route('shell-route'), route('transactions-route')],
   },
   {
@@ -77,18 +85,38 @@ const scenarios = [
     keys: [entryKey, route('shell-route'), route('transaction-detail-route')],
   },
   {
-    name: '/account (first screen of other roles)',
+    name: '/account',
     keys: [entryKey, route('shell-route'), route('account-route')],
   },
 ];
 
+/** A class name only MUI X Charts' code holds: its presence means the charts came along. */
+const CHARTS_MARKER = 'MuiChartsSurface';
+const holdsCharts = (files) =>
+  [...files].some((file) => readFileSync(join(dist, file), 'utf8').includes(CHARTS_MARKER));
+if (!holdsCharts(closure(Object.keys(manifest)))) {
+  throw new Error(`no chunk holds ${CHARTS_MARKER}: the charts check would prove nothing`);
+}
+
 let failed = false;
-const rows = scenarios.map(({ name, keys }) => {
+// The issue's budget is for the routes a browser opens first: sign-in, and Home after it (every
+// role lands there). The other routes are measured for information.
+const rows = scenarios.map(({ name, keys, required = false }) => {
   const files = closure(keys);
   const size = gzipKb(files);
   const ok = size.gzip <= LIMIT_KB;
-  if (!ok && name !== 'entry only') failed = true;
-  return { name, chunks: files.size, raw: size.raw.toFixed(1), gzip: size.gzip.toFixed(1), ok };
+  if (!ok && required) failed = true;
+  if (required && holdsCharts(files)) {
+    console.error(`${name}: the initial JavaScript holds MUI X Charts (must load lazily)`);
+    failed = true;
+  }
+  return {
+    name: required ? `**${name}**` : name,
+    chunks: files.size,
+    raw: size.raw.toFixed(1),
+    gzip: size.gzip.toFixed(1),
+    ok,
+  };
 });
 
 console.log(`| route | chunks | raw KB | gzip KB | ≤ ${LIMIT_KB} KB gzip |`);
@@ -99,6 +127,6 @@ for (const row of rows) {
   );
 }
 if (failed) {
-  console.error(`initial JavaScript above ${LIMIT_KB} KB gzip`);
+  console.error(`sign-in or Home: initial JavaScript above ${LIMIT_KB} KB gzip, or charts in it`);
   process.exitCode = 1;
 }

@@ -1,6 +1,7 @@
 // `npm start` end to end: the launcher on free ports with a temporary data directory starts the
 // sandbox and the BFF, seeds the demo users and the demo data (storefront orders learned through
-// callbacks, returns, a capture, a void, a payout waiting for approval); every demo user can log
+// callbacks, returns, a capture, a void, a card reference with a subscription, payment links, a
+// payout waiting for approval); every demo user can log
 // in over HTTP; after a stop and a second start the same users and the same data (no duplicates,
 // no second seeding) are there.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,14 +28,29 @@ interface Summary {
   amount: string;
 }
 interface Detail extends Summary {
+  cardRefId: string | null;
   operations: { kind: string; origin: string; state: string; amount: string | null }[];
   timeline: { kind: string }[];
+}
+interface Subscription {
+  id: string;
+  state: string;
+  amount: string;
+  cardRefId: string;
+  schedule: { paymentsMade: number };
+}
+interface Link {
+  kind: string;
+  state: string;
+  amount: string | null;
+  redirectUrl: string | null;
 }
 interface Payout {
   state: string;
   amount: string;
   preparedBy: { email: string };
   destination: { masked: string };
+  canDecide: boolean;
 }
 
 /** Signs in over HTTP and calls the BFF the way the SPA does. */
@@ -209,7 +225,11 @@ describe('npm start launcher (demo mode)', () => {
     expect(sandbox.callbacks.length).toBeGreaterThan(DEMO_ORDERS);
     for (const c of sandbox.callbacks) {
       expect(c.state).toBe('delivered');
-      expect(c.url).toContain(`127.0.0.1:${port}/gateway/callback?endpoint=1001`);
+      // Storefront orders call back the launcher's loopback address; the BFF's own requests
+      // (subscriptions, payment links) give its PUBLIC_ORIGIN, here localhost.
+      expect(c.url).toMatch(
+        new RegExp(`^http://(127\\.0\\.0\\.1|localhost):${port}/gateway/callback\\?endpoint=1001`),
+      );
     }
     const support = await session(port, 'support.demo@paydesk.local', 'paydesk-demo-support');
     const seeded = await allTransactions(support);
@@ -236,14 +256,55 @@ describe('npm start launcher (demo mode)', () => {
     expect(staff.sort()).toEqual([
       'preauth capture 50.00 approved',
       'preauth void - approved',
+      'sale card-ref - approved',
       'sale return 1.00 approved',
       'sale return 2.00 approved',
     ]);
+    // Cards, subscriptions and payment links: a card reference on a sale, a monthly plan on it
+    // whose first charge the BFF learned, a sale-form link to share and a payout-form link held
+    // for a second ops user.
+    const referenced = details.find((d) =>
+      d.operations.some((o) => o.kind === 'card-ref' && o.origin === 'paydesk'),
+    );
+    expect([referenced?.type, referenced?.status]).toEqual(['sale', 'approved']);
+    const cardRefId = referenced?.cardRefId ?? null;
+    expect(cardRefId).not.toBeNull();
+    const cards = (await support<{ items: { cardRefId: string }[] }>('/api/cards')).items;
+    expect(cards.map((c) => c.cardRefId)).toContain(cardRefId);
+    const plans = (await support<{ items: Subscription[] }>('/api/subscriptions')).items;
+    expect(plans.map((p) => [p.state, p.amount, p.cardRefId, p.schedule.paymentsMade])).toEqual([
+      ['active', '9.99', cardRefId, 1],
+    ]);
+    const plan = await support<Subscription & { charges: Summary[] }>(
+      `/api/subscriptions/${plans[0]?.id ?? ''}`,
+    );
+    expect(plan.charges.map((c) => [c.type, c.status, c.amount])).toEqual([
+      ['rebill', 'approved', '9.99'],
+    ]);
+    expect(seeded.map((t) => t.id)).toContain(plan.charges[0]?.id);
+    const links = (await support<{ items: Link[] }>('/api/payment-links')).items;
+    expect(links.map((l) => [l.kind, l.state, l.amount, l.redirectUrl === null]).sort()).toEqual([
+      ['payout-form', 'pending_approval', '40.00', true],
+      ['sale-form', 'sent', '19.90', false],
+    ]);
+    expect(links.find((l) => l.kind === 'sale-form')?.redirectUrl).toMatch(
+      /^http:\/\/127\.0\.0\.1:/,
+    );
     const ops = await session(port, 'ops.demo@paydesk.local', 'paydesk-demo-ops');
     const payouts = (await ops<{ items: Payout[] }>('/api/payouts')).items;
     expect(
       payouts.map((p) => [p.state, p.amount, p.preparedBy.email, p.destination.masked]),
     ).toEqual([['pending_approval', '25.00', 'ops.demo@paydesk.local', '411111******1111']]);
+    // The second ops account can approve it (the preparer cannot).
+    expect(await login(port, 'approver.demo@paydesk.local', 'paydesk-demo-approver')).toEqual({
+      status: 200,
+      roles: ['ops'],
+    });
+    const approver = await session(port, 'approver.demo@paydesk.local', 'paydesk-demo-approver');
+    const queue = (await approver<{ items: Payout[] }>('/api/payouts?view=awaiting-my-approval'))
+      .items;
+    expect(queue.map((p) => [p.amount, p.canDecide])).toEqual([['25.00', true]]);
+    expect(payouts.map((p) => p.canDecide)).toEqual([false]);
 
     expect(await stop(first)).toBe(0);
     expect(await portIsClosed(port)).toBe(true);
@@ -280,6 +341,8 @@ describe('npm start launcher (demo mode)', () => {
     );
     const opsAgain = await session(port, 'ops.demo@paydesk.local', 'paydesk-demo-ops');
     expect((await opsAgain<{ items: Payout[] }>('/api/payouts')).items).toHaveLength(1);
+    expect((await opsAgain<{ items: unknown[] }>('/api/subscriptions')).items).toHaveLength(1);
+    expect((await opsAgain<{ items: unknown[] }>('/api/payment-links')).items).toHaveLength(2);
     expect(await stop(second)).toBe(0);
   });
 });

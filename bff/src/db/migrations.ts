@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { paymentsMigrations } from '../payments/migration.js';
 import { payoutsMigrations } from '../payouts/migration.js';
+import { viewsMigrations } from '../views/migration.js';
 import type { DatabaseKind } from './connect.js';
 
 function platformMigration(kind: DatabaseKind): Migration {
@@ -101,6 +102,7 @@ class InCodeProvider implements MigrationProvider {
       '0001-platform': platformMigration(this.#kind),
       ...paymentsMigrations(this.#kind),
       ...payoutsMigrations(this.#kind),
+      ...viewsMigrations(this.#kind),
     });
   }
 }

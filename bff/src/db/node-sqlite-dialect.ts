@@ -24,8 +24,10 @@ function toParams(parameters: readonly unknown[]): SQLInputValue[] {
 class NodeSqliteStatement implements SqliteStatement {
   readonly reader: boolean;
   readonly #stmt: StatementSync;
-  constructor(stmt: StatementSync) {
+  readonly #fresh: () => StatementSync;
+  constructor(stmt: StatementSync, fresh: () => StatementSync) {
     this.#stmt = stmt;
+    this.#fresh = fresh;
     this.reader = stmt.columns().length > 0;
   }
   all(parameters: readonly unknown[]): unknown[] {
@@ -38,12 +40,21 @@ class NodeSqliteStatement implements SqliteStatement {
     return this.#stmt.run(...toParams(parameters));
   }
   iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
-    return this.#stmt.iterate(...toParams(parameters));
+    // An iterator keeps its statement busy until it is done: never the shared cached one.
+    return this.#fresh().iterate(...toParams(parameters));
   }
 }
 
+/** How many prepared statements the connection keeps (least recently used ones go first). */
+const STATEMENT_CACHE_SIZE = 500;
+
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
+  /**
+   * Prepared statements by SQL text. Kysely asks for a statement per query; preparing (parsing and
+   * planning) every time cost as much CPU as running the statement, on every request.
+   */
+  readonly #statements = new Map<string, NodeSqliteStatement>();
   constructor(file: string) {
     this.raw = new DatabaseSync(file);
     this.raw.exec('PRAGMA busy_timeout = 5000');
@@ -52,9 +63,23 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.raw.exec('PRAGMA foreign_keys = ON');
   }
   prepare(sql: string): SqliteStatement {
-    return new NodeSqliteStatement(this.raw.prepare(sql));
+    const cached = this.#statements.get(sql);
+    if (cached !== undefined) {
+      // Most recently used last, so the first key is the one to evict.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
+      return cached;
+    }
+    const statement = new NodeSqliteStatement(this.raw.prepare(sql), () => this.raw.prepare(sql));
+    this.#statements.set(sql, statement);
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#statements.keys().next();
+      if (oldest.done !== true) this.#statements.delete(oldest.value);
+    }
+    return statement;
   }
   close(): void {
+    this.#statements.clear();
     if (this.raw.isOpen) this.raw.close();
   }
 }

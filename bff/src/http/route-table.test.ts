@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_ROUTES } from '../payments/route-rules.js';
 import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
+import { VIEW_ROUTES } from '../views/route-rules.js';
 import { PLATFORM_ROUTES, ROUTES } from './route-table.js';
 
 describe('the route table', () => {
   it('when the platform, payments and payouts parts are joined, then no key is overwritten', () => {
-    const parts = [PLATFORM_ROUTES, PAYMENT_ROUTES, PAYOUT_ROUTES].map((p) => Object.keys(p));
+    const parts = [PLATFORM_ROUTES, PAYMENT_ROUTES, PAYOUT_ROUTES, VIEW_ROUTES].map((p) =>
+      Object.keys(p),
+    );
     const all = parts.flat();
     expect(all.filter((key, i) => all.indexOf(key) !== i)).toEqual([]);
     expect(Object.keys(ROUTES).sort()).toEqual([...all].sort());

@@ -4,6 +4,7 @@
 import type { Role } from '@paydesk/shared/api';
 import { PAYMENT_ROUTES } from '../payments/route-rules.js';
 import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
+import { VIEW_ROUTES } from '../views/route-rules.js';
 
 export type Access = 'public' | 'authenticated' | readonly Role[];
 
@@ -52,6 +53,7 @@ export const ROUTES = {
   ...PLATFORM_ROUTES,
   ...PAYMENT_ROUTES,
   ...PAYOUT_ROUTES,
+  ...VIEW_ROUTES,
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTES;

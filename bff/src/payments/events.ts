@@ -1,12 +1,13 @@
 // Live change notifications for SSE. The bus is an interface so that several BFF instances can
 // share events through PostgreSQL LISTEN/NOTIFY: such a transport publishes with NOTIFY and
 // delivers what it hears to the local listeners exactly as the in-process bus does.
-import type { TransactionEvent } from '@paydesk/shared/api';
+import type { LiveEvent } from '@paydesk/shared/api';
 
-export type EventListener = (event: TransactionEvent) => void;
+export type EventListener = (event: LiveEvent) => void;
 
+/** Transactions, payouts and payment links: one bus, one `GET /api/events` stream. */
 export interface EventBus {
-  publish(event: TransactionEvent): void;
+  publish(event: LiveEvent): void;
   /** returns the unsubscribe function */
   subscribe(listener: EventListener): () => void;
   close(): Promise<void>;
@@ -15,7 +16,7 @@ export interface EventBus {
 export class InProcessEventBus implements EventBus {
   readonly #listeners = new Set<EventListener>();
 
-  publish(event: TransactionEvent): void {
+  publish(event: LiveEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);

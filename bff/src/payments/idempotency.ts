@@ -6,7 +6,7 @@ import { IdempotencyKeySchema, type ErrorCode, type ErrorDetails } from '@paydes
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { canonicalJson } from '../services/redact.js';
-import type { PayDb } from './db.js';
+import type { PayDb, PayTrx } from './db.js';
 
 type Stored =
   | { kind: 'ok'; status: number; body: unknown }
@@ -28,6 +28,20 @@ function releasesKey(err: unknown): boolean {
   );
 }
 
+/**
+ * One request's hold on its key: which user, key and request it is. `take` marks it `replayed`
+ * when the key already holds this request's stored reply.
+ */
+export class IdempotencyClaim {
+  replayed = false;
+  constructor(
+    readonly userId: string,
+    readonly key: string,
+    readonly route: string,
+    readonly hash: string,
+  ) {}
+}
+
 export class Idempotency {
   constructor(
     private readonly k: PayDb,
@@ -43,13 +57,8 @@ export class Idempotency {
       .digest('hex');
   }
 
-  async run(
-    userId: string,
-    key: string | undefined,
-    route: string,
-    body: unknown,
-    work: () => Promise<{ status: number; body: unknown }>,
-  ): Promise<IdempotentReply> {
+  /** Checks the header (missing: 400; malformed: 400) and binds the key to this request. */
+  claim(userId: string, key: string | undefined, route: string, body: unknown): IdempotencyClaim {
     if (key === undefined || key === '') {
       throw new AppError(
         'IDEMPOTENCY_KEY_MISSING',
@@ -66,90 +75,140 @@ export class Idempotency {
         fields: [{ path: 'header.Idempotency-Key', rule: 'format', message }],
       });
     }
-    const hash = Idempotency.requestHash(route, body);
-    const now = this.clock.now();
-    await this.k
-      .deleteFrom('idempotency_keys')
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .where('created_at', '<', now - this.retentionMs)
-      .execute();
-    const inserted = await this.k
-      .insertInto('idempotency_keys')
-      .values({
-        user_id: userId,
-        key,
-        route,
-        request_hash: hash,
-        state: 'in_flight',
-        reply_status: null,
-        reply_body: null,
-        created_at: now,
-        completed_at: null,
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
-      const existing = await this.k
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      if (existing === undefined) {
-        throw new AppError(
-          'IDEMPOTENCY_IN_FLIGHT',
-          'a request with this Idempotency-Key just finished or expired; try again',
-        );
-      }
-      if (existing.request_hash !== hash) {
-        throw new AppError(
-          'IDEMPOTENCY_KEY_REUSED',
-          'this Idempotency-Key was already used for a different request; use a fresh key',
-        );
-      }
-      if (existing.state !== 'done' || existing.reply_body === null) {
-        throw new AppError(
-          'IDEMPOTENCY_IN_FLIGHT',
-          'a request with this Idempotency-Key is still being processed; wait for it',
-        );
-      }
-      const stored = JSON.parse(existing.reply_body) as Stored;
-      if (stored.kind === 'error')
-        throw new AppError(stored.code, stored.message, stored.details ?? undefined);
-      return { status: stored.status, body: stored.body, replayed: true };
-    }
+    return new IdempotencyClaim(userId, key, route, Idempotency.requestHash(route, body));
+  }
 
-    let reply: { status: number; body: unknown };
-    try {
-      reply = await work();
-    } catch (err) {
-      if (releasesKey(err)) {
-        await this.k
-          .deleteFrom('idempotency_keys')
-          .where('user_id', '=', userId)
-          .where('key', '=', key)
-          .execute();
-      } else if (err instanceof AppError) {
-        await this.finish(userId, key, err.status, {
-          kind: 'error',
-          code: err.code,
-          message: err.message,
-          details: err.details ?? null,
-        });
-      }
-      throw err;
+  /**
+   * Takes the key in `k` (the caller's transaction, so the key commits with the work it guards,
+   * or alone). Returns null when this request now owns the key; the stored reply when the key
+   * already answered this same request (`claim.replayed`); throws 422 when it was used for another
+   * request and 409 while that request is still in flight. One statement: a key past the retention
+   * is taken over in place.
+   */
+  async take(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<IdempotentReply | null> {
+    const now = this.clock.now();
+    const fresh = {
+      route: claim.route,
+      request_hash: claim.hash,
+      state: 'in_flight',
+      reply_status: null,
+      reply_body: null,
+      created_at: now,
+      completed_at: null,
+    };
+    const inserted = await k
+      .insertInto('idempotency_keys')
+      .values({ user_id: claim.userId, key: claim.key, ...fresh })
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'key'])
+          .doUpdateSet(fresh)
+          .where('idempotency_keys.created_at', '<', now - this.retentionMs),
+      )
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return null;
+    const existing = await k
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', claim.userId)
+      .where('key', '=', claim.key)
+      .executeTakeFirst();
+    if (existing === undefined) {
+      throw new AppError(
+        'IDEMPOTENCY_IN_FLIGHT',
+        'a request with this Idempotency-Key just finished or expired; try again',
+      );
     }
-    await this.finish(userId, key, reply.status, {
+    if (existing.request_hash !== claim.hash) {
+      throw new AppError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'this Idempotency-Key was already used for a different request; use a fresh key',
+      );
+    }
+    if (existing.state !== 'done' || existing.reply_body === null) {
+      throw new AppError(
+        'IDEMPOTENCY_IN_FLIGHT',
+        'a request with this Idempotency-Key is still being processed; wait for it',
+      );
+    }
+    const stored = JSON.parse(existing.reply_body) as Stored;
+    if (stored.kind === 'error')
+      throw new AppError(stored.code, stored.message, stored.details ?? undefined);
+    claim.replayed = true;
+    return { status: stored.status, body: stored.body, replayed: true };
+  }
+
+  /** Stores the reply that every repeat of the request gets. */
+  async complete(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    reply: { status: number; body: unknown },
+  ): Promise<void> {
+    await this.store(k, claim, reply.status, {
       kind: 'ok',
       status: reply.status,
       body: reply.body,
     });
+  }
+
+  /** Stores a refusal as the reply (the work did not happen and will not on a repeat). */
+  async completeWithError(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    err: AppError,
+  ): Promise<void> {
+    await this.store(k, claim, err.status, {
+      kind: 'error',
+      code: err.code,
+      message: err.message,
+      details: err.details ?? null,
+    });
+  }
+
+  /** Lets the key go: nothing happened, the same request may be tried again. */
+  async release(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<void> {
+    await k
+      .deleteFrom('idempotency_keys')
+      .where('user_id', '=', claim.userId)
+      .where('key', '=', claim.key)
+      .execute();
+  }
+
+  /** Whether an error means nothing happened, so that the key is released rather than kept. */
+  static releases(err: unknown): boolean {
+    return releasesKey(err);
+  }
+
+  /** The whole cycle around `work` for callers that do not take the key in their own transaction. */
+  async run(
+    userId: string,
+    key: string | undefined,
+    route: string,
+    body: unknown,
+    work: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<IdempotentReply> {
+    const claim = this.claim(userId, key, route, body);
+    const stored = await this.take(this.k, claim);
+    if (stored !== null) return stored;
+    let reply: { status: number; body: unknown };
+    try {
+      reply = await work();
+    } catch (err) {
+      if (releasesKey(err)) await this.release(this.k, claim);
+      else if (err instanceof AppError) await this.completeWithError(this.k, claim, err);
+      throw err;
+    }
+    await this.complete(this.k, claim, reply);
     return { ...reply, replayed: false };
   }
 
-  private async finish(userId: string, key: string, status: number, stored: Stored): Promise<void> {
-    await this.k
+  private async store(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    status: number,
+    stored: Stored,
+  ): Promise<void> {
+    await k
       .updateTable('idempotency_keys')
       .set({
         state: 'done',
@@ -157,8 +216,8 @@ export class Idempotency {
         reply_body: JSON.stringify(stored),
         completed_at: this.clock.now(),
       })
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
+      .where('user_id', '=', claim.userId)
+      .where('key', '=', claim.key)
       .execute();
   }
 

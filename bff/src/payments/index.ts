@@ -61,7 +61,8 @@ export function createPayments(deps: PaymentsDeps): Payments {
   const ledger = new Ledger(deps.db, deps.clock, deps.audit, bus, options);
   const endpointIds = configuredEndpointIds(deps.config);
   const transactions = new TransactionsService(ledger, gateway, endpointIds);
-  const operations = new OperationsService(ledger, gateway, options.cardRefVersion);
+  const idempotency = new Idempotency(ledger.k, deps.clock, options.idempotencyRetentionMs);
+  const operations = new OperationsService(ledger, gateway, options.cardRefVersion, idempotency);
   const callbacks = new CallbackReceiver(
     ledger,
     transactions,
@@ -72,7 +73,6 @@ export function createPayments(deps: PaymentsDeps): Payments {
   const rebills = new RebillService(ledger, gateway, deps.config);
   const subscriptions = new SubscriptionsService(ledger.k, deps.clock, gateway, deps.config);
   const queries = new TransactionQueries(ledger.k, deps.clock);
-  const idempotency = new Idempotency(ledger.k, deps.clock, options.idempotencyRetentionMs);
   const reconciler = new Reconciler(ledger, transactions, idempotency, deps.logger);
   return {
     clock: deps.clock,

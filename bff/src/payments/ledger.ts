@@ -24,7 +24,7 @@ import {
 import type { EventBus } from './events.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import type { PaymentsOptions } from './options.js';
-import { pendingOrderId } from './rebills.js';
+import { gatewayOrderId, pendingOrderId } from './rebills.js';
 import {
   allowedActions,
   amountsOf,
@@ -654,7 +654,11 @@ export class Ledger {
    */
   async settleNotCreated(trx: PayTrx, transactionId: string): Promise<TransactionsTable | null> {
     const row = await lockTransaction(this.db, trx, transactionId);
-    if (row?.status !== 'unknown') return null;
+    if (row === undefined) return null;
+    // `unknown`: the reply was lost. `processing` with the placeholder orderid: the instance that
+    // sent it stopped before recording anything (the row is as step A of the rebill wrote it).
+    const unnamed = row.status === 'processing' && gatewayOrderId(row.orderid) === undefined;
+    if (row.status !== 'unknown' && !unnamed) return null;
     const now = this.clock.now();
     const notAppliedAfter = Math.max(
       this.options.reconcile.notAppliedAfterMs,

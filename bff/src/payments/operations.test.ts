@@ -273,6 +273,58 @@ for (const variant of DB_VARIANTS) {
       ).toHaveLength(2);
     });
 
+    it('when a refused request is repeated with its key, then the refusal stored with the check comes back and the key holds it', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '20.00');
+      const path = `/api/transactions/${tx.id}/return`;
+      const body = { amount: '20.01', reasonCode: 'other', comment: 'too much' };
+      const k = key();
+      const first = await post(f.finance, path, body, k);
+      expect(first.status).toBe(409);
+      expect(errorCode(first)).toBe('CAP_EXCEEDED');
+      // Taken and answered in the reservation's transaction: done, with the refusal as the reply.
+      const row = await payDb(f.bff.db)
+        .selectFrom('idempotency_keys')
+        .select(['state', 'reply_status', 'reply_body'])
+        .where('key', '=', k)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ state: 'done', reply_status: 409 });
+      expect(row.reply_body).toContain('CAP_EXCEEDED');
+      const repeat = await post(f.finance, path, body, k);
+      expect(repeat.status).toBe(409);
+      expect(repeat.json).toMatchObject({
+        error: { code: 'CAP_EXCEEDED', details: { remaining: '20.00' } },
+      });
+      expect(
+        (await f.sandbox.order(order.orderid)).operations.filter((o) => o.type === 'return'),
+      ).toHaveLength(0);
+    });
+
+    it('when an operation succeeds, then its key is done with the reply it sent, in the outcome transaction', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '12.00');
+      const k = key();
+      const res = await post(
+        f.finance,
+        `/api/transactions/${tx.id}/return`,
+        { amount: '2.00', reasonCode: 'other', comment: 'stored' },
+        k,
+      );
+      expect(res.status).toBe(200);
+      const row = await payDb(f.bff.db)
+        .selectFrom('idempotency_keys')
+        .select(['state', 'reply_status', 'reply_body'])
+        .where('key', '=', k)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ state: 'done', reply_status: 200 });
+      expect((JSON.parse(row.reply_body ?? '{}') as { body?: unknown }).body).toEqual(res.json);
+      const op = await payDb(f.bff.db)
+        .selectFrom('transaction_operations')
+        .select(['idempotency_key', 'state'])
+        .where('transaction_id', '=', tx.id)
+        .where('kind', '=', 'return')
+        .executeTakeFirstOrThrow();
+      expect(op.idempotency_key).toBe(k);
+    });
+
     it('when a request with the same key is still in flight, then the second gets 409 IDEMPOTENCY_IN_FLIGHT', async () => {
       const { order, tx } = await learnedOrder(f, 'sale', '30.00');
       await f.sandbox.faults({ latencyMs: 600, operations: ['return'] });

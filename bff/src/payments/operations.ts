@@ -22,12 +22,13 @@ import type {
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
-import { big, lockTransaction, toColumn } from './db.js';
+import { big, lockTransaction, toColumn, type PayTrx } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
+import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
-import { factsOf, IN_FLIGHT_STATES, toOperation } from './records.js';
+import { factsOf, IN_FLIGHT_STATES } from './records.js';
 import type { ActorInfo } from './transactions.js';
 
 interface Plan {
@@ -74,16 +75,17 @@ export class OperationsService {
     private readonly ledger: Ledger,
     private readonly gateway: GatewayClient,
     private readonly cardRefVersion: 'v2' | 'v4',
+    private readonly idempotency: Idempotency,
   ) {}
 
   capture(
     id: string,
     body: CaptureBody,
     actor: ActorInfo,
-    idempotencyKey: string | null,
+    key: IdempotencyClaim | string | null,
   ): Promise<OperationResult> {
     const requested = parseAmount(body.amount);
-    return this.run(id, actor, idempotencyKey, 'capture', (row, facts) => {
+    return this.run(id, actor, key, 'capture', (row, facts) => {
       const d = decideCapture(facts, requested);
       if (!d.ok)
         return {
@@ -112,10 +114,10 @@ export class OperationsService {
     id: string,
     body: ReturnBody,
     actor: ActorInfo,
-    idempotencyKey: string | null,
+    key: IdempotencyClaim | string | null,
   ): Promise<OperationResult> {
     const requested = parseAmount(body.amount);
-    return this.run(id, actor, idempotencyKey, 'return', (row, facts) => {
+    return this.run(id, actor, key, 'return', (row, facts) => {
       const d = decideReturn(facts, requested);
       if (!d.ok) {
         const rest = decideReturn(facts);
@@ -148,9 +150,9 @@ export class OperationsService {
     id: string,
     body: VoidBody,
     actor: ActorInfo,
-    idempotencyKey: string | null,
+    key: IdempotencyClaim | string | null,
   ): Promise<OperationResult> {
-    return this.run(id, actor, idempotencyKey, 'void', (row, facts) => {
+    return this.run(id, actor, key, 'void', (row, facts) => {
       const d = decideVoid(facts);
       if (!d.ok) return { refused: refusal(d, 'void', row, 0n) };
       return {
@@ -171,8 +173,12 @@ export class OperationsService {
     });
   }
 
-  cardRef(id: string, actor: ActorInfo, idempotencyKey: string | null): Promise<OperationResult> {
-    return this.run(id, actor, idempotencyKey, 'create-card-ref', (row, facts) => {
+  cardRef(
+    id: string,
+    actor: ActorInfo,
+    key: IdempotencyClaim | string | null,
+  ): Promise<OperationResult> {
+    return this.run(id, actor, key, 'create-card-ref', (row, facts) => {
       const d = decideCardRef(facts);
       if (!d.ok) return { refused: refusal(d, 'create-card-ref', row, 0n) };
       if (row.card_ref_id !== null) {
@@ -198,10 +204,15 @@ export class OperationsService {
     });
   }
 
+  /**
+   * With an Idempotency-Key claim, the key is taken in (A)'s transaction and the reply (or the
+   * refusal) stored in (C)'s, so a request costs two write transactions, not four; a repeat gets
+   * the stored reply (`claim.replayed`). A bare key (or none) is only recorded on the operation.
+   */
   private async run(
     id: string,
     actor: ActorInfo,
-    idempotencyKey: string | null,
+    key: IdempotencyClaim | string | null,
     what: string,
     decide: (
       row: TransactionsTable,
@@ -210,37 +221,28 @@ export class OperationsService {
     ) => { plan: Plan } | { refused: AppError },
   ): Promise<OperationResult> {
     const ledger = this.ledger;
+    const claim = key instanceof IdempotencyClaim ? key : null;
     const opId = randomUUID();
     // (A) check and reserve, atomically with every other instance.
     const prepared = await ledger.tx(async (trx) => {
-      const row = await lockTransaction(ledger.db, trx, id);
-      if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
-      const ops = await ledger.operationsOf(trx, id);
-      const busy = ops.find(
-        (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
-      );
-      if (busy !== undefined) {
-        throw new AppError(
-          'INVALID_STATE',
-          `${what} refused: a ${busy.kind} is still awaiting its outcome; refresh the order first.`,
-          {
-            reason: `${busy.kind} outcome not known yet`,
-          },
-        );
+      if (claim !== null) {
+        const stored = await this.idempotency.take(trx, claim);
+        // The stored body is the OperationResult this same request got the first time.
+        if (stored !== null)
+          return { kind: 'stored' as const, body: stored.body as OperationResult };
       }
-      const facts = factsOf(row, ops);
-      if (facts === null) {
-        throw new AppError(
-          'INVALID_STATE',
-          `${what} refused: the order's type or status (${row.type}, ${row.status}) does not allow it.`,
-          {
-            reason: 'order type or status',
-          },
-        );
+      let checked: { row: TransactionsTable; plan: Plan };
+      try {
+        checked = await this.check(trx, id, what, decide);
+      } catch (err) {
+        // A refusal is the key's reply too: a repeat gets it again rather than a second decision.
+        if (claim !== null && err instanceof AppError && !Idempotency.releases(err)) {
+          await this.idempotency.completeWithError(trx, claim, err);
+          return { kind: 'refused' as const, err };
+        }
+        throw err;
       }
-      const decided = decide(row, facts, ops);
-      if ('refused' in decided) throw decided.refused;
-      const plan = decided.plan;
+      const { row, plan } = checked;
       const now = ledger.clock.now();
       await trx
         .insertInto('transaction_operations')
@@ -253,7 +255,7 @@ export class OperationsService {
           amount_minor: plan.amountMinor === null ? null : toColumn(plan.amountMinor),
           reserved_minor: toColumn(plan.reserveMinor),
           gateway_serial: null,
-          idempotency_key: idempotencyKey,
+          idempotency_key: claim?.key ?? (typeof key === 'string' ? key : null),
           requested_by: actor.email,
           reason_code: plan.reasonCode,
           comment: plan.comment,
@@ -276,26 +278,28 @@ export class OperationsService {
         id,
         now + ledger.options.gatewayTimeoutMs + ledger.options.reconcile.fastMinMs,
       );
-      return { row, plan };
+      return { kind: 'go' as const, row, plan };
     });
+    if (prepared.kind === 'stored') return prepared.body;
+    if (prepared.kind === 'refused') throw prepared.err;
 
     // (B) send once.
     const { row, plan } = prepared;
-    const outcome = await this.gateway.send(
-      plan.gatewayOperation,
-      row.endpoint_id,
-      plan.fields(row),
-    );
+    let outcome: GatewayOutcome;
+    try {
+      outcome = await this.gateway.send(plan.gatewayOperation, row.endpoint_id, plan.fields(row));
+    } catch (err) {
+      // Signing failed (a missing key): nothing left this machine.
+      if (claim !== null) await this.idempotency.release(ledger.k, claim);
+      throw err;
+    }
 
-    // (C) record what happened.
+    // (C) record what happened, and the reply every repeat of the request gets.
     const after = await ledger.tx(async (trx) => {
       const current = await lockTransaction(ledger.db, trx, id);
       if (current === undefined) throw new Error('transaction vanished');
-      const op = await trx
-        .selectFrom('transaction_operations')
-        .selectAll()
-        .where('id', '=', opId)
-        .executeTakeFirstOrThrow();
+      const op = (await ledger.operationsOf(trx, id)).find((o) => o.id === opId);
+      if (op === undefined) throw new Error('operation vanished');
       const now = ledger.clock.now();
       const stillWaiting = op.state === 'sending';
       const result = this.classify(outcome, plan);
@@ -346,27 +350,87 @@ export class OperationsService {
       } else {
         await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
       }
-      return { fresh, result };
+      const reply = await this.reply(trx, id, opId, outcome, plan, result);
+      if (claim !== null) {
+        if (reply instanceof AppError) {
+          if (Idempotency.releases(reply)) await this.idempotency.release(trx, claim);
+          else await this.idempotency.completeWithError(trx, claim, reply);
+        } else {
+          await this.idempotency.complete(trx, claim, { status: 200, body: reply });
+        }
+      }
+      return { fresh, reply };
     });
     ledger.publish(after.fresh, false);
+    if (after.reply instanceof AppError) throw after.reply;
+    return after.reply;
+  }
 
-    if (outcome.kind === 'reply' && after.result.state === 'refused') {
-      throw gatewayRefusal(outcome.httpStatus, outcome.reply, plan.gatewayOperation);
+  /** (A)'s checks under the row lock: the order exists, nothing else pending, the rules allow it. */
+  private async check(
+    trx: PayTrx,
+    id: string,
+    what: string,
+    decide: (
+      row: TransactionsTable,
+      facts: OrderFacts,
+      ops: TransactionOperationsTable[],
+    ) => { plan: Plan } | { refused: AppError },
+  ): Promise<{ row: TransactionsTable; plan: Plan }> {
+    const ledger = this.ledger;
+    const row = await lockTransaction(ledger.db, trx, id);
+    if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
+    const ops = await ledger.operationsOf(trx, id);
+    const busy = ops.find(
+      (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
+    );
+    if (busy !== undefined) {
+      throw new AppError(
+        'INVALID_STATE',
+        `${what} refused: a ${busy.kind} is still awaiting its outcome; refresh the order first.`,
+        {
+          reason: `${busy.kind} outcome not known yet`,
+        },
+      );
+    }
+    const facts = factsOf(row, ops);
+    if (facts === null) {
+      throw new AppError(
+        'INVALID_STATE',
+        `${what} refused: the order's type or status (${row.type}, ${row.status}) does not allow it.`,
+        {
+          reason: 'order type or status',
+        },
+      );
+    }
+    const decided = decide(row, facts, ops);
+    if ('refused' in decided) throw decided.refused;
+    return { row, plan: decided.plan };
+  }
+
+  /** The reply to the request, read in (C)'s transaction (the operation and the order as stored), or the refusal. */
+  private async reply(
+    trx: PayTrx,
+    id: string,
+    opId: string,
+    outcome: GatewayOutcome,
+    plan: Plan,
+    result: { state: string; message: string },
+  ): Promise<OperationResult | AppError> {
+    if (outcome.kind === 'reply' && result.state === 'refused') {
+      return gatewayRefusal(outcome.httpStatus, outcome.reply, plan.gatewayOperation);
     }
     if (outcome.kind === 'not-sent') {
-      throw new AppError(
+      return new AppError(
         'GATEWAY_UNAVAILABLE',
         `The ${plan.gatewayOperation} could not reach the gateway; nothing was sent. Try again.`,
       );
     }
-    const detail = await ledger.detail(ledger.k, id);
-    const opRow = await ledger.k
-      .selectFrom('transaction_operations')
-      .selectAll()
-      .where('id', '=', opId)
-      .executeTakeFirstOrThrow();
+    const detail = await this.ledger.detail(trx, id);
     if (detail === null) throw new Error('transaction vanished');
-    return { operation: toOperation(opRow), transaction: detail, message: after.result.message };
+    const operation = detail.operations.find((o) => o.id === opId);
+    if (operation === undefined) throw new Error('operation vanished');
+    return { operation, transaction: detail, message: result.message };
   }
 
   private classify(

@@ -1,6 +1,7 @@
 // Two instances' event buses on one PostgreSQL database: what one publishes, both deliver.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionEvent } from '@paydesk/shared/api';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LiveEvent, TransactionEvent } from '@paydesk/shared/api';
 import { createLogger } from '../logger.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
 import { PgNotifyEventBus } from './pg-event-bus.js';
@@ -33,7 +34,7 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
         at: '2026-11-21T09:00:00.000Z',
       };
       const seen = (bus: PgNotifyEventBus) =>
-        new Promise<TransactionEvent>((resolve) => {
+        new Promise<LiveEvent>((resolve) => {
           const off = bus.subscribe((e) => {
             off();
             resolve(e);
@@ -45,6 +46,75 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
       expect(await atB).toEqual(event);
       expect(await atA).toEqual(event);
     } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('when one instance publishes a payout change, then the other instance delivers it as it was sent', async () => {
+    const logger = createLogger('silent');
+    const a = await PgNotifyEventBus.connect(url, logger);
+    const b = await PgNotifyEventBus.connect(url, logger);
+    try {
+      const event: LiveEvent = {
+        type: 'payout.updated',
+        payoutId: '9a0e8f5c-2b1d-4c3e-8f7a-6d5c4b3a2f10',
+        state: 'processing',
+        orderid: '5678',
+        at: '2026-11-21T09:00:00.000Z',
+      };
+      const atB = new Promise<LiveEvent>((resolve) => {
+        const off = b.subscribe((e) => {
+          off();
+          resolve(e);
+        });
+      });
+      a.publish(event);
+      expect(await atB).toEqual(event);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('when an instance loses its listening connection (a server restart, a failover), then it listens again and delivers changes from every instance', async () => {
+    const logger = createLogger('silent');
+    const a = await PgNotifyEventBus.connect(url, logger, { reconnectDelayMs: 20 });
+    const b = await PgNotifyEventBus.connect(url, logger, { reconnectDelayMs: 20 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const listening = await admin.query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = current_database() and query like 'listen %'",
+      );
+      expect(listening.rows).toHaveLength(2);
+      await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1)',
+        [listening.rows.map((r) => r.pid)],
+      );
+      const heardByA: LiveEvent[] = [];
+      const heardByB: LiveEvent[] = [];
+      a.subscribe((e) => heardByA.push(e));
+      b.subscribe((e) => heardByB.push(e));
+      let n = 0;
+      await vi.waitFor(
+        () => {
+          // Changes published while a connection was down are gone: publish until both hear one.
+          n += 1;
+          b.publish({
+            type: 'payout.updated',
+            payoutId: `9a0e8f5c-2b1d-4c3e-8f7a-${String(n).padStart(12, '0')}`,
+            state: 'approved',
+            orderid: null,
+            at: '2026-11-21T09:00:00.000Z',
+          });
+          expect(heardByA.length).toBeGreaterThan(0);
+          expect(heardByB.length).toBeGreaterThan(0);
+        },
+        { timeout: 5_000, interval: 50 },
+      );
+    } finally {
+      await admin.end();
       await a.close();
       await b.close();
     }

@@ -133,6 +133,36 @@ for (const variant of DB_VARIANTS) {
       expect(audit.length).toBeGreaterThanOrEqual(1);
     });
 
+    it('when the export runs in several keyset batches, then every filtered order comes once, oldest first', async () => {
+      const seen: string[] = [];
+      const sizes: number[] = [];
+      for await (const batch of f.bff.payments.services.queries.batches({ q: email }, 2)) {
+        sizes.push(batch.length);
+        seen.push(...batch.map((r) => r.id));
+      }
+      expect(sizes).toEqual([2, 2, 1]);
+      const expected = [...orders].sort((a, b) =>
+        a.createdAt === b.createdAt
+          ? a.id.localeCompare(b.id)
+          : a.createdAt.localeCompare(b.createdAt),
+      );
+      expect(seen).toEqual(expected.map((o) => o.id));
+    });
+
+    it('when an export is written, then other work gets the event loop between its batches', async () => {
+      const { PassThrough } = await import('node:stream');
+      const out = new PassThrough();
+      out.resume();
+      let otherWorkRan = false;
+      setImmediate(() => {
+        otherWorkRan = true;
+      });
+      // SQLite answers synchronously: without a yield the export would finish first.
+      const rows = await f.bff.payments.services.queries.writeCsv({}, out);
+      expect(rows).toBeGreaterThan(0);
+      expect(otherWorkRan).toBe(true);
+    });
+
     it('when statistics are asked for, then volumes, approval rate and returns per day add up in minor units', async () => {
       const { tx } = await learnedOrder(f, 'sale', '10.10', {
         currency: 'USD',

@@ -1,6 +1,7 @@
 // The transactions list (keyset pagination, filters, exact `q`), the CSV export (keyset batches,
 // written with back-pressure: constant memory) and the home screen's statistics.
 import type { Writable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
@@ -16,6 +17,7 @@ import { AppError } from '../errors.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { maskedCard, toSummary } from './records.js';
+import { attentionCounts, volumeByDay } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
 function drained(out: Writable): Promise<void> {
@@ -94,6 +96,7 @@ export class TransactionQueries {
       q = q.where('amount_minor', '>=', toColumn(toMinorUnits(filter.amountMin)));
     if (filter.amountMax !== undefined)
       q = q.where('amount_minor', '<=', toColumn(toMinorUnits(filter.amountMax)));
+    if (filter.drift !== undefined) q = q.where('drift', '=', filter.drift === 'true' ? 1 : 0);
     if (filter.q !== undefined) {
       const term = filter.q;
       q = q.where((eb: ExpressionBuilder<PayDatabase, 'transactions'>) => {
@@ -164,38 +167,47 @@ export class TransactionQueries {
     };
   }
 
-  /** Every filtered row, in keyset batches (constant memory). */
-  async *stream(filter: TransactionFilter, batchSize = 1_000): AsyncGenerator<TransactionsTable> {
+  /**
+   * Every filtered row with the CSV's columns only, in keyset batches: memory stays flat, and no
+   * batch holds the (SQLite: only) connection for long.
+   */
+  async *batches(filter: TransactionFilter, batchSize = EXPORT_BATCH): AsyncGenerator<CsvRow[]> {
     let after: Cursor | null = null;
     for (;;) {
-      const rows: TransactionsTable[] = await this.ordered(
-        this.filtered(filter),
-        'created_asc',
-        after,
-      )
-        .selectAll()
+      const rows: CsvRow[] = await this.ordered(this.filtered(filter), 'created_asc', after)
+        .select(CSV_SOURCE_COLUMNS)
         .limit(batchSize)
         .execute();
-      yield* rows;
+      if (rows.length > 0) yield rows;
       const last = rows.at(-1);
       if (last === undefined || rows.length < batchSize) return;
       after = { sort: 'created_asc', value: last.created_at, id: last.id };
     }
   }
 
-  /** Writes the CSV to `out`, waiting for `drain` whenever its buffer is full. */
+  /**
+   * Writes the CSV to `out`, one chunk per batch, waiting for `drain` whenever its buffer is full
+   * and letting other work run between batches. Small batches of the CSV's columns only, each
+   * turned into one string and dropped before the next query: little survives a scavenge, so V8
+   * does not keep growing its young generation (which is what pushed the RSS up).
+   */
   async writeCsv(filter: TransactionFilter, out: Writable): Promise<number> {
-    const write = async (line: string) => {
+    const write = async (chunk: string) => {
       if (out.destroyed) throw new Error('the client went away');
-      if (!out.write(line)) {
+      if (!out.write(chunk)) {
         await drained(out);
       }
     };
     await write(`${CSV_COLUMNS.join(',')}\r\n`);
     let n = 0;
-    for await (const row of this.stream(filter)) {
-      await write(`${csvRow(row)}\r\n`);
-      n += 1;
+    for await (const rows of this.batches(filter)) {
+      let chunk = '';
+      for (const row of rows) chunk += `${csvRow(row)}\r\n`;
+      n += rows.length;
+      await write(chunk);
+      // SQLite answers synchronously and a local socket rarely fills: without this the whole
+      // export would run as one task, and the BFF would answer nothing else until it ended.
+      await setImmediate();
     }
     return n;
   }
@@ -212,7 +224,7 @@ export class TransactionQueries {
       .selectFrom('transactions')
       .where('created_at', '>=', from)
       .where('created_at', '<', to);
-    const [byCurrency, byStatus, returns] = await Promise.all([
+    const [byCurrency, byStatus, returns, byDay, attention] = await Promise.all([
       inWindow
         .select((eb) => [
           'currency',
@@ -250,6 +262,8 @@ export class TransactionQueries {
         ])
         .groupBy([sql`o.created_at / ${sql.lit(DAY)}`, 't.currency'])
         .execute(),
+      volumeByDay(inWindow),
+      attentionCounts(this.k),
     ]);
     const statusCounts: Record<string, number> = {};
     for (const s of byStatus) statusCounts[s.status] = Number(s.n);
@@ -278,6 +292,8 @@ export class TransactionQueries {
         .sort((a, b) =>
           a.day === b.day ? a.currency.localeCompare(b.currency) : a.day.localeCompare(b.day),
         ),
+      volumeByDay: byDay,
+      attention,
     };
   }
 }
@@ -306,7 +322,31 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-function csvRow(row: TransactionsTable): string {
+/** The columns a CSV line is made of (never the whole row: drift details, names, raw data). */
+const CSV_SOURCE_COLUMNS = [
+  'id',
+  'created_at',
+  'endpoint_id',
+  'orderid',
+  'client_orderid',
+  'type',
+  'status',
+  'stage',
+  'currency',
+  'amount_minor',
+  'captured_minor',
+  'returned_minor',
+  'card_bin',
+  'card_last4',
+  'card_brand',
+  'customer_email',
+  'drift',
+] as const;
+type CsvRow = Pick<TransactionsTable, (typeof CSV_SOURCE_COLUMNS)[number]>;
+/** rows per keyset query of the export */
+const EXPORT_BATCH = 100;
+
+function csvRow(row: CsvRow): string {
   const cells = [
     row.id,
     new Date(row.created_at).toISOString(),

@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
-import { toColumn } from './db.js';
+import { requireCardRefOnEndpoint } from './card-refs.js';
+import { lockTransaction, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import type { Ledger } from './ledger.js';
@@ -45,6 +46,7 @@ export class RebillService {
   ): Promise<OperationResult> {
     const ledger = this.ledger;
     const endpointId = resolveEndpoint(this.config, body.endpointId, body.currency);
+    await requireCardRefOnEndpoint(ledger.k, this.config, body.cardRefId, endpointId);
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();
     const opId = randomUUID();
@@ -134,6 +136,10 @@ export class RebillService {
     // (C) record what happened.
     const result = classify(outcome, label);
     const fresh = await ledger.tx(async (trx) => {
+      // The order row's lock, as applyStatus takes it: a callback or the reconciler that matched
+      // the operation meanwhile has committed before the read below (on PostgreSQL, without it the
+      // update below could overwrite their match with `unknown` and a stale serial).
+      await lockTransaction(ledger.db, trx, id);
       const now = ledger.clock.now();
       const op = await trx
         .selectFrom('transaction_operations')

@@ -17,9 +17,11 @@ import {
   TransactionFilterSchema,
   TransactionListQuerySchema,
   VoidBodySchema,
-  type TransactionEvent,
+  liveEventName,
+  type OperationResult,
+  type LiveEvent,
 } from '@paydesk/shared/api';
-import { AppError, parseInput } from '../errors.js';
+import { AppError, invalidParam, parseInput } from '../errors.js';
 import {
   errorEnvelope,
   requestIdOf,
@@ -29,6 +31,7 @@ import {
   type RouteContext,
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
+import type { IdempotencyClaim } from './idempotency.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 import type { Payments } from './index.js';
 import { requireRsaKey } from './subscriptions.js';
@@ -41,7 +44,7 @@ const ID = /^[0-9a-f-]{36}$/;
 function transactionId(ctx: RouteContext): string {
   const id = ctx.req.params.id;
   if (typeof id !== 'string' || !ID.test(id))
-    throw new AppError('NOT_FOUND', 'no such transaction');
+    throw invalidParam('id', 'must be a transaction id (a UUID)');
   ctx.audit.target = `transaction:${id}`;
   return id;
 }
@@ -54,12 +57,20 @@ function actorOf(ctx: RouteContext): ActorInfo {
 export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
   const { services } = p;
 
-  /** A money-moving route: body validated first, then the Idempotency-Key, then the service. */
+  /**
+   * A money-moving route: body validated first, then the Idempotency-Key, then the service, which
+   * takes the key in its reservation's transaction and stores the reply in its outcome's.
+   */
   const idempotent =
     <S extends z.ZodType>(
       schema: S,
       operation: string,
-      call: (id: string, body: z.output<S>, actor: ActorInfo, key: string) => Promise<unknown>,
+      call: (
+        id: string,
+        body: z.output<S>,
+        actor: ActorInfo,
+        claim: IdempotencyClaim,
+      ) => Promise<OperationResult>,
     ): Handler =>
     async (ctx) => {
       const id = transactionId(ctx);
@@ -67,27 +78,16 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation, transactionId: id, body, idempotencyKey: key ?? null };
-      const reply = await services.idempotency.run(
-        actor.id,
-        key,
-        `${operation} ${id}`,
-        body,
-        async () => ({
-          status: 200,
-          body: await call(id, body, actor, key ?? ''),
-        }),
-      );
-      if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      const result = reply.body as {
-        operation?: { state?: string; gatewaySerial?: string | null };
-      };
+      const claim = services.idempotency.claim(actor.id, key, `${operation} ${id}`, body);
+      const result = await call(id, body, actor, claim);
+      if (claim.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
       ctx.audit.summary = {
         ...ctx.audit.summary,
-        replayed: reply.replayed,
-        result: result.operation?.state ?? null,
-        gatewaySerial: result.operation?.gatewaySerial ?? null,
+        replayed: claim.replayed,
+        result: result.operation.state,
+        gatewaySerial: result.operation.gatewaySerial,
       };
-      return { kind: 'json', status: reply.status, body: reply.body };
+      return { kind: 'json', status: 200, body: result };
     };
 
   return {
@@ -130,20 +130,22 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     'POST /api/transactions/:id/capture': idempotent(
       CaptureBodySchema,
       'capture',
-      (id, body, actor, key) => services.operations.capture(id, body, actor, key),
+      (id, body, actor, claim) => services.operations.capture(id, body, actor, claim),
     ),
     'POST /api/transactions/:id/return': idempotent(
       ReturnBodySchema,
       'return',
-      (id, body, actor, key) => services.operations.return(id, body, actor, key),
+      (id, body, actor, claim) => services.operations.return(id, body, actor, claim),
     ),
-    'POST /api/transactions/:id/void': idempotent(VoidBodySchema, 'void', (id, body, actor, key) =>
-      services.operations.void(id, body, actor, key),
+    'POST /api/transactions/:id/void': idempotent(
+      VoidBodySchema,
+      'void',
+      (id, body, actor, claim) => services.operations.void(id, body, actor, claim),
     ),
     'POST /api/transactions/:id/card-ref': idempotent(
       CardRefBodySchema,
       'card-ref',
-      (id, _body, actor, key) => services.operations.cardRef(id, actor, key),
+      (id, _body, actor, claim) => services.operations.cardRef(id, actor, claim),
     ),
     'POST /api/rebills': async (ctx) => {
       const body = parseInput(RebillBodySchema, ctx.req.body ?? {}, 'body');
@@ -223,7 +225,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     'GET /api/subscriptions/:id': async (ctx) => {
       const id = ctx.req.params.id;
       if (typeof id !== 'string' || !ID.test(id))
-        throw new AppError('NOT_FOUND', 'no such subscription');
+        throw invalidParam('id', 'must be a subscription id (a UUID)');
       return { kind: 'json', status: 200, body: await services.subscriptions.get(id) };
     },
     'GET /api/events': (ctx) => {
@@ -267,8 +269,8 @@ function streamEvents(p: Payments, req: Request, res: Response): Promise<void> {
   res.flushHeaders();
   res.write(': connected\n\n');
   return new Promise<void>((resolve) => {
-    const send = (event: TransactionEvent) => {
-      res.write(`event: transaction\ndata: ${JSON.stringify(event)}\n\n`);
+    const send = (event: LiveEvent) => {
+      res.write(`event: ${liveEventName(event)}\ndata: ${JSON.stringify(event)}\n\n`);
     };
     const unsubscribe = p.bus.subscribe(send);
     const heartbeat = setInterval(() => {

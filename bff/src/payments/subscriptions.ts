@@ -22,6 +22,7 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
 import { redact } from '../services/redact.js';
+import { requireCardRefOnEndpoint } from './card-refs.js';
 import { big, toColumn, type PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
@@ -94,6 +95,7 @@ export class SubscriptionsService {
   ): Promise<SubscriptionResult> {
     requireRsaKey(this.config);
     const endpointId = resolveEndpoint(this.config, body.endpointId, body.currency);
+    await requireCardRefOnEndpoint(this.k, this.config, body.cardRefId, endpointId);
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();
     const clientOrderId = `rp-${randomUUID()}`;

@@ -1,8 +1,10 @@
 // get-card-info for support and finance: a stated reason (audited by the route), and only BIN,
 // brand, masked number and expiry in the reply — never the holder's name or anything more.
-import type { CardInfo } from '@paydesk/shared/api';
+import type { CardInfo, CardRefList } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { maskTail } from '../gateway-client/redact.js';
+import { big, payDb } from '../payments/db.js';
+import { asTransactionType, iso, maskedCard } from '../payments/records.js';
 import { resolveEndpoint, type Ctx } from './context.js';
 import { gatewayRefusal } from './gateway-errors.js';
 
@@ -10,6 +12,57 @@ export const CARD_REF_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export class CardInfoService {
   constructor(private readonly c: Ctx) {}
+
+  /**
+   * The card references Paydesk knows: every one some order carries (made with create-card-ref,
+   * or learned from a rebill's callback), with the order it came from; most recently used first.
+   */
+  async list(limit: number): Promise<CardRefList> {
+    const k = payDb(this.c.db);
+    const refs = await k
+      .selectFrom('transactions')
+      .select((eb) => [
+        'card_ref_id',
+        eb.fn.countAll().as('orders'),
+        eb.fn.max('updated_at').as('last_used'),
+      ])
+      .where('card_ref_id', 'is not', null)
+      .groupBy('card_ref_id')
+      .orderBy('last_used', 'desc')
+      .orderBy('card_ref_id')
+      .limit(limit)
+      .execute();
+    const ids = refs.flatMap((r) => (r.card_ref_id === null ? [] : [r.card_ref_id]));
+    if (ids.length === 0) return { items: [] };
+    const orders = await k
+      .selectFrom('transactions')
+      .selectAll()
+      .where('card_ref_id', 'in', ids)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const items = refs.flatMap((ref) => {
+      // The order the reference was made from: never a rebill (a rebill is charged to a reference
+      // that already exists), whatever the clocks say about which order came first.
+      const usedBy = orders.filter((o) => o.card_ref_id === ref.card_ref_id);
+      const source = usedBy.find((o) => o.type !== 'rebill') ?? usedBy[0];
+      if (ref.card_ref_id === null || source === undefined) return [];
+      return [
+        {
+          cardRefId: ref.card_ref_id,
+          card: maskedCard(source),
+          source: {
+            transactionId: source.id,
+            orderid: source.orderid,
+            type: asTransactionType(source.type),
+          },
+          orders: Number(big(ref.orders)),
+          lastUsedAt: iso(Number(big(ref.last_used))),
+        },
+      ];
+    });
+    return { items };
+  }
 
   async info(cardRefId: string, endpointId: string | undefined): Promise<CardInfo> {
     const endpoint = resolveEndpoint(this.c.config, endpointId, undefined);

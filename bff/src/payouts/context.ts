@@ -1,3 +1,4 @@
+import type { Role } from '@paydesk/shared/api';
 // What the payouts module's services share: options, the database view, endpoint resolution,
 // reading a `status` reply, and the redacted history of payouts and links.
 import { randomUUID } from 'node:crypto';
@@ -9,6 +10,7 @@ import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
+import type { EventBus } from '../payments/events.js';
 import type { AuditLog } from '../services/audit.js';
 import { redact } from '../services/redact.js';
 import type { Sealer } from '../services/sealing.js';
@@ -97,6 +99,7 @@ export function nextPollDelay(
 export interface Actor {
   id: string;
   email: string;
+  roles: readonly Role[];
 }
 
 export interface Ctx {
@@ -109,6 +112,8 @@ export interface Ctx {
   sealer: Sealer;
   hasher: DestinationHasher;
   options: PayoutsOptions;
+  /** live updates (`GET /api/events`): every payout and payment-link change is published here */
+  bus: EventBus;
 }
 
 /**

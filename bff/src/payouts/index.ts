@@ -6,6 +6,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { GatewayClient } from '../gateway-client/client.js';
+import type { LiveEvent } from '@paydesk/shared/api';
+import { InProcessEventBus, type EventBus } from '../payments/events.js';
 import { payDb } from '../payments/db.js';
 import { Idempotency } from '../payments/idempotency.js';
 import type { AuditLog } from '../services/audit.js';
@@ -34,6 +36,8 @@ export interface PayoutsDeps {
   gateway?: GatewayClient;
   /** the payments core's idempotency service (payments.services.idempotency); default: a new one on the same table */
   idempotency?: Idempotency;
+  /** where payout and payment-link changes are published (payments.bus); default in-process */
+  bus?: EventBus;
 }
 
 export interface Payouts {
@@ -45,9 +49,10 @@ export interface Payouts {
   poller: PayoutPoller;
   /**
    * For the payments core's event bus (`payments.bus.subscribe((e) => payouts.onTransactionEvent(e))`):
-   * an event about a payout's order (its callback arrived) makes its status check due now.
+   * an event about a payout's order (its callback arrived) makes its status check due now; events
+   * of other subjects are ignored.
    */
-  onTransactionEvent(event: { orderid: string }): void;
+  onTransactionEvent(event: LiveEvent): void;
   /** stops the poller */
   close(): Promise<void>;
 }
@@ -78,6 +83,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     sealer: new Sealer(config.sessionSecret),
     hasher,
     options,
+    bus: deps.bus ?? new InProcessEventBus(),
   };
   const payouts = new PayoutsService(ctx);
   const poller = new PayoutPoller(ctx, payouts, deps.logger);
@@ -91,6 +97,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     services: { payouts, links: new PaymentLinksService(ctx), cardInfo: new CardInfoService(ctx) },
     poller,
     onTransactionEvent: (event) => {
+      if (event.type !== 'transaction.created' && event.type !== 'transaction.updated') return;
       poller.nudge(event.orderid).catch((err: unknown) => {
         deps.logger.error({ err, orderid: event.orderid }, 'payout nudge failed');
       });

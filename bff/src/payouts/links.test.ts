@@ -142,6 +142,13 @@ for (const variant of DB_VARIANTS) {
         (await opsB.get('/api/payment-links?view=awaiting-my-approval')).json,
       );
       expect(awaiting.items.find((l) => l.id === held.id)?.canDecide).toBe(true);
+      // Deciding is for ops: finance sees the held link but is offered nothing to decide.
+      const byFinance = PaymentLinkListSchema.parse((await finance.get('/api/payment-links')).json);
+      expect(byFinance.items.find((l) => l.id === held.id)?.canDecide).toBe(false);
+      const financeQueue = PaymentLinkListSchema.parse(
+        (await finance.get('/api/payment-links?view=awaiting-my-approval')).json,
+      );
+      expect(financeQueue.items).toEqual([]);
 
       const [a, b] = await Promise.all([
         post(opsB, `/api/payment-links/${held.id}/approve`, {}),
@@ -367,7 +374,7 @@ for (const variant of DB_VARIANTS) {
         logger: createLogger('silent', { write: () => undefined }),
         audit: bff.services.audit,
       });
-      const actor = { id: 'u1', email: 'ops@paydesk.test' };
+      const actor = { id: 'u1', email: 'ops@paydesk.test', roles: ['ops' as const] };
       const body = {
         destination: {
           kind: 'ewallet' as const,

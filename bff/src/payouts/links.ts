@@ -25,6 +25,7 @@ import {
   type Actor,
   type Ctx,
 } from './context.js';
+import { mayDecide, requireSeparatePeople } from './four-eyes.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
 
@@ -64,11 +65,22 @@ export class PaymentLinksService {
       rejectReason: row.reject_reason,
       errorCode: row.error_code,
       errorMessage: row.error_message,
-      canDecide:
-        viewer !== null && row.state === 'pending_approval' && viewer.id !== row.created_by,
+      canDecide: mayDecide(viewer, row.created_by, row.state === 'pending_approval'),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
+  }
+
+  /** Tells every screen, on every instance (`GET /api/events`, `event: payment_link`), that it changed. */
+  publish(row: PaymentLinksTable, created = false): void {
+    this.c.bus.publish({
+      type: created ? 'payment_link.created' : 'payment_link.updated',
+      linkId: row.id,
+      kind: row.kind as PaymentLinkKind,
+      state: row.state as PaymentLinkState,
+      orderid: row.orderid,
+      at: new Date(this.c.clock.now()).toISOString(),
+    });
   }
 
   async row(id: string): Promise<PaymentLinksTable> {
@@ -82,6 +94,8 @@ export class PaymentLinksService {
   }
 
   async list(q: PaymentLinkListQuery, viewer: Actor): Promise<PaymentLink[]> {
+    // Only ops users approve: nothing awaits the approval of anyone else.
+    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops')) return [];
     let query = this.c.k.selectFrom('payment_links').selectAll();
     if (q.kind !== undefined) query = query.where('kind', '=', q.kind);
     if (q.state !== undefined) query = query.where('state', '=', q.state);
@@ -174,6 +188,7 @@ export class PaymentLinksService {
       updated_at: now,
     };
     await c.k.insertInto('payment_links').values(row).execute();
+    this.publish(row, true);
     await addEvent(c.k, c.clock, `link:${id}`, {
       kind: 'staff',
       title: `${body.kind} link created`,
@@ -199,6 +214,7 @@ export class PaymentLinksService {
         'Every payout needs two people: an ops user other than the one who created this payout-form link must approve it.',
       );
     }
+    await requireSeparatePeople(c.k, row.created_by, actor.id, 'payout-form link');
     if (row.state !== 'pending_approval') {
       throw new AppError(
         'INVALID_STATE',
@@ -229,6 +245,7 @@ export class PaymentLinksService {
         { state: current.state },
       );
     }
+    this.publish({ ...row, state: 'sending', updated_at: now });
     await addEvent(c.k, c.clock, `link:${id}`, {
       kind: 'staff',
       title: 'payout-form link approved',
@@ -290,7 +307,9 @@ export class PaymentLinksService {
         .set({ ...values, updated_at: c.clock.now() })
         .where('id', '=', row.id)
         .execute();
-      return this.row(row.id);
+      const after = await this.row(row.id);
+      this.publish(after);
+      return after;
     };
     if (outcome.kind === 'not-sent') {
       if (row.kind === 'payout-form') {
@@ -366,6 +385,8 @@ export class PaymentLinksService {
         { state: row.state },
       );
     }
+    const after = await this.row(id);
+    this.publish(after);
     await addEvent(c.k, c.clock, `link:${id}`, {
       kind: 'staff',
       title: 'payout-form link rejected',
@@ -373,7 +394,7 @@ export class PaymentLinksService {
       data: { reason },
     });
     return {
-      link: this.toApi(await this.row(id), actor),
+      link: this.toApi(after, actor),
       message: 'The payout-form link was rejected; nothing was sent.',
     };
   }

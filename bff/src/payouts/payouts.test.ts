@@ -187,6 +187,16 @@ for (const variant of DB_VARIANTS) {
       );
       expect(listA.items.map((p) => p.id)).not.toContain(payout.id);
 
+      // Deciding is for ops: a support reader sees the payout but is offered nothing to decide.
+      const bySupport = PayoutDetailSchema.parse(
+        (await keep(support.get(`/api/payouts/${payout.id}`))).json,
+      );
+      expect(bySupport.canDecide).toBe(false);
+      const supportQueue = PayoutListSchema.parse(
+        (await keep(support.get('/api/payouts?view=awaiting-my-approval'))).json,
+      );
+      expect(supportQueue.items).toEqual([]);
+
       const ok = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
       expect(ok.status, ok.text).toBe(200);
       expect(PayoutResultSchema.parse(ok.json).payout).toMatchObject({

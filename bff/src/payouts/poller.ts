@@ -60,12 +60,23 @@ export class PayoutPoller {
   async recoverStale(): Promise<number> {
     const { k, clock, options } = this.c;
     const now = clock.now();
+    const staleBefore = now - (options.gatewayTimeoutMs + options.poll.leaseMs);
+    const stale = await k
+      .selectFrom('payouts')
+      .select('id')
+      .where('state', '=', 'sending')
+      .where('decided_at', '<', staleBefore)
+      .execute();
+    if (stale.length === 0) return 0;
+    const ids = stale.map((r) => r.id);
     const result = await k
       .updateTable('payouts')
       .set((eb) => ({
         state: 'unknown',
         destination_sealed: null,
-        sent_at: eb.fn.coalesce('sent_at', 'decided_at'),
+        // The money-moving request left right after the claim (decided_at); a two-step payout's
+        // sent_at is still its payout-check's, which would judge the payout-pay not applied too soon.
+        sent_at: eb.ref('decided_at'),
         poll_first_at: now,
         poll_next_at: now,
         poll_attempts: 0,
@@ -74,9 +85,11 @@ export class PayoutPoller {
         error_message: 'the instance sending it stopped before recording the outcome',
         updated_at: now,
       }))
+      .where('id', 'in', ids)
       .where('state', '=', 'sending')
-      .where('decided_at', '<', now - (options.gatewayTimeoutMs + options.poll.leaseMs))
+      .where('decided_at', '<', staleBefore)
       .executeTakeFirst();
+    for (const id of ids) this.payouts.publish(await this.payouts.row(id));
     return Number(result.numUpdatedRows);
   }
 

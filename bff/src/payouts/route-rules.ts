@@ -28,6 +28,7 @@ export const PAYOUT_ROUTES = {
     action: 'payment_link.reject',
     auditSuccess: true,
   },
+  'GET /api/cards': { access: ['support', 'finance'], action: 'card.list', auditSuccess: false },
   'POST /api/cards/:cardRefId/info': {
     access: ['support', 'finance'],
     action: 'card.info',

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import {
   CardInfoBodySchema,
+  CardRefListQuerySchema,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   PaymentLinkCreateBodySchema,
@@ -15,7 +16,7 @@ import {
   PayoutListQuerySchema,
   PayoutRejectBodySchema,
 } from '@paydesk/shared/api';
-import { AppError, parseInput } from '../errors.js';
+import { AppError, invalidParam, parseInput } from '../errors.js';
 import type { RouteRule } from '../http/route-table.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
 import { parseRoles } from '../services/users.js';
@@ -32,14 +33,14 @@ const ID = /^[0-9a-f-]{36}$/;
 function idParam(ctx: RouteContext, what: 'payout' | 'link'): string {
   const id = ctx.req.params.id;
   if (typeof id !== 'string' || !ID.test(id))
-    throw new AppError('NOT_FOUND', `no such ${what === 'link' ? 'payment link' : what}`);
+    throw invalidParam('id', `must be a ${what === 'link' ? 'payment link' : what} id (a UUID)`);
   ctx.audit.target = `${what}:${id}`;
   return id;
 }
 
 function actorOf(ctx: RouteContext): Actor {
   const auth = requireAuth(ctx);
-  return { id: auth.user.id, email: auth.user.email };
+  return { id: auth.user.id, email: auth.user.email, roles: parseRoles(auth.user.roles) };
 }
 
 export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
@@ -184,6 +185,10 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       PayoutRejectBodySchema,
       (id, body, actor) => links.reject(id, body.reason, actor),
     ),
+    'GET /api/cards': async (ctx) => {
+      const q = parseInput(CardRefListQuerySchema, ctx.req.query, 'query');
+      return { kind: 'json', status: 200, body: await cardInfo.list(q.limit) };
+    },
     'POST /api/cards/:cardRefId/info': async (ctx) => {
       const cardRefId = ctx.req.params.cardRefId;
       if (typeof cardRefId !== 'string' || !CARD_REF_ID.test(cardRefId)) {

@@ -34,6 +34,7 @@ import {
   sealBinding,
   type Binding,
 } from './destination.js';
+import { mayDecide, requireSeparatePeople } from './four-eyes.js';
 import type { PayoutsTable } from './migration.js';
 
 export interface PayoutOutcome {
@@ -42,6 +43,16 @@ export interface PayoutOutcome {
 }
 
 const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
+
+/** Columns only the status poller's schedule uses: writing just these is no change a screen shows. */
+const SCHEDULE_COLUMNS = new Set<string>([
+  'poll_first_at',
+  'poll_next_at',
+  'poll_attempts',
+  'lease_owner',
+  'lease_until',
+  'updated_at',
+]);
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
@@ -80,7 +91,7 @@ export class PayoutsService {
       expiresAt: iso(row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
-      canDecide: viewer !== null && state === 'pending_approval' && viewer.id !== row.prepared_by,
+      canDecide: mayDecide(viewer, row.prepared_by, state === 'pending_approval'),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -94,6 +105,17 @@ export class PayoutsService {
       .executeTakeFirst();
     if (row === undefined) throw new AppError('NOT_FOUND', 'no such payout');
     return row;
+  }
+
+  /** Tells every screen, on every instance (`GET /api/events`, `event: payout`), that it changed. */
+  publish(row: PayoutsTable, created = false): void {
+    this.c.bus.publish({
+      type: created ? 'payout.created' : 'payout.updated',
+      payoutId: row.id,
+      state: this.toApi(row, null).state,
+      orderid: row.orderid,
+      at: new Date(this.c.clock.now()).toISOString(),
+    });
   }
 
   async get(id: string, viewer: Actor): Promise<PayoutDetail> {
@@ -117,6 +139,8 @@ export class PayoutsService {
   }
 
   async list(q: PayoutListQuery, viewer: Actor): Promise<Payout[]> {
+    // Only ops users approve: nothing awaits the approval of anyone else.
+    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops')) return [];
     let query = this.c.k.selectFrom('payouts').selectAll();
     const now = this.c.clock.now();
     if (q.state === 'expired') {
@@ -227,6 +251,7 @@ export class PayoutsService {
         binding: sealBinding(c.sealer, this.bindingOf({ ...base })),
       };
       await c.k.insertInto('payouts').values(row).execute();
+      this.publish(row, true);
       await addEvent(c.k, c.clock, subject, {
         kind: 'staff',
         title: 'payout prepared (held until approved)',
@@ -240,6 +265,7 @@ export class PayoutsService {
     }
 
     await c.k.insertInto('payouts').values(base).execute();
+    this.publish(base, true);
     await addEvent(c.k, c.clock, subject, {
       kind: 'staff',
       title: 'payout prepared; payout-check sent',
@@ -399,6 +425,7 @@ export class PayoutsService {
         'Every payout needs two people: an ops user other than the one who prepared it must approve it.',
       );
     }
+    await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
     const now = c.clock.now();
     if (row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now) {
       await this.updateWhere(id, 'pending_approval', { state: 'expired' });
@@ -457,6 +484,7 @@ export class PayoutsService {
         { state: current.state },
       );
     }
+    this.publish(await this.row(id));
     const subject = `payout:${id}`;
     await addEvent(c.k, c.clock, subject, {
       kind: 'staff',
@@ -669,6 +697,8 @@ export class PayoutsService {
         { state: row.state },
       );
     }
+    const after = await this.row(id);
+    this.publish(after);
     await addEvent(c.k, c.clock, `payout:${id}`, {
       kind: 'staff',
       title: 'payout rejected',
@@ -676,7 +706,7 @@ export class PayoutsService {
       data: { reason },
     });
     return {
-      payout: this.toApi(await this.row(id), actor),
+      payout: this.toApi(after, actor),
       message: 'The payout was rejected; nothing was paid.',
     };
   }
@@ -732,9 +762,13 @@ export class PayoutsService {
 
   private async finished(id: string): Promise<PayoutsTable> {
     const after = await this.row(id);
+    // The approver's own audit row is written when the request answers; an instance that died
+    // mid-send never wrote it, so the reconciliation names who approved (and who prepared) it.
     await this.auditSystem('payout.reconciled', after, {
       state: after.state,
       errorCode: after.error_code,
+      approvedBy: after.decided_by_email,
+      preparedBy: after.prepared_by_email,
     });
     return after;
   }
@@ -777,20 +811,24 @@ export class PayoutsService {
     return { poll_next_at: null, lease_owner: null, lease_until: null };
   }
 
+  /** Writes `set`; a change a screen shows (anything but the poll schedule) is published. */
   async update(id: string, set: Partial<PayoutsTable>): Promise<void> {
     await this.c.k
       .updateTable('payouts')
       .set({ ...set, updated_at: this.c.clock.now() })
       .where('id', '=', id)
       .execute();
+    if (Object.keys(set).some((column) => !SCHEDULE_COLUMNS.has(column)))
+      this.publish(await this.row(id));
   }
 
   private async updateWhere(id: string, state: string, set: Partial<PayoutsTable>): Promise<void> {
-    await this.c.k
+    const done = await this.c.k
       .updateTable('payouts')
       .set({ ...set, updated_at: this.c.clock.now() })
       .where('id', '=', id)
       .where('state', '=', state)
-      .execute();
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) > 0) this.publish(await this.row(id));
   }
 }

@@ -15,6 +15,8 @@ import { toUser } from './users.js';
 
 export const JWT_AUDIENCE = 'paydesk-staff';
 const TOUCH_EVERY_MS = 15_000;
+/** how many verified session tokens `authenticate` remembers (oldest forgotten first) */
+const VERIFIED_TOKENS_KEPT = 10_000;
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export interface AuthenticatedSession {
@@ -206,11 +208,29 @@ export class Auth {
     return { token, session, user };
   }
 
-  /** Resolves a session cookie; throws UNAUTHENTICATED or SESSION_EXPIRED. */
-  async authenticate(token: string): Promise<AuthenticatedSession> {
-    const now = this.#clock.now();
-    let sid: unknown;
-    let sub: string | undefined;
+  /**
+   * Tokens whose signature and claims verified, with the time claims to check again on each use.
+   * jose verifies HS256 through WebCrypto (a thread-pool round trip per request); a token is the
+   * same bytes on every request of a session, so its signature needs checking once. The session
+   * row is still read on every request (revocation, idle expiry, roles).
+   */
+  readonly #verified = new Map<
+    string,
+    { sid: string; sub: string; exp: number; nbf: number | null }
+  >();
+
+  async #verifyToken(token: string, now: number): Promise<{ sid: string; sub: string }> {
+    const seconds = Math.floor(now / 1000);
+    const known = this.#verified.get(token);
+    if (known !== undefined) {
+      // The same time checks as jose's (no clock tolerance): expired at `exp`, valid from `nbf`.
+      if (known.exp <= seconds)
+        throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
+      if (known.nbf !== null && known.nbf > seconds)
+        throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+      return known;
+    }
+    let claims: { sid: string; sub: string; exp: number; nbf: number | null };
     try {
       const { payload } = await jwtVerify(token, this.#config.sessionSecret, {
         algorithms: ['HS256'],
@@ -219,16 +239,27 @@ export class Auth {
         currentDate: new Date(now),
         requiredClaims: ['sub', 'exp', 'iat'],
       });
-      sid = payload.sid;
-      sub = payload.sub;
+      if (typeof payload.sid !== 'string' || payload.sub === undefined || payload.exp === undefined)
+        throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+      claims = { sid: payload.sid, sub: payload.sub, exp: payload.exp, nbf: payload.nbf ?? null };
     } catch (err) {
       // A genuine token past its absolute end says "expired"; anything else is just refused.
       if (err instanceof joseErrors.JWTExpired)
         throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
       throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     }
-    if (typeof sid !== 'string' || sub === undefined)
-      throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    if (this.#verified.size >= VERIFIED_TOKENS_KEPT) {
+      const oldest = this.#verified.keys().next();
+      if (oldest.done !== true) this.#verified.delete(oldest.value);
+    }
+    this.#verified.set(token, claims);
+    return claims;
+  }
+
+  /** Resolves a session cookie; throws UNAUTHENTICATED or SESSION_EXPIRED. */
+  async authenticate(token: string): Promise<AuthenticatedSession> {
+    const now = this.#clock.now();
+    const { sid, sub } = await this.#verifyToken(token, now);
     const row = await this.#db.k
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')

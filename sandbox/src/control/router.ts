@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { VirtualClock, Scheduler } from '../clock.js';
 import type { Engine } from '../gateway/engine.js';
 import { orderStage, replyStatus } from '../gateway/engine.js';
-import { faultsSchema, type Faults } from '../gateway/faults.js';
+import { faultsSchema, type DelayedRequest, type Faults } from '../gateway/faults.js';
 import type { Store } from '../state/store.js';
 
 export interface ControlDeps {
@@ -14,7 +14,10 @@ export interface ControlDeps {
   clock: VirtualClock;
   scheduler: Scheduler;
   getFaults: () => Faults;
-  setFaults: (faults: Faults) => void;
+  /** requests waiting out `latencyMs` right now */
+  delayedRequests: () => DelayedRequest[];
+  /** resolves once what the change releases (held callbacks) was delivered */
+  setFaults: (faults: Faults) => Promise<void>;
   reset: () => void;
 }
 
@@ -84,13 +87,17 @@ export function controlRouter(deps: ControlDeps): express.Router {
     sendJson(res, 200, deps.getFaults());
   });
 
-  router.post('/sandbox/faults', (req, res) => {
+  router.get('/sandbox/faults/delayed', (_req, res) => {
+    sendJson(res, 200, { delayed: deps.delayedRequests() });
+  });
+
+  router.post('/sandbox/faults', async (req, res) => {
     const parsed = faultsSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
       badRequest(res, parsed.error);
       return;
     }
-    deps.setFaults(parsed.data);
+    await deps.setFaults(parsed.data);
     sendJson(res, 200, parsed.data);
   });
 

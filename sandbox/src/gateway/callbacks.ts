@@ -7,6 +7,7 @@ import type { Clock, Scheduler } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { Store } from '../state/store.js';
 import type { CallbackDelivery, OperationRecord, Order } from '../state/types.js';
+import type { CallbackFault } from './faults.js';
 
 const CALLBACK_TIMEOUT_MS = 5000;
 
@@ -32,6 +33,9 @@ export function callbackUrl(base: string, params: Record<string, string>): strin
 }
 
 export class Callbacks {
+  /** Ids of deliveries the `reverse` fault holds, oldest first. */
+  readonly #held: string[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly scheduler: Scheduler,
@@ -39,6 +43,8 @@ export class Callbacks {
     private readonly config: SandboxConfig,
     private readonly logger: Logger,
     private readonly controlKeyOf: (login: string) => string | undefined,
+    /** the callbacks fault in force (`POST /sandbox/faults`) */
+    private readonly fault: () => CallbackFault = () => 'normal',
   ) {}
 
   /** Queues the callback of a finished operation, if the order has a callback URL. */
@@ -67,6 +73,7 @@ export class Callbacks {
     if (order.cardRefId !== undefined) params['card-ref-id'] = order.cardRefId;
     if (order.recurringPaymentId !== undefined)
       params['recurring-payment-id'] = order.recurringPaymentId;
+    const fault = this.fault();
     const delivery: CallbackDelivery = {
       id: randomUUID(),
       orderid: order.orderid,
@@ -77,8 +84,47 @@ export class Callbacks {
       state: 'pending',
       nextAttemptAt: this.clock.now(),
     };
+    if (fault === 'drop') {
+      this.store.saveCallback({ ...delivery, state: 'dropped', nextAttemptAt: undefined });
+      return;
+    }
+    if (fault === 'reverse') {
+      this.store.saveCallback({ ...delivery, state: 'held', nextAttemptAt: undefined });
+      this.#held.push(delivery.id);
+      return;
+    }
     this.store.saveCallback(delivery);
     this.schedule(delivery);
+    if (fault === 'duplicate') {
+      const copy: CallbackDelivery = { ...delivery, id: randomUUID(), duplicateOf: delivery.id };
+      this.store.saveCallback(copy);
+      this.schedule(copy);
+    }
+  }
+
+  /**
+   * Delivers the callbacks the `reverse` fault held, newest first, each attempt finished before
+   * the next starts (a failed one then retries on its usual backoff). Held deliveries found in the
+   * store at start-up (faults do not survive a restart) count as held too.
+   */
+  async releaseHeld(): Promise<void> {
+    const known = new Set(this.#held);
+    for (const d of this.store.callbacks.values())
+      if (d.state === 'held' && !known.has(d.id)) this.#held.push(d.id);
+    const order = this.#held.splice(0).reverse();
+    for (const id of order) {
+      const delivery = this.store.callbacks.get(id);
+      if (delivery?.state !== 'held') continue;
+      delivery.state = 'pending';
+      delivery.nextAttemptAt = this.clock.now();
+      this.store.saveCallback(delivery);
+      await this.attempt(id);
+    }
+  }
+
+  /** Forgets held deliveries (the store was reset). */
+  clearHeld(): void {
+    this.#held.length = 0;
   }
 
   schedule(delivery: CallbackDelivery): void {

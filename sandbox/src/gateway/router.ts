@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { MerchantConfig } from '../config.js';
 import { GatewayError, errorBody, sendGateway, type FieldProblem } from '../http/gateway-error.js';
 import type { Engine, Fields, RequestContext } from './engine.js';
-import { affects, type Faults } from './faults.js';
+import { affects, type DelayedRequests, type Faults } from './faults.js';
 import { handlers, type OperationHandler } from './handlers.js';
 import type { NonceStore } from './nonces.js';
 
@@ -24,6 +24,8 @@ export interface GatewayRouterDeps {
   engine: Engine;
   nonces: NonceStore;
   faults: () => Faults;
+  /** where requests waiting out `latencyMs` are listed */
+  delayed: DelayedRequests;
   random: () => number;
   logger: Logger;
 }
@@ -132,8 +134,12 @@ export function gatewayRouter(deps: GatewayRouterDeps): express.Router {
 
         const faults = deps.faults();
         const faulty = affects(faults, op.name);
-        if (faulty && faults.latencyMs > 0)
+        if (faulty && faults.latencyMs > 0) {
+          // Applied after the wait even if the client has gone meanwhile, as a real gateway would.
+          const done = deps.delayed.add(op.name);
           await new Promise((r) => setTimeout(r, faults.latencyMs));
+          done();
+        }
         if (faulty && faults.errorRate > 0 && deps.random() < faults.errorRate) {
           throw new GatewayError(
             500,

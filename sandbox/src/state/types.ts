@@ -166,6 +166,12 @@ export interface CallbackDelivery {
   url: string;
   params: Record<string, string>;
   attempts: CallbackAttempt[];
-  state: 'pending' | 'delivered' | 'failed';
+  /**
+   * `held`: kept back by the `reverse` callbacks fault until it is lifted; `dropped`: never sent
+   * (the `drop` callbacks fault).
+   */
+  state: 'pending' | 'delivered' | 'failed' | 'held' | 'dropped';
+  /** the delivery this one repeats (the `duplicate` callbacks fault) */
+  duplicateOf?: string | undefined;
   nextAttemptAt?: number | undefined;
 }

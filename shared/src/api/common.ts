@@ -28,3 +28,31 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
     pageSize: z.number().int().min(1),
     total: z.number().int().nonnegative(),
   });
+
+/** The Luhn check digit test card numbers pass (ISO/IEC 7812). `digits` holds digits only. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * Whether `text` holds what looks like a full card number: a run of 13–19 digits (single spaces or
+ * dashes allowed between them) that passes the Luhn check.
+ */
+export function containsCardNumber(text: string): boolean {
+  for (const match of text.matchAll(/\d(?:[ -]?\d)+/g)) {
+    const digits = match[0].replace(/[ -]/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true;
+  }
+  return false;
+}

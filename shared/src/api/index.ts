@@ -8,3 +8,5 @@ export * from './audit.js';
 export * from './health.js';
 export * from './payments.js';
 export * from './payouts.js';
+export * from './views.js';
+export * from './events.js';

@@ -115,6 +115,8 @@ export const TransactionFilterSchema = z.object({
   amountMax: AmountSchema.optional(),
   /** exact match on orderid, client_orderid, customer e-mail or the card's last four digits */
   q: z.string().trim().min(1).max(128).optional(),
+  /** `true`: only orders where the gateway and Paydesk disagreed; `false`: only the others */
+  drift: z.enum(['true', 'false'], "must be 'true' or 'false'").optional(),
 });
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
@@ -434,7 +436,7 @@ export const OperationResultSchema = z.object({
 });
 export type OperationResult = z.infer<typeof OperationResultSchema>;
 
-/** What `GET /api/events` sends (server-sent events, `event: transaction`). */
+/** `GET /api/events`, `event: transaction` (the other subjects: `./events.ts`). */
 export const TransactionEventSchema = z.object({
   type: z.enum(['transaction.created', 'transaction.updated']),
   transactionId: z.string(),
@@ -475,5 +477,24 @@ export const StatsResponseSchema = z.object({
       amount: MoneySchema,
     }),
   ),
+  /** orders created per UTC day and currency in the window (the home screen's volume chart) */
+  volumeByDay: z.array(
+    z.object({
+      day: z.string(),
+      currency: z.string(),
+      count: z.number().int().nonnegative(),
+      approvedCount: z.number().int().nonnegative(),
+      approvedAmount: MoneySchema,
+    }),
+  ),
+  /**
+   * Orders that need a person, whatever their age (not limited to the window): outcome `unknown`,
+   * and flagged drift. Counted up to `cap`; a count equal to it means "at least".
+   */
+  attention: z.object({
+    unknown: z.number().int().nonnegative(),
+    drift: z.number().int().nonnegative(),
+    cap: z.number().int().positive(),
+  }),
 });
 export type StatsResponse = z.infer<typeof StatsResponseSchema>;

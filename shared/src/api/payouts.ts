@@ -2,23 +2,14 @@
 // Money is decimal text on the wire; destinations travel in full only in the prepare request and
 // come back masked, never whole.
 import { z } from 'zod';
-import { IsoDateTimeSchema } from './common.js';
-import { AmountSchema, CurrencySchema, MoneySchema } from './payments.js';
-
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
+import { IsoDateTimeSchema, luhnValid } from './common.js';
+import {
+  AmountSchema,
+  CurrencySchema,
+  MaskedCardSchema,
+  MoneySchema,
+  TransactionTypeSchema,
+} from './payments.js';
 
 const text = (max: number) =>
   z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
@@ -383,6 +374,27 @@ export const CardInfoSchema = z.object({
   expiryYear: z.string().nullable(),
 });
 export type CardInfo = z.infer<typeof CardInfoSchema>;
+
+/** `GET /api/cards` (support, finance): the card references Paydesk knows, newest use first. */
+export const CardRefListQuerySchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
+  .strict();
+export type CardRefListQuery = z.infer<typeof CardRefListQuerySchema>;
+
+export const CardRefSummarySchema = z.object({
+  cardRefId: z.string(),
+  /** the masked card of the order the reference was made from */
+  card: MaskedCardSchema.nullable(),
+  /** the first order that carries the reference (where it was made) */
+  source: z.object({ transactionId: z.string(), orderid: z.string(), type: TransactionTypeSchema }),
+  /** orders that carry it: the source, its rebills and subscription charges */
+  orders: z.number().int().nonnegative(),
+  lastUsedAt: IsoDateTimeSchema,
+});
+export type CardRefSummary = z.infer<typeof CardRefSummarySchema>;
+
+export const CardRefListSchema = z.object({ items: z.array(CardRefSummarySchema) });
+export type CardRefList = z.infer<typeof CardRefListSchema>;
 
 /** One entry of a payout's or link's history: gateway exchanges (redacted) and staff decisions. */
 export const PayoutEventSchema = z.object({

@@ -397,39 +397,78 @@ for (const variant of DB_VARIANTS) {
       });
     });
 
-    describe('ids that do not exist', () => {
-      const missing = [
-        '00000000-0000-4000-8000-000000000000',
-        randomUUID(),
-        '999999999',
-        'does-not-exist',
-        'x'.repeat(300),
-        "1' OR '1'='1",
-        PAN,
-      ];
+    describe('ids that do not exist or cannot be ids', () => {
+      /** Well-formed ids naming nothing, per parameter (a card reference id is not a UUID). */
+      const missing: Record<string, string[]> = {
+        id: ['00000000-0000-4000-8000-000000000000', randomUUID()],
+        cardRefId: ['999999999', 'does-not-exist'],
+      };
+      /** Ids of the wrong shape, per parameter. */
+      const common = ['x'.repeat(300), "1' OR '1'='1", '<script>alert(1)</script>'];
+      const malformed: Record<string, string[]> = {
+        id: [...common, 'does-not-exist', PAN, randomUUID().toUpperCase()],
+        cardRefId: common,
+      };
+      /** A body each state-changing `:id` route accepts, so that what answers is the id. */
+      const validBody: Record<string, unknown> = {
+        'POST /api/transactions/:id/return': { amount: '1.00', reasonCode: 'other', comment: 'x' },
+        'POST /api/transactions/:id/void': { comment: 'hostile' },
+        'POST /api/payouts/:id/reject': { reason: 'hostile' },
+        'POST /api/payment-links/:id/reject': { reason: 'hostile' },
+        'PATCH /api/users/:id': { name: 'Hostile' },
+        'POST /api/cards/:cardRefId/info': { reason: 'checking a reference' },
+      };
+
+      async function attempt(user: Account, route: RouteInfo, value: string) {
+        const reply = await user.client.send(
+          route.method,
+          fillPath(route, Object.fromEntries(route.params.map((p) => [p, value]))),
+          {
+            ...(isStateChanging(route) ? { body: { json: validBody[route.key] ?? {} } } : {}),
+            // money-moving routes want one; the others ignore it
+            headers: [['Idempotency-Key', randomUUID()]],
+          },
+        );
+        const label = `${value.slice(0, 40)}: ${reply.status} ${reply.text.slice(0, 200)}`;
+        expect(envelopeProblems(reply), label).toEqual([]);
+        const rows = await auditRowsFor(bff.db, reply.requestId);
+        expect(
+          rows.map((r) => [r.action, r.outcome, r.error_code]),
+          `${label}: the refusal is audited`,
+        ).toEqual([[route.action, 'refused', codeOf(reply) ?? '']]);
+        return { reply, label };
+      }
+
       for (const route of all.filter((r) => r.params.length > 0)) {
-        it(`when ${route.key} names ids that do not exist, then 404 (or 400 naming the id or the body), never 5xx, nothing written`, async () => {
+        it(`when ${route.key} names well-formed ids that do not exist, then 404, audited, nothing written`, async () => {
           const user = await bff.account(allowedRoles(route) ?? ['support']);
-          const statuses: number[] = [];
-          for (const id of missing) {
-            const before = await businessState(bff.db);
-            const body = plausibleBody(route);
-            const reply = await user.client.send(
-              route.method,
-              fillPath(route, Object.fromEntries(route.params.map((p) => [p, id]))),
-              {
-                ...(body === undefined ? {} : { body }),
-                // money-moving routes want one; the others ignore it
-                headers: [['Idempotency-Key', randomUUID()]],
-              },
-            );
-            statuses.push(reply.status);
-            expect([400, 404], `${id}: ${reply.status} ${reply.text}`).toContain(reply.status);
-            expect(envelopeProblems(reply), id).toEqual([]);
-            expect(await businessState(bff.db), id).toEqual(before);
-          }
-          // A read has no body to refuse first: a well-formed id that names nothing is a 404.
-          if (!isStateChanging(route)) expect(statuses).toContain(404);
+          const before = await businessState(bff.db);
+          for (const param of route.params)
+            for (const id of missing[param] ?? missing.id ?? []) {
+              const { reply, label } = await attempt(user, route, id);
+              expect(reply.status, label).toBe(404);
+            }
+          expect(await businessState(bff.db)).toEqual(before);
+        });
+
+        it(`when ${route.key} names ids of the wrong shape, then 400 naming params.${route.params.join(', params.')}, audited, nothing written`, async () => {
+          const user = await bff.account(allowedRoles(route) ?? ['support']);
+          const before = await businessState(bff.db);
+          for (const param of route.params)
+            for (const id of malformed[param] ?? malformed.id ?? []) {
+              const { reply, label } = await attempt(user, route, id);
+              expect(reply.status, label).toBe(400);
+              const fields =
+                (reply.json as { error?: { details?: { fields?: { path: string }[] } } } | null)
+                  ?.error?.details?.fields ?? [];
+              expect(
+                fields.map((f) => f.path),
+                label,
+              ).toContain(`params.${param}`);
+              // The value is not echoed back (it may be anything, a card number included).
+              expect(reply.text.includes(id), label).toBe(false);
+            }
+          expect(await businessState(bff.db)).toEqual(before);
         });
       }
     });

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import { HomeRedirect } from '../features/shell/routes/home-redirect';
 import { RouteErrorBoundary } from '../features/shell/routes/route-error';
 import { lazyElement } from './lazy-route';
 
@@ -9,6 +8,7 @@ import { lazyElement } from './lazy-route';
 // the data router's code out of the initial bundle.
 const SignInRoute = lazy(() => import('../features/auth/routes/sign-in-route'));
 const ShellRoute = lazy(() => import('../features/shell/routes/shell-route'));
+const HomeRoute = lazy(() => import('../features/home/routes/home-route'));
 const AccountRoute = lazy(() => import('../features/auth/routes/account-route'));
 const UsersRoute = lazy(() => import('../features/users/routes/users-route'));
 const TransactionsRoute = lazy(() => import('../features/transactions/routes/transactions-route'));
@@ -16,6 +16,16 @@ const TransactionDetailRoute = lazy(
   () => import('../features/transactions/routes/transaction-detail-route'),
 );
 const PayoutsRoute = lazy(() => import('../features/payouts/routes/payouts-route'));
+const CardsRoute = lazy(() => import('../features/cards/routes/cards-route'));
+const SubscriptionsRoute = lazy(
+  () => import('../features/subscriptions/routes/subscriptions-route'),
+);
+const SubscriptionDetailRoute = lazy(
+  () => import('../features/subscriptions/routes/subscription-detail-route'),
+);
+const PaymentLinksRoute = lazy(
+  () => import('../features/payment-links/routes/payment-links-route'),
+);
 const AuditRoute = lazy(() => import('../features/audit/routes/audit-route'));
 const NotFoundRoute = lazy(() => import('../features/shell/routes/not-found-route'));
 
@@ -26,12 +36,16 @@ export function AppRoutes() {
       <Routes>
         <Route path="/sign-in" element={lazyElement(SignInRoute)} />
         <Route path="/" element={lazyElement(ShellRoute)}>
-          <Route index element={<HomeRedirect />} />
+          <Route index element={lazyElement(HomeRoute)} />
           <Route path="account" element={lazyElement(AccountRoute)} />
           <Route path="users" element={lazyElement(UsersRoute)} />
           <Route path="transactions" element={lazyElement(TransactionsRoute)} />
           <Route path="transactions/:id" element={lazyElement(TransactionDetailRoute)} />
           <Route path="payouts" element={lazyElement(PayoutsRoute)} />
+          <Route path="cards" element={lazyElement(CardsRoute)} />
+          <Route path="subscriptions" element={lazyElement(SubscriptionsRoute)} />
+          <Route path="subscriptions/:id" element={lazyElement(SubscriptionDetailRoute)} />
+          <Route path="payment-links" element={lazyElement(PaymentLinksRoute)} />
           <Route path="audit" element={lazyElement(AuditRoute)} />
           <Route path="*" element={lazyElement(NotFoundRoute)} />
         </Route>

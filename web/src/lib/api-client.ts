@@ -46,6 +46,19 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * The record an address names does not exist: unknown (404), or an id so malformed that the BFF
+ * refused it (400 naming the path parameter). Either way the screen says "not found".
+ */
+export function isNoSuchRecord(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  if (error.code === 'NOT_FOUND') return true;
+  return (
+    error.code === 'VALIDATION_FAILED' &&
+    error.fieldErrors.some((field) => field.path.startsWith('params.'))
+  );
+}
+
 /** The session is missing or over: the user must sign in again. */
 export function isSessionLost(error: unknown): boolean {
   return (

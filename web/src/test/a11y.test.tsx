@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import axe from 'axe-core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeBff, makePayout, makeUser } from './fake-bff';
+import { FakeBff, makeCharge, makeLink, makePayout, makeSubscription, makeUser } from './fake-bff';
+import { makeView } from './fake-views';
 import { renderApp } from './render-app';
 
 // jsdom cannot lay out or paint, so contrast and scrolling are checked in the browser run
@@ -82,6 +83,91 @@ describe('accessibility (axe-core)', () => {
     expect(await seriousViolations()).toEqual([]);
     await app.user.click(screen.getByRole('button', { name: 'Prepare payout' }));
     await screen.findByRole('dialog', { name: 'Prepare a payout' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when Cards with card info and the rebill dialog are shown, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['finance'] })],
+    });
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.type(await screen.findByLabelText(/Reason/), 'dispute');
+    await app.user.click(screen.getByRole('button', { name: 'Show card information' }));
+    await screen.findByRole('region', { name: 'Card behind the reference' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'Rebill a card' }));
+    await screen.findByRole('dialog', { name: 'Rebill a stored card' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when subscriptions, a subscription and the create dialog are shown, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['finance'] })],
+      subscriptions: [makeSubscription(1, { charges: [makeCharge(41)] })],
+    });
+    const app = renderApp('/subscriptions', bff);
+    await screen.findByRole('table', { name: 'Subscriptions' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'New subscription' }));
+    await screen.findByRole('dialog', { name: 'New subscription' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await app.user.click(screen.getByRole('link', { name: 'Monthly plan 1' }));
+    await screen.findByRole('table', { name: 'Charges' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when payment links and the create dialog are shown, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['finance', 'ops'] })],
+      links: [
+        makeLink(1),
+        makeLink(2, {
+          state: 'pending_approval',
+          kind: 'payout-form',
+          redirectUrl: null,
+          customerEmail: null,
+          createdBy: { id: 'u-otto', email: 'otto@example.com' },
+        }),
+      ],
+    });
+    const app = renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'New payment link' }));
+    await screen.findByRole('dialog', { name: 'New payment link' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when Home with its figures and charts is shown, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({ payouts: [makePayout(1)] });
+    renderApp('/', bff);
+    await screen.findByRole('heading', { name: 'Needs attention' });
+    await screen.findByRole('heading', { name: /^Approved volume and returns per day/ });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when Home for an admin (shortcuts) is shown, then axe finds no serious violations', async () => {
+    renderApp(
+      '/',
+      new FakeBff({ users: [makeUser({ email: 'admin@example.com', roles: ['admin'] })] }),
+    );
+    await screen.findByRole('heading', { name: 'Your screens' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('when the saved views menu and the save dialog are open, then axe finds no serious violations', async () => {
+    const bff = new FakeBff({
+      users: [makeUser({ email: 'admin@example.com', roles: ['support', 'admin'] })],
+      views: [makeView(1, { name: 'Declined' })],
+    });
+    const app = renderApp('/transactions?status=declined', bff);
+    await screen.findByRole('table', { name: 'Transactions' });
+    await app.user.click(screen.getByRole('button', { name: 'Views' }));
+    await screen.findByRole('menuitem', { name: /Declined/ });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('menuitem', { name: 'Save current view…' }));
+    await screen.findByRole('dialog', { name: 'Save current view' });
     expect(await seriousViolations()).toEqual([]);
   });
 

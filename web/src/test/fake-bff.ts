@@ -18,7 +18,11 @@ import {
   UserListResponseSchema,
   UserSchema,
   type AuditRow,
+  type CardInfo,
+  type PaymentLink,
+  type SubscriptionDetail,
   type Payout,
+  type SavedView,
   type TransactionDetail,
   type AuditVerifyResponse,
   type ErrorCode,
@@ -29,9 +33,18 @@ import {
 import type { z } from 'zod';
 import { FakePayments, makeTransaction } from './fake-payments';
 import { FakePayouts } from './fake-payouts';
+import { FakeHome } from './fake-home';
+import { FakeViews } from './fake-views';
+import { FakeCards, makeCardInfo } from './fake-cards';
+import { FakeLinks } from './fake-links';
+import { FakeSubscriptions } from './fake-subscriptions';
 
 export { makeTransaction } from './fake-payments';
 export { makePayout } from './fake-payouts';
+export { makeView } from './fake-views';
+export { makeCardInfo } from './fake-cards';
+export { makeLink } from './fake-links';
+export { makeCharge, makeSubscription } from './fake-subscriptions';
 
 export interface RecordedRequest {
   method: string;
@@ -142,6 +155,11 @@ export class FakeBff {
   requests: RecordedRequest[] = [];
   payments: FakePayments;
   payouts: FakePayouts;
+  home: FakeHome;
+  views: FakeViews;
+  cards: FakeCards;
+  subscriptions: FakeSubscriptions;
+  links: FakeLinks;
   private overrides = new Map<string, Override>();
   private pendingTotp = new Set<string>();
 
@@ -152,6 +170,10 @@ export class FakeBff {
       audit?: AuditRow[];
       transactions?: TransactionDetail[];
       payouts?: Payout[];
+      views?: SavedView[];
+      cards?: CardInfo[];
+      subscriptions?: SubscriptionDetail[];
+      links?: PaymentLink[];
     } = {},
   ) {
     this.users = options.users ?? [
@@ -186,6 +208,16 @@ export class FakeBff {
       validation,
     );
     this.payouts = new FakePayouts(options.payouts ?? [], error, validation);
+    this.home = new FakeHome(this.payments, error, validation);
+    this.views = new FakeViews(options.views ?? [], error, validation);
+    this.cards = new FakeCards(
+      options.cards ?? [makeCardInfo('card-ref-1')],
+      this.payments,
+      error,
+      validation,
+    );
+    this.subscriptions = new FakeSubscriptions(options.subscriptions ?? [], error, validation);
+    this.links = new FakeLinks(options.links ?? [], error, validation);
     const signedIn = options.signedInAs === undefined ? 'admin@example.com' : options.signedInAs;
     this.sessionUserId = signedIn === null ? null : (this.byEmail(signedIn)?.id ?? null);
   }
@@ -251,7 +283,11 @@ export class FakeBff {
     return path
       .replace(/^\/api\/users\/[^/]+/, (m) => (m === '/api/users' ? m : '/api/users/:id'))
       .replace(/^\/api\/transactions\/(?!lookup$|export$)[^/]+/, '/api/transactions/:id')
-      .replace(/^\/api\/payouts\/[^/]+/, '/api/payouts/:id');
+      .replace(/^\/api\/payouts\/[^/]+/, '/api/payouts/:id')
+      .replace(/^\/api\/views\/[^/]+/, '/api/views/:id')
+      .replace(/^\/api\/subscriptions\/[^/]+/, '/api/subscriptions/:id')
+      .replace(/^\/api\/payment-links\/[^/]+/, '/api/payment-links/:id')
+      .replace(/^\/api\/cards\/[^/]+/, '/api/cards/:cardRefId');
   }
 
   private reply<S extends z.ZodType>(schema: S, body: z.input<S>, status = 200): Reply {
@@ -285,7 +321,13 @@ export class FakeBff {
       return 'status' in auth ? auth : this.reply(AuditVerifyResponseSchema, this.verify);
     }
     const payments =
-      this.payments.handle(request, this.current()) ?? this.payouts.handle(request, this.current());
+      this.payments.handle(request, this.current()) ??
+      this.payouts.handle(request, this.current()) ??
+      this.home.handle(request, this.current()) ??
+      this.views.handle(request, this.current()) ??
+      this.cards.handle(request, this.current()) ??
+      this.subscriptions.handle(request, this.current()) ??
+      this.links.handle(request, this.current());
     if (payments) return payments;
     return error(404, 'NOT_FOUND', `no route ${method} ${path}`);
   }

@@ -3,6 +3,7 @@
 // units, Idempotency-Key replay and reuse, role checks), every reply validated with the shared
 // schemas.
 import {
+  liveEventName,
   CaptureBodySchema,
   CardRefBodySchema,
   IDEMPOTENCY_KEY_HEADER,
@@ -19,7 +20,7 @@ import {
   type Operation,
   type Role,
   type TransactionDetail,
-  type TransactionEvent,
+  type LiveEvent,
   type TransactionSummary,
   type User,
 } from '@paydesk/shared/api';
@@ -158,7 +159,7 @@ export class FakePayments {
   /** count shown as `total`; the real BFF caps counting (then `totalCapped`) */
   totalCap = 10_000;
   private keys = new Map<string, StoredKey>();
-  private listeners = new Set<(event: TransactionEvent) => void>();
+  private listeners = new Set<(event: LiveEvent) => void>();
   private opSeq = 0;
 
   constructor(
@@ -170,7 +171,7 @@ export class FakePayments {
   }
 
   /** Server-sent events: what `GET /api/events` streams to every open EventSource. */
-  subscribe(listener: (event: TransactionEvent) => void): () => void {
+  subscribe(listener: (event: LiveEvent) => void): () => void {
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
@@ -186,16 +187,19 @@ export class FakePayments {
     const current = this.byId(id);
     if (!current) throw new Error(`no transaction ${id}`);
     const next = this.replace({ ...current, ...patch, updatedAt: iso(500) });
-    for (const listener of this.listeners) {
-      listener({
-        type: 'transaction.updated',
-        transactionId: next.id,
-        orderid: next.orderid,
-        status: next.status,
-        drift: next.drift,
-        at: next.updatedAt,
-      });
-    }
+    this.publish({
+      type: 'transaction.updated',
+      transactionId: next.id,
+      orderid: next.orderid,
+      status: next.status,
+      drift: next.drift,
+      at: next.updatedAt,
+    });
+  }
+
+  /** Tells every open event stream (any subject: the BFF has one stream). */
+  publish(event: LiveEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 
   byId(id: string): TransactionDetail | undefined {
@@ -260,6 +264,7 @@ export class FakePayments {
       .filter((t) => q.type === undefined || t.type === q.type)
       .filter((t) => q.endpoint === undefined || t.endpointId === q.endpoint)
       .filter((t) => q.currency === undefined || t.currency === q.currency)
+      .filter((t) => q.drift === undefined || String(t.drift) === q.drift)
       .filter((t) => q.createdFrom === undefined || t.createdAt >= q.createdFrom)
       .filter((t) => q.createdTo === undefined || t.createdAt < q.createdTo)
       .filter((t) => q.amountMin === undefined || minor(t.amount) >= minor(q.amountMin))
@@ -496,7 +501,9 @@ export function fakeEventSourceFor(payments: () => FakePayments) {
         this.readyState = 1;
         this.onopen?.(new Event('open'));
         this.unsubscribe = payments().subscribe((event) => {
-          this.dispatchEvent(new MessageEvent('transaction', { data: JSON.stringify(event) }));
+          this.dispatchEvent(
+            new MessageEvent(liveEventName(event), { data: JSON.stringify(event) }),
+          );
         });
       });
     }

@@ -9,6 +9,7 @@ import {
   PayoutResultSchema,
   PayoutSchema,
   type Payout,
+  type PayoutChangeEvent,
   type PayoutDestination,
   type Role,
   type User,
@@ -88,6 +89,22 @@ export class FakePayouts {
     this.payouts = payouts;
   }
 
+  /** Changes a payout as another ops user or the gateway would; returns the event the BFF streams. */
+  change(id: string, patch: Partial<Payout>): PayoutChangeEvent {
+    const index = this.payouts.findIndex((p) => p.id === id);
+    const current = this.payouts[index];
+    if (!current) throw new Error(`no payout ${id}`);
+    const next = PayoutSchema.parse({ ...current, ...patch, updatedAt: iso(500) });
+    this.payouts[index] = next;
+    return {
+      type: 'payout.updated',
+      payoutId: next.id,
+      state: next.state,
+      orderid: next.orderid,
+      at: next.updatedAt,
+    };
+  }
+
   private view(payout: Payout, user: User): Payout {
     const canDecide =
       user.roles.includes('ops') &&
@@ -106,8 +123,9 @@ export class FakePayouts {
         return this.error(403, 'FORBIDDEN', 'no');
       const parsed = PayoutListQuerySchema.safeParse(Object.fromEntries(request.query));
       if (!parsed.success) return this.validation(parsed.error.issues);
-      const { view } = parsed.data;
+      const { view, state } = parsed.data;
       const items = this.payouts
+        .filter((p) => state === undefined || p.state === state)
         .filter((p) => view !== 'mine' || p.preparedBy.id === user.id)
         .filter(
           (p) =>

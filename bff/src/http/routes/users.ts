@@ -1,13 +1,16 @@
-import { CreateUserRequestSchema, IdSchema, UpdateUserRequestSchema } from '@paydesk/shared/api';
-import { AppError, parseInput } from '../../errors.js';
+import { CreateUserRequestSchema, UpdateUserRequestSchema } from '@paydesk/shared/api';
+import { invalidParam, parseInput } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import type { Handler, RouteContext } from '../run-route.js';
 
+const ID = /^[0-9a-f-]{36}$/;
+
 function userId(ctx: RouteContext): string {
-  const parsed = IdSchema.safeParse(ctx.req.params.id);
-  if (!parsed.success) throw new AppError('NOT_FOUND', 'no such user');
-  ctx.audit.target = `user:${parsed.data}`;
-  return parsed.data;
+  const id = ctx.req.params.id;
+  if (typeof id !== 'string' || !ID.test(id))
+    throw invalidParam('id', 'must be a user id (a UUID)');
+  ctx.audit.target = `user:${id}`;
+  return id;
 }
 
 export function userHandlers(s: Services) {

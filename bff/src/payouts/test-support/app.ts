@@ -20,7 +20,8 @@ import { makeRunner } from '../../http/run-route.js';
 import { createLogger } from '../../logger.js';
 import { createPayments, type Payments } from '../../payments/index.js';
 import { ensurePaymentsSchema } from '../../payments/migration.js';
-import { callbackRouter } from '../../payments/routes.js';
+import { PAYMENT_ROUTES } from '../../payments/route-rules.js';
+import { callbackRouter, paymentHandlers } from '../../payments/routes.js';
 import type { Services } from '../../services/index.js';
 import { testConfig, TestClient, type DbVariant, type Reply } from '../../test-support/harness.js';
 import type { PayoutsDb } from '../context.js';
@@ -227,6 +228,7 @@ export async function startPayoutsApp(
     logger,
     audit: services.audit,
     idempotency: payments.services.idempotency,
+    bus: payments.bus,
     options: { gatewayTimeoutMs: 2_000, random: () => 0, ...options },
   });
   const unsubscribe = payments.bus.subscribe((event) => {
@@ -236,7 +238,13 @@ export async function startPayoutsApp(
   outer.disable('x-powered-by');
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }));
-  mountPayoutRoutes(api, makeRunner(services, logger), payouts);
+  const run = makeRunner(services, logger);
+  mountPayoutRoutes(api, run, payouts);
+  // Live updates from this payments core's bus, which the payouts above publish to.
+  api.get(
+    '/events',
+    run(PAYMENT_ROUTES['GET /api/events'], paymentHandlers(payments)['GET /api/events']),
+  );
   outer.use('/api', api);
   outer.use(callbackRouter(payments, logger));
   outer.use(platform);

@@ -6,7 +6,7 @@ import * as api from '@paydesk/shared/api';
 
 /** Seeded runs; set PAYDESK_FUZZ_SEED to replay a failure, PAYDESK_FUZZ_RUNS for more runs. */
 export const FUZZ_SEED = Number(process.env.PAYDESK_FUZZ_SEED ?? 20261121);
-export const FUZZ_RUNS = Number(process.env.PAYDESK_FUZZ_RUNS ?? 20);
+export const FUZZ_RUNS = Number(process.env.PAYDESK_FUZZ_RUNS ?? 15);
 
 export function fuzzParams(): fc.Parameters<unknown> {
   return { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true };
@@ -228,6 +228,26 @@ export type HostileBody =
   | { kind: 'json'; value: unknown; contentType: string | null }
   | { kind: 'raw'; text: string; contentType: string | null };
 
+/**
+ * JSON text naming one known field two or three times with different values (a serializer never
+ * does; parsers keep the last): `{"amount":"1.00","reason":"x","amount":"-5"}`.
+ */
+export const duplicatedFieldsJson: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...KNOWN_FIELDS),
+    fc.array(hostileJson, { minLength: 2, maxLength: 3 }),
+    hostileObject,
+  )
+  .map(([name, values, rest]) => {
+    const parts = values.map(
+      (v) => `${JSON.stringify(name)}:${(JSON.stringify(v) as string | undefined) ?? 'null'}`,
+    );
+    const others = Object.entries(rest).map(
+      ([k, v]) => `${JSON.stringify(k)}:${(JSON.stringify(v) as string | undefined) ?? 'null'}`,
+    );
+    return `{${[parts[0], ...others, ...parts.slice(1)].join(',')}}`;
+  });
+
 export const hostileBody: fc.Arbitrary<HostileBody> = fc.oneof(
   {
     weight: 5,
@@ -253,6 +273,14 @@ export const hostileBody: fc.Arbitrary<HostileBody> = fc.oneof(
       contentType: fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: null }),
     }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('raw' as const),
+      text: duplicatedFieldsJson,
+      contentType: fc.constant('application/json'),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
 );
 
@@ -266,6 +294,19 @@ export const hostileQuery: fc.Arbitrary<string> = fc.oneof(
         maxLength: 5,
       })
       .map((pairs) => pairs.map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`).join('&')),
+  },
+  {
+    // one known parameter repeated with different values (Express makes it an array)
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...KNOWN_FIELDS),
+        fc.array(fc.oneof(hostileString, hostileNumber.map(String)), {
+          minLength: 2,
+          maxLength: 3,
+        }),
+      )
+      .map(([k, values]) => values.map((v) => `${uriEncode(k)}=${uriEncode(v)}`).join('&')),
   },
   {
     weight: 2,

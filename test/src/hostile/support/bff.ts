@@ -3,7 +3,7 @@
 // log line of both captured and every reply recorded, so a suite can grep them for secrets.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,61 @@ export class Client {
   login(email: string, password: string): Promise<Reply> {
     return this.send('POST', '/api/session', { body: { json: { email, password } } });
   }
+}
+
+/**
+ * One request with its header lines exactly as given, repeats kept as separate lines (fetch would
+ * merge them into one), over node:http. The reply is recorded in `captured` like any other.
+ */
+export function sendRaw(
+  bff: HostileBff,
+  method: string,
+  path: string,
+  lines: [string, string][],
+  body?: string,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const host: [string, string] = ['Host', new URL(bff.url).host];
+    const named = (name: string) => lines.some(([n]) => n.toLowerCase() === name);
+    const all = named('host') ? [...lines] : [host, ...lines];
+    // node:http sends POST and PATCH bodies chunked; for other methods a body needs its length.
+    if (
+      body !== undefined &&
+      !['POST', 'PATCH', 'PUT'].includes(method) &&
+      !named('content-length') &&
+      !named('transfer-encoding')
+    )
+      all.push(['Content-Length', String(Buffer.byteLength(body))]);
+    const req = request(`${bff.url}${path}`, { method, headers: all.flat() }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          for (const v of Array.isArray(value) ? value : [value ?? '']) headers.append(name, v);
+        bff.captured.push({
+          request: `${method} ${path}`,
+          status: res.statusCode ?? 0,
+          headers,
+          text,
+        });
+        let json: unknown = null;
+        if ((headers.get('content-type') ?? '').startsWith('application/json') && text !== '')
+          json = JSON.parse(text);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers,
+          text,
+          json,
+          requestId: headers.get(REQUEST_ID_HEADER) ?? '',
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface Account {
@@ -383,6 +438,16 @@ export async function knownIds(db: Db, table: string): Promise<string[]> {
   return rows
     .map((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : ''))
     .filter((id) => id !== '');
+}
+
+/** Card reference ids Paydesk knows (`:cardRefId` parameters name these, not rows of a table). */
+export async function knownCardRefs(db: Db): Promise<string[]> {
+  const { rows } = await sql<{
+    ref: string | null;
+  }>`select distinct card_ref_id as ref from transactions where card_ref_id is not null limit 5`.execute(
+    db.k,
+  );
+  return rows.map((r) => r.ref ?? '').filter((r) => r !== '');
 }
 
 export async function auditRowsFor(db: Db, requestId: string) {

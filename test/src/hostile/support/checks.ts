@@ -1,6 +1,7 @@
 // Assertions every hostile suite shares: the BFF's error envelope, and secrets nowhere.
 import { ErrorEnvelopeSchema } from '@paydesk/shared/api';
-import type { Reply } from './bff.js';
+import { allAuditText, type HostileBff, type Reply } from './bff.js';
+import { PAN } from './arbitraries.js';
 
 /**
  * What is wrong with a 4xx reply of the BFF: it must be `{ error: { code, message, details?,
@@ -56,4 +57,22 @@ export function findLeaks(
     }
   }
   return leaks;
+}
+
+/**
+ * Every leak of a secret of the suite's BFF (its configuration's, every account's password and
+ * session token) or of the test card number, in any reply it gave, any log line of it or the
+ * sandbox, or any audit row.
+ */
+export async function leaksOf(bff: HostileBff): Promise<Leak[]> {
+  const texts = [
+    ...bff.captured.map((c) => ({
+      where: `reply to ${c.request.slice(0, 120)}`,
+      text: c.text + JSON.stringify([...c.headers].filter(([k]) => k !== 'set-cookie')),
+    })),
+    ...bff.logs.map((text) => ({ where: 'BFF log', text })),
+    ...(await allAuditText(bff.db)).map((text) => ({ where: 'audit row', text })),
+    ...bff.gateway.logs.map((text) => ({ where: 'sandbox log', text })),
+  ];
+  return findLeaks(texts, [...bff.secrets, PAN]);
 }

@@ -20,6 +20,8 @@ export interface Gateway {
   privateKeyPem: string;
   /** every log line of the sandbox */
   logs: string[];
+  /** `POST /paynet/api/v4/payout-pay/1001`: every request the sandbox received, in order */
+  requests: string[];
   /** secrets of the gateway's configuration (the other merchant's control key) */
   secrets: string[];
   close(): Promise<void>;
@@ -60,7 +62,11 @@ export async function startGateway(merchant: {
     },
     logger,
   });
-  const server: Server = createServer(sandbox.app);
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method ?? ''} ${(req.url ?? '').split('?')[0] ?? ''}`);
+    sandbox.app(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -71,6 +77,7 @@ export async function startGateway(merchant: {
     controlKey: merchant.controlKey,
     privateKeyPem,
     logs,
+    requests,
     secrets: [OTHER_CONTROL_KEY],
     close: async () => {
       server.closeAllConnections();

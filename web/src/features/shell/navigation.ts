@@ -9,6 +9,8 @@ export interface Screen {
 
 // Only screens that exist are listed, in the navigation's order.
 export const SCREENS = {
+  // Every signed-in user: figures for the readers of transactions, shortcuts for everyone else.
+  home: { path: '/', label: 'Home', roles: [] },
   // Mirrors the BFF's route table (bff/src/payments/route-rules.ts): the readers of transactions.
   transactions: {
     path: '/transactions',
@@ -17,37 +19,41 @@ export const SCREENS = {
   },
   // The BFF lets every reader list payouts; preparing and deciding are ops only.
   payouts: { path: '/payouts', label: 'Payouts', roles: ['ops', 'support', 'finance', 'auditor'] },
+  // Card info is support and finance (bff/src/payouts/route-rules.ts); rebills are finance only.
+  cards: { path: '/cards', label: 'Cards', roles: ['support', 'finance'] },
+  // Every reader lists subscriptions and payment links; creating them is finance (links: and ops).
+  subscriptions: {
+    path: '/subscriptions',
+    label: 'Subscriptions',
+    roles: ['support', 'finance', 'ops', 'auditor'],
+  },
+  paymentLinks: {
+    path: '/payment-links',
+    label: 'Payment links',
+    roles: ['support', 'finance', 'ops', 'auditor'],
+  },
   audit: { path: '/audit', label: 'Audit log', roles: ['auditor'] },
   users: { path: '/users', label: 'Users', roles: ['admin'] },
   account: { path: '/account', label: 'My account', roles: [] },
 } as const satisfies Record<string, Screen>;
 
 const ORDER: readonly Screen[] = [
+  SCREENS.home,
   SCREENS.transactions,
   SCREENS.payouts,
+  SCREENS.cards,
+  SCREENS.subscriptions,
+  SCREENS.paymentLinks,
   SCREENS.audit,
   SCREENS.users,
   SCREENS.account,
 ];
-// An auditor's day starts in the audit log; everyone else who reads transactions starts there.
-const HOME_ORDER: readonly Screen[] = [
-  SCREENS.audit,
-  SCREENS.transactions,
-  SCREENS.users,
-  SCREENS.account,
-];
-
 export function allows(screen: Screen, roles: readonly Role[]): boolean {
   return screen.roles.length === 0 || screen.roles.some((role) => roles.includes(role));
 }
 
 export function navigationFor(roles: readonly Role[]): Screen[] {
   return ORDER.filter((screen) => allows(screen, roles));
-}
-
-/** Where `/` sends a user: audit log for auditors, transactions for support/finance/ops, users for admins, else their account. */
-export function homePathFor(roles: readonly Role[]): string {
-  return HOME_ORDER.find((screen) => allows(screen, roles))?.path ?? SCREENS.account.path;
 }
 
 /** Only same-app paths are followed after sign-in (no `//evil.example` or absolute URLs). */

@@ -1,4 +1,6 @@
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import {
   ROLE_LABELS,
@@ -14,6 +16,7 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
+import { useState } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { Pager } from '../../../components/pager';
 import { DateTime } from '../../../components/date-time';
@@ -27,6 +30,59 @@ const OUTCOME_COLOR: Record<AuditOutcome, 'success' | 'warning' | 'error'> = {
   refused: 'warning',
   failed: 'error',
 };
+
+/** Longer summaries start clamped to three lines so one verbose row does not push the rest away. */
+const CLAMP_OVER_CHARS = 160;
+
+function AuditDetails({ row }: { row: AuditRow }) {
+  const text = summaryText(row.summary);
+  const long = text.length > CLAMP_OVER_CHARS;
+  const [expanded, setExpanded] = useState(false);
+  const clamped = long && !expanded;
+  const { ip, requestId } = row;
+  return (
+    <Box sx={{ minWidth: 200, maxWidth: 360 }}>
+      <Typography
+        variant="caption"
+        component="div"
+        sx={{
+          overflowWrap: 'anywhere',
+          ...(clamped && {
+            display: '-webkit-box',
+            WebkitLineClamp: 3,
+            WebkitBoxOrient: 'vertical',
+            overflow: 'hidden',
+          }),
+        }}
+      >
+        {text}
+      </Typography>
+      {long ? (
+        <Link
+          component="button"
+          type="button"
+          variant="caption"
+          aria-expanded={expanded}
+          aria-label={`${expanded ? 'Show less' : 'Show all'} of row ${String(row.seq)}'s details`}
+          onClick={() => {
+            setExpanded(!expanded);
+          }}
+        >
+          {expanded ? 'Show less' : 'Show all'}
+        </Link>
+      ) : null}
+      <Typography variant="caption" component="div" color="text.secondary">
+        {ip ?? 'no IP'}
+        {requestId ? (
+          // The id is long; its start tells rows apart, the whole id is in the tooltip.
+          <span title={requestId} aria-label={`request ${requestId}`}>
+            {` · request ${requestId.length > 12 ? `${requestId.slice(0, 8)}…` : requestId}`}
+          </span>
+        ) : null}
+      </Typography>
+    </Box>
+  );
+}
 
 function summaryText(summary: Record<string, unknown>): string {
   return Object.entries(summary)
@@ -87,27 +143,7 @@ const columns = helper.columns([
   }),
   helper.accessor('summary', {
     header: 'Details',
-    cell: (info) => {
-      const { ip, requestId } = info.row.original;
-      return (
-        <Typography
-          variant="caption"
-          component="div"
-          sx={{ minWidth: 160, maxWidth: 360, overflowWrap: 'anywhere' }}
-        >
-          {summaryText(info.getValue())}
-          <Typography variant="caption" component="div" color="text.secondary">
-            {ip ?? 'no IP'}
-            {requestId ? (
-              // The id is long; its start tells rows apart, the whole id is in the tooltip.
-              <span title={requestId} aria-label={`request ${requestId}`}>
-                {` · request ${requestId.length > 12 ? `${requestId.slice(0, 8)}…` : requestId}`}
-              </span>
-            ) : null}
-          </Typography>
-        </Typography>
-      );
-    },
+    cell: (info) => <AuditDetails row={info.row.original} />,
   }),
 ]);
 

@@ -46,6 +46,23 @@ describe('audit log screen', () => {
     expect(bff.requestsTo('GET', '/api/audit')).toHaveLength(0);
   });
 
+  it('when a row has long details, then they start clamped and "Show all" expands them', async () => {
+    const body = 'x'.repeat(300);
+    const bff = new FakeBff({
+      audit: [makeAuditRow(2, { summary: { body } }), makeAuditRow(1)],
+    });
+    const app = renderApp('/audit', bff);
+    const toggle = await screen.findByRole('button', { name: "Show all of row 2's details" });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText(`body: ${body}`)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: "Show all of row 1's details" })).toBeNull();
+    await app.user.click(toggle);
+    expect(screen.getByRole('button', { name: "Show less of row 2's details" })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+  });
+
   it('when the first page loads, then the newest rows show with total and the chain badge', async () => {
     const bff = new FakeBff();
     renderApp('/audit', bff);

@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import type { AuditFilter } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { CollapsibleFilters } from '../../../components/collapsible-filters';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { formatCount } from '../../../lib/format';
@@ -21,6 +22,7 @@ function AuditScreen() {
   const query = readAuditQuery(params);
   const filter = filterOf(query);
   const filtered = Object.keys(filter).length > 0;
+  const filtersKey = writeAuditQuery({ ...filter, page: 1, pageSize: query.pageSize }).toString();
   const list = useQuery(auditListQueryOptions(query));
 
   const applyFilter = (next: AuditFilter) => {
@@ -60,13 +62,9 @@ function AuditScreen() {
       </PageHeader>
       <Stack spacing={2}>
         <ChainBadge />
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <AuditFilters
-            key={writeAuditQuery({ ...filter, page: 1, pageSize: query.pageSize }).toString()}
-            value={filter}
-            onApply={applyFilter}
-          />
-        </Paper>
+        <CollapsibleFilters key={filtersKey} active={Object.keys(filter).length}>
+          <AuditFilters key={filtersKey} value={filter} onApply={applyFilter} />
+        </CollapsibleFilters>
         {list.isPending ? (
           <LoadingState label="Loading the audit log…" />
         ) : list.isError ? (

@@ -27,19 +27,19 @@ describe('sign-in', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
-  it('when an admin-auditor signs in, then the session request is sent with the CSRF header and they land on the audit log', async () => {
+  it('when an admin-auditor signs in, then the session request is sent with the CSRF header and they land on Home', async () => {
     const app = renderApp('/sign-in', signedOut());
     await app.user.type(await screen.findByLabelText(/E-mail/), 'Admin@Example.com');
     await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
     await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => {
-      expect(app.location()).toBe('/audit');
+      expect(app.location()).toBe('/');
     });
     const [login] = app.bff.requestsTo('POST', '/api/session');
     expect(login!.headers.get('X-Requested-With')).toBe('paydesk');
     expect(login!.credentials).toBe('same-origin');
     expect(login!.body).toEqual({ email: 'admin@example.com', password: DEMO_PASSWORD });
-    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
   });
 
   it('when the password is wrong, then the form says so and stays on sign-in', async () => {
@@ -77,9 +77,9 @@ describe('sign-in', () => {
     await app.user.clear(code);
     await app.user.type(code, VALID_TOTP);
     await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
-    // A support user's first screen is the transactions.
+    // Everyone's first screen is Home.
     await waitFor(() => {
-      expect(app.location()).toBe('/transactions');
+      expect(app.location()).toBe('/');
     });
     const attempts = app.bff.requestsTo('POST', '/api/session').map((r) => r.body);
     expect(attempts).toEqual([
@@ -111,7 +111,7 @@ describe('sign-in', () => {
   it('when next points to another site, then it is ignored', async () => {
     const app = renderApp('/sign-in?next=%2F%2Fevil.example%2F', new FakeBff());
     await waitFor(() => {
-      expect(app.location()).toBe('/audit');
+      expect(app.location()).toBe('/');
     });
   });
 });

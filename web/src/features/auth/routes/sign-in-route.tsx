@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { ErrorState, LoadingState } from '../../../components/page-states';
 import { ColorModeToggle } from '../../../theme/color-mode-toggle';
-import { homePathFor, safeNextPath } from '../../shell/navigation';
+import { safeNextPath, SCREENS } from '../../shell/navigation';
 import { sessionKeys, sessionQueryOptions } from '../api/session';
 import { SignInForm } from '../components/sign-in-form';
 
@@ -23,7 +23,7 @@ export default function SignInRoute() {
   }, []);
 
   if (session.data) {
-    return <Navigate to={next ?? homePathFor(session.data.user.roles)} replace />;
+    return <Navigate to={next ?? SCREENS.home.path} replace />;
   }
 
   return (

@@ -105,6 +105,29 @@ describe('payouts', () => {
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
   });
 
+  it('when another ops user approves a payout elsewhere, then the live queue drops it and the history shows its outcome without a reload', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(table).getByText('Seller settlement 1')).toBeInTheDocument();
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    const first = '10000000-0000-4000-8000-000000000001';
+    bff.payments.publish(
+      bff.payouts.change(first, {
+        state: 'processing',
+        decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      }),
+    );
+    expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('tab', { name: 'History' }));
+    const history = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(history).getByText('Approved by ines@example.com')).toBeInTheDocument();
+    bff.payments.publish(bff.payouts.change(first, { state: 'approved' }));
+    await waitFor(() => {
+      expect(within(history).getAllByText('Paid')).toHaveLength(2);
+    });
+  });
+
   it('when an ops user rejects a payout, then a reason is required and sent', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);

@@ -22,6 +22,8 @@ import { formatMoney } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { usePayoutEvents } from '../api/live-payouts';
 import { payoutListQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
 import { PayoutStateChip } from '../components/payout-state-chip';
@@ -196,6 +198,7 @@ function PayoutsScreen() {
   const [params, setParams] = useSearchParams();
   const view = viewOf(params, isOps);
   const list = useQuery(payoutListQueryOptions({ view, limit: 100 }));
+  const live = usePayoutEvents();
   const [preparing, setPreparing] = useState(false);
   const [deciding, setDeciding] = useState<{
     payout: Payout;
@@ -209,17 +212,20 @@ function PayoutsScreen() {
       <PageHeader
         title="Payouts"
         actions={
-          isOps ? (
-            <Button
-              variant="contained"
-              startIcon={<AddCircleOutline />}
-              onClick={() => {
-                setPreparing(true);
-              }}
-            >
-              Prepare payout
-            </Button>
-          ) : undefined
+          <>
+            <LiveIndicator state={live} />
+            {isOps ? (
+              <Button
+                variant="contained"
+                startIcon={<AddCircleOutline />}
+                onClick={() => {
+                  setPreparing(true);
+                }}
+              >
+                Prepare payout
+              </Button>
+            ) : null}
+          </>
         }
       >
         Every payout needs two people: one ops user prepares it (payout-check), another approves it.

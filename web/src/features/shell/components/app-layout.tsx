@@ -1,4 +1,8 @@
+import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
+import EventRepeatOutlined from '@mui/icons-material/EventRepeatOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
+import HomeOutlined from '@mui/icons-material/HomeOutlined';
+import LinkOutlined from '@mui/icons-material/LinkOutlined';
 import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
@@ -26,8 +30,12 @@ import { UserMenu } from './user-menu';
 const DRAWER_WIDTH = 232;
 
 const ICONS: Record<string, ReactNode> = {
+  [SCREENS.home.path]: <HomeOutlined />,
   [SCREENS.transactions.path]: <ReceiptLongOutlined />,
   [SCREENS.payouts.path]: <PaymentsOutlined />,
+  [SCREENS.cards.path]: <CreditCardOutlined />,
+  [SCREENS.subscriptions.path]: <EventRepeatOutlined />,
+  [SCREENS.paymentLinks.path]: <LinkOutlined />,
   [SCREENS.audit.path]: <FactCheckOutlined />,
   [SCREENS.users.path]: <PeopleOutlined />,
   [SCREENS.account.path]: <ManageAccountsOutlined />,
@@ -43,6 +51,7 @@ function Navigation({ onNavigate }: { onNavigate?: () => void }) {
             <ListItemButton
               component={NavLink}
               to={screen.path}
+              end={screen.path === SCREENS.home.path}
               onClick={onNavigate}
               sx={{
                 mx: 1,

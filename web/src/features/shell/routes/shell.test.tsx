@@ -21,34 +21,34 @@ async function navLinks() {
 }
 
 describe('shell', () => {
-  it('when an auditor-admin opens /, then they land on the audit log and see every screen in the navigation', async () => {
+  it('when an auditor-admin opens /, then Home shows the figures and the navigation starts with Home', async () => {
     const app = renderApp('/', bffWith(['admin', 'auditor']));
-    await waitFor(() => {
-      expect(app.location()).toBe('/audit');
-    });
-    expect(await navLinks()).toEqual([
-      'Transactions',
-      'Payouts',
-      'Audit log',
-      'Users',
-      'My account',
-    ]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    expect(app.location()).toBe('/');
+    const links = await navLinks();
+    expect(links[0]).toBe('Home');
+    expect(links).toEqual(
+      expect.arrayContaining(['Transactions', 'Payouts', 'Audit log', 'Users']),
+    );
+    expect(await screen.findByRole('heading', { name: 'Needs attention' })).toBeInTheDocument();
   });
 
-  it('when an admin (not auditor) opens /, then they land on users and the audit log is not offered', async () => {
+  it('when an admin (not auditor) opens /, then Home offers their screens and the audit log is not offered', async () => {
     const app = renderApp('/', bffWith(['admin']));
-    await waitFor(() => {
-      expect(app.location()).toBe('/users');
-    });
-    expect(await navLinks()).toEqual(['Users', 'My account']);
+    expect(await screen.findByRole('heading', { name: 'Your screens' })).toBeInTheDocument();
+    expect(app.location()).toBe('/');
+    expect(await navLinks()).toEqual(['Home', 'Users', 'My account']);
   });
 
-  it('when a support user opens /, then they land on the transactions', async () => {
-    const app = renderApp('/', bffWith(['support', 'finance']));
-    await waitFor(() => {
-      expect(app.location()).toBe('/transactions');
-    });
-    expect(await navLinks()).toEqual(['Transactions', 'Payouts', 'My account']);
+  it('when a support user opens /, then Home is the current page of the navigation, and only Home', async () => {
+    renderApp('/', bffWith(['support', 'finance']));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    const nav = (await screen.findAllByRole('navigation', { name: 'Main' }))[0]!;
+    expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Transactions' })).not.toHaveAttribute(
+      'aria-current',
+    );
+    expect((await navLinks()).slice(0, 3)).toEqual(['Home', 'Transactions', 'Payouts']);
   });
 
   it('when there is no session, then a protected page sends to sign-in with next, and back after signing in', async () => {

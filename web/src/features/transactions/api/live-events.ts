@@ -1,17 +1,22 @@
-import { TransactionEventSchema, type TransactionEvent } from '@paydesk/shared/api';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import {
+  LiveEventSchema,
+  type LiveEvent,
+  type LiveEventName,
+  type TransactionEvent,
+} from '@paydesk/shared/api';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
 import { transactionKeys } from './transactions';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
 /**
- * Follows `GET /api/events` (server-sent events) while the screen is open and refetches what an
- * event changed: the transaction's detail and the lists. EventSource reconnects by itself after a
- * dropped connection; the state says whether the screen is live right now.
+ * Follows `GET /api/events` (server-sent events) while the screen is open and hands every event
+ * named `name` (`transaction`, `payout`, `payment_link`) to `receive`; keep `receive` stable
+ * (useCallback). EventSource reconnects by itself after a dropped connection; the state says
+ * whether the screen is live right now.
  */
-export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void): LiveState {
-  const client = useQueryClient();
+export function useLiveEvents(name: LiveEventName, receive: (event: LiveEvent) => void): LiveState {
   const supported = typeof EventSource !== 'undefined';
   const [state, setState] = useState<LiveState>(supported ? 'connecting' : 'off');
 
@@ -25,7 +30,7 @@ export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void
       // CLOSED = the server refused (e.g. the session ended); otherwise the browser retries.
       setState(source.readyState === EventSource.CLOSED ? 'off' : 'reconnecting');
     };
-    const receive = (message: MessageEvent<unknown>) => {
+    const onMessage = (message: MessageEvent<unknown>) => {
       if (typeof message.data !== 'string') return;
       let data: unknown;
       try {
@@ -33,9 +38,27 @@ export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void
       } catch {
         return;
       }
-      const parsed = TransactionEventSchema.safeParse(data);
-      if (!parsed.success) return;
-      const event = parsed.data;
+      const parsed = LiveEventSchema.safeParse(data);
+      if (parsed.success) receive(parsed.data);
+    };
+    source.addEventListener(name, onMessage);
+    return () => {
+      source.removeEventListener(name, onMessage);
+      source.close();
+    };
+  }, [supported, name, receive]);
+
+  return state;
+}
+
+/**
+ * Transaction events: refetches what an event changed, the transaction's detail and the lists.
+ */
+export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void): LiveState {
+  const client = useQueryClient();
+  const receive = useCallback(
+    (event: LiveEvent) => {
+      if (event.type !== 'transaction.created' && event.type !== 'transaction.updated') return;
       // A burst of events (a storefront's busy minute) must not cancel and restart the list request
       // each time: an already running refetch is reused.
       void client.invalidateQueries(
@@ -44,13 +67,25 @@ export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void
       );
       void client.invalidateQueries({ queryKey: transactionKeys.lists }, { cancelRefetch: false });
       onEvent?.(event);
-    };
-    source.addEventListener('transaction', receive);
-    return () => {
-      source.removeEventListener('transaction', receive);
-      source.close();
-    };
-  }, [client, supported, onEvent]);
+    },
+    [client, onEvent],
+  );
+  return useLiveEvents('transaction', receive);
+}
 
-  return state;
+/**
+ * Refetches every query under `queryKey` on each event named `name` (e.g. the payout or payment
+ * link lists), from any BFF instance, so a queue never offers what someone else just decided.
+ */
+export function useRefetchOnLiveEvents(name: LiveEventName, queryKey: QueryKey): LiveState {
+  const client = useQueryClient();
+  // A key is a new array on each render; its content is what matters.
+  const keyText = JSON.stringify(queryKey);
+  const receive = useCallback(() => {
+    void client.invalidateQueries(
+      { queryKey: JSON.parse(keyText) as QueryKey },
+      { cancelRefetch: false },
+    );
+  }, [client, keyText]);
+  return useLiveEvents(name, receive);
 }

@@ -16,6 +16,7 @@ export const FILTER_KEYS = [
   'createdTo',
   'amountMin',
   'amountMax',
+  'drift',
 ] as const satisfies readonly (keyof TransactionFilter)[];
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 50;

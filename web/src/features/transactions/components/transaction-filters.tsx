@@ -24,6 +24,7 @@ interface Draft {
   createdTo: string;
   amountMin: string;
   amountMax: string;
+  drift: string;
 }
 
 type DraftKey = keyof Draft;
@@ -40,6 +41,7 @@ function draftOf(filter: TransactionFilter): Draft {
     createdTo: isoToLocalInput(filter.createdTo),
     amountMin: filter.amountMin ?? '',
     amountMax: filter.amountMax ?? '',
+    drift: filter.drift ?? '',
   };
 }
 
@@ -77,6 +79,7 @@ function filterOfDraft(draft: Draft): TransactionFilter {
     'currency',
     'amountMin',
     'amountMax',
+    'drift',
   ] as const) {
     const value = draft[key].trim();
     if (value !== '') candidate[key] = value;
@@ -180,6 +183,19 @@ export function TransactionFilters({
               {TYPE_LABELS[type]}
             </option>
           ))}
+        </TextField>
+        <TextField
+          select
+          label="Drift"
+          value={draft.drift}
+          onChange={set('drift')}
+          fullWidth
+          size="small"
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">Any</option>
+          <option value="true">Flagged: gateway and Paydesk disagree</option>
+          <option value="false">Not flagged</option>
         </TextField>
         {text('endpoint', 'Endpoint', { inputMode: 'numeric' })}
         {text('currency', 'Currency', { placeholder: 'EUR' })}

@@ -22,6 +22,8 @@ export default function VoidDialog({
     (submitted && !parsed.success ? 'Say in a few words why (up to 255 characters).' : undefined) ??
     serverFieldError(mutation.error, 'comment');
   const isPreauth = detail.type === 'preauth' && detail.amounts.captured === '0.00';
+  // A captured preauth voids what was captured: the rest of its hold was released at capture.
+  const voided = isPreauth ? detail.amounts.authorized : detail.amounts.captured;
 
   return (
     <FollowUpFrame
@@ -41,7 +43,7 @@ export default function VoidDialog({
     >
       <Typography>
         Void order {detail.orderid} for its whole amount,{' '}
-        <strong>{formatMoney(detail.amounts.amount, detail.currency)}</strong>?{' '}
+        <strong>{formatMoney(voided, detail.currency)}</strong>?{' '}
         {isPreauth
           ? 'The hold on the customer’s card is released.'
           : 'The payment is cancelled before it settles.'}{' '}

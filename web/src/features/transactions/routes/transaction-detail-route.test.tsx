@@ -50,6 +50,26 @@ describe('transaction detail', () => {
     expect(await screen.findByRole('heading', { name: 'Order not found' })).toBeInTheDocument();
   });
 
+  it('when the address holds a malformed id, then the BFF’s 400 on params.id reads as not found', async () => {
+    renderApp(
+      '/transactions/not-a-uuid',
+      bffAs(['support']).on('GET /api/transactions/:id', () => ({
+        status: 400,
+        body: {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'params.id: must be a transaction id',
+            details: {
+              fields: [{ path: 'params.id', rule: 'format', message: 'must be a transaction id' }],
+            },
+            requestId: 'req-bad-id',
+          },
+        },
+      })),
+    );
+    expect(await screen.findByRole('heading', { name: 'Order not found' })).toBeInTheDocument();
+  });
+
   it('when loading fails, then an error with a retry is shown', async () => {
     renderApp(
       PATH,
@@ -298,6 +318,24 @@ describe('transaction detail', () => {
     await waitFor(() => {
       expect(screen.queryByRole('button', { name: 'Capture' })).not.toBeInTheDocument();
     });
+  });
+
+  it('when finance voids a partly captured preauth, then the dialog names the captured amount, not the original hold', async () => {
+    const partly = preauth();
+    partly.amounts = {
+      ...partly.amounts,
+      captured: '12.00',
+      remainingCapturable: '0.00',
+      remainingReturnable: '12.00',
+    };
+    partly.allowedActions = ['void', 'return'];
+    const app = renderApp(PATH, bffAs(['finance'], partly));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('€12.00')).toBeInTheDocument();
+    expect(within(dialog).queryByText('€20.00')).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/cancelled before it settles/)).toBeInTheDocument();
   });
 
   it('when finance creates a card reference, then it is sent with an empty body and the reference shows', async () => {

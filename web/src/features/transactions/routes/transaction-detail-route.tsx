@@ -13,8 +13,9 @@ import { DateTime } from '../../../components/date-time';
 import { useNotify } from '../../../components/notifier';
 import { ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
-import { describeError, isApiError } from '../../../lib/api-client';
+import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
 import { RequireRoles } from '../../auth/components/require-roles';
+import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { useTransactionEvents } from '../api/live-events';
@@ -162,7 +163,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
               rows={[
                 ['Card', detail.card ? <code key="c">{detail.card.masked}</code> : '—'],
                 ['Brand', detail.card?.brand ?? '—'],
-                ['Card reference', detail.cardRefId ?? '—'],
+                [
+                  'Card reference',
+                  detail.cardRefId === null ? (
+                    '—'
+                  ) : (
+                    <CardRefLink key="ref" cardRefId={detail.cardRefId} />
+                  ),
+                ],
                 ['Customer', detail.customer.name ?? '—'],
                 [
                   'E-mail',
@@ -221,7 +229,7 @@ function TransactionDetailScreen() {
   const detail = useQuery(transactionDetailQueryOptions(id));
   if (detail.isPending) return <LoadingState label="Loading the order…" />;
   if (detail.isError) {
-    if (isApiError(detail.error) && detail.error.code === 'NOT_FOUND') {
+    if (isNoSuchRecord(detail.error)) {
       return (
         <>
           <PageHeader title="Order not found" />

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { TransactionFilter, TransactionListQuery } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
+import { CollapsibleFilters } from '../../../components/collapsible-filters';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { formatCount } from '../../../lib/format';
@@ -23,6 +24,7 @@ import { KeysetPager } from '../components/keyset-pager';
 import { LiveIndicator } from '../components/live-indicator';
 import { TransactionFilters } from '../components/transaction-filters';
 import { TransactionsTable } from '../components/transactions-table';
+import { ViewsButton } from '../components/views-button';
 
 /** The cursors of the pages before this one (null = the first page), kept in the history entry. */
 interface PagerState {
@@ -65,6 +67,7 @@ function TransactionsScreen() {
   };
   const withoutCursor: TransactionListQuery = { ...query };
   delete withoutCursor.cursor;
+  const currentQuery = writeTransactionQuery(withoutCursor).toString();
 
   return (
     <>
@@ -73,6 +76,7 @@ function TransactionsScreen() {
         actions={
           <>
             <LiveIndicator state={live} />
+            <ViewsButton currentQuery={currentQuery} />
             <Button
               component="a"
               href={transactionExportUrl(filter)}
@@ -89,17 +93,11 @@ function TransactionsScreen() {
         {filtered ? 'every matching transaction' : 'every transaction'}, not only this page.
       </PageHeader>
       <Stack spacing={2}>
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <TransactionFilters
-            key={writeTransactionQuery({
-              ...filter,
-              sort: query.sort,
-              limit: query.limit,
-            }).toString()}
-            value={filter}
-            onApply={applyFilter}
-          />
-        </Paper>
+        {/* Keyed by the applied state: back/forward and applying a view show what is applied, and
+            on a phone the bar folds away again once filters are applied. */}
+        <CollapsibleFilters key={currentQuery} active={Object.keys(filter).length}>
+          <TransactionFilters key={currentQuery} value={filter} onApply={applyFilter} />
+        </CollapsibleFilters>
         {list.isPending ? (
           <LoadingState label="Loading transactions…" />
         ) : list.isError ? (

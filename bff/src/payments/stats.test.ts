@@ -1,0 +1,124 @@
+// The home screen's statistics (volume per day, attention counts) and the list's drift filter,
+// over HTTP on a real database; the rows are written directly, as the ledger would leave them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  StatsResponseSchema,
+  TransactionPageSchema,
+  type ErrorEnvelope,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
+import { payDb } from './db.js';
+import type { TransactionsTable } from './migration.js';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+function row(n: number, patch: Partial<TransactionsTable>): TransactionsTable {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    endpoint_id: '1001',
+    orderid: String(700000 + n),
+    client_orderid: `stats-${n}`,
+    type: 'sale',
+    status: 'approved',
+    stage: null,
+    currency: 'EUR',
+    amount_minor: 1000,
+    authorized_minor: 1000,
+    captured_minor: 1000,
+    returned_minor: 0,
+    card_bin: '411111',
+    card_last4: '1111',
+    card_brand: 'VISA',
+    card_ref_id: null,
+    customer_email: `stats${n}@example.com`,
+    customer_name: null,
+    drift: 0,
+    drift_details: null,
+    source: 'callback',
+    last_checked_at: null,
+    created_at: NOW - DAY,
+    updated_at: NOW - DAY,
+    ...patch,
+  };
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`home statistics and the drift filter (${variant.name})`, () => {
+    let t: TestApp;
+    let support: TestClient;
+    beforeAll(async () => {
+      t = await startApp(variant);
+      support = await t.userWithRoles(['support']);
+      await payDb(t.db)
+        .insertInto('transactions')
+        .values([
+          // two days ago: 10.00 + 0.05 EUR approved, one declined
+          row(1, { created_at: NOW - 2 * DAY + 1, amount_minor: 1000 }),
+          row(2, { created_at: NOW - 2 * DAY + 2, amount_minor: 5 }),
+          row(3, { created_at: NOW - 2 * DAY + 3, status: 'declined' }),
+          // yesterday: 0.10 USD approved, and one with drift
+          row(4, { created_at: NOW - DAY, currency: 'USD', amount_minor: 10 }),
+          row(5, { created_at: NOW - DAY + 5, drift: 1, drift_details: '{}' }),
+          // long before the window: unknown outcome and drift still need a person
+          row(6, { created_at: NOW - 400 * DAY, status: 'unknown' }),
+          row(7, { created_at: NOW - 400 * DAY + 1, drift: 1, drift_details: '{}' }),
+        ])
+        .execute();
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('when statistics are asked for, then volume per UTC day and currency adds up in minor units', async () => {
+      const res = await support.get(
+        `/api/stats?from=${new Date(NOW - 7 * DAY).toISOString()}&to=${new Date(NOW).toISOString()}`,
+      );
+      expect(res.status).toBe(200);
+      const stats = StatsResponseSchema.parse(res.json);
+      const twoDaysAgo = new Date(NOW - 2 * DAY).toISOString().slice(0, 10);
+      const yesterday = new Date(NOW - DAY).toISOString().slice(0, 10);
+      expect(stats.volumeByDay).toEqual([
+        { day: twoDaysAgo, currency: 'EUR', count: 3, approvedCount: 2, approvedAmount: '10.05' },
+        { day: yesterday, currency: 'EUR', count: 1, approvedCount: 1, approvedAmount: '10.00' },
+        { day: yesterday, currency: 'USD', count: 1, approvedCount: 1, approvedAmount: '0.10' },
+      ]);
+      expect(stats.volumes).toEqual([
+        { currency: 'EUR', count: 4, approvedCount: 3, approvedAmount: '20.05' },
+        { currency: 'USD', count: 1, approvedCount: 1, approvedAmount: '0.10' },
+      ]);
+    });
+
+    it('when orders have an unknown outcome or drift, then the attention counts hold them whatever their age', async () => {
+      const res = await support.get(`/api/stats?from=${new Date(NOW - DAY).toISOString()}`);
+      const stats = StatsResponseSchema.parse(res.json);
+      expect(stats.attention).toEqual({ unknown: 1, drift: 2, cap: 1000 });
+      expect(stats.byStatus.unknown).toBeUndefined();
+    });
+
+    it('when the list is filtered by drift, then only flagged (or only unflagged) orders come back, and the export agrees', async () => {
+      const flagged = TransactionPageSchema.parse(
+        (await support.get('/api/transactions?drift=true')).json,
+      );
+      expect(flagged.items.map((i) => i.orderid).sort()).toEqual(['700005', '700007']);
+      expect(flagged.items.every((i) => i.drift)).toBe(true);
+      const clean = TransactionPageSchema.parse(
+        (await support.get('/api/transactions?drift=false')).json,
+      );
+      expect(clean.total).toBe(5);
+      const both = TransactionPageSchema.parse(
+        (await support.get('/api/transactions?drift=true&status=approved&currency=EUR')).json,
+      );
+      expect(both.total).toBe(2);
+      const csv = await support.get('/api/transactions/export?drift=true');
+      expect(csv.status).toBe(200);
+      expect(csv.text.trim().split('\r\n')).toHaveLength(3);
+    });
+
+    it('when the drift filter is neither true nor false, then 400 names query.drift', async () => {
+      const res = await support.get('/api/transactions?drift=yes');
+      expect(res.status).toBe(400);
+      expect((res.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('query.drift');
+    });
+  });
+}

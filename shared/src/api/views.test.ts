@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ViewCreateBodySchema, viewQueryProblems } from './views.js';
+
+const body = (query: string, name = 'Declined EUR') => ({
+  screen: 'transactions',
+  name,
+  role: 'support',
+  query,
+});
+
+describe('saved view bodies', () => {
+  it('when the query holds known list parameters with valid values, then it is accepted without its "?"', () => {
+    const parsed = ViewCreateBodySchema.parse(
+      body('?status=declined&currency=EUR&drift=true&sort=amount_desc&limit=25'),
+    );
+    expect(parsed.query).toBe('status=declined&currency=EUR&drift=true&sort=amount_desc&limit=25');
+    expect(ViewCreateBodySchema.parse(body('')).query).toBe('');
+  });
+
+  it('when the query names an unknown parameter, a cursor, a repeated key or a bad value, then each is named', () => {
+    expect(viewQueryProblems('transactions', 'evil=1')).toEqual([
+      '"evil" is not a parameter of the transactions list',
+    ]);
+    expect(viewQueryProblems('transactions', 'cursor=abc')).toHaveLength(1);
+    expect(viewQueryProblems('transactions', 'status=approved&status=declined')).toEqual([
+      'status is given more than once',
+    ]);
+    expect(viewQueryProblems('transactions', 'amountMin=1.234')[0]).toMatch(/^amountMin: /);
+    expect(viewQueryProblems('transactions', 'constructor=x&__proto__=y')).toHaveLength(2);
+    const refused = ViewCreateBodySchema.safeParse(body('limit=9999'));
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.path).toEqual(['query']);
+  });
+
+  it('when the search holds a full card number, then it is refused (a view is shared with a role); an orderid or last four is not', () => {
+    expect(viewQueryProblems('transactions', 'q=4111111111111111')).toEqual([
+      'q: looks like a card number; search by the last four digits instead',
+    ]);
+    expect(viewQueryProblems('transactions', 'q=4111 1111 1111 1111')).toHaveLength(1);
+    expect(viewQueryProblems('transactions', 'q=4111111111111112')).toEqual([]);
+    expect(viewQueryProblems('transactions', 'q=1111')).toEqual([]);
+    expect(viewQueryProblems('transactions', 'q=1000006')).toEqual([]);
+  });
+
+  it('when the name is empty or longer than 60 characters, or the query longer than 1000, then it is refused', () => {
+    expect(ViewCreateBodySchema.safeParse(body('', '  ')).success).toBe(false);
+    expect(ViewCreateBodySchema.safeParse(body('', 'x'.repeat(61))).success).toBe(false);
+    expect(ViewCreateBodySchema.safeParse(body('', 'x'.repeat(60))).success).toBe(true);
+    expect(ViewCreateBodySchema.safeParse(body(`q=${'a'.repeat(999)}`)).success).toBe(false);
+  });
+});

@@ -1,0 +1,259 @@
+// Load through the BFF with autocannon (issue 7): the transaction list, the status lookup, and the
+// money-moving paths (capture, return), on SQLite or PostgreSQL. The sandbox and the BFF run as
+// separate processes (built dist, logging at warn to /dev/null); autocannon runs in this process,
+// on the same machine.
+//   node bench/load.ts [--db sqlite|postgres] [--duration 10] [--rows 100000]
+//                      [--list-c 8] [--lookup-c 16] [--money-c 16] [--only list,lookup,capture,return]
+// PostgreSQL: a fresh database from PAYDESK_TEST_PG_URL, dropped after. Figures go to
+// test/bench/RESULTS-load.md by hand.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import autocannon, { type Result } from 'autocannon';
+import {
+  arg,
+  cpuMs,
+  freePort,
+  listenOverflows,
+  machine,
+  mark,
+  seedPostgres,
+  seedPreauths,
+  seedSqlite,
+  settle,
+  startBff,
+  startSandbox,
+  stopProc,
+  userWithRole,
+  withPgDatabase,
+  type Preauth,
+  type Proc,
+  type Session,
+} from './payments.bench.ts';
+
+const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
+const duration = arg('duration', 10);
+const rows = arg('rows', 100_000);
+const listC = arg('list-c', 8);
+const lookupC = arg('lookup-c', 16);
+const moneyC = arg('money-c', 16);
+const onlyAt = process.argv.indexOf('--only');
+const only = new Set(
+  onlyAt >= 0
+    ? (process.argv[onlyAt + 1] ?? '').split(',')
+    : ['list', 'list-filtered', 'lookup', 'capture', 'return'],
+);
+
+/** The signed-in session's cookie and the SPA's CSRF header, for autocannon's raw requests. */
+interface Client {
+  headers: Record<string, string>;
+}
+
+async function clientOf(bff: Proc, session: Session): Promise<Client> {
+  const cookie = await session.cookie();
+  return {
+    headers: {
+      Cookie: cookie,
+      'X-Requested-With': 'paydesk',
+      Origin: bff.url.replace('127.0.0.1', 'localhost'),
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+    },
+  };
+}
+
+interface Row {
+  name: string;
+  connections: number;
+  result: Result;
+  cpuPerRequest: number;
+  load: number;
+  drops: number;
+}
+
+async function measure(
+  bff: Proc,
+  name: string,
+  connections: number,
+  options: Omit<Parameters<typeof autocannon>[0], 'url' | 'connections'>,
+): Promise<Result> {
+  // What the previous run left (callbacks of its captures and returns) is not this run's.
+  await settle(bff);
+  const load = loadavg()[0] ?? 0;
+  const cpu0 = cpuMs(bff.child.pid ?? 0);
+  const drops0 = listenOverflows();
+  mark(`${name} start`);
+  const result = await autocannon({ url: bff.url, connections, timeout: 10, ...options });
+  mark(`${name} end`);
+  await settle(bff); // its callbacks and status checks belong to its CPU per request
+  const cpuPerRequest = (cpuMs(bff.child.pid ?? 0) - cpu0) / Math.max(1, result.requests.total);
+  const drops = listenOverflows() - drops0;
+  process.stdout.write(`${line({ name, connections, result, cpuPerRequest, load, drops })}\n`);
+  if (result.non2xx > 0) {
+    process.stdout.write(`  status codes: ${JSON.stringify(result.statusCodeStats)}\n`);
+  }
+  return result;
+}
+
+function line(r: Row): string {
+  const x = r.result;
+  const errors = x.errors + x.timeouts + x.non2xx;
+  return (
+    `| ${r.name} | ${r.connections} | ${x.duration.toFixed(1)} | ${x.requests.total} | ` +
+    `${x.requests.average.toFixed(0)} | ${x.latency.p50} | ${x.latency.p99} | ${x.latency.max} | ` +
+    `${errors} (${x.non2xx} non-2xx, ${x.errors} errors, ${x.timeouts} timeouts) | ` +
+    `${r.cpuPerRequest.toFixed(2)} ms | ${r.load.toFixed(2)} | ${r.drops} |`
+  );
+}
+
+async function run(databaseUrl: string, seed: (() => Promise<void>) | null): Promise<void> {
+  const sandbox = await startSandbox(await freePort());
+  const bff = await startBff(await freePort(), Number(new URL(sandbox.url).port), databaseUrl);
+  try {
+    process.stdout.write(`${machine()}\n${kind}; autocannon in this process, same machine\n`);
+    const support = await userWithRole(bff, 'support');
+    const finance = await userWithRole(bff, 'finance');
+    if (seed !== null && (only.has('list') || only.has('list-filtered'))) {
+      const t0 = performance.now();
+      await seed();
+      process.stdout.write(
+        `seeded ${rows} list rows in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+      );
+    }
+    // Orders the sandbox knows, learned by the BFF through callbacks: preauths to capture (one
+    // capture each), sales to return from (many small returns each, spread over many orders).
+    const moneyRate = 400; // generous upper bound of req/s, so the preauths do not run out
+    const preauthCount = only.has('capture') ? Math.ceil(moneyRate * duration) + 200 : 0;
+    const saleCount = only.has('return') || only.has('lookup') ? 1000 : 0;
+    const t1 = performance.now();
+    const preauths =
+      preauthCount > 0 ? await seedPreauths(sandbox, bff, finance, preauthCount) : [];
+    const sales =
+      saleCount > 0 ? await seedPreauths(sandbox, bff, finance, saleCount, 'sale', '1000.00') : [];
+    process.stdout.write(
+      `seeded ${preauths.length} preauths and ${sales.length} sales through the sandbox's callbacks ` +
+        `in ${((performance.now() - t1) / 1000).toFixed(1)} s\n`,
+    );
+    await settle(bff); // the last callbacks' work
+
+    process.stdout.write(
+      '| path | connections | seconds | requests | req/s | p50 ms | p99 ms | max ms | errors | BFF CPU per request | load (1 min) | listen-queue drops (machine) |\n' +
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+    );
+    // What one list reply holds (autocannon checks only the status code).
+    for (const query of ['limit=50', 'status=approved&currency=EUR&limit=50']) {
+      const sample = await support.call('GET', `/api/transactions?${query}`);
+      const page = JSON.parse(sample.text) as { items: unknown[]; total: number };
+      process.stdout.write(
+        `GET /api/transactions?${query}: HTTP ${sample.status}, ${page.items.length} items, ` +
+          `total ${page.total}, ${(sample.text.length / 1024).toFixed(1)} KiB\n`,
+      );
+    }
+    const reader = await clientOf(bff, support);
+    const money = await clientOf(bff, finance);
+
+    if (only.has('list')) {
+      const list = {
+        method: 'GET' as const,
+        path: '/api/transactions?limit=50',
+        headers: reader.headers,
+      };
+      await autocannon({ url: bff.url, connections: listC, duration: 2, ...list }); // warm-up
+      await measure(bff, 'list: first page (50, newest)', listC, { duration, ...list });
+    }
+    if (only.has('list-filtered')) {
+      await measure(bff, 'list: status + currency, first page', listC, {
+        duration,
+        method: 'GET',
+        path: '/api/transactions?status=approved&currency=EUR&limit=50',
+        headers: reader.headers,
+      });
+    }
+    if (only.has('lookup')) {
+      let n = 0;
+      await measure(bff, 'status lookup (gateway status)', lookupC, {
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/transactions/lookup',
+            headers: reader.headers,
+            setupRequest: (req) => {
+              const order = nth(sales, n++ % sales.length);
+              return {
+                ...req,
+                body: JSON.stringify({ orderid: order.orderid, endpointId: '1001' }),
+              };
+            },
+          },
+        ],
+      });
+    }
+    if (only.has('capture')) {
+      let n = 0;
+      await measure(bff, 'capture (one per preauth)', moneyC, {
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            headers: money.headers,
+            setupRequest: (req) => {
+              const order = preauths[n++];
+              // Out of preauths: a request that fails loudly (counted as non-2xx).
+              const id = order?.id ?? '00000000-0000-4000-8000-000000000000';
+              return {
+                ...req,
+                path: `/api/transactions/${id}/capture`,
+                body: JSON.stringify({ amount: '1.00' }),
+                headers: { ...money.headers, 'Idempotency-Key': randomUUID() },
+              };
+            },
+          },
+        ],
+      });
+    }
+    if (only.has('return')) {
+      let n = 0;
+      await measure(bff, 'return (0.01 each, across 1,000 orders)', moneyC, {
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            headers: money.headers,
+            setupRequest: (req) => {
+              const order = nth(sales, n++ % sales.length);
+              return {
+                ...req,
+                path: `/api/transactions/${order.id}/return`,
+                body: JSON.stringify({ amount: '0.01', reasonCode: 'other', comment: 'load' }),
+                headers: { ...money.headers, 'Idempotency-Key': randomUUID() },
+              };
+            },
+          },
+        ],
+      });
+    }
+  } finally {
+    await stopProc(bff);
+    await stopProc(sandbox);
+  }
+}
+
+function nth(items: readonly Preauth[], i: number): Preauth {
+  const item = items[i];
+  if (item === undefined) throw new Error(`no order ${i}`);
+  return item;
+}
+
+if (kind === 'postgres') {
+  await withPgDatabase((url) => run(url, () => seedPostgres(url, rows)));
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-load-'));
+  try {
+    const file = join(dir, 'paydesk.sqlite');
+    await run(`sqlite:${file}`, () => seedSqlite(file, rows));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

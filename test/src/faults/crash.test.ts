@@ -1,0 +1,158 @@
+// A BFF process killed with SIGKILL between sending and recording: each money-moving request (a
+// capture, a return, a void, a rebill and a payout-pay) is held at the gateway by latency, the BFF
+// dies with every operation recorded as `sending`, the gateway then applies them, and a new BFF
+// process starts on the same database. Shows: the `sending` operations end reconciled (applied,
+// reservations released), nothing is sent again (a retry with the same Idempotency-Key is refused
+// too), no cap can be exceeded meanwhile, and the audit trail is complete.
+//
+// "No audit row lost", as the product defines it: a route writes its audit row when the request
+// answers, so a request whose process died never has one. Its trace is the reconciliation's row
+// (`transaction.reconcile` / `payout.reconciled`), written in the same database transaction as the
+// outcome, naming the operation (id, kind, amount) and who asked for it (`requestedBy`;
+// `approvedBy` for a payout), next to the operation row itself (`requested_by`, written in the
+// same transaction as `sending`). Every request that did answer has its own row, and the chain
+// verifies across the restart.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DB_VARIANTS, until, variantTitle } from './support/processes.js';
+import {
+  expectGatewayTruth,
+  GATEWAY_OPERATION,
+  prepareTargets,
+  send,
+  sendAll,
+  settle,
+  type Attempt,
+} from './support/scenario.js';
+import { payout, transaction, Worlds, type World } from './support/world.js';
+import { TransactionPageSchema } from '@paydesk/shared/api';
+
+const OPERATIONS = Object.values(GATEWAY_OPERATION);
+/** Longer than a kill takes, shorter than the BFF's timeout: the BFF never learns the outcome. */
+const LATENCY_MS = 2_000;
+
+/** The state the BFF recorded for the attempt's operation (or payout). */
+async function recordedState(w: World, a: Attempt): Promise<string> {
+  if (a.kind === 'payout-pay') return (await payout(w, a.payoutId ?? '')).state;
+  let id = a.transactionId;
+  if (id === null) {
+    const amount = a.amount ?? '';
+    const r = await w.finance.get(
+      `/api/transactions?type=rebill&amountMin=${amount}&amountMax=${amount}`,
+    );
+    id = TransactionPageSchema.parse(r.json).items[0]?.id ?? null;
+    if (id === null) return 'none';
+  }
+  const t = await transaction(w, id);
+  return t.operations.find((o) => o.origin === 'paydesk' && o.kind === a.kind)?.state ?? 'none';
+}
+
+const worlds = new Worlds({
+  gatewayTimeoutMs: 3_000,
+  reconcile: {
+    pollIntervalMs: 100,
+    fastMinMs: 200,
+    fastMaxMs: 400,
+    leaseMs: 1_000,
+    notAppliedAfterMs: 1_500,
+  },
+});
+beforeAll(() => {
+  worlds.startAll(DB_VARIANTS);
+});
+afterAll(async () => {
+  await worlds.closeAll();
+});
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(variantTitle('BFF killed mid-operation', variant), () => {
+    let w: World;
+    beforeAll(async () => {
+      w = await worlds.get(variant);
+    });
+    afterEach(async () => {
+      await w.sandbox.faults({});
+    });
+
+    it('when the BFF is killed -9 while each operation is at the gateway, then after a restart each ends applied, nothing is sent again, no cap is exceeded and the audit trail is complete', async () => {
+      const targets = await prepareTargets(w);
+      const from = w.sandbox.requests.length;
+      await w.sandbox.faults({ latencyMs: LATENCY_MS, operations: OPERATIONS });
+      const { attempts, replies } = sendAll(w, targets);
+
+      // Every request has reached the gateway and waits there; the BFF recorded each as sending.
+      await until('five requests held at the gateway', async () =>
+        (await w.sandbox.delayed()).length === 5 ? true : undefined,
+      );
+      for (const a of attempts) expect(await recordedState(w, a), a.kind).toBe('sending');
+      // The `sending` return's reservation counts against the cap.
+      expect((await transaction(w, targets.saleToReturn)).amounts).toMatchObject({
+        reserved: '15.00',
+        remainingReturnable: '25.00',
+      });
+      await w.bff.kill9();
+      await replies;
+      for (const a of attempts) expect(a.reply, `${a.kind} got no answer`).toBeNull();
+
+      // The gateway applies them with nobody listening.
+      await until('the gateway to apply the held requests', async () =>
+        (await w.sandbox.delayed()).length === 0 ? true : undefined,
+      );
+      await w.sandbox.faults({});
+      await w.bff.restart();
+
+      // After the restart, reconciled or not yet (the `sending` rows still reserve): no cap can be
+      // exceeded and nothing is sent twice.
+      const over = await w.finance.post(`/api/transactions/${targets.saleToReturn}/return`, {
+        amount: '25.01',
+        reasonCode: 'other',
+        comment: 'over the cap',
+      });
+      expect(over.status, over.text).toBe(409);
+      expect((over.json as { error: { code: string } }).error.code).toBe('CAP_EXCEEDED');
+      const second = await w.finance.post(`/api/transactions/${targets.preauthToCapture}/capture`, {
+        amount: '5.00',
+      });
+      expect(second.status, second.text).toBe(409);
+      // The same request again (same Idempotency-Key): refused, not sent.
+      for (const a of attempts) {
+        const again = await send(a, targets);
+        expect(again.status, `${a.kind} repeated: ${again.text}`).toBe(409);
+      }
+
+      await settle(w, attempts);
+      await expectGatewayTruth(w, attempts, { applied: true, requestsFrom: from });
+      // The caps after reconciliation: the return counted once, the capture done.
+      const after = await transaction(w, targets.saleToReturn);
+      expect(after.amounts).toMatchObject({ returned: '15.00', remainingReturnable: '25.00' });
+      expect((await transaction(w, targets.preauthToCapture)).amounts.captured).toBe('25.00');
+    });
+
+    it('when the BFF is killed -9 while each request is at the gateway and the gateway then fails them, then after a restart each ends not applied (audited), nothing moved and nothing was sent again', async () => {
+      const targets = await prepareTargets(w);
+      const from = w.sandbox.requests.length;
+      // Held, then answered 500 before anything is applied (to a BFF that is gone by then).
+      await w.sandbox.faults({ latencyMs: LATENCY_MS, errorRate: 1, operations: OPERATIONS });
+      const { attempts, replies } = sendAll(w, targets);
+      await until('five requests held at the gateway', async () =>
+        (await w.sandbox.delayed()).length === 5 ? true : undefined,
+      );
+      for (const a of attempts) expect(await recordedState(w, a), a.kind).toBe('sending');
+      await w.bff.kill9();
+      await replies;
+      await until('the gateway to fail the held requests', async () =>
+        (await w.sandbox.delayed()).length === 0 ? true : undefined,
+      );
+      await w.sandbox.faults({});
+      await w.bff.restart();
+
+      await settle(w, attempts);
+      await expectGatewayTruth(w, attempts, { applied: false, requestsFrom: from });
+      // Released: the whole sale is returnable again, the preauth capturable.
+      expect((await transaction(w, targets.saleToReturn)).amounts).toMatchObject({
+        returned: '0.00',
+        remainingReturnable: '40.00',
+      });
+      expect((await transaction(w, targets.preauthToCapture)).amounts.captured).toBe('0.00');
+    });
+  });
+}

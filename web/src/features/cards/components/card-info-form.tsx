@@ -1,0 +1,138 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { CardInfoBodySchema, RebillBodySchema, type CardInfo } from '@paydesk/shared/api';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { Facts, Panel } from '../../transactions/components/amounts-panel';
+import { requestCardInfo } from '../api/cards';
+
+const LookupSchema = z.object({
+  cardRefId: RebillBodySchema.shape.cardRefId,
+  reason: CardInfoBodySchema.shape.reason,
+});
+type LookupInput = z.input<typeof LookupSchema>;
+type Lookup = z.output<typeof LookupSchema>;
+
+function CardFacts({ info }: { info: CardInfo }) {
+  const expiry =
+    info.expiryMonth !== null && info.expiryYear !== null
+      ? `${info.expiryMonth}/${info.expiryYear}`
+      : '—';
+  return (
+    <Panel title="Card behind the reference">
+      <Facts
+        rows={[
+          ['Card reference', <code key="r">{info.cardRefId}</code>],
+          ['Card number', <code key="n">{info.maskedNumber}</code>],
+          ['Brand', info.brand ?? '—'],
+          ['BIN', info.bin ?? '—'],
+          ['Expires', expiry],
+        ]}
+      />
+    </Panel>
+  );
+}
+
+/** get-card-info for a card reference: always with a reason, which the audit log keeps. */
+export function CardInfoForm({
+  initialRef,
+  onRefChange,
+}: {
+  initialRef: string;
+  onRefChange: (cardRefId: string) => void;
+}) {
+  const titleId = useId();
+  const { register, handleSubmit, formState, setError, getValues, reset } = useForm<
+    LookupInput,
+    unknown,
+    Lookup
+  >({
+    resolver: zodResolver(LookupSchema),
+    defaultValues: { cardRefId: initialRef, reason: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: ({ cardRefId, reason }: Lookup) => requestCardInfo(cardRefId, { reason }),
+    onError: (error) => {
+      // The BFF names the path parameter `params.cardRefId`.
+      if (isApiError(error) && error.fieldErrors.some((f) => f.path === 'params.cardRefId')) {
+        const field = error.fieldErrors.find((f) => f.path === 'params.cardRefId');
+        setError('cardRefId', { type: 'server', message: field?.message ?? 'Check this field.' });
+      }
+      applyServerFieldErrors(error, setError, ['cardRefId', 'reason']);
+    },
+  });
+  const { reset: resetLookup } = mutation;
+  // Another reference chosen (the list, a link): the field follows; the reason stays.
+  useEffect(() => {
+    if (initialRef === getValues('cardRefId')) return;
+    reset({ cardRefId: initialRef, reason: getValues('reason') });
+    resetLookup();
+  }, [initialRef, getValues, reset, resetLookup]);
+  const errors = formState.errors;
+  const fieldErrorsShown = errors.cardRefId !== undefined || errors.reason !== undefined;
+
+  return (
+    <Stack spacing={2}>
+      <form
+        noValidate
+        aria-labelledby={titleId}
+        onSubmit={(event) => {
+          void handleSubmit((values) => {
+            onRefChange(values.cardRefId);
+            mutation.mutate(values);
+          })(event);
+        }}
+      >
+        <Stack spacing={2}>
+          <Typography variant="h2" id={titleId}>
+            Look up a card
+          </Typography>
+          <TextField
+            label="Card reference id"
+            required
+            autoComplete="off"
+            error={errors.cardRefId !== undefined}
+            helperText={fieldHelp(
+              errors.cardRefId,
+              'Enter the card reference id (letters, digits, no spaces).',
+              'Choose one from the list below, or copy it from an order’s detail.',
+            )}
+            slotProps={{ htmlInput: { spellCheck: false } }}
+            {...register('cardRefId')}
+          />
+          <TextField
+            label="Reason"
+            required
+            multiline
+            minRows={2}
+            error={errors.reason !== undefined}
+            helperText={fieldHelp(
+              errors.reason,
+              'Say why you need the card details (3 to 255 characters).',
+              'Required: kept in the audit log with your name.',
+            )}
+            {...register('reason')}
+          />
+          <div>
+            <Button type="submit" variant="contained" loading={mutation.isPending}>
+              Show card information
+            </Button>
+          </div>
+        </Stack>
+      </form>
+      {mutation.isError && !fieldErrorsShown ? (
+        <Alert severity="error">{describeError(mutation.error)}</Alert>
+      ) : null}
+      {mutation.isSuccess ? <CardFacts info={mutation.data} /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,246 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { RebillBodySchema, type OperationResult, type RebillBody } from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { z } from 'zod';
+import { useNotify } from '../../../components/notifier';
+import { formatMoney } from '../../../lib/format';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { describeFollowUpError } from '../../transactions/api/follow-up';
+import { transactionKeys } from '../../transactions/api/transactions';
+import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
+import { cardKeys, sendRebill } from '../api/cards';
+
+const FIELDS = ['cardRefId', 'amount', 'currency', 'endpointId', 'orderDesc', 'reason'] as const;
+
+// Every field is text in the form; an empty endpoint means "the default for the currency".
+const RebillFormSchema = z
+  .object({
+    cardRefId: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    endpointId: z.string(),
+    orderDesc: z.string(),
+    reason: z.string(),
+  })
+  .transform(({ endpointId, ...rest }) =>
+    endpointId.trim() === '' ? rest : { ...rest, endpointId },
+  )
+  .pipe(RebillBodySchema)
+  // Sent and confirmed in the usual two-decimal form: '12.5' → '12.50'.
+  .transform((body) => ({ ...body, amount: fromMinor(toMinor(body.amount) ?? 0n) }));
+type RebillInput = z.input<typeof RebillFormSchema>;
+
+function RebillDone({ result, onClose }: { result: OperationResult; onClose: () => void }) {
+  const titleId = useId();
+  const approved = result.operation.state === 'approved';
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <DialogTitle id={titleId}>Rebill sent</DialogTitle>
+      <DialogContent>
+        <Alert
+          severity={
+            approved ? 'success' : result.operation.state === 'processing' ? 'info' : 'error'
+          }
+        >
+          {result.message}
+        </Alert>
+        <Typography sx={{ mt: 2 }}>
+          New order {result.transaction.orderid} for{' '}
+          {formatMoney(result.transaction.amount, result.transaction.currency)}.
+        </Typography>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+        <Button
+          variant="contained"
+          component={RouterLink}
+          to={`/transactions/${encodeURIComponent(result.transaction.id)}`}
+        >
+          Open order {result.transaction.orderid}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * Rebill (make-rebill) of a stored card: a new order under a new client_orderid. The dialog's
+ * Idempotency-Key is created when it opens, so a double click or a retry never charges twice.
+ */
+export default function RebillDialog({
+  cardRefId,
+  onClose,
+}: {
+  cardRefId: string;
+  onClose: () => void;
+}) {
+  const keeper = useIdempotencyKeeper();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [confirming, setConfirming] = useState<RebillBody | null>(null);
+  const { register, handleSubmit, formState, setError } = useForm<RebillInput, unknown, RebillBody>(
+    {
+      resolver: zodResolver(RebillFormSchema),
+      defaultValues: {
+        cardRefId,
+        amount: '',
+        currency: 'EUR',
+        endpointId: '',
+        orderDesc: '',
+        reason: '',
+      },
+    },
+  );
+  const mutation = useMutation({
+    mutationFn: (body: RebillBody) => sendRebill(body, keeper.keyFor(body)),
+    onSuccess: async (result) => {
+      notify(result.message, result.operation.state === 'approved' ? 'success' : 'info');
+      await Promise.all([
+        client.invalidateQueries({ queryKey: transactionKeys.all }),
+        client.invalidateQueries({ queryKey: cardKeys.all }),
+      ]);
+    },
+    onError: (error, body) => {
+      notify(describeFollowUpError(error, body.currency), 'error');
+      if (applyServerFieldErrors(error, setError, FIELDS)) setConfirming(null);
+    },
+  });
+  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  const errors = formState.errors;
+
+  if (mutation.isSuccess) return <RebillDone result={mutation.data} onClose={onClose} />;
+
+  if (confirming !== null) {
+    return (
+      <FollowUpFrame
+        title="Confirm the rebill"
+        what="the rebill"
+        currency={confirming.currency}
+        pending={mutation.isPending}
+        error={mutation.error}
+        outcomeUnknown={outcomeUnknown}
+        submitLabel={`Charge ${formatMoney(confirming.amount, confirming.currency)}`}
+        destructive
+        onClose={onClose}
+        onBack={() => {
+          mutation.reset();
+          setConfirming(null);
+        }}
+        onSubmit={() => {
+          mutation.mutate(confirming);
+        }}
+      >
+        <Typography variant="h6" component="p">
+          Charge {formatMoneyInWords(confirming.amount, confirming.currency)} to the card of
+          reference {confirming.cardRefId}?
+        </Typography>
+        <Typography color="text.secondary">
+          A new order “{confirming.orderDesc}”
+          {confirming.endpointId === undefined ? '' : ` on endpoint ${confirming.endpointId}`} ·
+          reason: “{confirming.reason}”. The customer’s card is charged at once.
+        </Typography>
+      </FollowUpFrame>
+    );
+  }
+
+  return (
+    <FollowUpFrame
+      title="Rebill a stored card"
+      what="the rebill"
+      currency="EUR"
+      pending={false}
+      error={mutation.isError && Object.keys(errors).length === 0 ? mutation.error : null}
+      outcomeUnknown={false}
+      submitLabel="Continue"
+      onClose={onClose}
+      onSubmit={() => {
+        void handleSubmit((body) => {
+          mutation.reset();
+          setConfirming(body);
+        })();
+      }}
+    >
+      <TextField
+        label="Card reference id"
+        required
+        autoComplete="off"
+        error={errors.cardRefId !== undefined}
+        helperText={fieldHelp(errors.cardRefId, 'Enter the card reference id (no spaces).')}
+        slotProps={{ htmlInput: { spellCheck: false } }}
+        {...register('cardRefId')}
+      />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
+        <TextField
+          label="Amount"
+          required
+          autoFocus
+          error={errors.amount !== undefined}
+          helperText={fieldHelp(
+            errors.amount,
+            'An amount above zero with at most 2 decimals, e.g. 12.50.',
+            'e.g. 12.50',
+          )}
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+          {...register('amount')}
+        />
+        <TextField
+          label="Currency"
+          required
+          error={errors.currency !== undefined}
+          helperText={fieldHelp(errors.currency, 'A 3-letter ISO code, e.g. EUR.', 'ISO code')}
+          {...register('currency')}
+        />
+      </Box>
+      <TextField
+        label="Description"
+        required
+        error={errors.orderDesc !== undefined}
+        helperText={fieldHelp(
+          errors.orderDesc,
+          'Say what the charge is for (up to 1024 characters).',
+          'The order description the customer’s statement may show.',
+        )}
+        {...register('orderDesc')}
+      />
+      <TextField
+        label="Reason"
+        required
+        multiline
+        minRows={2}
+        error={errors.reason !== undefined}
+        helperText={fieldHelp(
+          errors.reason,
+          'Say why the card is charged again (3 to 500 characters).',
+          'Kept in the audit log.',
+        )}
+        {...register('reason')}
+      />
+      <TextField
+        label="Endpoint (optional)"
+        error={errors.endpointId !== undefined}
+        helperText={fieldHelp(
+          errors.endpointId,
+          'An endpoint id is digits only.',
+          'Leave empty for the currency’s default endpoint.',
+        )}
+        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        {...register('endpointId')}
+      />
+    </FollowUpFrame>
+  );
+}

@@ -1,0 +1,295 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    cards: [makeCardInfo('card-ref-1', { brand: 'MASTERCARD', maskedNumber: '555555******4444' })],
+  });
+}
+
+function lookupForm() {
+  return within(screen.getByRole('form', { name: 'Look up a card' }));
+}
+
+describe('cards', () => {
+  it('when support looks up a card with a reason, then the masked card shows and the reason is sent', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await screen.findByRole('heading', { name: 'Cards' });
+    expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-1');
+    await app.user.type(lookupForm().getByLabelText(/Reason/), 'Customer disputes a charge');
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    const facts = within(await screen.findByRole('region', { name: 'Card behind the reference' }));
+    expect(facts.getByText('555555******4444')).toBeInTheDocument();
+    expect(facts.getByText('MASTERCARD')).toBeInTheDocument();
+    expect(facts.getByText('12/2028')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/cards/card-ref-1/info')[0]!.body).toEqual({
+      reason: 'Customer disputes a charge',
+    });
+    // Support reads cards but never charges them.
+    expect(screen.queryByRole('button', { name: 'Rebill a card' })).not.toBeInTheDocument();
+  });
+
+  it('when the reason is missing, then the field says so and nothing is sent', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/cards', bff);
+    await screen.findByRole('heading', { name: 'Cards' });
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    expect(
+      await lookupForm().findByText('Say why you need the card details (3 to 255 characters).'),
+    ).toBeInTheDocument();
+    expect(
+      lookupForm().getByText('Enter the card reference id (letters, digits, no spaces).'),
+    ).toBeInTheDocument();
+    expect(bff.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('when the server refuses a field, then its message shows next to that field', async () => {
+    const bff = bffAs(['finance']).on('POST /api/cards/:cardRefId/info', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          requestId: 'r',
+          details: {
+            fields: [
+              {
+                path: 'params.cardRefId',
+                rule: 'format',
+                message: 'must be 1-64 letters, digits, dots, dashes or underscores',
+              },
+            ],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/cards?ref=card~ref', bff);
+    await screen.findByRole('heading', { name: 'Cards' });
+    await app.user.type(lookupForm().getByLabelText(/Reason/), 'checking');
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    expect(
+      await lookupForm().findByText('must be 1-64 letters, digits, dots, dashes or underscores'),
+    ).toBeInTheDocument();
+  });
+
+  it('when the gateway does not know the reference, then its refusal is shown', async () => {
+    const app = renderApp('/cards?ref=card-ref-9', bffAs(['support']));
+    await screen.findByRole('heading', { name: 'Cards' });
+    await app.user.type(lookupForm().getByLabelText(/Reason/), 'checking');
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    expect(await screen.findByText(/unknown cardrefid/)).toBeInTheDocument();
+  });
+
+  it('when the lookup is on its way, then the button shows progress', async () => {
+    const bff = bffAs(['support']).on('POST /api/cards/:cardRefId/info', () => 'hang');
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await screen.findByRole('heading', { name: 'Cards' });
+    await app.user.type(lookupForm().getByLabelText(/Reason/), 'checking');
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    await waitFor(() => {
+      expect(lookupForm().getByRole('button', { name: /Show card information/ })).toBeDisabled();
+    });
+  });
+
+  it('when orders carry card references, then they are listed with their card and source order, and choosing one fills the lookup', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'me@example.com',
+      users: [makeUser({ email: 'me@example.com', roles: ['support'] })],
+      transactions: [
+        makeTransaction(1, { cardRefId: 'card-ref-1' }),
+        makeTransaction(2, {
+          cardRefId: 'card-ref-2',
+          card: {
+            bin: '555555',
+            lastFour: '4444',
+            brand: 'MASTERCARD',
+            masked: '555555******4444',
+          },
+        }),
+        makeTransaction(3, { type: 'rebill', cardRefId: 'card-ref-1' }),
+      ],
+    });
+    const app = renderApp('/cards', bff);
+    const table = await screen.findByRole('table', { name: 'Card references' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toHaveTextContent('card-ref-1');
+    expect(rows[1]).toHaveTextContent('Sale 900001');
+    expect(rows[1]).toHaveTextContent('2');
+    expect(rows[2]).toHaveTextContent('555555******4444 · MASTERCARD');
+    await app.user.type(lookupForm().getByLabelText(/Reason/), 'dispute');
+    await app.user.click(
+      within(table).getByRole('link', { name: 'Use card reference card-ref-2' }),
+    );
+    await waitFor(() => {
+      expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-2');
+    });
+    expect(lookupForm().getByLabelText(/Reason/)).toHaveValue('dispute');
+    expect(app.location()).toBe('/cards?ref=card-ref-2');
+    await app.user.click(within(rows[1]!).getByRole('link', { name: 'Sale 900001' }));
+    expect(await screen.findByRole('heading', { name: 'Order 900001' })).toBeInTheDocument();
+  });
+
+  it('when no order carries a card reference, then the list says how one is made', async () => {
+    renderApp('/cards', bffAs(['support']));
+    expect(await screen.findByText('No card references yet.')).toBeInTheDocument();
+  });
+
+  it('when the list is on its way, then a loading state is shown', async () => {
+    renderApp(
+      '/cards',
+      bffAs(['support']).on('GET /api/cards', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading card references…')).toBeInTheDocument();
+  });
+
+  it('when the list fails, then an error with a retry is shown', async () => {
+    renderApp(
+      '/cards',
+      bffAs(['support']).on('GET /api/cards', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the card references')).toBeInTheDocument();
+  });
+
+  it('when the roles do not open cards, then the forbidden state is shown', async () => {
+    renderApp('/cards', bffAs(['ops']));
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  });
+
+  it('when finance rebills a card, then the rules run first, the confirmation states the amount in words, one key is sent and the new order is linked', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-1');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '12.345');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(
+      dialog.getByText('An amount above zero with at most 2 decimals, e.g. 12.50.'),
+    ).toBeInTheDocument();
+    expect(
+      dialog.getByText('Say what the charge is for (up to 1024 characters).'),
+    ).toBeInTheDocument();
+    expect(
+      dialog.getByText('Say why the card is charged again (3 to 500 characters).'),
+    ).toBeInTheDocument();
+    await app.user.clear(dialog.getByLabelText(/^Amount/));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '12.5');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Monthly box, November');
+    await app.user.type(dialog.getByLabelText(/Reason/), 'Customer asked by phone');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(
+      confirm.getByText('Charge 12.50 euros to the card of reference card-ref-1?'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+    await app.user.click(confirm.getByRole('button', { name: 'Charge €12.50' }));
+    const done = within(await screen.findByRole('dialog', { name: 'Rebill sent' }));
+    const [request] = bff.requestsTo('POST', '/api/rebills');
+    expect(request!.body).toEqual({
+      cardRefId: 'card-ref-1',
+      amount: '12.50',
+      currency: 'EUR',
+      orderDesc: 'Monthly box, November',
+      reason: 'Customer asked by phone',
+    });
+    expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+    await app.user.click(done.getByRole('link', { name: 'Open order 900501' }));
+    expect(await screen.findByRole('heading', { name: 'Order 900501' })).toBeInTheDocument();
+    expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000501');
+  });
+
+  it('when a rebill gets no answer, then sending again repeats the same request with the same key and charges once', async () => {
+    const bff = bffAs(['finance']);
+    let first = true;
+    bff.on('POST /api/rebills', (request) => {
+      const reply = bff.cards.handle(request, bff.users[0]);
+      if (first) {
+        first = false;
+        return 'network-error';
+      }
+      return reply!;
+    });
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '5');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Top-up');
+    await app.user.type(dialog.getByLabelText(/Reason/), 'agreed');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    await app.user.click(confirm.getByRole('button', { name: 'Charge €5.00' }));
+    expect(await confirm.findByText('No answer yet')).toBeInTheDocument();
+    expect(confirm.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
+    await app.user.click(confirm.getByRole('button', { name: 'Send again' }));
+    await screen.findByRole('dialog', { name: 'Rebill sent' });
+    const requests = bff.requestsTo('POST', '/api/rebills');
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.headers.get(IDEMPOTENCY_KEY_HEADER)).toBe(
+      requests[0]!.headers.get(IDEMPOTENCY_KEY_HEADER),
+    );
+    expect(bff.payments.transactions.filter((t) => t.type === 'rebill')).toHaveLength(1);
+  });
+
+  it('when the server names a rebill field, then the form comes back with the message next to it', async () => {
+    const bff = bffAs(['finance']).on('POST /api/rebills', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          requestId: 'r',
+          details: {
+            fields: [{ path: 'currency', rule: 'custom', message: 'no endpoint for currency XXX' }],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '5');
+    await app.user.clear(dialog.getByLabelText(/Currency/));
+    await app.user.type(dialog.getByLabelText(/Currency/), 'XXX');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Top-up');
+    await app.user.type(dialog.getByLabelText(/Reason/), 'agreed');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    await app.user.click(confirm.getByRole('button', { name: /Charge/ }));
+    const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    expect(await back.findByText('no endpoint for currency XXX')).toBeInTheDocument();
+  });
+
+  it('when finance starts a subscription from Cards, then the new subscription dialog opens with the reference', async () => {
+    const app = renderApp('/cards?ref=card-ref-1', bffAs(['finance']));
+    await app.user.click(await screen.findByRole('link', { name: 'New subscription' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-1');
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/subscriptions');
+    });
+  });
+
+  it('when an order has a card reference, then its detail links to Cards with the reference filled in', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'me@example.com',
+      users: [makeUser({ email: 'me@example.com', roles: ['support'] })],
+      transactions: [makeTransaction(1, { cardRefId: 'card-ref-1' })],
+    });
+    const app = renderApp('/transactions/00000000-0000-4000-8000-000000000001', bff);
+    await app.user.click(await screen.findByRole('link', { name: 'card-ref-1' }));
+    await screen.findByRole('heading', { name: 'Cards' });
+    expect(app.location()).toBe('/cards?ref=card-ref-1');
+    expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-1');
+  });
+});

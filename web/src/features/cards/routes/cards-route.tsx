@@ -1,0 +1,113 @@
+import EventRepeatOutlined from '@mui/icons-material/EventRepeatOutlined';
+import Replay from '@mui/icons-material/Replay';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { cardRefListQueryOptions } from '../api/cards';
+import { CardInfoForm } from '../components/card-info-form';
+import { CardRefTable } from '../components/card-ref-table';
+
+const RebillDialog = lazy(() => import('../components/rebill-dialog'));
+
+function CardsScreen() {
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const ref = params.get('ref') ?? '';
+  const [rebilling, setRebilling] = useState(false);
+  const canRebill = user.roles.includes('finance');
+  const refs = useQuery(cardRefListQueryOptions(100));
+  return (
+    <>
+      <PageHeader
+        title="Cards"
+        actions={
+          canRebill ? (
+            // One row: the description wraps rather than the buttons.
+            <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+              <Button
+                variant="outlined"
+                startIcon={<EventRepeatOutlined />}
+                component={RouterLink}
+                to={`/subscriptions?${new URLSearchParams({ create: '1', ref }).toString()}`}
+                sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+              >
+                New subscription
+              </Button>
+              <Button
+                variant="contained"
+                startIcon={<Replay />}
+                sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+                onClick={() => {
+                  setRebilling(true);
+                }}
+              >
+                Rebill a card
+              </Button>
+            </Stack>
+          ) : undefined
+        }
+      >
+        Stored cards by their card reference: the masked card (asked with a reason, which is
+        audited){canRebill ? ', rebills and subscriptions' : ''}. An order’s detail creates a card
+        reference.
+      </PageHeader>
+      <Stack spacing={2}>
+        <Paper variant="outlined" sx={{ p: 2, maxWidth: 720 }}>
+          <CardInfoForm
+            initialRef={ref}
+            onRefChange={(next) => {
+              if (next !== ref) setParams(new URLSearchParams({ ref: next }), { replace: true });
+            }}
+          />
+        </Paper>
+        <Paper variant="outlined" component="section" aria-labelledby="known-card-refs">
+          <Typography variant="h2" id="known-card-refs" sx={{ px: 2, pt: 2, pb: 1 }}>
+            Card references Paydesk knows
+          </Typography>
+          {refs.isPending ? (
+            <LoadingState label="Loading card references…" />
+          ) : refs.isError ? (
+            <ErrorState
+              error={refs.error}
+              what="the card references"
+              onRetry={() => void refs.refetch()}
+            />
+          ) : refs.data.items.length === 0 ? (
+            <EmptyState title="No card references yet.">
+              Finance makes one on an approved order’s detail (Create card reference).
+            </EmptyState>
+          ) : (
+            <CardRefTable items={refs.data.items} />
+          )}
+        </Paper>
+      </Stack>
+      <Suspense fallback={null}>
+        {rebilling ? (
+          <RebillDialog
+            cardRefId={ref}
+            onClose={() => {
+              setRebilling(false);
+            }}
+          />
+        ) : null}
+      </Suspense>
+    </>
+  );
+}
+
+export default function CardsRoute() {
+  return (
+    <RequireRoles roles={SCREENS.cards.roles} what="the cards">
+      <CardsScreen />
+    </RequireRoles>
+  );
+}

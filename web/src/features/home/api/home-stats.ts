@@ -1,0 +1,141 @@
+import {
+  PayoutListSchema,
+  StatsResponseSchema,
+  type PayoutListQuery,
+  type StatsResponse,
+} from '@paydesk/shared/api';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { fromMinor, toMinor } from '../../../lib/money';
+
+export const PERIODS = [
+  { value: '7d', days: 7, label: '7 days' },
+  { value: '30d', days: 30, label: '30 days' },
+  { value: '90d', days: 90, label: '90 days' },
+] as const;
+export type Period = (typeof PERIODS)[number]['value'];
+export const DEFAULT_PERIOD: Period = '30d';
+
+/** `?period=` from the URL (shareable like every other screen state); unknown values fall back. */
+export function readPeriod(params: URLSearchParams): Period {
+  const raw = params.get('period');
+  return PERIODS.find((p) => p.value === raw)?.value ?? DEFAULT_PERIOD;
+}
+
+/**
+ * Start of a window, at the user's local midnight, so the query key stays the same all day:
+ * `days` = 1 is today, 7 is today and the six days before it.
+ */
+export function windowStart(days: number, now: Date = new Date()): string {
+  const start = new Date(now);
+  start.setHours(0, 0, 0, 0);
+  start.setDate(start.getDate() - (days - 1));
+  return start.toISOString();
+}
+
+export const homeKeys = {
+  stats: ['stats'] as const,
+  window: (from: string) => ['stats', from] as const,
+  pendingPayouts: (query: PayoutListQuery) => ['payouts', 'list', query] as const,
+};
+
+/** `GET /api/stats` from `from` until now (the server's clock ends the window). */
+export function statsQueryOptions(from: string) {
+  return queryOptions({
+    queryKey: homeKeys.window(from),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', '/api/stats', StatsResponseSchema, { query: { from }, signal }),
+  });
+}
+
+/** The list answers at most this many; the count shows "at least" beyond it. */
+export const PENDING_LIMIT = 200;
+
+/** Payouts waiting for a second ops user: for ops, those another user prepared (theirs to decide). */
+export function pendingPayoutsQuery(isOps: boolean): PayoutListQuery {
+  return {
+    view: isOps ? 'awaiting-my-approval' : 'all',
+    state: 'pending_approval',
+    limit: PENDING_LIMIT,
+  };
+}
+
+export function pendingPayoutsQueryOptions(query: PayoutListQuery) {
+  return queryOptions({
+    queryKey: homeKeys.pendingPayouts(query),
+    queryFn: ({ signal }) => apiRequest('GET', '/api/payouts', PayoutListSchema, { query, signal }),
+  });
+}
+
+export interface CurrencyTotal {
+  currency: string;
+  count: number;
+  /** decimal text, summed in minor units */
+  amount: string;
+}
+
+/** Returns in the window per currency (sum of the days), largest count first. */
+export function returnTotals(stats: StatsResponse): CurrencyTotal[] {
+  const totals = new Map<string, { count: number; minor: bigint }>();
+  for (const day of stats.returnsByDay) {
+    const current = totals.get(day.currency) ?? { count: 0, minor: 0n };
+    totals.set(day.currency, {
+      count: current.count + day.count,
+      minor: current.minor + (toMinor(day.amount) ?? 0n),
+    });
+  }
+  return [...totals]
+    .map(([currency, t]) => ({ currency, count: t.count, amount: fromMinor(t.minor) }))
+    .sort((a, b) => b.count - a.count || a.currency.localeCompare(b.currency));
+}
+
+export interface DayPoint {
+  day: string;
+  count: number;
+  approvedCount: number;
+  /** integer minor units: chart heights only, never shown as text */
+  approvedMinor: number;
+  returnedMinor: number;
+  /** decimal text for labels and tooltips */
+  approvedAmount: string;
+  returnedAmount: string;
+}
+
+function utcDays(fromIso: string, toIso: string): string[] {
+  const days: string[] = [];
+  const end = toIso.slice(0, 10);
+  const cursor = new Date(`${fromIso.slice(0, 10)}T00:00:00.000Z`);
+  while (days.length < 400) {
+    const day = cursor.toISOString().slice(0, 10);
+    days.push(day);
+    if (day >= end) break;
+    cursor.setUTCDate(cursor.getUTCDate() + 1);
+  }
+  return days;
+}
+
+/** One point per UTC day of the window (days without orders included) for one currency. */
+export function dailySeries(stats: StatsResponse, currency: string): DayPoint[] {
+  return utcDays(stats.from, stats.to).map((day) => {
+    const volume = stats.volumeByDay.find((v) => v.day === day && v.currency === currency);
+    const returned = stats.returnsByDay.find((r) => r.day === day && r.currency === currency);
+    const approvedAmount = volume?.approvedAmount ?? '0.00';
+    const returnedAmount = returned?.amount ?? '0.00';
+    return {
+      day,
+      count: volume?.count ?? 0,
+      approvedCount: volume?.approvedCount ?? 0,
+      approvedMinor: Number(toMinor(approvedAmount) ?? 0n),
+      returnedMinor: Number(toMinor(returnedAmount) ?? 0n),
+      approvedAmount,
+      returnedAmount,
+    };
+  });
+}
+
+/** Currencies of the window, the busiest first (the chart shows one at a time). */
+export function currenciesOf(stats: StatsResponse): string[] {
+  return [...stats.volumes]
+    .sort((a, b) => b.count - a.count || a.currency.localeCompare(b.currency))
+    .map((v) => v.currency);
+}

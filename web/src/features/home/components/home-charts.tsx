@@ -1,0 +1,155 @@
+// Loaded with React.lazy: MUI X Charts (and d3 under it) is the heaviest code of the home screen,
+// so the figures above the charts paint first.
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { BarChart } from '@mui/x-charts/BarChart';
+import type { StatsResponse } from '@paydesk/shared/api';
+import { useState } from 'react';
+import { formatCount, formatMoney } from '../../../lib/format';
+import { fromMinor } from '../../../lib/money';
+import { currenciesOf, dailySeries, type DayPoint } from '../api/home-stats';
+
+const dayLabel = (day: string) =>
+  new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00.000Z`),
+  );
+
+/** Axis ticks are integer minor units (the chart's scale); the text comes from decimal strings. */
+const tickMoney = (currency: string) => (value: number) =>
+  formatMoney(fromMinor(BigInt(Math.round(value))), currency);
+
+function ChartFrame({
+  title,
+  summary,
+  children,
+}: {
+  title: string;
+  summary: string;
+  children: React.ReactNode;
+}) {
+  const id = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <Paper component="section" variant="outlined" aria-labelledby={id} sx={{ p: 2, minWidth: 0 }}>
+      <Typography id={id} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        {title}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {summary}
+      </Typography>
+      <Box role="img" aria-label={`${title}: ${summary}`} sx={{ height: 260 }}>
+        {children}
+      </Box>
+    </Paper>
+  );
+}
+
+function VolumeChart({
+  points,
+  currency,
+  periodLabel,
+}: {
+  points: DayPoint[];
+  currency: string;
+  periodLabel: string;
+}) {
+  const days = points.map((p) => p.day);
+  const total = points.reduce((sum, p) => sum + BigInt(p.approvedMinor), 0n);
+  return (
+    <ChartFrame
+      title={`Approved volume and returns per day, ${currency}`}
+      summary={`${formatMoney(fromMinor(total), currency)} approved, ${periodLabel}. Days are UTC days.`}
+    >
+      <BarChart
+        height={260}
+        xAxis={[{ scaleType: 'band', data: days, valueFormatter: dayLabel }]}
+        yAxis={[{ valueFormatter: tickMoney(currency), width: 80 }]}
+        series={[
+          {
+            label: 'Approved',
+            data: points.map((p) => p.approvedMinor),
+            valueFormatter: (_v, { dataIndex }) =>
+              formatMoney(points[dataIndex]?.approvedAmount ?? '0', currency),
+          },
+          {
+            label: 'Returned',
+            data: points.map((p) => p.returnedMinor),
+            valueFormatter: (_v, { dataIndex }) =>
+              formatMoney(points[dataIndex]?.returnedAmount ?? '0', currency),
+          },
+        ]}
+        margin={{ left: 8, right: 24 }}
+      />
+    </ChartFrame>
+  );
+}
+
+function OrdersChart({ points, currency }: { points: DayPoint[]; currency: string }) {
+  const orders = points.reduce((sum, p) => sum + p.count, 0);
+  const approved = points.reduce((sum, p) => sum + p.approvedCount, 0);
+  return (
+    <ChartFrame
+      title={`Orders per day, ${currency}`}
+      summary={`${formatCount(approved)} of ${formatCount(orders)} orders approved.`}
+    >
+      <BarChart
+        height={260}
+        xAxis={[{ scaleType: 'band', data: points.map((p) => p.day), valueFormatter: dayLabel }]}
+        yAxis={[{ tickMinStep: 1, width: 48 }]}
+        series={[
+          { label: 'Approved', stack: 'orders', data: points.map((p) => p.approvedCount) },
+          {
+            label: 'Not approved',
+            stack: 'orders',
+            data: points.map((p) => p.count - p.approvedCount),
+          },
+        ]}
+        margin={{ left: 8, right: 24 }}
+      />
+    </ChartFrame>
+  );
+}
+
+export default function HomeCharts({
+  stats,
+  periodLabel,
+}: {
+  stats: StatsResponse;
+  /** e.g. 'last 30 days' */
+  periodLabel: string;
+}) {
+  const currencies = currenciesOf(stats);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const currency = chosen !== null && currencies.includes(chosen) ? chosen : currencies[0];
+  if (currency === undefined) return null;
+  const points = dailySeries(stats, currency);
+  return (
+    <Stack spacing={2}>
+      {currencies.length > 1 ? (
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={currency}
+          aria-label="Currency of the charts"
+          sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
+          onChange={(_event, next: string | null) => {
+            if (next !== null) setChosen(next);
+          }}
+        >
+          {currencies.map((c) => (
+            <ToggleButton key={c} value={c}>
+              {c}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+      ) : null}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
+        <VolumeChart points={points} currency={currency} periodLabel={periodLabel} />
+        <OrdersChart points={points} currency={currency} />
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { StatsResponse } from '@paydesk/shared/api';
+import { formatCount, formatMoney } from '../../../lib/format';
+import type { CurrencyTotal } from '../api/home-stats';
+import { MetricCard } from './metric-card';
+
+export function formatRate(rate: number | null): string {
+  if (rate === null) return '—';
+  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(
+    rate,
+  );
+}
+
+/** Approved volume per currency (decimal strings straight into Intl), and the order counts. */
+export function VolumeCard({ title, stats }: { title: string; stats: StatsResponse }) {
+  const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
+  return (
+    <MetricCard title={title}>
+      {stats.volumes.length === 0 ? (
+        <Typography sx={{ mt: 1 }} color="text.secondary">
+          No orders yet.
+        </Typography>
+      ) : (
+        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 0.5 }}>
+          {stats.volumes.map((v) => (
+            <Box
+              component="li"
+              key={v.currency}
+              sx={{ display: 'flex', alignItems: 'baseline', gap: 1, flexWrap: 'wrap' }}
+            >
+              <Typography component="span" variant="h5" sx={{ fontWeight: 600 }}>
+                {formatMoney(v.approvedAmount, v.currency)}
+              </Typography>
+              <Typography component="span" variant="body2" color="text.secondary">
+                {formatCount(v.approvedCount)} approved of {formatCount(v.count)}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      )}
+      <Typography variant="body2" sx={{ mt: 1 }}>
+        Approval rate <strong>{formatRate(stats.approvalRate)}</strong> · {formatCount(orders)}{' '}
+        {orders === 1 ? 'order' : 'orders'}
+      </Typography>
+    </MetricCard>
+  );
+}
+
+export function ReturnsCard({ title, totals }: { title: string; totals: CurrencyTotal[] }) {
+  return (
+    <MetricCard title={title}>
+      {totals.length === 0 ? (
+        <Typography sx={{ mt: 1 }} color="text.secondary">
+          No returns.
+        </Typography>
+      ) : (
+        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 0.5 }}>
+          {totals.map((t) => (
+            <Box
+              component="li"
+              key={t.currency}
+              sx={{ display: 'flex', alignItems: 'baseline', gap: 1, flexWrap: 'wrap' }}
+            >
+              <Typography component="span" variant="h5" sx={{ fontWeight: 600 }}>
+                {formatMoney(t.amount, t.currency)}
+              </Typography>
+              <Typography component="span" variant="body2" color="text.secondary">
+                {formatCount(t.count)} {t.count === 1 ? 'return' : 'returns'}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      )}
+    </MetricCard>
+  );
+}

@@ -1,0 +1,281 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+import { windowStart } from '../api/home-stats';
+
+const DAY = 86_400_000;
+
+// The screens are lazy chunks: transform them once up front, so that on a busy machine the first
+// test's findBy waits for the screen, not for the compiler.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../shell/routes/shell-route'),
+    import('./home-route'),
+    import('../components/home-charts'),
+    import('../../transactions/routes/transactions-route'),
+  ]);
+}, 60_000);
+
+/** Orders placed relative to the real clock, as the home screen asks for "today" by it. */
+function recentOrders() {
+  const now = Date.now();
+  const midnight = Date.parse(windowStart(1));
+  const at = (ms: number) => new Date(ms).toISOString();
+  const todayAt = at(Math.floor((midnight + now) / 2));
+  return [
+    makeTransaction(1, { createdAt: todayAt, updatedAt: todayAt }),
+    makeTransaction(2, { status: 'declined', createdAt: todayAt, updatedAt: todayAt }),
+    (() => {
+      const t = makeTransaction(3, {
+        currency: 'USD',
+        createdAt: at(now - 3 * DAY),
+        updatedAt: at(now - 3 * DAY),
+      });
+      return {
+        ...t,
+        operations: [
+          ...t.operations,
+          {
+            ...t.operations[0]!,
+            id: 'op-r',
+            kind: 'return' as const,
+            amount: '1.00',
+            createdAt: at(now - 2 * DAY),
+          },
+        ],
+      };
+    })(),
+    makeTransaction(4, {
+      status: 'unknown',
+      createdAt: at(now - 10 * DAY),
+      updatedAt: at(now - 10 * DAY),
+    }),
+    makeTransaction(5, {
+      drift: true,
+      createdAt: at(now - 40 * DAY),
+      updatedAt: at(now - 40 * DAY),
+    }),
+  ];
+}
+
+function bffAs(
+  roles: Parameters<typeof makeUser>[0]['roles'],
+  options: ConstructorParameters<typeof FakeBff>[0] = {},
+) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Mo', roles })],
+    transactions: recentOrders(),
+    ...options,
+  });
+}
+
+const section = (name: string) => screen.getByRole('region', { name });
+
+describe('home screen', () => {
+  it('when the figures are on their way, then a loading state is announced', async () => {
+    renderApp(
+      '/',
+      bffAs(['support']).on('GET /api/stats', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading the figures…')).toBeInTheDocument();
+  });
+
+  it('when orders exist, then today and the period show volume per currency, approval rate and returns, formatted from decimal strings', async () => {
+    renderApp('/', bffAs(['finance']));
+    await screen.findByRole('heading', { name: 'Volume' });
+    const today = section('Today');
+    expect(within(today).getByText('€11.50')).toBeInTheDocument();
+    expect(within(today).getByText('1 approved of 2')).toBeInTheDocument();
+    expect(today).toHaveTextContent('Approval rate 50%');
+    const period = section('Last 30 days');
+    expect(within(period).getByText('$13.50')).toBeInTheDocument();
+    expect(within(period).getByText('1 approved of 3')).toBeInTheDocument();
+    expect(period).toHaveTextContent('Approval rate 66.7%');
+    expect(period).toHaveTextContent('4 orders');
+    const returns = section('Returns, last 30 days');
+    expect(within(returns).getByText('$1.00')).toBeInTheDocument();
+    expect(returns).toHaveTextContent('1 return');
+  });
+
+  it('when orders need a person, then unknown and drift are counted whatever their age and link to the filtered list', async () => {
+    const app = renderApp('/', bffAs(['support']));
+    await screen.findByRole('heading', { name: 'Needs attention' });
+    const unknown = section('Unknown outcome');
+    expect(unknown).toHaveTextContent('1');
+    const drift = section('Drift flagged');
+    expect(within(drift).getByRole('link', { name: 'Show orders with drift' })).toHaveAttribute(
+      'href',
+      '/transactions?drift=true',
+    );
+    await app.user.click(
+      within(unknown).getByRole('link', { name: 'Show orders with an unknown outcome' }),
+    );
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?status=unknown');
+    });
+    expect(await screen.findByText('1 transaction match')).toBeInTheDocument();
+  });
+
+  it('when an ops user has payouts to approve, then the count links to the approval queue; their own are not counted', async () => {
+    const bff = bffAs(['ops'], {
+      payouts: [
+        makePayout(1),
+        makePayout(2),
+        makePayout(3, { preparedBy: { id: 'u-me', email: 'me@example.com' } }),
+        makePayout(4, { state: 'approved' }),
+      ],
+    });
+    renderApp('/', bff);
+    const card = await screen.findByRole('region', { name: 'Payouts awaiting your approval' });
+    expect(card).toHaveTextContent('2');
+    expect(within(card).getByRole('link', { name: 'Open the approval queue' })).toHaveAttribute(
+      'href',
+      '/payouts?view=awaiting-my-approval',
+    );
+    const [request] = bff.requestsTo('GET', '/api/payouts');
+    expect(request!.query.get('state')).toBe('pending_approval');
+  });
+
+  it('when a payout is decided elsewhere, then the live event updates the approval count', async () => {
+    const bff = bffAs(['ops'], { payouts: [makePayout(1), makePayout(2)] });
+    renderApp('/', bff);
+    const card = await screen.findByRole('region', { name: 'Payouts awaiting your approval' });
+    expect(card).toHaveTextContent('2');
+    const [first] = bff.payouts.payouts;
+    bff.payouts.payouts = bff.payouts.payouts.map((p) =>
+      p.id === first!.id ? { ...p, state: 'approved' } : p,
+    );
+    bff.payments.publish({
+      type: 'payout.updated',
+      payoutId: first!.id,
+      state: 'approved',
+      orderid: null,
+      at: new Date().toISOString(),
+    });
+    await waitFor(() => {
+      expect(section('Payouts awaiting your approval')).toHaveTextContent('1');
+    });
+  });
+
+  it('when a reader who is not ops opens Home, then every pending payout is counted and links to the payouts', async () => {
+    renderApp(
+      '/',
+      bffAs(['auditor'], { payouts: [makePayout(1), makePayout(2, { state: 'declined' })] }),
+    );
+    const card = await screen.findByRole('region', { name: 'Payouts awaiting approval' });
+    expect(card).toHaveTextContent('1');
+    expect(within(card).getByRole('link')).toHaveAttribute('href', '/payouts');
+  });
+
+  it('when the payouts cannot be counted, then the rest of Home still shows and a warning says so', async () => {
+    renderApp(
+      '/',
+      bffAs(['support']).on('GET /api/payouts', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'boom', requestId: 'req-p' } },
+      })),
+    );
+    expect(
+      await screen.findByText(/Could not count the payouts awaiting approval/),
+    ).toBeInTheDocument();
+    expect(section('Today')).toBeInTheDocument();
+  });
+
+  it('when the period has orders, then the charts load lazily for the busiest currency and can switch currency', async () => {
+    const app = renderApp('/', bffAs(['support']));
+    expect(
+      await screen.findByRole('heading', { name: 'Approved volume and returns per day, EUR' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: /Orders per day, EUR: 1 of 3 orders approved/ }),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'USD' }));
+    expect(
+      await screen.findByRole('img', {
+        name: /Approved volume and returns per day, USD: \$13\.50 approved, last 30 days/,
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('when there are no orders, then the empty state says so and nothing needs attention', async () => {
+    renderApp('/', bffAs(['support'], { transactions: [] }));
+    expect(await screen.findByText('No orders in the last 30 days')).toBeInTheDocument();
+    expect(within(section('Today')).getByText('No orders yet.')).toBeInTheDocument();
+    expect(section('Unknown outcome')).toHaveTextContent('0');
+    expect(section('Returns, last 30 days')).toHaveTextContent('No returns.');
+  });
+
+  it('when another period is chosen, then it goes into the URL and the window starts that many days back at local midnight', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/', bff);
+    await screen.findByRole('heading', { name: 'Volume' });
+    await app.user.click(screen.getByRole('button', { name: '7 days' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/?period=7d');
+    });
+    expect(await screen.findByRole('region', { name: 'Last 7 days' })).toBeInTheDocument();
+    const froms = bff.requestsTo('GET', '/api/stats').map((r) => r.query.get('from'));
+    expect(froms).toContain(windowStart(7));
+    expect(froms).toContain(windowStart(1));
+    expect(section('Last 7 days')).toHaveTextContent('1 approved of 2');
+  });
+
+  it('when the figures fail, then an error with a retry is shown', async () => {
+    let fail = true;
+    const bff = bffAs(['support']).on('GET /api/stats', () =>
+      fail
+        ? {
+            status: 500,
+            body: { error: { code: 'INTERNAL', message: 'boom', requestId: 'req-s' } },
+          }
+        : 'hang',
+    );
+    const app = renderApp('/', bff);
+    expect(await screen.findByText('Could not load the figures')).toBeInTheDocument();
+    fail = false;
+    await app.user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Loading the figures…')).toBeInTheDocument();
+  });
+
+  it('when the server refuses the figures (403), then the forbidden state is shown', async () => {
+    renderApp(
+      '/',
+      bffAs(['support']).on('GET /api/stats', () => ({
+        status: 403,
+        body: { error: { code: 'FORBIDDEN', message: 'no', requestId: 'r' } },
+      })),
+    );
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  });
+
+  it('when the user reads no statistics (admin only), then Home offers their screens and asks for no figures', async () => {
+    const bff = bffAs(['admin']);
+    renderApp('/', bff);
+    const shortcuts = await screen.findByRole('region', { name: 'Your screens' });
+    expect(within(shortcuts).getByRole('link', { name: /Users/ })).toHaveAttribute(
+      'href',
+      '/users',
+    );
+    expect(within(shortcuts).getByRole('link', { name: /My account/ })).toHaveAttribute(
+      'href',
+      '/account',
+    );
+    expect(within(shortcuts).queryByRole('link', { name: /Home/ })).toBeNull();
+    expect(bff.requestsTo('GET', '/api/stats')).toHaveLength(0);
+    expect(bff.requestsTo('GET', '/api/payouts')).toHaveLength(0);
+  });
+
+  it('when the event stream reports a change, then the figures are fetched again and show it', async () => {
+    const bff = bffAs(['support']);
+    renderApp('/', bff);
+    await screen.findByRole('heading', { name: 'Volume' });
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    expect(section('Today')).toHaveTextContent('Approval rate 50%');
+    bff.payments.change('00000000-0000-4000-8000-000000000002', { status: 'approved' });
+    await waitFor(() => {
+      expect(section('Today')).toHaveTextContent('Approval rate 100%');
+    });
+  });
+});

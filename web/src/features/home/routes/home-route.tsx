@@ -1,0 +1,191 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { describeError } from '../../../lib/api-client';
+import { useSession } from '../../auth/components/session-context';
+import { usePayoutEvents } from '../../payouts/api/live-payouts';
+import { allows, SCREENS } from '../../shell/navigation';
+import { useTransactionEvents } from '../../transactions/api/live-events';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import {
+  homeKeys,
+  PENDING_LIMIT,
+  pendingPayoutsQuery,
+  pendingPayoutsQueryOptions,
+  PERIODS,
+  readPeriod,
+  returnTotals,
+  statsQueryOptions,
+  windowStart,
+  type Period,
+} from '../api/home-stats';
+import { AttentionCards } from '../components/attention-cards';
+import { Shortcuts } from '../components/shortcuts';
+import { ReturnsCard, VolumeCard } from '../components/volume-card';
+
+const HomeCharts = lazy(() => import('../components/home-charts'));
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = `home-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <Box component="section" aria-labelledby={id}>
+      <Typography id={id} variant="h2" component="h2" sx={{ mb: 1.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+const grid = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: 'repeat(3, 1fr)' },
+} as const;
+
+function Dashboard() {
+  const { user } = useSession();
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const period = readPeriod(params);
+  const days = PERIODS.find((p) => p.value === period)?.days ?? 30;
+  const periodLabel = `Last ${days} days`;
+  const today = useQuery(statsQueryOptions(windowStart(1)));
+  const periodStats = useQuery(statsQueryOptions(windowStart(days)));
+  const isOps = user.roles.includes('ops');
+  const pending = useQuery(pendingPayoutsQueryOptions(pendingPayoutsQuery(isOps)));
+  // A status change anywhere moves the figures: refetch them (a running refetch is reused).
+  const refresh = useCallback(() => {
+    void client.invalidateQueries({ queryKey: homeKeys.stats }, { cancelRefetch: false });
+  }, [client]);
+  const live = useTransactionEvents(refresh);
+  // Payouts prepared or decided elsewhere move the approval count.
+  usePayoutEvents();
+
+  const header = (
+    <PageHeader
+      title="Home"
+      actions={
+        <>
+          <LiveIndicator state={live} />
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            value={period}
+            aria-label="Period"
+            sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
+            onChange={(_event, next: Period | null) => {
+              if (next !== null) setParams(new URLSearchParams({ period: next }));
+            }}
+          >
+            {PERIODS.map((p) => (
+              <ToggleButton key={p.value} value={p.value}>
+                {p.label}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+        </>
+      }
+    >
+      Today and the {periodLabel.toLowerCase()} at a glance, {user.name}.
+    </PageHeader>
+  );
+
+  if (today.isPending || periodStats.isPending) {
+    return (
+      <>
+        {header}
+        <LoadingState label="Loading the figures…" />
+      </>
+    );
+  }
+  if (today.isError || periodStats.isError) {
+    return (
+      <>
+        {header}
+        <ErrorState
+          error={today.error ?? periodStats.error}
+          what="the figures"
+          onRetry={() => {
+            void today.refetch();
+            void periodStats.refetch();
+          }}
+        />
+      </>
+    );
+  }
+
+  const stats = periodStats.data;
+  const pendingCard = pending.isSuccess
+    ? {
+        count: pending.data.items.length,
+        capped: pending.data.items.length >= PENDING_LIMIT,
+        href: isOps ? '/payouts?view=awaiting-my-approval' : '/payouts',
+        mine: isOps,
+      }
+    : null;
+
+  return (
+    <>
+      {header}
+      <Stack spacing={3}>
+        <Section title="Needs attention">
+          <Box sx={grid}>
+            <AttentionCards attention={stats.attention} pending={pendingCard} />
+          </Box>
+          {pending.isError ? (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              Could not count the payouts awaiting approval: {describeError(pending.error)}
+            </Alert>
+          ) : null}
+        </Section>
+        <Section title="Volume">
+          <Box sx={grid}>
+            <VolumeCard title="Today" stats={today.data} />
+            <VolumeCard title={periodLabel} stats={stats} />
+            <ReturnsCard
+              title={`Returns, ${periodLabel.toLowerCase()}`}
+              totals={returnTotals(stats)}
+            />
+          </Box>
+        </Section>
+        <Section title="Trends">
+          {stats.volumes.length === 0 ? (
+            <EmptyState title={`No orders in the ${periodLabel.toLowerCase()}`}>
+              Orders appear as the storefront sends them; choose a longer period to look further
+              back.
+            </EmptyState>
+          ) : (
+            <Suspense fallback={<LoadingState label="Loading the charts…" />}>
+              <HomeCharts stats={stats} periodLabel={periodLabel.toLowerCase()} />
+            </Suspense>
+          )}
+        </Section>
+      </Stack>
+    </>
+  );
+}
+
+/** Admins read no statistics: their home is the way to their screens, with no forbidden calls. */
+function ShortcutHome() {
+  const { user } = useSession();
+  return (
+    <>
+      <PageHeader title="Home">Welcome, {user.name}. Where to today?</PageHeader>
+      <Shortcuts roles={user.roles} />
+    </>
+  );
+}
+
+export default function HomeRoute() {
+  const { user } = useSession();
+  return allows(SCREENS.transactions, user.roles) ? <Dashboard /> : <ShortcutHome />;
+}

@@ -1,0 +1,346 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  PaymentLinkCreateBodySchema,
+  type PaymentLinkCreateBody,
+  type PaymentLinkKind,
+  type PaymentLinkResult,
+} from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm, useWatch, type FieldError } from 'react-hook-form';
+import { z } from 'zod';
+import { CopyableText } from '../../../components/copyable-text';
+import { useNotify } from '../../../components/notifier';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { createLink, linkKeys } from '../api/payment-links';
+import { KIND_LABELS } from './link-labels';
+
+const CUSTOMER_FIELDS = [
+  { name: 'email', label: 'E-mail', rule: 'An e-mail address of up to 50 characters.' },
+  { name: 'firstName', label: 'First name (optional)', rule: 'Up to 50 characters.' },
+  { name: 'lastName', label: 'Last name (optional)', rule: 'Up to 50 characters.' },
+  { name: 'phone', label: 'Phone', rule: '6-15 of 0-9 + - ( ) and space.' },
+  { name: 'address1', label: 'Address', rule: 'Required, up to 50 characters.' },
+  { name: 'city', label: 'City', rule: 'Required, up to 50 characters.' },
+  { name: 'zipCode', label: 'Postal code', rule: 'Required, up to 10 characters.' },
+  { name: 'country', label: 'Country', rule: 'A 2-letter ISO code, e.g. DE.' },
+] as const;
+type CustomerField = (typeof CUSTOMER_FIELDS)[number]['name'];
+
+const SERVER_FIELDS = [
+  'kind',
+  'amount',
+  'currency',
+  'endpointId',
+  'orderDesc',
+  'redirectUrl',
+  ...CUSTOMER_FIELDS.map((f) => `customer.${f.name}` as const),
+] as const;
+
+const optional = (text: string) => (text.trim() === '' ? undefined : text);
+const defined = (record: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+
+// The form holds text for every kind; what a kind does not take is left out before the shared
+// schema's rules (amount for all but account verification, customer for all but payout-form).
+const LinkFormSchema = z
+  .object({
+    kind: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    endpointId: z.string(),
+    orderDesc: z.string(),
+    redirectUrl: z.string(),
+    customer: z.record(z.enum(CUSTOMER_FIELDS.map((f) => f.name)), z.string()),
+  })
+  .transform((v) => {
+    const withAmount = v.kind !== 'account-verification-form';
+    const withCustomer = v.kind !== 'payout-form';
+    return {
+      kind: v.kind,
+      orderDesc: v.orderDesc,
+      ...defined({
+        amount: withAmount ? optional(v.amount) : undefined,
+        currency: withAmount ? optional(v.currency) : undefined,
+        endpointId: optional(v.endpointId),
+        redirectUrl: optional(v.redirectUrl),
+      }),
+      ...(withCustomer
+        ? {
+            customer: defined(
+              Object.fromEntries(Object.entries(v.customer).map(([k, t]) => [k, optional(t)])),
+            ),
+          }
+        : {}),
+    };
+  })
+  .pipe(PaymentLinkCreateBodySchema);
+type LinkInput = z.input<typeof LinkFormSchema>;
+
+function Created({ result, onClose }: { result: PaymentLinkResult; onClose: () => void }) {
+  const titleId = useId();
+  const { link } = result;
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <DialogTitle id={titleId}>
+        {link.redirectUrl === null ? 'Payout form waits for approval' : 'Payment link ready'}
+      </DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <Alert severity={link.state === 'failed' ? 'error' : 'success'}>{result.message}</Alert>
+          {link.redirectUrl !== null ? (
+            <CopyableText label="Customer page address" value={link.redirectUrl} />
+          ) : null}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} variant="contained">
+          Done
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * A hosted form link: finance creates card forms (sent at once), ops a payout-form (held until a
+ * second ops user approves it). The Idempotency-Key is created when the dialog opens.
+ */
+export default function CreateLinkDialog({
+  kinds,
+  onClose,
+}: {
+  /** the kinds the user's roles may create, the first one preselected */
+  kinds: readonly PaymentLinkKind[];
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const keeper = useIdempotencyKeeper();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const { register, handleSubmit, formState, setError, control } = useForm<
+    LinkInput,
+    unknown,
+    PaymentLinkCreateBody
+  >({
+    resolver: zodResolver(LinkFormSchema),
+    defaultValues: {
+      kind: kinds[0] ?? 'sale-form',
+      amount: '',
+      currency: 'EUR',
+      endpointId: '',
+      orderDesc: '',
+      redirectUrl: '',
+      customer: Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f.name, ''])),
+    },
+  });
+  const mutation = useMutation({
+    mutationFn: (body: PaymentLinkCreateBody) => createLink(body, keeper.keyFor(body)),
+    onSuccess: async (result) => {
+      notify(result.message, result.link.state === 'failed' ? 'error' : 'success');
+      await client.invalidateQueries({ queryKey: linkKeys.all });
+    },
+    onError: (error) => {
+      if (!applyServerFieldErrors(error, setError, SERVER_FIELDS)) {
+        notify(describeError(error), 'error');
+      }
+    },
+  });
+  const kind = useWatch({ control, name: 'kind' });
+  const [sent, setSent] = useState<PaymentLinkCreateBody | null>(null);
+  const errors = formState.errors;
+  const customerError = (name: CustomerField): FieldError | undefined => {
+    return errors.customer?.[name];
+  };
+  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  const locked = outcomeUnknown || mutation.isPending;
+  const validationShown = isApiError(mutation.error) && mutation.error.code === 'VALIDATION_FAILED';
+
+  if (mutation.isSuccess) return <Created result={mutation.data} onClose={onClose} />;
+
+  const withAmount = kind !== 'account-verification-form';
+  const withCustomer = kind !== 'payout-form';
+  const needsPhone = withCustomer && kind !== 'account-verification-form';
+  return (
+    <Dialog
+      open
+      onClose={mutation.isPending ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
+      <form
+        noValidate
+        aria-labelledby={titleId}
+        onSubmit={(event) => {
+          // After a lost reply only the very same request may go again (same body, same key).
+          if (outcomeUnknown && sent !== null) {
+            event.preventDefault();
+            mutation.mutate(sent);
+            return;
+          }
+          void handleSubmit((body) => {
+            setSent(body);
+            mutation.mutate(body);
+          })(event);
+        }}
+      >
+        <DialogTitle id={titleId}>New payment link</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {outcomeUnknown ? (
+              <Alert severity="warning">
+                <AlertTitle>No answer yet</AlertTitle>
+                {describeError(mutation.error)} Sending again is safe: it is the same request, and
+                Paydesk will not create the link twice.
+              </Alert>
+            ) : mutation.isError && !validationShown ? (
+              <Alert severity="error">{describeError(mutation.error)}</Alert>
+            ) : null}
+            <TextField
+              select
+              label="Form"
+              disabled={locked}
+              helperText={
+                kind === 'payout-form'
+                  ? 'The payee enters where the money goes. A second ops user must approve it first.'
+                  : 'The customer enters the card on the gateway’s page.'
+              }
+              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+              {...register('kind')}
+            >
+              {kinds.map((k) => (
+                <option key={k} value={k}>
+                  {KIND_LABELS[k]}
+                </option>
+              ))}
+            </TextField>
+            {withAmount ? (
+              <Box
+                sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}
+              >
+                <TextField
+                  label="Amount"
+                  required
+                  disabled={locked}
+                  error={errors.amount !== undefined}
+                  helperText={fieldHelp(
+                    errors.amount,
+                    'An amount above zero with at most 2 decimals, e.g. 49.90.',
+                    'e.g. 49.90',
+                  )}
+                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                  {...register('amount')}
+                />
+                <TextField
+                  label="Currency"
+                  required
+                  disabled={locked}
+                  error={errors.currency !== undefined}
+                  helperText={fieldHelp(
+                    errors.currency,
+                    'A 3-letter ISO code, e.g. EUR.',
+                    'ISO code',
+                  )}
+                  {...register('currency')}
+                />
+              </Box>
+            ) : null}
+            <TextField
+              label="Description"
+              required
+              disabled={locked}
+              error={errors.orderDesc !== undefined}
+              helperText={fieldHelp(
+                errors.orderDesc,
+                'Say what the link is for (up to 1024 characters).',
+                'Shown on the gateway’s page.',
+              )}
+              {...register('orderDesc')}
+            />
+            {withCustomer ? (
+              <>
+                <Typography variant="subtitle2" component="h3">
+                  Customer
+                </Typography>
+                <Box
+                  sx={{
+                    display: 'grid',
+                    gap: 2,
+                    gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+                  }}
+                >
+                  {CUSTOMER_FIELDS.filter((f) => f.name !== 'phone' || needsPhone).map((f) => {
+                    const error = customerError(f.name);
+                    return (
+                      <TextField
+                        key={f.name}
+                        label={f.label}
+                        required={!f.label.endsWith('(optional)')}
+                        autoComplete="off"
+                        disabled={locked}
+                        error={error !== undefined}
+                        helperText={fieldHelp(error, f.rule)}
+                        {...register(`customer.${f.name}`)}
+                      />
+                    );
+                  })}
+                </Box>
+              </>
+            ) : null}
+            <TextField
+              label="Return address (optional)"
+              disabled={locked}
+              error={errors.redirectUrl !== undefined}
+              helperText={fieldHelp(
+                errors.redirectUrl,
+                'An absolute http(s) address.',
+                'Where the gateway sends the customer afterwards.',
+              )}
+              slotProps={{ htmlInput: { inputMode: 'url', spellCheck: false } }}
+              {...register('redirectUrl')}
+            />
+            <TextField
+              label="Endpoint (optional)"
+              disabled={locked}
+              error={errors.endpointId !== undefined}
+              helperText={fieldHelp(
+                errors.endpointId,
+                'An endpoint id is digits only.',
+                'Leave empty for the currency’s default endpoint.',
+              )}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              {...register('endpointId')}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" loading={mutation.isPending}>
+            {outcomeUnknown
+              ? 'Send again'
+              : kind === 'payout-form'
+                ? 'Submit for approval'
+                : 'Create link'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,272 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+// Otto (ops) created payout-form 2; Olga is signed in.
+const LINKS = [
+  makeLink(1),
+  makeLink(2, {
+    kind: 'payout-form',
+    state: 'pending_approval',
+    orderid: null,
+    customerEmail: null,
+    redirectUrl: null,
+    amount: '75.00',
+    orderDesc: 'Seller payout 2',
+    createdBy: { id: 'u-otto', email: 'otto@example.com' },
+  }),
+  makeLink(3, {
+    kind: 'payout-form',
+    state: 'pending_approval',
+    orderid: null,
+    customerEmail: null,
+    redirectUrl: null,
+    orderDesc: 'My own payout form',
+    createdBy: { id: 'u-olga', email: 'olga@example.com' },
+  }),
+];
+
+function bffAs(roles: Parameters<typeof makeUser>[0]['roles'], links = LINKS) {
+  return new FakeBff({
+    signedInAs: 'olga@example.com',
+    users: [
+      makeUser({ email: 'olga@example.com', name: 'Olga', roles }),
+      makeUser({ email: 'otto@example.com', name: 'Otto', roles: ['ops'] }),
+    ],
+    links,
+  });
+}
+
+function rowOf(text: string) {
+  const table = screen.getByRole('table', { name: 'Payment links' });
+  const row = within(table)
+    .getAllByRole('row')
+    .find((r) => r.textContent.includes(text));
+  if (!row) throw new Error(`no row with ${text}`);
+  return within(row);
+}
+
+describe('payment links', () => {
+  it('when the list is on its way, then a loading state is shown', async () => {
+    renderApp(
+      '/payment-links',
+      bffAs(['support']).on('GET /api/payment-links', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading payment links…')).toBeInTheDocument();
+  });
+
+  it('when there is none, then the empty state says so', async () => {
+    renderApp('/payment-links', bffAs(['finance'], []));
+    expect(await screen.findByText('No payment links yet.')).toBeInTheDocument();
+  });
+
+  it('when the list fails, then an error with a retry is shown', async () => {
+    renderApp(
+      '/payment-links',
+      bffAs(['support']).on('GET /api/payment-links', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the payment links')).toBeInTheDocument();
+  });
+
+  it('when the roles do not open payment links, then the forbidden state is shown', async () => {
+    renderApp('/payment-links', bffAs(['admin']));
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  });
+
+  it('when support opens the list, then states show, a sent link can be copied, and nothing can be created or decided', async () => {
+    const app = renderApp('/payment-links', bffAs(['support']));
+    await screen.findByRole('table', { name: 'Payment links' });
+    const sent = rowOf('Invoice 1');
+    expect(sent.getByText('Ready to share')).toBeInTheDocument();
+    expect(sent.getByText('€21.00')).toBeInTheDocument();
+    await app.user.click(sent.getByRole('button', { name: 'Copy Page address' }));
+    // user-event puts a clipboard of its own in place of the browser's.
+    expect(await navigator.clipboard.readText()).toBe('https://gateway.example/paynet/form/1');
+    expect(sent.getByRole('button', { name: 'Page address copied' })).toBeInTheDocument();
+    expect(rowOf('Seller payout 2').getByText('Awaiting approval')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New payment link' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when finance sees another’s payout form awaiting approval, then it offers no decision: only ops decide', async () => {
+    renderApp('/payment-links', bffAs(['finance']));
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(rowOf('Seller payout 2').getByText('Waits for a second ops user')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when an ops user sees payout forms, then another’s can be approved and their own is visibly not approvable', async () => {
+    renderApp('/payment-links', bffAs(['ops']));
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(rowOf('Seller payout 2').getByRole('button', { name: 'Approve' })).toBeInTheDocument();
+    const own = rowOf('My own payout form');
+    expect(own.getByText('Yours: another ops user approves')).toBeInTheDocument();
+    expect(own.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when an ops user approves another’s payout form, then the amount is stated in words, a key is sent and its page is released', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    await app.user.click(rowOf('Seller payout 2').getByRole('button', { name: 'Approve' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout form' }));
+    expect(dialog.getByText('Release a payout form for 75.00 euros?')).toBeInTheDocument();
+    await app.user.click(dialog.getByRole('button', { name: 'Approve €75.00' }));
+    expect(
+      await screen.findByText('Payout form approved: its page is released.'),
+    ).toBeInTheDocument();
+    const [request] = bff.requestsTo('POST', `/api/payment-links/${LINKS[1]!.id}/approve`);
+    expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => {
+      expect(rowOf('Seller payout 2').getByText('Ready to share')).toBeInTheDocument();
+    });
+  });
+
+  it('when another ops user approves a payout form elsewhere, then the list shows it released without a reload', async () => {
+    const bff = bffAs(['ops']);
+    renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    const held = bff.links.links[1]!;
+    const released = {
+      ...held,
+      state: 'sent' as const,
+      orderid: '5550002',
+      redirectUrl: 'https://gateway.example/pay/5550002',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+    };
+    bff.links.links = bff.links.links.map((l) => (l.id === held.id ? released : l));
+    bff.payments.publish({
+      type: 'payment_link.updated',
+      linkId: held.id,
+      kind: 'payout-form',
+      state: 'sent',
+      orderid: '5550002',
+      at: new Date().toISOString(),
+    });
+    await waitFor(() => {
+      expect(rowOf('Seller payout 2').getByText('Ready to share')).toBeInTheDocument();
+    });
+    expect(rowOf('Seller payout 2').queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('when an ops user rejects a payout form, then a reason is required and sent', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payment-links?view=awaiting-my-approval', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    await app.user.click(rowOf('Seller payout 2').getByRole('button', { name: 'Reject' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reject the payout form' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Reject' }));
+    expect(dialog.getByText('Say why (up to 255 characters).')).toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/Reason/), 'wrong amount');
+    await app.user.click(dialog.getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[1]!.id}/reject`)[0]!.body).toEqual({
+      reason: 'wrong amount',
+    });
+    expect(await screen.findByText('No payout form waits for your approval.')).toBeInTheDocument();
+  });
+
+  it('when finance creates a sale form, then the shared rules put errors next to the fields, and the link to copy is shown', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    expect(
+      within(dialog.getByLabelText('Form')).queryByRole('option', { name: 'Payout form' }),
+    ).not.toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/^Amount/), '49.9');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Invoice 2026-118');
+    await app.user.type(dialog.getByLabelText(/^E-mail/), 'payer@example.com');
+    await app.user.type(dialog.getByLabelText(/^Address/), '1 Main St');
+    await app.user.type(dialog.getByLabelText(/^City/), 'Berlin');
+    await app.user.type(dialog.getByLabelText(/Postal code/), '10115');
+    await app.user.type(dialog.getByLabelText(/Country/), 'Germany');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    expect(await dialog.findByText('A 2-letter ISO code, e.g. DE.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
+    await app.user.clear(dialog.getByLabelText(/Country/));
+    await app.user.type(dialog.getByLabelText(/Country/), 'de');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    // A sale form needs the customer's phone too (the shared schema's cross-field rule).
+    expect(await dialog.findByText('6-15 of 0-9 + - ( ) and space.')).toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/^Phone/), '+49 30 1234567');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    const done = within(await screen.findByRole('dialog', { name: 'Payment link ready' }));
+    expect(done.getByLabelText('Customer page address')).toHaveValue(
+      'https://gateway.example/paynet/form/101',
+    );
+    const [request] = bff.requestsTo('POST', '/api/payment-links');
+    expect(request!.body).toEqual({
+      kind: 'sale-form',
+      amount: '49.9',
+      currency: 'EUR',
+      orderDesc: 'Invoice 2026-118',
+      customer: {
+        email: 'payer@example.com',
+        phone: '+49 30 1234567',
+        address1: '1 Main St',
+        city: 'Berlin',
+        zipCode: '10115',
+        country: 'DE',
+      },
+    });
+    expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when ops creates a payout form, then no customer is asked, and it waits for approval', async () => {
+    const bff = bffAs(['ops'], []);
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    expect(dialog.getByLabelText('Form')).toHaveValue('payout-form');
+    expect(dialog.queryByLabelText(/^E-mail/)).not.toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/^Amount/), '30');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Refund via payout form');
+    await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
+    await screen.findByRole('dialog', { name: 'Payout form waits for approval' });
+    expect(bff.requestsTo('POST', '/api/payment-links')[0]!.body).toEqual({
+      kind: 'payout-form',
+      amount: '30',
+      currency: 'EUR',
+      orderDesc: 'Refund via payout form',
+    });
+    await app.user.click(screen.getByRole('button', { name: 'Done' }));
+    await app.user.click(screen.getByRole('tab', { name: 'Created by me' }));
+    expect(await screen.findByText('Yours: another ops user approves')).toBeInTheDocument();
+  });
+
+  it('when the server names a field, then its message shows next to that field', async () => {
+    const bff = bffAs(['finance'], []).on('POST /api/payment-links', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          requestId: 'r',
+          details: {
+            fields: [{ path: 'customer.zipCode', rule: 'custom', message: 'unknown postal code' }],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    await app.user.selectOptions(dialog.getByLabelText('Form'), 'account-verification-form');
+    expect(dialog.queryByLabelText(/^Amount/)).not.toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/Description/), 'Verify card');
+    await app.user.type(dialog.getByLabelText(/^E-mail/), 'payer@example.com');
+    await app.user.type(dialog.getByLabelText(/^Address/), '1 Main St');
+    await app.user.type(dialog.getByLabelText(/^City/), 'Berlin');
+    await app.user.type(dialog.getByLabelText(/Postal code/), '00000');
+    await app.user.type(dialog.getByLabelText(/Country/), 'DE');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    expect(await dialog.findByText('unknown postal code')).toBeInTheDocument();
+  });
+});

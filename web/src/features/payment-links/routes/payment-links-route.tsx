@@ -1,0 +1,318 @@
+import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import {
+  PAYMENT_LINK_KINDS,
+  PaymentLinkListQuerySchema,
+  type PaymentLink,
+  type PaymentLinkKind,
+  type PaymentLinkListQuery,
+} from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { CopyableText } from '../../../components/copyable-text';
+import { DateTime } from '../../../components/date-time';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { formatMoney } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { useRefetchOnLiveEvents } from '../../transactions/api/live-events';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { linkKeys, linkListQueryOptions } from '../api/payment-links';
+import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
+
+const CreateLinkDialog = lazy(() => import('../components/create-link-dialog'));
+const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
+
+type View = PaymentLinkListQuery['view'];
+const VIEWS: { value: View; label: string; empty: string }[] = [
+  { value: 'all', label: 'All links', empty: 'No payment links yet.' },
+  { value: 'mine', label: 'Created by me', empty: 'You have not created a payment link yet.' },
+  {
+    value: 'awaiting-my-approval',
+    label: 'Awaiting my approval',
+    empty: 'No payout form waits for your approval.',
+  },
+];
+const ALL = VIEWS[0] ?? {
+  value: 'all' as View,
+  label: 'All links',
+  empty: 'No payment links yet.',
+};
+
+/** What the user's roles may create: finance the card forms, ops the payout-form. */
+function creatableKinds(roles: readonly string[]): PaymentLinkKind[] {
+  return PAYMENT_LINK_KINDS.filter((kind) =>
+    kind === 'payout-form' ? roles.includes('ops') : roles.includes('finance'),
+  );
+}
+
+function viewOf(params: URLSearchParams): View {
+  const parsed = PaymentLinkListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
+  return parsed.success ? parsed.data : 'all';
+}
+
+function Decision({
+  link,
+  myId,
+  isOps,
+  onDecide,
+}: {
+  link: PaymentLink;
+  myId: string;
+  isOps: boolean;
+  onDecide: (decision: 'approve' | 'reject') => void;
+}) {
+  if (link.redirectUrl !== null) {
+    return (
+      <Box sx={{ minWidth: 240 }}>
+        <CopyableText label="Page address" value={link.redirectUrl} />
+      </Box>
+    );
+  }
+  // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
+  if (link.canDecide && isOps) {
+    return (
+      <Stack direction="row" spacing={1}>
+        <Button
+          size="small"
+          variant="contained"
+          onClick={() => {
+            onDecide('approve');
+          }}
+        >
+          Approve
+        </Button>
+        <Button
+          size="small"
+          color="error"
+          onClick={() => {
+            onDecide('reject');
+          }}
+        >
+          Reject
+        </Button>
+      </Stack>
+    );
+  }
+  const note =
+    link.state === 'pending_approval' && link.createdBy.id === myId
+      ? 'Yours: another ops user approves'
+      : link.state === 'pending_approval'
+        ? 'Waits for a second ops user'
+        : link.rejectReason !== null
+          ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
+          : link.errorMessage !== null
+            ? [link.errorCode, link.errorMessage].filter(Boolean).join(': ')
+            : link.state === 'unknown'
+              ? 'The gateway’s reply was lost; the page address is not known.'
+              : null;
+  return note === null ? null : (
+    <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
+      {note}
+    </Typography>
+  );
+}
+
+function LinksTable({
+  items,
+  myId,
+  isOps,
+  onDecide,
+}: {
+  items: PaymentLink[];
+  myId: string;
+  isOps: boolean;
+  onDecide: (link: PaymentLink, decision: 'approve' | 'reject') => void;
+}) {
+  return (
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label="Payment links (scrolls sideways when wider than the screen)"
+    >
+      <Table size="small" aria-label="Payment links">
+        <TableHead>
+          <TableRow>
+            <TableCell scope="col">Created</TableCell>
+            <TableCell scope="col">Form</TableCell>
+            <TableCell scope="col" align="right">
+              Amount
+            </TableCell>
+            <TableCell scope="col">Description</TableCell>
+            <TableCell scope="col">State</TableCell>
+            <TableCell scope="col">Link or decision</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {items.map((link) => (
+            <TableRow key={link.id} hover>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <DateTime value={link.createdAt} />
+                <Typography variant="caption" component="div" color="text.secondary">
+                  by {link.createdBy.email}
+                </Typography>
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                {KIND_LABELS[link.kind]}
+                {link.customerEmail !== null ? (
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    {link.customerEmail}
+                  </Typography>
+                ) : null}
+              </TableCell>
+              <TableCell align="right" sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
+                {link.amount !== null && link.currency !== null
+                  ? formatMoney(link.amount, link.currency)
+                  : '—'}
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top', minWidth: 120, maxWidth: 200 }}>
+                {link.orderDesc}
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <LinkStateChip state={link.state} />
+              </TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <Decision
+                  link={link}
+                  myId={myId}
+                  isOps={isOps}
+                  onDecide={(decision) => {
+                    onDecide(link, decision);
+                  }}
+                />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function PaymentLinksScreen() {
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const view = viewOf(params);
+  const list = useQuery(linkListQueryOptions({ view, limit: 100 }));
+  const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
+  const [creating, setCreating] = useState(false);
+  const [deciding, setDeciding] = useState<{
+    link: PaymentLink;
+    decision: 'approve' | 'reject';
+  } | null>(null);
+  const kinds = creatableKinds(user.roles);
+  const isOps = user.roles.includes('ops');
+  const views = VIEWS.filter(
+    (v) =>
+      v.value === 'all' ||
+      (v.value === 'mine' && kinds.length > 0) ||
+      (v.value === 'awaiting-my-approval' && isOps),
+  );
+  const current = VIEWS.find((v) => v.value === view) ?? ALL;
+
+  return (
+    <>
+      <PageHeader
+        title="Payment links"
+        actions={
+          <>
+            <LiveIndicator state={live} />
+            {kinds.length > 0 ? (
+              <Button
+                variant="contained"
+                startIcon={<AddCircleOutline />}
+                sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+                onClick={() => {
+                  setCreating(true);
+                }}
+              >
+                New payment link
+              </Button>
+            ) : null}
+          </>
+        }
+      >
+        Pages on the gateway where a customer pays (sale, preauthorization, payment, account
+        verification) or a payee enters where money goes (payout form, after a second ops approval).
+        Copy the page address and send it.
+      </PageHeader>
+      <Paper variant="outlined">
+        <Tabs
+          value={views.some((v) => v.value === view) ? view : 'all'}
+          onChange={(_event, next: View) => {
+            setParams(new URLSearchParams({ view: next }));
+          }}
+          aria-label="Which payment links"
+          sx={{ px: 1, borderBottom: 1, borderColor: 'divider' }}
+        >
+          {views.map((v) => (
+            <Tab key={v.value} value={v.value} label={v.label} />
+          ))}
+        </Tabs>
+        {list.isPending ? (
+          <LoadingState label="Loading payment links…" />
+        ) : list.isError ? (
+          <ErrorState
+            error={list.error}
+            what="the payment links"
+            onRetry={() => void list.refetch()}
+          />
+        ) : list.data.items.length === 0 ? (
+          <EmptyState title={current.empty} />
+        ) : (
+          <LinksTable
+            items={list.data.items}
+            myId={user.id}
+            isOps={isOps}
+            onDecide={(link, decision) => {
+              setDeciding({ link, decision });
+            }}
+          />
+        )}
+      </Paper>
+      <Suspense fallback={null}>
+        {creating ? (
+          <CreateLinkDialog
+            kinds={kinds}
+            onClose={() => {
+              setCreating(false);
+            }}
+          />
+        ) : null}
+        {deciding ? (
+          <LinkDecisionDialog
+            key={`${deciding.link.id}-${deciding.decision}`}
+            link={deciding.link}
+            decision={deciding.decision}
+            onClose={() => {
+              setDeciding(null);
+            }}
+          />
+        ) : null}
+      </Suspense>
+    </>
+  );
+}
+
+export default function PaymentLinksRoute() {
+  return (
+    <RequireRoles roles={SCREENS.paymentLinks.roles} what="the payment links">
+      <PaymentLinksScreen />
+    </RequireRoles>
+  );
+}

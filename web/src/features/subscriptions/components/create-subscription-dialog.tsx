@@ -1,0 +1,328 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  SUBSCRIPTION_PERIODS,
+  SubscriptionCreateBodySchema,
+  type SubscriptionCreateBody,
+} from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { useNotify } from '../../../components/notifier';
+import { isApiError } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { describeFollowUpError } from '../../transactions/api/follow-up';
+import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
+import { createSubscription, subscriptionKeys } from '../api/subscriptions';
+import { PERIOD_LABELS, periodText } from './subscription-labels';
+
+const FIELDS = [
+  'cardRefId',
+  'amount',
+  'currency',
+  'period',
+  'interval',
+  'startDate',
+  'maxPayments',
+  'orderDesc',
+  'email',
+  'endpointId',
+] as const;
+
+const whole = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
+const optional = (text: string) => (text.trim() === '' ? undefined : text);
+
+// The form holds text; numbers and optional fields become what the shared schema expects.
+const SubscriptionFormSchema = z
+  .object({
+    cardRefId: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    period: z.string(),
+    interval: z.string(),
+    startDate: z.string(),
+    maxPayments: z.string(),
+    orderDesc: z.string(),
+    email: z.string(),
+    endpointId: z.string(),
+  })
+  .transform((v) => {
+    const maxPayments = optional(v.maxPayments);
+    return Object.fromEntries(
+      Object.entries({
+        ...v,
+        interval: whole(v.interval),
+        startDate: optional(v.startDate),
+        maxPayments: maxPayments === undefined ? undefined : whole(maxPayments),
+        endpointId: optional(v.endpointId),
+      }).filter(([, value]) => value !== undefined),
+    );
+  })
+  .pipe(SubscriptionCreateBodySchema)
+  .transform((body) => ({ ...body, amount: fromMinor(toMinor(body.amount) ?? 0n) }));
+type SubscriptionInput = z.input<typeof SubscriptionFormSchema>;
+
+/** The BFF refuses every create until the merchant RSA key is configured (v4 is RSA-signed). */
+function isRsaKeyMissing(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    error.code === 'INVALID_STATE' &&
+    error.details?.setting === 'MERCHANT_RSA_KEY_FILE'
+  );
+}
+
+function RsaKeyMissing({ message }: { message: string }) {
+  return (
+    <Alert severity="error">
+      <AlertTitle>Subscriptions are not set up on this Paydesk</AlertTitle>
+      {message} An administrator sets <code>MERCHANT_RSA_KEY_FILE</code> in the BFF’s configuration
+      and restarts it.
+    </Alert>
+  );
+}
+
+function startText(body: SubscriptionCreateBody): string {
+  const today = new Date().toISOString().slice(0, 10);
+  return body.startDate === undefined || body.startDate <= today
+    ? 'starting today (the first charge is made at once)'
+    : `starting ${body.startDate}`;
+}
+
+/**
+ * A subscription (v4 create-recurring-payment) on a stored card reference. The Idempotency-Key is
+ * created when the dialog opens; the gateway has no cancel, so the confirmation says it all.
+ */
+export default function CreateSubscriptionDialog({
+  cardRefId,
+  onClose,
+}: {
+  cardRefId: string;
+  onClose: () => void;
+}) {
+  const keeper = useIdempotencyKeeper();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState<SubscriptionCreateBody | null>(null);
+  const { register, handleSubmit, formState, setError } = useForm<
+    SubscriptionInput,
+    unknown,
+    SubscriptionCreateBody
+  >({
+    resolver: zodResolver(SubscriptionFormSchema),
+    defaultValues: {
+      cardRefId,
+      amount: '',
+      currency: 'EUR',
+      period: 'month',
+      interval: '1',
+      startDate: '',
+      maxPayments: '',
+      orderDesc: '',
+      email: '',
+      endpointId: '',
+    },
+  });
+  const mutation = useMutation({
+    mutationFn: (body: SubscriptionCreateBody) => createSubscription(body, keeper.keyFor(body)),
+    onSuccess: async (result) => {
+      notify(result.message, result.subscription.state === 'active' ? 'success' : 'info');
+      await client.invalidateQueries({ queryKey: subscriptionKeys.all });
+      onClose();
+      await navigate(`/subscriptions/${encodeURIComponent(result.subscription.id)}`);
+    },
+    onError: (error, body) => {
+      notify(
+        isRsaKeyMissing(error)
+          ? 'Subscriptions are not set up: the merchant RSA key (MERCHANT_RSA_KEY_FILE) is missing.'
+          : describeFollowUpError(error, body.currency),
+        'error',
+      );
+      if (applyServerFieldErrors(error, setError, FIELDS)) setConfirming(null);
+    },
+  });
+  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  const rsaMissing = mutation.isError && isRsaKeyMissing(mutation.error);
+  const errors = formState.errors;
+
+  if (confirming !== null) {
+    const body = confirming;
+    return (
+      <FollowUpFrame
+        title="Confirm the subscription"
+        what="creating the subscription"
+        currency={body.currency}
+        pending={mutation.isPending}
+        error={rsaMissing ? null : mutation.error}
+        outcomeUnknown={outcomeUnknown}
+        submitLabel={`Create: ${formatMoney(body.amount, body.currency)} ${periodText(body.period, body.interval)}`}
+        onClose={onClose}
+        onBack={() => {
+          mutation.reset();
+          setConfirming(null);
+        }}
+        onSubmit={() => {
+          mutation.mutate(body);
+        }}
+      >
+        {rsaMissing && isApiError(mutation.error) ? (
+          <RsaKeyMissing message={mutation.error.message} />
+        ) : null}
+        <Typography variant="h6" component="p">
+          Charge {formatMoneyInWords(body.amount, body.currency)}{' '}
+          {periodText(body.period, body.interval)} to the card of reference {body.cardRefId},{' '}
+          {startText(body)}
+          {body.maxPayments === undefined
+            ? ', until further notice'
+            : `, ${body.maxPayments} ${body.maxPayments === 1 ? 'charge' : 'charges'} at most`}
+          ?
+        </Typography>
+        <Typography color="text.secondary">
+          “{body.orderDesc}” · receipts to {body.email}. The gateway cannot cancel or change a plan
+          once it exists.
+        </Typography>
+      </FollowUpFrame>
+    );
+  }
+
+  return (
+    <FollowUpFrame
+      title="New subscription"
+      what="creating the subscription"
+      currency="EUR"
+      pending={false}
+      error={null}
+      outcomeUnknown={false}
+      submitLabel="Continue"
+      onClose={onClose}
+      onSubmit={() => {
+        void handleSubmit((body) => {
+          mutation.reset();
+          setConfirming(body);
+        })();
+      }}
+    >
+      <TextField
+        label="Card reference id"
+        required
+        autoComplete="off"
+        error={errors.cardRefId !== undefined}
+        helperText={fieldHelp(
+          errors.cardRefId,
+          'Enter the card reference id (no spaces).',
+          'Created on an approved order’s detail (Create card reference).',
+        )}
+        slotProps={{ htmlInput: { spellCheck: false } }}
+        {...register('cardRefId')}
+      />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
+        <TextField
+          label="Amount per charge"
+          required
+          error={errors.amount !== undefined}
+          helperText={fieldHelp(
+            errors.amount,
+            'An amount above zero with at most 2 decimals, e.g. 9.99.',
+            'e.g. 9.99',
+          )}
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+          {...register('amount')}
+        />
+        <TextField
+          label="Currency"
+          required
+          error={errors.currency !== undefined}
+          helperText={fieldHelp(errors.currency, 'A 3-letter ISO code, e.g. EUR.', 'ISO code')}
+          {...register('currency')}
+        />
+        <TextField
+          label="Every"
+          required
+          error={errors.interval !== undefined}
+          helperText={fieldHelp(errors.interval, 'A whole number from 1 to 365.', 'e.g. 1')}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          {...register('interval')}
+        />
+        <TextField
+          select
+          label="Period"
+          required
+          error={errors.period !== undefined}
+          helperText={fieldHelp(errors.period, 'Choose days, weeks or months.')}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          {...register('period')}
+        >
+          {SUBSCRIPTION_PERIODS.map((period) => (
+            <option key={period} value={period}>
+              {PERIOD_LABELS[period]}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          label="Start date (optional)"
+          type="date"
+          error={errors.startDate !== undefined}
+          helperText={fieldHelp(
+            errors.startDate,
+            'A real date, today or later.',
+            'Empty: today, charged at once.',
+          )}
+          slotProps={{ inputLabel: { shrink: true } }}
+          {...register('startDate')}
+        />
+        <TextField
+          label="Charges at most (optional)"
+          error={errors.maxPayments !== undefined}
+          helperText={fieldHelp(
+            errors.maxPayments,
+            'A whole number from 1 to 10000.',
+            'Empty: no end.',
+          )}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          {...register('maxPayments')}
+        />
+      </Box>
+      <TextField
+        label="Description"
+        required
+        error={errors.orderDesc !== undefined}
+        helperText={fieldHelp(
+          errors.orderDesc,
+          'Say what the plan is for (up to 1024 characters).',
+          'e.g. Monthly membership',
+        )}
+        {...register('orderDesc')}
+      />
+      <TextField
+        label="Customer e-mail"
+        type="email"
+        required
+        autoComplete="off"
+        error={errors.email !== undefined}
+        helperText={fieldHelp(errors.email, 'Enter a valid e-mail address.')}
+        {...register('email')}
+      />
+      <TextField
+        label="Endpoint (optional)"
+        error={errors.endpointId !== undefined}
+        helperText={fieldHelp(
+          errors.endpointId,
+          'An endpoint id is digits only.',
+          'Leave empty for the currency’s default endpoint.',
+        )}
+        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        {...register('endpointId')}
+      />
+    </FollowUpFrame>
+  );
+}

@@ -1,0 +1,196 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { SubscriptionDetail, TransactionSummary } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink, useParams } from 'react-router';
+import { DateTime } from '../../../components/date-time';
+import { ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { isNoSuchRecord } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { SCREENS } from '../../shell/navigation';
+import { Facts, Panel } from '../../transactions/components/amounts-panel';
+import { StatusChip } from '../../transactions/components/status-chip';
+import { subscriptionDetailQueryOptions } from '../api/subscriptions';
+import { chargesText, periodText, SubscriptionStateChip } from '../components/subscription-labels';
+
+function Charges({ charges }: { charges: TransactionSummary[] }) {
+  if (charges.length === 0) {
+    return (
+      <Typography color="text.secondary">
+        No charge yet: the gateway charges the card when the next charge is due, and Paydesk learns
+        it from the gateway’s callback.
+      </Typography>
+    );
+  }
+  return (
+    <TableContainer tabIndex={0} role="region" aria-label="Charges (scrolls sideways)">
+      <Table size="small" aria-label="Charges">
+        <TableHead>
+          <TableRow>
+            <TableCell scope="col">Order</TableCell>
+            <TableCell scope="col" align="right">
+              Amount
+            </TableCell>
+            <TableCell scope="col">Status</TableCell>
+            <TableCell scope="col">Charged</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {charges.map((charge) => (
+            <TableRow key={charge.id}>
+              <TableCell>
+                <Link component={RouterLink} to={`/transactions/${encodeURIComponent(charge.id)}`}>
+                  Order {charge.orderid}
+                </Link>
+                <Typography variant="caption" component="div" color="text.secondary">
+                  {charge.clientOrderId}
+                </Typography>
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatMoney(charge.amount, charge.currency)}
+              </TableCell>
+              <TableCell>
+                <StatusChip status={charge.status} />
+              </TableCell>
+              <TableCell>
+                <DateTime value={charge.createdAt} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function DetailView({ detail }: { detail: SubscriptionDetail }) {
+  const { schedule } = detail;
+  return (
+    <>
+      <Button component={RouterLink} to="/subscriptions" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
+        All subscriptions
+      </Button>
+      <PageHeader title={detail.orderDesc}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <SubscriptionStateChip state={detail.state} />
+          <span>
+            {formatMoney(detail.amount, detail.currency)}{' '}
+            {periodText(schedule.period, schedule.interval)} · {chargesText(schedule)}
+          </span>
+        </Stack>
+      </PageHeader>
+      <Stack spacing={2}>
+        {detail.errorMessage !== null ? (
+          <Alert severity="error">
+            {[detail.errorCode, detail.errorMessage].filter(Boolean).join(': ')}
+          </Alert>
+        ) : null}
+        {detail.state === 'unknown' ? (
+          <Alert severity="warning">
+            The gateway’s reply was lost: the plan may exist. Paydesk does not send it again; its
+            first charge names it.
+          </Alert>
+        ) : null}
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
+          }}
+        >
+          <Panel title="Schedule">
+            <Facts
+              rows={[
+                ['Amount', <strong key="a">{formatMoney(detail.amount, detail.currency)}</strong>],
+                ['Charged', periodText(schedule.period, schedule.interval)],
+                ['First charge', <DateTime key="s" value={schedule.start} />],
+                [
+                  'Next charge',
+                  schedule.nextChargeAt === null ? (
+                    'none'
+                  ) : (
+                    <DateTime key="n" value={schedule.nextChargeAt} />
+                  ),
+                ],
+                ['Charges', chargesText(schedule)],
+              ]}
+            />
+          </Panel>
+          <Panel title="Plan">
+            <Facts
+              rows={[
+                [
+                  'Card reference',
+                  <Link
+                    key="r"
+                    component={RouterLink}
+                    to={`/cards?ref=${encodeURIComponent(detail.cardRefId)}`}
+                  >
+                    {detail.cardRefId}
+                  </Link>,
+                ],
+                ['Customer e-mail', detail.email],
+                ['Client order id', <code key="c">{detail.clientOrderId}</code>],
+                ['Recurring payment id', detail.recurringPaymentId ?? '—'],
+                ['Endpoint', detail.endpointId],
+                ['Created by', detail.createdBy],
+                ['Created', <DateTime key="cr" value={detail.createdAt} />],
+              ]}
+            />
+          </Panel>
+        </Box>
+        <Panel title="Charges">
+          <Charges charges={detail.charges} />
+        </Panel>
+      </Stack>
+    </>
+  );
+}
+
+function SubscriptionDetailScreen() {
+  const { id = '' } = useParams();
+  const detail = useQuery(subscriptionDetailQueryOptions(id));
+  if (detail.isPending) return <LoadingState label="Loading the subscription…" />;
+  if (detail.isError) {
+    if (isNoSuchRecord(detail.error)) {
+      return (
+        <>
+          <PageHeader title="Subscription not found" />
+          <Alert severity="info">
+            Paydesk knows no subscription with this address. Go back to{' '}
+            <RouterLink to="/subscriptions">all subscriptions</RouterLink>.
+          </Alert>
+        </>
+      );
+    }
+    return (
+      <ErrorState
+        error={detail.error}
+        what="the subscription"
+        onRetry={() => void detail.refetch()}
+      />
+    );
+  }
+  return <DetailView detail={detail.data} />;
+}
+
+export default function SubscriptionDetailRoute() {
+  return (
+    <RequireRoles roles={SCREENS.subscriptions.roles} what="the subscriptions">
+      <SubscriptionDetailScreen />
+    </RequireRoles>
+  );
+}

@@ -1,0 +1,225 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import { describe, expect, it } from 'vitest';
+import {
+  FakeBff,
+  makeCharge,
+  makeSubscription,
+  makeTransaction,
+  makeUser,
+} from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const PLAN = makeSubscription(1, {
+  charges: [makeCharge(41, { amount: '1.99', status: 'approved' })],
+});
+
+function bffAs(roles: Parameters<typeof makeUser>[0]['roles'], subscriptions = [PLAN]) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    subscriptions,
+    transactions: [makeTransaction(41, { type: 'rebill', amount: '1.99' })],
+  });
+}
+
+async function fillCreateForm(app: ReturnType<typeof renderApp>) {
+  const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+  await app.user.type(dialog.getByLabelText(/Amount per charge/), '9.9');
+  await app.user.clear(dialog.getByLabelText(/^Every/));
+  await app.user.type(dialog.getByLabelText(/^Every/), '2');
+  await app.user.selectOptions(dialog.getByLabelText(/Period/), 'week');
+  await app.user.type(dialog.getByLabelText(/Charges at most/), '6');
+  await app.user.type(dialog.getByLabelText(/Description/), 'Fortnightly coffee');
+  await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'Ann@Example.com');
+  await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+}
+
+describe('subscriptions', () => {
+  it('when the list is on its way, then a loading state is shown', async () => {
+    renderApp(
+      '/subscriptions',
+      bffAs(['support']).on('GET /api/subscriptions', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading subscriptions…')).toBeInTheDocument();
+  });
+
+  it('when there is none, then the empty state says how one is made', async () => {
+    renderApp('/subscriptions', bffAs(['finance'], []));
+    expect(await screen.findByText('No subscriptions yet.')).toBeInTheDocument();
+    expect(screen.getByText(/Create one from a card reference/)).toBeInTheDocument();
+  });
+
+  it('when the list fails, then an error with a retry is shown', async () => {
+    renderApp(
+      '/subscriptions',
+      bffAs(['support']).on('GET /api/subscriptions', () => ({
+        status: 500,
+        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the subscriptions')).toBeInTheDocument();
+  });
+
+  it('when the roles do not open subscriptions, then the forbidden state is shown', async () => {
+    renderApp('/subscriptions', bffAs(['admin']));
+    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  });
+
+  it('when support opens the list, then each plan shows amount, schedule, next charge and state, and nothing can be created', async () => {
+    renderApp('/subscriptions', bffAs(['support']));
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    const row = within(table).getAllByRole('row')[1]!;
+    expect(row).toHaveTextContent('Monthly plan 1');
+    expect(row).toHaveTextContent('€1.99');
+    expect(row).toHaveTextContent('every month');
+    expect(row).toHaveTextContent('1 of 12 charges');
+    expect(row).toHaveTextContent('Active');
+    expect(screen.queryByRole('button', { name: 'New subscription' })).not.toBeInTheDocument();
+  });
+
+  it('when there are more plans than a page, then Next follows the cursor and Previous comes back', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => makeSubscription(i + 1));
+    const bff = bffAs(['support'], many);
+    const app = renderApp('/subscriptions?limit=25', bff);
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    expect(within(table).getAllByRole('row')).toHaveLength(26);
+    await app.user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Subscriptions' })).getAllByRole('row'),
+      ).toHaveLength(6);
+    });
+    expect(app.location()).toBe('/subscriptions?cursor=25&limit=25');
+    expect(screen.getByText(/Page 2/)).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/subscriptions?limit=25');
+    });
+  });
+
+  it('when a plan is opened, then its schedule, card reference and charges with links to their orders show', async () => {
+    const app = renderApp('/subscriptions', bffAs(['support']));
+    await app.user.click(await screen.findByRole('link', { name: 'Monthly plan 1' }));
+    await screen.findByRole('heading', { name: 'Monthly plan 1' });
+    const schedule = within(screen.getByRole('region', { name: 'Schedule' }));
+    expect(schedule.getByText('every month')).toBeInTheDocument();
+    expect(schedule.getByText('1 of 12 charges')).toBeInTheDocument();
+    const plan = within(screen.getByRole('region', { name: 'Plan' }));
+    expect(plan.getByRole('link', { name: 'card-ref-1' })).toHaveAttribute(
+      'href',
+      '/cards?ref=card-ref-1',
+    );
+    const charges = within(screen.getByRole('table', { name: 'Charges' }));
+    expect(charges.getByText('Approved')).toBeInTheDocument();
+    await app.user.click(charges.getByRole('link', { name: 'Order 900041' }));
+    expect(await screen.findByRole('heading', { name: 'Order 900041' })).toBeInTheDocument();
+  });
+
+  it('when a plan does not exist, then the detail says so', async () => {
+    renderApp('/subscriptions/20000000-0000-4000-8000-000000000099', bffAs(['support']));
+    expect(await screen.findByText('Subscription not found')).toBeInTheDocument();
+  });
+
+  it('when the address holds no subscription id at all, then the detail says it is not found', async () => {
+    renderApp('/subscriptions/not-an-id', bffAs(['support']));
+    expect(await screen.findByText('Subscription not found')).toBeInTheDocument();
+  });
+
+  it('when the detail is on its way, then a loading state is shown', async () => {
+    renderApp(
+      `/subscriptions/${PLAN.id}`,
+      bffAs(['support']).on('GET /api/subscriptions/:id', () => 'hang'),
+    );
+    expect(await screen.findByText('Loading the subscription…')).toBeInTheDocument();
+  });
+
+  it('when the detail fails, then an error with a retry is shown', async () => {
+    renderApp(
+      `/subscriptions/${PLAN.id}`,
+      bffAs(['support']).on('GET /api/subscriptions/:id', () => ({
+        status: 503,
+        body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'x', requestId: 'r' } },
+      })),
+    );
+    expect(await screen.findByText('Could not load the subscription')).toBeInTheDocument();
+  });
+
+  it('when finance creates a plan, then the shared rules run, the confirmation states it in words, and the body is sent under a key', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-7');
+    await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'not-an-email');
+    await app.user.type(dialog.getByLabelText(/Charges at most/), 'many');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(dialog.getByText('Enter a valid e-mail address.')).toBeInTheDocument();
+    expect(dialog.getByText('A whole number from 1 to 10000.')).toBeInTheDocument();
+    expect(
+      dialog.getByText('An amount above zero with at most 2 decimals, e.g. 9.99.'),
+    ).toBeInTheDocument();
+    await app.user.clear(dialog.getByLabelText(/Customer e-mail/));
+    await app.user.clear(dialog.getByLabelText(/Charges at most/));
+    await fillCreateForm(app);
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    expect(
+      confirm.getByText(
+        'Charge 9.90 euros every 2 weeks to the card of reference card-ref-7, starting today (the first charge is made at once), 6 charges at most?',
+      ),
+    ).toBeInTheDocument();
+    await app.user.click(confirm.getByRole('button', { name: /^Create: €9.90 every 2 weeks/ }));
+    expect(await screen.findByRole('heading', { name: 'Fortnightly coffee' })).toBeInTheDocument();
+    const [request] = bff.requestsTo('POST', '/api/subscriptions');
+    expect(request!.body).toEqual({
+      cardRefId: 'card-ref-7',
+      amount: '9.90',
+      currency: 'EUR',
+      period: 'week',
+      interval: 2,
+      maxPayments: 6,
+      orderDesc: 'Fortnightly coffee',
+      email: 'ann@example.com',
+    });
+    expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(app.location()).toMatch(/^\/subscriptions\/20000000-/);
+  });
+
+  it('when the merchant RSA key is not configured, then the dialog says so clearly, naming MERCHANT_RSA_KEY_FILE', async () => {
+    const bff = bffAs(['finance'], []);
+    bff.subscriptions.rsaKeyConfigured = false;
+    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    await fillCreateForm(app);
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    await app.user.click(confirm.getByRole('button', { name: /^Create/ }));
+    expect(
+      await confirm.findByText('Subscriptions are not set up on this Paydesk'),
+    ).toBeInTheDocument();
+    expect(confirm.getAllByText(/MERCHANT_RSA_KEY_FILE/).length).toBeGreaterThan(0);
+    expect(bff.subscriptions.subscriptions).toHaveLength(0);
+  });
+
+  it('when the server names a field, then the form comes back with the message next to it', async () => {
+    const bff = bffAs(['finance'], []).on('POST /api/subscriptions', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          requestId: 'r',
+          details: {
+            fields: [{ path: 'startDate', rule: 'custom', message: 'must not be in the past' }],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    await fillCreateForm(app);
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    await app.user.click(confirm.getByRole('button', { name: /^Create/ }));
+    const form = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    expect(await form.findByText('must not be in the past')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,206 @@
+import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { SubscriptionListQuerySchema, type SubscriptionSummary } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
+import { DateTime } from '../../../components/date-time';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { formatMoney } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { KeysetPager } from '../../transactions/components/keyset-pager';
+import { subscriptionListQueryOptions } from '../api/subscriptions';
+import { chargesText, periodText, SubscriptionStateChip } from '../components/subscription-labels';
+
+const CreateSubscriptionDialog = lazy(() => import('../components/create-subscription-dialog'));
+
+const PAGE_SIZES = [25, 50, 100] as const;
+
+/** The cursors of the pages before this one (null = the first page), kept in the history entry. */
+function trailOf(state: unknown): (string | null)[] | null {
+  if (typeof state !== 'object' || state === null || !('trail' in state)) return null;
+  const { trail } = state;
+  if (!Array.isArray(trail)) return null;
+  const cursors: unknown[] = trail;
+  return cursors.every((c): c is string | null => c === null || typeof c === 'string')
+    ? cursors
+    : null;
+}
+
+function SubscriptionsTable({ items }: { items: SubscriptionSummary[] }) {
+  return (
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label="Subscriptions (scrolls sideways when wider than the screen)"
+    >
+      <Table size="small" aria-label="Subscriptions">
+        <TableHead>
+          <TableRow>
+            <TableCell scope="col">Plan</TableCell>
+            <TableCell scope="col" align="right">
+              Amount
+            </TableCell>
+            <TableCell scope="col">Schedule</TableCell>
+            <TableCell scope="col">Next charge</TableCell>
+            <TableCell scope="col">Customer</TableCell>
+            <TableCell scope="col">State</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {items.map((s) => (
+            <TableRow key={s.id} hover>
+              <TableCell sx={{ minWidth: 160 }}>
+                <Link component={RouterLink} to={`/subscriptions/${encodeURIComponent(s.id)}`}>
+                  {s.orderDesc}
+                </Link>
+                <Typography variant="caption" component="div" color="text.secondary">
+                  created <DateTime value={s.createdAt} />
+                </Typography>
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatMoney(s.amount, s.currency)}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {periodText(s.schedule.period, s.schedule.interval)}
+                <Typography variant="caption" component="div" color="text.secondary">
+                  {chargesText(s.schedule)}
+                </Typography>
+              </TableCell>
+              <TableCell>
+                {s.schedule.nextChargeAt === null ? (
+                  '—'
+                ) : (
+                  <DateTime value={s.schedule.nextChargeAt} />
+                )}
+              </TableCell>
+              <TableCell>{s.email}</TableCell>
+              <TableCell>
+                <SubscriptionStateChip state={s.state} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function SubscriptionsScreen() {
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const parsed = SubscriptionListQuerySchema.safeParse(Object.fromEntries(params));
+  const query = parsed.success ? parsed.data : { limit: 50 };
+  const list = useQuery(subscriptionListQueryOptions(query));
+  const [creating, setCreating] = useState(params.get('create') === '1');
+  const canCreate = user.roles.includes('finance');
+  const trail = trailOf(location.state) ?? [];
+  const pageNumber =
+    query.cursor === undefined ? 1 : trailOf(location.state) === null ? null : trail.length + 1;
+  const go = (cursor: string | null, limit: number, nextTrail: (string | null)[]) => {
+    const next = new URLSearchParams();
+    if (cursor !== null) next.set('cursor', cursor);
+    if (limit !== 50) next.set('limit', String(limit));
+    setParams(next, { state: { trail: nextTrail } });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Subscriptions"
+        actions={
+          canCreate ? (
+            <Button
+              variant="contained"
+              startIcon={<AddCircleOutline />}
+              sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+              onClick={() => {
+                setCreating(true);
+              }}
+            >
+              New subscription
+            </Button>
+          ) : undefined
+        }
+      >
+        Recurring charges of a stored card (v4 recurring payments). The gateway charges them on
+        schedule; each charge is an order of its own.
+      </PageHeader>
+      <Paper variant="outlined">
+        {list.isPending ? (
+          <LoadingState label="Loading subscriptions…" />
+        ) : list.isError ? (
+          <ErrorState
+            error={list.error}
+            what="the subscriptions"
+            onRetry={() => void list.refetch()}
+          />
+        ) : list.data.items.length === 0 && query.cursor === undefined ? (
+          <EmptyState title="No subscriptions yet.">
+            {canCreate
+              ? 'Create one from a card reference with New subscription.'
+              : 'Finance creates them from a card reference.'}
+          </EmptyState>
+        ) : (
+          <>
+            <SubscriptionsTable items={list.data.items} />
+            <KeysetPager
+              pageNumber={pageNumber}
+              shown={list.data.items.length}
+              pageSize={query.limit}
+              pageSizes={PAGE_SIZES}
+              hasNext={list.data.nextCursor !== null && !list.isPlaceholderData}
+              hasPrevious={trail.length > 0}
+              onFirst={() => {
+                go(null, query.limit, []);
+              }}
+              onPrevious={() => {
+                go(trail.at(-1) ?? null, query.limit, trail.slice(0, -1));
+              }}
+              onNext={() => {
+                const next = list.data.nextCursor;
+                if (next !== null) go(next, query.limit, [...trail, query.cursor ?? null]);
+              }}
+              onPageSizeChange={(limit) => {
+                go(null, limit, []);
+              }}
+            />
+          </>
+        )}
+      </Paper>
+      <Suspense fallback={null}>
+        {creating && canCreate ? (
+          <CreateSubscriptionDialog
+            cardRefId={params.get('ref') ?? ''}
+            onClose={() => {
+              setCreating(false);
+              // Opened from Cards (`?create=1&ref=…`): closing leaves the plain list.
+              if (params.has('create')) setParams(new URLSearchParams(), { replace: true });
+            }}
+          />
+        ) : null}
+      </Suspense>
+    </>
+  );
+}
+
+export default function SubscriptionsRoute() {
+  return (
+    <RequireRoles roles={SCREENS.subscriptions.roles} what="the subscriptions">
+      <SubscriptionsScreen />
+    </RequireRoles>
+  );
+}

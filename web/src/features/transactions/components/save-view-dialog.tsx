@@ -1,0 +1,145 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  ROLE_LABELS,
+  VIEW_NAME_MAX,
+  ViewCreateBodySchema,
+  type ViewCreateBody,
+} from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type SyntheticEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import { useNotify } from '../../../components/notifier';
+import { describeError, isApiError } from '../../../lib/api-client';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { savedViewKeys, saveView } from '../api/saved-views';
+import { serverFieldError } from './follow-up-frame';
+
+/** The filters, sort and search on screen, saved under a name for one of the user's roles. */
+export function SaveViewDialog({
+  currentQuery,
+  onClose,
+}: {
+  currentQuery: string;
+  onClose: () => void;
+}) {
+  const { user } = useSession();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const titleId = useId();
+  const roles = user.roles.filter((role) => SCREENS.transactions.roles.some((r) => r === role));
+  const [name, setName] = useState('');
+  const [role, setRole] = useState(roles[0] ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const parsed = ViewCreateBodySchema.safeParse({
+    screen: 'transactions',
+    name,
+    role,
+    query: currentQuery,
+  });
+  const mutation = useMutation({
+    mutationFn: (body: ViewCreateBody) => saveView(body),
+    onSuccess: (view) => {
+      notify(`Saved the view “${view.name}” for ${ROLE_LABELS[view.role]}.`);
+      void client.invalidateQueries({ queryKey: savedViewKeys.all });
+      onClose();
+    },
+  });
+  const localError = (path: string) =>
+    submitted && !parsed.success
+      ? parsed.error.issues.find((issue) => issue.path[0] === path)?.message
+      : undefined;
+  const nameError = localError('name') ?? serverFieldError(mutation.error, 'name');
+  const roleError = localError('role') ?? serverFieldError(mutation.error, 'role');
+  const queryError = localError('query') ?? serverFieldError(mutation.error, 'query');
+  const otherError =
+    mutation.isError &&
+    nameError === undefined &&
+    roleError === undefined &&
+    queryError === undefined &&
+    !(isApiError(mutation.error) && mutation.error.fieldErrors.length > 0)
+      ? describeError(mutation.error)
+      : undefined;
+
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (parsed.success) mutation.mutate(parsed.data);
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={mutation.isPending ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="xs"
+    >
+      <form onSubmit={submit} noValidate aria-labelledby={titleId}>
+        <DialogTitle id={titleId}>Save current view</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <Typography variant="body2" color="text.secondary">
+              The filters, sort and search on screen, for everyone with the role you choose.
+            </Typography>
+            <Typography
+              variant="body2"
+              component="code"
+              sx={{ wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}
+            >
+              {currentQuery === '' ? 'All transactions, newest first' : `?${currentQuery}`}
+            </Typography>
+            <TextField
+              label="Name"
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+              }}
+              required
+              autoFocus
+              size="small"
+              error={nameError !== undefined}
+              helperText={nameError ?? `Up to ${VIEW_NAME_MAX} characters, unique for the role.`}
+              slotProps={{ htmlInput: { maxLength: VIEW_NAME_MAX + 10 } }}
+            />
+            <TextField
+              select
+              label="Shared with"
+              value={role}
+              onChange={(event) => {
+                setRole(event.target.value);
+              }}
+              size="small"
+              error={roleError !== undefined}
+              helperText={roleError ?? 'Everyone with this role sees the view.'}
+              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+            >
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </TextField>
+            {queryError === undefined ? null : <Alert severity="error">{queryError}</Alert>}
+            {otherError === undefined ? null : <Alert severity="error">{otherError}</Alert>}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" loading={mutation.isPending}>
+            Save view
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,93 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { FakeBff, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+// The screens are lazy chunks: transform them once up front, so that on a busy machine the first
+// test's findBy waits for the screen, not for the compiler.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../shell/routes/shell-route'),
+    import('./transactions-route'),
+    import('../../audit/routes/audit-route'),
+  ]);
+}, 60_000);
+
+/** A phone: every `max-width` query matches, `min-width` and colour-scheme queries do not. */
+function narrowScreen() {
+  vi.spyOn(window, 'matchMedia').mockImplementation((media: string): MediaQueryList =>
+    Object.assign(new EventTarget(), {
+      media,
+      matches: media.includes('max-width'),
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+    }),
+  );
+}
+
+const support = () =>
+  new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', roles: ['support', 'auditor'] })],
+  });
+
+describe('the filter bar', () => {
+  it('when the screen is wide, then the filters are open and there is no toggle', async () => {
+    renderApp('/transactions', support());
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(screen.getByLabelText('Status')).toBeVisible();
+    expect(screen.queryByRole('button', { name: /^Filters/ })).toBeNull();
+  });
+
+  it('when the screen is narrow, then the transactions filters fold behind a toggle that counts the active ones', async () => {
+    narrowScreen();
+    const app = renderApp('/transactions?status=declined&currency=EUR&sort=amount_asc', support());
+    await screen.findByRole('table', { name: 'Transactions' });
+    const toggle = screen.getByRole('button', { name: 'Filters (2 active)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByLabelText('Status')).not.toBeVisible();
+    await app.user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => {
+      expect(screen.getByLabelText('Status')).toBeVisible();
+    });
+    await app.user.selectOptions(screen.getByLabelText('Status'), 'approved');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?status=approved&currency=EUR&sort=amount_asc');
+    });
+    // Applied: the bar folds away again so the rows come first.
+    expect(screen.getByRole('button', { name: 'Filters (2 active)' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+
+  it('when the screen is narrow, then the audit log filters fold the same way', async () => {
+    narrowScreen();
+    const app = renderApp('/audit?outcome=success', support());
+    await screen.findByRole('table', { name: 'Audit log' });
+    const toggle = screen.getByRole('button', { name: 'Filters (1 active)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await app.user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('when drift is chosen as a filter, then it goes into the URL and the request, and only flagged orders are listed', async () => {
+    const bff = support();
+    const app = renderApp('/transactions', bff);
+    await screen.findByRole('table', { name: 'Transactions' });
+    await app.user.selectOptions(screen.getByLabelText('Drift'), 'true');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?drift=true');
+    });
+    expect(await screen.findByText('1 transaction match')).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/transactions').at(-1)!.query.get('drift')).toBe('true');
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/transactions/export?drift=true',
+    );
+  });
+});

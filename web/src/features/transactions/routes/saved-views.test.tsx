@@ -1,0 +1,180 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FakeBff, makeUser, makeView } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+// The screens are lazy chunks: transform them once up front, so that on a busy machine the first
+// test's findBy waits for the screen, not for the compiler.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../shell/routes/shell-route'),
+    import('./transactions-route'),
+    import('../components/saved-views-menu'),
+  ]);
+}, 60_000);
+
+function bffAs(
+  roles: Parameters<typeof makeUser>[0]['roles'],
+  options: ConstructorParameters<typeof FakeBff>[0] = {},
+) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    ...options,
+  });
+}
+
+async function openViews(app: ReturnType<typeof renderApp>) {
+  await screen.findByRole('table', { name: 'Transactions' });
+  await app.user.click(screen.getByRole('button', { name: 'Views' }));
+  return screen.findByRole('menu', { name: 'Saved views' });
+}
+
+describe('saved views on the transactions screen', () => {
+  it('when the views are on their way, then the menu says so; the screen itself did not ask for them', async () => {
+    const bff = bffAs(['support']).on('GET /api/views', () => 'hang');
+    const app = renderApp('/transactions', bff);
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(bff.requestsTo('GET', '/api/views')).toHaveLength(0);
+    const menu = await openViews(app);
+    expect(await within(menu).findByText('Loading views…')).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/views')[0]!.query.get('screen')).toBe('transactions');
+  });
+
+  it('when no view is shared with the roles, then the menu says so and still offers to save', async () => {
+    const app = renderApp('/transactions', bffAs(['support']));
+    const menu = await openViews(app);
+    expect(await within(menu).findByText('No saved views yet')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Save current view…' })).toBeInTheDocument();
+  });
+
+  it('when the views cannot be loaded, then the menu says so and choosing the line retries', async () => {
+    let fail = true;
+    const bff = bffAs(['support']).on('GET /api/views', () =>
+      fail
+        ? { status: 500, body: { error: { code: 'INTERNAL', message: 'boom', requestId: 'r-v' } } }
+        : { status: 200, body: { items: [makeView(1, { name: 'Declined' })] } },
+    );
+    const app = renderApp('/transactions', bff);
+    const menu = await openViews(app);
+    const failed = await within(menu).findByText('Could not load the views');
+    fail = false;
+    await app.user.click(failed);
+    expect(await within(menu).findByText('Declined')).toBeInTheDocument();
+  });
+
+  it('when views are shared with the roles, then they are listed by role and applying one sets the URL and the request', async () => {
+    const bff = bffAs(['support', 'finance'], {
+      views: [
+        makeView(1, {
+          name: 'Declined in EUR',
+          query: 'status=declined&currency=EUR',
+          role: 'support',
+        }),
+        makeView(2, {
+          name: 'Big amounts',
+          query: 'amountMin=30&sort=amount_desc',
+          role: 'finance',
+        }),
+        makeView(3, { name: 'Ops only', role: 'ops' }),
+      ],
+    });
+    const app = renderApp('/transactions', bff);
+    const menu = await openViews(app);
+    await within(menu).findByText('Declined in EUR');
+    expect(within(menu).getByText('For Support')).toBeInTheDocument();
+    expect(within(menu).getByText('For Finance')).toBeInTheDocument();
+    expect(within(menu).queryByText('Ops only')).toBeNull();
+    // Someone else's view: no delete.
+    expect(within(menu).queryByRole('button', { name: /Delete the view/ })).toBeNull();
+    await app.user.click(within(menu).getByRole('menuitem', { name: /Big amounts/ }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?amountMin=30&sort=amount_desc');
+    });
+    await waitFor(() => {
+      const last = bff.requestsTo('GET', '/api/transactions').at(-1)!.query;
+      expect([last.get('amountMin'), last.get('sort')]).toEqual(['30', 'amount_desc']);
+    });
+    expect(screen.getByLabelText('Amount from')).toHaveValue('30');
+    const again = await openViews(app);
+    expect(within(again).getByRole('menuitem', { name: /Big amounts/ })).toHaveClass(
+      'Mui-selected',
+    );
+  });
+
+  it('when the current filters are saved under a name for a role, then the server gets them and the view is listed', async () => {
+    const bff = bffAs(['support', 'finance']);
+    const app = renderApp('/transactions?status=declined&currency=EUR&sort=amount_asc', bff);
+    const menu = await openViews(app);
+    await app.user.click(within(menu).getByRole('menuitem', { name: 'Save current view…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save current view' });
+    expect(dialog).toHaveTextContent('?status=declined&currency=EUR&sort=amount_asc');
+    await app.user.type(within(dialog).getByLabelText(/Name/), 'Declined EUR');
+    await app.user.selectOptions(within(dialog).getByLabelText('Shared with'), 'finance');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    expect(
+      await screen.findByText('Saved the view “Declined EUR” for Finance.'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/views')[0]!.body).toEqual({
+      screen: 'transactions',
+      name: 'Declined EUR',
+      role: 'finance',
+      query: 'status=declined&currency=EUR&sort=amount_asc',
+    });
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Save current view' })).toBeNull();
+    });
+    const again = await openViews(app);
+    expect(await within(again).findByRole('menuitem', { name: /Declined EUR/ })).toHaveClass(
+      'Mui-selected',
+    );
+  });
+
+  it('when the name is empty or already taken for that role, then the name field says so', async () => {
+    const bff = bffAs(['support'], { views: [makeView(1, { name: 'Mine', role: 'support' })] });
+    const app = renderApp('/transactions', bff);
+    const menu = await openViews(app);
+    await app.user.click(within(menu).getByRole('menuitem', { name: 'Save current view…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save current view' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    expect(within(dialog).getByText('is required')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/views')).toHaveLength(0);
+    await app.user.type(within(dialog).getByLabelText(/Name/), 'mine');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    expect(
+      await within(dialog).findByText('the support role already has a view named like this'),
+    ).toBeInTheDocument();
+  });
+
+  it('when the creator deletes their view after confirming, then it is gone for everyone', async () => {
+    const bff = bffAs(['support'], {
+      views: [
+        makeView(1, { name: 'Mine', createdBy: { id: 'u-me', email: 'me@example.com' } }),
+        makeView(2, { name: 'Theirs' }),
+      ],
+    });
+    const app = renderApp('/transactions', bff);
+    const menu = await openViews(app);
+    await app.user.click(await within(menu).findByRole('button', { name: 'Delete the view Mine' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this view?' });
+    expect(confirm).toHaveTextContent('“Mine” disappears for everyone with the Support role.');
+    await app.user.click(within(confirm).getByRole('button', { name: 'Delete view' }));
+    expect(await screen.findByText('Deleted the view “Mine”.')).toBeInTheDocument();
+    expect(
+      bff.requestsTo('DELETE', '/api/views/00000000-0000-4000-9000-000000000001'),
+    ).toHaveLength(1);
+    expect(bff.views.views.map((v) => v.name)).toEqual(['Theirs']);
+    expect(app.location()).toBe('/transactions');
+  });
+
+  it('when the list of views is refused (403), then the menu says the roles do not allow it', async () => {
+    const bff = bffAs(['support']).on('GET /api/views', () => ({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN', message: 'no', requestId: 'r' } },
+    }));
+    const app = renderApp('/transactions', bff);
+    const menu = await openViews(app);
+    expect(await within(menu).findByText('Could not load the views')).toBeInTheDocument();
+    expect(menu).toHaveTextContent(/not allow/i);
+  });
+});

@@ -1,0 +1,200 @@
+// The payment-links routes of the fake BFF: list (kind, state, views), create (card forms for
+// finance, sent at once; payout-forms for ops, held for a second ops user), approve and reject with
+// the four-eyes rule. Idempotency-Key replay as the BFF does it; replies validated with the shared
+// schemas.
+import {
+  PaymentLinkCreateBodySchema,
+  PaymentLinkListQuerySchema,
+  PaymentLinkListSchema,
+  PaymentLinkResultSchema,
+  PaymentLinkSchema,
+  PayoutRejectBodySchema,
+  type PaymentLink,
+  type PaymentLinkKind,
+  type Role,
+  type User,
+} from '@paydesk/shared/api';
+import type { z } from 'zod';
+import { fromMinor, toMinor } from '../lib/money';
+import { KeyedReplies } from './fake-cards';
+import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
+
+const T0 = Date.parse('2026-11-20T09:00:00.000Z');
+const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
+
+export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): PaymentLink {
+  const id = `30000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  return PaymentLinkSchema.parse({
+    id,
+    kind: 'sale-form',
+    state: 'sent',
+    endpointId: '1001',
+    clientOrderId: `pl-${n}`,
+    orderid: String(800000 + n),
+    amount: `${20 + n}.00`,
+    currency: 'EUR',
+    orderDesc: `Invoice ${n}`,
+    customerEmail: `payer${n}@example.com`,
+    redirectUrl: `https://gateway.example/paynet/form/${n}`,
+    createdBy: { id: 'u-fin', email: 'fin@example.com' },
+    decidedBy: null,
+    rejectReason: null,
+    errorCode: null,
+    errorMessage: null,
+    canDecide: false,
+    createdAt: iso(n),
+    updatedAt: iso(n),
+    ...overrides,
+  });
+}
+
+const LINK_ROLE: Record<PaymentLinkKind, Role> = {
+  'sale-form': 'finance',
+  'preauth-form': 'finance',
+  'payment-form': 'finance',
+  'account-verification-form': 'finance',
+  'payout-form': 'ops',
+};
+
+export class FakeLinks {
+  links: PaymentLink[];
+  private keyed: KeyedReplies;
+  private seq = 100;
+
+  constructor(
+    links: PaymentLink[],
+    private readonly error: ErrorReply,
+    private readonly validation: (issues: z.core.$ZodIssue[]) => PaymentsReply,
+  ) {
+    this.links = links;
+    this.keyed = new KeyedReplies(error);
+  }
+
+  private view(link: PaymentLink, user: User): PaymentLink {
+    // As the BFF computes it: an ops user who is not the creator, while it is still pending.
+    const canDecide =
+      link.state === 'pending_approval' &&
+      user.roles.includes('ops') &&
+      link.createdBy.id !== user.id;
+    return PaymentLinkSchema.parse({
+      ...link,
+      canDecide,
+      redirectUrl: link.state === 'sent' ? link.redirectUrl : null,
+    });
+  }
+
+  handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
+    const { method, path } = request;
+    if (!path.startsWith('/api/payment-links')) return null;
+    if (!user) return this.error(401, 'UNAUTHENTICATED', 'sign in first');
+    const allowed = (roles: readonly Role[]) => roles.some((role) => user.roles.includes(role));
+    if (path === '/api/payment-links' && method === 'GET') {
+      if (!allowed(['support', 'finance', 'ops', 'auditor']))
+        return this.error(403, 'FORBIDDEN', 'not allowed');
+      const parsed = PaymentLinkListQuerySchema.safeParse(Object.fromEntries(request.query));
+      if (!parsed.success) return this.validation(parsed.error.issues);
+      const q = parsed.data;
+      const items = this.links
+        .filter((l) => q.kind === undefined || l.kind === q.kind)
+        .filter((l) => q.state === undefined || l.state === q.state)
+        .filter((l) => q.view !== 'mine' || l.createdBy.id === user.id)
+        .filter(
+          (l) =>
+            q.view !== 'awaiting-my-approval' ||
+            (l.state === 'pending_approval' && l.createdBy.id !== user.id),
+        )
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+        .slice(0, q.limit)
+        .map((l) => this.view(l, user));
+      return { status: 200, body: PaymentLinkListSchema.parse({ items }) };
+    }
+    if (method !== 'POST') return this.error(405, 'METHOD_NOT_ALLOWED', 'no');
+    if (path === '/api/payment-links') {
+      if (!allowed(['finance', 'ops'])) return this.error(403, 'FORBIDDEN', 'not allowed');
+      const parsed = PaymentLinkCreateBodySchema.safeParse(request.body ?? {});
+      if (!parsed.success) return this.validation(parsed.error.issues);
+      if (!allowed([LINK_ROLE[parsed.data.kind]])) {
+        return this.error(
+          403,
+          'FORBIDDEN',
+          `a ${parsed.data.kind} needs the ${LINK_ROLE[parsed.data.kind]} role`,
+        );
+      }
+      return this.keyed.run(request, user, () => this.create(parsed.data, user));
+    }
+    const match = /^\/api\/payment-links\/([^/]+)\/(approve|reject)$/.exec(path);
+    if (!match) return this.error(404, 'NOT_FOUND', `no route ${method} ${path}`);
+    if (!allowed(['ops'])) return this.error(403, 'FORBIDDEN', 'not allowed');
+    return this.keyed.run(request, user, () =>
+      this.decide(request, user, match[1] ?? '', match[2] === 'approve'),
+    );
+  }
+
+  private create(body: z.output<typeof PaymentLinkCreateBodySchema>, user: User): PaymentsReply {
+    const n = ++this.seq;
+    const payout = body.kind === 'payout-form';
+    const link = makeLink(n, {
+      kind: body.kind,
+      state: payout ? 'pending_approval' : 'sent',
+      orderid: payout ? null : String(800000 + n),
+      amount: body.amount === undefined ? null : fromMinor(toMinor(body.amount) ?? 0n),
+      currency: body.currency ?? null,
+      orderDesc: body.orderDesc,
+      customerEmail: body.customer?.email ?? null,
+      redirectUrl: payout ? null : `https://gateway.example/paynet/form/${n}`,
+      createdBy: { id: user.id, email: user.email },
+      createdAt: iso(600 + n),
+      updatedAt: iso(600 + n),
+    });
+    this.links = [...this.links, link];
+    return {
+      status: 200,
+      body: PaymentLinkResultSchema.parse({
+        link: this.view(link, user),
+        message: payout
+          ? 'Payout form held: a second ops user must approve it before its page is released.'
+          : 'Payment link created: send the page address to the customer.',
+      }),
+    };
+  }
+
+  private decide(
+    request: PaymentsRequest,
+    user: User,
+    id: string,
+    approve: boolean,
+  ): PaymentsReply {
+    const link = this.links.find((l) => l.id === decodeURIComponent(id));
+    if (!link) return this.error(404, 'NOT_FOUND', 'no such payment link');
+    if (link.createdBy.id === user.id) {
+      return this.error(403, 'FOUR_EYES_REQUIRED', 'another ops user must decide on this link');
+    }
+    if (link.state !== 'pending_approval') {
+      return this.error(409, 'INVALID_STATE', `the link is ${link.state}`);
+    }
+    let next: PaymentLink;
+    if (approve) {
+      next = {
+        ...link,
+        state: 'sent',
+        orderid: String(800000 + this.seq),
+        redirectUrl: `https://gateway.example/paynet/form/p${link.clientOrderId}`,
+      };
+    } else {
+      const parsed = PayoutRejectBodySchema.safeParse(request.body ?? {});
+      if (!parsed.success) return this.validation(parsed.error.issues);
+      next = { ...link, state: 'rejected', rejectReason: parsed.data.reason };
+    }
+    next = { ...next, decidedBy: { id: user.id, email: user.email }, updatedAt: iso(900) };
+    this.links = this.links.map((l) => (l.id === next.id ? next : l));
+    return {
+      status: 200,
+      body: PaymentLinkResultSchema.parse({
+        link: this.view(next, user),
+        message: approve
+          ? 'Payout form approved: its page is released.'
+          : 'Payout form rejected; nothing was sent.',
+      }),
+    };
+  }
+}
