@@ -318,7 +318,7 @@ describe('npm start launcher (demo mode)', () => {
         200,
       );
     }
-    // Log in as admin and count the users: the second start created none.
+    // Log in as admin and count the users (admin + five roles + the second ops approver): the second start created none.
     const res = await fetch(`http://127.0.0.1:${port}/api/session`, {
       method: 'POST',
       headers: {
@@ -332,7 +332,7 @@ describe('npm start launcher (demo mode)', () => {
     const users = (await (
       await fetch(`http://127.0.0.1:${port}/api/users`, { headers: { Cookie: cookie } })
     ).json()) as { items: unknown[] };
-    expect(users.items).toHaveLength(6);
+    expect(users.items).toHaveLength(7);
     // No second seeding: the same transactions and the one payout.
     expect(second.output.join('')).not.toContain('seeding demo data');
     const again = await session(port, 'support.demo@paydesk.local', 'paydesk-demo-support');

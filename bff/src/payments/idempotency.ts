@@ -128,7 +128,9 @@ export class Idempotency {
     if (existing.state !== 'done' || existing.reply_body === null) {
       throw new AppError(
         'IDEMPOTENCY_IN_FLIGHT',
-        'a request with this Idempotency-Key is still being processed; wait for it',
+        // After a crash the key stays in flight: the reconciler settles the operation with the
+        // gateway's truth, and nothing is ever sent again under this key.
+        'a request with this Idempotency-Key is still being processed, or was interrupted before it answered; it is never sent twice: the order’s timeline shows its outcome once the gateway confirms it',
       );
     }
     const stored = JSON.parse(existing.reply_body) as Stored;

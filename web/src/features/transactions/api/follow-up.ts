@@ -24,7 +24,7 @@ export function describeFollowUpError(error: unknown, currency: string): string 
     case 'IDEMPOTENCY_KEY_REUSED':
       return 'This request was already sent with different details. Close the dialog and open it again.';
     case 'IDEMPOTENCY_IN_FLIGHT':
-      return 'The first attempt is still being processed. Send again in a moment to get its result.';
+      return 'The first attempt is still being processed (or was interrupted; it is never sent twice). Send again in a moment to get its result, or close this dialog: the order’s timeline shows the outcome once the gateway confirms it.';
     default:
       return describeError(error);
   }
