@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { AUDIT_OUTCOMES, type AuditFilter, type AuditOutcome } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
+import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { isoToLocalInput, localInputToIso } from '../api/audit-search-params';
 
 interface Draft {
@@ -114,25 +115,11 @@ export function AuditFilters({
             </option>
           ))}
         </TextField>
-        <TextField
-          label="From (your time)"
-          type="datetime-local"
-          value={draft.from}
-          onChange={set('from')}
-          fullWidth
-          size="small"
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          label="To (your time)"
-          type="datetime-local"
-          value={draft.to}
-          onChange={set('to')}
-          fullWidth
-          size="small"
-          error={rangeInverted}
-          helperText={rangeInverted ? 'Must be after “From”.' : undefined}
-          slotProps={{ inputLabel: { shrink: true } }}
+        <DateTimeRangeFields
+          from={{ label: 'From (your time)', value: draft.from, onChange: set('from') }}
+          to={{ label: 'To (your time)', value: draft.to, onChange: set('to') }}
+          inverted={rangeInverted}
+          invertedHelp="Must be after “From”."
         />
       </Box>
       <Stack direction="row" spacing={1} sx={{ mt: 2 }}>

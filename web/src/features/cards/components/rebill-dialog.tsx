@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -10,18 +9,20 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { RebillBodySchema, type OperationResult, type RebillBody } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod';
+import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useNotify } from '../../../components/notifier';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeFollowUpError } from '../../transactions/api/follow-up';
 import { transactionKeys } from '../../transactions/api/transactions';
+import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { cardKeys, sendRebill } from '../api/cards';
 
@@ -92,7 +93,7 @@ export default function RebillDialog({
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const notify = useNotify();
-  const [confirming, setConfirming] = useState<RebillBody | null>(null);
+  const step = useConfirmStep<RebillBody>();
   const { register, handleSubmit, formState, setError } = useForm<RebillInput, unknown, RebillBody>(
     {
       resolver: zodResolver(RebillFormSchema),
@@ -117,33 +118,24 @@ export default function RebillDialog({
     },
     onError: (error, body) => {
       notify(describeFollowUpError(error, body.currency), 'error');
-      if (applyServerFieldErrors(error, setError, FIELDS)) setConfirming(null);
+      if (applyServerFieldErrors(error, setError, FIELDS)) step.edit();
     },
   });
-  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
   const errors = formState.errors;
 
   if (mutation.isSuccess) return <RebillDone result={mutation.data} onClose={onClose} />;
 
+  const confirming = step.confirming;
   if (confirming !== null) {
     return (
       <FollowUpFrame
+        {...step.confirmFrame(mutation, confirming)}
         title="Confirm the rebill"
         what="the rebill"
         currency={confirming.currency}
-        pending={mutation.isPending}
-        error={mutation.error}
-        outcomeUnknown={outcomeUnknown}
         submitLabel={`Charge ${formatMoney(confirming.amount, confirming.currency)}`}
         destructive
         onClose={onClose}
-        onBack={() => {
-          mutation.reset();
-          setConfirming(null);
-        }}
-        onSubmit={() => {
-          mutation.mutate(confirming);
-        }}
       >
         <Typography variant="h6" component="p">
           Charge {formatMoneyInWords(confirming.amount, confirming.currency)} to the card of
@@ -160,20 +152,12 @@ export default function RebillDialog({
 
   return (
     <FollowUpFrame
+      {...step.formFrame(mutation, handleSubmit)}
       title="Rebill a stored card"
       what="the rebill"
       currency="EUR"
-      pending={false}
       error={mutation.isError && Object.keys(errors).length === 0 ? mutation.error : null}
-      outcomeUnknown={false}
-      submitLabel="Continue"
       onClose={onClose}
-      onSubmit={() => {
-        void handleSubmit((body) => {
-          mutation.reset();
-          setConfirming(body);
-        })();
-      }}
     >
       <TextField
         label="Card reference id"
@@ -184,28 +168,14 @@ export default function RebillDialog({
         slotProps={{ htmlInput: { spellCheck: false } }}
         {...register('cardRefId')}
       />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
-        <TextField
-          label="Amount"
-          required
-          autoFocus
-          error={errors.amount !== undefined}
-          helperText={fieldHelp(
-            errors.amount,
-            'An amount above zero with at most 2 decimals, e.g. 12.50.',
-            'e.g. 12.50',
-          )}
-          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-          {...register('amount')}
-        />
-        <TextField
-          label="Currency"
-          required
-          error={errors.currency !== undefined}
-          helperText={fieldHelp(errors.currency, 'A 3-letter ISO code, e.g. EUR.', 'ISO code')}
-          {...register('currency')}
-        />
-      </Box>
+      <MoneyFields
+        amount={register('amount')}
+        currency={register('currency')}
+        amountError={errors.amount}
+        currencyError={errors.currency}
+        example="12.50"
+        autoFocus
+      />
       <TextField
         label="Description"
         required
@@ -230,17 +200,7 @@ export default function RebillDialog({
         )}
         {...register('reason')}
       />
-      <TextField
-        label="Endpoint (optional)"
-        error={errors.endpointId !== undefined}
-        helperText={fieldHelp(
-          errors.endpointId,
-          'An endpoint id is digits only.',
-          'Leave empty for the currency’s default endpoint.',
-        )}
-        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-        {...register('endpointId')}
-      />
+      <EndpointField field={register('endpointId')} error={errors.endpointId} />
     </FollowUpFrame>
   );
 }

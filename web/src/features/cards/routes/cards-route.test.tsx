@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
 
 function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
@@ -141,28 +142,15 @@ describe('cards', () => {
     expect(await screen.findByText('No card references yet.')).toBeInTheDocument();
   });
 
-  it('when the list is on its way, then a loading state is shown', async () => {
-    renderApp(
-      '/cards',
-      bffAs(['support']).on('GET /api/cards', () => 'hang'),
-    );
-    expect(await screen.findByText('Loading card references…')).toBeInTheDocument();
-  });
-
-  it('when the list fails, then an error with a retry is shown', async () => {
-    renderApp(
-      '/cards',
-      bffAs(['support']).on('GET /api/cards', () => ({
-        status: 500,
-        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
-      })),
-    );
-    expect(await screen.findByText('Could not load the card references')).toBeInTheDocument();
-  });
-
-  it('when the roles do not open cards, then the forbidden state is shown', async () => {
-    renderApp('/cards', bffAs(['ops']));
-    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+  itShowsTheListStates({
+    path: '/cards',
+    route: 'GET /api/cards',
+    bffAs,
+    reader: ['support'],
+    noAccess: ['ops'],
+    loading: 'Loading card references…',
+    what: 'card references',
+    screenName: 'cards',
   });
 
   it('when finance rebills a card, then the rules run first, the confirmation states the amount in words, one key is sent and the new order is linked', async () => {

@@ -21,6 +21,7 @@ import { useId, useState } from 'react';
 import { useForm, useWatch, type FieldError } from 'react-hook-form';
 import { z } from 'zod';
 import { CopyableText } from '../../../components/copyable-text';
+import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
@@ -230,35 +231,14 @@ export default function CreateLinkDialog({
               ))}
             </TextField>
             {withAmount ? (
-              <Box
-                sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}
-              >
-                <TextField
-                  label="Amount"
-                  required
-                  disabled={locked}
-                  error={errors.amount !== undefined}
-                  helperText={fieldHelp(
-                    errors.amount,
-                    'An amount above zero with at most 2 decimals, e.g. 49.90.',
-                    'e.g. 49.90',
-                  )}
-                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-                  {...register('amount')}
-                />
-                <TextField
-                  label="Currency"
-                  required
-                  disabled={locked}
-                  error={errors.currency !== undefined}
-                  helperText={fieldHelp(
-                    errors.currency,
-                    'A 3-letter ISO code, e.g. EUR.',
-                    'ISO code',
-                  )}
-                  {...register('currency')}
-                />
-              </Box>
+              <MoneyFields
+                amount={register('amount')}
+                currency={register('currency')}
+                amountError={errors.amount}
+                currencyError={errors.currency}
+                example="49.90"
+                disabled={locked}
+              />
             ) : null}
             <TextField
               label="Description"
@@ -314,17 +294,10 @@ export default function CreateLinkDialog({
               slotProps={{ htmlInput: { inputMode: 'url', spellCheck: false } }}
               {...register('redirectUrl')}
             />
-            <TextField
-              label="Endpoint (optional)"
+            <EndpointField
+              field={register('endpointId')}
+              error={errors.endpointId}
               disabled={locked}
-              error={errors.endpointId !== undefined}
-              helperText={fieldHelp(
-                errors.endpointId,
-                'An endpoint id is digits only.',
-                'Leave empty for the currency’s default endpoint.',
-              )}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              {...register('endpointId')}
             />
           </Stack>
         </DialogContent>

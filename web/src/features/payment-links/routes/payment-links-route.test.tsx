@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
 
 // Otto (ops) created payout-form 2; Olga is signed in.
@@ -49,33 +50,19 @@ function rowOf(text: string) {
 }
 
 describe('payment links', () => {
-  it('when the list is on its way, then a loading state is shown', async () => {
-    renderApp(
-      '/payment-links',
-      bffAs(['support']).on('GET /api/payment-links', () => 'hang'),
-    );
-    expect(await screen.findByText('Loading payment links…')).toBeInTheDocument();
+  itShowsTheListStates({
+    path: '/payment-links',
+    route: 'GET /api/payment-links',
+    bffAs,
+    reader: ['support'],
+    noAccess: ['admin'],
+    loading: 'Loading payment links…',
+    what: 'payment links',
   });
 
   it('when there is none, then the empty state says so', async () => {
     renderApp('/payment-links', bffAs(['finance'], []));
     expect(await screen.findByText('No payment links yet.')).toBeInTheDocument();
-  });
-
-  it('when the list fails, then an error with a retry is shown', async () => {
-    renderApp(
-      '/payment-links',
-      bffAs(['support']).on('GET /api/payment-links', () => ({
-        status: 500,
-        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
-      })),
-    );
-    expect(await screen.findByText('Could not load the payment links')).toBeInTheDocument();
-  });
-
-  it('when the roles do not open payment links, then the forbidden state is shown', async () => {
-    renderApp('/payment-links', bffAs(['admin']));
-    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
   });
 
   it('when support opens the list, then states show, a sent link can be copied, and nothing can be created or decided', async () => {

@@ -1,16 +1,12 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import {
   PAYMENT_LINK_KINDS,
@@ -24,8 +20,9 @@ import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CopyableText } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
-import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { DecisionButtons, type Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
+import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
@@ -39,7 +36,7 @@ const CreateLinkDialog = lazy(() => import('../components/create-link-dialog'));
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
 
 type View = PaymentLinkListQuery['view'];
-const VIEWS: { value: View; label: string; empty: string }[] = [
+const VIEWS: ListView<View>[] = [
   { value: 'all', label: 'All links', empty: 'No payment links yet.' },
   { value: 'mine', label: 'Created by me', empty: 'You have not created a payment link yet.' },
   {
@@ -75,7 +72,7 @@ function Decision({
   link: PaymentLink;
   myId: string;
   isOps: boolean;
-  onDecide: (decision: 'approve' | 'reject') => void;
+  onDecide: (decision: Decision) => void;
 }) {
   if (link.redirectUrl !== null) {
     return (
@@ -85,30 +82,7 @@ function Decision({
     );
   }
   // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
-  if (link.canDecide && isOps) {
-    return (
-      <Stack direction="row" spacing={1}>
-        <Button
-          size="small"
-          variant="contained"
-          onClick={() => {
-            onDecide('approve');
-          }}
-        >
-          Approve
-        </Button>
-        <Button
-          size="small"
-          color="error"
-          onClick={() => {
-            onDecide('reject');
-          }}
-        >
-          Reject
-        </Button>
-      </Stack>
-    );
-  }
+  if (link.canDecide && isOps) return <DecisionButtons onDecide={onDecide} />;
   const note =
     link.state === 'pending_approval' && link.createdBy.id === myId
       ? 'Yours: another ops user approves'
@@ -137,7 +111,7 @@ function LinksTable({
   items: PaymentLink[];
   myId: string;
   isOps: boolean;
-  onDecide: (link: PaymentLink, decision: 'approve' | 'reject') => void;
+  onDecide: (link: PaymentLink, decision: Decision) => void;
 }) {
   return (
     <TableContainer
@@ -213,7 +187,7 @@ function PaymentLinksScreen() {
   const [creating, setCreating] = useState(false);
   const [deciding, setDeciding] = useState<{
     link: PaymentLink;
-    decision: 'approve' | 'reject';
+    decision: Decision;
   } | null>(null);
   const kinds = creatableKinds(user.roles);
   const isOps = user.roles.includes('ops');
@@ -251,32 +225,21 @@ function PaymentLinksScreen() {
         verification) or a payee enters where money goes (payout form, after a second ops approval).
         Copy the page address and send it.
       </PageHeader>
-      <Paper variant="outlined">
-        <Tabs
-          value={views.some((v) => v.value === view) ? view : 'all'}
-          onChange={(_event, next: View) => {
-            setParams(new URLSearchParams({ view: next }));
-          }}
-          aria-label="Which payment links"
-          sx={{ px: 1, borderBottom: 1, borderColor: 'divider' }}
-        >
-          {views.map((v) => (
-            <Tab key={v.value} value={v.value} label={v.label} />
-          ))}
-        </Tabs>
-        {list.isPending ? (
-          <LoadingState label="Loading payment links…" />
-        ) : list.isError ? (
-          <ErrorState
-            error={list.error}
-            what="the payment links"
-            onRetry={() => void list.refetch()}
-          />
-        ) : list.data.items.length === 0 ? (
-          <EmptyState title={current.empty} />
-        ) : (
+      <ViewTabsPanel
+        label="Which payment links"
+        views={views}
+        value={views.some((v) => v.value === view) ? view : 'all'}
+        onChange={(next) => {
+          setParams(new URLSearchParams({ view: next }));
+        }}
+        list={list}
+        loading="Loading payment links…"
+        what="the payment links"
+        empty={current.empty}
+      >
+        {(items) => (
           <LinksTable
-            items={list.data.items}
+            items={items}
             myId={user.id}
             isOps={isOps}
             onDecide={(link, decision) => {
@@ -284,7 +247,7 @@ function PaymentLinksScreen() {
             }}
           />
         )}
-      </Paper>
+      </ViewTabsPanel>
       <Suspense fallback={null}>
         {creating ? (
           <CreateLinkDialog

@@ -1,22 +1,10 @@
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { PayoutRejectBodySchema, type Payout } from '@paydesk/shared/api';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SyntheticEvent } from 'react';
+import type { Payout } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
-import { useNotify } from '../../../components/notifier';
-import { describeError } from '../../../lib/api-client';
+import type { Decision } from '../../../components/decision-buttons';
+import { DecisionDialog } from '../../../components/decision-dialog';
 import { formatMoney } from '../../../lib/format';
-import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
@@ -71,115 +59,29 @@ export default function PayoutDecisionDialog({
   onClose,
 }: {
   payout: Payout;
-  decision: 'approve' | 'reject';
+  decision: Decision;
   onClose: () => void;
 }) {
-  const titleId = useId();
-  const keeper = useIdempotencyKeeper();
-  const client = useQueryClient();
-  const notify = useNotify();
-  const [reason, setReason] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-  const parsedReason = PayoutRejectBodySchema.safeParse({ reason });
-
-  const mutation = useMutation({
-    mutationFn: () => {
-      if (decision === 'approve')
-        return approvePayout(payout.id, keeper.keyFor({ approve: payout.id }));
-      const body = PayoutRejectBodySchema.parse({ reason });
-      return rejectPayout(payout.id, body, keeper.keyFor(body));
-    },
-    onSuccess: async (result) => {
-      notify(result.message, result.payout.state === 'failed' ? 'error' : 'success');
-      onClose();
-      await client.invalidateQueries({ queryKey: payoutKeys.all });
-    },
-    onError: async (error) => {
-      notify(describeError(error), 'error');
-      if (!isOutcomeUnknown(error)) await client.invalidateQueries({ queryKey: payoutKeys.all });
-    },
-  });
-  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
-  const reasonError =
-    submitted && !parsedReason.success ? 'Say why (up to 255 characters).' : undefined;
-
-  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (decision === 'reject' && !parsedReason.success) return;
-    mutation.mutate();
-  };
-
   return (
-    <Dialog
-      open
-      onClose={mutation.isPending ? undefined : onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="sm"
-    >
-      <form noValidate aria-labelledby={titleId} onSubmit={submit}>
-        <DialogTitle id={titleId}>
-          {decision === 'approve' ? 'Approve the payout' : 'Reject the payout'}
-        </DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {outcomeUnknown ? (
-              <Alert severity="warning">
-                <AlertTitle>No answer yet</AlertTitle>
-                {describeError(mutation.error)} Sending again is safe: it is the same request, and
-                Paydesk will not pay twice.
-              </Alert>
-            ) : mutation.isError ? (
-              <Alert severity="error">{describeError(mutation.error)}</Alert>
-            ) : null}
-            {decision === 'approve' ? (
-              <Typography variant="h6" component="p">
-                Pay {formatMoneyInWords(payout.amount, payout.currency)} to{' '}
-                {payout.destination.masked}?
-              </Typography>
-            ) : null}
-            <CheckedFacts payout={payout} />
-            {decision === 'reject' ? (
-              <TextField
-                label="Reason"
-                value={reason}
-                onChange={(event) => {
-                  setReason(event.target.value);
-                }}
-                required
-                autoFocus
-                multiline
-                minRows={2}
-                disabled={outcomeUnknown || mutation.isPending}
-                error={reasonError !== undefined}
-                helperText={reasonError ?? 'Shown to the ops user who prepared it, and audited.'}
-              />
-            ) : (
-              <Typography color="text.secondary">
-                Approving sends payout-pay for exactly these details; money leaves the account.
-              </Typography>
-            )}
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={mutation.isPending}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            color={decision === 'approve' ? 'primary' : 'error'}
-            loading={mutation.isPending}
-          >
-            {outcomeUnknown
-              ? 'Send again'
-              : decision === 'approve'
-                ? `Approve and pay ${formatMoney(payout.amount, payout.currency)}`
-                : 'Reject'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <DecisionDialog
+      id={payout.id}
+      decision={decision}
+      title={decision === 'approve' ? 'Approve the payout' : 'Reject the payout'}
+      question={
+        <Typography variant="h6" component="p">
+          Pay {formatMoneyInWords(payout.amount, payout.currency)} to {payout.destination.masked}?
+        </Typography>
+      }
+      facts={<CheckedFacts payout={payout} />}
+      approveNote="Approving sends payout-pay for exactly these details; money leaves the account."
+      approveLabel={`Approve and pay ${formatMoney(payout.amount, payout.currency)}`}
+      reasonHint="Shown to the ops user who prepared it, and audited."
+      lostReplyNote=", and Paydesk will not pay twice"
+      approve={(key) => approvePayout(payout.id, key)}
+      reject={(body, key) => rejectPayout(payout.id, body, key)}
+      failed={(result) => result.payout.state === 'failed'}
+      queryKey={payoutKeys.all}
+      onClose={onClose}
+    />
   );
 }

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
 
 // Otto prepared payout 1; Olga (signed in, ops) prepared payout 2.
@@ -21,12 +22,14 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
 }
 
 describe('payouts', () => {
-  it('when the list is on its way, then a loading state is shown', async () => {
-    renderApp(
-      '/payouts',
-      bffAs(['ops']).on('GET /api/payouts', () => 'hang'),
-    );
-    expect(await screen.findByText('Loading payouts…')).toBeInTheDocument();
+  itShowsTheListStates({
+    path: '/payouts',
+    route: 'GET /api/payouts',
+    bffAs,
+    reader: ['ops'],
+    noAccess: ['admin'],
+    loading: 'Loading payouts…',
+    what: 'payouts',
   });
 
   it('when an ops user opens payouts, then the approval queue shows exactly what was checked, without their own', async () => {
@@ -61,22 +64,6 @@ describe('payouts', () => {
     });
     renderApp('/payouts', bff);
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
-  });
-
-  it('when the list fails, then an error with a retry is shown', async () => {
-    renderApp(
-      '/payouts',
-      bffAs(['ops']).on('GET /api/payouts', () => ({
-        status: 500,
-        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
-      })),
-    );
-    expect(await screen.findByText('Could not load the payouts')).toBeInTheDocument();
-  });
-
-  it('when the roles do not open payouts, then the forbidden state is shown', async () => {
-    renderApp('/payouts', bffAs(['admin']));
-    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
   });
 
   it('when a support user opens payouts, then only the history shows and nothing can be prepared or decided', async () => {

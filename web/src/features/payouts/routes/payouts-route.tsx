@@ -1,23 +1,20 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
-import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
+import { DecisionButtons, type Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
+import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
@@ -32,7 +29,7 @@ const PreparePayoutDialog = lazy(() => import('../components/prepare-payout-dial
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
 
 type View = PayoutListQuery['view'];
-const VIEWS: { value: View; label: string; empty: string }[] = [
+const VIEWS: ListView<View>[] = [
   {
     value: 'awaiting-my-approval',
     label: 'Awaiting my approval',
@@ -57,32 +54,9 @@ function Decision({
 }: {
   payout: Payout;
   myId: string;
-  onDecide: (decision: 'approve' | 'reject') => void;
+  onDecide: (decision: Decision) => void;
 }) {
-  if (payout.canDecide) {
-    return (
-      <Stack direction="row" spacing={1}>
-        <Button
-          size="small"
-          variant="contained"
-          onClick={() => {
-            onDecide('approve');
-          }}
-        >
-          Approve
-        </Button>
-        <Button
-          size="small"
-          color="error"
-          onClick={() => {
-            onDecide('reject');
-          }}
-        >
-          Reject
-        </Button>
-      </Stack>
-    );
-  }
+  if (payout.canDecide) return <DecisionButtons onDecide={onDecide} />;
   if (payout.state === 'pending_approval' && payout.preparedBy.id === myId) {
     // Four eyes: the one who prepared it can never approve it.
     return (
@@ -121,7 +95,7 @@ function PayoutsTable({
 }: {
   items: Payout[];
   myId: string;
-  onDecide: (payout: Payout, decision: 'approve' | 'reject') => void;
+  onDecide: (payout: Payout, decision: Decision) => void;
 }) {
   return (
     <TableContainer
@@ -202,7 +176,7 @@ function PayoutsScreen() {
   const [preparing, setPreparing] = useState(false);
   const [deciding, setDeciding] = useState<{
     payout: Payout;
-    decision: 'approve' | 'reject';
+    decision: Decision;
   } | null>(null);
   const views = isOps ? VIEWS : VIEWS.filter((v) => v.value === 'all');
   const current = VIEWS.find((v) => v.value === view) ?? HISTORY;
@@ -230,35 +204,28 @@ function PayoutsScreen() {
       >
         Every payout needs two people: one ops user prepares it (payout-check), another approves it.
       </PageHeader>
-      <Paper variant="outlined">
-        <Tabs
-          value={view}
-          onChange={(_event, next: View) => {
-            setParams(new URLSearchParams({ view: next }));
-          }}
-          aria-label="Which payouts"
-          sx={{ px: 1, borderBottom: 1, borderColor: 'divider' }}
-        >
-          {views.map((v) => (
-            <Tab key={v.value} value={v.value} label={v.label} />
-          ))}
-        </Tabs>
-        {list.isPending ? (
-          <LoadingState label="Loading payouts…" />
-        ) : list.isError ? (
-          <ErrorState error={list.error} what="the payouts" onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 ? (
-          <EmptyState title={current.empty} />
-        ) : (
+      <ViewTabsPanel
+        label="Which payouts"
+        views={views}
+        value={view}
+        onChange={(next) => {
+          setParams(new URLSearchParams({ view: next }));
+        }}
+        list={list}
+        loading="Loading payouts…"
+        what="the payouts"
+        empty={current.empty}
+      >
+        {(items) => (
           <PayoutsTable
-            items={list.data.items}
+            items={items}
             myId={user.id}
             onDecide={(payout, decision) => {
               setDeciding({ payout, decision });
             }}
           />
         )}
-      </Paper>
+      </ViewTabsPanel>
       <Suspense fallback={null}>
         {preparing ? (
           <PreparePayoutDialog

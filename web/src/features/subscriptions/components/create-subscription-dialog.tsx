@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -10,18 +9,19 @@ import {
   type SubscriptionCreateBody,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useNotify } from '../../../components/notifier';
 import { isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeFollowUpError } from '../../transactions/api/follow-up';
+import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
 import { PERIOD_LABELS, periodText } from './subscription-labels';
@@ -113,7 +113,7 @@ export default function CreateSubscriptionDialog({
   const client = useQueryClient();
   const notify = useNotify();
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState<SubscriptionCreateBody | null>(null);
+  const step = useConfirmStep<SubscriptionCreateBody>();
   const { register, handleSubmit, formState, setError } = useForm<
     SubscriptionInput,
     unknown,
@@ -148,32 +148,23 @@ export default function CreateSubscriptionDialog({
           : describeFollowUpError(error, body.currency),
         'error',
       );
-      if (applyServerFieldErrors(error, setError, FIELDS)) setConfirming(null);
+      if (applyServerFieldErrors(error, setError, FIELDS)) step.edit();
     },
   });
-  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
   const rsaMissing = mutation.isError && isRsaKeyMissing(mutation.error);
   const errors = formState.errors;
 
-  if (confirming !== null) {
-    const body = confirming;
+  if (step.confirming !== null) {
+    const body = step.confirming;
     return (
       <FollowUpFrame
+        {...step.confirmFrame(mutation, body)}
         title="Confirm the subscription"
         what="creating the subscription"
         currency={body.currency}
-        pending={mutation.isPending}
         error={rsaMissing ? null : mutation.error}
-        outcomeUnknown={outcomeUnknown}
         submitLabel={`Create: ${formatMoney(body.amount, body.currency)} ${periodText(body.period, body.interval)}`}
         onClose={onClose}
-        onBack={() => {
-          mutation.reset();
-          setConfirming(null);
-        }}
-        onSubmit={() => {
-          mutation.mutate(body);
-        }}
       >
         {rsaMissing && isApiError(mutation.error) ? (
           <RsaKeyMissing message={mutation.error.message} />
@@ -197,20 +188,11 @@ export default function CreateSubscriptionDialog({
 
   return (
     <FollowUpFrame
+      {...step.formFrame(mutation, handleSubmit)}
       title="New subscription"
       what="creating the subscription"
       currency="EUR"
-      pending={false}
-      error={null}
-      outcomeUnknown={false}
-      submitLabel="Continue"
       onClose={onClose}
-      onSubmit={() => {
-        void handleSubmit((body) => {
-          mutation.reset();
-          setConfirming(body);
-        })();
-      }}
     >
       <TextField
         label="Card reference id"
@@ -225,26 +207,14 @@ export default function CreateSubscriptionDialog({
         slotProps={{ htmlInput: { spellCheck: false } }}
         {...register('cardRefId')}
       />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
-        <TextField
-          label="Amount per charge"
-          required
-          error={errors.amount !== undefined}
-          helperText={fieldHelp(
-            errors.amount,
-            'An amount above zero with at most 2 decimals, e.g. 9.99.',
-            'e.g. 9.99',
-          )}
-          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-          {...register('amount')}
-        />
-        <TextField
-          label="Currency"
-          required
-          error={errors.currency !== undefined}
-          helperText={fieldHelp(errors.currency, 'A 3-letter ISO code, e.g. EUR.', 'ISO code')}
-          {...register('currency')}
-        />
+      <MoneyFields
+        amount={register('amount')}
+        currency={register('currency')}
+        amountError={errors.amount}
+        currencyError={errors.currency}
+        amountLabel="Amount per charge"
+        example="9.99"
+      >
         <TextField
           label="Every"
           required
@@ -291,7 +261,7 @@ export default function CreateSubscriptionDialog({
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
           {...register('maxPayments')}
         />
-      </Box>
+      </MoneyFields>
       <TextField
         label="Description"
         required
@@ -312,17 +282,7 @@ export default function CreateSubscriptionDialog({
         helperText={fieldHelp(errors.email, 'Enter a valid e-mail address.')}
         {...register('email')}
       />
-      <TextField
-        label="Endpoint (optional)"
-        error={errors.endpointId !== undefined}
-        helperText={fieldHelp(
-          errors.endpointId,
-          'An endpoint id is digits only.',
-          'Leave empty for the currency’s default endpoint.',
-        )}
-        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-        {...register('endpointId')}
-      />
+      <EndpointField field={register('endpointId')} error={errors.endpointId} />
     </FollowUpFrame>
   );
 }

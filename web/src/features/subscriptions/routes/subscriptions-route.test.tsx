@@ -8,6 +8,7 @@ import {
   makeTransaction,
   makeUser,
 } from '../../../test/fake-bff';
+import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
 
 const PLAN = makeSubscription(1, {
@@ -36,34 +37,20 @@ async function fillCreateForm(app: ReturnType<typeof renderApp>) {
 }
 
 describe('subscriptions', () => {
-  it('when the list is on its way, then a loading state is shown', async () => {
-    renderApp(
-      '/subscriptions',
-      bffAs(['support']).on('GET /api/subscriptions', () => 'hang'),
-    );
-    expect(await screen.findByText('Loading subscriptions…')).toBeInTheDocument();
+  itShowsTheListStates({
+    path: '/subscriptions',
+    route: 'GET /api/subscriptions',
+    bffAs,
+    reader: ['support'],
+    noAccess: ['admin'],
+    loading: 'Loading subscriptions…',
+    what: 'subscriptions',
   });
 
   it('when there is none, then the empty state says how one is made', async () => {
     renderApp('/subscriptions', bffAs(['finance'], []));
     expect(await screen.findByText('No subscriptions yet.')).toBeInTheDocument();
     expect(screen.getByText(/Create one from a card reference/)).toBeInTheDocument();
-  });
-
-  it('when the list fails, then an error with a retry is shown', async () => {
-    renderApp(
-      '/subscriptions',
-      bffAs(['support']).on('GET /api/subscriptions', () => ({
-        status: 500,
-        body: { error: { code: 'INTERNAL', message: 'x', requestId: 'r' } },
-      })),
-    );
-    expect(await screen.findByText('Could not load the subscriptions')).toBeInTheDocument();
-  });
-
-  it('when the roles do not open subscriptions, then the forbidden state is shown', async () => {
-    renderApp('/subscriptions', bffAs(['admin']));
-    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
   });
 
   it('when support opens the list, then each plan shows amount, schedule, next charge and state, and nothing can be created', async () => {

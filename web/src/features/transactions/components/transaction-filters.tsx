@@ -9,8 +9,9 @@ import {
   type TransactionFilter,
 } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
+import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
+import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
 import { toMinor } from '../../../lib/money';
-import { isoToLocalInput, localInputToIso } from '../../audit/api/audit-search-params';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
 
@@ -201,25 +202,19 @@ export function TransactionFilters({
         {text('currency', 'Currency', { placeholder: 'EUR' })}
         {text('amountMin', 'Amount from', { inputMode: 'decimal' })}
         {text('amountMax', 'Amount to', { inputMode: 'decimal' })}
-        <TextField
-          label="Created from (your time)"
-          type="datetime-local"
-          value={draft.createdFrom}
-          onChange={set('createdFrom')}
-          fullWidth
-          size="small"
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          label="Created before (your time)"
-          type="datetime-local"
-          value={draft.createdTo}
-          onChange={set('createdTo')}
-          fullWidth
-          size="small"
-          error={rangeInverted}
-          helperText={rangeInverted ? 'Must be after “Created from”.' : undefined}
-          slotProps={{ inputLabel: { shrink: true } }}
+        <DateTimeRangeFields
+          from={{
+            label: 'Created from (your time)',
+            value: draft.createdFrom,
+            onChange: set('createdFrom'),
+          }}
+          to={{
+            label: 'Created before (your time)',
+            value: draft.createdTo,
+            onChange: set('createdTo'),
+          }}
+          inverted={rangeInverted}
+          invertedHelp="Must be after “Created from”."
         />
       </Box>
       <Stack direction="row" spacing={1} sx={{ mt: 2 }}>

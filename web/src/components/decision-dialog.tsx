@@ -1,0 +1,156 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { PayoutRejectBodySchema, type PayoutRejectBody } from '@paydesk/shared/api';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { describeError } from '../lib/api-client';
+import { isOutcomeUnknown, useIdempotencyKeeper } from '../lib/idempotency';
+import type { Decision } from './decision-buttons';
+import { useNotify } from './notifier';
+
+/**
+ * The second pair of eyes: approve, or reject with a reason, something another user created (a
+ * payout, a payout form). The dialog's Idempotency-Key is created when it opens and reused when the
+ * same decision is sent again after a lost reply. Each screen supplies its own words and facts.
+ */
+export function DecisionDialog<Result extends { message: string }>({
+  id,
+  decision,
+  title,
+  question,
+  facts,
+  approveNote,
+  approveLabel,
+  reasonHint,
+  lostReplyNote,
+  approve,
+  reject,
+  failed,
+  queryKey,
+  onClose,
+}: {
+  /** the id of what is decided; an approval's key is bound to it */
+  id: string;
+  decision: Decision;
+  title: string;
+  /** the approval's question in words (shown only when approving) */
+  question: ReactNode;
+  facts: ReactNode;
+  /** what approving does (shown instead of the reason field) */
+  approveNote: string;
+  approveLabel: string;
+  /** the reason field's hint: who sees it */
+  reasonHint: string;
+  /** after "Sending again is safe: it is the same request", e.g. ", and Paydesk will not pay twice" */
+  lostReplyNote?: string;
+  approve: (idempotencyKey: string) => Promise<Result>;
+  reject: (body: PayoutRejectBody, idempotencyKey: string) => Promise<Result>;
+  /** whether the answer is a failure (notified as an error) */
+  failed: (result: Result) => boolean;
+  /** the lists to refresh after a definite answer */
+  queryKey: QueryKey;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const keeper = useIdempotencyKeeper();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [reason, setReason] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const parsedReason = PayoutRejectBodySchema.safeParse({ reason });
+
+  const mutation = useMutation({
+    mutationFn: () => {
+      if (decision === 'approve') return approve(keeper.keyFor({ approve: id }));
+      const body = PayoutRejectBodySchema.parse({ reason });
+      return reject(body, keeper.keyFor(body));
+    },
+    onSuccess: async (result) => {
+      notify(result.message, failed(result) ? 'error' : 'success');
+      onClose();
+      await client.invalidateQueries({ queryKey });
+    },
+    onError: async (error) => {
+      notify(describeError(error), 'error');
+      if (!isOutcomeUnknown(error)) await client.invalidateQueries({ queryKey });
+    },
+  });
+  const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  const reasonError =
+    submitted && !parsedReason.success ? 'Say why (up to 255 characters).' : undefined;
+
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (decision === 'reject' && !parsedReason.success) return;
+    mutation.mutate();
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={mutation.isPending ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
+      <form noValidate aria-labelledby={titleId} onSubmit={submit}>
+        <DialogTitle id={titleId}>{title}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {outcomeUnknown ? (
+              <Alert severity="warning">
+                <AlertTitle>No answer yet</AlertTitle>
+                {describeError(mutation.error)} Sending again is safe: it is the same request
+                {lostReplyNote ?? ''}.
+              </Alert>
+            ) : mutation.isError ? (
+              <Alert severity="error">{describeError(mutation.error)}</Alert>
+            ) : null}
+            {decision === 'approve' ? question : null}
+            {facts}
+            {decision === 'reject' ? (
+              <TextField
+                label="Reason"
+                value={reason}
+                onChange={(event) => {
+                  setReason(event.target.value);
+                }}
+                required
+                autoFocus
+                multiline
+                minRows={2}
+                disabled={outcomeUnknown || mutation.isPending}
+                error={reasonError !== undefined}
+                helperText={reasonError ?? reasonHint}
+              />
+            ) : (
+              <Typography color="text.secondary">{approveNote}</Typography>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            color={decision === 'approve' ? 'primary' : 'error'}
+            loading={mutation.isPending}
+          >
+            {outcomeUnknown ? 'Send again' : decision === 'approve' ? approveLabel : 'Reject'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
