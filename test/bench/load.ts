@@ -8,7 +8,7 @@
 // test/bench/RESULTS-load.md by hand.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
 import {
@@ -44,6 +44,104 @@ const only = new Set(
     ? (process.argv[onlyAt + 1] ?? '').split(',')
     : ['list', 'list-filtered', 'lookup', 'capture', 'return'],
 );
+
+// Where the CPU goes during a run (ms over the run and its callbacks, from /proc): the BFF, the
+// sandbox, this process (autocannon), the PostgreSQL backends of the bench database, every
+// PostgreSQL process (WAL writer, checkpointer, other databases' backends), and the whole machine.
+// With BENCH_STATEMENTS_FILE set (the BFF preloads count-statements.mjs: see
+// countStatementsFlags), also the SQL statements the BFF sent per request, by statement text.
+const statementsFile = process.env.BENCH_STATEMENTS_FILE;
+let sandboxPid = 0;
+let benchDb = '';
+
+function pgCpuMs(): { bench: number; all: number } {
+  let bench = 0;
+  let all = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      all += ms;
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (benchDb !== '' && cmd.includes(` ${benchDb} `)) bench += ms;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { bench, all };
+}
+
+/** Busy CPU time of the whole machine (ms, every core), from /proc/stat. */
+function machineBusyMs(): number {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
+  const [user, nice, system, , , irq, softirq, steal] = cpu.slice(1).map(Number);
+  return (
+    ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10
+  );
+}
+
+/** System (kernel) CPU time of a process, ms. */
+function sysMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) * 10;
+}
+
+interface CpuSnapshot {
+  bff: number;
+  bffSys: number;
+  sandbox: number;
+  self: number;
+  pgBench: number;
+  pgAll: number;
+  machine: number;
+}
+
+function cpuSnapshot(bffPid: number): CpuSnapshot {
+  const usage = process.cpuUsage();
+  const pg = pgCpuMs();
+  return {
+    bff: cpuMs(bffPid),
+    bffSys: sysMs(bffPid),
+    sandbox: sandboxPid === 0 ? 0 : cpuMs(sandboxPid),
+    self: (usage.user + usage.system) / 1000,
+    pgBench: pg.bench,
+    pgAll: pg.all,
+    machine: machineBusyMs(),
+  };
+}
+
+function cpuSplit(a: CpuSnapshot, b: CpuSnapshot, requests: number): string {
+  const per = (x: number) => (x / Math.max(1, requests)).toFixed(2);
+  const known = b.bff - a.bff + (b.sandbox - a.sandbox) + (b.self - a.self) + (b.pgAll - a.pgAll);
+  return (
+    `  CPU ms per request: BFF ${per(b.bff - a.bff)} (of which kernel ${per(b.bffSys - a.bffSys)}), sandbox ${per(b.sandbox - a.sandbox)}, ` +
+    `autocannon (this process) ${per(b.self - a.self)}, PostgreSQL bench backends ${per(b.pgBench - a.pgBench)}, ` +
+    `all PostgreSQL processes ${per(b.pgAll - a.pgAll)}, rest of the machine ${per(b.machine - a.machine - known)}; ` +
+    `machine busy ${((b.machine - a.machine) / 1000).toFixed(1)} CPU-s\n`
+  );
+}
+
+function signalStatements(pid: number): void {
+  if (statementsFile === undefined) return;
+  process.kill(pid, 'SIGUSR2');
+}
+
+async function statementsPerRequest(requests: number): Promise<string> {
+  if (statementsFile === undefined) return '';
+  await new Promise((r) => setTimeout(r, 200)); // the BFF writes the file on the signal
+  if (!existsSync(statementsFile)) return '';
+  const counts = JSON.parse(readFileSync(statementsFile, 'utf8')) as Record<string, number>;
+  const entries = Object.entries(counts).sort((x, y) => y[1] - x[1]);
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  const per = (n: number) => (n / Math.max(1, requests)).toFixed(2);
+  return (
+    `  SQL statements per request: ${per(total)}\n` +
+    entries.map(([text, n]) => `    ${per(n).padStart(6)}  ${text}\n`).join('')
+  );
+}
 
 /** The signed-in session's cookie and the SPA's CSRF header, for autocannon's raw requests. */
 interface Client {
@@ -82,14 +180,20 @@ async function measure(
   await settle(bff);
   const load = loadavg()[0] ?? 0;
   const cpu0 = cpuMs(bff.child.pid ?? 0);
+  const split0 = cpuSnapshot(bff.child.pid ?? 0);
+  signalStatements(bff.child.pid ?? 0);
   const drops0 = listenOverflows();
   mark(`${name} start`);
   const result = await autocannon({ url: bff.url, connections, timeout: 10, ...options });
   mark(`${name} end`);
   await settle(bff); // its callbacks and status checks belong to its CPU per request
   const cpuPerRequest = (cpuMs(bff.child.pid ?? 0) - cpu0) / Math.max(1, result.requests.total);
+  const split1 = cpuSnapshot(bff.child.pid ?? 0);
+  signalStatements(bff.child.pid ?? 0);
   const drops = listenOverflows() - drops0;
   process.stdout.write(`${line({ name, connections, result, cpuPerRequest, load, drops })}\n`);
+  process.stdout.write(cpuSplit(split0, split1, result.requests.total));
+  process.stdout.write(await statementsPerRequest(result.requests.total));
   if (result.non2xx > 0) {
     process.stdout.write(`  status codes: ${JSON.stringify(result.statusCodeStats)}\n`);
   }
@@ -110,6 +214,8 @@ function line(r: Row): string {
 async function run(databaseUrl: string, seed: (() => Promise<void>) | null): Promise<void> {
   const sandbox = await startSandbox(await freePort());
   const bff = await startBff(await freePort(), Number(new URL(sandbox.url).port), databaseUrl);
+  sandboxPid = sandbox.child.pid ?? 0;
+  benchDb = kind === 'postgres' ? new URL(databaseUrl).pathname.slice(1) : '';
   try {
     process.stdout.write(`${machine()}\n${kind}; autocannon in this process, same machine\n`);
     const support = await userWithRole(bff, 'support');

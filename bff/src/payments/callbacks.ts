@@ -155,8 +155,8 @@ export class CallbackReceiver {
         source: 'callback',
         actor: null,
         exchange: exchangeData(outcome),
+        timelineAfter: [callbackEntry],
       });
-      await this.ledger.timeline(trx, applied.row.id, callbackEntry);
       await trx
         .updateTable('gateway_callbacks')
         .set({ transaction_id: applied.row.id })

@@ -36,6 +36,26 @@ export async function lockTransaction(
   return trx.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** `lockTransaction` by the gateway's orderid (unique): undefined when Paydesk has no such order yet. */
+export async function lockTransactionByOrderid(
+  db: Db,
+  trx: PayTrx,
+  orderid: string,
+): Promise<TransactionsTable | undefined> {
+  if (db.kind === 'postgres') {
+    const result =
+      await sql<TransactionsTable>`select * from transactions where orderid = ${orderid} for update`.execute(
+        trx,
+      );
+    return result.rows[0];
+  }
+  return trx
+    .selectFrom('transactions')
+    .selectAll()
+    .where('orderid', '=', orderid)
+    .executeTakeFirst();
+}
+
 /** A row count or a sum as a bigint, whatever the driver returned (number, string, null). */
 export function big(value: unknown): bigint {
   if (value === null || value === undefined) return 0n;

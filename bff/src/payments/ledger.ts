@@ -15,6 +15,7 @@ import { redact } from '../services/redact.js';
 import {
   big,
   lockTransaction,
+  lockTransactionByOrderid,
   payDb,
   platformTrx,
   toColumn,
@@ -197,16 +198,29 @@ export class Ledger {
   }
 
   async timeline(trx: PayTrx, transactionId: string, entry: TimelineInput): Promise<void> {
+    await this.timelineMany(trx, transactionId, [entry]);
+  }
+
+  /** Several entries in one statement, in this order. */
+  async timelineMany(
+    trx: PayTrx,
+    transactionId: string,
+    entries: readonly TimelineInput[],
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    const at = this.clock.now();
     await trx
       .insertInto('transaction_timeline')
-      .values({
-        transaction_id: transactionId,
-        at: this.clock.now(),
-        kind: entry.kind,
-        title: entry.title.slice(0, 300),
-        actor: entry.actor,
-        data: JSON.stringify(redact(entry.data)),
-      })
+      .values(
+        entries.map((entry) => ({
+          transaction_id: transactionId,
+          at,
+          kind: entry.kind,
+          title: entry.title.slice(0, 300),
+          actor: entry.actor,
+          data: JSON.stringify(redact(entry.data)),
+        })),
+      )
       .execute();
   }
 
@@ -269,12 +283,130 @@ export class Ledger {
       source: 'lookup' | 'callback' | 'refresh' | 'reconcile';
       actor: string | null;
       exchange: Record<string, unknown> | null;
+      /** timeline entries of the caller's, written after this reply's (in the same statement) */
+      timelineAfter?: readonly TimelineInput[];
     },
   ): Promise<ApplyResult> {
     const now = this.clock.now();
+    // An order Paydesk already knows (every callback after the first, every refresh): one
+    // statement finds and locks it.
+    const known = await lockTransactionByOrderid(this.db, trx, view.orderid);
+    const { before, created } =
+      known === undefined
+        ? await this.insertOrLock(trx, endpointId, view, how.source, now)
+        : { before: known, created: false };
+
+    const ops = await this.operationsOf(trx, before.id);
+    const drift = created ? [] : this.driftOf(before, ops, view);
+    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now);
+    const totals = this.totalsWithUnseen(ops, view);
+
+    const driftDetails =
+      drift.length > 0
+        ? JSON.stringify({
+            detectedAt: iso(now),
+            reasons: drift,
+            paydesk: {
+              status: before.status,
+              stage: before.stage,
+              captured: formatMinorUnits(big(before.captured_minor)),
+              returned: formatMinorUnits(big(before.returned_minor)),
+            },
+            gateway: {
+              status: view.status,
+              stage: view.stage,
+              captured: formatMinorUnits(view.capturedMinor),
+              returned: formatMinorUnits(view.returnedMinor),
+            },
+          })
+        : before.drift_details;
+    const row = await trx
+      .updateTable('transactions')
+      .set({
+        status: view.status,
+        stage: view.stage,
+        type: view.type === 'unknown' ? before.type : view.type,
+        currency: view.currency === '' ? before.currency : view.currency,
+        amount_minor: toColumn(view.amountMinor),
+        authorized_minor: toColumn(view.authorizedMinor),
+        captured_minor: toColumn(totals.capturedMinor),
+        returned_minor: toColumn(totals.returnedMinor),
+        card_bin: view.cardBin ?? before.card_bin,
+        card_last4: view.cardLast4 ?? before.card_last4,
+        card_brand: view.cardBrand ?? before.card_brand,
+        card_ref_id: view.cardRefId ?? before.card_ref_id,
+        customer_email: view.email?.toLowerCase() ?? before.customer_email,
+        customer_name: view.name ?? before.customer_name,
+        drift: drift.length > 0 ? 1 : before.drift,
+        drift_details: driftDetails,
+        recurring_payment_id: view.recurringPaymentId ?? before.recurring_payment_id ?? null,
+        last_checked_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+
+    await this.linkSubscription(trx, view);
+    const entries: TimelineInput[] = [];
+    if (how.exchange !== null) {
+      entries.push({
+        kind: how.source === 'reconcile' ? 'reconcile' : 'gateway',
+        title: `status: ${view.status}${view.stage === null ? '' : ` (${view.stage})`}`,
+        actor: how.actor,
+        data: how.exchange,
+      });
+    }
+    if (drift.length > 0) {
+      entries.push({
+        kind: 'drift',
+        title: `the gateway disagrees with Paydesk: ${drift.join('; ')}`,
+        actor: null,
+        data: JSON.parse(driftDetails ?? '{}') as Record<string, unknown>,
+      });
+    }
+    entries.push(...(how.timelineAfter ?? []));
+    await this.timelineMany(trx, before.id, entries);
+    if (drift.length > 0) {
+      await this.audit.appendIn(platformTrx(trx), {
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: 'transaction.drift',
+        target: `transaction:${before.id}`,
+        summary: { orderid: view.orderid, reasons: drift, detectedBy: how.source },
+        outcome: 'failed',
+        errorCode: 'DRIFT',
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      });
+    }
+    if (this.needsReconcile(row, opsAfter)) {
+      const job = await trx
+        .selectFrom('reconcile_jobs')
+        .select('transaction_id')
+        .where('transaction_id', '=', row.id)
+        .executeTakeFirst();
+      if (job === undefined)
+        await this.scheduleReconcile(trx, row.id, now + this.options.reconcile.fastMinMs);
+    }
+    return { row, created, drift };
+  }
+
+  /**
+   * An order Paydesk does not know under this orderid: a rebill whose reply was lost carries a
+   * placeholder orderid until the gateway names it (this reply does); otherwise the order is
+   * inserted, unless a concurrent transaction just did. Either way the row is locked.
+   */
+  private async insertOrLock(
+    trx: PayTrx,
+    endpointId: string,
+    view: GatewayView,
+    source: string,
+    now: number,
+  ): Promise<{ before: TransactionsTable; created: boolean }> {
     const id = randomUUID();
-    // An order Paydesk created (a rebill) whose reply was lost carries a placeholder orderid
-    // until the gateway names it: this reply does.
     await trx
       .updateTable('transactions')
       .set({ orderid: view.orderid })
@@ -303,7 +435,7 @@ export class Ledger {
         customer_name: view.name,
         drift: 0,
         drift_details: null,
-        source: how.source === 'callback' ? 'callback' : 'lookup',
+        source: source === 'callback' ? 'callback' : 'lookup',
         recurring_payment_id: view.recurringPaymentId ?? null,
         last_checked_at: now,
         created_at: view.createdAt ?? now,
@@ -311,113 +443,11 @@ export class Ledger {
       })
       .onConflict((oc) => oc.column('orderid').doNothing())
       .execute();
-    const existing = await trx
-      .selectFrom('transactions')
-      .select('id')
-      .where('orderid', '=', view.orderid)
-      .executeTakeFirstOrThrow();
-    const before = await lockTransaction(this.db, trx, existing.id);
+    const before = await lockTransactionByOrderid(this.db, trx, view.orderid);
     if (before === undefined)
       throw new Error('transaction vanished inside its own database transaction');
     // The id is new: the row carries it only when this call inserted it.
-    const created = before.id === id;
-
-    const ops = await this.operationsOf(trx, before.id);
-    const drift = created ? [] : this.driftOf(before, ops, view);
-    await this.syncOperations(trx, before.id, ops, view, now);
-    const totals = this.totalsWithUnseen(ops, view);
-
-    const driftDetails =
-      drift.length > 0
-        ? JSON.stringify({
-            detectedAt: iso(now),
-            reasons: drift,
-            paydesk: {
-              status: before.status,
-              stage: before.stage,
-              captured: formatMinorUnits(big(before.captured_minor)),
-              returned: formatMinorUnits(big(before.returned_minor)),
-            },
-            gateway: {
-              status: view.status,
-              stage: view.stage,
-              captured: formatMinorUnits(view.capturedMinor),
-              returned: formatMinorUnits(view.returnedMinor),
-            },
-          })
-        : before.drift_details;
-    await trx
-      .updateTable('transactions')
-      .set({
-        status: view.status,
-        stage: view.stage,
-        type: view.type === 'unknown' ? before.type : view.type,
-        currency: view.currency === '' ? before.currency : view.currency,
-        amount_minor: toColumn(view.amountMinor),
-        authorized_minor: toColumn(view.authorizedMinor),
-        captured_minor: toColumn(totals.capturedMinor),
-        returned_minor: toColumn(totals.returnedMinor),
-        card_bin: view.cardBin ?? before.card_bin,
-        card_last4: view.cardLast4 ?? before.card_last4,
-        card_brand: view.cardBrand ?? before.card_brand,
-        card_ref_id: view.cardRefId ?? before.card_ref_id,
-        customer_email: view.email?.toLowerCase() ?? before.customer_email,
-        customer_name: view.name ?? before.customer_name,
-        drift: drift.length > 0 ? 1 : before.drift,
-        drift_details: driftDetails,
-        recurring_payment_id: view.recurringPaymentId ?? before.recurring_payment_id ?? null,
-        last_checked_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', before.id)
-      .execute();
-
-    await this.linkSubscription(trx, view);
-    if (how.exchange !== null) {
-      await this.timeline(trx, before.id, {
-        kind: how.source === 'reconcile' ? 'reconcile' : 'gateway',
-        title: `status: ${view.status}${view.stage === null ? '' : ` (${view.stage})`}`,
-        actor: how.actor,
-        data: how.exchange,
-      });
-    }
-    if (drift.length > 0) {
-      await this.timeline(trx, before.id, {
-        kind: 'drift',
-        title: `the gateway disagrees with Paydesk: ${drift.join('; ')}`,
-        actor: null,
-        data: JSON.parse(driftDetails ?? '{}') as Record<string, unknown>,
-      });
-      await this.audit.appendIn(platformTrx(trx), {
-        actorId: null,
-        actorEmail: null,
-        actorRoles: [],
-        action: 'transaction.drift',
-        target: `transaction:${before.id}`,
-        summary: { orderid: view.orderid, reasons: drift, detectedBy: how.source },
-        outcome: 'failed',
-        errorCode: 'DRIFT',
-        requestId: null,
-        ip: null,
-        userAgent: null,
-      });
-    }
-    const row = await trx
-      .selectFrom('transactions')
-      .selectAll()
-      .where('id', '=', before.id)
-      .executeTakeFirstOrThrow();
-    const opsAfter = await this.operationsOf(trx, row.id);
-    if (this.needsReconcile(row, opsAfter)) {
-      const job = await trx
-        .selectFrom('reconcile_jobs')
-        .select('transaction_id')
-        .where('transaction_id', '=', row.id)
-        .executeTakeFirst();
-      if (job === undefined)
-        await this.scheduleReconcile(trx, row.id, now + this.options.reconcile.fastMinMs);
-    }
-    return { row, created, drift };
+    return { before, created: before.id === id };
   }
 
   /**
@@ -524,7 +554,10 @@ export class Ledger {
     ops: TransactionOperationsTable[],
     view: GatewayView,
     now: number,
-  ): Promise<void> {
+  ): Promise<TransactionOperationsTable[]> {
+    // The operations as they are after this call (the order is locked), for needsReconcile; the
+    // gateway's own operations inserted here are left out (it looks at Paydesk's only).
+    const after = new Map(ops.map((o) => [o.id, o]));
     const bySerial = new Map(
       ops.filter((o) => o.gateway_serial !== null).map((o) => [o.gateway_serial, o]),
     );
@@ -546,11 +579,13 @@ export class Ledger {
           mine.state !== 'unknown' &&
           mine.state !== 'sending';
         if (mine.state !== g.status && !regress) {
+          const changes = { state: g.status, reserved_minor: 0, updated_at: now };
           await trx
             .updateTable('transaction_operations')
-            .set({ state: g.status, reserved_minor: 0, updated_at: now })
+            .set(changes)
             .where('id', '=', mine.id)
             .execute();
+          after.set(mine.id, { ...mine, ...changes });
         }
         continue;
       }
@@ -565,11 +600,18 @@ export class Ledger {
       if (index >= 0) {
         const matched = waiting.splice(index, 1)[0];
         if (matched !== undefined) {
+          const changes = {
+            state: g.status,
+            reserved_minor: 0,
+            gateway_serial: g.serial,
+            updated_at: now,
+          };
           await trx
             .updateTable('transaction_operations')
-            .set({ state: g.status, reserved_minor: 0, gateway_serial: g.serial, updated_at: now })
+            .set(changes)
             .where('id', '=', matched.id)
             .execute();
+          after.set(matched.id, { ...matched, ...changes });
           await this.timeline(trx, transactionId, {
             kind: 'reconcile',
             title: `${matched.kind} found at the gateway: ${g.status} (it was applied; not sent again)`,
@@ -610,11 +652,13 @@ export class Ledger {
     // create-card-ref leaves no operation in the status reply, only the card-ref-id.
     if (view.cardRefId !== null) {
       for (const o of waiting.filter((w) => w.kind === 'card-ref')) {
+        const changes = { state: 'approved', reserved_minor: 0, updated_at: now };
         await trx
           .updateTable('transaction_operations')
-          .set({ state: 'approved', reserved_minor: 0, updated_at: now })
+          .set(changes)
           .where('id', '=', o.id)
           .execute();
+        after.set(o.id, { ...o, ...changes });
         waiting.splice(waiting.indexOf(o), 1);
       }
     }
@@ -631,11 +675,9 @@ export class Ledger {
       const abandoned =
         o.state === 'sending' && age >= notAppliedAfter + this.options.gatewayTimeoutMs;
       if (!abandoned && (o.state !== 'unknown' || age < notAppliedAfter)) continue;
-      await trx
-        .updateTable('transaction_operations')
-        .set({ state: 'not_applied', reserved_minor: 0, updated_at: now })
-        .where('id', '=', o.id)
-        .execute();
+      const changes = { state: 'not_applied', reserved_minor: 0, updated_at: now };
+      await trx.updateTable('transaction_operations').set(changes).where('id', '=', o.id).execute();
+      after.set(o.id, { ...o, ...changes });
       await this.timeline(trx, transactionId, {
         kind: 'reconcile',
         title: `${o.kind} was not applied by the gateway (its status does not show it); it was not sent again`,
@@ -644,6 +686,7 @@ export class Ledger {
       });
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
     }
+    return [...after.values()];
   }
 
   /**
@@ -738,11 +781,19 @@ export class Ledger {
       .where('id', '=', id)
       .executeTakeFirst();
     if (row === undefined) return null;
-    const ops = await this.operationsOf(k, id);
+    return this.detailOf(k, row, await this.operationsOf(k, id));
+  }
+
+  /** The detail of a row and its operations already read (or just written) in `k`: reads the timeline. */
+  async detailOf(
+    k: PayDb | PayTrx,
+    row: TransactionsTable,
+    ops: readonly TransactionOperationsTable[],
+  ): Promise<TransactionDetail> {
     const timeline = await k
       .selectFrom('transaction_timeline')
       .selectAll()
-      .where('transaction_id', '=', id)
+      .where('transaction_id', '=', row.id)
       .orderBy('id', 'asc')
       .limit(1000)
       .execute();
@@ -770,6 +821,7 @@ export class Ledger {
       status: row.status as TransactionStatus,
       drift: row.drift === 1,
       at: iso(this.clock.now()),
+      transactionType: asTransactionType(row.type),
     };
     this.bus.publish(event);
   }

@@ -296,53 +296,55 @@ export class OperationsService {
 
     // (C) record what happened, and the reply every repeat of the request gets.
     const after = await ledger.tx(async (trx) => {
+      // The order is locked, so the row and its operations as written below are what a re-read
+      // would return: they are kept in memory rather than read back.
       const current = await lockTransaction(ledger.db, trx, id);
       if (current === undefined) throw new Error('transaction vanished');
-      const op = (await ledger.operationsOf(trx, id)).find((o) => o.id === opId);
+      const opsBefore = await ledger.operationsOf(trx, id);
+      const op = opsBefore.find((o) => o.id === opId);
       if (op === undefined) throw new Error('operation vanished');
       const now = ledger.clock.now();
       const stillWaiting = op.state === 'sending';
       const result = this.classify(outcome, plan);
+      let fresh = current;
+      let opAfter = op;
       if (stillWaiting) {
+        const opChanges = {
+          state: result.state,
+          reserved_minor: result.state === 'unknown' ? op.reserved_minor : 0,
+          gateway_serial: result.serial ?? op.gateway_serial,
+          error_code: result.errorCode,
+          error_message: result.errorMessage,
+          updated_at: now,
+        };
         await trx
           .updateTable('transaction_operations')
-          .set({
-            state: result.state,
-            reserved_minor: result.state === 'unknown' ? op.reserved_minor : 0,
-            gateway_serial: result.serial ?? op.gateway_serial,
-            error_code: result.errorCode,
-            error_message: result.errorMessage,
-            updated_at: now,
-          })
+          .set(opChanges)
           .where('id', '=', opId)
           .execute();
+        opAfter = { ...op, ...opChanges };
         if (result.state === 'processing' || result.state === 'approved') {
-          await trx
-            .updateTable('transactions')
-            .set(this.effects(current, plan, outcome, now))
-            .where('id', '=', id)
-            .execute();
+          const changes = this.effects(current, plan, outcome, now);
+          await trx.updateTable('transactions').set(changes).where('id', '=', id).execute();
+          fresh = { ...current, ...changes };
         }
       } else if (result.serial !== null && op.gateway_serial === null) {
         // A status reply (callback) already settled it while the reply was on its way.
+        const opChanges = { gateway_serial: result.serial, updated_at: now };
         await trx
           .updateTable('transaction_operations')
-          .set({ gateway_serial: result.serial, updated_at: now })
+          .set(opChanges)
           .where('id', '=', opId)
           .execute();
+        opAfter = { ...op, ...opChanges };
       }
+      const ops = opsBefore.map((o) => (o.id === opId ? opAfter : o));
       await ledger.timeline(trx, id, {
         kind: 'gateway',
         title: `${plan.gatewayOperation}: ${result.title}`,
         actor: actor.email,
         data: exchangeData(outcome),
       });
-      const fresh = await trx
-        .selectFrom('transactions')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      const ops = await ledger.operationsOf(trx, id);
       if (result.state === 'unknown') {
         await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
       } else if (!ledger.needsReconcile(fresh, ops)) {
@@ -350,7 +352,7 @@ export class OperationsService {
       } else {
         await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
       }
-      const reply = await this.reply(trx, id, opId, outcome, plan, result);
+      const reply = await this.reply(trx, fresh, ops, opId, outcome, plan, result);
       if (claim !== null) {
         if (reply instanceof AppError) {
           if (Idempotency.releases(reply)) await this.idempotency.release(trx, claim);
@@ -408,10 +410,11 @@ export class OperationsService {
     return { row, plan: decided.plan };
   }
 
-  /** The reply to the request, read in (C)'s transaction (the operation and the order as stored), or the refusal. */
+  /** The reply to the request in (C)'s transaction (the operation and the order as stored), or the refusal. */
   private async reply(
     trx: PayTrx,
-    id: string,
+    row: TransactionsTable,
+    ops: readonly TransactionOperationsTable[],
     opId: string,
     outcome: GatewayOutcome,
     plan: Plan,
@@ -426,8 +429,7 @@ export class OperationsService {
         `The ${plan.gatewayOperation} could not reach the gateway; nothing was sent. Try again.`,
       );
     }
-    const detail = await this.ledger.detail(trx, id);
-    if (detail === null) throw new Error('transaction vanished');
+    const detail = await this.ledger.detailOf(trx, row, ops);
     const operation = detail.operations.find((o) => o.id === opId);
     if (operation === undefined) throw new Error('operation vanished');
     return { operation, transaction: detail, message: result.message };

@@ -51,6 +51,36 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
     }
   });
 
+  it('when an instance publishes many events at once, then the other instance delivers every one, in order', async () => {
+    const logger = createLogger('silent');
+    const a = await PgNotifyEventBus.connect(url, logger);
+    const b = await PgNotifyEventBus.connect(url, logger);
+    try {
+      const events: TransactionEvent[] = Array.from({ length: 250 }, (_, i) => ({
+        type: 'transaction.updated',
+        transactionId: `t-${String(i)}`,
+        orderid: String(1000 + i),
+        status: 'approved',
+        drift: false,
+        at: '2026-11-21T09:00:00.000Z',
+        transactionType: 'sale',
+      }));
+      const received: LiveEvent[] = [];
+      const all = new Promise<void>((resolve) => {
+        b.subscribe((e) => {
+          received.push(e);
+          if (received.length === events.length) resolve();
+        });
+      });
+      for (const e of events) a.publish(e);
+      await all;
+      expect(received).toEqual(events);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('when one instance publishes a payout change, then the other instance delivers it as it was sent', async () => {
     const logger = createLogger('silent');
     const a = await PgNotifyEventBus.connect(url, logger);

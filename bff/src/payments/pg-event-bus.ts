@@ -121,11 +121,34 @@ export class PgNotifyEventBus implements EventBus {
     // While this instance is not listening it would not hear its own NOTIFY: its screens get the
     // change directly (the other instances still get it through NOTIFY).
     if (this.#listener === null) this.#local.publish(event);
-    this.publisher
-      .query('select pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(event)])
-      .catch((err: unknown) => {
-        this.logger.warn({ err }, 'could not publish a live event');
-      });
+    this.#pending.push(JSON.stringify(event));
+    if (!this.#flushing) this.#sent = this.#flush();
+  }
+
+  /** Payloads waiting for the NOTIFY statement in flight. */
+  readonly #pending: string[] = [];
+  #flushing = false;
+  #sent: Promise<void> = Promise.resolve();
+
+  /**
+   * Sends what was published, in order: the events published while one statement is in flight go
+   * together in the next (one round trip and one NOTIFY transaction for a batch, not per event).
+   */
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0, 100);
+        const calls = batch.map((_, i) => `pg_notify($1, $${String(i + 2)})`).join(', ');
+        try {
+          await this.publisher.query(`select ${calls}`, [EVENTS_CHANNEL, ...batch]);
+        } catch (err) {
+          this.logger.warn({ err, events: batch.length }, 'could not publish live events');
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
   }
 
   subscribe(listener: EventListener): () => void {
@@ -140,6 +163,7 @@ export class PgNotifyEventBus implements EventBus {
     const listener = this.#listener;
     this.#listener = null;
     await listener?.end();
+    await this.#sent; // what was published before close is still sent
     await this.publisher.end();
   }
 }

@@ -239,6 +239,7 @@ for (const variant of DB_VARIANTS) {
         type: 'transaction.updated',
         transactionId: target.id,
         status: 'approved',
+        transactionType: target.type,
       });
       const anonymous = await fetch(`${f.bff.url}/api/events`, {
         headers: { Accept: 'text/event-stream' },

@@ -50,12 +50,15 @@ export interface Payouts {
   /**
    * For the payments core's event bus (`payments.bus.subscribe((e) => payouts.onTransactionEvent(e))`):
    * an event about a payout's order (its callback arrived) makes its status check due now; events
-   * of other subjects are ignored.
+   * of other subjects, and of orders that are charges (sale, preauth, rebill), are ignored.
    */
   onTransactionEvent(event: LiveEvent): void;
   /** stops the poller */
   close(): Promise<void>;
 }
+
+/** Order types that are never a payout's (payout orders are `payout` or `payout-check`). */
+const NOT_PAYOUT_TYPES: ReadonlySet<string> = new Set(['sale', 'preauth', 'rebill']);
 
 export function createPayouts(deps: PayoutsDeps): Payouts {
   const options = resolvePayoutsOptions(deps.options);
@@ -98,6 +101,10 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     poller,
     onTransactionEvent: (event) => {
       if (event.type !== 'transaction.created' && event.type !== 'transaction.updated') return;
+      // A charge (sale, preauth, rebill) is never a payout's order: no statement for it. An
+      // event without the type (from an older instance) is checked as before.
+      if (event.transactionType !== undefined && NOT_PAYOUT_TYPES.has(event.transactionType))
+        return;
       poller.nudge(event.orderid).catch((err: unknown) => {
         deps.logger.error({ err, orderid: event.orderid }, 'payout nudge failed');
       });

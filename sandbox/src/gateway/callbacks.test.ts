@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackControl } from '@paydesk/shared/protocol';
 import {
@@ -145,6 +147,44 @@ describe('callbacks', () => {
       expect(new Set(hits.map((h) => h.searchParams.get('serial-number'))).size).toBe(2);
     } finally {
       await r.close();
+    }
+  });
+});
+
+describe('callback connections', () => {
+  it('when callbacks go to the same merchant one after another, then they reuse one keep-alive connection', async () => {
+    let connections = 0;
+    let hits = 0;
+    let notify: (() => void) | null = null;
+    const server = createServer((_req, res) => {
+      hits += 1;
+      // A reply body bigger than one read, as a merchant's page may be.
+      res.end('x'.repeat(256 * 1024));
+      notify?.();
+    });
+    server.on('connection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+    try {
+      for (let i = 1; i <= 3; i++) {
+        const arrived = new Promise<void>((resolve) => {
+          notify = resolve;
+        });
+        await s.client.call('sale', 1001, saleFields({ server_callback_url: url }));
+        await arrived;
+        await s.sandbox.scheduler.idle();
+      }
+      expect(hits).toBe(3);
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     }
   });
 });

@@ -147,7 +147,10 @@ export class Callbacks {
         signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
       });
       httpStatus = response.status;
-      await response.body?.cancel();
+      // Read the reply to its end (rather than cancel it) so that undici returns the keep-alive
+      // connection to its pool: a cancelled body closes the socket, and every callback then opens
+      // a new connection to the merchant.
+      await response.arrayBuffer();
     } catch (e) {
       error =
         e instanceof Error

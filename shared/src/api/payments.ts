@@ -444,6 +444,8 @@ export const TransactionEventSchema = z.object({
   status: TransactionStatusSchema,
   drift: z.boolean(),
   at: IsoDateTimeSchema,
+  /** the order's type (absent from older instances): lets subscribers skip orders not theirs */
+  transactionType: TransactionTypeSchema.optional(),
 });
 export type TransactionEvent = z.infer<typeof TransactionEventSchema>;
 
