@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { GatewayClient } from '@paydesk/sandbox/dist/storefront/gateway-client.js';
+import { createPgDatabase, PG_URL } from '../../support/pg-database.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const SANDBOX_MAIN = join(ROOT, 'sandbox', 'dist', 'main.js');
@@ -26,7 +26,7 @@ export const ADMIN = { email: 'admin@faults.test', password: 'faults-admin-passw
 
 // ---------------------------------------------------------------- databases
 
-export const PG_URL = process.env.PAYDESK_TEST_PG_URL ?? '';
+export { PG_URL };
 
 export interface DbVariant {
   name: 'sqlite' | 'postgres';
@@ -48,24 +48,7 @@ export const DB_VARIANTS: readonly DbVariant[] = [
   {
     name: 'postgres',
     skip: PG_URL === '',
-    create: async () => {
-      const name = `paydesk_faults_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(PG_URL);
-      url.pathname = `/${name}`;
-      return {
-        url: url.toString(),
-        drop: async () => {
-          const c = new pg.Client({ connectionString: PG_URL });
-          await c.connect();
-          await c.query(`drop database if exists ${name} with (force)`);
-          await c.end();
-        },
-      };
-    },
+    create: () => createPgDatabase('paydesk_faults'),
   },
 ];
 

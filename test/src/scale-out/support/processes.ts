@@ -2,18 +2,18 @@
 // (`node sandbox/dist/main.js`) and BFF instances (`node bff/dist/main.js`, configured only through
 // the environment), plus a fresh PostgreSQL database (unique name, dropped after).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createPgDatabase, PG_URL } from '../../support/pg-database.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const SANDBOX_MAIN = join(ROOT, 'sandbox', 'dist', 'main.js');
 const BFF_MAIN = join(ROOT, 'bff', 'dist', 'main.js');
 
-export const PG_URL = process.env.PAYDESK_TEST_PG_URL ?? '';
+export { PG_URL };
 
 export interface Process {
   /** http://127.0.0.1:port */
@@ -100,24 +100,15 @@ export interface Database {
 
 /** A fresh, empty PostgreSQL database with a unique name. */
 export async function createDatabase(): Promise<Database> {
-  const name = `paydesk_scaleout_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const db = await createPgDatabase('paydesk_scaleout');
+  const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   return {
-    url: url.toString(),
+    url: db.url,
     client,
     drop: async () => {
       await client.end().catch(() => undefined);
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await db.drop();
     },
   };
 }
