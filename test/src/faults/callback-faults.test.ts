@@ -2,7 +2,7 @@
 // a rebill and a payout-pay delivered twice, out of order (held, then newest first) or never. The
 // BFF confirms every callback with `status` and its reconciler asks on its own, so in each case it
 // ends where the gateway is, with each callback taken into account once.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionDetail } from '@paydesk/shared/api';
 import { DB_VARIANTS, variantTitle, type CallbackDelivery } from './support/processes.js';
 import {
@@ -13,7 +13,13 @@ import {
   settle,
   type Attempt,
 } from './support/scenario.js';
-import { payout, transaction, Worlds, type World } from './support/world.js';
+import {
+  payout,
+  transaction,
+  FAST_RECONCILE,
+  worldsForSuite,
+  type World,
+} from './support/world.js';
 
 /** The callbacks of the scenario's operations (not the orders' own sale/preauth ones), by serial. */
 async function scenarioCallbacks(
@@ -47,22 +53,7 @@ function confirmedCallbacks(t: TransactionDetail, serial: string): number {
     .length;
 }
 
-const worlds = new Worlds({
-  gatewayTimeoutMs: 2_000,
-  reconcile: {
-    pollIntervalMs: 100,
-    fastMinMs: 200,
-    fastMaxMs: 400,
-    leaseMs: 2_000,
-    notAppliedAfterMs: 2_500,
-  },
-});
-beforeAll(() => {
-  worlds.startAll(DB_VARIANTS);
-});
-afterAll(async () => {
-  await worlds.closeAll();
-});
+const worlds = worldsForSuite({ gatewayTimeoutMs: 2_000, reconcile: FAST_RECONCILE });
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(variantTitle('callback faults', variant), () => {

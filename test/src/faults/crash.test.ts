@@ -12,7 +12,7 @@
 // `approvedBy` for a payout), next to the operation row itself (`requested_by`, written in the
 // same transaction as `sending`). Every request that did answer has its own row, and the chain
 // verifies across the restart.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DB_VARIANTS, until, variantTitle } from './support/processes.js';
 import {
   expectGatewayTruth,
@@ -23,7 +23,13 @@ import {
   settle,
   type Attempt,
 } from './support/scenario.js';
-import { payout, transaction, Worlds, type World } from './support/world.js';
+import {
+  payout,
+  transaction,
+  FAST_RECONCILE,
+  worldsForSuite,
+  type World,
+} from './support/world.js';
 import { TransactionPageSchema } from '@paydesk/shared/api';
 
 const OPERATIONS = Object.values(GATEWAY_OPERATION);
@@ -46,21 +52,10 @@ async function recordedState(w: World, a: Attempt): Promise<string> {
   return t.operations.find((o) => o.origin === 'paydesk' && o.kind === a.kind)?.state ?? 'none';
 }
 
-const worlds = new Worlds({
+const worlds = worldsForSuite({
   gatewayTimeoutMs: 3_000,
-  reconcile: {
-    pollIntervalMs: 100,
-    fastMinMs: 200,
-    fastMaxMs: 400,
-    leaseMs: 1_000,
-    notAppliedAfterMs: 1_500,
-  },
-});
-beforeAll(() => {
-  worlds.startAll(DB_VARIANTS);
-});
-afterAll(async () => {
-  await worlds.closeAll();
+  // The crash scenarios wait for stale leases: shorter than the others.
+  reconcile: { ...FAST_RECONCILE, leaseMs: 1_000, notAppliedAfterMs: 1_500 },
 });
 
 for (const variant of DB_VARIANTS) {

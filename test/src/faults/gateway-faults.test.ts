@@ -2,7 +2,7 @@
 // rebill and a payout-pay at once: a 5xx before anything is applied, a reply slower than the BFF's
 // gateway timeout, and a reply dropped after the operation was applied. Each ends with the gateway's
 // truth at the BFF, nothing sent twice, the audit chain intact and every attempt audited.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DB_VARIANTS, until, variantTitle } from './support/processes.js';
 import {
   answeredState,
@@ -12,26 +12,14 @@ import {
   sendAll,
   settle,
 } from './support/scenario.js';
-import { Worlds, type World } from './support/world.js';
+import { FAST_RECONCILE, worldsForSuite, type World } from './support/world.js';
 
 const GATEWAY_TIMEOUT_MS = 700;
 const OPERATIONS = Object.values(GATEWAY_OPERATION);
 
-const worlds = new Worlds({
+const worlds = worldsForSuite({
   gatewayTimeoutMs: GATEWAY_TIMEOUT_MS,
-  reconcile: {
-    pollIntervalMs: 100,
-    fastMinMs: 200,
-    fastMaxMs: 400,
-    leaseMs: 2_000,
-    notAppliedAfterMs: 2_500,
-  },
-});
-beforeAll(() => {
-  worlds.startAll(DB_VARIANTS);
-});
-afterAll(async () => {
-  await worlds.closeAll();
+  reconcile: FAST_RECONCILE,
 });
 
 for (const variant of DB_VARIANTS) {

@@ -17,8 +17,10 @@ import {
   type Role,
   type TransactionDetail,
 } from '@paydesk/shared/api';
+import { afterAll, beforeAll } from 'vitest';
 import {
   ADMIN,
+  DB_VARIANTS,
   MERCHANT,
   startBff,
   startSandbox,
@@ -266,4 +268,25 @@ export class Worlds {
       ),
     );
   }
+}
+
+/** Reconcile timings short enough for a fault scenario to settle in seconds. */
+export const FAST_RECONCILE = {
+  pollIntervalMs: 100,
+  fastMinMs: 200,
+  fastMaxMs: 400,
+  leaseMs: 2_000,
+  notAppliedAfterMs: 2_500,
+} as const;
+
+/** A suite file's worlds: all started before its first test, closed after its last. */
+export function worldsForSuite(options: BffOptions): Worlds {
+  const worlds = new Worlds(options);
+  beforeAll(() => {
+    worlds.startAll(DB_VARIANTS);
+  });
+  afterAll(async () => {
+    await worlds.closeAll();
+  });
+  return worlds;
 }
