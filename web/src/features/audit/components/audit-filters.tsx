@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { AUDIT_OUTCOMES, type AuditFilter, type AuditOutcome } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
+import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { isoToLocalInput, localInputToIso } from '../api/audit-search-params';
 
@@ -99,22 +100,15 @@ export function AuditFilters({
           fullWidth
           size="small"
         />
-        <TextField
-          select
+        <AnySelect
           label="Outcome"
           value={draft.outcome}
           onChange={set('outcome')}
-          fullWidth
-          size="small"
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        >
-          <option value="">Any</option>
-          {AUDIT_OUTCOMES.map((outcome) => (
-            <option key={outcome} value={outcome}>
-              {OUTCOME_LABELS[outcome]}
-            </option>
-          ))}
-        </TextField>
+          options={AUDIT_OUTCOMES.map((outcome) => ({
+            value: outcome,
+            label: OUTCOME_LABELS[outcome],
+          }))}
+        />
         <DateTimeRangeFields
           from={{ label: 'From (your time)', value: draft.from, onChange: set('from') }}
           to={{ label: 'To (your time)', value: draft.to, onChange: set('to') }}

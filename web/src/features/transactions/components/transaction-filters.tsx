@@ -9,11 +9,17 @@ import {
   type TransactionFilter,
 } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
+import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
 import { toMinor } from '../../../lib/money';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
+
+const DRIFT_OPTIONS = [
+  { value: 'true', label: 'Flagged: gateway and Paydesk disagree' },
+  { value: 'false', label: 'Not flagged' },
+];
 
 interface Draft {
   q: string;
@@ -153,51 +159,27 @@ export function TransactionFilters({
         <Box sx={{ gridColumn: { sm: 'span 2' } }}>
           {text('q', 'Search', { placeholder: 'orderid, client_orderid, e-mail or last four' })}
         </Box>
-        <TextField
-          select
+        <AnySelect
           label="Status"
           value={draft.status}
           onChange={set('status')}
-          fullWidth
-          size="small"
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        >
-          <option value="">Any</option>
-          {TRANSACTION_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LOOK[status].label}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+          options={TRANSACTION_STATUSES.map((status) => ({
+            value: status,
+            label: STATUS_LOOK[status].label,
+          }))}
+        />
+        <AnySelect
           label="Type"
           value={draft.type}
           onChange={set('type')}
-          fullWidth
-          size="small"
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        >
-          <option value="">Any</option>
-          {TRANSACTION_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {TYPE_LABELS[type]}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+          options={TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))}
+        />
+        <AnySelect
           label="Drift"
           value={draft.drift}
           onChange={set('drift')}
-          fullWidth
-          size="small"
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        >
-          <option value="">Any</option>
-          <option value="true">Flagged: gateway and Paydesk disagree</option>
-          <option value="false">Not flagged</option>
-        </TextField>
+          options={DRIFT_OPTIONS}
+        />
         {text('endpoint', 'Endpoint', { inputMode: 'numeric' })}
         {text('currency', 'Currency', { placeholder: 'EUR' })}
         {text('amountMin', 'Amount from', { inputMode: 'decimal' })}
