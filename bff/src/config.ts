@@ -17,7 +17,14 @@ export interface Config {
   /** true when PUBLIC_ORIGIN is https: `__Host-` cookie, Secure, HSTS */
   secureCookies: boolean;
   devOrigin: string | null;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  database:
+    | { kind: 'sqlite'; file: string }
+    | {
+        kind: 'postgres';
+        url: string;
+        /** named prepared statements for repeated statements (off behind a transaction-pooling proxy) */
+        preparedStatements?: boolean;
+      };
   gatewayBaseUrl: string;
   merchant: {
     login: string;
@@ -145,6 +152,7 @@ const envSchema = z.object({
   PAYDESK_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(256).optional(),
   WEB_DIST_DIR: nonEmpty.optional(),
   TRUST_PROXY: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -217,7 +225,11 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
         file:
           databaseUrl === 'sqlite::memory:' ? ':memory:' : at(databaseUrl.slice('sqlite:'.length)),
       }
-    : { kind: 'postgres', url: databaseUrl };
+    : {
+        kind: 'postgres',
+        url: databaseUrl,
+        preparedStatements: e.DATABASE_PREPARED_STATEMENTS !== 'off',
+      };
 
   const readSecretFile = (key: string, file: string): string | null => {
     try {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations.js';
 import { NodeSqliteDatabase, NodeSqliteDialect } from './node-sqlite-dialect.js';
+import { preparingPool } from './pg-prepared.js';
 import { AUDIT_HASHED_COLUMNS, type AuditCheckRow, type Database } from './schema.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -98,7 +99,12 @@ export async function openDatabase(
     // An idle pooled connection that dies (server restart, admin kill) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on('error', onIdleClientError);
-    k = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    k = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        // Repeated statements are prepared once per connection (see pg-prepared.ts).
+        pool: database.preparedStatements === false ? pool : preparingPool(pool),
+      }),
+    });
     const batchSql = `select seq, prev_hash, hash, encode(sha256(convert_to(${hashedContentSql('postgres')}, 'UTF8')), 'hex') from audit_log where seq >= $1 and seq < $2 order by seq`;
     readAuditRange = async (fromSeq, toSeq) => {
       const res = await pool.query<[number, string, string, string]>({

@@ -1,0 +1,133 @@
+// Named prepared statements on PostgreSQL for the statements the BFF runs over and over (the
+// money path's point reads, inserts and updates, the session read): each connection then parses
+// and plans them once instead of on every execution. Measured on the money-moving load
+// (test/bench/RESULTS-load.md): the database's CPU per capture fell by about 40 %.
+import { createHash } from 'node:crypto';
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * Which statement texts get a name. A text is named once it has run `threshold` times, and at
+ * most `capacity` texts are named per generation, so each connection holds a bounded set of
+ * prepared statements; the rest (rare list filters, one-off maintenance) stay unnamed.
+ *
+ * A new generation starts when PostgreSQL reports that a prepared statement's result changed
+ * shape (another instance migrated the schema, e.g. added a column a `select *` returns): every
+ * statement then gets a new name and is prepared again against the current schema.
+ */
+export class StatementNames {
+  readonly #seen = new Map<string, number>();
+  readonly #named = new Map<string, string>();
+  #generation = 0;
+
+  constructor(
+    private readonly threshold = 2,
+    private readonly capacity = 200,
+    private readonly seenCapacity = 5000,
+  ) {}
+
+  nameFor(text: string): string | undefined {
+    const named = this.#named.get(text);
+    if (named !== undefined || this.#named.size >= this.capacity) return named;
+    const count = (this.#seen.get(text) ?? 0) + 1;
+    if (count < this.threshold) {
+      if (this.#seen.size >= this.seenCapacity) this.#seen.clear();
+      this.#seen.set(text, count);
+      return undefined;
+    }
+    this.#seen.delete(text);
+    const digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+    const name = `pd${String(this.#generation)}_${digest}`;
+    this.#named.set(text, name);
+    return name;
+  }
+
+  /** Forgets every name: the next executions prepare afresh under new names. */
+  newGeneration(): void {
+    this.#generation += 1;
+    this.#named.clear();
+    this.#seen.clear();
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+}
+
+/** PostgreSQL's "cached plan must not change result type" (SQLSTATE 0A000). */
+function isStalePlan(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    (err as { code?: unknown }).code === '0A000' &&
+    err.message.includes('cached plan must not change result type')
+  );
+}
+
+const OPENS = /^\s*(begin|start\s+transaction)\b/i;
+const CLOSES = /^\s*(commit|rollback|end|abort)\b/i;
+
+/** One checkout of a pooled connection, as Kysely's PostgresDialect uses it. */
+class PreparingClient implements PostgresPoolClient {
+  #inTransaction = false;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly names: StatementNames,
+  ) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    what: string | PostgresCursor<R>,
+    parameters?: readonly unknown[],
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof what !== 'string') {
+      const client = this.client as unknown as { query(c: PostgresCursor<R>): PostgresCursor<R> };
+      return client.query(what);
+    }
+    return this.run<R>(what, parameters === undefined ? [] : [...parameters]);
+  }
+
+  private async run<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
+    if (values.length === 0) {
+      // Parameterless commands (begin, commit, set, ...) go as simple queries, as before.
+      if (OPENS.test(text)) this.#inTransaction = true;
+      else if (CLOSES.test(text)) this.#inTransaction = false;
+      return this.send<R>({ text, values });
+    }
+    const name = this.names.nameFor(text);
+    if (name === undefined) return this.send<R>({ text, values });
+    try {
+      return await this.send<R>({ name, text, values });
+    } catch (err) {
+      if (!isStalePlan(err)) throw err;
+      if (this.names.generation === generationOf(name)) this.names.newGeneration();
+      // Inside a transaction the error has aborted it: the caller's transaction fails (and rolls
+      // back) once; outside one, the statement simply runs again, unnamed.
+      if (this.#inTransaction) throw err;
+      return this.send<R>({ text, values });
+    }
+  }
+
+  private async send<R>(config: pg.QueryConfig<unknown[]>): Promise<PostgresQueryResult<R>> {
+    const result = await this.client.query(config);
+    return result as unknown as PostgresQueryResult<R>;
+  }
+
+  release(destroy?: boolean): void {
+    this.client.release(destroy);
+  }
+}
+
+function generationOf(name: string): number {
+  return Number(name.slice(2, name.indexOf('_')));
+}
+
+/** The pool as Kysely's PostgresDialect sees it, handing out clients that name hot statements. */
+export function preparingPool(pool: pg.Pool, names = new StatementNames()): PostgresPool {
+  return {
+    options: pool.options,
+    connect: async () => new PreparingClient(await pool.connect(), names),
+    end: () => pool.end(),
+  };
+}
