@@ -5,11 +5,20 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   OperationResultSchema,
+  SubscriptionDetailSchema,
+  SubscriptionResultSchema,
   TransactionDetailSchema,
+  type SubscriptionDetail,
   type TransactionDetail,
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
 import { lockTransaction, payDb } from './db.js';
+import { InProcessEventBus } from './events.js';
+import { configuredEndpointIds } from './gateway.js';
+import { Ledger } from './ledger.js';
+import { resolveOptions } from './options.js';
+import { SubscriptionRecovery } from './subscriptions.js';
+import { TransactionsService } from './transactions.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
 
 for (const variant of DB_VARIANTS) {
@@ -155,6 +164,220 @@ for (const variant of DB_VARIANTS) {
       } finally {
         gateway.send = original;
       }
+    });
+
+    describe('a subscription left sending', () => {
+      const planBody = (extra: Record<string, unknown> = {}) => ({
+        cardRefId,
+        amount: '7.77',
+        currency: 'EUR',
+        period: 'day',
+        interval: 1,
+        maxPayments: 1,
+        orderDesc: 'daily plan',
+        email: 'subscriber@example.com',
+        ...extra,
+      });
+      const subscription = async (id: string, reader = f.support): Promise<SubscriptionDetail> =>
+        SubscriptionDetailSchema.parse((await reader.get(`/api/subscriptions/${id}`)).json);
+      const reconcileAudit = (id: string) =>
+        f.bff.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', 'subscription.reconcile')
+          .where('target', '=', `subscription:${id}`)
+          .execute();
+      /** Creates a plan, then puts its row back as the create wrote it before sending: the instance died there. */
+      async function crashedPlan(extra: Record<string, unknown> = {}) {
+        const res = await post(finance, '/api/subscriptions', planBody(extra));
+        expect(res.status, res.text).toBe(200);
+        const created = SubscriptionResultSchema.parse(res.json).subscription;
+        await payDb(f.bff.db)
+          .updateTable('subscriptions')
+          .set({
+            state: 'sending',
+            recurring_payment_id: null,
+            gateway_serial: null,
+            error_code: null,
+            error_message: null,
+            exchange: null,
+          })
+          .where('id', '=', created.id)
+          .execute();
+        return created;
+      }
+      /** The requests (`operation client_orderid`) the BFF sends to the gateway while `work` runs. */
+      async function sentDuring(work: () => Promise<void>): Promise<string[]> {
+        const gateway = f.bff.payments.gateway;
+        const original = gateway.send.bind(gateway);
+        const sent: string[] = [];
+        gateway.send = (operation, endpointId, fields, ...rest) => {
+          sent.push(`${operation} ${fields.client_orderid ?? ''}`);
+          return original(operation, endpointId, fields, ...rest);
+        };
+        try {
+          await work();
+        } finally {
+          gateway.send = original;
+        }
+        return sent;
+      }
+
+      it('when the instance stopped before the gateway created the plan, then once it is certainly abandoned the reconciler marks it not created (NOT_CREATED in its detail), audited with who asked, and never sends it again', async () => {
+        // A create the gateway never applies (500 before applying) ...
+        await f.sandbox.faults({ errorRate: 1, operations: ['create-recurring-payment'] });
+        const plan = await crashedPlan();
+        await f.sandbox.faults({});
+        expect((await subscription(plan.id)).state).toBe('sending');
+
+        const sent = await sentDuring(async () => {
+          // Too early to tell: the request could still be on its way.
+          f.bff.clock.advance(5_000);
+          await f.bff.payments.reconciler.runOnce();
+          expect((await subscription(plan.id)).state).toBe('sending');
+
+          // Past notAppliedAfterMs + the gateway timeout: neither the plan nor a charge of it is known.
+          f.bff.clock.advance(61_000);
+          expect(await f.bff.payments.reconciler.runOnce()).toBeGreaterThanOrEqual(1);
+          // Settled: later passes leave it alone.
+          f.bff.clock.advance(600_000);
+          await f.bff.payments.reconciler.runOnce();
+        });
+        expect(sent.filter((r) => !r.startsWith('status '))).toEqual([]);
+
+        const settled = await subscription(plan.id);
+        expect(settled).toMatchObject({
+          state: 'not_sent',
+          recurringPaymentId: null,
+          errorCode: 'NOT_CREATED',
+          schedule: { nextChargeAt: null },
+        });
+        expect(settled.errorMessage).toContain('not created');
+        expect(settled.errorMessage).toContain('not sent again');
+        const audit = await reconcileAudit(plan.id);
+        expect(audit).toHaveLength(1);
+        expect(audit[0]).toMatchObject({ outcome: 'failed', error_code: 'NOT_CREATED' });
+        expect(JSON.parse(audit[0]?.summary ?? '{}')).toMatchObject({
+          clientOrderId: plan.clientOrderId,
+          requestedBy: FINANCE,
+          stateBefore: 'sending',
+          finding: 'not_created',
+        });
+        // Nothing was sent again: the gateway still knows no charge of it.
+        const status = await f.shop.client.send('status', '1001', {
+          client_orderid: `${plan.clientOrderId}-1`,
+        });
+        expect(status.kind === 'reply' ? status.httpStatus : status.kind).toBe(404);
+      });
+
+      it('when the instance stopped after the gateway created the plan, then the reconciler learns it from its first charge: active with its recurring-payment-id and the charge, audited, never sent again', async () => {
+        const created = await crashedPlan({ maxPayments: 2 });
+        const rpId = created.recurringPaymentId ?? '';
+        expect(rpId).toMatch(/^\d+$/);
+        expect(await subscription(created.id)).toMatchObject({
+          state: 'sending',
+          recurringPaymentId: null,
+        });
+
+        const sent = await sentDuring(async () => {
+          f.bff.clock.advance(5_000);
+          await f.bff.payments.reconciler.runOnce();
+          expect((await subscription(created.id)).state).toBe('sending');
+          f.bff.clock.advance(61_000);
+          await f.bff.payments.reconciler.runOnce();
+        });
+        expect(sent.filter((r) => !r.startsWith('status '))).toEqual([]);
+
+        const found = await subscription(created.id);
+        expect(found).toMatchObject({
+          state: 'active',
+          recurringPaymentId: rpId,
+          errorCode: null,
+          errorMessage: null,
+        });
+        expect(found.charges.map((c) => c.clientOrderId)).toEqual([`${created.clientOrderId}-1`]);
+        const audit = await reconcileAudit(created.id);
+        expect(audit).toHaveLength(1);
+        expect(audit[0]).toMatchObject({ outcome: 'success', error_code: null });
+        expect(JSON.parse(audit[0]?.summary ?? '{}')).toMatchObject({
+          stateBefore: 'sending',
+          finding: 'created',
+          evidence: `${created.clientOrderId}-1`,
+          recurringPaymentId: rpId,
+        });
+      });
+
+      it('when two instances look for abandoned plans at once, then the database lease gives the plan to one: the gateway is asked once, one audit row', async () => {
+        await f.sandbox.faults({ errorRate: 1, operations: ['create-recurring-payment'] });
+        const plan = await crashedPlan();
+        await f.sandbox.faults({});
+        // A second instance on the same database: its own ledger and lease owner.
+        const payments = f.bff.payments;
+        const other = new Ledger(
+          f.bff.db,
+          f.bff.clock,
+          f.bff.services.audit,
+          new InProcessEventBus(),
+          resolveOptions({ ...payments.options, instanceId: 'second-instance' }),
+        );
+        const secondInstance = new SubscriptionRecovery(
+          other,
+          new TransactionsService(other, payments.gateway, configuredEndpointIds(f.bff.config)),
+          f.bff.logger,
+        );
+        f.bff.clock.advance(66_000);
+        const sent = await sentDuring(async () => {
+          await Promise.all([
+            payments.reconciler.subscriptions.runOnce(),
+            secondInstance.runOnce(),
+          ]);
+        });
+        expect(sent.filter((r) => r.includes(plan.clientOrderId))).toEqual([
+          `status ${plan.clientOrderId}`,
+          `status ${plan.clientOrderId}-1`,
+        ]);
+        expect((await subscription(plan.id)).state).toBe('not_sent');
+        expect(await reconcileAudit(plan.id)).toHaveLength(1);
+      });
+
+      // Last: it moves the BFF clock days ahead, past every session of the suite.
+      it('when the plan starts later, then after the safe delay it waits unknown (the gateway can confirm it only by its first charge) and is settled by that charge once due, even with the charge callback lost', async () => {
+        const clock = (await f.sandbox.control('/sandbox/clock')).json as { nowMs: number };
+        const start = new Date(clock.nowMs + 3 * 24 * 3600_000).toISOString().slice(0, 10);
+        const created = await crashedPlan({ startDate: start, maxPayments: undefined });
+        const dueAt = Date.parse(`${start}T00:00:00Z`);
+
+        f.bff.clock.advance(66_000);
+        await f.bff.payments.reconciler.runOnce();
+        const waiting = await subscription(created.id);
+        expect(waiting).toMatchObject({ state: 'unknown', recurringPaymentId: null });
+        expect(waiting.errorMessage).toContain(`first charge, due ${start}T00:00:00.000Z`);
+        // Not asked again (nor settled) before the charge is due.
+        const early = await sentDuring(async () => {
+          f.bff.clock.advance(Math.max(0, dueAt - f.bff.clock.now() - 60_000));
+          await f.bff.payments.reconciler.runOnce();
+        });
+        expect(early.filter((r) => r.includes(created.clientOrderId))).toEqual([]);
+        // The suite's sessions lapsed while the clock moved: a fresh reader.
+        const reader = await f.bff.userWithRoles(['support']);
+        expect((await subscription(created.id, reader)).state).toBe('unknown');
+
+        // The charge happens at the gateway; its callback never arrives.
+        await f.sandbox.control('/sandbox/faults', { callbacks: 'drop' });
+        await f.sandbox.advance(Math.ceil((dueAt - clock.nowMs) / 1000) + 61);
+        f.bff.clock.advance(Math.max(0, dueAt + 61_000 - f.bff.clock.now()));
+        const sent = await sentDuring(async () => {
+          await f.bff.payments.reconciler.runOnce();
+        });
+        expect(sent.filter((r) => !r.startsWith('status '))).toEqual([]);
+        const found = await subscription(created.id, reader);
+        expect(found).toMatchObject({
+          state: 'active',
+          recurringPaymentId: created.recurringPaymentId,
+        });
+        expect(found.charges.map((c) => c.clientOrderId)).toEqual([`${created.clientOrderId}-1`]);
+        expect((await reconcileAudit(created.id)).map((a) => a.outcome)).toEqual(['success']);
+      });
     });
   });
 }

@@ -169,5 +169,78 @@ for (const variant of DB_VARIANTS) {
       expect(detail?.amounts).toMatchObject({ returned: '30.00', remainingReturnable: '70.00' });
       expect(detail?.drift).toBe(false);
     });
+
+    it('when a charge names a plan the crash recovery had judged not created, then the plan becomes active with its id; a plan the gateway refused stays refused', async () => {
+      const k = payDb(db);
+      const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+      const plan = (id: string, errorCode: string) => ({
+        id,
+        endpoint_id: '1001',
+        client_orderid: id,
+        recurring_payment_id: null,
+        card_ref_id: 'CR-1',
+        amount_minor: 1_000,
+        currency: 'EUR',
+        period: 'month',
+        interval_count: 1,
+        start_date: null,
+        first_charge_at: now,
+        max_payments: null,
+        order_desc: 'plan',
+        email: 'plan@example.com',
+        state: 'not_sent',
+        gateway_serial: null,
+        error_code: errorCode,
+        error_message: 'judged earlier',
+        exchange: null,
+        idempotency_key: null,
+        created_by: 'u1',
+        created_by_email: 'finance@paydesk.test',
+        created_at: now,
+        updated_at: now,
+        check_at: null,
+        check_attempts: 0,
+        lease_owner: null,
+        lease_until: null,
+      });
+      await k
+        .insertInto('subscriptions')
+        .values([plan('plan-late', 'NOT_CREATED'), plan('plan-refused', 'GATEWAY_REFUSED')])
+        .execute();
+      const charge = (planId: string, orderid: string, rpId: string): GatewayView => ({
+        ...view(0n, [{ ...SALE, serial: `S-${orderid}`, type: 'rebill' }]),
+        orderid,
+        clientOrderId: `${planId}-1`,
+        type: 'rebill',
+        recurringPaymentId: rpId,
+      });
+      for (const [planId, orderid, rpId] of [
+        ['plan-late', '888001', 'RP-1'],
+        ['plan-refused', '888002', 'RP-2'],
+      ] as const) {
+        await ledger.tx((trx) =>
+          ledger.applyStatus(trx, '1001', charge(planId, orderid, rpId), {
+            source: 'callback',
+            actor: null,
+            exchange: null,
+          }),
+        );
+      }
+      const rows = await k
+        .selectFrom('subscriptions')
+        .select(['id', 'state', 'recurring_payment_id', 'error_code'])
+        .where('id', 'in', ['plan-late', 'plan-refused'])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: 'plan-late', state: 'active', recurring_payment_id: 'RP-1', error_code: null },
+        {
+          id: 'plan-refused',
+          state: 'not_sent',
+          recurring_payment_id: null,
+          error_code: 'GATEWAY_REFUSED',
+        },
+      ]);
+    });
   });
 }

@@ -458,16 +458,25 @@ export class Ledger {
     const match = /^(.+)-\d+$/.exec(view.clientOrderId);
     const rpId = view.recurringPaymentId;
     if (match?.[1] === undefined || rpId === undefined || rpId === null) return;
+    // A charge proves the plan exists: it wins over an outcome not known yet and over an earlier
+    // "not created" verdict of the crash recovery (a gateway that charged later than expected).
     await trx
       .updateTable('subscriptions')
       .set({
         recurring_payment_id: rpId,
         state: 'active',
+        error_code: null,
+        error_message: null,
         updated_at: this.clock.now(),
       })
       .where('client_orderid', '=', match[1])
       .where('recurring_payment_id', 'is', null)
-      .where('state', 'in', ['unknown', 'sending'])
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', ['unknown', 'sending']),
+          eb.and([eb('state', '=', 'not_sent'), eb('error_code', '=', 'NOT_CREATED')]),
+        ]),
+      )
       .execute();
   }
 

@@ -142,6 +142,16 @@ export interface SubscriptionsTable {
   created_by_email: string;
   created_at: number;
   updated_at: number;
+  /**
+   * Crash recovery of a plan still `sending` or `unknown` (0007-subscription-recovery): when the
+   * reconciler next asks the gateway about it; null = its first look, the safe delay after
+   * `created_at`.
+   */
+  check_at: number | null;
+  check_attempts: number;
+  /** the reconciler instance that holds the plan, until `lease_until` */
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
 export interface PaymentsTables {
@@ -369,6 +379,31 @@ export function driftIndexMigration(): Migration {
   };
 }
 
+export const SUBSCRIPTION_RECOVERY_MIGRATION_NAME = '0007-subscription-recovery';
+
+/**
+ * A plan left `sending` by an instance that stopped before recording the gateway's reply (or
+ * `unknown` after a lost reply) is settled by the reconciler: its schedule and its lease live on
+ * the row, and the few plans awaiting an outcome are found by state.
+ */
+export function subscriptionRecoveryMigration(kind: DatabaseKind): Migration {
+  const int = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      const run = async (text: string) => {
+        await sql.raw(text).execute(db);
+      };
+      await run(`alter table subscriptions add column check_at ${int}`);
+      await run(`alter table subscriptions add column check_attempts integer not null default 0`);
+      await run(`alter table subscriptions add column lease_owner text`);
+      await run(`alter table subscriptions add column lease_until ${int}`);
+      await run(
+        `create index subscriptions_awaiting on subscriptions (state, created_at) where state in ('sending', 'unknown')`,
+      );
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -376,6 +411,7 @@ export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration
     [SUBSCRIPTIONS_MIGRATION_NAME]: subscriptionsMigration(kind),
     [LIST_INDEXES_MIGRATION_NAME]: listIndexesMigration(),
     [DRIFT_INDEX_MIGRATION_NAME]: driftIndexMigration(),
+    [SUBSCRIPTION_RECOVERY_MIGRATION_NAME]: subscriptionRecoveryMigration(kind),
   };
 }
 
@@ -408,7 +444,10 @@ export async function ensurePaymentsSchema(
   if (hasPayments && hasSubscriptions) return false;
   await db.transaction().execute(async (trx) => {
     if (!hasPayments) await paymentsMigration(kind).up(trx);
-    if (!hasSubscriptions) await subscriptionsMigration(kind).up(trx);
+    if (!hasSubscriptions) {
+      await subscriptionsMigration(kind).up(trx);
+      await subscriptionRecoveryMigration(kind).up(trx);
+    }
   });
   return true;
 }

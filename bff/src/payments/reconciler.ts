@@ -14,9 +14,12 @@ import { platformTrx } from './db.js';
 import type { TransactionsService } from './transactions.js';
 import { PollLoop } from '../jobs/poll-loop.js';
 import { gatewayOrderId } from './rebills.js';
+import { SubscriptionRecovery } from './subscriptions.js';
 
 export class Reconciler {
   readonly #loop: PollLoop;
+  /** Subscriptions left `sending` (an instance stopped before recording the reply) or `unknown`. */
+  readonly subscriptions: SubscriptionRecovery;
 
   constructor(
     private readonly ledger: Ledger,
@@ -24,6 +27,7 @@ export class Reconciler {
     private readonly idempotency: Idempotency,
     private readonly logger: Logger,
   ) {
+    this.subscriptions = new SubscriptionRecovery(ledger, transactions, logger);
     this.#loop = new PollLoop(
       ledger.options.reconcile.pollIntervalMs,
       () => this.runOnce(),
@@ -42,7 +46,10 @@ export class Reconciler {
     return this.#loop.stop();
   }
 
-  /** Claims the due jobs, reconciles each, purges expired idempotency keys; returns the jobs run. */
+  /**
+   * Claims the due jobs, reconciles each, settles the subscriptions due for a look, purges expired
+   * idempotency keys; returns the jobs and subscriptions looked at.
+   */
   async runOnce(): Promise<number> {
     const jobs = await this.claim();
     for (const job of jobs) {
@@ -53,8 +60,9 @@ export class Reconciler {
         await this.reschedule(job, 'internal error');
       }
     }
+    const plans = await this.subscriptions.runOnce();
     await this.idempotency.purge();
-    return jobs.length;
+    return jobs.length + plans;
   }
 
   private async claim(): Promise<ReconcileJobsTable[]> {

@@ -3,8 +3,12 @@
 // (`<client_orderid>-n`) whose callbacks carry `recurring-payment-id`; the ledger links those
 // orders to the plan (ledger.applyStatus). The gateway has no cancel or update for a plan, so
 // neither has Paydesk. A lost reply leaves the plan `unknown`; it is never sent again, and its
-// first charge names it.
+// first charge names it. A plan an instance left `sending` (it stopped between recording and the
+// reply) or `unknown` is settled by the reconciler (`SubscriptionRecovery`): it asks the gateway
+// after the safe delay, records the plan it has, or marks it not created, audited.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
   SubscriptionCreateBody,
@@ -23,12 +27,14 @@ import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js'
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
 import { redact } from '../services/redact.js';
 import { requireCardRefOnEndpoint } from './card-refs.js';
-import { big, toColumn, type PayDb } from './db.js';
+import { big, platformTrx, toColumn, type PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
+import type { Ledger } from './ledger.js';
 import type { SubscriptionsTable } from './migration.js';
+import { nextReconcileDelay } from './options.js';
 import { iso, toSummary } from './records.js';
-import type { ActorInfo } from './transactions.js';
+import type { ActorInfo, TransactionsService } from './transactions.js';
 
 /** The next due time after `from` (same arithmetic as the gateway's schedule). */
 export function advanceSchedule(
@@ -148,6 +154,12 @@ export class SubscriptionsService {
         created_by_email: actor.email,
         created_at: now,
         updated_at: now,
+        // Should this instance stop before the reply is recorded, the reconciler settles the
+        // plan after the safe delay (SubscriptionRecovery).
+        check_at: null,
+        check_attempts: 0,
+        lease_owner: null,
+        lease_until: null,
       })
       .execute();
 
@@ -352,4 +364,264 @@ function classify(outcome: GatewayOutcome): {
     errorCode: reply.errorCode ?? `HTTP_${outcome.httpStatus}`,
     errorMessage: reply.errorMessage ?? null,
   };
+}
+
+// ------------------------------------------------------------------------- crash recovery
+
+/** What the recovery found, in the plan's audit row. */
+type Finding = 'created' | 'not_created';
+
+function notFound(outcome: GatewayOutcome): boolean {
+  return outcome.kind === 'reply' && outcome.httpStatus === 404;
+}
+
+function describeOutcome(outcome: GatewayOutcome): string {
+  return outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason;
+}
+
+/**
+ * The reconciler's part for subscriptions (design §3, §5: a lost outcome is reconciled with
+ * `status`, never sent again). A plan still `sending` or `unknown` the safe delay after its create
+ * (the request can no longer be on its way: notAppliedAfterMs + the gateway timeout, as for a
+ * rebill) is leased in the database (FOR UPDATE SKIP LOCKED on PostgreSQL, the write lock on
+ * SQLite), and the gateway is asked: `status` of the plan's client_orderid (a gateway that knows a
+ * plan as an order names its recurring-payment-id), then of its first charge (`<client_orderid>-1`,
+ * a rebill order naming the plan) once that charge was due. Either answer records the plan
+ * `active`; when neither is known, no plan exists: `not_sent` with error NOT_CREATED, audited. A
+ * plan whose first charge is not due yet cannot be confirmed before then: it waits `unknown` and
+ * is asked again after the charge's due time. Nothing is ever sent again.
+ */
+export class SubscriptionRecovery {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly transactions: TransactionsService,
+    private readonly logger: Logger,
+  ) {}
+
+  /** After this long from its create, a plan's request is certainly no longer on its way. */
+  get safeDelayMs(): number {
+    const o = this.ledger.options;
+    return Math.max(o.reconcile.notAppliedAfterMs, o.gatewayTimeoutMs) + o.gatewayTimeoutMs;
+  }
+
+  /** Claims the plans due for a look and settles each it can; returns how many it looked at. */
+  async runOnce(): Promise<number> {
+    const plans = await this.claim();
+    for (const plan of plans) {
+      try {
+        await this.recover(plan);
+      } catch (err) {
+        this.logger.error({ err, subscriptionId: plan.id }, 'subscription recovery attempt failed');
+        await this.reschedule(plan, 'internal error');
+      }
+    }
+    return plans.length;
+  }
+
+  private async claim(): Promise<SubscriptionsTable[]> {
+    const { db, options, clock } = this.ledger;
+    const now = clock.now();
+    const firstLookBefore = now - this.safeDelayMs;
+    return this.ledger.tx(async (trx) => {
+      let query = trx
+        .selectFrom('subscriptions')
+        .select('id')
+        // A literal, so that the partial index subscriptions_awaiting serves it.
+        .where(sql<boolean>`state in ('sending', 'unknown')`)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('check_at', 'is', null), eb('created_at', '<=', firstLookBefore)]),
+            eb('check_at', '<=', now),
+          ]),
+        )
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+        .orderBy('created_at')
+        .limit(options.reconcile.batchSize);
+      if (db.kind === 'postgres') query = query.forUpdate().skipLocked();
+      const due = await query.execute();
+      if (due.length === 0) return [];
+      const ids = due.map((d) => d.id);
+      await trx
+        .updateTable('subscriptions')
+        .set({ lease_owner: options.instanceId, lease_until: now + options.reconcile.leaseMs })
+        .where('id', 'in', ids)
+        .execute();
+      return trx.selectFrom('subscriptions').selectAll().where('id', 'in', ids).execute();
+    });
+  }
+
+  private async recover(plan: SubscriptionsTable): Promise<void> {
+    const own = await this.transactions.askStatus(plan.endpoint_id, undefined, plan.client_orderid);
+    if (own.view !== null) {
+      const rpId = own.view.recurringPaymentId ?? null;
+      if (rpId === null || rpId === '') {
+        await this.reschedule(plan, 'status named no recurring-payment-id');
+        return;
+      }
+      await this.settle(plan, 'created', { recurringPaymentId: rpId, evidence: 'plan' });
+      return;
+    }
+    if (!notFound(own.outcome)) {
+      await this.reschedule(plan, describeOutcome(own.outcome));
+      return;
+    }
+    // The gateway does not know the plan as an order: its first charge tells, once it was due.
+    const chargeDueBy = plan.first_charge_at + this.ledger.options.reconcile.notAppliedAfterMs;
+    if (this.ledger.clock.now() < chargeDueBy) {
+      await this.awaitFirstCharge(plan, chargeDueBy);
+      return;
+    }
+    const firstCharge = `${plan.client_orderid}-1`;
+    const charge = await this.transactions.askStatus(plan.endpoint_id, undefined, firstCharge);
+    if (charge.view !== null) {
+      // The plan exists. Its charge is an ordinary order, recorded as its callback would record
+      // it (which also links the plan).
+      const view = charge.view;
+      const applied = await this.ledger.tx((trx) =>
+        this.ledger.applyStatus(trx, plan.endpoint_id, view, {
+          source: 'reconcile',
+          actor: null,
+          exchange: exchangeData(charge.outcome),
+        }),
+      );
+      this.ledger.publish(applied.row, applied.created);
+      await this.settle(plan, 'created', {
+        recurringPaymentId: view.recurringPaymentId ?? null,
+        evidence: firstCharge,
+      });
+      return;
+    }
+    if (!notFound(charge.outcome)) {
+      await this.reschedule(plan, describeOutcome(charge.outcome));
+      return;
+    }
+    await this.settle(plan, 'not_created', { recurringPaymentId: null, evidence: firstCharge });
+  }
+
+  /** Records what the gateway said, if this instance still holds the plan; audited. */
+  private async settle(
+    plan: SubscriptionsTable,
+    finding: Finding,
+    found: { recurringPaymentId: string | null; evidence: string },
+  ): Promise<void> {
+    const { clock, options } = this.ledger;
+    const now = clock.now();
+    const message =
+      finding === 'created'
+        ? null
+        : `The plan was not created: Paydesk did not learn the gateway's answer to its create-recurring-payment (${plan.state === 'sending' ? 'the instance sending it stopped before recording the reply' : 'the reply was lost'}), and after the safe delay the gateway knows neither the plan (${plan.client_orderid}) nor its first charge (${found.evidence}). Nothing will be charged; it was not sent again. Create a new subscription if the customer still wants one.`;
+    await this.ledger.tx(async (trx) => {
+      const done = await trx
+        .updateTable('subscriptions')
+        .set(
+          finding === 'created'
+            ? {
+                state: 'active',
+                ...(found.recurringPaymentId === null
+                  ? {}
+                  : { recurring_payment_id: found.recurringPaymentId }),
+                error_code: null,
+                error_message: null,
+                check_at: null,
+                lease_owner: null,
+                lease_until: null,
+                updated_at: now,
+              }
+            : {
+                state: 'not_sent',
+                error_code: 'NOT_CREATED',
+                error_message: message,
+                check_at: null,
+                lease_owner: null,
+                lease_until: null,
+                updated_at: now,
+              },
+        )
+        .where('id', '=', plan.id)
+        // Only the lease holder writes: a lease that expired mid-call may be someone else's.
+        .where('lease_owner', '=', options.instanceId)
+        .where(
+          'state',
+          'in',
+          // The charge just recorded may already have linked (activated) the plan.
+          finding === 'created' ? ['sending', 'unknown', 'active'] : ['sending', 'unknown'],
+        )
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) return;
+      await this.ledger.audit.appendIn(platformTrx(trx), {
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: 'subscription.reconcile',
+        target: `subscription:${plan.id}`,
+        summary: {
+          clientOrderId: plan.client_orderid,
+          amount: formatMinorUnits(big(plan.amount_minor)),
+          currency: plan.currency,
+          requestedBy: plan.created_by_email,
+          stateBefore: plan.state,
+          finding,
+          evidence: found.evidence,
+          recurringPaymentId: found.recurringPaymentId,
+        },
+        outcome: finding === 'created' ? 'success' : 'failed',
+        errorCode: finding === 'created' ? null : 'NOT_CREATED',
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      });
+    });
+  }
+
+  /** A plan the gateway can confirm only by its first charge, not due yet: `unknown` until then. */
+  private async awaitFirstCharge(plan: SubscriptionsTable, at: number): Promise<void> {
+    const now = this.ledger.clock.now();
+    await this.ledger.k
+      .updateTable('subscriptions')
+      .set({
+        state: 'unknown',
+        error_message:
+          plan.state === 'sending'
+            ? `Paydesk stopped before recording the gateway's answer to this plan. The gateway can confirm it only by its first charge, due ${iso(plan.first_charge_at)}; Paydesk asks again then. It is never sent again.`
+            : plan.error_message,
+        check_at: at,
+        check_attempts: 0,
+        lease_owner: null,
+        lease_until: null,
+        updated_at: now,
+      })
+      .where('id', '=', plan.id)
+      .where('lease_owner', '=', this.ledger.options.instanceId)
+      .where('state', 'in', ['sending', 'unknown'])
+      .execute();
+  }
+
+  /** No answer to go by (timeout, 5xx, unreachable): asked again on the reconcile schedule, never given up. */
+  private async reschedule(plan: SubscriptionsTable, error: string): Promise<void> {
+    const { clock, options } = this.ledger;
+    const t = options.reconcile;
+    const now = clock.now();
+    // The schedule runs from the first look, or from the first charge's due time once it passed.
+    const chargeDueBy = plan.first_charge_at + t.notAppliedAfterMs;
+    const firstLook = plan.created_at + this.safeDelayMs;
+    const phaseStart = chargeDueBy <= now ? Math.max(firstLook, chargeDueBy) : firstLook;
+    const delay =
+      nextReconcileDelay(t, phaseStart, now, options.random) ??
+      Math.round(t.slowMinMs + (t.slowMaxMs - t.slowMinMs) * options.random());
+    this.logger.warn(
+      { subscriptionId: plan.id, attempts: plan.check_attempts + 1, error },
+      'subscription outcome still unknown; asking the gateway again later',
+    );
+    await this.ledger.k
+      .updateTable('subscriptions')
+      .set({
+        check_at: now + delay,
+        check_attempts: plan.check_attempts + 1,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where('id', '=', plan.id)
+      .where('lease_owner', '=', options.instanceId)
+      .execute();
+  }
 }

@@ -14,6 +14,7 @@ import { createLogger } from '../logger.js';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
 import { createPayouts } from './index.js';
 import {
+  accountCreatedBy,
   demoMerchant,
   post,
   startPayoutsApp,
@@ -167,6 +168,40 @@ for (const variant of DB_VARIANTS) {
         callbacks: unknown[];
       };
       expect(Array.isArray(sentOrders.callbacks)).toBe(true);
+    });
+
+    it('when an ops account the admin-creator of a payout-form link created (or the reverse) views the links, then canDecide is false and "awaiting my approval" leaves the link out, as the approval itself is refused; an untied ops user is offered it', async () => {
+      const boss = await bff.userWithRoles(['ops', 'admin']);
+      const puppet = await accountCreatedBy(bff, boss, ['ops']);
+      const hold = async (by: TestClient) => {
+        const res = await post(by, '/api/payment-links', link('payout-form'));
+        expect(res.status, res.text).toBe(200);
+        return PaymentLinkResultSchema.parse(res.json).link;
+      };
+      const byBoss = await hold(boss);
+      const byPuppet = await hold(puppet);
+      const offered = async (viewer: TestClient, id: string) => {
+        const all = PaymentLinkListSchema.parse(
+          (await viewer.get('/api/payment-links?kind=payout-form&limit=200')).json,
+        );
+        const awaiting = PaymentLinkListSchema.parse(
+          (await viewer.get('/api/payment-links?view=awaiting-my-approval&limit=200')).json,
+        );
+        return {
+          inList: all.items.find((l) => l.id === id)?.canDecide,
+          awaiting: awaiting.items.some((l) => l.id === id),
+        };
+      };
+      for (const [viewer, held] of [
+        [puppet, byBoss],
+        [boss, byPuppet],
+      ] as const) {
+        expect(await offered(viewer, held.id)).toEqual({ inList: false, awaiting: false });
+        const refused = await post(viewer, `/api/payment-links/${held.id}/approve`, {});
+        expect(errorCode(refused), refused.text).toBe('FOUR_EYES_REQUIRED');
+      }
+      for (const held of [byBoss, byPuppet])
+        expect(await offered(opsB, held.id)).toEqual({ inList: true, awaiting: true });
     });
 
     it('when a held payout-form link is altered in the database, then approval is refused; a rejected one cannot be approved', async () => {

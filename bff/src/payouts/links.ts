@@ -25,7 +25,7 @@ import {
   type Actor,
   type Ctx,
 } from './context.js';
-import { mayDecide, requireSeparatePeople } from './four-eyes.js';
+import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
 
@@ -46,7 +46,8 @@ export const LINK_ROLE: Readonly<Record<PaymentLinkKind, Role>> = {
 export class PaymentLinksService {
   constructor(private readonly c: Ctx) {}
 
-  toApi(row: PaymentLinksTable, viewer: Actor | null): PaymentLink {
+  /** `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. */
+  toApi(row: PaymentLinksTable, decider: Decider): PaymentLink {
     return {
       id: row.id,
       kind: row.kind as PaymentLinkKind,
@@ -65,7 +66,7 @@ export class PaymentLinksService {
       rejectReason: row.reject_reason,
       errorCode: row.error_code,
       errorMessage: row.error_message,
-      canDecide: mayDecide(viewer, row.created_by, row.state === 'pending_approval'),
+      canDecide: decider.mayDecide(row.created_by, row.state === 'pending_approval'),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -83,6 +84,11 @@ export class PaymentLinksService {
     });
   }
 
+  /** One link as `actor` sees it (the reply of an action). */
+  async viewOf(row: PaymentLinksTable, actor: Actor): Promise<PaymentLink> {
+    return this.toApi(row, await deciderFor(this.c.k, actor));
+  }
+
   async row(id: string): Promise<PaymentLinksTable> {
     const row = await this.c.k
       .selectFrom('payment_links')
@@ -96,18 +102,22 @@ export class PaymentLinksService {
   async list(q: PaymentLinkListQuery, viewer: Actor): Promise<PaymentLink[]> {
     // Only ops users approve: nothing awaits the approval of anyone else.
     if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops')) return [];
+    // The four-eyes view of this viewer: one query, whatever the number of rows.
+    const decider = await deciderFor(this.c.k, viewer);
     let query = this.c.k.selectFrom('payment_links').selectAll();
     if (q.kind !== undefined) query = query.where('kind', '=', q.kind);
     if (q.state !== undefined) query = query.where('state', '=', q.state);
     if (q.view === 'mine') query = query.where('created_by', '=', viewer.id);
     if (q.view === 'awaiting-my-approval')
-      query = query.where('state', '=', 'pending_approval').where('created_by', '<>', viewer.id);
+      query = query
+        .where('state', '=', 'pending_approval')
+        .where('created_by', 'not in', decider.excludedPreparers);
     const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => this.toApi(r, viewer));
+    return rows.map((r) => this.toApi(r, decider));
   }
 
   private requestFields(
@@ -197,7 +207,7 @@ export class PaymentLinksService {
     });
     if (held) {
       return {
-        link: this.toApi(row, actor),
+        link: await this.viewOf(row, actor),
         message:
           'The payout-form link is held until a second ops user approves it; its page address is released then.',
       };
@@ -335,7 +345,7 @@ export class PaymentLinksService {
         error_message: `the reply was lost (${outcome.reason})`,
       });
       return {
-        link: this.toApi(after, actor),
+        link: await this.viewOf(after, actor),
         message: `The ${row.kind} reply was lost (${outcome.reason}${code === undefined ? '' : `, ${code}`}); the order may exist at the gateway but its page address is not known. Create a new link; the callback receiver records whatever the lost one does.`,
       };
     }
@@ -355,7 +365,7 @@ export class PaymentLinksService {
       redirect_url: reply.redirectUrl,
     });
     return {
-      link: this.toApi(after, actor),
+      link: await this.viewOf(after, actor),
       message: 'Send this page address to the customer; the outcome arrives by callback.',
     };
   }
@@ -394,7 +404,7 @@ export class PaymentLinksService {
       data: { reason },
     });
     return {
-      link: this.toApi(after, actor),
+      link: await this.viewOf(after, actor),
       message: 'The payout-form link was rejected; nothing was sent.',
     };
   }

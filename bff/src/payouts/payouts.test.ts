@@ -13,9 +13,11 @@ import {
 import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
 import { payDb } from '../payments/db.js';
 import {
+  accountCreatedBy,
   key,
   post,
   startPayoutsApp,
+  userId,
   startSandbox,
   type PayoutsTestApp,
   type Sandbox,
@@ -299,6 +301,60 @@ for (const variant of DB_VARIANTS) {
       }
       const refused = await auditRows('payout.approve', `payout:${hashTampered.id}`);
       expect(refused.map((r) => [r.outcome, r.error_code])).toEqual([['refused', 'CONFLICT']]);
+    });
+
+    it('when an ops account an admin-preparer created or gave the ops role to (or the creator of the preparer) views the payouts, then canDecide is false and "awaiting my approval" leaves the payout out, as the approval itself is refused; an untied ops user is offered it', async () => {
+      const boss = await bff.userWithRoles(['ops', 'admin']);
+      const puppet = await accountCreatedBy(bff, boss, ['ops']);
+      const promoted = await bff.userWithRoles(['support']);
+      const renamed = await bff.userWithRoles(['ops']);
+      for (const [who, change] of [
+        [promoted, { roles: ['support', 'ops'] }],
+        [renamed, { name: 'Renamed' }],
+      ] as const) {
+        const id = await userId(bff, who.email);
+        const r = await boss.request('PATCH', `/api/users/${id}`, change);
+        expect(r.status, r.text).toBe(200);
+      }
+      // `promoted` signs in again: its session predates the ops role.
+      const promotedNow = bff.client();
+      expect(
+        (await promotedNow.login(promoted.email, `password-for-${promoted.email}`)).status,
+      ).toBe(200);
+      const byBoss = await prepare(payoutBody(CARD, { mode: 'single', amount: '3.01' }), boss);
+      const byPuppet = await prepare(payoutBody(CARD, { mode: 'single', amount: '3.02' }), puppet);
+
+      const offered = async (viewer: TestClient, id: string) => {
+        const all = PayoutListSchema.parse((await keep(viewer.get('/api/payouts?limit=200'))).json);
+        const awaiting = PayoutListSchema.parse(
+          (await keep(viewer.get('/api/payouts?view=awaiting-my-approval&limit=200'))).json,
+        );
+        const detail = PayoutDetailSchema.parse(
+          (await keep(viewer.get(`/api/payouts/${id}`))).json,
+        );
+        return {
+          inList: all.items.find((p) => p.id === id)?.canDecide,
+          awaiting: awaiting.items.some((p) => p.id === id),
+          detail: detail.canDecide,
+        };
+      };
+      const none = { inList: false, awaiting: false, detail: false };
+      for (const [viewer, payout] of [
+        [puppet, byBoss],
+        [promotedNow, byBoss],
+        [boss, byPuppet],
+      ] as const) {
+        expect(await offered(viewer, payout.id)).toEqual(none);
+        // The server agrees: the approval the screen no longer offers is refused.
+        const refused = await keep(post(viewer, `/api/payouts/${payout.id}/approve`, {}));
+        expect(errorCode(refused), refused.text).toBe('FOUR_EYES_REQUIRED');
+      }
+      const offeredToOthers = { inList: true, awaiting: true, detail: true };
+      expect(await offered(renamed, byBoss.id)).toEqual(offeredToOthers);
+      expect(await offered(opsB, byBoss.id)).toEqual(offeredToOthers);
+      expect(await offered(opsB, byPuppet.id)).toEqual(offeredToOthers);
+      expect((await row(byBoss.id)).state).toBe('pending_approval');
+      expect((await row(byPuppet.id)).state).toBe('pending_approval');
     });
 
     it('when a single-mode payout is prepared, then nothing is sent and the destination is sealed; approval sends the v2 payout and wipes it', async () => {

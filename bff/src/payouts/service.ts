@@ -34,7 +34,7 @@ import {
   sealBinding,
   type Binding,
 } from './destination.js';
-import { mayDecide, requireSeparatePeople } from './four-eyes.js';
+import { DECIDES_NOTHING, deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import type { PayoutsTable } from './migration.js';
 
 export interface PayoutOutcome {
@@ -63,7 +63,8 @@ export class PayoutsService {
 
   // ------------------------------------------------------------------ reading
 
-  toApi(row: PayoutsTable, viewer: Actor | null): Payout {
+  /** `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. */
+  toApi(row: PayoutsTable, decider: Decider): Payout {
     const now = this.c.clock.now();
     const lapsed =
       row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now;
@@ -91,10 +92,15 @@ export class PayoutsService {
       expiresAt: iso(row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
-      canDecide: mayDecide(viewer, row.prepared_by, state === 'pending_approval'),
+      canDecide: decider.mayDecide(row.prepared_by, state === 'pending_approval'),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
+  }
+
+  /** One payout as `actor` sees it (the reply of an action). */
+  async viewOf(row: PayoutsTable, actor: Actor): Promise<Payout> {
+    return this.toApi(row, await deciderFor(this.c.k, actor));
   }
 
   async row(id: string): Promise<PayoutsTable> {
@@ -112,7 +118,7 @@ export class PayoutsService {
     this.c.bus.publish({
       type: created ? 'payout.created' : 'payout.updated',
       payoutId: row.id,
-      state: this.toApi(row, null).state,
+      state: this.toApi(row, DECIDES_NOTHING).state,
       orderid: row.orderid,
       at: new Date(this.c.clock.now()).toISOString(),
     });
@@ -127,7 +133,7 @@ export class PayoutsService {
       .orderBy('id', 'asc')
       .execute();
     return {
-      ...this.toApi(row, viewer),
+      ...(await this.viewOf(row, viewer)),
       events: events.map((e) => ({
         at: new Date(e.at).toISOString(),
         kind: e.kind as 'gateway' | 'staff' | 'reconcile',
@@ -141,6 +147,8 @@ export class PayoutsService {
   async list(q: PayoutListQuery, viewer: Actor): Promise<Payout[]> {
     // Only ops users approve: nothing awaits the approval of anyone else.
     if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops')) return [];
+    // The four-eyes view of this viewer: one query, whatever the number of rows.
+    const decider = await deciderFor(this.c.k, viewer);
     let query = this.c.k.selectFrom('payouts').selectAll();
     const now = this.c.clock.now();
     if (q.state === 'expired') {
@@ -161,7 +169,7 @@ export class PayoutsService {
     if (q.view === 'awaiting-my-approval') {
       query = query
         .where('state', '=', 'pending_approval')
-        .where('prepared_by', '<>', viewer.id)
+        .where('prepared_by', 'not in', decider.excludedPreparers)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
     }
     const rows = await query
@@ -169,7 +177,7 @@ export class PayoutsService {
       .orderBy('id', 'desc')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => this.toApi(r, viewer));
+    return rows.map((r) => this.toApi(r, decider));
   }
 
   // ------------------------------------------------------------------ preparing
@@ -259,7 +267,7 @@ export class PayoutsService {
         data: { mode: 'single', destination: masked },
       });
       return {
-        payout: this.toApi(row, actor),
+        payout: await this.viewOf(row, actor),
         message: 'The payout is held until a second ops user approves it; nothing was sent yet.',
       };
     }
@@ -305,7 +313,7 @@ export class PayoutsService {
         ...this.pollStart(),
       });
       return {
-        payout: this.toApi(await this.row(id), actor),
+        payout: await this.viewOf(await this.row(id), actor),
         message: `The outcome of the payout-check is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status, and the payout waits for approval once checked.`,
       };
     }
@@ -331,7 +339,7 @@ export class PayoutsService {
     if (answer.kind !== 'view') {
       await this.update(id, this.pollStart());
       return {
-        payout: this.toApi(await this.row(id), actor),
+        payout: await this.viewOf(await this.row(id), actor),
         message: 'The payout-check was sent; its outcome is being confirmed with the gateway.',
       };
     }
@@ -340,7 +348,7 @@ export class PayoutsService {
       after.state === 'pending_approval'
         ? 'The gateway checked the destination; the payout waits for approval by a second ops user.'
         : `The gateway did not accept the destination (${after.error_code ?? after.state}); nothing can be paid.`;
-    return { payout: this.toApi(after, actor), message };
+    return { payout: await this.viewOf(after, actor), message };
   }
 
   /** The request fields of a payout or payout-check for this row and destination. */
@@ -638,7 +646,7 @@ export class PayoutsService {
         ...this.pollStart(),
       });
       return {
-        payout: this.toApi(await this.row(row.id), actor),
+        payout: await this.viewOf(await this.row(row.id), actor),
         message: `The outcome of the ${operation} is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status and never sends it again.`,
       };
     }
@@ -667,7 +675,7 @@ export class PayoutsService {
       ...this.pollStart(),
     });
     return {
-      payout: this.toApi(await this.row(row.id), actor),
+      payout: await this.viewOf(await this.row(row.id), actor),
       message: `The gateway accepted the ${operation}; its final status follows.`,
     };
   }
@@ -706,7 +714,7 @@ export class PayoutsService {
       data: { reason },
     });
     return {
-      payout: this.toApi(after, actor),
+      payout: await this.viewOf(after, actor),
       message: 'The payout was rejected; nothing was paid.',
     };
   }

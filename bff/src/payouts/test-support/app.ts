@@ -307,3 +307,29 @@ export function post(
     idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey },
   );
 }
+
+/** A staff account another one (an admin) created through `POST /api/users`: the audit log ties them. */
+export async function accountCreatedBy(
+  bff: PayoutsTestApp,
+  creator: TestClient,
+  roles: Role[],
+): Promise<TestClient & { email: string; id: string }> {
+  const email = `made-${randomUUID()}@paydesk.test`;
+  const password = `password-for-${email}`;
+  const res = await creator.request('POST', '/api/users', { email, name: 'Made', password, roles });
+  if (res.status !== 201) throw new Error(`creating ${email} failed: ${res.status} ${res.text}`);
+  const c = bff.client();
+  const login = await c.login(email, password);
+  if (login.status !== 200) throw new Error(`login as ${email} failed: ${login.status}`);
+  return Object.assign(c, { email, id: (res.json as { id: string }).id });
+}
+
+/** The id of the account with this e-mail. */
+export async function userId(bff: PayoutsTestApp, email: string): Promise<string> {
+  const row = await bff.k
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
