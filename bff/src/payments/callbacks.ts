@@ -98,27 +98,38 @@ export class CallbackReceiver {
       return { status: 200, outcome: 'duplicate', transactionId: seen?.transaction_id ?? null };
     }
 
-    const { outcome, view } = await this.transactions.askStatus(endpointId, orderid, clientOrderId);
+    let asked = endpointId;
+    let { outcome, view } = await this.transactions.askStatus(asked, orderid, clientOrderId);
     const callbackEntry = {
       kind: 'callback' as const,
       title: `callback: ${query.type ?? 'operation'} ${status}${query.amount === undefined ? '' : ` ${query.amount} ${query.currency ?? ''}`.trimEnd()}`,
       actor: null,
       data: redactFields(params),
     };
+    const known =
+      view === null
+        ? await this.ledger.k
+            .selectFrom('transactions')
+            .select(['id', 'endpoint_id'])
+            .where('orderid', '=', orderid)
+            .executeTakeFirst()
+        : undefined;
+    if (view === null && known !== undefined && known.endpoint_id !== endpointId) {
+      // The callback URL named another endpoint than the order's (a storefront's misconfigured
+      // URL): the endpoint in the URL only says where to ask, and Paydesk knows where this order is.
+      asked = known.endpoint_id;
+      ({ outcome, view } = await this.transactions.askStatus(asked, orderid, clientOrderId));
+      callbackEntry.title += ` (its URL named endpoint ${endpointId}; status asked on the order's endpoint ${asked})`;
+    }
     if (view === null) {
       // Stored, but not confirmed: answer 200 (the callback itself is valid) and let the
       // reconciler confirm it; a known order gets a job, an unknown one waits for its next callback.
-      const known = await this.ledger.k
-        .selectFrom('transactions')
-        .select('id')
-        .where('orderid', '=', orderid)
-        .executeTakeFirst();
       if (known !== undefined) {
         await this.ledger.tx(async (trx) => {
           await this.ledger.timeline(trx, known.id, callbackEntry);
           await this.ledger.timeline(trx, known.id, {
             kind: 'gateway',
-            title: 'status after callback: no answer',
+            title: `status after callback: ${outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}${outcome.reply.errorCode === undefined ? '' : ` ${outcome.reply.errorCode}`}` : 'no answer'}`,
             actor: null,
             data: exchangeData(outcome),
           });
@@ -151,7 +162,7 @@ export class CallbackReceiver {
       return { status: 200, outcome: 'stored-unconfirmed', transactionId: known.id };
     }
     const result = await this.ledger.tx(async (trx) => {
-      const applied = await this.ledger.applyStatus(trx, endpointId, view, {
+      const applied = await this.ledger.applyStatus(trx, asked, view, {
         source: 'callback',
         actor: null,
         exchange: exchangeData(outcome),

@@ -226,13 +226,24 @@ for (const variant of DB_VARIANTS) {
         ['currency', 'EUR'],
         ['control', callbackControl(status, order.orderid, order.clientOrderId, key)],
       ];
-      it("when a well-signed callback for endpoint 1001's order names endpoint 1002, then the order keeps its endpoint and status and no other order appears", async () => {
+      it("when a well-signed callback for endpoint 1001's order names endpoint 1002, then the order keeps its endpoint and status, no other order appears, and the callback is confirmed on the order's own endpoint", async () => {
         const before = await transactionRows();
         for (const status of ['declined', 'approved']) {
           const res = await callback(signed('1002', status, CONTROL_KEY));
-          expect(res.status, res.text).toBeLessThan(500);
+          expect(res.status, res.text).toBe(200);
         }
         expect(await transactionRows()).toEqual(before);
+        const titles = (
+          await sql<{
+            title: string;
+          }>`select title from transaction_timeline where transaction_id = ${order.id} order by id`.execute(
+            bff.db.k,
+          )
+        ).rows.map((r) => r.title);
+        expect(
+          titles.filter((t) => t.includes("status asked on the order's endpoint 1001")),
+        ).toHaveLength(2);
+        expect(titles.filter((t) => t.startsWith('status after callback'))).toEqual([]);
       });
 
       it('when a callback names an unconfigured endpoint, or is signed with another merchant’s key, or its control is missing, then 400 naming query.endpoint or 403, and nothing is stored', async () => {
