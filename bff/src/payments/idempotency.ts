@@ -12,6 +12,45 @@ type Stored =
   | { kind: 'ok'; status: number; body: unknown }
   | { kind: 'error'; code: ErrorCode; message: string; details: ErrorDetails | null };
 
+/**
+ * A request interrupted before it answered (its instance stopped between sending and recording
+ * the reply) leaves its key in flight. Once the reconciler knows what the gateway did, the key is
+ * settled in the reconciler's transaction: a request the gateway applied answers every repeat with
+ * `reply`; one it did not apply is released, so that the same request may be made again. Keys are
+ * found by the requester's email, the key and the route, and only while still in flight.
+ */
+export async function settleInterruptedKey(
+  trx: PayTrx,
+  at: { requestedBy: string; key: string; route: string; now: number },
+  reply: { status: number; body: unknown } | null,
+): Promise<void> {
+  const base = trx.selectFrom('users').select('id').where('email', '=', at.requestedBy);
+  if (reply === null) {
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('user_id', 'in', base)
+      .where('key', '=', at.key)
+      .where('route', '=', at.route)
+      .where('state', '=', 'in_flight')
+      .execute();
+    return;
+  }
+  const stored: Stored = { kind: 'ok', status: reply.status, body: reply.body };
+  await trx
+    .updateTable('idempotency_keys')
+    .set({
+      state: 'done',
+      reply_status: reply.status,
+      reply_body: JSON.stringify(stored),
+      completed_at: at.now,
+    })
+    .where('user_id', 'in', base)
+    .where('key', '=', at.key)
+    .where('route', '=', at.route)
+    .where('state', '=', 'in_flight')
+    .execute();
+}
+
 export interface IdempotentReply {
   status: number;
   body: unknown;
@@ -128,9 +167,9 @@ export class Idempotency {
     if (existing.state !== 'done' || existing.reply_body === null) {
       throw new AppError(
         'IDEMPOTENCY_IN_FLIGHT',
-        // After a crash the key stays in flight: the reconciler settles the operation with the
-        // gateway's truth, and nothing is ever sent again under this key.
-        'a request with this Idempotency-Key is still being processed, or was interrupted before it answered; it is never sent twice: the order’s timeline shows its outcome once the gateway confirms it',
+        // After a crash the key stays in flight until the reconciler settles the operation with
+        // the gateway's truth (settleInterruptedKey); nothing is ever sent twice under this key.
+        'a request with this Idempotency-Key is still being processed, or was interrupted before it answered; it is never sent twice. Once the gateway confirms its outcome (the order’s timeline shows it), this same request gets that outcome, or runs again if the gateway did not apply it',
       );
     }
     const stored = JSON.parse(existing.reply_body) as Stored;

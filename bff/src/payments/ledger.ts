@@ -7,7 +7,12 @@ import {
   toMinorUnits,
   type GatewayReply,
 } from '@paydesk/shared/protocol';
-import type { TransactionDetail, TransactionEvent, TransactionStatus } from '@paydesk/shared/api';
+import type {
+  OperationResult,
+  TransactionDetail,
+  TransactionEvent,
+  TransactionStatus,
+} from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import type { AuditLog } from '../services/audit.js';
@@ -23,6 +28,7 @@ import {
   type PayTrx,
 } from './db.js';
 import type { EventBus } from './events.js';
+import { settleInterruptedKey } from './idempotency.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import type { PaymentsOptions } from './options.js';
 import { gatewayOrderId, pendingOrderId } from './rebills.js';
@@ -180,6 +186,17 @@ export interface ApplyResult {
   drift: string[];
 }
 
+/** An operation left `sending` by a stopped instance, settled by a `status` reply. */
+interface Interrupted {
+  op: TransactionOperationsTable;
+  finding: 'applied' | 'not_applied';
+}
+
+/** The route an operation's Idempotency-Key was taken for (see routes.ts). */
+function keyRoute(op: TransactionOperationsTable, row: TransactionsTable): string {
+  return op.kind === 'rebill' ? 'rebill' : `${op.kind} ${row.id}`;
+}
+
 export class Ledger {
   readonly k: PayDb;
   constructor(
@@ -298,7 +315,13 @@ export class Ledger {
 
     const ops = await this.operationsOf(trx, before.id);
     const drift = created ? [] : this.driftOf(before, ops, view);
-    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now);
+    const { ops: opsAfter, interrupted } = await this.syncOperations(
+      trx,
+      before.id,
+      ops,
+      view,
+      now,
+    );
     const totals = this.totalsWithUnseen(ops, view);
 
     const driftDetails =
@@ -367,6 +390,7 @@ export class Ledger {
     }
     entries.push(...(how.timelineAfter ?? []));
     await this.timelineMany(trx, before.id, entries);
+    if (interrupted.length > 0) await this.settleInterrupted(trx, row, opsAfter, interrupted, now);
     if (drift.length > 0) {
       await this.audit.appendIn(platformTrx(trx), {
         actorId: null,
@@ -563,10 +587,18 @@ export class Ledger {
     ops: TransactionOperationsTable[],
     view: GatewayView,
     now: number,
-  ): Promise<TransactionOperationsTable[]> {
+  ): Promise<{ ops: TransactionOperationsTable[]; interrupted: Interrupted[] }> {
     // The operations as they are after this call (the order is locked), for needsReconcile; the
     // gateway's own operations inserted here are left out (it looks at Paydesk's only).
     const after = new Map(ops.map((o) => [o.id, o]));
+    const interrupted: Interrupted[] = [];
+    // An operation still `sending` when the gateway's status settles it: its request was
+    // interrupted (its instance stopped between sending and recording), or is about to record its
+    // own reply (a callback can come first); that outcome step then stores its reply over this one.
+    const noteInterrupted = (o: TransactionOperationsTable, finding: Interrupted['finding']) => {
+      if (o.state === 'sending' && o.idempotency_key !== null && o.requested_by !== null)
+        interrupted.push({ op: o, finding });
+    };
     const bySerial = new Map(
       ops.filter((o) => o.gateway_serial !== null).map((o) => [o.gateway_serial, o]),
     );
@@ -628,6 +660,7 @@ export class Ledger {
             data: { operationId: matched.id, serialNumber: g.serial, status: g.status },
           });
           await this.auditReconciled(trx, transactionId, matched, 'applied', g.status);
+          noteInterrupted(matched, 'applied');
         }
         continue;
       }
@@ -669,6 +702,7 @@ export class Ledger {
           .execute();
         after.set(o.id, { ...o, ...changes });
         waiting.splice(waiting.indexOf(o), 1);
+        noteInterrupted(o, 'applied');
       }
     }
     // A lost reply whose operation the gateway still does not show, long enough after sending
@@ -694,8 +728,46 @@ export class Ledger {
         data: { operationId: o.id },
       });
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
+      noteInterrupted(o, 'not_applied');
     }
-    return [...after.values()];
+    return { ops: [...after.values()], interrupted };
+  }
+
+  /**
+   * The Idempotency-Keys of requests interrupted mid-operation (their instance stopped between
+   * sending and recording), now that the gateway's status settled the operation: an applied one
+   * answers repeats with the reply the request would have had; one not applied lets the key go.
+   */
+  private async settleInterrupted(
+    trx: PayTrx,
+    row: TransactionsTable,
+    ops: readonly TransactionOperationsTable[],
+    interrupted: readonly Interrupted[],
+    now: number,
+  ): Promise<void> {
+    let detail: TransactionDetail | null = null;
+    for (const { op, finding } of interrupted) {
+      if (op.idempotency_key === null || op.requested_by === null) continue;
+      const at = {
+        requestedBy: op.requested_by,
+        key: op.idempotency_key,
+        route: keyRoute(op, row),
+        now,
+      };
+      if (finding === 'not_applied') {
+        await settleInterruptedKey(trx, at, null);
+        continue;
+      }
+      detail ??= await this.detailOf(trx, row, ops);
+      const operation = detail.operations.find((o) => o.id === op.id);
+      if (operation === undefined) continue;
+      const body: OperationResult = {
+        operation,
+        transaction: detail,
+        message: `The ${op.kind} was interrupted before Paydesk recorded the gateway's reply; the gateway's status shows it ${operation.state}. It was not sent again.`,
+      };
+      await settleInterruptedKey(trx, at, { status: 200, body });
+    }
   }
 
   /**
@@ -739,6 +811,14 @@ export class Ledger {
         data: { operationId: o.id },
       });
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
+      if (o.state === 'sending' && o.idempotency_key !== null && o.requested_by !== null) {
+        // Its request was interrupted: the key is let go, so the same request may be made again.
+        await settleInterruptedKey(
+          trx,
+          { requestedBy: o.requested_by, key: o.idempotency_key, route: keyRoute(o, row), now },
+          null,
+        );
+      }
     }
     await trx
       .updateTable('transactions')

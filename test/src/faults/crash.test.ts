@@ -3,7 +3,8 @@
 // dies with every operation recorded as `sending`, the gateway then applies them, and a new BFF
 // process starts on the same database. Shows: the `sending` operations end reconciled (applied,
 // reservations released), nothing is sent again (a retry with the same Idempotency-Key is refused
-// too), no cap can be exceeded meanwhile, and the audit trail is complete.
+// until the gateway's truth is known, then gets the reply it would have had, or is made afresh when
+// the gateway did not apply it), no cap can be exceeded meanwhile, and the audit trail is complete.
 //
 // "No audit row lost", as the product defines it: a route writes its audit row when the request
 // answers, so a request whose process died never has one. Its trace is the reconciliation's row
@@ -30,7 +31,7 @@ import {
   worldsForSuite,
   type World,
 } from './support/world.js';
-import { TransactionPageSchema } from '@paydesk/shared/api';
+import { OperationResultSchema, TransactionPageSchema } from '@paydesk/shared/api';
 
 const OPERATIONS = Object.values(GATEWAY_OPERATION);
 /** Longer than a kill takes, shorter than the BFF's timeout: the BFF never learns the outcome. */
@@ -120,6 +121,20 @@ for (const variant of DB_VARIANTS) {
       const after = await transaction(w, targets.saleToReturn);
       expect(after.amounts).toMatchObject({ returned: '15.00', remainingReturnable: '25.00' });
       expect((await transaction(w, targets.preauthToCapture)).amounts.captured).toBe('25.00');
+
+      // The same requests once more (same Idempotency-Key), now that the gateway's truth is
+      // known: each gets the reply it would have had (applied, and why it came late), and still
+      // nothing is sent.
+      const sentBefore = w.sandbox.requests.length;
+      for (const a of attempts.filter((x) => x.kind !== 'payout-pay')) {
+        const again = await send(a, targets);
+        expect(again.status, `${a.kind} repeated: ${again.text}`).toBe(200);
+        const result = OperationResultSchema.parse(again.json);
+        expect(result.operation.kind, a.kind).toBe(a.kind);
+        expect(result.operation.state, a.kind).toBe('approved');
+        expect(result.message, a.kind).toContain('interrupted');
+      }
+      expect(w.sandbox.requests.length).toBe(sentBefore);
     });
 
     it('when the BFF is killed -9 while each request is at the gateway and the gateway then fails them, then after a restart each ends not applied (audited), nothing moved and nothing was sent again', async () => {
@@ -148,6 +163,21 @@ for (const variant of DB_VARIANTS) {
         remainingReturnable: '40.00',
       });
       expect((await transaction(w, targets.preauthToCapture)).amounts.captured).toBe('0.00');
+
+      // Not applied, so the keys were let go: the same request (same Idempotency-Key) is made
+      // afresh, once, and goes through now that the gateway answers.
+      for (const a of attempts.filter((x) => x.kind !== 'payout-pay')) {
+        const sentBefore = w.sandbox.requests.length;
+        const again = await send(a, targets);
+        expect(again.status, `${a.kind} repeated: ${again.text}`).toBe(200);
+        const result = OperationResultSchema.parse(again.json);
+        expect(result.operation.kind, a.kind).toBe(a.kind);
+        expect(result.message, a.kind).not.toContain('interrupted');
+        const sent = w.sandbox.requests
+          .slice(sentBefore)
+          .filter((r) => r.operation === GATEWAY_OPERATION[a.kind]);
+        expect(sent, a.kind).toHaveLength(1);
+      }
     });
   });
 }
