@@ -101,8 +101,8 @@ export async function openDatabase(
     pool.on('error', onIdleClientError);
     k = new Kysely<Database>({
       dialect: new PostgresDialect({
-        // Repeated statements are prepared once per connection (see pg-prepared.ts).
-        pool: database.preparedStatements === false ? pool : preparingPool(pool),
+        // Repeated statements are prepared once per connection, unless turned off (pg-prepared.ts).
+        pool: preparingPool(pool, database.preparedStatements !== false),
       }),
     });
     const batchSql = `select seq, prev_hash, hash, encode(sha256(convert_to(${hashedContentSql('postgres')}, 'UTF8')), 'hex') from audit_log where seq >= $1 and seq < $2 order by seq`;
