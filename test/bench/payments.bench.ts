@@ -593,7 +593,7 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-export function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return Number(match?.[1] ?? Number.NaN);
@@ -612,12 +612,15 @@ async function listBench(): Promise<void> {
   const run = async (databaseUrl: string, seed: () => Promise<void>) => {
     const bff = await startBff(bffPort, sandboxPort, databaseUrl);
     try {
+      mark('bff ready');
       const t0 = performance.now();
       await seed();
+      mark('seeded');
       process.stdout.write(
         `seeded ${rows} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (then ANALYZE)\n`,
       );
       const support = await userWithRole(bff, 'support');
+      mark('signed in');
       const page = async (query: string) => {
         const res = await support.call('GET', `/api/transactions?${query}`);
         if (res.status !== 200) throw new Error(`${query}: HTTP ${res.status} ${res.text}`);
@@ -662,18 +665,25 @@ async function listBench(): Promise<void> {
         );
       }
       process.stdout.write(`${lines.join('\n')}\n`);
+      mark('list done');
 
       // (c) the whole set as CSV; peak RSS of the BFF process during the export.
       const pid = bff.child.pid ?? 0;
       writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM (peak RSS) to the current RSS
       const before = rssKiB(pid, 'VmRSS');
+      // what the RSS before is made of: file-backed pages (mostly the node binary's code) and
+      // anonymous memory (V8's heap, malloc)
+      const beforeFile = rssKiB(pid, 'RssFile');
+      const beforeAnon = rssKiB(pid, 'RssAnon');
       let sampledPeak = before;
       const sampler = setInterval(() => {
         sampledPeak = Math.max(sampledPeak, rssKiB(pid, 'VmRSS'));
       }, 50);
+      mark('export start');
       const t1 = performance.now();
       const res = await support.call('GET', '/api/transactions/export');
       const seconds = (performance.now() - t1) / 1000;
+      mark('export end');
       clearInterval(sampler);
       if (res.status !== 200) throw new Error(`export: HTTP ${res.status}`);
       let lineCount = 0;
@@ -682,7 +692,8 @@ async function listBench(): Promise<void> {
       const peak = Math.max(sampledPeak, rssKiB(pid, 'VmHWM'));
       process.stdout.write(
         `export: ${dataRows} rows, ${(res.text.length / 2 ** 20).toFixed(1)} MiB in ${seconds.toFixed(2)} s = ` +
-          `${Math.round(dataRows / seconds)} rows/s; BFF RSS ${Math.round(before / 1024)} MiB before, ` +
+          `${Math.round(dataRows / seconds)} rows/s; BFF RSS ${Math.round(before / 1024)} MiB before ` +
+          `(${Math.round(beforeFile / 1024)} file-backed, ${Math.round(beforeAnon / 1024)} anonymous), ` +
           `peak ${Math.round(peak / 1024)} MiB during the export\n`,
       );
     } finally {

@@ -9,6 +9,8 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS } from '../test-support/harness.js';
 import { get, type IncomingMessage } from 'node:http';
+import { payDb } from './db.js';
+import type { TransactionsTable } from './migration.js';
 import { csvCell } from './queries.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
 import { CARDS } from './test-support/storefront.js';
@@ -147,6 +149,91 @@ for (const variant of DB_VARIANTS) {
           : a.createdAt.localeCompare(b.createdAt),
       );
       expect(seen).toEqual(expected.map((o) => o.id));
+    });
+
+    it('when rows hold separators, formulas, nulls, ties, large amounts and non-ASCII text, then the export writes exactly these bytes (the same on both databases)', async () => {
+      const base = Date.UTC(2001, 0, 1);
+      const row = (n: number, fields: Partial<TransactionsTable>): TransactionsTable => ({
+        id: `e0000000-0000-4000-8000-00000000000${n}`,
+        endpoint_id: '1001',
+        orderid: `90000000${n}`,
+        client_orderid: `csv-${n}`,
+        type: 'sale',
+        status: 'approved',
+        stage: null,
+        currency: 'EUR',
+        amount_minor: 100,
+        authorized_minor: 0,
+        captured_minor: 0,
+        returned_minor: 0,
+        card_bin: null,
+        card_last4: null,
+        card_brand: null,
+        card_ref_id: null,
+        customer_email: null,
+        customer_name: null,
+        drift: 0,
+        drift_details: null,
+        source: 'lookup',
+        last_checked_at: null,
+        created_at: base,
+        updated_at: base,
+        ...fields,
+      });
+      const rows = [
+        row(3, {
+          client_orderid: 'Zoë ☃ @home',
+          status: 'error',
+          stage: 'error',
+          card_bin: '411111',
+          customer_email: '+mail@example.com',
+          created_at: base + 86_399_999,
+        }),
+        row(2, {
+          endpoint_id: '1002',
+          orderid: '-42',
+          client_orderid: 'two\r\nlines',
+          type: 'preauth',
+          status: 'declined',
+          stage: 'declined',
+          currency: 'USD',
+          amount_minor: 900_719_925_474_099,
+          created_at: base + 7,
+        }),
+        row(1, {
+          client_orderid: '=HYPERLINK("http://x")',
+          amount_minor: 123_456_789_012,
+          captured_minor: 1,
+          card_last4: '1234',
+          card_brand: 'VISA',
+          customer_email: 'a,b@example.com',
+          drift: 1,
+          created_at: base + 7,
+        }),
+      ];
+      const k = payDb(f.bff.db);
+      await k.insertInto('transactions').values(rows).execute();
+      try {
+        const res = await f.support.get(
+          '/api/transactions/export?createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z',
+        );
+        expect(res.status).toBe(200);
+        expect(res.text).toBe(
+          'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,card,customerEmail,drift\r\n' +
+            `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,**** 1234,"a,b@example.com",yes\r\n` +
+            `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,,,no\r\n` +
+            `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,Zoë ☃ @home,sale,error,error,EUR,1.00,0.00,0.00,411111**********,'+mail@example.com,no\r\n`,
+        );
+      } finally {
+        await k
+          .deleteFrom('transactions')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+      }
     });
 
     it('when an export is written, then other work gets the event loop between its batches', async () => {
