@@ -8,7 +8,7 @@
 // CSV export (rate, peak RSS of the BFF). PostgreSQL: a fresh database from PAYDESK_TEST_PG_URL,
 // dropped after. Figures go to test/bench/RESULTS-payments.md by hand. Ports are free ones.
 // Investigation switches (environment): BENCH_BFF_MAIN / BENCH_SANDBOX_MAIN (another build),
-// BENCH_BFF_NODE_FLAGS (e.g. --cpu-prof), BENCH_BFF_ENV (JSON), BENCH_MARKS=1 (phase clock for
+// BENCH_BFF_NODE_FLAGS / BENCH_SANDBOX_NODE_FLAGS (e.g. --cpu-prof), BENCH_BFF_ENV (JSON), BENCH_MARKS=1 (phase clock for
 // cutting a CPU profile), BENCH_KEEP_TEMP=1 (keep the SQLite file). load.ts reuses the helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,6 +72,10 @@ export async function freePort(): Promise<number> {
 
 /** Extra node flags for the BFF process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`), from the environment. */
 const BFF_NODE_FLAGS = (process.env.BENCH_BFF_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+/** The same for the sandbox process (BENCH_SANDBOX_NODE_FLAGS). */
+const SANDBOX_NODE_FLAGS = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '')
+  .split(' ')
+  .filter((f) => f !== '');
 
 function start(
   script: string,
@@ -111,12 +115,16 @@ export async function startSandbox(port: number): Promise<Proc> {
       processingDelayMs: 0,
     }),
   );
-  const child = start(process.env.BENCH_SANDBOX_MAIN ?? 'sandbox/dist/main.js', {
-    SANDBOX_PORT: String(port),
-    SANDBOX_HOST: '127.0.0.1',
-    SANDBOX_CONFIG: config,
-    LOG_LEVEL: 'warn',
-  });
+  const child = start(
+    process.env.BENCH_SANDBOX_MAIN ?? 'sandbox/dist/main.js',
+    {
+      SANDBOX_PORT: String(port),
+      SANDBOX_HOST: '127.0.0.1',
+      SANDBOX_CONFIG: config,
+      LOG_LEVEL: 'warn',
+    },
+    SANDBOX_NODE_FLAGS,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitOk(`${url}/paynet/openapi.json`, 'the sandbox');
   return { child, url };

@@ -116,10 +116,13 @@ class PreparingClient implements PostgresPoolClient {
    */
   private send<R>(config: pg.QueryConfig<unknown[]>): Promise<PostgresQueryResult<R>> {
     return new Promise((resolve, reject) => {
-      this.client.query(config, (err: Error | null, result: pg.QueryResult) => {
+      const done = (err: Error | null, result: pg.QueryResult) => {
         if (err) reject(err);
         else resolve(result as unknown as PostgresQueryResult<R>);
-      });
+      };
+      // An unnamed statement as text and values: pg then skips copying the config object.
+      if (config.name === undefined) this.client.query(config.text, config.values ?? [], done);
+      else this.client.query(config, done);
     });
   }
 

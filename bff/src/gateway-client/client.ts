@@ -166,12 +166,18 @@ export class GatewayClient {
 
     let response: Response;
     let text: string;
+    // The deadline covers the reply's body too. A timer of our own, cleared once the reply is
+    // read (AbortSignal.timeout's timer would still fire, and build its error, for every request).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      deadline.abort(new DOMException('The gateway did not answer in time', 'TimeoutError'));
+    }, this.options.timeoutMs);
     try {
       response = await this.fetch(url, {
         method: 'POST',
         headers,
         body: formEncode(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: deadline.signal,
         redirect: 'error',
       });
       text = await response.text();
@@ -188,6 +194,8 @@ export class GatewayClient {
       }
       exchange.error = `connection lost before a reply${code === undefined ? '' : ` (${code})`}`;
       return { kind: 'unknown', reason: 'connection-lost', exchange };
+    } finally {
+      clearTimeout(timer);
     }
 
     exchange.receivedAt = this.now().toISOString();

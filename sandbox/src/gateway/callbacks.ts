@@ -140,11 +140,17 @@ export class Callbacks {
     const at = new Date(this.clock.now()).toISOString();
     let httpStatus: number | undefined;
     let error: string | undefined;
+    // A timer of our own, cleared once the reply is read (AbortSignal.timeout's would still fire,
+    // and build its error, for every callback).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      deadline.abort(new DOMException('no reply in time', 'TimeoutError'));
+    }, CALLBACK_TIMEOUT_MS);
     try {
       const response = await fetch(delivery.url, {
         method: 'GET',
         redirect: 'manual',
-        signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
+        signal: deadline.signal,
       });
       httpStatus = response.status;
       // Read the reply to its end (rather than cancel it) so that undici returns the keep-alive
@@ -158,6 +164,8 @@ export class Callbacks {
             ? e.cause.message
             : e.message
           : 'request failed';
+    } finally {
+      clearTimeout(timer);
     }
     // The store may have been reset while the request was in flight.
     if (this.store.callbacks.get(id) !== delivery) return;
