@@ -186,12 +186,6 @@ export interface ApplyResult {
   drift: string[];
 }
 
-/** An operation left `sending` by a stopped instance, settled by a `status` reply. */
-interface Interrupted {
-  op: TransactionOperationsTable;
-  finding: 'applied' | 'not_applied';
-}
-
 /** The route an operation's Idempotency-Key was taken for (see routes.ts). */
 function keyRoute(op: TransactionOperationsTable, row: TransactionsTable): string {
   return op.kind === 'rebill' ? 'rebill' : `${op.kind} ${row.id}`;
@@ -315,13 +309,7 @@ export class Ledger {
 
     const ops = await this.operationsOf(trx, before.id);
     const drift = created ? [] : this.driftOf(before, ops, view);
-    const { ops: opsAfter, interrupted } = await this.syncOperations(
-      trx,
-      before.id,
-      ops,
-      view,
-      now,
-    );
+    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now);
     const totals = this.totalsWithUnseen(ops, view);
 
     const driftDetails =
@@ -390,7 +378,7 @@ export class Ledger {
     }
     entries.push(...(how.timelineAfter ?? []));
     await this.timelineMany(trx, before.id, entries);
-    if (interrupted.length > 0) await this.settleInterrupted(trx, row, opsAfter, interrupted, now);
+    if (how.source === 'reconcile') await this.settleInterruptedKeys(trx, row, opsAfter, now);
     if (drift.length > 0) {
       await this.audit.appendIn(platformTrx(trx), {
         actorId: null,
@@ -587,18 +575,10 @@ export class Ledger {
     ops: TransactionOperationsTable[],
     view: GatewayView,
     now: number,
-  ): Promise<{ ops: TransactionOperationsTable[]; interrupted: Interrupted[] }> {
+  ): Promise<TransactionOperationsTable[]> {
     // The operations as they are after this call (the order is locked), for needsReconcile; the
     // gateway's own operations inserted here are left out (it looks at Paydesk's only).
     const after = new Map(ops.map((o) => [o.id, o]));
-    const interrupted: Interrupted[] = [];
-    // An operation still `sending` when the gateway's status settles it: its request was
-    // interrupted (its instance stopped between sending and recording), or is about to record its
-    // own reply (a callback can come first); that outcome step then stores its reply over this one.
-    const noteInterrupted = (o: TransactionOperationsTable, finding: Interrupted['finding']) => {
-      if (o.state === 'sending' && o.idempotency_key !== null && o.requested_by !== null)
-        interrupted.push({ op: o, finding });
-    };
     const bySerial = new Map(
       ops.filter((o) => o.gateway_serial !== null).map((o) => [o.gateway_serial, o]),
     );
@@ -660,7 +640,6 @@ export class Ledger {
             data: { operationId: matched.id, serialNumber: g.serial, status: g.status },
           });
           await this.auditReconciled(trx, transactionId, matched, 'applied', g.status);
-          noteInterrupted(matched, 'applied');
         }
         continue;
       }
@@ -702,7 +681,6 @@ export class Ledger {
           .execute();
         after.set(o.id, { ...o, ...changes });
         waiting.splice(waiting.indexOf(o), 1);
-        noteInterrupted(o, 'applied');
       }
     }
     // A lost reply whose operation the gateway still does not show, long enough after sending
@@ -728,33 +706,64 @@ export class Ledger {
         data: { operationId: o.id },
       });
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
-      noteInterrupted(o, 'not_applied');
     }
-    return { ops: [...after.values()], interrupted };
+    return [...after.values()];
   }
 
   /**
    * The Idempotency-Keys of requests interrupted mid-operation (their instance stopped between
-   * sending and recording), now that the gateway's status settled the operation: an applied one
-   * answers repeats with the reply the request would have had; one not applied lets the key go.
+   * sending and recording the reply): still in flight although their operation was sent longer
+   * ago than any live request takes (the gateway call times out by then, and the outcome step
+   * follows at once). Settled when the reconciler looks at the order (the safety-net job of step A
+   * comes due just then): an operation the gateway has answers repeats with the reply the request
+   * would have had; one it did not apply lets the key go, so the same request can be made again.
    */
-  private async settleInterrupted(
+  private async settleInterruptedKeys(
     trx: PayTrx,
     row: TransactionsTable,
     ops: readonly TransactionOperationsTable[],
-    interrupted: readonly Interrupted[],
     now: number,
   ): Promise<void> {
+    const over = now - (this.options.gatewayTimeoutMs + this.options.reconcile.fastMinMs);
+    const candidates = ops.filter(
+      (o) =>
+        o.origin === 'paydesk' &&
+        o.idempotency_key !== null &&
+        o.requested_by !== null &&
+        o.sent_at !== null &&
+        o.sent_at <= over &&
+        !(IN_FLIGHT_STATES as readonly string[]).includes(o.state),
+    );
+    if (candidates.length === 0) return;
+    const inFlight = await trx
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('user_id', 'in', (eb) =>
+        eb
+          .selectFrom('users')
+          .select('id')
+          .where('email', 'in', [...new Set(candidates.map((o) => o.requested_by ?? ''))]),
+      )
+      .where(
+        'key',
+        'in',
+        candidates.map((o) => o.idempotency_key ?? ''),
+      )
+      .where('state', '=', 'in_flight')
+      .execute();
+    if (inFlight.length === 0) return;
+    const waiting = new Set(inFlight.map((k) => k.key));
     let detail: TransactionDetail | null = null;
-    for (const { op, finding } of interrupted) {
+    for (const op of candidates) {
       if (op.idempotency_key === null || op.requested_by === null) continue;
+      if (!waiting.has(op.idempotency_key)) continue;
       const at = {
         requestedBy: op.requested_by,
         key: op.idempotency_key,
         route: keyRoute(op, row),
         now,
       };
-      if (finding === 'not_applied') {
+      if (op.state === 'not_applied') {
         await settleInterruptedKey(trx, at, null);
         continue;
       }
