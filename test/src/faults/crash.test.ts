@@ -186,9 +186,13 @@ for (const variant of DB_VARIANTS) {
         const result = OperationResultSchema.parse(again.json);
         expect(result.operation.kind, a.kind).toBe(a.kind);
         expect(result.message, a.kind).not.toContain('interrupted');
-        const sent = w.sandbox.requests
-          .slice(sentBefore)
-          .filter((r) => r.operation === GATEWAY_OPERATION[a.kind]);
+        // The sandbox's request log arrives through its stdout, a moment after the reply.
+        const sent = await until(`${a.kind}: sent again`, () => {
+          const seen = w.sandbox.requests
+            .slice(sentBefore)
+            .filter((r) => r.operation === GATEWAY_OPERATION[a.kind]);
+          return Promise.resolve(seen.length > 0 ? seen : undefined);
+        });
         expect(sent, a.kind).toHaveLength(1);
       }
     });
