@@ -10,8 +10,9 @@ for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`app shell (${variant.name})`, () => {
     let t: TestApp;
     let gatewayUp = true;
-    const dist = mkdtempSync(join(tmpdir(), 'paydesk-dist-'));
+    let dist = '';
     beforeAll(async () => {
+      dist = mkdtempSync(join(tmpdir(), 'paydesk-dist-'));
       mkdirSync(join(dist, 'assets'));
       writeFileSync(
         join(dist, 'index.html'),

@@ -1,11 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Env } from './config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paydesk-config-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 const base: Env = {
   GATEWAY_BASE_URL: 'http://127.0.0.1:8081/paynet',
   MERCHANT_LOGIN: 'shop',
