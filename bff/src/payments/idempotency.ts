@@ -13,6 +13,15 @@ type Stored =
   | { kind: 'error'; code: ErrorCode; message: string; details: ErrorDetails | null };
 
 /**
+ * The route an operation's Idempotency-Key is taken for: a follow-up operation on one order
+ * (`capture <transaction id>`, ...), or a rebill (a new order, so no id). The routes take keys
+ * under it, and the reconciler finds an interrupted request's key by it.
+ */
+export function keyRouteOf(operation: string, transactionId: string): string {
+  return operation === 'rebill' ? 'rebill' : `${operation} ${transactionId}`;
+}
+
+/**
  * A request interrupted before it answered (its instance stopped between sending and recording
  * the reply) leaves its key in flight. Once the reconciler knows what the gateway did, the key is
  * settled in the reconciler's transaction: a request the gateway applied answers every repeat with

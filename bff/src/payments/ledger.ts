@@ -28,7 +28,7 @@ import {
   type PayTrx,
 } from './db.js';
 import type { EventBus } from './events.js';
-import { settleInterruptedKey } from './idempotency.js';
+import { keyRouteOf, settleInterruptedKey } from './idempotency.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import type { PaymentsOptions } from './options.js';
 import { gatewayOrderId, pendingOrderId } from './rebills.js';
@@ -184,11 +184,6 @@ export interface ApplyResult {
   row: TransactionsTable;
   created: boolean;
   drift: string[];
-}
-
-/** The route an operation's Idempotency-Key was taken for (see routes.ts). */
-function keyRoute(op: TransactionOperationsTable, row: TransactionsTable): string {
-  return op.kind === 'rebill' ? 'rebill' : `${op.kind} ${row.id}`;
 }
 
 export class Ledger {
@@ -760,7 +755,7 @@ export class Ledger {
       const at = {
         requestedBy: op.requested_by,
         key: op.idempotency_key,
-        route: keyRoute(op, row),
+        route: keyRouteOf(op.kind, row.id),
         now,
       };
       if (op.state === 'not_applied') {
@@ -824,7 +819,12 @@ export class Ledger {
         // Its request was interrupted: the key is let go, so the same request may be made again.
         await settleInterruptedKey(
           trx,
-          { requestedBy: o.requested_by, key: o.idempotency_key, route: keyRoute(o, row), now },
+          {
+            requestedBy: o.requested_by,
+            key: o.idempotency_key,
+            route: keyRouteOf(o.kind, row.id),
+            now,
+          },
           null,
         );
       }

@@ -31,7 +31,7 @@ import {
   type RouteContext,
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
-import type { IdempotencyClaim } from './idempotency.js';
+import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 import type { Payments } from './index.js';
 import { requireRsaKey } from './subscriptions.js';
@@ -78,7 +78,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation, transactionId: id, body, idempotencyKey: key ?? null };
-      const claim = services.idempotency.claim(actor.id, key, `${operation} ${id}`, body);
+      const claim = services.idempotency.claim(actor.id, key, keyRouteOf(operation, id), body);
       const result = await call(id, body, actor, claim);
       if (claim.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
       ctx.audit.summary = {
@@ -152,12 +152,18 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation: 'rebill', body, idempotencyKey: key ?? null };
-      const reply = await services.idempotency.run(actor.id, key, 'rebill', body, async () => ({
-        status: 200,
-        body: await services.rebills.rebill(body, actor, ctx.client.ip, key ?? null, (id) => {
-          ctx.audit.target = `transaction:${id}`;
+      const reply = await services.idempotency.run(
+        actor.id,
+        key,
+        keyRouteOf('rebill', ''),
+        body,
+        async () => ({
+          status: 200,
+          body: await services.rebills.rebill(body, actor, ctx.client.ip, key ?? null, (id) => {
+            ctx.audit.target = `transaction:${id}`;
+          }),
         }),
-      }));
+      );
       if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
       const result = reply.body as {
         operation?: { state?: string; gatewaySerial?: string | null };
