@@ -4,6 +4,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { Logger } from 'pino';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, type ErrorEnvelope, type Role } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import type { AuditEntry } from '../services/audit.js';
 import type { AuthenticatedSession, ClientInfo } from '../services/auth.js';
 import type { Services } from '../services/index.js';
 import { parseRoles } from '../services/users.js';
@@ -24,7 +25,21 @@ export interface RouteContext {
   /** null only on public routes */
   auth: AuthenticatedSession | null;
   /** what the audit row records; handlers fill in target, summary and (for login) the actor */
-  audit: { target: string | null; summary: Record<string, unknown>; actor: Actor | null };
+  audit: {
+    target: string | null;
+    summary: Record<string, unknown>;
+    actor: Actor | null;
+    /**
+     * Set by a handler once the attempt's audit row (`attemptEntry`) has committed with its work,
+     * in the work's own transaction: the runner then appends none.
+     */
+    recorded: boolean;
+  };
+  /**
+   * The audit row of this attempt as it stands, with the outcome `err` gives (null: success) and
+   * `summary` instead of `audit.summary` when given.
+   */
+  attemptEntry(err: AppError | null, summary?: Record<string, unknown>): AuditEntry;
 }
 
 export type Reply =
@@ -146,7 +161,8 @@ export function makeRunner(services: Services, logger: Logger) {
         requestId,
         client: { ip: req.ip ?? null, userAgent: req.get('User-Agent') ?? null },
         auth: null,
-        audit: { target: null, summary: {}, actor: null },
+        audit: { target: null, summary: {}, actor: null, recorded: false },
+        attemptEntry: (err, summary) => attemptEntry(ctx, rule, err, summary),
       };
       let reply: Reply;
       try {
@@ -171,14 +187,14 @@ export function makeRunner(services: Services, logger: Logger) {
         const err = toAppError(caught);
         if (err.status >= 500) logger.error({ err: caught, requestId }, 'request failed');
         const quietProbe = req.method === 'GET' && err.status === 401;
-        if (!quietProbe) await auditAttempt(ctx, rule, err);
+        if (!quietProbe && !ctx.audit.recorded) await auditAttempt(ctx, rule, err);
         if (err.code === 'RATE_LIMITED' && err.details?.retryAfterSeconds !== undefined) {
           res.set('Retry-After', String(err.details.retryAfterSeconds));
         }
         res.status(err.status).json(errorEnvelope(err, requestId));
         return;
       }
-      if (rule.auditSuccess) await auditAttempt(ctx, rule, null);
+      if (rule.auditSuccess && !ctx.audit.recorded) await auditAttempt(ctx, rule, null);
       send(res, reply);
     };
 
@@ -187,26 +203,35 @@ export function makeRunner(services: Services, logger: Logger) {
     rule: RouteRule,
     err: AppError | null,
   ): Promise<void> {
-    const actor = ctx.audit.actor;
     try {
-      await services.audit.append({
-        actorId: actor?.id ?? null,
-        actorEmail: actor?.email ?? null,
-        actorRoles: actor?.roles ?? [],
-        action: rule.action,
-        target: ctx.audit.target,
-        summary: ctx.audit.summary,
-        outcome: err === null ? 'success' : err.status >= 500 ? 'failed' : 'refused',
-        errorCode: err?.code ?? null,
-        requestId: ctx.requestId,
-        ip: ctx.client.ip,
-        userAgent: ctx.client.userAgent,
-      });
+      await services.audit.append(attemptEntry(ctx, rule, err));
     } catch (auditErr) {
       logger.error({ err: auditErr, requestId: ctx.requestId }, 'audit append failed');
       throw auditErr;
     }
   }
+}
+
+function attemptEntry(
+  ctx: RouteContext,
+  rule: RouteRule,
+  err: AppError | null,
+  summary: Record<string, unknown> = ctx.audit.summary,
+): AuditEntry {
+  const actor = ctx.audit.actor;
+  return {
+    actorId: actor?.id ?? null,
+    actorEmail: actor?.email ?? null,
+    actorRoles: actor?.roles ?? [],
+    action: rule.action,
+    target: ctx.audit.target,
+    summary,
+    outcome: err === null ? 'success' : err.status >= 500 ? 'failed' : 'refused',
+    errorCode: err?.code ?? null,
+    requestId: ctx.requestId,
+    ip: ctx.client.ip,
+    userAgent: ctx.client.userAgent,
+  };
 }
 
 function send(res: Response, reply: Reply): void {

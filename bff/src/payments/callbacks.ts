@@ -161,20 +161,20 @@ export class CallbackReceiver {
       }
       return { status: 200, outcome: 'stored-unconfirmed', transactionId: known.id };
     }
-    const result = await this.ledger.tx(async (trx) => {
-      const applied = await this.ledger.applyStatus(trx, asked, view, {
+    const result = await this.ledger.tx((trx) =>
+      this.ledger.applyStatus(trx, asked, view, {
         source: 'callback',
         actor: null,
         exchange: exchangeData(outcome),
         timelineAfter: [callbackEntry],
-      });
-      await trx
-        .updateTable('gateway_callbacks')
-        .set({ transaction_id: applied.row.id })
-        .where('serial_number', '=', serial)
-        .execute();
-      return applied;
-    });
+        writesAfter: (t, transactionId) => [
+          t
+            .updateTable('gateway_callbacks')
+            .set({ transaction_id: transactionId })
+            .where('serial_number', '=', serial),
+        ],
+      }),
+    );
     this.ledger.publish(result.row, result.created);
     return { status: 200, outcome: 'confirmed', transactionId: result.row.id };
   }

@@ -194,7 +194,12 @@ export class Idempotency {
     claim: IdempotencyClaim,
     reply: { status: number; body: unknown },
   ): Promise<void> {
-    await this.store(k, claim, reply.status, {
+    await this.completion(k, claim, reply).execute();
+  }
+
+  /** The update of `complete`, to run alone or in a write batch (db/write-batch.ts). */
+  completion(k: PayDb | PayTrx, claim: IdempotencyClaim, reply: { status: number; body: unknown }) {
+    return this.store(k, claim, reply.status, {
       kind: 'ok',
       status: reply.status,
       body: reply.body,
@@ -207,7 +212,12 @@ export class Idempotency {
     claim: IdempotencyClaim,
     err: AppError,
   ): Promise<void> {
-    await this.store(k, claim, err.status, {
+    await this.errorCompletion(k, claim, err).execute();
+  }
+
+  /** The update of `completeWithError`, to run alone or in a write batch. */
+  errorCompletion(k: PayDb | PayTrx, claim: IdempotencyClaim, err: AppError) {
+    return this.store(k, claim, err.status, {
       kind: 'error',
       code: err.code,
       message: err.message,
@@ -217,11 +227,28 @@ export class Idempotency {
 
   /** Lets the key go: nothing happened, the same request may be tried again. */
   async release(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<void> {
-    await k
+    await this.releasing(k, claim).execute();
+  }
+
+  /** The delete of `release`, to run alone or in a write batch. */
+  releasing(k: PayDb | PayTrx, claim: IdempotencyClaim) {
+    return k
       .deleteFrom('idempotency_keys')
       .where('user_id', '=', claim.userId)
-      .where('key', '=', claim.key)
-      .execute();
+      .where('key', '=', claim.key);
+  }
+
+  /**
+   * The write that ends a request's hold on its key in the request's last transaction: the reply
+   * is stored, or the key released when `reply` is an error after which nothing happened.
+   */
+  ending(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    reply: { status: number; body: unknown } | AppError,
+  ) {
+    if (!(reply instanceof AppError)) return this.completion(k, claim, reply);
+    return releasesKey(reply) ? this.releasing(k, claim) : this.errorCompletion(k, claim, reply);
   }
 
   /** Whether an error means nothing happened, so that the key is released rather than kept. */
@@ -252,13 +279,8 @@ export class Idempotency {
     return { ...reply, replayed: false };
   }
 
-  private async store(
-    k: PayDb | PayTrx,
-    claim: IdempotencyClaim,
-    status: number,
-    stored: Stored,
-  ): Promise<void> {
-    await k
+  private store(k: PayDb | PayTrx, claim: IdempotencyClaim, status: number, stored: Stored) {
+    return k
       .updateTable('idempotency_keys')
       .set({
         state: 'done',
@@ -267,8 +289,7 @@ export class Idempotency {
         completed_at: this.clock.now(),
       })
       .where('user_id', '=', claim.userId)
-      .where('key', '=', claim.key)
-      .execute();
+      .where('key', '=', claim.key);
   }
 
   /** Drops keys older than the retention (at least 24 h); returns how many. */

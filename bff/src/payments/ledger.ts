@@ -13,8 +13,10 @@ import type {
   TransactionEvent,
   TransactionStatus,
 } from '@paydesk/shared/api';
+import type { Compilable, Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { runWrites } from '../db/write-batch.js';
 import type { AuditLog } from '../services/audit.js';
 import { redact } from '../services/redact.js';
 import {
@@ -29,7 +31,11 @@ import {
 } from './db.js';
 import type { EventBus } from './events.js';
 import { keyRouteOf, settleInterruptedKey } from './idempotency.js';
-import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
+import type {
+  TransactionOperationsTable,
+  TransactionsTable,
+  TransactionTimelineTable,
+} from './migration.js';
 import type { PaymentsOptions } from './options.js';
 import { gatewayOrderId, pendingOrderId } from './rebills.js';
 import {
@@ -186,6 +192,31 @@ export interface ApplyResult {
   drift: string[];
 }
 
+/** How many timeline entries a transaction's detail shows (the oldest). */
+const TIMELINE_LIMIT = 1000;
+
+/** A transaction's detail from its row, its operations and its timeline as read. */
+export function detailFrom(
+  row: TransactionsTable,
+  ops: readonly TransactionOperationsTable[],
+  timeline: readonly Selectable<TransactionTimelineTable>[],
+): TransactionDetail {
+  return {
+    ...toSummary(row),
+    amounts: amountsOf(row, ops),
+    customer: { email: row.customer_email, name: row.customer_name },
+    cardRefId: row.card_ref_id,
+    allowedActions: allowedActions(row, ops),
+    driftDetails:
+      row.drift_details === null
+        ? null
+        : (JSON.parse(row.drift_details) as Record<string, unknown>),
+    lastCheckedAt: row.last_checked_at === null ? null : iso(row.last_checked_at),
+    operations: ops.map(toOperation),
+    timeline: timeline.map(toTimelineEntry),
+  };
+}
+
 export class Ledger {
   readonly k: PayDb;
   constructor(
@@ -214,25 +245,74 @@ export class Ledger {
     entries: readonly TimelineInput[],
   ): Promise<void> {
     if (entries.length === 0) return;
+    await this.timelineInsert(trx, transactionId, entries).execute();
+  }
+
+  /** The insert of `timelineMany`, to run alone or in a write batch (db/write-batch.ts). */
+  timelineInsert(trx: PayTrx, transactionId: string, entries: readonly TimelineInput[]) {
     const at = this.clock.now();
-    await trx
-      .insertInto('transaction_timeline')
-      .values(
-        entries.map((entry) => ({
-          transaction_id: transactionId,
-          at,
-          kind: entry.kind,
-          title: entry.title.slice(0, 300),
-          actor: entry.actor,
-          data: JSON.stringify(redact(entry.data)),
-        })),
-      )
+    return trx.insertInto('transaction_timeline').values(
+      entries.map((entry) => ({
+        transaction_id: transactionId,
+        at,
+        kind: entry.kind,
+        title: entry.title.slice(0, 300),
+        actor: entry.actor,
+        data: JSON.stringify(redact(entry.data)),
+      })),
+    );
+  }
+
+  /**
+   * Appends `entry` and returns the order's timeline with it, as `detailOf` reads it: one
+   * statement on PostgreSQL (the insert as a CTE; the read's snapshot precedes it, so the new
+   * row comes from the insert's `returning`).
+   */
+  async timelineWith(
+    trx: PayTrx,
+    transactionId: string,
+    entry: TimelineInput,
+  ): Promise<Selectable<TransactionTimelineTable>[]> {
+    const insert = this.timelineInsert(trx, transactionId, [entry]);
+    if (this.db.kind === 'postgres') {
+      return trx
+        .with('added', () => insert.returningAll())
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('transaction_timeline')
+            .selectAll()
+            .where('transaction_id', '=', transactionId)
+            .unionAll(eb.selectFrom('added').selectAll())
+            .as('timeline'),
+        )
+        .selectAll()
+        .orderBy('id', 'asc')
+        .limit(TIMELINE_LIMIT)
+        .execute();
+    }
+    await insert.execute();
+    return this.timelineOf(trx, transactionId);
+  }
+
+  /** The first TIMELINE_LIMIT entries of an order, oldest first. */
+  timelineOf(k: PayDb | PayTrx, transactionId: string) {
+    return k
+      .selectFrom('transaction_timeline')
+      .selectAll()
+      .where('transaction_id', '=', transactionId)
+      .orderBy('id', 'asc')
+      .limit(TIMELINE_LIMIT)
       .execute();
   }
 
   /** Starts (or restarts) the reconcile schedule of a transaction: first attempt at `at`. */
   async scheduleReconcile(trx: PayTrx, transactionId: string, at: number): Promise<void> {
-    await trx
+    await this.reconcileUpsert(trx, transactionId, at).execute();
+  }
+
+  /** The upsert of `scheduleReconcile`, to run alone or in a write batch. */
+  reconcileUpsert(trx: PayTrx, transactionId: string, at: number) {
+    return trx
       .insertInto('reconcile_jobs')
       .values({
         transaction_id: transactionId,
@@ -249,8 +329,7 @@ export class Ledger {
           next_attempt_at: eb.ref('excluded.next_attempt_at'),
           attempts: 0,
         })),
-      )
-      .execute();
+      );
   }
 
   async operationsOf(
@@ -291,6 +370,8 @@ export class Ledger {
       exchange: Record<string, unknown> | null;
       /** timeline entries of the caller's, written after this reply's (in the same statement) */
       timelineAfter?: readonly TimelineInput[];
+      /** the caller's own writes on other rows, sent with this reply's (the order's id given) */
+      writesAfter?: (trx: PayTrx, transactionId: string) => Compilable[];
     },
   ): Promise<ApplyResult> {
     const now = this.clock.now();
@@ -304,7 +385,11 @@ export class Ledger {
 
     const ops = await this.operationsOf(trx, before.id);
     const drift = created ? [] : this.driftOf(before, ops, view);
-    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now);
+    // The writes below touch each row once (the order's row, some of its operations, new
+    // timeline rows, its reconcile job, a subscription, the caller's own rows): one write batch
+    // (db/write-batch.ts). The order is locked, so the row as updated is kept in memory.
+    const writes: Compilable[] = [];
+    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes);
     const totals = this.totalsWithUnseen(ops, view);
 
     const driftDetails =
@@ -326,34 +411,32 @@ export class Ledger {
             },
           })
         : before.drift_details;
-    const row = await trx
-      .updateTable('transactions')
-      .set({
-        status: view.status,
-        stage: view.stage,
-        type: view.type === 'unknown' ? before.type : view.type,
-        currency: view.currency === '' ? before.currency : view.currency,
-        amount_minor: toColumn(view.amountMinor),
-        authorized_minor: toColumn(view.authorizedMinor),
-        captured_minor: toColumn(totals.capturedMinor),
-        returned_minor: toColumn(totals.returnedMinor),
-        card_bin: view.cardBin ?? before.card_bin,
-        card_last4: view.cardLast4 ?? before.card_last4,
-        card_brand: view.cardBrand ?? before.card_brand,
-        card_ref_id: view.cardRefId ?? before.card_ref_id,
-        customer_email: view.email?.toLowerCase() ?? before.customer_email,
-        customer_name: view.name ?? before.customer_name,
-        drift: drift.length > 0 ? 1 : before.drift,
-        drift_details: driftDetails,
-        recurring_payment_id: view.recurringPaymentId ?? before.recurring_payment_id ?? null,
-        last_checked_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', before.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const changes = {
+      status: view.status,
+      stage: view.stage,
+      type: view.type === 'unknown' ? before.type : view.type,
+      currency: view.currency === '' ? before.currency : view.currency,
+      amount_minor: toColumn(view.amountMinor),
+      authorized_minor: toColumn(view.authorizedMinor),
+      captured_minor: toColumn(totals.capturedMinor),
+      returned_minor: toColumn(totals.returnedMinor),
+      card_bin: view.cardBin ?? before.card_bin,
+      card_last4: view.cardLast4 ?? before.card_last4,
+      card_brand: view.cardBrand ?? before.card_brand,
+      card_ref_id: view.cardRefId ?? before.card_ref_id,
+      customer_email: view.email?.toLowerCase() ?? before.customer_email,
+      customer_name: view.name ?? before.customer_name,
+      drift: drift.length > 0 ? 1 : before.drift,
+      drift_details: driftDetails,
+      recurring_payment_id: view.recurringPaymentId ?? before.recurring_payment_id ?? null,
+      last_checked_at: now,
+      updated_at: now,
+    };
+    writes.push(trx.updateTable('transactions').set(changes).where('id', '=', before.id));
+    const row: TransactionsTable = { ...before, ...changes };
 
-    await this.linkSubscription(trx, view);
+    const link = this.linkSubscription(trx, view);
+    if (link !== null) writes.push(link);
     const entries: TimelineInput[] = [];
     if (how.exchange !== null) {
       entries.push({
@@ -372,7 +455,18 @@ export class Ledger {
       });
     }
     entries.push(...(how.timelineAfter ?? []));
-    await this.timelineMany(trx, before.id, entries);
+    if (entries.length > 0) writes.push(this.timelineInsert(trx, before.id, entries));
+    if (this.needsReconcile(row, opsAfter)) {
+      // A job already scheduled keeps its schedule.
+      writes.push(
+        this.reconcileUpsert(trx, row.id, now + this.options.reconcile.fastMinMs).onConflict((oc) =>
+          oc.column('transaction_id').doNothing(),
+        ),
+      );
+    }
+    writes.push(...(how.writesAfter?.(trx, before.id) ?? []));
+    await runWrites(this.db.kind, trx, writes);
+
     if (how.source === 'reconcile') await this.settleInterruptedKeys(trx, row, opsAfter, now);
     if (drift.length > 0) {
       await this.audit.appendIn(platformTrx(trx), {
@@ -388,15 +482,6 @@ export class Ledger {
         ip: null,
         userAgent: null,
       });
-    }
-    if (this.needsReconcile(row, opsAfter)) {
-      const job = await trx
-        .selectFrom('reconcile_jobs')
-        .select('transaction_id')
-        .where('transaction_id', '=', row.id)
-        .executeTakeFirst();
-      if (job === undefined)
-        await this.scheduleReconcile(trx, row.id, now + this.options.reconcile.fastMinMs);
     }
     return { row, created, drift };
   }
@@ -461,13 +546,13 @@ export class Ledger {
    * A charge of a recurring payment names it. A subscription whose create reply was lost learns
    * its recurring-payment-id here: the charge's client_orderid is the plan's plus `-n`.
    */
-  private async linkSubscription(trx: PayTrx, view: GatewayView): Promise<void> {
+  private linkSubscription(trx: PayTrx, view: GatewayView) {
     const match = /^(.+)-\d+$/.exec(view.clientOrderId);
     const rpId = view.recurringPaymentId;
-    if (match?.[1] === undefined || rpId === undefined || rpId === null) return;
+    if (match?.[1] === undefined || rpId === undefined || rpId === null) return null;
     // A charge proves the plan exists: it wins over an outcome not known yet and over an earlier
     // "not created" verdict of the crash recovery (a gateway that charged later than expected).
-    await trx
+    return trx
       .updateTable('subscriptions')
       .set({
         recurring_payment_id: rpId,
@@ -483,8 +568,7 @@ export class Ledger {
           eb('state', 'in', ['unknown', 'sending']),
           eb.and([eb('state', '=', 'not_sent'), eb('error_code', '=', 'NOT_CREATED')]),
         ]),
-      )
-      .execute();
+      );
   }
 
   /**
@@ -570,9 +654,13 @@ export class Ledger {
     ops: TransactionOperationsTable[],
     view: GatewayView,
     now: number,
+    writes: Compilable[],
   ): Promise<TransactionOperationsTable[]> {
     // The operations as they are after this call (the order is locked), for needsReconcile; the
-    // gateway's own operations inserted here are left out (it looks at Paydesk's only).
+    // gateway's own operations inserted here are left out (it looks at Paydesk's only). Each
+    // operation row is written at most once, by the caller's write batch (`writes`); timeline
+    // entries and audit rows of the rare cases below are written at once, so that they come
+    // before the caller's entries.
     const after = new Map(ops.map((o) => [o.id, o]));
     const bySerial = new Map(
       ops.filter((o) => o.gateway_serial !== null).map((o) => [o.gateway_serial, o]),
@@ -583,9 +671,12 @@ export class Ledger {
         o.gateway_serial === null &&
         (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
     );
+    const handled = new Set<string>();
     for (const g of view.operations) {
       const kind = operationKindOf(g.type);
-      if (kind === null || !TERMINAL_FOR_MATCH.has(g.status)) continue;
+      // A serial listed twice is one operation (and one row to write).
+      if (kind === null || !TERMINAL_FOR_MATCH.has(g.status) || handled.has(g.serial)) continue;
+      handled.add(g.serial);
       const mine = bySerial.get(g.serial);
       if (mine !== undefined) {
         // A late reply may still show as processing what is already final here: keep the final state.
@@ -596,11 +687,9 @@ export class Ledger {
           mine.state !== 'sending';
         if (mine.state !== g.status && !regress) {
           const changes = { state: g.status, reserved_minor: 0, updated_at: now };
-          await trx
-            .updateTable('transaction_operations')
-            .set(changes)
-            .where('id', '=', mine.id)
-            .execute();
+          writes.push(
+            trx.updateTable('transaction_operations').set(changes).where('id', '=', mine.id),
+          );
           after.set(mine.id, { ...mine, ...changes });
         }
         continue;
@@ -622,11 +711,9 @@ export class Ledger {
             gateway_serial: g.serial,
             updated_at: now,
           };
-          await trx
-            .updateTable('transaction_operations')
-            .set(changes)
-            .where('id', '=', matched.id)
-            .execute();
+          writes.push(
+            trx.updateTable('transaction_operations').set(changes).where('id', '=', matched.id),
+          );
           after.set(matched.id, { ...matched, ...changes });
           await this.timeline(trx, transactionId, {
             kind: 'reconcile',
@@ -638,42 +725,39 @@ export class Ledger {
         }
         continue;
       }
-      await trx
-        .insertInto('transaction_operations')
-        .values({
-          id: randomUUID(),
-          transaction_id: transactionId,
-          kind,
-          origin: 'gateway',
-          state: g.status,
-          amount_minor: g.amountMinor === null ? null : toColumn(g.amountMinor),
-          reserved_minor: 0,
-          gateway_serial: g.serial,
-          idempotency_key: null,
-          requested_by: null,
-          reason_code: null,
-          comment: null,
-          error_code: null,
-          error_message: null,
-          sent_at: null,
-          created_at:
-            g.processingDate === null || !Number.isFinite(Date.parse(g.processingDate))
-              ? now
-              : Date.parse(g.processingDate),
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.columns(['transaction_id', 'gateway_serial']).doNothing())
-        .execute();
+      writes.push(
+        trx
+          .insertInto('transaction_operations')
+          .values({
+            id: randomUUID(),
+            transaction_id: transactionId,
+            kind,
+            origin: 'gateway',
+            state: g.status,
+            amount_minor: g.amountMinor === null ? null : toColumn(g.amountMinor),
+            reserved_minor: 0,
+            gateway_serial: g.serial,
+            idempotency_key: null,
+            requested_by: null,
+            reason_code: null,
+            comment: null,
+            error_code: null,
+            error_message: null,
+            sent_at: null,
+            created_at:
+              g.processingDate === null || !Number.isFinite(Date.parse(g.processingDate))
+                ? now
+                : Date.parse(g.processingDate),
+            updated_at: now,
+          })
+          .onConflict((oc) => oc.columns(['transaction_id', 'gateway_serial']).doNothing()),
+      );
     }
     // create-card-ref leaves no operation in the status reply, only the card-ref-id.
     if (view.cardRefId !== null) {
       for (const o of waiting.filter((w) => w.kind === 'card-ref')) {
         const changes = { state: 'approved', reserved_minor: 0, updated_at: now };
-        await trx
-          .updateTable('transaction_operations')
-          .set(changes)
-          .where('id', '=', o.id)
-          .execute();
+        writes.push(trx.updateTable('transaction_operations').set(changes).where('id', '=', o.id));
         after.set(o.id, { ...o, ...changes });
         waiting.splice(waiting.indexOf(o), 1);
       }
@@ -692,7 +776,7 @@ export class Ledger {
         o.state === 'sending' && age >= notAppliedAfter + this.options.gatewayTimeoutMs;
       if (!abandoned && (o.state !== 'unknown' || age < notAppliedAfter)) continue;
       const changes = { state: 'not_applied', reserved_minor: 0, updated_at: now };
-      await trx.updateTable('transaction_operations').set(changes).where('id', '=', o.id).execute();
+      writes.push(trx.updateTable('transaction_operations').set(changes).where('id', '=', o.id));
       after.set(o.id, { ...o, ...changes });
       await this.timeline(trx, transactionId, {
         kind: 'reconcile',
@@ -888,27 +972,7 @@ export class Ledger {
     row: TransactionsTable,
     ops: readonly TransactionOperationsTable[],
   ): Promise<TransactionDetail> {
-    const timeline = await k
-      .selectFrom('transaction_timeline')
-      .selectAll()
-      .where('transaction_id', '=', row.id)
-      .orderBy('id', 'asc')
-      .limit(1000)
-      .execute();
-    return {
-      ...toSummary(row),
-      amounts: amountsOf(row, ops),
-      customer: { email: row.customer_email, name: row.customer_name },
-      cardRefId: row.card_ref_id,
-      allowedActions: allowedActions(row, ops),
-      driftDetails:
-        row.drift_details === null
-          ? null
-          : (JSON.parse(row.drift_details) as Record<string, unknown>),
-      lastCheckedAt: row.last_checked_at === null ? null : iso(row.last_checked_at),
-      operations: ops.map(toOperation),
-      timeline: timeline.map(toTimelineEntry),
-    };
+    return detailFrom(row, ops, await this.timelineOf(k, row.id));
   }
 
   publish(row: TransactionsTable, created: boolean): void {

@@ -1,5 +1,5 @@
 // capture / return / void / card-ref through the BFF's HTTP API against the real sandbox process.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   OperationResultSchema,
   TransactionDetailSchema,
@@ -154,6 +154,92 @@ for (const variant of DB_VARIANTS) {
       expect(atGateway.operations.filter((o) => o.type === 'capture')).toHaveLength(1);
     });
 
+    it('when a capture is accepted, then its attempt has one audit row written with the outcome, the reply shows the timeline as stored, and a repeat is audited as replayed', async () => {
+      const { tx } = await learnedOrder(f, 'preauth', '30.00');
+      const k = key();
+      const res = await post(
+        f.finance,
+        `/api/transactions/${tx.id}/capture`,
+        { amount: '30.00' },
+        k,
+      );
+      expect(res.status).toBe(200);
+      const result = OperationResultSchema.parse(res.json);
+      const stored = await payDb(f.bff.db)
+        .selectFrom('transaction_timeline')
+        .select(['id', 'title'])
+        .where('transaction_id', '=', tx.id)
+        .orderBy('id', 'asc')
+        .execute();
+      // The reply's timeline is the stored one up to this exchange (a callback may follow).
+      expect(result.transaction.timeline.map((e) => ({ id: e.id, title: e.title }))).toEqual(
+        stored.slice(0, result.transaction.timeline.length),
+      );
+      expect(result.transaction.timeline.at(-1)?.title).toBe('capture: accepted');
+      const rows = () =>
+        f.bff.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', 'transaction.capture')
+          .where('target', '=', `transaction:${tx.id}`)
+          .orderBy('seq', 'asc')
+          .execute();
+      const first = await rows();
+      expect(first.map((a) => a.outcome)).toEqual(['success']);
+      expect(JSON.parse(first[0]?.summary ?? '{}')).toMatchObject({
+        operation: 'capture',
+        idempotencyKey: k,
+        replayed: false,
+        result: 'processing',
+        gatewaySerial: result.operation.gatewaySerial,
+      });
+      const again = await post(
+        f.finance,
+        `/api/transactions/${tx.id}/capture`,
+        { amount: '30.00' },
+        k,
+      );
+      expect(again.status).toBe(200);
+      const both = await rows();
+      expect(both.map((a) => JSON.parse(a.summary) as { replayed: boolean })).toMatchObject([
+        { replayed: false },
+        { replayed: true },
+      ]);
+      expect((await f.bff.services.audit.verify()).ok).toBe(true);
+    });
+
+    it('when the outcome cannot be recorded, then the attempt is still audited, once, as failed, and its key stays in flight for the reconciler', async () => {
+      const { tx } = await learnedOrder(f, 'preauth', '15.00');
+      const failing = vi
+        .spyOn(f.bff.services.audit, 'prepareIn')
+        .mockRejectedValueOnce(new Error('disk full'));
+      const k = key();
+      const res = await post(f.finance, `/api/transactions/${tx.id}/capture`, {}, k);
+      failing.mockRestore();
+      expect(res.status).toBe(500);
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'error_code'])
+        .where('action', '=', 'transaction.capture')
+        .where('target', '=', `transaction:${tx.id}`)
+        .execute();
+      expect(audit).toEqual([{ outcome: 'failed', error_code: 'INTERNAL' }]);
+      const op = await payDb(f.bff.db)
+        .selectFrom('transaction_operations')
+        .select('state')
+        .where('transaction_id', '=', tx.id)
+        .where('kind', '=', 'capture')
+        .executeTakeFirstOrThrow();
+      // Nothing of (C) was kept: the operation waits for the reconciler's status check.
+      expect(op.state).toBe('sending');
+      const held = await payDb(f.bff.db)
+        .selectFrom('idempotency_keys')
+        .select('state')
+        .where('key', '=', k)
+        .executeTakeFirstOrThrow();
+      expect(held.state).toBe('in_flight');
+    });
+
     it('when a preauth is voided, then returns and captures are refused afterwards', async () => {
       const { order, tx } = await learnedOrder(f, 'preauth', '20.00');
       const res = await post(f.finance, `/api/transactions/${tx.id}/void`, {
@@ -198,11 +284,12 @@ for (const variant of DB_VARIANTS) {
       });
       const audit = await f.bff.db.k
         .selectFrom('audit_log')
-        .selectAll()
+        .select(['outcome', 'error_code'])
         .where('action', '=', 'transaction.void')
         .where('target', '=', `transaction:${tx.id}`)
-        .executeTakeFirstOrThrow();
-      expect(audit.outcome).toBe('refused');
+        .execute();
+      // Recorded with the refusal in the outcome's transaction, and only there.
+      expect(audit).toEqual([{ outcome: 'refused', error_code: 'INVALID_STATE' }]);
     });
 
     it('when finance asks for a card reference (v2), then the gateway creates one and the order shows it', async () => {

@@ -4,6 +4,7 @@
 // leaves the operation `unknown` with its reservation held until the reconciler has asked
 // `status`; nothing here ever sends a money-moving request twice.
 import { randomUUID } from 'node:crypto';
+import type { Compilable, Selectable } from 'kysely';
 import {
   decideCapture,
   decideCardRef,
@@ -22,14 +23,29 @@ import type {
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
-import { big, lockTransaction, toColumn, type PayTrx } from './db.js';
+import { runWrites } from '../db/write-batch.js';
+import type { AuditEntry } from '../services/audit.js';
+import { big, lockTransaction, platformTrx, toColumn, type PayTrx } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
-import type { Ledger } from './ledger.js';
-import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
+import { detailFrom, type Ledger } from './ledger.js';
+import type {
+  TransactionOperationsTable,
+  TransactionsTable,
+  TransactionTimelineTable,
+} from './migration.js';
 import { factsOf, IN_FLIGHT_STATES } from './records.js';
 import type { ActorInfo } from './transactions.js';
+
+/**
+ * The request's own audit row, written in (C)'s transaction with the outcome it records (one
+ * transaction fewer per request than an append of its own). `committed` is called once it is.
+ */
+export interface AttemptAudit {
+  entry(reply: OperationResult | AppError): AuditEntry;
+  committed(): void;
+}
 
 interface Plan {
   kind: OperationKind;
@@ -83,9 +99,10 @@ export class OperationsService {
     body: CaptureBody,
     actor: ActorInfo,
     key: IdempotencyClaim | string | null,
+    audit?: AttemptAudit,
   ): Promise<OperationResult> {
     const requested = parseAmount(body.amount);
-    return this.run(id, actor, key, 'capture', (row, facts) => {
+    return this.run(id, actor, key, audit, 'capture', (row, facts) => {
       const d = decideCapture(facts, requested);
       if (!d.ok)
         return {
@@ -115,9 +132,10 @@ export class OperationsService {
     body: ReturnBody,
     actor: ActorInfo,
     key: IdempotencyClaim | string | null,
+    audit?: AttemptAudit,
   ): Promise<OperationResult> {
     const requested = parseAmount(body.amount);
-    return this.run(id, actor, key, 'return', (row, facts) => {
+    return this.run(id, actor, key, audit, 'return', (row, facts) => {
       const d = decideReturn(facts, requested);
       if (!d.ok) {
         const rest = decideReturn(facts);
@@ -151,8 +169,9 @@ export class OperationsService {
     body: VoidBody,
     actor: ActorInfo,
     key: IdempotencyClaim | string | null,
+    audit?: AttemptAudit,
   ): Promise<OperationResult> {
-    return this.run(id, actor, key, 'void', (row, facts) => {
+    return this.run(id, actor, key, audit, 'void', (row, facts) => {
       const d = decideVoid(facts);
       if (!d.ok) return { refused: refusal(d, 'void', row, 0n) };
       return {
@@ -177,8 +196,9 @@ export class OperationsService {
     id: string,
     actor: ActorInfo,
     key: IdempotencyClaim | string | null,
+    audit?: AttemptAudit,
   ): Promise<OperationResult> {
-    return this.run(id, actor, key, 'create-card-ref', (row, facts) => {
+    return this.run(id, actor, key, audit, 'create-card-ref', (row, facts) => {
       const d = decideCardRef(facts);
       if (!d.ok) return { refused: refusal(d, 'create-card-ref', row, 0n) };
       if (row.card_ref_id !== null) {
@@ -213,6 +233,7 @@ export class OperationsService {
     id: string,
     actor: ActorInfo,
     key: IdempotencyClaim | string | null,
+    audit: AttemptAudit | undefined,
     what: string,
     decide: (
       row: TransactionsTable,
@@ -244,9 +265,9 @@ export class OperationsService {
       }
       const { row, plan } = checked;
       const now = ledger.clock.now();
-      await trx
-        .insertInto('transaction_operations')
-        .values({
+      // Three tables, one new row or upsert each: one write batch (db/write-batch.ts).
+      await runWrites(ledger.db.kind, trx, [
+        trx.insertInto('transaction_operations').values({
           id: opId,
           transaction_id: id,
           kind: plan.kind,
@@ -264,20 +285,22 @@ export class OperationsService {
           sent_at: now,
           created_at: now,
           updated_at: now,
-        })
-        .execute();
-      await ledger.timeline(trx, id, {
-        kind: 'staff',
-        title: `${plan.kind}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
-        actor: actor.email,
-        data: { operationId: opId, reasonCode: plan.reasonCode, comment: plan.comment },
-      });
-      // The safety net: should this instance stop before (C), the reconciler still finds out.
-      await ledger.scheduleReconcile(
-        trx,
-        id,
-        now + ledger.options.gatewayTimeoutMs + ledger.options.reconcile.fastMinMs,
-      );
+        }),
+        ledger.timelineInsert(trx, id, [
+          {
+            kind: 'staff',
+            title: `${plan.kind}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
+            actor: actor.email,
+            data: { operationId: opId, reasonCode: plan.reasonCode, comment: plan.comment },
+          },
+        ]),
+        // The safety net: should this instance stop before (C), the reconciler still finds out.
+        ledger.reconcileUpsert(
+          trx,
+          id,
+          now + ledger.options.gatewayTimeoutMs + ledger.options.reconcile.fastMinMs,
+        ),
+      ]);
       return { kind: 'go' as const, row, plan };
     });
     if (prepared.kind === 'stored') return prepared.body;
@@ -304,11 +327,13 @@ export class OperationsService {
       const op = opsBefore.find((o) => o.id === opId);
       if (op === undefined) throw new Error('operation vanished');
       const now = ledger.clock.now();
-      const stillWaiting = op.state === 'sending';
       const result = this.classify(outcome, plan);
+      // At most one write per table, each on this order's own rows (its operation, its row, its
+      // reconcile job, this request's key, a new audit row): one write batch.
+      const writes: Compilable[] = [];
       let fresh = current;
       let opAfter = op;
-      if (stillWaiting) {
+      if (op.state === 'sending') {
         const opChanges = {
           state: result.state,
           reserved_minor: result.state === 'unknown' ? op.reserved_minor : 0,
@@ -317,52 +342,55 @@ export class OperationsService {
           error_message: result.errorMessage,
           updated_at: now,
         };
-        await trx
-          .updateTable('transaction_operations')
-          .set(opChanges)
-          .where('id', '=', opId)
-          .execute();
+        writes.push(
+          trx.updateTable('transaction_operations').set(opChanges).where('id', '=', opId),
+        );
         opAfter = { ...op, ...opChanges };
         if (result.state === 'processing' || result.state === 'approved') {
           const changes = this.effects(current, plan, outcome, now);
-          await trx.updateTable('transactions').set(changes).where('id', '=', id).execute();
+          writes.push(trx.updateTable('transactions').set(changes).where('id', '=', id));
           fresh = { ...current, ...changes };
         }
       } else if (result.serial !== null && op.gateway_serial === null) {
         // A status reply (callback) already settled it while the reply was on its way.
         const opChanges = { gateway_serial: result.serial, updated_at: now };
-        await trx
-          .updateTable('transaction_operations')
-          .set(opChanges)
-          .where('id', '=', opId)
-          .execute();
+        writes.push(
+          trx.updateTable('transaction_operations').set(opChanges).where('id', '=', opId),
+        );
         opAfter = { ...op, ...opChanges };
       }
       const ops = opsBefore.map((o) => (o.id === opId ? opAfter : o));
-      await ledger.timeline(trx, id, {
+      if (result.state !== 'unknown' && !ledger.needsReconcile(fresh, ops)) {
+        writes.push(trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', id));
+      } else {
+        writes.push(ledger.reconcileUpsert(trx, id, now + ledger.options.reconcile.fastMinMs));
+      }
+      // The reply shows the order's timeline with this exchange in it.
+      const timeline = await ledger.timelineWith(trx, id, {
         kind: 'gateway',
         title: `${plan.gatewayOperation}: ${result.title}`,
         actor: actor.email,
         data: exchangeData(outcome),
       });
-      if (result.state === 'unknown') {
-        await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
-      } else if (!ledger.needsReconcile(fresh, ops)) {
-        await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', id).execute();
-      } else {
-        await ledger.scheduleReconcile(trx, id, now + ledger.options.reconcile.fastMinMs);
-      }
-      const reply = await this.reply(trx, fresh, ops, opId, outcome, plan, result);
+      const reply = this.reply(fresh, ops, timeline, opId, outcome, plan, result);
       if (claim !== null) {
-        if (reply instanceof AppError) {
-          if (Idempotency.releases(reply)) await this.idempotency.release(trx, claim);
-          else await this.idempotency.completeWithError(trx, claim, reply);
-        } else {
-          await this.idempotency.complete(trx, claim, { status: 200, body: reply });
-        }
+        writes.push(
+          this.idempotency.ending(
+            trx,
+            claim,
+            reply instanceof AppError ? reply : { status: 200, body: reply },
+          ),
+        );
       }
+      if (audit !== undefined) {
+        // Last before the commit: the audit chain's lock is held from here to the end.
+        const prepared = await ledger.audit.prepareIn(platformTrx(trx), [audit.entry(reply)]);
+        writes.push(prepared.insert);
+      }
+      await runWrites(ledger.db.kind, trx, writes);
       return { fresh, reply };
     });
+    audit?.committed();
     ledger.publish(after.fresh, false);
     if (after.reply instanceof AppError) throw after.reply;
     return after.reply;
@@ -410,16 +438,16 @@ export class OperationsService {
     return { row, plan: decided.plan };
   }
 
-  /** The reply to the request in (C)'s transaction (the operation and the order as stored), or the refusal. */
-  private async reply(
-    trx: PayTrx,
+  /** The reply to the request from (C)'s transaction (the operation and the order as stored), or the refusal. */
+  private reply(
     row: TransactionsTable,
     ops: readonly TransactionOperationsTable[],
+    timeline: readonly Selectable<TransactionTimelineTable>[],
     opId: string,
     outcome: GatewayOutcome,
     plan: Plan,
     result: { state: string; message: string },
-  ): Promise<OperationResult | AppError> {
+  ): OperationResult | AppError {
     if (outcome.kind === 'reply' && result.state === 'refused') {
       return gatewayRefusal(outcome.httpStatus, outcome.reply, plan.gatewayOperation);
     }
@@ -429,7 +457,7 @@ export class OperationsService {
         `The ${plan.gatewayOperation} could not reach the gateway; nothing was sent. Try again.`,
       );
     }
-    const detail = await this.ledger.detailOf(trx, row, ops);
+    const detail = detailFrom(row, ops, timeline);
     const operation = detail.operations.find((o) => o.id === opId);
     if (operation === undefined) throw new Error('operation vanished');
     return { operation, transaction: detail, message: result.message };

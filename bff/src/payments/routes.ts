@@ -32,6 +32,7 @@ import {
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
+import type { AttemptAudit } from './operations.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 import type { Payments } from './index.js';
 import { requireRsaKey } from './subscriptions.js';
@@ -70,6 +71,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
         body: z.output<S>,
         actor: ActorInfo,
         claim: IdempotencyClaim,
+        audit: AttemptAudit,
       ) => Promise<OperationResult>,
     ): Handler =>
     async (ctx) => {
@@ -79,14 +81,26 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation, transactionId: id, body, idempotencyKey: key ?? null };
       const claim = services.idempotency.claim(actor.id, key, keyRouteOf(operation, id), body);
-      const result = await call(id, body, actor, claim);
-      if (claim.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      ctx.audit.summary = {
+      const summaryOf = (result: OperationResult) => ({
         ...ctx.audit.summary,
         replayed: claim.replayed,
         result: result.operation.state,
         gatewaySerial: result.operation.gatewaySerial,
+      });
+      // The attempt's audit row goes into the operation's last transaction (a stored reply or a
+      // refusal before sending is audited by the runner as usual).
+      const audit: AttemptAudit = {
+        entry: (reply) =>
+          reply instanceof AppError
+            ? ctx.attemptEntry(reply)
+            : ctx.attemptEntry(null, summaryOf(reply)),
+        committed: () => {
+          ctx.audit.recorded = true;
+        },
       };
+      const result = await call(id, body, actor, claim, audit);
+      if (claim.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      ctx.audit.summary = summaryOf(result);
       return { kind: 'json', status: 200, body: result };
     };
 
@@ -130,22 +144,22 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     'POST /api/transactions/:id/capture': idempotent(
       CaptureBodySchema,
       'capture',
-      (id, body, actor, claim) => services.operations.capture(id, body, actor, claim),
+      (id, body, actor, claim, audit) => services.operations.capture(id, body, actor, claim, audit),
     ),
     'POST /api/transactions/:id/return': idempotent(
       ReturnBodySchema,
       'return',
-      (id, body, actor, claim) => services.operations.return(id, body, actor, claim),
+      (id, body, actor, claim, audit) => services.operations.return(id, body, actor, claim, audit),
     ),
     'POST /api/transactions/:id/void': idempotent(
       VoidBodySchema,
       'void',
-      (id, body, actor, claim) => services.operations.void(id, body, actor, claim),
+      (id, body, actor, claim, audit) => services.operations.void(id, body, actor, claim, audit),
     ),
     'POST /api/transactions/:id/card-ref': idempotent(
       CardRefBodySchema,
       'card-ref',
-      (id, _body, actor, claim) => services.operations.cardRef(id, actor, claim),
+      (id, _body, actor, claim, audit) => services.operations.cardRef(id, actor, claim, audit),
     ),
     'POST /api/rebills': async (ctx) => {
       const body = parseInput(RebillBodySchema, ctx.req.body ?? {}, 'body');

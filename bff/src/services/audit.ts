@@ -2,7 +2,13 @@
 // content and the previous row's hash; appends are serialised by the database (an advisory
 // transaction lock on PostgreSQL, BEGIN IMMEDIATE on SQLite) so two instances never fork the chain.
 import { hash } from 'node:crypto';
-import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
+import {
+  sql,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type SelectQueryBuilder,
+  type Transaction,
+} from 'kysely';
 import type {
   AuditFilter,
   AuditOutcome,
@@ -159,6 +165,20 @@ export class AuditLog {
   }
 
   async #appendMany(trx: Transaction<Database>, entries: AuditEntry[]): Promise<number[]> {
+    const { insert, seqs } = await this.prepareIn(trx, entries);
+    await insert.execute();
+    return seqs;
+  }
+
+  /**
+   * Takes the chain's lock in `trx`, reads its head and builds the rows: the caller runs `insert`
+   * in the same transaction (alone, or with its other writes: see db/write-batch.ts). The lock is
+   * held until `trx` ends, so the caller should commit soon after.
+   */
+  async prepareIn(
+    trx: Transaction<Database>,
+    entries: readonly AuditEntry[],
+  ): Promise<{ insert: InsertQueryBuilder<Database, 'audit_log', InsertResult>; seqs: number[] }> {
     if (this.#db.kind === 'postgres') {
       await sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`.execute(trx);
     }
@@ -193,8 +213,7 @@ export class AuditLog {
       return { ...row, hash: prevHash };
     });
     // SQLite allows at most 32766 bound parameters per statement: 15 columns × 500 rows fits.
-    await trx.insertInto('audit_log').values(rows).execute();
-    return rows.map((r) => r.seq);
+    return { insert: trx.insertInto('audit_log').values(rows), seqs: rows.map((r) => r.seq) };
   }
 
   #filtered(filter: AuditFilter): SelectQueryBuilder<Database, 'audit_log', object> {
