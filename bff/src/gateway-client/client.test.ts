@@ -159,6 +159,32 @@ describe('GatewayClient', () => {
     expect(gateway.received).toHaveLength(1);
   });
 
+  it('when the gateway answers with a redirect, then it is not followed and the outcome is unknown', async () => {
+    const gateway = await fakeGateway((_, res) => {
+      res.writeHead(307, { location: '/elsewhere', 'content-type': 'application/vnd.pay+json' });
+      res.end(JSON.stringify({ type: 'async-response', status: 'approved' }));
+    });
+    const client = new GatewayClient({ baseUrl: gateway.baseUrl, merchant, timeoutMs: 2000 });
+    const outcome = await client.send('capture', '1001', capture);
+    expect(outcome).toMatchObject({
+      kind: 'unknown',
+      reason: 'unreadable-reply',
+      exchange: { httpStatus: 307 },
+    });
+    expect(gateway.received).toHaveLength(1);
+  });
+
+  it('when the body stops half-way through the reply, then the outcome is unknown (connection lost)', async () => {
+    const gateway = await fakeGateway((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/vnd.pay+json', 'content-length': '400' });
+      res.write('{"type":"async-');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const client = new GatewayClient({ baseUrl: gateway.baseUrl, merchant, timeoutMs: 2000 });
+    const outcome = await client.send('capture', '1001', capture);
+    expect(outcome).toMatchObject({ kind: 'unknown', reason: 'connection-lost' });
+  });
+
   it('when the gateway answers 500, then the outcome is unknown (server error) with the reply kept', async () => {
     const gateway = await fakeGateway((_, res) => {
       json(res, 500, { type: 'error', 'error-code': 'INTERNAL' });

@@ -15,6 +15,7 @@ import {
   type GatewayReply,
   type OperationSpec,
 } from '@paydesk/shared/protocol';
+import { request } from 'undici';
 import { redactFields } from './redact.js';
 
 export interface MerchantCredentials {
@@ -30,7 +31,6 @@ export interface GatewayClientOptions {
   merchant: MerchantCredentials;
   /** How long to wait for a reply before the outcome is `unknown`. */
   timeoutMs: number;
-  fetch?: typeof fetch;
   now?: () => Date;
 }
 
@@ -64,8 +64,8 @@ export type GatewayOutcome =
 // Fields that spec 5.1 does not sign but fields.md requires: the operation's login.
 const NEEDS_LOGIN = new Set(['payout-pay', 'create-card-ref-v4']);
 
-// undici reports a refused or unresolvable connection through the error's cause; those requests
-// never left this machine.
+// A refused or unresolvable connection (the error's code, or its cause's): those requests never
+// left this machine.
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -85,11 +85,9 @@ function errorCode(error: unknown): string | undefined {
 }
 
 export class GatewayClient {
-  private readonly fetch: typeof fetch;
   private readonly now: () => Date;
 
   constructor(private readonly options: GatewayClientOptions) {
-    this.fetch = options.fetch ?? globalThis.fetch;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -164,26 +162,29 @@ export class GatewayClient {
     };
     if (authorization !== null) headers.Authorization = authorization;
 
-    let response: Response;
+    let status: number;
+    let contentType: string | undefined;
     let text: string;
     // The deadline covers the reply's body too. A timer of our own, cleared once the reply is
-    // read (AbortSignal.timeout's timer would still fire, and build its error, for every request).
+    // read. undici's `request` rather than `fetch`: a third of the CPU per call (test/bench).
     const deadline = new AbortController();
     const timer = setTimeout(() => {
-      deadline.abort(new DOMException('The gateway did not answer in time', 'TimeoutError'));
+      deadline.abort(new Error('The gateway did not answer in time'));
     }, this.options.timeoutMs);
     try {
-      response = await this.fetch(url, {
+      const response = await request(url, {
         method: 'POST',
         headers,
         body: formEncode(body),
         signal: deadline.signal,
-        redirect: 'error',
       });
-      text = await response.text();
+      status = response.statusCode;
+      const type = response.headers['content-type'];
+      contentType = Array.isArray(type) ? type[0] : type;
+      text = await response.body.text();
     } catch (error) {
       exchange.receivedAt = this.now().toISOString();
-      if (error instanceof DOMException && error.name === 'TimeoutError') {
+      if (deadline.signal.aborted) {
         exchange.error = `no reply within ${this.options.timeoutMs} ms`;
         return { kind: 'unknown', reason: 'timeout', exchange };
       }
@@ -199,24 +200,26 @@ export class GatewayClient {
     }
 
     exchange.receivedAt = this.now().toISOString();
-    exchange.httpStatus = response.status;
+    exchange.httpStatus = status;
     let reply: GatewayReply;
     try {
-      reply = parseGatewayReply(response.headers.get('content-type') ?? undefined, text);
+      // A redirect (never followed: the signed request is for this URL only) reads as no reply.
+      if (status >= 300 && status < 400) throw new Error('redirect');
+      reply = parseGatewayReply(contentType, text);
     } catch {
       exchange.rawReply = text.slice(0, 2000);
       exchange.error = 'the gateway reply could not be read';
       return {
         kind: 'unknown',
-        reason: response.status >= 500 ? 'server-error' : 'unreadable-reply',
+        reason: status >= 500 ? 'server-error' : 'unreadable-reply',
         exchange,
       };
     }
     exchange.reply = redactFields(reply.fields);
-    if (response.status >= 500) {
-      exchange.error = `gateway answered ${response.status}`;
+    if (status >= 500) {
+      exchange.error = `gateway answered ${status}`;
       return { kind: 'unknown', reason: 'server-error', exchange };
     }
-    return { kind: 'reply', httpStatus: response.status, reply, exchange };
+    return { kind: 'reply', httpStatus: status, reply, exchange };
   }
 }

@@ -13,7 +13,6 @@ export function createGatewayClient(
   config: Config,
   clock: Clock,
   timeoutMs: number,
-  fetchImpl?: typeof fetch,
 ): GatewayClient {
   return new GatewayClient({
     baseUrl: config.gatewayBaseUrl,
@@ -24,7 +23,6 @@ export function createGatewayClient(
     },
     timeoutMs,
     now: () => new Date(clock.now()),
-    ...(fetchImpl === undefined ? {} : { fetch: fetchImpl }),
   });
 }
 

@@ -1,6 +1,7 @@
 // Callbacks to server_callback_url (fields.md "Callback"): HTTP GET with query parameters, signed
 // with the callback control, retried with exponential backoff on the sandbox clock until a 2xx.
 import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
 import { callbackControl, formatMinorUnits, formEncode } from '@paydesk/shared/protocol';
 import type { Logger } from 'pino';
 import type { Clock, Scheduler } from '../clock.js';
@@ -141,22 +142,19 @@ export class Callbacks {
     let httpStatus: number | undefined;
     let error: string | undefined;
     // A timer of our own, cleared once the reply is read (AbortSignal.timeout's would still fire,
-    // and build its error, for every callback).
+    // and build its error, for every callback). undici's `request` rather than `fetch`: a third
+    // of the CPU per callback; it follows no redirect.
     const deadline = new AbortController();
     const timer = setTimeout(() => {
-      deadline.abort(new DOMException('no reply in time', 'TimeoutError'));
+      deadline.abort(new Error('no reply in time'));
     }, CALLBACK_TIMEOUT_MS);
     try {
-      const response = await fetch(delivery.url, {
-        method: 'GET',
-        redirect: 'manual',
-        signal: deadline.signal,
-      });
-      httpStatus = response.status;
-      // Read the reply to its end (rather than cancel it) so that undici returns the keep-alive
-      // connection to its pool: a cancelled body closes the socket, and every callback then opens
-      // a new connection to the merchant.
-      await response.arrayBuffer();
+      const response = await request(delivery.url, { method: 'GET', signal: deadline.signal });
+      httpStatus = response.statusCode;
+      // Read the reply to its end (rather than destroy it) so that the keep-alive connection goes
+      // back to the pool: a destroyed body closes the socket, and every callback then opens a new
+      // connection to the merchant. A reply over 1 MiB closes it anyway.
+      await response.body.dump({ limit: 1024 * 1024 });
     } catch (e) {
       error =
         e instanceof Error
