@@ -37,7 +37,7 @@ declare module 'autocannon' {
     amount?: number;
     /** seconds before a request counts as a timeout */
     timeout?: number;
-    path?: string;
+    /** (there is no `path` option: the path goes in `url`, or in each of `requests`) */
     pipelining?: number;
     method?: string;
     headers?: Record<string, string>;
