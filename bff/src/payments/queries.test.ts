@@ -11,7 +11,7 @@ import { DB_VARIANTS } from '../test-support/harness.js';
 import { get, type IncomingMessage } from 'node:http';
 import { payDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
-import { csvCell } from './queries.js';
+import { csvCell, TOTAL_CAP } from './queries.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
 import { CARDS } from './test-support/storefront.js';
 
@@ -23,6 +23,38 @@ describe('csv cells', () => {
     expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
   });
 });
+
+/** A transactions row written straight to the database (the list and export tests' own data). */
+const EXPORT_DAY = Date.UTC(2001, 0, 1);
+function row(n: number, fields: Partial<TransactionsTable>): TransactionsTable {
+  return {
+    id: `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    endpoint_id: '1001',
+    orderid: `90000000${n}`,
+    client_orderid: `csv-${n}`,
+    type: 'sale',
+    status: 'approved',
+    stage: null,
+    currency: 'EUR',
+    amount_minor: 100,
+    authorized_minor: 0,
+    captured_minor: 0,
+    returned_minor: 0,
+    card_bin: null,
+    card_last4: null,
+    card_brand: null,
+    card_ref_id: null,
+    customer_email: null,
+    customer_name: null,
+    drift: 0,
+    drift_details: null,
+    source: 'lookup',
+    last_checked_at: null,
+    created_at: EXPORT_DAY,
+    updated_at: EXPORT_DAY,
+    ...fields,
+  };
+}
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`payments list, export, stats, events (${variant.name})`, () => {
@@ -152,34 +184,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when rows hold separators, formulas, nulls, ties, large amounts and non-ASCII text, then the export writes exactly these bytes (the same on both databases)', async () => {
-      const base = Date.UTC(2001, 0, 1);
-      const row = (n: number, fields: Partial<TransactionsTable>): TransactionsTable => ({
-        id: `e0000000-0000-4000-8000-00000000000${n}`,
-        endpoint_id: '1001',
-        orderid: `90000000${n}`,
-        client_orderid: `csv-${n}`,
-        type: 'sale',
-        status: 'approved',
-        stage: null,
-        currency: 'EUR',
-        amount_minor: 100,
-        authorized_minor: 0,
-        captured_minor: 0,
-        returned_minor: 0,
-        card_bin: null,
-        card_last4: null,
-        card_brand: null,
-        card_ref_id: null,
-        customer_email: null,
-        customer_name: null,
-        drift: 0,
-        drift_details: null,
-        source: 'lookup',
-        last_checked_at: null,
-        created_at: base,
-        updated_at: base,
-        ...fields,
-      });
+      const base = EXPORT_DAY;
       const rows = [
         row(3, {
           client_orderid: 'Zoë ☃ @home',
@@ -232,6 +237,38 @@ for (const variant of DB_VARIANTS) {
             'in',
             rows.map((r) => r.id),
           )
+          .execute();
+      }
+    });
+
+    it('when more orders match than the list counts, then the total stops at the cap and says so; at the cap it is exact', async () => {
+      const day = Date.UTC(2002, 0, 1);
+      const rows = Array.from({ length: TOTAL_CAP + 1 }, (_, i) =>
+        row(100_000 + i, { created_at: day + i, currency: 'CHF', status: 'declined' }),
+      );
+      const k = payDb(f.bff.db);
+      for (let i = 0; i < rows.length; i += 500) {
+        await k
+          .insertInto('transactions')
+          .values(rows.slice(i, i + 500))
+          .execute();
+      }
+      const window = `createdFrom=2002-01-01T00:00:00.000Z&createdTo=2002-01-02T00:00:00.000Z`;
+      try {
+        const over = await page(`${window}&status=declined&currency=CHF&limit=10`);
+        expect(over).toMatchObject({ total: TOTAL_CAP, totalCapped: true });
+        expect(over.items).toHaveLength(10);
+        await k
+          .deleteFrom('transactions')
+          .where('id', '=', rows[0]?.id ?? '')
+          .execute();
+        const at = await page(`${window}&status=declined&currency=CHF&limit=10`);
+        expect(at).toMatchObject({ total: TOTAL_CAP, totalCapped: false });
+      } finally {
+        await k
+          .deleteFrom('transactions')
+          .where('created_at', '>=', day)
+          .where('created_at', '<', day + 86_400_000)
           .execute();
       }
     });
