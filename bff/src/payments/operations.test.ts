@@ -12,6 +12,15 @@ import { key, learnedOrder, post, startFixture, type Fixture } from './test-supp
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`payments operations (${variant.name})`, () => {
     let f: Fixture;
+    /** The audit rows of one action on one order, oldest first. */
+    const auditOf = (action: string, transactionId: string) =>
+      f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', action)
+        .where('target', '=', `transaction:${transactionId}`)
+        .orderBy('seq', 'asc')
+        .execute();
     beforeAll(async () => {
       f = await startFixture(variant);
     });
@@ -60,12 +69,7 @@ for (const variant of DB_VARIANTS) {
       const atGateway = await f.sandbox.order(order.orderid);
       expect(atGateway.returnedMinor).toBe('2550');
       expect(atGateway.operations.filter((o) => o.type === 'return')).toHaveLength(1);
-      const audit = await f.bff.db.k
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('action', '=', 'transaction.return')
-        .where('target', '=', `transaction:${tx.id}`)
-        .execute();
+      const audit = await auditOf('transaction.return', tx.id);
       expect(audit.map((a) => a.outcome)).toEqual(['success']);
     });
 
@@ -92,13 +96,9 @@ for (const variant of DB_VARIANTS) {
       expect(
         (await f.sandbox.order(order.orderid)).operations.filter((o) => o.type === 'return'),
       ).toHaveLength(1);
-      const refused = await f.bff.db.k
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('action', '=', 'transaction.return')
-        .where('outcome', '=', 'refused')
-        .where('target', '=', `transaction:${tx.id}`)
-        .execute();
+      const refused = (await auditOf('transaction.return', tx.id)).filter(
+        (a) => a.outcome === 'refused',
+      );
       expect(refused.map((r) => r.error_code)).toEqual(['CAP_EXCEEDED']);
     });
 
@@ -176,14 +176,7 @@ for (const variant of DB_VARIANTS) {
         stored.slice(0, result.transaction.timeline.length),
       );
       expect(result.transaction.timeline.at(-1)?.title).toBe('capture: accepted');
-      const rows = () =>
-        f.bff.db.k
-          .selectFrom('audit_log')
-          .selectAll()
-          .where('action', '=', 'transaction.capture')
-          .where('target', '=', `transaction:${tx.id}`)
-          .orderBy('seq', 'asc')
-          .execute();
+      const rows = () => auditOf('transaction.capture', tx.id);
       const first = await rows();
       expect(first.map((a) => a.outcome)).toEqual(['success']);
       expect(JSON.parse(first[0]?.summary ?? '{}')).toMatchObject({
@@ -217,13 +210,9 @@ for (const variant of DB_VARIANTS) {
       const res = await post(f.finance, `/api/transactions/${tx.id}/capture`, {}, k);
       failing.mockRestore();
       expect(res.status).toBe(500);
-      const audit = await f.bff.db.k
-        .selectFrom('audit_log')
-        .select(['outcome', 'error_code'])
-        .where('action', '=', 'transaction.capture')
-        .where('target', '=', `transaction:${tx.id}`)
-        .execute();
-      expect(audit).toEqual([{ outcome: 'failed', error_code: 'INTERNAL' }]);
+      const audit = await auditOf('transaction.capture', tx.id);
+      expect(audit).toMatchObject([{ outcome: 'failed', error_code: 'INTERNAL' }]);
+      expect(audit).toHaveLength(1);
       const op = await payDb(f.bff.db)
         .selectFrom('transaction_operations')
         .select('state')
@@ -282,14 +271,10 @@ for (const variant of DB_VARIANTS) {
         state: 'refused',
         errorCode: 'INVALID_STATE',
       });
-      const audit = await f.bff.db.k
-        .selectFrom('audit_log')
-        .select(['outcome', 'error_code'])
-        .where('action', '=', 'transaction.void')
-        .where('target', '=', `transaction:${tx.id}`)
-        .execute();
+      const audit = await auditOf('transaction.void', tx.id);
       // Recorded with the refusal in the outcome's transaction, and only there.
-      expect(audit).toEqual([{ outcome: 'refused', error_code: 'INVALID_STATE' }]);
+      expect(audit).toMatchObject([{ outcome: 'refused', error_code: 'INVALID_STATE' }]);
+      expect(audit).toHaveLength(1);
     });
 
     it('when finance asks for a card reference (v2), then the gateway creates one and the order shows it', async () => {
