@@ -66,6 +66,44 @@ for (const variant of DB_VARIANTS) {
       await created.drop();
     });
 
+    it('when a status reply lists an operation twice, then one row is written for it (its last listing), and the order returned is the order stored', async () => {
+      const returnOp = {
+        serial: 'R9',
+        type: 'return',
+        amountMinor: 2_500n,
+        processingDate: '2026-11-21T09:05:00.000Z',
+      };
+      const twice: GatewayView = {
+        ...view(2_500n, [
+          SALE,
+          { ...returnOp, status: 'processing' },
+          { ...returnOp, status: 'approved' },
+        ]),
+        orderid: '777002',
+        clientOrderId: 'listed-twice-1',
+      };
+      const applied = await ledger.tx((trx) =>
+        ledger.applyStatus(trx, '1001', twice, { source: 'lookup', actor: null, exchange: null }),
+      );
+      const k = payDb(db);
+      const ops = await k
+        .selectFrom('transaction_operations')
+        .select(['gateway_serial', 'state'])
+        .where('transaction_id', '=', applied.row.id)
+        .orderBy('gateway_serial')
+        .execute();
+      expect(ops).toEqual([
+        { gateway_serial: 'R9', state: 'approved' },
+        { gateway_serial: 'S0', state: 'approved' },
+      ]);
+      const stored = await k
+        .selectFrom('transactions')
+        .selectAll()
+        .where('id', '=', applied.row.id)
+        .executeTakeFirstOrThrow();
+      expect(applied.row).toEqual(stored);
+    });
+
     it('when a status reply from before an accepted return arrives after it, then the return still counts and nothing is flagged', async () => {
       const first = await ledger.tx((trx) =>
         ledger.applyStatus(trx, '1001', view(0n, [SALE]), {

@@ -671,12 +671,11 @@ export class Ledger {
         o.gateway_serial === null &&
         (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
     );
-    const handled = new Set<string>();
-    for (const g of view.operations) {
+    // A serial listed twice is one operation, one row to write: its last listing counts.
+    const listed = new Map(view.operations.map((g) => [g.serial, g]));
+    for (const g of listed.values()) {
       const kind = operationKindOf(g.type);
-      // A serial listed twice is one operation (and one row to write).
-      if (kind === null || !TERMINAL_FOR_MATCH.has(g.status) || handled.has(g.serial)) continue;
-      handled.add(g.serial);
+      if (kind === null || !TERMINAL_FOR_MATCH.has(g.status)) continue;
       const mine = bySerial.get(g.serial);
       if (mine !== undefined) {
         // A late reply may still show as processing what is already final here: keep the final state.
