@@ -166,7 +166,8 @@ export class GatewayClient {
     let contentType: string | undefined;
     let text: string;
     // The deadline covers the reply's body too. A timer of our own, cleared once the reply is
-    // read. undici's `request` rather than `fetch`: a third of the CPU per call (test/bench).
+    // read. undici's `request` rather than `fetch`: a third of the CPU per call
+    // (test/bench/RESULTS-load.md, session 4).
     const deadline = new AbortController();
     const timer = setTimeout(() => {
       deadline.abort(new Error('The gateway did not answer in time'));
