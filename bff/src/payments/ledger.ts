@@ -235,20 +235,10 @@ export class Ledger {
   }
 
   async timeline(trx: PayTrx, transactionId: string, entry: TimelineInput): Promise<void> {
-    await this.timelineMany(trx, transactionId, [entry]);
+    await this.timelineInsert(trx, transactionId, [entry]).execute();
   }
 
-  /** Several entries in one statement, in this order. */
-  async timelineMany(
-    trx: PayTrx,
-    transactionId: string,
-    entries: readonly TimelineInput[],
-  ): Promise<void> {
-    if (entries.length === 0) return;
-    await this.timelineInsert(trx, transactionId, entries).execute();
-  }
-
-  /** The insert of `timelineMany`, to run alone or in a write batch (db/write-batch.ts). */
+  /** Timeline entries in one insert, in this order, to run alone or in a write batch (db/write-batch.ts). */
   timelineInsert(trx: PayTrx, transactionId: string, entries: readonly TimelineInput[]) {
     const at = this.clock.now();
     return trx.insertInto('transaction_timeline').values(
