@@ -9,7 +9,9 @@
 // dropped after. Figures go to test/bench/RESULTS-payments.md by hand. Ports are free ones.
 // Investigation switches (environment): BENCH_BFF_MAIN / BENCH_SANDBOX_MAIN (another build),
 // BENCH_BFF_NODE_FLAGS / BENCH_SANDBOX_NODE_FLAGS (e.g. --cpu-prof), BENCH_BFF_ENV (JSON), BENCH_MARKS=1 (phase clock for
-// cutting a CPU profile), BENCH_KEEP_TEMP=1 (keep the SQLite file). load.ts reuses the helpers.
+// cutting a CPU profile), BENCH_KEEP_TEMP=1 (keep the SQLite file), BENCH_SANDBOX_DELAY (the
+// sandbox's processing delay in ms, 0 by default: e.g. 45000 keeps callbacks out of a short run).
+// load.ts reuses the helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -112,7 +114,7 @@ export async function startSandbox(port: number): Promise<Proc> {
           ],
         },
       ],
-      processingDelayMs: 0,
+      processingDelayMs: Number(process.env.BENCH_SANDBOX_DELAY ?? 0),
     }),
   );
   const child = start(

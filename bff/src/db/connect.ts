@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations.js';
 import { NodeSqliteDatabase, NodeSqliteDialect } from './node-sqlite-dialect.js';
 import { preparingPool } from './pg-prepared.js';
-import { AUDIT_HASHED_COLUMNS, type AuditCheckRow, type Database } from './schema.js';
+import { hashedContentSql, type AuditCheckRow, type Database } from './schema.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -21,23 +21,11 @@ export interface Db {
   /**
    * Committed audit rows with fromSeq <= seq < toSeq, oldest first, each with its hash recomputed
    * from its current content: the fast path of chain verification. The database assembles the
-   * hashed text (see hashedContentSql); PostgreSQL also computes the SHA-256, on SQLite node does.
+   * hashed text (see hashedContentSql in schema.ts); PostgreSQL also computes the SHA-256, on SQLite node does.
    */
   readAuditRange(fromSeq: number, toSeq: number): Promise<AuditCheckRow[]>;
   /** how many range reads verification may have in flight (PostgreSQL: parallel backends) */
   auditReadParallelism: number;
-}
-
-/**
- * The text a row's hash covers, built in SQL exactly as `hashedContent` builds it in JS: each
- * column as `<UTF-8 byte length>:<text>`, `~` for null, in AUDIT_HASHED_COLUMNS order.
- */
-export function hashedContentSql(kind: DatabaseKind): string {
-  return AUDIT_HASHED_COLUMNS.map((c) =>
-    kind === 'postgres'
-      ? `coalesce(octet_length(${c}::text)::text || ':' || ${c}::text, '~')`
-      : `coalesce(length(cast(${c} as blob)) || ':' || ${c}, '~')`,
-  ).join(' || ');
 }
 
 function int8AsNumber(): pg.CustomTypesConfig {

@@ -6,6 +6,8 @@ import { paymentsMigrations } from '../payments/migration.js';
 import { payoutsMigrations } from '../payouts/migration.js';
 import { viewsMigrations } from '../views/migration.js';
 import type { DatabaseKind } from './connect.js';
+import { GENESIS_HASH } from '../services/audit.js';
+import { hashedContentSql } from './schema.js';
 
 function platformMigration(kind: DatabaseKind): Migration {
   const autoId =
@@ -92,6 +94,48 @@ function platformMigration(kind: DatabaseKind): Migration {
   };
 }
 
+/** The arbitrary constant key of the PostgreSQL advisory lock that serialises chain appends. */
+const AUDIT_LOCK_KEY = 7_231_004;
+
+/**
+ * On PostgreSQL the database links each new audit row into the chain itself: a BEFORE INSERT
+ * trigger takes the chain's lock, reads the head (a fresh snapshot: trigger functions are
+ * volatile) and sets `seq`, `prev_hash` and `hash`, the hash computed from the same text as
+ * services/audit.ts `hashedContent`. An append is then one insert, with no round trips for the
+ * lock and the head, and the lock is held only from the insert to the commit. Whatever the
+ * inserting statement put in those three columns is overwritten. Should the hashed columns ever
+ * change, a later migration replaces the function.
+ */
+function auditChainMigration(kind: DatabaseKind): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (kind !== 'postgres') return;
+      await sql
+        .raw(
+          `create function audit_log_chain() returns trigger language plpgsql as $$
+          declare
+            head_seq bigint;
+            head_hash text;
+          begin
+            perform pg_advisory_xact_lock(${AUDIT_LOCK_KEY});
+            select seq, hash into head_seq, head_hash from audit_log order by seq desc limit 1;
+            new.seq := coalesce(head_seq, 0) + 1;
+            new.prev_hash := coalesce(head_hash, '${GENESIS_HASH}');
+            new.hash := encode(sha256(convert_to(${hashedContentSql('postgres', 'new.')}, 'UTF8')), 'hex');
+            return new;
+          end $$`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger audit_log_chain before insert on audit_log
+          for each row execute function audit_log_chain()`,
+        )
+        .execute(db);
+    },
+  };
+}
+
 class InCodeProvider implements MigrationProvider {
   readonly #kind: DatabaseKind;
   constructor(kind: DatabaseKind) {
@@ -103,6 +147,7 @@ class InCodeProvider implements MigrationProvider {
       ...paymentsMigrations(this.#kind),
       ...payoutsMigrations(this.#kind),
       ...viewsMigrations(this.#kind),
+      '0008-audit-chain': auditChainMigration(this.#kind),
     });
   }
 }

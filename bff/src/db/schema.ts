@@ -1,6 +1,7 @@
 // Table types for Kysely. Times are integer milliseconds since the epoch (UTC) on both databases;
 // flags are nullable times (`disabled_at`), so neither database needs a boolean type.
 import type { Generated } from 'kysely';
+import type { DatabaseKind } from './connect.js';
 
 export interface UsersTable {
   id: string;
@@ -81,6 +82,20 @@ export const AUDIT_HASHED_COLUMNS = [
   'ip',
   'user_agent',
 ] as const satisfies readonly (keyof AuditLogTable)[];
+
+/**
+ * The text a row's hash covers, built in SQL exactly as `hashedContent` builds it in JS: each
+ * column as `<UTF-8 byte length>:<text>`, `~` for null, in AUDIT_HASHED_COLUMNS order. `row`
+ * prefixes each column (`new.` in the chain trigger, db/migrations.ts).
+ */
+export function hashedContentSql(kind: DatabaseKind, row = ''): string {
+  return AUDIT_HASHED_COLUMNS.map((column) => {
+    const c = `${row}${column}`;
+    return kind === 'postgres'
+      ? `coalesce(octet_length(${c}::text)::text || ':' || ${c}::text, '~')`
+      : `coalesce(length(cast(${c} as blob)) || ':' || ${c}, '~')`;
+  }).join(' || ');
+}
 
 /** What chain verification needs of a row: its links and the hash recomputed from its content. */
 export interface AuditCheckRow {

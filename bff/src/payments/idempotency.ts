@@ -134,6 +134,12 @@ export class Idempotency {
    * is taken over in place.
    */
   async take(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<IdempotentReply | null> {
+    const inserted = await this.taking(k, claim).executeTakeFirst();
+    return this.taken(k, claim, Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0);
+  }
+
+  /** The insert of `take`, to run alone or inside another statement (db.ts lockTransactionTaking). */
+  taking(k: PayDb | PayTrx, claim: IdempotencyClaim) {
     const now = this.clock.now();
     const fresh = {
       route: claim.route,
@@ -144,7 +150,7 @@ export class Idempotency {
       created_at: now,
       completed_at: null,
     };
-    const inserted = await k
+    return k
       .insertInto('idempotency_keys')
       .values({ user_id: claim.userId, key: claim.key, ...fresh })
       .onConflict((oc) =>
@@ -152,9 +158,16 @@ export class Idempotency {
           .columns(['user_id', 'key'])
           .doUpdateSet(fresh)
           .where('idempotency_keys.created_at', '<', now - this.retentionMs),
-      )
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return null;
+      );
+  }
+
+  /** The rest of `take` once its insert ran: `inserted` says whether it wrote the key. */
+  async taken(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    inserted: boolean,
+  ): Promise<IdempotentReply | null> {
+    if (inserted) return null;
     const existing = await k
       .selectFrom('idempotency_keys')
       .selectAll()

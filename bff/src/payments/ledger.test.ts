@@ -6,7 +6,8 @@ import { ManualClock } from '../clock.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import { AuditLog } from '../services/audit.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
-import { payDb } from './db.js';
+import { lockTransaction, lockTransactionTaking, payDb } from './db.js';
+import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { InProcessEventBus } from './events.js';
 import { Ledger, type GatewayView } from './ledger.js';
 import { ensurePaymentsSchema } from './migration.js';
@@ -103,6 +104,83 @@ for (const variant of DB_VARIANTS) {
         .executeTakeFirstOrThrow();
       expect(applied.row).toEqual(stored);
     });
+
+    it('when an entry is appended with the operations read, then both lists are exactly what separate reads return afterwards', async () => {
+      const applied = await ledger.tx((trx) =>
+        ledger.applyStatus(
+          trx,
+          '1001',
+          {
+            ...view(2_500n, [
+              SALE,
+              {
+                serial: 'R1',
+                type: 'return',
+                amountMinor: 2_500n,
+                status: 'approved',
+                processingDate: '2026-11-21T09:05:00.000Z',
+              },
+            ]),
+            orderid: '777003',
+            clientOrderId: 'combined-read-1',
+          },
+          { source: 'lookup', actor: null, exchange: null },
+        ),
+      );
+      const id = applied.row.id;
+      const combined = await ledger.tx((trx) =>
+        ledger.operationsAndTimelineWith(trx, id, {
+          kind: 'staff',
+          title: 'note “Zoë” 🚀',
+          actor: 'a@paydesk.test',
+          data: { n: 1, nested: { ok: true } },
+        }),
+      );
+      const k = payDb(db);
+      const [ops, timeline] = await Promise.all([
+        ledger.operationsOf(k, id),
+        ledger.timelineOf(k, id),
+      ]);
+      expect(ops).toHaveLength(2);
+      expect(timeline.at(-1)).toMatchObject({ title: 'note “Zoë” 🚀', kind: 'staff' });
+      expect(combined).toEqual({ ops, timeline });
+    });
+
+    // PostgreSQL only: SQLite's writer lock makes the two one step anyway (operations.ts).
+    if (variant.name === 'postgres')
+      it('when the key is taken with the lock in one statement, then the row is the one lockTransaction reads, and a key taken before reads as not taken', async () => {
+        const applied = await ledger.tx((trx) =>
+          ledger.applyStatus(
+            trx,
+            '1001',
+            { ...view(0n, [SALE]), orderid: '777004', clientOrderId: 'taking-1' },
+            { source: 'lookup', actor: null, exchange: null },
+          ),
+        );
+        const idem = new Idempotency(
+          payDb(db),
+          new ManualClock(Date.UTC(2026, 10, 21)),
+          86_400_000,
+        );
+        const claim = new IdempotencyClaim('u1', 'key-taking-1', 'capture', 'h1');
+        const take = (id: string) =>
+          ledger.tx(async (trx) => ({
+            both: await lockTransactionTaking(trx, id, idem.taking(trx, claim)),
+            plain: await lockTransaction(db, trx, id),
+          }));
+        const first = await take(applied.row.id);
+        expect(first.both).toEqual({ row: first.plain, taken: true });
+        expect(first.plain).toEqual(applied.row);
+        expect((await take(applied.row.id)).both.taken).toBe(false);
+        const missing = await ledger.tx((trx) =>
+          lockTransactionTaking(
+            trx,
+            'no-such-order',
+            idem.taking(trx, new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2')),
+          ),
+        );
+        expect(missing).toEqual({ row: undefined, taken: true });
+      });
 
     it('when a status reply from before an accepted return arrives after it, then the return still counts and nothing is flagged', async () => {
       const first = await ledger.tx((trx) =>

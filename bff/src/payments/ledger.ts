@@ -13,7 +13,7 @@ import type {
   TransactionEvent,
   TransactionStatus,
 } from '@paydesk/shared/api';
-import type { Compilable, Selectable } from 'kysely';
+import { sql, type Compilable, type Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { runWrites } from '../db/write-batch.js';
@@ -254,34 +254,61 @@ export class Ledger {
   }
 
   /**
-   * Appends `entry` and returns the order's timeline with it, as `detailOf` reads it: one
-   * statement on PostgreSQL (the insert as a CTE; the read's snapshot precedes it, so the new
-   * row comes from the insert's `returning`).
+   * Appends `entry` to the order's timeline and reads the order's operations and its timeline
+   * with the new entry, as `operationsOf` and `timelineOf` read them. Call it with the order
+   * locked. On PostgreSQL one statement: the insert as a CTE (the read's snapshot precedes it, so
+   * the new row comes from its `returning`), both lists as JSON arrays of rows, whose values are
+   * the ones node-postgres gives for these text and bigint columns.
    */
-  async timelineWith(
+  async operationsAndTimelineWith(
     trx: PayTrx,
     transactionId: string,
     entry: TimelineInput,
-  ): Promise<Selectable<TransactionTimelineTable>[]> {
+  ): Promise<{
+    ops: TransactionOperationsTable[];
+    timeline: Selectable<TransactionTimelineTable>[];
+  }> {
     const insert = this.timelineInsert(trx, transactionId, [entry]);
     if (this.db.kind === 'postgres') {
-      return trx
+      const row = await trx
         .with('added', () => insert.returningAll())
-        .selectFrom((eb) =>
-          eb
+        .with('timeline', (w) =>
+          w
             .selectFrom('transaction_timeline')
             .selectAll()
             .where('transaction_id', '=', transactionId)
-            .unionAll(eb.selectFrom('added').selectAll())
-            .as('timeline'),
+            .unionAll(w.selectFrom('added').selectAll())
+            .orderBy('id', 'asc')
+            .limit(TIMELINE_LIMIT),
         )
-        .selectAll()
-        .orderBy('id', 'asc')
-        .limit(TIMELINE_LIMIT)
-        .execute();
+        .with('ops', (w) =>
+          w
+            .selectFrom('transaction_operations')
+            .selectAll()
+            .where('transaction_id', '=', transactionId)
+            .orderBy('created_at', 'asc')
+            .orderBy('id', 'asc'),
+        )
+        .selectNoFrom([
+          sql<
+            TransactionOperationsTable[]
+          >`(select coalesce(json_agg(ops order by ops.created_at, ops.id), '[]') from ops)`.as(
+            'ops',
+          ),
+          sql<
+            Selectable<TransactionTimelineTable>[]
+          >`(select coalesce(json_agg(timeline order by timeline.id), '[]') from timeline)`.as(
+            'timeline',
+          ),
+        ])
+        .executeTakeFirstOrThrow();
+      return row;
     }
     await insert.execute();
-    return this.timelineOf(trx, transactionId);
+    return {
+      ops: await this.operationsOf(trx, transactionId),
+      timeline: await this.timelineOf(trx, transactionId),
+    };
   }
 
   /** The first TIMELINE_LIMIT entries of an order, oldest first. */

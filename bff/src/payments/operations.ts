@@ -25,7 +25,14 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { runWrites } from '../db/write-batch.js';
 import type { AuditEntry } from '../services/audit.js';
-import { big, lockTransaction, platformTrx, toColumn, type PayTrx } from './db.js';
+import {
+  big,
+  lockTransaction,
+  lockTransactionTaking,
+  platformTrx,
+  toColumn,
+  type PayTrx,
+} from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
@@ -246,15 +253,24 @@ export class OperationsService {
     const opId = randomUUID();
     // (A) check and reserve, atomically with every other instance.
     const prepared = await ledger.tx(async (trx) => {
+      // PostgreSQL takes the key and the order's lock in one statement.
+      let locked: { row: TransactionsTable | undefined } | undefined;
       if (claim !== null) {
-        const stored = await this.idempotency.take(trx, claim);
+        let stored;
+        if (ledger.db.kind === 'postgres') {
+          const both = await lockTransactionTaking(trx, id, this.idempotency.taking(trx, claim));
+          locked = { row: both.row };
+          stored = await this.idempotency.taken(trx, claim, both.taken);
+        } else {
+          stored = await this.idempotency.take(trx, claim);
+        }
         // The stored body is the OperationResult this same request got the first time.
         if (stored !== null)
           return { kind: 'stored' as const, body: stored.body as OperationResult };
       }
       let checked: { row: TransactionsTable; plan: Plan };
       try {
-        checked = await this.check(trx, id, what, decide);
+        checked = await this.check(trx, id, what, decide, locked);
       } catch (err) {
         // A refusal is the key's reply too: a repeat gets it again rather than a second decision.
         if (claim !== null && err instanceof AppError && !Idempotency.releases(err)) {
@@ -323,11 +339,17 @@ export class OperationsService {
       // would return: they are kept in memory rather than read back.
       const current = await lockTransaction(ledger.db, trx, id);
       if (current === undefined) throw new Error('transaction vanished');
-      const opsBefore = await ledger.operationsOf(trx, id);
+      const result = this.classify(outcome, plan);
+      // The reply shows the order's timeline with this exchange in it.
+      const { ops: opsBefore, timeline } = await ledger.operationsAndTimelineWith(trx, id, {
+        kind: 'gateway',
+        title: `${plan.gatewayOperation}: ${result.title}`,
+        actor: actor.email,
+        data: exchangeData(outcome),
+      });
       const op = opsBefore.find((o) => o.id === opId);
       if (op === undefined) throw new Error('operation vanished');
       const now = ledger.clock.now();
-      const result = this.classify(outcome, plan);
       // At most one write per table, each on this order's own rows (its operation, its row, its
       // reconcile job, this request's key, a new audit row): one write batch.
       const writes: Compilable[] = [];
@@ -365,13 +387,6 @@ export class OperationsService {
       } else {
         writes.push(ledger.reconcileUpsert(trx, id, now + ledger.options.reconcile.fastMinMs));
       }
-      // The reply shows the order's timeline with this exchange in it.
-      const timeline = await ledger.timelineWith(trx, id, {
-        kind: 'gateway',
-        title: `${plan.gatewayOperation}: ${result.title}`,
-        actor: actor.email,
-        data: exchangeData(outcome),
-      });
       const reply = this.reply(fresh, ops, timeline, opId, outcome, plan, result);
       if (claim !== null) {
         writes.push(
@@ -383,9 +398,9 @@ export class OperationsService {
         );
       }
       if (audit !== undefined) {
-        // Last before the commit: the audit chain's lock is held from here to the end.
-        const prepared = await ledger.audit.prepareIn(platformTrx(trx), [audit.entry(reply)]);
-        writes.push(prepared.insert);
+        // The chain's lock is taken by this batch (PostgreSQL) or held already (SQLite's writer)
+        // and kept to the commit that follows.
+        writes.push(await ledger.audit.prepareIn(platformTrx(trx), [audit.entry(reply)]));
       }
       await runWrites(ledger.db.kind, trx, writes);
       return { fresh, reply };
@@ -396,7 +411,10 @@ export class OperationsService {
     return after.reply;
   }
 
-  /** (A)'s checks under the row lock: the order exists, nothing else pending, the rules allow it. */
+  /**
+   * (A)'s checks under the row lock (taken here unless `locked` holds the row as locked already):
+   * the order exists, nothing else pending, the rules allow it.
+   */
   private async check(
     trx: PayTrx,
     id: string,
@@ -406,9 +424,10 @@ export class OperationsService {
       facts: OrderFacts,
       ops: TransactionOperationsTable[],
     ) => { plan: Plan } | { refused: AppError },
+    locked?: { row: TransactionsTable | undefined },
   ): Promise<{ row: TransactionsTable; plan: Plan }> {
     const ledger = this.ledger;
-    const row = await lockTransaction(ledger.db, trx, id);
+    const row = locked === undefined ? await lockTransaction(ledger.db, trx, id) : locked.row;
     if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
     const ops = await ledger.operationsOf(trx, id);
     const busy = ops.find(

@@ -261,4 +261,41 @@ describe.skipIf(postgres.skip)('audit log with two BFF instances (postgres)', ()
       await t.close();
     }
   });
+
+  it('when any statement inserts rows, then the database links them itself, whatever seq and hashes they carried', async () => {
+    const t = await startApp(postgres);
+    try {
+      const [first] = await Promise.all([
+        t.services.audit.append(entry(1)),
+        t.services.audit.append(entry(2)),
+      ]);
+      expect(first).toBe(2);
+      const forged = { seq: 999, prev_hash: 'f'.repeat(64), hash: 'e'.repeat(64) };
+      const row = (i: number) => ({
+        ...forged,
+        at: 1_700_000_000_000 + i,
+        actor_id: null,
+        actor_email: null,
+        actor_roles: '[]',
+        action: 'test.raw',
+        target: null,
+        summary: '{}',
+        outcome: 'success',
+        error_code: null,
+        request_id: null,
+        ip: null,
+        user_agent: 'Zoë 🚀',
+      });
+      const inserted = await t.db.k
+        .insertInto('audit_log')
+        .values([row(1), row(2)])
+        .returning(['seq', 'prev_hash', 'hash'])
+        .execute();
+      expect(inserted.map((r) => r.seq)).toEqual([4, 5]);
+      expect(inserted[1]?.prev_hash).toBe(inserted[0]?.hash);
+      expect(await t.services.audit.verify()).toMatchObject({ ok: true, verifiedUpToSeq: 5 });
+    } finally {
+      await t.close();
+    }
+  });
 });

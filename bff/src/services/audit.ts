@@ -1,9 +1,9 @@
 // The append-only audit log with a SHA-256 hash chain. Each row's hash covers its canonical
-// content and the previous row's hash; appends are serialised by the database (an advisory
-// transaction lock on PostgreSQL, BEGIN IMMEDIATE on SQLite) so two instances never fork the chain.
+// content and the previous row's hash; appends are serialised by the database so two instances
+// never fork the chain: on PostgreSQL a trigger links each inserted row under an advisory lock
+// (db/migrations.ts, 0008-audit-chain), on SQLite the writer (BEGIN IMMEDIATE) links it here.
 import { hash } from 'node:crypto';
 import {
-  sql,
   type InsertQueryBuilder,
   type InsertResult,
   type SelectQueryBuilder,
@@ -27,8 +27,6 @@ import {
 import { canonicalJson, maskPans, redact } from './redact.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
-/** Arbitrary constant key of the PostgreSQL advisory lock that serialises chain appends. */
-const AUDIT_LOCK_KEY = 7_231_004;
 
 export interface AuditEntry {
   actorId: string | null;
@@ -49,7 +47,8 @@ type StoredRow = Omit<AuditLogTable, 'hash'>;
 /**
  * A row's hash: SHA-256 over every column but the hash (the previous row's hash first), each as
  * `<UTF-8 byte length>:<text>` (`~` for null), so the encoding is unambiguous without escaping and
- * the database can assemble the same text for fast verification (db/connect.ts hashedContentSql).
+ * the database can assemble the same text (db/schema.ts hashedContentSql): to verify fast, and on
+ * PostgreSQL to link new rows.
  */
 export function rowHash(row: StoredRow): string {
   return hash('sha256', hashedContent(row), 'hex');
@@ -165,29 +164,32 @@ export class AuditLog {
   }
 
   async #appendMany(trx: Transaction<Database>, entries: AuditEntry[]): Promise<number[]> {
-    const { insert, seqs } = await this.prepareIn(trx, entries);
-    await insert.execute();
-    return seqs;
+    const insert = await this.prepareIn(trx, entries);
+    const rows = await insert.returning('seq').execute();
+    // The rows are linked in the order of the insert's values, so their seqs ascend with it.
+    return rows.map((r) => r.seq).sort((a, b) => a - b);
   }
 
   /**
-   * Takes the chain's lock in `trx`, reads its head and builds the rows: the caller runs `insert`
-   * in the same transaction (alone, or with its other writes: see db/write-batch.ts). The lock is
-   * held until `trx` ends, so the caller should commit soon after.
+   * The insert of `entries` as chain rows, for the caller to run in `trx` (alone, or with its
+   * other writes: see db/write-batch.ts). PostgreSQL links the rows as they are inserted (the
+   * audit_log_chain trigger takes the chain's lock, held until `trx` ends); on SQLite `trx` is
+   * already the only writer, and the rows are linked here to the head it reads.
    */
   async prepareIn(
     trx: Transaction<Database>,
     entries: readonly AuditEntry[],
-  ): Promise<{ insert: InsertQueryBuilder<Database, 'audit_log', InsertResult>; seqs: number[] }> {
-    if (this.#db.kind === 'postgres') {
-      await sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`.execute(trx);
-    }
-    const head = await trx
-      .selectFrom('audit_log')
-      .select(['seq', 'hash'])
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  ): Promise<InsertQueryBuilder<Database, 'audit_log', InsertResult>> {
+    // On PostgreSQL the trigger sets seq, prev_hash and hash: these are placeholders.
+    const head =
+      this.#db.kind === 'postgres'
+        ? { seq: 0, hash: '' }
+        : await trx
+            .selectFrom('audit_log')
+            .select(['seq', 'hash'])
+            .orderBy('seq', 'desc')
+            .limit(1)
+            .executeTakeFirst();
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
     const at = this.#clock.now();
@@ -209,11 +211,12 @@ export class AuditLog {
         user_agent: clip(entry.userAgent, 300),
         prev_hash: prevHash,
       };
+      if (this.#db.kind === 'postgres') return { ...row, hash: '' };
       prevHash = rowHash(row);
       return { ...row, hash: prevHash };
     });
     // SQLite allows at most 32766 bound parameters per statement: 15 columns × 500 rows fits.
-    return { insert: trx.insertInto('audit_log').values(rows), seqs: rows.map((r) => r.seq) };
+    return trx.insertInto('audit_log').values(rows);
   }
 
   #filtered(filter: AuditFilter): SelectQueryBuilder<Database, 'audit_log', object> {
