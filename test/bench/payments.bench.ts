@@ -139,12 +139,13 @@ export async function startBff(
   port: number,
   gatewayPort: number,
   databaseUrl: string,
+  main = process.env.BENCH_BFF_MAIN ?? 'bff/dist/main.js',
 ): Promise<Proc> {
   const dir = tempDir(join(tmpdir(), 'paydesk-bench-bff-'));
   const secret = join(dir, 'session-secret');
   writeFileSync(secret, 'bench-session-secret-0123456789abcdef-0123456789', { mode: 0o600 });
   const child = start(
-    process.env.BENCH_BFF_MAIN ?? 'bff/dist/main.js',
+    main,
     {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -496,6 +497,100 @@ async function captureRun(
   }
 }
 
+/**
+ * Two builds of the BFF compared request by request (`capture-ab`): both run at once, each on its
+ * own database, against one sandbox, and every round sends one capture straight to the sandbox
+ * and one through each build, one after the other, in a rotating order. A slower or faster spell
+ * of the machine then falls on all three paths alike, which runs minutes apart do not ensure.
+ * BENCH_BFF_MAIN_A (default bff/dist/main.js) and BENCH_BFF_MAIN_B name the builds.
+ */
+async function captureAbBench(): Promise<void> {
+  const rounds = arg('c1', 1000);
+  const warm = 64;
+  const mainA = process.env.BENCH_BFF_MAIN_A ?? 'bff/dist/main.js';
+  const mainB = process.env.BENCH_BFF_MAIN_B;
+  if (mainB === undefined) throw new Error('capture-ab needs BENCH_BFF_MAIN_B');
+  const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
+  const withDb = (run: (url: string) => Promise<void>) => {
+    if (kind === 'postgres') return withPgDatabase(run);
+    const dir = tempDir(join(tmpdir(), 'paydesk-bench-capture-'));
+    return run(`sqlite:${join(dir, 'paydesk.sqlite')}`);
+  };
+  await withDb((urlA) =>
+    withDb(async (urlB) => {
+      const sandbox = await startSandbox(await freePort());
+      const gatewayPort = Number(new URL(sandbox.url).port);
+      const procs = [
+        await startBff(await freePort(), gatewayPort, urlA, mainA),
+        await startBff(await freePort(), gatewayPort, urlB, mainB),
+      ] as const;
+      try {
+        process.stdout.write(`${machine()}\n${kind}\nA ${mainA}\nB ${mainB}\n`);
+        const sides = await Promise.all(
+          procs.map(async (bff) => {
+            const finance = await userWithRole(bff, 'finance');
+            const preauths = await seedPreauths(sandbox, bff, finance, 2 * (warm + rounds));
+            return { bff, finance, preauths };
+          }),
+        );
+        const a = nth(sides, 0);
+        const b = nth(sides, 1);
+        // The direct captures' orders alternate between the builds, so their callbacks load both
+        // alike.
+        const spare = [a, b].map((side) => side.preauths.slice(warm + rounds));
+        const direct = Array.from({ length: rounds + warm }, (_, i) =>
+          nth(nth(spare, i % 2), Math.floor(i / 2)),
+        );
+        await timed(warm, 8, (i) => directCapture(sandbox, nth(direct, rounds + i)));
+        for (const side of sides) {
+          await timed(warm, 8, (i) => bffCapture(side.finance, nth(side.preauths, rounds + i)));
+        }
+        for (const p of procs) await settle(p);
+        const paths = [
+          (i: number) => directCapture(sandbox, nth(direct, i)),
+          (i: number) => bffCapture(a.finance, nth(a.preauths, i)),
+          (i: number) => bffCapture(b.finance, nth(b.preauths, i)),
+        ];
+        const orders = [
+          [0, 1, 2],
+          [1, 2, 0],
+          [2, 0, 1],
+          [0, 2, 1],
+          [2, 1, 0],
+          [1, 0, 2],
+        ] as const;
+        const took: [number[], number[], number[]] = [[], [], []];
+        const cpu0 = procs.map((p) => cpuMs(p.child.pid ?? 0));
+        for (let i = 0; i < rounds; i++) {
+          for (const path of nth(orders, i % orders.length)) {
+            const t0 = performance.now();
+            await nth(paths, path)(i);
+            took[path].push(performance.now() - t0);
+          }
+        }
+        for (const p of procs) await settle(p);
+        const cpu = procs.map((p, i) => (cpuMs(p.child.pid ?? 0) - nth(cpu0, i)) / rounds);
+        for (const t of took) t.sort((x, y) => x - y);
+        const [d, ta, tb] = took;
+        const line = (name: string, t: number[], cpuPer: number) =>
+          `| ${name} | ${ms(percentile(t, 50))} / ${ms(percentile(t, 99))} | ${ms(percentile(t, 50) - percentile(d, 50))} / ${ms(percentile(t, 99) - percentile(d, 99))} | ${cpuPer.toFixed(2)} ms |`;
+        process.stdout.write(
+          [
+            `${rounds} rounds at concurrency 1; sandbox direct p50 / p99: ${ms(percentile(d, 50))} / ${ms(percentile(d, 99))}`,
+            '| build | through the BFF p50 / p99 | BFF overhead p50 / p99 | BFF CPU per capture |',
+            '| --- | --- | --- | --- |',
+            line('A', ta, nth(cpu, 0)),
+            line('B', tb, nth(cpu, 1)),
+          ].join('\n') + '\n',
+        );
+      } finally {
+        for (const p of procs) await stopProc(p);
+        await stopProc(sandbox);
+      }
+    }),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // (b) list latency and (c) CSV export over N seeded transactions
 
@@ -726,9 +821,10 @@ async function listBench(): Promise<void> {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const which = process.argv[2];
   if (which === 'capture') await captureBench();
+  else if (which === 'capture-ab') await captureAbBench();
   else if (which === 'list') await listBench();
   else {
-    process.stderr.write('usage: node bench/payments.bench.ts capture|list [options]\n');
+    process.stderr.write('usage: node bench/payments.bench.ts capture|capture-ab|list [options]\n');
     process.exit(2);
   }
 }
