@@ -164,10 +164,15 @@ export class AuditLog {
   }
 
   async #appendMany(trx: Transaction<Database>, entries: AuditEntry[]): Promise<number[]> {
-    const insert = await this.prepareIn(trx, entries);
-    const rows = await insert.returning('seq').execute();
-    // The rows are linked in the order of the insert's values, so their seqs ascend with it.
-    return rows.map((r) => r.seq).sort((a, b) => a - b);
+    const rows = await this.#rows(trx, entries);
+    const insert = trx.insertInto('audit_log').values(rows);
+    if (this.#db.kind === 'sqlite') {
+      await insert.execute();
+      return rows.map((r) => r.seq);
+    }
+    const linked = await insert.returning('seq').execute();
+    // The trigger links the rows in the order of the insert's values: their seqs ascend with it.
+    return linked.map((r) => r.seq).sort((a, b) => a - b);
   }
 
   /**
@@ -180,6 +185,15 @@ export class AuditLog {
     trx: Transaction<Database>,
     entries: readonly AuditEntry[],
   ): Promise<InsertQueryBuilder<Database, 'audit_log', InsertResult>> {
+    // SQLite allows at most 32766 bound parameters per statement: 15 columns × 500 rows fits.
+    return trx.insertInto('audit_log').values(await this.#rows(trx, entries));
+  }
+
+  /** The chain rows of `entries`: linked to the head on SQLite, placeholders on PostgreSQL. */
+  async #rows(
+    trx: Transaction<Database>,
+    entries: readonly AuditEntry[],
+  ): Promise<AuditLogTable[]> {
     // On PostgreSQL the trigger sets seq, prev_hash and hash: these are placeholders.
     const head =
       this.#db.kind === 'postgres'
@@ -193,7 +207,7 @@ export class AuditLog {
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
     const at = this.#clock.now();
-    const rows = entries.map((entry) => {
+    return entries.map((entry) => {
       seq += 1;
       const row: StoredRow = {
         seq,
@@ -215,8 +229,6 @@ export class AuditLog {
       prevHash = rowHash(row);
       return { ...row, hash: prevHash };
     });
-    // SQLite allows at most 32766 bound parameters per statement: 15 columns × 500 rows fits.
-    return trx.insertInto('audit_log').values(rows);
   }
 
   #filtered(filter: AuditFilter): SelectQueryBuilder<Database, 'audit_log', object> {
