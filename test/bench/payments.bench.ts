@@ -3,6 +3,8 @@
 //   node bench/payments.bench.ts capture [--db sqlite|postgres] [--c1 N] [--c32 N]
 // measures the BFF's overhead per capture against the same signed capture sent straight to the
 // sandbox;
+//   node bench/payments.bench.ts capture-ab [--db sqlite|postgres] [--c1 N]
+// compares two builds request by request (BENCH_BFF_MAIN_A / BENCH_BFF_MAIN_B, see captureAbBench);
 //   node bench/payments.bench.ts list --db sqlite|postgres [--rows N] [--samples N]
 // seeds N transactions straight into the payments tables and measures list pages (keyset) and the
 // CSV export (rate, peak RSS of the BFF). PostgreSQL: a fresh database from PAYDESK_TEST_PG_URL,
@@ -13,6 +15,7 @@
 // sandbox's processing delay in ms, 0 by default: e.g. 45000 keeps callbacks out of a short run).
 // load.ts reuses the helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -648,7 +651,8 @@ export async function withPgDatabase<T>(run: (url: string) => Promise<T>): Promi
   const adminUrl = process.env.PAYDESK_TEST_PG_URL;
   if (!adminUrl) throw new Error('--db postgres needs PAYDESK_TEST_PG_URL');
   const { default: pg } = await import('pg');
-  const name = `paydesk_bench_${Date.now().toString(36)}`;
+  // Unique even for two databases made in the same millisecond (capture-ab makes two).
+  const name = `paydesk_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);

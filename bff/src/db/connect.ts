@@ -21,7 +21,8 @@ export interface Db {
   /**
    * Committed audit rows with fromSeq <= seq < toSeq, oldest first, each with its hash recomputed
    * from its current content: the fast path of chain verification. The database assembles the
-   * hashed text (see hashedContentSql in schema.ts); PostgreSQL also computes the SHA-256, on SQLite node does.
+   * hashed text (hashedContentSql, schema.ts); PostgreSQL also computes the SHA-256, on SQLite
+   * node does.
    */
   readAuditRange(fromSeq: number, toSeq: number): Promise<AuditCheckRow[]>;
   /** how many range reads verification may have in flight (PostgreSQL: parallel backends) */
