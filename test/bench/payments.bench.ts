@@ -348,7 +348,9 @@ export async function seedPreauths(
   kind: 'preauth' | 'sale' = 'preauth',
   amount = '10.00',
 ): Promise<Preauth[]> {
-  const run = `${kind}-${Date.now().toString(36)}`;
+  // Unique across BFFs seeded at once (capture-ab): the sandbox takes a repeated client_orderid
+  // as the same order.
+  const run = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const callbackUrl = `${bff.url}/gateway/callback?endpoint=1001`;
   await timed(count, 16, async (i) => {
     const res = await fetch(`${sandbox.url}/paynet/api/v2/${kind}/1001`, {

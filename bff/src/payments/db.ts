@@ -1,11 +1,5 @@
 // The payments tables on the platform's Kysely instance, and the one row lock every cap check takes.
-import {
-  sql,
-  type InsertQueryBuilder,
-  type InsertResult,
-  type Kysely,
-  type Transaction,
-} from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import type { PaymentsTables, TransactionsTable } from './migration.js';
@@ -40,29 +34,6 @@ export async function lockTransaction(
     return result.rows[0];
   }
   return trx.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/**
- * `lockTransaction` on PostgreSQL together with `taking`, an Idempotency-Key's insert
- * (idempotency.ts), in one statement: the row as locked (undefined when there is none) and
- * whether the insert wrote the key. The row comes as JSON, whose values are node-postgres's own
- * for these text and integer columns.
- */
-export async function lockTransactionTaking(
-  trx: PayTrx,
-  id: string,
-  taking: InsertQueryBuilder<PayDatabase, 'idempotency_keys', InsertResult>,
-): Promise<{ row: TransactionsTable | undefined; taken: boolean }> {
-  const result = await trx
-    .with('taken', () => taking.returning('key'))
-    .selectNoFrom([
-      sql<number>`(select count(*) from taken)`.as('taken'),
-      sql<TransactionsTable | null>`(select row_to_json(t) from (select * from transactions where id = ${id} for update) t)`.as(
-        'row',
-      ),
-    ])
-    .executeTakeFirstOrThrow();
-  return { row: result.row ?? undefined, taken: result.taken > 0 };
 }
 
 /** `lockTransaction` by the gateway's orderid (unique): undefined when Paydesk has no such order yet. */

@@ -1,12 +1,12 @@
 // The ledger's handling of `status` replies that arrive late (sent before our latest operation
 // reached the gateway): totals and operation states never move backwards under an accepted return.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ManualClock } from '../clock.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import { AuditLog } from '../services/audit.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
-import { lockTransaction, lockTransactionTaking, payDb } from './db.js';
+import { payDb } from './db.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { InProcessEventBus } from './events.js';
 import { Ledger, type GatewayView } from './ledger.js';
@@ -105,7 +105,7 @@ for (const variant of DB_VARIANTS) {
       expect(applied.row).toEqual(stored);
     });
 
-    it('when an entry is appended with the operations read, then both lists are exactly what separate reads return afterwards', async () => {
+    it('when an order is locked and read (by id or orderid, with an entry appended), then it is exactly what separate reads return', async () => {
       const applied = await ledger.tx((trx) =>
         ledger.applyStatus(
           trx,
@@ -128,8 +128,9 @@ for (const variant of DB_VARIANTS) {
         ),
       );
       const id = applied.row.id;
-      const combined = await ledger.tx((trx) =>
-        ledger.operationsAndTimelineWith(trx, id, {
+      const plain = await ledger.tx((trx) => ledger.lockOrder(trx, id));
+      const withEntry = await ledger.tx((trx) =>
+        ledger.lockOrder(trx, id, {
           kind: 'staff',
           title: 'note “Zoë” 🚀',
           actor: 'a@paydesk.test',
@@ -137,18 +138,27 @@ for (const variant of DB_VARIANTS) {
         }),
       );
       const k = payDb(db);
-      const [ops, timeline] = await Promise.all([
+      const [row, ops, timeline] = await Promise.all([
+        k.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
         ledger.operationsOf(k, id),
         ledger.timelineOf(k, id),
       ]);
+      expect(row).toEqual(applied.row);
       expect(ops).toHaveLength(2);
       expect(timeline.at(-1)).toMatchObject({ title: 'note “Zoë” 🚀', kind: 'staff' });
-      expect(combined).toEqual({ ops, timeline });
+      expect(withEntry).toEqual({ row, ops, timeline });
+      expect(plain).toMatchObject({ row, ops });
+      expect(await ledger.tx((trx) => ledger.lockOrderByOrderid(trx, '777003'))).toMatchObject({
+        row,
+        ops,
+      });
+      expect(await ledger.tx((trx) => ledger.lockOrderByOrderid(trx, '0'))).toBeUndefined();
+      expect(await ledger.tx((trx) => ledger.lockOrder(trx, 'no-such-order'))).toBeUndefined();
     });
 
     // PostgreSQL only: SQLite's writer lock makes the two one step anyway (operations.ts).
     if (variant.name === 'postgres')
-      it('when the key is taken with the lock in one statement, then the row is the one lockTransaction reads, and a key taken before reads as not taken', async () => {
+      it('when the key is taken with the locked read in one statement, then the order is the one lockOrder reads, and a key taken before reads as not taken', async () => {
         const applied = await ledger.tx((trx) =>
           ledger.applyStatus(
             trx,
@@ -165,21 +175,81 @@ for (const variant of DB_VARIANTS) {
         const claim = new IdempotencyClaim('u1', 'key-taking-1', 'capture', 'h1');
         const take = (id: string) =>
           ledger.tx(async (trx) => ({
-            both: await lockTransactionTaking(trx, id, idem.taking(trx, claim)),
-            plain: await lockTransaction(db, trx, id),
+            both: await ledger.lockOrderTaking(trx, id, idem.taking(trx, claim)),
+            plain: await ledger.lockOrder(trx, id),
           }));
         const first = await take(applied.row.id);
-        expect(first.both).toEqual({ row: first.plain, taken: true });
-        expect(first.plain).toEqual(applied.row);
+        expect(first.both).toEqual({ order: first.plain, taken: true });
+        expect(first.plain?.row).toEqual(applied.row);
         expect((await take(applied.row.id)).both.taken).toBe(false);
         const missing = await ledger.tx((trx) =>
-          lockTransactionTaking(
+          ledger.lockOrderTaking(
             trx,
             'no-such-order',
             idem.taking(trx, new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2')),
           ),
         );
-        expect(missing).toEqual({ row: undefined, taken: true });
+        expect(missing).toEqual({ order: undefined, taken: true });
+      });
+
+    // The reason for paydesk_lock_order: one plain statement would read the operations as of
+    // before its lock wait.
+    if (variant.name === 'postgres')
+      it('when the lock had to wait, then the operations read include what the lock holder committed meanwhile', async () => {
+        const applied = await ledger.tx((trx) =>
+          ledger.applyStatus(
+            trx,
+            '1001',
+            { ...view(0n, [SALE]), orderid: '777005', clientOrderId: 'lock-wait-1' },
+            { source: 'lookup', actor: null, exchange: null },
+          ),
+        );
+        const id = applied.row.id;
+        let release: () => void = () => undefined;
+        const released = new Promise<void>((r) => (release = r));
+        let lockedNow: () => void = () => undefined;
+        const locked = new Promise<void>((r) => (lockedNow = r));
+        const holder = ledger.tx(async (trx) => {
+          await ledger.lockOrder(trx, id);
+          lockedNow();
+          await released;
+          await trx
+            .insertInto('transaction_operations')
+            .values({
+              id: 'op-while-waiting',
+              transaction_id: id,
+              kind: 'capture',
+              origin: 'paydesk',
+              state: 'processing',
+              amount_minor: 100,
+              reserved_minor: 0,
+              gateway_serial: null,
+              idempotency_key: null,
+              requested_by: null,
+              reason_code: null,
+              comment: null,
+              error_code: null,
+              error_message: null,
+              sent_at: 1,
+              created_at: 1,
+              updated_at: 1,
+            })
+            .execute();
+        });
+        await locked;
+        const waiter = ledger.tx((trx) => ledger.lockOrder(trx, id));
+        // Until the waiter is blocked on the row lock (its statement, and snapshot, begun).
+        for (;;) {
+          const { rows } = await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_locks where not granted`.execute(db.k);
+          if ((rows[0]?.n ?? 0) > 0) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        release();
+        await holder;
+        const seen = await waiter;
+        expect(seen?.ops.map((o) => o.id)).toContain('op-while-waiting');
       });
 
     it('when a status reply from before an accepted return arrives after it, then the return still counts and nothing is flagged', async () => {

@@ -13,7 +13,13 @@ import type {
   TransactionEvent,
   TransactionStatus,
 } from '@paydesk/shared/api';
-import { sql, type Compilable, type Selectable } from 'kysely';
+import {
+  sql,
+  type Compilable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Selectable,
+} from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { runWrites } from '../db/write-batch.js';
@@ -26,6 +32,7 @@ import {
   payDb,
   platformTrx,
   toColumn,
+  type PayDatabase,
   type PayDb,
   type PayTrx,
 } from './db.js';
@@ -217,6 +224,23 @@ export function detailFrom(
   };
 }
 
+/** An order's row as locked, with its operations as stored. */
+export interface LockedOrder {
+  row: TransactionsTable;
+  ops: TransactionOperationsTable[];
+}
+
+/** A timeline entry's columns but its order's id. */
+function timelineRow(entry: TimelineInput, at: number) {
+  return {
+    at,
+    kind: entry.kind,
+    title: entry.title.slice(0, 300),
+    actor: entry.actor,
+    data: JSON.stringify(redact(entry.data)),
+  };
+}
+
 export class Ledger {
   readonly k: PayDb;
   constructor(
@@ -241,74 +265,84 @@ export class Ledger {
   /** Timeline entries in one insert, in this order, to run alone or in a write batch (db/write-batch.ts). */
   timelineInsert(trx: PayTrx, transactionId: string, entries: readonly TimelineInput[]) {
     const at = this.clock.now();
-    return trx.insertInto('transaction_timeline').values(
-      entries.map((entry) => ({
-        transaction_id: transactionId,
-        at,
-        kind: entry.kind,
-        title: entry.title.slice(0, 300),
-        actor: entry.actor,
-        data: JSON.stringify(redact(entry.data)),
-      })),
-    );
+    return trx
+      .insertInto('transaction_timeline')
+      .values(
+        entries.map((entry) => ({ transaction_id: transactionId, ...timelineRow(entry, at) })),
+      );
   }
 
   /**
-   * Appends `entry` to the order's timeline and reads the order's operations and its timeline
-   * with the new entry, as `operationsOf` and `timelineOf` read them. Call it with the order
-   * locked. On PostgreSQL one statement: the insert as a CTE (the read's snapshot precedes it, so
-   * the new row comes from its `returning`), both lists as JSON arrays of rows, whose values are
-   * the ones node-postgres gives for these text and bigint columns.
+   * Locks the order's row and reads its operations, as `lockTransaction` and `operationsOf` do;
+   * given `entry`, also appends it to the timeline and reads the timeline with it, as `timelineOf`
+   * does. Undefined when there is no such order. One round trip on PostgreSQL (the
+   * paydesk_lock_order function, migration 0009-order-lock).
    */
-  async operationsAndTimelineWith(
+  async lockOrder(trx: PayTrx, id: string): Promise<LockedOrder | undefined>;
+  async lockOrder(
     trx: PayTrx,
-    transactionId: string,
+    id: string,
     entry: TimelineInput,
-  ): Promise<{
-    ops: TransactionOperationsTable[];
-    timeline: Selectable<TransactionTimelineTable>[];
-  }> {
-    const insert = this.timelineInsert(trx, transactionId, [entry]);
+  ): Promise<(LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] }) | undefined>;
+  async lockOrder(
+    trx: PayTrx,
+    id: string,
+    entry?: TimelineInput,
+  ): Promise<
+    (LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] | null }) | undefined
+  > {
     if (this.db.kind === 'postgres') {
-      const row = await trx
-        .with('added', () => insert.returningAll())
-        .with('timeline', (w) =>
-          w
-            .selectFrom('transaction_timeline')
-            .selectAll()
-            .where('transaction_id', '=', transactionId)
-            .unionAll(w.selectFrom('added').selectAll())
-            .orderBy('id', 'asc')
-            .limit(TIMELINE_LIMIT),
-        )
-        .with('ops', (w) =>
-          w
-            .selectFrom('transaction_operations')
-            .selectAll()
-            .where('transaction_id', '=', transactionId)
-            .orderBy('created_at', 'asc')
-            .orderBy('id', 'asc'),
-        )
-        .selectNoFrom([
-          sql<
-            TransactionOperationsTable[]
-          >`(select coalesce(json_agg(ops order by ops.created_at, ops.id), '[]') from ops)`.as(
-            'ops',
-          ),
-          sql<
-            Selectable<TransactionTimelineTable>[]
-          >`(select coalesce(json_agg(timeline order by timeline.id), '[]') from timeline)`.as(
-            'timeline',
-          ),
-        ])
+      const { locked } = await trx
+        .selectNoFrom(this.lockOrderCall({ id }, entry).as('locked'))
         .executeTakeFirstOrThrow();
-      return row;
+      return locked ?? undefined;
     }
-    await insert.execute();
-    return {
-      ops: await this.operationsOf(trx, transactionId),
-      timeline: await this.timelineOf(trx, transactionId),
-    };
+    const row = await lockTransaction(this.db, trx, id);
+    if (row === undefined) return undefined;
+    const ops = await this.operationsOf(trx, id);
+    if (entry === undefined) return { row, ops, timeline: null };
+    await this.timelineInsert(trx, id, [entry]).execute();
+    return { row, ops, timeline: await this.timelineOf(trx, id) };
+  }
+
+  /** `lockOrder` by the gateway's orderid (unique): undefined when Paydesk has no such order yet. */
+  async lockOrderByOrderid(trx: PayTrx, orderid: string): Promise<LockedOrder | undefined> {
+    if (this.db.kind === 'postgres') {
+      const { locked } = await trx
+        .selectNoFrom(this.lockOrderCall({ orderid }).as('locked'))
+        .executeTakeFirstOrThrow();
+      return locked ?? undefined;
+    }
+    const row = await lockTransactionByOrderid(this.db, trx, orderid);
+    return row === undefined ? undefined : { row, ops: await this.operationsOf(trx, row.id) };
+  }
+
+  /**
+   * PostgreSQL: `lockOrder` together with `taking`, an Idempotency-Key's insert (idempotency.ts),
+   * in one statement; `taken` says whether the insert wrote the key.
+   */
+  async lockOrderTaking(
+    trx: PayTrx,
+    id: string,
+    taking: InsertQueryBuilder<PayDatabase, 'idempotency_keys', InsertResult>,
+  ): Promise<{ order: LockedOrder | undefined; taken: boolean }> {
+    const result = await trx
+      .with('taken', () => taking.returning('key'))
+      .selectNoFrom([
+        sql<number>`(select count(*) from taken)`.as('taken'),
+        this.lockOrderCall({ id }).as('locked'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { order: result.locked ?? undefined, taken: result.taken > 0 };
+  }
+
+  private lockOrderCall(order: { id: string } | { orderid: string }, entry?: TimelineInput) {
+    const id = 'id' in order ? order.id : null;
+    const orderid = 'orderid' in order ? order.orderid : null;
+    const row = entry === undefined ? null : JSON.stringify(timelineRow(entry, this.clock.now()));
+    return sql<
+      (LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] | null }) | null
+    >`paydesk_lock_order(${id}::text, ${orderid}::text, ${row}::json, ${TIMELINE_LIMIT})`;
   }
 
   /** The first TIMELINE_LIMIT entries of an order, oldest first. */
@@ -393,14 +427,14 @@ export class Ledger {
   ): Promise<ApplyResult> {
     const now = this.clock.now();
     // An order Paydesk already knows (every callback after the first, every refresh): one
-    // statement finds and locks it.
-    const known = await lockTransactionByOrderid(this.db, trx, view.orderid);
+    // statement finds and locks it, with its operations.
+    const known = await this.lockOrderByOrderid(trx, view.orderid);
     const { before, created } =
       known === undefined
         ? await this.insertOrLock(trx, endpointId, view, how.source, now)
-        : { before: known, created: false };
+        : { before: known.row, created: false };
 
-    const ops = await this.operationsOf(trx, before.id);
+    const ops = known?.ops ?? (await this.operationsOf(trx, before.id));
     const drift = created ? [] : this.driftOf(before, ops, view);
     // The writes below touch each row once (the order's row, some of its operations, new
     // timeline rows, its reconcile job, a subscription, the caller's own rows): one write batch

@@ -58,6 +58,7 @@ for (const variant of DB_VARIANTS) {
         ['0005-list-indexes', 'Success'],
         ['0006-transactions-drift-index', 'Success'],
         ['0007-subscription-recovery', 'Success'],
+        ['0009-order-lock', 'Success'],
       ]);
       for (const table of TABLES) {
         const rows = await sql.raw<{ n: unknown }>(`select count(*) as n from ${table}`).execute(k);

@@ -404,6 +404,61 @@ export function subscriptionRecoveryMigration(kind: DatabaseKind): Migration {
   };
 }
 
+export const ORDER_LOCK_MIGRATION_NAME = '0009-order-lock';
+
+/**
+ * PostgreSQL: `paydesk_lock_order(order_id, gateway_orderid, entry, timeline_limit)` locks an
+ * order's row (by Paydesk's id, or else by the gateway's orderid) and then reads its operations:
+ * one round trip with the meaning of two statements. Each query of a PL/pgSQL function takes a
+ * fresh snapshot, so the operations are read as committed when the lock was granted, which a
+ * single statement (its snapshot taken before any lock wait) would not see. Given `entry` (a
+ * transaction_timeline row as JSON: at, kind, title, actor, data) it also appends it and returns
+ * the first `timeline_limit` entries of the timeline. Rows come as JSON (what node-postgres gives
+ * for these text and integer columns); null when there is no such order.
+ */
+export function orderLockMigration(kind: DatabaseKind): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (kind !== 'postgres') return;
+      await sql
+        .raw(
+          `create function paydesk_lock_order(
+            order_id text, gateway_orderid text, entry json, timeline_limit integer
+          ) returns json language plpgsql as $$
+          declare
+            tx_id text;
+            locked json;
+            ops json;
+            timeline json;
+          begin
+            if order_id is not null then
+              select t.id, row_to_json(t) into tx_id, locked
+                from transactions t where t.id = order_id for update;
+            else
+              select t.id, row_to_json(t) into tx_id, locked
+                from transactions t where t.orderid = gateway_orderid for update;
+            end if;
+            if locked is null then
+              return null;
+            end if;
+            select coalesce(json_agg(o order by o.created_at, o.id), '[]') into ops
+              from transaction_operations o where o.transaction_id = tx_id;
+            if entry is not null then
+              insert into transaction_timeline (transaction_id, at, kind, title, actor, data)
+                select tx_id, e.at, e.kind, e.title, e.actor, e.data
+                from json_populate_record(null::transaction_timeline, entry) e;
+              select coalesce(json_agg(l order by l.id), '[]') into timeline
+                from (select * from transaction_timeline where transaction_id = tx_id
+                      order by id limit timeline_limit) l;
+            end if;
+            return json_build_object('row', locked, 'ops', ops, 'timeline', timeline);
+          end $$`,
+        )
+        .execute(db);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -412,6 +467,7 @@ export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration
     [LIST_INDEXES_MIGRATION_NAME]: listIndexesMigration(),
     [DRIFT_INDEX_MIGRATION_NAME]: driftIndexMigration(),
     [SUBSCRIPTION_RECOVERY_MIGRATION_NAME]: subscriptionRecoveryMigration(kind),
+    [ORDER_LOCK_MIGRATION_NAME]: orderLockMigration(kind),
   };
 }
 
@@ -443,7 +499,10 @@ export async function ensurePaymentsSchema(
   const hasSubscriptions = await tableExists(db, kind, 'subscriptions');
   if (hasPayments && hasSubscriptions) return false;
   await db.transaction().execute(async (trx) => {
-    if (!hasPayments) await paymentsMigration(kind).up(trx);
+    if (!hasPayments) {
+      await paymentsMigration(kind).up(trx);
+      await orderLockMigration(kind).up(trx);
+    }
     if (!hasSubscriptions) {
       await subscriptionsMigration(kind).up(trx);
       await subscriptionRecoveryMigration(kind).up(trx);

@@ -25,18 +25,11 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { runWrites } from '../db/write-batch.js';
 import type { AuditEntry } from '../services/audit.js';
-import {
-  big,
-  lockTransaction,
-  lockTransactionTaking,
-  platformTrx,
-  toColumn,
-  type PayTrx,
-} from './db.js';
+import { big, platformTrx, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
-import { detailFrom, type Ledger } from './ledger.js';
+import { detailFrom, type Ledger, type LockedOrder } from './ledger.js';
 import type {
   TransactionOperationsTable,
   TransactionsTable,
@@ -253,13 +246,13 @@ export class OperationsService {
     const opId = randomUUID();
     // (A) check and reserve, atomically with every other instance.
     const prepared = await ledger.tx(async (trx) => {
-      // PostgreSQL takes the key and the order's lock in one statement.
-      let locked: { row: TransactionsTable | undefined } | undefined;
+      // PostgreSQL takes the key and reads the locked order in one statement.
+      let read: { order: LockedOrder | undefined } | undefined;
       if (claim !== null) {
         let stored;
         if (ledger.db.kind === 'postgres') {
-          const both = await lockTransactionTaking(trx, id, this.idempotency.taking(trx, claim));
-          locked = { row: both.row };
+          const both = await ledger.lockOrderTaking(trx, id, this.idempotency.taking(trx, claim));
+          read = { order: both.order };
           stored = await this.idempotency.taken(trx, claim, both.taken);
         } else {
           stored = await this.idempotency.take(trx, claim);
@@ -270,7 +263,8 @@ export class OperationsService {
       }
       let checked: { row: TransactionsTable; plan: Plan };
       try {
-        checked = await this.check(trx, id, what, decide, locked);
+        const { order } = read ?? { order: await ledger.lockOrder(trx, id) };
+        checked = this.check(id, what, decide, order);
       } catch (err) {
         // A refusal is the key's reply too: a repeat gets it again rather than a second decision.
         if (claim !== null && err instanceof AppError && !Idempotency.releases(err)) {
@@ -337,16 +331,16 @@ export class OperationsService {
     const after = await ledger.tx(async (trx) => {
       // The order is locked, so the row and its operations as written below are what a re-read
       // would return: they are kept in memory rather than read back.
-      const current = await lockTransaction(ledger.db, trx, id);
-      if (current === undefined) throw new Error('transaction vanished');
       const result = this.classify(outcome, plan);
       // The reply shows the order's timeline with this exchange in it.
-      const { ops: opsBefore, timeline } = await ledger.operationsAndTimelineWith(trx, id, {
+      const locked = await ledger.lockOrder(trx, id, {
         kind: 'gateway',
         title: `${plan.gatewayOperation}: ${result.title}`,
         actor: actor.email,
         data: exchangeData(outcome),
       });
+      if (locked === undefined) throw new Error('transaction vanished');
+      const { row: current, ops: opsBefore, timeline } = locked;
       const op = opsBefore.find((o) => o.id === opId);
       if (op === undefined) throw new Error('operation vanished');
       const now = ledger.clock.now();
@@ -411,12 +405,8 @@ export class OperationsService {
     return after.reply;
   }
 
-  /**
-   * (A)'s checks under the row lock (taken here unless `locked` holds the row as locked already):
-   * the order exists, nothing else pending, the rules allow it.
-   */
-  private async check(
-    trx: PayTrx,
+  /** (A)'s checks on the order as locked: it exists, nothing else pending, the rules allow it. */
+  private check(
     id: string,
     what: string,
     decide: (
@@ -424,12 +414,10 @@ export class OperationsService {
       facts: OrderFacts,
       ops: TransactionOperationsTable[],
     ) => { plan: Plan } | { refused: AppError },
-    locked?: { row: TransactionsTable | undefined },
-  ): Promise<{ row: TransactionsTable; plan: Plan }> {
-    const ledger = this.ledger;
-    const row = locked === undefined ? await lockTransaction(ledger.db, trx, id) : locked.row;
-    if (row === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
-    const ops = await ledger.operationsOf(trx, id);
+    order: LockedOrder | undefined,
+  ): { row: TransactionsTable; plan: Plan } {
+    if (order === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
+    const { row, ops } = order;
     const busy = ops.find(
       (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
     );
