@@ -138,7 +138,7 @@ export class Idempotency {
     return this.taken(k, claim, Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0);
   }
 
-  /** The insert of `take`, to run alone or inside another statement (db.ts lockTransactionTaking). */
+  /** The insert of `take`, to run alone or inside another statement (Ledger.lockOrderTaking). */
   taking(k: PayDb | PayTrx, claim: IdempotencyClaim) {
     const now = this.clock.now();
     const fresh = {

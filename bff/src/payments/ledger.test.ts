@@ -67,6 +67,15 @@ for (const variant of DB_VARIANTS) {
       await created.drop();
     });
 
+    /** The order of `v` as a status lookup would record it. */
+    const learn = (v: GatewayView) =>
+      ledger.tx((trx) =>
+        ledger.applyStatus(trx, '1001', v, { source: 'lookup', actor: null, exchange: null }),
+      );
+    /** An approved sale as a status lookup would record it. */
+    const learnSale = (orderid: string, clientOrderId: string) =>
+      learn({ ...view(0n, [SALE]), orderid, clientOrderId });
+
     it('when a status reply lists an operation twice, then one row is written for it (its last listing), and the order returned is the order stored', async () => {
       const returnOp = {
         serial: 'R9',
@@ -106,27 +115,20 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when an order is locked and read (by id or orderid, with an entry appended), then it is exactly what separate reads return', async () => {
-      const applied = await ledger.tx((trx) =>
-        ledger.applyStatus(
-          trx,
-          '1001',
+      const applied = await learn({
+        ...view(2_500n, [
+          SALE,
           {
-            ...view(2_500n, [
-              SALE,
-              {
-                serial: 'R1',
-                type: 'return',
-                amountMinor: 2_500n,
-                status: 'approved',
-                processingDate: '2026-11-21T09:05:00.000Z',
-              },
-            ]),
-            orderid: '777003',
-            clientOrderId: 'combined-read-1',
+            serial: 'R1',
+            type: 'return',
+            amountMinor: 2_500n,
+            status: 'approved',
+            processingDate: '2026-11-21T09:05:00.000Z',
           },
-          { source: 'lookup', actor: null, exchange: null },
-        ),
-      );
+        ]),
+        orderid: '777003',
+        clientOrderId: 'combined-read-1',
+      });
       const id = applied.row.id;
       const plain = await ledger.tx((trx) => ledger.lockOrder(trx, id));
       const withEntry = await ledger.tx((trx) =>
@@ -159,14 +161,7 @@ for (const variant of DB_VARIANTS) {
     // PostgreSQL only: SQLite's writer lock makes the two one step anyway (operations.ts).
     if (variant.name === 'postgres')
       it('when the key is taken with the locked read in one statement, then the order is the one lockOrder reads, and a key taken before reads as not taken', async () => {
-        const applied = await ledger.tx((trx) =>
-          ledger.applyStatus(
-            trx,
-            '1001',
-            { ...view(0n, [SALE]), orderid: '777004', clientOrderId: 'taking-1' },
-            { source: 'lookup', actor: null, exchange: null },
-          ),
-        );
+        const applied = await learnSale('777004', 'taking-1');
         const idem = new Idempotency(
           payDb(db),
           new ManualClock(Date.UTC(2026, 10, 21)),
@@ -196,14 +191,7 @@ for (const variant of DB_VARIANTS) {
     // before its lock wait.
     if (variant.name === 'postgres')
       it('when the lock had to wait, then the operations read include what the lock holder committed meanwhile', async () => {
-        const applied = await ledger.tx((trx) =>
-          ledger.applyStatus(
-            trx,
-            '1001',
-            { ...view(0n, [SALE]), orderid: '777005', clientOrderId: 'lock-wait-1' },
-            { source: 'lookup', actor: null, exchange: null },
-          ),
-        );
+        const applied = await learnSale('777005', 'lock-wait-1');
         const id = applied.row.id;
         let release: () => void = () => undefined;
         const released = new Promise<void>((r) => (release = r));
