@@ -291,12 +291,7 @@ export class Ledger {
   ): Promise<
     (LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] | null }) | undefined
   > {
-    if (this.db.kind === 'postgres') {
-      const { locked } = await trx
-        .selectNoFrom(this.lockOrderCall({ id }, entry).as('locked'))
-        .executeTakeFirstOrThrow();
-      return locked ?? undefined;
-    }
+    if (this.db.kind === 'postgres') return this.lockOrderAlone(trx, { id }, entry);
     const row = await lockTransaction(this.db, trx, id);
     if (row === undefined) return undefined;
     const ops = await this.operationsOf(trx, id);
@@ -307,12 +302,7 @@ export class Ledger {
 
   /** `lockOrder` by the gateway's orderid (unique): undefined when Paydesk has no such order yet. */
   async lockOrderByOrderid(trx: PayTrx, orderid: string): Promise<LockedOrder | undefined> {
-    if (this.db.kind === 'postgres') {
-      const { locked } = await trx
-        .selectNoFrom(this.lockOrderCall({ orderid }).as('locked'))
-        .executeTakeFirstOrThrow();
-      return locked ?? undefined;
-    }
+    if (this.db.kind === 'postgres') return this.lockOrderAlone(trx, { orderid });
     const row = await lockTransactionByOrderid(this.db, trx, orderid);
     return row === undefined ? undefined : { row, ops: await this.operationsOf(trx, row.id) };
   }
@@ -334,6 +324,18 @@ export class Ledger {
       ])
       .executeTakeFirstOrThrow();
     return { order: result.locked ?? undefined, taken: result.taken > 0 };
+  }
+
+  /** PostgreSQL: paydesk_lock_order as a statement of its own. */
+  private async lockOrderAlone(
+    trx: PayTrx,
+    order: { id: string } | { orderid: string },
+    entry?: TimelineInput,
+  ) {
+    const { locked } = await trx
+      .selectNoFrom(this.lockOrderCall(order, entry).as('locked'))
+      .executeTakeFirstOrThrow();
+    return locked ?? undefined;
   }
 
   private lockOrderCall(order: { id: string } | { orderid: string }, entry?: TimelineInput) {
@@ -915,8 +917,9 @@ export class Ledger {
    * early to tell.
    */
   async settleNotCreated(trx: PayTrx, transactionId: string): Promise<TransactionsTable | null> {
-    const row = await lockTransaction(this.db, trx, transactionId);
-    if (row === undefined) return null;
+    const order = await this.lockOrder(trx, transactionId);
+    if (order === undefined) return null;
+    const { row, ops } = order;
     // `unknown`: the reply was lost. `processing` with the placeholder orderid: the instance that
     // sent it stopped before recording anything (the row is as step A of the rebill wrote it).
     const unnamed = row.status === 'processing' && gatewayOrderId(row.orderid) === undefined;
@@ -926,7 +929,6 @@ export class Ledger {
       this.options.reconcile.notAppliedAfterMs,
       this.options.gatewayTimeoutMs,
     );
-    const ops = await this.operationsOf(trx, transactionId);
     const waiting = ops.filter(
       (o) =>
         o.origin === 'paydesk' &&
