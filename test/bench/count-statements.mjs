@@ -1,5 +1,6 @@
-// Preload for the BFF (`BENCH_BFF_NODE_FLAGS="--import ./test/bench/count-statements.mjs"`, set by
-// load.ts with `--count-statements`): counts the SQL statements the BFF sends to PostgreSQL,
+// Preload for the BFF (`--import`, added by the benches' startBff when BENCH_STATEMENTS_FILE is
+// set, e.g. `BENCH_STATEMENTS_FILE=/tmp/statements.json node bench/load.ts --db postgres --only
+// capture`): counts the SQL statements the BFF sends to PostgreSQL,
 // by statement text (first 70 characters). On SIGUSR2 it writes the counts since the last signal
 // as JSON to the file named by BENCH_STATEMENTS_FILE and starts counting afresh. Investigation
 // only; it changes nothing in what the BFF does.

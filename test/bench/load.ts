@@ -48,8 +48,8 @@ const only = new Set(
 // Where the CPU goes during a run (ms over the run and its callbacks, from /proc): the BFF, the
 // sandbox, this process (autocannon), the PostgreSQL backends of the bench database, every
 // PostgreSQL process (WAL writer, checkpointer, other databases' backends), and the whole machine.
-// With BENCH_STATEMENTS_FILE set (the BFF preloads count-statements.mjs: see
-// countStatementsFlags), also the SQL statements the BFF sent per request, by statement text.
+// With BENCH_STATEMENTS_FILE set (the BFF then preloads count-statements.mjs: see startBff), also
+// the SQL statements the BFF sent per request, by statement text.
 const statementsFile = process.env.BENCH_STATEMENTS_FILE;
 let sandboxPid = 0;
 let benchDb = '';

@@ -77,6 +77,12 @@ export async function freePort(): Promise<number> {
 
 /** Extra node flags for the BFF process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`), from the environment. */
 const BFF_NODE_FLAGS = (process.env.BENCH_BFF_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+/**
+ * BENCH_STATEMENTS_FILE: the BFF preloads count-statements.mjs, which counts the SQL statements it
+ * sends to PostgreSQL and writes them to that file on SIGUSR2 (load.ts prints them per request).
+ */
+const statementsFile = process.env.BENCH_STATEMENTS_FILE;
+const countStatements = join(dirname(fileURLToPath(import.meta.url)), 'count-statements.mjs');
 /** The same for the sandbox process (BENCH_SANDBOX_NODE_FLAGS). */
 const SANDBOX_NODE_FLAGS = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '')
   .split(' ')
@@ -165,8 +171,11 @@ export async function startBff(
       LOG_LEVEL: 'warn',
       // more variables for an experiment, e.g. BENCH_BFF_ENV='{"MALLOC_ARENA_MAX":"2"}'
       ...(JSON.parse(process.env.BENCH_BFF_ENV ?? '{}') as Record<string, string>),
+      ...(statementsFile === undefined ? {} : { BENCH_STATEMENTS_FILE: statementsFile }),
     },
-    BFF_NODE_FLAGS,
+    statementsFile === undefined
+      ? BFF_NODE_FLAGS
+      : [...BFF_NODE_FLAGS, '--import', countStatements],
   );
   const url = `http://127.0.0.1:${port}`;
   await waitOk(`${url}/readyz`, 'the BFF');

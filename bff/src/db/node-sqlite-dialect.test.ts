@@ -1,4 +1,7 @@
 // Kysely over node:sqlite: rows read as arrays and turned into objects in JS.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, sql } from 'kysely';
 import { NodeSqliteDatabase, NodeSqliteDialect } from './node-sqlite-dialect.js';
@@ -61,5 +64,18 @@ describe('node:sqlite dialect', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(count.n).toBe(4);
+  });
+
+  it('when a database file is opened, then it is in WAL mode and every commit waits for the disk (synchronous FULL)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paydesk-sqlite-'));
+    const file = new NodeSqliteDatabase(join(dir, 'durable.db'));
+    try {
+      expect(file.raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      // 2 = FULL; NORMAL (1) may lose a committed operation record on a power cut.
+      expect(file.raw.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 2 });
+    } finally {
+      file.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
