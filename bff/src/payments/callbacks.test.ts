@@ -118,6 +118,94 @@ for (const variant of DB_VARIANTS) {
       ).toHaveLength(1);
     });
 
+    it('when an instance stopped between storing a callback and applying it, then the repeat is a duplicate while that receiver may still be at work, and is processed afresh once it has certainly given up', async () => {
+      // Delivered nowhere, so the test hands the gateway's callback to the BFF itself.
+      const order = await f.shop.place('sale', {
+        amount: '7.00',
+        callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
+      });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const url = new URL(f.bff.callbackUrl('1001'));
+      for (const [name, value] of Object.entries(d.params)) url.searchParams.set(name, value);
+      const k = payDb(f.bff.db);
+      const learned = () =>
+        k
+          .selectFrom('transactions')
+          .select(['id', 'status'])
+          .where('orderid', '=', order.orderid)
+          .executeTakeFirst();
+      // What a receiver that stopped midway leaves: the callback stored, no transaction.
+      await k
+        .insertInto('gateway_callbacks')
+        .values({
+          serial_number: d.serial,
+          endpoint_id: '1001',
+          orderid: order.orderid,
+          client_orderid: d.params.client_orderid ?? '',
+          status: d.params.status ?? '',
+          type: d.params.type ?? null,
+          transaction_id: null,
+          raw: '{}',
+          received_at: f.bff.clock.now() - 1_000,
+        })
+        .execute();
+      expect((await fetch(url)).status).toBe(200);
+      expect(await learned()).toBeUndefined();
+
+      await k
+        .updateTable('gateway_callbacks')
+        .set({ received_at: f.bff.clock.now() - 60 * 60_000 })
+        .where('serial_number', '=', d.serial)
+        .execute();
+      expect((await fetch(url)).status).toBe(200);
+      const tx = await learned();
+      expect(tx?.status).toBe('approved');
+      const stored = await k
+        .selectFrom('gateway_callbacks')
+        .select(['transaction_id', 'received_at'])
+        .where('serial_number', '=', d.serial)
+        .execute();
+      expect(stored).toEqual([{ transaction_id: tx?.id, received_at: f.bff.clock.now() }]);
+      expect(f.bff.logs.some((l) => l.includes('taken over'))).toBe(true);
+    });
+
+    it('when status cannot confirm a callback for an order Paydesk does not know, then 503 and nothing kept, so the next delivery is processed afresh', async () => {
+      const order = await f.shop.place('sale', {
+        amount: '6.00',
+        callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
+      });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const url = new URL(f.bff.callbackUrl('1001'));
+      for (const [name, value] of Object.entries(d.params)) url.searchParams.set(name, value);
+      const k = payDb(f.bff.db);
+      const kept = () =>
+        k
+          .selectFrom('gateway_callbacks')
+          .select('transaction_id')
+          .where('serial_number', '=', d.serial)
+          .execute();
+      await f.sandbox.faults({ errorRate: 1, operations: ['status'] });
+      try {
+        const refused = await fetch(url);
+        expect(refused.status).toBe(503);
+        expect(await kept()).toEqual([]);
+      } finally {
+        await f.sandbox.faults({});
+      }
+      expect((await fetch(url)).status).toBe(200);
+      const tx = await k
+        .selectFrom('transactions')
+        .select(['id', 'status'])
+        .where('orderid', '=', order.orderid)
+        .executeTakeFirstOrThrow();
+      expect(tx.status).toBe('approved');
+      expect(await kept()).toEqual([{ transaction_id: tx.id }]);
+    });
+
     it('when a callback control is wrong or missing, then 403, it is logged, and nothing is stored', async () => {
       const order = await f.shop.place('sale', {
         amount: '8.00',

@@ -17,6 +17,18 @@ export interface CallbackResult {
 
 const REQUIRED = ['status', 'orderid', 'client_orderid', 'serial-number', 'control'] as const;
 
+/** A verified callback, stored (claimed) by this receiver and not yet applied. */
+interface StoredCallback {
+  endpointId: string;
+  serial: string;
+  status: string;
+  orderid: string;
+  clientOrderId: string;
+  /** the callback's query without the endpoint */
+  params: Record<string, string>;
+  now: number;
+}
+
 export class CallbackReceiver {
   constructor(
     private readonly ledger: Ledger,
@@ -89,7 +101,10 @@ export class CallbackReceiver {
       })
       .onConflict((oc) => oc.column('serial_number').doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+    if (
+      Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0 &&
+      !(await this.takeOverAbandoned(serial, now))
+    ) {
       const seen = await this.ledger.k
         .selectFrom('gateway_callbacks')
         .select('transaction_id')
@@ -97,12 +112,40 @@ export class CallbackReceiver {
         .executeTakeFirst();
       return { status: 200, outcome: 'duplicate', transactionId: seen?.transaction_id ?? null };
     }
+    const stored: StoredCallback = {
+      endpointId,
+      serial,
+      status,
+      orderid,
+      clientOrderId,
+      params,
+      now,
+    };
+    try {
+      return await this.confirm(stored);
+    } catch (err) {
+      // Not applied (no status answer for an unknown order, a database error): forget it, so
+      // that the gateway's next delivery is processed afresh rather than taken for a duplicate.
+      await this.ledger.k
+        .deleteFrom('gateway_callbacks')
+        .where('serial_number', '=', serial)
+        .where('transaction_id', 'is', null)
+        .execute()
+        .catch((forgetErr: unknown) => {
+          this.logger.warn({ err: forgetErr, serial }, 'could not forget an unapplied callback');
+        });
+      throw err;
+    }
+  }
 
+  /** Confirms a stored callback with `status` and applies what the gateway says. */
+  private async confirm(stored: StoredCallback): Promise<CallbackResult> {
+    const { endpointId, serial, status, orderid, clientOrderId, params, now } = stored;
     let asked = endpointId;
     let { outcome, view } = await this.transactions.askStatus(asked, orderid, clientOrderId);
     const callbackEntry = {
       kind: 'callback' as const,
-      title: `callback: ${query.type ?? 'operation'} ${status}${query.amount === undefined ? '' : ` ${query.amount} ${query.currency ?? ''}`.trimEnd()}`,
+      title: `callback: ${params.type ?? 'operation'} ${status}${params.amount === undefined ? '' : ` ${params.amount} ${params.currency ?? ''}`.trimEnd()}`,
       actor: null,
       data: redactFields(params),
     };
@@ -145,11 +188,7 @@ export class CallbackReceiver {
             .execute();
         });
       } else {
-        // Forget the callback so that the gateway's retry is processed afresh.
-        await this.ledger.k
-          .deleteFrom('gateway_callbacks')
-          .where('serial_number', '=', serial)
-          .execute();
+        // receive() forgets the callback, so that the gateway's retry is processed afresh.
         this.logger.warn(
           { endpointId, orderid },
           'callback for an unknown order could not be confirmed with status',
@@ -177,5 +216,26 @@ export class CallbackReceiver {
     );
     this.ledger.publish(result.row, result.created);
     return { status: 200, outcome: 'confirmed', transactionId: result.row.id };
+  }
+
+  /**
+   * A stored callback that never got its transaction (the receiving instance stopped between
+   * storing it and applying the status; it had not answered 200, so the gateway delivers it
+   * again) is processed afresh once its receiver has certainly given up: longer than two status
+   * requests plus a lease. A receiver still within that time makes the repeat a duplicate.
+   * One statement, so of two repeats at once only one takes it over.
+   */
+  private async takeOverAbandoned(serial: string, now: number): Promise<boolean> {
+    const { gatewayTimeoutMs, reconcile } = this.ledger.options;
+    const taken = await this.ledger.k
+      .updateTable('gateway_callbacks')
+      .set({ received_at: now })
+      .where('serial_number', '=', serial)
+      .where('transaction_id', 'is', null)
+      .where('received_at', '<', now - 2 * gatewayTimeoutMs - reconcile.leaseMs)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) return false;
+    this.logger.warn({ serial }, 'callback left unapplied by a stopped receiver taken over');
+    return true;
   }
 }
