@@ -110,6 +110,13 @@ export class CallbackReceiver {
         .select('transaction_id')
         .where('serial_number', '=', serial)
         .executeTakeFirst();
+      // Not applied yet (another delivery is at it, or its receiver stopped): not a 2xx, so that
+      // the gateway delivers it again rather than count it as received.
+      if (seen?.transaction_id === null)
+        throw new AppError(
+          'CONFLICT',
+          `callback ${serial} is being processed; deliver it again later`,
+        );
       return { status: 200, outcome: 'duplicate', transactionId: seen?.transaction_id ?? null };
     }
     const stored: StoredCallback = {
@@ -222,7 +229,7 @@ export class CallbackReceiver {
    * A stored callback that never got its transaction (the receiving instance stopped between
    * storing it and applying the status; it had not answered 200, so the gateway delivers it
    * again) is processed afresh once its receiver has certainly given up: longer than two status
-   * requests plus a lease. A receiver still within that time makes the repeat a duplicate.
+   * requests plus a lease. Until then a repeat is refused (409) and delivered again later.
    * One statement, so of two repeats at once only one takes it over.
    */
   private async takeOverAbandoned(serial: string, now: number): Promise<boolean> {

@@ -5,6 +5,8 @@
 // reservations released), nothing is sent again (a retry with the same Idempotency-Key is refused
 // until the gateway's truth is known, then gets the reply it would have had, or is made afresh when
 // the gateway did not apply it), no cap can be exceeded meanwhile, and the audit trail is complete.
+// Also a BFF killed while it confirms a shop order's callback with `status`: the callback it had
+// stored is not lost (the gateway's next delivery takes it over once the dead receiver's time is up).
 //
 // "No audit row lost", as the product defines it: a route writes its audit row when the request
 // answers, so a request whose process died never has one. Its trace is the reconciliation's row
@@ -26,6 +28,7 @@ import {
 } from './support/scenario.js';
 import {
   payout,
+  shopOrder,
   transaction,
   FAST_RECONCILE,
   worldsForSuite,
@@ -195,6 +198,41 @@ for (const variant of DB_VARIANTS) {
         });
         expect(sent, a.kind).toHaveLength(1);
       }
+    });
+
+    it("when the BFF is killed -9 while it confirms a shop order's callback with status, then after a restart the gateway's next delivery is taken over: the order is learned and its callback applied once", async () => {
+      // The BFF has stored the callback and waits for `status` when it dies.
+      await w.sandbox.faults({ latencyMs: LATENCY_MS, operations: ['status'] });
+      const { orderid } = await shopOrder(w, 'sale', '4.00');
+      await until("the callback's status request held at the gateway", async () =>
+        (await w.sandbox.delayed()).length === 1 ? true : undefined,
+      );
+      await w.bff.kill9();
+      await w.sandbox.faults({});
+      await w.bff.restart();
+
+      // Repeats are refused (not a 2xx, so the gateway keeps delivering) until the stopped
+      // receiver has certainly given up (two gateway timeouts plus a lease); the next is applied.
+      const learned = await until(
+        `order ${orderid} learned through its callback`,
+        async () => {
+          const page = TransactionPageSchema.parse(
+            (await w.finance.get(`/api/transactions?q=${orderid}`)).json,
+          );
+          return page.items[0]?.status === 'approved' ? page.items[0] : undefined;
+        },
+        40_000,
+      );
+      const [delivery, ...others] = await w.sandbox.callbacks(orderid);
+      expect(others).toEqual([]);
+      expect(delivery?.state).toBe('delivered');
+      expect(delivery?.attempts.some((a) => a.httpStatus === 409)).toBe(true);
+      const detail = await transaction(w, learned.id);
+      expect(
+        detail.timeline.filter(
+          (e) => e.kind === 'callback' && e.data['serial-number'] === delivery?.serial,
+        ),
+      ).toHaveLength(1);
     });
   });
 }

@@ -163,6 +163,26 @@ export async function placeOrder(
   kind: 'sale' | 'preauth',
   amount: string,
 ): Promise<TransactionDetail> {
+  const { orderid, clientOrderId } = await shopOrder(w, kind, amount);
+  const found = await w.finance.send('POST', '/api/transactions/lookup', {
+    orderid,
+    client_orderid: clientOrderId,
+    endpointId: '1001',
+  });
+  if (found.status !== 200) throw new Error(`lookup: ${found.status} ${found.text}`);
+  const id = TransactionDetailSchema.parse(found.json).id;
+  return until(`order ${orderid} approved at the BFF`, async () => {
+    const t = await transaction(w, id);
+    return t.status === 'approved' ? t : undefined;
+  });
+}
+
+/** A sale or preauth placed at the gateway by a shop, its callbacks going to the BFF. */
+export async function shopOrder(
+  w: World,
+  kind: 'sale' | 'preauth',
+  amount: string,
+): Promise<{ orderid: string; clientOrderId: string }> {
   const clientOrderId = `shop-${randomUUID()}`;
   const reply = await w.sandbox.client.call(kind, 1001, {
     client_orderid: clientOrderId,
@@ -187,17 +207,7 @@ export async function placeOrder(
   const orderid = reply.reply.orderId;
   if (reply.httpStatus !== 200 || orderid === undefined)
     throw new Error(`${kind} at the gateway: ${reply.httpStatus}`);
-  const found = await w.finance.send('POST', '/api/transactions/lookup', {
-    orderid,
-    client_orderid: clientOrderId,
-    endpointId: '1001',
-  });
-  if (found.status !== 200) throw new Error(`lookup: ${found.status} ${found.text}`);
-  const id = TransactionDetailSchema.parse(found.json).id;
-  return until(`order ${orderid} approved at the BFF`, async () => {
-    const t = await transaction(w, id);
-    return t.status === 'approved' ? t : undefined;
-  });
+  return { orderid, clientOrderId };
 }
 
 /** A card reference made on a fresh approved sale (for rebills). */
