@@ -8,16 +8,20 @@ export type EventListener = (event: LiveEvent) => void;
 /** Transactions, payouts and payment links: one bus, one `GET /api/events` stream. */
 export interface EventBus {
   publish(event: LiveEvent): void;
-  /** returns the unsubscribe function */
-  subscribe(listener: EventListener): () => void;
+  /**
+   * Returns the unsubscribe function. `missed` is called when events may have gone by unheard
+   * (a transport that lost its connection and has it back): whoever shows them should catch up.
+   */
+  subscribe(listener: EventListener, missed?: () => void): () => void;
   close(): Promise<void>;
 }
 
 export class InProcessEventBus implements EventBus {
-  readonly #listeners = new Set<EventListener>();
+  /** each listener with its `missed` callback */
+  readonly #listeners = new Map<EventListener, (() => void) | undefined>();
 
   publish(event: LiveEvent): void {
-    for (const listener of [...this.#listeners]) {
+    for (const listener of [...this.#listeners.keys()]) {
       try {
         listener(event);
       } catch {
@@ -27,11 +31,22 @@ export class InProcessEventBus implements EventBus {
     }
   }
 
-  subscribe(listener: EventListener): () => void {
-    this.#listeners.add(listener);
+  subscribe(listener: EventListener, missed?: () => void): () => void {
+    this.#listeners.set(listener, missed);
     return () => {
       this.#listeners.delete(listener);
     };
+  }
+
+  /** Tells every listener that events may have gone by unheard (see EventBus.subscribe). */
+  missed(): void {
+    for (const [listener, missed] of [...this.#listeners]) {
+      try {
+        missed?.();
+      } catch {
+        this.#listeners.delete(listener);
+      }
+    }
   }
 
   get listenerCount(): number {

@@ -113,6 +113,16 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
     const b = await PgNotifyEventBus.connect(url, logger, { reconnectDelayMs: 20 });
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
+    // Told once each listens again: what was published meanwhile went by unheard.
+    const missed = { a: 0, b: 0 };
+    a.subscribe(
+      () => undefined,
+      () => (missed.a += 1),
+    );
+    b.subscribe(
+      () => undefined,
+      () => (missed.b += 1),
+    );
     try {
       const listening = await admin.query<{ pid: number }>(
         "select pid from pg_stat_activity where datname = current_database() and query like 'listen %'",
@@ -143,6 +153,7 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
         },
         { timeout: 5_000, interval: 50 },
       );
+      expect(missed).toEqual({ a: 1, b: 1 });
     } finally {
       await admin.end();
       await a.close();

@@ -1,7 +1,8 @@
 // Events across BFF instances on PostgreSQL: publish is NOTIFY on one channel, and every instance
 // (the publisher too) LISTENs on a dedicated connection and hands what it hears to its local
 // listeners, so a screen connected to any instance sees changes made through any other. A lost
-// listening connection is re-established (with backoff); what was published meanwhile is missed.
+// listening connection is re-established (with backoff); what was published meanwhile is not
+// heard, so the local listeners are told (`missed`) once it listens again.
 import pg from 'pg';
 import { LiveEventSchema, type LiveEvent } from '@paydesk/shared/api';
 import type { Logger } from 'pino';
@@ -94,6 +95,8 @@ export class PgNotifyEventBus implements EventBus {
       this.#listen().then(
         () => {
           this.logger.info('the event listener is listening again');
+          // What other instances published meanwhile was not heard: screens catch up.
+          if (this.#listener !== null) this.#local.missed();
         },
         (err: unknown) => {
           this.logger.warn({ err }, 'the event listener could not reconnect yet');
@@ -151,8 +154,8 @@ export class PgNotifyEventBus implements EventBus {
     }
   }
 
-  subscribe(listener: EventListener): () => void {
-    return this.#local.subscribe(listener);
+  subscribe(listener: EventListener, missed?: () => void): () => void {
+    return this.#local.subscribe(listener, missed);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 // List (keyset pages, filters, exact q), CSV export, statistics and live events over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   StatsResponseSchema,
   TransactionEventSchema,
@@ -10,6 +10,7 @@ import {
 import { DB_VARIANTS } from '../test-support/harness.js';
 import { get, type IncomingMessage } from 'node:http';
 import { payDb } from './db.js';
+import { InProcessEventBus } from './events.js';
 import type { TransactionsTable } from './migration.js';
 import { csvCell, TOTAL_CAP } from './queries.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
@@ -329,6 +330,38 @@ for (const variant of DB_VARIANTS) {
           )
         ).status,
       ).toBe(400);
+    });
+
+    it('when the instance may have missed changes (its event listener was away), then each open stream ends, so the browser reconnects and catches up', async () => {
+      const bus = f.bff.payments.bus;
+      if (!(bus instanceof InProcessEventBus)) throw new Error('the fixture has an in-process bus');
+      const cookie = [...f.support.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+        get(
+          `${f.bff.url}/api/events`,
+          { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
+          resolve,
+        ).on('error', reject);
+      });
+      expect(stream.statusCode).toBe(200);
+      stream.setEncoding('utf8');
+      let text = '';
+      const ended = new Promise<void>((resolve) => {
+        stream.on('end', resolve);
+      });
+      await new Promise<void>((resolve) => {
+        stream.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes(': connected')) resolve();
+        });
+      });
+      const listeners = bus.listenerCount;
+      bus.missed();
+      await ended;
+      // The stream's listener goes with it; the others (the app's own) stay.
+      await vi.waitFor(() => {
+        expect(bus.listenerCount).toBe(listeners - 1);
+      });
     });
 
     it('when a screen listens to /api/events, then a change to an order arrives as a transaction event', async () => {

@@ -292,7 +292,11 @@ function streamEvents(p: Payments, req: Request, res: Response): Promise<void> {
     const send = (event: LiveEvent) => {
       res.write(`event: ${liveEventName(event)}\ndata: ${JSON.stringify(event)}\n\n`);
     };
-    const unsubscribe = p.bus.subscribe(send);
+    // Changes may have gone by unstreamed (this instance stopped hearing the others for a while):
+    // the stream ends, and the browser reconnects and refetches what it shows.
+    const unsubscribe = p.bus.subscribe(send, () => {
+      res.end();
+    });
     const heartbeat = setInterval(() => {
       res.write(': keep-alive\n\n');
     }, p.options.sseHeartbeatMs);

@@ -160,6 +160,8 @@ export class FakePayments {
   totalCap = 10_000;
   private keys = new Map<string, StoredKey>();
   private listeners = new Set<(event: LiveEvent) => void>();
+  /** the open streams, to interrupt them */
+  private streams = new Set<FakeStream>();
   private opSeq = 0;
 
   constructor(
@@ -171,11 +173,24 @@ export class FakePayments {
   }
 
   /** Server-sent events: what `GET /api/events` streams to every open EventSource. */
-  subscribe(listener: (event: LiveEvent) => void): () => void {
+  subscribe(listener: (event: LiveEvent) => void, stream?: FakeStream): () => void {
     this.listeners.add(listener);
+    if (stream !== undefined) this.streams.add(stream);
     return () => {
       this.listeners.delete(listener);
+      if (stream !== undefined) this.streams.delete(stream);
     };
+  }
+
+  /**
+   * Drops every open event stream, runs `meanwhile` (changes nobody streams), then lets the
+   * browsers reconnect: as when the connection to the BFF, or the BFF's own listener, was lost.
+   */
+  interruptStreams(meanwhile: () => void): void {
+    const streams = [...this.streams];
+    for (const stream of streams) stream.interrupt();
+    meanwhile();
+    for (const stream of streams) stream.resume();
   }
 
   get subscriberCount(): number {
@@ -474,6 +489,14 @@ export class FakePayments {
   }
 }
 
+/** An open event stream as the fake BFF sees it. */
+export interface FakeStream {
+  /** the connection drops (the EventSource says so and will retry) */
+  interrupt(): void;
+  /** the retry connects */
+  resume(): void;
+}
+
 /** `EventSource` for the tests: connects to the fake BFF's event stream. */
 export function fakeEventSourceFor(payments: () => FakePayments) {
   return class FakeEventSource extends EventTarget {
@@ -496,15 +519,32 @@ export function fakeEventSourceFor(payments: () => FakePayments) {
     ) {
       super();
       this.withCredentials = init?.withCredentials ?? false;
+      this.connect();
+    }
+
+    private connect(): void {
       queueMicrotask(() => {
         if (this.readyState === 2) return;
         this.readyState = 1;
         this.onopen?.(new Event('open'));
-        this.unsubscribe = payments().subscribe((event) => {
-          this.dispatchEvent(
-            new MessageEvent(liveEventName(event), { data: JSON.stringify(event) }),
-          );
-        });
+        this.unsubscribe = payments().subscribe(
+          (event) => {
+            this.dispatchEvent(
+              new MessageEvent(liveEventName(event), { data: JSON.stringify(event) }),
+            );
+          },
+          {
+            interrupt: () => {
+              this.unsubscribe?.();
+              this.unsubscribe = null;
+              this.readyState = 0;
+              this.onerror?.(new Event('error'));
+            },
+            resume: () => {
+              this.connect();
+            },
+          },
+        );
       });
     }
 

@@ -12,18 +12,27 @@ export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
 /**
  * Follows `GET /api/events` (server-sent events) while the screen is open and hands every event
- * named `name` (`transaction`, `payout`, `payment_link`) to `receive`; keep `receive` stable
- * (useCallback). EventSource reconnects by itself after a dropped connection; the state says
+ * named `name` (`transaction`, `payout`, `payment_link`) to `receive`; keep `receive` and
+ * `catchUp` stable (useCallback). EventSource reconnects by itself after a dropped connection (or
+ * a stream the BFF ended because it may have missed changes); changes made meanwhile were not
+ * streamed, so each reconnection calls `catchUp` (refetch what the screen shows). The state says
  * whether the screen is live right now.
  */
-export function useLiveEvents(name: LiveEventName, receive: (event: LiveEvent) => void): LiveState {
+export function useLiveEvents(
+  name: LiveEventName,
+  receive: (event: LiveEvent) => void,
+  catchUp: () => void,
+): LiveState {
   const supported = typeof EventSource !== 'undefined';
   const [state, setState] = useState<LiveState>(supported ? 'connecting' : 'off');
 
   useEffect(() => {
     if (!supported) return undefined;
     const source = new EventSource('/api/events', { withCredentials: true });
+    let opened = false;
     source.onopen = () => {
+      if (opened) catchUp();
+      opened = true;
       setState('live');
     };
     source.onerror = () => {
@@ -46,7 +55,7 @@ export function useLiveEvents(name: LiveEventName, receive: (event: LiveEvent) =
       source.removeEventListener(name, onMessage);
       source.close();
     };
-  }, [supported, name, receive]);
+  }, [supported, name, receive, catchUp]);
 
   return state;
 }
@@ -70,7 +79,10 @@ export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void
     },
     [client, onEvent],
   );
-  return useLiveEvents('transaction', receive);
+  const catchUp = useCallback(() => {
+    void client.invalidateQueries({ queryKey: transactionKeys.all }, { cancelRefetch: false });
+  }, [client]);
+  return useLiveEvents('transaction', receive, catchUp);
 }
 
 /**
@@ -81,11 +93,11 @@ export function useRefetchOnLiveEvents(name: LiveEventName, queryKey: QueryKey):
   const client = useQueryClient();
   // A key is a new array on each render; its content is what matters.
   const keyText = JSON.stringify(queryKey);
-  const receive = useCallback(() => {
+  const refetch = useCallback(() => {
     void client.invalidateQueries(
       { queryKey: JSON.parse(keyText) as QueryKey },
       { cancelRefetch: false },
     );
   }, [client, keyText]);
-  return useLiveEvents(name, receive);
+  return useLiveEvents(name, refetch, refetch);
 }

@@ -11,7 +11,7 @@ const LOOK: Record<
   reconnecting: {
     label: 'Reconnecting…',
     color: 'warning',
-    title: 'Live updates were interrupted; reconnecting. Reload to be sure you see the latest.',
+    title: 'Live updates were interrupted; reconnecting. The screen catches up once they are back.',
   },
   off: { label: 'Not live', color: 'default', title: 'Live updates are off; reload to refresh.' },
 };

@@ -208,6 +208,25 @@ describe('transactions screen', () => {
     expect(bff.requestsTo('GET', '/api/transactions').length).toBe(before + 1);
   });
 
+  it('when the event stream drops and comes back, then the list is fetched again and shows what changed meanwhile', async () => {
+    const bff = bffAs(['support']);
+    renderApp('/transactions', bff);
+    expect(within(await table()).getAllByRole('row')[1]).toHaveTextContent('Approved');
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    const before = bff.requestsTo('GET', '/api/transactions').length;
+    // Changed while nothing was streamed: only the refetch on reconnecting can show it.
+    bff.payments.interruptStreams(() => {
+      bff.payments.change('00000000-0000-4000-8000-000000000030', { status: 'declined' });
+    });
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Transactions' })).getAllByRole('row')[1],
+      ).toHaveTextContent('Declined');
+    });
+    expect(bff.requestsTo('GET', '/api/transactions').length).toBe(before + 1);
+    expect(screen.getByText('Live')).toBeInTheDocument();
+  });
+
   it('when a transaction is one of many in a short list, then its detail link opens it', async () => {
     const bff = bffAs(['support'], { transactions: [makeTransaction(1)] });
     const app = renderApp('/transactions', bff);
