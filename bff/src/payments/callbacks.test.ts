@@ -28,6 +28,22 @@ for (const variant of DB_VARIANTS) {
           callbacks: Delivery[];
         }
       ).callbacks;
+    /**
+     * A shop's sale whose callback went nowhere: its delivery, and the URL that hands that same
+     * callback to the BFF (the test delivers it itself).
+     */
+    const undelivered = async (amount: string) => {
+      const order = await f.shop.place('sale', {
+        amount,
+        callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
+      });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const url = new URL(f.bff.callbackUrl('1001'));
+      for (const [name, value] of Object.entries(d.params)) url.searchParams.set(name, value);
+      return { order, d, url };
+    };
     beforeAll(async () => {
       f = await startFixture(variant);
     });
@@ -119,16 +135,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when an instance stopped between storing a callback and applying it, then a repeat is refused (to be delivered again) while that receiver may still be at work, and is processed afresh once it has certainly given up', async () => {
-      // Delivered nowhere, so the test hands the gateway's callback to the BFF itself.
-      const order = await f.shop.place('sale', {
-        amount: '7.00',
-        callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
-      });
-      await f.sandbox.advance(61);
-      const [d] = await deliveries(order.orderid);
-      if (d === undefined) throw new Error('no delivery');
-      const url = new URL(f.bff.callbackUrl('1001'));
-      for (const [name, value] of Object.entries(d.params)) url.searchParams.set(name, value);
+      const { order, d, url } = await undelivered('7.00');
       const k = payDb(f.bff.db);
       const learned = () =>
         k
@@ -173,15 +180,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when status cannot confirm a callback for an order Paydesk does not know, then 503 and nothing kept, so the next delivery is processed afresh', async () => {
-      const order = await f.shop.place('sale', {
-        amount: '6.00',
-        callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
-      });
-      await f.sandbox.advance(61);
-      const [d] = await deliveries(order.orderid);
-      if (d === undefined) throw new Error('no delivery');
-      const url = new URL(f.bff.callbackUrl('1001'));
-      for (const [name, value] of Object.entries(d.params)) url.searchParams.set(name, value);
+      const { order, d, url } = await undelivered('6.00');
       const k = payDb(f.bff.db);
       const kept = () =>
         k

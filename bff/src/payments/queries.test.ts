@@ -332,17 +332,22 @@ for (const variant of DB_VARIANTS) {
       ).toBe(400);
     });
 
-    it('when the instance may have missed changes (its event listener was away), then each open stream ends, so the browser reconnects and catches up', async () => {
-      const bus = f.bff.payments.bus;
-      if (!(bus instanceof InProcessEventBus)) throw new Error('the fixture has an in-process bus');
+    /** `GET /api/events` as support's browser opens it. */
+    const openEvents = () => {
       const cookie = [...f.support.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+      return new Promise<IncomingMessage>((resolve, reject) => {
         get(
           `${f.bff.url}/api/events`,
           { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
           resolve,
         ).on('error', reject);
       });
+    };
+
+    it('when the instance may have missed changes (its event listener was away), then each open stream ends, so the browser reconnects and catches up', async () => {
+      const bus = f.bff.payments.bus;
+      if (!(bus instanceof InProcessEventBus)) throw new Error('the fixture has an in-process bus');
+      const stream = await openEvents();
       expect(stream.statusCode).toBe(200);
       stream.setEncoding('utf8');
       let text = '';
@@ -365,16 +370,9 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when a screen listens to /api/events, then a change to an order arrives as a transaction event', async () => {
-      const cookie = [...f.support.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
       const target = orders[1];
       if (target === undefined) throw new Error('no orders');
-      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-        get(
-          `${f.bff.url}/api/events`,
-          { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
-          resolve,
-        ).on('error', reject);
-      });
+      const stream = await openEvents();
       expect(stream.statusCode).toBe(200);
       expect(stream.headers['content-type']).toContain('text/event-stream');
       expect(stream.headers['content-disposition']).toBeUndefined();
