@@ -267,13 +267,28 @@ describe('home screen', () => {
     expect(bff.requestsTo('GET', '/api/payouts')).toHaveLength(0);
   });
 
-  it('when the event stream reports a change, then the figures are fetched again and show it', async () => {
+  it.each([
+    [
+      'the event stream reports a change',
+      (_bff: FakeBff, change: () => void) => {
+        change();
+      },
+    ],
+    [
+      'the event stream drops and comes back (the change made meanwhile)',
+      (bff: FakeBff, change: () => void) => {
+        bff.payments.interruptStreams(change);
+      },
+    ],
+  ])('when %s, then the figures are fetched again and show it', async (_when, deliver) => {
     const bff = bffAs(['support']);
     renderApp('/', bff);
     await screen.findByRole('heading', { name: 'Volume' });
     expect(await screen.findByText('Live')).toBeInTheDocument();
     expect(section('Today')).toHaveTextContent('Approval rate 50%');
-    bff.payments.change('00000000-0000-4000-8000-000000000002', { status: 'approved' });
+    deliver(bff, () => {
+      bff.payments.change('00000000-0000-4000-8000-000000000002', { status: 'approved' });
+    });
     await waitFor(() => {
       expect(section('Today')).toHaveTextContent('Approval rate 100%');
     });

@@ -115,6 +115,22 @@ describe('payouts', () => {
     });
   });
 
+  it('when the event stream drops and comes back, then the queue is fetched again and drops what was decided meanwhile', async () => {
+    const bff = bffAs(['ops']);
+    renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(table).getByText('Seller settlement 1')).toBeInTheDocument();
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    bff.payments.interruptStreams(() => {
+      // Decided elsewhere while nothing was streamed (no event reaches this screen).
+      bff.payouts.change('10000000-0000-4000-8000-000000000001', {
+        state: 'processing',
+        decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      });
+    });
+    expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
+
   it('when an ops user rejects a payout, then a reason is required and sent', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);

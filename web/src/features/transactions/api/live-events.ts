@@ -62,8 +62,11 @@ export function useLiveEvents(
 
 /**
  * Transaction events: refetches what an event changed, the transaction's detail and the lists.
+ * `onEvent` gets each event, and `null` after a reconnection (any transaction may have changed).
  */
-export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void): LiveState {
+export function useTransactionEvents(
+  onEvent?: (event: TransactionEvent | null) => void,
+): LiveState {
   const client = useQueryClient();
   const receive = useCallback(
     (event: LiveEvent) => {
@@ -81,7 +84,8 @@ export function useTransactionEvents(onEvent?: (event: TransactionEvent) => void
   );
   const catchUp = useCallback(() => {
     void client.invalidateQueries({ queryKey: transactionKeys.all }, { cancelRefetch: false });
-  }, [client]);
+    onEvent?.(null);
+  }, [client, onEvent]);
   return useLiveEvents('transaction', receive, catchUp);
 }
 
