@@ -81,6 +81,48 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
     }
   });
 
+  it('when events are published close together, then they go to PostgreSQL in one NOTIFY statement', async () => {
+    const logger = createLogger('silent');
+    const a = await PgNotifyEventBus.connect(url, logger);
+    const b = await PgNotifyEventBus.connect(url, logger);
+    const query = vi.spyOn(pg.Pool.prototype, 'query');
+    try {
+      const received: LiveEvent[] = [];
+      const all = new Promise<void>((resolve) => {
+        b.subscribe((e) => {
+          received.push(e);
+          if (received.length === 5) resolve();
+        });
+      });
+      for (let i = 0; i < 5; i++)
+        a.publish({
+          type: 'transaction.updated',
+          transactionId: `t-${String(i)}`,
+          orderid: String(2000 + i),
+          status: 'approved',
+          drift: false,
+          at: '2026-11-21T09:00:00.000Z',
+          transactionType: 'sale',
+        });
+      await all;
+      const notifies = query.mock.calls.filter(
+        ([text]) => typeof text === 'string' && text.startsWith('select pg_notify'),
+      );
+      expect(notifies).toHaveLength(1);
+      expect(received.map((e) => (e.type === 'transaction.updated' ? e.orderid : ''))).toEqual([
+        '2000',
+        '2001',
+        '2002',
+        '2003',
+        '2004',
+      ]);
+    } finally {
+      query.mockRestore();
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('when one instance publishes a payout change, then the other instance delivers it as it was sent', async () => {
     const logger = createLogger('silent');
     const a = await PgNotifyEventBus.connect(url, logger);

@@ -13,7 +13,12 @@ export const EVENTS_CHANNEL = 'paydesk_transaction_events';
 export interface PgNotifyEventBusOptions {
   /** first wait before listening again after the connection was lost (doubles up to 30 s) */
   reconnectDelayMs?: number;
+  /** how long events are gathered before one NOTIFY statement sends them all */
+  gatherMs?: number;
 }
+
+/** Long enough to gather a busy moment's events into one statement, too short to see on a screen. */
+const GATHER_MS = 10;
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
@@ -29,6 +34,7 @@ export class PgNotifyEventBus implements EventBus {
     private readonly publisher: pg.Pool,
     private readonly logger: Logger,
     private readonly reconnectDelayMs: number,
+    private readonly gatherMs: number,
   ) {}
 
   static async connect(
@@ -40,7 +46,13 @@ export class PgNotifyEventBus implements EventBus {
     publisher.on('error', (err) => {
       logger.warn({ err }, 'an idle event-publisher connection failed');
     });
-    const bus = new PgNotifyEventBus(url, publisher, logger, options.reconnectDelayMs ?? 1_000);
+    const bus = new PgNotifyEventBus(
+      url,
+      publisher,
+      logger,
+      options.reconnectDelayMs ?? 1_000,
+      options.gatherMs ?? GATHER_MS,
+    );
     try {
       await bus.#listen();
     } catch (err) {
@@ -134,13 +146,16 @@ export class PgNotifyEventBus implements EventBus {
   #sent: Promise<void> = Promise.resolve();
 
   /**
-   * Sends what was published, in order: the events published while one statement is in flight go
-   * together in the next (one round trip and one NOTIFY transaction for a batch, not per event).
+   * Sends what was published, in order: the events published within `gatherMs`, and while one
+   * statement is in flight, go together in the next (one round trip and one NOTIFY transaction
+   * for a batch: under load a statement per event cost PostgreSQL and the BFF a tenth of their
+   * time per money-moving request).
    */
   async #flush(): Promise<void> {
     this.#flushing = true;
     try {
       while (this.#pending.length > 0) {
+        if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
         const batch = this.#pending.splice(0, 100);
         const calls = batch.map((_, i) => `pg_notify($1, $${String(i + 2)})`).join(', ');
         try {
