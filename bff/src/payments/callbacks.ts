@@ -110,14 +110,15 @@ export class CallbackReceiver {
         .select('transaction_id')
         .where('serial_number', '=', serial)
         .executeTakeFirst();
-      // Not applied yet (another delivery is at it, or its receiver stopped): not a 2xx, so that
-      // the gateway delivers it again rather than count it as received.
-      if (seen?.transaction_id === null)
+      // Not applied yet (another delivery is at it, or its receiver stopped), or forgotten since
+      // (that delivery failed): not a 2xx, so that the gateway delivers it again rather than
+      // count it as received.
+      if (seen === undefined || seen.transaction_id === null)
         throw new AppError(
           'CONFLICT',
           `callback ${serial} is being processed; deliver it again later`,
         );
-      return { status: 200, outcome: 'duplicate', transactionId: seen?.transaction_id ?? null };
+      return { status: 200, outcome: 'duplicate', transactionId: seen.transaction_id };
     }
     const stored: StoredCallback = {
       endpointId,
