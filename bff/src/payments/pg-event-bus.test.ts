@@ -8,6 +8,19 @@ import { PgNotifyEventBus } from './pg-event-bus.js';
 
 const postgres = DB_VARIANTS.find((v) => v.name === 'postgres');
 
+/** The i-th of a run of transaction events, its orderid counted from `firstOrderid`. */
+function updated(i: number, firstOrderid: number): TransactionEvent {
+  return {
+    type: 'transaction.updated',
+    transactionId: `t-${String(i)}`,
+    orderid: String(firstOrderid + i),
+    status: 'approved',
+    drift: false,
+    at: '2026-11-21T09:00:00.000Z',
+    transactionType: 'sale',
+  };
+}
+
 describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus', () => {
   let created: Awaited<ReturnType<NonNullable<typeof postgres>['create']>> | null = null;
   let url = '';
@@ -56,15 +69,7 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
     const a = await PgNotifyEventBus.connect(url, logger);
     const b = await PgNotifyEventBus.connect(url, logger);
     try {
-      const events: TransactionEvent[] = Array.from({ length: 250 }, (_, i) => ({
-        type: 'transaction.updated',
-        transactionId: `t-${String(i)}`,
-        orderid: String(1000 + i),
-        status: 'approved',
-        drift: false,
-        at: '2026-11-21T09:00:00.000Z',
-        transactionType: 'sale',
-      }));
+      const events = Array.from({ length: 250 }, (_, i) => updated(i, 1000));
       const received: LiveEvent[] = [];
       const all = new Promise<void>((resolve) => {
         b.subscribe((e) => {
@@ -94,16 +99,7 @@ describe.skipIf(postgres === undefined || postgres.skip)('PostgreSQL event bus',
           if (received.length === 5) resolve();
         });
       });
-      for (let i = 0; i < 5; i++)
-        a.publish({
-          type: 'transaction.updated',
-          transactionId: `t-${String(i)}`,
-          orderid: String(2000 + i),
-          status: 'approved',
-          drift: false,
-          at: '2026-11-21T09:00:00.000Z',
-          transactionType: 'sale',
-        });
+      for (let i = 0; i < 5; i++) a.publish(updated(i, 2000));
       await all;
       const notifies = query.mock.calls.filter(
         ([text]) => typeof text === 'string' && text.startsWith('select pg_notify'),
