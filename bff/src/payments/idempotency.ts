@@ -3,6 +3,7 @@
 // primary key (user_id, key) decides which of two concurrent requests runs; the other gets 409.
 import { createHash } from 'node:crypto';
 import { IdempotencyKeySchema, type ErrorCode, type ErrorDetails } from '@paydesk/shared/api';
+import type { RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { canonicalJson } from '../services/redact.js';
@@ -138,8 +139,11 @@ export class Idempotency {
     return this.taken(k, claim, Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0);
   }
 
-  /** The insert of `take`, to run alone or inside another statement (Ledger.lockOrderTaking). */
-  taking(k: PayDb | PayTrx, claim: IdempotencyClaim) {
+  /**
+   * The insert of `take`, to run alone or inside another statement (Ledger.lockOrderTaking, which
+   * passes `createdAt` as an expression, to order the insert after its lock).
+   */
+  taking(k: PayDb | PayTrx, claim: IdempotencyClaim, createdAt?: RawBuilder<number>) {
     const now = this.clock.now();
     const fresh = {
       route: claim.route,
@@ -147,7 +151,7 @@ export class Idempotency {
       state: 'in_flight',
       reply_status: null,
       reply_body: null,
-      created_at: now,
+      created_at: createdAt ?? now,
       completed_at: null,
     };
     return k

@@ -170,7 +170,7 @@ for (const variant of DB_VARIANTS) {
         const claim = new IdempotencyClaim('u1', 'key-taking-1', 'capture', 'h1');
         const take = (id: string) =>
           ledger.tx(async (trx) => ({
-            both: await ledger.lockOrderTaking(trx, id, idem.taking(trx, claim)),
+            both: await ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
             plain: await ledger.lockOrder(trx, id),
           }));
         const first = await take(applied.row.id);
@@ -178,13 +178,59 @@ for (const variant of DB_VARIANTS) {
         expect(first.plain?.row).toEqual(applied.row);
         expect((await take(applied.row.id)).both.taken).toBe(false);
         const missing = await ledger.tx((trx) =>
-          ledger.lockOrderTaking(
-            trx,
-            'no-such-order',
-            idem.taking(trx, new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2')),
+          ledger.lockOrderTaking(trx, 'no-such-order', (at) =>
+            idem.taking(trx, new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2'), at),
           ),
         );
         expect(missing).toEqual({ order: undefined, taken: true });
+      });
+
+    // A request's repeat (same key) while the request's step C holds the order and then writes the
+    // key's reply: the repeat must not hold the key while it waits for the order (a deadlock, seen
+    // in the scale-out suite), so it locks the order first.
+    if (variant.name === 'postgres')
+      it('when a repeat takes the key while the first request holds the order and then writes the key, then neither deadlocks and the repeat finds the key taken', async () => {
+        const applied = await learnSale('777006', 'taking-race');
+        const id = applied.row.id;
+        const idem = new Idempotency(
+          payDb(db),
+          new ManualClock(Date.UTC(2026, 10, 21)),
+          86_400_000,
+        );
+        const claim = new IdempotencyClaim('u1', 'key-race', 'capture', 'h');
+        // The first request's step A: the key taken, committed.
+        expect(
+          (
+            await ledger.tx((trx) =>
+              ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+            )
+          ).taken,
+        ).toBe(true);
+        let release: () => void = () => undefined;
+        const released = new Promise<void>((r) => (release = r));
+        let lockedNow: () => void = () => undefined;
+        const locked = new Promise<void>((r) => (lockedNow = r));
+        // Its step C: the order locked, then (once the repeat waits) the key's reply written.
+        const stepC = ledger.tx(async (trx) => {
+          await ledger.lockOrder(trx, id);
+          lockedNow();
+          await released;
+          await idem.completion(trx, claim, { status: 200, body: { ok: true } }).execute();
+        });
+        await locked;
+        const repeat = ledger.tx((trx) =>
+          ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+        );
+        for (;;) {
+          const { rows } = await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_locks where not granted`.execute(db.k);
+          if ((rows[0]?.n ?? 0) > 0) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        release();
+        await stepC;
+        expect((await repeat).taken).toBe(false);
       });
 
     // The reason for paydesk_lock_order: one plain statement would read the operations as of

@@ -18,6 +18,7 @@ import {
   type Compilable,
   type InsertQueryBuilder,
   type InsertResult,
+  type RawBuilder,
   type Selectable,
 } from 'kysely';
 import type { Clock } from '../clock.js';
@@ -230,6 +231,10 @@ export interface LockedOrder {
   ops: TransactionOperationsTable[];
 }
 
+/** What paydesk_lock_order returns: null for no such order; the timeline when asked for. */
+type LockedOrderResult =
+  (LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] | null }) | null;
+
 /** A timeline entry's columns but its order's id. */
 function timelineRow(entry: TimelineInput, at: number) {
   return {
@@ -308,19 +313,31 @@ export class Ledger {
   }
 
   /**
-   * PostgreSQL: `lockOrder` together with `taking`, an Idempotency-Key's insert (idempotency.ts),
+   * PostgreSQL: `lockOrder` together with an Idempotency-Key's insert (idempotency.ts `taking`)
    * in one statement; `taken` says whether the insert wrote the key.
+   *
+   * The order is locked before the key is written, as step C locks the order before it writes
+   * the key's reply: in the other order, a repeat of a request (same key) could hold the key's row
+   * waiting for the order while the first request's step C held the order waiting for the key — a
+   * deadlock (seen in the scale-out suite). Sub-statements of one statement run in no set order,
+   * so the key's `created_at` is read from the lock's result: the insert cannot run before it.
    */
   async lockOrderTaking(
     trx: PayTrx,
     id: string,
-    taking: InsertQueryBuilder<PayDatabase, 'idempotency_keys', InsertResult>,
+    taking: (
+      createdAt: RawBuilder<number>,
+    ) => InsertQueryBuilder<PayDatabase, 'idempotency_keys', InsertResult>,
   ): Promise<{ order: LockedOrder | undefined; taken: boolean }> {
+    const now = this.clock.now();
     const result = await trx
-      .with('taken', () => taking.returning('key'))
+      .with('locked', (db) => db.selectNoFrom(this.lockOrderCall({ id }).as('locked')))
+      .with('taken', () =>
+        taking(sql<number>`(select ${now}::bigint from locked)`).returning('key'),
+      )
       .selectNoFrom([
         sql<number>`(select count(*) from taken)`.as('taken'),
-        this.lockOrderCall({ id }).as('locked'),
+        sql<LockedOrderResult>`(select locked from locked)`.as('locked'),
       ])
       .executeTakeFirstOrThrow();
     return { order: result.locked ?? undefined, taken: result.taken > 0 };
@@ -342,9 +359,7 @@ export class Ledger {
     const id = 'id' in order ? order.id : null;
     const orderid = 'orderid' in order ? order.orderid : null;
     const row = entry === undefined ? null : JSON.stringify(timelineRow(entry, this.clock.now()));
-    return sql<
-      (LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] | null }) | null
-    >`paydesk_lock_order(${id}::text, ${orderid}::text, ${row}::json, ${TIMELINE_LIMIT})`;
+    return sql<LockedOrderResult>`paydesk_lock_order(${id}::text, ${orderid}::text, ${row}::json, ${TIMELINE_LIMIT})`;
   }
 
   /** The first TIMELINE_LIMIT entries of an order, oldest first. */

@@ -251,7 +251,9 @@ export class OperationsService {
       if (claim !== null) {
         let stored;
         if (ledger.db.kind === 'postgres') {
-          const both = await ledger.lockOrderTaking(trx, id, this.idempotency.taking(trx, claim));
+          const both = await ledger.lockOrderTaking(trx, id, (createdAt) =>
+            this.idempotency.taking(trx, claim, createdAt),
+          );
           read = { order: both.order };
           stored = await this.idempotency.taken(trx, claim, both.taken);
         } else {
