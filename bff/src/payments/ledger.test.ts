@@ -6,7 +6,7 @@ import { ManualClock } from '../clock.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import { AuditLog } from '../services/audit.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
-import { payDb } from './db.js';
+import { payDb, type PayTrx } from './db.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { InProcessEventBus } from './events.js';
 import { Ledger, type GatewayView } from './ledger.js';
@@ -75,6 +75,40 @@ for (const variant of DB_VARIANTS) {
     /** An approved sale as a status lookup would record it. */
     const learnSale = (orderid: string, clientOrderId: string) =>
       learn({ ...view(0n, [SALE]), orderid, clientOrderId });
+    /**
+     * PostgreSQL: holds order `id`'s lock in a transaction, starts `waiter` once it is held, lets
+     * the holder run `then` once the waiter is blocked on a lock, commits, and returns what the
+     * waiter got.
+     */
+    const whileLocked = async <T>(
+      id: string,
+      waiter: () => Promise<T>,
+      then: (trx: PayTrx) => Promise<unknown>,
+    ): Promise<T> => {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((r) => (release = r));
+      let lockedNow: () => void = () => undefined;
+      const locked = new Promise<void>((r) => (lockedNow = r));
+      const holder = ledger.tx(async (trx) => {
+        await ledger.lockOrder(trx, id);
+        lockedNow();
+        await released;
+        await then(trx);
+      });
+      await locked;
+      const waiting = waiter();
+      // Until the waiter is blocked (its statement, and snapshot, begun).
+      for (;;) {
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_locks where not granted`.execute(db.k);
+        if ((rows[0]?.n ?? 0) > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      release();
+      await holder;
+      return waiting;
+    };
 
     it('when a status reply lists an operation twice, then one row is written for it (its last listing), and the order returned is the order stored', async () => {
       const returnOp = {
@@ -206,31 +240,16 @@ for (const variant of DB_VARIANTS) {
             )
           ).taken,
         ).toBe(true);
-        let release: () => void = () => undefined;
-        const released = new Promise<void>((r) => (release = r));
-        let lockedNow: () => void = () => undefined;
-        const locked = new Promise<void>((r) => (lockedNow = r));
-        // Its step C: the order locked, then (once the repeat waits) the key's reply written.
-        const stepC = ledger.tx(async (trx) => {
-          await ledger.lockOrder(trx, id);
-          lockedNow();
-          await released;
-          await idem.completion(trx, claim, { status: 200, body: { ok: true } }).execute();
-        });
-        await locked;
-        const repeat = ledger.tx((trx) =>
-          ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+        // Its step C holds the order and, once the repeat waits, writes the key's reply.
+        const repeat = await whileLocked(
+          id,
+          () =>
+            ledger.tx((trx) =>
+              ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+            ),
+          (trx) => idem.completion(trx, claim, { status: 200, body: { ok: true } }).execute(),
         );
-        for (;;) {
-          const { rows } = await sql<{
-            n: number;
-          }>`select count(*)::int as n from pg_locks where not granted`.execute(db.k);
-          if ((rows[0]?.n ?? 0) > 0) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        release();
-        await stepC;
-        expect((await repeat).taken).toBe(false);
+        expect(repeat.taken).toBe(false);
       });
 
     // The reason for paydesk_lock_order: one plain statement would read the operations as of
@@ -239,50 +258,33 @@ for (const variant of DB_VARIANTS) {
       it('when the lock had to wait, then the operations read include what the lock holder committed meanwhile', async () => {
         const applied = await learnSale('777005', 'lock-wait-1');
         const id = applied.row.id;
-        let release: () => void = () => undefined;
-        const released = new Promise<void>((r) => (release = r));
-        let lockedNow: () => void = () => undefined;
-        const locked = new Promise<void>((r) => (lockedNow = r));
-        const holder = ledger.tx(async (trx) => {
-          await ledger.lockOrder(trx, id);
-          lockedNow();
-          await released;
-          await trx
-            .insertInto('transaction_operations')
-            .values({
-              id: 'op-while-waiting',
-              transaction_id: id,
-              kind: 'capture',
-              origin: 'paydesk',
-              state: 'processing',
-              amount_minor: 100,
-              reserved_minor: 0,
-              gateway_serial: null,
-              idempotency_key: null,
-              requested_by: null,
-              reason_code: null,
-              comment: null,
-              error_code: null,
-              error_message: null,
-              sent_at: 1,
-              created_at: 1,
-              updated_at: 1,
-            })
-            .execute();
-        });
-        await locked;
-        const waiter = ledger.tx((trx) => ledger.lockOrder(trx, id));
-        // Until the waiter is blocked on the row lock (its statement, and snapshot, begun).
-        for (;;) {
-          const { rows } = await sql<{
-            n: number;
-          }>`select count(*)::int as n from pg_locks where not granted`.execute(db.k);
-          if ((rows[0]?.n ?? 0) > 0) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        release();
-        await holder;
-        const seen = await waiter;
+        const seen = await whileLocked(
+          id,
+          () => ledger.tx((trx) => ledger.lockOrder(trx, id)),
+          (trx) =>
+            trx
+              .insertInto('transaction_operations')
+              .values({
+                id: 'op-while-waiting',
+                transaction_id: id,
+                kind: 'capture',
+                origin: 'paydesk',
+                state: 'processing',
+                amount_minor: 100,
+                reserved_minor: 0,
+                gateway_serial: null,
+                idempotency_key: null,
+                requested_by: null,
+                reason_code: null,
+                comment: null,
+                error_code: null,
+                error_message: null,
+                sent_at: 1,
+                created_at: 1,
+                updated_at: 1,
+              })
+              .execute(),
+        );
         expect(seen?.ops.map((o) => o.id)).toContain('op-while-waiting');
       });
 
