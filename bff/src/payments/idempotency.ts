@@ -140,10 +140,14 @@ export class Idempotency {
   }
 
   /**
-   * The insert of `take`, to run alone or inside another statement (Ledger.lockOrderTaking, which
-   * passes `createdAt` as an expression, to order the insert after its lock).
+   * The insert of `take`, to run alone or inside another statement: Ledger.lockOrderTaking passes
+   * `afterLock`, which reads the key's `created_at` through its lock so the insert runs after it.
    */
-  taking(k: PayDb | PayTrx, claim: IdempotencyClaim, createdAt?: RawBuilder<number>) {
+  taking(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    afterLock?: (createdAt: number) => RawBuilder<number>,
+  ) {
     const now = this.clock.now();
     const fresh = {
       route: claim.route,
@@ -151,7 +155,7 @@ export class Idempotency {
       state: 'in_flight',
       reply_status: null,
       reply_body: null,
-      created_at: createdAt ?? now,
+      created_at: afterLock === undefined ? now : afterLock(now),
       completed_at: null,
     };
     return k

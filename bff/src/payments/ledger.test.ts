@@ -204,7 +204,9 @@ for (const variant of DB_VARIANTS) {
         const claim = new IdempotencyClaim('u1', 'key-taking-1', 'capture', 'h1');
         const take = (id: string) =>
           ledger.tx(async (trx) => ({
-            both: await ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+            both: await ledger.lockOrderTaking(trx, id, (afterLock) =>
+              idem.taking(trx, claim, afterLock),
+            ),
             plain: await ledger.lockOrder(trx, id),
           }));
         const first = await take(applied.row.id);
@@ -212,8 +214,12 @@ for (const variant of DB_VARIANTS) {
         expect(first.plain?.row).toEqual(applied.row);
         expect((await take(applied.row.id)).both.taken).toBe(false);
         const missing = await ledger.tx((trx) =>
-          ledger.lockOrderTaking(trx, 'no-such-order', (at) =>
-            idem.taking(trx, new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2'), at),
+          ledger.lockOrderTaking(trx, 'no-such-order', (afterLock) =>
+            idem.taking(
+              trx,
+              new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2'),
+              afterLock,
+            ),
           ),
         );
         expect(missing).toEqual({ order: undefined, taken: true });
@@ -236,7 +242,7 @@ for (const variant of DB_VARIANTS) {
         expect(
           (
             await ledger.tx((trx) =>
-              ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+              ledger.lockOrderTaking(trx, id, (afterLock) => idem.taking(trx, claim, afterLock)),
             )
           ).taken,
         ).toBe(true);
@@ -245,7 +251,7 @@ for (const variant of DB_VARIANTS) {
           id,
           () =>
             ledger.tx((trx) =>
-              ledger.lockOrderTaking(trx, id, (at) => idem.taking(trx, claim, at)),
+              ledger.lockOrderTaking(trx, id, (afterLock) => idem.taking(trx, claim, afterLock)),
             ),
           (trx) => idem.completion(trx, claim, { status: 200, body: { ok: true } }).execute(),
         );

@@ -320,20 +320,21 @@ export class Ledger {
    * the key's reply: in the other order, a repeat of a request (same key) could hold the key's row
    * waiting for the order while the first request's step C held the order waiting for the key — a
    * deadlock (seen in the scale-out suite). Sub-statements of one statement run in no set order,
-   * so the key's `created_at` is read from the lock's result: the insert cannot run before it.
+   * so the key's `created_at` is read through the lock's result: the insert cannot run before it.
    */
   async lockOrderTaking(
     trx: PayTrx,
     id: string,
     taking: (
-      createdAt: RawBuilder<number>,
+      afterLock: (createdAt: number) => RawBuilder<number>,
     ) => InsertQueryBuilder<PayDatabase, 'idempotency_keys', InsertResult>,
   ): Promise<{ order: LockedOrder | undefined; taken: boolean }> {
-    const now = this.clock.now();
     const result = await trx
       .with('locked', (db) => db.selectNoFrom(this.lockOrderCall({ id }).as('locked')))
       .with('taken', () =>
-        taking(sql<number>`(select ${now}::bigint from locked)`).returning('key'),
+        taking((createdAt) => sql<number>`(select ${createdAt}::bigint from locked)`).returning(
+          'key',
+        ),
       )
       .selectNoFrom([
         sql<number>`(select count(*) from taken)`.as('taken'),

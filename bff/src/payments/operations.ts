@@ -251,8 +251,8 @@ export class OperationsService {
       if (claim !== null) {
         let stored;
         if (ledger.db.kind === 'postgres') {
-          const both = await ledger.lockOrderTaking(trx, id, (createdAt) =>
-            this.idempotency.taking(trx, claim, createdAt),
+          const both = await ledger.lockOrderTaking(trx, id, (afterLock) =>
+            this.idempotency.taking(trx, claim, afterLock),
           );
           read = { order: both.order };
           stored = await this.idempotency.taken(trx, claim, both.taken);
