@@ -91,6 +91,7 @@ export function createApp(deps: AppDeps): App {
       gatewayTimeoutMs: config.gatewayTimeoutMs,
       cardRefVersion: config.cardRefVersion,
       ...(config.reconcile === undefined ? {} : { reconcile: { ...config.reconcile } }),
+      ...(config.callbacks === undefined ? {} : { callbacks: config.callbacks }),
     },
     ...(deps.eventBus === undefined ? {} : { bus: deps.eventBus }),
   });

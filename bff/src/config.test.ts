@@ -191,4 +191,20 @@ describe('config', () => {
       { key: 'RECONCILE_LEASE_MS', rule: 'must be at least 100' },
     ]);
   });
+
+  it('when CALLBACK_* are set, then the callback receiver limits follow; unset, the defaults; out of range is refused', () => {
+    expect(loadConfig(base, { baseDir: dir }).callbacks).toEqual({
+      concurrency: 8,
+      queueLimit: 1_000,
+    });
+    expect(
+      loadConfig(
+        { ...base, CALLBACK_CONCURRENCY: '2', CALLBACK_QUEUE_LIMIT: '0' },
+        { baseDir: dir },
+      ).callbacks,
+    ).toEqual({ concurrency: 2, queueLimit: 0 });
+    expect(issuesOf({ ...base, CALLBACK_CONCURRENCY: '0' })).toEqual([
+      { key: 'CALLBACK_CONCURRENCY', rule: 'must be at least 1' },
+    ]);
+  });
 });

@@ -51,6 +51,8 @@ export interface Config {
    * means the built-in defaults (tests that build a Config by hand leave it out).
    */
   reconcile?: ReconcileConfig;
+  /** `CALLBACK_*`: gateway callbacks applied at once, and how many may wait (absent: defaults) */
+  callbacks?: { concurrency: number; queueLimit: number };
 }
 
 /** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
@@ -175,6 +177,8 @@ const envSchema = z.object({
   RECONCILE_FAST_MAX_MS: intIn(10, 600_000, 5_000),
   RECONCILE_LEASE_MS: intIn(100, 3_600_000, 30_000),
   RECONCILE_NOT_APPLIED_AFTER_MS: intIn(100, 86_400_000, 60_000),
+  CALLBACK_CONCURRENCY: intIn(1, 256, 8),
+  CALLBACK_QUEUE_LIMIT: intIn(0, 100_000, 1_000),
 });
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -369,6 +373,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       leaseMs: e.RECONCILE_LEASE_MS,
       notAppliedAfterMs: e.RECONCILE_NOT_APPLIED_AFTER_MS,
     },
+    callbacks: { concurrency: e.CALLBACK_CONCURRENCY, queueLimit: e.CALLBACK_QUEUE_LIMIT },
   };
 }
 

@@ -9,6 +9,9 @@
 // seeds N transactions straight into the payments tables and measures list pages (keyset) and the
 // CSV export (rate, peak RSS of the BFF). PostgreSQL: a fresh database from PAYDESK_TEST_PG_URL,
 // dropped after. Figures go to test/bench/RESULTS-payments.md by hand. Ports are free ones.
+//   node bench/payments.bench.ts callback-burst [--db sqlite|postgres] [--orders N]
+// places N orders at the sandbox from 16 clients at once, each calling the BFF back, and measures
+// a support agent's list page (every 100 ms) during the burst and how fast the BFF learns them.
 // Investigation switches (environment): BENCH_BFF_MAIN / BENCH_SANDBOX_MAIN (another build),
 // BENCH_BFF_NODE_FLAGS / BENCH_SANDBOX_NODE_FLAGS (e.g. --cpu-prof), BENCH_BFF_ENV (JSON), BENCH_MARKS=1 (phase clock for
 // cutting a CPU profile), BENCH_KEEP_TEMP=1 (keep the SQLite file), BENCH_SANDBOX_DELAY (the
@@ -385,10 +388,39 @@ export async function seedPreauths(
       found.push(...body.items.filter((t) => t.clientOrderId.startsWith(`bench-${run}-`)));
       cursor = body.nextCursor;
     } while (cursor !== null);
-    if (found.length >= count) return found;
+    if (found.length >= count) {
+      await callbacksDelivered(sandbox);
+      return found;
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`the BFF learned ${found.length} of ${count} preauths`);
+}
+
+/**
+ * Waits until the sandbox has no callback delivery left to retry. A burst of orders can outrun
+ * the BFF's callback receiver: a delivery it answers after the sandbox's 5 s timeout is applied
+ * all the same, but retried 5–20 s later, and a retry landing in a timed run would count as that
+ * run's work. Says how many deliveries needed a retry.
+ */
+async function callbacksDelivered(sandbox: Proc): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const res = await fetch(`${sandbox.url}/sandbox/callbacks`);
+    const { callbacks } = (await res.json()) as {
+      callbacks: { state: string; attempts: unknown[] }[];
+    };
+    if (!callbacks.some((c) => c.state === 'pending')) {
+      const retried = callbacks.filter((c) => c.attempts.length > 1).length;
+      if (retried > 0) {
+        process.stdout.write(
+          `(${retried} of ${callbacks.length} callbacks so far were answered after the sandbox's timeout and delivered again)\n`,
+        );
+      }
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('callback deliveries still pending after 5 minutes');
 }
 
 function nth<T>(items: readonly T[], i: number): T {
@@ -832,14 +864,111 @@ async function listBench(): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// callback burst: a storefront's busy hour, every order calling the BFF back at once
+
+/** How many orders the BFF knows, read from its database (a second connection). */
+async function learnedCounter(databaseUrl: string): Promise<{
+  count(): Promise<number>;
+  close(): Promise<void>;
+}> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(databaseUrl.slice('sqlite:'.length), { readOnly: true });
+    const stmt = db.prepare('select count(*) as n from transactions');
+    return {
+      count: () => Promise.resolve((stmt.get() as { n: number }).n),
+      close: () => {
+        db.close();
+        return Promise.resolve();
+      },
+    };
+  }
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  return {
+    count: async () =>
+      (await client.query<{ n: number }>('select count(*)::int as n from transactions')).rows[0]
+        ?.n ?? 0,
+    close: () => client.end(),
+  };
+}
+
+async function callbackBurstBench(): Promise<void> {
+  const orders = arg('orders', 4000);
+  const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
+  const run = async (databaseUrl: string) => {
+    const sandbox = await startSandbox(await freePort());
+    const bff = await startBff(await freePort(), Number(new URL(sandbox.url).port), databaseUrl);
+    try {
+      process.stdout.write(
+        `${machine()}
+${kind}; BENCH_BFF_ENV ${process.env.BENCH_BFF_ENV ?? '{}'}
+`,
+      );
+      const finance = await userWithRole(bff, 'finance');
+      const support = await userWithRole(bff, 'support');
+      // The BFF's database exists once it has started: open the counter now.
+      const counter = await learnedCounter(databaseUrl);
+      // mutated when the burst is over (an object, so the loops below do not read it as constant)
+      const burst = { over: false };
+      const list: number[] = [];
+      const listing = (async () => {
+        while (!burst.over) {
+          const t = performance.now();
+          const res = await support.call('GET', '/api/transactions?limit=50');
+          if (res.status !== 200) throw new Error(`list: HTTP ${res.status}`);
+          list.push(performance.now() - t);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      const t0 = performance.now();
+      const learnedAt = new Map<number, number>();
+      let all = 0;
+      const counting = (async () => {
+        while (!burst.over) {
+          const n = await counter.count();
+          const s = (performance.now() - t0) / 1000;
+          for (const mark of [10, 20])
+            if (s >= mark && !learnedAt.has(mark)) learnedAt.set(mark, n);
+          if (n >= orders && all === 0) all = s;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })();
+      await seedPreauths(sandbox, bff, finance, orders);
+      burst.over = true;
+      await Promise.all([listing, counting]);
+      await counter.close();
+      const sorted = list.sort((a, b) => a - b);
+      process.stdout.write(
+        `${orders} orders: learned ${learnedAt.get(10) ?? '–'} after 10 s, ${learnedAt.get(20) ?? '–'} after 20 s, all after ${all.toFixed(1)} s; ` +
+          `list page during the burst (${sorted.length} requests) p50 ${ms(percentile(sorted, 50))}, ` +
+          `p95 ${ms(percentile(sorted, 95))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? 0)}\n`,
+      );
+    } finally {
+      await stopProc(bff);
+      await stopProc(sandbox);
+    }
+  };
+  if (kind === 'postgres') await withPgDatabase(run);
+  else {
+    const dir = tempDir(join(tmpdir(), 'paydesk-bench-burst-'));
+    await run(`sqlite:${join(dir, 'paydesk.sqlite')}`);
+  }
+}
+
 // Run as a script (load.ts imports the helpers above without running anything).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const which = process.argv[2];
   if (which === 'capture') await captureBench();
   else if (which === 'capture-ab') await captureAbBench();
   else if (which === 'list') await listBench();
+  else if (which === 'callback-burst') await callbackBurstBench();
   else {
-    process.stderr.write('usage: node bench/payments.bench.ts capture|capture-ab|list [options]\n');
+    process.stderr.write(
+      'usage: node bench/payments.bench.ts capture|capture-ab|list|callback-burst [options]\n',
+    );
     process.exit(2);
   }
 }

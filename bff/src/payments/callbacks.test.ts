@@ -1,5 +1,6 @@
 // The callback receiver and support's lookup, against the real sandbox process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import {
   TransactionDetailSchema,
   TransactionPageSchema,
@@ -32,7 +33,10 @@ for (const variant of DB_VARIANTS) {
      * A shop's sale whose callback went nowhere: its delivery, and the URL that hands that same
      * callback to the BFF (the test delivers it itself).
      */
-    const undelivered = async (amount: string) => {
+    const undelivered = async (
+      amount: string,
+      to: { callbackUrl(endpointId: string): string } = f.bff,
+    ) => {
       const order = await f.shop.place('sale', {
         amount,
         callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
@@ -40,7 +44,7 @@ for (const variant of DB_VARIANTS) {
       await f.sandbox.advance(61);
       const [d] = await deliveries(order.orderid);
       if (d === undefined) throw new Error('no delivery');
-      const url = new URL(f.bff.callbackUrl('1001'));
+      const url = new URL(to.callbackUrl('1001'));
       for (const [name, value] of Object.entries(d.params)) url.searchParams.set(name, value);
       return { order, d, url };
     };
@@ -204,6 +208,58 @@ for (const variant of DB_VARIANTS) {
         .executeTakeFirstOrThrow();
       expect(tx.status).toBe('approved');
       expect(await kept()).toEqual([{ transaction_id: tx.id }]);
+    });
+
+    it('when callbacks come faster than the database takes them, then their database steps run one at a time (CALLBACK_CONCURRENCY 1), one more waits (CALLBACK_QUEUE_LIMIT 1), and the next gets 503 with Retry-After, is not stored, and is applied when delivered again', async () => {
+      const busy = await startPaymentsApp(variant, {
+        gatewayBaseUrl: f.sandbox.baseUrl,
+        payments: { callbacks: { concurrency: 1, queueLimit: 1 } },
+      });
+      try {
+        const orders = [
+          await undelivered('5.01', busy),
+          await undelivered('5.02', busy),
+          await undelivered('5.03', busy),
+        ];
+        const k = payDb(busy.db);
+        const stored = async () =>
+          (
+            await k
+              .selectFrom('gateway_callbacks')
+              .select(['orderid', 'transaction_id'])
+              .orderBy('orderid')
+              .execute()
+          ).map((r) => [r.orderid, r.transaction_id === null ? 'claimed' : 'applied']);
+        // A transaction holds what storing a callback needs (PostgreSQL: the table's lock; SQLite:
+        // the one connection) while all three arrive: the first's step waits inside the limit,
+        // the second waits its turn, the third is shed at once.
+        const replies = orders.map((o) => fetch(o.url).then((res) => ({ o, res })));
+        const shed = await k.transaction().execute(async (trx) => {
+          if (busy.db.kind === 'postgres')
+            await sql`lock table gateway_callbacks in exclusive mode`.execute(trx);
+          return Promise.race([
+            ...replies,
+            new Promise<never>((_resolve, reject) =>
+              setTimeout(() => {
+                reject(new Error('no callback was shed'));
+              }, 5_000),
+            ),
+          ]);
+        });
+        expect(shed.res.status).toBe(503);
+        expect(shed.res.headers.get('retry-after')).toBe('5');
+        expect(((await shed.res.json()) as ErrorEnvelope).error.code).toBe('SERVICE_UNAVAILABLE');
+        const statuses = (await Promise.all(replies)).map((r) => r.res.status);
+        expect(statuses.sort()).toEqual([200, 200, 503]);
+        const applied = orders.filter((o) => o !== shed.o);
+        expect(await stored()).toEqual(applied.map((o) => [o.order.orderid, 'applied']));
+        expect(busy.logs.some((l) => l.includes('gateway callback shed'))).toBe(true);
+        // The gateway's next delivery of the shed one.
+        expect((await fetch(shed.o.url)).status).toBe(200);
+        expect(await stored()).toEqual(orders.map((o) => [o.order.orderid, 'applied']));
+      } finally {
+        await busy.close();
+      }
     });
 
     it('when a callback control is wrong or missing, then 403, it is logged, and nothing is stored', async () => {

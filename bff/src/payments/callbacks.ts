@@ -2,11 +2,13 @@
 // serial-number, keep the raw (redacted) callback, then confirm with `status` rather than trust
 // the callback alone. Orders Paydesk did not create (a storefront's) are learned this way.
 import { verifyCallbackControl } from '@paydesk/shared/protocol';
+import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import { redactFields } from '../gateway-client/redact.js';
 import { exchangeData } from './gateway.js';
 import type { Ledger } from './ledger.js';
+import type { CallbackLimits } from './options.js';
 import type { TransactionsService } from './transactions.js';
 
 export interface CallbackResult {
@@ -17,8 +19,8 @@ export interface CallbackResult {
 
 const REQUIRED = ['status', 'orderid', 'client_orderid', 'serial-number', 'control'] as const;
 
-/** A verified callback, stored (claimed) by this receiver and not yet applied. */
-interface StoredCallback {
+/** A callback whose control verified. */
+interface VerifiedCallback {
   endpointId: string;
   serial: string;
   status: string;
@@ -26,17 +28,36 @@ interface StoredCallback {
   clientOrderId: string;
   /** the callback's query without the endpoint */
   params: Record<string, string>;
+}
+
+/** A verified callback, stored (claimed) by this receiver at `now` and not yet applied. */
+interface StoredCallback extends VerifiedCallback {
   now: number;
 }
 
+/** The priorities of a callback's database steps: storing a new one, and the steps after it. */
+const STORE = 0;
+const APPLY = 1;
+
 export class CallbackReceiver {
+  /**
+   * Every database step of the callbacks runs through this queue: at most
+   * `CallbackLimits.concurrency` at once, the rest waiting their turn; the `status` requests in
+   * between are not limited. A callback already stored goes before new ones (APPLY before STORE),
+   * so that a burst is worked through rather than every callback in it kept waiting.
+   */
+  readonly #db: PQueue;
+
   constructor(
     private readonly ledger: Ledger,
     private readonly transactions: TransactionsService,
     private readonly endpointIds: readonly string[],
     private readonly controlKey: string,
     private readonly logger: Logger,
-  ) {}
+    private readonly limits: CallbackLimits,
+  ) {
+    this.#db = new PQueue({ concurrency: limits.concurrency });
+  }
 
   async receive(query: Record<string, string>): Promise<CallbackResult> {
     const endpointId = query.endpoint;
@@ -85,31 +106,60 @@ export class CallbackReceiver {
       throw new AppError('FORBIDDEN', 'callback control does not verify');
     }
     const { endpoint: _endpoint, ...params } = query;
+    const waiting = this.#db.sizeBy({ priority: STORE });
+    if (waiting >= this.limits.queueLimit) {
+      // Nothing stored: the gateway delivers it again later.
+      this.logger.warn({ serial, waiting }, 'gateway callback shed');
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `${String(waiting)} callbacks are waiting for the database; deliver this one again later`,
+      );
+    }
+    return this.claim({ endpointId, serial, status, orderid, clientOrderId, params });
+  }
+
+  /** One database step of a callback, in its turn (`#db`). */
+  #step<T>(priority: typeof STORE | typeof APPLY, work: () => Promise<T>): Promise<T> {
+    return this.#db.add(work, { priority });
+  }
+
+  /**
+   * Stores (claims) a verified callback and applies it. The database steps of a burst of
+   * callbacks (a storefront's busy hour) take their turn (`#db`), so that they leave the database
+   * pool to staff requests; a callback that waited past the gateway's timeout is applied all the
+   * same, and its redelivery is a duplicate.
+   */
+  private async claim(verified: VerifiedCallback): Promise<CallbackResult> {
+    const { endpointId, serial, status, orderid, clientOrderId, params } = verified;
     const now = this.ledger.clock.now();
-    const inserted = await this.ledger.k
-      .insertInto('gateway_callbacks')
-      .values({
-        serial_number: serial,
-        endpoint_id: endpointId,
-        orderid,
-        client_orderid: clientOrderId,
-        status,
-        type: query.type ?? null,
-        transaction_id: null,
-        raw: JSON.stringify(redactFields(params)),
-        received_at: now,
-      })
-      .onConflict((oc) => oc.column('serial_number').doNothing())
-      .executeTakeFirst();
+    const inserted = await this.#step(STORE, () =>
+      this.ledger.k
+        .insertInto('gateway_callbacks')
+        .values({
+          serial_number: serial,
+          endpoint_id: endpointId,
+          orderid,
+          client_orderid: clientOrderId,
+          status,
+          type: params.type ?? null,
+          transaction_id: null,
+          raw: JSON.stringify(redactFields(params)),
+          received_at: now,
+        })
+        .onConflict((oc) => oc.column('serial_number').doNothing())
+        .executeTakeFirst(),
+    );
     if (
       Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0 &&
       !(await this.takeOverAbandoned(serial, now))
     ) {
-      const seen = await this.ledger.k
-        .selectFrom('gateway_callbacks')
-        .select('transaction_id')
-        .where('serial_number', '=', serial)
-        .executeTakeFirst();
+      const seen = await this.#step(STORE, () =>
+        this.ledger.k
+          .selectFrom('gateway_callbacks')
+          .select('transaction_id')
+          .where('serial_number', '=', serial)
+          .executeTakeFirst(),
+      );
       // Not applied yet (another delivery is at it, or its receiver stopped), or forgotten since
       // (that delivery failed): not a 2xx, so that the gateway delivers it again rather than
       // count it as received.
@@ -120,28 +170,21 @@ export class CallbackReceiver {
         );
       return { status: 200, outcome: 'duplicate', transactionId: seen.transaction_id };
     }
-    const stored: StoredCallback = {
-      endpointId,
-      serial,
-      status,
-      orderid,
-      clientOrderId,
-      params,
-      now,
-    };
+    const stored: StoredCallback = { ...verified, now };
     try {
       return await this.confirm(stored);
     } catch (err) {
       // Not applied (no status answer for an unknown order, a database error): forget it, so
       // that the gateway's next delivery is processed afresh rather than taken for a duplicate.
-      await this.ledger.k
-        .deleteFrom('gateway_callbacks')
-        .where('serial_number', '=', serial)
-        .where('transaction_id', 'is', null)
-        .execute()
-        .catch((forgetErr: unknown) => {
-          this.logger.warn({ err: forgetErr, serial }, 'could not forget an unapplied callback');
-        });
+      await this.#step(APPLY, () =>
+        this.ledger.k
+          .deleteFrom('gateway_callbacks')
+          .where('serial_number', '=', serial)
+          .where('transaction_id', 'is', null)
+          .execute(),
+      ).catch((forgetErr: unknown) => {
+        this.logger.warn({ err: forgetErr, serial }, 'could not forget an unapplied callback');
+      });
       throw err;
     }
   }
@@ -159,11 +202,13 @@ export class CallbackReceiver {
     };
     const known =
       view === null
-        ? await this.ledger.k
-            .selectFrom('transactions')
-            .select(['id', 'endpoint_id'])
-            .where('orderid', '=', orderid)
-            .executeTakeFirst()
+        ? await this.#step(APPLY, () =>
+            this.ledger.k
+              .selectFrom('transactions')
+              .select(['id', 'endpoint_id'])
+              .where('orderid', '=', orderid)
+              .executeTakeFirst(),
+          )
         : undefined;
     if (view === null && known !== undefined && known.endpoint_id !== endpointId) {
       // The callback URL named another endpoint than the order's (a storefront's misconfigured
@@ -176,25 +221,27 @@ export class CallbackReceiver {
       // Stored, but not confirmed: answer 200 (the callback itself is valid) and let the
       // reconciler confirm it; a known order gets a job, an unknown one waits for its next callback.
       if (known !== undefined) {
-        await this.ledger.tx(async (trx) => {
-          await this.ledger.timeline(trx, known.id, callbackEntry);
-          await this.ledger.timeline(trx, known.id, {
-            kind: 'gateway',
-            title: `status after callback: ${outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}${outcome.reply.errorCode === undefined ? '' : ` ${outcome.reply.errorCode}`}` : 'no answer'}`,
-            actor: null,
-            data: exchangeData(outcome),
-          });
-          await this.ledger.scheduleReconcile(
-            trx,
-            known.id,
-            now + this.ledger.options.reconcile.fastMinMs,
-          );
-          await trx
-            .updateTable('gateway_callbacks')
-            .set({ transaction_id: known.id })
-            .where('serial_number', '=', serial)
-            .execute();
-        });
+        await this.#step(APPLY, () =>
+          this.ledger.tx(async (trx) => {
+            await this.ledger.timeline(trx, known.id, callbackEntry);
+            await this.ledger.timeline(trx, known.id, {
+              kind: 'gateway',
+              title: `status after callback: ${outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}${outcome.reply.errorCode === undefined ? '' : ` ${outcome.reply.errorCode}`}` : 'no answer'}`,
+              actor: null,
+              data: exchangeData(outcome),
+            });
+            await this.ledger.scheduleReconcile(
+              trx,
+              known.id,
+              now + this.ledger.options.reconcile.fastMinMs,
+            );
+            await trx
+              .updateTable('gateway_callbacks')
+              .set({ transaction_id: known.id })
+              .where('serial_number', '=', serial)
+              .execute();
+          }),
+        );
       } else {
         // receive() forgets the callback, so that the gateway's retry is processed afresh.
         this.logger.warn(
@@ -208,19 +255,21 @@ export class CallbackReceiver {
       }
       return { status: 200, outcome: 'stored-unconfirmed', transactionId: known.id };
     }
-    const result = await this.ledger.tx((trx) =>
-      this.ledger.applyStatus(trx, asked, view, {
-        source: 'callback',
-        actor: null,
-        exchange: exchangeData(outcome),
-        timelineAfter: [callbackEntry],
-        writesAfter: (t, transactionId) => [
-          t
-            .updateTable('gateway_callbacks')
-            .set({ transaction_id: transactionId })
-            .where('serial_number', '=', serial),
-        ],
-      }),
+    const result = await this.#step(APPLY, () =>
+      this.ledger.tx((trx) =>
+        this.ledger.applyStatus(trx, asked, view, {
+          source: 'callback',
+          actor: null,
+          exchange: exchangeData(outcome),
+          timelineAfter: [callbackEntry],
+          writesAfter: (t, transactionId) => [
+            t
+              .updateTable('gateway_callbacks')
+              .set({ transaction_id: transactionId })
+              .where('serial_number', '=', serial),
+          ],
+        }),
+      ),
     );
     this.ledger.publish(result.row, result.created);
     return { status: 200, outcome: 'confirmed', transactionId: result.row.id };
@@ -235,13 +284,15 @@ export class CallbackReceiver {
    */
   private async takeOverAbandoned(serial: string, now: number): Promise<boolean> {
     const { gatewayTimeoutMs, reconcile } = this.ledger.options;
-    const taken = await this.ledger.k
-      .updateTable('gateway_callbacks')
-      .set({ received_at: now })
-      .where('serial_number', '=', serial)
-      .where('transaction_id', 'is', null)
-      .where('received_at', '<', now - 2 * gatewayTimeoutMs - reconcile.leaseMs)
-      .executeTakeFirst();
+    const taken = await this.#step(STORE, () =>
+      this.ledger.k
+        .updateTable('gateway_callbacks')
+        .set({ received_at: now })
+        .where('serial_number', '=', serial)
+        .where('transaction_id', 'is', null)
+        .where('received_at', '<', now - 2 * gatewayTimeoutMs - reconcile.leaseMs)
+        .executeTakeFirst(),
+    );
     if (Number(taken.numUpdatedRows) === 0) return false;
     this.logger.warn({ serial }, 'callback left unapplied by a stopped receiver taken over');
     return true;

@@ -69,6 +69,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
     endpointIds,
     deps.config.merchant.controlKey,
     deps.logger,
+    options.callbacks,
   );
   const rebills = new RebillService(ledger, gateway, deps.config);
   const subscriptions = new SubscriptionsService(ledger.k, deps.clock, gateway, deps.config);

@@ -19,6 +19,12 @@ export interface ReconcileTimings {
   notAppliedAfterMs: number;
 }
 
+/** How many gateway callbacks are applied at once, and how many may wait (beyond: 503). */
+export interface CallbackLimits {
+  concurrency: number;
+  queueLimit: number;
+}
+
 export interface PaymentsOptions {
   /** how long to wait for the gateway's reply before the outcome is `unknown` */
   gatewayTimeoutMs: number;
@@ -33,6 +39,7 @@ export interface PaymentsOptions {
   instanceId: string;
   /** [0, 1): spreads reconcile attempts inside their window */
   random: () => number;
+  callbacks: CallbackLimits;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -57,6 +64,7 @@ export function defaultPaymentsOptions(): PaymentsOptions {
     sseHeartbeatMs: 15_000,
     instanceId: randomUUID(),
     random: Math.random,
+    callbacks: { concurrency: 8, queueLimit: 1_000 },
   };
 }
 

@@ -345,7 +345,9 @@ export function callbackRouter(p: Payments, logger: Logger): express.Router {
       );
     } catch (caught) {
       const err = toAppError(caught);
-      if (err.status >= 500) logger.error({ err: caught }, 'gateway callback failed');
+      // A shed callback (too many waiting) is logged by the receiver, at warn.
+      if (err.code === 'SERVICE_UNAVAILABLE') res.set('Retry-After', '5');
+      else if (err.status >= 500) logger.error({ err: caught }, 'gateway callback failed');
       res.status(err.status).json(errorEnvelope(err, requestIdOf(req)));
     }
   });
