@@ -106,8 +106,9 @@ export class CallbackReceiver {
       throw new AppError('FORBIDDEN', 'callback control does not verify');
     }
     const { endpoint: _endpoint, ...params } = query;
+    // Shed it when it would have to wait (every turn taken) and enough wait already.
     const waiting = this.#db.sizeBy({ priority: STORE });
-    if (waiting >= this.limits.queueLimit) {
+    if (this.#db.pending >= this.limits.concurrency && waiting >= this.limits.queueLimit) {
       // Nothing stored: the gateway delivers it again later.
       this.logger.warn({ serial, waiting }, 'gateway callback shed');
       throw new AppError(

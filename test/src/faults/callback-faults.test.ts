@@ -2,9 +2,10 @@
 // a rebill and a payout-pay delivered twice, out of order (held, then newest first) or never. The
 // BFF confirms every callback with `status` and its reconciler asks on its own, so in each case it
 // ends where the gateway is, with each callback taken into account once.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionDetail } from '@paydesk/shared/api';
-import { DB_VARIANTS, variantTitle, type CallbackDelivery } from './support/processes.js';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TransactionPageSchema, type TransactionDetail } from '@paydesk/shared/api';
+import { DB_VARIANTS, until, variantTitle, type CallbackDelivery } from './support/processes.js';
 import {
   answeredState,
   expectGatewayTruth,
@@ -15,9 +16,11 @@ import {
 } from './support/scenario.js';
 import {
   payout,
+  shopOrder,
   transaction,
   FAST_RECONCILE,
   worldsForSuite,
+  Worlds,
   type World,
 } from './support/world.js';
 
@@ -53,7 +56,43 @@ function confirmedCallbacks(t: TransactionDetail, serial: string): number {
     .length;
 }
 
+/**
+ * Runs `meanwhile` while another connection holds the lock that storing a callback needs, so the
+ * BFF's callback steps wait behind it (PostgreSQL).
+ */
+async function holdingCallbackStore<T>(databaseUrl: string, meanwhile: () => Promise<T>) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query('lock table gateway_callbacks in exclusive mode');
+    const result = await meanwhile();
+    await client.query('commit');
+    return result;
+  } finally {
+    await client.end();
+  }
+}
+
 const worlds = worldsForSuite({ gatewayTimeoutMs: 2_000, reconcile: FAST_RECONCILE });
+/**
+ * A BFF whose callback receiver takes one database step at a time and lets three wait, on
+ * PostgreSQL only: there the test can hold the receiver's first step up from outside. A SQLite
+ * BFF is its database's only writer (and `node:sqlite` waits for a lock on the event loop), so
+ * nothing outside can; bff/src/payments/callbacks.test.ts covers the limits on both databases.
+ */
+const QUEUE_LIMIT = 3;
+const tight = new Worlds({
+  gatewayTimeoutMs: 2_000,
+  reconcile: FAST_RECONCILE,
+  callbacks: { concurrency: 1, queueLimit: QUEUE_LIMIT },
+});
+beforeAll(() => {
+  tight.startAll(DB_VARIANTS.filter((v) => v.name === 'postgres'));
+});
+afterAll(async () => {
+  await tight.closeAll();
+});
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(variantTitle('callback faults', variant), () => {
@@ -102,6 +141,56 @@ for (const variant of DB_VARIANTS) {
         if (c.transaction !== null) expect(confirmedCallbacks(c.transaction, c.serial)).toBe(1);
       }
     });
+
+    if (variant.name === 'postgres')
+      it("when a storefront's burst of orders outruns the callback receiver, then the callbacks it sheds (503, nothing stored) are delivered again, and every order is learned with the gateway's status and its callback applied once", async () => {
+        const t = await tight.get(variant);
+        const ORDERS = 8;
+        const shed = ORDERS - 1 - QUEUE_LIMIT;
+        // The callbacks arrive while the receiver's first database step is held up: three wait,
+        // the rest are shed at once, and the gateway delivers them again (the sandbox's backoff:
+        // 1 s, then 2 s, …).
+        const orders = await holdingCallbackStore(t.bff.databaseUrl, async () => {
+          const placed = await Promise.all(
+            Array.from({ length: ORDERS }, (_, i) => shopOrder(t, 'sale', `${String(i + 1)}.00`)),
+          );
+          await until('the callbacks beyond the queue shed', async () => {
+            const deliveries = await t.sandbox.callbacks();
+            return deliveries.filter((d) => d.attempts.length > 0).length >= shed
+              ? true
+              : undefined;
+          });
+          return placed;
+        });
+        for (const { orderid } of orders) {
+          const learned = await until(
+            `order ${orderid} learned through its callback`,
+            async () => {
+              const page = TransactionPageSchema.parse(
+                (await t.finance.get(`/api/transactions?q=${orderid}`)).json,
+              );
+              return page.items[0]?.status === 'approved' ? page.items[0] : undefined;
+            },
+            30_000,
+          );
+          const [delivery, ...others] = await t.sandbox.callbacks(orderid);
+          expect(others).toEqual([]);
+          await until(`the delivery for ${orderid} answered 200`, async () =>
+            (await t.sandbox.callbacks(orderid))[0]?.state === 'delivered' ? true : undefined,
+          );
+          const detail = await transaction(t, learned.id);
+          expect(
+            detail.timeline.filter(
+              (e) => e.kind === 'callback' && e.data['serial-number'] === delivery?.serial,
+            ),
+          ).toHaveLength(1);
+        }
+        const attempts = (await t.sandbox.callbacks()).flatMap((d) =>
+          d.attempts.map((a) => a.httpStatus),
+        );
+        expect(attempts.filter((s) => s === 503).length).toBeGreaterThanOrEqual(shed);
+        expect(t.bff.output.join('')).toContain('gateway callback shed');
+      });
 
     it('when callbacks never come, then the reconciler alone brings the BFF to the gateway truth', async () => {
       const targets = await prepareTargets(w);

@@ -278,11 +278,15 @@ export interface BffOptions {
     leaseMs: number;
     notAppliedAfterMs: number;
   };
+  /** CALLBACK_CONCURRENCY / CALLBACK_QUEUE_LIMIT (default: the BFF's) */
+  callbacks?: { concurrency: number; queueLimit: number };
 }
 
 export interface BffProcess {
   /** `http://127.0.0.1:port` (also PUBLIC_ORIGIN, so callbacks reach it) */
   url: string;
+  /** its DATABASE_URL */
+  databaseUrl: string;
   /** the process's stderr and warnings, for failure messages */
   output: string[];
   /** SIGKILL: no shutdown, nothing flushed, nothing recorded after this instant */
@@ -330,6 +334,12 @@ export async function startBff(
     RECONCILE_FAST_MAX_MS: String(r.fastMaxMs),
     RECONCILE_LEASE_MS: String(r.leaseMs),
     RECONCILE_NOT_APPLIED_AFTER_MS: String(r.notAppliedAfterMs),
+    ...(options.callbacks === undefined
+      ? {}
+      : {
+          CALLBACK_CONCURRENCY: String(options.callbacks.concurrency),
+          CALLBACK_QUEUE_LIMIT: String(options.callbacks.queueLimit),
+        }),
   };
   const output: string[] = [];
   let child: ChildProcess | undefined;
@@ -355,6 +365,7 @@ export async function startBff(
 
   return {
     url,
+    databaseUrl: database.url,
     output,
     kill9: async () => {
       if (child === undefined) return;
