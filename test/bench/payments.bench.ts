@@ -207,12 +207,22 @@ export interface Session {
   ): Promise<{ status: number; text: string }>;
 }
 
+/** `fetch`, whose failure (no reply at all) names the request: which process stopped answering. */
+async function fetchOrSay(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : '';
+    throw new Error(`${init?.method ?? 'GET'} ${url}: no reply (${cause})`, { cause: err });
+  }
+}
+
 /** Signs in as `email` (the CSRF header and Origin of the SPA on every call). */
 export async function signIn(bff: Proc, email: string, password: string): Promise<Session> {
   const origin = bff.url.replace('127.0.0.1', 'localhost');
   let cookie = '';
   const call: Session['call'] = async (method, path, body, headers = {}) => {
-    const res = await fetch(bff.url + path, {
+    const res = await fetchOrSay(bff.url + path, {
       method,
       headers: {
         'X-Requested-With': 'paydesk',
@@ -365,7 +375,7 @@ export async function seedPreauths(
   const run = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const callbackUrl = `${bff.url}/gateway/callback?endpoint=1001`;
   await timed(count, 16, async (i) => {
-    const res = await fetch(`${sandbox.url}/paynet/api/v2/${kind}/1001`, {
+    const res = await fetchOrSay(`${sandbox.url}/paynet/api/v2/${kind}/1001`, {
       method: 'POST',
       headers: GATEWAY_HEADERS,
       body: orderBody(kind, `bench-${run}-${i}`, callbackUrl, amount),
@@ -404,16 +414,19 @@ export async function seedPreauths(
  * run's work. Says how many deliveries needed a retry.
  */
 async function callbacksDelivered(sandbox: Proc): Promise<void> {
+  const deliveries = async (query: string) =>
+    (
+      (await (await fetchOrSay(`${sandbox.url}/sandbox/callbacks${query}`)).json()) as {
+        callbacks: { attempts: unknown[] }[];
+      }
+    ).callbacks;
   for (let attempt = 0; attempt < 600; attempt++) {
-    const res = await fetch(`${sandbox.url}/sandbox/callbacks`);
-    const { callbacks } = (await res.json()) as {
-      callbacks: { state: string; attempts: unknown[] }[];
-    };
-    if (!callbacks.some((c) => c.state === 'pending')) {
-      const retried = callbacks.filter((c) => c.attempts.length > 1).length;
+    if ((await deliveries('?state=pending')).length === 0) {
+      const all = await deliveries('');
+      const retried = all.filter((c) => c.attempts.length > 1).length;
       if (retried > 0) {
         process.stdout.write(
-          `(${retried} of ${callbacks.length} callbacks so far were answered after the sandbox's timeout and delivered again)\n`,
+          `(${retried} of ${all.length} callbacks so far were answered after the sandbox's timeout and delivered again)\n`,
         );
       }
       return;

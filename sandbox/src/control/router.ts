@@ -29,15 +29,21 @@ function sendJson(res: Response, status: number, value: unknown): void {
     .send(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
 }
 
-function badRequest(res: Response, error: z.ZodError): void {
+function badRequest(res: Response, error: z.ZodError, message = 'invalid request body'): void {
   sendJson(res, 400, {
     error: {
       code: 'VALIDATION_FAILED',
-      message: 'invalid request body',
+      message,
       fields: error.issues.map((i) => ({ name: i.path.join('.') || 'body', message: i.message })),
     },
   });
 }
+
+/** `GET /sandbox/callbacks?orderid=&state=`: the deliveries of one order, or in one state. */
+const callbacksQuerySchema = z.object({
+  orderid: z.string().optional(),
+  state: z.enum(['pending', 'delivered', 'failed', 'held', 'dropped']).optional(),
+});
 
 const advanceSchema = z
   .object({
@@ -139,9 +145,16 @@ export function controlRouter(deps: ControlDeps): express.Router {
   });
 
   router.get('/sandbox/callbacks', (req, res) => {
-    const orderid = typeof req.query.orderid === 'string' ? req.query.orderid : undefined;
+    const parsed = callbacksQuerySchema.safeParse(req.query);
+    if (!parsed.success) {
+      badRequest(res, parsed.error, 'invalid query');
+      return;
+    }
+    const { orderid, state } = parsed.data;
     const deliveries = [...deps.store.callbacks.values()].filter(
-      (d) => orderid === undefined || d.orderid === orderid,
+      (d) =>
+        (orderid === undefined || d.orderid === orderid) &&
+        (state === undefined || d.state === state),
     );
     sendJson(res, 200, { callbacks: deliveries });
   });

@@ -98,6 +98,17 @@ describe('callbacks', () => {
       }[];
       expect(delivery?.state).toBe('delivered');
       expect(delivery?.attempts.map((a) => a.httpStatus)).toEqual([503, 503, 503, 200]);
+      const delivered = (await s.control('/sandbox/callbacks?state=delivered')).json.callbacks as {
+        id: string;
+        state: string;
+      }[];
+      expect(delivered.map((d) => d.id)).toContain((log.json.callbacks as { id: string }[])[0]?.id);
+      expect(new Set(delivered.map((d) => d.state))).toEqual(new Set(['delivered']));
+      const bad = await s.control('/sandbox/callbacks?state=lost');
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({
+        error: { code: 'VALIDATION_FAILED', fields: [{ name: 'state' }] },
+      });
     } finally {
       await failing.close();
     }
