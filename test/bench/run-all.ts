@@ -23,6 +23,7 @@ const runs: [string, ...string[]][] = [
     ...(quick ? ['--rows', '20000', '--samples', '5'] : []),
   ],
   ['load.ts', '--db', 'sqlite', ...(quick ? ['--duration', '2', '--rows', '5000'] : [])],
+  ['payments.bench.ts', 'callback-burst', ...(quick ? ['--orders', '300'] : [])],
 ];
 if (pg) {
   runs.push(
@@ -41,6 +42,13 @@ if (pg) {
       ...(quick ? ['--rows', '20000', '--samples', '5'] : []),
     ],
     ['load.ts', '--db', 'postgres', ...(quick ? ['--duration', '2', '--rows', '5000'] : [])],
+    [
+      'payments.bench.ts',
+      'callback-burst',
+      '--db',
+      'postgres',
+      ...(quick ? ['--orders', '300'] : []),
+    ],
   );
 }
 // Rewrites RESULTS-sandbox.md: only in a full run.
