@@ -51,7 +51,7 @@ export interface Config {
    * means the built-in defaults (tests that build a Config by hand leave it out).
    */
   reconcile?: ReconcileConfig;
-  /** `CALLBACK_*`: gateway callbacks applied at once, and how many may wait (absent: defaults) */
+  /** `CALLBACK_*`: the callback receiver's database steps at once, and callbacks that may wait for a turn (absent: defaults) */
   callbacks?: { concurrency: number; queueLimit: number };
 }
 

@@ -916,9 +916,7 @@ async function callbackBurstBench(): Promise<void> {
     const bff = await startBff(await freePort(), Number(new URL(sandbox.url).port), databaseUrl);
     try {
       process.stdout.write(
-        `${machine()}
-${kind}; BENCH_BFF_ENV ${process.env.BENCH_BFF_ENV ?? '{}'}
-`,
+        `${machine()}\n${kind}; BENCH_BFF_ENV ${process.env.BENCH_BFF_ENV ?? '{}'}\n`,
       );
       const finance = await userWithRole(bff, 'finance');
       const support = await userWithRole(bff, 'support');

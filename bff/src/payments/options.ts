@@ -19,7 +19,10 @@ export interface ReconcileTimings {
   notAppliedAfterMs: number;
 }
 
-/** How many gateway callbacks are applied at once, and how many may wait (beyond: 503). */
+/**
+ * The callback receiver's database steps (store, apply): how many run at once, and how many new
+ * callbacks may wait for a turn when all are taken (beyond: 503, nothing stored).
+ */
 export interface CallbackLimits {
   concurrency: number;
   queueLimit: number;

@@ -130,6 +130,8 @@ export interface CallbackDelivery {
   id: string;
   orderid: string;
   serial: string;
+  /** the URL the gateway calls (the BFF's callback URL with the callback's parameters) */
+  url: string;
   params: Record<string, string>;
   attempts: { at: string; httpStatus?: number; error?: string }[];
   state: 'pending' | 'delivered' | 'failed' | 'held' | 'dropped';

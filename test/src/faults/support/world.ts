@@ -12,10 +12,12 @@ import {
   PayoutResultSchema,
   REQUEST_ID_HEADER,
   TransactionDetailSchema,
+  TransactionPageSchema,
   type OperationResult,
   type PayoutDetail,
   type Role,
   type TransactionDetail,
+  type TransactionSummary,
 } from '@paydesk/shared/api';
 import { afterAll, beforeAll } from 'vitest';
 import {
@@ -208,6 +210,30 @@ export async function shopOrder(
   if (reply.httpStatus !== 200 || orderid === undefined)
     throw new Error(`${kind} at the gateway: ${reply.httpStatus}`);
   return { orderid, clientOrderId };
+}
+
+/** A shop's order (`shopOrder`) once the BFF has learned it, approved, through its callback. */
+export function learnedShopOrder(
+  w: World,
+  orderid: string,
+  timeoutMs: number,
+): Promise<TransactionSummary> {
+  return until(
+    `order ${orderid} learned through its callback`,
+    async () => {
+      const page = TransactionPageSchema.parse(
+        (await w.finance.get(`/api/transactions?q=${orderid}`)).json,
+      );
+      return page.items[0]?.status === 'approved' ? page.items[0] : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** How many callbacks with this serial the BFF confirmed (one timeline entry each). */
+export function confirmedCallbacks(t: TransactionDetail, serial: string | undefined): number {
+  return t.timeline.filter((e) => e.kind === 'callback' && e.data['serial-number'] === serial)
+    .length;
 }
 
 /** A card reference made on a fresh approved sale (for rebills). */
