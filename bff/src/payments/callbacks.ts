@@ -150,26 +150,25 @@ export class CallbackReceiver {
         .onConflict((oc) => oc.column('serial_number').doNothing())
         .executeTakeFirst(),
     );
-    if (
-      Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0 &&
-      !(await this.takeOverAbandoned(serial, now))
-    ) {
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+      // Stored before: most often applied already (a redelivery), read in one statement.
       const seen = await this.#step(STORE, () =>
         this.ledger.k
           .selectFrom('gateway_callbacks')
-          .select('transaction_id')
+          .select(['transaction_id', 'received_at'])
           .where('serial_number', '=', serial)
           .executeTakeFirst(),
       );
-      // Not applied yet (another delivery is at it, or its receiver stopped), or forgotten since
-      // (that delivery failed): not a 2xx, so that the gateway delivers it again rather than
-      // count it as received.
-      if (seen === undefined || seen.transaction_id === null)
+      if (seen !== undefined && seen.transaction_id !== null)
+        return { status: 200, outcome: 'duplicate', transactionId: seen.transaction_id };
+      // Not applied yet (another delivery is at it, or its receiver stopped and has not certainly
+      // given up), or forgotten since (that delivery failed): not a 2xx, so that the gateway
+      // delivers it again rather than count it as received.
+      if (seen === undefined || !(await this.takeOverAbandoned(serial, seen.received_at, now)))
         throw new AppError(
           'CONFLICT',
           `callback ${serial} is being processed; deliver it again later`,
         );
-      return { status: 200, outcome: 'duplicate', transactionId: seen.transaction_id };
     }
     const stored: StoredCallback = { ...verified, now };
     try {
@@ -281,17 +280,24 @@ export class CallbackReceiver {
    * storing it and applying the status; it had not answered 200, so the gateway delivers it
    * again) is processed afresh once its receiver has certainly given up: longer than two status
    * requests plus a lease. Until then a repeat is refused (409) and delivered again later.
-   * One statement, so of two repeats at once only one takes it over.
+   * `receivedAt` (as read) only spares the statement when it cannot match; the statement decides,
+   * so of two repeats at once only one takes it over.
    */
-  private async takeOverAbandoned(serial: string, now: number): Promise<boolean> {
+  private async takeOverAbandoned(
+    serial: string,
+    receivedAt: number,
+    now: number,
+  ): Promise<boolean> {
     const { gatewayTimeoutMs, reconcile } = this.ledger.options;
+    const givenUpBefore = now - 2 * gatewayTimeoutMs - reconcile.leaseMs;
+    if (receivedAt >= givenUpBefore) return false;
     const taken = await this.#step(STORE, () =>
       this.ledger.k
         .updateTable('gateway_callbacks')
         .set({ received_at: now })
         .where('serial_number', '=', serial)
         .where('transaction_id', 'is', null)
-        .where('received_at', '<', now - 2 * gatewayTimeoutMs - reconcile.leaseMs)
+        .where('received_at', '<', givenUpBefore)
         .executeTakeFirst(),
     );
     if (Number(taken.numUpdatedRows) === 0) return false;
