@@ -7,6 +7,7 @@ import type { Engine } from '../gateway/engine.js';
 import { orderStage, replyStatus } from '../gateway/engine.js';
 import { faultsSchema, type DelayedRequest, type Faults } from '../gateway/faults.js';
 import type { Store } from '../state/store.js';
+import { CALLBACK_DELIVERY_STATES } from '../state/types.js';
 
 export interface ControlDeps {
   engine: Engine;
@@ -42,7 +43,7 @@ function badRequest(res: Response, error: z.ZodError, message = 'invalid request
 /** `GET /sandbox/callbacks?orderid=&state=`: the deliveries of one order, or in one state. */
 const callbacksQuerySchema = z.object({
   orderid: z.string().optional(),
-  state: z.enum(['pending', 'delivered', 'failed', 'held', 'dropped']).optional(),
+  state: z.enum(CALLBACK_DELIVERY_STATES).optional(),
 });
 
 const advanceSchema = z

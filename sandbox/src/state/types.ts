@@ -158,6 +158,15 @@ export interface CallbackAttempt {
   error?: string | undefined;
 }
 
+/** The states of a callback delivery (`CallbackDelivery.state`). */
+export const CALLBACK_DELIVERY_STATES = [
+  'pending',
+  'delivered',
+  'failed',
+  'held',
+  'dropped',
+] as const;
+
 export interface CallbackDelivery {
   id: string;
   orderid: string;
@@ -170,7 +179,7 @@ export interface CallbackDelivery {
    * `held`: kept back by the `reverse` callbacks fault until it is lifted; `dropped`: never sent
    * (the `drop` callbacks fault).
    */
-  state: 'pending' | 'delivered' | 'failed' | 'held' | 'dropped';
+  state: (typeof CALLBACK_DELIVERY_STATES)[number];
   /** the delivery this one repeats (the `duplicate` callbacks fault) */
   duplicateOf?: string | undefined;
   nextAttemptAt?: number | undefined;
