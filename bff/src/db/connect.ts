@@ -35,6 +35,18 @@ function int8AsNumber(): pg.CustomTypesConfig {
   return types;
 }
 
+/** The PostgreSQL pool's settings. */
+export function pgPoolConfig(url: string, max: number): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max,
+    // A transaction's BEGIN and its COMMIT each travel with a statement (pg-prepared.ts).
+    pipeline: true,
+    // Millisecond times and ids are bigint columns; they stay far below 2^53.
+    types: int8AsNumber(),
+  };
+}
+
 /** Opens the database, applies the migrations and returns it. */
 export async function openDatabase(
   database: Config['database'],
@@ -79,12 +91,7 @@ export async function openDatabase(
       reader?.close();
     };
   } else {
-    const pool = new pg.Pool({
-      connectionString: database.url,
-      max: poolSize,
-      // Millisecond times and ids are bigint columns; they stay far below 2^53.
-      types: int8AsNumber(),
-    });
+    const pool = new pg.Pool(pgPoolConfig(database.url, poolSize));
     // An idle pooled connection that dies (server restart, admin kill) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on('error', onIdleClientError);

@@ -1,11 +1,12 @@
 // Named prepared statements on PostgreSQL: which statements get a name, and what happens when
 // another instance changes the schema under a prepared `select *`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DB_VARIANTS } from '../test-support/harness.js';
-import { openDatabase, type Db } from './connect.js';
-import { StatementNames } from './pg-prepared.js';
+import { openDatabase, pgPoolConfig, type Db } from './connect.js';
+import { preparingPool, StatementNames, THEN_COMMIT } from './pg-prepared.js';
+import { runWrites } from './write-batch.js';
 
 describe('statement names', () => {
   it('when a text has run once, then it stays unnamed; from its second run it has one stable name', () => {
@@ -128,3 +129,134 @@ describe.skipIf(postgres === undefined || postgres.skip)('prepared statements (p
     }
   });
 });
+
+type Write = (chunk: unknown, ...rest: unknown[]) => boolean;
+/** the statements the wire log below tells apart (insert before commit: THEN_COMMIT says commit) */
+const VERBS = ['begin', 'select', 'insert', 'commit'];
+
+describe.skipIf(postgres === undefined || postgres.skip)(
+  'pipelined transactions (postgres)',
+  () => {
+    let created: Awaited<ReturnType<NonNullable<typeof postgres>['create']>>;
+    let pool: pg.Pool;
+    let k: Kysely<{ probe: { id: number; a: string } }>;
+    let admin: pg.Client;
+    /** what went on the wire and what came back, in order, while `wire` is set */
+    let wire: string[] | null = null;
+
+    beforeAll(async () => {
+      if (postgres === undefined) return;
+      created = await postgres.create();
+      if (created.database.kind !== 'postgres') throw new Error('expected postgres');
+      // One connection with the settings openDatabase uses, what it writes and hands back logged.
+      pool = new pg.Pool(pgPoolConfig(created.database.url, 1));
+      pool.on('connect', (client) => {
+        // What leaves on the socket (a statement's text is in its Parse or Query message)...
+        const stream = (client as unknown as { connection: { stream: { write: Write } } })
+          .connection.stream;
+        const write = stream.write.bind(stream);
+        stream.write = (chunk, ...rest) => {
+          const bytes = Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk);
+          const word = VERBS.find((v) => bytes.includes(v));
+          if (wire !== null && word !== undefined) wire.push(`write ${word}`);
+          return write(chunk, ...rest);
+        };
+        // ...and when each reply is handed back.
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+          const first = args[0];
+          const text = typeof first === 'string' ? first : (first as { text: string }).text;
+          const word = VERBS.find((v) => text.replace(THEN_COMMIT, '').startsWith(v)) ?? '?';
+          const done = args.at(-1);
+          if (typeof done !== 'function') return query(...args);
+          return query(...args.slice(0, -1), (err: unknown, res: unknown) => {
+            wire?.push(`reply ${word}`);
+            (done as (e: unknown, r: unknown) => void)(err, res);
+          });
+        };
+      });
+      k = new Kysely({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+      admin = new pg.Client({ connectionString: created.database.url });
+      await admin.connect();
+      await admin.query(`create table probe (id integer primary key, a text not null)`);
+    });
+    afterAll(async () => {
+      await admin.end();
+      await k.destroy();
+      await created.drop();
+    });
+
+    const ids = async () =>
+      (await admin.query<{ id: number }>(`select id from probe order by id`)).rows.map((r) => r.id);
+
+    it('when a transaction runs, then its BEGIN travels with its first statement and its COMMIT with its last writes', async () => {
+      wire = [];
+      await k.transaction().execute(async (trx) => {
+        await trx.selectFrom('probe').select('id').where('id', '=', 1).forUpdate().execute();
+        await runWrites('postgres', trx, [trx.insertInto('probe').values({ id: 1, a: 'one' })], {
+          thenCommit: true,
+        });
+      });
+      const log = wire;
+      wire = null;
+      // Two round trips: each statement is on the wire before the reply to the one ahead of it.
+      expect(log).toEqual([
+        'write begin',
+        'write select',
+        'reply begin',
+        'reply select',
+        'write insert',
+        'write commit',
+        'reply insert',
+        'reply commit',
+      ]);
+      expect(await ids()).toEqual([1]);
+    });
+
+    it('when the last writes fail, then the caller gets their error and nothing of the transaction is kept', async () => {
+      await expect(
+        k.transaction().execute(async (trx) => {
+          await trx.insertInto('probe').values({ id: 2, a: 'two' }).execute();
+          await runWrites(
+            'postgres',
+            trx,
+            [trx.insertInto('probe').values({ id: 1, a: 'again' })],
+            {
+              thenCommit: true,
+            },
+          );
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      expect(await ids()).toEqual([1]);
+      // The connection is fine for the next transaction.
+      await k.transaction().execute(async (trx) => {
+        await trx.insertInto('probe').values({ id: 3, a: 'three' }).execute();
+      });
+      expect(await ids()).toEqual([1, 3]);
+    });
+
+    it('when a statement follows the last writes, then it is refused rather than run outside the transaction', async () => {
+      await expect(
+        k.transaction().execute(async (trx) => {
+          await runWrites('postgres', trx, [trx.insertInto('probe').values({ id: 4, a: 'four' })], {
+            thenCommit: true,
+          });
+          await trx.insertInto('probe').values({ id: 5, a: 'five' }).execute();
+        }),
+      ).rejects.toThrow(/after the one that ended its transaction/);
+      expect(await ids()).toEqual([1, 3, 4]);
+    });
+
+    it('when the first statement fails, then the transaction rolls back and the connection serves the next one', async () => {
+      await expect(
+        k.transaction().execute(async (trx) => {
+          await trx.insertInto('probe').values({ id: 1, a: 'dup' }).execute();
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      const rows = await k
+        .transaction()
+        .execute((trx) => trx.selectFrom('probe').select('id').orderBy('id').execute());
+      expect(rows.map((r) => r.id)).toEqual([1, 3, 4]);
+    });
+  },
+);

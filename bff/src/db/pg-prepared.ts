@@ -66,9 +66,33 @@ function isStalePlan(err: unknown): boolean {
 const OPENS = /^\s*(begin|start\s+transaction)\b/i;
 const CLOSES = /^\s*(commit|rollback|end|abort)\b/i;
 
-/** One checkout of a pooled connection, as Kysely's PostgresDialect uses it. */
+/**
+ * Marks a statement as its transaction's last (`runWrites(…, { thenCommit: true })`): the client
+ * sends COMMIT right behind it, without waiting for its reply, and Kysely's own COMMIT then only
+ * waits for that one. Nothing may run in the transaction after it.
+ */
+export const THEN_COMMIT = '/* then commit */ ';
+
+/** An answer Kysely does not read: to a BEGIN whose real one comes later, to a ROLLBACK of a transaction already ended. */
+const UNREAD: pg.QueryResult = { command: '', rowCount: null, oid: 0, fields: [], rows: [] };
+
+/**
+ * One checkout of a pooled connection, as Kysely's PostgresDialect uses it.
+ *
+ * On a pipelined connection (pg's `pipeline: true`) a transaction costs two round trips fewer: its
+ * BEGIN goes out at once but is waited for together with the first statement, which follows it on
+ * the wire, and a statement marked THEN_COMMIT takes the COMMIT along. The database sees the same
+ * statements in the same order as before; only the waits between them are gone. A BEGIN fails only
+ * with its connection, and then so does everything sent behind it; a last statement that fails
+ * leaves the transaction aborted, so the COMMIT behind it rolls back (PostgreSQL answers it with
+ * ROLLBACK) and the caller gets the statement's error.
+ */
 class PreparingClient implements PostgresPoolClient {
   #inTransaction = false;
+  /** A BEGIN sent and not yet waited for. */
+  #begun: Promise<unknown> | null = null;
+  /** The COMMIT sent behind the transaction's last statement, for Kysely's COMMIT or ROLLBACK. */
+  #ended: Promise<pg.QueryResult> | null = null;
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -85,27 +109,77 @@ class PreparingClient implements PostgresPoolClient {
       const client = this.client as unknown as { query(c: PostgresCursor<R>): PostgresCursor<R> };
       return client.query(what);
     }
-    return this.run<R>(what, parameters === undefined ? [] : [...parameters]);
+    return this.run(what, parameters === undefined ? [] : [...parameters]) as Promise<
+      PostgresQueryResult<R>
+    >;
   }
 
-  private async run<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
-    if (values.length === 0) {
-      // Parameterless commands (begin, commit, set, ...) go as simple queries, as before.
-      if (OPENS.test(text)) this.#inTransaction = true;
-      else if (CLOSES.test(text)) this.#inTransaction = false;
-      return this.send<R>({ text, values });
+  private run(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const ended = this.#ended;
+    if (ended !== null) {
+      if (!CLOSES.test(text)) {
+        return Promise.reject(
+          new Error('a statement after the one that ended its transaction (THEN_COMMIT)'),
+        );
+      }
+      // COMMIT gets that COMMIT's own answer (ROLLBACK when the last statement failed); ROLLBACK
+      // has nothing left to undo.
+      this.#ended = null;
+      return /^\s*commit\b/i.test(text)
+        ? ended
+        : ended.then(
+            () => UNREAD,
+            () => UNREAD,
+          );
     }
-    const name = this.names.nameFor(text);
-    if (name === undefined) return this.send<R>({ text, values });
+    if (values.length === 0 && OPENS.test(text)) {
+      this.#inTransaction = true;
+      const begun = this.send({ text, values });
+      begun.catch(() => undefined); // seen by the statement that waits for it
+      this.#begun = begun;
+      return Promise.resolve(UNREAD);
+    }
+    if (values.length === 0 && CLOSES.test(text)) this.#inTransaction = false;
+    // Sent now, in order behind a BEGIN still on its way.
+    const result = values.length === 0 ? this.send({ text, values }) : this.execute(text, values);
+    if (this.#inTransaction && text.startsWith(THEN_COMMIT)) {
+      this.#inTransaction = false;
+      const commit = this.send({ text: 'commit', values: [] });
+      commit.catch(() => undefined); // seen by Kysely's COMMIT or ROLLBACK
+      this.#ended = commit;
+    }
+    return this.afterBegin(result);
+  }
+
+  /** `result` once the BEGIN sent ahead of it (if any) has been answered too. */
+  private async afterBegin(result: Promise<pg.QueryResult>): Promise<pg.QueryResult> {
+    const begun = this.#begun;
+    if (begun === null) return result;
+    this.#begun = null;
     try {
-      return await this.send<R>({ name, text, values });
+      await begun;
+    } catch (err) {
+      result.catch(() => undefined);
+      throw err;
+    }
+    return result;
+  }
+
+  /** A parameterized statement, named once it has run often enough. */
+  private async execute(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const name = this.names.nameFor(text);
+    if (name === undefined) return this.send({ text, values });
+    // As it is when sent: a THEN_COMMIT statement ends the transaction before its reply comes.
+    const inTransaction = this.#inTransaction;
+    try {
+      return await this.send({ name, text, values });
     } catch (err) {
       if (!isStalePlan(err)) throw err;
       if (this.names.generation === generationOf(name)) this.names.newGeneration();
       // Inside a transaction the error has aborted it: the caller's transaction fails (and rolls
       // back) once; outside one, the statement simply runs again, unnamed.
-      if (this.#inTransaction) throw err;
-      return this.send<R>({ text, values });
+      if (inTransaction) throw err;
+      return this.send({ text, values });
     }
   }
 
@@ -114,11 +188,11 @@ class PreparingClient implements PostgresPoolClient {
    * every result survive two scavenges and are promoted to V8's old space as garbage (measured:
    * 618 MB promoted during a 1,000,000-row export, 16 MB this way; test/bench/RESULTS-payments.md).
    */
-  private send<R>(config: pg.QueryConfig<unknown[]>): Promise<PostgresQueryResult<R>> {
+  private send(config: pg.QueryConfig<unknown[]>): Promise<pg.QueryResult> {
     return new Promise((resolve, reject) => {
       const done = (err: Error | null, result: pg.QueryResult) => {
         if (err) reject(err);
-        else resolve(result as unknown as PostgresQueryResult<R>);
+        else resolve(result);
       };
       // An unnamed statement as text and values: pg then skips copying the config object.
       if (config.name === undefined) this.client.query(config.text, config.values ?? [], done);

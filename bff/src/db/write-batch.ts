@@ -10,6 +10,7 @@
 // rows; `combineWrites` cannot check that, so each call site says why it holds.
 import { CompiledQuery, type Compilable, type Transaction } from 'kysely';
 import type { DatabaseKind } from './connect.js';
+import { THEN_COMMIT } from './pg-prepared.js';
 
 const PLACEHOLDER = /\$(\d+)/g;
 
@@ -58,16 +59,27 @@ export function combineWrites(queries: readonly CompiledQuery[]): CompiledQuery 
 /**
  * Runs `writes` in `trx` and returns the rows the last one returns (its `returning` clause):
  * one statement on PostgreSQL, one after another on SQLite.
+ *
+ * `thenCommit`: these are the transaction's last writes, and on PostgreSQL its COMMIT goes out
+ * right behind them (pg-prepared.ts), one round trip for both. The caller's transaction callback
+ * must return as soon as they are written: nothing may run or fail after them, as the transaction
+ * is committed by then. SQLite commits when the callback returns, as always.
  */
 export async function runWrites<R, DB>(
   kind: DatabaseKind,
   trx: Transaction<DB>,
   writes: readonly Compilable[],
+  options: { thenCommit?: boolean } = {},
 ): Promise<R[]> {
   const compiled = writes.map((w) => w.compile());
   if (compiled.length === 0) return [];
   if (kind === 'postgres') {
-    const result = await trx.executeQuery<R>(combineWrites(compiled));
+    const batch = combineWrites(compiled);
+    const result = await trx.executeQuery<R>(
+      options.thenCommit === true
+        ? CompiledQuery.raw(THEN_COMMIT + batch.sql, [...batch.parameters])
+        : batch,
+    );
     return [...result.rows];
   }
   let rows: R[] = [];

@@ -262,6 +262,7 @@ export class CallbackReceiver {
           actor: null,
           exchange: exchangeData(outcome),
           timelineAfter: [callbackEntry],
+          last: true,
           writesAfter: (t, transactionId) => [
             t
               .updateTable('gateway_callbacks')

@@ -441,6 +441,11 @@ export class Ledger {
       timelineAfter?: readonly TimelineInput[];
       /** the caller's own writes on other rows, sent with this reply's (the order's id given) */
       writesAfter?: (trx: PayTrx, transactionId: string) => Compilable[];
+      /**
+       * the caller's transaction ends with this call: unless a drift record follows, the writes
+       * take the COMMIT along (write-batch.ts `thenCommit`)
+       */
+      last?: boolean;
     },
   ): Promise<ApplyResult> {
     const now = this.clock.now();
@@ -534,7 +539,9 @@ export class Ledger {
       );
     }
     writes.push(...(how.writesAfter?.(trx, before.id) ?? []));
-    await runWrites(this.db.kind, trx, writes);
+    const writesLast = how.last === true && how.source !== 'reconcile' && drift.length === 0;
+    await runWrites(this.db.kind, trx, writes, { thenCommit: writesLast });
+    if (writesLast) return { row, created, drift };
 
     if (how.source === 'reconcile') await this.settleInterruptedKeys(trx, row, opsAfter, now);
     if (drift.length > 0) {

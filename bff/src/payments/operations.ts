@@ -278,41 +278,46 @@ export class OperationsService {
       const { row, plan } = checked;
       const now = ledger.clock.now();
       // Three tables, one new row or upsert each: one write batch (db/write-batch.ts).
-      await runWrites(ledger.db.kind, trx, [
-        trx.insertInto('transaction_operations').values({
-          id: opId,
-          transaction_id: id,
-          kind: plan.kind,
-          origin: 'paydesk',
-          state: 'sending',
-          amount_minor: plan.amountMinor === null ? null : toColumn(plan.amountMinor),
-          reserved_minor: toColumn(plan.reserveMinor),
-          gateway_serial: null,
-          idempotency_key: claim?.key ?? (typeof key === 'string' ? key : null),
-          requested_by: actor.email,
-          reason_code: plan.reasonCode,
-          comment: plan.comment,
-          error_code: null,
-          error_message: null,
-          sent_at: now,
-          created_at: now,
-          updated_at: now,
-        }),
-        ledger.timelineInsert(trx, id, [
-          {
-            kind: 'staff',
-            title: `${plan.kind}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
-            actor: actor.email,
-            data: { operationId: opId, reasonCode: plan.reasonCode, comment: plan.comment },
-          },
-        ]),
-        // The safety net: should this instance stop before (C), the reconciler still finds out.
-        ledger.reconcileUpsert(
-          trx,
-          id,
-          now + ledger.options.gatewayTimeoutMs + ledger.options.reconcile.fastMinMs,
-        ),
-      ]);
+      await runWrites(
+        ledger.db.kind,
+        trx,
+        [
+          trx.insertInto('transaction_operations').values({
+            id: opId,
+            transaction_id: id,
+            kind: plan.kind,
+            origin: 'paydesk',
+            state: 'sending',
+            amount_minor: plan.amountMinor === null ? null : toColumn(plan.amountMinor),
+            reserved_minor: toColumn(plan.reserveMinor),
+            gateway_serial: null,
+            idempotency_key: claim?.key ?? (typeof key === 'string' ? key : null),
+            requested_by: actor.email,
+            reason_code: plan.reasonCode,
+            comment: plan.comment,
+            error_code: null,
+            error_message: null,
+            sent_at: now,
+            created_at: now,
+            updated_at: now,
+          }),
+          ledger.timelineInsert(trx, id, [
+            {
+              kind: 'staff',
+              title: `${plan.kind}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
+              actor: actor.email,
+              data: { operationId: opId, reasonCode: plan.reasonCode, comment: plan.comment },
+            },
+          ]),
+          // The safety net: should this instance stop before (C), the reconciler still finds out.
+          ledger.reconcileUpsert(
+            trx,
+            id,
+            now + ledger.options.gatewayTimeoutMs + ledger.options.reconcile.fastMinMs,
+          ),
+        ],
+        { thenCommit: true },
+      );
       return { kind: 'go' as const, row, plan };
     });
     if (prepared.kind === 'stored') return prepared.body;
@@ -398,7 +403,7 @@ export class OperationsService {
         // and kept to the commit that follows.
         writes.push(await ledger.audit.prepareIn(platformTrx(trx), [audit.entry(reply)]));
       }
-      await runWrites(ledger.db.kind, trx, writes);
+      await runWrites(ledger.db.kind, trx, writes, { thenCommit: true });
       return { fresh, reply };
     });
     audit?.committed();

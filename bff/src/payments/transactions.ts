@@ -105,6 +105,7 @@ export class TransactionsService {
             source: 'lookup',
             actor: actor.email,
             exchange: exchangeData(outcome),
+            last: true,
           }),
         );
         this.ledger.publish(result.row, result.created);
@@ -168,6 +169,7 @@ export class TransactionsService {
         source,
         actor: actor?.email ?? null,
         exchange: exchangeData(outcome),
+        last: true,
       }),
     );
     this.ledger.publish(result.row, false);
