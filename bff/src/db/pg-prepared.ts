@@ -73,7 +73,10 @@ const CLOSES = /^\s*(commit|rollback|end|abort)\b/i;
  */
 export const THEN_COMMIT = '/* then commit */ ';
 
-/** An answer Kysely does not read: to a BEGIN whose real one comes later, to a ROLLBACK of a transaction already ended. */
+/**
+ * An answer Kysely does not read: to a BEGIN whose real answer comes later, and to a ROLLBACK of a
+ * transaction that has already ended.
+ */
 const UNREAD: pg.QueryResult = { command: '', rowCount: null, oid: 0, fields: [], rows: [] };
 
 /**
