@@ -137,9 +137,7 @@ class PreparingClient implements PostgresPoolClient {
     }
     if (values.length === 0 && OPENS.test(text)) {
       this.#inTransaction = true;
-      const begun = this.send({ text, values });
-      begun.catch(() => undefined); // seen by the statement that waits for it
-      this.#begun = begun;
+      this.#begun = this.sendAhead(text); // waited for by the next statement
       return Promise.resolve(UNREAD);
     }
     if (values.length === 0 && CLOSES.test(text)) this.#inTransaction = false;
@@ -147,11 +145,16 @@ class PreparingClient implements PostgresPoolClient {
     const result = values.length === 0 ? this.send({ text, values }) : this.execute(text, values);
     if (this.#inTransaction && text.startsWith(THEN_COMMIT)) {
       this.#inTransaction = false;
-      const commit = this.send({ text: 'commit', values: [] });
-      commit.catch(() => undefined); // seen by Kysely's COMMIT or ROLLBACK
-      this.#ended = commit;
+      this.#ended = this.sendAhead('commit'); // waited for by Kysely's COMMIT or ROLLBACK
     }
     return this.afterBegin(result);
+  }
+
+  /** A command sent now whose answer (or error) is waited for later, by whoever needs it. */
+  private sendAhead(text: string): Promise<pg.QueryResult> {
+    const sent = this.send({ text, values: [] });
+    sent.catch(() => undefined);
+    return sent;
   }
 
   /** `result` once the BEGIN sent ahead of it (if any) has been answered too. */

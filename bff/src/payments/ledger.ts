@@ -540,8 +540,8 @@ export class Ledger {
     }
     writes.push(...(how.writesAfter?.(trx, before.id) ?? []));
     const writesLast = how.last === true && how.source !== 'reconcile' && drift.length === 0;
+    // When these writes were the last, nothing below runs: no reconciliation, no drift.
     await runWrites(this.db.kind, trx, writes, { thenCommit: writesLast });
-    if (writesLast) return { row, created, drift };
 
     if (how.source === 'reconcile') await this.settleInterruptedKeys(trx, row, opsAfter, now);
     if (drift.length > 0) {
