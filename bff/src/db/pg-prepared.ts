@@ -79,6 +79,21 @@ export const THEN_COMMIT = '/* then commit */ ';
  */
 const UNREAD: pg.QueryResult = { command: '', rowCount: null, oid: 0, fields: [], rows: [] };
 
+/** What pg writes its messages to (a `net.Socket`): corked, several messages leave in one write. */
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/** The socket of a pg client (`client.connection.stream`, which pg's types do not show). */
+function socketOf(client: pg.PoolClient): Corkable | null {
+  const stream = (client as unknown as { connection?: { stream?: Partial<Corkable> } }).connection
+    ?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as Corkable)
+    : null;
+}
+
 /**
  * One checkout of a pooled connection, as Kysely's PostgresDialect uses it.
  *
@@ -96,11 +111,16 @@ class PreparingClient implements PostgresPoolClient {
   #begun: Promise<unknown> | null = null;
   /** The COMMIT sent behind the transaction's last statement, for Kysely's COMMIT or ROLLBACK. */
   #ended: Promise<pg.QueryResult> | null = null;
+  readonly #socket: Corkable | null;
+  /** Messages held in the socket (corked) to leave together with the next ones. */
+  #corked = false;
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly names: StatementNames,
-  ) {}
+  ) {
+    this.#socket = socketOf(client);
+  }
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -137,17 +157,40 @@ class PreparingClient implements PostgresPoolClient {
     }
     if (values.length === 0 && OPENS.test(text)) {
       this.#inTransaction = true;
+      // The BEGIN leaves in one write with the first statement, which is sent in the same turn of
+      // the event loop (or, should none be, at the end of that turn).
+      this.cork();
       this.#begun = this.sendAhead(text); // waited for by the next statement
       return Promise.resolve(UNREAD);
     }
     if (values.length === 0 && CLOSES.test(text)) this.#inTransaction = false;
+    const endsTransaction = this.#inTransaction && text.startsWith(THEN_COMMIT);
+    if (endsTransaction) this.cork();
     // Sent now, in order behind a BEGIN still on its way.
     const result = values.length === 0 ? this.send({ text, values }) : this.execute(text, values);
-    if (this.#inTransaction && text.startsWith(THEN_COMMIT)) {
+    if (endsTransaction) {
       this.#inTransaction = false;
       this.#ended = this.sendAhead('commit'); // waited for by Kysely's COMMIT or ROLLBACK
     }
+    this.uncork();
     return this.afterBegin(result);
+  }
+
+  /** Holds what is sent next in the socket until `uncork`, at the latest until this turn ends. */
+  private cork(): void {
+    if (this.#corked || this.#socket === null) return;
+    this.#corked = true;
+    this.#socket.cork();
+    process.nextTick(() => {
+      this.uncork();
+    });
+  }
+
+  /** Sends what the socket holds, in one write. */
+  private uncork(): void {
+    if (!this.#corked) return;
+    this.#corked = false;
+    this.#socket?.uncork();
   }
 
   /** A command sent now whose answer (or error) is waited for later, by whoever needs it. */
@@ -207,6 +250,7 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   release(destroy?: boolean): void {
+    this.uncork();
     this.client.release(destroy);
   }
 }
