@@ -25,6 +25,20 @@ describe('combineWrites', () => {
     expect(combined.parameters).toEqual(['x', 2, 3, 'b', 'c']);
   });
 
+  it('when the same statements come again at other places in a batch, then each is renumbered for its place', () => {
+    const a = CompiledQuery.raw('update a set x = $1 where id = $2', [1, 'a']);
+    const b = CompiledQuery.raw('delete from b where id = $1', ['b']);
+    expect(combineWrites([a, b]).sql).toBe(
+      'with w0 as (update a set x = $1 where id = $2) delete from b where id = $3',
+    );
+    expect(combineWrites([b, a]).sql).toBe(
+      'with w0 as (delete from b where id = $1) update a set x = $2 where id = $3',
+    );
+    expect(combineWrites([a, b, a]).sql).toBe(
+      'with w0 as (update a set x = $1 where id = $2), w1 as (delete from b where id = $3) update a set x = $4 where id = $5',
+    );
+  });
+
   it('when there is one query, then it is sent as it is', () => {
     const one = CompiledQuery.raw('delete from a where id = $1', [1]);
     expect(combineWrites([one])).toBe(one);

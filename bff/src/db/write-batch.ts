@@ -12,6 +12,9 @@ import { CompiledQuery, type Compilable, type Transaction } from 'kysely';
 import type { DatabaseKind } from './connect.js';
 import { THEN_COMMIT } from './pg-prepared.js';
 
+/** A write of a batch: a query builder, or a query compiled already (db/query-template.ts). */
+export type Write = Compilable | CompiledQuery;
+
 const PLACEHOLDER = /\$(\d+)/g;
 
 /**
@@ -36,6 +39,29 @@ function renumber(text: string, offset: number, count: number): string {
 }
 
 /**
+ * Renumbered texts by statement text and offset. The same few statements (query templates,
+ * db/query-template.ts) come back with the same offsets on every request; the cache forgets all
+ * when it is full, which only statements built afresh each time, with their values in the text,
+ * could make it.
+ */
+const renumbered = new Map<string, Map<number, string>>();
+const RENUMBERED_LIMIT = 1000;
+
+function renumberedText(text: string, offset: number, count: number): string {
+  let byOffset = renumbered.get(text);
+  const cached = byOffset?.get(offset);
+  if (cached !== undefined) return cached;
+  const shifted = renumber(text, offset, count);
+  if (byOffset === undefined) {
+    if (renumbered.size >= RENUMBERED_LIMIT) renumbered.clear();
+    byOffset = new Map();
+    renumbered.set(text, byOffset);
+  }
+  byOffset.set(offset, shifted);
+  return shifted;
+}
+
+/**
  * The PostgreSQL statement that runs `queries` in one round trip: every query but the last as a
  * data-modifying CTE (`with w0 as (…), w1 as (…) <last>`), so the statement returns what the
  * last query returns. PostgreSQL runs each sub-statement exactly once, to completion.
@@ -46,7 +72,7 @@ export function combineWrites(queries: readonly CompiledQuery[]): CompiledQuery 
   if (last === 0 && queries[0] !== undefined) return queries[0];
   const parameters: unknown[] = [];
   const parts = queries.map((q, i) => {
-    const text = renumber(q.sql, parameters.length, q.parameters.length);
+    const text = renumberedText(q.sql, parameters.length, q.parameters.length);
     parameters.push(...q.parameters);
     return i < last ? `w${String(i)} as (${text})` : text;
   });
@@ -68,10 +94,10 @@ export function combineWrites(queries: readonly CompiledQuery[]): CompiledQuery 
 export async function runWrites<R, DB>(
   kind: DatabaseKind,
   trx: Transaction<DB>,
-  writes: readonly Compilable[],
+  writes: readonly Write[],
   options: { thenCommit?: boolean } = {},
 ): Promise<R[]> {
-  const compiled = writes.map((w) => w.compile());
+  const compiled = writes.map((w) => ('compile' in w ? w.compile() : w));
   if (compiled.length === 0) return [];
   if (kind === 'postgres') {
     const batch = combineWrites(compiled);

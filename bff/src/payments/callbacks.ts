@@ -2,10 +2,13 @@
 // serial-number, keep the raw (redacted) callback, then confirm with `status` rather than trust
 // the callback alone. Orders Paydesk did not create (a storefront's) are learned this way.
 import { verifyCallbackControl } from '@paydesk/shared/protocol';
+import type { Insertable } from 'kysely';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
+import { queryTemplate } from '../db/query-template.js';
 import { AppError } from '../errors.js';
 import { redactFields } from '../gateway-client/redact.js';
+import type { PayDatabase, PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
 import type { Ledger } from './ledger.js';
 import type { CallbackLimits } from './options.js';
@@ -34,6 +37,25 @@ interface VerifiedCallback {
 interface StoredCallback extends VerifiedCallback {
   now: number;
 }
+
+// A callback's statements, compiled once per database (db/query-template.ts).
+
+/** Stores (claims) a callback by its serial-number; a stored one is left as it is. */
+const storeCallback = queryTemplate(
+  (k: PayDb, v: { row: Insertable<PayDatabase['gateway_callbacks']> }) =>
+    k
+      .insertInto('gateway_callbacks')
+      .values(v.row)
+      .onConflict((oc) => oc.column('serial_number').doNothing()),
+);
+
+/** Marks a stored callback applied to its order. */
+const callbackApplied = queryTemplate((k: PayDb, v: { serial: string; transactionId: string }) =>
+  k
+    .updateTable('gateway_callbacks')
+    .set({ transaction_id: v.transactionId })
+    .where('serial_number', '=', v.serial),
+);
 
 /** The priorities of a callback's database steps: storing a new one, and the steps after it. */
 const STORE = 0;
@@ -133,24 +155,25 @@ export class CallbackReceiver {
   private async claim(verified: VerifiedCallback): Promise<CallbackResult> {
     const { endpointId, serial, status, orderid, clientOrderId, params } = verified;
     const now = this.ledger.clock.now();
+    const k = this.ledger.k;
     const inserted = await this.#step(STORE, () =>
-      this.ledger.k
-        .insertInto('gateway_callbacks')
-        .values({
-          serial_number: serial,
-          endpoint_id: endpointId,
-          orderid,
-          client_orderid: clientOrderId,
-          status,
-          type: params.type ?? null,
-          transaction_id: null,
-          raw: JSON.stringify(redactFields(params)),
-          received_at: now,
-        })
-        .onConflict((oc) => oc.column('serial_number').doNothing())
-        .executeTakeFirst(),
+      k.executeQuery(
+        storeCallback(k, {
+          row: {
+            serial_number: serial,
+            endpoint_id: endpointId,
+            orderid,
+            client_orderid: clientOrderId,
+            status,
+            type: params.type ?? null,
+            transaction_id: null,
+            raw: JSON.stringify(redactFields(params)),
+            received_at: now,
+          },
+        }),
+      ),
     );
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+    if (Number(inserted.numAffectedRows ?? 0n) === 0) {
       // Stored before: most often applied already (a redelivery), read in one statement.
       const seen = await this.#step(STORE, () =>
         this.ledger.k
@@ -235,11 +258,7 @@ export class CallbackReceiver {
               known.id,
               now + this.ledger.options.reconcile.fastMinMs,
             );
-            await trx
-              .updateTable('gateway_callbacks')
-              .set({ transaction_id: known.id })
-              .where('serial_number', '=', serial)
-              .execute();
+            await trx.executeQuery(callbackApplied(trx, { serial, transactionId: known.id }));
           }),
         );
       } else {
@@ -263,12 +282,7 @@ export class CallbackReceiver {
           exchange: exchangeData(outcome),
           timelineAfter: [callbackEntry],
           last: true,
-          writesAfter: (t, transactionId) => [
-            t
-              .updateTable('gateway_callbacks')
-              .set({ transaction_id: transactionId })
-              .where('serial_number', '=', serial),
-          ],
+          writesAfter: (t, transactionId) => [callbackApplied(t, { serial, transactionId })],
         }),
       ),
     );

@@ -1,6 +1,7 @@
 // The payments tables on the platform's Kysely instance, and the one row lock every cap check takes.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { queryTemplate } from '../db/query-template.js';
 import type { Database } from '../db/schema.js';
 import type { PaymentsTables, TransactionsTable } from './migration.js';
 
@@ -16,6 +17,14 @@ export function payDb(db: Db): PayDb {
 export function platformTrx(trx: PayTrx): Transaction<Database> {
   return trx;
 }
+
+// SQLite's reads of an order's row on the hot paths, compiled once (db/query-template.ts).
+const orderById = queryTemplate((k: PayDb, v: { id: string }) =>
+  k.selectFrom('transactions').selectAll().where('id', '=', v.id),
+);
+const orderByOrderid = queryTemplate((k: PayDb, v: { orderid: string }) =>
+  k.selectFrom('transactions').selectAll().where('orderid', '=', v.orderid),
+);
 
 /**
  * Reads a transaction row and holds it until the database transaction ends: `FOR UPDATE` on
@@ -33,7 +42,7 @@ export async function lockTransaction(
       );
     return result.rows[0];
   }
-  return trx.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await trx.executeQuery(orderById(trx, { id }))).rows[0];
 }
 
 /** `lockTransaction` by the gateway's orderid (unique): undefined when Paydesk has no such order yet. */
@@ -49,11 +58,7 @@ export async function lockTransactionByOrderid(
       );
     return result.rows[0];
   }
-  return trx
-    .selectFrom('transactions')
-    .selectAll()
-    .where('orderid', '=', orderid)
-    .executeTakeFirst();
+  return (await trx.executeQuery(orderByOrderid(trx, { orderid }))).rows[0];
 }
 
 /** A row count or a sum as a bigint, whatever the driver returned (number, string, null). */

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyKeySchema, type ErrorCode, type ErrorDetails } from '@paydesk/shared/api';
 import type { RawBuilder } from 'kysely';
+import { queryTemplate } from '../db/query-template.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { canonicalJson } from '../services/redact.js';
@@ -78,6 +79,66 @@ function releasesKey(err: unknown): boolean {
 }
 
 /**
+ * What taking a key writes: the request's key, route and hash, at `now`. A key created before
+ * `takeOverBefore` is past the retention, and taken over.
+ */
+export interface KeyTaking {
+  userId: string;
+  key: string;
+  route: string;
+  hash: string;
+  now: number;
+  takeOverBefore: number;
+}
+
+/**
+ * The insert that takes a key (`Idempotency.take`), to run alone or inside another statement:
+ * Ledger.lockOrderTaking passes `afterLock`, which reads the key's `created_at` through its lock
+ * so that the insert runs after it. One statement: a key past the retention is taken over in
+ * place.
+ */
+export function takingInsert(
+  k: PayDb,
+  v: KeyTaking,
+  afterLock?: (createdAt: number) => RawBuilder<number>,
+) {
+  const fresh = {
+    route: v.route,
+    request_hash: v.hash,
+    state: 'in_flight',
+    reply_status: null,
+    reply_body: null,
+    created_at: afterLock === undefined ? v.now : afterLock(v.now),
+    completed_at: null,
+  };
+  return k
+    .insertInto('idempotency_keys')
+    .values({ user_id: v.userId, key: v.key, ...fresh })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'key'])
+        .doUpdateSet(fresh)
+        .where('idempotency_keys.created_at', '<', v.takeOverBefore),
+    );
+}
+
+// The key's hot writes, compiled once per database (db/query-template.ts).
+const takeKey = queryTemplate((k: PayDb, v: KeyTaking) => takingInsert(k, v));
+
+const storeReply = queryTemplate(
+  (k: PayDb, v: { userId: string; key: string; status: number; body: string; now: number }) =>
+    k
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', reply_status: v.status, reply_body: v.body, completed_at: v.now })
+      .where('user_id', '=', v.userId)
+      .where('key', '=', v.key),
+);
+
+const releaseKey = queryTemplate((k: PayDb, v: { userId: string; key: string }) =>
+  k.deleteFrom('idempotency_keys').where('user_id', '=', v.userId).where('key', '=', v.key),
+);
+
+/**
  * One request's hold on its key: which user, key and request it is. `take` marks it `replayed`
  * when the key already holds this request's stored reply.
  */
@@ -135,38 +196,21 @@ export class Idempotency {
    * is taken over in place.
    */
   async take(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<IdempotentReply | null> {
-    const inserted = await this.taking(k, claim).executeTakeFirst();
-    return this.taken(k, claim, Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0);
+    const inserted = await k.executeQuery(takeKey(k, this.taking(claim)));
+    return this.taken(k, claim, Number(inserted.numAffectedRows ?? 0n) > 0);
   }
 
-  /**
-   * The insert of `take`, to run alone or inside another statement: Ledger.lockOrderTaking passes
-   * `afterLock`, which reads the key's `created_at` through its lock so the insert runs after it.
-   */
-  taking(
-    k: PayDb | PayTrx,
-    claim: IdempotencyClaim,
-    afterLock?: (createdAt: number) => RawBuilder<number>,
-  ) {
+  /** What the insert of `take` (`takingInsert`) writes for `claim`, now. */
+  taking(claim: IdempotencyClaim): KeyTaking {
     const now = this.clock.now();
-    const fresh = {
+    return {
+      userId: claim.userId,
+      key: claim.key,
       route: claim.route,
-      request_hash: claim.hash,
-      state: 'in_flight',
-      reply_status: null,
-      reply_body: null,
-      created_at: afterLock === undefined ? now : afterLock(now),
-      completed_at: null,
+      hash: claim.hash,
+      now,
+      takeOverBefore: now - this.retentionMs,
     };
-    return k
-      .insertInto('idempotency_keys')
-      .values({ user_id: claim.userId, key: claim.key, ...fresh })
-      .onConflict((oc) =>
-        oc
-          .columns(['user_id', 'key'])
-          .doUpdateSet(fresh)
-          .where('idempotency_keys.created_at', '<', now - this.retentionMs),
-      );
   }
 
   /** The rest of `take` once its insert ran: `inserted` says whether it wrote the key. */
@@ -215,7 +259,7 @@ export class Idempotency {
     claim: IdempotencyClaim,
     reply: { status: number; body: unknown },
   ): Promise<void> {
-    await this.completion(k, claim, reply).execute();
+    await k.executeQuery(this.completion(k, claim, reply));
   }
 
   /** The update of `complete`, to run alone or in a write batch (db/write-batch.ts). */
@@ -233,7 +277,7 @@ export class Idempotency {
     claim: IdempotencyClaim,
     err: AppError,
   ): Promise<void> {
-    await this.errorCompletion(k, claim, err).execute();
+    await k.executeQuery(this.errorCompletion(k, claim, err));
   }
 
   /** The update of `completeWithError`, to run alone or in a write batch. */
@@ -248,15 +292,12 @@ export class Idempotency {
 
   /** Lets the key go: nothing happened, the same request may be tried again. */
   async release(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<void> {
-    await this.releasing(k, claim).execute();
+    await k.executeQuery(this.releasing(k, claim));
   }
 
   /** The delete of `release`, to run alone or in a write batch. */
   releasing(k: PayDb | PayTrx, claim: IdempotencyClaim) {
-    return k
-      .deleteFrom('idempotency_keys')
-      .where('user_id', '=', claim.userId)
-      .where('key', '=', claim.key);
+    return releaseKey(k, { userId: claim.userId, key: claim.key });
   }
 
   /**
@@ -301,16 +342,13 @@ export class Idempotency {
   }
 
   private store(k: PayDb | PayTrx, claim: IdempotencyClaim, status: number, stored: Stored) {
-    return k
-      .updateTable('idempotency_keys')
-      .set({
-        state: 'done',
-        reply_status: status,
-        reply_body: JSON.stringify(stored),
-        completed_at: this.clock.now(),
-      })
-      .where('user_id', '=', claim.userId)
-      .where('key', '=', claim.key);
+    return storeReply(k, {
+      userId: claim.userId,
+      key: claim.key,
+      status,
+      body: JSON.stringify(stored),
+      now: this.clock.now(),
+    });
   }
 
   /** Drops keys older than the retention (at least 24 h); returns how many. */

@@ -204,9 +204,7 @@ for (const variant of DB_VARIANTS) {
         const claim = new IdempotencyClaim('u1', 'key-taking-1', 'capture', 'h1');
         const take = (id: string) =>
           ledger.tx(async (trx) => ({
-            both: await ledger.lockOrderTaking(trx, id, (afterLock) =>
-              idem.taking(trx, claim, afterLock),
-            ),
+            both: await ledger.lockOrderTaking(trx, id, idem.taking(claim)),
             plain: await ledger.lockOrder(trx, id),
           }));
         const first = await take(applied.row.id);
@@ -214,12 +212,10 @@ for (const variant of DB_VARIANTS) {
         expect(first.plain?.row).toEqual(applied.row);
         expect((await take(applied.row.id)).both.taken).toBe(false);
         const missing = await ledger.tx((trx) =>
-          ledger.lockOrderTaking(trx, 'no-such-order', (afterLock) =>
-            idem.taking(
-              trx,
-              new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2'),
-              afterLock,
-            ),
+          ledger.lockOrderTaking(
+            trx,
+            'no-such-order',
+            idem.taking(new IdempotencyClaim('u1', 'key-taking-2', 'capture', 'h2')),
           ),
         );
         expect(missing).toEqual({ order: undefined, taken: true });
@@ -240,20 +236,14 @@ for (const variant of DB_VARIANTS) {
         const claim = new IdempotencyClaim('u1', 'key-race', 'capture', 'h');
         // The first request's step A: the key taken, committed.
         expect(
-          (
-            await ledger.tx((trx) =>
-              ledger.lockOrderTaking(trx, id, (afterLock) => idem.taking(trx, claim, afterLock)),
-            )
-          ).taken,
+          (await ledger.tx((trx) => ledger.lockOrderTaking(trx, id, idem.taking(claim)))).taken,
         ).toBe(true);
         // Its step C holds the order and, once the repeat waits, writes the key's reply.
         const repeat = await whileLocked(
           id,
-          () =>
-            ledger.tx((trx) =>
-              ledger.lockOrderTaking(trx, id, (afterLock) => idem.taking(trx, claim, afterLock)),
-            ),
-          (trx) => idem.completion(trx, claim, { status: 200, body: { ok: true } }).execute(),
+          () => ledger.tx((trx) => ledger.lockOrderTaking(trx, id, idem.taking(claim))),
+          (trx) =>
+            trx.executeQuery(idem.completion(trx, claim, { status: 200, body: { ok: true } })),
         );
         expect(repeat.taken).toBe(false);
       });

@@ -13,17 +13,11 @@ import type {
   TransactionEvent,
   TransactionStatus,
 } from '@paydesk/shared/api';
-import {
-  sql,
-  type Compilable,
-  type InsertQueryBuilder,
-  type InsertResult,
-  type RawBuilder,
-  type Selectable,
-} from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { runWrites } from '../db/write-batch.js';
+import { queryTemplate } from '../db/query-template.js';
+import { runWrites, type Write } from '../db/write-batch.js';
 import type { AuditLog } from '../services/audit.js';
 import { redact } from '../services/redact.js';
 import {
@@ -38,7 +32,7 @@ import {
   type PayTrx,
 } from './db.js';
 import type { EventBus } from './events.js';
-import { keyRouteOf, settleInterruptedKey } from './idempotency.js';
+import { keyRouteOf, settleInterruptedKey, takingInsert, type KeyTaking } from './idempotency.js';
 import type {
   TransactionOperationsTable,
   TransactionsTable,
@@ -246,6 +240,118 @@ function timelineRow(entry: TimelineInput, at: number) {
   };
 }
 
+// The order's hot reads and writes, compiled once per database and shape (db/query-template.ts).
+
+/** An update of an order's row, by id: the columns `changes` names. */
+export const updateOrderRow = queryTemplate(
+  (k: PayDb, v: { id: string; changes: Updateable<PayDatabase['transactions']> }) =>
+    k.updateTable('transactions').set(v.changes).where('id', '=', v.id),
+);
+
+/** An update of an operation's row, by id: the columns `changes` names. */
+export const updateOperationRow = queryTemplate(
+  (k: PayDb, v: { id: string; changes: Updateable<PayDatabase['transaction_operations']> }) =>
+    k.updateTable('transaction_operations').set(v.changes).where('id', '=', v.id),
+);
+
+/** A new operation row. */
+export const insertOperationRow = queryTemplate(
+  (k: PayDb, v: { row: Insertable<PayDatabase['transaction_operations']> }) =>
+    k.insertInto('transaction_operations').values(v.row),
+);
+
+const insertTimelineRows = queryTemplate(
+  (k: PayDb, v: { rows: Insertable<PayDatabase['transaction_timeline']>[] }) =>
+    k.insertInto('transaction_timeline').values(v.rows),
+);
+
+function reconcileJobInsert(k: PayDb, v: { transactionId: string; at: number }) {
+  return k.insertInto('reconcile_jobs').values({
+    transaction_id: v.transactionId,
+    first_at: v.at,
+    next_attempt_at: v.at,
+    attempts: 0,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+  });
+}
+
+/** A reconcile job starting at `at`, or the order's job restarted at `at`. */
+const restartReconcile = queryTemplate((k: PayDb, v: { transactionId: string; at: number }) =>
+  reconcileJobInsert(k, v).onConflict((oc) =>
+    oc.column('transaction_id').doUpdateSet((eb) => ({
+      first_at: eb.ref('excluded.first_at'),
+      next_attempt_at: eb.ref('excluded.next_attempt_at'),
+      attempts: 0,
+    })),
+  ),
+);
+
+/** A reconcile job starting at `at`, unless the order has one (which keeps its schedule). */
+const keepReconcile = queryTemplate((k: PayDb, v: { transactionId: string; at: number }) =>
+  reconcileJobInsert(k, v).onConflict((oc) => oc.column('transaction_id').doNothing()),
+);
+
+const deleteReconcile = queryTemplate((k: PayDb, v: { transactionId: string }) =>
+  k.deleteFrom('reconcile_jobs').where('transaction_id', '=', v.transactionId),
+);
+
+/** An order's operations, oldest first. */
+const operationsQuery = queryTemplate((k: PayDb, v: { transactionId: string }) =>
+  k
+    .selectFrom('transaction_operations')
+    .selectAll()
+    .where('transaction_id', '=', v.transactionId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc'),
+);
+
+/** The first TIMELINE_LIMIT entries of an order, oldest first. */
+const timelineQuery = queryTemplate((k: PayDb, v: { transactionId: string }) =>
+  k
+    .selectFrom('transaction_timeline')
+    .selectAll()
+    .where('transaction_id', '=', v.transactionId)
+    .orderBy('id', 'asc')
+    .limit(TIMELINE_LIMIT),
+);
+
+/** What paydesk_lock_order is given: the order by id or orderid, a timeline row to append. */
+interface LockOrderArgs {
+  id: string | null;
+  orderid: string | null;
+  row: string | null;
+}
+
+function lockOrderCall(v: LockOrderArgs) {
+  return sql<LockedOrderResult>`paydesk_lock_order(${v.id}::text, ${v.orderid}::text, ${v.row}::json, ${TIMELINE_LIMIT})`;
+}
+
+/** PostgreSQL: paydesk_lock_order with an Idempotency-Key's insert (Ledger.lockOrderTaking). */
+const lockOrderTakingQuery = queryTemplate((k: PayDb, v: { id: string; taking: KeyTaking }) =>
+  k
+    .with('locked', (db) =>
+      db.selectNoFrom(lockOrderCall({ id: v.id, orderid: null, row: null }).as('locked')),
+    )
+    .with('taken', () =>
+      takingInsert(
+        k,
+        v.taking,
+        (createdAt) => sql<number>`(select ${createdAt}::bigint from locked)`,
+      ).returning('key'),
+    )
+    .selectNoFrom([
+      sql<number>`(select count(*) from taken)`.as('taken'),
+      sql<LockedOrderResult>`(select locked from locked)`.as('locked'),
+    ]),
+);
+
+/** PostgreSQL: paydesk_lock_order as a statement of its own. */
+const lockOrderQuery = queryTemplate((k: PayDb, v: LockOrderArgs) =>
+  k.selectNoFrom(lockOrderCall(v).as('locked')),
+);
+
 export class Ledger {
   readonly k: PayDb;
   constructor(
@@ -264,17 +370,15 @@ export class Ledger {
   }
 
   async timeline(trx: PayTrx, transactionId: string, entry: TimelineInput): Promise<void> {
-    await this.timelineInsert(trx, transactionId, [entry]).execute();
+    await trx.executeQuery(this.timelineInsert(trx, transactionId, [entry]));
   }
 
   /** Timeline entries in one insert, in this order, to run alone or in a write batch (db/write-batch.ts). */
   timelineInsert(trx: PayTrx, transactionId: string, entries: readonly TimelineInput[]) {
     const at = this.clock.now();
-    return trx
-      .insertInto('transaction_timeline')
-      .values(
-        entries.map((entry) => ({ transaction_id: transactionId, ...timelineRow(entry, at) })),
-      );
+    return insertTimelineRows(trx, {
+      rows: entries.map((entry) => ({ transaction_id: transactionId, ...timelineRow(entry, at) })),
+    });
   }
 
   /**
@@ -296,25 +400,25 @@ export class Ledger {
   ): Promise<
     (LockedOrder & { timeline: Selectable<TransactionTimelineTable>[] | null }) | undefined
   > {
-    if (this.db.kind === 'postgres') return this.lockOrderAlone(trx, { id }, entry);
+    if (this.db.kind === 'postgres') return this.lockOrderAlone(trx, { id, orderid: null }, entry);
     const row = await lockTransaction(this.db, trx, id);
     if (row === undefined) return undefined;
     const ops = await this.operationsOf(trx, id);
     if (entry === undefined) return { row, ops, timeline: null };
-    await this.timelineInsert(trx, id, [entry]).execute();
+    await trx.executeQuery(this.timelineInsert(trx, id, [entry]));
     return { row, ops, timeline: await this.timelineOf(trx, id) };
   }
 
   /** `lockOrder` by the gateway's orderid (unique): undefined when Paydesk has no such order yet. */
   async lockOrderByOrderid(trx: PayTrx, orderid: string): Promise<LockedOrder | undefined> {
-    if (this.db.kind === 'postgres') return this.lockOrderAlone(trx, { orderid });
+    if (this.db.kind === 'postgres') return this.lockOrderAlone(trx, { id: null, orderid });
     const row = await lockTransactionByOrderid(this.db, trx, orderid);
     return row === undefined ? undefined : { row, ops: await this.operationsOf(trx, row.id) };
   }
 
   /**
-   * PostgreSQL: `lockOrder` together with an Idempotency-Key's insert (idempotency.ts `taking`)
-   * in one statement; `taken` says whether the insert wrote the key.
+   * PostgreSQL: `lockOrder` together with an Idempotency-Key's insert (idempotency.ts
+   * `takingInsert`) in one statement; `taken` says whether the insert wrote the key.
    *
    * The order is locked before the key is written, as step C locks the order before it writes
    * the key's reply: in the other order, a repeat of a request (same key) could hold the key's row
@@ -325,93 +429,50 @@ export class Ledger {
   async lockOrderTaking(
     trx: PayTrx,
     id: string,
-    taking: (
-      afterLock: (createdAt: number) => RawBuilder<number>,
-    ) => InsertQueryBuilder<PayDatabase, 'idempotency_keys', InsertResult>,
+    taking: KeyTaking,
   ): Promise<{ order: LockedOrder | undefined; taken: boolean }> {
-    const result = await trx
-      .with('locked', (db) => db.selectNoFrom(this.lockOrderCall({ id }).as('locked')))
-      .with('taken', () =>
-        taking((createdAt) => sql<number>`(select ${createdAt}::bigint from locked)`).returning(
-          'key',
-        ),
-      )
-      .selectNoFrom([
-        sql<number>`(select count(*) from taken)`.as('taken'),
-        sql<LockedOrderResult>`(select locked from locked)`.as('locked'),
-      ])
-      .executeTakeFirstOrThrow();
+    const [result] = (await trx.executeQuery(lockOrderTakingQuery(trx, { id, taking }))).rows;
+    if (result === undefined) throw new Error('the order lock returned no row');
     return { order: result.locked ?? undefined, taken: result.taken > 0 };
   }
 
   /** PostgreSQL: paydesk_lock_order as a statement of its own. */
   private async lockOrderAlone(
     trx: PayTrx,
-    order: { id: string } | { orderid: string },
+    order: { id: string | null; orderid: string | null },
     entry?: TimelineInput,
   ) {
-    const { locked } = await trx
-      .selectNoFrom(this.lockOrderCall(order, entry).as('locked'))
-      .executeTakeFirstOrThrow();
-    return locked ?? undefined;
-  }
-
-  private lockOrderCall(order: { id: string } | { orderid: string }, entry?: TimelineInput) {
-    const id = 'id' in order ? order.id : null;
-    const orderid = 'orderid' in order ? order.orderid : null;
     const row = entry === undefined ? null : JSON.stringify(timelineRow(entry, this.clock.now()));
-    return sql<LockedOrderResult>`paydesk_lock_order(${id}::text, ${orderid}::text, ${row}::json, ${TIMELINE_LIMIT})`;
+    const [result] = (await trx.executeQuery(lockOrderQuery(trx, { ...order, row }))).rows;
+    if (result === undefined) throw new Error('paydesk_lock_order returned no row');
+    return result.locked ?? undefined;
   }
 
   /** The first TIMELINE_LIMIT entries of an order, oldest first. */
-  timelineOf(k: PayDb | PayTrx, transactionId: string) {
-    return k
-      .selectFrom('transaction_timeline')
-      .selectAll()
-      .where('transaction_id', '=', transactionId)
-      .orderBy('id', 'asc')
-      .limit(TIMELINE_LIMIT)
-      .execute();
+  async timelineOf(k: PayDb | PayTrx, transactionId: string) {
+    return (await k.executeQuery(timelineQuery(k, { transactionId }))).rows;
   }
 
   /** Starts (or restarts) the reconcile schedule of a transaction: first attempt at `at`. */
   async scheduleReconcile(trx: PayTrx, transactionId: string, at: number): Promise<void> {
-    await this.reconcileUpsert(trx, transactionId, at).execute();
+    await trx.executeQuery(this.reconcileUpsert(trx, transactionId, at));
   }
 
   /** The upsert of `scheduleReconcile`, to run alone or in a write batch. */
   reconcileUpsert(trx: PayTrx, transactionId: string, at: number) {
-    return trx
-      .insertInto('reconcile_jobs')
-      .values({
-        transaction_id: transactionId,
-        first_at: at,
-        next_attempt_at: at,
-        attempts: 0,
-        lease_owner: null,
-        lease_until: null,
-        last_error: null,
-      })
-      .onConflict((oc) =>
-        oc.column('transaction_id').doUpdateSet((eb) => ({
-          first_at: eb.ref('excluded.first_at'),
-          next_attempt_at: eb.ref('excluded.next_attempt_at'),
-          attempts: 0,
-        })),
-      );
+    return restartReconcile(trx, { transactionId, at });
+  }
+
+  /** The delete of an order's reconcile job (it needs none), to run alone or in a write batch. */
+  reconcileDelete(trx: PayTrx, transactionId: string) {
+    return deleteReconcile(trx, { transactionId });
   }
 
   async operationsOf(
     trx: PayTrx | PayDb,
     transactionId: string,
   ): Promise<TransactionOperationsTable[]> {
-    return trx
-      .selectFrom('transaction_operations')
-      .selectAll()
-      .where('transaction_id', '=', transactionId)
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
+    return (await trx.executeQuery(operationsQuery(trx, { transactionId }))).rows;
   }
 
   /** Whether the order still needs `status` polling: not final, or an operation of ours pending. */
@@ -440,7 +501,7 @@ export class Ledger {
       /** timeline entries of the caller's, written after this reply's (in the same statement) */
       timelineAfter?: readonly TimelineInput[];
       /** the caller's own writes on other rows, sent with this reply's (the order's id given) */
-      writesAfter?: (trx: PayTrx, transactionId: string) => Compilable[];
+      writesAfter?: (trx: PayTrx, transactionId: string) => Write[];
       /**
        * the caller's transaction ends with this call: unless a drift record follows, the writes
        * take the COMMIT along (write-batch.ts `thenCommit`)
@@ -462,7 +523,7 @@ export class Ledger {
     // The writes below touch each row once (the order's row, some of its operations, new
     // timeline rows, its reconcile job, a subscription, the caller's own rows): one write batch
     // (db/write-batch.ts). The order is locked, so the row as updated is kept in memory.
-    const writes: Compilable[] = [];
+    const writes: Write[] = [];
     const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes);
     const totals = this.totalsWithUnseen(ops, view);
 
@@ -506,7 +567,7 @@ export class Ledger {
       last_checked_at: now,
       updated_at: now,
     };
-    writes.push(trx.updateTable('transactions').set(changes).where('id', '=', before.id));
+    writes.push(updateOrderRow(trx, { id: before.id, changes }));
     const row: TransactionsTable = { ...before, ...changes };
 
     const link = this.linkSubscription(trx, view);
@@ -533,9 +594,7 @@ export class Ledger {
     if (this.needsReconcile(row, opsAfter)) {
       // A job already scheduled keeps its schedule.
       writes.push(
-        this.reconcileUpsert(trx, row.id, now + this.options.reconcile.fastMinMs).onConflict((oc) =>
-          oc.column('transaction_id').doNothing(),
-        ),
+        keepReconcile(trx, { transactionId: row.id, at: now + this.options.reconcile.fastMinMs }),
       );
     }
     writes.push(...(how.writesAfter?.(trx, before.id) ?? []));
@@ -730,7 +789,7 @@ export class Ledger {
     ops: TransactionOperationsTable[],
     view: GatewayView,
     now: number,
-    writes: Compilable[],
+    writes: Write[],
   ): Promise<TransactionOperationsTable[]> {
     // The operations as they are after this call (the order is locked), for needsReconcile; the
     // gateway's own operations inserted here are left out (it looks at Paydesk's only). Each
@@ -762,9 +821,7 @@ export class Ledger {
           mine.state !== 'sending';
         if (mine.state !== g.status && !regress) {
           const changes = { state: g.status, reserved_minor: 0, updated_at: now };
-          writes.push(
-            trx.updateTable('transaction_operations').set(changes).where('id', '=', mine.id),
-          );
+          writes.push(updateOperationRow(trx, { id: mine.id, changes }));
           after.set(mine.id, { ...mine, ...changes });
         }
         continue;
@@ -786,9 +843,7 @@ export class Ledger {
             gateway_serial: g.serial,
             updated_at: now,
           };
-          writes.push(
-            trx.updateTable('transaction_operations').set(changes).where('id', '=', matched.id),
-          );
+          writes.push(updateOperationRow(trx, { id: matched.id, changes }));
           after.set(matched.id, { ...matched, ...changes });
           await this.timeline(trx, transactionId, {
             kind: 'reconcile',
@@ -832,7 +887,7 @@ export class Ledger {
     if (view.cardRefId !== null) {
       for (const o of waiting.filter((w) => w.kind === 'card-ref')) {
         const changes = { state: 'approved', reserved_minor: 0, updated_at: now };
-        writes.push(trx.updateTable('transaction_operations').set(changes).where('id', '=', o.id));
+        writes.push(updateOperationRow(trx, { id: o.id, changes }));
         after.set(o.id, { ...o, ...changes });
         waiting.splice(waiting.indexOf(o), 1);
       }
@@ -851,7 +906,7 @@ export class Ledger {
         o.state === 'sending' && age >= notAppliedAfter + this.options.gatewayTimeoutMs;
       if (!abandoned && (o.state !== 'unknown' || age < notAppliedAfter)) continue;
       const changes = { state: 'not_applied', reserved_minor: 0, updated_at: now };
-      writes.push(trx.updateTable('transaction_operations').set(changes).where('id', '=', o.id));
+      writes.push(updateOperationRow(trx, { id: o.id, changes }));
       after.set(o.id, { ...o, ...changes });
       await this.timeline(trx, transactionId, {
         kind: 'reconcile',
@@ -993,7 +1048,7 @@ export class Ledger {
       .set({ status: 'error', stage: 'not_created', last_checked_at: now, updated_at: now })
       .where('id', '=', transactionId)
       .execute();
-    await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', transactionId).execute();
+    await trx.executeQuery(this.reconcileDelete(trx, transactionId));
     return trx
       .selectFrom('transactions')
       .selectAll()

@@ -4,7 +4,7 @@
 // leaves the operation `unknown` with its reservation held until the reconciler has asked
 // `status`; nothing here ever sends a money-moving request twice.
 import { randomUUID } from 'node:crypto';
-import type { Compilable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import {
   decideCapture,
   decideCardRef,
@@ -23,13 +23,20 @@ import type {
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
-import { runWrites } from '../db/write-batch.js';
+import { runWrites, type Write } from '../db/write-batch.js';
 import type { AuditEntry } from '../services/audit.js';
 import { big, platformTrx, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
-import { detailFrom, type Ledger, type LockedOrder } from './ledger.js';
+import {
+  detailFrom,
+  insertOperationRow,
+  updateOperationRow,
+  updateOrderRow,
+  type Ledger,
+  type LockedOrder,
+} from './ledger.js';
 import type {
   TransactionOperationsTable,
   TransactionsTable,
@@ -251,9 +258,7 @@ export class OperationsService {
       if (claim !== null) {
         let stored;
         if (ledger.db.kind === 'postgres') {
-          const both = await ledger.lockOrderTaking(trx, id, (afterLock) =>
-            this.idempotency.taking(trx, claim, afterLock),
-          );
+          const both = await ledger.lockOrderTaking(trx, id, this.idempotency.taking(claim));
           read = { order: both.order };
           stored = await this.idempotency.taken(trx, claim, both.taken);
         } else {
@@ -282,24 +287,26 @@ export class OperationsService {
         ledger.db.kind,
         trx,
         [
-          trx.insertInto('transaction_operations').values({
-            id: opId,
-            transaction_id: id,
-            kind: plan.kind,
-            origin: 'paydesk',
-            state: 'sending',
-            amount_minor: plan.amountMinor === null ? null : toColumn(plan.amountMinor),
-            reserved_minor: toColumn(plan.reserveMinor),
-            gateway_serial: null,
-            idempotency_key: claim?.key ?? (typeof key === 'string' ? key : null),
-            requested_by: actor.email,
-            reason_code: plan.reasonCode,
-            comment: plan.comment,
-            error_code: null,
-            error_message: null,
-            sent_at: now,
-            created_at: now,
-            updated_at: now,
+          insertOperationRow(trx, {
+            row: {
+              id: opId,
+              transaction_id: id,
+              kind: plan.kind,
+              origin: 'paydesk',
+              state: 'sending',
+              amount_minor: plan.amountMinor === null ? null : toColumn(plan.amountMinor),
+              reserved_minor: toColumn(plan.reserveMinor),
+              gateway_serial: null,
+              idempotency_key: claim?.key ?? (typeof key === 'string' ? key : null),
+              requested_by: actor.email,
+              reason_code: plan.reasonCode,
+              comment: plan.comment,
+              error_code: null,
+              error_message: null,
+              sent_at: now,
+              created_at: now,
+              updated_at: now,
+            },
           }),
           ledger.timelineInsert(trx, id, [
             {
@@ -353,7 +360,7 @@ export class OperationsService {
       const now = ledger.clock.now();
       // At most one write per table, each on this order's own rows (its operation, its row, its
       // reconcile job, this request's key, a new audit row): one write batch.
-      const writes: Compilable[] = [];
+      const writes: Write[] = [];
       let fresh = current;
       let opAfter = op;
       if (op.state === 'sending') {
@@ -365,26 +372,22 @@ export class OperationsService {
           error_message: result.errorMessage,
           updated_at: now,
         };
-        writes.push(
-          trx.updateTable('transaction_operations').set(opChanges).where('id', '=', opId),
-        );
+        writes.push(updateOperationRow(trx, { id: opId, changes: opChanges }));
         opAfter = { ...op, ...opChanges };
         if (result.state === 'processing' || result.state === 'approved') {
           const changes = this.effects(current, plan, outcome, now);
-          writes.push(trx.updateTable('transactions').set(changes).where('id', '=', id));
+          writes.push(updateOrderRow(trx, { id, changes }));
           fresh = { ...current, ...changes };
         }
       } else if (result.serial !== null && op.gateway_serial === null) {
         // A status reply (callback) already settled it while the reply was on its way.
         const opChanges = { gateway_serial: result.serial, updated_at: now };
-        writes.push(
-          trx.updateTable('transaction_operations').set(opChanges).where('id', '=', opId),
-        );
+        writes.push(updateOperationRow(trx, { id: opId, changes: opChanges }));
         opAfter = { ...op, ...opChanges };
       }
       const ops = opsBefore.map((o) => (o.id === opId ? opAfter : o));
       if (result.state !== 'unknown' && !ledger.needsReconcile(fresh, ops)) {
-        writes.push(trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', id));
+        writes.push(ledger.reconcileDelete(trx, id));
       } else {
         writes.push(ledger.reconcileUpsert(trx, id, now + ledger.options.reconcile.fastMinMs));
       }

@@ -206,7 +206,7 @@ export class RebillService {
           .set({ status: 'error', stage: 'not_created', updated_at: now })
           .where('id', '=', id)
           .execute();
-        await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', id).execute();
+        await trx.executeQuery(ledger.reconcileDelete(trx, id));
       }
       return trx
         .selectFrom('transactions')

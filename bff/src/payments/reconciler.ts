@@ -166,7 +166,7 @@ export class Reconciler {
       });
       const ops = await ledger.operationsOf(trx, row.id);
       if (!ledger.needsReconcile(result.row, ops)) {
-        await trx.deleteFrom('reconcile_jobs').where('transaction_id', '=', row.id).execute();
+        await trx.executeQuery(ledger.reconcileDelete(trx, row.id));
         return result;
       }
       await this.rescheduleIn(trx, job, null);

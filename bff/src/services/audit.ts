@@ -4,8 +4,9 @@
 // (db/migrations.ts, 0008-audit-chain), on SQLite the writer (BEGIN IMMEDIATE) links it here.
 import { hash } from 'node:crypto';
 import {
-  type InsertQueryBuilder,
+  type CompiledQuery,
   type InsertResult,
+  type Kysely,
   type SelectQueryBuilder,
   type Transaction,
 } from 'kysely';
@@ -18,6 +19,7 @@ import type {
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { queryTemplate } from '../db/query-template.js';
 import {
   AUDIT_HASHED_COLUMNS,
   type AuditCheckRow,
@@ -27,6 +29,16 @@ import {
 import { canonicalJson, maskPans, redact } from './redact.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
+
+// The chain's hot statements, compiled once per database (db/query-template.ts).
+const insertRows = queryTemplate((k: Kysely<Database>, v: { rows: AuditLogTable[] }) =>
+  k.insertInto('audit_log').values(v.rows),
+);
+
+/** SQLite: the chain's head, to link new rows to. */
+const chainHead = queryTemplate((k: Kysely<Database>, _v: Record<string, never>) =>
+  k.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1),
+);
 
 export interface AuditEntry {
   actorId: string | null;
@@ -184,9 +196,9 @@ export class AuditLog {
   async prepareIn(
     trx: Transaction<Database>,
     entries: readonly AuditEntry[],
-  ): Promise<InsertQueryBuilder<Database, 'audit_log', InsertResult>> {
+  ): Promise<CompiledQuery<InsertResult>> {
     // SQLite allows at most 32766 bound parameters per statement: 15 columns × 500 rows fits.
-    return trx.insertInto('audit_log').values(await this.#rows(trx, entries));
+    return insertRows(trx, { rows: await this.#rows(trx, entries) });
   }
 
   /** The chain rows of `entries`: linked to the head on SQLite, placeholders on PostgreSQL. */
@@ -198,12 +210,7 @@ export class AuditLog {
     const head =
       this.#db.kind === 'postgres'
         ? { seq: 0, hash: '' }
-        : await trx
-            .selectFrom('audit_log')
-            .select(['seq', 'hash'])
-            .orderBy('seq', 'desc')
-            .limit(1)
-            .executeTakeFirst();
+        : (await trx.executeQuery(chainHead(trx, {}))).rows[0];
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
     const at = this.#clock.now();

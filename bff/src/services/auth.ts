@@ -2,12 +2,14 @@
 // expiry) named by an HS256 JWT in an HttpOnly cookie.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { User } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import type { SessionsTable, UsersTable } from '../db/schema.js';
+import { queryTemplate } from '../db/query-template.js';
+import type { Database, SessionsTable, UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Passwords } from './passwords.js';
 import type { Sealer } from './sealing.js';
@@ -42,6 +44,24 @@ function hashCode(code: string): string {
     .update(code.toUpperCase().replace(/[^A-Z0-9]/g, ''))
     .digest('hex');
 }
+
+/** A session by id with its user: every authenticated request's query. */
+const sessionWithUser = queryTemplate((k: Kysely<Database>, v: { sid: string }) =>
+  k
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.id as s_id',
+      'sessions.created_at as s_created_at',
+      'sessions.last_seen_at as s_last_seen_at',
+      'sessions.absolute_expires_at as s_absolute_expires_at',
+      'sessions.revoked_at as s_revoked_at',
+      'sessions.ip as s_ip',
+      'sessions.user_agent as s_user_agent',
+    ])
+    .where('sessions.id', '=', v.sid),
+);
 
 export class Auth {
   readonly #db: Db;
@@ -260,21 +280,8 @@ export class Auth {
   async authenticate(token: string): Promise<AuthenticatedSession> {
     const now = this.#clock.now();
     const { sid, sub } = await this.#verifyToken(token, now);
-    const row = await this.#db.k
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select([
-        'sessions.id as s_id',
-        'sessions.created_at as s_created_at',
-        'sessions.last_seen_at as s_last_seen_at',
-        'sessions.absolute_expires_at as s_absolute_expires_at',
-        'sessions.revoked_at as s_revoked_at',
-        'sessions.ip as s_ip',
-        'sessions.user_agent as s_user_agent',
-      ])
-      .where('sessions.id', '=', sid)
-      .executeTakeFirst();
+    const { k } = this.#db;
+    const [row] = (await k.executeQuery(sessionWithUser(k, { sid }))).rows;
     if (row?.id !== sub) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     const {
       s_id,
