@@ -11,6 +11,6 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
-    testTimeout: 15000,
+    testTimeout: 60_000,
   },
 });

@@ -25,8 +25,10 @@ if (typeof window.matchMedia !== 'function') {
   });
 }
 
-// Lazy route chunks are transformed on first use; give findBy* room for that on a slow machine.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy route chunks are transformed and evaluated on first use, and CI machines can be several
+// times slower than a laptop while other suites run beside these; findBy* and waitFor only wait
+// this long when something is missing, so a generous limit costs nothing when tests pass.
+configure({ asyncUtilTimeout: 20_000 });
 
 afterEach(() => {
   cleanup();
