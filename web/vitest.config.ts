@@ -6,6 +6,8 @@ export default defineConfig({
   plugins: [react()],
   test: {
     name: 'web',
+    // In-process suites: one worker per core, beside each other (see the root vitest.config.ts).
+    maxWorkers: '100%',
     environment: 'jsdom',
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     setupFiles: ['src/test/setup.ts'],
