@@ -464,8 +464,8 @@ export class Ledger {
   }
 
   /** The delete of an order's reconcile job (it needs none), to run alone or in a write batch. */
-  reconcileDelete(trx: PayTrx, transactionId: string) {
-    return deleteReconcile(trx, { transactionId });
+  reconcileDelete(k: PayDb | PayTrx, transactionId: string) {
+    return deleteReconcile(k, { transactionId });
   }
 
   async operationsOf(

@@ -111,10 +111,7 @@ export class Reconciler {
       .where('id', '=', job.transaction_id)
       .executeTakeFirst();
     if (row === undefined) {
-      await ledger.k
-        .deleteFrom('reconcile_jobs')
-        .where('transaction_id', '=', job.transaction_id)
-        .execute();
+      await ledger.k.executeQuery(ledger.reconcileDelete(ledger.k, job.transaction_id));
       return;
     }
     const { outcome, view } = await this.transactions.askStatus(
@@ -193,10 +190,7 @@ export class Reconciler {
       ledger.options.random,
     );
     if (delay === null) {
-      await trx
-        .deleteFrom('reconcile_jobs')
-        .where('transaction_id', '=', job.transaction_id)
-        .execute();
+      await trx.executeQuery(ledger.reconcileDelete(trx, job.transaction_id));
       await ledger.timeline(trx, job.transaction_id, {
         kind: 'reconcile',
         title: 'reconciliation stopped after its last scheduled attempt; refresh the order by hand',
