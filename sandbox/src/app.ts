@@ -120,6 +120,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       delayedRequests: () => delayed.list(),
       setFaults: async (next) => {
         const lifted = faults.callbacks === 'reverse' && next.callbacks !== 'reverse';
+        // Held requests go on with the faults they arrived under (an error rate still fails them).
+        if (faults.hold && !next.hold) delayed.release();
         faults = next;
         // The held callbacks go out now, newest first; the control call answers once they did.
         if (lifted) await callbacks.releaseHeld();

@@ -15,7 +15,7 @@ export interface ControlDeps {
   clock: VirtualClock;
   scheduler: Scheduler;
   getFaults: () => Faults;
-  /** requests waiting out `latencyMs` right now */
+  /** requests waiting out `latencyMs` or `hold` right now */
   delayedRequests: () => DelayedRequest[];
   /** resolves once what the change releases (held callbacks) was delivered */
   setFaults: (faults: Faults) => Promise<void>;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MERCHANT, saleFields, startSandbox, type Running } from '../test-support/harness.js';
 
 let s: Running;
@@ -57,6 +57,45 @@ describe('fault injection', () => {
     await s.control('/sandbox/faults', { latencyMs: 5 });
     expect((await s.client.call('sale', 1001, saleFields())).httpStatus).toBe(200);
     expect((await s.control('/sandbox/faults')).json).toMatchObject({ latencyMs: 5, errorRate: 0 });
+  });
+
+  it('when hold is set, then requests wait, listed and not applied, until a faults change lifts it; then each is applied and answered, with the faults it arrived under', async () => {
+    const fields = saleFields({ amount: '12.00' });
+    const sale = await s.client.call('sale', 1001, fields);
+    const ref = {
+      login: MERCHANT.login,
+      client_orderid: fields.client_orderid,
+      orderid: sale.reply.orderId,
+    };
+    await s.control('/sandbox/faults', { hold: true, operations: ['return'] });
+    const returned = s.client.call('return', 1001, {
+      ...ref,
+      comment: 'refund',
+      amount: '2.00',
+      currency: 'EUR',
+    });
+    const failed = s.client.call('return', 1001, {
+      ...ref,
+      comment: 'refund',
+      amount: '3.00',
+      currency: 'EUR',
+    });
+    await vi.waitFor(async () => {
+      expect((await s.control('/sandbox/faults/delayed')).json).toMatchObject({
+        delayed: [{ operation: 'return' }, { operation: 'return' }],
+      });
+    });
+    // Held well past any latency a test would set: still not applied.
+    await new Promise((r) => setTimeout(r, 200));
+    const before = await s.client.call('status', 1001, ref);
+    expect(before.reply.fields['returned-amount'] ?? '0.00').toBe('0.00');
+    // Lifting `hold` while setting an error rate: the held ones keep the faults they came under.
+    await s.control('/sandbox/faults', { errorRate: 1, operations: ['return'] });
+    expect((await returned).httpStatus).toBe(200);
+    expect((await failed).httpStatus).toBe(200);
+    expect((await s.control('/sandbox/faults/delayed')).json).toEqual({ delayed: [] });
+    const after = await s.client.call('status', 1001, ref);
+    expect(after.reply.fields['returned-amount']).toBe('5.00');
   });
 
   it('when the faults body is invalid, then 400 names the field', async () => {

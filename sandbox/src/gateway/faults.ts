@@ -13,6 +13,7 @@ export const faultsSchema = z
   .object({
     errorRate: z.number().min(0).max(1).default(0),
     latencyMs: z.number().int().min(0).max(60_000).default(0),
+    hold: z.boolean().default(false),
     dropResponseRate: z.number().min(0).max(1).default(0),
     operations: z.array(z.string().min(1)).default([]),
     callbacks: z.enum(CALLBACK_FAULTS).default('normal'),
@@ -24,6 +25,7 @@ export type Faults = z.infer<typeof faultsSchema>;
 export const NO_FAULTS: Faults = {
   errorRate: 0,
   latencyMs: 0,
+  hold: false,
   dropResponseRate: 0,
   operations: [],
   callbacks: 'normal',
@@ -33,17 +35,33 @@ export function affects(faults: Faults, operation: string): boolean {
   return faults.operations.length === 0 || faults.operations.includes(operation);
 }
 
-/** A request waiting out `latencyMs`: received, not yet handled (so not yet applied). */
+/** A request waiting out `latencyMs` or `hold`: received, not yet handled (so not yet applied). */
 export interface DelayedRequest {
   operation: string;
   /** ISO time it arrived (real time) */
   since: string;
 }
 
-/** The requests currently held by `latencyMs` (`GET /sandbox/faults/delayed`). */
+/**
+ * The requests currently held by `latencyMs` or `hold` (`GET /sandbox/faults/delayed`), and the
+ * gate the held ones wait at until a faults change lifts `hold`.
+ */
 export class DelayedRequests {
   readonly #items = new Map<number, DelayedRequest>();
   #next = 0;
+  #gate: PromiseWithResolvers<undefined> | null = null;
+
+  /** Resolves when `release` is next called. */
+  released(): Promise<undefined> {
+    this.#gate ??= Promise.withResolvers<undefined>();
+    return this.#gate.promise;
+  }
+
+  /** Lets every held request go on. */
+  release(): void {
+    this.#gate?.resolve(undefined);
+    this.#gate = null;
+  }
 
   /** Records a delayed request; call the returned function once its wait is over. */
   add(operation: string): () => void {

@@ -24,7 +24,7 @@ export interface GatewayRouterDeps {
   engine: Engine;
   nonces: NonceStore;
   faults: () => Faults;
-  /** where requests waiting out `latencyMs` are listed */
+  /** where requests waiting out `latencyMs` or `hold` are listed */
   delayed: DelayedRequests;
   random: () => number;
   logger: Logger;
@@ -134,10 +134,11 @@ export function gatewayRouter(deps: GatewayRouterDeps): express.Router {
 
         const faults = deps.faults();
         const faulty = affects(faults, op.name);
-        if (faulty && faults.latencyMs > 0) {
+        if (faulty && (faults.hold || faults.latencyMs > 0)) {
           // Applied after the wait even if the client has gone meanwhile, as a real gateway would.
           const done = deps.delayed.add(op.name);
-          await new Promise((r) => setTimeout(r, faults.latencyMs));
+          if (faults.hold) await deps.delayed.released();
+          if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
           done();
         }
         if (faulty && faults.errorRate > 0 && deps.random() < faults.errorRate) {

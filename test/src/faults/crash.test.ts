@@ -1,6 +1,7 @@
 // A BFF process killed with SIGKILL between sending and recording: each money-moving request (a
-// capture, a return, a void, a rebill and a payout-pay) is held at the gateway by latency, the BFF
-// dies with every operation recorded as `sending`, the gateway then applies them, and a new BFF
+// capture, a return, a void, a rebill and a payout-pay) is held at the gateway (the sandbox's `hold`
+// fault, until the test lets them go), the BFF dies with every operation recorded as `sending`, the
+// gateway then applies them, and a new BFF
 // process starts on the same database. Shows: the `sending` operations end reconciled (applied,
 // reservations released), nothing is sent again (a retry with the same Idempotency-Key is refused
 // until the gateway's truth is known, then gets the reply it would have had, or is made afresh when
@@ -39,8 +40,6 @@ import {
 import { OperationResultSchema, TransactionPageSchema } from '@paydesk/shared/api';
 
 const OPERATIONS = Object.values(GATEWAY_OPERATION);
-/** Longer than a kill takes, shorter than the BFF's timeout: the BFF never learns the outcome. */
-const LATENCY_MS = 2_000;
 
 /** The state the BFF recorded for the attempt's operation (or payout). */
 async function recordedState(w: World, a: Attempt): Promise<string> {
@@ -79,7 +78,7 @@ for (const variant of DB_VARIANTS) {
     it('when the BFF is killed -9 while each operation is at the gateway, then after a restart each ends applied, nothing is sent again, no cap is exceeded and the audit trail is complete', async () => {
       const targets = await prepareTargets(w);
       const from = w.sandbox.requests.length;
-      await w.sandbox.faults({ latencyMs: LATENCY_MS, operations: OPERATIONS });
+      await w.sandbox.faults({ hold: true, operations: OPERATIONS });
       const { attempts, replies } = sendAll(w, targets);
 
       // Every request has reached the gateway and waits there; the BFF recorded each as sending.
@@ -97,10 +96,10 @@ for (const variant of DB_VARIANTS) {
       for (const a of attempts) expect(a.reply, `${a.kind} got no answer`).toBeNull();
 
       // The gateway applies them with nobody listening.
+      await w.sandbox.faults({});
       await until('the gateway to apply the held requests', async () =>
         (await w.sandbox.delayed()).length === 0 ? true : undefined,
       );
-      await w.sandbox.faults({});
       await w.bff.restart();
 
       // After the restart, reconciled or not yet (the `sending` rows still reserve): no cap can be
@@ -161,7 +160,7 @@ for (const variant of DB_VARIANTS) {
       const targets = await prepareTargets(w);
       const from = w.sandbox.requests.length;
       // Held, then answered 500 before anything is applied (to a BFF that is gone by then).
-      await w.sandbox.faults({ latencyMs: LATENCY_MS, errorRate: 1, operations: OPERATIONS });
+      await w.sandbox.faults({ hold: true, errorRate: 1, operations: OPERATIONS });
       const { attempts, replies } = sendAll(w, targets);
       await until('five requests held at the gateway', async () =>
         (await w.sandbox.delayed()).length === 5 ? true : undefined,
@@ -169,10 +168,11 @@ for (const variant of DB_VARIANTS) {
       for (const a of attempts) expect(await recordedState(w, a), a.kind).toBe('sending');
       await w.bff.kill9();
       await replies;
+      // Let go: they fail with the faults they came under.
+      await w.sandbox.faults({});
       await until('the gateway to fail the held requests', async () =>
         (await w.sandbox.delayed()).length === 0 ? true : undefined,
       );
-      await w.sandbox.faults({});
       await w.bff.restart();
 
       await settle(w, attempts);
@@ -206,7 +206,7 @@ for (const variant of DB_VARIANTS) {
 
     it("when the BFF is killed -9 while it confirms a shop order's callback with status, then after a restart the gateway's next delivery is taken over: the order is learned and its callback applied once", async () => {
       // The BFF has stored the callback and waits for `status` when it dies.
-      await w.sandbox.faults({ latencyMs: LATENCY_MS, operations: ['status'] });
+      await w.sandbox.faults({ hold: true, operations: ['status'] });
       const { orderid } = await shopOrder(w, 'sale', '4.00');
       await until("the callback's status request held at the gateway", async () =>
         (await w.sandbox.delayed()).length === 1 ? true : undefined,

@@ -141,6 +141,8 @@ export interface CallbackDelivery {
 export interface Faults {
   errorRate?: number;
   latencyMs?: number;
+  /** hold affected requests until a later `faults` call lifts it */
+  hold?: boolean;
   dropResponseRate?: number;
   operations?: string[];
   callbacks?: 'normal' | 'duplicate' | 'reverse' | 'drop';
