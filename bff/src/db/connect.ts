@@ -27,6 +27,8 @@ export interface Db {
   readAuditRange(fromSeq: number, toSeq: number): Promise<AuditCheckRow[]>;
   /** how many range reads verification may have in flight (PostgreSQL: parallel backends) */
   auditReadParallelism: number;
+  /** SQLite's one connection; null on PostgreSQL (db/deferred-sync.ts) */
+  sqlite: NodeSqliteDatabase | null;
 }
 
 function int8AsNumber(): pg.CustomTypesConfig {
@@ -56,10 +58,12 @@ export async function openDatabase(
   let k: Kysely<Database>;
   let readAuditRange: Db['readAuditRange'];
   let closeExtra: () => void = () => undefined;
+  let sqlite: NodeSqliteDatabase | null = null;
   if (database.kind === 'sqlite') {
     const memory = database.file === ':memory:';
     if (!memory) mkdirSync(dirname(database.file), { recursive: true });
     const main = new NodeSqliteDatabase(database.file);
+    sqlite = main;
     k = new Kysely<Database>({ dialect: new NodeSqliteDialect(main) });
     // A second connection sees only committed rows, never the open transaction of the first.
     let reader: DatabaseSync | null = null;
@@ -128,6 +132,7 @@ export async function openDatabase(
     },
     readAuditRange,
     auditReadParallelism: database.kind === 'postgres' ? Math.min(3, poolSize) : 1,
+    sqlite,
   };
   try {
     await migrateToLatest(k as unknown as Kysely<unknown>, database.kind);

@@ -2,12 +2,24 @@
 // object; node:sqlite's statements differ only in how they take parameters and say whether they
 // return rows. Transactions start with BEGIN IMMEDIATE so a writer takes the lock up front (what
 // PostgreSQL would do with row locks) instead of failing to upgrade later.
+//
+// Durability, as PostgreSQL's: a commit is on disk before its caller goes on. SQLite's own way
+// (synchronous=FULL) syncs the write-ahead log inside COMMIT, on the event loop's thread, which
+// nothing else could use meanwhile: 0.3-1 ms a commit on the benchmark machines, most of a
+// capture's database time (test/bench/RESULTS-payments.md, session 12). Here SQLite commits with
+// synchronous=NORMAL (written to the log, not synced) and the driver, once it has released the
+// connection, waits for an fdatasync of the log run by libuv's thread pool (`durable`). The log
+// keeps commits in order, so one sync makes every commit before it durable: commits made while a
+// sync runs share the next one (a group commit), and the event loop serves requests meanwhile.
+import { closeSync, fdatasync, openSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
   CompiledQuery,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type SqliteDatabase,
   type SqliteStatement,
@@ -42,25 +54,39 @@ function returningArrays(stmt: StatementSync): StatementSync {
   return stmt;
 }
 
+/**
+ * A statement that leaves nothing to sync: a read (SELECT) or a ROLLBACK. Anything else may
+ * write, and commits when no transaction is open.
+ */
+const WRITES_NOTHING = /^\s*(select|rollback)\b/i;
+
 class NodeSqliteStatement implements SqliteStatement {
   readonly reader: boolean;
   readonly #stmt: StatementSync;
   readonly #fresh: () => StatementSync;
   readonly #toRow: (row: unknown[]) => Record<string, unknown>;
-  constructor(stmt: StatementSync, fresh: () => StatementSync) {
+  /** Called after this statement ran, when it may have committed a write. */
+  readonly #ran: (() => void) | null;
+  constructor(stmt: StatementSync, fresh: () => StatementSync, wrote: () => void) {
     this.#stmt = returningArrays(stmt);
     this.#fresh = () => returningArrays(fresh());
     this.reader = stmt.columns().length > 0;
     this.#toRow = rowMaker(stmt);
+    this.#ran = WRITES_NOTHING.test(stmt.sourceSQL) ? null : wrote;
   }
   all(parameters: readonly unknown[]): unknown[] {
-    return (this.#stmt.all(...toParams(parameters)) as unknown as unknown[][]).map(this.#toRow);
+    // An INSERT or UPDATE with RETURNING comes this way too.
+    const rows = this.#stmt.all(...toParams(parameters)) as unknown as unknown[][];
+    this.#ran?.();
+    return rows.map(this.#toRow);
   }
   run(parameters: readonly unknown[]): {
     changes: number | bigint;
     lastInsertRowid: number | bigint;
   } {
-    return this.#stmt.run(...toParams(parameters));
+    const result = this.#stmt.run(...toParams(parameters));
+    this.#ran?.();
+    return result;
   }
   *iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
     // An iterator keeps its statement busy until it is done: never the shared cached one.
@@ -79,6 +105,17 @@ class NodeSqliteStatement implements SqliteStatement {
 /** How many prepared statements the connection keeps (least recently used ones go first). */
 const STATEMENT_CACHE_SIZE = 500;
 
+/** Syncs a file's data to disk (fdatasync), off the event loop. */
+export type SyncFile = (fd: number) => Promise<void>;
+
+const syncFile: SyncFile = (fd) =>
+  new Promise((resolve, reject) => {
+    fdatasync(fd, (err) => {
+      if (err === null) resolve();
+      else reject(err);
+    });
+  });
+
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
   /**
@@ -86,15 +123,76 @@ export class NodeSqliteDatabase implements SqliteDatabase {
    * planning) every time cost as much CPU as running the statement, on every request.
    */
   readonly #statements = new Map<string, NodeSqliteStatement>();
-  constructor(file: string) {
+  /** The write-ahead log (null in memory), opened at the first sync. */
+  readonly #wal: string | null;
+  #walFd: number | null = null;
+  readonly #syncFile: SyncFile;
+  /** The sync running now, and the one to run after it (commits made since it started). */
+  #syncing: Promise<void> | null = null;
+  #queued: Promise<void> | null = null;
+  /** A commit since the connection was taken that its holder must see on disk (`takeSyncDue`). */
+  #syncDue = false;
+  /**
+   * On while the connection's holder commits what may reach the disk later (db/deferred-sync.ts):
+   * those commits are not waited for; the next durable one takes them along.
+   */
+  deferring = false;
+  readonly #wrote = () => {
+    // Outside a transaction after a write: it committed (autocommit, or COMMIT itself).
+    if (!this.deferring && !this.raw.isTransaction) this.#syncDue = true;
+  };
+
+  constructor(file: string, options: { syncFile?: SyncFile } = {}) {
     this.raw = new DatabaseSync(file);
     this.raw.exec('PRAGMA busy_timeout = 5000');
-    if (file !== ':memory:') this.raw.exec('PRAGMA journal_mode = WAL');
-    // FULL: a commit is on disk when it returns, as with PostgreSQL's default. An operation's
-    // record is committed before its request leaves for the gateway; with NORMAL a power cut
-    // could lose it after the gateway moved the money (an unknown return, so a second one).
-    this.raw.exec('PRAGMA synchronous = FULL');
+    const memory = file === ':memory:';
+    if (!memory) this.raw.exec('PRAGMA journal_mode = WAL');
+    this.#wal = memory ? null : `${file}-wal`;
+    this.#syncFile = options.syncFile ?? syncFile;
+    // NORMAL: COMMIT writes the log without syncing it; the driver waits for `durable` instead
+    // (above). Checkpoints still sync the log before and the database file after.
+    this.raw.exec('PRAGMA synchronous = NORMAL');
     this.raw.exec('PRAGMA foreign_keys = ON');
+  }
+
+  /** Whether a commit since the last call must be on disk before its caller goes on. */
+  takeSyncDue(): boolean {
+    const due = this.#syncDue;
+    this.#syncDue = false;
+    return due;
+  }
+
+  /**
+   * Resolves once every commit made before the call is on disk: a sync that starts after the call
+   * (a running one may have started before the commit), shared by every caller until it starts.
+   */
+  durable(): Promise<void> {
+    if (this.#wal === null) return Promise.resolve();
+    if (this.#queued !== null) return this.#queued;
+    const running = this.#syncing;
+    if (running === null) return this.#startSync();
+    const next = running.then(
+      () => this.#startQueued(),
+      () => this.#startQueued(),
+    );
+    this.#queued = next;
+    return next;
+  }
+
+  #startQueued(): Promise<void> {
+    this.#queued = null;
+    return this.#startSync();
+  }
+
+  #startSync(): Promise<void> {
+    const wal = this.#wal ?? '';
+    // The same file SQLite writes: a sync is of the file, whichever descriptor asks.
+    this.#walFd ??= openSync(wal, 'r');
+    const sync = this.#syncFile(this.#walFd).finally(() => {
+      if (this.#syncing === sync) this.#syncing = null;
+    });
+    this.#syncing = sync;
+    return sync;
   }
   prepare(sql: string): SqliteStatement {
     const cached = this.#statements.get(sql);
@@ -104,7 +202,11 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       this.#statements.set(sql, cached);
       return cached;
     }
-    const statement = new NodeSqliteStatement(this.raw.prepare(sql), () => this.raw.prepare(sql));
+    const statement = new NodeSqliteStatement(
+      this.raw.prepare(sql),
+      () => this.raw.prepare(sql),
+      this.#wrote,
+    );
     this.#statements.set(sql, statement);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {
       const oldest = this.#statements.keys().next();
@@ -115,12 +217,70 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   close(): void {
     this.#statements.clear();
     if (this.raw.isOpen) this.raw.close();
+    const fd = this.#walFd;
+    if (fd === null) return;
+    this.#walFd = null;
+    // Not while a sync may still use the descriptor (its number could be reused meanwhile).
+    const pending = this.#queued ?? this.#syncing;
+    if (pending === null) closeSync(fd);
+    else
+      void pending
+        .catch(() => undefined)
+        .finally(() => {
+          closeSync(fd);
+        });
+  }
+}
+
+/**
+ * One holder of the connection at a time, as Kysely's own mutex would do for SQLite; kept here so
+ * that the driver can let the next holder in before it waits for the disk.
+ */
+class ConnectionLock {
+  #held: Promise<void> | null = null;
+  #release: (() => void) | null = null;
+
+  async take(): Promise<void> {
+    while (this.#held !== null) await this.#held;
+    this.#held = new Promise((resolve) => {
+      this.#release = resolve;
+    });
+  }
+
+  give(): void {
+    const release = this.#release;
+    this.#held = null;
+    this.#release = null;
+    release?.();
   }
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #database: NodeSqliteDatabase;
+  readonly #lock = new ConnectionLock();
+  constructor(database: NodeSqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#lock.take();
+    return super.acquireConnection();
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  /** Lets the next holder in, then waits until what this holder committed is on disk. */
+  override async releaseConnection(): Promise<void> {
+    const due = this.#database.takeSyncDue();
+    this.#lock.give();
+    if (due) await this.#database.durable();
+  }
+}
+
+/** SQLite's adapter, but the driver keeps the connection's lock (ImmediateSqliteDriver). */
+class LockingDriverSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 
@@ -131,6 +291,9 @@ export class NodeSqliteDialect extends SqliteDialect {
     this.#database = database;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.#database });
+    return new ImmediateSqliteDriver(this.#database);
+  }
+  override createAdapter(): DialectAdapter {
+    return new LockingDriverSqliteAdapter();
   }
 }

@@ -5,6 +5,7 @@ import { verifyCallbackControl } from '@paydesk/shared/protocol';
 import type { Insertable } from 'kysely';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
+import { deferredSync } from '../db/deferred-sync.js';
 import { queryTemplate } from '../db/query-template.js';
 import { AppError } from '../errors.js';
 import { redactFields } from '../gateway-client/redact.js';
@@ -156,21 +157,25 @@ export class CallbackReceiver {
     const { endpointId, serial, status, orderid, clientOrderId, params } = verified;
     const now = this.ledger.clock.now();
     const k = this.ledger.k;
+    // The claim need not wait for the disk: the callback is answered 200 only after the commit
+    // that applies it, which syncs the claim too (db/deferred-sync.ts).
     const inserted = await this.#step(STORE, () =>
-      k.executeQuery(
-        storeCallback(k, {
-          row: {
-            serial_number: serial,
-            endpoint_id: endpointId,
-            orderid,
-            client_orderid: clientOrderId,
-            status,
-            type: params.type ?? null,
-            transaction_id: null,
-            raw: JSON.stringify(redactFields(params)),
-            received_at: now,
-          },
-        }),
+      deferredSync(this.ledger.db.sqlite, k, (c) =>
+        c.executeQuery(
+          storeCallback(c, {
+            row: {
+              serial_number: serial,
+              endpoint_id: endpointId,
+              orderid,
+              client_orderid: clientOrderId,
+              status,
+              type: params.type ?? null,
+              transaction_id: null,
+              raw: JSON.stringify(redactFields(params)),
+              received_at: now,
+            },
+          }),
+        ),
       ),
     );
     if (Number(inserted.numAffectedRows ?? 0n) === 0) {

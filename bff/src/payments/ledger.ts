@@ -16,6 +16,7 @@ import type {
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { deferredSync } from '../db/deferred-sync.js';
 import { queryTemplate } from '../db/query-template.js';
 import { runWrites, type Write } from '../db/write-batch.js';
 import type { AuditLog } from '../services/audit.js';
@@ -367,6 +368,15 @@ export class Ledger {
   /** One database transaction (BEGIN IMMEDIATE on SQLite). */
   tx<T>(work: (trx: PayTrx) => Promise<T>): Promise<T> {
     return this.k.transaction().execute(work);
+  }
+
+  /**
+   * A transaction whose commit may reach the disk just after it returns (SQLite; the next durable
+   * commit takes it along): only for writes whose loss in a power cut leaves what a crash just
+   * before them leaves, which Paydesk recovers from (db/deferred-sync.ts).
+   */
+  txSyncedLater<T>(work: (trx: PayTrx) => Promise<T>): Promise<T> {
+    return deferredSync(this.db.sqlite, this.k, (k) => k.transaction().execute(work));
   }
 
   async timeline(trx: PayTrx, transactionId: string, entry: TimelineInput): Promise<void> {

@@ -341,8 +341,10 @@ export class OperationsService {
       throw err;
     }
 
-    // (C) record what happened, and the reply every repeat of the request gets.
-    const after = await ledger.tx(async (trx) => {
+    // (C) record what happened, and the reply every repeat of the request gets. (A) is on disk, so
+    // should a power cut lose (C), the operation is `sending` again and the reconciler settles it
+    // with `status`, as after a crash before (C): (C) need not wait for the disk.
+    const after = await ledger.txSyncedLater(async (trx) => {
       // The order is locked, so the row and its operations as written below are what a re-read
       // would return: they are kept in memory rather than read back.
       const result = this.classify(outcome, plan);
