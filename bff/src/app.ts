@@ -119,6 +119,22 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
+  // Requests being served, live-event streams aside (they wait for events, not for the event
+  // loop): while another is, SQLite's commit syncs leave the event loop to it (node-sqlite-dialect.ts).
+  let working = 0;
+  app.use((req, res, next) => {
+    if (req.path === '/api/events') {
+      next();
+      return;
+    }
+    working += 1;
+    res.once('close', () => {
+      working -= 1;
+    });
+    next();
+  });
+  if (db.sqlite !== null) db.sqlite.othersAtWork = () => working > 1;
+
   app.use(
     pinoHttp({
       logger,

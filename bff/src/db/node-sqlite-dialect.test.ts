@@ -80,28 +80,40 @@ describe('node:sqlite dialect', () => {
   });
 
   describe('durable commits', () => {
-    /** A database file whose log syncs wait until the test lets them finish. */
+    /** A database file whose syncs the test watches: those in the thread pool wait for it. */
     interface Held {
       dir: string;
       database: NodeSqliteDatabase;
       k: Kysely<Probe>;
-      /** the descriptors synced, one per sync started */
-      syncs: number[];
-      /** finishes the oldest unfinished sync (or fails it with `err`) */
+      /** the descriptors synced in the thread pool, one per sync started */
+      later: number[];
+      /** the descriptors synced on the event loop's thread */
+      now: number[];
+      /** `onNow`: what each sync on this thread does besides (throws, to fail it) */
+      hooks: { onNow: () => unknown };
+      /** finishes the oldest unfinished sync in the thread pool (or fails it with `err`) */
       finish(err?: Error): void;
     }
     let held: Held;
 
     beforeEach(async () => {
       const dir = mkdtempSync(join(tmpdir(), 'paydesk-sqlite-'));
-      const syncs: number[] = [];
       const waiting: { resolve(): void; reject(err: Error): void }[] = [];
+      const later: number[] = [];
+      const now: number[] = [];
+      const hooks: Held['hooks'] = { onNow: () => undefined };
       const database = new NodeSqliteDatabase(join(dir, 'held.db'), {
-        syncFile: (fd) => {
-          syncs.push(fd);
-          return new Promise<void>((resolve, reject) => {
-            waiting.push({ resolve, reject });
-          });
+        syncFile: {
+          later: (fd) => {
+            later.push(fd);
+            return new Promise<void>((resolve, reject) => {
+              waiting.push({ resolve, reject });
+            });
+          },
+          now: (fd) => {
+            now.push(fd);
+            hooks.onNow();
+          },
         },
       });
       const k = new Kysely<Probe>({ dialect: new NodeSqliteDialect(database) });
@@ -114,7 +126,9 @@ describe('node:sqlite dialect', () => {
         dir,
         database,
         k,
-        syncs,
+        later,
+        now,
+        hooks,
         finish: (err) => {
           const next = waiting.shift();
           if (next === undefined) throw new Error('no sync is waiting');
@@ -142,29 +156,35 @@ describe('node:sqlite dialect', () => {
     const insert = (id: number) =>
       held.k.insertInto('probe').values({ id, name: null, amount: id }).execute();
 
-    it('when a transaction commits, then its caller goes on only once the write-ahead log is synced', async () => {
-      const tx = held.k.transaction().execute(async (trx) => {
-        await trx.insertInto('probe').values({ id: 1, name: 'a', amount: 1 }).execute();
-        await trx.insertInto('probe').values({ id: 2, name: 'b', amount: 2 }).execute();
-      });
-      expect(await settled(tx)).toBe(false);
-      // One sync, of the log: the descriptor is of `held.db-wal`.
-      expect(held.syncs).toHaveLength(1);
-      const [fd] = held.syncs;
-      expect(fd === undefined ? null : readlinkSync(`/proc/self/fd/${String(fd)}`)).toBe(
-        join(held.dir, 'held.db-wal'),
-      );
-      held.finish();
-      await tx;
+    const walPath = (fd: number | undefined) =>
+      fd === undefined ? null : readlinkSync(`/proc/self/fd/${String(fd)}`);
+
+    it('when a transaction commits and nobody else waits for the connection, then the write-ahead log is synced at once on this thread, before its caller goes on', async () => {
+      let returned = false;
+      const seenBySync: boolean[] = [];
+      held.hooks.onNow = () => seenBySync.push(returned);
+      await held.k
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('probe').values({ id: 1, name: 'a', amount: 1 }).execute();
+          await trx.insertInto('probe').values({ id: 2, name: 'b', amount: 2 }).execute();
+        })
+        .then(() => (returned = true));
+      expect(seenBySync).toEqual([false]);
+      expect(held.later).toEqual([]);
+      expect(walPath(held.now[0])).toBe(join(held.dir, 'held.db-wal'));
     });
 
-    it('when commits come while a sync runs, then the connection serves them meanwhile and they share the next sync (group commit)', async () => {
+    it('when commits wait for the connection, then the sync runs in the thread pool, the connection serves them meanwhile and they share the next sync (group commit)', async () => {
+      // The second waits for the connection while the first commits: the first's sync goes to
+      // the thread pool.
       const first = insert(1);
+      const second = insert(2);
       await vi.waitFor(() => {
-        expect(held.syncs).toHaveLength(1);
+        expect(held.later).toHaveLength(1);
       });
-      // The first commit's sync runs; three more commit meanwhile, the connection being free.
-      const more = [insert(2), insert(3), insert(4)];
+      expect(walPath(held.later[0])).toBe(join(held.dir, 'held.db-wal'));
+      const more = [second, insert(3), insert(4)];
       await vi.waitFor(async () => {
         expect(
           (await held.k.selectFrom('probe').select('id').orderBy('id').execute()).map((r) => r.id),
@@ -176,12 +196,13 @@ describe('node:sqlite dialect', () => {
       await first;
       // One sync more, started after the first, covers all three.
       await vi.waitFor(() => {
-        expect(held.syncs).toHaveLength(2);
+        expect(held.later).toHaveLength(2);
       });
       expect(await settled(Promise.race(more))).toBe(false);
       held.finish();
       await Promise.all(more);
-      expect(held.syncs).toHaveLength(2);
+      expect(held.later).toHaveLength(2);
+      expect(held.now).toEqual([]);
     });
 
     it('when reads run or a transaction rolls back, then nothing waits for a sync', async () => {
@@ -192,7 +213,7 @@ describe('node:sqlite dialect', () => {
           throw new Error('changed my mind');
         }),
       ).rejects.toThrow('changed my mind');
-      expect(held.syncs).toEqual([]);
+      expect([...held.later, ...held.now]).toEqual([]);
       expect(await held.k.selectFrom('probe').selectAll().execute()).toEqual([]);
     });
 
@@ -203,23 +224,32 @@ describe('node:sqlite dialect', () => {
           await trx.insertInto('probe').values({ id: 2, name: null, amount: 2 }).execute();
         });
       });
-      expect(held.syncs).toEqual([]);
+      expect([...held.later, ...held.now]).toEqual([]);
       expect(held.database.deferring).toBe(false);
-      const durable = insert(3);
-      await vi.waitFor(() => {
-        expect(held.syncs).toHaveLength(1);
-      });
-      held.finish();
-      await durable;
+      await insert(3);
+      expect(held.now).toHaveLength(1);
     });
 
-    it('when the sync fails, then the commit’s caller gets the error', async () => {
-      const tx = insert(1);
+    it('when the sync fails, on this thread or in the thread pool, then the commit’s caller gets the error', async () => {
+      held.hooks.onNow = () => {
+        throw new Error('EIO: i/o error, fdatasync');
+      };
+      await expect(insert(1)).rejects.toThrow('EIO');
+      held.hooks.onNow = () => undefined;
+
+      const first = insert(2);
+      const second = insert(3);
       await vi.waitFor(() => {
-        expect(held.syncs).toHaveLength(1);
+        expect(held.later).toHaveLength(1);
       });
       held.finish(new Error('EIO: i/o error, fdatasync'));
-      await expect(tx).rejects.toThrow('EIO');
+      await expect(first).rejects.toThrow('EIO');
+      // The next sync is a new one, and it can succeed.
+      await vi.waitFor(() => {
+        expect(held.later).toHaveLength(2);
+      });
+      held.finish();
+      await second;
     });
   });
 

@@ -8,10 +8,15 @@
 // nothing else could use meanwhile: 0.3-1 ms a commit on the benchmark machines, most of a
 // capture's database time (test/bench/RESULTS-payments.md, session 12). Here SQLite commits with
 // synchronous=NORMAL (written to the log, not synced) and the driver, once it has released the
-// connection, waits for an fdatasync of the log run by libuv's thread pool (`durable`). The log
-// keeps commits in order, so one sync makes every commit before it durable: commits made while a
-// sync runs share the next one (a group commit), and the event loop serves requests meanwhile.
-import { closeSync, fdatasync, openSync } from 'node:fs';
+// connection, waits for an fdatasync of the log (`durable`). The log keeps commits in order, so one
+// sync makes every commit before it durable. When another holder waits for the connection, the sync
+// runs in libuv's thread pool: the event loop serves requests meanwhile, and the commits made while
+// it runs share the next one (a group commit). Alone, the sync runs at once on this thread, as
+// SQLite's would: a round trip through the thread pool cost 0.2 ms more per commit on the
+// benchmark machine, as much as the sync itself. "Alone" also asks the application whether other
+// work waits (`othersAtWork`): while the event loop is blocked in a sync, no other request reaches
+// the connection to show that it is wanted.
+import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
   CompiledQuery,
@@ -105,16 +110,22 @@ class NodeSqliteStatement implements SqliteStatement {
 /** How many prepared statements the connection keeps (least recently used ones go first). */
 const STATEMENT_CACHE_SIZE = 500;
 
-/** Syncs a file's data to disk (fdatasync), off the event loop. */
-export type SyncFile = (fd: number) => Promise<void>;
+/** Syncs a file's data to disk (fdatasync): `later` in the thread pool, `now` on this thread. */
+export interface SyncFile {
+  later(fd: number): Promise<void>;
+  now(fd: number): void;
+}
 
-const syncFile: SyncFile = (fd) =>
-  new Promise((resolve, reject) => {
-    fdatasync(fd, (err) => {
-      if (err === null) resolve();
-      else reject(err);
-    });
-  });
+const syncFile: SyncFile = {
+  later: (fd) =>
+    new Promise((resolve, reject) => {
+      fdatasync(fd, (err) => {
+        if (err === null) resolve();
+        else reject(err);
+      });
+    }),
+  now: fdatasyncSync,
+};
 
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly raw: DatabaseSync;
@@ -137,6 +148,12 @@ export class NodeSqliteDatabase implements SqliteDatabase {
    * those commits are not waited for; the next durable one takes them along.
    */
   deferring = false;
+  /**
+   * Whether other work of the process waits to run (the BFF: another HTTP request in flight). A
+   * commit's sync then runs in the thread pool even when nobody waits for the connection, so that
+   * the event loop serves that work meanwhile (db/node-sqlite-dialect.ts, top).
+   */
+  othersAtWork: () => boolean = () => false;
   readonly #wrote = () => {
     // Outside a transaction after a write: it committed (autocommit, or COMMIT itself).
     if (!this.deferring && !this.raw.isTransaction) this.#syncDue = true;
@@ -165,12 +182,22 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   /**
    * Resolves once every commit made before the call is on disk: a sync that starts after the call
    * (a running one may have started before the commit), shared by every caller until it starts.
+   * `alone`: nobody else waits for the connection, so unless a sync is running or queued (which the
+   * commit then shares), it runs now, on this thread.
    */
-  durable(): Promise<void> {
+  durable(alone = false): Promise<void> {
     if (this.#wal === null) return Promise.resolve();
     if (this.#queued !== null) return this.#queued;
     const running = this.#syncing;
-    if (running === null) return this.#startSync();
+    if (running === null) {
+      if (!alone) return this.#startSync();
+      try {
+        this.#syncFile.now((this.#walFd ??= this.#openWal()));
+        return Promise.resolve();
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     const next = running.then(
       () => this.#startQueued(),
       () => this.#startQueued(),
@@ -184,11 +211,14 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return this.#startSync();
   }
 
+  /** The same file SQLite writes: a sync is of the file, whichever descriptor asks. */
+  #openWal(): number {
+    return openSync(this.#wal ?? '', 'r');
+  }
+
   #startSync(): Promise<void> {
-    const wal = this.#wal ?? '';
-    // The same file SQLite writes: a sync is of the file, whichever descriptor asks.
-    this.#walFd ??= openSync(wal, 'r');
-    const sync = this.#syncFile(this.#walFd).finally(() => {
+    this.#walFd ??= this.#openWal();
+    const sync = this.#syncFile.later(this.#walFd).finally(() => {
       if (this.#syncing === sync) this.#syncing = null;
     });
     this.#syncing = sync;
@@ -239,12 +269,23 @@ export class NodeSqliteDatabase implements SqliteDatabase {
 class ConnectionLock {
   #held: Promise<void> | null = null;
   #release: (() => void) | null = null;
+  #waiting = 0;
 
   async take(): Promise<void> {
-    while (this.#held !== null) await this.#held;
+    this.#waiting += 1;
+    try {
+      while (this.#held !== null) await this.#held;
+    } finally {
+      this.#waiting -= 1;
+    }
     this.#held = new Promise((resolve) => {
       this.#release = resolve;
     });
+  }
+
+  /** Whether another holder waits for the connection. */
+  get contended(): boolean {
+    return this.#waiting > 0;
   }
 
   give(): void {
@@ -272,8 +313,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
   /** Lets the next holder in, then waits until what this holder committed is on disk. */
   override async releaseConnection(): Promise<void> {
     const due = this.#database.takeSyncDue();
+    const alone = !this.#lock.contended && !this.#database.othersAtWork();
     this.#lock.give();
-    if (due) await this.#database.durable();
+    if (due) await this.#database.durable(alone);
   }
 }
 
