@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReadyResponseSchema } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode, startApp, type TestApp } from './test-support/harness.js';
 
@@ -159,3 +159,45 @@ for (const variant of DB_VARIANTS) {
     });
   });
 }
+
+describe('requests at work, as SQLite hears of them', () => {
+  it('when a second request is being served, then SQLite hears that other work waits (a commit’s sync then leaves the event loop to it), and no longer once both are answered', async () => {
+    const sqlite = DB_VARIANTS.find((v) => v.name === 'sqlite');
+    if (sqlite === undefined) throw new Error('no SQLite variant');
+    // The gateway probe of /readyz waits until released: a request held in flight.
+    let probing = 0;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const t = await startApp(sqlite, {
+      gatewayProbe: async () => {
+        probing += 1;
+        await held;
+      },
+    });
+    try {
+      const database = t.db.sqlite;
+      if (database === null) throw new Error('not SQLite');
+      const first = t.client().get('/readyz');
+      await vi.waitFor(() => {
+        expect(probing).toBe(1);
+      });
+      expect(database.othersAtWork()).toBe(false);
+      const second = t.client().get('/readyz');
+      await vi.waitFor(() => {
+        expect(probing).toBe(2);
+      });
+      expect(database.othersAtWork()).toBe(true);
+      release();
+      expect((await first).status).toBe(200);
+      expect((await second).status).toBe(200);
+      await vi.waitFor(() => {
+        expect(database.othersAtWork()).toBe(false);
+      });
+    } finally {
+      release();
+      await t.close();
+    }
+  });
+});
