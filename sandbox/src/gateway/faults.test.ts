@@ -13,6 +13,22 @@ beforeEach(async () => {
   await s.control('/sandbox/faults', {});
 });
 
+/** A sale of `amount` EUR, approved; what a follow-up names it by. */
+async function approvedSale(amount: string) {
+  const fields = saleFields({ amount });
+  const sale = await s.client.call('sale', 1001, fields);
+  return {
+    login: MERCHANT.login,
+    client_orderid: fields.client_orderid,
+    orderid: sale.reply.orderId,
+  };
+}
+
+type SaleRef = Awaited<ReturnType<typeof approvedSale>>;
+
+const refund = (ref: SaleRef, amount: string) =>
+  s.client.call('return', 1001, { ...ref, comment: 'refund', amount, currency: 'EUR' });
+
 describe('fault injection', () => {
   it('when errorRate is 1, then the operation fails with 500 before it is applied', async () => {
     expect((await s.control('/sandbox/faults', { errorRate: 1 })).status).toBe(200);
@@ -30,17 +46,9 @@ describe('fault injection', () => {
   });
 
   it('when a response is dropped, then the client gets no reply but the return was applied (status shows it)', async () => {
-    const fields = saleFields({ amount: '20.00' });
-    const sale = await s.client.call('sale', 1001, fields);
-    const ref = {
-      login: MERCHANT.login,
-      client_orderid: fields.client_orderid,
-      orderid: sale.reply.orderId,
-    };
+    const ref = await approvedSale('20.00');
     await s.control('/sandbox/faults', { dropResponseRate: 1, operations: ['return'] });
-    await expect(
-      s.client.call('return', 1001, { ...ref, comment: 'refund', amount: '5.00', currency: 'EUR' }),
-    ).rejects.toThrow();
+    await expect(refund(ref, '5.00')).rejects.toThrow();
     const status = await s.client.call('status', 1001, ref);
     expect(status.httpStatus).toBe(200);
     expect(status.reply.fields['returned-amount']).toBe('5.00');
@@ -60,26 +68,10 @@ describe('fault injection', () => {
   });
 
   it('when hold is set, then requests wait, listed and not applied, until a faults change lifts it; then each is applied and answered, with the faults it arrived under', async () => {
-    const fields = saleFields({ amount: '12.00' });
-    const sale = await s.client.call('sale', 1001, fields);
-    const ref = {
-      login: MERCHANT.login,
-      client_orderid: fields.client_orderid,
-      orderid: sale.reply.orderId,
-    };
+    const ref = await approvedSale('12.00');
     await s.control('/sandbox/faults', { hold: true, operations: ['return'] });
-    const returned = s.client.call('return', 1001, {
-      ...ref,
-      comment: 'refund',
-      amount: '2.00',
-      currency: 'EUR',
-    });
-    const failed = s.client.call('return', 1001, {
-      ...ref,
-      comment: 'refund',
-      amount: '3.00',
-      currency: 'EUR',
-    });
+    const first = refund(ref, '2.00');
+    const second = refund(ref, '3.00');
     await vi.waitFor(async () => {
       expect((await s.control('/sandbox/faults/delayed')).json).toMatchObject({
         delayed: [{ operation: 'return' }, { operation: 'return' }],
@@ -91,8 +83,8 @@ describe('fault injection', () => {
     expect(before.reply.fields['returned-amount'] ?? '0.00').toBe('0.00');
     // Lifting `hold` while setting an error rate: the held ones keep the faults they came under.
     await s.control('/sandbox/faults', { errorRate: 1, operations: ['return'] });
-    expect((await returned).httpStatus).toBe(200);
-    expect((await failed).httpStatus).toBe(200);
+    expect((await first).httpStatus).toBe(200);
+    expect((await second).httpStatus).toBe(200);
     expect((await s.control('/sandbox/faults/delayed')).json).toEqual({ delayed: [] });
     const after = await s.client.call('status', 1001, ref);
     expect(after.reply.fields['returned-amount']).toBe('5.00');
