@@ -1,11 +1,11 @@
 // A BFF process killed with SIGKILL between sending and recording: each money-moving request (a
 // capture, a return, a void, a rebill and a payout-pay) is held at the gateway (the sandbox's `hold`
 // fault, until the test lets them go), the BFF dies with every operation recorded as `sending`, the
-// gateway then applies them, and a new BFF
-// process starts on the same database. Shows: the `sending` operations end reconciled (applied,
-// reservations released), nothing is sent again (a retry with the same Idempotency-Key is refused
-// until the gateway's truth is known, then gets the reply it would have had, or is made afresh when
-// the gateway did not apply it), no cap can be exceeded meanwhile, and the audit trail is complete.
+// gateway then applies them, and a new BFF process starts on the same database. Shows: the
+// `sending` operations end reconciled (applied, reservations released), nothing is sent again (a
+// retry with the same Idempotency-Key is refused until the gateway's truth is known, then gets the
+// reply it would have had, or is made afresh when the gateway did not apply it), no cap can be
+// exceeded meanwhile, and the audit trail is complete.
 // Also a BFF killed while it confirms a shop order's callback with `status`: the callback it had
 // stored is not lost (the gateway's next delivery takes it over once the dead receiver's time is up).
 //
