@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DB_VARIANTS } from '../test-support/harness.js';
 import { openDatabase, pgPoolConfig, type Db } from './connect.js';
+import { transactionSyncedLater } from './deferred-sync.js';
 import { preparingPool, StatementNames, THEN_COMMIT } from './pg-prepared.js';
 import { runWrites } from './write-batch.js';
 
@@ -136,7 +137,8 @@ interface SocketWrites {
   _writev(chunks: { chunk: unknown }[], ...rest: unknown[]): void;
 }
 /** the statements the wire log below tells apart (insert before commit: THEN_COMMIT says commit) */
-const VERBS = ['begin', 'select', 'insert', 'commit'];
+// 'set local' first: its text, synchronous_commit, holds 'commit' too.
+const VERBS = ['set local', 'begin', 'select', 'insert', 'commit'];
 
 describe.skipIf(postgres === undefined || postgres.skip)(
   'pipelined transactions (postgres)',
@@ -273,6 +275,54 @@ describe.skipIf(postgres === undefined || postgres.skip)(
         .transaction()
         .execute((trx) => trx.selectFrom('probe').select('id').orderBy('id').execute());
       expect(rows.map((r) => r.id)).toEqual([1, 3, 4]);
+    });
+
+    it('when a transaction commits synced later, then its setting leaves with the BEGIN and the first statement, holds for that transaction alone, and its writes are kept', async () => {
+      const setting = sql<{ s: string }>`select current_setting('synchronous_commit') as s`;
+      wire = [];
+      const inside = await transactionSyncedLater(
+        { kind: 'postgres', sqlite: null },
+        k,
+        async (trx) => {
+          const { rows } = await setting.execute(trx);
+          // Columns in an order not used before: the text leaves whole, not as a prepared name.
+          await runWrites('postgres', trx, [trx.insertInto('probe').values({ a: 'six', id: 6 })], {
+            thenCommit: true,
+          });
+          return rows[0]?.s;
+        },
+      );
+      const log = wire;
+      wire = null;
+      expect(inside).toBe('off');
+      // Still two round trips: the setting costs none of its own.
+      expect(log).toEqual([
+        'write begin + set local + select',
+        'reply begin',
+        'reply set local',
+        'reply select',
+        'write insert + commit',
+        'reply insert',
+        'reply commit',
+      ]);
+      expect(await ids()).toEqual([1, 3, 4, 6]);
+      // The next transaction on the same connection commits durably again.
+      const after = await k
+        .transaction()
+        .execute(async (trx) => (await setting.execute(trx)).rows[0]?.s);
+      expect(after).toBe('on');
+    });
+
+    it('when the first statement after the setting fails, then the transaction rolls back and the connection serves the next one', async () => {
+      await expect(
+        transactionSyncedLater({ kind: 'postgres', sqlite: null }, k, async (trx) => {
+          await trx.insertInto('probe').values({ id: 1, a: 'dup' }).execute();
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      const rows = await k
+        .transaction()
+        .execute((trx) => trx.selectFrom('probe').select('id').orderBy('id').execute());
+      expect(rows.map((r) => r.id)).toEqual([1, 3, 4, 6]);
     });
   },
 );

@@ -74,6 +74,13 @@ const CLOSES = /^\s*(commit|rollback|end|abort)\b/i;
 export const THEN_COMMIT = '/* then commit */ ';
 
 /**
+ * A transaction's first statement when its COMMIT need not wait for the write-ahead log to reach
+ * the disk (db/deferred-sync.ts): sent ahead like BEGIN, in the same write as the statement after
+ * it, so it costs no round trip. It changes only this transaction's commit.
+ */
+export const SYNC_LATER = 'set local synchronous_commit to off';
+
+/**
  * An answer Kysely does not read: to a BEGIN whose real answer comes later, and to a ROLLBACK of a
  * transaction that has already ended.
  */
@@ -98,8 +105,9 @@ function socketOf(client: pg.PoolClient): Corkable | null {
  * One checkout of a pooled connection, as Kysely's PostgresDialect uses it.
  *
  * On a pipelined connection (pg's `pipeline: true`) a transaction costs two round trips fewer: its
- * BEGIN goes out at once but is waited for together with the first statement, which follows it on
- * the wire, and a statement marked THEN_COMMIT takes the COMMIT along. The database sees the same
+ * BEGIN (and a SYNC_LATER right behind it) goes out at once but is waited for together with the
+ * first statement, which follows it on the wire, and a statement marked THEN_COMMIT takes the
+ * COMMIT along. The database sees the same
  * statements in the same order as before; only the waits between them are gone. A BEGIN fails only
  * with its connection, and then so does everything sent behind it; a last statement that fails
  * leaves the transaction aborted, so the COMMIT behind it rolls back (PostgreSQL answers it with
@@ -161,6 +169,15 @@ class PreparingClient implements PostgresPoolClient {
       // the event loop (or, should none be, at the end of that turn).
       this.cork();
       this.#begun = this.sendAhead(text); // waited for by the next statement
+      return Promise.resolve(UNREAD);
+    }
+    if (values.length === 0 && this.#inTransaction && text === SYNC_LATER) {
+      // Like the BEGIN: sent now, its answer waited for with the next statement's.
+      this.cork();
+      const begun = this.#begun;
+      const set = this.sendAhead(text);
+      this.#begun = begun === null ? set : Promise.all([begun, set]);
+      this.#begun.catch(() => undefined);
       return Promise.resolve(UNREAD);
     }
     if (values.length === 0 && CLOSES.test(text)) this.#inTransaction = false;

@@ -16,7 +16,7 @@ import type {
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { deferredSync } from '../db/deferred-sync.js';
+import { transactionSyncedLater } from '../db/deferred-sync.js';
 import { queryTemplate } from '../db/query-template.js';
 import { runWrites, type Write } from '../db/write-batch.js';
 import type { AuditLog } from '../services/audit.js';
@@ -371,12 +371,12 @@ export class Ledger {
   }
 
   /**
-   * A transaction whose commit may reach the disk just after it returns (SQLite; the next durable
-   * commit takes it along): only for writes whose loss in a power cut leaves what a crash just
-   * before them leaves, which Paydesk recovers from (db/deferred-sync.ts).
+   * A transaction whose commit may reach the disk just after it returns (the next durable commit
+   * takes it along): only for writes whose loss in a power cut leaves what a crash just before
+   * them leaves, which Paydesk recovers from (db/deferred-sync.ts).
    */
   txSyncedLater<T>(work: (trx: PayTrx) => Promise<T>): Promise<T> {
-    return deferredSync(this.db.sqlite, this.k, (k) => k.transaction().execute(work));
+    return transactionSyncedLater(this.db, this.k, work);
   }
 
   async timeline(trx: PayTrx, transactionId: string, entry: TimelineInput): Promise<void> {
