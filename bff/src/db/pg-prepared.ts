@@ -107,15 +107,14 @@ function socketOf(client: pg.PoolClient): Corkable | null {
  * On a pipelined connection (pg's `pipeline: true`) a transaction costs two round trips fewer: its
  * BEGIN (and a SYNC_LATER right behind it) goes out at once but is waited for together with the
  * first statement, which follows it on the wire, and a statement marked THEN_COMMIT takes the
- * COMMIT along. The database sees the same
- * statements in the same order as before; only the waits between them are gone. A BEGIN fails only
- * with its connection, and then so does everything sent behind it; a last statement that fails
- * leaves the transaction aborted, so the COMMIT behind it rolls back (PostgreSQL answers it with
- * ROLLBACK) and the caller gets the statement's error.
+ * COMMIT along. The database sees the same statements in the same order as before; only the waits
+ * between them are gone. A BEGIN fails only with its connection, and then so does everything sent
+ * behind it; a last statement that fails leaves the transaction aborted, so the COMMIT behind it
+ * rolls back (PostgreSQL answers it with ROLLBACK) and the caller gets the statement's error.
  */
 class PreparingClient implements PostgresPoolClient {
   #inTransaction = false;
-  /** A BEGIN sent and not yet waited for. */
+  /** A BEGIN (and SYNC_LATER) sent and not yet waited for. */
   #begun: Promise<unknown> | null = null;
   /** The COMMIT sent behind the transaction's last statement, for Kysely's COMMIT or ROLLBACK. */
   #ended: Promise<pg.QueryResult> | null = null;
