@@ -114,8 +114,8 @@ function socketOf(client: pg.PoolClient): Corkable | null {
  */
 class PreparingClient implements PostgresPoolClient {
   #inTransaction = false;
-  /** A BEGIN (and SYNC_LATER) sent and not yet waited for. */
-  #begun: Promise<unknown> | null = null;
+  /** Commands sent ahead of the next statement (BEGIN, SYNC_LATER) and not yet waited for. */
+  #ahead: Promise<unknown> | null = null;
   /** The COMMIT sent behind the transaction's last statement, for Kysely's COMMIT or ROLLBACK. */
   #ended: Promise<pg.QueryResult> | null = null;
   readonly #socket: Corkable | null;
@@ -164,20 +164,10 @@ class PreparingClient implements PostgresPoolClient {
     }
     if (values.length === 0 && OPENS.test(text)) {
       this.#inTransaction = true;
-      // The BEGIN leaves in one write with the first statement, which is sent in the same turn of
-      // the event loop (or, should none be, at the end of that turn).
-      this.cork();
-      this.#begun = this.sendAhead(text); // waited for by the next statement
-      return Promise.resolve(UNREAD);
+      return this.aheadOfNext(text);
     }
     if (values.length === 0 && this.#inTransaction && text === SYNC_LATER) {
-      // Like the BEGIN: sent now, its answer waited for with the next statement's.
-      this.cork();
-      const begun = this.#begun;
-      const set = this.sendAhead(text);
-      this.#begun = begun === null ? set : Promise.all([begun, set]);
-      this.#begun.catch(() => undefined);
-      return Promise.resolve(UNREAD);
+      return this.aheadOfNext(text);
     }
     if (values.length === 0 && CLOSES.test(text)) this.#inTransaction = false;
     const endsTransaction = this.#inTransaction && text.startsWith(THEN_COMMIT);
@@ -189,7 +179,21 @@ class PreparingClient implements PostgresPoolClient {
       this.#ended = this.sendAhead('commit'); // waited for by Kysely's COMMIT or ROLLBACK
     }
     this.uncork();
-    return this.afterBegin(result);
+    return this.afterAhead(result);
+  }
+
+  /**
+   * Sends a command that leaves in one write with the next statement, which is sent in the same
+   * turn of the event loop (or, should none be, at the end of that turn) and waits for its answer.
+   */
+  private aheadOfNext(text: string): Promise<pg.QueryResult> {
+    this.cork();
+    const sent = this.sendAhead(text);
+    const before = this.#ahead;
+    const ahead = before === null ? sent : Promise.all([before, sent]);
+    ahead.catch(() => undefined);
+    this.#ahead = ahead;
+    return Promise.resolve(UNREAD);
   }
 
   /** Holds what is sent next in the socket until `uncork`, at the latest until this turn ends. */
@@ -216,13 +220,13 @@ class PreparingClient implements PostgresPoolClient {
     return sent;
   }
 
-  /** `result` once the BEGIN sent ahead of it (if any) has been answered too. */
-  private async afterBegin(result: Promise<pg.QueryResult>): Promise<pg.QueryResult> {
-    const begun = this.#begun;
-    if (begun === null) return result;
-    this.#begun = null;
+  /** `result` once the commands sent ahead of it (if any) have been answered too. */
+  private async afterAhead(result: Promise<pg.QueryResult>): Promise<pg.QueryResult> {
+    const ahead = this.#ahead;
+    if (ahead === null) return result;
+    this.#ahead = null;
     try {
-      await begun;
+      await ahead;
     } catch (err) {
       result.catch(() => undefined);
       throw err;
