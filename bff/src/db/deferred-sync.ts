@@ -12,8 +12,8 @@
 // On SQLite the log keeps commits in order, so a power cut can only lose the last ones, never one
 // from the middle, and the next durable commit makes every commit before it durable too. The same
 // holds for PostgreSQL's write-ahead log, where a transaction commits this way with
-// `synchronous_commit` off (its WAL writer flushes such a commit within `wal_writer_delay`, and
-// any durable commit after it flushes it too). There the wait is the server's, not the event
+// `synchronous_commit` off (its WAL writer flushes such a commit within three `wal_writer_delay`s,
+// and any durable commit after it flushes it too). There the wait is the server's, not the event
 // loop's, but the request waits for it all the same: about a tenth of a millisecond per commit on
 // a local disk, more on a networked one.
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
