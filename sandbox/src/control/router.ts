@@ -1,13 +1,14 @@
 // The control API for tests and demos (JSON, outside the gateway paths): clock, faults, orders,
-// forced statuses, the callback delivery log, reset.
+// forced statuses, one order's 3-D Secure Method timeout, the callback delivery log, reset.
 import express, { type Response } from 'express';
 import { z } from 'zod';
 import type { VirtualClock, Scheduler } from '../clock.js';
 import type { Engine } from '../gateway/engine.js';
 import { orderStage, replyStatus } from '../gateway/engine.js';
 import { faultsSchema, type DelayedRequest, type Faults } from '../gateway/faults.js';
+import { GatewayError } from '../http/gateway-error.js';
 import type { Store } from '../state/store.js';
-import { CALLBACK_DELIVERY_STATES } from '../state/types.js';
+import { CALLBACK_DELIVERY_STATES, type Order } from '../state/types.js';
 
 export interface ControlDeps {
   engine: Engine;
@@ -108,14 +109,25 @@ export function controlRouter(deps: ControlDeps): express.Router {
     sendJson(res, 200, parsed.data);
   });
 
-  router.get('/sandbox/orders/:orderid', (req, res) => {
+  /** The order the path names, or a 404 already sent. */
+  const orderOf = (req: express.Request<{ orderid: string }>, res: Response) => {
     const order = deps.store.orders.get(req.params.orderid);
     if (!order) {
       sendJson(res, 404, {
         error: { code: 'NOT_FOUND', message: `no order ${req.params.orderid}` },
       });
-      return;
     }
+    return order;
+  };
+  const orderState = (order: Order) => ({
+    orderid: order.orderid,
+    status: replyStatus(order),
+    orderStage: orderStage(order),
+  });
+
+  router.get('/sandbox/orders/:orderid', (req, res) => {
+    const order = orderOf(req, res);
+    if (!order) return;
     const { pageToken: _token, ...visible } = order;
     sendJson(res, 200, {
       ...visible,
@@ -125,24 +137,30 @@ export function controlRouter(deps: ControlDeps): express.Router {
   });
 
   router.post('/sandbox/orders/:orderid/force', (req, res) => {
-    const order = deps.store.orders.get(req.params.orderid);
-    if (!order) {
-      sendJson(res, 404, {
-        error: { code: 'NOT_FOUND', message: `no order ${req.params.orderid}` },
-      });
-      return;
-    }
+    const order = orderOf(req, res);
+    if (!order) return;
     const parsed = forceSchema.safeParse(req.body);
     if (!parsed.success) {
       badRequest(res, parsed.error);
       return;
     }
     deps.engine.force(order, parsed.data.status);
-    sendJson(res, 200, {
-      orderid: order.orderid,
-      status: replyStatus(order),
-      orderStage: orderStage(order),
-    });
+    sendJson(res, 200, orderState(order));
+  });
+
+  // One order's 3-D Secure Method step times out now; the clock (every other order's) stays.
+  router.post('/sandbox/orders/:orderid/3ds-method-timeout', (req, res) => {
+    const order = orderOf(req, res);
+    if (!order) return;
+    try {
+      deps.engine.timeOutMethod(order);
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      sendJson(res, error.httpStatus, { error: { code: error.code, message: error.message } });
+      return;
+    }
+    // The sale completes after the usual processing delay, then its callback goes out.
+    sendJson(res, 200, orderState(order));
   });
 
   router.get('/sandbox/callbacks', (req, res) => {

@@ -181,6 +181,37 @@ describe('3DS Method step (4000000000003063)', () => {
     expect(late.reply.errorMessage).toContain('threeDSCompInd N');
   });
 
+  it("when the control times one order's step out, then that order counts as N, another still waits, and the clock stays", async () => {
+    const clockBefore = (await s.control('/sandbox/clock')).json.offsetMs;
+    const [a, b] = [
+      saleFields({ credit_card_number: '4000000000003063' }),
+      saleFields({ credit_card_number: '4000000000003063' }),
+    ];
+    const saleA = await s.client.call('sale', 1001, a);
+    const saleB = await s.client.call('sale', 1001, b);
+    const timedOut = await s.control(
+      `/sandbox/orders/${saleA.reply.orderId!}/3ds-method-timeout`,
+      {},
+    );
+    expect(timedOut.status).toBe(200);
+    await s.advance(0);
+    expect((await statusOf(saleA.reply.orderId!, a.client_orderid!)).status).toBe('approved');
+    const state = await s.control(`/sandbox/orders/${saleA.reply.orderId!}`);
+    expect((state.json.threeDs as { compInd: string }).compInd).toBe('N');
+    expect((await statusOf(saleB.reply.orderId!, b.client_orderid!))['order-stage']).toBe(
+      '3ds_method',
+    );
+    expect((await s.control('/sandbox/clock')).json.offsetMs).toBe(clockBefore);
+
+    const again = await s.control(`/sandbox/orders/${saleA.reply.orderId!}/3ds-method-timeout`, {});
+    expect(again.status).toBe(409);
+    expect(again.json.error).toEqual({
+      code: 'INVALID_STATE',
+      message: 'the order is not waiting for its 3-D Secure Method result',
+    });
+    expect((await s.control('/sandbox/orders/nope/3ds-method-timeout', {})).status).toBe(404);
+  });
+
   it('when threeDSCompInd is not Y, N or U, then 400 names it', async () => {
     const fields = saleFields({ credit_card_number: '4000000000003063' });
     const sale = await s.client.call('sale', 1001, fields);

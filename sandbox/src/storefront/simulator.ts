@@ -234,14 +234,15 @@ export class Storefront {
     const methodUrl = waiting['redirect-to'];
     if (methodUrl) await (await fetch(methodUrl)).text();
     if (timeout) {
-      // No result is uploaded: after 10 s the step counts as N. On the sandbox its clock is moved.
+      // No result is uploaded: after 10 s the step counts as N. The sandbox times this order's step
+      // out at once (its clock, every other order's dates, stays with real time); another gateway
+      // is waited for.
       const origin = new URL(this.options.gateway).origin;
-      const advanced = await fetch(`${origin}/sandbox/clock/advance`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ seconds: 10 }),
-      }).catch(() => undefined);
-      if (advanced?.status !== 200) await sleep(10_500);
+      const timedOut = await fetch(
+        `${origin}/sandbox/orders/${encodeURIComponent(orderid)}/3ds-method-timeout`,
+        { method: 'POST' },
+      ).catch(() => undefined);
+      if (timedOut?.status !== 200) await sleep(10_500);
     } else {
       await this.call('upload-method-url-result', {
         login: this.options.merchant.login,
@@ -465,20 +466,11 @@ export class Storefront {
       results[index] = placed;
       this.options.log?.(JSON.stringify(placed));
     };
-    // The 3DS Method timeout scenario advances the sandbox's one clock, which would also time out
-    // any other 3DS Method order waiting at that moment: those run alone, after the others.
-    const indices = plan.map((_, i) => i);
-    const alone = indices.filter((i) => plan[i] === '3ds-method-timeout');
-    const together = indices.filter((i) => plan[i] !== '3ds-method-timeout');
     let next = 0;
     const worker = async () => {
-      while (next < together.length) {
-        const index = together[next++];
-        if (index !== undefined) await placeAt(index);
-      }
+      while (next < plan.length) await placeAt(next++);
     };
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency ?? 4) }, worker));
-    for (const index of alone) await placeAt(index);
     return results;
   }
 }

@@ -4,7 +4,7 @@ import { MERCHANT, startReceiver, startSandbox, testConfig } from '../test-suppo
 import { SCENARIOS, Storefront } from './simulator.js';
 
 describe('the storefront simulator', () => {
-  it('when it places the full scripted mix, then every order reaches its expected final status with a verified callback', async () => {
+  it('when it places the full scripted mix, then every order reaches its expected final status with a verified callback, and the clock stays with real time', async () => {
     const s = await startSandbox({ config: testConfig({ processingDelayMs: 20 }) });
     const receiver = await startReceiver();
     try {
@@ -25,6 +25,9 @@ describe('the storefront simulator', () => {
         expect(r.final, r.scenario).toBe(r.expected);
       }
       await s.sandbox.scheduler.idle();
+      // The 3DS Method timeouts were one order's each: the gateway's clock, and so the dates of
+      // every later order, stayed with real time.
+      expect((await s.control('/sandbox/clock')).json.offsetMs).toBe(0);
       const callbacks = receiver.hits.map((h) => Object.fromEntries(h.searchParams));
       for (const c of callbacks) {
         expect(c.control).toBe(
