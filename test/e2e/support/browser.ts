@@ -95,3 +95,16 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       (v) => `${v.id} (${String(v.impact)}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
 }
+
+/**
+ * How much wider than its box a table's scroll region is, in CSS pixels: 0 when the whole table
+ * (its last column's buttons included) shows without scrolling sideways.
+ */
+export function sidewaysOverflow(page: Page, table: string): Promise<number> {
+  return page
+    .getByRole('region', { name: `${table} (scrolls sideways when wider than the screen)` })
+    .evaluate(
+      (region: { scrollWidth: number; clientWidth: number }) =>
+        region.scrollWidth - region.clientWidth,
+    );
+}

@@ -12,6 +12,7 @@ import {
   launchChromium,
   screenshot,
   seriousViolations,
+  sidewaysOverflow,
   signIn,
   type Session,
 } from '../../e2e/support/browser.js';
@@ -154,6 +155,8 @@ describe.skipIf(chromiumPath === undefined)(
     it('when support looks an order up with Ctrl+K or the app bar, then its page shows its final status', async () => {
       const page = await as(users.support, '/transactions');
       await page.getByRole('table', { name: 'Transactions' }).waitFor();
+      // On a 1366 px screen the list fits: no column is cut off behind a sideways scroll.
+      expect(await sidewaysOverflow(page, 'Transactions')).toBe(0);
 
       await page.keyboard.press('Control+k');
       const dialog = page.getByRole('dialog', { name: 'Look up an order' });
@@ -286,6 +289,9 @@ describe.skipIf(chromiumPath === undefined)(
       const b = await as(users.opsB, '/payouts');
       const waiting = b.getByRole('row').filter({ hasText: description });
       await waiting.getByText(users.opsA.email).waitFor();
+      // Both decisions show without scrolling the queue sideways.
+      expect(await sidewaysOverflow(b, 'Payouts')).toBe(0);
+      await waiting.getByRole('button', { name: 'Reject' }).waitFor();
       await waiting.getByRole('button', { name: 'Approve' }).click();
       const approve = b.getByRole('dialog', { name: 'Approve the payout' });
       await approve.getByText(/^Pay 25\.00 euros to 411111\*+1111\?$/).waitFor();

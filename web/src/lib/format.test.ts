@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDateTime, formatMoney, formatUtc } from './format';
+import { formatCount, formatDateAndTime, formatDateTime, formatMoney, formatUtc } from './format';
 
 // Intl output uses narrow no-break spaces in some locales; compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -52,6 +52,20 @@ describe('formatDateTime', () => {
   it('when the value is not a date, then it throws', () => {
     expect(() => formatDateTime('yesterday', { locale: 'en-GB', timeZone: 'UTC' })).toThrow(
       RangeError,
+    );
+  });
+});
+
+describe('formatDateAndTime', () => {
+  it('when asked apart, then the date and the time are those formatDateTime shows together', () => {
+    const instant = '2026-11-21T23:20:00.000Z';
+    const parts = formatDateAndTime(instant, { locale: 'en-GB', timeZone: 'Europe/Berlin' });
+    expect({ date: plain(parts.date), time: plain(parts.time) }).toEqual({
+      date: '22 Nov 2026',
+      time: '00:20:00',
+    });
+    expect(plain(formatDateTime(instant, { locale: 'en-GB', timeZone: 'Europe/Berlin' }))).toBe(
+      `${plain(parts.date)}, ${plain(parts.time)}`,
     );
   });
 });

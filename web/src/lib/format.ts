@@ -70,6 +70,20 @@ export function formatDateTime(value: string | Date, options: DateFormatOptions 
   }).format(toDate(value));
 }
 
+/** The date and the time of `formatDateTime` apart, for a cell that shows them on two lines. */
+export function formatDateAndTime(
+  value: string | Date,
+  options: DateFormatOptions = {},
+): { date: string; time: string } {
+  const instant = toDate(value);
+  const part = (style: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(options.locale ?? userLocale(), {
+      ...style,
+      timeZone: options.timeZone ?? userTimeZone(),
+    }).format(instant);
+  return { date: part({ dateStyle: 'medium' }), time: part({ timeStyle: 'medium' }) };
+}
+
 /** The same instant in UTC, unambiguous for tooltips and support tickets: '2026-11-21 05:20:00 UTC'. */
 export function formatUtc(value: string | Date): string {
   const iso = toDate(value).toISOString();

@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
+import { EmailText } from '../../../components/email-text';
 import { DecisionButtons, type Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
@@ -121,7 +122,7 @@ function PayoutsTable({
           {items.map((payout) => (
             <TableRow key={payout.id} hover>
               <TableCell sx={{ verticalAlign: 'top' }}>
-                <DateTime value={payout.createdAt} />
+                <DateTime value={payout.createdAt} stacked />
               </TableCell>
               <TableCell align="right" sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
                 {formatMoney(payout.amount, payout.currency)}
@@ -140,7 +141,9 @@ function PayoutsTable({
               <TableCell sx={{ verticalAlign: 'top', minWidth: 160, maxWidth: 260 }}>
                 {payout.orderDesc}
               </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>{payout.preparedBy.email}</TableCell>
+              <TableCell sx={{ verticalAlign: 'top' }}>
+                <EmailText value={payout.preparedBy.email} />
+              </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
                 <PayoutStateChip state={payout.state} />
                 {payout.errorMessage ? (

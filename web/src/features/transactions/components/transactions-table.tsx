@@ -14,7 +14,7 @@ import { Link as RouterLink } from 'react-router';
 import { DataTable } from '../../../components/data-table';
 import { DateTime } from '../../../components/date-time';
 import { formatMoney } from '../../../lib/format';
-import { EmailText } from './email-text';
+import { EmailText } from '../../../components/email-text';
 import { TransactionStatusChips } from './status-chip';
 import { TYPE_LABELS } from './labels';
 
@@ -72,7 +72,7 @@ const columns = helper.columns([
         newestLabel={['oldest first', 'newest first']}
       />
     ),
-    cell: (info) => <DateTime value={info.getValue()} />,
+    cell: (info) => <DateTime value={info.getValue()} stacked />,
     sortDescFirst: true,
   }),
   helper.accessor('orderid', {
@@ -94,7 +94,9 @@ const columns = helper.columns([
             variant="caption"
             component="div"
             color="text.secondary"
-            sx={{ maxWidth: 180, overflowWrap: 'anywhere' }}
+            // Wide enough that a generated id (a UUID and a prefix) takes two or three lines, not seven:
+            // `anywhere` alone would let the table squeeze the column to the orderid's width.
+            sx={{ minWidth: 140, maxWidth: 220, overflowWrap: 'anywhere' }}
           >
             {row.clientOrderId}
           </Typography>

@@ -26,7 +26,7 @@ import {
   transactionKeys,
 } from '../api/transactions';
 import { AmountsPanel, Facts, Panel } from '../components/amounts-panel';
-import { EmailText } from '../components/email-text';
+import { EmailText } from '../../../components/email-text';
 import { TYPE_LABELS } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
 import { OperationsList } from '../components/operations-list';
