@@ -387,8 +387,9 @@ async function signIn(baseUrl, origin, user) {
 }
 
 /**
- * First start of a demo data directory only: storefront orders learned through callbacks, two
- * preauths of our own, then staff operations through the BFF's API. Returns the summary line.
+ * First start of a demo data directory only: storefront orders learned through callbacks, three
+ * preauths of our own (one left authorized), then staff operations through the BFF's API. Returns
+ * the summary line.
  */
 async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant, users }) {
   const marker = join(dataDir, DEMO_SEED_MARKER);
@@ -415,9 +416,11 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
 
   const summary = orders > 0 ? await runStorefront(gateway, callbackUrl, orders) : null;
   const run = randomUUID().slice(0, 8);
-  const preauths = [`demo-preauth-${run}-1`, `demo-preauth-${run}-2`];
+  const preauths = [`demo-preauth-${run}-1`, `demo-preauth-${run}-2`, `demo-preauth-${run}-3`];
   await placePreauth(gateway, merchant, endpoint, callbackUrl, '120.00', preauths[0]);
   await placePreauth(gateway, merchant, endpoint, callbackUrl, '80.00', preauths[1]);
+  // Left authorized: the held funds a finance user can capture (or release) on the first visit.
+  await placePreauth(gateway, merchant, endpoint, callbackUrl, '65.00', preauths[2]);
   if ((await callbacksDelivered(sandboxOrigin, 60_000)) === null) {
     say('some gateway callbacks were still pending after 60 s; the BFF learns them later.');
   }
@@ -453,8 +456,7 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
       step('a void', res);
     } else refused.push('void: the BFF did not learn the preauth');
     // Returns need a final approval only, not settlement: the sandbox clock is left alone here
-    // (moving it a day would date every later demo order a day ahead). The storefront moves it
-    // 10 s per 3DS Method timeout itself.
+    // (moving it a day would date every later demo order a day ahead), as it is by the storefront.
     const sales = await fin.call('GET', '/api/transactions?type=sale&status=approved&limit=20');
     const sale = (sales.json?.items ?? []).find((t) => Number(t.amount) >= 5);
     if (sale) {
@@ -531,7 +533,8 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
     ? `${summary.orders} storefront orders (${summary.asExpected} as expected)`
     : 'no storefront orders';
   const line =
-    `demo data seeded in ${seconds} s: ${placed} and 2 preauths, learned through callbacks; ` +
+    `demo data seeded in ${seconds} s: ${placed} and 3 preauths (one left to capture), ` +
+    'learned through callbacks; ' +
     `${done.join(', ') || 'no staff operations'}` +
     (refused.length > 0 ? `; not done: ${refused.join('; ')}` : '');
   writeFileSync(

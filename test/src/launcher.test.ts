@@ -1,9 +1,9 @@
 // `npm start` end to end: the launcher on free ports with a temporary data directory starts the
 // sandbox and the BFF, seeds the demo users and the demo data (storefront orders learned through
-// callbacks, returns, a capture, a void, a card reference with a subscription, payment links, a
-// payout waiting for approval); every demo user can log
-// in over HTTP; after a stop and a second start the same users and the same data (no duplicates,
-// no second seeding) are there.
+// callbacks, a preauth left to capture, returns, a capture, a void, a card reference with a
+// subscription, payment links, a payout waiting for approval; the gateway's clock not moved);
+// every demo user can log in over HTTP; after a stop and a second start the same users and the
+// same data (no duplicates, no second seeding) are there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -28,6 +28,8 @@ interface Summary {
   amount: string;
 }
 interface Detail extends Summary {
+  amounts: { remainingCapturable: string };
+  allowedActions: string[];
   cardRefId: string | null;
   operations: { kind: string; origin: string; state: string; amount: string | null }[];
   timeline: { kind: string }[];
@@ -212,13 +214,18 @@ describe('npm start launcher (demo mode)', () => {
     }
 
     // Demo data: every order the storefront placed reached the BFF through a callback, final.
-    // Every scripted order ends as its scenario says (the clock-moving 3DS timeout runs alone).
+    // Every scripted order ends as its scenario says.
     expect(printed).toMatch(
       new RegExp(
         `demo data seeded in [0-9.]+ s: ${DEMO_ORDERS} storefront orders \\(${DEMO_ORDERS} as expected\\)`,
       ),
     );
     expect(printed).not.toContain('not done:');
+    // Nothing moved the gateway's clock, so no order is dated ahead of real time.
+    const clock = (await (await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/clock`)).json()) as {
+      offsetMs: number;
+    };
+    expect(clock.offsetMs).toBe(0);
     const sandbox = (await (
       await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/callbacks`)
     ).json()) as { callbacks: { orderid: string; state: string; url: string }[] };
@@ -260,6 +267,14 @@ describe('npm start launcher (demo mode)', () => {
       'sale return 1.00 approved',
       'sale return 2.00 approved',
     ]);
+    // One preauthorization is left for the user to capture or void.
+    const held = details.filter(
+      (d) => d.type === 'preauth' && d.amounts.remainingCapturable !== '0.00',
+    );
+    expect(held.map((d) => [d.status, d.amount, d.amounts.remainingCapturable])).toEqual([
+      ['approved', '65.00', '65.00'],
+    ]);
+    expect(held[0]?.allowedActions).toEqual(expect.arrayContaining(['capture', 'void']));
     // Cards, subscriptions and payment links: a card reference on a sale, a monthly plan on it
     // whose first charge the BFF learned, a sale-form link to share and a payout-form link held
     // for a second ops user.
