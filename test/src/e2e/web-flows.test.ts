@@ -329,6 +329,8 @@ describe.skipIf(chromiumPath === undefined)(
         .getByText(/^Chain verified up to row \d+$/)
         .waitFor();
       await page.getByRole('table', { name: 'Audit log' }).waitFor();
+      // Every column, the details last, shows without scrolling sideways.
+      expect(await sidewaysOverflow(page, 'Audit log')).toBe(0);
       await record(page, '5-auditor-audit-log', { axe: true });
 
       const expected: [action: string, actor: string, rows: number][] = [

@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { Pager } from '../../../components/pager';
 import { DateTime } from '../../../components/date-time';
+import { EmailText } from '../../../components/email-text';
 import { PAGE_SIZES } from '../api/audit-search-params';
 
 const features = tableFeatures({ rowPaginationFeature });
@@ -92,17 +93,32 @@ function summaryText(summary: Record<string, unknown>): string {
 
 const columns = helper.columns([
   helper.accessor('seq', { header: 'Row', cell: (info) => info.getValue() }),
-  helper.accessor('at', { header: 'Time', cell: (info) => <DateTime value={info.getValue()} /> }),
+  helper.accessor('at', {
+    header: 'Time',
+    cell: (info) => <DateTime value={info.getValue()} stacked />,
+  }),
   helper.accessor('actorEmail', {
     header: 'Actor',
-    cell: (info) => (
-      <>
-        <Typography variant="body2">{info.getValue() ?? 'anonymous'}</Typography>
-        <Typography variant="caption" color="text.secondary">
-          {info.row.original.actorRoles.map((role) => ROLE_LABELS[role]).join(', ')}
-        </Typography>
-      </>
-    ),
+    cell: (info) => {
+      const email = info.getValue();
+      return (
+        <>
+          <Typography variant="body2">
+            {email !== null ? (
+              <EmailText value={email} />
+            ) : info.row.original.requestId === null ? (
+              // No user and no request: Paydesk's own work (reconciler, poller, start-up).
+              'Paydesk (automatic)'
+            ) : (
+              'anonymous'
+            )}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {info.row.original.actorRoles.map((role) => ROLE_LABELS[role]).join(', ')}
+          </Typography>
+        </>
+      );
+    },
   }),
   helper.accessor('action', {
     header: 'Action',

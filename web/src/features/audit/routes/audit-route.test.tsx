@@ -63,6 +63,27 @@ describe('audit log screen', () => {
     );
   });
 
+  it("when a row has no user, then Paydesk's own work and an unauthenticated request are told apart", async () => {
+    const bff = new FakeBff({
+      audit: [
+        makeAuditRow(2, {
+          actorId: null,
+          actorEmail: null,
+          actorRoles: [],
+          action: 'transaction.reconcile',
+          requestId: null,
+          ip: null,
+        }),
+        makeAuditRow(1, { actorId: null, actorEmail: null, actorRoles: [], outcome: 'refused' }),
+      ],
+    });
+    renderApp('/audit', bff);
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    const [, reconcile, refused] = within(table).getAllByRole('row');
+    expect(within(reconcile!).getByText('Paydesk (automatic)')).toBeInTheDocument();
+    expect(within(refused!).getByText('anonymous')).toBeInTheDocument();
+  });
+
   it('when the first page loads, then the newest rows show with total and the chain badge', async () => {
     const bff = new FakeBff();
     renderApp('/audit', bff);
