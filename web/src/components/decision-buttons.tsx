@@ -1,5 +1,6 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 
 /** A four-eyes decision on something another user created. */
 export type Decision = 'approve' | 'reject';
@@ -25,6 +26,28 @@ export function DecisionButtons({ onDecide }: { onDecide: (decision: Decision) =
         }}
       >
         Reject
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * On one's own item waiting for approval: four eyes, so someone else approves; its creator may
+ * still withdraw it (a rejection with a reason, audited).
+ */
+export function OwnPendingDecision({ onWithdraw }: { onWithdraw: () => void }) {
+  return (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start', maxWidth: 170 }}>
+      <Typography
+        variant="caption"
+        component="div"
+        color="text.secondary"
+        title="Every payout needs two people: someone else in ops must approve it."
+      >
+        Yours: another ops user approves
+      </Typography>
+      <Button size="small" color="error" onClick={onWithdraw} sx={{ ml: -0.5 }}>
+        Withdraw
       </Button>
     </Stack>
   );

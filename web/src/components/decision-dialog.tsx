@@ -18,7 +18,7 @@ import { useNotify } from './notifier';
 
 /**
  * The second pair of eyes: approve, or reject with a reason, something another user created (a
- * payout, a payout form). The dialog's Idempotency-Key is created when it opens and reused when the
+ * payout, a payout form); or its creator withdraws it (a rejection too, never an approval). The dialog's Idempotency-Key is created when it opens and reused when the
  * same decision is sent again after a lost reply. Each screen supplies its own words and facts.
  */
 export function DecisionDialog<Result extends { message: string }>({
@@ -30,6 +30,7 @@ export function DecisionDialog<Result extends { message: string }>({
   approveNote,
   approveLabel,
   reasonHint,
+  rejectLabel = 'Reject',
   lostReplyNote,
   approve,
   reject,
@@ -49,6 +50,8 @@ export function DecisionDialog<Result extends { message: string }>({
   approveLabel: string;
   /** the reason field's hint: who sees it */
   reasonHint: string;
+  /** the reject button's words ("Withdraw" when the creator takes back their own) */
+  rejectLabel?: string;
   /** after "Sending again is safe: it is the same request", e.g. ", and Paydesk will not pay twice" */
   lostReplyNote?: string;
   approve: (idempotencyKey: string) => Promise<Result>;
@@ -147,7 +150,7 @@ export function DecisionDialog<Result extends { message: string }>({
             color={decision === 'approve' ? 'primary' : 'error'}
             loading={mutation.isPending}
           >
-            {outcomeUnknown ? 'Send again' : decision === 'approve' ? approveLabel : 'Reject'}
+            {outcomeUnknown ? 'Send again' : decision === 'approve' ? approveLabel : rejectLabel}
           </Button>
         </DialogActions>
       </form>

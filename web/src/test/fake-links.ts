@@ -166,8 +166,9 @@ export class FakeLinks {
   ): PaymentsReply {
     const link = this.links.find((l) => l.id === decodeURIComponent(id));
     if (!link) return this.error(404, 'NOT_FOUND', 'no such payment link');
-    if (link.createdBy.id === user.id) {
-      return this.error(403, 'FOUR_EYES_REQUIRED', 'another ops user must decide on this link');
+    // As the BFF: the creator may withdraw (reject) their own link, never approve it.
+    if (link.createdBy.id === user.id && approve) {
+      return this.error(403, 'FOUR_EYES_REQUIRED', 'another ops user must approve this link');
     }
     if (link.state !== 'pending_approval') {
       return this.error(409, 'INVALID_STATE', `the link is ${link.state}`);

@@ -182,8 +182,9 @@ export class FakePayouts {
     const match = /^\/api\/payouts\/([^/]+)\/(approve|reject)$/.exec(path);
     const payout = this.payouts.find((p) => p.id === match?.[1]);
     if (!match || !payout) return this.error(404, 'NOT_FOUND', 'no such payout');
-    if (payout.preparedBy.id === user.id) {
-      return this.error(403, 'FOUR_EYES_REQUIRED', 'another ops user must decide on this payout');
+    // As the BFF: the preparer may withdraw (reject) their own payout, never approve it.
+    if (payout.preparedBy.id === user.id && match[2] === 'approve') {
+      return this.error(403, 'FOUR_EYES_REQUIRED', 'another ops user must approve this payout');
     }
     if (payout.state !== 'pending_approval') {
       return this.error(409, 'INVALID_STATE', `the payout is ${payout.state}`);

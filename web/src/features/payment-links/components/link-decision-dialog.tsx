@@ -10,15 +10,18 @@ import { KIND_LABELS } from './link-labels';
 
 /**
  * Approve (send to the gateway and release its page) or reject a payout-form another ops user
- * created. The Idempotency-Key is created when the dialog opens.
+ * created, or withdraw (reject) one's own. The Idempotency-Key is created when the dialog opens.
  */
 export default function LinkDecisionDialog({
   link,
   decision,
+  own,
   onClose,
 }: {
   link: PaymentLink;
   decision: Decision;
+  /** the signed-in user created it: rejecting is withdrawing */
+  own: boolean;
   onClose: () => void;
 }) {
   const amount =
@@ -27,7 +30,13 @@ export default function LinkDecisionDialog({
     <DecisionDialog
       id={link.id}
       decision={decision}
-      title={decision === 'approve' ? 'Approve the payout form' : 'Reject the payout form'}
+      title={
+        decision === 'approve'
+          ? 'Approve the payout form'
+          : own
+            ? 'Withdraw your payout form'
+            : 'Reject the payout form'
+      }
       question={
         link.amount !== null && link.currency !== null ? (
           <Typography variant="h6" component="p">
@@ -48,7 +57,12 @@ export default function LinkDecisionDialog({
       }
       approveNote="Approving sends the payout-form to the gateway; the payee can then enter where the money goes, and it leaves the account."
       approveLabel={`Approve ${amount}`}
-      reasonHint="Shown to the ops user who created it, and audited."
+      reasonHint={
+        own
+          ? 'Audited. Nothing is sent to the gateway; it leaves the approval queue.'
+          : 'Shown to the ops user who created it, and audited.'
+      }
+      rejectLabel={own ? 'Withdraw' : 'Reject'}
       approve={(key) => approveLink(link.id, key)}
       reject={(body, key) => rejectLink(link.id, body, key)}
       failed={(result) => result.link.state === 'failed'}

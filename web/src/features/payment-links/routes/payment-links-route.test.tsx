@@ -206,6 +206,24 @@ describe('payment links', () => {
     expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('when an ops user withdraws their own payout form, then a reason is asked and the rejection is sent; approving stays impossible', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    const own = rowOf('My own payout form');
+    expect(own.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    await app.user.click(own.getByRole('button', { name: 'Withdraw' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Withdraw your payout form' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Withdraw' }));
+    expect(dialog.getByText('Say why (up to 255 characters).')).toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/Reason/), 'made by mistake');
+    await app.user.click(dialog.getByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[2]!.id}/reject`)[0]!.body).toEqual({
+      reason: 'made by mistake',
+    });
+  });
+
   it('when ops creates a payout form, then no customer is asked, and it waits for approval', async () => {
     const bff = bffAs(['ops'], []);
     const app = renderApp('/payment-links', bff);

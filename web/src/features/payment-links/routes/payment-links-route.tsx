@@ -20,7 +20,11 @@ import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CopyableText } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
-import { DecisionButtons, type Decision } from '../../../components/decision-buttons';
+import {
+  DecisionButtons,
+  OwnPendingDecision,
+  type Decision,
+} from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
@@ -83,18 +87,26 @@ function Decision({
   }
   // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
   if (link.canDecide && isOps) return <DecisionButtons onDecide={onDecide} />;
+  if (link.state === 'pending_approval' && link.createdBy.id === myId) {
+    // Four eyes: its creator can never approve it, only take it back.
+    return (
+      <OwnPendingDecision
+        onWithdraw={() => {
+          onDecide('reject');
+        }}
+      />
+    );
+  }
   const note =
-    link.state === 'pending_approval' && link.createdBy.id === myId
-      ? 'Yours: another ops user approves'
-      : link.state === 'pending_approval'
-        ? 'Waits for a second ops user'
-        : link.rejectReason !== null
-          ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
-          : link.errorMessage !== null
-            ? [link.errorCode, link.errorMessage].filter(Boolean).join(': ')
-            : link.state === 'unknown'
-              ? 'The gateway’s reply was lost; the page address is not known.'
-              : null;
+    link.state === 'pending_approval'
+      ? 'Waits for a second ops user'
+      : link.rejectReason !== null
+        ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
+        : link.errorMessage !== null
+          ? [link.errorCode, link.errorMessage].filter(Boolean).join(': ')
+          : link.state === 'unknown'
+            ? 'The gateway’s reply was lost; the page address is not known.'
+            : null;
   return note === null ? null : (
     <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
       {note}
@@ -262,6 +274,7 @@ function PaymentLinksScreen() {
             key={`${deciding.link.id}-${deciding.decision}`}
             link={deciding.link}
             decision={deciding.decision}
+            own={deciding.link.createdBy.id === user.id}
             onClose={() => {
               setDeciding(null);
             }}

@@ -50,23 +50,33 @@ export function CheckedFacts({ payout }: { payout: Payout }) {
 }
 
 /**
- * Approve (payout-pay) or reject a payout someone else prepared. The dialog's Idempotency-Key is
- * created when it opens and reused when the same decision is sent again after a lost reply.
+ * Approve (payout-pay) or reject a payout someone else prepared, or withdraw (reject) one's own.
+ * The dialog's Idempotency-Key is created when it opens and reused when the same decision is sent
+ * again after a lost reply.
  */
 export default function PayoutDecisionDialog({
   payout,
   decision,
+  own,
   onClose,
 }: {
   payout: Payout;
   decision: Decision;
+  /** the signed-in user prepared it: rejecting is withdrawing */
+  own: boolean;
   onClose: () => void;
 }) {
   return (
     <DecisionDialog
       id={payout.id}
       decision={decision}
-      title={decision === 'approve' ? 'Approve the payout' : 'Reject the payout'}
+      title={
+        decision === 'approve'
+          ? 'Approve the payout'
+          : own
+            ? 'Withdraw your payout'
+            : 'Reject the payout'
+      }
       question={
         <Typography variant="h6" component="p">
           Pay {formatMoneyInWords(payout.amount, payout.currency)} to {payout.destination.masked}?
@@ -75,7 +85,12 @@ export default function PayoutDecisionDialog({
       facts={<CheckedFacts payout={payout} />}
       approveNote="Approving sends payout-pay for exactly these details; money leaves the account."
       approveLabel={`Approve and pay ${formatMoney(payout.amount, payout.currency)}`}
-      reasonHint="Shown to the ops user who prepared it, and audited."
+      reasonHint={
+        own
+          ? 'Audited. Nothing is paid; it leaves the approval queue.'
+          : 'Shown to the ops user who prepared it, and audited.'
+      }
+      rejectLabel={own ? 'Withdraw' : 'Reject'}
       lostReplyNote=", and Paydesk will not pay twice"
       approve={(key) => approvePayout(payout.id, key)}
       reject={(body, key) => rejectPayout(payout.id, body, key)}

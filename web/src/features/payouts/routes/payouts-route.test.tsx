@@ -146,6 +146,23 @@ describe('payouts', () => {
     ).toEqual({ reason: 'wrong account' });
   });
 
+  it('when an ops user withdraws their own payout, then a reason is asked and the rejection is sent; approving stays impossible', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts?view=mine', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(table).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    await app.user.click(within(table).getByRole('button', { name: 'Withdraw' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    expect(within(dialog).getByText('Say why (up to 255 characters).')).toBeInTheDocument();
+    await app.user.type(within(dialog).getByLabelText(/Reason/), 'wrong amount typed');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
+    expect(
+      bff.requestsTo('POST', '/api/payouts/10000000-0000-4000-8000-000000000002/reject')[0]!.body,
+    ).toEqual({ reason: 'wrong amount typed' });
+  });
+
   it('when an ops user prepares a bank payout, then the shared rules run first and the body carries decimal text under a key; a lost reply is retried with the same key', async () => {
     const bff = bffAs(['ops']);
     let first = true;

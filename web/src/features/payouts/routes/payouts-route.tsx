@@ -13,7 +13,11 @@ import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
-import { DecisionButtons, type Decision } from '../../../components/decision-buttons';
+import {
+  DecisionButtons,
+  OwnPendingDecision,
+  type Decision,
+} from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
@@ -59,17 +63,13 @@ function Decision({
 }) {
   if (payout.canDecide) return <DecisionButtons onDecide={onDecide} />;
   if (payout.state === 'pending_approval' && payout.preparedBy.id === myId) {
-    // Four eyes: the one who prepared it can never approve it.
+    // Four eyes: the one who prepared it can never approve it, only take it back.
     return (
-      <Typography
-        variant="caption"
-        component="div"
-        color="text.secondary"
-        sx={{ maxWidth: 170 }}
-        title="Every payout needs two people: someone else in ops must approve it."
-      >
-        Yours: another ops user approves
-      </Typography>
+      <OwnPendingDecision
+        onWithdraw={() => {
+          onDecide('reject');
+        }}
+      />
     );
   }
   if (payout.rejectReason) {
@@ -242,6 +242,7 @@ function PayoutsScreen() {
             key={`${deciding.payout.id}-${deciding.decision}`}
             payout={deciding.payout}
             decision={deciding.decision}
+            own={deciding.payout.preparedBy.id === user.id}
             onClose={() => {
               setDeciding(null);
             }}
