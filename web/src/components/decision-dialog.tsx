@@ -18,8 +18,9 @@ import { useNotify } from './notifier';
 
 /**
  * The second pair of eyes: approve, or reject with a reason, something another user created (a
- * payout, a payout form); or its creator withdraws it (a rejection too, never an approval). The dialog's Idempotency-Key is created when it opens and reused when the
- * same decision is sent again after a lost reply. Each screen supplies its own words and facts.
+ * payout, a payout form); or its creator withdraws it (a rejection too, never an approval). The
+ * dialog's Idempotency-Key is created when it opens and reused when the same decision is sent
+ * again after a lost reply. Each screen supplies its own words and facts.
  */
 export function DecisionDialog<Result extends { message: string }>({
   id,
