@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
 
@@ -147,11 +148,8 @@ describe('payment links', () => {
     const app = renderApp('/payment-links?view=awaiting-my-approval', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     await app.user.click(rowOf('Seller payout 2').getByRole('button', { name: 'Reject' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Reject the payout form' }));
-    await app.user.click(dialog.getByRole('button', { name: 'Reject' }));
-    expect(dialog.getByText('Say why (up to 255 characters).')).toBeInTheDocument();
-    await app.user.type(dialog.getByLabelText(/Reason/), 'wrong amount');
-    await app.user.click(dialog.getByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject the payout form' });
+    await sendWithReason(app.user, dialog, 'Reject', 'wrong amount');
     expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[1]!.id}/reject`)[0]!.body).toEqual({
       reason: 'wrong amount',
@@ -213,11 +211,8 @@ describe('payment links', () => {
     const own = rowOf('My own payout form');
     expect(own.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     await app.user.click(own.getByRole('button', { name: 'Withdraw' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Withdraw your payout form' }));
-    await app.user.click(dialog.getByRole('button', { name: 'Withdraw' }));
-    expect(dialog.getByText('Say why (up to 255 characters).')).toBeInTheDocument();
-    await app.user.type(dialog.getByLabelText(/Reason/), 'made by mistake');
-    await app.user.click(dialog.getByRole('button', { name: 'Withdraw' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout form' });
+    await sendWithReason(app.user, dialog, 'Withdraw', 'made by mistake');
     expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[2]!.id}/reject`)[0]!.body).toEqual({
       reason: 'made by mistake',

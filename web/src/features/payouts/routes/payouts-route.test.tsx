@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
 
@@ -136,10 +137,7 @@ describe('payouts', () => {
     const app = renderApp('/payouts', bff);
     await app.user.click(await screen.findByRole('button', { name: 'Reject' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
-    await app.user.click(within(dialog).getByRole('button', { name: 'Reject' }));
-    expect(within(dialog).getByText('Say why (up to 255 characters).')).toBeInTheDocument();
-    await app.user.type(within(dialog).getByLabelText(/Reason/), 'wrong account');
-    await app.user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    await sendWithReason(app.user, dialog, 'Reject', 'wrong account');
     expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
     expect(
       bff.requestsTo('POST', '/api/payouts/10000000-0000-4000-8000-000000000001/reject')[0]!.body,
@@ -153,10 +151,7 @@ describe('payouts', () => {
     expect(within(table).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     await app.user.click(within(table).getByRole('button', { name: 'Withdraw' }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout' });
-    await app.user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
-    expect(within(dialog).getByText('Say why (up to 255 characters).')).toBeInTheDocument();
-    await app.user.type(within(dialog).getByLabelText(/Reason/), 'wrong amount typed');
-    await app.user.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    await sendWithReason(app.user, dialog, 'Withdraw', 'wrong amount typed');
     expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
     expect(
       bff.requestsTo('POST', '/api/payouts/10000000-0000-4000-8000-000000000002/reject')[0]!.body,
