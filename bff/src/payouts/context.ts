@@ -241,16 +241,23 @@ export function exchangeData(outcome: GatewayOutcome): Record<string, unknown> {
   };
 }
 
+/** One entry of a payout's or a link's timeline (`payout_events`). */
+export interface EventEntry {
+  kind: 'gateway' | 'staff' | 'reconcile';
+  title: string;
+  actor: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes a timeline entry with `k`: inside the transaction of the change it describes, or on its
+ * own for a gateway exchange or a status check (evidence kept even when what follows fails).
+ */
 export async function addEvent(
   k: PayoutsDb,
   clock: Clock,
   subject: string,
-  entry: {
-    kind: 'gateway' | 'staff' | 'reconcile';
-    title: string;
-    actor: string | null;
-    data: Record<string, unknown>;
-  },
+  entry: EventEntry,
 ): Promise<void> {
   await k
     .insertInto('payout_events')

@@ -68,6 +68,21 @@ for (const variant of DB_VARIANTS) {
       // Stale (gateway timeout + lease passed): unknown, and 40 s after sending not yet judged.
       await bff.payouts.poller.runOnce();
       expect(await row(prepared.id)).toMatchObject({ state: 'unknown' });
+      // the timeline says why, naming the approver
+      const events = await bff.k
+        .selectFrom('payout_events')
+        .selectAll()
+        .where('subject', '=', `payout:${prepared.id}`)
+        .orderBy('id')
+        .execute();
+      const recovered = events.find((e) => e.title.startsWith('outcome unknown'));
+      expect(recovered).toMatchObject({
+        kind: 'reconcile',
+        title:
+          'outcome unknown: the instance sending it stopped before recording the outcome; followed with status, never sent again',
+        actor: null,
+      });
+      expect(JSON.parse(recovered?.data ?? '{}')).toMatchObject({ approvedBy: opsB.email });
       await bff.payouts.poller.runOnce();
       expect(await row(prepared.id)).toMatchObject({ state: 'unknown' });
 

@@ -89,7 +89,8 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     bus: deps.bus ?? new InProcessEventBus(),
   };
   const payouts = new PayoutsService(ctx);
-  const poller = new PayoutPoller(ctx, payouts, deps.logger);
+  const links = new PaymentLinksService(ctx);
+  const poller = new PayoutPoller(ctx, payouts, links, deps.logger);
   const idempotency =
     deps.idempotency ?? new Idempotency(payDb(deps.db), clock, options.idempotencyRetentionMs);
   return {
@@ -97,7 +98,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     gateway,
     idempotency,
     hasher,
-    services: { payouts, links: new PaymentLinksService(ctx), cardInfo: new CardInfoService(ctx) },
+    services: { payouts, links, cardInfo: new CardInfoService(ctx) },
     poller,
     onTransactionEvent: (event) => {
       if (event.type !== 'transaction.created' && event.type !== 'transaction.updated') return;

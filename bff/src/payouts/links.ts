@@ -24,6 +24,7 @@ import {
   resolveEndpoint,
   type Actor,
   type Ctx,
+  type EventEntry,
 } from './context.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import { gatewayRefusal } from './gateway-errors.js';
@@ -197,14 +198,16 @@ export class PaymentLinksService {
       created_at: now,
       updated_at: now,
     };
-    await c.k.insertInto('payment_links').values(row).execute();
-    this.publish(row, true);
-    await addEvent(c.k, c.clock, `link:${id}`, {
-      kind: 'staff',
-      title: `${body.kind} link created`,
-      actor: actor.email,
-      data: { held },
+    await c.k.transaction().execute(async (trx) => {
+      await trx.insertInto('payment_links').values(row).execute();
+      await addEvent(trx, c.clock, `link:${id}`, {
+        kind: 'staff',
+        title: `${body.kind} link created`,
+        actor: actor.email,
+        data: { held },
+      });
     });
+    this.publish(row, true);
     if (held) {
       return {
         link: await this.viewOf(row, actor),
@@ -233,21 +236,18 @@ export class PaymentLinksService {
       );
     }
     const request = this.boundRequest(row);
-    const now = c.clock.now();
-    const claimed = await c.k
-      .updateTable('payment_links')
-      .set({
+    const claimed = await this.write(
+      id,
+      {
         state: 'sending',
         decided_by: actor.id,
         decided_by_email: actor.email,
-        decided_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('state', '=', 'pending_approval')
-      .where('created_by', '<>', actor.id)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) {
+        decided_at: c.clock.now(),
+      },
+      { state: 'pending_approval', notCreatedBy: actor.id },
+      [{ kind: 'staff', title: 'payout-form link approved', actor: actor.email, data: {} }],
+    );
+    if (claimed === undefined) {
       const current = await this.row(id);
       throw new AppError(
         'INVALID_STATE',
@@ -255,14 +255,7 @@ export class PaymentLinksService {
         { state: current.state },
       );
     }
-    this.publish({ ...row, state: 'sending', updated_at: now });
-    await addEvent(c.k, c.clock, `link:${id}`, {
-      kind: 'staff',
-      title: 'payout-form link approved',
-      actor: actor.email,
-      data: {},
-    });
-    return this.send({ ...row, state: 'sending' }, request, actor);
+    return this.send(claimed, request, actor);
   }
 
   /** The request sealed at creation, if it still equals the stored one and the stored columns. */
@@ -312,13 +305,9 @@ export class PaymentLinksService {
       data: exchangeData(outcome),
     });
     const set = async (values: Partial<PaymentLinksTable>) => {
-      await c.k
-        .updateTable('payment_links')
-        .set({ ...values, updated_at: c.clock.now() })
-        .where('id', '=', row.id)
-        .execute();
-      const after = await this.row(row.id);
-      this.publish(after);
+      // Unguarded: even an answer that comes after recoverStale gave the link up is worth keeping.
+      const after = await this.write(row.id, values);
+      if (after === undefined) throw new AppError('NOT_FOUND', 'no such payment link');
       return after;
     };
     if (outcome.kind === 'not-sent') {
@@ -371,23 +360,20 @@ export class PaymentLinksService {
   }
 
   async reject(id: string, reason: string, actor: Actor): Promise<LinkOutcome> {
-    const c = this.c;
-    const now = c.clock.now();
-    const done = await c.k
-      .updateTable('payment_links')
-      .set({
+    const after = await this.write(
+      id,
+      {
         state: 'rejected',
         decided_by: actor.id,
         decided_by_email: actor.email,
-        decided_at: now,
+        decided_at: this.c.clock.now(),
         reject_reason: reason,
         binding: null,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('state', '=', 'pending_approval')
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) {
+      },
+      { state: 'pending_approval' },
+      [{ kind: 'staff', title: 'payout-form link rejected', actor: actor.email, data: { reason } }],
+    );
+    if (after === undefined) {
       const row = await this.row(id);
       throw new AppError(
         'INVALID_STATE',
@@ -395,17 +381,76 @@ export class PaymentLinksService {
         { state: row.state },
       );
     }
-    const after = await this.row(id);
-    this.publish(after);
-    await addEvent(c.k, c.clock, `link:${id}`, {
-      kind: 'staff',
-      title: 'payout-form link rejected',
-      actor: actor.email,
-      data: { reason },
-    });
     return {
       link: await this.viewOf(after, actor),
       message: 'The payout-form link was rejected; nothing was sent.',
     };
+  }
+
+  /**
+   * A link left `sending` longer than a gateway call can take (`staleBefore`: its last change) was
+   * being sent by an instance that stopped: the order may exist at the gateway, but its page
+   * address is not known. It becomes `unknown`, as when the reply is lost; the callback receiver
+   * records whatever the order does. Returns how many.
+   */
+  async recoverStale(staleBefore: number): Promise<number> {
+    const stale = await this.c.k
+      .selectFrom('payment_links')
+      .select(['id', 'updated_at'])
+      .where('state', '=', 'sending')
+      .where('updated_at', '<', staleBefore)
+      .execute();
+    let recovered = 0;
+    for (const { id, updated_at: since } of stale) {
+      const message = 'the instance sending it stopped before recording the reply';
+      const after = await this.write(
+        id,
+        { state: 'unknown', error_code: 'INTERRUPTED', error_message: message },
+        { state: 'sending', updatedAt: since },
+        [
+          {
+            kind: 'reconcile',
+            title: `outcome unknown: ${message}; its page address is not known`,
+            actor: null,
+            data: { sendingSince: new Date(since).toISOString() },
+          },
+        ],
+      );
+      if (after !== undefined) recovered += 1;
+    }
+    return recovered;
+  }
+
+  /**
+   * Writes `set` with its timeline entries in one transaction and publishes the row once
+   * committed. Undefined when the row no longer met `guard` (nothing written).
+   */
+  private async write(
+    id: string,
+    set: Partial<PaymentLinksTable>,
+    guard: { state?: string; notCreatedBy?: string; updatedAt?: number } = {},
+    events: readonly EventEntry[] = [],
+  ): Promise<PaymentLinksTable | undefined> {
+    const { k, clock } = this.c;
+    const after = await k.transaction().execute(async (trx) => {
+      let update = trx
+        .updateTable('payment_links')
+        .set({ ...set, updated_at: clock.now() })
+        .where('id', '=', id);
+      if (guard.state !== undefined) update = update.where('state', '=', guard.state);
+      if (guard.notCreatedBy !== undefined)
+        update = update.where('created_by', '<>', guard.notCreatedBy);
+      if (guard.updatedAt !== undefined) update = update.where('updated_at', '=', guard.updatedAt);
+      const done = await update.executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) return undefined;
+      for (const entry of events) await addEvent(trx, clock, `link:${id}`, entry);
+      return trx
+        .selectFrom('payment_links')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    });
+    if (after !== undefined) this.publish(after);
+    return after;
   }
 }

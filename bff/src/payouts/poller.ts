@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
 import { addEvent, askStatus, exchangeData, nextPollDelay, type Ctx } from './context.js';
 import type { PayoutsTable } from './migration.js';
+import type { PaymentLinksService } from './links.js';
 import type { PayoutsService } from './service.js';
 
 const AWAITED = ['checking', 'processing', 'unknown'];
@@ -17,6 +18,7 @@ export class PayoutPoller {
   constructor(
     private readonly c: Ctx,
     private readonly payouts: PayoutsService,
+    private readonly links: PaymentLinksService,
     private readonly logger: Logger,
   ) {
     this.#loop = new PollLoop(
@@ -55,7 +57,8 @@ export class PayoutPoller {
   /**
    * A payout left in `sending` longer than a gateway call can take was claimed by an instance that
    * stopped mid-send: its request may or may not have reached the gateway, so it becomes `unknown`
-   * (its held destination wiped, never sent again) and is reconciled with `status`.
+   * (its held destination wiped, never sent again) and is reconciled with `status`. A payment link
+   * left `sending` becomes `unknown` too (`PaymentLinksService.recoverStale`). Returns how many.
    */
   async recoverStale(): Promise<number> {
     const { k, clock, options } = this.c;
@@ -63,34 +66,45 @@ export class PayoutPoller {
     const staleBefore = now - (options.gatewayTimeoutMs + options.poll.leaseMs);
     const stale = await k
       .selectFrom('payouts')
-      .select('id')
+      .select(['id', 'decided_at', 'decided_by_email'])
       .where('state', '=', 'sending')
       .where('decided_at', '<', staleBefore)
       .execute();
-    if (stale.length === 0) return 0;
-    const ids = stale.map((r) => r.id);
-    const result = await k
-      .updateTable('payouts')
-      .set((eb) => ({
-        state: 'unknown',
-        destination_sealed: null,
-        // The money-moving request left right after the claim (decided_at); a two-step payout's
-        // sent_at is still its payout-check's, which would judge the payout-pay not applied too soon.
-        sent_at: eb.ref('decided_at'),
-        poll_first_at: now,
-        poll_next_at: now,
-        poll_attempts: 0,
-        lease_owner: null,
-        lease_until: null,
-        error_message: 'the instance sending it stopped before recording the outcome',
-        updated_at: now,
-      }))
-      .where('id', 'in', ids)
-      .where('state', '=', 'sending')
-      .where('decided_at', '<', staleBefore)
-      .executeTakeFirst();
-    for (const id of ids) this.payouts.publish(await this.payouts.row(id));
-    return Number(result.numUpdatedRows);
+    let recovered = 0;
+    for (const { id, decided_at: decidedAt, decided_by_email: approvedBy } of stale) {
+      if (decidedAt === null) continue;
+      const message = 'the instance sending it stopped before recording the outcome';
+      const after = await this.payouts.write(
+        id,
+        {
+          state: 'unknown',
+          destination_sealed: null,
+          // The money-moving request left right after the claim (decided_at); a two-step payout's
+          // sent_at is still its payout-check's, which would judge the payout-pay not applied too soon.
+          sent_at: decidedAt,
+          poll_first_at: now,
+          poll_next_at: now,
+          poll_attempts: 0,
+          lease_owner: null,
+          lease_until: null,
+          error_message: message,
+        },
+        // still the same claim: one released and approved again since is being sent right now
+        { state: 'sending', decidedAt },
+        {
+          events: [
+            {
+              kind: 'reconcile',
+              title: `outcome unknown: ${message}; followed with status, never sent again`,
+              actor: null,
+              data: { approvedBy, approvedAt: new Date(decidedAt).toISOString() },
+            },
+          ],
+        },
+      );
+      if (after !== undefined) recovered += 1;
+    }
+    return recovered + (await this.links.recoverStale(staleBefore));
   }
 
   /** Claims the due payouts and checks each once; returns how many were checked. */
@@ -176,31 +190,30 @@ export class PayoutPoller {
     const now = c.clock.now();
     const delay = nextPollDelay(c.options.poll, row.poll_first_at ?? now, now, c.options.random);
     if (delay === null) {
-      await this.payouts.update(row.id, {
-        poll_next_at: null,
-        lease_owner: null,
-        lease_until: null,
-      });
-      await addEvent(c.k, c.clock, `payout:${row.id}`, {
-        kind: 'reconcile',
-        title:
-          'status checks stopped after the last scheduled attempt; check the order at the gateway',
-        actor: null,
-        data: { attempts: row.poll_attempts + 1 },
-      });
-      await c.audit.append({
-        actorId: null,
-        actorEmail: null,
-        actorRoles: [],
-        action: 'payout.reconcile_gave_up',
-        target: `payout:${row.id}`,
-        summary: { attempts: row.poll_attempts + 1, state: row.state },
-        outcome: 'failed',
-        errorCode: 'RECONCILE_GAVE_UP',
-        requestId: null,
-        ip: null,
-        userAgent: null,
-      });
+      const attempts = row.poll_attempts + 1;
+      await this.payouts.update(
+        row.id,
+        { poll_next_at: null, lease_owner: null, lease_until: null },
+        {
+          events: [
+            {
+              kind: 'reconcile',
+              title:
+                'status checks stopped after the last scheduled attempt; check the order at the gateway',
+              actor: null,
+              data: { attempts },
+            },
+          ],
+          audit: (after) => ({
+            ...this.payouts.systemAudit('payout.reconcile_gave_up', after, {
+              attempts,
+              state: after.state,
+            }),
+            outcome: 'failed',
+            errorCode: 'RECONCILE_GAVE_UP',
+          }),
+        },
+      );
       return;
     }
     await this.payouts.update(row.id, {

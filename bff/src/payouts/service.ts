@@ -2,6 +2,9 @@
 // now; single: held, destination sealed), approved by another, bound to what was checked, sent
 // once (a conditional update claims the payout; the loser of a race sends nothing), and followed
 // with `status` until final. A lost reply is `unknown`, reconciled, never sent again.
+// Each change is written with its timeline entries, and a change Paydesk makes on its own with its
+// audit row, in one transaction (`write`); a gateway exchange or status check goes to the timeline
+// first, on its own, so that the evidence stays even when recording what follows fails.
 import { randomUUID } from 'node:crypto';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import {
@@ -15,6 +18,7 @@ import {
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { GatewayOutcome } from '../gateway-client/client.js';
+import type { AuditEntry } from '../services/audit.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import {
   addEvent,
@@ -25,6 +29,7 @@ import {
   resolveEndpoint,
   type Actor,
   type Ctx,
+  type EventEntry,
   type StatusView,
 } from './context.js';
 import {
@@ -53,6 +58,24 @@ const SCHEDULE_COLUMNS = new Set<string>([
   'lease_until',
   'updated_at',
 ]);
+
+/** What goes with a change of a payout row, in its transaction (`PayoutsService.write`). */
+export interface ChangeOptions {
+  /** its timeline entries */
+  events?: readonly EventEntry[];
+  /** the system's audit row of the change, built from the row as the change leaves it */
+  audit?: (after: PayoutsTable) => AuditEntry;
+}
+
+/** Conditions of a change: when the row no longer meets them, nothing is written. */
+interface Guard {
+  /** the row is still in this state (a claim, a decision) */
+  state?: string;
+  /** the approver did not prepare it */
+  notPreparedBy?: string;
+  /** still the same claim (approved at this time) */
+  decidedAt?: number;
+}
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
@@ -258,9 +281,7 @@ export class PayoutsService {
         destination_sealed: c.sealer.seal(JSON.stringify(destination)),
         binding: sealBinding(c.sealer, this.bindingOf({ ...base })),
       };
-      await c.k.insertInto('payouts').values(row).execute();
-      this.publish(row, true);
-      await addEvent(c.k, c.clock, subject, {
+      await this.insert(row, {
         kind: 'staff',
         title: 'payout prepared (held until approved)',
         actor: actor.email,
@@ -272,9 +293,7 @@ export class PayoutsService {
       };
     }
 
-    await c.k.insertInto('payouts').values(base).execute();
-    this.publish(base, true);
-    await addEvent(c.k, c.clock, subject, {
+    await this.insert(base, {
       kind: 'staff',
       title: 'payout prepared; payout-check sent',
       actor: actor.email,
@@ -305,7 +324,7 @@ export class PayoutsService {
     }
     if (outcome.kind === 'unknown') {
       const code = outcome.exchange.reply?.['error-code'] ?? null;
-      await this.update(id, {
+      const after = await this.update(id, {
         state: 'checking',
         sent_at: now,
         error_code: code,
@@ -313,7 +332,7 @@ export class PayoutsService {
         ...this.pollStart(),
       });
       return {
-        payout: await this.viewOf(await this.row(id), actor),
+        payout: await this.viewOf(after, actor),
         message: `The outcome of the payout-check is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status, and the payout waits for approval once checked.`,
       };
     }
@@ -327,7 +346,7 @@ export class PayoutsService {
       });
       throw err;
     }
-    await this.update(id, { orderid: reply.orderId, sent_at: now });
+    const sent = await this.update(id, { orderid: reply.orderId, sent_at: now });
     // The check's outcome is final at once (no funds move): learn it now.
     const answer = await askStatus(c.gateway, endpointId, clientOrderId, reply.orderId);
     await addEvent(c.k, c.clock, subject, {
@@ -337,13 +356,12 @@ export class PayoutsService {
       data: exchangeData(answer.outcome),
     });
     if (answer.kind !== 'view') {
-      await this.update(id, this.pollStart());
       return {
-        payout: await this.viewOf(await this.row(id), actor),
+        payout: await this.viewOf(await this.update(id, this.pollStart()), actor),
         message: 'The payout-check was sent; its outcome is being confirmed with the gateway.',
       };
     }
-    const after = await this.applyCheck(await this.row(id), answer.view);
+    const after = await this.applyCheck(sent, answer.view);
     const message =
       after.state === 'pending_approval'
         ? 'The gateway checked the destination; the payout waits for approval by a second ops user.'
@@ -392,34 +410,40 @@ export class PayoutsService {
   /** Applies what `status` says about a payout-check; returns the row afterwards. */
   async applyCheck(row: PayoutsTable, view: StatusView): Promise<PayoutsTable> {
     const orderid = row.orderid ?? view.orderid;
+    const checked: ChangeOptions = {
+      audit: (after) => this.systemAudit('payout.checked', after, { state: after.state }),
+    };
     if (view.status === 'approved' && view.stage === 'registered') {
-      const checked = { ...row, orderid };
-      await this.update(row.id, {
-        state: 'pending_approval',
-        orderid,
-        error_code: null,
-        error_message: null,
-        expires_at: (row.sent_at ?? this.c.clock.now()) + this.c.options.registrationTtlMs,
-        binding: sealBinding(this.c.sealer, this.bindingOf(checked)),
-        ...this.pollStop(),
-      });
-    } else if (view.stage === 'expired') {
-      await this.update(row.id, { state: 'expired', orderid, ...this.pollStop() });
-    } else if (FINAL_STATUSES.has(view.status)) {
-      await this.update(row.id, {
-        state: 'check_declined',
-        orderid,
-        error_code: view.errorCode ?? view.status.toUpperCase(),
-        error_message: view.errorMessage ?? `payout-check ${view.status}`,
-        ...this.pollStop(),
-      });
-    } else {
-      await this.update(row.id, { orderid });
-      return this.row(row.id);
+      return this.update(
+        row.id,
+        {
+          state: 'pending_approval',
+          orderid,
+          error_code: null,
+          error_message: null,
+          expires_at: (row.sent_at ?? this.c.clock.now()) + this.c.options.registrationTtlMs,
+          binding: sealBinding(this.c.sealer, this.bindingOf({ ...row, orderid })),
+          ...this.pollStop(),
+        },
+        checked,
+      );
     }
-    const after = await this.row(row.id);
-    await this.auditSystem('payout.checked', after, { state: after.state });
-    return after;
+    if (view.stage === 'expired')
+      return this.update(row.id, { state: 'expired', orderid, ...this.pollStop() }, checked);
+    if (FINAL_STATUSES.has(view.status)) {
+      return this.update(
+        row.id,
+        {
+          state: 'check_declined',
+          orderid,
+          error_code: view.errorCode ?? view.status.toUpperCase(),
+          error_message: view.errorMessage ?? `payout-check ${view.status}`,
+          ...this.pollStop(),
+        },
+        checked,
+      );
+    }
+    return this.update(row.id, { orderid });
   }
 
   // ------------------------------------------------------------------ deciding
@@ -436,7 +460,7 @@ export class PayoutsService {
     await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
     const now = c.clock.now();
     if (row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now) {
-      await this.updateWhere(id, 'pending_approval', { state: 'expired' });
+      await this.write(id, { state: 'expired' }, { state: 'pending_approval' });
       throw new AppError(
         'INVALID_STATE',
         'The registered payout expired (24 h after its payout-check) and cannot be approved; prepare it again.',
@@ -471,20 +495,13 @@ export class PayoutsService {
     }
 
     // The claim: exactly one approver moves it from pending_approval to sending.
-    const claimed = await c.k
-      .updateTable('payouts')
-      .set({
-        state: 'sending',
-        decided_by: actor.id,
-        decided_by_email: actor.email,
-        decided_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('state', '=', 'pending_approval')
-      .where('prepared_by', '<>', actor.id)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) {
+    const claimed = await this.write(
+      id,
+      { state: 'sending', decided_by: actor.id, decided_by_email: actor.email, decided_at: now },
+      { state: 'pending_approval', notPreparedBy: actor.id },
+      { events: [{ kind: 'staff', title: 'payout approved', actor: actor.email, data: {} }] },
+    );
+    if (claimed === undefined) {
       const current = await this.row(id);
       throw new AppError(
         'INVALID_STATE',
@@ -492,14 +509,6 @@ export class PayoutsService {
         { state: current.state },
       );
     }
-    this.publish(await this.row(id));
-    const subject = `payout:${id}`;
-    await addEvent(c.k, c.clock, subject, {
-      kind: 'staff',
-      title: 'payout approved',
-      actor: actor.email,
-      data: {},
-    });
     return row.mode === 'single' && destination !== null
       ? this.sendSingle(row, destination, actor)
       : this.sendPay(row, actor);
@@ -525,14 +534,27 @@ export class PayoutsService {
     return PayoutDestinationSchema.parse(JSON.parse(plain));
   }
 
-  /** Back to pending_approval: nothing reached the gateway. */
-  private async release(id: string): Promise<void> {
-    await this.updateWhere(id, 'sending', {
-      state: 'pending_approval',
-      decided_by: null,
-      decided_by_email: null,
-      decided_at: null,
-    });
+  /**
+   * Back to pending_approval: nothing reached the gateway. Returns `why` (the approver's reply) to
+   * throw; its message goes in the timeline.
+   */
+  private async release(id: string, actor: Actor, why: AppError): Promise<AppError> {
+    await this.write(
+      id,
+      { state: 'pending_approval', decided_by: null, decided_by_email: null, decided_at: null },
+      { state: 'sending' },
+      {
+        events: [
+          {
+            kind: 'staff',
+            title: 'approval undone: nothing was sent; the payout waits for approval again',
+            actor: actor.email,
+            data: { reason: why.message },
+          },
+        ],
+      },
+    );
+    return why;
   }
 
   private async sendPay(row: PayoutsTable, actor: Actor): Promise<PayoutOutcome> {
@@ -550,10 +572,13 @@ export class PayoutsService {
       data: exchangeData(before.outcome),
     });
     if (before.kind !== 'view') {
-      await this.release(row.id);
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        'The gateway could not confirm the registered payout; nothing was sent. Try again.',
+      throw await this.release(
+        row.id,
+        actor,
+        new AppError(
+          'GATEWAY_UNAVAILABLE',
+          'The gateway could not confirm the registered payout; nothing was sent. Try again.',
+        ),
       );
     }
     const v = before.view;
@@ -566,11 +591,14 @@ export class PayoutsService {
       );
     }
     if (v.status !== 'approved' || v.stage !== 'registered') {
-      await this.release(row.id);
-      throw new AppError(
-        'INVALID_STATE',
-        `The gateway shows the payout ${v.stage ?? v.status}, not registered; nothing was sent.`,
-        { gatewayStage: v.stage },
+      throw await this.release(
+        row.id,
+        actor,
+        new AppError(
+          'INVALID_STATE',
+          `The gateway shows the payout ${v.stage ?? v.status}, not registered; nothing was sent.`,
+          { gatewayStage: v.stage },
+        ),
       );
     }
     if (
@@ -578,11 +606,14 @@ export class PayoutsService {
       v.currency !== row.currency ||
       toMinorUnits(v.amount) !== BigInt(row.amount_minor)
     ) {
-      await this.release(row.id);
-      throw new AppError(
-        'CONFLICT',
-        'Approval refused: the gateway registered a different amount or currency than this payout; nothing was sent.',
-        { binding: 'mismatch' },
+      throw await this.release(
+        row.id,
+        actor,
+        new AppError(
+          'CONFLICT',
+          'Approval refused: the gateway registered a different amount or currency than this payout; nothing was sent.',
+          { binding: 'mismatch' },
+        ),
       );
     }
     const outcome = await c.gateway.send('payout-pay', row.endpoint_id, {
@@ -627,17 +658,20 @@ export class PayoutsService {
     const c = this.c;
     const now = c.clock.now();
     if (outcome.kind === 'not-sent') {
-      await this.release(row.id);
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        `The gateway could not be reached; the ${operation} was not sent and the payout still waits for approval.`,
+      throw await this.release(
+        row.id,
+        actor,
+        new AppError(
+          'GATEWAY_UNAVAILABLE',
+          `The gateway could not be reached; the ${operation} was not sent and the payout still waits for approval.`,
+        ),
       );
     }
     // From here the request may have reached the gateway: the held destination is never needed again.
     const wipe = { destination_sealed: null };
     if (outcome.kind === 'unknown') {
       const code = outcome.exchange.reply?.['error-code'] ?? null;
-      await this.update(row.id, {
+      const after = await this.update(row.id, {
         ...wipe,
         state: 'unknown',
         sent_at: now,
@@ -646,7 +680,7 @@ export class PayoutsService {
         ...this.pollStart(),
       });
       return {
-        payout: await this.viewOf(await this.row(row.id), actor),
+        payout: await this.viewOf(after, actor),
         message: `The outcome of the ${operation} is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status and never sends it again.`,
       };
     }
@@ -667,7 +701,7 @@ export class PayoutsService {
       });
       throw err;
     }
-    await this.update(row.id, {
+    const after = await this.update(row.id, {
       ...wipe,
       state: 'processing',
       orderid: row.orderid ?? reply.orderId ?? null,
@@ -675,29 +709,28 @@ export class PayoutsService {
       ...this.pollStart(),
     });
     return {
-      payout: await this.viewOf(await this.row(row.id), actor),
+      payout: await this.viewOf(after, actor),
       message: `The gateway accepted the ${operation}; its final status follows.`,
     };
   }
 
   async reject(id: string, reason: string, actor: Actor): Promise<PayoutOutcome> {
-    const c = this.c;
-    const now = c.clock.now();
-    const done = await c.k
-      .updateTable('payouts')
-      .set({
+    const after = await this.write(
+      id,
+      {
         state: 'rejected',
         decided_by: actor.id,
         decided_by_email: actor.email,
-        decided_at: now,
+        decided_at: this.c.clock.now(),
         reject_reason: reason,
         destination_sealed: null,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('state', '=', 'pending_approval')
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) {
+      },
+      { state: 'pending_approval' },
+      {
+        events: [{ kind: 'staff', title: 'payout rejected', actor: actor.email, data: { reason } }],
+      },
+    );
+    if (after === undefined) {
       const row = await this.row(id);
       throw new AppError(
         'INVALID_STATE',
@@ -705,14 +738,6 @@ export class PayoutsService {
         { state: row.state },
       );
     }
-    const after = await this.row(id);
-    this.publish(after);
-    await addEvent(c.k, c.clock, `payout:${id}`, {
-      kind: 'staff',
-      title: 'payout rejected',
-      actor: actor.email,
-      data: { reason },
-    });
     return {
       payout: await this.viewOf(after, actor),
       message: 'The payout was rejected; nothing was paid.',
@@ -733,60 +758,65 @@ export class PayoutsService {
     const payApplied =
       row.mode === 'single' || view.lastOperation === 'payout-pay' || view.stage === 'paid';
     if (!payApplied) {
-      if (view.stage === 'expired') {
-        await this.update(row.id, { state: 'expired', ...this.pollStop() });
-        return this.finished(row.id);
-      }
+      if (view.stage === 'expired')
+        return this.update(row.id, { state: 'expired', ...this.pollStop() }, this.reconciled());
       return this.notFound(row, `the ${operation}`);
     }
     if (FINAL_STATUSES.has(view.status) && view.stage !== 'processing') {
-      await this.update(row.id, {
-        state: view.status,
-        orderid,
-        error_code: view.status === 'approved' ? null : view.errorCode,
-        error_message: view.status === 'approved' ? null : view.errorMessage,
-        ...this.pollStop(),
-      });
-      return this.finished(row.id);
+      return this.update(
+        row.id,
+        {
+          state: view.status,
+          orderid,
+          error_code: view.status === 'approved' ? null : view.errorCode,
+          error_message: view.status === 'approved' ? null : view.errorMessage,
+          ...this.pollStop(),
+        },
+        this.reconciled(),
+      );
     }
     // still processing: the state shows it, the poller asks again
     if (row.state === 'unknown' || row.orderid !== orderid)
-      await this.update(row.id, { state: 'processing', orderid });
-    return this.row(row.id);
+      return this.update(row.id, { state: 'processing', orderid });
+    return row;
   }
 
   /** The gateway does not show the request: after a while it was not applied. */
   private async notFound(row: PayoutsTable, what: string): Promise<PayoutsTable> {
     const sentAt = row.sent_at ?? row.updated_at;
     if (this.c.clock.now() - sentAt < this.c.options.poll.notAppliedAfterMs) return row;
-    await this.update(row.id, {
-      state: 'failed',
-      error_code: 'NOT_APPLIED',
-      error_message: `The gateway never applied ${what}; nothing was paid. Prepare the payout again if it is still due.`,
-      ...this.pollStop(),
-    });
-    return this.finished(row.id);
+    return this.update(
+      row.id,
+      {
+        state: 'failed',
+        error_code: 'NOT_APPLIED',
+        error_message: `The gateway never applied ${what}; nothing was paid. Prepare the payout again if it is still due.`,
+        ...this.pollStop(),
+      },
+      this.reconciled(),
+    );
   }
 
-  private async finished(id: string): Promise<PayoutsTable> {
-    const after = await this.row(id);
-    // The approver's own audit row is written when the request answers; an instance that died
-    // mid-send never wrote it, so the reconciliation names who approved (and who prepared) it.
-    await this.auditSystem('payout.reconciled', after, {
-      state: after.state,
-      errorCode: after.error_code,
-      approvedBy: after.decided_by_email,
-      preparedBy: after.prepared_by_email,
-    });
-    return after;
+  /**
+   * The audit row of a payout's final outcome learned by reconciliation. The approver's own audit
+   * row is written when the request answers; an instance that died mid-send never wrote it, so
+   * this one names who approved (and who prepared) it.
+   */
+  private reconciled(): ChangeOptions {
+    return {
+      audit: (after) =>
+        this.systemAudit('payout.reconciled', after, {
+          state: after.state,
+          errorCode: after.error_code,
+          approvedBy: after.decided_by_email,
+          preparedBy: after.prepared_by_email,
+        }),
+    };
   }
 
-  private async auditSystem(
-    action: string,
-    row: PayoutsTable,
-    summary: Record<string, unknown>,
-  ): Promise<void> {
-    await this.c.audit.append({
+  /** An audit row of Paydesk's own (no user, no request) about `row`. */
+  systemAudit(action: string, row: PayoutsTable, summary: Record<string, unknown>): AuditEntry {
+    return {
       actorId: null,
       actorEmail: null,
       actorRoles: [],
@@ -798,7 +828,7 @@ export class PayoutsService {
       requestId: null,
       ip: null,
       userAgent: null,
-    });
+    };
   }
 
   pollStart(): Pick<
@@ -819,24 +849,61 @@ export class PayoutsService {
     return { poll_next_at: null, lease_owner: null, lease_until: null };
   }
 
-  /** Writes `set`; a change a screen shows (anything but the poll schedule) is published. */
-  async update(id: string, set: Partial<PayoutsTable>): Promise<void> {
-    await this.c.k
-      .updateTable('payouts')
-      .set({ ...set, updated_at: this.c.clock.now() })
-      .where('id', '=', id)
-      .execute();
-    if (Object.keys(set).some((column) => !SCHEDULE_COLUMNS.has(column)))
-      this.publish(await this.row(id));
+  /** Inserts a prepared payout with its first timeline entry in one transaction; publishes it. */
+  private async insert(row: PayoutsTable, entry: EventEntry): Promise<void> {
+    await this.c.k.transaction().execute(async (trx) => {
+      await trx.insertInto('payouts').values(row).execute();
+      await addEvent(trx, this.c.clock, `payout:${row.id}`, entry);
+    });
+    this.publish(row, true);
   }
 
-  private async updateWhere(id: string, state: string, set: Partial<PayoutsTable>): Promise<void> {
-    const done = await this.c.k
-      .updateTable('payouts')
-      .set({ ...set, updated_at: this.c.clock.now() })
-      .where('id', '=', id)
-      .where('state', '=', state)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) > 0) this.publish(await this.row(id));
+  /**
+   * Writes `set` with its timeline entries and its audit row (`change`) in one transaction: a
+   * change never lacks its entries, nor an entry its change. A change a screen shows (anything but
+   * the poll schedule) is published once committed. Undefined when the row no longer met `guard`
+   * (nothing written).
+   */
+  async write(
+    id: string,
+    set: Partial<PayoutsTable>,
+    guard: Guard = {},
+    change: ChangeOptions = {},
+  ): Promise<PayoutsTable | undefined> {
+    const { k, clock, audit } = this.c;
+    const after = await k.transaction().execute(async (trx) => {
+      let update = trx
+        .updateTable('payouts')
+        .set({ ...set, updated_at: clock.now() })
+        .where('id', '=', id);
+      if (guard.state !== undefined) update = update.where('state', '=', guard.state);
+      if (guard.notPreparedBy !== undefined)
+        update = update.where('prepared_by', '<>', guard.notPreparedBy);
+      if (guard.decidedAt !== undefined) update = update.where('decided_at', '=', guard.decidedAt);
+      const done = await update.executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) return undefined;
+      for (const entry of change.events ?? []) await addEvent(trx, clock, `payout:${id}`, entry);
+      const row = await trx
+        .selectFrom('payouts')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (change.audit !== undefined) await audit.appendIn(trx, change.audit(row));
+      return row;
+    });
+    if (after !== undefined && Object.keys(set).some((column) => !SCHEDULE_COLUMNS.has(column)))
+      this.publish(after);
+    return after;
+  }
+
+  /** `write` without a guard: the row afterwards. */
+  async update(
+    id: string,
+    set: Partial<PayoutsTable>,
+    change: ChangeOptions = {},
+  ): Promise<PayoutsTable> {
+    const after = await this.write(id, set, {}, change);
+    if (after === undefined) throw new AppError('NOT_FOUND', 'no such payout');
+    return after;
   }
 }

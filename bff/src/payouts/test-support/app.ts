@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import express from 'express';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Role } from '@paydesk/shared/api';
 import { createApp } from '../../app.js';
 import { ManualClock } from '../../clock.js';
@@ -287,6 +287,42 @@ export async function startPayoutsApp(
     },
   };
   return t;
+}
+
+/**
+ * Makes the database refuse, as a failing database would, every insert into `table` whose `column`
+ * is `value` (a trigger: the statement fails and so does its transaction). Returns the undo.
+ */
+export async function refuseInserts(
+  app: PayoutsTestApp,
+  table: 'payout_events' | 'audit_log',
+  column: 'title' | 'action',
+  value: string,
+): Promise<() => Promise<void>> {
+  const name = `refuse_${randomUUID().replaceAll('-', '')}`;
+  const literal = `'${value.replaceAll("'", "''")}'`;
+  const run = (text: string) => sql.raw(text).execute(app.k);
+  if (app.db.kind === 'sqlite') {
+    await run(
+      `create trigger ${name} before insert on ${table} when new.${column} = ${literal} ` +
+        `begin select raise(abort, 'injected failure'); end`,
+    );
+    return async () => {
+      await run(`drop trigger ${name}`);
+    };
+  }
+  await run(
+    `create function ${name}() returns trigger language plpgsql as ` +
+      `$$ begin raise exception 'injected failure'; end $$`,
+  );
+  await run(
+    `create trigger ${name} before insert on ${table} for each row ` +
+      `when (new.${column} = ${literal}) execute function ${name}()`,
+  );
+  return async () => {
+    await run(`drop trigger ${name} on ${table}`);
+    await run(`drop function ${name}()`);
+  };
 }
 
 export function key(): string {
