@@ -310,6 +310,20 @@ describe.skipIf(chromiumPath === undefined)(
       await done.getByText(`Approved by ${users.opsB.email}`).waitFor();
       await record(b, '4-ops-payout-paid');
 
+      // Its page tells the whole story: who prepared and approved it, every gateway exchange.
+      await done.getByRole('link', { name: description }).click();
+      await b.getByRole('heading', { name: 'Payout of €25.00' }).waitFor();
+      const timeline = b.getByRole('list', { name: 'Timeline' });
+      for (const title of ['payout prepared; payout-check sent', 'payout approved', 'payout-pay'])
+        await timeline.getByText(title, { exact: true }).waitFor();
+      await timeline.getByText(users.opsB.email, { exact: false }).first().waitFor();
+      await record(b, '4-ops-payout-detail', { axe: true });
+      await b.getByRole('link', { name: 'its order in Transactions' }).click();
+      await b
+        .getByRole('table', { name: 'Transactions' })
+        .getByText(clientOrderId, { exact: true })
+        .waitFor();
+
       const callback = (await stack.callbacks()).find(
         (c) => c.params.client_orderid === clientOrderId && c.params.type === 'payout',
       );

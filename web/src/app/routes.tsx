@@ -16,6 +16,7 @@ const TransactionDetailRoute = lazy(
   () => import('../features/transactions/routes/transaction-detail-route'),
 );
 const PayoutsRoute = lazy(() => import('../features/payouts/routes/payouts-route'));
+const PayoutDetailRoute = lazy(() => import('../features/payouts/routes/payout-detail-route'));
 const CardsRoute = lazy(() => import('../features/cards/routes/cards-route'));
 const SubscriptionsRoute = lazy(
   () => import('../features/subscriptions/routes/subscriptions-route'),
@@ -42,6 +43,7 @@ export function AppRoutes() {
           <Route path="transactions" element={lazyElement(TransactionsRoute)} />
           <Route path="transactions/:id" element={lazyElement(TransactionDetailRoute)} />
           <Route path="payouts" element={lazyElement(PayoutsRoute)} />
+          <Route path="payouts/:id" element={lazyElement(PayoutDetailRoute)} />
           <Route path="cards" element={lazyElement(CardsRoute)} />
           <Route path="subscriptions" element={lazyElement(SubscriptionsRoute)} />
           <Route path="subscriptions/:id" element={lazyElement(SubscriptionDetailRoute)} />

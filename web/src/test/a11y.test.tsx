@@ -73,7 +73,7 @@ describe('accessibility (axe-core)', () => {
     expect(await seriousViolations()).toEqual([]);
   });
 
-  it('when the payouts approval queue and the prepare dialog are shown, then axe finds no serious violations', async () => {
+  it('when the payouts approval queue, the prepare dialog and a payout are shown, then axe finds no serious violations', async () => {
     const bff = new FakeBff({
       users: [makeUser({ email: 'admin@example.com', roles: ['ops'] })],
       payouts: [makePayout(1)],
@@ -83,6 +83,10 @@ describe('accessibility (axe-core)', () => {
     expect(await seriousViolations()).toEqual([]);
     await app.user.click(screen.getByRole('button', { name: 'Prepare payout' }));
     await screen.findByRole('dialog', { name: 'Prepare a payout' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await app.user.click(screen.getByRole('link', { name: 'Seller settlement 1' }));
+    await screen.findByRole('list', { name: 'Timeline' });
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -3,6 +3,7 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
   PayoutCreateBodySchema,
+  PayoutDetailSchema,
   PayoutListQuerySchema,
   PayoutListSchema,
   PayoutRejectBodySchema,
@@ -11,6 +12,7 @@ import {
   type Payout,
   type PayoutChangeEvent,
   type PayoutDestination,
+  type PayoutEvent,
   type Role,
   type User,
 } from '@paydesk/shared/api';
@@ -78,6 +80,8 @@ function mask(destination: PayoutDestination): Payout['destination'] {
 
 export class FakePayouts {
   payouts: Payout[];
+  /** each payout's timeline as the BFF keeps it; prepared entries are made up for seeded payouts */
+  readonly events = new Map<string, PayoutEvent[]>();
   private keys = new Map<string, { hash: string; reply: PaymentsReply }>();
   private seq = 100;
 
@@ -113,11 +117,39 @@ export class FakePayouts {
     return PayoutSchema.parse({ ...payout, canDecide });
   }
 
+  private timeline(payout: Payout): PayoutEvent[] {
+    return (
+      this.events.get(payout.id) ?? [
+        {
+          at: payout.createdAt,
+          kind: 'staff',
+          title: 'payout prepared; payout-check sent',
+          actor: payout.preparedBy.email,
+          data: { mode: payout.mode },
+        },
+      ]
+    );
+  }
+
   handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
     const { method, path } = request;
     if (!path.startsWith('/api/payouts')) return null;
     if (!user) return this.error(401, 'UNAUTHENTICATED', 'sign in first');
     const allowed = (roles: readonly Role[]) => roles.some((role) => user.roles.includes(role));
+    const detail = /^\/api\/payouts\/([^/]+)$/.exec(path);
+    if (detail && method === 'GET') {
+      if (!allowed(['support', 'finance', 'ops', 'auditor']))
+        return this.error(403, 'FORBIDDEN', 'no');
+      const payout = this.payouts.find((p) => p.id === detail[1]);
+      if (!payout) return this.error(404, 'NOT_FOUND', 'no such payout');
+      return {
+        status: 200,
+        body: PayoutDetailSchema.parse({
+          ...this.view(payout, user),
+          events: this.timeline(payout),
+        }),
+      };
+    }
     if (path === '/api/payouts' && method === 'GET') {
       if (!allowed(['support', 'finance', 'ops', 'auditor']))
         return this.error(403, 'FORBIDDEN', 'no');
@@ -204,6 +236,16 @@ export class FakePayouts {
       updatedAt: iso(900),
     };
     this.payouts = this.payouts.map((p) => (p.id === next.id ? next : p));
+    this.events.set(next.id, [
+      ...this.timeline(payout),
+      {
+        at: iso(900),
+        kind: 'staff',
+        title: match[2] === 'reject' ? 'payout rejected' : 'payout approved',
+        actor: user.email,
+        data: match[2] === 'reject' ? { reason: next.rejectReason } : {},
+      },
+    ]);
     return {
       status: 200,
       body: PayoutResultSchema.parse({

@@ -1,5 +1,6 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
+  PayoutDetailSchema,
   PayoutListSchema,
   PayoutResultSchema,
   type PayoutCreateBody,
@@ -12,12 +13,22 @@ import { apiRequest } from '../../../lib/api-client';
 export const payoutKeys = {
   all: ['payouts'] as const,
   list: (query: PayoutListQuery) => ['payouts', 'list', query] as const,
+  detail: (id: string) => ['payouts', 'detail', id] as const,
 };
 
 export function payoutListQueryOptions(query: PayoutListQuery) {
   return queryOptions({
     queryKey: payoutKeys.list(query),
     queryFn: ({ signal }) => apiRequest('GET', '/api/payouts', PayoutListSchema, { query, signal }),
+  });
+}
+
+/** One payout with its timeline: every staff decision, gateway exchange and status check. */
+export function payoutDetailQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: payoutKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/api/payouts/${encodeURIComponent(id)}`, PayoutDetailSchema, { signal }),
   });
 }
 

@@ -1,5 +1,6 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -10,14 +11,10 @@ import Typography from '@mui/material/Typography';
 import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
-import {
-  DecisionButtons,
-  OwnPendingDecision,
-  type Decision,
-} from '../../../components/decision-buttons';
+import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
@@ -28,6 +25,7 @@ import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutListQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
+import { PayoutDecision } from '../components/payout-decision';
 import { PayoutStateChip } from '../components/payout-state-chip';
 
 const PreparePayoutDialog = lazy(() => import('../components/prepare-payout-dialog'));
@@ -50,43 +48,6 @@ function viewOf(params: URLSearchParams, isOps: boolean): View {
   const parsed = PayoutListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
   if (parsed.success && params.has('view')) return parsed.data;
   return isOps ? 'awaiting-my-approval' : 'all';
-}
-
-function Decision({
-  payout,
-  myId,
-  onDecide,
-}: {
-  payout: Payout;
-  myId: string;
-  onDecide: (decision: Decision) => void;
-}) {
-  if (payout.canDecide) return <DecisionButtons onDecide={onDecide} />;
-  if (payout.state === 'pending_approval' && payout.preparedBy.id === myId) {
-    // Four eyes: the one who prepared it can never approve it, only take it back.
-    return (
-      <OwnPendingDecision
-        onWithdraw={() => {
-          onDecide('reject');
-        }}
-      />
-    );
-  }
-  if (payout.rejectReason) {
-    return (
-      <Typography variant="caption" color="text.secondary">
-        Rejected by {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}
-      </Typography>
-    );
-  }
-  if (payout.decidedBy) {
-    return (
-      <Typography variant="caption" color="text.secondary">
-        Approved by {payout.decidedBy.email}
-      </Typography>
-    );
-  }
-  return null;
 }
 
 function PayoutsTable({
@@ -139,7 +100,9 @@ function PayoutsTable({
                 </Typography>
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top', minWidth: 160, maxWidth: 260 }}>
-                {payout.orderDesc}
+                <Link component={RouterLink} to={`/payouts/${encodeURIComponent(payout.id)}`}>
+                  {payout.orderDesc}
+                </Link>
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
                 <EmailText value={payout.preparedBy.email} />
@@ -153,7 +116,7 @@ function PayoutsTable({
                 ) : null}
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
-                <Decision
+                <PayoutDecision
                   payout={payout}
                   myId={myId}
                   onDecide={(decision) => {

@@ -1,0 +1,48 @@
+import Typography from '@mui/material/Typography';
+import type { Payout } from '@paydesk/shared/api';
+import {
+  DecisionButtons,
+  OwnPendingDecision,
+  type Decision,
+} from '../../../components/decision-buttons';
+
+/**
+ * What the signed-in user may do about a payout, or who decided it: Approve / Reject for another's
+ * pending payout, Withdraw for their own, else the decision taken.
+ */
+export function PayoutDecision({
+  payout,
+  myId,
+  onDecide,
+}: {
+  payout: Payout;
+  myId: string;
+  onDecide: (decision: Decision) => void;
+}) {
+  if (payout.canDecide) return <DecisionButtons onDecide={onDecide} />;
+  if (payout.state === 'pending_approval' && payout.preparedBy.id === myId) {
+    // Four eyes: the one who prepared it can never approve it, only take it back.
+    return (
+      <OwnPendingDecision
+        onWithdraw={() => {
+          onDecide('reject');
+        }}
+      />
+    );
+  }
+  if (payout.rejectReason) {
+    return (
+      <Typography variant="caption" color="text.secondary">
+        Rejected by {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}
+      </Typography>
+    );
+  }
+  if (payout.decidedBy) {
+    return (
+      <Typography variant="caption" color="text.secondary">
+        Approved by {payout.decidedBy.email}
+      </Typography>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,120 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { sendWithReason } from '../../../test/decision-dialog';
+import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const FIRST = '10000000-0000-4000-8000-000000000001';
+const OWN = '10000000-0000-4000-8000-000000000002';
+const LOST = '10000000-0000-4000-8000-000000000003';
+
+// Otto prepared payout 1; Olga (signed in) prepared payout 2; payout 3's payout-pay reply was lost.
+function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
+  const bff = new FakeBff({
+    signedInAs: 'olga@example.com',
+    users: [
+      makeUser({ email: 'olga@example.com', name: 'Olga Ops', roles }),
+      makeUser({ email: 'otto@example.com', name: 'Otto Ops', roles: ['ops'] }),
+    ],
+    payouts: [
+      makePayout(1),
+      makePayout(2, { preparedBy: { id: 'u-olga', email: 'olga@example.com' } }),
+      makePayout(3, {
+        state: 'unknown',
+        decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+        decidedAt: '2026-11-20T10:00:00.000Z',
+        errorMessage: 'timeout',
+      }),
+    ],
+  });
+  bff.payouts.events.set(LOST, [
+    {
+      at: '2026-11-20T09:03:00.000Z',
+      kind: 'staff',
+      title: 'payout prepared; payout-check sent',
+      actor: 'otto@example.com',
+      data: {},
+    },
+    {
+      at: '2026-11-20T10:00:00.000Z',
+      kind: 'gateway',
+      title: 'payout-pay',
+      actor: 'ines@example.com',
+      data: { outcome: 'unknown', reason: 'timeout' },
+    },
+    {
+      at: '2026-11-20T10:00:05.000Z',
+      kind: 'reconcile',
+      title: 'status check',
+      actor: null,
+      data: { outcome: 'reply' },
+    },
+  ]);
+  return bff;
+}
+
+describe('payout detail', () => {
+  it('when an ops user opens a payout from the queue, then they see what was checked, the gateway order and its timeline, and can decide it there', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('link', { name: 'Seller settlement 1' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${FIRST}`);
+    });
+    expect(await screen.findByRole('heading', { name: 'Payout of €101.00' })).toBeInTheDocument();
+    expect(screen.getByText('Awaiting approval')).toBeInTheDocument();
+    expect(
+      screen.getByText(/Waits for an ops user other than otto@example.com/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Card 411111******1111 · JANE DOE')).toBeInTheDocument();
+    expect(screen.getByText('payout-1')).toBeInTheDocument();
+    // registered, not sent: no order of it reaches Transactions yet
+    expect(screen.getByText('700001')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /in Transactions/ })).not.toBeInTheDocument();
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(within(timeline).getByText('payout prepared; payout-check sent')).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
+    await sendWithReason(app.user, dialog, 'Reject', 'wrong account');
+    expect(await within(timeline).findByText('payout rejected')).toBeInTheDocument();
+    expect(screen.getByText(/Rejected by olga@example.com: wrong account/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when the preparer opens their own pending payout, then they may withdraw it but not approve it', async () => {
+    renderApp(`/payouts/${OWN}`, bffAs(['ops']));
+    expect(await screen.findByRole('heading', { name: 'Payout of €102.00' })).toBeInTheDocument();
+    expect(screen.getByText('Yours: another ops user approves')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Withdraw' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when a payout’s reply was lost, then a support reader sees that its outcome is followed and that it is never sent again, with each status check', async () => {
+    renderApp(`/payouts/${LOST}`, bffAs(['support']));
+    expect(await screen.findByText('Unknown outcome')).toBeInTheDocument();
+    expect(screen.getByText(/never sends the payout again/)).toBeInTheDocument();
+    expect(screen.getByText('Approved by')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'its order in Transactions' })).toHaveAttribute(
+      'href',
+      '/transactions?q=700003',
+    );
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(
+      within(timeline)
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual([
+      expect.stringContaining('payout prepared; payout-check sent'),
+      expect.stringContaining('payout-pay'),
+      expect.stringContaining('status check'),
+    ]);
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when the address names no payout, then the page says so and leads back', async () => {
+    renderApp('/payouts/no-such-payout', bffAs(['ops']));
+    expect(await screen.findByRole('heading', { name: 'Payout not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'all payouts' })).toHaveAttribute('href', '/payouts');
+  });
+});

@@ -1,0 +1,245 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import type { PayoutDetail, PayoutState } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { DateTime } from '../../../components/date-time';
+import type { Decision } from '../../../components/decision-buttons';
+import { ErrorState, LoadingState } from '../../../components/page-states';
+import { PageHeader } from '../../../components/page-header';
+import { isNoSuchRecord } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { Facts, Panel } from '../../transactions/components/amounts-panel';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { Timeline } from '../../transactions/components/timeline';
+import { usePayoutEvents } from '../api/live-payouts';
+import { payoutDetailQueryOptions } from '../api/payouts';
+import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
+import { PayoutDecision } from '../components/payout-decision';
+import { PayoutStateChip } from '../components/payout-state-chip';
+
+const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
+
+const MODE_LABELS: Record<PayoutDetail['mode'], string> = {
+  'two-step': 'Two-step: payout-check when prepared, payout-pay when approved',
+  single: 'Single: the v2 payout is held, and sent when approved',
+};
+
+/** What the state means for whoever looks at it now, and what (if anything) to do. */
+function StateNote({ payout }: { payout: PayoutDetail }) {
+  const error = [payout.errorCode, payout.errorMessage].filter(Boolean).join(': ');
+  switch (payout.state) {
+    case 'pending_approval':
+      return (
+        <Alert severity="info">
+          Waits for an ops user other than {payout.preparedBy.email} to approve it
+          {payout.expiresAt ? (
+            <>
+              ; the gateway’s registration lapses <DateTime value={payout.expiresAt} />
+            </>
+          ) : null}
+          .
+        </Alert>
+      );
+    case 'checking':
+    case 'sending':
+    case 'processing':
+      return (
+        <Alert severity="info">
+          Paydesk follows the gateway’s answer with status checks; this page updates by itself.
+        </Alert>
+      );
+    case 'unknown':
+      return (
+        <Alert severity="warning">
+          The outcome is not known yet{error ? ` (${error})` : ''}. Paydesk asks the gateway with
+          status checks and never sends the payout again: do not prepare it again until it is
+          settled.
+        </Alert>
+      );
+    case 'approved':
+      return <Alert severity="success">The gateway paid it.</Alert>;
+    case 'rejected':
+      return (
+        <Alert severity="info">
+          Rejected by {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}. Nothing was paid.
+        </Alert>
+      );
+    case 'expired':
+      return (
+        <Alert severity="info">
+          The gateway’s registration lapsed before anyone approved it; nothing was paid. Prepare it
+          again if it is still due.
+        </Alert>
+      );
+    default:
+      return <Alert severity="error">{error || 'The payout failed; nothing was paid.'}</Alert>;
+  }
+}
+
+/** States in which the payout (or payout-pay) was sent: its order's callbacks reach Transactions. */
+const SENT: ReadonlySet<PayoutState> = new Set([
+  'processing',
+  'unknown',
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+]);
+
+/** The gateway's order id, and once the payout was sent, where its order's own record is. */
+function GatewayOrder({ payout }: { payout: PayoutDetail }) {
+  if (payout.orderid === null) return <>not known yet</>;
+  return (
+    <>
+      <code>{payout.orderid}</code>
+      {SENT.has(payout.state) ? (
+        <>
+          {' · '}
+          <Link component={RouterLink} to={`/transactions?q=${encodeURIComponent(payout.orderid)}`}>
+            its order in Transactions
+          </Link>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
+  const live = usePayoutEvents();
+  const [deciding, setDeciding] = useState<Decision | null>(null);
+  const own = payout.preparedBy.id === myId;
+  const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
+  const decided: [string, React.ReactNode][] =
+    payout.decidedBy === null
+      ? [['Decided', 'not yet']]
+      : [
+          [payout.rejectReason === null ? 'Approved by' : 'Rejected by', payout.decidedBy.email],
+          ['Decided', payout.decidedAt ? <DateTime key="d" value={payout.decidedAt} /> : '—'],
+        ];
+  return (
+    <>
+      <Button component={RouterLink} to="/payouts" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
+        All payouts
+      </Button>
+      <PageHeader
+        title={`Payout of ${formatMoney(payout.amount, payout.currency)}`}
+        actions={
+          <>
+            <LiveIndicator state={live} />
+            {/* only the actions: the state note and the facts say who decided */}
+            {payout.canDecide || (payout.state === 'pending_approval' && own) ? (
+              <PayoutDecision payout={payout} myId={myId} onDecide={setDeciding} />
+            ) : null}
+          </>
+        }
+      >
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <PayoutStateChip state={payout.state} />
+          <span>
+            to {destination} · {payout.orderDesc}
+          </span>
+        </Stack>
+      </PageHeader>
+      <Stack spacing={2}>
+        <StateNote payout={payout} />
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+          <Panel title="Payout">
+            <Facts
+              rows={[
+                ['Amount', <strong key="a">{formatMoney(payout.amount, payout.currency)}</strong>],
+                ['Destination', `${destination} · ${payout.destination.label}`],
+                ['Description', payout.orderDesc],
+                ['Mode', MODE_LABELS[payout.mode]],
+                ['Endpoint', payout.endpointId],
+              ]}
+            />
+          </Panel>
+          <Panel title="Four eyes">
+            <Facts
+              rows={[
+                ['Prepared by', payout.preparedBy.email],
+                ['Prepared', <DateTime key="p" value={payout.createdAt} />],
+                ...decided,
+                ...(payout.rejectReason === null
+                  ? []
+                  : ([['Reason', payout.rejectReason]] as [string, React.ReactNode][])),
+              ]}
+            />
+          </Panel>
+          <Panel title="Gateway order">
+            <Facts
+              rows={[
+                ['Client order id', <code key="c">{payout.clientOrderId}</code>],
+                ['Gateway order id', <GatewayOrder key="o" payout={payout} />],
+                ...(payout.state === 'pending_approval' && payout.expiresAt
+                  ? ([['Registration lapses', <DateTime key="e" value={payout.expiresAt} />]] as [
+                      string,
+                      React.ReactNode,
+                    ][])
+                  : []),
+                ['Last change', <DateTime key="u" value={payout.updatedAt} />],
+              ]}
+            />
+          </Panel>
+        </Box>
+        <Panel title="Timeline">
+          <Timeline entries={payout.events.map((event, id) => ({ ...event, id }))} />
+        </Panel>
+      </Stack>
+      <Suspense fallback={null}>
+        {deciding ? (
+          <PayoutDecisionDialog
+            key={deciding}
+            payout={payout}
+            decision={deciding}
+            own={own}
+            onClose={() => {
+              setDeciding(null);
+            }}
+          />
+        ) : null}
+      </Suspense>
+    </>
+  );
+}
+
+function PayoutDetailScreen() {
+  const { id = '' } = useParams();
+  const { user } = useSession();
+  const detail = useQuery(payoutDetailQueryOptions(id));
+  if (detail.isPending) return <LoadingState label="Loading the payout…" />;
+  if (detail.isError) {
+    if (isNoSuchRecord(detail.error)) {
+      return (
+        <>
+          <PageHeader title="Payout not found" />
+          <Alert severity="info">
+            Paydesk knows no payout with this address. Go back to{' '}
+            <RouterLink to="/payouts">all payouts</RouterLink>.
+          </Alert>
+        </>
+      );
+    }
+    return (
+      <ErrorState error={detail.error} what="the payout" onRetry={() => void detail.refetch()} />
+    );
+  }
+  return <DetailView payout={detail.data} myId={user.id} />;
+}
+
+export default function PayoutDetailRoute() {
+  return (
+    <RequireRoles roles={SCREENS.payouts.roles} what="the payouts">
+      <PayoutDetailScreen />
+    </RequireRoles>
+  );
+}
