@@ -2,7 +2,13 @@
 // handler, then one audit row for the attempt (refusals included), then the reply.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, type ErrorEnvelope, type Role } from '@paydesk/shared/api';
+import {
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  type AuditOutcome,
+  type ErrorEnvelope,
+  type Role,
+} from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { AuditEntry } from '../services/audit.js';
 import type { AuthenticatedSession, ClientInfo } from '../services/auth.js';
@@ -212,6 +218,16 @@ export function makeRunner(services: Services, logger: Logger) {
   }
 }
 
+/**
+ * An error's status says refused (4xx) or failed (5xx). An answered request whose gateway reply
+ * was lost says so in its summary (`result: 'unknown'`, as every route that sends a gateway
+ * request records its result): not a success until the reconciler learns the verdict.
+ */
+function outcomeOf(err: AppError | null, summary: Record<string, unknown>): AuditOutcome {
+  if (err !== null) return err.status >= 500 ? 'failed' : 'refused';
+  return summary.result === 'unknown' ? 'unknown' : 'success';
+}
+
 function attemptEntry(
   ctx: RouteContext,
   rule: RouteRule,
@@ -226,7 +242,7 @@ function attemptEntry(
     action: rule.action,
     target: ctx.audit.target,
     summary,
-    outcome: err === null ? 'success' : err.status >= 500 ? 'failed' : 'refused',
+    outcome: outcomeOf(err, summary),
     errorCode: err?.code ?? null,
     requestId: ctx.requestId,
     ip: ctx.client.ip,

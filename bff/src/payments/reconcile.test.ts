@@ -152,6 +152,22 @@ for (const variant of DB_VARIANTS) {
       expect(
         (await f.sandbox.order(order.orderid)).operations.filter((o) => o.type === 'capture'),
       ).toHaveLength(1);
+
+      // The staff attempts as audited: the lost one is unknown (not a success), the repeat done.
+      const attempts = await f.bff.db.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'summary'])
+        .where('action', '=', 'transaction.capture')
+        .where('target', '=', `transaction:${tx.id}`)
+        .orderBy('seq')
+        .execute();
+      expect(
+        attempts.map((a) => [a.outcome, (JSON.parse(a.summary) as { result?: string }).result]),
+      ).toEqual([
+        ['unknown', 'unknown'],
+        ['refused', undefined],
+        ['success', 'processing'],
+      ]);
     });
 
     it('when the gateway is forced to another status, then a refresh flags drift, shows both sides and audits it', async () => {

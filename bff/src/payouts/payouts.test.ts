@@ -542,6 +542,13 @@ for (const variant of DB_VARIANTS) {
       const atGateway = await sandbox.order(payout.orderid ?? '');
       expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
       expect(atGateway.orderStage).toBe('paid');
+      // audited as it was: the approval's outcome unknown, the reconciliation's verdict paid
+      const approvals = await auditRows('payout.approve', `payout:${payout.id}`);
+      expect(approvals.map((a) => a.outcome)).toEqual(['unknown', 'refused']);
+      const reconciled = await auditRows('payout.reconciled', `payout:${payout.id}`);
+      expect(
+        reconciled.map((a) => [a.outcome, (JSON.parse(a.summary) as { state?: string }).state]),
+      ).toEqual([['success', 'approved']]);
     });
 
     it('when a dropped v2 payout reply is reconciled, then the payout learns its order id and final status', async () => {

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { IsoDateTimeSchema, pageOf, queryInt } from './common.js';
 import { RoleSchema } from './roles.js';
 
-export const AUDIT_OUTCOMES = ['success', 'refused', 'failed'] as const;
+/**
+ * How an attempt ended: done; refused (4xx: nothing was done); failed (5xx, or a reconciliation
+ * that found the operation not applied); unknown: the request reached the gateway but its reply
+ * was lost (timeout, dropped connection, 5xx). The reconciler's own row records the verdict later.
+ */
+export const AUDIT_OUTCOMES = ['success', 'refused', 'failed', 'unknown'] as const;
 export const AuditOutcomeSchema = z.enum(AUDIT_OUTCOMES);
 export type AuditOutcome = z.infer<typeof AuditOutcomeSchema>;
 

@@ -45,6 +45,7 @@ const OUTCOME_LABELS: Record<AuditOutcome, string> = {
   success: 'Success',
   refused: 'Refused',
   failed: 'Failed',
+  unknown: 'Unknown (reply lost)',
 };
 
 /**

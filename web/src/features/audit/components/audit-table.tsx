@@ -30,6 +30,7 @@ const OUTCOME_COLOR: Record<AuditOutcome, 'success' | 'warning' | 'error'> = {
   success: 'success',
   refused: 'warning',
   failed: 'error',
+  unknown: 'warning',
 };
 
 /** Longer summaries start clamped to three lines so one verbose row does not push the rest away. */

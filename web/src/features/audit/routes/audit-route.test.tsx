@@ -152,6 +152,27 @@ describe('audit log screen', () => {
     expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
   });
 
+  it('when a capture’s gateway reply was lost, then its row reads unknown, and the outcome filter finds it', async () => {
+    const bff = new FakeBff({
+      audit: [
+        makeAuditRow(1),
+        makeAuditRow(2, { outcome: 'unknown', action: 'transaction.capture' }),
+      ],
+    });
+    const app = renderApp('/audit?page=1', bff);
+    await screen.findByRole('table', { name: 'Audit log' });
+    const outcome = screen.getByLabelText('Outcome');
+    expect(
+      within(outcome).getByRole('option', { name: 'Unknown (reply lost)' }),
+    ).toBeInTheDocument();
+    await app.user.selectOptions(outcome, 'unknown');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await screen.findByText('1 row match')).toBeInTheDocument();
+    const rows = within(screen.getByRole('table', { name: 'Audit log' })).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('transaction.capture');
+    expect(rows[1]).toHaveTextContent('unknown');
+  });
+
   it('when filters are applied, then they go into the URL and the request, and the exports carry them', async () => {
     const bff = new FakeBff({
       audit: [
