@@ -1,8 +1,9 @@
 // A payout's or a payment link's change is written with its timeline entry and its audit row in one
 // transaction: a database that fails midway leaves neither (the change can be made again), never a
 // decision without its entry or an outcome without its audit row. Also: what the poller does with
-// a link whose instance stopped mid-send, and the timeline of an approval undone. Both databases,
-// the real sandbox process (demo merchant).
+// a payout-check or a link whose instance stopped mid-send, a check the gateway is still
+// processing, and the timeline of an approval undone. Both databases, the real sandbox process
+// (demo merchant).
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   PaymentLinkResultSchema,
@@ -167,6 +168,103 @@ for (const variant of DB_VARIANTS) {
         approvedBy: opsB.email,
         preparedBy: opsA.email,
       });
+    });
+
+    it('when the instance stops right after sending the payout-check (its outcome never recorded), then once that request is certainly over the poller learns the check from the gateway: awaiting approval, audited', async () => {
+      await refuse('payout_events', 'title', 'payout-check');
+      const failed = await post(opsA, '/api/payouts', {
+        destination: {
+          kind: 'card',
+          cardNumber: '4111111111111111',
+          cardholderName: 'Jane Payee',
+          expiryMonth: '12',
+          expiryYear: '2035',
+        },
+        amount: '3.50',
+        currency: 'EUR',
+        orderDesc: 'Supplier refund',
+      });
+      expect(failed.status, failed.text).toBe(500);
+      await undo.pop()?.();
+      const left = await bff.k
+        .selectFrom('payouts')
+        .selectAll()
+        .where('amount_minor', '=', 350)
+        .executeTakeFirstOrThrow();
+      expect(left).toMatchObject({ state: 'checking', orderid: null });
+      const { gatewayTimeoutMs, poll } = bff.payouts.options;
+      expect(left.poll_next_at).toBe((left.sent_at ?? 0) + 2 * gatewayTimeoutMs + poll.fastMinMs);
+
+      // While the request could still be under way, nobody else asks.
+      await bff.payouts.poller.runOnce();
+      expect((await row(left.id)).state).toBe('checking');
+      bff.clock.advance(2 * gatewayTimeoutMs + poll.fastMinMs);
+      await bff.payouts.poller.runOnce();
+      const learned = await row(left.id);
+      expect(learned).toMatchObject({ state: 'pending_approval' });
+      expect(learned.orderid).not.toBeNull();
+      expect(learned.expires_at).toBe((left.sent_at ?? 0) + 24 * 60 * 60_000);
+      const audited = await bff.k
+        .selectFrom('audit_log')
+        .select('summary')
+        .where('action', '=', 'payout.checked')
+        .where('target', '=', `payout:${left.id}`)
+        .execute();
+      expect(audited.map((a) => (JSON.parse(a.summary) as { state?: string }).state)).toEqual([
+        'pending_approval',
+      ]);
+    });
+
+    it('when the gateway still shows the payout-check processing, then the preparer is told it is being confirmed, and the poller settles it', async () => {
+      const send = bff.payouts.gateway.send.bind(bff.payouts.gateway);
+      const spy = vi
+        .spyOn(bff.payouts.gateway, 'send')
+        .mockImplementation(async (operation, endpointId, fields) => {
+          const outcome = await send(operation, endpointId, fields);
+          if (operation !== 'status' || outcome.kind !== 'reply') return outcome;
+          // as a gateway whose check takes a while would answer
+          const { reply } = outcome;
+          return {
+            ...outcome,
+            reply: {
+              ...reply,
+              status: 'processing',
+              fields: { ...reply.fields, status: 'processing', 'order-stage': 'processing' },
+            },
+          };
+        });
+      let res;
+      try {
+        res = await post(opsA, '/api/payouts', {
+          destination: {
+            kind: 'card',
+            cardNumber: '4111111111111111',
+            cardholderName: 'Jane Payee',
+            expiryMonth: '12',
+            expiryYear: '2035',
+          },
+          amount: '3.60',
+          currency: 'EUR',
+          orderDesc: 'Supplier refund',
+        });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(res.status, res.text).toBe(200);
+      const result = PayoutResultSchema.parse(res.json);
+      expect(result.payout.state).toBe('checking');
+      expect(result.message).toBe(
+        'The payout-check was sent; its outcome is being confirmed with the gateway.',
+      );
+      expect((await row(result.payout.id)).poll_next_at).not.toBeNull();
+      await vi.waitFor(
+        async () => {
+          bff.clock.advance(60_000);
+          await bff.payouts.poller.runOnce();
+          expect((await row(result.payout.id)).state).toBe('pending_approval');
+        },
+        { timeout: 5_000, interval: 20 },
+      );
     });
 
     it('when the gateway cannot confirm the registered payout at approval, then the approval is undone and the timeline says why; nothing was sent', async () => {

@@ -293,12 +293,24 @@ export class PayoutsService {
       };
     }
 
-    await this.insert(base, {
-      kind: 'staff',
-      title: 'payout prepared; payout-check sent',
-      actor: actor.email,
-      data: { mode: 'two-step', destination: masked },
-    });
+    // A safety net, as a money operation's step A has: should this instance stop before it records
+    // the check's outcome, the poller asks `status` once this request (payout-check, then status)
+    // is certainly over, and finds the check registered, or not applied.
+    const poll = c.options.poll;
+    await this.insert(
+      {
+        ...base,
+        sent_at: now,
+        poll_first_at: now,
+        poll_next_at: now + 2 * c.options.gatewayTimeoutMs + poll.fastMinMs,
+      },
+      {
+        kind: 'staff',
+        title: 'payout prepared; payout-check sent',
+        actor: actor.email,
+        data: { mode: 'two-step', destination: masked },
+      },
+    );
     const outcome = await c.gateway.send(
       'payout-check',
       endpointId,
@@ -316,6 +328,7 @@ export class PayoutsService {
         state: 'failed',
         error_code: 'NOT_SENT',
         error_message: outcome.reason,
+        ...this.pollStop(),
       });
       throw new AppError(
         'GATEWAY_UNAVAILABLE',
@@ -343,6 +356,7 @@ export class PayoutsService {
         state: 'failed',
         error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
         error_message: err.message,
+        ...this.pollStop(),
       });
       throw err;
     }
@@ -355,17 +369,20 @@ export class PayoutsService {
       actor: null,
       data: exchangeData(answer.outcome),
     });
+    const confirming =
+      'The payout-check was sent; its outcome is being confirmed with the gateway.';
     if (answer.kind !== 'view') {
       return {
         payout: await this.viewOf(await this.update(id, this.pollStart()), actor),
-        message: 'The payout-check was sent; its outcome is being confirmed with the gateway.',
+        message: confirming,
       };
     }
     const after = await this.applyCheck(sent, answer.view);
-    const message =
-      after.state === 'pending_approval'
-        ? 'The gateway checked the destination; the payout waits for approval by a second ops user.'
-        : `The gateway did not accept the destination (${after.error_code ?? after.state}); nothing can be paid.`;
+    let message = `The gateway did not accept the destination (${after.error_code ?? after.state}); nothing can be paid.`;
+    if (after.state === 'pending_approval')
+      message =
+        'The gateway checked the destination; the payout waits for approval by a second ops user.';
+    else if (after.state === 'checking') message = confirming;
     return { payout: await this.viewOf(after, actor), message };
   }
 
@@ -443,7 +460,11 @@ export class PayoutsService {
         checked,
       );
     }
-    return this.update(row.id, { orderid });
+    // Still being checked: the poller asks again (a row without a schedule gets one).
+    return this.update(row.id, {
+      orderid,
+      ...(row.poll_next_at === null ? this.pollStart() : {}),
+    });
   }
 
   // ------------------------------------------------------------------ deciding
