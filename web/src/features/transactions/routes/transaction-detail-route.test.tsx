@@ -37,6 +37,27 @@ function keysOf(bff: FakeBff, action: string): (string | null)[] {
 }
 
 describe('transaction detail', () => {
+  it('when the order is a payout Paydesk prepared, then its page leads to the payout’s approvals', async () => {
+    const payoutId = '10000000-0000-4000-8000-000000000001';
+    renderApp(
+      PATH,
+      bffAs(
+        ['support'],
+        makeTransaction(1, { type: 'payout', clientOrderId: `pd-payout-${payoutId}` }),
+      ),
+    );
+    await heading();
+    expect(
+      screen.getByRole('link', { name: 'the payout, its approvals and timeline' }),
+    ).toHaveAttribute('href', `/payouts/${payoutId}`);
+  });
+
+  it('when the order is a shop’s, then no Paydesk origin is shown', async () => {
+    renderApp(PATH, bffAs(['support']));
+    await heading();
+    expect(screen.queryByText('Prepared in Paydesk')).not.toBeInTheDocument();
+  });
+
   it('when the order is on its way, then a loading state is shown', async () => {
     renderApp(
       PATH,

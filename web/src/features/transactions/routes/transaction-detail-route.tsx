@@ -26,6 +26,7 @@ import {
   transactionKeys,
 } from '../api/transactions';
 import { AmountsPanel, Facts, Panel } from '../components/amounts-panel';
+import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
 import { TYPE_LABELS } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
@@ -188,6 +189,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
               rows={[
                 ['Orderid', <code key="o">{detail.orderid}</code>],
                 ['Client order id', <code key="c">{detail.clientOrderId}</code>],
+                ...orderOriginRows(detail.clientOrderId),
                 ['Endpoint', detail.endpointId],
                 ['Created', <DateTime key="cr" value={detail.createdAt} />],
                 ['Updated', <DateTime key="u" value={detail.updatedAt} />],
