@@ -319,10 +319,15 @@ describe.skipIf(chromiumPath === undefined)(
       await timeline.getByText(users.opsB.email, { exact: false }).first().waitFor();
       await record(b, '4-ops-payout-detail', { axe: true });
       await b.getByRole('link', { name: 'its order in Transactions' }).click();
-      await b
-        .getByRole('table', { name: 'Transactions' })
-        .getByText(clientOrderId, { exact: true })
-        .waitFor();
+      const orders = b.getByRole('table', { name: 'Transactions' });
+      await orders.getByText(clientOrderId, { exact: true }).waitFor();
+      // ... and back: the order's page leads to the payout.
+      await orders
+        .getByRole('link', { name: /^Order / })
+        .first()
+        .click();
+      await b.getByRole('link', { name: 'the payout, its approvals and timeline' }).click();
+      await b.getByRole('heading', { name: 'Payout of €25.00' }).waitFor();
 
       const callback = (await stack.callbacks()).find(
         (c) => c.params.client_orderid === clientOrderId && c.params.type === 'payout',
