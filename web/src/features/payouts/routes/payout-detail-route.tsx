@@ -120,7 +120,12 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
   const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
   const decided: [string, React.ReactNode][] =
     payout.decidedBy === null
-      ? [['Decided', 'not yet']]
+      ? [
+          [
+            'Decided',
+            payout.state === 'pending_approval' || payout.state === 'checking' ? 'not yet' : '—',
+          ],
+        ]
       : [
           [payout.rejectReason === null ? 'Approved by' : 'Rejected by', payout.decidedBy.email],
           ['Decided', payout.decidedAt ? <DateTime key="d" value={payout.decidedAt} /> : '—'],
