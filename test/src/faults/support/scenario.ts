@@ -10,6 +10,7 @@ import {
   AuditVerifyResponseSchema,
   PayoutResultSchema,
   TransactionPageSchema,
+  type AuditOutcome,
   type AuditRow,
 } from '@paydesk/shared/api';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
@@ -243,6 +244,17 @@ export async function settle(w: World, attempts: Attempt[], timeoutMs = 25_000):
   }
 }
 
+/**
+ * The audit outcome a reply implies: refused (4xx), failed (5xx), unknown (answered, but the
+ * gateway's reply to it was lost), else success.
+ */
+function outcomeOf(reply: ApiReply): AuditOutcome {
+  if (reply.status >= 500) return 'failed';
+  if (reply.status >= 400) return 'refused';
+  const body = reply.json as { operation?: { state?: string }; payout?: { state?: string } };
+  return (body.operation?.state ?? body.payout?.state) === 'unknown' ? 'unknown' : 'success';
+}
+
 async function auditRows(w: World, action: string, target: string): Promise<AuditRow[]> {
   const r = await w.admin.get(
     `/api/audit?action=${encodeURIComponent(action)}&target=${encodeURIComponent(target)}&pageSize=500`,
@@ -354,10 +366,11 @@ export async function expectGatewayTruth(
     const target = `transaction:${id}`;
     if (a.reply !== null) {
       const rows = await auditRows(w, AUDIT_ACTION[a.kind], target);
-      expect(
-        rows.filter((r) => r.requestId === a.reply?.requestId && r.actorEmail === a.actor.email),
-        `${a.kind}: its audit row`,
-      ).toHaveLength(1);
+      const mine = rows.filter(
+        (r) => r.requestId === a.reply?.requestId && r.actorEmail === a.actor.email,
+      );
+      expect(mine, `${a.kind}: its audit row`).toHaveLength(1);
+      expect(mine[0]?.outcome, `${a.kind}: its audit outcome`).toBe(outcomeOf(a.reply));
     }
     // ... and, when its outcome was learned later, the reconciliation's, naming it and its initiator.
     if (reconciled) {
@@ -403,10 +416,11 @@ async function expectPayoutTruth(
   const target = `payout:${id}`;
   if (a.reply !== null) {
     const rows = await auditRows(w, AUDIT_ACTION[a.kind], target);
-    expect(
-      rows.filter((r) => r.requestId === a.reply?.requestId && r.actorEmail === a.actor.email),
-      'payout-pay: its audit row',
-    ).toHaveLength(1);
+    const mine = rows.filter(
+      (r) => r.requestId === a.reply?.requestId && r.actorEmail === a.actor.email,
+    );
+    expect(mine, 'payout-pay: its audit row').toHaveLength(1);
+    expect(mine[0]?.outcome, 'payout-pay: its audit outcome').toBe(outcomeOf(a.reply));
   }
   if (reconciled) {
     const rows = await auditRows(w, 'payout.reconciled', target);
