@@ -1,4 +1,4 @@
-import type { Role } from '@paydesk/shared/api';
+import type { PayoutEvent, Role } from '@paydesk/shared/api';
 // What the payouts module's services share: options, the database view, endpoint resolution,
 // reading a `status` reply, and the redacted history of payouts and links.
 import { randomUUID } from 'node:crypto';
@@ -270,6 +270,23 @@ export async function addEvent(
       data: JSON.stringify(redact(entry.data)),
     })
     .execute();
+}
+
+/** The timeline of `subject` (`payout:<id>`, `link:<id>`), oldest first, as the API gives it. */
+export async function eventsOf(k: PayoutsDb, subject: string): Promise<PayoutEvent[]> {
+  const rows = await k
+    .selectFrom('payout_events')
+    .selectAll()
+    .where('subject', '=', subject)
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((e) => ({
+    at: new Date(e.at).toISOString(),
+    kind: e.kind as EventEntry['kind'],
+    title: e.title,
+    actor: e.actor,
+    data: JSON.parse(e.data) as Record<string, unknown>,
+  }));
 }
 
 /** The `server_callback_url` of every order Paydesk creates: the payments core's receiver. */

@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   CardInfoSchema,
+  PaymentLinkDetailSchema,
   PaymentLinkListSchema,
   PaymentLinkResultSchema,
+  TransactionDetailSchema,
   type ErrorEnvelope,
   type PaymentLinkCreateInput,
 } from '@paydesk/shared/api';
@@ -15,6 +17,7 @@ import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness
 import { createPayouts } from './index.js';
 import {
   accountCreatedBy,
+  DEMO,
   demoMerchant,
   post,
   startPayoutsApp,
@@ -119,6 +122,45 @@ for (const variant of DB_VARIANTS) {
         ).toEqual(['success']);
       });
     }
+
+    it('when a reader opens a link, then it comes with its history (created, the gateway exchange); an unknown id is 404, a malformed one 400, a non-reader 403', async () => {
+      const res = await post(finance, '/api/payment-links', link('sale-form'));
+      const created = PaymentLinkResultSchema.parse(res.json).link;
+      const detail = PaymentLinkDetailSchema.parse(
+        (await support.get(`/api/payment-links/${created.id}`)).json,
+      );
+      expect(detail).toMatchObject({ id: created.id, state: 'sent', canDecide: false });
+      expect(detail.redirectUrl).toBe(created.redirectUrl);
+      expect(detail.events.map((e) => [e.kind, e.title, e.actor])).toEqual([
+        ['staff', 'sale-form link created', finance.email],
+        ['gateway', 'sale-form', finance.email],
+      ]);
+      expect(detail.events[1]?.data).toMatchObject({ outcome: 'reply', httpStatus: 200 });
+      expect(JSON.stringify(detail.events)).not.toContain(DEMO.controlKey);
+      // Its order is not known to Paydesk until a callback (or a status check) tells of it.
+      expect(detail.order).toBeNull();
+      const lookup = await post(
+        support,
+        '/api/transactions/lookup',
+        { orderid: created.orderid, client_orderid: created.clientOrderId },
+        null,
+      );
+      expect(lookup.status, lookup.text).toBe(200);
+      const learned = TransactionDetailSchema.parse(lookup.json);
+      const after = PaymentLinkDetailSchema.parse(
+        (await support.get(`/api/payment-links/${created.id}`)).json,
+      );
+      expect(after.order).toEqual({
+        transactionId: learned.id,
+        status: learned.status,
+        stage: learned.stage,
+      });
+
+      expect(errorCode(await support.get(`/api/payment-links/${randomUUID()}`))).toBe('NOT_FOUND');
+      const malformed = await support.get('/api/payment-links/not-a-uuid');
+      expect(malformed.status).toBe(400);
+      expect((await admin.get(`/api/payment-links/${created.id}`)).status).toBe(403);
+    });
 
     it('when a payout-form link is created, then it is held until a second ops user approves it; the creator cannot', async () => {
       const res = await post(opsA, '/api/payment-links', link('payout-form'));

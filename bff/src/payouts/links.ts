@@ -8,17 +8,21 @@ import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
   PaymentLink,
   PaymentLinkCreateBody,
+  PaymentLinkDetail,
   PaymentLinkKind,
   PaymentLinkListQuery,
   PaymentLinkState,
   Role,
+  TransactionStatus,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
+import { payDb } from '../payments/db.js';
 import { canonicalJson } from '../services/redact.js';
 import {
   addEvent,
   callbackUrl,
+  eventsOf,
   exchangeData,
   gatewayIp,
   resolveEndpoint,
@@ -98,6 +102,32 @@ export class PaymentLinksService {
       .executeTakeFirst();
     if (row === undefined) throw new AppError('NOT_FOUND', 'no such payment link');
     return row;
+  }
+
+  /** One link as `viewer` sees it, with its history. */
+  async get(id: string, viewer: Actor): Promise<PaymentLinkDetail> {
+    const row = await this.row(id);
+    const order =
+      row.orderid === null
+        ? undefined
+        : await payDb(this.c.db)
+            .selectFrom('transactions')
+            .select(['id', 'status', 'stage'])
+            .where('orderid', '=', row.orderid)
+            .where('client_orderid', '=', row.client_orderid)
+            .executeTakeFirst();
+    return {
+      ...(await this.viewOf(row, viewer)),
+      events: await eventsOf(this.c.k, `link:${id}`),
+      order:
+        order === undefined
+          ? null
+          : {
+              transactionId: order.id,
+              status: order.status as TransactionStatus,
+              stage: order.stage,
+            },
+    };
   }
 
   async list(q: PaymentLinkListQuery, viewer: Actor): Promise<PaymentLink[]> {

@@ -18,6 +18,11 @@ export const PAYOUT_ROUTES = {
     action: 'payment_link.create',
     auditSuccess: true,
   },
+  'GET /api/payment-links/:id': {
+    access: READERS,
+    action: 'payment_link.read',
+    auditSuccess: false,
+  },
   'POST /api/payment-links/:id/approve': {
     access: OPS,
     action: 'payment_link.approve',

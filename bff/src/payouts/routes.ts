@@ -173,6 +173,11 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       if (created.link?.id !== undefined) ctx.audit.target = `link:${created.link.id}`;
       return reply;
     },
+    'GET /api/payment-links/:id': async (ctx) => ({
+      kind: 'json',
+      status: 200,
+      body: await links.get(idParam(ctx, 'link'), actorOf(ctx)),
+    }),
     'POST /api/payment-links/:id/approve': decide(
       'link',
       'approve',

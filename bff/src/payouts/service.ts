@@ -24,6 +24,7 @@ import {
   addEvent,
   askStatus,
   callbackUrl,
+  eventsOf,
   exchangeData,
   gatewayIp,
   resolveEndpoint,
@@ -149,21 +150,9 @@ export class PayoutsService {
 
   async get(id: string, viewer: Actor): Promise<PayoutDetail> {
     const row = await this.row(id);
-    const events = await this.c.k
-      .selectFrom('payout_events')
-      .selectAll()
-      .where('subject', '=', `payout:${id}`)
-      .orderBy('id', 'asc')
-      .execute();
     return {
       ...(await this.viewOf(row, viewer)),
-      events: events.map((e) => ({
-        at: new Date(e.at).toISOString(),
-        kind: e.kind as 'gateway' | 'staff' | 'reconcile',
-        title: e.title,
-        actor: e.actor,
-        data: JSON.parse(e.data) as Record<string, unknown>,
-      })),
+      events: await eventsOf(this.c.k, `payout:${id}`),
     };
   }
 

@@ -8,6 +8,7 @@ import {
   CurrencySchema,
   MaskedCardSchema,
   MoneySchema,
+  TransactionStatusSchema,
   TransactionTypeSchema,
 } from './payments.js';
 
@@ -409,3 +410,20 @@ export type PayoutEvent = z.infer<typeof PayoutEventSchema>;
 
 export const PayoutDetailSchema = PayoutSchema.extend({ events: z.array(PayoutEventSchema) });
 export type PayoutDetail = z.infer<typeof PayoutDetailSchema>;
+
+/**
+ * One payment link with its history (created, approved or rejected, the gateway's reply) and its
+ * order as Paydesk knows it from the gateway's callbacks (null until the first one): whether the
+ * customer has paid.
+ */
+export const PaymentLinkDetailSchema = PaymentLinkSchema.extend({
+  events: z.array(PayoutEventSchema),
+  order: z
+    .object({
+      transactionId: z.string(),
+      status: TransactionStatusSchema,
+      stage: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type PaymentLinkDetail = z.infer<typeof PaymentLinkDetailSchema>;

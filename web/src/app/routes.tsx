@@ -27,6 +27,9 @@ const SubscriptionDetailRoute = lazy(
 const PaymentLinksRoute = lazy(
   () => import('../features/payment-links/routes/payment-links-route'),
 );
+const PaymentLinkDetailRoute = lazy(
+  () => import('../features/payment-links/routes/payment-link-detail-route'),
+);
 const AuditRoute = lazy(() => import('../features/audit/routes/audit-route'));
 const NotFoundRoute = lazy(() => import('../features/shell/routes/not-found-route'));
 
@@ -48,6 +51,7 @@ export function AppRoutes() {
           <Route path="subscriptions" element={lazyElement(SubscriptionsRoute)} />
           <Route path="subscriptions/:id" element={lazyElement(SubscriptionDetailRoute)} />
           <Route path="payment-links" element={lazyElement(PaymentLinksRoute)} />
+          <Route path="payment-links/:id" element={lazyElement(PaymentLinkDetailRoute)} />
           <Route path="audit" element={lazyElement(AuditRoute)} />
           <Route path="*" element={lazyElement(NotFoundRoute)} />
         </Route>

@@ -121,7 +121,7 @@ describe('accessibility (axe-core)', () => {
     expect(await seriousViolations()).toEqual([]);
   });
 
-  it('when payment links and the create dialog are shown, then axe finds no serious violations', async () => {
+  it('when payment links, the create dialog and a link are shown, then axe finds no serious violations', async () => {
     const bff = new FakeBff({
       users: [makeUser({ email: 'admin@example.com', roles: ['finance', 'ops'] })],
       links: [
@@ -140,6 +140,10 @@ describe('accessibility (axe-core)', () => {
     expect(await seriousViolations()).toEqual([]);
     await app.user.click(screen.getByRole('button', { name: 'New payment link' }));
     await screen.findByRole('dialog', { name: 'New payment link' });
+    expect(await seriousViolations()).toEqual([]);
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await app.user.click(screen.getByRole('link', { name: 'Invoice 1' }));
+    await screen.findByRole('list', { name: 'Timeline' });
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -4,13 +4,16 @@
 // schemas.
 import {
   PaymentLinkCreateBodySchema,
+  PaymentLinkDetailSchema,
   PaymentLinkListQuerySchema,
   PaymentLinkListSchema,
   PaymentLinkResultSchema,
   PaymentLinkSchema,
   PayoutRejectBodySchema,
   type PaymentLink,
+  type PaymentLinkDetail,
   type PaymentLinkKind,
+  type PayoutEvent,
   type Role,
   type User,
 } from '@paydesk/shared/api';
@@ -83,6 +86,9 @@ export class FakeLinks {
     });
   }
 
+  /** a link's order as the BFF learned it from callbacks (none by default) */
+  readonly orders = new Map<string, PaymentLinkDetail['order']>();
+
   handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
     const { method, path } = request;
     if (!path.startsWith('/api/payment-links')) return null;
@@ -108,6 +114,21 @@ export class FakeLinks {
         .map((l) => this.view(l, user));
       return { status: 200, body: PaymentLinkListSchema.parse({ items }) };
     }
+    const detail = /^\/api\/payment-links\/([^/]+)$/.exec(path);
+    if (detail && method === 'GET') {
+      if (!allowed(['support', 'finance', 'ops', 'auditor']))
+        return this.error(403, 'FORBIDDEN', 'not allowed');
+      const link = this.links.find((l) => l.id === decodeURIComponent(detail[1] ?? ''));
+      if (!link) return this.error(404, 'NOT_FOUND', 'no such payment link');
+      return {
+        status: 200,
+        body: PaymentLinkDetailSchema.parse({
+          ...this.view(link, user),
+          events: this.timeline(link),
+          order: this.orders.get(link.id) ?? null,
+        }),
+      };
+    }
     if (method !== 'POST') return this.error(405, 'METHOD_NOT_ALLOWED', 'no');
     if (path === '/api/payment-links') {
       if (!allowed(['finance', 'ops'])) return this.error(403, 'FORBIDDEN', 'not allowed');
@@ -128,6 +149,38 @@ export class FakeLinks {
     return this.keyed.run(request, user, () =>
       this.decide(request, user, match[1] ?? '', match[2] === 'approve'),
     );
+  }
+
+  /** The history the BFF would have kept for a link in this state. */
+  private timeline(link: PaymentLink): PayoutEvent[] {
+    const events: PayoutEvent[] = [
+      {
+        at: link.createdAt,
+        kind: 'staff',
+        title: `${link.kind} link created`,
+        actor: link.createdBy.email,
+        data: { held: link.kind === 'payout-form' },
+      },
+    ];
+    if (link.decidedBy !== null) {
+      events.push({
+        at: link.updatedAt,
+        kind: 'staff',
+        title: `payout-form link ${link.rejectReason === null ? 'approved' : 'rejected'}`,
+        actor: link.decidedBy.email,
+        data: link.rejectReason === null ? {} : { reason: link.rejectReason },
+      });
+    }
+    if (link.orderid !== null) {
+      events.push({
+        at: link.updatedAt,
+        kind: 'gateway',
+        title: link.kind,
+        actor: link.decidedBy?.email ?? link.createdBy.email,
+        data: { outcome: 'reply', httpStatus: 200 },
+      });
+    }
+    return events;
   }
 
   private create(body: z.output<typeof PaymentLinkCreateBodySchema>, user: User): PaymentsReply {

@@ -1,5 +1,6 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
+  PaymentLinkDetailSchema,
   PaymentLinkListSchema,
   PaymentLinkResultSchema,
   type PaymentLinkCreateBody,
@@ -12,7 +13,19 @@ import { apiRequest } from '../../../lib/api-client';
 export const linkKeys = {
   all: ['payment-links'] as const,
   list: (query: PaymentLinkListQuery) => ['payment-links', 'list', query] as const,
+  detail: (id: string) => ['payment-links', 'detail', id] as const,
 };
+
+/** One link with its history: created, approved or rejected, the gateway's reply. */
+export function linkDetailQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: linkKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/api/payment-links/${encodeURIComponent(id)}`, PaymentLinkDetailSchema, {
+        signal,
+      }),
+  });
+}
 
 export function linkListQueryOptions(query: PaymentLinkListQuery) {
   return queryOptions({

@@ -1,6 +1,6 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,14 +17,9 @@ import {
 } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { CopyableText } from '../../../components/copyable-text';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
-import {
-  DecisionButtons,
-  OwnPendingDecision,
-  type Decision,
-} from '../../../components/decision-buttons';
+import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
@@ -34,6 +29,7 @@ import { SCREENS } from '../../shell/navigation';
 import { useRefetchOnLiveEvents } from '../../transactions/api/live-events';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { linkKeys, linkListQueryOptions } from '../api/payment-links';
+import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
 
 const CreateLinkDialog = lazy(() => import('../components/create-link-dialog'));
@@ -65,53 +61,6 @@ function creatableKinds(roles: readonly string[]): PaymentLinkKind[] {
 function viewOf(params: URLSearchParams): View {
   const parsed = PaymentLinkListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
   return parsed.success ? parsed.data : 'all';
-}
-
-function Decision({
-  link,
-  myId,
-  isOps,
-  onDecide,
-}: {
-  link: PaymentLink;
-  myId: string;
-  isOps: boolean;
-  onDecide: (decision: Decision) => void;
-}) {
-  if (link.redirectUrl !== null) {
-    return (
-      <Box sx={{ minWidth: 240 }}>
-        <CopyableText label="Page address" value={link.redirectUrl} />
-      </Box>
-    );
-  }
-  // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
-  if (link.canDecide && isOps) return <DecisionButtons onDecide={onDecide} />;
-  if (link.state === 'pending_approval' && link.createdBy.id === myId) {
-    // Four eyes: its creator can never approve it, only take it back.
-    return (
-      <OwnPendingDecision
-        onWithdraw={() => {
-          onDecide('reject');
-        }}
-      />
-    );
-  }
-  const note =
-    link.state === 'pending_approval'
-      ? 'Waits for a second ops user'
-      : link.rejectReason !== null
-        ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
-        : link.errorMessage !== null
-          ? [link.errorCode, link.errorMessage].filter(Boolean).join(': ')
-          : link.state === 'unknown'
-            ? 'The gateway’s reply was lost; the page address is not known.'
-            : null;
-  return note === null ? null : (
-    <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
-      {note}
-    </Typography>
-  );
 }
 
 function LinksTable({
@@ -167,13 +116,15 @@ function LinksTable({
                   : '—'}
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top', minWidth: 120, maxWidth: 200 }}>
-                {link.orderDesc}
+                <Link component={RouterLink} to={`/payment-links/${encodeURIComponent(link.id)}`}>
+                  {link.orderDesc}
+                </Link>
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
                 <LinkStateChip state={link.state} />
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
-                <Decision
+                <LinkDecision
                   link={link}
                   myId={myId}
                   isOps={isOps}

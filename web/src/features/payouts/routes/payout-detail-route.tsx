@@ -9,10 +9,9 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
+import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
-import { ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
-import { isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
@@ -221,21 +220,9 @@ function PayoutDetailScreen() {
   const { id = '' } = useParams();
   const { user } = useSession();
   const detail = useQuery(payoutDetailQueryOptions(id));
-  if (detail.isPending) return <LoadingState label="Loading the payout…" />;
-  if (detail.isError) {
-    if (isNoSuchRecord(detail.error)) {
-      return (
-        <>
-          <PageHeader title="Payout not found" />
-          <Alert severity="info">
-            Paydesk knows no payout with this address. Go back to{' '}
-            <RouterLink to="/payouts">all payouts</RouterLink>.
-          </Alert>
-        </>
-      );
-    }
+  if (!detail.isSuccess) {
     return (
-      <ErrorState error={detail.error} what="the payout" onRetry={() => void detail.refetch()} />
+      <DetailStates query={detail} what="payout" back={{ to: '/payouts', label: 'all payouts' }} />
     );
   }
   return <DetailView payout={detail.data} myId={user.id} />;

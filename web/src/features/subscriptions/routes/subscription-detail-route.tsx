@@ -15,9 +15,8 @@ import type { SubscriptionDetail, TransactionSummary } from '@paydesk/shared/api
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
-import { ErrorState, LoadingState } from '../../../components/page-states';
+import { DetailStates } from '../../../components/detail-states';
 import { PageHeader } from '../../../components/page-header';
-import { isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { SCREENS } from '../../shell/navigation';
@@ -163,24 +162,12 @@ function DetailView({ detail }: { detail: SubscriptionDetail }) {
 function SubscriptionDetailScreen() {
   const { id = '' } = useParams();
   const detail = useQuery(subscriptionDetailQueryOptions(id));
-  if (detail.isPending) return <LoadingState label="Loading the subscription…" />;
-  if (detail.isError) {
-    if (isNoSuchRecord(detail.error)) {
-      return (
-        <>
-          <PageHeader title="Subscription not found" />
-          <Alert severity="info">
-            Paydesk knows no subscription with this address. Go back to{' '}
-            <RouterLink to="/subscriptions">all subscriptions</RouterLink>.
-          </Alert>
-        </>
-      );
-    }
+  if (!detail.isSuccess) {
     return (
-      <ErrorState
-        error={detail.error}
-        what="the subscription"
-        onRetry={() => void detail.refetch()}
+      <DetailStates
+        query={detail}
+        what="subscription"
+        back={{ to: '/subscriptions', label: 'all subscriptions' }}
       />
     );
   }

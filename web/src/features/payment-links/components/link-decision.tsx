@@ -1,0 +1,60 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { PaymentLink } from '@paydesk/shared/api';
+import { CopyableText } from '../../../components/copyable-text';
+import {
+  DecisionButtons,
+  OwnPendingDecision,
+  type Decision,
+} from '../../../components/decision-buttons';
+
+/**
+ * What the signed-in user may do with a link, or what to know about it: the page address once
+ * sent, Approve / Reject for another's payout-form, Withdraw for their own, else why it has none.
+ */
+export function LinkDecision({
+  link,
+  myId,
+  isOps,
+  onDecide,
+}: {
+  link: PaymentLink;
+  myId: string;
+  isOps: boolean;
+  onDecide: (decision: Decision) => void;
+}) {
+  if (link.redirectUrl !== null) {
+    return (
+      <Box sx={{ minWidth: 240 }}>
+        <CopyableText label="Page address" value={link.redirectUrl} />
+      </Box>
+    );
+  }
+  // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
+  if (link.canDecide && isOps) return <DecisionButtons onDecide={onDecide} />;
+  if (link.state === 'pending_approval' && link.createdBy.id === myId) {
+    // Four eyes: its creator can never approve it, only take it back.
+    return (
+      <OwnPendingDecision
+        onWithdraw={() => {
+          onDecide('reject');
+        }}
+      />
+    );
+  }
+  const note =
+    link.state === 'pending_approval'
+      ? 'Waits for a second ops user'
+      : link.rejectReason !== null
+        ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
+        : link.errorMessage !== null
+          ? [link.errorCode, link.errorMessage].filter(Boolean).join(': ')
+          : link.state === 'unknown'
+            ? 'The gateway’s reply was lost; the page address is not known.'
+            : null;
+  return note === null ? null : (
+    <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
+      {note}
+    </Typography>
+  );
+}

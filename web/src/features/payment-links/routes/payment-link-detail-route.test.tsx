@@ -1,0 +1,152 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const SENT = '30000000-0000-4000-8000-000000000001';
+const HELD = '30000000-0000-4000-8000-000000000002';
+const LOST = '30000000-0000-4000-8000-000000000003';
+
+// Finance created sale-form 1 (sent); Otto (ops) created payout-form 2; link 3's reply was lost.
+function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
+  const bff = new FakeBff({
+    signedInAs: 'olga@example.com',
+    users: [
+      makeUser({ email: 'olga@example.com', name: 'Olga', roles }),
+      makeUser({ email: 'otto@example.com', name: 'Otto', roles: ['ops'] }),
+    ],
+    links: [
+      makeLink(1),
+      makeLink(2, {
+        kind: 'payout-form',
+        state: 'pending_approval',
+        orderid: null,
+        customerEmail: null,
+        redirectUrl: null,
+        amount: '75.00',
+        orderDesc: 'Seller payout 2',
+        createdBy: { id: 'u-otto', email: 'otto@example.com' },
+      }),
+      makeLink(3, {
+        state: 'unknown',
+        orderid: null,
+        redirectUrl: null,
+        errorCode: 'INTERRUPTED',
+        errorMessage: 'the instance sending it stopped before recording the reply',
+      }),
+    ],
+  });
+  bff.links.orders.set(SENT, {
+    transactionId: '00000000-0000-4000-8000-000000000009',
+    status: 'approved',
+    stage: 'captured',
+  });
+  return bff;
+}
+
+describe('payment link detail', () => {
+  it('when a reader opens a sent link from the list, then its page shows the address to copy, the gateway order and its history', async () => {
+    const app = renderApp('/payment-links', bffAs(['support']));
+    await app.user.click(await screen.findByRole('link', { name: 'Invoice 1' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payment-links/${SENT}`);
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Sale form link of €21.00' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Ready to share')).toBeInTheDocument();
+    expect(screen.getByLabelText('Page address')).toHaveValue(
+      'https://gateway.example/paynet/form/1',
+    );
+    expect(screen.getByText('payer1@example.com')).toBeInTheDocument();
+    // the customer paid: the order's callback told Paydesk
+    expect(screen.getByText('800001')).toBeInTheDocument();
+    expect(screen.getByText('Approved')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'its order’s page' })).toHaveAttribute(
+      'href',
+      '/transactions/00000000-0000-4000-8000-000000000009',
+    );
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(within(timeline).getByText('sale-form link created')).toBeInTheDocument();
+    expect(within(timeline).getByText('sale-form')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it('when the customer pays while the link is open, then its order status shows without a reload', async () => {
+    const bff = bffAs(['finance']);
+    bff.links.orders.delete(SENT);
+    renderApp(`/payment-links/${SENT}`, bff);
+    expect(
+      await screen.findByText('no callback yet: the customer has not finished the form'),
+    ).toBeInTheDocument();
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      status: 'approved',
+      stage: 'captured',
+    });
+    // another order's callback changes nothing here ...
+    bff.payments.publish({
+      type: 'transaction.created',
+      transactionId: '00000000-0000-4000-8000-000000000008',
+      orderid: '700008',
+      status: 'approved',
+      drift: false,
+      at: '2026-11-20T10:00:00.000Z',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(
+      screen.getByText('no callback yet: the customer has not finished the form'),
+    ).toBeInTheDocument();
+    // ... this order's does
+    bff.payments.publish({
+      type: 'transaction.created',
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      drift: false,
+      at: '2026-11-20T10:00:00.000Z',
+    });
+    expect(await screen.findByText('Approved')).toBeInTheDocument();
+    expect(
+      screen.getByText('The customer used the page: its order is approved (captured).'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'its order’s page' })).toBeInTheDocument();
+  });
+
+  it('when another ops user opens a held payout-form, then they may approve it there and its page address appears', async () => {
+    const app = renderApp(`/payment-links/${HELD}`, bffAs(['ops']));
+    expect(
+      await screen.findByRole('heading', { name: 'Payout form link of €75.00' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Waits for an ops user other than otto@example.com/),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog');
+    await app.user.click(within(dialog).getByRole('button', { name: /^Approve/ }));
+    expect(await screen.findByLabelText('Page address')).toBeInTheDocument();
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(within(timeline).getByText('payout-form link approved')).toBeInTheDocument();
+    expect(screen.getByText('Approved by')).toBeInTheDocument();
+  });
+
+  it('when a link’s reply was lost, then the page says the address is not known and what to do', async () => {
+    renderApp(`/payment-links/${LOST}`, bffAs(['finance']));
+    expect(await screen.findByText('Unknown outcome')).toBeInTheDocument();
+    expect(screen.getByText(/page address is not known\. Create a new link/)).toBeInTheDocument();
+    expect(screen.getByText(/INTERRUPTED/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
+  });
+
+  it('when the address names no link, then the page says so and leads back', async () => {
+    renderApp('/payment-links/no-such-link', bffAs(['support']));
+    expect(
+      await screen.findByRole('heading', { name: 'Payment link not found' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'all payment links' })).toHaveAttribute(
+      'href',
+      '/payment-links',
+    );
+  });
+});

@@ -1,0 +1,256 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import type { LiveEvent, PaymentLinkDetail } from '@paydesk/shared/api';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { CopyableText } from '../../../components/copyable-text';
+import { DateTime } from '../../../components/date-time';
+import { DetailStates } from '../../../components/detail-states';
+import type { Decision } from '../../../components/decision-buttons';
+import { PageHeader } from '../../../components/page-header';
+import { formatMoney } from '../../../lib/format';
+import { RequireRoles } from '../../auth/components/require-roles';
+import { useSession } from '../../auth/components/session-context';
+import { SCREENS } from '../../shell/navigation';
+import { useLiveEvents, useRefetchOnLiveEvents } from '../../transactions/api/live-events';
+import { Facts, Panel } from '../../transactions/components/amounts-panel';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { StatusChip } from '../../transactions/components/status-chip';
+import { Timeline } from '../../transactions/components/timeline';
+import { linkDetailQueryOptions, linkKeys } from '../api/payment-links';
+import { LinkDecision } from '../components/link-decision';
+import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
+
+const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
+
+type Row = [string, React.ReactNode];
+
+/** What the state means for whoever looks at it now, and what (if anything) to do. */
+function StateNote({ link }: { link: PaymentLinkDetail }) {
+  const error = [link.errorCode, link.errorMessage].filter(Boolean).join(': ');
+  switch (link.state) {
+    case 'pending_approval':
+      return (
+        <Alert severity="info">
+          Waits for an ops user other than {link.createdBy.email} to approve it; its page address is
+          released then.
+        </Alert>
+      );
+    case 'sending':
+      return <Alert severity="info">On its way to the gateway; this page updates by itself.</Alert>;
+    case 'sent':
+      if (link.order !== null) {
+        return (
+          <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
+            The customer used the page: its order is {link.order.status.replace(/_/g, ' ')}
+            {link.order.stage ? ` (${link.order.stage.replace(/_/g, ' ')})` : ''}.
+          </Alert>
+        );
+      }
+      return (
+        <Alert severity="success">
+          Send the page address to the customer; the order’s outcome arrives by callback and shows
+          here and among the transactions.
+        </Alert>
+      );
+    case 'unknown':
+      return (
+        <Alert severity="warning">
+          The gateway’s reply was lost{error ? ` (${error})` : ''}: the order may exist, but its
+          page address is not known. Create a new link if the customer still needs one; whatever
+          this order does still arrives by callback.
+        </Alert>
+      );
+    case 'rejected':
+      return (
+        <Alert severity="info">
+          Rejected by {link.decidedBy?.email ?? 'ops'}: {link.rejectReason}. Nothing was sent.
+        </Alert>
+      );
+    case 'failed':
+      return <Alert severity="error">{error || 'The gateway refused the link.'}</Alert>;
+  }
+}
+
+/**
+ * Refetches the link when its order changes (a callback: the customer paid, or failed): the
+ * order's status shows here without a reload.
+ */
+function useOrderEvents(linkId: string, orderid: string | null): void {
+  const client = useQueryClient();
+  const refetch = useCallback(() => {
+    void client.invalidateQueries({ queryKey: linkKeys.detail(linkId) }, { cancelRefetch: false });
+  }, [client, linkId]);
+  const receive = useCallback(
+    (event: LiveEvent) => {
+      if (
+        (event.type === 'transaction.created' || event.type === 'transaction.updated') &&
+        orderid !== null &&
+        event.orderid === orderid
+      )
+        refetch();
+    },
+    [orderid, refetch],
+  );
+  useLiveEvents('transaction', receive, refetch);
+}
+
+function DetailView({
+  link,
+  myId,
+  isOps,
+}: {
+  link: PaymentLinkDetail;
+  myId: string;
+  isOps: boolean;
+}) {
+  const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
+  useOrderEvents(link.id, link.orderid);
+  const [deciding, setDeciding] = useState<Decision | null>(null);
+  const own = link.createdBy.id === myId;
+  const amount =
+    link.amount !== null && link.currency !== null ? formatMoney(link.amount, link.currency) : null;
+  const held = link.kind === 'payout-form';
+  const decided: Row[] = !held
+    ? []
+    : link.decidedBy === null
+      ? [['Decided', link.state === 'pending_approval' ? 'not yet' : '—']]
+      : [[link.rejectReason === null ? 'Approved by' : 'Rejected by', link.decidedBy.email]];
+  const orderid: React.ReactNode =
+    link.orderid === null ? 'not known' : <code>{link.orderid}</code>;
+  // Whether the customer has paid: the order as the gateway's callbacks told Paydesk.
+  const order: React.ReactNode =
+    link.order === null ? (
+      link.orderid === null ? (
+        '—'
+      ) : (
+        'no callback yet: the customer has not finished the form'
+      )
+    ) : (
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <StatusChip status={link.order.status} />
+        {link.order.stage ? <span>{link.order.stage.replace(/_/g, ' ')}</span> : null}
+        <Link
+          component={RouterLink}
+          to={`/transactions/${encodeURIComponent(link.order.transactionId)}`}
+        >
+          its order’s page
+        </Link>
+      </Stack>
+    );
+  return (
+    <>
+      <Button component={RouterLink} to="/payment-links" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
+        All payment links
+      </Button>
+      <PageHeader
+        title={`${KIND_LABELS[link.kind]} link${amount === null ? '' : ` of ${amount}`}`}
+        actions={
+          <>
+            <LiveIndicator state={live} />
+            {(link.canDecide && isOps) || (link.state === 'pending_approval' && own) ? (
+              <LinkDecision link={link} myId={myId} isOps={isOps} onDecide={setDeciding} />
+            ) : null}
+          </>
+        }
+      >
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <LinkStateChip state={link.state} />
+          <span>{link.orderDesc}</span>
+        </Stack>
+      </PageHeader>
+      <Stack spacing={2}>
+        <StateNote link={link} />
+        {link.redirectUrl !== null ? (
+          <Box sx={{ maxWidth: 720 }}>
+            <CopyableText label="Page address" value={link.redirectUrl} />
+          </Box>
+        ) : null}
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+          <Panel title="Link">
+            <Facts
+              rows={[
+                ['Form', KIND_LABELS[link.kind]],
+                [
+                  'Amount',
+                  amount ??
+                    (link.kind === 'account-verification-form'
+                      ? 'none: the card is verified, not charged'
+                      : '—'),
+                ],
+                ['Description', link.orderDesc],
+                ['Customer e-mail', link.customerEmail ?? '—'],
+                ['Endpoint', link.endpointId],
+              ]}
+            />
+          </Panel>
+          <Panel title={held ? 'Four eyes' : 'Created'}>
+            <Facts
+              rows={[
+                ['Created by', link.createdBy.email],
+                ['Created', <DateTime key="c" value={link.createdAt} />],
+                ...decided,
+                ...(link.rejectReason === null ? [] : ([['Reason', link.rejectReason]] as Row[])),
+              ]}
+            />
+          </Panel>
+          <Panel title="Gateway order">
+            <Facts
+              rows={[
+                ['Client order id', <code key="c">{link.clientOrderId}</code>],
+                ['Gateway order id', orderid],
+                ['Order status', order],
+                ['Last change', <DateTime key="u" value={link.updatedAt} />],
+              ]}
+            />
+          </Panel>
+        </Box>
+        <Panel title="Timeline">
+          <Timeline entries={link.events.map((event, id) => ({ ...event, id }))} />
+        </Panel>
+      </Stack>
+      <Suspense fallback={null}>
+        {deciding ? (
+          <LinkDecisionDialog
+            key={deciding}
+            link={link}
+            decision={deciding}
+            own={own}
+            onClose={() => {
+              setDeciding(null);
+            }}
+          />
+        ) : null}
+      </Suspense>
+    </>
+  );
+}
+
+function PaymentLinkDetailScreen() {
+  const { id = '' } = useParams();
+  const { user } = useSession();
+  const detail = useQuery(linkDetailQueryOptions(id));
+  if (!detail.isSuccess) {
+    return (
+      <DetailStates
+        query={detail}
+        what="payment link"
+        back={{ to: '/payment-links', label: 'all payment links' }}
+      />
+    );
+  }
+  return <DetailView link={detail.data} myId={user.id} isOps={user.roles.includes('ops')} />;
+}
+
+export default function PaymentLinkDetailRoute() {
+  return (
+    <RequireRoles roles={SCREENS.paymentLinks.roles} what="the payment links">
+      <PaymentLinkDetailScreen />
+    </RequireRoles>
+  );
+}
