@@ -152,6 +152,7 @@ for (const variant of DB_VARIANTS) {
       );
       expect(after.order).toEqual({
         transactionId: learned.id,
+        orderid: created.orderid,
         status: learned.status,
         stage: learned.stage,
       });
@@ -160,6 +161,31 @@ for (const variant of DB_VARIANTS) {
       const malformed = await support.get('/api/payment-links/not-a-uuid');
       expect(malformed.status).toBe(400);
       expect((await admin.get(`/api/payment-links/${created.id}`)).status).toBe(403);
+    });
+
+    it('when a link’s reply was lost, then it is unknown with no orderid, and its page still finds its order by client_orderid once Paydesk learns it', async () => {
+      await sandbox.faults({ dropResponseRate: 1, operations: ['sale-form'] });
+      const res = await post(finance, '/api/payment-links', link('sale-form'));
+      await sandbox.faults({});
+      const lost = PaymentLinkResultSchema.parse(res.json).link;
+      expect(lost).toMatchObject({ state: 'unknown', orderid: null, redirectUrl: null });
+      const lookup = await post(
+        support,
+        '/api/transactions/lookup',
+        { client_orderid: lost.clientOrderId, endpointId: '1001' },
+        null,
+      );
+      expect(lookup.status, lookup.text).toBe(200);
+      const learned = TransactionDetailSchema.parse(lookup.json);
+      const detail = PaymentLinkDetailSchema.parse(
+        (await support.get(`/api/payment-links/${lost.id}`)).json,
+      );
+      expect(detail.order).toEqual({
+        transactionId: learned.id,
+        orderid: learned.orderid,
+        status: learned.status,
+        stage: learned.stage,
+      });
     });
 
     it('when a payout-form link is created, then it is held until a second ops user approves it; the creator cannot', async () => {

@@ -107,15 +107,13 @@ export class PaymentLinksService {
   /** One link as `viewer` sees it, with its history. */
   async get(id: string, viewer: Actor): Promise<PaymentLinkDetail> {
     const row = await this.row(id);
-    const order =
-      row.orderid === null
-        ? undefined
-        : await payDb(this.c.db)
-            .selectFrom('transactions')
-            .select(['id', 'status', 'stage'])
-            .where('orderid', '=', row.orderid)
-            .where('client_orderid', '=', row.client_orderid)
-            .executeTakeFirst();
+    // By the link's own client_orderid: found even when the reply naming its orderid was lost.
+    const order = await payDb(this.c.db)
+      .selectFrom('transactions')
+      .select(['id', 'orderid', 'status', 'stage'])
+      .where('client_orderid', '=', row.client_orderid)
+      .orderBy('created_at')
+      .executeTakeFirst();
     return {
       ...(await this.viewOf(row, viewer)),
       events: await eventsOf(this.c.k, `link:${id}`),
@@ -124,6 +122,7 @@ export class PaymentLinksService {
           ? null
           : {
               transactionId: order.id,
+              orderid: order.orderid,
               status: order.status as TransactionStatus,
               stage: order.stage,
             },

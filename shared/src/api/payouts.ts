@@ -421,6 +421,7 @@ export const PaymentLinkDetailSchema = PaymentLinkSchema.extend({
   order: z
     .object({
       transactionId: z.string(),
+      orderid: z.string(),
       status: TransactionStatusSchema,
       stage: z.string().nullable(),
     })

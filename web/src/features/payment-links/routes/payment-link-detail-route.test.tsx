@@ -38,6 +38,7 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
   });
   bff.links.orders.set(SENT, {
     transactionId: '00000000-0000-4000-8000-000000000009',
+    orderid: '800001',
     status: 'approved',
     stage: 'captured',
   });
@@ -81,6 +82,7 @@ describe('payment link detail', () => {
     ).toBeInTheDocument();
     bff.links.orders.set(SENT, {
       transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
       status: 'approved',
       stage: 'captured',
     });
@@ -131,9 +133,22 @@ describe('payment link detail', () => {
     expect(screen.getByText('Approved by')).toBeInTheDocument();
   });
 
-  it('when a link’s reply was lost, then the page says the address is not known and what to do', async () => {
-    renderApp(`/payment-links/${LOST}`, bffAs(['finance']));
+  it('when a link’s reply was lost, then the page says the address is not known and what to do, and shows its order once learned', async () => {
+    const bff = bffAs(['finance']);
+    // its order, found by the link's client_orderid once a callback told Paydesk of it
+    bff.links.orders.set(LOST, {
+      transactionId: '00000000-0000-4000-8000-000000000003',
+      orderid: '800003',
+      status: 'processing',
+      stage: null,
+    });
+    renderApp(`/payment-links/${LOST}`, bff);
     expect(await screen.findByText('Unknown outcome')).toBeInTheDocument();
+    expect(screen.getByText('800003')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'its order’s page' })).toHaveAttribute(
+      'href',
+      '/transactions/00000000-0000-4000-8000-000000000003',
+    );
     expect(screen.getByText(/page address is not known\. Create a new link/)).toBeInTheDocument();
     expect(screen.getByText(/INTERRUPTED/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();

@@ -121,12 +121,13 @@ function DetailView({
     : link.decidedBy === null
       ? [['Decided', link.state === 'pending_approval' ? 'not yet' : '—']]
       : [[link.rejectReason === null ? 'Approved by' : 'Rejected by', link.decidedBy.email]];
-  const orderid: React.ReactNode =
-    link.orderid === null ? 'not known' : <code>{link.orderid}</code>;
+  // A lost reply never named the orderid; the order's callback may have since.
+  const known = link.orderid ?? link.order?.orderid ?? null;
+  const orderid: React.ReactNode = known === null ? 'not known' : <code>{known}</code>;
   // Whether the customer has paid: the order as the gateway's callbacks told Paydesk.
   const order: React.ReactNode =
     link.order === null ? (
-      link.orderid === null ? (
+      known === null ? (
         '—'
       ) : (
         'no callback yet: the customer has not finished the form'
