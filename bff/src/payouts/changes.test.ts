@@ -10,10 +10,10 @@ import {
   PayoutDetailSchema,
   PayoutResultSchema,
   type Payout,
-  type PayoutCreateInput,
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
 import {
+  cardPayout,
   post,
   refuseInserts,
   startPayoutsApp,
@@ -21,22 +21,6 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
-
-/** A card payout of `amount` EUR, as ops prepares it. */
-function payoutBody(amount: string): PayoutCreateInput {
-  return {
-    destination: {
-      kind: 'card',
-      cardNumber: '4111111111111111',
-      cardholderName: 'Jane Payee',
-      expiryMonth: '12',
-      expiryYear: '2035',
-    },
-    amount,
-    currency: 'EUR',
-    orderDesc: 'Supplier refund',
-  };
-}
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`payout and link changes (${variant.name})`, () => {
@@ -71,7 +55,7 @@ for (const variant of DB_VARIANTS) {
       undo.push(await refuseInserts(bff, table, column, value));
     };
     const prepare = async (amount: string): Promise<Payout> => {
-      const res = await post(opsA, '/api/payouts', payoutBody(amount));
+      const res = await post(opsA, '/api/payouts', cardPayout(amount));
       expect(res.status, res.text).toBe(200);
       const payout = PayoutResultSchema.parse(res.json).payout;
       expect(payout.state).toBe('pending_approval');
@@ -178,7 +162,7 @@ for (const variant of DB_VARIANTS) {
 
     it('when the instance stops right after sending the payout-check (its outcome never recorded), then once that request is certainly over the poller learns the check from the gateway: awaiting approval, audited', async () => {
       await refuse('payout_events', 'title', 'payout-check');
-      const failed = await post(opsA, '/api/payouts', payoutBody('3.50'));
+      const failed = await post(opsA, '/api/payouts', cardPayout('3.50'));
       expect(failed.status, failed.text).toBe(500);
       await undo.pop()?.();
       const left = await bff.k
@@ -230,7 +214,7 @@ for (const variant of DB_VARIANTS) {
         });
       let res;
       try {
-        res = await post(opsA, '/api/payouts', payoutBody('3.60'));
+        res = await post(opsA, '/api/payouts', cardPayout('3.60'));
       } finally {
         spy.mockRestore();
       }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayoutResultSchema } from '@paydesk/shared/api';
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
 import {
+  cardPayout,
   post,
   startPayoutsApp,
   startSandbox,
@@ -33,18 +34,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the instance sending a checked payout-pay stopped, then it is judged from the approval, not the check: unknown until notAppliedAfterMs has passed since, then failed NOT_APPLIED, audited naming the approver', async () => {
-      const res = await post(opsA, '/api/payouts', {
-        destination: {
-          kind: 'card',
-          cardNumber: '4111111111111111',
-          cardholderName: 'Jane Payee',
-          expiryMonth: '12',
-          expiryYear: '2035',
-        },
-        amount: '8.40',
-        currency: 'EUR',
-        orderDesc: 'Supplier refund',
-      });
+      const res = await post(opsA, '/api/payouts', cardPayout('8.40'));
       const prepared = PayoutResultSchema.parse(res.json).payout;
       expect(prepared.state).toBe('pending_approval');
       // Approved ten minutes after the check; the approver's instance died right after claiming it.

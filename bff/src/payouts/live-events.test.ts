@@ -14,21 +14,14 @@ import {
   post,
   startPayoutsApp,
   startSandbox,
+  TEST_CARD,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
 
-const CARD = {
-  kind: 'card',
-  cardNumber: '4111111111111111',
-  cardholderName: 'Jane Payee',
-  expiryMonth: '12',
-  expiryYear: '2035',
-} as const;
-
 function payoutBody(extra: Partial<PayoutCreateInput> = {}): PayoutCreateInput {
   return {
-    destination: CARD,
+    destination: TEST_CARD,
     amount: '12.00',
     currency: 'EUR',
     orderDesc: 'Live payout',

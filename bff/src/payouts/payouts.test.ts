@@ -19,17 +19,11 @@ import {
   startPayoutsApp,
   userId,
   startSandbox,
+  TEST_CARD,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
 
-const CARD: PayoutDestination = {
-  kind: 'card',
-  cardNumber: '4111111111111111',
-  cardholderName: 'Jane Payee',
-  expiryMonth: '12',
-  expiryYear: '2035',
-};
 const BANK: PayoutDestination = {
   kind: 'bank',
   accountNumber: 'DE89370400440532013000',
@@ -136,7 +130,7 @@ for (const variant of DB_VARIANTS) {
         .execute();
 
     it('when ops prepares a two-step payout, then payout-check is sent now and it waits for approval with only a masked destination and its keyed hash', async () => {
-      const payout = await prepare(payoutBody(CARD));
+      const payout = await prepare(payoutBody(TEST_CARD));
       expect(payout).toMatchObject({
         mode: 'two-step',
         state: 'pending_approval',
@@ -273,7 +267,7 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(r1)).toBe('CONFLICT');
       expect((r1.json as ErrorEnvelope).error.message).toMatch(/differs from what was checked/);
 
-      const hashTampered = await prepare(payoutBody(CARD));
+      const hashTampered = await prepare(payoutBody(TEST_CARD));
       await bff.k
         .updateTable('payouts')
         .set({ destination_hash: 'f'.repeat(64) })
@@ -282,7 +276,7 @@ for (const variant of DB_VARIANTS) {
       const r2 = await keep(post(opsB, `/api/payouts/${hashTampered.id}/approve`, {}));
       expect(r2.status).toBe(409);
 
-      const bindingTampered = await prepare(payoutBody(CARD));
+      const bindingTampered = await prepare(payoutBody(TEST_CARD));
       const other = await row(amountTampered.id);
       await bff.k
         .updateTable('payouts')
@@ -321,8 +315,11 @@ for (const variant of DB_VARIANTS) {
       expect(
         (await promotedNow.login(promoted.email, `password-for-${promoted.email}`)).status,
       ).toBe(200);
-      const byBoss = await prepare(payoutBody(CARD, { mode: 'single', amount: '3.01' }), boss);
-      const byPuppet = await prepare(payoutBody(CARD, { mode: 'single', amount: '3.02' }), puppet);
+      const byBoss = await prepare(payoutBody(TEST_CARD, { mode: 'single', amount: '3.01' }), boss);
+      const byPuppet = await prepare(
+        payoutBody(TEST_CARD, { mode: 'single', amount: '3.02' }),
+        puppet,
+      );
 
       const offered = async (viewer: TestClient, id: string) => {
         const all = PayoutListSchema.parse((await keep(viewer.get('/api/payouts?limit=200'))).json);
@@ -358,7 +355,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when a single-mode payout is prepared, then nothing is sent and the destination is sealed; approval sends the v2 payout and wipes it', async () => {
-      const payout = await prepare(payoutBody(CARD, { mode: 'single', amount: '10.00' }));
+      const payout = await prepare(payoutBody(TEST_CARD, { mode: 'single', amount: '10.00' }));
       expect(payout).toMatchObject({
         mode: 'single',
         state: 'pending_approval',
@@ -388,7 +385,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when a single-mode payout has its sealed destination altered, then approval is refused', async () => {
-      const a = await prepare(payoutBody(CARD, { mode: 'single' }));
+      const a = await prepare(payoutBody(TEST_CARD, { mode: 'single' }));
       const b = await prepare(payoutBody(BANK, { mode: 'single' }));
       const sealedB = (await row(b.id)).destination_sealed;
       await bff.k
@@ -468,7 +465,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when an instance stopped while sending a held payout, then it becomes unknown, its destination is wiped and status shows it was never applied', async () => {
-      const payout = await prepare(payoutBody(CARD, { mode: 'single', amount: '6.00' }));
+      const payout = await prepare(payoutBody(TEST_CARD, { mode: 'single', amount: '6.00' }));
       const approver = await bff.k
         .selectFrom('users')
         .select('id')
@@ -528,7 +525,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the payout-pay reply is dropped, then the payout is unknown, reconciled with status to approved, and payout-pay was sent once', async () => {
-      const payout = await prepare(payoutBody(CARD, { amount: '77.00' }));
+      const payout = await prepare(payoutBody(TEST_CARD, { amount: '77.00' }));
       await sandbox.faults({ dropResponseRate: 1, operations: ['payout-pay'] });
       const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
       expect(res.status, res.text).toBe(200);
@@ -567,7 +564,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when payout-check is declined for the destination card, then the payout cannot be approved', async () => {
-      const payout = await prepare(payoutBody({ ...CARD, cardNumber: '4000000000000002' }));
+      const payout = await prepare(payoutBody({ ...TEST_CARD, cardNumber: '4000000000000002' }));
       expect(payout).toMatchObject({ state: 'check_declined', errorCode: 'DECLINED' });
       expect(errorCode(await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {})))).toBe(
         'INVALID_STATE',
@@ -624,7 +621,7 @@ for (const variant of DB_VARIANTS) {
 
     it('when input is bad, then 400 names the field and the rule; idempotency keys are required, bound to the body, and replay the stored reply', async () => {
       const bad = await keep(
-        post(opsA, '/api/payouts', payoutBody({ ...CARD, cardNumber: '4111111111111112' })),
+        post(opsA, '/api/payouts', payoutBody({ ...TEST_CARD, cardNumber: '4111111111111112' })),
       );
       expect(bad.status).toBe(400);
       expect((bad.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([

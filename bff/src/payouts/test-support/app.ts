@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import express from 'express';
 import { sql, type Kysely } from 'kysely';
-import type { Role } from '@paydesk/shared/api';
+import type { PayoutCreateInput, PayoutDestination, Role } from '@paydesk/shared/api';
 import { createApp } from '../../app.js';
 import { ManualClock } from '../../clock.js';
 import { REPO_ROOT, type Config } from '../../config.js';
@@ -322,6 +322,29 @@ export async function refuseInserts(
   return async () => {
     await run(`drop trigger ${name} on ${table}`);
     await run(`drop function ${name}()`);
+  };
+}
+
+/** The test payee's card (the sandbox approves 4111 1111 1111 1111). */
+export const TEST_CARD: Extract<PayoutDestination, { kind: 'card' }> = {
+  kind: 'card',
+  cardNumber: '4111111111111111',
+  cardholderName: 'Jane Payee',
+  expiryMonth: '12',
+  expiryYear: '2035',
+};
+
+/** A payout of `amount` EUR to the test card, as ops prepares it. */
+export function cardPayout(
+  amount: string,
+  extra: Partial<PayoutCreateInput> = {},
+): PayoutCreateInput {
+  return {
+    destination: TEST_CARD,
+    amount,
+    currency: 'EUR',
+    orderDesc: 'Supplier refund',
+    ...extra,
   };
 }
 
