@@ -6,8 +6,10 @@
 // demo merchant, waits until the BFF is ready, then makes sure the admin and one demo user per
 // role exist (created through the BFF's own HTTP API) and prints how to sign in.
 // On the first start of a data directory it also seeds demo data (seedDemoData below): the
-// sandbox's storefront simulator places PAYDESK_DEMO_ORDERS orders (default 300, about 25 s) with
-// server_callback_url pointing at the BFF, so the BFF learns them through callbacks; then staff
+// sandbox's storefront simulator places PAYDESK_DEMO_ORDERS orders (default 300, about 40 s) with
+// server_callback_url pointing at the BFF, so the BFF learns them through callbacks, dated across
+// the last PAYDESK_DEMO_HISTORY_DAYS days (default 27: the sandbox's clock starts that far back and
+// is moved forward to real time as they are placed, so the home charts have a history); then staff
 // operations through the BFF's own API (two partial returns, a partial capture, a void, a card
 // reference with a monthly subscription on it, a sale-form payment link, a payout and a
 // payout-form link each waiting for its second approver). A marker file in the data directory keeps restarts from
@@ -179,9 +181,11 @@ async function seedDemoUsers(baseUrl, origin, admin) {
 /** The marker file that says this data directory has had its demo data. */
 export const DEMO_SEED_MARKER = 'demo-data-seeded.json';
 const DEMO_ORDERS_DEFAULT = 300;
+/** Days the storefront's orders are spread over (the simulator's maximum, MAX_HISTORY_DAYS). */
+const DEMO_HISTORY_DAYS_DEFAULT = 27;
 
 /** Runs the sandbox's storefront simulator once; resolves to its summary (or null). */
-function runStorefront(gateway, callbackUrl, orders) {
+function runStorefront(gateway, callbackUrl, orders, historyDays) {
   const script = join(root, 'sandbox', 'dist', 'storefront', 'main.js');
   if (!existsSync(script)) {
     say(`${script} does not exist: no storefront orders were placed (build the sandbox).`);
@@ -189,15 +193,21 @@ function runStorefront(gateway, callbackUrl, orders) {
   }
   const args = [script, '--gateway', gateway, '--callback-url', callbackUrl];
   args.push('--orders', String(orders), '--concurrency', '4');
+  args.push('--history-days', String(historyDays));
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let summary = null;
   const failures = [];
+  const notes = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       const parsed = JSON.parse(line);
       if (parsed.summary) summary = parsed.summary;
-      else if (parsed.error !== undefined || parsed.final !== parsed.expected) failures.push(line);
+      else if (parsed.note) {
+        notes.push(parsed.note);
+        say(`storefront: ${parsed.note}`);
+      } else if (parsed.error !== undefined || parsed.final !== parsed.expected)
+        failures.push(line);
     } catch {
       process.stdout.write(`[storefront] ${line}\n`);
     }
@@ -208,7 +218,7 @@ function runStorefront(gateway, callbackUrl, orders) {
   return new Promise((resolveRun) => {
     child.once('exit', () => {
       for (const line of failures.slice(0, 3)) say(`storefront order not as expected: ${line}`);
-      resolveRun(summary);
+      resolveRun(summary && { ...summary, historyDays: notes.length > 0 ? 0 : historyDays });
     });
   });
 }
@@ -251,6 +261,27 @@ async function placePreauth(gateway, merchant, endpoint, callbackUrl, amount, cl
     body: new URLSearchParams(fields).toString(),
   });
   if (res.status !== 200) throw new Error(`preauth answered HTTP ${res.status}`);
+}
+
+/**
+ * A storefront history whose start was interrupted leaves the sandbox's clock in the past (it is
+ * kept across restarts); it is moved forward to real time, so that new orders are dated now.
+ */
+async function catchUpSandboxClock(sandboxOrigin) {
+  const clock = await (await fetch(`${sandboxOrigin}/sandbox/clock`)).json();
+  if (!(clock.offsetMs < 0)) return;
+  const seconds = Math.ceil(-clock.offsetMs / 1000);
+  const res = await fetch(`${sandboxOrigin}/sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ seconds }),
+  });
+  await res.body?.cancel();
+  if (res.status !== 200)
+    throw new Error(`the sandbox's clock could not be moved (HTTP ${res.status})`);
+  say(
+    `the sandbox's clock was ${seconds} s behind real time (an interrupted demo seeding); it now runs at real time.`,
+  );
 }
 
 /** Waits until the sandbox has no callback delivery still pending. */
@@ -406,6 +437,11 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
     say('demo data not seeded: PAYDESK_DEMO_ORDERS must be a whole number from 0 to 100000.');
     return null;
   }
+  const historyDays = Number(env.PAYDESK_DEMO_HISTORY_DAYS ?? DEMO_HISTORY_DAYS_DEFAULT);
+  if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > 27) {
+    say('demo data not seeded: PAYDESK_DEMO_HISTORY_DAYS must be a whole number from 0 to 27.');
+    return null;
+  }
   const started = Date.now();
   const gateway = `${sandboxOrigin}/paynet`;
   const callbackUrl = `${localUrl}/gateway/callback?endpoint=${endpoint.id}`;
@@ -414,7 +450,8 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
   writeFileSync(marker, `${JSON.stringify({ startedAt: new Date().toISOString(), orders })}\n`);
   say(`seeding demo data: the storefront simulator places ${orders} orders...`);
 
-  const summary = orders > 0 ? await runStorefront(gateway, callbackUrl, orders) : null;
+  const summary =
+    orders > 0 ? await runStorefront(gateway, callbackUrl, orders, historyDays) : null;
   const run = randomUUID().slice(0, 8);
   const preauths = [`demo-preauth-${run}-1`, `demo-preauth-${run}-2`, `demo-preauth-${run}-3`];
   await placePreauth(gateway, merchant, endpoint, callbackUrl, '120.00', preauths[0]);
@@ -530,7 +567,8 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
   await callbacksDelivered(sandboxOrigin, 30_000);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const placed = summary
-    ? `${summary.orders} storefront orders (${summary.asExpected} as expected)`
+    ? `${summary.orders} storefront orders (${summary.asExpected} as expected)` +
+      (summary.historyDays > 0 ? ` dated across the last ${summary.historyDays} days` : '')
     : 'no storefront orders';
   const line =
     `demo data seeded in ${seconds} s: ${placed} and 3 preauths (one left to capture), ` +
@@ -605,11 +643,13 @@ async function main() {
   }
   const admin = { email: bffEnv.PAYDESK_ADMIN_EMAIL, password: bffEnv.PAYDESK_ADMIN_PASSWORD };
   const users = await seedDemoUsers(localUrl, publicOrigin, admin);
+  const sandboxOrigin = `http://127.0.0.1:${env.SANDBOX_PORT ?? '8081'}`;
+  await catchUpSandboxClock(sandboxOrigin);
   const seeded = await seedDemoData({
     dataDir,
     localUrl,
     origin: publicOrigin,
-    sandboxOrigin: `http://127.0.0.1:${env.SANDBOX_PORT ?? '8081'}`,
+    sandboxOrigin,
     merchant: demoMerchant,
     users,
   });

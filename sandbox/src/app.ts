@@ -40,7 +40,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const logger = options.logger ?? pino({ level: 'silent' });
   const store = new Store(options.dbPath);
   const clock = options.clock ?? new VirtualClock();
-  if (store.persistent && clock.offset === 0) clock.advance(store.loadClockOffset());
+  if (store.persistent && clock.offset === 0) {
+    // Behind real time (a demo history whose run was interrupted) or ahead of it (advanced).
+    const saved = store.loadClockOffset();
+    if (saved < 0) clock.rewind(-saved);
+    else clock.advance(saved);
+  }
   const scheduler = new Scheduler(clock, (error) => {
     logger.error({ err: error }, 'scheduled task failed');
   });

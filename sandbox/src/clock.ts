@@ -1,5 +1,7 @@
 // The sandbox clock: real time plus an offset that /sandbox/clock/advance moves forward, and a
-// scheduler of due work on that clock. Tests advance the clock instead of sleeping.
+// scheduler of due work on that clock. Tests advance the clock instead of sleeping. A gateway that
+// holds nothing yet may start in the past (/sandbox/clock/rewind): the storefront simulator's demo
+// history.
 
 export interface Clock {
   now(): number;
@@ -17,6 +19,15 @@ export class VirtualClock implements Clock {
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
     this.offsetMs += ms;
+  }
+
+  /**
+   * Moves the clock back. Only for a gateway that has given out no date and scheduled no work yet
+   * (the control API checks), or to restore a saved offset: dates must never run backwards.
+   */
+  rewind(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('rewind takes a positive duration');
+    this.offsetMs -= ms;
   }
 
   get offset(): number {

@@ -1,12 +1,14 @@
 // `npm start` end to end: the launcher on free ports with a temporary data directory starts the
 // sandbox and the BFF, seeds the demo users and the demo data (storefront orders learned through
 // callbacks, a preauth left to capture, returns, a capture, a void, a card reference with a
-// subscription, payment links, a payout waiting for approval; the gateway's clock not moved);
-// every demo user can log in over HTTP; after a stop and a second start the same users and the
-// same data (no duplicates, no second seeding) are there.
+// subscription, payment links, a payout waiting for approval; the storefront's orders dated across
+// the past weeks, the gateway's clock back at real time); every demo user can log in over HTTP;
+// after a stop and a second start the same users and the same data (no duplicates, no second
+// seeding) are there, and a gateway clock left behind by an interrupted seeding runs at real time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +28,7 @@ interface Summary {
   type: string;
   status: string;
   amount: string;
+  createdAt: string;
 }
 interface Detail extends Summary {
   amounts: { remainingCapturable: string };
@@ -217,11 +220,12 @@ describe('npm start launcher (demo mode)', () => {
     // Every scripted order ends as its scenario says.
     expect(printed).toMatch(
       new RegExp(
-        `demo data seeded in [0-9.]+ s: ${DEMO_ORDERS} storefront orders \\(${DEMO_ORDERS} as expected\\)`,
+        `demo data seeded in [0-9.]+ s: ${DEMO_ORDERS} storefront orders \\(${DEMO_ORDERS} as expected\\) dated across the last 27 days`,
       ),
     );
     expect(printed).not.toContain('not done:');
-    // Nothing moved the gateway's clock, so no order is dated ahead of real time.
+    // The history moved the gateway's clock from 27 days ago back to real time exactly, so no
+    // order is dated ahead of real time.
     const clock = (await (await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/clock`)).json()) as {
       offsetMs: number;
     };
@@ -244,6 +248,15 @@ describe('npm start launcher (demo mode)', () => {
     for (const c of sandbox.callbacks) expect(byOrderid.has(c.orderid), c.orderid).toBe(true);
     const storefront = seeded.filter((t) => t.clientOrderId.startsWith('sf-'));
     expect(new Set(storefront.map((t) => t.status))).toEqual(new Set(FINAL));
+    // Dated across the past weeks (so the home charts have a history), never in the future.
+    const dated = storefront.map((t) => Date.parse(t.createdAt));
+    const DAY_MS = 86_400_000;
+    expect(Math.min(...dated)).toBeLessThan(Date.now() - 20 * DAY_MS);
+    expect(Math.min(...dated)).toBeGreaterThan(Date.now() - 28 * DAY_MS);
+    expect(Math.max(...dated)).toBeLessThanOrEqual(Date.now());
+    expect(new Set(dated.map((t) => new Date(t).toISOString().slice(0, 10))).size).toBeGreaterThan(
+      2,
+    );
     const details = await Promise.all(
       seeded.map((t) => support<Detail>(`/api/transactions/${t.id}`)),
     );
@@ -325,6 +338,12 @@ describe('npm start launcher (demo mode)', () => {
     expect(await portIsClosed(port)).toBe(true);
     expect(await portIsClosed(sandboxPort)).toBe(true);
 
+    // As if a seeding had stopped half-way through its history: the gateway's clock, kept across
+    // restarts, an hour behind real time. The next start moves it to real time.
+    const sandboxDb = new DatabaseSync(join(dataDir, 'sandbox.sqlite'));
+    sandboxDb.prepare("UPDATE meta SET value = '-3600000' WHERE key = 'clockOffsetMs'").run();
+    sandboxDb.close();
+
     const second = launch(env);
     running.push(second);
     await second.ready;
@@ -350,6 +369,13 @@ describe('npm start launcher (demo mode)', () => {
     expect(users.items).toHaveLength(7);
     // No second seeding: the same transactions and the one payout.
     expect(second.output.join('')).not.toContain('seeding demo data');
+    expect(second.output.join('')).toContain(
+      "the sandbox's clock was 3600 s behind real time (an interrupted demo seeding); it now runs at real time.",
+    );
+    const caughtUp = (await (
+      await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/clock`)
+    ).json()) as { offsetMs: number };
+    expect(caughtUp.offsetMs).toBe(0);
     const again = await session(port, 'support.demo@paydesk.local', 'paydesk-demo-support');
     expect((await allTransactions(again)).map((t) => t.id).sort()).toEqual(
       seeded.map((t) => t.id).sort(),

@@ -41,6 +41,11 @@ function badRequest(res: Response, error: z.ZodError, message = 'invalid request
   });
 }
 
+function clockState(clock: VirtualClock): { now: string; nowMs: number; offsetMs: number } {
+  const now = clock.now();
+  return { now: new Date(now).toISOString(), nowMs: now, offsetMs: clock.offset };
+}
+
 /** `GET /sandbox/callbacks?orderid=&state=`: the deliveries of one order, or in one state. */
 const callbacksQuerySchema = z.object({
   orderid: z.string().optional(),
@@ -55,6 +60,15 @@ const advanceSchema = z
       .max(10 * 365 * 86400),
   })
   .strict();
+/** Whole seconds, so that advancing by the same amount returns the clock to real time exactly. */
+const rewindSchema = z
+  .object({
+    seconds: z
+      .int()
+      .min(1)
+      .max(366 * 86400),
+  })
+  .strict();
 const forceSchema = z
   .object({ status: z.enum(['processing', 'approved', 'declined', 'error', 'filtered']) })
   .strict();
@@ -64,12 +78,7 @@ export function controlRouter(deps: ControlDeps): express.Router {
   router.use(express.json({ limit: '16kb' }));
 
   router.get('/sandbox/clock', (_req, res) => {
-    const now = deps.clock.now();
-    sendJson(res, 200, {
-      now: new Date(now).toISOString(),
-      nowMs: now,
-      offsetMs: deps.clock.offset,
-    });
+    sendJson(res, 200, clockState(deps.clock));
   });
 
   router.post('/sandbox/clock/advance', async (req, res) => {
@@ -83,12 +92,30 @@ export function controlRouter(deps: ControlDeps): express.Router {
     // Run what became due, and wait for the callback deliveries it started.
     await Promise.all(deps.scheduler.runDue());
     await deps.scheduler.idle();
-    const now = deps.clock.now();
-    sendJson(res, 200, {
-      now: new Date(now).toISOString(),
-      nowMs: now,
-      offsetMs: deps.clock.offset,
-    });
+    sendJson(res, 200, clockState(deps.clock));
+  });
+
+  // A gateway that holds nothing yet starts in the past, so that a history can be placed day by day
+  // (the storefront simulator's demo history) with /advance. Once anything is dated, the clock only
+  // moves forward: a date given out must never be followed by an earlier one.
+  router.post('/sandbox/clock/rewind', (req, res) => {
+    const parsed = rewindSchema.safeParse(req.body);
+    if (!parsed.success) {
+      badRequest(res, parsed.error);
+      return;
+    }
+    if (!deps.store.isEmpty || deps.scheduler.size > 0) {
+      sendJson(res, 409, {
+        error: {
+          code: 'CLOCK_IN_USE',
+          message: `the clock moves back only on a gateway that holds nothing yet; this one holds ${deps.store.orders.size} orders (reset it first)`,
+        },
+      });
+      return;
+    }
+    deps.clock.rewind(parsed.data.seconds * 1000);
+    deps.store.saveClockOffset(deps.clock.offset);
+    sendJson(res, 200, clockState(deps.clock));
   });
 
   router.get('/sandbox/faults', (_req, res) => {

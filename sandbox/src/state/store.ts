@@ -114,6 +114,16 @@ export class Store {
     this.nextOrderId = Number(p.meta('nextOrderId') ?? FIRST_ORDER_ID);
   }
 
+  /** Nothing given out yet: no order, card ref, plan or callback (so no date either). */
+  get isEmpty(): boolean {
+    return (
+      this.orders.size === 0 &&
+      this.cardRefs.size === 0 &&
+      this.recurring.size === 0 &&
+      this.callbacks.size === 0
+    );
+  }
+
   /** A fresh numeric paynet-order-id. */
   allocateOrderId(): string {
     const id = this.nextOrderId++;

@@ -1,11 +1,13 @@
 // `pnpm --filter @paydesk/sandbox storefront -- --gateway URL --callback-url URL --orders N`
-// [--merchant merchant.json] [--endpoint ID] [--concurrency N]. Prints one JSON line per order
-// and a summary; exits 1 when an order did not reach its expected final status.
+// [--merchant merchant.json] [--endpoint ID] [--concurrency N] [--history-days N]. Prints one JSON
+// line per order (and a `note` line when a history could not be had) and a summary; exits 1 when an
+// order did not reach its expected final status.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEMO_MERCHANT_DIR } from '../config.js';
+import { MAX_HISTORY_DAYS } from './history.js';
 import { Storefront } from './simulator.js';
 
 const merchantFile = z.object({
@@ -22,6 +24,7 @@ const argsSchema = z.object({
   merchant: z.string().default(join(DEMO_MERCHANT_DIR, 'merchant.json')),
   endpoint: z.coerce.number().int().positive().optional(),
   concurrency: z.coerce.number().int().min(1).max(64).default(4),
+  'history-days': z.coerce.number().int().min(0).max(MAX_HISTORY_DAYS).default(0),
 });
 
 async function main(): Promise<void> {
@@ -33,6 +36,7 @@ async function main(): Promise<void> {
       merchant: { type: 'string' },
       endpoint: { type: 'string' },
       concurrency: { type: 'string' },
+      'history-days': { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -59,6 +63,7 @@ async function main(): Promise<void> {
     endpointId: endpoint.id,
     currency: endpoint.currency,
     concurrency: args.concurrency,
+    historyDays: args['history-days'],
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const results = await storefront.run();

@@ -1,10 +1,11 @@
 // The storefront simulator: a merchant shop placing a scripted mix of orders through the gateway
 // API with the protocol library, each with server_callback_url, completing 3-D Secure and hosted
 // pages the way a browser would. It knows only the gateway API (and, when the gateway is the
-// sandbox, its clock, to skip the 10 s 3DS Method wait).
+// sandbox, its control API: to skip the 10 s 3DS Method wait, and for a history dated over past days).
 import { randomBytes } from 'node:crypto';
 import { isFinalStatus } from '@paydesk/shared/protocol';
 import { GatewayClient, type CallResult, type MerchantCredentials } from './gateway-client.js';
+import { MAX_HISTORY_DAYS, SandboxClock, historyTimes } from './history.js';
 
 export type Scenario =
   | 'sale-approved'
@@ -51,6 +52,12 @@ export interface StorefrontOptions {
   concurrency?: number;
   /** How long to wait for a final status. */
   finalTimeoutMs?: number;
+  /**
+   * Days of history (at most MAX_HISTORY_DAYS): on a sandbox that holds nothing yet, the orders are
+   * dated across that many past days, its clock moving forward from then to real time as they are
+   * placed (`concurrency` at a time). 0 or unset: every order is placed now.
+   */
+  historyDays?: number;
   log?: (line: string) => void;
 }
 
@@ -443,6 +450,28 @@ export class Storefront {
     }
   }
 
+  /** The sandbox clock started `historyDays` in the past, and each order's time; or none. */
+  private async startHistory(
+    count: number,
+  ): Promise<{ clock: SandboxClock; times: number[] } | undefined> {
+    const days = this.options.historyDays ?? 0;
+    if (days <= 0) return undefined;
+    if (!Number.isInteger(days) || days > MAX_HISTORY_DAYS) {
+      throw new RangeError(`historyDays must be a whole number from 0 to ${MAX_HISTORY_DAYS}`);
+    }
+    const clock = new SandboxClock(new URL(this.options.gateway).origin);
+    if (!(await clock.rewind(days * 86_400))) {
+      this.options.log?.(
+        JSON.stringify({
+          note: 'no history: the gateway already holds orders, so every order is placed now',
+        }),
+      );
+      return undefined;
+    }
+    const { nowMs } = await clock.state();
+    return { clock, times: historyTimes(count, nowMs, nowMs + days * 86_400_000) };
+  }
+
   /** Places `orders` orders, cycling through the scenarios. */
   async run(): Promise<PlacedOrder[]> {
     const plan = Array.from(
@@ -466,11 +495,27 @@ export class Storefront {
       results[index] = placed;
       this.options.log?.(JSON.stringify(placed));
     };
-    let next = 0;
-    const worker = async () => {
-      while (next < plan.length) await placeAt(next++);
-    };
-    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency ?? 4) }, worker));
+    const concurrency = Math.max(1, this.options.concurrency ?? 4);
+    const history = await this.startHistory(plan.length);
+    if (!history) {
+      let next = 0;
+      const worker = async () => {
+        while (next < plan.length) await placeAt(next++);
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      return results;
+    }
+    try {
+      // One group at a time, the clock moved to the group's time first: no order is in flight
+      // while the clock moves, so its 3-D Secure and hosted-page steps keep their real deadlines.
+      for (let first = 0; first < plan.length; first += concurrency) {
+        await history.clock.moveTo(history.times[first] ?? 0);
+        const group = plan.slice(first, first + concurrency).map((_, i) => placeAt(first + i));
+        await Promise.all(group);
+      }
+    } finally {
+      await history.clock.catchUp();
+    }
     return results;
   }
 }
