@@ -108,7 +108,7 @@ export function controlRouter(deps: ControlDeps): express.Router {
       sendJson(res, 409, {
         error: {
           code: 'CLOCK_IN_USE',
-          message: `the clock moves back only on a gateway that holds nothing yet; this one holds ${deps.store.orders.size} orders (reset it first)`,
+          message: `the clock moves back only on a gateway that holds nothing yet; this one holds ${deps.store.orders.size} orders, ${deps.store.callbacks.size} callbacks and ${deps.scheduler.size} scheduled tasks (reset it first)`,
         },
       });
       return;
