@@ -46,6 +46,11 @@ export interface RouteContext {
    * `summary` instead of `audit.summary` when given.
    */
   attemptEntry(err: AppError | null, summary?: Record<string, unknown>): AuditEntry;
+  /**
+   * Whether the request's session is still valid and its user's roles still allow the route (a
+   * long-lived reply, such as an event stream, asks now and then and ends when it is not).
+   */
+  stillAuthorized: () => Promise<boolean>;
 }
 
 export type Reply =
@@ -169,6 +174,12 @@ export function makeRunner(services: Services, logger: Logger) {
         auth: null,
         audit: { target: null, summary: {}, actor: null, recorded: false },
         attemptEntry: (err, summary) => attemptEntry(ctx, rule, err, summary),
+        stillAuthorized: async () => {
+          if (rule.access === 'public') return true;
+          if (ctx.auth === null) return false;
+          const user = await services.auth.current(ctx.auth.session.id);
+          return user !== null && allows(rule.access, parseRoles(user.roles));
+        },
       };
       let reply: Reply;
       try {

@@ -7,8 +7,7 @@ import {
   type ErrorEnvelope,
   type TransactionSummary,
 } from '@paydesk/shared/api';
-import { DB_VARIANTS } from '../test-support/harness.js';
-import { get, type IncomingMessage } from 'node:http';
+import { DB_VARIANTS, openEventStream } from '../test-support/harness.js';
 import { payDb } from './db.js';
 import { InProcessEventBus } from './events.js';
 import type { TransactionsTable } from './migration.js';
@@ -333,16 +332,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     /** `GET /api/events` as support's browser opens it. */
-    const openEvents = () => {
-      const cookie = [...f.support.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-      return new Promise<IncomingMessage>((resolve, reject) => {
-        get(
-          `${f.bff.url}/api/events`,
-          { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
-          resolve,
-        ).on('error', reject);
-      });
-    };
+    const openEvents = () => openEventStream(f.bff.url, f.support);
 
     it('when the instance may have missed changes (its event listener was away), then each open stream ends, so the browser reconnects and catches up', async () => {
       const bus = f.bff.payments.bus;

@@ -270,7 +270,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
         kind: 'stream',
         contentType: 'text/event-stream; charset=utf-8',
         filename: 'events',
-        write: (res: Response) => streamEvents(p, ctx.req, res),
+        write: (res: Response) => streamEvents(p, ctx.req, res, ctx.stillAuthorized),
       });
     },
     'GET /api/stats': async (ctx) => {
@@ -280,8 +280,19 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
   };
 }
 
-/** Server-sent events until the client goes away; a comment line now and then keeps proxies open. */
-function streamEvents(p: Payments, req: Request, res: Response): Promise<void> {
+/**
+ * Server-sent events until the client goes away, or until its session ends (signed out, revoked,
+ * expired, the user disabled or no longer in a reading role): at each heartbeat, a comment line
+ * that keeps proxies open, the session is checked again, so a stream outlives its session by at
+ * most one heartbeat. A check that cannot be made (the database unreachable) ends the stream too;
+ * the browser reconnects and is authenticated afresh.
+ */
+function streamEvents(
+  p: Payments,
+  req: Request,
+  res: Response,
+  stillAuthorized: () => Promise<boolean>,
+): Promise<void> {
   // The runner's stream reply names a download; an event stream is not one.
   res.removeHeader('Content-Disposition');
   res.set('Cache-Control', 'no-store');
@@ -297,8 +308,17 @@ function streamEvents(p: Payments, req: Request, res: Response): Promise<void> {
     const unsubscribe = p.bus.subscribe(send, () => {
       res.end();
     });
+    let checking = false;
     const heartbeat = setInterval(() => {
       res.write(': keep-alive\n\n');
+      if (checking) return;
+      checking = true;
+      void stillAuthorized()
+        .catch(() => false)
+        .then((allowed) => {
+          checking = false;
+          if (!allowed) res.end();
+        });
     }, p.options.sseHeartbeatMs);
     heartbeat.unref();
     const done = () => {

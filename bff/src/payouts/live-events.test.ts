@@ -1,6 +1,5 @@
 // Payout and payment-link changes on `GET /api/events` (`event: payout`, `event: payment_link`),
 // next to the transactions' events, against the real sandbox, on SQLite and PostgreSQL.
-import { get, type IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   LiveEventSchema,
@@ -9,7 +8,7 @@ import {
   type LiveEvent,
   type PayoutCreateInput,
 } from '@paydesk/shared/api';
-import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
+import { DB_VARIANTS, openEventStream, type TestClient } from '../test-support/harness.js';
 import {
   post,
   startPayoutsApp,
@@ -36,14 +35,7 @@ interface Stream {
 }
 
 async function listen(url: string, client: TestClient): Promise<Stream> {
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    get(
-      `${url}/api/events`,
-      { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
-      resolve,
-    ).on('error', reject);
-  });
+  const res = await openEventStream(url, client);
   expect(res.statusCode).toBe(200);
   res.setEncoding('utf8');
   const events: Stream['events'] = [];

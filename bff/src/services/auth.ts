@@ -324,6 +324,34 @@ export class Auth {
     return { user, session };
   }
 
+  /**
+   * The user of a session authenticated earlier, as it is now (its roles may have changed), or null
+   * once the session is revoked or expired or its user disabled. Unlike `authenticate` it is not
+   * activity: a live-event stream held open does not keep an idle session alive.
+   */
+  async current(sessionId: string): Promise<UsersTable | null> {
+    const now = this.#clock.now();
+    const { k } = this.#db;
+    const [row] = (await k.executeQuery(sessionWithUser(k, { sid: sessionId }))).rows;
+    if (row === undefined) return null;
+    const {
+      s_id: _id,
+      s_created_at: _created,
+      s_last_seen_at,
+      s_absolute_expires_at,
+      s_revoked_at,
+      s_ip: _ip,
+      s_user_agent: _agent,
+      ...user
+    } = row;
+    const ended =
+      s_revoked_at !== null ||
+      user.disabled_at !== null ||
+      now >= s_absolute_expires_at ||
+      now - s_last_seen_at >= this.#config.session.idleSeconds * 1000;
+    return ended ? null : user;
+  }
+
   idleExpiresAt(session: SessionsTable): number {
     return Math.min(
       session.last_seen_at + this.#config.session.idleSeconds * 1000,

@@ -1,7 +1,7 @@
 // Test harness: a real app on a real database (SQLite temp file, or a fresh PostgreSQL database
 // per suite when PAYDESK_TEST_PG_URL is set), logs captured, and an HTTP client with a cookie jar.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,6 +177,18 @@ export interface Reply {
   headers: Headers;
   text: string;
   json: unknown;
+}
+
+/** `GET /api/events` as `client`'s browser opens it: the response, its body not read yet. */
+export function openEventStream(baseUrl: string, client: TestClient): Promise<IncomingMessage> {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    get(
+      `${baseUrl}/api/events`,
+      { headers: { Cookie: cookie, Accept: 'text/event-stream' } },
+      resolve,
+    ).on('error', reject);
+  });
 }
 
 export class TestClient {

@@ -497,8 +497,14 @@ export interface FakeStream {
   resume(): void;
 }
 
-/** `EventSource` for the tests: connects to the fake BFF's event stream. */
-export function fakeEventSourceFor(payments: () => FakePayments) {
+/**
+ * `EventSource` for the tests: connects to the fake BFF's event stream. Like the BFF, it refuses a
+ * browser without a session (`signedIn`): the EventSource then gives up (CLOSED).
+ */
+export function fakeEventSourceFor(
+  payments: () => FakePayments,
+  signedIn: () => boolean = () => true,
+) {
   return class FakeEventSource extends EventTarget {
     static readonly CONNECTING = 0;
     static readonly OPEN = 1;
@@ -525,6 +531,11 @@ export function fakeEventSourceFor(payments: () => FakePayments) {
     private connect(): void {
       queueMicrotask(() => {
         if (this.readyState === 2) return;
+        if (!signedIn()) {
+          this.readyState = 2;
+          this.onerror?.(new Event('error'));
+          return;
+        }
         this.readyState = 1;
         this.onopen?.(new Event('open'));
         this.unsubscribe = payments().subscribe(

@@ -30,7 +30,10 @@ export function renderApp(path: string, bff: FakeBff = new FakeBff()) {
   vi.stubGlobal('fetch', bff.fetch);
   vi.stubGlobal(
     'EventSource',
-    fakeEventSourceFor(() => bff.payments),
+    fakeEventSourceFor(
+      () => bff.payments,
+      () => bff.sessionUserId !== null,
+    ),
   );
   const queryClient = createQueryClient({ retryDelayMs: 0 });
   // No pause between keystrokes: the screens do not debounce, so the tests need not wait.

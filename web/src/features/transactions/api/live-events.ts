@@ -6,6 +6,7 @@ import {
 } from '@paydesk/shared/api';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
+import { sessionKeys } from '../../auth/api/session';
 import { transactionKeys } from './transactions';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
@@ -15,14 +16,17 @@ export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
  * named `name` (`transaction`, `payout`, `payment_link`) to `receive`; keep `receive` and
  * `catchUp` stable (useCallback). EventSource reconnects by itself after a dropped connection (or
  * a stream the BFF ended because it may have missed changes); changes made meanwhile were not
- * streamed, so each reconnection calls `catchUp` (refetch what the screen shows). The state says
- * whether the screen is live right now.
+ * streamed, so each reconnection calls `catchUp` (refetch what the screen shows). The BFF ends a
+ * stream whose session ended and refuses the reconnection: the session is then asked for again, so
+ * that a session revoked, signed out elsewhere or timed out sends the user to sign-in at once. The
+ * state says whether the screen is live right now.
  */
 export function useLiveEvents(
   name: LiveEventName,
   receive: (event: LiveEvent) => void,
   catchUp: () => void,
 ): LiveState {
+  const client = useQueryClient();
   const supported = typeof EventSource !== 'undefined';
   const [state, setState] = useState<LiveState>(supported ? 'connecting' : 'off');
 
@@ -37,7 +41,12 @@ export function useLiveEvents(
     };
     source.onerror = () => {
       // CLOSED = the server refused (e.g. the session ended); otherwise the browser retries.
-      setState(source.readyState === EventSource.CLOSED ? 'off' : 'reconnecting');
+      if (source.readyState !== EventSource.CLOSED) {
+        setState('reconnecting');
+        return;
+      }
+      setState('off');
+      void client.invalidateQueries({ queryKey: sessionKeys.current });
     };
     const onMessage = (message: MessageEvent<unknown>) => {
       if (typeof message.data !== 'string') return;
@@ -55,7 +64,7 @@ export function useLiveEvents(
       source.removeEventListener(name, onMessage);
       source.close();
     };
-  }, [supported, name, receive, catchUp]);
+  }, [client, supported, name, receive, catchUp]);
 
   return state;
 }

@@ -222,6 +222,19 @@ describe('transactions screen', () => {
       bff.payments.interruptStreams(change);
     }));
 
+  it('when the session ends while the screen is live (the BFF ends the stream and refuses it again), then the user is sent to sign-in, told why, without touching anything', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions', bff);
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    bff.payments.interruptStreams(() => {
+      bff.expireSession();
+    });
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Ftransactions&reason=expired');
+    });
+    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+  });
+
   it('when a transaction is one of many in a short list, then its detail link opens it', async () => {
     const bff = bffAs(['support'], { transactions: [makeTransaction(1)] });
     const app = renderApp('/transactions', bff);
