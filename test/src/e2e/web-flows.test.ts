@@ -1,5 +1,6 @@
 // The back-office in a real browser: Debian's Chromium (playwright-core) against the real BFF and
-// sandbox processes this suite starts. Support looks orders up; finance returns part of a sale
+// sandbox processes this suite starts. Support looks orders up, and follows the orders live in eight
+// tabs at once (one event stream for all of them); finance returns part of a sale
 // twice and is stopped on a third return above the rest; finance captures part of a preauth and
 // voids another; one ops user prepares a payout that only a second one can approve, and it is
 // paid; an auditor finds all of it in the audit log, whose chain verifies. Each flow saves a
@@ -178,6 +179,27 @@ describe.skipIf(chromiumPath === undefined)(
       // The gateway's own record agrees.
       expect((await stack.sandboxOrder(orders.declined.orderid)).status).toBe('declined');
       expect((await stack.sandboxOrder(orders.sale.orderid)).status).toBe('approved');
+    });
+
+    it('when support opens the transactions in eight tabs, then every tab loads and is live, and a new order shows in each', async () => {
+      // A browser holds six HTTP/1.1 connections to one host for all its tabs: with an event
+      // stream per tab, the sixth tab's page would never load. The tabs share one stream.
+      const first = await as(users.support, '/transactions');
+      const session = sessions.at(-1);
+      if (session === undefined) throw new Error('no session');
+      const tabs = [first];
+      for (let i = 1; i < 8; i += 1) tabs.push(await session.context.newPage());
+      for (const [i, tab] of tabs.entries()) {
+        if (i > 0) await tab.goto('/transactions');
+        await tab.getByRole('table', { name: 'Transactions' }).waitFor();
+        await tab.getByText('Live', { exact: true }).waitFor();
+      }
+      const placed = await stack.placeOrder('sale', '7.77');
+      for (const tab of tabs) {
+        await tab.getByRole('link', { name: `Order ${placed.orderid}` }).waitFor();
+      }
+      await record(tabs[7] ?? first, 'eight-tabs-live');
+      for (const tab of tabs.slice(1)) await tab.close();
     });
 
     it('when finance returns part of a sale twice, then a third return above the rest is refused showing what remains', async () => {

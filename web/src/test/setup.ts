@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetLiveHub } from '../lib/live-hub';
 
 // jsdom has no matchMedia; MUI's colour scheme and useMediaQuery read it. Light scheme, wide screen.
 class FakeMediaQueryList extends EventTarget implements MediaQueryList {
@@ -32,5 +33,7 @@ configure({ asyncUtilTimeout: 20_000 });
 
 afterEach(() => {
   cleanup();
+  // Each test's screens get a stream of their own fake BFF, not one lingering from the last test.
+  resetLiveHub();
   window.localStorage.clear();
 });

@@ -1,25 +1,22 @@
-import {
-  LiveEventSchema,
-  type LiveEvent,
-  type LiveEventName,
-  type TransactionEvent,
-} from '@paydesk/shared/api';
+import type { LiveEvent, LiveEventName, TransactionEvent } from '@paydesk/shared/api';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
+import { liveHub, type LiveState } from '../../../lib/live-hub';
 import { sessionKeys } from '../../auth/api/session';
 import { transactionKeys } from './transactions';
 
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
+export type { LiveState } from '../../../lib/live-hub';
 
 /**
- * Follows `GET /api/events` (server-sent events) while the screen is open and hands every event
- * named `name` (`transaction`, `payout`, `payment_link`) to `receive`; keep `receive` and
- * `catchUp` stable (useCallback). EventSource reconnects by itself after a dropped connection (or
- * a stream the BFF ended because it may have missed changes); changes made meanwhile were not
- * streamed, so each reconnection calls `catchUp` (refetch what the screen shows). The BFF ends a
- * stream whose session ended and refuses the reconnection: the session is then asked for again, so
- * that a session revoked, signed out elsewhere or timed out sends the user to sign-in at once. The
- * state says whether the screen is live right now.
+ * Follows the live events named `name` (`transaction`, `payout`, `payment_link`) while the screen
+ * is open, handing each to `receive`; keep `receive` and `catchUp` stable (useCallback). The
+ * browser's one stream (`lib/live-hub.ts`: shared by every screen and every tab) reconnects by
+ * itself after a dropped connection (or a stream the BFF ended because it may have missed
+ * changes); changes made meanwhile were not streamed, so each reconnection calls `catchUp`
+ * (refetch what the screen shows). The BFF ends a stream whose session ended and refuses the
+ * reconnection: the session is then asked for again, so that a session revoked, signed out
+ * elsewhere or timed out sends the user to sign-in at once. The state says whether the screen is
+ * live right now.
  */
 export function useLiveEvents(
   name: LiveEventName,
@@ -32,38 +29,14 @@ export function useLiveEvents(
 
   useEffect(() => {
     if (!supported) return undefined;
-    const source = new EventSource('/api/events', { withCredentials: true });
-    let opened = false;
-    source.onopen = () => {
-      if (opened) catchUp();
-      opened = true;
-      setState('live');
-    };
-    source.onerror = () => {
-      // CLOSED = the server refused (e.g. the session ended); otherwise the browser retries.
-      if (source.readyState !== EventSource.CLOSED) {
-        setState('reconnecting');
-        return;
-      }
-      setState('off');
-      void client.invalidateQueries({ queryKey: sessionKeys.current });
-    };
-    const onMessage = (message: MessageEvent<unknown>) => {
-      if (typeof message.data !== 'string') return;
-      let data: unknown;
-      try {
-        data = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      const parsed = LiveEventSchema.safeParse(data);
-      if (parsed.success) receive(parsed.data);
-    };
-    source.addEventListener(name, onMessage);
-    return () => {
-      source.removeEventListener(name, onMessage);
-      source.close();
-    };
+    return liveHub().subscribe(name, {
+      receive,
+      catchUp,
+      state: (next) => {
+        setState(next);
+        if (next === 'off') void client.invalidateQueries({ queryKey: sessionKeys.current });
+      },
+    });
   }, [client, supported, name, receive, catchUp]);
 
   return state;
