@@ -92,6 +92,9 @@ export function createApp(deps: AppDeps): App {
       cardRefVersion: config.cardRefVersion,
       ...(config.reconcile === undefined ? {} : { reconcile: { ...config.reconcile } }),
       ...(config.callbacks === undefined ? {} : { callbacks: config.callbacks }),
+      ...(config.liveEventsHeartbeatMs === undefined
+        ? {}
+        : { sseHeartbeatMs: config.liveEventsHeartbeatMs }),
     },
     ...(deps.eventBus === undefined ? {} : { bus: deps.eventBus }),
   });

@@ -192,6 +192,20 @@ describe('config', () => {
     ]);
   });
 
+  it('when LIVE_EVENTS_HEARTBEAT_MS is set, then event streams beat (and re-check their session) that often; unset, every 15 s; out of range is refused', () => {
+    expect(loadConfig(base, { baseDir: dir }).liveEventsHeartbeatMs).toBe(15_000);
+    expect(
+      loadConfig({ ...base, LIVE_EVENTS_HEARTBEAT_MS: '5000' }, { baseDir: dir })
+        .liveEventsHeartbeatMs,
+    ).toBe(5_000);
+    expect(issuesOf({ ...base, LIVE_EVENTS_HEARTBEAT_MS: '500' })).toEqual([
+      { key: 'LIVE_EVENTS_HEARTBEAT_MS', rule: 'must be at least 1000' },
+    ]);
+    expect(issuesOf({ ...base, LIVE_EVENTS_HEARTBEAT_MS: '120000' })).toEqual([
+      { key: 'LIVE_EVENTS_HEARTBEAT_MS', rule: 'must be at most 60000' },
+    ]);
+  });
+
   it('when CALLBACK_* are set, then the callback receiver limits follow; unset, the defaults; out of range is refused', () => {
     expect(loadConfig(base, { baseDir: dir }).callbacks).toEqual({
       concurrency: 8,

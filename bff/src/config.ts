@@ -51,6 +51,11 @@ export interface Config {
    * means the built-in defaults (tests that build a Config by hand leave it out).
    */
   reconcile?: ReconcileConfig;
+  /**
+   * `LIVE_EVENTS_HEARTBEAT_MS`: a comment line on each open `GET /api/events` stream this often,
+   * and its session checked again (absent: the payments default, 15 s)
+   */
+  liveEventsHeartbeatMs?: number;
   /** `CALLBACK_*`: the callback receiver's database steps at once, and callbacks that may wait for a turn (absent: defaults) */
   callbacks?: { concurrency: number; queueLimit: number };
 }
@@ -177,6 +182,7 @@ const envSchema = z.object({
   RECONCILE_FAST_MAX_MS: intIn(10, 600_000, 5_000),
   RECONCILE_LEASE_MS: intIn(100, 3_600_000, 30_000),
   RECONCILE_NOT_APPLIED_AFTER_MS: intIn(100, 86_400_000, 60_000),
+  LIVE_EVENTS_HEARTBEAT_MS: intIn(1_000, 60_000, 15_000),
   CALLBACK_CONCURRENCY: intIn(1, 256, 8),
   CALLBACK_QUEUE_LIMIT: intIn(0, 100_000, 1_000),
 });
@@ -373,6 +379,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       leaseMs: e.RECONCILE_LEASE_MS,
       notAppliedAfterMs: e.RECONCILE_NOT_APPLIED_AFTER_MS,
     },
+    liveEventsHeartbeatMs: e.LIVE_EVENTS_HEARTBEAT_MS,
     callbacks: { concurrency: e.CALLBACK_CONCURRENCY, queueLimit: e.CALLBACK_QUEUE_LIMIT },
   };
 }

@@ -3,7 +3,12 @@
 // heartbeat checks the session again (here every 40 ms), on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionResponseSchema } from '@paydesk/shared/api';
-import { DB_VARIANTS, openEventStream, type TestClient } from '../test-support/harness.js';
+import {
+  DB_VARIANTS,
+  openEventStream,
+  startApp,
+  type TestClient,
+} from '../test-support/harness.js';
 import { startPaymentsApp, type PaymentsTestApp } from './test-support/app.js';
 
 const HEARTBEAT_MS = 40;
@@ -127,6 +132,20 @@ for (const variant of DB_VARIANTS) {
         expect((await ops.get('/api/transactions')).status).toBe(403);
       } finally {
         stream.close();
+      }
+    });
+
+    it('when the app is configured with LIVE_EVENTS_HEARTBEAT_MS, then its streams beat and re-check their session that often', async () => {
+      const whole = await startApp(variant, { config: { liveEventsHeartbeatMs: HEARTBEAT_MS } });
+      try {
+        const support = await whole.userWithRoles(['support']);
+        const stream = await openStream(whole.url, support);
+        // Three beats within seconds: the default (15 s) would give none.
+        await waitUntil(() => stream.heartbeats() >= 3, 'three heartbeats');
+        expect((await support.delete('/api/session')).status).toBe(204);
+        await stream.ended;
+      } finally {
+        await whole.close();
       }
     });
 
