@@ -63,6 +63,43 @@ const sessionWithUser = queryTemplate((k: Kysely<Database>, v: { sid: string }) 
     .where('sessions.id', '=', v.sid),
 );
 
+type SessionRow = UsersTable & {
+  s_id: string;
+  s_created_at: number;
+  s_last_seen_at: number;
+  s_absolute_expires_at: number;
+  s_revoked_at: number | null;
+  s_ip: string | null;
+  s_user_agent: string | null;
+};
+
+/** The session and its user, from one row of `sessionWithUser`. */
+function splitSessionRow(row: SessionRow): { session: SessionsTable; user: UsersTable } {
+  const {
+    s_id,
+    s_created_at,
+    s_last_seen_at,
+    s_absolute_expires_at,
+    s_revoked_at,
+    s_ip,
+    s_user_agent,
+    ...user
+  } = row;
+  return {
+    user,
+    session: {
+      id: s_id,
+      user_id: user.id,
+      created_at: s_created_at,
+      last_seen_at: s_last_seen_at,
+      absolute_expires_at: s_absolute_expires_at,
+      revoked_at: s_revoked_at,
+      ip: s_ip,
+      user_agent: s_user_agent,
+    },
+  };
+}
+
 export class Auth {
   readonly #db: Db;
   readonly #clock: Clock;
@@ -283,33 +320,11 @@ export class Auth {
     const { k } = this.#db;
     const [row] = (await k.executeQuery(sessionWithUser(k, { sid }))).rows;
     if (row?.id !== sub) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
-    const {
-      s_id,
-      s_created_at,
-      s_last_seen_at,
-      s_absolute_expires_at,
-      s_revoked_at,
-      s_ip,
-      s_user_agent,
-      ...user
-    } = row;
-    const session: SessionsTable = {
-      id: s_id,
-      user_id: user.id,
-      created_at: s_created_at,
-      last_seen_at: s_last_seen_at,
-      absolute_expires_at: s_absolute_expires_at,
-      revoked_at: s_revoked_at,
-      ip: s_ip,
-      user_agent: s_user_agent,
-    };
+    const { session, user } = splitSessionRow(row);
     if (session.revoked_at !== null || user.disabled_at !== null) {
       throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     }
-    if (
-      now >= session.absolute_expires_at ||
-      now - session.last_seen_at >= this.#config.session.idleSeconds * 1000
-    ) {
+    if (this.#expired(session, now)) {
       await this.revoke(session.id);
       throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
     }
@@ -334,22 +349,15 @@ export class Auth {
     const { k } = this.#db;
     const [row] = (await k.executeQuery(sessionWithUser(k, { sid: sessionId }))).rows;
     if (row === undefined) return null;
-    const {
-      s_id: _id,
-      s_created_at: _created,
-      s_last_seen_at,
-      s_absolute_expires_at,
-      s_revoked_at,
-      s_ip: _ip,
-      s_user_agent: _agent,
-      ...user
-    } = row;
+    const { session, user } = splitSessionRow(row);
     const ended =
-      s_revoked_at !== null ||
-      user.disabled_at !== null ||
-      now >= s_absolute_expires_at ||
-      now - s_last_seen_at >= this.#config.session.idleSeconds * 1000;
+      session.revoked_at !== null || user.disabled_at !== null || this.#expired(session, now);
     return ended ? null : user;
+  }
+
+  /** Past its absolute lifetime, or idle for longer than allowed. */
+  #expired(session: SessionsTable, now: number): boolean {
+    return now >= session.absolute_expires_at || now >= this.idleExpiresAt(session);
   }
 
   idleExpiresAt(session: SessionsTable): number {
