@@ -64,7 +64,7 @@ for (const variant of DB_VARIANTS) {
       // No gateway is asked anything here.
       app = await startPaymentsApp(variant, {
         gatewayBaseUrl: 'http://127.0.0.1:9/paynet',
-        payments: { sseHeartbeatMs: HEARTBEAT_MS },
+        payments: { sseHeartbeatMs: HEARTBEAT_MS, liveStreamsPerSession: 3 },
       });
       admin = await app.userWithRoles(['admin']);
     });
@@ -133,6 +133,46 @@ for (const variant of DB_VARIANTS) {
       } finally {
         stream.close();
       }
+    });
+
+    it('when a session opens more streams than allowed, then the next is refused (429, Retry-After) and audited, other sessions are not limited, and closing one frees its slot', async () => {
+      const support = await app.userWithRoles(['support']);
+      const open = [
+        await openStream(app.url, support),
+        await openStream(app.url, support),
+        await openStream(app.url, support),
+      ];
+      const cookie = [...support.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const attempt = () =>
+        fetch(`${app.url}/api/events`, {
+          headers: { Accept: 'text/event-stream', Cookie: cookie },
+        });
+      const refused = await attempt();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('RATE_LIMITED');
+      expect(body.error.message).toContain('3 live-event streams');
+      const audited = await app.db.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'error_code'])
+        .where('action', '=', 'events.subscribe')
+        .execute();
+      expect(audited).toContainEqual({ outcome: 'refused', error_code: 'RATE_LIMITED' });
+      const other = await openStream(app.url, await app.userWithRoles(['support']));
+      other.close();
+
+      open[0]?.close();
+      const deadline = Date.now() + 5_000;
+      let status = 0;
+      while (status !== 200 && Date.now() < deadline) {
+        const again = await attempt();
+        status = again.status;
+        await again.body?.cancel();
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).toBe(200);
+      for (const stream of open) stream.close();
     });
 
     it('when the app is configured with LIVE_EVENTS_HEARTBEAT_MS, then its streams beat and re-check their session that often', async () => {

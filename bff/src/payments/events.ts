@@ -16,6 +16,35 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
+/**
+ * The live-event streams open on this instance, per session, at most `limit` each: a browser needs
+ * one (its tabs share it), so more is a leak or an attack holding connections and listeners.
+ */
+export class StreamSlots {
+  readonly #open = new Map<string, number>();
+  constructor(readonly limit: number) {}
+
+  /** One more stream for `sessionId`: the function that gives the slot back, or null when full. */
+  take(sessionId: string): (() => void) | null {
+    const open = this.#open.get(sessionId) ?? 0;
+    if (open >= this.limit) return null;
+    this.#open.set(sessionId, open + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (this.#open.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.#open.set(sessionId, left);
+      else this.#open.delete(sessionId);
+    };
+  }
+
+  /** streams open for `sessionId` */
+  count(sessionId: string): number {
+    return this.#open.get(sessionId) ?? 0;
+  }
+}
+
 export class InProcessEventBus implements EventBus {
   /** each listener with its `missed` callback */
   readonly #listeners = new Map<EventListener, (() => void) | undefined>();

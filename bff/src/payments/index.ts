@@ -7,7 +7,7 @@ import type { Db } from '../db/connect.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { AuditLog } from '../services/audit.js';
 import { CallbackReceiver } from './callbacks.js';
-import { InProcessEventBus, type EventBus } from './events.js';
+import { InProcessEventBus, StreamSlots, type EventBus } from './events.js';
 import { configuredEndpointIds, createGatewayClient } from './gateway.js';
 import { Idempotency } from './idempotency.js';
 import { Ledger } from './ledger.js';
@@ -38,6 +38,8 @@ export interface Payments {
   config: Config;
   options: PaymentsOptions;
   bus: EventBus;
+  /** open `GET /api/events` streams per session */
+  streams: StreamSlots;
   gateway: GatewayClient;
   services: {
     transactions: TransactionsService;
@@ -80,6 +82,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
     config: deps.config,
     options,
     bus,
+    streams: new StreamSlots(options.liveStreamsPerSession),
     gateway,
     services: {
       transactions,

@@ -38,6 +38,8 @@ export interface PaymentsOptions {
   cardRefVersion: 'v2' | 'v4';
   /** SSE comment line interval that keeps proxies from closing idle streams */
   sseHeartbeatMs: number;
+  /** live-event streams one session may hold open on one instance */
+  liveStreamsPerSession: number;
   /** identifies this instance in job leases */
   instanceId: string;
   /** [0, 1): spreads reconcile attempts inside their window */
@@ -65,6 +67,7 @@ export function defaultPaymentsOptions(): PaymentsOptions {
     idempotencyRetentionMs: DAY_MS + 60 * 60_000,
     cardRefVersion: 'v2',
     sseHeartbeatMs: 15_000,
+    liveStreamsPerSession: 10,
     instanceId: randomUUID(),
     random: Math.random,
     callbacks: { concurrency: 8, queueLimit: 1_000 },

@@ -249,7 +249,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       return { kind: 'json', status: 200, body: await services.subscriptions.get(id) };
     },
     'GET /api/events': (ctx) => {
-      requireAuth(ctx);
+      const auth = requireAuth(ctx);
       // EventSource always asks for an event stream; anything else would wait forever for a reply.
       if (!(ctx.req.get('Accept') ?? '').includes('text/event-stream')) {
         throw new AppError(
@@ -266,11 +266,20 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
           },
         );
       }
+      const release = p.streams.take(auth.session.id);
+      if (release === null) {
+        throw new AppError(
+          'RATE_LIMITED',
+          `this session already has ${p.streams.limit} live-event streams open; close some Paydesk tabs`,
+          { retryAfterSeconds: 60 },
+        );
+      }
       return Promise.resolve({
         kind: 'stream',
         contentType: 'text/event-stream; charset=utf-8',
         filename: 'events',
-        write: (res: Response) => streamEvents(p, ctx.req, res, ctx.stillAuthorized),
+        write: (res: Response) =>
+          streamEvents(p, ctx.req, res, ctx.stillAuthorized).finally(release),
       });
     },
     'GET /api/stats': async (ctx) => {
@@ -300,6 +309,11 @@ function streamEvents(
   res.flushHeaders();
   res.write(': connected\n\n');
   return new Promise<void>((resolve) => {
+    // The browser went away while the request was being authenticated: nothing to stream.
+    if (req.destroyed || res.destroyed) {
+      resolve();
+      return;
+    }
     const send = (event: LiveEvent) => {
       res.write(`event: ${liveEventName(event)}\ndata: ${JSON.stringify(event)}\n\n`);
     };
