@@ -181,8 +181,8 @@ async function seedDemoUsers(baseUrl, origin, admin) {
 /** The marker file that says this data directory has had its demo data. */
 export const DEMO_SEED_MARKER = 'demo-data-seeded.json';
 const DEMO_ORDERS_DEFAULT = 300;
-/** Days the storefront's orders are spread over (the simulator's maximum, MAX_HISTORY_DAYS). */
-const DEMO_HISTORY_DAYS_DEFAULT = 27;
+/** Days the storefront's orders are spread over: the simulator's maximum (MAX_HISTORY_DAYS). */
+const DEMO_HISTORY_DAYS_MAX = 27;
 
 /** Runs the sandbox's storefront simulator once; resolves to its summary (or null). */
 function runStorefront(gateway, callbackUrl, orders, historyDays) {
@@ -437,9 +437,11 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
     say('demo data not seeded: PAYDESK_DEMO_ORDERS must be a whole number from 0 to 100000.');
     return null;
   }
-  const historyDays = Number(env.PAYDESK_DEMO_HISTORY_DAYS ?? DEMO_HISTORY_DAYS_DEFAULT);
-  if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > 27) {
-    say('demo data not seeded: PAYDESK_DEMO_HISTORY_DAYS must be a whole number from 0 to 27.');
+  const historyDays = Number(env.PAYDESK_DEMO_HISTORY_DAYS ?? DEMO_HISTORY_DAYS_MAX);
+  if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > DEMO_HISTORY_DAYS_MAX) {
+    say(
+      `demo data not seeded: PAYDESK_DEMO_HISTORY_DAYS must be a whole number from 0 to ${DEMO_HISTORY_DAYS_MAX}.`,
+    );
     return null;
   }
   const started = Date.now();

@@ -38,11 +38,6 @@ export class StreamSlots {
       else this.#open.delete(sessionId);
     };
   }
-
-  /** streams open for `sessionId` */
-  count(sessionId: string): number {
-    return this.#open.get(sessionId) ?? 0;
-  }
 }
 
 export class InProcessEventBus implements EventBus {

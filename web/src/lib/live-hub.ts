@@ -53,7 +53,7 @@ export interface LiveHubDeps {
 
 const CLOSED = 2;
 const LOCK = 'paydesk-live-events';
-export const LIVE_CHANNEL = 'paydesk-live-events';
+const CHANNEL = 'paydesk-live-events';
 
 /** What the tabs tell one another. */
 type Message =
@@ -248,7 +248,7 @@ export function liveHub(): LiveHub {
   shared ??= new LiveHub({
     openSource: () => new EventSource('/api/events', { withCredentials: true }),
     openChannel: () =>
-      typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(LIVE_CHANNEL),
+      typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(CHANNEL),
     locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,
   });
   return shared;

@@ -25,6 +25,20 @@ import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
 
+/** A payout-form link Otto (ops) created, held for a second ops user's approval. */
+export function heldPayoutForm(n: number): PaymentLink {
+  return makeLink(n, {
+    kind: 'payout-form',
+    state: 'pending_approval',
+    orderid: null,
+    customerEmail: null,
+    redirectUrl: null,
+    amount: '75.00',
+    orderDesc: `Seller payout ${String(n)}`,
+    createdBy: { id: 'u-otto', email: 'otto@example.com' },
+  });
+}
+
 export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): PaymentLink {
   const id = `30000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
   return PaymentLinkSchema.parse({

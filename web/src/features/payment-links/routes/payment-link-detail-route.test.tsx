@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { heldPayoutForm } from '../../../test/fake-links';
 import { renderApp } from '../../../test/render-app';
 
 const SENT = '30000000-0000-4000-8000-000000000001';
@@ -17,16 +18,7 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
     ],
     links: [
       makeLink(1),
-      makeLink(2, {
-        kind: 'payout-form',
-        state: 'pending_approval',
-        orderid: null,
-        customerEmail: null,
-        redirectUrl: null,
-        amount: '75.00',
-        orderDesc: 'Seller payout 2',
-        createdBy: { id: 'u-otto', email: 'otto@example.com' },
-      }),
+      heldPayoutForm(2),
       makeLink(3, {
         state: 'unknown',
         orderid: null,

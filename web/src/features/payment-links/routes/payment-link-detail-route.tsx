@@ -18,7 +18,7 @@ import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { useLiveEvents, useRefetchOnLiveEvents } from '../../transactions/api/live-events';
-import { Facts, Panel } from '../../transactions/components/amounts-panel';
+import { Facts, Panel, type FactRow } from '../../transactions/components/amounts-panel';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { StatusChip } from '../../transactions/components/status-chip';
 import { Timeline } from '../../transactions/components/timeline';
@@ -27,8 +27,6 @@ import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
 
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
-
-type Row = [string, React.ReactNode];
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ link }: { link: PaymentLinkDetail }) {
@@ -116,7 +114,7 @@ function DetailView({
   const amount =
     link.amount !== null && link.currency !== null ? formatMoney(link.amount, link.currency) : null;
   const held = link.kind === 'payout-form';
-  const decided: Row[] = !held
+  const decided: FactRow[] = !held
     ? []
     : link.decidedBy === null
       ? [['Decided', link.state === 'pending_approval' ? 'not yet' : '—']]
@@ -196,7 +194,9 @@ function DetailView({
                 ['Created by', link.createdBy.email],
                 ['Created', <DateTime key="c" value={link.createdAt} />],
                 ...decided,
-                ...(link.rejectReason === null ? [] : ([['Reason', link.rejectReason]] as Row[])),
+                ...(link.rejectReason === null
+                  ? []
+                  : ([['Reason', link.rejectReason]] as FactRow[])),
               ]}
             />
           </Panel>

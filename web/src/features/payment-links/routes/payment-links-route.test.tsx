@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { heldPayoutForm } from '../../../test/fake-links';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
@@ -9,16 +10,7 @@ import { renderApp } from '../../../test/render-app';
 // Otto (ops) created payout-form 2; Olga is signed in.
 const LINKS = [
   makeLink(1),
-  makeLink(2, {
-    kind: 'payout-form',
-    state: 'pending_approval',
-    orderid: null,
-    customerEmail: null,
-    redirectUrl: null,
-    amount: '75.00',
-    orderDesc: 'Seller payout 2',
-    createdBy: { id: 'u-otto', email: 'otto@example.com' },
-  }),
+  heldPayoutForm(2),
   makeLink(3, {
     kind: 'payout-form',
     state: 'pending_approval',

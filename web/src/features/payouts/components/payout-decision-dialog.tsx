@@ -5,13 +5,14 @@ import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
 import { formatMoney } from '../../../lib/format';
+import type { FactRow } from '../../transactions/components/amounts-panel';
 import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 
 /** Exactly what payout-check checked, which is what an approval pays. */
 export function CheckedFacts({ payout }: { payout: Payout }) {
-  const rows: [string, React.ReactNode][] = [
+  const rows: FactRow[] = [
     ['Amount', <strong key="a">{formatMoney(payout.amount, payout.currency)}</strong>],
     [
       'Destination',

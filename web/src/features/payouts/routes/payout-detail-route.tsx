@@ -16,7 +16,7 @@ import { formatMoney } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
-import { Facts, Panel } from '../../transactions/components/amounts-panel';
+import { Facts, Panel, type FactRow } from '../../transactions/components/amounts-panel';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { Timeline } from '../../transactions/components/timeline';
 import { usePayoutEvents } from '../api/live-payouts';
@@ -117,7 +117,7 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
   const [deciding, setDeciding] = useState<Decision | null>(null);
   const own = payout.preparedBy.id === myId;
   const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
-  const decided: [string, React.ReactNode][] =
+  const decided: FactRow[] =
     payout.decidedBy === null
       ? [
           [
@@ -175,7 +175,7 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
                 ...decided,
                 ...(payout.rejectReason === null
                   ? []
-                  : ([['Reason', payout.rejectReason]] as [string, React.ReactNode][])),
+                  : ([['Reason', payout.rejectReason]] as FactRow[])),
               ]}
             />
           </Panel>
@@ -185,10 +185,9 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
                 ['Client order id', <code key="c">{payout.clientOrderId}</code>],
                 ['Gateway order id', <GatewayOrder key="o" payout={payout} />],
                 ...(payout.state === 'pending_approval' && payout.expiresAt
-                  ? ([['Registration lapses', <DateTime key="e" value={payout.expiresAt} />]] as [
-                      string,
-                      React.ReactNode,
-                    ][])
+                  ? ([
+                      ['Registration lapses', <DateTime key="e" value={payout.expiresAt} />],
+                    ] as FactRow[])
                   : []),
                 ['Last change', <DateTime key="u" value={payout.updatedAt} />],
               ]}

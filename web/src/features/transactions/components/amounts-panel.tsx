@@ -5,7 +5,10 @@ import type { TransactionDetail } from '@paydesk/shared/api';
 import { formatMoney } from '../../../lib/format';
 
 /** Label/value pairs as a description list (screen readers read them as pairs). */
-export function Facts({ rows }: { rows: [string, React.ReactNode][] }) {
+/** One fact: its label and its value. */
+export type FactRow = [string, React.ReactNode];
+
+export function Facts({ rows }: { rows: FactRow[] }) {
   return (
     <Box
       component="dl"
