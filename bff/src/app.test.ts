@@ -92,6 +92,34 @@ for (const variant of DB_VARIANTS) {
       expect(res.headers.get('cache-control')).toBe('no-store');
     });
 
+    it('when a known path is asked with a method it does not take, then 405 with Allow in the error envelope', async () => {
+      const put = await t.client().request('PUT', '/api/transactions', {});
+      expect(put.status).toBe(405);
+      expect(errorCode(put)).toBe('METHOD_NOT_ALLOWED');
+      expect(put.headers.get('allow')).toBe('GET, HEAD');
+      const onId = await t.client().request('DELETE', `/api/transactions/${crypto.randomUUID()}`);
+      expect(onId.status).toBe(405);
+      expect(onId.headers.get('allow')).toBe('GET, HEAD');
+      const session = await t.client().request('PATCH', '/api/session', {});
+      expect(session.headers.get('allow')).toBe('DELETE, GET, HEAD, POST');
+      const options = await t.client().request('OPTIONS', '/api/transactions/lookup');
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('POST');
+      const callback = await t.client().request('POST', '/gateway/callback?endpoint=1', 'x=1', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
+      expect(callback.status).toBe(405);
+      expect(errorCode(callback)).toBe('METHOD_NOT_ALLOWED');
+      expect(callback.headers.get('allow')).toBe('GET, HEAD');
+    });
+
+    it('when a path nothing serves is posted to, then 404 in the error envelope, not an HTML page', async () => {
+      const res = await t.client().request('POST', '/transactions', {});
+      expect(res.status).toBe(404);
+      expect(errorCode(res)).toBe('NOT_FOUND');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    });
+
     it('when the body is not JSON, then 400 naming the body, not 500', async () => {
       const res = await t
         .client()
@@ -100,11 +128,12 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(res)).toBe('VALIDATION_FAILED');
     });
 
-    it('when the body is not sent as JSON, then 400 naming the body', async () => {
+    it('when the body is not sent as JSON, then 415 naming the body', async () => {
       const res = await t.client().request('POST', '/api/session', 'email=a', {
         'Content-Type': 'application/x-www-form-urlencoded',
       });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(415);
+      expect(errorCode(res)).toBe('UNSUPPORTED_MEDIA_TYPE');
       expect(JSON.stringify(res.json)).toContain('(body)');
     });
 

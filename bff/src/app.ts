@@ -23,6 +23,7 @@ import {
 } from './http/run-route.js';
 import { customerPages } from './http/customer-pages.js';
 import { spaRouter } from './http/spa.js';
+import { methodNotAllowed, notFound } from './http/method-not-allowed.js';
 import {
   callbackRouter,
   createPayments,
@@ -226,21 +227,22 @@ export function createApp(deps: AppDeps): App {
     ...viewHandlers(new SavedViews(db, clock)),
   };
   const run = makeRunner(services, logger);
+  const methodsOf = new Map<string, string[]>();
   for (const key of Object.keys(ROUTES) as RouteKey[]) {
     const { method, path } = splitRouteKey(key);
-    api[method](path.replace(/^\/api/, ''), run(ROUTES[key], handlers[key]));
+    const route = path.replace(/^\/api/, '');
+    api[method](route, run(ROUTES[key], handlers[key]));
+    methodsOf.set(route, [...(methodsOf.get(route) ?? []), method]);
   }
-  api.use((req, res) => {
-    const id = requestIdOf(req);
-    res
-      .status(404)
-      .json(errorEnvelope(new AppError('NOT_FOUND', `no API route ${req.method} ${req.path}`), id));
-  });
+  for (const [route, methods] of methodsOf) api.all(route, methodNotAllowed(methods));
+  api.use(notFound((req) => `no API route ${req.method} ${req.path}`));
   app.use('/api', api);
 
   app.use(callbackRouter(payments, logger));
   app.use(customerPages());
   app.use(spaRouter(config.webDistDir));
+  // Whatever is left (a POST to a page, a path nothing serves): JSON, not Express's HTML page.
+  app.use(notFound((req) => `nothing is served at ${req.method} ${req.path}`));
 
   // Errors outside route handlers: unreadable bodies, static files, anything unexpected.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -101,6 +101,39 @@ for (const variant of DB_VARIANTS) {
       });
       expect(res.status).toBe(403);
       expect((await c.get('/api/session')).status).toBe(200);
+      // The refusal is audited against the user whose browser was tricked, not as nobody's.
+      const row = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('request_id', '=', res.headers.get('x-request-id') ?? '')
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        action: 'session.logout',
+        outcome: 'refused',
+        error_code: 'CSRF_REJECTED',
+        actor_email: ADMIN.email,
+      });
+    });
+
+    it('when a cross-site request carries a forged or signed-out session cookie, then its refusal names nobody', async () => {
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      expect((await c.request('DELETE', '/api/session')).status).toBe(204);
+      for (const sent of [cookie, cookie.replace(/=.*$/, '=forged.token.value')]) {
+        const res = await t.client().request('DELETE', '/api/session', undefined, {
+          Origin: 'https://evil.example',
+          'X-Requested-With': 'paydesk',
+          Cookie: sent,
+        });
+        expect(res.status).toBe(403);
+        const row = await t.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('request_id', '=', res.headers.get('x-request-id') ?? '')
+          .executeTakeFirstOrThrow();
+        expect(row.actor_email).toBeNull();
+      }
     });
 
     it('when a GET comes without the header, then it is served (reads change nothing)', async () => {

@@ -99,6 +99,27 @@ export function bodyError(err: unknown): AppError {
  * unreadable body is refused like any other bad input: with a field, and with an audit row.
  */
 function readJsonBody(req: Request, res: Response): Promise<void> {
+  // A body of another type would be skipped by the JSON parser and the route would act as if
+  // none was sent (a partial capture taken for a full one): refused instead. A request with no
+  // body (none, or an empty one) is left to the route, which accepts it when no field is required.
+  const empty = req.get('Content-Length') === '0' && req.get('Transfer-Encoding') === undefined;
+  if (!empty && req.is('application/json') === false) {
+    return Promise.reject(
+      new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'the body must be JSON (Content-Type: application/json)',
+        {
+          fields: [
+            {
+              path: '(body)',
+              rule: 'content_type',
+              message: 'must be sent with Content-Type: application/json',
+            },
+          ],
+        },
+      ),
+    );
+  }
   return new Promise((resolve, reject) => {
     jsonBody(req, res, (err?: unknown) => {
       if (err === undefined || err === null) resolve();
@@ -182,10 +203,10 @@ export function makeRunner(services: Services, logger: Logger) {
         },
       };
       let reply: Reply;
+      const token = readCookie(req.get('Cookie'), cookieName);
       try {
         if (!SAFE_METHODS.has(req.method)) checkCsrf(req, allowedOrigins);
         if (rule.access !== 'public') {
-          const token = readCookie(req.get('Cookie'), cookieName);
           if (token === undefined || token === '')
             throw new AppError('UNAUTHENTICATED', 'sign in to continue');
           ctx.auth = await services.auth.authenticate(token);
@@ -204,6 +225,8 @@ export function makeRunner(services: Services, logger: Logger) {
         const err = toAppError(caught);
         if (err.status >= 500) logger.error({ err: caught, requestId }, 'request failed');
         const quietProbe = req.method === 'GET' && err.status === 401;
+        if (err.code === 'CSRF_REJECTED' && token !== undefined && token !== '')
+          ctx.audit.actor = await actorOf(token);
         if (!quietProbe && !ctx.audit.recorded) await auditAttempt(ctx, rule, err);
         if (err.code === 'RATE_LIMITED' && err.details?.retryAfterSeconds !== undefined) {
           res.set('Retry-After', String(err.details.retryAfterSeconds));
@@ -214,6 +237,18 @@ export function makeRunner(services: Services, logger: Logger) {
       if (rule.auditSuccess && !ctx.audit.recorded) await auditAttempt(ctx, rule, null);
       send(res, reply);
     };
+
+  /**
+   * Who a refused request's session cookie names (the CSRF check comes before authentication), so
+   * that a cross-site attempt is audited against the user whose browser sent it.
+   */
+  async function actorOf(token: string): Promise<Actor | null> {
+    const user = await services.auth.identify(token).catch((err: unknown) => {
+      logger.warn({ err }, 'could not identify the session of a refused request');
+      return null;
+    });
+    return user === null ? null : { id: user.id, email: user.email, roles: parseRoles(user.roles) };
+  }
 
   async function auditAttempt(
     ctx: RouteContext,
@@ -246,6 +281,11 @@ function attemptEntry(
   summary: Record<string, unknown> = ctx.audit.summary,
 ): AuditEntry {
   const actor = ctx.audit.actor;
+  // A refusal for bad input says which fields and rules (never the values), so that the audit
+  // log tells a mistyped amount from a probe.
+  const fields = err?.details?.fields;
+  if (fields !== undefined && fields.length > 0)
+    summary = { ...summary, invalid: fields.map((f) => `${f.path}: ${f.rule}`).slice(0, 20) };
   return {
     actorId: actor?.id ?? null,
     actorEmail: actor?.email ?? null,

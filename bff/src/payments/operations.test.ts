@@ -154,6 +154,38 @@ for (const variant of DB_VARIANTS) {
       expect(atGateway.operations.filter((o) => o.type === 'capture')).toHaveLength(1);
     });
 
+    it('when a partial capture is sent as a form or as text, then 415 and nothing is captured (not a full capture)', async () => {
+      const { order, tx } = await learnedOrder(f, 'preauth', '40.00');
+      for (const [type, body] of [
+        ['application/x-www-form-urlencoded', 'amount=1.00'],
+        ['text/plain', '{"amount":"1.00"}'],
+      ] as const) {
+        const res = await f.finance.request('POST', `/api/transactions/${tx.id}/capture`, body, {
+          'Content-Type': type,
+          'Idempotency-Key': key(),
+        });
+        expect(res.status).toBe(415);
+        expect(errorCode(res)).toBe('UNSUPPORTED_MEDIA_TYPE');
+        expect((res.json as ErrorEnvelope).error.details?.fields?.[0]).toMatchObject({
+          path: '(body)',
+          rule: 'content_type',
+        });
+      }
+      const atGateway = await f.sandbox.order(order.orderid);
+      expect(atGateway.operations.filter((o) => o.type === 'capture')).toHaveLength(0);
+      // With no body at all, the documented default still holds: the whole hold is captured.
+      const whole = await f.finance.request(
+        'POST',
+        `/api/transactions/${tx.id}/capture`,
+        undefined,
+        {
+          'Idempotency-Key': key(),
+        },
+      );
+      expect(whole.status).toBe(200);
+      expect(OperationResultSchema.parse(whole.json).transaction.amounts.captured).toBe('40.00');
+    });
+
     it('when a capture is accepted, then its attempt has one audit row written with the outcome, the reply shows the timeline as stored, and a repeat is audited as replayed', async () => {
       const { tx } = await learnedOrder(f, 'preauth', '30.00');
       const k = key();
@@ -298,6 +330,12 @@ for (const variant of DB_VARIANTS) {
         .map((x) => x.path)
         .sort();
       expect(fields).toEqual(['amount', 'reasonCode']);
+      // Its audit row names the fields and rules that failed, never the values.
+      const [refused] = await auditOf('transaction.return', tx.id);
+      expect(refused).toMatchObject({ outcome: 'refused', error_code: 'VALIDATION_FAILED' });
+      const invalid = (JSON.parse(refused?.summary ?? '{}') as { invalid?: string[] }).invalid;
+      expect(invalid?.map((i) => i.split(':')[0]).sort()).toEqual(['amount', 'reasonCode']);
+      expect(refused?.summary).not.toContain('1.234');
       const unreadable = await f.finance.request(
         'POST',
         `/api/transactions/${tx.id}/return`,

@@ -31,6 +31,7 @@ import {
   type RouteContext,
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
 import type { AttemptAudit } from './operations.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
@@ -385,5 +386,6 @@ export function callbackRouter(p: Payments, logger: Logger): express.Router {
       res.status(err.status).json(errorEnvelope(err, requestIdOf(req)));
     }
   });
+  router.all('/gateway/callback', methodNotAllowed(['GET']));
   return router;
 }

@@ -355,6 +355,21 @@ export class Auth {
     return ended ? null : user;
   }
 
+  /**
+   * The user a session cookie names while its session is valid, or null; not activity, and never
+   * an error. For the audit row of a request refused before authentication (a cross-site one).
+   */
+  async identify(token: string): Promise<UsersTable | null> {
+    try {
+      const { sid, sub } = await this.#verifyToken(token, this.#clock.now());
+      const user = await this.current(sid);
+      return user?.id === sub ? user : null;
+    } catch (err) {
+      if (err instanceof AppError) return null;
+      throw err;
+    }
+  }
+
   /** Past its absolute lifetime, or idle for longer than allowed. */
   #expired(session: SessionsTable, now: number): boolean {
     return now >= session.absolute_expires_at || now >= this.idleExpiresAt(session);
