@@ -35,6 +35,28 @@ for (const variant of DB_VARIANTS) {
       expect(SessionResponseSchema.parse(me.json).user.id).toBe(body.user.id);
     });
 
+    it('when a user signs in again, then the session reply names the session before this one (when and from where), and a first sign-in names none', async () => {
+      const signIn = (c: ReturnType<TestApp['client']>, userAgent: string) =>
+        c.request(
+          'POST',
+          '/api/session',
+          { email: ADMIN.email, password: ADMIN.password },
+          { 'User-Agent': userAgent },
+        );
+      const first = await signIn(t.client(), 'first-browser/1.0');
+      expect(SessionResponseSchema.parse(first.json).previousSession).toBeNull();
+      const firstAt = t.clock.now();
+      t.clock.advance(60_000);
+      const c = t.client();
+      await signIn(c, 'second-browser/2.0');
+      const me = SessionResponseSchema.parse((await c.get('/api/session')).json);
+      expect(me.previousSession).toMatchObject({
+        startedAt: new Date(firstAt).toISOString(),
+        userAgent: 'first-browser/1.0',
+      });
+      expect(me.previousSession?.ip).toMatch(/127\.0\.0\.1/);
+    });
+
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {
       const t2 = await startApp(variant, {
         config: { publicOrigin: 'https://paydesk.example.com', secureCookies: true },

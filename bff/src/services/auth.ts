@@ -370,6 +370,20 @@ export class Auth {
     }
   }
 
+  /** The user's latest session begun before `session`, or null. */
+  async previousSession(session: SessionsTable): Promise<SessionsTable | null> {
+    const row = await this.#db.k
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', session.user_id)
+      .where('id', '!=', session.id)
+      .where('created_at', '<=', session.created_at)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
   /** Past its absolute lifetime, or idle for longer than allowed. */
   #expired(session: SessionsTable, now: number): boolean {
     return now >= session.absolute_expires_at || now >= this.idleExpiresAt(session);

@@ -17,10 +17,23 @@ export type LoginRequest = z.infer<typeof LoginRequestSchema>;
  * `POST /api/session` and `GET /api/session` reply. `idleExpiresAt` moves forward on each
  * authenticated request; `absoluteExpiresAt` never does.
  */
+/** Where and when a session began (shown to its user, who knows their own devices). */
+export const SessionOriginSchema = z.object({
+  startedAt: IsoDateTimeSchema,
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+export type SessionOrigin = z.infer<typeof SessionOriginSchema>;
+
 export const SessionResponseSchema = z.object({
   user: UserSchema,
   idleExpiresAt: IsoDateTimeSchema,
   absoluteExpiresAt: IsoDateTimeSchema,
+  /**
+   * The user's session before this one (a sign-in, or the new session a password change gives),
+   * or null: so that a sign-in the user does not recognise stands out.
+   */
+  previousSession: SessionOriginSchema.nullable(),
 });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 

@@ -29,6 +29,7 @@ import {
   type ErrorDetails,
   type Role,
   type User,
+  type SessionOrigin,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
 import { FakePayments, makeTransaction } from './fake-payments';
@@ -147,6 +148,9 @@ function defaultTransactions(): TransactionDetail[] {
 }
 
 export class FakeBff {
+  /** What the session replies say of the user's session before this one. */
+  previousSession: SessionOrigin | null = null;
+
   users: User[];
   passwords = new Map<string, string>();
   audit: AuditRow[];
@@ -337,6 +341,7 @@ export class FakeBff {
       user,
       idleExpiresAt: iso(60),
       absoluteExpiresAt: iso(12 * 60),
+      previousSession: this.previousSession,
     });
   }
 

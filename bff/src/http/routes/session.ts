@@ -13,11 +13,24 @@ import { clearedSessionCookie, sessionCookie } from '../cookies.js';
 import { requireAuth, type Handler } from '../run-route.js';
 
 export function sessionHandlers(s: Services) {
-  const sessionBody = (issued: Pick<IssuedSession, 'user' | 'session'>): SessionResponse => ({
-    user: toUser(issued.user),
-    idleExpiresAt: new Date(s.auth.idleExpiresAt(issued.session)).toISOString(),
-    absoluteExpiresAt: new Date(issued.session.absolute_expires_at).toISOString(),
-  });
+  const sessionBody = async (
+    issued: Pick<IssuedSession, 'user' | 'session'>,
+  ): Promise<SessionResponse> => {
+    const previous = await s.auth.previousSession(issued.session);
+    return {
+      user: toUser(issued.user),
+      idleExpiresAt: new Date(s.auth.idleExpiresAt(issued.session)).toISOString(),
+      absoluteExpiresAt: new Date(issued.session.absolute_expires_at).toISOString(),
+      previousSession:
+        previous === null
+          ? null
+          : {
+              startedAt: new Date(previous.created_at).toISOString(),
+              ip: previous.ip,
+              userAgent: previous.user_agent,
+            },
+    };
+  };
   const cookieFor = (issued: IssuedSession) =>
     sessionCookie(
       s.config,
@@ -36,11 +49,19 @@ export function sessionHandlers(s: Services) {
       roles: parseRoles(issued.user.roles),
     };
     ctx.audit.target = `user:${issued.user.id}`;
-    return { kind: 'json', status: 200, body: sessionBody(issued), cookie: cookieFor(issued) };
+    return {
+      kind: 'json',
+      status: 200,
+      body: await sessionBody(issued),
+      cookie: cookieFor(issued),
+    };
   };
 
-  const me: Handler = (ctx) =>
-    Promise.resolve({ kind: 'json', status: 200, body: sessionBody(requireAuth(ctx)) });
+  const me: Handler = async (ctx) => ({
+    kind: 'json',
+    status: 200,
+    body: await sessionBody(requireAuth(ctx)),
+  });
 
   const logout: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
@@ -59,7 +80,12 @@ export function sessionHandlers(s: Services) {
       body.newPassword,
       ctx.client,
     );
-    return { kind: 'json', status: 200, body: sessionBody(issued), cookie: cookieFor(issued) };
+    return {
+      kind: 'json',
+      status: 200,
+      body: await sessionBody(issued),
+      cookie: cookieFor(issued),
+    };
   };
 
   const totpEnrol: Handler = async (ctx) => {

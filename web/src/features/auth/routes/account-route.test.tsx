@@ -31,6 +31,28 @@ describe('My account', () => {
     expect(within(profile).getByText('Auditor')).toBeInTheDocument();
   });
 
+  it('when the user signed in before, then the previous sign-in shows when and from where, not this session’s own', async () => {
+    const bff = new FakeBff();
+    bff.previousSession = {
+      startedAt: '2026-11-20T09:15:00.000Z',
+      ip: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0',
+    };
+    renderApp('/account', bff);
+    const profile = await screen.findByRole('region', { name: 'Profile' });
+    expect(within(profile).getByText(/Previous sign-in/)).toHaveTextContent(
+      /^Previous sign-in: .*2026.* from 203\.0\.113\.7$/,
+    );
+    expect(within(profile).getByText(/Browser: Mozilla\/5\.0/)).toBeInTheDocument();
+    expect(within(profile).queryByText(/Last sign-in/)).toBeNull();
+  });
+
+  it('when this is the first sign-in, then the profile says there was none before', async () => {
+    renderApp('/account', new FakeBff());
+    const profile = await screen.findByRole('region', { name: 'Profile' });
+    expect(within(profile).getByText('Before this one: no earlier sign-in.')).toBeInTheDocument();
+  });
+
   it('when the current password is wrong, then that field says so', async () => {
     const app = renderApp('/account', new FakeBff());
     const form = await screen.findByRole('form', { name: 'Change password' });

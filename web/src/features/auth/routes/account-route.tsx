@@ -2,7 +2,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ROLE_LABELS } from '@paydesk/shared/api';
+import { ROLE_LABELS, type SessionOrigin } from '@paydesk/shared/api';
 import type { ReactNode } from 'react';
 import { DateTime } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
@@ -21,8 +21,39 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/**
+ * The session before this one: a sign-in the user does not recognise is the first sign that
+ * someone else has their password. (This session's own sign-in is not worth showing.)
+ */
+function PreviousSession({ origin }: { origin: SessionOrigin | null }) {
+  if (origin === null)
+    return <Typography color="text.secondary">Before this one: no earlier sign-in.</Typography>;
+  return (
+    <Stack spacing={0.25}>
+      <Typography color="text.secondary">
+        Previous sign-in: <DateTime value={origin.startedAt} />
+        {origin.ip === null ? '' : ` from ${origin.ip}`}
+      </Typography>
+      {origin.userAgent !== null && (
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          title={origin.userAgent}
+          sx={{ overflowWrap: 'anywhere' }}
+        >
+          Browser:{' '}
+          {origin.userAgent.length > 120 ? `${origin.userAgent.slice(0, 120)}…` : origin.userAgent}
+        </Typography>
+      )}
+      <Typography variant="body2" color="text.secondary">
+        Not you? Change your password below: that ends every other session.
+      </Typography>
+    </Stack>
+  );
+}
+
 export default function AccountRoute() {
-  const { user, absoluteExpiresAt } = useSession();
+  const { user, absoluteExpiresAt, previousSession } = useSession();
   return (
     <>
       <PageHeader title="My account">
@@ -39,9 +70,7 @@ export default function AccountRoute() {
                 <Chip key={role} label={ROLE_LABELS[role]} size="small" />
               ))}
             </Stack>
-            <Typography color="text.secondary">
-              Last sign-in: {user.lastLoginAt ? <DateTime value={user.lastLoginAt} /> : 'never'}
-            </Typography>
+            <PreviousSession origin={previousSession} />
             <Typography color="text.secondary">
               This session ends at the latest at <DateTime value={absoluteExpiresAt} />.
             </Typography>
