@@ -584,6 +584,24 @@ async function seedDemoData({ dataDir, localUrl, origin, sandboxOrigin, merchant
   return line;
 }
 
+/**
+ * The demo merchant's MERCHANT_ENDPOINTS: each endpoint as `ID:CUR`, each group as
+ * `group:ID:CUR/CUR` with the currencies of the endpoints it holds (as the sandbox lands an order
+ * on the group's endpoint of its currency), so that the BFF refuses a currency no group takes.
+ */
+function merchantEndpoints(merchant) {
+  const endpoints = merchant.endpoints ?? [];
+  return [
+    ...endpoints.map((e) => `${e.id}:${e.currency}`),
+    ...(merchant.endpointGroups ?? []).map((g) => {
+      const currencies = [
+        ...new Set(endpoints.filter((e) => g.endpoints.includes(e.id)).map((e) => e.currency)),
+      ];
+      return currencies.length === 0 ? `group:${g.id}` : `group:${g.id}:${currencies.join('/')}`;
+    }),
+  ];
+}
+
 async function main() {
   const dataDir = resolve(root, env.PAYDESK_DATA_DIR ?? 'data');
   const port = env.PORT ?? '8080';
@@ -605,10 +623,7 @@ async function main() {
     const merchant = JSON.parse(readFileSync(merchantFile, 'utf8'));
     demoMerchant = merchant;
     const keyFile = (f) => (isAbsolute(f) ? f : join(merchantDir, f));
-    const endpoints = [
-      ...(merchant.endpoints ?? []).map((e) => `${e.id}:${e.currency}`),
-      ...(merchant.endpointGroups ?? []).map((g) => `group:${g.id}`),
-    ];
+    const endpoints = merchantEndpoints(merchant);
     const sandbox = startChild('sandbox', join(root, 'sandbox', 'dist', 'main.js'), {
       ...env,
       SANDBOX_PORT: sandboxPort,

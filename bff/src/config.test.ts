@@ -44,6 +44,33 @@ describe('config', () => {
     expect(c.bootstrapAdmin).toBeNull();
   });
 
+  it('when an endpoint group names its currencies, then they are kept (without repeats); without them the group takes any', () => {
+    const c = loadConfig(
+      { ...base, MERCHANT_ENDPOINTS: '1001:EUR, group:2001:EUR/USD/EUR,group:2002' },
+      { baseDir: dir },
+    );
+    expect(c.merchant.endpoints).toEqual([
+      { kind: 'endpoint', id: '1001', currency: 'EUR' },
+      { kind: 'group', id: '2001', currencies: ['EUR', 'USD'] },
+      { kind: 'group', id: '2002' },
+    ]);
+  });
+
+  it('when an endpoint entry is malformed or names a code that is not an ISO 4217 currency, then MERCHANT_ENDPOINTS is named with the rule', () => {
+    for (const [entries, rule] of [
+      ['group:2001:', 'must be a comma-separated list'],
+      ['group:2001:EUR/', 'must be a comma-separated list'],
+      ['group:2001:eur', 'must be a comma-separated list'],
+      ['group:2001:EUR/ZZZ', 'names a currency that is not an ISO 4217 code'],
+      ['1001:XXX', 'names a currency that is not an ISO 4217 code'],
+    ] as const) {
+      const issues = issuesOf({ ...base, MERCHANT_ENDPOINTS: entries });
+      expect(issues, entries).toEqual([
+        { key: 'MERCHANT_ENDPOINTS', rule: expect.stringContaining(rule) as string },
+      ]);
+    }
+  });
+
   it('when the SQLite default is used without SESSION_SECRET_FILE, then a secret is generated once (0600) and reused', () => {
     const first = loadConfig(base, { baseDir: dir });
     const file = join(dir, 'db', 'session-secret');

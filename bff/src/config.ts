@@ -6,9 +6,19 @@ import { createPrivateKey } from 'node:crypto';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { isIsoCurrency } from '@paydesk/shared/api';
 
 export type EndpointConfig =
-  { kind: 'endpoint'; id: string; currency: string } | { kind: 'group'; id: string };
+  | { kind: 'endpoint'; id: string; currency: string }
+  | {
+      kind: 'group';
+      id: string;
+      /**
+       * The currencies of the group's endpoints (`group:2001:EUR/USD`); absent when the entry does
+       * not say (`group:2001`): the gateway then decides whether the group takes a currency.
+       */
+      currencies?: string[];
+    };
 
 export interface Config {
   port: number;
@@ -119,7 +129,17 @@ const origin = z
     }
   }, 'must be an origin such as https://paydesk.example.com (scheme, host, optional port, no path)');
 
-const ENDPOINT_ENTRY = /^(?:(\d{1,12}):([A-Z]{3})|group:(\d{1,12}))$/;
+const ENDPOINT_ENTRY =
+  /^(?:(\d{1,12}):([A-Z]{3})|group:(\d{1,12})(?::([A-Z]{3}(?:\/[A-Z]{3})*))?)$/;
+
+/** Every currency `MERCHANT_ENDPOINTS` names (of endpoints and of groups). */
+function currenciesOf(entries: string): string[] {
+  return entries.split(',').flatMap((entry) => {
+    const m = ENDPOINT_ENTRY.exec(entry.trim());
+    if (m === null) return [];
+    return [...(m[2] === undefined ? [] : [m[2]]), ...(m[4]?.split('/') ?? [])];
+  });
+}
 
 const envSchema = z.object({
   PORT: intIn(0, 65535, 8080),
@@ -147,7 +167,11 @@ const envSchema = z.object({
     .trim()
     .refine(
       (v) => v.split(',').every((e) => ENDPOINT_ENTRY.test(e.trim())),
-      'must be a comma-separated list of ID:CUR (e.g. 1001:EUR) or group:ID entries',
+      'must be a comma-separated list of ID:CUR (e.g. 1001:EUR), group:ID or group:ID:CUR/CUR/... (e.g. group:2001:EUR/USD) entries',
+    )
+    .refine(
+      (v) => currenciesOf(v).every(isIsoCurrency),
+      'names a currency that is not an ISO 4217 code',
     ),
   SESSION_SECRET_FILE: nonEmpty.optional(),
   PAYDESK_ADMIN_EMAIL: z
@@ -300,7 +324,11 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
 
   const endpoints: EndpointConfig[] = e.MERCHANT_ENDPOINTS.split(',').map((entry) => {
     const m = ENDPOINT_ENTRY.exec(entry.trim());
-    if (m?.[3] !== undefined) return { kind: 'group', id: m[3] };
+    if (m?.[3] !== undefined) {
+      return m[4] === undefined
+        ? { kind: 'group', id: m[3] }
+        : { kind: 'group', id: m[3], currencies: [...new Set(m[4].split('/'))] };
+    }
     return { kind: 'endpoint', id: m?.[1] ?? '', currency: m?.[2] ?? '' };
   });
 

@@ -49,12 +49,35 @@ export class AppError extends Error {
 }
 
 export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)]
+  const pathOf = (parts: readonly PropertyKey[]) => {
+    const path = [prefix, ...parts.map(String)]
       .filter((p) => p !== undefined && p !== '')
       .join('.');
-    return { path: path === '' ? '(body)' : path, rule: issue.code, message: issue.message };
+    return path === '' ? '(body)' : path;
+  };
+  return error.issues.flatMap((issue) => {
+    // A strict schema's unknown names: each one named as its own field, so that a mistyped query
+    // parameter (`limit` for `pageSize`) says which one, as a bad value does.
+    if (issue.code === 'unrecognized_keys') {
+      const message =
+        prefix === 'query'
+          ? 'is not a parameter of this request'
+          : 'is not a field of this request';
+      return issue.keys.map((key) => ({
+        path: pathOf([...issue.path, key.length > 40 ? `${key.slice(0, 40)}…` : key]),
+        rule: issue.code,
+        message,
+      }));
+    }
+    return [{ path: pathOf(issue.path), rule: ruleOf(issue), message: issue.message }];
   });
+}
+
+/** zod's issue code, or the rule a refinement names (`params.rule`, e.g. `card_number`). */
+function ruleOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'custom') return issue.code;
+  const rule: unknown = issue.params?.rule;
+  return typeof rule === 'string' ? rule : issue.code;
 }
 
 /** Parses `input` with `schema` or throws a 400 naming every bad field. */

@@ -1,6 +1,7 @@
 // createSandbox(options): the Express app and its state from injected config and clock. main.ts
 // listens; tests start it on port 0.
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { maskCardNumbers } from '@paydesk/shared/api';
 import { pino, type Logger } from 'pino';
 import { Scheduler, VirtualClock } from './clock.js';
 import type { SandboxConfig } from './config.js';
@@ -79,11 +80,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       logger.info(
         {
           method: req.method,
-          // The page token is a capability: it stays out of the log.
-          path: req.path
-            .replace(/^(\/paynet\/(?:hosted|acs|3ds-method)\/[0-9]+\/)[0-9a-f]+/, '$1<token>')
-            // A card number typed into a path never reaches the log.
-            .replace(/\d{13,19}/g, (digits) => `${digits.slice(0, 6)}…${digits.slice(-4)}`),
+          // The page token is a capability: it stays out of the log; a card number typed into a
+          // path never reaches it either (unbroken or in groups).
+          path: maskCardNumbers(
+            req.path.replace(
+              /^(\/paynet\/(?:hosted|acs|3ds-method)\/[0-9]+\/)[0-9a-f]+/,
+              '$1<token>',
+            ),
+          ),
           status: res.headersSent ? res.statusCode : undefined,
           operation: typeof res.locals.operation === 'string' ? res.locals.operation : undefined,
           dropped: res.locals.dropped === true ? true : undefined,

@@ -6,6 +6,7 @@
 // after a stop and a second start the same users and the same data (no duplicates, no second
 // seeding) are there, and a gateway clock left behind by an interrupted seeding runs at real time.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
@@ -162,6 +163,32 @@ async function login(
   });
   const body = (await res.json()) as { user?: { roles: string[] } };
   return { status: res.status, roles: body.user?.roles ?? [] };
+}
+
+/** Signs in and sends one state-changing request as the SPA does (CSRF header, a fresh key). */
+async function postAs(
+  port: number,
+  user: { email: string; password: string },
+  path: string,
+  body: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const headers = {
+    'Content-Type': 'application/json',
+    'X-Requested-With': 'paydesk',
+    Origin: `http://localhost:${port}`,
+  };
+  const signedIn = await fetch(`http://127.0.0.1:${port}/api/session`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(user),
+  });
+  const cookie = (signedIn.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { ...headers, Cookie: cookie, 'Idempotency-Key': `launcher-${randomUUID()}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
 }
 
 async function portIsClosed(port: number): Promise<boolean> {
@@ -333,6 +360,26 @@ describe('npm start launcher (demo mode)', () => {
       .items;
     expect(queue.map((p) => [p.amount, p.canDecide])).toEqual([['25.00', true]]);
     expect(payouts.map((p) => p.canDecide)).toEqual([false]);
+    // The demo's endpoint group is configured with its endpoints' currencies, so a currency that
+    // neither takes is refused by the BFF itself, naming the field, before anything is written
+    // (the transactions are compared after the restart below) or sent to the gateway.
+    const gbp = await postAs(
+      port,
+      { email: 'finance.demo@paydesk.local', password: 'paydesk-demo-finance' },
+      '/api/rebills',
+      {
+        cardRefId,
+        amount: '1.00',
+        currency: 'GBP',
+        orderDesc: 'launcher check',
+        reason: 'a currency the demo merchant has no endpoint for',
+      },
+    );
+    expect(gbp.status, JSON.stringify(gbp.json)).toBe(400);
+    expect(
+      (gbp.json as { error: { details: { fields: { path: string; rule: string }[] } } }).error
+        .details.fields,
+    ).toEqual([expect.objectContaining({ path: 'currency', rule: 'endpoint_currency' })]);
 
     expect(await stop(first)).toBe(0);
     expect(await portIsClosed(port)).toBe(true);

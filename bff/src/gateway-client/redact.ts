@@ -1,5 +1,6 @@
 // What of a gateway exchange may be kept in the timeline, the audit log or a log line: card
 // numbers as BIN + last four at most, account numbers as last four, no CVV, no control value.
+import { maskPans } from '../services/redact.js';
 
 const DROP = new Set(['cvv2', 'control', 'oauth_signature', 'cres', 'PaRes']);
 const PAN_FIELDS = new Set(['credit_card_number', 'destination-card-no', 'card_number']);
@@ -18,7 +19,10 @@ export function maskTail(value: string): string {
   return `${'*'.repeat(value.length - 4)}${value.slice(-4)}`;
 }
 
-/** A request or reply's fields with card and account data masked and secrets left out. */
+/**
+ * A request or reply's fields with card and account data masked and secrets left out. Any other
+ * field (a description, a gateway message) keeps its text with card-number-like runs masked.
+ */
 export function redactFields(fields: Readonly<Record<string, string>>): Record<string, string> {
   const safe: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {
@@ -29,7 +33,7 @@ export function redactFields(fields: Readonly<Record<string, string>>): Record<s
     } else if (ACCOUNT_FIELDS.has(name)) {
       safe[name] = maskTail(value);
     } else {
-      safe[name] = value;
+      safe[name] = maskPans(value);
     }
   }
   return safe;

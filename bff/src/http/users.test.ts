@@ -72,6 +72,33 @@ for (const variant of DB_VARIANTS) {
       expect(env.error.requestId).toBe(res.headers.get('x-request-id'));
     });
 
+    it('when a name holds a bidi override or a card number, then 400 names the field and the rule, and no user is made or changed', async () => {
+      const before = UserListResponseSchema.parse((await admin.get('/api/users')).json);
+      const created = await admin.post('/api/users', {
+        email: 'spoof@paydesk.test',
+        name: 'Eve \u202enimda',
+        password: 'long-enough-password',
+        roles: ['ops'],
+      });
+      expect(created.status).toBe(400);
+      expect((created.json as ErrorEnvelope).error.details?.fields).toEqual([
+        {
+          path: 'name',
+          rule: 'bidi_controls',
+          message: 'must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069)',
+        },
+      ]);
+      const renamed = await admin.patch(`/api/users/${before.items[0]!.id}`, {
+        name: 'card 4111-1111-1111-1111',
+      });
+      expect(renamed.status).toBe(400);
+      expect((renamed.json as ErrorEnvelope).error.details?.fields?.[0]).toMatchObject({
+        path: 'name',
+        rule: 'card_number',
+      });
+      expect(UserListResponseSchema.parse((await admin.get('/api/users')).json)).toEqual(before);
+    });
+
     it('when an unknown field is sent, then 400 names it', async () => {
       const res = await admin.post('/api/users', {
         email: 'a@paydesk.test',

@@ -3,7 +3,9 @@
 // another is refused here, before any record is written or anything is sent.
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import type { GatewayClient } from '../gateway-client/client.js';
 import type { PayDb } from './db.js';
+import { PENDING_ORDERID_PREFIX } from './rebills.js';
 
 /**
  * Throws 400 naming `cardRefId` when the reference is known (from the order it was made from) on
@@ -33,5 +35,44 @@ export async function requireCardRefOnEndpoint(
   const message = `card reference ${cardRefId} was made on endpoint ${known.join(', ')}, not ${endpointId}: charge it there`;
   throw new AppError('VALIDATION_FAILED', `cardRefId: ${message}`, {
     fields: [{ path: 'cardRefId', rule: 'card_ref_endpoint', message }],
+  });
+}
+
+/**
+ * Throws 404 naming `cardRefId` when the gateway does not know the reference on `endpointId`, so
+ * that a charge on it is refused before any record is written or anything is charged. A reference
+ * on an order the gateway made (its card reference, or a charge it accepted) needs no question;
+ * any other is looked up with get-card-info, which creates nothing. When that lookup gets no
+ * answer, 503 and nothing is written (the request may be repeated); any other reply leaves the
+ * decision to the charge itself.
+ */
+export async function requireCardRefAtGateway(
+  k: PayDb,
+  gateway: GatewayClient,
+  cardRefId: string,
+  endpointId: string,
+): Promise<void> {
+  const seen = await k
+    .selectFrom('transactions')
+    .select('id')
+    .where('card_ref_id', '=', cardRefId)
+    .where('orderid', 'not like', `${PENDING_ORDERID_PREFIX}%`)
+    .limit(1)
+    .executeTakeFirst();
+  if (seen !== undefined) return;
+  const outcome = await gateway.send('get-card-info', endpointId, { cardrefid: cardRefId });
+  if (outcome.kind !== 'reply') {
+    throw new AppError(
+      'GATEWAY_UNAVAILABLE',
+      `The gateway did not answer get-card-info for the card reference (${outcome.reason}); nothing was sent or recorded. Try again.`,
+    );
+  }
+  if (outcome.httpStatus !== 404) return;
+  // What the caller typed is not named back: the field is (it could hold anything, a PAN too).
+  const message = `the gateway does not know this card reference on endpoint ${endpointId}`;
+  throw new AppError('NOT_FOUND', `cardRefId: ${message}; nothing was sent or recorded.`, {
+    fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }],
+    gatewayHttpStatus: 404,
+    gatewayErrorCode: outcome.reply.errorCode ?? null,
   });
 }

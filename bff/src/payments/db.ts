@@ -1,5 +1,5 @@
 // The payments tables on the platform's Kysely instance, and the one row lock every cap check takes.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { queryTemplate } from '../db/query-template.js';
 import type { Database } from '../db/schema.js';
@@ -68,6 +68,31 @@ export function big(value: unknown): bigint {
   if (typeof value === 'number') return BigInt(Math.trunc(value));
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
   throw new Error('not an integer');
+}
+
+/** Where `sumParts` splits an amount: 2^32. */
+const SUM_PART = 4_294_967_296;
+
+/**
+ * A sum of money (non-negative minor units) exact on both databases, as two parts that `exactSum`
+ * joins. A plain SUM fails on SQLite twice over: node:sqlite refuses to read an integer past 2^53
+ * (ERR_OUT_OF_RANGE), and SQLite's SUM stops with "integer overflow" past 2^63. So each amount is
+ * split at 2^32: neither part's sum comes near 2^63 (the high parts of amounts below 2^53 need 2^42
+ * rows), and each travels as decimal text. PostgreSQL sums bigint as numeric: exact either way.
+ */
+export function sumParts(amount: Expression<number | null>): {
+  high: RawBuilder<string | null>;
+  low: RawBuilder<string | null>;
+} {
+  return {
+    high: sql<string | null>`cast(sum(${amount} / ${sql.lit(SUM_PART)}) as text)`,
+    low: sql<string | null>`cast(sum(${amount} % ${sql.lit(SUM_PART)}) as text)`,
+  };
+}
+
+/** The exact sum `sumParts` selected (null parts: no rows, a sum of 0). */
+export function exactSum(high: unknown, low: unknown): bigint {
+  return big(high) * BigInt(SUM_PART) + big(low);
 }
 
 /** A minor-unit amount for an integer column; refuses what a double cannot hold exactly. */

@@ -146,6 +146,51 @@ for (const variant of DB_VARIANTS) {
       }
     });
 
+    it('when a query holds a parameter the list, the export or the statistics do not know, then 400 names it instead of ignoring it', async () => {
+      for (const [path, field] of [
+        ['/api/transactions?status[]=approved', 'query.status[]'],
+        ['/api/transactions?statuses=approved', 'query.statuses'],
+        ['/api/transactions/export?status[]=approved', 'query.status[]'],
+        // the export takes the filters only: a page's cursor or size is no parameter of it
+        ['/api/transactions/export?limit=10', 'query.limit'],
+        ['/api/stats?since=2000-01-01T00:00:00Z', 'query.since'],
+      ] as const) {
+        const res = await f.support.get(path);
+        expect(res.status, path).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields, path).toEqual([
+          { path: field, rule: 'unrecognized_keys', message: 'is not a parameter of this request' },
+        ]);
+      }
+    });
+
+    it('when a filter range is backwards or empty, then the list and the export both answer 400 naming its upper bound', async () => {
+      for (const [query, field, message] of [
+        ['amountMin=100&amountMax=1', 'query.amountMax', 'must not be below amountMin'],
+        [
+          'createdFrom=2026-01-02T00:00:00Z&createdTo=2026-01-01T00:00:00Z',
+          'query.createdTo',
+          'must be after createdFrom',
+        ],
+        [
+          'createdFrom=2026-01-01T00:00:00Z&createdTo=2026-01-01T00:00:00Z',
+          'query.createdTo',
+          'must be after createdFrom',
+        ],
+      ] as const) {
+        for (const path of ['/api/transactions', '/api/transactions/export']) {
+          const res = await f.support.get(`${path}?${query}`);
+          expect(res.status, `${path}?${query}`).toBe(400);
+          expect((res.json as ErrorEnvelope).error.details?.fields, `${path}?${query}`).toEqual([
+            { path: field, rule: 'range', message },
+          ]);
+        }
+      }
+      // equal amounts are a range of one amount
+      expect((await f.support.get('/api/transactions/export?amountMin=1&amountMax=1')).status).toBe(
+        200,
+      );
+    });
+
     it('when the filtered set is exported, then a CSV with a header and one line per order streams back and the export is audited', async () => {
       const res = await f.support.get(`/api/transactions/export?q=${email}`);
       expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ import type {
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
+import { big, exactSum, sumParts, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { maskedCard, toSummary } from './records.js';
 import { attentionCounts, volumeByDay } from './stats.js';
@@ -130,18 +130,8 @@ export class TransactionQueries {
     return out.orderBy(col, desc ? 'desc' : 'asc').orderBy('id', desc ? 'desc' : 'asc');
   }
 
+  /** `query` as TransactionListQuerySchema parsed it (its ranges checked there, for every caller). */
   async list(query: TransactionListQuery): Promise<TransactionPage> {
-    if (
-      query.amountMin !== undefined &&
-      query.amountMax !== undefined &&
-      toMinorUnits(query.amountMin) > toMinorUnits(query.amountMax)
-    ) {
-      throw new AppError('VALIDATION_FAILED', 'query.amountMax: must not be below amountMin', {
-        fields: [
-          { path: 'query.amountMax', rule: 'range', message: 'must not be below amountMin' },
-        ],
-      });
-    }
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor, query.sort);
     const base = this.filtered(query);
     const [rows, count] = await Promise.all([
@@ -232,20 +222,22 @@ export class TransactionQueries {
       .where('created_at', '<', to);
     const [byCurrency, byStatus, returns, byDay, attention] = await Promise.all([
       inWindow
-        .select((eb) => [
-          'currency',
-          eb.fn.countAll<number | string>().as('n'),
-          eb.fn
-            .sum<number | string | null>(
-              eb.case().when('status', '=', 'approved').then(1).else(0).end(),
-            )
-            .as('approved_n'),
-          eb.fn
-            .sum<number | string | null>(
-              eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
-            )
-            .as('approved_sum'),
-        ])
+        .select((eb) => {
+          const approved = sumParts(
+            eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
+          );
+          return [
+            'currency',
+            eb.fn.countAll<number | string>().as('n'),
+            eb.fn
+              .sum<number | string | null>(
+                eb.case().when('status', '=', 'approved').then(1).else(0).end(),
+              )
+              .as('approved_n'),
+            approved.high.as('approved_high'),
+            approved.low.as('approved_low'),
+          ];
+        })
         .groupBy('currency')
         .orderBy('currency')
         .execute(),
@@ -260,12 +252,16 @@ export class TransactionQueries {
         .where('o.state', 'in', ['processing', 'approved'])
         .where('o.created_at', '>=', from)
         .where('o.created_at', '<', to)
-        .select((eb) => [
-          sql<number>`o.created_at / ${sql.lit(DAY)}`.as('day'),
-          't.currency as currency',
-          eb.fn.countAll<number | string>().as('n'),
-          eb.fn.sum<number | string | null>('o.amount_minor').as('amount'),
-        ])
+        .select((eb) => {
+          const amount = sumParts(eb.ref('o.amount_minor'));
+          return [
+            sql<number>`o.created_at / ${sql.lit(DAY)}`.as('day'),
+            't.currency as currency',
+            eb.fn.countAll<number | string>().as('n'),
+            amount.high.as('amount_high'),
+            amount.low.as('amount_low'),
+          ];
+        })
         .groupBy([sql`o.created_at / ${sql.lit(DAY)}`, 't.currency'])
         .execute(),
       volumeByDay(inWindow),
@@ -284,7 +280,7 @@ export class TransactionQueries {
         currency: r.currency,
         count: Number(r.n),
         approvedCount: Number(big(r.approved_n)),
-        approvedAmount: formatMinorUnits(big(r.approved_sum)),
+        approvedAmount: formatMinorUnits(exactSum(r.approved_high, r.approved_low)),
       })),
       approvalRate: final === 0 ? null : (statusCounts.approved ?? 0) / final,
       byStatus: statusCounts,
@@ -293,7 +289,7 @@ export class TransactionQueries {
           day: new Date(Number(big(r.day)) * DAY).toISOString().slice(0, 10),
           currency: r.currency,
           count: Number(r.n),
-          amount: formatMinorUnits(big(r.amount)),
+          amount: formatMinorUnits(exactSum(r.amount_high, r.amount_low)),
         }))
         .sort((a, b) =>
           a.day === b.day ? a.currency.localeCompare(b.currency) : a.day.localeCompare(b.day),

@@ -187,11 +187,16 @@ for (const variant of DB_VARIANTS) {
       expect(log.map((d) => d.params.orderid)).toEqual([rows[0]?.orderid]);
     });
 
-    it('when the gateway does not know the card reference, then the 404 becomes a clear refusal with its code, the attempt is recorded and audited as failed', async () => {
+    it('when the gateway does not know the card reference, then 404 names cardRefId, nothing is charged or recorded, and the refused attempt is audited', async () => {
+      const before = (await deliveries()).length;
       const res = await post(f.finance, '/api/rebills', body({ cardRefId: '999999999' }));
       expect(res.status).toBe(404);
       const env = res.json as ErrorEnvelope;
-      expect(env.error.details).toMatchObject({ gatewayHttpStatus: 404 });
+      expect(env.error.code).toBe('NOT_FOUND');
+      expect(env.error.details).toMatchObject({
+        gatewayHttpStatus: 404,
+        fields: [{ path: 'cardRefId', rule: 'card_ref_unknown' }],
+      });
       const audit = await f.bff.db.k
         .selectFrom('audit_log')
         .selectAll()
@@ -199,10 +204,25 @@ for (const variant of DB_VARIANTS) {
         .where('error_code', '=', 'NOT_FOUND')
         .execute();
       expect(audit.map((a) => a.outcome)).toEqual(['refused']);
-      const id = audit[0]?.target?.replace('transaction:', '') ?? '';
-      const tx = await detail(id);
-      expect(tx).toMatchObject({ status: 'error', stage: 'not_created', cardRefId: '999999999' });
-      expect(tx.operations[0]).toMatchObject({ kind: 'rebill', state: 'refused' });
+      // No order, operation or timeline: the reference was looked up, nothing was charged.
+      const k = payDb(f.bff.db);
+      expect(
+        await k
+          .selectFrom('transactions')
+          .select('id')
+          .where('card_ref_id', '=', '999999999')
+          .execute(),
+      ).toEqual([]);
+      expect(
+        await k
+          .selectFrom('transaction_operations')
+          .select('id')
+          .where('kind', '=', 'rebill')
+          .where('state', '=', 'refused')
+          .execute(),
+      ).toEqual([]);
+      await f.sandbox.advance(61);
+      expect((await deliveries()).length).toBe(before);
     });
 
     it('when the reply to a rebill is dropped, then the order is unknown, and the reconciler finds it by client_orderid without sending it again', async () => {

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
-import { requireCardRefOnEndpoint } from './card-refs.js';
+import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
 import { lockTransaction, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
@@ -47,6 +47,7 @@ export class RebillService {
     const ledger = this.ledger;
     const endpointId = resolveEndpoint(this.config, body.endpointId, body.currency);
     await requireCardRefOnEndpoint(ledger.k, this.config, body.cardRefId, endpointId);
+    await requireCardRefAtGateway(ledger.k, this.gateway, body.cardRefId, endpointId);
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();
     const opId = randomUUID();

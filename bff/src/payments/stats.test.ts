@@ -1,6 +1,7 @@
 // The home screen's statistics (volume per day, attention counts) and the list's drift filter,
 // over HTTP on a real database; the rows are written directly, as the ledger would leave them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMinorUnits } from '@paydesk/shared/protocol';
 import {
   StatsResponseSchema,
   TransactionPageSchema,
@@ -119,6 +120,80 @@ for (const variant of DB_VARIANTS) {
       const res = await support.get('/api/transactions?drift=yes');
       expect(res.status).toBe(400);
       expect((res.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('query.drift');
+    });
+  });
+}
+
+/** The largest amount the API takes (13 digits and 2 decimals), in minor units. */
+const MAX_MINOR = 999_999_999_999_999;
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`statistics over large sums (${variant.name})`, () => {
+    let t: TestApp;
+    let support: TestClient;
+    /** past 2^63 minor units: more than a 64-bit integer sum holds */
+    const MANY = 9_300;
+    beforeAll(async () => {
+      t = await startApp(variant);
+      support = await t.userWithRoles(['support']);
+      const k = payDb(t.db);
+      // ten approved GBP orders of the largest amount: their sum is past 2^53, as are their returns
+      const gbp = Array.from({ length: 10 }, (_, i) =>
+        row(100 + i, { currency: 'GBP', amount_minor: MAX_MINOR, captured_minor: MAX_MINOR }),
+      );
+      await k.insertInto('transactions').values(gbp).execute();
+      await k
+        .insertInto('transaction_operations')
+        .values(
+          gbp.map((tx, i) => ({
+            id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
+            transaction_id: tx.id,
+            kind: 'return',
+            origin: 'paydesk',
+            state: 'approved',
+            amount_minor: MAX_MINOR,
+            reserved_minor: 0,
+            gateway_serial: null,
+            idempotency_key: null,
+            requested_by: null,
+            reason_code: null,
+            comment: null,
+            error_code: null,
+            error_message: null,
+            sent_at: null,
+            created_at: NOW - DAY,
+            updated_at: NOW - DAY,
+          })),
+        )
+        .execute();
+      for (let from = 0; from < MANY; from += 500) {
+        const chunk = Array.from({ length: Math.min(500, MANY - from) }, (_, i) =>
+          row(1_000 + from + i, { currency: 'CHF', amount_minor: MAX_MINOR }),
+        );
+        await k.insertInto('transactions').values(chunk).execute();
+      }
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('when approved amounts sum past 2^53 (and past 2^63) minor units, then the statistics give the exact sums', async () => {
+      const res = await support.get('/api/stats?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z');
+      expect(res.status, res.text).toBe(200);
+      const stats = StatsResponseSchema.parse(res.json);
+      const ten = formatMinorUnits(10n * BigInt(MAX_MINOR));
+      const many = formatMinorUnits(BigInt(MANY) * BigInt(MAX_MINOR));
+      expect(ten).toBe('99999999999999.90');
+      expect(stats.volumes).toEqual([
+        { currency: 'CHF', count: MANY, approvedCount: MANY, approvedAmount: many },
+        { currency: 'GBP', count: 10, approvedCount: 10, approvedAmount: ten },
+      ]);
+      const day = new Date(NOW - DAY).toISOString().slice(0, 10);
+      expect(stats.volumeByDay).toEqual([
+        { day, currency: 'CHF', count: MANY, approvedCount: MANY, approvedAmount: many },
+        { day, currency: 'GBP', count: 10, approvedCount: 10, approvedAmount: ten },
+      ]);
+      expect(stats.returnsByDay).toEqual([{ day, currency: 'GBP', count: 10, amount: ten }]);
     });
   });
 }

@@ -3,7 +3,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import type { StatsResponse } from '@paydesk/shared/api';
-import { big, type PayDatabase, type PayDb } from './db.js';
+import { big, exactSum, sumParts, type PayDatabase, type PayDb } from './db.js';
 
 const DAY = 86_400_000;
 /** Attention counts stop here: the home screen says "at least" rather than counting a flood. */
@@ -14,21 +14,23 @@ type Window = SelectQueryBuilder<PayDatabase, 'transactions', object>;
 export async function volumeByDay(inWindow: Window): Promise<StatsResponse['volumeByDay']> {
   const day = sql<number>`created_at / ${sql.lit(DAY)}`;
   const rows = await inWindow
-    .select((eb) => [
-      day.as('day'),
-      'currency',
-      eb.fn.countAll<number | string>().as('n'),
-      eb.fn
-        .sum<number | string | null>(
-          eb.case().when('status', '=', 'approved').then(1).else(0).end(),
-        )
-        .as('approved_n'),
-      eb.fn
-        .sum<number | string | null>(
-          eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
-        )
-        .as('approved_sum'),
-    ])
+    .select((eb) => {
+      const approved = sumParts(
+        eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
+      );
+      return [
+        day.as('day'),
+        'currency',
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn
+          .sum<number | string | null>(
+            eb.case().when('status', '=', 'approved').then(1).else(0).end(),
+          )
+          .as('approved_n'),
+        approved.high.as('approved_high'),
+        approved.low.as('approved_low'),
+      ];
+    })
     .groupBy([day, 'currency'])
     .execute();
   return rows
@@ -37,7 +39,7 @@ export async function volumeByDay(inWindow: Window): Promise<StatsResponse['volu
       currency: r.currency,
       count: Number(big(r.n)),
       approvedCount: Number(big(r.approved_n)),
-      approvedAmount: formatMinorUnits(big(r.approved_sum)),
+      approvedAmount: formatMinorUnits(exactSum(r.approved_high, r.approved_low)),
     }))
     .sort((a, b) =>
       a.day === b.day ? a.currency.localeCompare(b.currency) : a.day.localeCompare(b.day),

@@ -203,6 +203,60 @@ for (const variant of DB_VARIANTS) {
       expect(after.length).toBe(before.length);
     });
 
+    it('when the start date is before today (UTC, by the BFF clock), then 400 names startDate and nothing is created; today is taken', async () => {
+      const rows = () => payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
+      const before = await rows();
+      const yesterday = new Date(f.bff.clock.now() - 86_400_000).toISOString().slice(0, 10);
+      for (const startDate of ['2001-01-01', yesterday]) {
+        const res = await post(f.finance, '/api/subscriptions', body({ startDate }));
+        expect(res.status, startDate).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields).toEqual([
+          {
+            path: 'startDate',
+            rule: 'not_in_past',
+            message: 'must be today (2026-11-21, UTC) or later',
+          },
+        ]);
+      }
+      expect((await rows()).length).toBe(before.length);
+      // Today, on a BFF clock showing the gateway's day (the sandbox runs at real time), signed
+      // in at that time (the sessions of before would have expired).
+      const sandboxNow = ((await f.sandbox.control('/sandbox/clock')).json as { nowMs: number })
+        .nowMs;
+      const shift = sandboxNow - f.bff.clock.now();
+      f.bff.clock.advance(shift);
+      try {
+        const today = new Date(sandboxNow).toISOString().slice(0, 10);
+        const res = await post(
+          await f.bff.userWithRoles(['finance']),
+          '/api/subscriptions',
+          body({ startDate: today, maxPayments: 1 }),
+        );
+        expect(res.status, res.text).toBe(200);
+        expect(SubscriptionResultSchema.parse(res.json).subscription.startDate).toBe(today);
+      } finally {
+        f.bff.clock.advance(-shift);
+      }
+    });
+
+    it('when the gateway does not know the card reference, then 404 names cardRefId and no plan is recorded', async () => {
+      const rows = () => payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
+      const before = await rows();
+      const res = await post(f.finance, '/api/subscriptions', body({ cardRefId: '999999999' }));
+      expect(res.status, res.text).toBe(404);
+      expect((res.json as ErrorEnvelope).error.details?.fields).toEqual([
+        expect.objectContaining({ path: 'cardRefId', rule: 'card_ref_unknown' }),
+      ]);
+      expect((await rows()).length).toBe(before.length);
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'error_code'])
+        .where('action', '=', 'subscription.create')
+        .where('error_code', '=', 'NOT_FOUND')
+        .execute();
+      expect(audit).toEqual([{ outcome: 'refused', error_code: 'NOT_FOUND' }]);
+    });
+
     it('when a role other than finance creates one, then 403; every reader may list and read them', async () => {
       const created = SubscriptionResultSchema.parse(
         (await post(f.finance, '/api/subscriptions', body({ maxPayments: 1 }))).json,

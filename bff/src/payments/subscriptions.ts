@@ -26,7 +26,7 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
 import { redact } from '../services/redact.js';
-import { requireCardRefOnEndpoint } from './card-refs.js';
+import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
 import { big, platformTrx, toColumn, type PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
@@ -101,13 +101,21 @@ export class SubscriptionsService {
   ): Promise<SubscriptionResult> {
     requireRsaKey(this.config);
     const endpointId = resolveEndpoint(this.config, body.endpointId, body.currency);
+    const now = this.clock.now();
+    const today = iso(now).slice(0, 10);
+    // The gateway takes today or a later day (start_date, fields.md), by the UTC calendar.
+    if (body.startDate !== undefined && body.startDate < today) {
+      const message = `must be today (${today}, UTC) or later`;
+      throw new AppError('VALIDATION_FAILED', `startDate: ${message}`, {
+        fields: [{ path: 'startDate', rule: 'not_in_past', message }],
+      });
+    }
     await requireCardRefOnEndpoint(this.k, this.config, body.cardRefId, endpointId);
+    await requireCardRefAtGateway(this.k, this.gateway, body.cardRefId, endpointId);
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();
     const clientOrderId = `rp-${randomUUID()}`;
     onCreated(id);
-    const now = this.clock.now();
-    const today = iso(now).slice(0, 10);
     const firstChargeAt =
       body.startDate === undefined || body.startDate <= today
         ? now

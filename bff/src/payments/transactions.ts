@@ -2,6 +2,7 @@
 import type { LookupBody, TransactionDetail } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
+import { maskPans } from '../services/redact.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger } from './ledger.js';
@@ -123,8 +124,10 @@ export class TransactionsService {
         'The gateway did not answer the status request. Nothing changed; try again.',
       );
     }
-    const which =
-      body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`;
+    // What the caller typed is named back, a card-number-like value only masked (BIN, last four).
+    const which = maskPans(
+      body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`,
+    );
     throw new AppError(
       'NOT_FOUND',
       `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,

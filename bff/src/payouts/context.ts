@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { GatewayReply } from '@paydesk/shared/protocol';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Config, EndpointConfig } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../errors.js';
@@ -116,10 +116,25 @@ export interface Ctx {
   bus: EventBus;
 }
 
+/** 400 naming `currency`: the configured endpoint or group does not take it. */
+function currencyRefused(message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `currency: ${message}`, {
+    fields: [{ path: 'currency', rule: 'endpoint_currency', message }],
+  });
+}
+
+/** Whether the configured endpoint or group takes `currency`: true, false, or null (not known). */
+export function takesCurrency(entry: EndpointConfig, currency: string): boolean | null {
+  if (entry.kind === 'endpoint') return entry.currency === currency;
+  return entry.currencies === undefined ? null : entry.currencies.includes(currency);
+}
+
 /**
  * The endpoint (or endpoint group) an order is created on: the one named, which must be
- * configured (and, for an endpoint, of the order's currency); else the endpoint of that currency;
- * else the first configured group.
+ * configured and take the order's currency (when its currencies are known); else the endpoint of
+ * that currency; else a group known to take it; else a group whose currencies are not configured
+ * (the gateway decides). A currency that no configured endpoint or group takes is refused here
+ * (400 naming `currency`), before anything is written or sent.
  */
 export function resolveEndpoint(
   config: Config,
@@ -144,41 +159,29 @@ export function resolveEndpoint(
         },
       );
     }
-    if (found.kind === 'endpoint' && currency !== undefined && found.currency !== currency) {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        `currency: endpoint ${found.id} takes ${found.currency}`,
-        {
-          fields: [
-            {
-              path: 'currency',
-              rule: 'endpoint_currency',
-              message: `endpoint ${found.id} takes ${found.currency}`,
-            },
-          ],
-        },
+    if (currency !== undefined && takesCurrency(found, currency) === false) {
+      throw currencyRefused(
+        found.kind === 'endpoint'
+          ? `endpoint ${found.id} takes ${found.currency}`
+          : `endpoint group ${found.id} takes ${(found.currencies ?? []).join(', ')}`,
       );
     }
     return found.id;
   }
-  const byCurrency = endpoints.find(
-    (e) => e.kind === 'endpoint' && (currency === undefined || e.currency === currency),
-  );
-  if (byCurrency !== undefined) return byCurrency.id;
-  const group = endpoints.find((e) => e.kind === 'group');
-  if (group !== undefined) return group.id;
-  throw new AppError(
-    'VALIDATION_FAILED',
-    `currency: no configured endpoint takes ${currency ?? 'it'}`,
-    {
-      fields: [
-        {
-          path: 'currency',
-          rule: 'endpoint_currency',
-          message: 'no configured endpoint takes this currency',
-        },
-      ],
-    },
+  const chosen =
+    currency === undefined
+      ? (endpoints.find((e) => e.kind === 'endpoint') ?? endpoints[0])
+      : (endpoints.find((e) => e.kind === 'endpoint' && e.currency === currency) ??
+        endpoints.find((e) => takesCurrency(e, currency) === true) ??
+        endpoints.find((e) => takesCurrency(e, currency) === null));
+  if (chosen !== undefined) return chosen.id;
+  const known = [
+    ...new Set(
+      endpoints.flatMap((e) => (e.kind === 'endpoint' ? [e.currency] : (e.currencies ?? []))),
+    ),
+  ];
+  throw currencyRefused(
+    `no configured endpoint takes ${currency ?? 'it'} (configured: ${known.join(', ')})`,
   );
 }
 

@@ -12,6 +12,7 @@ import {
   type PaymentLinkCreateInput,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
 import { createLogger } from '../logger.js';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
 import { createPayouts } from './index.js';
@@ -156,6 +157,11 @@ for (const variant of DB_VARIANTS) {
         status: learned.status,
         stage: learned.stage,
       });
+      // The list says the same of each link (one query for all of them).
+      const listed = PaymentLinkListSchema.parse(
+        (await support.get('/api/payment-links?limit=200')).json,
+      ).items;
+      expect(listed.find((l) => l.id === created.id)?.order).toEqual(after.order);
 
       expect(errorCode(await support.get(`/api/payment-links/${randomUUID()}`))).toBe('NOT_FOUND');
       const malformed = await support.get('/api/payment-links/not-a-uuid');
@@ -236,6 +242,36 @@ for (const variant of DB_VARIANTS) {
         callbacks: unknown[];
       };
       expect(Array.isArray(sentOrders.callbacks)).toBe(true);
+    });
+
+    it('when a payout-form link names a return address, then every reply shows it before approval, and the approval says the page is for the payee; without one it is Paydesk’s own page', async () => {
+      const res = await post(
+        opsA,
+        '/api/payment-links',
+        link('payout-form', { redirectUrl: 'https://shop.example/payee-done' }),
+      );
+      expect(res.status, res.text).toBe(200);
+      const held = PaymentLinkResultSchema.parse(res.json).link;
+      expect(held.returnUrl).toBe('https://shop.example/payee-done');
+      const queue = PaymentLinkListSchema.parse(
+        (await opsB.get('/api/payment-links?view=awaiting-my-approval')).json,
+      );
+      expect(queue.items.find((l) => l.id === held.id)?.returnUrl).toBe(
+        'https://shop.example/payee-done',
+      );
+      const detail = PaymentLinkDetailSchema.parse(
+        (await opsB.get(`/api/payment-links/${held.id}`)).json,
+      );
+      expect(detail.returnUrl).toBe('https://shop.example/payee-done');
+      const approved = await post(opsB, `/api/payment-links/${held.id}/approve`, {});
+      expect(approved.status, approved.text).toBe(200);
+      const result = PaymentLinkResultSchema.parse(approved.json);
+      expect(result.link.returnUrl).toBe('https://shop.example/payee-done');
+      expect(result.message).toMatch(/^Send this page address to the payee/);
+
+      const plain = await post(opsA, '/api/payment-links', link('payout-form'));
+      const own = PaymentLinkResultSchema.parse(plain.json).link;
+      expect(own.returnUrl?.endsWith(PAYMENT_LINK_DONE_PATH)).toBe(true);
     });
 
     it('when an ops account the admin-creator of a payout-form link created (or the reverse) views the links, then canDecide is false and "awaiting my approval" leaves the link out, as the approval itself is refused; an untied ops user is offered it', async () => {

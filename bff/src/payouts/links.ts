@@ -9,6 +9,7 @@ import type {
   PaymentLink,
   PaymentLinkCreateBody,
   PaymentLinkDetail,
+  PaymentLinkOrder,
   PaymentLinkKind,
   PaymentLinkListQuery,
   PaymentLinkState,
@@ -48,11 +49,53 @@ export const LINK_ROLE: Readonly<Record<PaymentLinkKind, Role>> = {
   'payout-form': 'ops',
 };
 
+/**
+ * Where the gateway sends the customer (payee) after the form: the `redirect_url` of the request
+ * as stored (and, for a payout-form, sealed) at creation, so approvers see it before approving.
+ */
+function returnUrlOf(request: string): string | null {
+  try {
+    const fields = JSON.parse(request) as Record<string, unknown>;
+    return typeof fields.redirect_url === 'string' ? fields.redirect_url : null;
+  } catch {
+    return null;
+  }
+}
+
 export class PaymentLinksService {
   constructor(private readonly c: Ctx) {}
 
+  /**
+   * The orders of `rows` by their links' own client_orderid (found even when the reply naming the
+   * orderid was lost): one query for a whole list.
+   */
+  async ordersOf(rows: readonly PaymentLinksTable[]): Promise<Map<string, PaymentLinkOrder>> {
+    const ids = [...new Set(rows.map((r) => r.client_orderid))];
+    const orders = new Map<string, PaymentLinkOrder>();
+    if (ids.length === 0) return orders;
+    const found = await payDb(this.c.db)
+      .selectFrom('transactions')
+      .select(['id', 'client_orderid', 'orderid', 'status', 'stage'])
+      .where('client_orderid', 'in', ids)
+      .orderBy('created_at', 'desc')
+      .execute();
+    // The first order a link's page made (the oldest) is its order.
+    for (const o of found)
+      orders.set(o.client_orderid, {
+        transactionId: o.id,
+        orderid: o.orderid,
+        status: o.status as TransactionStatus,
+        stage: o.stage,
+      });
+    return orders;
+  }
+
   /** `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. */
-  toApi(row: PaymentLinksTable, decider: Decider): PaymentLink {
+  toApi(
+    row: PaymentLinksTable,
+    decider: Decider,
+    order: PaymentLinkOrder | undefined,
+  ): PaymentLink {
     return {
       id: row.id,
       kind: row.kind as PaymentLinkKind,
@@ -65,6 +108,7 @@ export class PaymentLinksService {
       orderDesc: row.order_desc,
       customerEmail: row.customer_email,
       redirectUrl: row.state === 'sent' ? row.redirect_url : null,
+      returnUrl: returnUrlOf(row.request),
       createdBy: { id: row.created_by, email: row.created_by_email },
       decidedBy:
         row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
@@ -72,6 +116,7 @@ export class PaymentLinksService {
       errorCode: row.error_code,
       errorMessage: row.error_message,
       canDecide: decider.mayDecide(row.created_by, row.state === 'pending_approval'),
+      order: order ?? null,
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -91,7 +136,11 @@ export class PaymentLinksService {
 
   /** One link as `actor` sees it (the reply of an action). */
   async viewOf(row: PaymentLinksTable, actor: Actor): Promise<PaymentLink> {
-    return this.toApi(row, await deciderFor(this.c.k, actor));
+    const [decider, orders] = await Promise.all([
+      deciderFor(this.c.k, actor),
+      this.ordersOf([row]),
+    ]);
+    return this.toApi(row, decider, orders.get(row.client_orderid));
   }
 
   async row(id: string): Promise<PaymentLinksTable> {
@@ -107,25 +156,9 @@ export class PaymentLinksService {
   /** One link as `viewer` sees it, with its history. */
   async get(id: string, viewer: Actor): Promise<PaymentLinkDetail> {
     const row = await this.row(id);
-    // By the link's own client_orderid: found even when the reply naming its orderid was lost.
-    const order = await payDb(this.c.db)
-      .selectFrom('transactions')
-      .select(['id', 'orderid', 'status', 'stage'])
-      .where('client_orderid', '=', row.client_orderid)
-      .orderBy('created_at')
-      .executeTakeFirst();
     return {
       ...(await this.viewOf(row, viewer)),
       events: await eventsOf(this.c.k, `link:${id}`),
-      order:
-        order === undefined
-          ? null
-          : {
-              transactionId: order.id,
-              orderid: order.orderid,
-              status: order.status as TransactionStatus,
-              stage: order.stage,
-            },
     };
   }
 
@@ -147,7 +180,8 @@ export class PaymentLinksService {
       .orderBy('id', 'desc')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => this.toApi(r, decider));
+    const orders = await this.ordersOf(rows);
+    return rows.map((r) => this.toApi(r, decider, orders.get(r.client_orderid)));
   }
 
   private requestFields(
@@ -384,7 +418,7 @@ export class PaymentLinksService {
     });
     return {
       link: await this.viewOf(after, actor),
-      message: 'Send this page address to the customer; the outcome arrives by callback.',
+      message: `Send this page address to the ${row.kind === 'payout-form' ? 'payee' : 'customer'}; the outcome arrives by callback.`,
     };
   }
 

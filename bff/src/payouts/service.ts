@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import {
+  expiredCardField,
   PayoutDestinationSchema,
   type PayoutCreateBody,
   type PayoutDestination,
@@ -218,6 +219,15 @@ export class PayoutsService {
       );
     }
     const endpointId = resolveEndpoint(c.config, body.endpointId, body.currency);
+    if (body.destination.kind === 'card') {
+      const expired = expiredCardField(body.destination, c.clock.now());
+      if (expired !== null) {
+        const path = `destination.${expired.path}`;
+        throw new AppError('VALIDATION_FAILED', `${path}: ${expired.message}`, {
+          fields: [{ path, rule: 'card_expired', message: expired.message }],
+        });
+      }
+    }
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();
     onCreated(id);

@@ -4,6 +4,7 @@ import {
   AuditListResponseSchema,
   AuditRowSchema,
   AuditVerifyResponseSchema,
+  type ErrorEnvelope,
 } from '@paydesk/shared/api';
 import { openDatabase } from '../db/connect.js';
 import {
@@ -75,6 +76,25 @@ for (const variant of DB_VARIANTS) {
         note: 'Zoë 🚀 ü "quoted" ~ 12:x',
         password: '[redacted]',
       });
+    });
+
+    it('when a card number is written in groups in a summary, a target or a user agent cut at its limit, then the row keeps only its BIN and last four', async () => {
+      await t.services.audit.append(
+        entry(2, {
+          summary: { comment: 'card 4111 1111 1111 1111 charged twice' },
+          target: 'order:4111-1111-1111-1111',
+          // 302 characters: the user agent is kept to 300, which would cut the card number.
+          userAgent: `${'x'.repeat(283)}4111 1111 1111 1111`,
+        }),
+      );
+      const row = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('request_id', '=', 'req-2')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(row.summary)).toEqual({ comment: 'card 411111…1111 charged twice' });
+      expect(row.target).toBe('order:411111…1111');
+      expect(row.user_agent).toBe(`${'x'.repeat(283)}411111…1111`);
     });
 
     it('when someone tries UPDATE or DELETE on the audit log, then the database refuses', async () => {
@@ -194,6 +214,20 @@ for (const variant of DB_VARIANTS) {
       expect(bad.status).toBe(400);
       expect(JSON.stringify(bad.json)).toContain('query.pageSize');
       expect(JSON.stringify(bad.json)).toContain('query.outcome');
+    });
+
+    it('when the list or the export is asked with a parameter it does not know, then 400 names it (never a default page of everything)', async () => {
+      for (const [path, field] of [
+        ['/api/audit?limit=10', 'query.limit'],
+        ['/api/audit?action=test.&actions=x', 'query.actions'],
+        ['/api/audit/export?format=csv&pageSize=10', 'query.pageSize'],
+      ] as const) {
+        const res = await auditor.get(path);
+        expect(res.status, path).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields, path).toEqual([
+          { path: field, rule: 'unrecognized_keys', message: 'is not a parameter of this request' },
+        ]);
+      }
     });
 
     it('when the filtered set is exported, then CSV and JSONL stream exactly those rows, oldest first', async () => {

@@ -102,7 +102,8 @@ export function toAuditRow(r: AuditLogTable): AuditRow {
 
 /** Free text from a request (ids, user agents) is clipped and never carries a card number. */
 function clip(value: string | null, max: number): string | null {
-  return value === null ? null : maskPans(value.slice(0, max));
+  // Masked before it is clipped: a card number cut in two would no longer look like one.
+  return value === null ? null : maskPans(value).slice(0, max);
 }
 
 export class AuditLog {

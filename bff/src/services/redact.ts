@@ -1,12 +1,16 @@
+import { maskCardNumbers } from '@paydesk/shared/api';
+
 // Request summaries for the audit log: keep what says what was asked, drop anything secret.
 const SECRET_KEY =
   /pass(word)?|secret|totp|^code$|otp|token|cookie|authori[sz]ation|control|private|cvv|cvc|card_?number|^pan$|recovery/i;
-// Any run of 13–19 digits may be a card number, wherever it stands (ids, paths, user agents).
-const PAN_LIKE = /\d{13,19}/g;
 
-/** Masks every card-number-like run of digits to its BIN and last four. */
+/**
+ * Masks every card-number-like run of digits to its BIN and last four, wherever it stands (ids,
+ * paths, user agents, free text): any unbroken run of 13–19 digits, and a card number written in
+ * groups (`4111 1111 1111 1111`, `4111-1111-1111-1111`; Luhn-valid). See `maskCardNumbers`.
+ */
 export function maskPans(text: string): string {
-  return text.replace(PAN_LIKE, (pan) => `${pan.slice(0, 6)}…${pan.slice(-4)}`);
+  return maskCardNumbers(text);
 }
 
 export function redact(value: unknown, depth = 0): unknown {

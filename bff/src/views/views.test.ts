@@ -105,6 +105,24 @@ for (const variant of DB_VARIANTS) {
       expect((await save(alice, { name: 'Declined EUR', role: 'finance' })).status).toBe(201);
     });
 
+    it('when the query holds a backwards or empty range, then 400 names query with the rule the list applies, and nothing is saved', async () => {
+      for (const [query, problem] of [
+        ['amountMin=100&amountMax=1', 'amountMax: must not be below amountMin'],
+        [
+          'createdFrom=2026-01-02T00:00:00Z&createdTo=2026-01-01T00:00:00Z',
+          'createdTo: must be after createdFrom',
+        ],
+      ] as const) {
+        const res = await save(bob, { name: `Range ${problem.slice(0, 9)}`, query });
+        expect(res.status, query).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields, query).toEqual([
+          expect.objectContaining({ path: 'query', message: problem }),
+        ]);
+      }
+      const saved = await list(bob);
+      expect(saved.filter((v) => v.name.startsWith('Range '))).toEqual([]);
+    });
+
     it('when the name, screen or query break their rules, then 400 names the field', async () => {
       for (const [body, path] of [
         [{ name: '' }, 'name'],
@@ -115,7 +133,7 @@ for (const variant of DB_VARIANTS) {
         [{ name: 'ok', query: 'status=approved&status=declined' }, 'query'],
         [{ name: 'ok', query: 'limit=100000' }, 'query'],
         [{ name: 'ok', query: `q=${'a'.repeat(1000)}` }, 'query'],
-        [{ name: 'ok', extra: true }, '(body)'],
+        [{ name: 'ok', extra: true }, 'extra'],
       ] as const) {
         const res = await save(bob, body);
         expect(res.status, JSON.stringify(body)).toBe(400);

@@ -109,6 +109,40 @@ describe('hosted payment pages', () => {
     );
   });
 
+  it('when the card number is typed in groups with spaces or dashes, then the digits are taken and the order proceeds', async () => {
+    for (const typed of ['4111 1111 1111 1111', '4111-1111-1111-1111', ' 5555 5555-5555 4444 ']) {
+      const fields = formFields();
+      const r = await s.client.call('sale-form', 1001, fields);
+      const submitted = await post(r.reply.redirectUrl!, {
+        credit_card_number: typed,
+        card_printed_name: 'JANE DOE',
+        expire_month: '05',
+        expire_year: YEAR,
+        cvv2: '321',
+      });
+      expect(submitted.status, typed).toBe(303);
+      const st = await statusOf(r.reply.orderId!, fields.client_orderid!);
+      expect(st.status, typed).toBe('approved');
+      expect(st['last-four-digits'], typed).toBe(typed.trim().slice(-4));
+    }
+  });
+
+  it('when a grouped card number holds anything but digits, spaces and dashes, then it is still refused', async () => {
+    for (const typed of ['4111 1111 1111 111a', '4111.1111.1111.1111', '4111 1111 1111 1112']) {
+      const fields = formFields();
+      const r = await s.client.call('sale-form', 1001, fields);
+      const bad = await post(r.reply.redirectUrl!, {
+        credit_card_number: typed,
+        card_printed_name: 'JANE DOE',
+        expire_month: '05',
+        expire_year: YEAR,
+        cvv2: '321',
+      });
+      expect(bad.status, typed).toBe(400);
+      expect(await bad.text(), typed).toMatch(/must be 13-19 digits|fails the Luhn check/);
+    }
+  });
+
   it('when a 3-D Secure card is entered on the hosted page, then the ACS page follows and its answer completes the order', async () => {
     const fields = formFields();
     const r = await s.client.call('sale-form', 1001, fields);

@@ -40,6 +40,14 @@ function formFields(body: unknown): Record<string, string> {
   return fields;
 }
 
+/**
+ * A card number as people type it, in groups: "4111 1111 1111 1111" or "4111-1111-1111-1111" is
+ * the digits alone; anything else stays as typed, for the card number's rules to refuse.
+ */
+function typedCardNumber(text: string): string {
+  return /^\d+(?:[ -]+\d+)*$/.test(text) ? text.replace(/[ -]/g, '') : text;
+}
+
 function check(schema: z.ZodType, fields: Record<string, string>, clock: Clock): Problems {
   const problems: Problems = {};
   const parsed = schema.safeParse(fields);
@@ -173,6 +181,8 @@ export function hostedRouter(engine: Engine, clock: Clock): express.Router {
       return;
     }
     const fields = formFields(req.body);
+    if (fields.credit_card_number !== undefined)
+      fields.credit_card_number = typedCardNumber(fields.credit_card_number);
     const payout = order.form.kind === 'payout-form';
     const problems = check(payout ? destinationForm : cardForm, fields, clock);
     if (Object.keys(problems).length > 0) {

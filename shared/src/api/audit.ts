@@ -48,19 +48,24 @@ export const AuditRowSchema = z.object({
 });
 export type AuditRow = z.infer<typeof AuditRowSchema>;
 
-/** Filters shared by `GET /api/audit` and `GET /api/audit/export` (query string). */
-export const AuditFilterSchema = z.object({
-  /** actor e-mail (exact, case-insensitive) or user id */
-  actor: z.string().trim().min(1).max(254).optional(),
-  /** exact action, or a prefix ending in `.` (e.g. `user.`) */
-  action: z.string().trim().min(1).max(100).optional(),
-  target: z.string().trim().min(1).max(200).optional(),
-  outcome: AuditOutcomeSchema.optional(),
-  /** inclusive lower bound */
-  from: IsoDateTimeSchema.optional(),
-  /** exclusive upper bound */
-  to: IsoDateTimeSchema.optional(),
-});
+/**
+ * Filters shared by `GET /api/audit` and `GET /api/audit/export` (query string); strict: an
+ * unknown parameter is refused, never ignored (the list and export schemas extend it, strict too).
+ */
+export const AuditFilterSchema = z
+  .object({
+    /** actor e-mail (exact, case-insensitive) or user id */
+    actor: z.string().trim().min(1).max(254).optional(),
+    /** exact action, or a prefix ending in `.` (e.g. `user.`) */
+    action: z.string().trim().min(1).max(100).optional(),
+    target: z.string().trim().min(1).max(200).optional(),
+    outcome: AuditOutcomeSchema.optional(),
+    /** inclusive lower bound */
+    from: IsoDateTimeSchema.optional(),
+    /** exclusive upper bound */
+    to: IsoDateTimeSchema.optional(),
+  })
+  .strict();
 export type AuditFilter = z.infer<typeof AuditFilterSchema>;
 
 /** `GET /api/audit` query: filters + page (1-based) and pageSize (1..500), newest first. */

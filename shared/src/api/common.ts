@@ -45,14 +45,142 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** A full card number found in a text: `text.slice(start, end)`, and its digits alone. */
+export interface CardNumberMatch {
+  start: number;
+  end: number;
+  digits: string;
+}
+
+// Digit groups with a single space or dash between them; a UUID's digit groups are no card number.
+const DIGIT_RUN = /\d(?:[ -]?\d)+/g;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
 /**
- * Whether `text` holds what looks like a full card number: a run of 13–19 digits (single spaces or
- * dashes allowed between them) that passes the Luhn check.
+ * Where `text` holds what looks like a full card number: 13–19 digits, single spaces or dashes
+ * allowed between them, that pass the Luhn check. The digits are whole groups of a run (`4111 1111
+ * 1111 1111` in `ref 12 4111 1111 1111 1111 exp 12 27` too); overlapping candidates are one match.
  */
+export function findCardNumbers(text: string): CardNumberMatch[] {
+  const uuids = [...text.matchAll(UUID)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+  const found: CardNumberMatch[] = [];
+  const keep = (span: { start: number; end: number }) => {
+    found.push({ ...span, digits: text.slice(span.start, span.end).replace(/[ -]/g, '') });
+  };
+  for (const run of text.matchAll(DIGIT_RUN)) {
+    const groups = [...run[0].matchAll(/\d+/g)].map((g) => ({
+      start: run.index + g.index,
+      digits: g[0],
+    }));
+    let open: { start: number; end: number } | undefined;
+    groups.forEach((first, i) => {
+      let digits = '';
+      for (const last of groups.slice(i)) {
+        digits += last.digits;
+        if (digits.length > 19) break;
+        if (digits.length < 13 || !luhnValid(digits)) continue;
+        const start = first.start;
+        const end = last.start + last.digits.length;
+        if (uuids.some((u) => u.start <= start && end <= u.end)) continue;
+        if (open !== undefined && start < open.end) {
+          open.end = Math.max(open.end, end);
+        } else {
+          if (open !== undefined) keep(open);
+          open = { start, end };
+        }
+      }
+    });
+    if (open !== undefined) keep(open);
+  }
+  return found;
+}
+
+/** Whether `text` holds what looks like a full card number (see `findCardNumbers`). */
 export function containsCardNumber(text: string): boolean {
-  for (const match of text.matchAll(/\d(?:[ -]?\d)+/g)) {
-    const digits = match[0].replace(/[ -]/g, '');
-    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true;
+  return findCardNumbers(text).length > 0;
+}
+
+const binAndLastFour = (digits: string) => `${digits.slice(0, 6)}…${digits.slice(-4)}`;
+
+/**
+ * `text` with every card-number-like run masked to its BIN and last four (`411111…1111`), for
+ * logs, audit rows and messages: a card number as `findCardNumbers` finds it, and any unbroken run
+ * of 13–19 digits, Luhn-valid or not (ids, paths, user agents).
+ */
+export function maskCardNumbers(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const card of findCardNumbers(text)) {
+    out += `${text.slice(at, card.start)}${binAndLastFour(card.digits)}`;
+    at = card.end;
+  }
+  return `${out}${text.slice(at)}`.replace(/\d{13,19}/g, binAndLastFour);
+}
+
+/**
+ * What a free-text field refuses. A 400 names the rule (`control_characters`, `bidi_controls`,
+ * `card_number`); the SPA shows these messages as they are (written for staff, not developers).
+ */
+export const FREE_TEXT_REFUSALS = {
+  controlCharacters: 'must be one line without control characters (no line breaks or tabs)',
+  controlCharactersMultiline: 'must not contain control characters (line breaks and tabs are fine)',
+  bidiControls: 'must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069)',
+  cardNumber: 'must not contain a card number; give the last four digits only',
+} as const;
+const FREE_TEXT_MESSAGES: ReadonlySet<string> = new Set(Object.values(FREE_TEXT_REFUSALS));
+
+/** Whether `message` is one of `FREE_TEXT_REFUSALS`. */
+export function isFreeTextRefusal(message: string): boolean {
+  return FREE_TEXT_MESSAGES.has(message);
+}
+
+/** C0 and C1 controls and DEL; multi-line text may hold line feeds and tabs. */
+function hasControlCharacter(text: string, multiline: boolean): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (multiline && (c === 0x0a || c === 0x09)) continue;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
   }
   return false;
 }
+
+/** Bidi embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069): they reorder text. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+export interface FreeTextOptions {
+  /** a comment typed in a multi-line box: line breaks (CR LF becomes LF) and tabs are allowed */
+  multiline?: boolean;
+  /** the message when shorter than `min` (default: `is required` for 1, else the length) */
+  tooShort?: string;
+}
+
+/**
+ * Text a staff member types that Paydesk stores and shows to others (comments, reasons,
+ * descriptions, names): trimmed, `min`–`max` characters, never a control character, a bidi control
+ * or a full card number.
+ */
+export const freeText = (min: number, max: number, options: FreeTextOptions = {}) => {
+  const multiline = options.multiline === true;
+  const base = multiline ? z.string().overwrite((v) => v.replace(/\r\n?/g, '\n')) : z.string();
+  return base
+    .trim()
+    .min(min, options.tooShort ?? (min <= 1 ? 'is required' : `must be at least ${min} characters`))
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => !hasControlCharacter(v, multiline), {
+      message: multiline
+        ? FREE_TEXT_REFUSALS.controlCharactersMultiline
+        : FREE_TEXT_REFUSALS.controlCharacters,
+      params: { rule: 'control_characters' },
+    })
+    .refine((v) => !BIDI_CONTROL.test(v), {
+      message: FREE_TEXT_REFUSALS.bidiControls,
+      params: { rule: 'bidi_controls' },
+    })
+    .refine((v) => !containsCardNumber(v), {
+      message: FREE_TEXT_REFUSALS.cardNumber,
+      params: { rule: 'card_number' },
+    });
+};

@@ -1,7 +1,8 @@
 // Transactions and their follow-up operations (issue 5): list, detail, lookup, capture, return,
 // void, card reference, live events and home-screen statistics. Money is decimal text on the wire.
 import { z } from 'zod';
-import { EmailSchema, IsoDateTimeSchema } from './common.js';
+import { toMinorUnits } from '../protocol/money.js';
+import { EmailSchema, freeText, IsoDateTimeSchema } from './common.js';
 
 /** Decimal text, > 0, at most two decimals (`19.99`); the BFF turns it into integer minor units. */
 export const AmountSchema = z
@@ -16,11 +17,41 @@ export const AmountSchema = z
 /** Decimal text as shown in replies (may be `0.00`). */
 export const MoneySchema = z.string().regex(/^\d+\.\d{2}$/);
 
+let isoCurrencies: ReadonlySet<string> | null = null;
+
+/**
+ * Whether `code` is an ISO 4217 currency in use, as the runtime's Intl data lists them (Node 24:
+ * 162 codes; never `XXX` "no currency", `XTS` "testing", or made-up codes such as `ZZZ`).
+ */
+export function isIsoCurrency(code: string): boolean {
+  isoCurrencies ??= new Set(Intl.supportedValuesOf('currency'));
+  return isoCurrencies.has(code);
+}
+
 export const CurrencySchema = z
   .string()
   .trim()
   .toUpperCase()
-  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 alpha-3 code');
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 alpha-3 code')
+  .refine(
+    (v) => !/^[A-Z]{3}$/.test(v) || isIsoCurrency(v),
+    'must be an ISO 4217 currency code (e.g. EUR)',
+  )
+  .refine(
+    (v) => !isIsoCurrency(v) || hasCents(v),
+    'must be a currency with 2 decimals (cents), as the gateway takes amounts',
+  );
+
+/**
+ * Whether `code` counts its minor unit in hundredths (EUR, USD; not JPY with none, nor KWD with
+ * thousandths): the only currencies the gateway takes (fields.md), since it reads amounts in cents.
+ */
+export function hasCents(code: string): boolean {
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits === 2
+  );
+}
 
 /** The gateway's statuses plus `unknown`: Paydesk could not learn the outcome (design §3). */
 export const TRANSACTION_STATUSES = [
@@ -97,35 +128,78 @@ const SORTS = ['created_desc', 'created_asc', 'amount_desc', 'amount_asc'] as co
 export const TransactionSortSchema = z.enum(SORTS);
 export type TransactionSort = z.infer<typeof TransactionSortSchema>;
 
+/** The filter's fields (query string); strict: an unknown parameter is refused, never ignored. */
+const TransactionFilterFields = z
+  .object({
+    status: TransactionStatusSchema.optional(),
+    type: TransactionTypeSchema.optional(),
+    endpoint: z
+      .string()
+      .trim()
+      .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
+      .optional(),
+    currency: CurrencySchema.optional(),
+    /** inclusive lower bound of the creation time */
+    createdFrom: IsoDateTimeSchema.optional(),
+    /** exclusive upper bound of the creation time */
+    createdTo: IsoDateTimeSchema.optional(),
+    amountMin: AmountSchema.optional(),
+    amountMax: AmountSchema.optional(),
+    /** exact match on orderid, client_orderid, customer e-mail or the card's last four digits */
+    q: z.string().trim().min(1).max(128).optional(),
+    /** `true`: only orders where the gateway and Paydesk disagreed; `false`: only the others */
+    drift: z.enum(['true', 'false'], "must be 'true' or 'false'").optional(),
+  })
+  .strict();
+
+/**
+ * The filter's rules across fields, the one place the list, the CSV export, saved views and the
+ * SPA take them from: the creation window must not be empty or backwards (`createdTo` is
+ * exclusive), and the amount range must not be backwards. A value that breaks its own field's
+ * rule is left to that rule.
+ */
+export function transactionFilterRangeIssues(filter: {
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  amountMin?: string | undefined;
+  amountMax?: string | undefined;
+}): { path: 'createdTo' | 'amountMax'; message: string }[] {
+  const issues: { path: 'createdTo' | 'amountMax'; message: string }[] = [];
+  const from = Date.parse(filter.createdFrom ?? '');
+  const to = Date.parse(filter.createdTo ?? '');
+  if (Number.isFinite(from) && Number.isFinite(to) && to <= from)
+    issues.push({ path: 'createdTo', message: 'must be after createdFrom' });
+  const min = AmountSchema.safeParse(filter.amountMin);
+  const max = AmountSchema.safeParse(filter.amountMax);
+  if (min.success && max.success && toMinorUnits(max.data) < toMinorUnits(min.data))
+    issues.push({ path: 'amountMax', message: 'must not be below amountMin' });
+  return issues;
+}
+
+function checkRanges(
+  filter: Parameters<typeof transactionFilterRangeIssues>[0],
+  ctx: z.RefinementCtx,
+): void {
+  for (const issue of transactionFilterRangeIssues(filter)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [issue.path],
+      message: issue.message,
+      params: { rule: 'range' },
+    });
+  }
+}
+
 /** Filters shared by the list and the CSV export (query string). */
-export const TransactionFilterSchema = z.object({
-  status: TransactionStatusSchema.optional(),
-  type: TransactionTypeSchema.optional(),
-  endpoint: z
-    .string()
-    .trim()
-    .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
-    .optional(),
-  currency: CurrencySchema.optional(),
-  /** inclusive lower bound of the creation time */
-  createdFrom: IsoDateTimeSchema.optional(),
-  /** exclusive upper bound of the creation time */
-  createdTo: IsoDateTimeSchema.optional(),
-  amountMin: AmountSchema.optional(),
-  amountMax: AmountSchema.optional(),
-  /** exact match on orderid, client_orderid, customer e-mail or the card's last four digits */
-  q: z.string().trim().min(1).max(128).optional(),
-  /** `true`: only orders where the gateway and Paydesk disagreed; `false`: only the others */
-  drift: z.enum(['true', 'false'], "must be 'true' or 'false'").optional(),
-});
+export const TransactionFilterSchema = TransactionFilterFields.superRefine(checkRanges);
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
 /** `GET /api/transactions` query: filters, sort, keyset cursor (opaque), page size. */
-export const TransactionListQuerySchema = TransactionFilterSchema.extend({
+export const TransactionListQuerySchema = TransactionFilterFields.extend({
   sort: TransactionSortSchema.default('created_desc'),
   cursor: z.string().trim().min(1).max(512).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+}).superRefine(checkRanges);
 export type TransactionListQuery = z.infer<typeof TransactionListQuerySchema>;
 export type TransactionListQueryInput = z.input<typeof TransactionListQuerySchema>;
 
@@ -270,12 +344,12 @@ export const ReturnBodySchema = z
   .object({
     amount: AmountSchema.optional(),
     reasonCode: z.enum(RETURN_REASON_CODES),
-    comment: z.string().trim().min(1).max(255),
+    comment: freeText(1, 255, { multiline: true }),
   })
   .strict();
 export type ReturnBody = z.infer<typeof ReturnBodySchema>;
 
-export const VoidBodySchema = z.object({ comment: z.string().trim().min(1).max(255) }).strict();
+export const VoidBodySchema = z.object({ comment: freeText(1, 255, { multiline: true }) }).strict();
 export type VoidBody = z.infer<typeof VoidBodySchema>;
 
 export const CardRefBodySchema = z.object({}).strict();
@@ -300,8 +374,8 @@ export const RebillBodySchema = z
       .trim()
       .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
       .optional(),
-    orderDesc: z.string().trim().min(1).max(1024),
-    reason: z.string().trim().min(3).max(500),
+    orderDesc: freeText(1, 1024),
+    reason: freeText(3, 500, { multiline: true, tooShort: 'must say why (at least 3 characters)' }),
   })
   .strict();
 export type RebillBody = z.infer<typeof RebillBodySchema>;
@@ -334,7 +408,7 @@ export const SubscriptionCreateBodySchema = z
     interval: z.number().int().min(1).max(365),
     startDate: IsoDateSchema.optional(),
     maxPayments: z.number().int().min(1).max(10000).optional(),
-    orderDesc: z.string().trim().min(1).max(1024),
+    orderDesc: freeText(1, 1024),
     email: EmailSchema,
     endpointId: RebillBodySchema.shape.endpointId,
   })
@@ -450,10 +524,12 @@ export const TransactionEventSchema = z.object({
 export type TransactionEvent = z.infer<typeof TransactionEventSchema>;
 
 /** `GET /api/stats` query: a creation-time window (default: the last 30 days). */
-export const StatsQuerySchema = z.object({
-  from: IsoDateTimeSchema.optional(),
-  to: IsoDateTimeSchema.optional(),
-});
+export const StatsQuerySchema = z
+  .object({
+    from: IsoDateTimeSchema.optional(),
+    to: IsoDateTimeSchema.optional(),
+  })
+  .strict();
 export type StatsQuery = z.infer<typeof StatsQuerySchema>;
 
 export const StatsResponseSchema = z.object({

@@ -2,7 +2,7 @@
 // Money is decimal text on the wire; destinations travel in full only in the prepare request and
 // come back masked, never whole.
 import { z } from 'zod';
-import { IsoDateTimeSchema, luhnValid } from './common.js';
+import { freeText, IsoDateTimeSchema, luhnValid } from './common.js';
 import {
   AmountSchema,
   CurrencySchema,
@@ -12,6 +12,7 @@ import {
   TransactionTypeSchema,
 } from './payments.js';
 
+/** An identifier or code typed by staff (e-wallet id, FPS bank id); free text uses `freeText`. */
 const text = (max: number) =>
   z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
@@ -39,7 +40,7 @@ export const CardDestinationSchema = z
   .object({
     kind: z.literal('card'),
     cardNumber: CardNumberSchema,
-    cardholderName: text(128),
+    cardholderName: freeText(1, 128),
     expiryMonth: z
       .string()
       .trim()
@@ -51,6 +52,25 @@ export const CardDestinationSchema = z
   })
   .strict();
 
+/**
+ * The expiry field of a card that has expired at `now` (ms since the epoch), or null while it is
+ * valid: a card is valid through the last day of its expiry month (UTC), as the gateway counts.
+ * The schema cannot know "now": the BFF asks this with its clock, the SPA may with the browser's.
+ */
+export function expiredCardField(
+  card: { expiryMonth: string; expiryYear: string },
+  now: number,
+): { path: 'expiryMonth' | 'expiryYear'; message: string } | null {
+  const today = new Date(now);
+  const year = Number(card.expiryYear);
+  const month = Number(card.expiryMonth);
+  const expired = `the card expired at the end of ${card.expiryMonth}/${card.expiryYear}`;
+  if (year < today.getUTCFullYear()) return { path: 'expiryYear', message: expired };
+  if (year === today.getUTCFullYear() && month < today.getUTCMonth() + 1)
+    return { path: 'expiryMonth', message: expired };
+  return null;
+}
+
 export const BankDestinationSchema = z
   .object({
     kind: z.literal('bank'),
@@ -58,7 +78,7 @@ export const BankDestinationSchema = z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4-34 letters or digits (IBAN or account number)'),
-    bankName: text(128),
+    bankName: freeText(1, 128),
     bankBic: z
       .string()
       .trim()
@@ -103,7 +123,7 @@ export const PayoutCreateBodySchema = z
     amount: AmountSchema,
     currency: CurrencySchema,
     endpointId: EndpointIdSchema.optional(),
-    orderDesc: text(1024),
+    orderDesc: freeText(1, 1024),
     mode: PayoutModeSchema.default('two-step'),
   })
   .strict();
@@ -111,7 +131,9 @@ export type PayoutCreateBody = z.infer<typeof PayoutCreateBodySchema>;
 export type PayoutCreateInput = z.input<typeof PayoutCreateBodySchema>;
 
 export const PayoutApproveBodySchema = z.object({}).strict();
-export const PayoutRejectBodySchema = z.object({ reason: text(255) }).strict();
+export const PayoutRejectBodySchema = z
+  .object({ reason: freeText(1, 255, { multiline: true }) })
+  .strict();
 export type PayoutRejectBody = z.infer<typeof PayoutRejectBodySchema>;
 
 /**
@@ -215,17 +237,17 @@ export const LinkCustomerSchema = z
       .trim()
       .max(50, 'must be at most 50 characters')
       .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
-    address1: text(50),
-    city: text(50),
-    zipCode: text(10),
+    address1: freeText(1, 50),
+    city: freeText(1, 50),
+    zipCode: freeText(1, 10),
     country: z
       .string()
       .trim()
       .toUpperCase()
       .regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
     phone: PhoneSchema.optional(),
-    firstName: text(50).optional(),
-    lastName: text(50).optional(),
+    firstName: freeText(1, 50).optional(),
+    lastName: freeText(1, 50).optional(),
   })
   .strict();
 export type LinkCustomer = z.infer<typeof LinkCustomerSchema>;
@@ -254,7 +276,7 @@ export const PaymentLinkCreateBodySchema = z
     amount: AmountSchema.optional(),
     currency: CurrencySchema.optional(),
     endpointId: EndpointIdSchema.optional(),
-    orderDesc: text(1024),
+    orderDesc: freeText(1, 1024),
     customer: LinkCustomerSchema.optional(),
     redirectUrl: HttpUrlSchema.optional(),
   })
@@ -327,16 +349,34 @@ export const PaymentLinkSchema = z.object({
   customerEmail: z.string().nullable(),
   /** the hosted page for the customer; null until sent (a payout-form: until approved) */
   redirectUrl: z.string().nullable(),
+  /**
+   * where the gateway sends the customer (payee) after the form: the return address its creator
+   * gave, else Paydesk's own page; null when not known
+   */
+  returnUrl: z.string().nullable(),
   createdBy: z.object({ id: z.string(), email: z.string() }),
   decidedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
   rejectReason: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   canDecide: z.boolean(),
+  /**
+   * The order the customer's use of the page made, as Paydesk knows it from the gateway's
+   * callbacks (null until the first one): whether the customer has paid.
+   */
+  order: z
+    .object({
+      transactionId: z.string(),
+      orderid: z.string(),
+      status: TransactionStatusSchema,
+      stage: z.string().nullable(),
+    })
+    .nullable(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
 });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
+export type PaymentLinkOrder = NonNullable<PaymentLink['order']>;
 
 export const PaymentLinkResultSchema = z.object({ link: PaymentLinkSchema, message: z.string() });
 export type PaymentLinkResult = z.infer<typeof PaymentLinkResultSchema>;
@@ -359,7 +399,7 @@ export type PaymentLinkList = z.infer<typeof PaymentLinkListSchema>;
 /** `POST /api/cards/:cardRefId/info` (support, finance): the reason is required and audited. */
 export const CardInfoBodySchema = z
   .object({
-    reason: z.string().trim().min(3, 'must say why (at least 3 characters)').max(255),
+    reason: freeText(3, 255, { multiline: true, tooShort: 'must say why (at least 3 characters)' }),
     endpointId: EndpointIdSchema.optional(),
   })
   .strict();
@@ -411,20 +451,8 @@ export type PayoutEvent = z.infer<typeof PayoutEventSchema>;
 export const PayoutDetailSchema = PayoutSchema.extend({ events: z.array(PayoutEventSchema) });
 export type PayoutDetail = z.infer<typeof PayoutDetailSchema>;
 
-/**
- * One payment link with its history (created, approved or rejected, the gateway's reply) and its
- * order as Paydesk knows it from the gateway's callbacks (null until the first one): whether the
- * customer has paid.
- */
+/** One payment link with its history (created, approved or rejected, the gateway's reply). */
 export const PaymentLinkDetailSchema = PaymentLinkSchema.extend({
   events: z.array(PayoutEventSchema),
-  order: z
-    .object({
-      transactionId: z.string(),
-      orderid: z.string(),
-      status: TransactionStatusSchema,
-      stage: z.string().nullable(),
-    })
-    .nullable(),
 });
 export type PaymentLinkDetail = z.infer<typeof PaymentLinkDetailSchema>;

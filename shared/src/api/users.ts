@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, IdSchema, IsoDateTimeSchema } from './common.js';
+import { EmailSchema, freeText, IdSchema, IsoDateTimeSchema } from './common.js';
 import { RoleSetSchema } from './roles.js';
 
 /** Password rule for new passwords: 12 to 256 characters. */
@@ -7,7 +7,7 @@ export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 256;
 export const NewPasswordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 
-export const UserNameSchema = z.string().trim().min(1).max(120);
+export const UserNameSchema = freeText(1, 120);
 
 /** A staff account as the API shows it (never a hash, a TOTP secret or a recovery code). */
 export const UserSchema = z.object({

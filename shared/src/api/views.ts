@@ -2,8 +2,8 @@
 // for one role, so that everyone holding that role can apply it. The query is checked here, with
 // the list's own schema, by both the BFF (input) and the SPA (before sending).
 import { z } from 'zod';
-import { containsCardNumber, IsoDateTimeSchema } from './common.js';
-import { TransactionListQuerySchema } from './payments.js';
+import { containsCardNumber, freeText, IsoDateTimeSchema } from './common.js';
+import { TransactionListQuerySchema, transactionFilterRangeIssues } from './payments.js';
 import { RoleSchema } from './roles.js';
 
 export const VIEW_SCREENS = ['transactions'] as const;
@@ -32,6 +32,14 @@ export const VIEW_PARAMS = {
   },
 } as const satisfies Record<ViewScreen, Record<string, z.ZodType>>;
 
+/** The rules across a screen's parameters: the list's own (one place for list, export and views). */
+const VIEW_RANGES: Record<
+  ViewScreen,
+  (values: Record<string, string>) => { path: string; message: string }[]
+> = {
+  transactions: transactionFilterRangeIssues,
+};
+
 const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 /** What is wrong with `query` as a saved view of `screen` (empty = nothing). */
@@ -39,6 +47,7 @@ export function viewQueryProblems(screen: ViewScreen, query: string): string[] {
   const rules: Record<string, z.ZodType> = VIEW_PARAMS[screen];
   const problems: string[] = [];
   const seen = new Set<string>();
+  const values: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(query)) {
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     if (rule === undefined) {
@@ -52,7 +61,9 @@ export function viewQueryProblems(screen: ViewScreen, query: string): string[] {
     else if (containsCardNumber(value))
       // Everyone holding the role sees a saved view: it must never carry a card number.
       problems.push(`${key}: looks like a card number; search by the last four digits instead`);
+    else if (typeof parsed.data === 'string') values[key] = parsed.data;
   }
+  for (const issue of VIEW_RANGES[screen](values)) problems.push(`${issue.path}: ${issue.message}`);
   return problems;
 }
 
@@ -67,11 +78,7 @@ const ViewQueryTextSchema = z
 export const ViewCreateBodySchema = z
   .object({
     screen: ViewScreenSchema,
-    name: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .max(VIEW_NAME_MAX, `must be at most ${VIEW_NAME_MAX} characters`),
+    name: freeText(1, VIEW_NAME_MAX),
     /** the role whose holders see the view; the creator must hold it */
     role: RoleSchema,
     query: ViewQueryTextSchema,

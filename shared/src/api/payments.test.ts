@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CurrencySchema,
+  hasCents,
+  isIsoCurrency,
+  StatsQuerySchema,
+  TransactionFilterSchema,
+  transactionFilterRangeIssues,
+  TransactionListQuerySchema,
+} from './payments.js';
+import { expiredCardField } from './payouts.js';
+import { viewQueryProblems } from './views.js';
+
+describe('currency codes', () => {
+  it('when a code is an ISO 4217 currency, then it is taken (any case); made-up, "no currency" and testing codes are refused', () => {
+    expect(CurrencySchema.parse('eur')).toBe('EUR');
+    for (const code of ['USD', 'GBP', 'JPY', 'CHF', 'XCG']) expect(isIsoCurrency(code)).toBe(true);
+    for (const code of ['ZZZ', 'XXX', 'XTS', 'ABC']) {
+      const parsed = CurrencySchema.safeParse(code);
+      expect(parsed.success, code).toBe(false);
+      expect(parsed.error?.issues.map((i) => i.message)).toEqual([
+        'must be an ISO 4217 currency code (e.g. EUR)',
+      ]);
+    }
+    // the gateway counts amounts in cents: a currency without them (JPY) or with thousandths (KWD)
+    // is refused
+    for (const code of ['JPY', 'KRW', 'KWD', 'BHD']) {
+      expect(
+        CurrencySchema.safeParse(code).error?.issues.map((i) => i.message),
+        code,
+      ).toEqual(['must be a currency with 2 decimals (cents), as the gateway takes amounts']);
+    }
+    for (const code of ['EUR', 'USD', 'GBP', 'CHF']) expect(hasCents(code)).toBe(true);
+    // a malformed code gets the format rule alone
+    expect(CurrencySchema.safeParse('euro').error?.issues.map((i) => i.message)).toEqual([
+      'must be an ISO 4217 alpha-3 code',
+    ]);
+  });
+});
+
+describe('transaction filter ranges', () => {
+  it('when the creation window is empty or backwards, or the amounts are, then the upper bound is named; within range, nothing', () => {
+    expect(
+      transactionFilterRangeIssues({
+        createdFrom: '2026-01-02T00:00:00Z',
+        createdTo: '2026-01-01T00:00:00Z',
+        amountMin: '100',
+        amountMax: '99.99',
+      }),
+    ).toEqual([
+      { path: 'createdTo', message: 'must be after createdFrom' },
+      { path: 'amountMax', message: 'must not be below amountMin' },
+    ]);
+    expect(
+      transactionFilterRangeIssues({
+        createdFrom: '2026-01-01T00:00:00Z',
+        createdTo: '2026-01-01T00:00:00Z',
+      }),
+    ).toHaveLength(1);
+    // compared as minor units, never as text or floats
+    expect(transactionFilterRangeIssues({ amountMin: '9.9', amountMax: '10' })).toEqual([]);
+    expect(transactionFilterRangeIssues({ amountMin: '5', amountMax: '5.00' })).toEqual([]);
+    // a bad value is its own field's problem
+    expect(transactionFilterRangeIssues({ amountMin: 'x', amountMax: '1' })).toEqual([]);
+  });
+
+  it('when the list, export or saved-view schemas meet a backwards range, then they refuse it with the same rule', () => {
+    const backwards = { amountMin: '100', amountMax: '1' };
+    for (const schema of [TransactionFilterSchema, TransactionListQuerySchema]) {
+      const parsed = schema.safeParse(backwards);
+      expect(parsed.error?.issues).toEqual([
+        expect.objectContaining({
+          path: ['amountMax'],
+          message: 'must not be below amountMin',
+          params: { rule: 'range' },
+        }),
+      ]);
+    }
+    expect(viewQueryProblems('transactions', 'amountMin=100&amountMax=1')).toEqual([
+      'amountMax: must not be below amountMin',
+    ]);
+    // the field rules still apply one by one (the SPA reads a URL key by key)
+    expect(TransactionFilterSchema.shape.amountMin.safeParse('1.234').success).toBe(false);
+  });
+
+  it('when a list, export or statistics query holds an unknown parameter, then it is refused', () => {
+    expect(TransactionFilterSchema.safeParse({ 'status[]': 'approved' }).success).toBe(false);
+    expect(TransactionFilterSchema.safeParse({ limit: '10' }).success).toBe(false);
+    expect(TransactionListQuerySchema.safeParse({ statuses: 'approved' }).success).toBe(false);
+    expect(TransactionListQuerySchema.parse({ status: 'approved', limit: '10' })).toMatchObject({
+      status: 'approved',
+      limit: 10,
+    });
+    expect(StatsQuerySchema.safeParse({ since: '2026-01-01T00:00:00Z' }).success).toBe(false);
+  });
+});
+
+describe('payout card expiry', () => {
+  const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+  it('when the expiry month has ended (UTC), then the field at fault is named; the expiry month itself is still valid', () => {
+    expect(expiredCardField({ expiryMonth: '12', expiryYear: '2025' }, now)).toEqual({
+      path: 'expiryYear',
+      message: 'the card expired at the end of 12/2025',
+    });
+    expect(expiredCardField({ expiryMonth: '10', expiryYear: '2026' }, now)?.path).toBe(
+      'expiryMonth',
+    );
+    expect(expiredCardField({ expiryMonth: '11', expiryYear: '2026' }, now)).toBeNull();
+    expect(expiredCardField({ expiryMonth: '01', expiryYear: '2027' }, now)).toBeNull();
+    // the last instant of November 2026, and the first of December
+    expect(
+      expiredCardField({ expiryMonth: '11', expiryYear: '2026' }, Date.UTC(2026, 11, 1) - 1),
+    ).toBeNull();
+    expect(
+      expiredCardField({ expiryMonth: '11', expiryYear: '2026' }, Date.UTC(2026, 11, 1)),
+    ).not.toBeNull();
+  });
+});
