@@ -188,7 +188,8 @@ try {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByText(/Charge 12\.00 euros every week/).waitFor();
       await shoot(page, 'subscription-confirm', scheme);
-      await page.keyboard.press('Escape');
+      // What was typed keeps the dialog open against Escape: its Cancel closes it.
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('link', { name: plan.orderDesc }).first().click();
       await page.getByRole('table', { name: 'Charges' }).waitFor();
       await shoot(page, 'subscription-detail', scheme, { fullPage: true });

@@ -120,7 +120,8 @@ try {
     await page.getByLabel(/Amount to return/).fill('9999.00');
     await page.getByText(/At most the remaining returnable amount/).waitFor();
     await shoot(page, 'return-over-rest');
-    await page.keyboard.press('Escape');
+    // What was typed keeps the dialog open against Escape: its Cancel closes it.
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await shoot(page, 'after-returns', { fullPage: true });
     await context.close();

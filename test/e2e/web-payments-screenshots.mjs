@@ -233,7 +233,7 @@ try {
     await page.getByLabel(/Amount to capture/).fill('80');
     await shoot(page, `capture-dialog-${colorScheme}`);
     await page.getByRole('button', { name: /^Capture £?€?80/ }).click();
-    await page.getByText(/capture 80.00 EUR approved/).waitFor();
+    await page.getByText(/Capture of €80.00 approved/).waitFor();
 
     // Two partial returns, then one that exceeds what is left.
     for (const [amount, step] of [
@@ -253,9 +253,10 @@ try {
       await page.getByText(/Return 30.00 euros to the customer\?/).waitFor();
       await shoot(page, `return-confirm-${colorScheme}`);
       await page.getByRole('button', { name: /^Return €30.00/ }).click();
-      await page.getByText(/return 30.00 EUR approved/).waitFor();
+      await page.getByText(/Return of €30.00 approved/).waitFor();
     }
-    await page.keyboard.press('Escape');
+    // What was typed keeps the dialog open against Escape: its Cancel closes it.
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await shoot(page, `after-return-${colorScheme}`, { fullPage: true });
 
@@ -291,7 +292,7 @@ try {
     await page.getByRole('button', { name: 'Check and submit for approval' }).click();
     await page.getByText('This fails the Luhn check.').waitFor();
     await shoot(page, `payouts-prepare-${colorScheme}`);
-    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.goto(`${base}/payouts?view=mine`);
     await page.getByText('Yours: another ops user approves').waitFor();

@@ -10,6 +10,7 @@ import {
   type RowData,
   type TableFeatures,
 } from '@tanstack/react-table';
+import { sidewaysScrollShadows } from './scroll-shadows';
 
 /** MUI markup for a TanStack table: the table owns rows and state, this owns semantics and look. */
 export function DataTable<TFeatures extends TableFeatures, TData extends RowData, TSelected>({
@@ -27,7 +28,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
       tabIndex={0}
       role="region"
       aria-label={`${label} (scrolls sideways when wider than the screen)`}
-      sx={{ opacity: busy ? 0.6 : 1, transition: 'opacity 120ms' }}
+      sx={[sidewaysScrollShadows, { opacity: busy ? 0.6 : 1, transition: 'opacity 120ms' }]}
     >
       <Table size="small" aria-label={label} aria-busy={busy}>
         <TableHead>

@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -10,10 +9,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { PayoutRejectBodySchema, type PayoutRejectBody } from '@paydesk/shared/api';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useId, useState, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
 import { describeError } from '../lib/api-client';
+import { textRefusalIn } from '../lib/field-help';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../lib/idempotency';
 import type { Decision } from './decision-buttons';
+import { FormDialog } from './form-dialog';
 import { useNotify } from './notifier';
 
 /**
@@ -37,6 +38,7 @@ export function DecisionDialog<Result extends { message: string }>({
   reject,
   failed,
   queryKey,
+  done,
   onClose,
 }: {
   /** the id of what is decided; an approval's key is bound to it */
@@ -61,6 +63,11 @@ export function DecisionDialog<Result extends { message: string }>({
   failed: (result: Result) => boolean;
   /** the lists to refresh after a definite answer */
   queryKey: QueryKey;
+  /**
+   * What to show instead of closing with a snackbar after a definite answer, or null: e.g. the page
+   * address an approval released, which the approver must be able to copy.
+   */
+  done?: (result: Result) => ReactElement | null;
   onClose: () => void;
 }) {
   const titleId = useId();
@@ -78,18 +85,22 @@ export function DecisionDialog<Result extends { message: string }>({
       return reject(body, keeper.keyFor(body));
     },
     onSuccess: async (result) => {
-      notify(result.message, failed(result) ? 'error' : 'success');
-      onClose();
+      if ((done?.(result) ?? null) === null) {
+        notify(result.message, failed(result) ? 'error' : 'success');
+        onClose();
+      }
       await client.invalidateQueries({ queryKey });
     },
+    // A failure is said once, inline in the dialog (a snackbar would cover its buttons).
     onError: async (error) => {
-      notify(describeError(error), 'error');
       if (!isOutcomeUnknown(error)) await client.invalidateQueries({ queryKey });
     },
   });
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
   const reasonError =
-    submitted && !parsedReason.success ? 'Say why (up to 255 characters).' : undefined;
+    submitted && !parsedReason.success
+      ? (textRefusalIn(parsedReason.error.issues) ?? 'Say why (up to 255 characters).')
+      : undefined;
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -98,10 +109,15 @@ export function DecisionDialog<Result extends { message: string }>({
     mutation.mutate();
   };
 
+  const shown = mutation.isSuccess ? (done?.(mutation.data) ?? null) : null;
+  if (shown !== null) return shown;
+
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={mutation.isPending ? undefined : onClose}
+      dirty={decision === 'reject' && reason.trim() !== ''}
+      busy={mutation.isPending}
+      onClose={onClose}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="sm"
@@ -155,6 +171,6 @@ export function DecisionDialog<Result extends { message: string }>({
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }

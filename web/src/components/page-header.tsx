@@ -1,43 +1,69 @@
-import Stack from '@mui/material/Stack';
+import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type ReactNode, type Ref } from 'react';
 
 /** The screen's one h1 (also the document title) and its main actions. */
 export function PageHeader({
   title,
   actions,
+  headingRef,
   children,
 }: {
   title: string;
   actions?: ReactNode;
+  /**
+   * Makes the heading focusable by script (tabIndex -1): where a screen sends the keyboard focus
+   * when the control that had it goes away (e.g. an action done and no longer offered).
+   */
+  headingRef?: Ref<HTMLHeadingElement>;
   children?: ReactNode;
 }) {
   useEffect(() => {
     document.title = `${title} · Paydesk`;
   }, [title]);
   return (
-    <Stack
-      direction={{ xs: 'column', sm: 'row' }}
-      spacing={2}
+    // One wrapping row: the title takes what the actions leave (its text wraps first), the
+    // actions keep their natural width beside it and move below it, together, only when the
+    // title would get narrower than 20rem (phones).
+    <Box
       sx={{
         mb: 3,
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 2,
+        alignItems: 'center',
         justifyContent: 'space-between',
-        alignItems: { xs: 'flex-start', sm: 'center' },
       }}
     >
-      <div>
-        <Typography variant="h1">{title}</Typography>
+      <Box sx={{ flex: '1 1 20rem', minWidth: 0 }}>
+        <Typography
+          variant="h1"
+          ref={headingRef}
+          tabIndex={headingRef === undefined ? undefined : -1}
+          // Its focus ring fits the title, not the whole row.
+          sx={{ width: 'fit-content', maxWidth: '100%' }}
+        >
+          {title}
+        </Typography>
         {children ? (
           <Typography color="text.secondary" component="div" sx={{ mt: 0.5 }}>
             {children}
           </Typography>
         ) : null}
-      </div>
+      </Box>
       {actions ? (
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+        <Box
+          sx={{
+            flex: '0 1 auto',
+            display: 'flex',
+            flexWrap: 'wrap',
+            gap: 1,
+            alignItems: 'center',
+          }}
+        >
           {actions}
-        </Stack>
+        </Box>
       ) : null}
-    </Stack>
+    </Box>
   );
 }

@@ -49,6 +49,10 @@ export function ViewTabsPanel<V extends string, Item>({
           onChange(next);
         }}
         aria-label={label}
+        // On a phone the tabs are wider than the screen: they scroll, with arrows, never clip.
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
         sx={{ px: 1, borderBottom: 1, borderColor: 'divider' }}
       >
         {views.map((v) => (

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDateAndTime, formatDateTime, formatMoney, formatUtc } from './format';
+import {
+  formatCount,
+  formatDateAndTime,
+  formatDateTime,
+  formatMoney,
+  formatMoneyCompact,
+  formatUtc,
+} from './format';
 
 // Intl output uses narrow no-break spaces in some locales; compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -34,6 +41,27 @@ describe('formatMoney', () => {
     expect(() => formatMoney('1e3', 'USD', 'en-US')).toThrow(RangeError);
     expect(() => formatMoney('12,50', 'EUR', 'de-DE')).toThrow(RangeError);
     expect(() => formatMoney('', 'EUR', 'en-US')).toThrow(RangeError);
+  });
+});
+
+describe('formatMoneyCompact', () => {
+  it('when an axis tick is large, then it is short, with its currency: thousands and millions abbreviated', () => {
+    expect(formatMoneyCompact('15000.00', 'EUR', 'en-US')).toBe('€15K');
+    expect(formatMoneyCompact('12500', 'EUR', 'en-US')).toBe('€12.5K');
+    expect(formatMoneyCompact('1250000', 'USD', 'en-US')).toBe('$1.25M');
+    expect(plain(formatMoneyCompact('15000', 'EUR', 'de-DE'))).toBe('15.000 €');
+    expect(plain(formatMoneyCompact('1500000', 'EUR', 'de-DE'))).toBe('1,5 Mio. €');
+  });
+
+  it('when an axis tick is small, then it keeps the digits that tell ticks apart', () => {
+    expect(formatMoneyCompact('0', 'EUR', 'en-US')).toBe('€0');
+    expect(formatMoneyCompact('0.5', 'EUR', 'en-US')).toBe('€0.5');
+    expect(formatMoneyCompact('250', 'EUR', 'en-US')).toBe('€250');
+    expect(formatMoneyCompact('1050', 'EUR', 'en-US')).toBe('€1.05K');
+  });
+
+  it('when the text is not a decimal, then it throws', () => {
+    expect(() => formatMoneyCompact('1e3', 'EUR', 'en-US')).toThrow(RangeError);
   });
 });
 

@@ -48,6 +48,28 @@ export function formatMoney(
   }).format(trimmed);
 }
 
+/**
+ * A short label for a money axis tick, e.g. ('15000', 'EUR', 'en-US') → '€15K': compact notation
+ * with at most 3 significant digits, so it fits beside a chart. Rounded: never for amounts shown
+ * as figures (tooltips, tables), which use `formatMoney`.
+ */
+export function formatMoneyCompact(
+  amount: string,
+  currency: string,
+  locale: string = userLocale(),
+): string {
+  const trimmed = amount.trim();
+  if (!isDecimalText(trimmed)) {
+    throw new RangeError(`not a decimal amount: ${JSON.stringify(amount)}`);
+  }
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    notation: 'compact',
+    maximumSignificantDigits: 3,
+  }).format(trimmed);
+}
+
 export interface DateFormatOptions {
   locale?: string;
   timeZone?: string;

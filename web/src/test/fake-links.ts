@@ -11,7 +11,6 @@ import {
   PaymentLinkSchema,
   PayoutRejectBodySchema,
   type PaymentLink,
-  type PaymentLinkDetail,
   type PaymentLinkKind,
   type PayoutEvent,
   type Role,
@@ -33,6 +32,7 @@ export function heldPayoutForm(n: number): PaymentLink {
     orderid: null,
     customerEmail: null,
     redirectUrl: null,
+    returnUrl: `https://shop.example/payees/${String(n)}/done`,
     amount: '75.00',
     orderDesc: `Seller payout ${String(n)}`,
     createdBy: { id: 'u-otto', email: 'otto@example.com' },
@@ -53,12 +53,14 @@ export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): Payme
     orderDesc: `Invoice ${n}`,
     customerEmail: `payer${n}@example.com`,
     redirectUrl: `https://gateway.example/paynet/form/${n}`,
+    returnUrl: 'https://shop.example/thanks',
     createdBy: { id: 'u-fin', email: 'fin@example.com' },
     decidedBy: null,
     rejectReason: null,
     errorCode: null,
     errorMessage: null,
     canDecide: false,
+    order: null,
     createdAt: iso(n),
     updatedAt: iso(n),
     ...overrides,
@@ -97,11 +99,12 @@ export class FakeLinks {
       ...link,
       canDecide,
       redirectUrl: link.state === 'sent' ? link.redirectUrl : null,
+      order: this.orders.get(link.id) ?? link.order,
     });
   }
 
   /** a link's order as the BFF learned it from callbacks (none by default) */
-  readonly orders = new Map<string, PaymentLinkDetail['order']>();
+  readonly orders = new Map<string, PaymentLink['order']>();
 
   handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
     const { method, path } = request;
@@ -139,7 +142,6 @@ export class FakeLinks {
         body: PaymentLinkDetailSchema.parse({
           ...this.view(link, user),
           events: this.timeline(link),
-          order: this.orders.get(link.id) ?? null,
         }),
       };
     }
@@ -209,6 +211,8 @@ export class FakeLinks {
       orderDesc: body.orderDesc,
       customerEmail: body.customer?.email ?? null,
       redirectUrl: payout ? null : `https://gateway.example/paynet/form/${n}`,
+      // As the BFF: the address given, else Paydesk's own page.
+      returnUrl: body.redirectUrl ?? 'https://paydesk.example/payment-links/done',
       createdBy: { id: user.id, email: user.email },
       createdAt: iso(600 + n),
       updatedAt: iso(600 + n),
@@ -260,7 +264,7 @@ export class FakeLinks {
       body: PaymentLinkResultSchema.parse({
         link: this.view(next, user),
         message: approve
-          ? 'Payout form approved: its page is released.'
+          ? 'Send this page address to the payee; the outcome arrives by callback.'
           : 'Payout form rejected; nothing was sent.',
       }),
     };

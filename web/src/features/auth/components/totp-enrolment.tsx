@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -10,6 +11,7 @@ import {
   type TotpEnrolResponse,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -59,9 +61,30 @@ function ConfirmCode({
   return (
     <Stack spacing={2}>
       <Typography>
-        Add this account to your authenticator app with the secret (or the otpauth URI), then enter
+        Scan this code with your authenticator app, or type the secret into it by hand; then enter
         the code it shows.
       </Typography>
+      {/* Drawn here from the otpauth URI: the secret never leaves the page for an image service. */}
+      <Box
+        sx={{
+          alignSelf: 'flex-start',
+          lineHeight: 0,
+          bgcolor: '#fff',
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+        }}
+      >
+        <QRCodeSVG
+          value={enrolment.otpauthUri}
+          size={200}
+          marginSize={4}
+          bgColor="#ffffff"
+          fgColor="#000000"
+          role="img"
+          aria-label="QR code of the otpauth URI, to scan with an authenticator app"
+        />
+      </Box>
       <CopyableText label="Secret" value={enrolment.secret} />
       <CopyableText label="otpauth URI" value={enrolment.otpauthUri} multiline />
       <form
@@ -116,7 +139,10 @@ function ConfirmCode({
   );
 }
 
-/** Two-step sign-in: enrol (secret + URI), confirm with a code, then the recovery codes, shown once. */
+/**
+ * Two-step sign-in: enrol (a QR code of the otpauth URI, the secret and the URI as text), confirm
+ * with a code, then the recovery codes, shown once.
+ */
 export function TotpEnrolment() {
   const { user } = useSession();
   const client = useQueryClient();

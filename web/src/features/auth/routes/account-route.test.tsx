@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { QRCodeSVG } from 'qrcode.react';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, FakeBff, VALID_TOTP } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
@@ -131,5 +132,22 @@ describe('My account', () => {
     expect(await screen.findByText(/Two-step sign-in is on\. If you lose/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Recovery codes')).not.toBeInTheDocument();
     expect(bff.users[0]!.totpEnabled).toBe(true);
+  });
+  it('when TOTP enrolment starts, then a QR code of the otpauth URI is drawn in the page to scan, beside the secret for typing in', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Set up two-step sign-in' }));
+    const qr = await screen.findByRole('img', { name: /^QR code of the otpauth URI/ });
+    expect(qr.tagName.toLowerCase()).toBe('svg');
+    const uri = 'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk';
+    // the same modules as a QR code of exactly the URI (not of the secret alone)
+    const expected = render(<QRCodeSVG value={uri} size={200} marginSize={4} />).container;
+    const modules = (svg: Element) => svg.querySelectorAll('path')[1]?.getAttribute('d');
+    expect(modules(qr)).toBeTruthy();
+    expect(modules(qr)).toBe(modules(expected.querySelector('svg')!));
+    // manual entry stays possible
+    expect(screen.getByLabelText('Secret')).toHaveValue('JBSWY3DPEHPK3PXP');
+    // drawn here: no image was fetched from anywhere
+    expect(bff.requests.every((r) => r.path.startsWith('/api/'))).toBe(true);
   });
 });

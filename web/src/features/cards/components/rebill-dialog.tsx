@@ -14,13 +14,12 @@ import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
-import { useNotify } from '../../../components/notifier';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
-import { describeFollowUpError } from '../../transactions/api/follow-up';
+import { describeOperationResult } from '../../transactions/api/operation-message';
 import { transactionKeys } from '../../transactions/api/transactions';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
@@ -58,7 +57,7 @@ function RebillDone({ result, onClose }: { result: OperationResult; onClose: () 
             approved ? 'success' : result.operation.state === 'processing' ? 'info' : 'error'
           }
         >
-          {result.message}
+          {describeOperationResult(result)}
         </Alert>
         <Typography sx={{ mt: 2 }}>
           New order {result.transaction.orderid} for{' '}
@@ -92,7 +91,6 @@ export default function RebillDialog({
 }) {
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
-  const notify = useNotify();
   const step = useConfirmStep<RebillBody>();
   const { register, handleSubmit, formState, setError } = useForm<RebillInput, unknown, RebillBody>(
     {
@@ -109,15 +107,15 @@ export default function RebillDialog({
   );
   const mutation = useMutation({
     mutationFn: (body: RebillBody) => sendRebill(body, keeper.keyFor(body)),
-    onSuccess: async (result) => {
-      notify(result.message, result.operation.state === 'approved' ? 'success' : 'info');
+    // The answer shows in the dialog (RebillDone), not also in a snackbar over it.
+    onSuccess: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: transactionKeys.all }),
         client.invalidateQueries({ queryKey: cardKeys.all }),
       ]);
     },
-    onError: (error, body) => {
-      notify(describeFollowUpError(error, body.currency), 'error');
+    // A failure is said once, in the dialog: beside the fields it names, else in its alert.
+    onError: (error) => {
       if (applyServerFieldErrors(error, setError, FIELDS)) step.edit();
     },
   });
@@ -135,6 +133,7 @@ export default function RebillDialog({
         currency={confirming.currency}
         submitLabel={`Charge ${formatMoney(confirming.amount, confirming.currency)}`}
         destructive
+        dirty
         onClose={onClose}
       >
         <Typography variant="h6" component="p">
@@ -157,6 +156,7 @@ export default function RebillDialog({
       what="the rebill"
       currency="EUR"
       error={mutation.isError && Object.keys(errors).length === 0 ? mutation.error : null}
+      dirty={formState.isDirty}
       onClose={onClose}
     >
       <TextField

@@ -50,6 +50,29 @@ describe('cards', () => {
     expect(bff.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
+  it('when the reason holds a card number or a control character, then the field says which and nothing is sent', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await screen.findByRole('heading', { name: 'Cards' });
+    const reason = lookupForm().getByLabelText(/Reason/);
+    await app.user.type(reason, 'customer gave 4111-1111-1111-1111');
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    expect(
+      await lookupForm().findByText(
+        'Must not contain a card number; give the last four digits only.',
+      ),
+    ).toBeInTheDocument();
+    await app.user.clear(reason);
+    await app.user.type(reason, 'dispute \u202eofni');
+    await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
+    expect(
+      await lookupForm().findByText(
+        'Must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069).',
+      ),
+    ).toBeInTheDocument();
+    expect(bff.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
   it('when the server refuses a field, then its message shows next to that field', async () => {
     const bff = bffAs(['finance']).on('POST /api/cards/:cardRefId/info', () => ({
       status: 400,
@@ -237,7 +260,13 @@ describe('cards', () => {
           message: 'invalid',
           requestId: 'r',
           details: {
-            fields: [{ path: 'currency', rule: 'custom', message: 'no endpoint for currency XXX' }],
+            fields: [
+              {
+                path: 'currency',
+                rule: 'endpoint_currency',
+                message: 'no configured endpoint takes GBP (configured: EUR, USD)',
+              },
+            ],
           },
         },
       },
@@ -247,14 +276,16 @@ describe('cards', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
     await app.user.type(dialog.getByLabelText(/^Amount/), '5');
     await app.user.clear(dialog.getByLabelText(/Currency/));
-    await app.user.type(dialog.getByLabelText(/Currency/), 'XXX');
+    await app.user.type(dialog.getByLabelText(/Currency/), 'GBP');
     await app.user.type(dialog.getByLabelText(/Description/), 'Top-up');
     await app.user.type(dialog.getByLabelText(/Reason/), 'agreed');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
     await app.user.click(confirm.getByRole('button', { name: /Charge/ }));
     const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
-    expect(await back.findByText('no endpoint for currency XXX')).toBeInTheDocument();
+    expect(
+      await back.findByText('no configured endpoint takes GBP (configured: EUR, USD)'),
+    ).toBeInTheDocument();
   });
 
   it('when finance starts a subscription from Cards, then the new subscription dialog opens with the reference', async () => {

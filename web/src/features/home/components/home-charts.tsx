@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import type { StatsResponse } from '@paydesk/shared/api';
 import { useState } from 'react';
-import { formatCount, formatMoney } from '../../../lib/format';
+import { formatCount, formatMoney, formatMoneyCompact } from '../../../lib/format';
 import { fromMinor } from '../../../lib/money';
 import { currenciesOf, dailySeries, type DayPoint } from '../api/home-stats';
 
@@ -18,9 +18,12 @@ const dayLabel = (day: string) =>
     new Date(`${day}T00:00:00.000Z`),
   );
 
-/** Axis ticks are integer minor units (the chart's scale); the text comes from decimal strings. */
+/**
+ * Axis ticks are integer minor units (the chart's scale); the text comes from decimal strings,
+ * compact ('€15K') so that it fits the axis. The tooltips show the full amounts.
+ */
 const tickMoney = (currency: string) => (value: number) =>
-  formatMoney(fromMinor(BigInt(Math.round(value))), currency);
+  formatMoneyCompact(fromMinor(BigInt(Math.round(value))), currency);
 
 function ChartFrame({
   title,

@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -14,21 +13,20 @@ import {
   PaymentLinkCreateBodySchema,
   type PaymentLinkCreateBody,
   type PaymentLinkKind,
-  type PaymentLinkResult,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm, useWatch, type FieldError } from 'react-hook-form';
 import { z } from 'zod';
-import { CopyableText } from '../../../components/copyable-text';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
-import { useNotify } from '../../../components/notifier';
-import { describeError, isApiError } from '../../../lib/api-client';
+import { FormDialog } from '../../../components/form-dialog';
+import { describeError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { createLink, linkKeys } from '../api/payment-links';
 import { KIND_LABELS } from './link-labels';
+import { LinkResultDialog } from './link-result-dialog';
 
 const CUSTOMER_FIELDS = [
   { name: 'email', label: 'E-mail', rule: 'An e-mail address of up to 50 characters.' },
@@ -58,6 +56,9 @@ const defined = (record: Record<string, string | undefined>) =>
 
 // The form holds text for every kind; what a kind does not take is left out before the shared
 // schema's rules (amount for all but account verification, customer for all but payout-form).
+// What a kind requires stays in even when empty, so that its field's own rule refuses it in the
+// same pass as every other field: the shared schema's per-kind "is required" rule runs only once
+// all fields pass, which would reveal the errors in two waves.
 const LinkFormSchema = z
   .object({
     kind: z.string(),
@@ -71,19 +72,25 @@ const LinkFormSchema = z
   .transform((v) => {
     const withAmount = v.kind !== 'account-verification-form';
     const withCustomer = v.kind !== 'payout-form';
+    const needsPhone = withCustomer && v.kind !== 'account-verification-form';
     return {
       kind: v.kind,
       orderDesc: v.orderDesc,
       ...defined({
-        amount: withAmount ? optional(v.amount) : undefined,
-        currency: withAmount ? optional(v.currency) : undefined,
+        amount: withAmount ? v.amount : undefined,
+        currency: withAmount ? v.currency : undefined,
         endpointId: optional(v.endpointId),
         redirectUrl: optional(v.redirectUrl),
       }),
       ...(withCustomer
         ? {
             customer: defined(
-              Object.fromEntries(Object.entries(v.customer).map(([k, t]) => [k, optional(t)])),
+              Object.fromEntries(
+                Object.entries(v.customer).map(([k, t]) => [
+                  k,
+                  k === 'phone' && needsPhone ? t : optional(t),
+                ]),
+              ),
             ),
           }
         : {}),
@@ -91,31 +98,6 @@ const LinkFormSchema = z
   })
   .pipe(PaymentLinkCreateBodySchema);
 type LinkInput = z.input<typeof LinkFormSchema>;
-
-function Created({ result, onClose }: { result: PaymentLinkResult; onClose: () => void }) {
-  const titleId = useId();
-  const { link } = result;
-  return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <DialogTitle id={titleId}>
-        {link.redirectUrl === null ? 'Payout form waits for approval' : 'Payment link ready'}
-      </DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <Alert severity={link.state === 'failed' ? 'error' : 'success'}>{result.message}</Alert>
-          {link.redirectUrl !== null ? (
-            <CopyableText label="Customer page address" value={link.redirectUrl} />
-          ) : null}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} variant="contained">
-          Done
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
 
 /**
  * A hosted form link: finance creates card forms (sent at once), ops a payout-form (held until a
@@ -132,7 +114,6 @@ export default function CreateLinkDialog({
   const titleId = useId();
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
-  const notify = useNotify();
   const { register, handleSubmit, formState, setError, control } = useForm<
     LinkInput,
     unknown,
@@ -149,16 +130,16 @@ export default function CreateLinkDialog({
       customer: Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f.name, ''])),
     },
   });
+  const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
     mutationFn: (body: PaymentLinkCreateBody) => createLink(body, keeper.keyFor(body)),
-    onSuccess: async (result) => {
-      notify(result.message, result.link.state === 'failed' ? 'error' : 'success');
+    // The answer shows in the dialog (LinkResultDialog), with the page address it speaks of.
+    onSuccess: async () => {
       await client.invalidateQueries({ queryKey: linkKeys.all });
     },
+    // A refusal is said once: beside the fields it names, else in the dialog's alert.
     onError: (error) => {
-      if (!applyServerFieldErrors(error, setError, SERVER_FIELDS)) {
-        notify(describeError(error), 'error');
-      }
+      setBesideFields(applyServerFieldErrors(error, setError, SERVER_FIELDS));
     },
   });
   const kind = useWatch({ control, name: 'kind' });
@@ -169,17 +150,18 @@ export default function CreateLinkDialog({
   };
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
   const locked = outcomeUnknown || mutation.isPending;
-  const validationShown = isApiError(mutation.error) && mutation.error.code === 'VALIDATION_FAILED';
 
-  if (mutation.isSuccess) return <Created result={mutation.data} onClose={onClose} />;
+  if (mutation.isSuccess) return <LinkResultDialog result={mutation.data} onClose={onClose} />;
 
   const withAmount = kind !== 'account-verification-form';
   const withCustomer = kind !== 'payout-form';
   const needsPhone = withCustomer && kind !== 'account-verification-form';
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={mutation.isPending ? undefined : onClose}
+      dirty={formState.isDirty}
+      busy={mutation.isPending}
+      onClose={onClose}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="sm"
@@ -209,7 +191,7 @@ export default function CreateLinkDialog({
                 {describeError(mutation.error)} Sending again is safe: it is the same request, and
                 Paydesk will not create the link twice.
               </Alert>
-            ) : mutation.isError && !validationShown ? (
+            ) : mutation.isError && !besideFields ? (
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
             <TextField
@@ -314,6 +296,6 @@ export default function CreateLinkDialog({
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -7,6 +7,7 @@ import { formatMoneyInWords } from '../../../lib/money';
 import { Facts } from '../../transactions/components/amounts-panel';
 import { approveLink, linkKeys, rejectLink } from '../api/payment-links';
 import { KIND_LABELS } from './link-labels';
+import { LinkResultDialog } from './link-result-dialog';
 
 /**
  * Approve (send to the gateway and release its page) or reject a payout-form another ops user
@@ -50,6 +51,8 @@ export default function LinkDecisionDialog({
             ['Kind', KIND_LABELS[link.kind]],
             ['Amount', <strong key="a">{amount}</strong>],
             ['Description', link.orderDesc],
+            // where the payee is sent after the form: the approver sees it before releasing it
+            ['Return address', link.returnUrl ?? '—'],
             ['Created by', link.createdBy.email],
             ['Client order id', link.clientOrderId],
           ]}
@@ -67,6 +70,12 @@ export default function LinkDecisionDialog({
       reject={(body, key) => rejectLink(link.id, body, key)}
       failed={(result) => result.link.state === 'failed'}
       queryKey={linkKeys.all}
+      // The released page address, to copy and send, beside the message that speaks of it.
+      done={(result) =>
+        result.link.redirectUrl === null ? null : (
+          <LinkResultDialog result={result} onClose={onClose} />
+        )
+      }
       onClose={onClose}
     />
   );

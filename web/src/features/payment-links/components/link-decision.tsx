@@ -7,6 +7,9 @@ import {
   OwnPendingDecision,
   type Decision,
 } from '../../../components/decision-buttons';
+import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
+import { KIND_LABELS } from './link-labels';
 
 /**
  * What the signed-in user may do with a link, or what to know about it: the page address once
@@ -31,11 +34,17 @@ export function LinkDecision({
     );
   }
   // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
-  if (link.canDecide && isOps) return <DecisionButtons onDecide={onDecide} />;
+  const subject = `${KIND_LABELS[link.kind].toLowerCase()}${
+    link.amount !== null && link.currency !== null
+      ? ` of ${formatMoney(link.amount, link.currency)}`
+      : ''
+  }: ${link.orderDesc}`;
+  if (link.canDecide && isOps) return <DecisionButtons subject={subject} onDecide={onDecide} />;
   if (link.state === 'pending_approval' && link.createdBy.id === myId) {
     // Four eyes: its creator can never approve it, only take it back.
     return (
       <OwnPendingDecision
+        subject={subject}
         onWithdraw={() => {
           onDecide('reject');
         }}
@@ -48,7 +57,7 @@ export function LinkDecision({
       : link.rejectReason !== null
         ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
         : link.errorMessage !== null
-          ? [link.errorCode, link.errorMessage].filter(Boolean).join(': ')
+          ? errorText(link.errorCode, link.errorMessage)
           : link.state === 'unknown'
             ? 'The gateway’s reply was lost; the page address is not known.'
             : null;

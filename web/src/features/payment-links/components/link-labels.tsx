@@ -1,5 +1,10 @@
 import Chip from '@mui/material/Chip';
-import type { PaymentLinkKind, PaymentLinkState } from '@paydesk/shared/api';
+import type {
+  PaymentLink,
+  PaymentLinkKind,
+  PaymentLinkOrder,
+  PaymentLinkState,
+} from '@paydesk/shared/api';
 
 export const KIND_LABELS: Record<PaymentLinkKind, string> = {
   'sale-form': 'Sale form',
@@ -21,7 +26,39 @@ const LOOK: Record<
   rejected: { label: 'Rejected', color: 'default' },
 };
 
-export function LinkStateChip({ state }: { state: PaymentLinkState }) {
-  const look = LOOK[state];
+type Look = (typeof LOOK)[PaymentLinkState];
+
+/** What a sent link's order says: once the customer used the page, the link is no longer to share. */
+function orderLook(kind: PaymentLinkKind, order: PaymentLinkOrder): Look {
+  switch (order.status) {
+    case 'approved':
+      return {
+        label:
+          kind === 'preauth-form'
+            ? 'Authorized'
+            : kind === 'account-verification-form'
+              ? 'Verified'
+              : kind === 'payout-form'
+                ? 'Paid out'
+                : 'Paid',
+        color: 'success',
+      };
+    case 'processing':
+      return { label: 'Customer paying', color: 'info' };
+    case 'unknown':
+      return { label: 'Outcome unknown', color: 'warning' };
+    case 'declined':
+      return { label: 'Declined', color: 'error' };
+    case 'filtered':
+    case 'error':
+      return { label: 'Not paid', color: 'error' };
+  }
+}
+
+export function LinkStateChip({ link }: { link: Pick<PaymentLink, 'state' | 'kind' | 'order'> }) {
+  const look =
+    link.state === 'sent' && link.order !== null
+      ? orderLook(link.kind, link.order)
+      : LOOK[link.state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
 }

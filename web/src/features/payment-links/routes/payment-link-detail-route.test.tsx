@@ -47,7 +47,9 @@ describe('payment link detail', () => {
     expect(
       await screen.findByRole('heading', { name: 'Sale form link of €21.00' }),
     ).toBeInTheDocument();
-    expect(screen.getByText('Ready to share')).toBeInTheDocument();
+    // the customer paid: the state says so, not that the link is still to share
+    expect(screen.getByText('Paid')).toBeInTheDocument();
+    expect(screen.queryByText('Ready to share')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Page address')).toHaveValue(
       'https://gateway.example/paynet/form/1',
     );
@@ -62,7 +64,7 @@ describe('payment link detail', () => {
     const timeline = screen.getByRole('list', { name: 'Timeline' });
     expect(within(timeline).getByText('sale-form link created')).toBeInTheDocument();
     expect(within(timeline).getByText('sale-form')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
   it('when the customer pays while the link is open, then its order status shows without a reload', async () => {
@@ -72,6 +74,7 @@ describe('payment link detail', () => {
     expect(
       await screen.findByText('no callback yet: the customer has not finished the form'),
     ).toBeInTheDocument();
+    expect(screen.getByText('Ready to share')).toBeInTheDocument();
     bff.links.orders.set(SENT, {
       transactionId: '00000000-0000-4000-8000-000000000009',
       orderid: '800001',
@@ -101,6 +104,7 @@ describe('payment link detail', () => {
       at: '2026-11-20T10:00:00.000Z',
     });
     expect(await screen.findByText('Approved')).toBeInTheDocument();
+    expect(screen.getByText('Paid')).toBeInTheDocument();
     expect(
       screen.getByText('The customer used the page: its order is approved (captured).'),
     ).toBeInTheDocument();
@@ -116,10 +120,23 @@ describe('payment link detail', () => {
       screen.getByText(/Waits for an ops user other than otto@example.com/),
     ).toBeInTheDocument();
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
-    await app.user.click(screen.getByRole('button', { name: 'Approve' }));
+    // where the payee is sent after the form, shown before anyone approves it
+    const link = screen.getByRole('region', { name: 'Link' });
+    expect(within(link).getByText('Return address')).toBeInTheDocument();
+    expect(within(link).getByText('https://shop.example/payees/2/done')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: /^Approve / }));
     const dialog = await screen.findByRole('dialog');
     await app.user.click(within(dialog).getByRole('button', { name: /^Approve/ }));
-    expect(await screen.findByLabelText('Page address')).toBeInTheDocument();
+    const done = within(await screen.findByRole('dialog', { name: 'Payout form ready' }));
+    expect(done.getByLabelText('Payee page address')).toHaveValue(
+      'https://gateway.example/paynet/form/ppl-2',
+    );
+    // already on the link's page: no way "to" it
+    expect(done.queryByRole('link', { name: 'Open the link’s page' })).not.toBeInTheDocument();
+    await app.user.click(done.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByLabelText('Page address')).toHaveValue(
+      'https://gateway.example/paynet/form/ppl-2',
+    );
     const timeline = screen.getByRole('list', { name: 'Timeline' });
     expect(within(timeline).getByText('payout-form link approved')).toBeInTheDocument();
     expect(screen.getByText('Approved by')).toBeInTheDocument();

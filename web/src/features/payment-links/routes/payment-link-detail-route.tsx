@@ -4,9 +4,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import type { LiveEvent, PaymentLinkDetail } from '@paydesk/shared/api';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import type { PaymentLinkDetail } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { CopyableText } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
@@ -14,14 +14,16 @@ import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
-import { useLiveEvents, useRefetchOnLiveEvents } from '../../transactions/api/live-events';
+import { useRefetchOnLiveEvents } from '../../transactions/api/live-events';
 import { Facts, Panel, type FactRow } from '../../transactions/components/amounts-panel';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { StatusChip } from '../../transactions/components/status-chip';
 import { Timeline } from '../../transactions/components/timeline';
+import { useLinkOrderEvents } from '../api/order-events';
 import { linkDetailQueryOptions, linkKeys } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
@@ -30,7 +32,8 @@ const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ link }: { link: PaymentLinkDetail }) {
-  const error = [link.errorCode, link.errorMessage].filter(Boolean).join(': ');
+  const error = errorText(link.errorCode, link.errorMessage);
+  const who = link.kind === 'payout-form' ? 'payee' : 'customer';
   switch (link.state) {
     case 'pending_approval':
       return (
@@ -45,15 +48,15 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       if (link.order !== null) {
         return (
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
-            The customer used the page: its order is {link.order.status.replace(/_/g, ' ')}
+            The {who} used the page: its order is {link.order.status.replace(/_/g, ' ')}
             {link.order.stage ? ` (${link.order.stage.replace(/_/g, ' ')})` : ''}.
           </Alert>
         );
       }
       return (
         <Alert severity="success">
-          Send the page address to the customer; the order’s outcome arrives by callback and shows
-          here and among the transactions.
+          Send the page address to the {who}; the order’s outcome arrives by callback and shows here
+          and among the transactions.
         </Alert>
       );
     case 'unknown':
@@ -75,29 +78,6 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
   }
 }
 
-/**
- * Refetches the link when its order changes (a callback: the customer paid, or failed): the
- * order's status shows here without a reload.
- */
-function useOrderEvents(linkId: string, orderid: string | null): void {
-  const client = useQueryClient();
-  const refetch = useCallback(() => {
-    void client.invalidateQueries({ queryKey: linkKeys.detail(linkId) }, { cancelRefetch: false });
-  }, [client, linkId]);
-  const receive = useCallback(
-    (event: LiveEvent) => {
-      if (
-        (event.type === 'transaction.created' || event.type === 'transaction.updated') &&
-        orderid !== null &&
-        event.orderid === orderid
-      )
-        refetch();
-    },
-    [orderid, refetch],
-  );
-  useLiveEvents('transaction', receive, refetch);
-}
-
 function DetailView({
   link,
   myId,
@@ -108,7 +88,7 @@ function DetailView({
   isOps: boolean;
 }) {
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
-  useOrderEvents(link.id, link.orderid);
+  useLinkOrderEvents([link.orderid]);
   const [deciding, setDeciding] = useState<Decision | null>(null);
   const own = link.createdBy.id === myId;
   const amount =
@@ -159,7 +139,7 @@ function DetailView({
         }
       >
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-          <LinkStateChip state={link.state} />
+          <LinkStateChip link={link} />
           <span>{link.orderDesc}</span>
         </Stack>
       </PageHeader>
@@ -184,6 +164,7 @@ function DetailView({
                 ],
                 ['Description', link.orderDesc],
                 ['Customer e-mail', link.customerEmail ?? '—'],
+                ['Return address', link.returnUrl ?? '—'],
                 ['Endpoint', link.endpointId],
               ]}
             />

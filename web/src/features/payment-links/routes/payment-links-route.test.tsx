@@ -70,41 +70,109 @@ describe('payment links', () => {
     expect(sent.getByRole('button', { name: 'Page address copied' })).toBeInTheDocument();
     expect(rowOf('Seller payout 2').getByText('Awaiting approval')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New payment link' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
+  });
+
+  it('when the customer has used a sent link, then its row says what came of it, not that it is ready to share', async () => {
+    const order = (status: 'approved' | 'processing' | 'declined') => ({
+      transactionId: `t-${status}`,
+      orderid: '800001',
+      status,
+      stage: null,
+    });
+    renderApp(
+      '/payment-links',
+      bffAs(
+        ['finance'],
+        [
+          makeLink(1, { order: order('approved') }),
+          makeLink(4, { kind: 'preauth-form', order: order('approved') }),
+          makeLink(5, { order: order('processing') }),
+          makeLink(6, { order: order('declined') }),
+          makeLink(7),
+        ],
+      ),
+    );
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(rowOf('Invoice 1').getByText('Paid')).toBeInTheDocument();
+    expect(rowOf('Invoice 4').getByText('Authorized')).toBeInTheDocument();
+    expect(rowOf('Invoice 5').getByText('Customer paying')).toBeInTheDocument();
+    expect(rowOf('Invoice 6').getByText('Declined')).toBeInTheDocument();
+    expect(rowOf('Invoice 7').getByText('Ready to share')).toBeInTheDocument();
+  });
+
+  it('when the customer pays a listed link, then its row says Paid without a reload', async () => {
+    const bff = bffAs(['finance'], [makeLink(1)]);
+    renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(rowOf('Invoice 1').getByText('Ready to share')).toBeInTheDocument();
+    const link = bff.links.links[0]!;
+    bff.links.orders.set(link.id, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: null,
+    });
+    bff.payments.publish({
+      type: 'transaction.created',
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      drift: false,
+      at: '2026-11-20T10:00:00.000Z',
+    });
+    expect(await rowOf('Invoice 1').findByText('Paid')).toBeInTheDocument();
   });
 
   it('when finance sees another’s payout form awaiting approval, then it offers no decision: only ops decide', async () => {
     renderApp('/payment-links', bffAs(['finance']));
     await screen.findByRole('table', { name: 'Payment links' });
     expect(rowOf('Seller payout 2').getByText('Waits for a second ops user')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
   it('when an ops user sees payout forms, then another’s can be approved and their own is visibly not approvable', async () => {
     renderApp('/payment-links', bffAs(['ops']));
     await screen.findByRole('table', { name: 'Payment links' });
-    expect(rowOf('Seller payout 2').getByRole('button', { name: 'Approve' })).toBeInTheDocument();
+    expect(rowOf('Seller payout 2').getByRole('button', { name: /^Approve / })).toBeInTheDocument();
     const own = rowOf('My own payout form');
     expect(own.getByText('Yours: another ops user approves')).toBeInTheDocument();
-    expect(own.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(own.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
-  it('when an ops user approves another’s payout form, then the amount is stated in words, a key is sent and its page is released', async () => {
+  it('when an ops user approves another’s payout form, then the amount and return address are stated, a key is sent, and the released page address shows beside the message that speaks of it', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payment-links', bff);
     await screen.findByRole('table', { name: 'Payment links' });
-    await app.user.click(rowOf('Seller payout 2').getByRole('button', { name: 'Approve' }));
+    await app.user.click(
+      rowOf('Seller payout 2').getByRole('button', {
+        name: 'Approve payout form of €75.00: Seller payout 2',
+      }),
+    );
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout form' }));
     expect(dialog.getByText('Release a payout form for 75.00 euros?')).toBeInTheDocument();
+    // where the payee is sent afterwards, seen before it is released
+    expect(dialog.getByText('Return address')).toBeInTheDocument();
+    expect(dialog.getByText('https://shop.example/payees/2/done')).toBeInTheDocument();
     await app.user.click(dialog.getByRole('button', { name: 'Approve €75.00' }));
-    expect(
-      await screen.findByText('Payout form approved: its page is released.'),
-    ).toBeInTheDocument();
+    // "Send this page address …": the address is right there, to copy, and said once
+    const done = within(await screen.findByRole('dialog', { name: 'Payout form ready' }));
+    const message = 'Send this page address to the payee; the outcome arrives by callback.';
+    expect(done.getByText(message)).toBeInTheDocument();
+    expect(screen.getAllByText(message)).toHaveLength(1);
+    const page = 'https://gateway.example/paynet/form/ppl-2';
+    expect(done.getByLabelText('Payee page address')).toHaveValue(page);
+    expect(done.getByRole('link', { name: 'Open the link’s page' })).toHaveAttribute(
+      'href',
+      `/payment-links/${LINKS[1]!.id}`,
+    );
     const [request] = bff.requestsTo('POST', `/api/payment-links/${LINKS[1]!.id}/approve`);
     expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+    await app.user.click(done.getByRole('button', { name: 'Done' }));
     await waitFor(() => {
       expect(rowOf('Seller payout 2').getByText('Ready to share')).toBeInTheDocument();
     });
+    expect(rowOf('Seller payout 2').getByLabelText('Page address')).toHaveValue(page);
   });
 
   it('when another ops user approves a payout form elsewhere, then the list shows it released without a reload', async () => {
@@ -132,14 +200,14 @@ describe('payment links', () => {
     await waitFor(() => {
       expect(rowOf('Seller payout 2').getByText('Ready to share')).toBeInTheDocument();
     });
-    expect(rowOf('Seller payout 2').queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(rowOf('Seller payout 2').queryByRole('button', { name: /^Approve / })).toBeNull();
   });
 
   it('when an ops user rejects a payout form, then a reason is required and sent', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payment-links?view=awaiting-my-approval', bff);
     await screen.findByRole('table', { name: 'Payment links' });
-    await app.user.click(rowOf('Seller payout 2').getByRole('button', { name: 'Reject' }));
+    await app.user.click(rowOf('Seller payout 2').getByRole('button', { name: /^Reject / }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject the payout form' });
     await sendWithReason(app.user, dialog, 'Reject', 'wrong amount');
     expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();
@@ -170,7 +238,7 @@ describe('payment links', () => {
     await app.user.clear(dialog.getByLabelText(/Country/));
     await app.user.type(dialog.getByLabelText(/Country/), 'de');
     await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
-    // A sale form needs the customer's phone too (the shared schema's cross-field rule).
+    // A sale form needs the customer's phone too; it was flagged with the country at once.
     expect(await dialog.findByText('6-15 of 0-9 + - ( ) and space.')).toBeInTheDocument();
     await app.user.type(dialog.getByLabelText(/^Phone/), '+49 30 1234567');
     await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
@@ -196,13 +264,63 @@ describe('payment links', () => {
     expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('when finance submits an empty sale form, then every required field is flagged at once, amount and phone included', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    const required = [
+      /^Amount/,
+      /Description/,
+      /^E-mail/,
+      /^Phone/,
+      /^Address/,
+      /^City/,
+      /Postal code/,
+      /Country/,
+    ];
+    for (const label of required) {
+      await waitFor(() => {
+        expect(dialog.getByLabelText(label), String(label)).toHaveAttribute('aria-invalid', 'true');
+      });
+    }
+    expect(dialog.getByLabelText(/^First name/)).toHaveAttribute('aria-invalid', 'false');
+    expect(dialog.getByLabelText(/Return address/)).toHaveAttribute('aria-invalid', 'false');
+    expect(dialog.getByText('6-15 of 0-9 + - ( ) and space.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
+  });
+
+  it('when an empty payout form or account verification is submitted, then what that kind needs is flagged at once', async () => {
+    const app = renderApp('/payment-links', bffAs(['finance', 'ops'], []));
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    await app.user.selectOptions(dialog.getByLabelText('Form'), 'payout-form');
+    await app.user.clear(dialog.getByLabelText(/^Currency/));
+    await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
+    for (const label of [/^Amount/, /^Currency/, /Description/]) {
+      await waitFor(() => {
+        expect(dialog.getByLabelText(label), String(label)).toHaveAttribute('aria-invalid', 'true');
+      });
+    }
+    await app.user.selectOptions(dialog.getByLabelText('Form'), 'account-verification-form');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    for (const label of [/Description/, /^E-mail/, /^Address/, /^City/, /Postal code/, /Country/]) {
+      await waitFor(() => {
+        expect(dialog.getByLabelText(label), String(label)).toHaveAttribute('aria-invalid', 'true');
+      });
+    }
+    expect(dialog.queryByLabelText(/^Amount/)).not.toBeInTheDocument();
+    expect(dialog.queryByLabelText(/^Phone/)).not.toBeInTheDocument();
+  });
+
   it('when an ops user withdraws their own payout form, then a reason is asked and the rejection is sent; approving stays impossible', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payment-links', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     const own = rowOf('My own payout form');
-    expect(own.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
-    await app.user.click(own.getByRole('button', { name: 'Withdraw' }));
+    expect(own.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
+    await app.user.click(own.getByRole('button', { name: /^Withdraw / }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout form' });
     await sendWithReason(app.user, dialog, 'Withdraw', 'made by mistake');
     expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();

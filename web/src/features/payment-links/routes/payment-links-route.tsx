@@ -28,6 +28,7 @@ import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { useRefetchOnLiveEvents } from '../../transactions/api/live-events';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { useLinkOrderEvents } from '../api/order-events';
 import { linkKeys, linkListQueryOptions } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
@@ -121,7 +122,7 @@ function LinksTable({
                 </Link>
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
-                <LinkStateChip state={link.state} />
+                <LinkStateChip link={link} />
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
                 <LinkDecision
@@ -147,6 +148,7 @@ function PaymentLinksScreen() {
   const view = viewOf(params);
   const list = useQuery(linkListQueryOptions({ view, limit: 100 }));
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
+  useLinkOrderEvents(list.data?.items.map((l) => l.orderid) ?? []);
   const [creating, setCreating] = useState(false);
   const [deciding, setDeciding] = useState<{
     link: PaymentLink;

@@ -1,17 +1,22 @@
-import Box from '@mui/material/Box';
+import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import type { Payout } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
 import { formatMoney } from '../../../lib/format';
-import type { FactRow } from '../../transactions/components/amounts-panel';
+import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
 import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
+import { NOT_CHECKED_WARNING } from './payout-mode';
 
-/** Exactly what payout-check checked, which is what an approval pays. */
-export function CheckedFacts({ payout }: { payout: Payout }) {
+/**
+ * Exactly what an approval pays: for a two-step payout what payout-check checked; for a single one
+ * what was prepared, which the gateway has not seen.
+ */
+export function PayoutFacts({ payout }: { payout: Payout }) {
+  const checked = payout.mode === 'two-step';
   const rows: FactRow[] = [
     ['Amount', <strong key="a">{formatMoney(payout.amount, payout.currency)}</strong>],
     [
@@ -20,34 +25,13 @@ export function CheckedFacts({ payout }: { payout: Payout }) {
     ],
     ['Description', payout.orderDesc],
     ['Prepared by', payout.preparedBy.email],
-    ['Checked', <DateTime key="c" value={payout.createdAt} />],
+    [checked ? 'Checked' : 'Prepared', <DateTime key="c" value={payout.createdAt} />],
     ['Endpoint', payout.endpointId],
     ['Client order id', payout.clientOrderId],
   ];
-  if (payout.expiresAt) rows.push(['Check expires', <DateTime key="e" value={payout.expiresAt} />]);
-  return (
-    <Box
-      component="dl"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: 'max-content 1fr',
-        columnGap: 2,
-        rowGap: 0.5,
-        m: 0,
-      }}
-    >
-      {rows.map(([label, value]) => (
-        <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary">
-            {label}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'break-word' }}>
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
+  if (checked && payout.expiresAt)
+    rows.push(['Check expires', <DateTime key="e" value={payout.expiresAt} />]);
+  return <Facts rows={rows} />;
 }
 
 /**
@@ -83,8 +67,21 @@ export default function PayoutDecisionDialog({
           Pay {formatMoneyInWords(payout.amount, payout.currency)} to {payout.destination.masked}?
         </Typography>
       }
-      facts={<CheckedFacts payout={payout} />}
-      approveNote="Approving sends payout-pay for exactly these details; money leaves the account."
+      facts={
+        payout.mode === 'single' ? (
+          <>
+            <Alert severity="warning">{NOT_CHECKED_WARNING}</Alert>
+            <PayoutFacts payout={payout} />
+          </>
+        ) : (
+          <PayoutFacts payout={payout} />
+        )
+      }
+      approveNote={
+        payout.mode === 'single'
+          ? 'Approving sends the payout itself (a v2 payout) for exactly these details; money leaves the account.'
+          : 'Approving sends payout-pay for exactly these details; money leaves the account.'
+      }
       approveLabel={`Approve and pay ${formatMoney(payout.amount, payout.currency)}`}
       reasonHint={
         own

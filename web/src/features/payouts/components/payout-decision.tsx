@@ -5,6 +5,7 @@ import {
   OwnPendingDecision,
   type Decision,
 } from '../../../components/decision-buttons';
+import { formatMoney } from '../../../lib/format';
 
 /**
  * What the signed-in user may do about a payout, or who decided it: Approve / Reject for another's
@@ -19,11 +20,13 @@ export function PayoutDecision({
   myId: string;
   onDecide: (decision: Decision) => void;
 }) {
-  if (payout.canDecide) return <DecisionButtons onDecide={onDecide} />;
+  const subject = `payout of ${formatMoney(payout.amount, payout.currency)} to ${payout.destination.masked}`;
+  if (payout.canDecide) return <DecisionButtons subject={subject} onDecide={onDecide} />;
   if (payout.state === 'pending_approval' && payout.preparedBy.id === myId) {
     // Four eyes: the one who prepared it can never approve it, only take it back.
     return (
       <OwnPendingDecision
+        subject={subject}
         onWithdraw={() => {
           onDecide('reject');
         }}

@@ -2,19 +2,28 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import {
+  PAYOUT_MODES,
   PayoutCreateBodySchema,
   type PayoutCreateBody,
   type PayoutDestinationKind,
+  type PayoutMode,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SyntheticEvent } from 'react';
+import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
@@ -57,8 +66,43 @@ interface Draft {
   currency: string;
   orderDesc: string;
   endpointId: string;
-  mode: 'two-step' | 'single';
+  mode: PayoutMode;
 }
+
+const EMPTY: Draft = {
+  kind: 'card',
+  destination: {},
+  amount: '',
+  currency: 'EUR',
+  orderDesc: '',
+  endpointId: '',
+  mode: 'two-step',
+};
+
+/** Whether closing would lose something typed or chosen. */
+function isDirty(draft: Draft): boolean {
+  return (
+    draft.kind !== EMPTY.kind ||
+    Object.values(draft.destination).some((value) => value !== '') ||
+    draft.amount !== EMPTY.amount ||
+    draft.currency !== EMPTY.currency ||
+    draft.orderDesc !== EMPTY.orderDesc ||
+    draft.endpointId !== EMPTY.endpointId ||
+    draft.mode !== EMPTY.mode
+  );
+}
+
+/** What each mode does, in the words of the one who chooses it. */
+const MODES: Record<PayoutMode, { label: string; help: string }> = {
+  'two-step': {
+    label: 'Two-step (checked now)',
+    help: 'The gateway checks the destination now (payout-check); the approval then pays it (payout-pay). The check lapses after 24 hours.',
+  },
+  single: {
+    label: 'Single (not checked)',
+    help: 'Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it (v2 payout) when approved, without any check of the destination first.',
+  },
+};
 
 function candidateOf(draft: Draft): unknown {
   const destination: Record<string, string> = { kind: draft.kind };
@@ -94,21 +138,17 @@ function messagesOf(
   return messages;
 }
 
-/** Prepare a payout (payout-check): it waits for a second ops user to approve it. */
+/**
+ * Prepare a payout: two-step (payout-check now) or single (held, sent on approval). Either way it
+ * waits for a second ops user to approve it.
+ */
 export default function PreparePayoutDialog({ onClose }: { onClose: () => void }) {
   const titleId = useId();
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const notify = useNotify();
-  const [draft, setDraft] = useState<Draft>({
-    kind: 'card',
-    destination: {},
-    amount: '',
-    currency: 'EUR',
-    orderDesc: '',
-    endpointId: '',
-    mode: 'two-step',
-  });
+  const modeLabelId = useId();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
   const parsed = PayoutCreateBodySchema.safeParse(candidateOf(draft));
   const clientMessages =
@@ -121,17 +161,28 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
       onClose();
       await client.invalidateQueries({ queryKey: payoutKeys.all });
     },
-    onError: (error) => {
-      notify(describeError(error), 'error');
-    },
+    // A failure is said once, inline in the dialog (a snackbar would cover its buttons).
   });
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  // The BFF names a rule ("must be …"); said as a sentence, like the checks made here.
   const serverMessages = new Map(
     isApiError(mutation.error)
-      ? mutation.error.fieldErrors.map((f) => [f.path, f.message] as const)
+      ? mutation.error.fieldErrors.map(
+          (f) => [f.path, /^[a-z]/.test(f.message) ? `This ${f.message}.` : f.message] as const,
+        )
       : [],
   );
   const messageFor = (path: string) => clientMessages.get(path) ?? serverMessages.get(path);
+  // A refusal is said beside the fields it names; anything else in the alert above them.
+  const shownPaths = new Set([
+    'mode',
+    'amount',
+    'currency',
+    'orderDesc',
+    'endpointId',
+    ...DESTINATION_FIELDS[draft.kind].map((field) => `destination.${field.name}`),
+  ]);
+  const besideFields = [...serverMessages.keys()].some((path) => shownPaths.has(path));
   const locked = outcomeUnknown || mutation.isPending;
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
@@ -146,9 +197,11 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
     };
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={mutation.isPending ? undefined : onClose}
+      dirty={isDirty(draft)}
+      busy={mutation.isPending}
+      onClose={onClose}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="sm"
@@ -163,9 +216,45 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
                 {describeError(mutation.error)} Sending again is safe: it is the same request, and
                 Paydesk will not prepare it twice.
               </Alert>
-            ) : mutation.isError && serverMessages.size === 0 ? (
+            ) : mutation.isError && !besideFields ? (
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
+            <FormControl disabled={locked} error={messageFor('mode') !== undefined}>
+              <FormLabel id={modeLabelId}>How it is paid</FormLabel>
+              <RadioGroup
+                aria-labelledby={modeLabelId}
+                value={draft.mode}
+                onChange={(event) => {
+                  const mode = PAYOUT_MODES.find((m) => m === event.target.value) ?? 'two-step';
+                  setDraft((current) => ({ ...current, mode }));
+                }}
+              >
+                {PAYOUT_MODES.map((mode) => (
+                  <FormControlLabel
+                    key={mode}
+                    value={mode}
+                    control={<Radio />}
+                    sx={{ alignItems: 'flex-start', mb: 0.5, '& .MuiRadio-root': { mt: -0.75 } }}
+                    label={
+                      <>
+                        {MODES[mode].label}
+                        <Typography
+                          variant="body2"
+                          component="span"
+                          color="text.secondary"
+                          sx={{ display: 'block' }}
+                        >
+                          {MODES[mode].help}
+                        </Typography>
+                      </>
+                    }
+                  />
+                ))}
+              </RadioGroup>
+              {messageFor('mode') !== undefined ? (
+                <FormHelperText>{messageFor('mode')}</FormHelperText>
+              ) : null}
+            </FormControl>
             <TextField
               select
               label="Destination"
@@ -260,10 +349,14 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
             Cancel
           </Button>
           <Button type="submit" variant="contained" loading={mutation.isPending}>
-            {outcomeUnknown ? 'Send again' : 'Check and submit for approval'}
+            {outcomeUnknown
+              ? 'Send again'
+              : draft.mode === 'two-step'
+                ? 'Check and submit for approval'
+                : 'Submit for approval'}
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }

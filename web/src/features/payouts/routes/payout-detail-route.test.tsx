@@ -74,20 +74,20 @@ describe('payout detail', () => {
     const timeline = screen.getByRole('list', { name: 'Timeline' });
     expect(within(timeline).getByText('payout prepared; payout-check sent')).toBeInTheDocument();
 
-    await app.user.click(screen.getByRole('button', { name: 'Reject' }));
+    await app.user.click(screen.getByRole('button', { name: /^Reject / }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
     await sendWithReason(app.user, dialog, 'Reject', 'wrong account');
     expect(await within(timeline).findByText('payout rejected')).toBeInTheDocument();
     expect(screen.getByText(/Rejected by olga@example.com: wrong account/)).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
   it('when the preparer opens their own pending payout, then they may withdraw it but not approve it', async () => {
     renderApp(`/payouts/${OWN}`, bffAs(['ops']));
     expect(await screen.findByRole('heading', { name: 'Payout of €102.00' })).toBeInTheDocument();
     expect(screen.getByText('Yours: another ops user approves')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Withdraw' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Withdraw / })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
   it('when a payout’s reply was lost, then a support reader sees that its outcome is followed and that it is never sent again, with each status check', async () => {
@@ -109,12 +109,54 @@ describe('payout detail', () => {
       expect.stringContaining('payout-pay'),
       expect.stringContaining('status check'),
     ]);
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
   it('when the address names no payout, then the page says so and leads back', async () => {
     renderApp('/payouts/no-such-payout', bffAs(['ops']));
     expect(await screen.findByRole('heading', { name: 'Payout not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'all payouts' })).toHaveAttribute('href', '/payouts');
+  });
+  it('when a single-mode payout awaits approval, then its page warns that the gateway has not checked it and that approving sends it', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(FIRST, { mode: 'single', expiresAt: null });
+    renderApp(`/payouts/${FIRST}`, bff);
+    expect(await screen.findByRole('heading', { name: 'Payout of €101.00' })).toBeInTheDocument();
+    expect(screen.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
+    expect(screen.getByText(/Approving sends the payout itself/)).toBeInTheDocument();
+    expect(screen.getByText(/^Single: held unchecked/)).toBeInTheDocument();
+    expect(screen.queryByText('Registration lapses')).toBeNull();
+  });
+
+  it('when the gateway refused a payout, then its page names the error code once', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(FIRST, {
+      state: 'failed',
+      errorCode: 'VALIDATION_FAILED',
+      errorMessage: 'The gateway rejected the payout-pay (VALIDATION_FAILED): card expired',
+    });
+    renderApp(`/payouts/${FIRST}`, bff);
+    const note = await screen.findByText(
+      'The gateway rejected the payout-pay (VALIDATION_FAILED): card expired',
+    );
+    expect(note.textContent).toBe(
+      'The gateway rejected the payout-pay (VALIDATION_FAILED): card expired',
+    );
+    expect(document.body.textContent.match(/VALIDATION_FAILED/g)).toHaveLength(1);
+  });
+
+  it('when a value is long and unbroken (an e-mail), then the facts wrap it instead of widening the page', async () => {
+    const bff = bffAs(['ops']);
+    const email = 'a.very.long.mailbox.name.for.settlements@subsidiary.example-merchant.com';
+    bff.payouts.change(FIRST, { preparedBy: { id: 'u-long', email } });
+    renderApp(`/payouts/${FIRST}`, bff);
+    const panel = await screen.findByRole('region', { name: 'Four eyes' });
+    const value = within(panel).getByText(email);
+    const list = value.closest('dl');
+    if (list === null) throw new Error('the facts are not a description list');
+    // the value column may shrink below its longest word (a plain 1fr never does) ...
+    expect(getComputedStyle(list).gridTemplateColumns).toMatch(/minmax\(0(px)?, 1fr\)$/);
+    // ... and the value breaks anywhere, even inside an e-mail
+    expect(getComputedStyle(value).overflowWrap).toBe('anywhere');
   });
 });

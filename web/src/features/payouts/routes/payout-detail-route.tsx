@@ -13,6 +13,7 @@ import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -23,20 +24,24 @@ import { usePayoutEvents } from '../api/live-payouts';
 import { payoutDetailQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
+import { MODE_LABELS, NOT_CHECKED_WARNING } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
 
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
 
-const MODE_LABELS: Record<PayoutDetail['mode'], string> = {
-  'two-step': 'Two-step: payout-check when prepared, payout-pay when approved',
-  single: 'Single: the v2 payout is held, and sent when approved',
-};
-
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ payout }: { payout: PayoutDetail }) {
-  const error = [payout.errorCode, payout.errorMessage].filter(Boolean).join(': ');
+  const error = errorText(payout.errorCode, payout.errorMessage);
   switch (payout.state) {
     case 'pending_approval':
+      if (payout.mode === 'single') {
+        return (
+          <Alert severity="warning">
+            Waits for an ops user other than {payout.preparedBy.email} to approve it.{' '}
+            {NOT_CHECKED_WARNING} Approving sends the payout itself.
+          </Alert>
+        );
+      }
       return (
         <Alert severity="info">
           Waits for an ops user other than {payout.preparedBy.email} to approve it

@@ -55,7 +55,7 @@ describe('payouts', () => {
       expect(app.location()).toBe('/payouts?view=mine');
     });
     expect(await screen.findByText('Yours: another ops user approves')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
   it('when nothing waits for approval, then the empty state says so', async () => {
@@ -72,14 +72,14 @@ describe('payouts', () => {
     await screen.findByRole('table', { name: 'Payouts' });
     expect(screen.getByRole('tab', { name: 'History' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Prepare payout' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
     expect(screen.getByText('Paid')).toBeInTheDocument();
   });
 
   it('when an ops user approves another’s payout, then the confirmation names the amount in words and the request carries a key', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Approve' }));
+    await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
     expect(within(dialog).getByText('Pay 101.00 euros to 411111******1111?')).toBeInTheDocument();
     expect(within(dialog).getByText('Seller settlement 1')).toBeInTheDocument();
@@ -135,7 +135,7 @@ describe('payouts', () => {
   it('when an ops user rejects a payout, then a reason is required and sent', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Reject' }));
+    await app.user.click(await screen.findByRole('button', { name: /^Reject / }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
     await sendWithReason(app.user, dialog, 'Reject', 'wrong account');
     expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
@@ -148,8 +148,8 @@ describe('payouts', () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts?view=mine', bff);
     const table = await screen.findByRole('table', { name: 'Payouts' });
-    expect(within(table).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
-    await app.user.click(within(table).getByRole('button', { name: 'Withdraw' }));
+    expect(within(table).queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
+    await app.user.click(within(table).getByRole('button', { name: /^Withdraw / }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout' });
     await sendWithReason(app.user, dialog, 'Withdraw', 'wrong amount typed');
     expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
@@ -211,5 +211,172 @@ describe('payouts', () => {
       mode: 'two-step',
     });
     expect(bff.payouts.payouts.filter((p) => p.orderDesc === 'Refund of deposit')).toHaveLength(1);
+  });
+  it('when an ops user prepares a payout, then two-step is chosen by default, each mode says what it does, and single mode is sent as chosen', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const modes = dialog.getByRole('radiogroup', { name: 'How it is paid' });
+    const twoStep = within(modes).getByRole('radio', { name: /^Two-step/ });
+    const single = within(modes).getByRole('radio', { name: /^Single/ });
+    expect(twoStep).toBeChecked();
+    expect(within(modes).getByText(/checks the destination now \(payout-check\)/)).toBeVisible();
+    expect(within(modes).getByText(/without any check of the destination/)).toBeVisible();
+    expect(dialog.getByRole('button', { name: 'Check and submit for approval' })).toBeVisible();
+    await app.user.click(single);
+    expect(single).toBeChecked();
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111 1111 1111 1111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '250.00');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
+    // nothing is checked now, so the button does not say so
+    await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('POST', '/api/payouts')[0]!.body).toMatchObject({
+      amount: '250.00',
+      mode: 'single',
+    });
+  });
+
+  it('when a single-mode payout awaits approval, then its row and the approval call it prepared, not checked, and warn that approving sends it unchecked', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'olga@example.com',
+      users: [
+        makeUser({ email: 'olga@example.com', roles: ['ops'] }),
+        makeUser({ email: 'otto@example.com', roles: ['ops'] }),
+      ],
+      payouts: [makePayout(1, { mode: 'single', expiresAt: null })],
+    });
+    const app = renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(table).getByRole('columnheader', { name: 'Prepared' })).toBeInTheDocument();
+    expect(within(table).queryByRole('columnheader', { name: 'Checked' })).toBeNull();
+    expect(within(table).getByText('Single: not checked by the gateway')).toBeInTheDocument();
+    await app.user.click(
+      within(table).getByRole('button', { name: 'Approve payout of €101.00 to 411111******1111' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(dialog.getByText('Prepared')).toBeInTheDocument();
+    expect(dialog.queryByText('Checked')).toBeNull();
+    expect(dialog.queryByText('Check expires')).toBeNull();
+    expect(dialog.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
+    expect(dialog.getByText(/Approving sends the payout itself/)).toBeInTheDocument();
+    expect(dialog.queryByText(/payout-pay/)).toBeNull();
+  });
+
+  it('when a two-step payout awaits approval, then the approval still says when it was checked and that payout-pay pays it', async () => {
+    const app = renderApp('/payouts', bffAs(['ops']));
+    await app.user.click(
+      await screen.findByRole('button', { name: 'Approve payout of €101.00 to 411111******1111' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(dialog.getByText('Checked')).toBeInTheDocument();
+    expect(dialog.getByText('Check expires')).toBeInTheDocument();
+    expect(dialog.queryByText(/has not checked/)).toBeNull();
+    expect(dialog.getByText(/Approving sends payout-pay/)).toBeInTheDocument();
+  });
+
+  it('when the gateway refused a payout, then its row names the error code once', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.payouts = [
+      makePayout(4, {
+        state: 'failed',
+        errorCode: 'VALIDATION_FAILED',
+        errorMessage:
+          'The gateway rejected the payout-check (VALIDATION_FAILED): destination not allowed',
+      }),
+    ];
+    renderApp('/payouts?view=all', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(
+      within(table).getByText(
+        'The gateway rejected the payout-check (VALIDATION_FAILED): destination not allowed',
+      ),
+    ).toBeInTheDocument();
+    expect(table.textContent.match(/VALIDATION_FAILED/g)).toHaveLength(1);
+  });
+
+  it('when several payouts wait, then each row’s Approve and Reject name the payout they decide', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.payouts = [
+      makePayout(1),
+      makePayout(5, {
+        amount: '250.00',
+        destination: { kind: 'bank', masked: '******3000', label: 'Commerzbank COBADEFFXXX' },
+      }),
+      makePayout(2, { preparedBy: { id: 'u-olga', email: 'olga@example.com' } }),
+    ];
+    renderApp('/payouts?view=all', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    const names = within(table)
+      .getAllByRole('button')
+      .map((button) => button.getAttribute('aria-label'));
+    expect(names).toEqual([
+      'Approve payout of €250.00 to ******3000',
+      'Reject payout of €250.00 to ******3000',
+      'Withdraw payout of €102.00 to 411111******1111',
+      'Approve payout of €101.00 to 411111******1111',
+      'Reject payout of €101.00 to 411111******1111',
+    ]);
+    // the visible words stay short; the name begins with them
+    expect(
+      within(table).getByRole('button', { name: 'Approve payout of €250.00 to ******3000' }),
+    ).toHaveTextContent(/^Approve$/);
+  });
+
+  it('when the screen is narrower than the tabs, then they scroll sideways rather than cut off a tab', async () => {
+    renderApp('/payouts', bffAs(['ops']));
+    const tabs = await screen.findByRole('tablist', { name: 'Which payouts' });
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Awaiting my approval', 'Prepared by me', 'History']);
+    // MUI's scrollable tabs: the strip scrolls (with arrows on a phone); fixed tabs clip
+    expect(getComputedStyle(tabs.parentElement!).overflowX).toBe('auto');
+  });
+  it('when the server refuses a field of a prepared payout, then its rule is said beside that field as a sentence, and nowhere else', async () => {
+    const bff = bffAs(['ops']).on('POST /api/payouts', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          requestId: 'r-400',
+          details: {
+            fields: [
+              {
+                path: 'endpointId',
+                rule: 'custom',
+                message: 'must be a configured endpoint or endpoint group',
+              },
+            ],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '5.00');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
+    await app.user.type(dialog.getByLabelText(/Endpoint/), '999999');
+    await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    const rule = 'This must be a configured endpoint or endpoint group.';
+    await waitFor(() => {
+      expect(dialog.getByLabelText(/Endpoint/)).toHaveAccessibleDescription(rule);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getAllByText(rule)).toHaveLength(1);
+    expect(screen.queryByText('Some fields need attention.')).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -68,7 +69,7 @@ function PayoutsTable({
       <Table size="small" aria-label="Payouts">
         <TableHead>
           <TableRow>
-            <TableCell scope="col">Checked</TableCell>
+            <TableCell scope="col">Prepared</TableCell>
             <TableCell scope="col" align="right">
               Amount
             </TableCell>
@@ -109,9 +110,14 @@ function PayoutsTable({
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
                 <PayoutStateChip state={payout.state} />
+                {payout.mode === 'single' ? (
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    Single: not checked by the gateway
+                  </Typography>
+                ) : null}
                 {payout.errorMessage ? (
                   <Typography variant="caption" component="div" color="text.secondary">
-                    {[payout.errorCode, payout.errorMessage].filter(Boolean).join(': ')}
+                    {errorText(payout.errorCode, payout.errorMessage)}
                   </Typography>
                 ) : null}
               </TableCell>
@@ -168,7 +174,8 @@ function PayoutsScreen() {
           </>
         }
       >
-        Every payout needs two people: one ops user prepares it (payout-check), another approves it.
+        Every payout needs two people: one ops user prepares it (two-step: checked by payout-check
+        at once; single: held unchecked), another approves it.
       </PageHeader>
       <ViewTabsPanel
         label="Which payouts"

@@ -20,7 +20,6 @@ import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
-import { describeFollowUpError } from '../../transactions/api/follow-up';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
@@ -141,13 +140,8 @@ export default function CreateSubscriptionDialog({
       onClose();
       await navigate(`/subscriptions/${encodeURIComponent(result.subscription.id)}`);
     },
-    onError: (error, body) => {
-      notify(
-        isRsaKeyMissing(error)
-          ? 'Subscriptions are not set up: the merchant RSA key (MERCHANT_RSA_KEY_FILE) is missing.'
-          : describeFollowUpError(error, body.currency),
-        'error',
-      );
+    // A failure is said once, in the dialog: beside the fields it names, else in its alert.
+    onError: (error) => {
       if (applyServerFieldErrors(error, setError, FIELDS)) step.edit();
     },
   });
@@ -164,6 +158,7 @@ export default function CreateSubscriptionDialog({
         currency={body.currency}
         error={rsaMissing ? null : mutation.error}
         submitLabel={`Create: ${formatMoney(body.amount, body.currency)} ${periodText(body.period, body.interval)}`}
+        dirty
         onClose={onClose}
       >
         {rsaMissing && isApiError(mutation.error) ? (
@@ -192,6 +187,7 @@ export default function CreateSubscriptionDialog({
       title="New subscription"
       what="creating the subscription"
       currency="EUR"
+      dirty={formState.isDirty}
       onClose={onClose}
     >
       <TextField

@@ -18,6 +18,7 @@ import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import { PageHeader } from '../../../components/page-header';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { SCREENS } from '../../shell/navigation';
 import { Facts, Panel } from '../../transactions/components/amounts-panel';
@@ -93,9 +94,7 @@ function DetailView({ detail }: { detail: SubscriptionDetail }) {
       </PageHeader>
       <Stack spacing={2}>
         {detail.errorMessage !== null ? (
-          <Alert severity="error">
-            {[detail.errorCode, detail.errorMessage].filter(Boolean).join(': ')}
-          </Alert>
+          <Alert severity="error">{errorText(detail.errorCode, detail.errorMessage)}</Alert>
         ) : null}
         {detail.state === 'unknown' ? (
           <Alert severity="warning">

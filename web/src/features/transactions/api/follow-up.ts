@@ -4,6 +4,7 @@ import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { describeOperationResult } from './operation-message';
 import { sendFollowUp, transactionKeys, type FollowUpRequest } from './transactions';
 
 /** What a refusal says, with the remaining amount when the server names one. */
@@ -48,7 +49,8 @@ function severityOf(result: OperationResult): 'success' | 'error' | 'info' {
 
 /**
  * Sends one follow-up under this dialog's Idempotency-Key (created when the dialog opened, the same
- * for every retry of the same request), reports the outcome in the snackbar and refreshes the order.
+ * for every retry of the same request), reports the operation's outcome in the snackbar (a refusal
+ * stays in the dialog) and refreshes the order.
  */
 export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
   const keeper = useIdempotencyKeeper();
@@ -59,12 +61,13 @@ export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
       sendFollowUp(detail.id, request, keeper.keyFor(request.body)),
     onSuccess: async (result) => {
       client.setQueryData(transactionKeys.detail(detail.id), result.transaction);
-      notify(result.message, severityOf(result));
+      // Written from the reply's figures, not the BFF's sentence: money reads as everywhere else.
+      notify(describeOperationResult(result), severityOf(result));
       onDone();
       await client.invalidateQueries({ queryKey: transactionKeys.all });
     },
+    // A failure is said once, in the dialog (FollowUpFrame), not also in a snackbar over it.
     onError: async (error) => {
-      notify(describeFollowUpError(error, detail.currency), 'error');
       // A definite refusal often means the order changed meanwhile: show its current amounts.
       if (!isOutcomeUnknown(error)) {
         await client.invalidateQueries({ queryKey: transactionKeys.detail(detail.id) });

@@ -14,7 +14,13 @@ export function Facts({ rows }: { rows: FactRow[] }) {
       component="dl"
       sx={{
         display: 'grid',
-        gridTemplateColumns: 'minmax(120px, max-content) 1fr',
+        // minmax(0, …): a long unbroken value (an e-mail, an address) wraps instead of widening
+        // the page past a phone's screen; there a long label wraps too (at most 35% of the width),
+        // so that a value that cannot break (a date and time) still fits beside it.
+        gridTemplateColumns: {
+          xs: 'fit-content(35%) minmax(0, 1fr)',
+          sm: 'minmax(120px, max-content) minmax(0, 1fr)',
+        },
         columnGap: 2,
         rowGap: 0.75,
         m: 0,
@@ -25,7 +31,11 @@ export function Facts({ rows }: { rows: FactRow[] }) {
           <Typography component="dt" variant="body2" color="text.secondary">
             {label}
           </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'break-word' }}>
+          <Typography
+            component="dd"
+            variant="body2"
+            sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}
+          >
             {value}
           </Typography>
         </Box>
@@ -56,6 +66,14 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
     ['Captured', money(amounts.captured)],
     ['Returned', money(amounts.returned)],
   ];
+  // A void takes back the whole order before settlement: what was captured (a sale) or held (a
+  // preauth) is released, so nothing is left to return.
+  if (detail.stage === 'voided') {
+    rows.push([
+      'Voided',
+      money(amounts.captured !== '0.00' ? amounts.captured : amounts.authorized),
+    ]);
+  }
   if (amounts.reserved !== '0.00') rows.push(['Awaiting outcome', money(amounts.reserved)]);
   rows.push([
     'Remaining returnable',

@@ -37,6 +37,7 @@ export default function CaptureDialog({
       pending={mutation.isPending}
       error={mutation.error}
       outcomeUnknown={outcomeUnknown}
+      dirty={amount !== hold}
       submitLabel={
         rule === undefined ? `Capture ${formatMoney(amount.trim(), detail.currency)}` : 'Capture'
       }

@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useId, type ReactNode, type SyntheticEvent } from 'react';
+import { FormDialog } from '../../../components/form-dialog';
 import { describeFollowUpError } from '../api/follow-up';
 
 /**
@@ -23,6 +23,7 @@ export function FollowUpFrame({
   outcomeUnknown,
   submitLabel,
   destructive = false,
+  dirty = false,
   onSubmit,
   onClose,
   onBack,
@@ -37,6 +38,8 @@ export function FollowUpFrame({
   outcomeUnknown: boolean;
   submitLabel: string;
   destructive?: boolean;
+  /** something was typed or chosen: only Cancel closes it then, not a click beside it or Escape */
+  dirty?: boolean;
   onSubmit: () => void;
   onClose: () => void;
   onBack?: (() => void) | undefined;
@@ -48,9 +51,11 @@ export function FollowUpFrame({
     onSubmit();
   };
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={pending ? undefined : onClose}
+      dirty={dirty}
+      busy={pending}
+      onClose={onClose}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="sm"
@@ -90,7 +95,7 @@ export function FollowUpFrame({
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Operation, OperationState } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
+import { sidewaysScrollShadows } from '../../../components/scroll-shadows';
 import { formatMoney } from '../../../lib/format';
 import { OPERATION_LABELS, OPERATION_STATE_LABELS, RETURN_REASON_LABELS } from './labels';
 
@@ -46,8 +47,19 @@ export function OperationsList({
     return <Typography color="text.secondary">No operations recorded.</Typography>;
   }
   return (
-    <TableContainer>
-      <Table size="small" aria-label="Operations">
+    // As the app's other tables: text columns keep a readable width and the table scrolls
+    // sideways on a phone, in a focusable region that says so (keyboard users can scroll it).
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label="Operations (scrolls sideways when wider than the screen)"
+      sx={sidewaysScrollShadows}
+    >
+      <Table
+        size="small"
+        aria-label="Operations"
+        sx={{ '& th': { whiteSpace: 'nowrap' }, '& td': { verticalAlign: 'top' } }}
+      >
         <TableHead>
           <TableRow>
             <TableCell scope="col">Operation</TableCell>
@@ -63,8 +75,10 @@ export function OperationsList({
         <TableBody>
           {operations.map((operation) => (
             <TableRow key={operation.id}>
-              <TableCell>{OPERATION_LABELS[operation.kind]}</TableCell>
-              <TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {OPERATION_LABELS[operation.kind]}
+              </TableCell>
+              <TableCell sx={{ minWidth: 120, maxWidth: 240, overflowWrap: 'anywhere' }}>
                 <Chip
                   size="small"
                   variant="outlined"
@@ -80,14 +94,17 @@ export function OperationsList({
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 {operation.amount === null ? '—' : formatMoney(operation.amount, currency)}
               </TableCell>
-              <TableCell>
+              {/* An e-mail address on one line: broken, it reads as two words. */}
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 {operation.requestedBy ?? (operation.origin === 'gateway' ? 'gateway' : '—')}
               </TableCell>
-              <TableCell sx={{ maxWidth: 240, overflowWrap: 'anywhere' }}>
+              {/* Wide enough for a sentence a line: `anywhere` alone (for a long unbroken
+                  token) would let the table squeeze the column to a word or less. */}
+              <TableCell sx={{ minWidth: 280, maxWidth: 360, overflowWrap: 'anywhere' }}>
                 {reasonText(operation) ?? '—'}
               </TableCell>
               <TableCell>
-                <DateTime value={operation.createdAt} />
+                <DateTime value={operation.createdAt} stacked />
               </TableCell>
             </TableRow>
           ))}

@@ -10,6 +10,7 @@ import {
   type TransactionDetail,
 } from '@paydesk/shared/api';
 import { useId, useState } from 'react';
+import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
@@ -47,8 +48,12 @@ function check(
       if (field === 'amount')
         errors.amount = 'An amount above zero with at most 2 decimals, e.g. 12.50.';
       if (field === 'reasonCode') errors.reasonCode = 'Choose why the money goes back.';
+      // A refused text (a card number, a control character) says so; else the usual rule.
       if (field === 'comment')
-        errors.comment = 'Say in a few words what happened (up to 255 characters).';
+        errors.comment =
+          textRefusal(issue.message) ??
+          errors.comment ??
+          'Say in a few words what happened (up to 255 characters).';
     }
   }
   const minor = toMinor(amount);
@@ -107,6 +112,7 @@ export default function ReturnDialog({
         outcomeUnknown={outcomeUnknown}
         submitLabel={`Return ${formatMoney(amountText, detail.currency)}`}
         destructive
+        dirty
         onClose={onClose}
         onBack={() => {
           mutation.reset();
@@ -136,6 +142,12 @@ export default function ReturnDialog({
       error={mutation.error}
       outcomeUnknown={outcomeUnknown}
       submitLabel="Continue"
+      dirty={
+        draft.scope !== 'full' ||
+        draft.amount !== '' ||
+        draft.reasonCode !== '' ||
+        draft.comment !== ''
+      }
       onClose={onClose}
       onSubmit={() => {
         setSubmitted(true);

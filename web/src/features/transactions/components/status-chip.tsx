@@ -4,6 +4,7 @@ import HelpOutline from '@mui/icons-material/HelpOutlined';
 import HighlightOff from '@mui/icons-material/HighlightOffOutlined';
 import HourglassEmpty from '@mui/icons-material/HourglassEmptyOutlined';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
+import Undo from '@mui/icons-material/Undo';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import type { TransactionStatus } from '@paydesk/shared/api';
@@ -63,17 +64,42 @@ export function DriftChip() {
   );
 }
 
-/** The status, and the drift flag when the gateway and Paydesk disagree. */
+/**
+ * Stages that undo an approved order: its status stays the gateway's `approved` (the order was
+ * approved, then voided), so the stage must be as visible as the status.
+ */
+const UNDONE_LOOK: Record<string, { label: string; title: string }> = {
+  voided: { label: 'Voided', title: 'Voided before settlement: no money moved.' },
+  hold_cancelled: {
+    label: 'Hold released',
+    title: 'The hold was cancelled: nothing was captured.',
+  },
+};
+
+/** The status, the stage when it undid the order, and the drift flag when the gateway and Paydesk disagree. */
 export function TransactionStatusChips({
   status,
+  stage = null,
   drift,
 }: {
   status: TransactionStatus;
+  stage?: string | null;
   drift: boolean;
 }) {
+  const undone = stage === null ? undefined : UNDONE_LOOK[stage];
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
       <StatusChip status={status} />
+      {undone === undefined ? null : (
+        <Chip
+          size="small"
+          icon={<Undo />}
+          label={undone.label}
+          color="default"
+          variant="filled"
+          title={undone.title}
+        />
+      )}
       {drift ? <DriftChip /> : null}
     </Stack>
   );

@@ -6,13 +6,13 @@ import {
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   TransactionFilterSchema,
+  transactionFilterRangeIssues,
   type TransactionFilter,
 } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
 import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
-import { toMinor } from '../../../lib/money';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
 
@@ -60,6 +60,17 @@ const RULES: Record<TextKey, string> = {
   amountMax: 'An amount like 10 or 19.99.',
 };
 
+/** The shared rules across fields (the BFF's own): which upper bounds are out of range. */
+function rangeIssuesOf(draft: Draft): Set<'createdTo' | 'amountMax'> {
+  const issues = transactionFilterRangeIssues({
+    createdFrom: localInputToIso(draft.createdFrom),
+    createdTo: localInputToIso(draft.createdTo),
+    amountMin: draft.amountMin.trim(),
+    amountMax: draft.amountMax.trim(),
+  });
+  return new Set(issues.map((issue) => issue.path));
+}
+
 /** Each field checked with the shared schema's own rule; the message says what to type. */
 function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
   const errors: Partial<Record<TextKey, string>> = {};
@@ -68,9 +79,7 @@ function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
     if (value === '') continue;
     if (!TransactionFilterSchema.shape[key].safeParse(value).success) errors[key] = RULES[key];
   }
-  const min = toMinor(draft.amountMin);
-  const max = toMinor(draft.amountMax);
-  if (errors.amountMax === undefined && min !== undefined && max !== undefined && min > max) {
+  if (errors.amountMax === undefined && rangeIssuesOf(draft).has('amountMax')) {
     errors.amountMax = 'Must not be below the minimum.';
   }
   return errors;
@@ -117,8 +126,7 @@ export function TransactionFilters({
     setDraft((current) => ({ ...current, [key]: event.target.value }));
   };
   const errors = errorsOf(draft);
-  const rangeInverted =
-    draft.createdFrom !== '' && draft.createdTo !== '' && draft.createdFrom >= draft.createdTo;
+  const rangeInverted = rangeIssuesOf(draft).has('createdTo');
   const invalid = Object.keys(errors).length > 0 || rangeInverted;
   const shown = (key: TextKey) => (touched || draft[key] !== '' ? errors[key] : undefined);
 

@@ -113,7 +113,11 @@ const columns = helper.columns([
     header: 'Status',
     enableSorting: false,
     cell: (info) => (
-      <TransactionStatusChips status={info.getValue()} drift={info.row.original.drift} />
+      <TransactionStatusChips
+        status={info.getValue()}
+        stage={info.row.original.stage}
+        drift={info.row.original.drift}
+      />
     ),
   }),
   helper.accessor('amount', {

@@ -2,6 +2,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { VoidBodySchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useState } from 'react';
+import { textRefusalIn } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { useFollowUp } from '../api/follow-up';
 import { FollowUpFrame, serverFieldError } from './follow-up-frame';
@@ -19,8 +20,9 @@ export default function VoidDialog({
   const [submitted, setSubmitted] = useState(false);
   const parsed = VoidBodySchema.safeParse({ comment });
   const fieldError =
-    (submitted && !parsed.success ? 'Say in a few words why (up to 255 characters).' : undefined) ??
-    serverFieldError(mutation.error, 'comment');
+    (submitted && !parsed.success
+      ? (textRefusalIn(parsed.error.issues) ?? 'Say in a few words why (up to 255 characters).')
+      : undefined) ?? serverFieldError(mutation.error, 'comment');
   const isPreauth = detail.type === 'preauth' && detail.amounts.captured === '0.00';
   // A captured preauth voids what was captured: the rest of its hold was released at capture.
   const voided = isPreauth ? detail.amounts.authorized : detail.amounts.captured;
@@ -35,6 +37,7 @@ export default function VoidDialog({
       outcomeUnknown={outcomeUnknown}
       submitLabel="Void the order"
       destructive
+      dirty={comment !== ''}
       onClose={onClose}
       onSubmit={() => {
         setSubmitted(true);

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import { IDEMPOTENCY_KEY_HEADER, type OperationResult } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
@@ -131,6 +131,22 @@ describe('transaction detail', () => {
     ).toBe('paydesk');
   });
 
+  it('when a sale was voided, then the page says so next to its approved status, and the amounts show what the void released', async () => {
+    const voided = makeTransaction(1, { amount: '30.00', stage: 'voided' });
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...voided,
+        amounts: { ...voided.amounts, remainingReturnable: '0.00' },
+      }),
+    );
+    await heading();
+    const chip = screen.getByTitle('Voided before settlement: no money moved.');
+    expect(chip).toHaveTextContent('Voided');
+    expect(amounts().getByText('Voided').nextSibling).toHaveTextContent('€30.00');
+    expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€0.00');
+  });
+
   it('when finance opens an order, then only the actions its lifecycle allows are offered', async () => {
     renderApp(
       PATH,
@@ -178,7 +194,7 @@ describe('transaction detail', () => {
     expect(screen.getByText('€7.50 of the hold will be released.')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Capture €12.50' }));
     expect(
-      await screen.findByText('capture 12.50 EUR approved by the gateway.'),
+      await screen.findByText('Capture of €12.50 approved by the gateway.'),
     ).toBeInTheDocument();
     const [request] = bff.requestsTo('POST', `/api/transactions/${ID}/capture`);
     expect(request!.body).toEqual({ amount: '12.50' });
@@ -211,7 +227,7 @@ describe('transaction detail', () => {
     expect(keysOf(bff, 'return')).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Return €12.50' }));
     expect(
-      await screen.findByText('return 12.50 EUR approved by the gateway.'),
+      await screen.findByText('Return of €12.50 approved by the gateway.'),
     ).toBeInTheDocument();
     const [request] = bff.requestsTo('POST', `/api/transactions/${ID}/return`);
     expect(request!.body).toEqual({
@@ -221,6 +237,30 @@ describe('transaction detail', () => {
     });
     await waitFor(() => {
       expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€7.50');
+    });
+  });
+
+  it('when a return’s comment holds a card number written in groups, then the field says so and nothing is sent', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'card 4111 1111 1111 1111 charged twice');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      screen.getByText('Must not contain a card number; give the last four digits only.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Return 20.00 euros to the customer?')).not.toBeInTheDocument();
+    await app.user.clear(screen.getByLabelText(/Comment/));
+    await app.user.type(screen.getByLabelText(/Comment/), 'card ending 1111 charged twice');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Return €20.00' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`).map((r) => r.body)).toEqual([
+        { amount: '20.00', reasonCode: 'duplicate', comment: 'card ending 1111 charged twice' },
+      ]);
     });
   });
 
@@ -285,7 +325,7 @@ describe('transaction detail', () => {
       bff.payments.handle(request, bff.users[0])!,
     );
     await app.user.click(screen.getByRole('button', { name: 'Send again' }));
-    expect(await screen.findByText('return 5.00 EUR approved by the gateway.')).toBeInTheDocument();
+    expect(await screen.findByText('Return of €5.00 approved by the gateway.')).toBeInTheDocument();
     const keys = keysOf(bff, 'return');
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
@@ -331,7 +371,7 @@ describe('transaction detail', () => {
     expect(screen.getByText(/hold on the customer’s card is released/)).toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/Comment/), 'customer cancelled');
     await app.user.click(screen.getByRole('button', { name: 'Void the order' }));
-    expect(await screen.findByText('void 20.00 EUR approved by the gateway.')).toBeInTheDocument();
+    expect(await screen.findByText('Void of €20.00 approved by the gateway.')).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/void`)[0]!.body).toEqual({
       comment: 'customer cancelled',
     });
@@ -369,9 +409,137 @@ describe('transaction detail', () => {
         name: 'Create card reference',
       }),
     );
-    expect(await screen.findByText('card-ref approved by the gateway.')).toBeInTheDocument();
+    expect(await screen.findByText('Card reference card-ref-0001 created.')).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/card-ref`)[0]!.body).toEqual({});
     expect(await screen.findByText('card-ref-0001')).toBeInTheDocument();
+  });
+
+  const FOCUS_CASES: {
+    action: string;
+    transaction: () => ReturnType<typeof makeTransaction>;
+    send: (app: ReturnType<typeof renderApp>) => Promise<void>;
+  }[] = [
+    {
+      action: 'Capture',
+      transaction: preauth,
+      send: async (app) => {
+        await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
+      },
+    },
+    {
+      action: 'Void',
+      transaction: preauth,
+      send: async (app) => {
+        await app.user.type(await screen.findByLabelText(/Comment/), 'customer cancelled');
+        await app.user.click(screen.getByRole('button', { name: 'Void the order' }));
+      },
+    },
+    {
+      action: 'Create card reference',
+      transaction: () => makeTransaction(1, { amount: '20.00' }),
+      send: async (app) => {
+        await app.user.click(
+          within(await screen.findByRole('dialog')).getByRole('button', {
+            name: 'Create card reference',
+          }),
+        );
+      },
+    },
+    {
+      action: 'Return',
+      transaction: () => makeTransaction(1, { amount: '20.00' }),
+      send: async (app) => {
+        await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+        await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
+        await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+        await app.user.click(await screen.findByRole('button', { name: 'Return €20.00' }));
+      },
+    },
+  ];
+
+  for (const { action, transaction, send } of FOCUS_CASES) {
+    it(`when ${action} succeeds and is no longer offered, then the keyboard focus goes to the page heading, not the body`, async () => {
+      const app = renderApp(PATH, bffAs(['finance'], transaction()));
+      const title = await heading();
+      const opener = screen.getByRole('button', { name: action });
+      opener.focus();
+      await app.user.keyboard('{Enter}');
+      await send(app);
+      await waitFor(() => {
+        expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      });
+      await waitFor(() => {
+        expect(screen.queryByRole('button', { name: action })).not.toBeInTheDocument();
+      });
+      await waitFor(() => {
+        expect(document.activeElement).toBe(title);
+      });
+    });
+  }
+
+  it('when a dialog is cancelled, then the focus goes back to the button that opened it', async () => {
+    const app = renderApp(PATH, bffAs(['finance'], preauth()));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Capture' }));
+    });
+  });
+
+  it('when Refresh status is pressed with Enter, then it stays focused and busy (not disabled) until the answer, and a second press sends nothing', async () => {
+    const bff = bffAs(['support']);
+    bff.on('POST /api/transactions/:id/refresh', () => 'hang');
+    const app = renderApp(PATH, bff);
+    await heading();
+    const button = screen.getByRole('button', { name: 'Refresh status' });
+    button.focus();
+    await app.user.keyboard('{Enter}');
+    await waitFor(() => {
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+    });
+    expect(button).not.toBeDisabled();
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    expect(document.activeElement).toBe(button);
+    await app.user.keyboard('{Enter}');
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/refresh`)).toHaveLength(1);
+  });
+
+  it('when an accepted operation comes back, then the message shows its amount as money, whatever the BFF’s sentence says', async () => {
+    const bff = bffAs(['finance'], preauth());
+    bff.on('POST /api/transactions/:id/capture', (request) => {
+      const reply = bff.payments.handle(request, bff.users[0])!;
+      const result = reply.body as OperationResult;
+      return {
+        status: 200,
+        body: {
+          ...result,
+          operation: { ...result.operation, state: 'processing' },
+          message:
+            'The gateway accepted the capture of 20.00; its final status follows by callback or status check.',
+        },
+      };
+    });
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
+    expect(
+      await screen.findByText(
+        'The gateway accepted the capture of €20.00; its final status follows by callback or status check.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/capture of 20\.00/)).not.toBeInTheDocument();
+  });
+
+  it('when the order has operations, then their table scrolls sideways in a focusable region that says so', async () => {
+    renderApp(PATH, bffAs(['support']));
+    await heading();
+    const region = screen.getByRole('region', {
+      name: 'Operations (scrolls sideways when wider than the screen)',
+    });
+    expect(region).toHaveAttribute('tabindex', '0');
+    expect(within(region).getByRole('table', { name: 'Operations' })).toBeInTheDocument();
   });
 
   it('when the event stream reports a change to this order, then it is fetched again', async () => {

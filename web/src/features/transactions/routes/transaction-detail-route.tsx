@@ -4,10 +4,11 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import type { FollowUpAction, TransactionDetail } from '@paydesk/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { useNotify } from '../../../components/notifier';
@@ -85,6 +86,23 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
   const [open, setOpen] = useState<FollowUpAction | null>(null);
   const actions = offeredActions(detail, user.roles);
   const live = useTransactionEvents();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const afterDialog = useRef(false);
+  const actionsKey = actions.join(' ');
+  // An action done is often no longer offered: its button, where the dialog gives the focus back,
+  // goes away (before or just after the dialog closes), which would leave the keyboard focus on
+  // the page's body. The heading takes it then.
+  useEffect(() => {
+    if (open !== null) {
+      afterDialog.current = true;
+      return;
+    }
+    const active = document.activeElement;
+    if (afterDialog.current && (active === null || active === document.body)) {
+      afterDialog.current = false;
+      headingRef.current?.focus();
+    }
+  }, [open, actionsKey]);
 
   const refresh = useMutation({
     mutationFn: () => refreshTransaction(detail.id),
@@ -110,16 +128,26 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
       </Button>
       <PageHeader
         title={`Order ${detail.orderid}`}
+        headingRef={headingRef}
         actions={
           <>
             <LiveIndicator state={live} />
             {canRefresh(user.roles) ? (
+              // Busy, not disabled, while asking: a disabled button would drop the keyboard focus.
               <Button
                 variant="outlined"
-                startIcon={<Refresh />}
-                loading={refresh.isPending}
+                startIcon={
+                  refresh.isPending ? (
+                    <CircularProgress size={18} color="inherit" aria-hidden />
+                  ) : (
+                    <Refresh />
+                  )
+                }
+                aria-disabled={refresh.isPending}
+                aria-busy={refresh.isPending}
+                sx={{ '&[aria-disabled="true"]': { cursor: 'progress', opacity: 0.7 } }}
                 onClick={() => {
-                  refresh.mutate();
+                  if (!refresh.isPending) refresh.mutate();
                 }}
               >
                 Refresh status
@@ -140,8 +168,17 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           </>
         }
       >
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-          <TransactionStatusChips status={detail.status} drift={detail.drift} />
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+        >
+          <TransactionStatusChips
+            status={detail.status}
+            stage={detail.stage}
+            drift={detail.drift}
+          />
           <span>
             {TYPE_LABELS[detail.type]}
             {detail.stage ? ` · ${detail.stage.replace(/_/g, ' ')}` : ''} · client order{' '}

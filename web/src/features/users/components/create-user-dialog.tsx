@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -13,9 +12,10 @@ import {
   type CreateUserRequest,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
@@ -46,6 +46,7 @@ export default function CreateUserDialog({
     defaultValues: EMPTY,
   });
 
+  const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
     mutationFn: createUser,
     onSuccess: async (user) => {
@@ -54,17 +55,19 @@ export default function CreateUserDialog({
       onClose();
       await client.invalidateQueries({ queryKey: userKeys.all });
     },
+    // A refusal is said once, in the dialog: beside the fields it names, else in its alert.
     onError: (error) => {
       if (isApiError(error) && error.code === 'EMAIL_TAKEN') {
         setError('email', {
           type: 'server',
           message: 'Another account already uses this e-mail address.',
         });
+        setBesideFields(true);
         return;
       }
-      if (!applyServerFieldErrors(error, setError, ['email', 'name', 'password', 'roles'])) {
-        notify(describeError(error), 'error');
-      }
+      setBesideFields(
+        applyServerFieldErrors(error, setError, ['email', 'name', 'password', 'roles']),
+      );
     },
   });
 
@@ -76,7 +79,15 @@ export default function CreateUserDialog({
   };
 
   return (
-    <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm">
+    <FormDialog
+      open={open}
+      dirty={formState.isDirty}
+      busy={mutation.isPending}
+      onClose={close}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
       <form
         noValidate
         aria-labelledby={titleId}
@@ -89,9 +100,7 @@ export default function CreateUserDialog({
         <DialogTitle id={titleId}>Create user</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {mutation.isError &&
-            isApiError(mutation.error) &&
-            mutation.error.code === 'VALIDATION_FAILED' ? (
+            {mutation.isError && !besideFields ? (
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
             <TextField
@@ -151,6 +160,6 @@ export default function CreateUserDialog({
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
+import Alert from '@mui/material/Alert';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
@@ -9,9 +9,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { RoleSetSchema, UserNameSchema, type User } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
@@ -37,6 +38,7 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     defaultValues: { name: user.name, roles: user.roles },
   });
 
+  const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
     mutationFn: updateUser,
     onSuccess: async (updated) => {
@@ -44,16 +46,18 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
       onClose();
       await client.invalidateQueries({ queryKey: userKeys.all });
     },
+    // A refusal is said once, in the dialog: beside the fields it names, else in its alert.
     onError: (error) => {
-      if (!applyServerFieldErrors(error, setError, ['name', 'roles']))
-        notify(describeUserError(error), 'error');
+      setBesideFields(applyServerFieldErrors(error, setError, ['name', 'roles']));
     },
   });
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={mutation.isPending ? undefined : onClose}
+      dirty={formState.isDirty}
+      busy={mutation.isPending}
+      onClose={onClose}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="sm"
@@ -73,6 +77,9 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
             Role changes apply from the user&apos;s next request.
           </DialogContentText>
           <Stack spacing={2}>
+            {mutation.isError && !besideFields ? (
+              <Alert severity="error">{describeUserError(mutation.error)}</Alert>
+            ) : null}
             <TextField
               label="Name"
               required
@@ -107,6 +114,6 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }

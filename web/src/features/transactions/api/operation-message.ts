@@ -1,0 +1,56 @@
+import type { OperationKind, OperationResult } from '@paydesk/shared/api';
+import { formatMoney } from '../../../lib/format';
+import { OPERATION_LABELS } from '../components/labels';
+
+/** 'Card reference' → 'card reference'; a name that starts with an acronym ('PAN …') stays. */
+function inSentence(kind: OperationKind): string {
+  const label = OPERATION_LABELS[kind];
+  return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+}
+
+/** What the gateway said about a refused or failed operation, if anything: ' (05: Do not honour)'. */
+function gatewayWords(result: OperationResult): string {
+  const { errorCode, errorMessage } = result.operation;
+  const words = [errorCode, errorMessage].filter((w) => w !== null && w !== '').join(': ');
+  return words === '' ? '' : ` (${words})`;
+}
+
+/**
+ * The sentence staff read after sending a follow-up (capture, return, void, card reference) or a
+ * rebill: written here from the reply's operation (kind, amount, state) and order (currency, card
+ * reference), so that its money reads as everywhere else in Paydesk ('€40.50'), not as the BFF's
+ * plain decimal text.
+ */
+export function describeOperationResult(result: OperationResult): string {
+  const { operation, transaction } = result;
+  const amount =
+    operation.amount === null ? '' : ` of ${formatMoney(operation.amount, transaction.currency)}`;
+  const what = `the ${inSentence(operation.kind)}${amount}`;
+  const What = `${OPERATION_LABELS[operation.kind]}${amount}`;
+  switch (operation.state) {
+    case 'approved':
+      if (operation.kind === 'card-ref') {
+        return transaction.cardRefId === null
+          ? 'Card reference created.'
+          : `Card reference ${transaction.cardRefId} created.`;
+      }
+      return `${What} approved by the gateway.`;
+    case 'sending':
+    case 'processing':
+      return `The gateway accepted ${what}; its final status follows by callback or status check.`;
+    case 'unknown':
+      return `The gateway’s answer to ${what} was lost. Paydesk is asking the gateway for the order’s status and will not send it again.`;
+    case 'declined':
+      return `The gateway declined ${what}${gatewayWords(result)}.`;
+    case 'filtered':
+      return `The gateway’s filters stopped ${what}${gatewayWords(result)}.`;
+    case 'error':
+      return `${What} ended in an error at the gateway${gatewayWords(result)}.`;
+    case 'refused':
+      return `The gateway refused ${what}${gatewayWords(result)}.`;
+    case 'not_applied':
+      return `The gateway did not apply ${what}; nothing changed.`;
+    case 'not_sent':
+      return `${What} was not sent to the gateway; nothing changed.`;
+  }
+}
