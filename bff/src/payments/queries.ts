@@ -17,7 +17,7 @@ import { AppError } from '../errors.js';
 import { big, exactSum, sumParts, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { maskedCard, toSummary } from './records.js';
-import { attentionCounts, volumeByDay } from './stats.js';
+import { approvedVolume, attentionCounts, volumeByDay } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
 function drained(out: Writable): Promise<void> {
@@ -222,22 +222,7 @@ export class TransactionQueries {
       .where('created_at', '<', to);
     const [byCurrency, byStatus, returns, byDay, attention] = await Promise.all([
       inWindow
-        .select((eb) => {
-          const approved = sumParts(
-            eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
-          );
-          return [
-            'currency',
-            eb.fn.countAll<number | string>().as('n'),
-            eb.fn
-              .sum<number | string | null>(
-                eb.case().when('status', '=', 'approved').then(1).else(0).end(),
-              )
-              .as('approved_n'),
-            approved.high.as('approved_high'),
-            approved.low.as('approved_low'),
-          ];
-        })
+        .select((eb) => ['currency', ...approvedVolume(eb)])
         .groupBy('currency')
         .orderBy('currency')
         .execute(),

@@ -1,6 +1,6 @@
 // The home screen's extra statistics: volume per UTC day and currency (its chart), and the orders
 // that need a person whatever their age (outcome unknown, flagged drift).
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import type { StatsResponse } from '@paydesk/shared/api';
 import { big, exactSum, sumParts, type PayDatabase, type PayDb } from './db.js';
@@ -11,26 +11,28 @@ export const ATTENTION_CAP = 1_000;
 
 type Window = SelectQueryBuilder<PayDatabase, 'transactions', object>;
 
+/**
+ * A group's orders (`n`), approved orders (`approved_n`) and their exact approved amount
+ * (`approved_high`/`approved_low`, read with `exactSum`).
+ */
+export function approvedVolume(eb: ExpressionBuilder<PayDatabase, 'transactions'>) {
+  const approved = sumParts(
+    eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
+  );
+  return [
+    eb.fn.countAll<number | string>().as('n'),
+    eb.fn
+      .sum<number | string | null>(eb.case().when('status', '=', 'approved').then(1).else(0).end())
+      .as('approved_n'),
+    approved.high.as('approved_high'),
+    approved.low.as('approved_low'),
+  ] as const;
+}
+
 export async function volumeByDay(inWindow: Window): Promise<StatsResponse['volumeByDay']> {
   const day = sql<number>`created_at / ${sql.lit(DAY)}`;
   const rows = await inWindow
-    .select((eb) => {
-      const approved = sumParts(
-        eb.case().when('status', '=', 'approved').then(eb.ref('amount_minor')).else(0).end(),
-      );
-      return [
-        day.as('day'),
-        'currency',
-        eb.fn.countAll<number | string>().as('n'),
-        eb.fn
-          .sum<number | string | null>(
-            eb.case().when('status', '=', 'approved').then(1).else(0).end(),
-          )
-          .as('approved_n'),
-        approved.high.as('approved_high'),
-        approved.low.as('approved_low'),
-      ];
-    })
+    .select((eb) => [day.as('day'), 'currency', ...approvedVolume(eb)])
     .groupBy([day, 'currency'])
     .execute();
   return rows

@@ -5,8 +5,12 @@ type DecimalText = `${number}`;
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-function isDecimalText(value: string): value is DecimalText {
-  return DECIMAL.test(value);
+/** `amount` trimmed, as Intl takes it; a RangeError for anything but decimal text. */
+function decimalText(amount: string): DecimalText {
+  const trimmed = amount.trim();
+  if (!DECIMAL.test(trimmed))
+    throw new RangeError(`not a decimal amount: ${JSON.stringify(amount)}`);
+  return trimmed as DecimalText;
 }
 
 function fractionDigits(amount: string): number {
@@ -33,10 +37,7 @@ export function formatMoney(
   currency: string,
   locale: string = userLocale(),
 ): string {
-  const trimmed = amount.trim();
-  if (!isDecimalText(trimmed)) {
-    throw new RangeError(`not a decimal amount: ${JSON.stringify(amount)}`);
-  }
+  const trimmed = decimalText(amount);
   const base = new Intl.NumberFormat(locale, { style: 'currency', currency });
   const usual = base.resolvedOptions().maximumFractionDigits ?? 2;
   const digits = Math.max(usual, fractionDigits(trimmed));
@@ -58,10 +59,7 @@ export function formatMoneyCompact(
   currency: string,
   locale: string = userLocale(),
 ): string {
-  const trimmed = amount.trim();
-  if (!isDecimalText(trimmed)) {
-    throw new RangeError(`not a decimal amount: ${JSON.stringify(amount)}`);
-  }
+  const trimmed = decimalText(amount);
   return new Intl.NumberFormat(locale, {
     style: 'currency',
     currency,
