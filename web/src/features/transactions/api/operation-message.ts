@@ -1,5 +1,6 @@
 import type { OperationKind, OperationResult } from '@paydesk/shared/api';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
 import { OPERATION_LABELS } from '../components/labels';
 
 /** 'Card reference' → 'card reference'; a name that starts with an acronym ('PAN …') stays. */
@@ -10,8 +11,7 @@ function inSentence(kind: OperationKind): string {
 
 /** What the gateway said about a refused or failed operation, if anything: ' (05: Do not honour)'. */
 function gatewayWords(result: OperationResult): string {
-  const { errorCode, errorMessage } = result.operation;
-  const words = [errorCode, errorMessage].filter((w) => w !== null && w !== '').join(': ');
+  const words = errorText(result.operation.errorCode, result.operation.errorMessage);
   return words === '' ? '' : ` (${words})`;
 }
 

@@ -10,6 +10,7 @@ import type { Operation, OperationState } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
 import { sidewaysScrollShadows } from '../../../components/scroll-shadows';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
 import { OPERATION_LABELS, OPERATION_STATE_LABELS, RETURN_REASON_LABELS } from './labels';
 
 const STATE_COLOR: Record<OperationState, 'success' | 'error' | 'warning' | 'info' | 'default'> = {
@@ -87,7 +88,7 @@ export function OperationsList({
                 />
                 {operation.errorCode || operation.errorMessage ? (
                   <Typography variant="caption" component="div" color="text.secondary">
-                    {[operation.errorCode, operation.errorMessage].filter(Boolean).join(': ')}
+                    {errorText(operation.errorCode, operation.errorMessage)}
                   </Typography>
                 ) : null}
               </TableCell>
