@@ -170,7 +170,17 @@ for (const variant of DB_VARIANTS) {
       const user = await t.userWithRoles(['support'], 'victim@paydesk.test');
       const me = SessionResponseSchema.parse((await user.get('/api/session')).json);
       expect((await admin.patch(`/api/users/${me.user.id}`, { disabled: true })).status).toBe(200);
-      expect(errorCode(await user.get('/api/session'))).toBe('UNAUTHENTICATED');
+      const refused = await user.get('/api/session');
+      expect(refused.status).toBe(403);
+      expect(errorCode(refused)).toBe('ACCOUNT_DISABLED');
+      // every route, not the session's alone; and nothing is done
+      const write = await user.post('/api/views', {
+        name: 'x',
+        screen: 'transactions',
+        role: 'support',
+        query: '',
+      });
+      expect(errorCode(write)).toBe('ACCOUNT_DISABLED');
       const again = await t
         .client()
         .login('victim@paydesk.test', 'password-for-victim@paydesk.test');

@@ -59,6 +59,7 @@ for (const variant of DB_VARIANTS) {
         ['0006-transactions-drift-index', 'Success'],
         ['0007-subscription-recovery', 'Success'],
         ['0009-order-lock', 'Success'],
+        ['0010-card-ref-index', 'Success'],
       ]);
       for (const table of TABLES) {
         const rows = await sql.raw<{ n: unknown }>(`select count(*) as n from ${table}`).execute(k);
@@ -68,6 +69,20 @@ for (const variant of DB_VARIANTS) {
       await insert.execute(k);
       await expect(insert.execute(k)).rejects.toThrow();
       expect(await ensurePaymentsSchema(k, variant.name)).toBe(false);
+    });
+
+    it('when orders are read by card reference, then the plan uses the card reference index', async () => {
+      const k = await fresh();
+      await ensurePaymentsSchema(k, variant.name);
+      const query = `select id from transactions where card_ref_id = 'REF1' and type <> 'rebill'`;
+      const plan =
+        variant.name === 'postgres'
+          ? await k.transaction().execute(async (trx) => {
+              await sql`set local enable_seqscan = off`.execute(trx);
+              return sql.raw<Record<string, unknown>>(`explain ${query}`).execute(trx);
+            })
+          : await sql.raw<Record<string, unknown>>(`explain query plan ${query}`).execute(k);
+      expect(JSON.stringify(plan.rows)).toContain('transactions_card_ref');
     });
 
     it('when the schema is missing, then ensurePaymentsSchema creates it once', async () => {

@@ -459,6 +459,23 @@ export function orderLockMigration(kind: DatabaseKind): Migration {
   };
 }
 
+export const CARD_REF_INDEX_MIGRATION_NAME = '0010-card-ref-index';
+
+/**
+ * The orders of a card reference: read before every rebill and subscription (which endpoint made
+ * it, whether the gateway made it) and by the card-reference list. Most orders carry none, so the
+ * index is partial (1,000,000 orders: a lookup by reference no longer scans the table).
+ */
+export function cardRefIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index transactions_card_ref on transactions (card_ref_id) where card_ref_id is not null`.execute(
+        db,
+      );
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -468,6 +485,7 @@ export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration
     [DRIFT_INDEX_MIGRATION_NAME]: driftIndexMigration(),
     [SUBSCRIPTION_RECOVERY_MIGRATION_NAME]: subscriptionRecoveryMigration(kind),
     [ORDER_LOCK_MIGRATION_NAME]: orderLockMigration(kind),
+    [CARD_REF_INDEX_MIGRATION_NAME]: cardRefIndexMigration(),
   };
 }
 
@@ -502,6 +520,7 @@ export async function ensurePaymentsSchema(
     if (!hasPayments) {
       await paymentsMigration(kind).up(trx);
       await orderLockMigration(kind).up(trx);
+      await cardRefIndexMigration().up(trx);
     }
     if (!hasSubscriptions) {
       await subscriptionsMigration(kind).up(trx);

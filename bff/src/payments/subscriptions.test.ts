@@ -143,6 +143,16 @@ for (const variant of DB_VARIANTS) {
         state: 'completed',
         schedule: { paymentsMade: 2 },
       });
+      // a parameter the list does not know is named, not ignored
+      const unknownParam = await f.support.get('/api/subscriptions?offset=50');
+      expect(unknownParam.status).toBe(400);
+      expect((unknownParam.json as ErrorEnvelope).error.details?.fields).toEqual([
+        {
+          path: 'query.offset',
+          rule: 'unrecognized_keys',
+          message: 'is not a parameter of this request',
+        },
+      ]);
       const audit = await f.bff.db.k
         .selectFrom('audit_log')
         .selectAll()

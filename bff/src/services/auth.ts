@@ -313,7 +313,7 @@ export class Auth {
     return claims;
   }
 
-  /** Resolves a session cookie; throws UNAUTHENTICATED or SESSION_EXPIRED. */
+  /** Resolves a session cookie; throws UNAUTHENTICATED, SESSION_EXPIRED or ACCOUNT_DISABLED. */
   async authenticate(token: string): Promise<AuthenticatedSession> {
     const now = this.#clock.now();
     const { sid, sub } = await this.#verifyToken(token, now);
@@ -321,9 +321,14 @@ export class Auth {
     const [row] = (await k.executeQuery(sessionWithUser(k, { sid }))).rows;
     if (row?.id !== sub) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     const { session, user } = splitSessionRow(row);
-    if (session.revoked_at !== null || user.disabled_at !== null) {
-      throw new AppError('UNAUTHENTICATED', 'sign in to continue');
+    // The holder of this user's own session is told why it stopped working, so the screen can say so.
+    if (user.disabled_at !== null) {
+      throw new AppError(
+        'ACCOUNT_DISABLED',
+        'this account is disabled; ask an administrator to enable it',
+      );
     }
+    if (session.revoked_at !== null) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
     if (this.#expired(session, now)) {
       await this.revoke(session.id);
       throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');

@@ -325,3 +325,30 @@ describe('staff free-text fields', () => {
     ).toEqual([FREE_TEXT_REFUSALS.controlCharacters]);
   });
 });
+
+describe('payout destination identifiers', () => {
+  const payout = (destination: Record<string, string>) => ({
+    destination,
+    amount: '10.00',
+    currency: 'EUR',
+    orderDesc: 'payout',
+  });
+  const PRINTABLE =
+    'must be printable characters only (no control, formatting or line break characters)';
+
+  it('when an e-wallet id or FPS bank id holds a control, bidi, zero-width or line separator character, then it is refused; printable ids are kept', () => {
+    const ewallet = (ewalletId: string) =>
+      payout({ kind: 'ewallet', ewalletType: 'paypal', ewalletId });
+    const phone = (fpsBankId: string) => payout({ kind: 'phone', phone: '+4930123456', fpsBankId });
+    expect(messages(PayoutCreateBodySchema, ewallet('payee+7731@example.com'))).toEqual([]);
+    expect(messages(PayoutCreateBodySchema, phone('100000000004'))).toEqual([]);
+    for (const bad of ['pay\u0000ee', 'pay\nee', 'pay\u202eee', 'pay\u200bee', 'pay\u2028ee']) {
+      expect(messages(PayoutCreateBodySchema, ewallet(bad)), JSON.stringify(bad)).toEqual([
+        PRINTABLE,
+      ]);
+      expect(messages(PayoutCreateBodySchema, phone(bad)), JSON.stringify(bad)).toEqual([
+        PRINTABLE,
+      ]);
+    }
+  });
+});

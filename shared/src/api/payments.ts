@@ -472,10 +472,12 @@ export const SubscriptionDetailSchema = SubscriptionSummarySchema.extend({
 export type SubscriptionDetail = z.infer<typeof SubscriptionDetailSchema>;
 
 /** `GET /api/subscriptions`: newest first, keyset cursor (opaque). */
-export const SubscriptionListQuerySchema = z.object({
-  cursor: z.string().trim().min(1).max(512).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+export const SubscriptionListQuerySchema = z
+  .object({
+    cursor: z.string().trim().min(1).max(512).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
 export type SubscriptionListQuery = z.infer<typeof SubscriptionListQuerySchema>;
 
 export const SubscriptionPageSchema = z.object({

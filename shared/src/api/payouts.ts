@@ -12,9 +12,22 @@ import {
   TransactionTypeSchema,
 } from './payments.js';
 
-/** An identifier or code typed by staff (e-wallet id, FPS bank id); free text uses `freeText`. */
+/**
+ * An identifier or code typed by staff (e-wallet id, FPS bank id); free text uses `freeText`.
+ * Printable characters only: a control, format (bidi, zero-width) or line separator character
+ * would make two ids that read the same differ, and reach the gateway as is.
+ */
 const text = (max: number) =>
-  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+  z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(v), {
+      message:
+        'must be printable characters only (no control, formatting or line break characters)',
+      params: { rule: 'printable' },
+    });
 
 export const EndpointIdSchema = z
   .string()

@@ -93,7 +93,7 @@ export type ViewCreateBody = z.infer<typeof ViewCreateBodySchema>;
 export type ViewCreateBodyInput = z.input<typeof ViewCreateBodySchema>;
 
 /** `GET /api/views?screen=transactions` */
-export const ViewListQuerySchema = z.object({ screen: ViewScreenSchema });
+export const ViewListQuerySchema = z.object({ screen: ViewScreenSchema }).strict();
 export type ViewListQuery = z.infer<typeof ViewListQuerySchema>;
 
 export const SavedViewSchema = z.object({

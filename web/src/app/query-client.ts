@@ -1,25 +1,28 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { endSession, sessionKeys } from '../features/auth/api/session';
-import { isApiError, isSessionLost } from '../lib/api-client';
+import { isApiError, sessionEndOf } from '../lib/api-client';
 
 function isSessionQuery(key: readonly unknown[]): boolean {
   return key[0] === sessionKeys.current[0];
 }
 
 /**
- * A 401 from any query or mutation means the session is over (idle timeout, revocation): forget it
- * so the guard sends the user to sign-in with `?next=` and back afterwards.
+ * A 401 from any query or mutation means the session is over (idle timeout, revocation), and a 403
+ * ACCOUNT_DISABLED that its account was disabled: forget it so the guard sends the user to sign-in
+ * (saying why) with `?next=` and back afterwards.
  */
 export function createQueryClient(options: { retryDelayMs?: number } = {}): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (isSessionLost(error) && !isSessionQuery(query.queryKey)) endSession(client, 'expired');
+        const reason = sessionEndOf(error);
+        if (reason !== null && !isSessionQuery(query.queryKey)) endSession(client, reason);
       },
     }),
     mutationCache: new MutationCache({
       onError: (error) => {
-        if (isSessionLost(error)) endSession(client, 'expired');
+        const reason = sessionEndOf(error);
+        if (reason !== null) endSession(client, reason);
       },
     }),
     defaultOptions: {

@@ -1,7 +1,6 @@
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import {
@@ -10,7 +9,7 @@ import {
   type RowData,
   type TableFeatures,
 } from '@tanstack/react-table';
-import { sidewaysScrollShadows } from './scroll-shadows';
+import { SidewaysTableContainer } from './sideways-table-container';
 
 /** MUI markup for a TanStack table: the table owns rows and state, this owns semantics and look. */
 export function DataTable<TFeatures extends TableFeatures, TData extends RowData, TSelected>({
@@ -23,13 +22,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
   busy?: boolean;
 }) {
   return (
-    // Focusable so keyboard users can scroll a table wider than the screen.
-    <TableContainer
-      tabIndex={0}
-      role="region"
-      aria-label={`${label} (scrolls sideways when wider than the screen)`}
-      sx={[sidewaysScrollShadows, { opacity: busy ? 0.6 : 1, transition: 'opacity 120ms' }]}
-    >
+    <SidewaysTableContainer label={label} dimmed={busy}>
       <Table size="small" aria-label={label} aria-busy={busy}>
         <TableHead>
           {table.getHeaderGroups().map((group) => (
@@ -54,6 +47,6 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }

@@ -60,10 +60,15 @@ export function isNoSuchRecord(error: unknown): boolean {
 }
 
 /** The session is missing or over: the user must sign in again. */
-export function isSessionLost(error: unknown): boolean {
-  return (
-    isApiError(error) && (error.code === 'UNAUTHENTICATED' || error.code === 'SESSION_EXPIRED')
-  );
+/**
+ * Why a refused request means the session is over: it expired or was revoked, or its account was
+ * disabled; null when the refusal is about something else.
+ */
+export function sessionEndOf(error: unknown): 'expired' | 'disabled' | null {
+  if (!isApiError(error)) return null;
+  if (error.code === 'UNAUTHENTICATED' || error.code === 'SESSION_EXPIRED') return 'expired';
+  if (error.code === 'ACCOUNT_DISABLED') return 'disabled';
+  return null;
 }
 
 export function isForbidden(error: unknown): boolean {
@@ -179,6 +184,8 @@ export function describeError(error: unknown): string {
     case 'UNAUTHENTICATED':
     case 'SESSION_EXPIRED':
       return 'Your session has ended. Please sign in again.';
+    case 'ACCOUNT_DISABLED':
+      return 'This account is disabled. Ask an administrator to enable it.';
     case 'FORBIDDEN':
       return 'Your roles do not allow this.';
     case 'CSRF_REJECTED':

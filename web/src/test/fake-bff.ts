@@ -241,6 +241,12 @@ export class FakeBff {
     this.sessionUserId = null;
   }
 
+  /** An administrator disables the signed-in user: the session is refused with ACCOUNT_DISABLED. */
+  disableSignedInUser(): void {
+    const user = this.current();
+    if (user) user.disabled = true;
+  }
+
   private byEmail(email: string): User | undefined {
     return this.users.find((u) => u.email === email);
   }
@@ -301,6 +307,7 @@ export class FakeBff {
   private requireRole(role: Role | null): Reply | User {
     const user = this.current();
     if (!user) return error(401, 'UNAUTHENTICATED', 'sign in first');
+    if (user.disabled) return error(403, 'ACCOUNT_DISABLED', 'this account is disabled');
     if (role !== null && !user.roles.includes(role)) return error(403, 'FORBIDDEN', 'not allowed');
     return user;
   }
@@ -348,6 +355,8 @@ export class FakeBff {
   private session(request: RecordedRequest): Reply {
     if (request.method === 'GET') {
       const user = this.current();
+      if (user?.disabled === true)
+        return error(403, 'ACCOUNT_DISABLED', 'this account is disabled');
       return user ? this.sessionReply(user) : error(401, 'UNAUTHENTICATED', 'no session');
     }
     if (request.method === 'DELETE') {

@@ -8,7 +8,7 @@ import {
   type TotpConfirmRequest,
 } from '@paydesk/shared/api';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { apiCommand, apiRequest, isSessionLost } from '../../../lib/api-client';
+import { apiCommand, apiRequest, sessionEndOf } from '../../../lib/api-client';
 
 export const sessionKeys = {
   /** the signed-in user, or null when there is no session */
@@ -17,7 +17,7 @@ export const sessionKeys = {
   ended: ['session-ended'] as const,
 };
 
-export type SessionEndReason = 'expired' | 'signed-out';
+export type SessionEndReason = 'expired' | 'disabled' | 'signed-out';
 
 export function sessionQueryOptions() {
   return queryOptions({
@@ -26,10 +26,12 @@ export function sessionQueryOptions() {
       try {
         return await apiRequest('GET', '/api/session', SessionResponseSchema, { signal });
       } catch (error) {
-        if (!isSessionLost(error)) throw error;
-        // Signed in a moment ago and now not: the session timed out or was revoked.
-        if (client.getQueryData(sessionKeys.current))
-          client.setQueryData(sessionKeys.ended, 'expired');
+        const reason = sessionEndOf(error);
+        if (reason === null) throw error;
+        // Signed in a moment ago and now not: the session timed out or was revoked, or the
+        // account was disabled (which the user is told even on a fresh page).
+        if (reason === 'disabled' || client.getQueryData(sessionKeys.current))
+          client.setQueryData(sessionKeys.ended, reason);
         return null;
       }
     },

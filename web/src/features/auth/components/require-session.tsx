@@ -25,7 +25,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
     const reason = client.getQueryData<SessionEndReason>(sessionKeys.ended);
     const params = new URLSearchParams();
     if (reason !== 'signed-out') params.set('next', `${location.pathname}${location.search}`);
-    if (reason === 'expired') params.set('reason', 'expired');
+    if (reason === 'expired' || reason === 'disabled') params.set('reason', reason);
     return <Navigate to={`/sign-in?${params.toString()}`} replace />;
   }
   return <SessionContext value={session.data}>{children}</SessionContext>;

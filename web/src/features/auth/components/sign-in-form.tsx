@@ -18,8 +18,6 @@ function messageFor(error: unknown): string {
   switch (error.code) {
     case 'INVALID_CREDENTIALS':
       return 'The e-mail address or the password is not right.';
-    case 'ACCOUNT_DISABLED':
-      return 'This account is disabled. Ask an administrator to enable it.';
     case 'TOTP_INVALID':
       return 'That code is not valid. Use the current code from your app, or a recovery code.';
     default:

@@ -16,7 +16,7 @@ export default function SignInRoute() {
   const [params] = useSearchParams();
   const session = useQuery(sessionQueryOptions());
   const next = safeNextPath(params.get('next'));
-  const expired = params.get('reason') === 'expired';
+  const reason = params.get('reason');
 
   useEffect(() => {
     document.title = 'Sign in · Paydesk';
@@ -47,9 +47,14 @@ export default function SignInRoute() {
         <Typography color="text.secondary" sx={{ mb: 3 }}>
           The back-office for payments staff.
         </Typography>
-        {expired ? (
+        {reason === 'expired' ? (
           <Alert severity="info" sx={{ mb: 2 }}>
             Your session has ended. Sign in again to continue where you were.
+          </Alert>
+        ) : reason === 'disabled' ? (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            Your account has been disabled, so you were signed out. Ask an administrator to enable
+            it.
           </Alert>
         ) : null}
         {session.isPending ? (

@@ -2,7 +2,6 @@ import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { CardRefSummary } from '@paydesk/shared/api';
@@ -10,15 +9,12 @@ import { Link as RouterLink } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { formatCount } from '../../../lib/format';
 import { TYPE_LABELS } from '../../transactions/components/labels';
+import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 /** The known card references; choosing one fills the lookup (and the rebill) with it. */
 export function CardRefTable({ items }: { items: CardRefSummary[] }) {
   return (
-    <TableContainer
-      tabIndex={0}
-      role="region"
-      aria-label="Card references (scrolls sideways when wider than the screen)"
-    >
+    <SidewaysTableContainer label="Card references">
       <Table size="small" aria-label="Card references">
         <TableHead>
           <TableRow>
@@ -70,6 +66,6 @@ export function CardRefTable({ items }: { items: CardRefSummary[] }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }

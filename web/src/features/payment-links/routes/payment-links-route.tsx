@@ -4,7 +4,6 @@ import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -32,6 +31,7 @@ import { useLinkOrderEvents } from '../api/order-events';
 import { linkKeys, linkListQueryOptions } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
+import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const CreateLinkDialog = lazy(() => import('../components/create-link-dialog'));
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
@@ -76,11 +76,7 @@ function LinksTable({
   onDecide: (link: PaymentLink, decision: Decision) => void;
 }) {
   return (
-    <TableContainer
-      tabIndex={0}
-      role="region"
-      aria-label="Payment links (scrolls sideways when wider than the screen)"
-    >
+    <SidewaysTableContainer label="Payment links">
       <Table size="small" aria-label="Payment links">
         <TableHead>
           <TableRow>
@@ -138,7 +134,7 @@ function LinksTable({
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }
 

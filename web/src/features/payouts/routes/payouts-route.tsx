@@ -4,7 +4,6 @@ import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -28,6 +27,7 @@ import { payoutListQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
 import { PayoutStateChip } from '../components/payout-state-chip';
+import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const PreparePayoutDialog = lazy(() => import('../components/prepare-payout-dialog'));
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
@@ -61,11 +61,7 @@ function PayoutsTable({
   onDecide: (payout: Payout, decision: Decision) => void;
 }) {
   return (
-    <TableContainer
-      tabIndex={0}
-      role="region"
-      aria-label="Payouts (scrolls sideways when wider than the screen)"
-    >
+    <SidewaysTableContainer label="Payouts">
       <Table size="small" aria-label="Payouts">
         <TableHead>
           <TableRow>
@@ -134,7 +130,7 @@ function PayoutsTable({
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }
 

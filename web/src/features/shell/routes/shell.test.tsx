@@ -95,6 +95,19 @@ describe('shell', () => {
     expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
   });
 
+  it('when an administrator disables the signed-in user, then the next request sends them to sign-in, which says the account is disabled', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
+    bff.disableSignedInUser();
+    await app.user.click(screen.getAllByRole('link', { name: 'Users' })[0]!);
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Fusers&reason=disabled');
+    });
+    expect(await screen.findByText(/Your account has been disabled/)).toBeInTheDocument();
+    expect(screen.queryByText(/Your session has ended/)).not.toBeInTheDocument();
+  });
+
   it('when the user signs out, then the server session is deleted and sign-in shows without a next', async () => {
     const app = renderApp('/account', new FakeBff());
     await app.user.click(await screen.findByRole('button', { name: /Account menu for Ada Admin/ }));

@@ -7,7 +7,6 @@ import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -25,6 +24,7 @@ import { Facts, Panel } from '../../transactions/components/amounts-panel';
 import { StatusChip } from '../../transactions/components/status-chip';
 import { subscriptionDetailQueryOptions } from '../api/subscriptions';
 import { chargesText, periodText, SubscriptionStateChip } from '../components/subscription-labels';
+import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 function Charges({ charges }: { charges: TransactionSummary[] }) {
   if (charges.length === 0) {
@@ -36,7 +36,7 @@ function Charges({ charges }: { charges: TransactionSummary[] }) {
     );
   }
   return (
-    <TableContainer tabIndex={0} role="region" aria-label="Charges (scrolls sideways)">
+    <SidewaysTableContainer label="Charges">
       <Table size="small" aria-label="Charges">
         <TableHead>
           <TableRow>
@@ -72,7 +72,7 @@ function Charges({ charges }: { charges: TransactionSummary[] }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }
 

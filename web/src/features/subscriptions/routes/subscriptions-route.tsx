@@ -5,7 +5,6 @@ import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -23,6 +22,7 @@ import { SCREENS } from '../../shell/navigation';
 import { KeysetPager } from '../../transactions/components/keyset-pager';
 import { subscriptionListQueryOptions } from '../api/subscriptions';
 import { chargesText, periodText, SubscriptionStateChip } from '../components/subscription-labels';
+import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const CreateSubscriptionDialog = lazy(() => import('../components/create-subscription-dialog'));
 
@@ -41,11 +41,7 @@ function trailOf(state: unknown): (string | null)[] | null {
 
 function SubscriptionsTable({ items }: { items: SubscriptionSummary[] }) {
   return (
-    <TableContainer
-      tabIndex={0}
-      role="region"
-      aria-label="Subscriptions (scrolls sideways when wider than the screen)"
-    >
+    <SidewaysTableContainer label="Subscriptions">
       <Table size="small" aria-label="Subscriptions">
         <TableHead>
           <TableRow>
@@ -94,7 +90,7 @@ function SubscriptionsTable({ items }: { items: SubscriptionSummary[] }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }
 
@@ -102,7 +98,11 @@ function SubscriptionsScreen() {
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
-  const parsed = SubscriptionListQuerySchema.safeParse(Object.fromEntries(params));
+  // the page's own parameters only (`create=1` opens the dialog)
+  const parsed = SubscriptionListQuerySchema.safeParse({
+    cursor: params.get('cursor') ?? undefined,
+    limit: params.get('limit') ?? undefined,
+  });
   const query = parsed.success ? parsed.data : { limit: 50 };
   const list = useQuery(subscriptionListQueryOptions(query));
   const [creating, setCreating] = useState(params.get('create') === '1');

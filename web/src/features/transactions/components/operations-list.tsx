@@ -2,16 +2,15 @@ import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Operation, OperationState } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
-import { sidewaysScrollShadows } from '../../../components/scroll-shadows';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { OPERATION_LABELS, OPERATION_STATE_LABELS, RETURN_REASON_LABELS } from './labels';
+import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const STATE_COLOR: Record<OperationState, 'success' | 'error' | 'warning' | 'info' | 'default'> = {
   approved: 'success',
@@ -49,13 +48,8 @@ export function OperationsList({
   }
   return (
     // As the app's other tables: text columns keep a readable width and the table scrolls
-    // sideways on a phone, in a focusable region that says so (keyboard users can scroll it).
-    <TableContainer
-      tabIndex={0}
-      role="region"
-      aria-label="Operations (scrolls sideways when wider than the screen)"
-      sx={sidewaysScrollShadows}
-    >
+    // sideways on a phone.
+    <SidewaysTableContainer label="Operations">
       <Table
         size="small"
         aria-label="Operations"
@@ -111,6 +105,6 @@ export function OperationsList({
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </SidewaysTableContainer>
   );
 }
