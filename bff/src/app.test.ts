@@ -67,6 +67,8 @@ for (const variant of DB_VARIANTS) {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('unsafe-eval');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      // Agrees with frame-ancestors 'none' (SAMEORIGIN would contradict it).
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('x-powered-by')).toBeNull();
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     });

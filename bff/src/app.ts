@@ -22,6 +22,7 @@ import {
   type Handler,
 } from './http/run-route.js';
 import { customerPages } from './http/customer-pages.js';
+import type { RefusalThrottleOptions } from './http/refusal-throttle.js';
 import { spaRouter } from './http/spa.js';
 import { methodNotAllowed, notFound } from './http/method-not-allowed.js';
 import {
@@ -47,6 +48,8 @@ export interface AppDeps {
   gatewayProbe?: () => Promise<void>;
   /** live-update transport; in-process by default, PostgreSQL LISTEN/NOTIFY for several instances */
   eventBus?: EventBus;
+  /** how refusals of unidentified clients are audited (default: one per client and code a minute) */
+  refusalAudit?: Partial<RefusalThrottleOptions>;
 }
 
 export interface App {
@@ -185,6 +188,8 @@ export function createApp(deps: AppDeps): App {
         ? { maxAge: 31_536_000, includeSubDomains: true }
         : false,
       referrerPolicy: { policy: 'no-referrer' },
+      // The same as the CSP's frame-ancestors 'none' for browsers that only know this header.
+      frameguard: { action: 'deny' },
     }),
   );
 
@@ -226,7 +231,7 @@ export function createApp(deps: AppDeps): App {
     ...payoutHandlers(payouts),
     ...viewHandlers(new SavedViews(db, clock)),
   };
-  const run = makeRunner(services, logger);
+  const run = makeRunner(services, logger, deps.refusalAudit);
   const methodsOf = new Map<string, string[]>();
   for (const key of Object.keys(ROUTES) as RouteKey[]) {
     const { method, path } = splitRouteKey(key);

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -49,6 +49,23 @@ export function pgPoolConfig(url: string, max: number): pg.PoolConfig {
   };
 }
 
+/**
+ * The database holds password hashes, customers' personal data and sealed secrets: its directory
+ * is created 0700 (one that exists is left as it is) and its file is 0600 whatever the umask,
+ * created so before SQLite opens it, and narrowed if an older install left it readable.
+ */
+function createPrivateFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  if (process.platform !== 'win32') chmodSync(file, 0o600);
+}
+
+function makeCompanionsPrivate(file: string): void {
+  if (process.platform === 'win32') return;
+  for (const companion of [`${file}-wal`, `${file}-shm`, `${file}-journal`])
+    if (existsSync(companion)) chmodSync(companion, 0o600);
+}
+
 /** Opens the database, applies the migrations and returns it. */
 export async function openDatabase(
   database: Config['database'],
@@ -61,7 +78,7 @@ export async function openDatabase(
   let sqlite: NodeSqliteDatabase | null = null;
   if (database.kind === 'sqlite') {
     const memory = database.file === ':memory:';
-    if (!memory) mkdirSync(dirname(database.file), { recursive: true });
+    if (!memory) createPrivateFile(database.file);
     const main = new NodeSqliteDatabase(database.file);
     sqlite = main;
     k = new Kysely<Database>({ dialect: new NodeSqliteDialect(main) });
@@ -140,5 +157,9 @@ export async function openDatabase(
     await k.destroy();
     throw err;
   }
+  // SQLite gives its -wal and -shm files (there after the first write) the database file's mode;
+  // made sure of here all the same.
+  if (database.kind === 'sqlite' && database.file !== ':memory:')
+    makeCompanionsPrivate(database.file);
   return db;
 }

@@ -15,6 +15,7 @@ import type { AuthenticatedSession, ClientInfo } from '../services/auth.js';
 import type { Services } from '../services/index.js';
 import { parseRoles } from '../services/users.js';
 import { readCookie, sessionCookieName } from './cookies.js';
+import { RefusalThrottle, type RefusalThrottleOptions } from './refusal-throttle.js';
 import { allows, type RouteRule } from './route-table.js';
 
 export interface Actor {
@@ -177,7 +178,18 @@ export function toAppError(err: unknown): AppError {
   );
 }
 
-export function makeRunner(services: Services, logger: Logger) {
+/**
+ * Refusals of an unidentified client that are still audited one by one: each used up an attempt of
+ * the login limiter, which bounds them (and says which accounts were tried).
+ */
+const LIMITER_COUNTED_CODES: ReadonlySet<string> = new Set(['INVALID_CREDENTIALS', 'TOTP_INVALID']);
+
+export function makeRunner(
+  services: Services,
+  logger: Logger,
+  refusalAudit: Partial<RefusalThrottleOptions> = {},
+) {
+  const throttle = new RefusalThrottle(services.clock, refusalAudit);
   const allowedOrigins = [
     services.config.publicOrigin,
     ...(services.config.devOrigin === null ? [] : [services.config.devOrigin]),
@@ -227,7 +239,7 @@ export function makeRunner(services: Services, logger: Logger) {
         const quietProbe = req.method === 'GET' && err.status === 401;
         if (err.code === 'CSRF_REJECTED' && token !== undefined && token !== '')
           ctx.audit.actor = await actorOf(token);
-        if (!quietProbe && !ctx.audit.recorded) await auditAttempt(ctx, rule, err);
+        if (!quietProbe && !ctx.audit.recorded) await auditRefusal(ctx, rule, err);
         if (err.code === 'RATE_LIMITED' && err.details?.retryAfterSeconds !== undefined) {
           res.set('Retry-After', String(err.details.retryAfterSeconds));
         }
@@ -250,13 +262,44 @@ export function makeRunner(services: Services, logger: Logger) {
     return user === null ? null : { id: user.id, email: user.email, roles: parseRoles(user.roles) };
   }
 
+  /**
+   * Audits a refused or failed request. A refusal with nobody identified behind it (no valid
+   * session, not a login attempt the limiter counted) is anyone's to send: at most one row per
+   * client and code per window, carrying how many were left out since; those left out are logged.
+   */
+  async function auditRefusal(ctx: RouteContext, rule: RouteRule, err: AppError): Promise<void> {
+    const anonymous =
+      ctx.audit.actor === null && err.status < 500 && !LIMITER_COUNTED_CODES.has(err.code);
+    if (!anonymous) {
+      await auditAttempt(ctx, rule, err);
+      return;
+    }
+    const verdict = throttle.admit(ctx.client.ip, err.code);
+    if (!verdict.audit) {
+      logger.info(
+        { requestId: ctx.requestId, action: rule.action, code: err.code, ip: ctx.client.ip },
+        'refusal of an unidentified client not audited (one row per client and code per window)',
+      );
+      return;
+    }
+    await auditAttempt(
+      ctx,
+      rule,
+      err,
+      verdict.suppressed > 0
+        ? { ...ctx.audit.summary, suppressedSinceLast: verdict.suppressed }
+        : undefined,
+    );
+  }
+
   async function auditAttempt(
     ctx: RouteContext,
     rule: RouteRule,
     err: AppError | null,
+    summary?: Record<string, unknown>,
   ): Promise<void> {
     try {
-      await services.audit.append(attemptEntry(ctx, rule, err));
+      await services.audit.append(attemptEntry(ctx, rule, err, summary));
     } catch (auditErr) {
       logger.error({ err: auditErr, requestId: ctx.requestId }, 'audit append failed');
       throw auditErr;

@@ -5,6 +5,9 @@ import {
   TotpConfirmResponseSchema,
   TotpEnrolResponseSchema,
 } from '@paydesk/shared/api';
+import { openDatabase } from '../db/connect.js';
+import { AppError } from '../errors.js';
+import { createServices } from '../services/index.js';
 import { ADMIN, DB_VARIANTS, errorCode, startApp, type TestApp } from '../test-support/harness.js';
 
 for (const variant of DB_VARIANTS) {
@@ -126,6 +129,136 @@ for (const variant of DB_VARIANTS) {
       for (let i = 0; i < 6; i += 1)
         expect((await c.login(`probe${i}@paydesk.test`, 'wrong-password')).status).toBe(401);
       expect(errorCode(await c.login(ADMIN.email, ADMIN.password))).toBe('RATE_LIMITED');
+    });
+
+    it('when wrong passwords for one account arrive all at once, then exactly the account limit get INVALID_CREDENTIALS and the rest 429', async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () => t.client().login(ADMIN.email, 'wrong-password')),
+      );
+      const codes = replies.map(errorCode);
+      expect(codes.filter((c) => c === 'INVALID_CREDENTIALS')).toHaveLength(3);
+      expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(17);
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password))).toBe('RATE_LIMITED');
+    });
+
+    it('when wrong passwords for many accounts arrive all at once from one IP, then exactly the IP limit get INVALID_CREDENTIALS and the rest 429', async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.client().login(`probe${i}@paydesk.test`, 'wrong-password'),
+        ),
+      );
+      const codes = replies.map(errorCode);
+      expect(codes.filter((c) => c === 'INVALID_CREDENTIALS')).toHaveLength(6);
+      expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(14);
+    });
+
+    it('when wrong TOTP codes arrive all at once with the right password, then exactly the account limit get TOTP_INVALID and the rest 429', async () => {
+      const user = await t.userWithRoles(['support'], 'totp-race@paydesk.test');
+      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      const epoch = Math.floor(t.clock.now() / 1000);
+      const code = await generate({ secret: enrol.secret, epoch });
+      expect((await user.post('/api/session/totp/confirm', { code })).status).toBe(200);
+      const valid = await Promise.all(
+        [-30, 0, 30].map((d) => generate({ secret: enrol.secret, epoch: epoch + d })),
+      );
+      const wrong = ['000000', '111111', '222222', '333333'].find((c) => !valid.includes(c)) ?? '';
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          t.client().login('totp-race@paydesk.test', 'password-for-totp-race@paydesk.test', wrong),
+        ),
+      );
+      const codes = replies.map(errorCode);
+      expect(codes.filter((c) => c === 'TOTP_INVALID')).toHaveLength(3);
+      expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(17);
+    });
+
+    // Several instances share one database only on PostgreSQL; SQLite is one process's file.
+    it.skipIf(variant.name !== 'postgres')(
+      'when wrong passwords for one account reach two instances at once, then the limit holds across them',
+      async () => {
+        const other = await openDatabase(t.config.database, 4);
+        try {
+          const instances = [t.services, createServices(t.config, other, t.clock)];
+          const client = { ip: '203.0.113.7', userAgent: null };
+          const results = await Promise.allSettled(
+            Array.from({ length: 20 }, (_, i) =>
+              instances[i % 2]!.auth.login(
+                { email: ADMIN.email, password: 'wrong-password' },
+                client,
+              ),
+            ),
+          );
+          const codes = results.map((r) =>
+            r.status === 'rejected' && r.reason instanceof AppError ? r.reason.code : 'other',
+          );
+          expect(codes.filter((c) => c === 'INVALID_CREDENTIALS')).toHaveLength(3);
+          expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(17);
+        } finally {
+          await other.close();
+        }
+      },
+    );
+
+    it('when the password is right but a second factor is missing or the account disabled, then the attempt is not counted as a failure', async () => {
+      const user = await t.userWithRoles(['support'], 'counted@paydesk.test');
+      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      await user.post('/api/session/totp/confirm', {
+        code: await generate({ secret: enrol.secret, epoch: Math.floor(t.clock.now() / 1000) }),
+      });
+      for (let i = 0; i < 5; i += 1)
+        expect(
+          errorCode(
+            await t.client().login('counted@paydesk.test', 'password-for-counted@paydesk.test'),
+          ),
+        ).toBe('TOTP_REQUIRED');
+      const failures = await t.db.k.selectFrom('login_failures').selectAll().execute();
+      expect(failures).toEqual([]);
+    });
+
+    it('when the current password is guessed too often while changing it, then further tries are 429 even with the right one, each attempt audited, until the window passes', async () => {
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const change = (currentPassword: string) =>
+        c.post('/api/session/password', { currentPassword, newPassword: 'a-brand-new-password' });
+      for (let i = 0; i < 3; i += 1)
+        expect(errorCode(await change('nope-nope-nope'))).toBe('CURRENT_PASSWORD_INVALID');
+      expect(errorCode(await change('nope-nope-nope'))).toBe('RATE_LIMITED');
+      const locked = await change(ADMIN.password);
+      expect(errorCode(locked)).toBe('RATE_LIMITED');
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'session.password_change')
+        .orderBy('seq')
+        .execute();
+      expect(rows.map((r) => [r.outcome, r.error_code, r.actor_email])).toEqual([
+        ['refused', 'CURRENT_PASSWORD_INVALID', ADMIN.email],
+        ['refused', 'CURRENT_PASSWORD_INVALID', ADMIN.email],
+        ['refused', 'CURRENT_PASSWORD_INVALID', ADMIN.email],
+        ['refused', 'RATE_LIMITED', ADMIN.email],
+        ['refused', 'RATE_LIMITED', ADMIN.email],
+      ]);
+      // The guesses count against the account as failed logins do.
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password))).toBe('RATE_LIMITED');
+      t.clock.advance(901_000);
+      expect((await change(ADMIN.password)).status).toBe(200);
+    });
+
+    it('when wrong current passwords arrive all at once, then exactly the account limit get CURRENT_PASSWORD_INVALID and the rest 429', async () => {
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          c.post('/api/session/password', {
+            currentPassword: 'nope-nope-nope',
+            newPassword: 'a-brand-new-password',
+          }),
+        ),
+      );
+      const codes = replies.map(errorCode);
+      expect(codes.filter((x) => x === 'CURRENT_PASSWORD_INVALID')).toHaveLength(3);
+      expect(codes.filter((x) => x === 'RATE_LIMITED')).toHaveLength(9);
     });
 
     it('when a session is idle past 30 minutes, then it expires', async () => {

@@ -2,7 +2,7 @@
 // expiry) named by an HS256 JWT in an HttpOnly cookie.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { User } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
@@ -20,6 +20,16 @@ const TOUCH_EVERY_MS = 15_000;
 /** how many verified session tokens `authenticate` remembers (oldest forgotten first) */
 const VERIFIED_TOKENS_KEPT = 10_000;
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/**
+ * The first key of the PostgreSQL advisory locks that serialise the login limiter's attempts (the
+ * second is the subject's `lockKeyOf`); two-key locks never meet the one-key locks used elsewhere.
+ */
+const LOGIN_LIMIT_LOCK = 7_231_006;
+
+/** A limiter subject's 32-bit advisory lock key. */
+function lockKeyOf(subject: string): number {
+  return createHash('sha256').update(subject).digest().readInt32BE(0);
+}
 
 export interface AuthenticatedSession {
   user: UsersTable;
@@ -121,8 +131,16 @@ export class Auth {
     client: ClientInfo,
   ): Promise<IssuedSession> {
     const email = input.email.toLowerCase();
-    const subjects = [`account:${email}`, `ip:${client.ip ?? 'unknown'}`];
-    await this.#refuseWhenLimited(subjects);
+    const account = `account:${email}`;
+    // The attempt is counted before the password is checked: parallel guesses wait for a free slot
+    // in the window instead of all passing a check none of them has been counted in yet.
+    const reserved = await this.#reserveAttempt(
+      [
+        { subject: account, limit: this.#config.login.maxFailuresPerAccount },
+        { subject: `ip:${client.ip ?? 'unknown'}`, limit: this.#config.login.maxFailuresPerIp },
+      ],
+      'too many failed logins; try again later',
+    );
 
     const user = await this.#db.k
       .selectFrom('users')
@@ -136,14 +154,17 @@ export class Auth {
       passwordOk = await this.#passwords.verify(user.password_hash, input.password);
     }
     if (user === undefined || !passwordOk) {
-      await this.#recordFailure(subjects);
+      // The reserved attempt stays: it is this failure.
+      await this.#pruneFailures();
       throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
     }
     if (user.disabled_at !== null) {
+      await this.#release(reserved);
       throw new AppError('ACCOUNT_DISABLED', 'this account is disabled');
     }
     if (user.totp_enabled_at !== null && user.totp_secret !== null) {
       if (input.totp === undefined) {
+        await this.#release(reserved);
         throw new AppError('TOTP_REQUIRED', 'enter the code from your authenticator app', {
           fields: [
             { path: 'totp', rule: 'required', message: 'a TOTP or recovery code is required' },
@@ -154,13 +175,14 @@ export class Auth {
         ? await this.#consumeTotp(user, this.#sealer.open(user.totp_secret), input.totp)
         : await this.#consumeRecoveryCode(user.id, input.totp);
       if (!ok) {
-        await this.#recordFailure(subjects);
+        await this.#pruneFailures();
         throw new AppError('TOTP_INVALID', 'the code is wrong or was already used');
       }
     }
+    // Success: the account's failures are forgiven, and this attempt was none.
     await this.#db.k
       .deleteFrom('login_failures')
-      .where('subject', '=', `account:${email}`)
+      .where((eb) => eb.or([eb('subject', '=', account), eb('id', 'in', reserved)]))
       .execute();
     const now = this.#clock.now();
     await this.#db.k
@@ -171,39 +193,63 @@ export class Auth {
     return this.#issue({ ...user, last_login_at: now }, client);
   }
 
-  async #refuseWhenLimited(subjects: string[]): Promise<void> {
+  /**
+   * Counts one attempt against each subject's limit within the window, or refuses with
+   * RATE_LIMITED when a subject has no attempt left: the count and the insert are one transaction
+   * under a database lock per subject (PostgreSQL: advisory locks, so it holds across instances;
+   * SQLite: BEGIN IMMEDIATE), so concurrent attempts cannot all see the same free slot. The rows
+   * it inserts (their ids returned) stand as failures unless `#release`d.
+   */
+  async #reserveAttempt(
+    subjects: readonly { subject: string; limit: number }[],
+    message: string,
+  ): Promise<number[]> {
     const now = this.#clock.now();
     const windowMs = this.#config.login.windowSeconds * 1000;
-    const limits = [this.#config.login.maxFailuresPerAccount, this.#config.login.maxFailuresPerIp];
-    for (const [i, subject] of subjects.entries()) {
-      const rows = await this.#db.k
-        .selectFrom('login_failures')
-        .select('at')
-        .where('subject', '=', subject)
-        .where('at', '>', now - windowMs)
-        .orderBy('at', 'desc')
-        .limit(limits[i] ?? 1)
-        .execute();
-      const limit = limits[i] ?? 1;
-      const oldest = rows.at(-1);
-      if (rows.length >= limit && oldest !== undefined) {
-        const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000));
-        throw new AppError('RATE_LIMITED', 'too many failed logins; try again later', {
-          retryAfterSeconds,
-        });
+    return this.#db.k.transaction().execute(async (trx) => {
+      if (this.#db.kind === 'postgres') {
+        // Taken in ascending key order, so two attempts can never deadlock on each other's locks.
+        const keys = [...new Set(subjects.map((s) => lockKeyOf(s.subject)))].sort((a, b) => a - b);
+        for (const key of keys)
+          await sql`select pg_advisory_xact_lock(${sql.lit(LOGIN_LIMIT_LOCK)}, ${sql.lit(key)})`.execute(
+            trx,
+          );
       }
-    }
+      for (const { subject, limit } of subjects) {
+        const rows = await trx
+          .selectFrom('login_failures')
+          .select('at')
+          .where('subject', '=', subject)
+          .where('at', '>', now - windowMs)
+          .orderBy('at', 'desc')
+          .limit(limit)
+          .execute();
+        const oldest = rows.at(-1);
+        if (rows.length >= limit && oldest !== undefined) {
+          const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000));
+          throw new AppError('RATE_LIMITED', message, { retryAfterSeconds });
+        }
+      }
+      const inserted = await trx
+        .insertInto('login_failures')
+        .values(subjects.map(({ subject }) => ({ subject, at: now })))
+        .returning('id')
+        .execute();
+      return inserted.map((r) => r.id);
+    });
   }
 
-  async #recordFailure(subjects: string[]): Promise<void> {
-    const now = this.#clock.now();
-    await this.#db.k
-      .insertInto('login_failures')
-      .values(subjects.map((subject) => ({ subject, at: now })))
-      .execute();
+  /** Gives back attempts reserved by `#reserveAttempt` that turned out not to be failures. */
+  async #release(reserved: readonly number[]): Promise<void> {
+    if (reserved.length === 0) return;
+    await this.#db.k.deleteFrom('login_failures').where('id', 'in', reserved).execute();
+  }
+
+  /** Forgets failures older than the window. */
+  async #pruneFailures(): Promise<void> {
     await this.#db.k
       .deleteFrom('login_failures')
-      .where('at', '<=', now - this.#config.login.windowSeconds * 1000)
+      .where('at', '<=', this.#clock.now() - this.#config.login.windowSeconds * 1000)
       .execute();
   }
 
@@ -419,7 +465,15 @@ export class Auth {
     newPassword: string,
     client: ClientInfo,
   ): Promise<IssuedSession> {
+    // Guesses of the current password count against the account's login limit: a held session
+    // (a stolen cookie, an unattended browser) must not be a way around it.
+    const account = `account:${auth.user.email.toLowerCase()}`;
+    await this.#reserveAttempt(
+      [{ subject: account, limit: this.#config.login.maxFailuresPerAccount }],
+      'too many wrong passwords; try again later',
+    );
     if (!(await this.#passwords.verify(auth.user.password_hash, currentPassword))) {
+      await this.#pruneFailures();
       throw new AppError('CURRENT_PASSWORD_INVALID', 'the current password is wrong', {
         fields: [
           { path: 'currentPassword', rule: 'matches', message: 'the current password is wrong' },
@@ -440,6 +494,8 @@ export class Auth {
         .where('user_id', '=', auth.user.id)
         .where('revoked_at', 'is', null)
         .execute();
+      // The right password: the account's failures (this attempt's included) are forgiven.
+      await trx.deleteFrom('login_failures').where('subject', '=', account).execute();
     });
     return this.#issue({ ...auth.user, password_hash: passwordHash, updated_at: now }, client);
   }

@@ -141,7 +141,9 @@ for (const variant of DB_VARIANTS) {
       }
       expect((await bob.get('/api/views')).status).toBe(400);
       expect(fieldOf(await bob.get('/api/views?screen=nope'))).toBe('query.screen');
-      expect(fieldOf(await bob.get('/api/views?screen=transactions&role=admin'))).toBe('query.role');
+      expect(fieldOf(await bob.get('/api/views?screen=transactions&role=admin'))).toBe(
+        'query.role',
+      );
     });
 
     it('when someone else (not an admin) deletes a view, then 403; its creator or an admin may, and it is audited', async () => {

@@ -265,13 +265,15 @@ for (const variant of DB_VARIANTS) {
         }
       });
 
-      it('when a user is disabled by an admin, then their session gets 401 at once', async () => {
+      it('when a user is disabled by an admin, then their session is refused at once (403 ACCOUNT_DISABLED)', async () => {
         const user = await bff.account(['support']);
         const res = await admin.client.send('PATCH', `/api/users/${user.id}`, {
           body: { json: { disabled: true } },
         });
         expect(res.status, res.text).toBe(200);
-        expect((await user.client.send('GET', '/api/session')).status).toBe(401);
+        const refused = await user.client.send('GET', '/api/session');
+        expect(refused.status, refused.text).toBe(403);
+        expect(refused.text).toContain('ACCOUNT_DISABLED');
       });
     });
 

@@ -257,6 +257,10 @@ export async function startBff(variant: DbVariant): Promise<HostileBff> {
     logger,
     clock,
     gatewayProbe: () => Promise.resolve(),
+    // These suites check each refusal's own audit row (that it exists and holds no secret), so
+    // every refusal is audited here; the one-row-per-client-and-code window for refusals of
+    // unidentified clients is tested in bff/src/http/refusal-audit.test.ts.
+    refusalAudit: { windowMs: 0 },
   });
   if (config.bootstrapAdmin !== null) await services.users.bootstrapAdmin(config.bootstrapAdmin);
   const server: Server = createServer(app);
