@@ -4,7 +4,8 @@
 // Demo mode (GATEWAY_BASE_URL unset): starts the gateway sandbox as its own process with a
 // persistent database under data/, then the BFF pointed at it and configured from the sandbox's
 // demo merchant, waits until the BFF is ready, then makes sure the admin and one demo user per
-// role exist (created through the BFF's own HTTP API) and prints how to sign in.
+// role exist (created through the BFF's own HTTP API with a one-time password, then each sets its
+// documented password itself, so four-eyes sees separate people) and prints how to sign in.
 // On the first start of a data directory it also seeds demo data (seedDemoData below): the
 // sandbox's storefront simulator places PAYDESK_DEMO_ORDERS orders (default 300, about 40 s) with
 // server_callback_url pointing at the BFF, so the BFF learns them through callbacks, dated across
@@ -148,6 +149,43 @@ function bffClient(baseUrl, origin) {
   return { call };
 }
 
+/**
+ * Four-eyes counts an account whose password another account chose as that account's (whoever
+ * chose it could sign in as it): the admin that creates the demo users gives each a one-time
+ * password, and each user then sets the documented one itself, as a new member of staff would.
+ * So approver.demo can approve what ops.demo prepared. A demo user created before that rule (an
+ * older data directory) whose own password change is not in the audit log makes it now.
+ */
+async function ownPassword(baseUrl, origin, user, currentPassword) {
+  const api = bffClient(baseUrl, origin);
+  const login = await api.call('POST', '/api/session', {
+    email: user.email,
+    password: currentPassword,
+  });
+  if (login.status !== 200) return `could not sign in (${login.json?.error?.code ?? login.status})`;
+  const changed = await api.call('POST', '/api/session/password', {
+    currentPassword,
+    newPassword: user.password,
+  });
+  await api.call('DELETE', '/api/session');
+  return changed.status === 200
+    ? null
+    : `could not set its own password (${changed.json?.error?.code ?? changed.status})`;
+}
+
+/** Whether the audit log shows `email` changing its own password (null: the log cannot be read). */
+async function changedOwnPassword(api, email) {
+  const query = new URLSearchParams({
+    actor: email,
+    action: 'session.password_change',
+    outcome: 'success',
+    pageSize: '1',
+  });
+  const res = await api.call('GET', `/api/audit?${query}`);
+  if (res.status !== 200) return null;
+  return (res.json?.items ?? []).length > 0;
+}
+
 async function seedDemoUsers(baseUrl, origin, admin) {
   const api = bffClient(baseUrl, origin);
   const login = await api.call('POST', '/api/session', {
@@ -165,12 +203,23 @@ async function seedDemoUsers(baseUrl, origin, admin) {
   const existing = new Set((list.json?.items ?? []).map((u) => u.email));
   const users = [];
   for (const user of DEMO_USERS) {
+    let current = user.password;
     if (!existing.has(user.email)) {
-      const created = await api.call('POST', '/api/users', user);
+      current = `one-time-${randomUUID()}`;
+      const created = await api.call('POST', '/api/users', { ...user, password: current });
       if (created.status !== 201) {
         say(`could not create ${user.email}: ${created.json?.error?.message ?? created.status}`);
         continue;
       }
+    } else if ((await changedOwnPassword(api, user.email)) === true) {
+      users.push(user);
+      continue;
+    }
+    const problem = await ownPassword(baseUrl, origin, user, current);
+    if (problem !== null) {
+      say(`${user.email}: ${problem}`);
+      // A new account still has its one-time password: the documented one would not work.
+      if (current !== user.password) continue;
     }
     users.push(user);
   }

@@ -244,6 +244,72 @@ export function exchangeData(outcome: GatewayOutcome): Record<string, unknown> {
   };
 }
 
+/**
+ * What a timeline keeps from no reader, whatever their role: it is written without it, and an entry
+ * stored before that rule is read back without it too.
+ */
+export interface Withheld {
+  /** request and reply fields whose value is replaced by WITHHELD, wherever they stand */
+  fields: ReadonlySet<string>;
+  /** whether a card destination's `label` (its holder's name and expiry) is left out */
+  cardLabel: boolean;
+}
+
+export const WITHHELD = '[withheld]';
+
+/**
+ * A payout's history: the payee's name and the card's expiry (the request's `card_printed_name`,
+ * `expire_month`, `expire_year`, what `status` echoes of them, a card destination's label). Ops
+ * users see them on the payout itself; support and auditors see the masked card alone.
+ */
+export const PAYOUT_HISTORY: Withheld = {
+  fields: new Set([
+    'card_printed_name',
+    'expire_month',
+    'expire_year',
+    'card-printed-name',
+    'cardholder-name',
+    'expire-month',
+    'expire-year',
+    'card-exp-month',
+    'card-exp-year',
+  ]),
+  cardLabel: true,
+};
+
+/**
+ * A payout-form link's history: the gateway's `redirect-url`, the payee's page, a bearer address
+ * that pays whoever fills it in. Only the link's creator and approver are given it (`redirectUrl`).
+ */
+export const PAYOUT_FORM_HISTORY: Withheld = {
+  fields: new Set(['redirect-url']),
+  cardLabel: false,
+};
+
+/** What a timeline keeps from every reader: nothing for card links, the above for the rest. */
+export function withheldFor(subject: string, linkKind?: string): Withheld | null {
+  if (subject.startsWith('payout:')) return PAYOUT_HISTORY;
+  return linkKind === 'payout-form' ? PAYOUT_FORM_HISTORY : null;
+}
+
+/** `value` with what `w` withholds replaced. An unreadable reply naming such a field goes whole. */
+export function withhold(value: unknown, w: Withheld, key = ''): unknown {
+  if (typeof value === 'string') {
+    if (key === 'rawReply' && [...w.fields].some((f) => value.includes(f))) return WITHHELD;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => withhold(v, w));
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  const card = w.cardLabel && object.kind === 'card';
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(object)) {
+    if (card && k === 'label') continue;
+    out[k] = w.fields.has(k) ? WITHHELD : withhold(v, w, k);
+  }
+  return out;
+}
+
 /** One entry of a payout's or a link's timeline (`payout_events`). */
 export interface EventEntry {
   kind: 'gateway' | 'staff' | 'reconcile';
@@ -255,13 +321,16 @@ export interface EventEntry {
 /**
  * Writes a timeline entry with `k`: inside the transaction of the change it describes, or on its
  * own for a gateway exchange or a status check (evidence kept even when what follows fails).
+ * `withheld` (default: `withheldFor(subject)`) is left out before it is stored.
  */
 export async function addEvent(
   k: PayoutsDb,
   clock: Clock,
   subject: string,
   entry: EventEntry,
+  withheld: Withheld | null = withheldFor(subject),
 ): Promise<void> {
+  const data = withheld === null ? entry.data : withhold(entry.data, withheld);
   await k
     .insertInto('payout_events')
     .values({
@@ -270,26 +339,36 @@ export async function addEvent(
       kind: entry.kind,
       title: entry.title,
       actor: entry.actor,
-      data: JSON.stringify(redact(entry.data)),
+      data: JSON.stringify(redact(data)),
     })
     .execute();
 }
 
-/** The timeline of `subject` (`payout:<id>`, `link:<id>`), oldest first, as the API gives it. */
-export async function eventsOf(k: PayoutsDb, subject: string): Promise<PayoutEvent[]> {
+/**
+ * The timeline of `subject` (`payout:<id>`, `link:<id>`), oldest first, as the API gives it:
+ * without `withheld` (default: `withheldFor(subject)`), also in entries stored before it was.
+ */
+export async function eventsOf(
+  k: PayoutsDb,
+  subject: string,
+  withheld: Withheld | null = withheldFor(subject),
+): Promise<PayoutEvent[]> {
   const rows = await k
     .selectFrom('payout_events')
     .selectAll()
     .where('subject', '=', subject)
     .orderBy('id', 'asc')
     .execute();
-  return rows.map((e) => ({
-    at: new Date(e.at).toISOString(),
-    kind: e.kind as EventEntry['kind'],
-    title: e.title,
-    actor: e.actor,
-    data: JSON.parse(e.data) as Record<string, unknown>,
-  }));
+  return rows.map((e) => {
+    const data = JSON.parse(e.data) as Record<string, unknown>;
+    return {
+      at: new Date(e.at).toISOString(),
+      kind: e.kind as EventEntry['kind'],
+      title: e.title,
+      actor: e.actor,
+      data: withheld === null ? data : (withhold(data, withheld) as Record<string, unknown>),
+    };
+  });
 }
 
 /** The `server_callback_url` of every order Paydesk creates: the payments core's receiver. */

@@ -26,7 +26,7 @@ export function destinationFields(d: PayoutDestination): Record<string, string> 
 }
 
 /** What staff see: BIN + last four of a card, the last four of an account, wallet id or phone. */
-export function maskDestination(d: PayoutDestination): MaskedDestination {
+export function maskDestination(d: PayoutDestination): MaskedDestination & { label: string } {
   switch (d.kind) {
     case 'card':
       return {

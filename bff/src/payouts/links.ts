@@ -27,6 +27,7 @@ import {
   exchangeData,
   gatewayIp,
   resolveEndpoint,
+  withheldFor,
   type Actor,
   type Ctx,
   type EventEntry,
@@ -62,6 +63,18 @@ function returnUrlOf(request: string): string | null {
   }
 }
 
+/**
+ * Whether `viewer` is given a sent link's page address. A card form's (the customer pays) goes to
+ * every reader. A payout-form's pays whoever fills it in, so only the ops users who hand it to the
+ * payee get it: the one who created it and the one who approved it.
+ */
+export function maySharePage(row: PaymentLinksTable, viewer: Actor): boolean {
+  if (row.kind !== 'payout-form') return true;
+  return (
+    viewer.roles.includes('ops') && (viewer.id === row.created_by || viewer.id === row.decided_by)
+  );
+}
+
 export class PaymentLinksService {
   constructor(private readonly c: Ctx) {}
 
@@ -93,6 +106,7 @@ export class PaymentLinksService {
   /** `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. */
   toApi(
     row: PaymentLinksTable,
+    viewer: Actor,
     decider: Decider,
     order: PaymentLinkOrder | undefined,
   ): PaymentLink {
@@ -107,7 +121,7 @@ export class PaymentLinksService {
       currency: row.currency,
       orderDesc: row.order_desc,
       customerEmail: row.customer_email,
-      redirectUrl: row.state === 'sent' ? row.redirect_url : null,
+      redirectUrl: row.state === 'sent' && maySharePage(row, viewer) ? row.redirect_url : null,
       returnUrl: returnUrlOf(row.request),
       createdBy: { id: row.created_by, email: row.created_by_email },
       decidedBy:
@@ -140,7 +154,7 @@ export class PaymentLinksService {
       deciderFor(this.c.k, actor),
       this.ordersOf([row]),
     ]);
-    return this.toApi(row, decider, orders.get(row.client_orderid));
+    return this.toApi(row, actor, decider, orders.get(row.client_orderid));
   }
 
   async row(id: string): Promise<PaymentLinksTable> {
@@ -158,7 +172,7 @@ export class PaymentLinksService {
     const row = await this.row(id);
     return {
       ...(await this.viewOf(row, viewer)),
-      events: await eventsOf(this.c.k, `link:${id}`),
+      events: await eventsOf(this.c.k, `link:${id}`, withheldFor(`link:${id}`, row.kind)),
     };
   }
 
@@ -181,7 +195,7 @@ export class PaymentLinksService {
       .limit(q.limit)
       .execute();
     const orders = await this.ordersOf(rows);
-    return rows.map((r) => this.toApi(r, decider, orders.get(r.client_orderid)));
+    return rows.map((r) => this.toApi(r, viewer, decider, orders.get(r.client_orderid)));
   }
 
   private requestFields(
@@ -361,12 +375,13 @@ export class PaymentLinksService {
     const c = this.c;
     const subject = `link:${row.id}`;
     const outcome = await c.gateway.send(row.kind, row.endpoint_id, request);
-    await addEvent(c.k, c.clock, subject, {
-      kind: 'gateway',
-      title: row.kind,
-      actor: actor.email,
-      data: exchangeData(outcome),
-    });
+    await addEvent(
+      c.k,
+      c.clock,
+      subject,
+      { kind: 'gateway', title: row.kind, actor: actor.email, data: exchangeData(outcome) },
+      withheldFor(subject, row.kind),
+    );
     const set = async (values: Partial<PaymentLinksTable>) => {
       // Unguarded: even an answer that comes after recoverStale gave the link up is worth keeping.
       const after = await this.write(row.id, values);

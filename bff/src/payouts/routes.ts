@@ -21,7 +21,7 @@ import type { RouteRule } from '../http/route-table.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
 import { parseRoles } from '../services/users.js';
 import { CARD_REF_ID } from './card-info.js';
-import type { Actor } from './context.js';
+import { PAYOUT_HISTORY, withhold, type Actor } from './context.js';
 import { maskDestination } from './destination.js';
 import type { Payouts } from './index.js';
 import { PAYOUT_ROUTES, type PayoutRouteKey } from './route-rules.js';
@@ -104,7 +104,8 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
     },
     'POST /api/payouts': async (ctx) => {
       const body = parseInput(PayoutCreateBodySchema, ctx.req.body ?? {}, 'body');
-      const masked = maskDestination(body.destination);
+      // The audit log is read by auditors: a card's holder and expiry stay out, as in the timeline.
+      const masked = withhold(maskDestination(body.destination), PAYOUT_HISTORY);
       ctx.audit.summary = {
         mode: body.mode,
         amount: body.amount,

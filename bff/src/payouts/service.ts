@@ -41,7 +41,7 @@ import {
   sealBinding,
   type Binding,
 } from './destination.js';
-import { DECIDES_NOTHING, deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
+import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import type { PayoutsTable } from './migration.js';
 
 export interface PayoutOutcome {
@@ -88,12 +88,22 @@ export class PayoutsService {
 
   // ------------------------------------------------------------------ reading
 
-  /** `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. */
-  toApi(row: PayoutsTable, decider: Decider): Payout {
-    const now = this.c.clock.now();
+  /** The state as screens show it: a registration that lapsed is expired, whatever the row says. */
+  stateOf(row: PayoutsTable): PayoutState {
     const lapsed =
-      row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now;
-    const state = (lapsed ? 'expired' : row.state) as PayoutState;
+      row.state === 'pending_approval' &&
+      row.expires_at !== null &&
+      row.expires_at <= this.c.clock.now();
+    return (lapsed ? 'expired' : row.state) as PayoutState;
+  }
+
+  /**
+   * `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. A card's label
+   * (its holder's name and expiry) is for ops users only: other readers see the masked card alone.
+   */
+  toApi(row: PayoutsTable, viewer: Actor, decider: Decider): Payout {
+    const state = this.stateOf(row);
+    const labelWithheld = row.destination_kind === 'card' && !viewer.roles.includes('ops');
     return {
       id: row.id,
       mode: row.mode === 'single' ? 'single' : 'two-step',
@@ -107,7 +117,7 @@ export class PayoutsService {
       destination: {
         kind: row.destination_kind as Payout['destination']['kind'],
         masked: row.destination_masked,
-        label: row.destination_label,
+        label: labelWithheld ? null : row.destination_label,
       },
       preparedBy: { id: row.prepared_by, email: row.prepared_by_email },
       decidedBy:
@@ -125,7 +135,7 @@ export class PayoutsService {
 
   /** One payout as `actor` sees it (the reply of an action). */
   async viewOf(row: PayoutsTable, actor: Actor): Promise<Payout> {
-    return this.toApi(row, await deciderFor(this.c.k, actor));
+    return this.toApi(row, actor, await deciderFor(this.c.k, actor));
   }
 
   async row(id: string): Promise<PayoutsTable> {
@@ -143,7 +153,7 @@ export class PayoutsService {
     this.c.bus.publish({
       type: created ? 'payout.created' : 'payout.updated',
       payoutId: row.id,
-      state: this.toApi(row, DECIDES_NOTHING).state,
+      state: this.stateOf(row),
       orderid: row.orderid,
       at: new Date(this.c.clock.now()).toISOString(),
     });
@@ -190,7 +200,7 @@ export class PayoutsService {
       .orderBy('id', 'desc')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => this.toApi(r, decider));
+    return rows.map((r) => this.toApi(r, viewer, decider));
   }
 
   // ------------------------------------------------------------------ preparing

@@ -194,8 +194,11 @@ export const MaskedDestinationSchema = z.object({
   kind: z.enum(['card', 'bank', 'ewallet', 'phone']),
   /** `411111******1111`, `******3000`, `paypal ****e.com`, `+7 ****4567` */
   masked: z.string(),
-  /** card: holder; bank: bank name and BIC; ewallet: type; phone: FPS bank id */
-  label: z.string(),
+  /**
+   * card: holder and expiry; bank: bank name and BIC; ewallet: type; phone: FPS bank id. Null when
+   * withheld from the viewer: a card's holder and expiry are shown to ops users only.
+   */
+  label: z.string().nullable(),
 });
 export type MaskedDestination = z.infer<typeof MaskedDestinationSchema>;
 
@@ -360,7 +363,11 @@ export const PaymentLinkSchema = z.object({
   currency: z.string().nullable(),
   orderDesc: z.string(),
   customerEmail: z.string().nullable(),
-  /** the hosted page for the customer; null until sent (a payout-form: until approved) */
+  /**
+   * the hosted page for the customer; null until sent (a payout-form: until approved). A
+   * payout-form's page pays whoever fills it in: it is given only to the ops users who created and
+   * approved the link (they hand it to the payee), null for every other viewer.
+   */
   redirectUrl: z.string().nullable(),
   /**
    * where the gateway sends the customer (payee) after the form: the return address its creator

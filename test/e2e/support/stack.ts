@@ -315,8 +315,23 @@ export async function startStack(): Promise<Stack> {
           password: `e2e-${label}-${randomBytes(8).toString('hex')}`,
           roles,
         };
-        const res = await admin.call('POST', '/api/users', { ...user, name: `E2E ${label}` });
+        // A one-time password, then the user sets their own: four-eyes counts an account whose
+        // password the admin chose as the admin's, so two such ops users could not approve each other.
+        const oneTime = `e2e-once-${randomBytes(8).toString('hex')}`;
+        const res = await admin.call('POST', '/api/users', {
+          ...user,
+          password: oneTime,
+          name: `E2E ${label}`,
+        });
         if (res.status !== 201) throw new Error(`creating ${label}: HTTP ${res.status}`);
+        const self = new ApiClient(url, url);
+        await self.signIn({ email: user.email, password: oneTime });
+        const own = await self.call('POST', '/api/session/password', {
+          currentPassword: oneTime,
+          newPassword: user.password,
+        });
+        if (own.status !== 200) throw new Error(`${label} setting a password: HTTP ${own.status}`);
+        await self.call('DELETE', '/api/session');
         return user;
       },
       placeOrder: async (kind, amount, card = '4111111111111111') => {

@@ -98,7 +98,14 @@ export class FakeLinks {
     return PaymentLinkSchema.parse({
       ...link,
       canDecide,
-      redirectUrl: link.state === 'sent' ? link.redirectUrl : null,
+      // As the BFF: a payout-form's page only for the ops users who created and approved it.
+      redirectUrl:
+        link.state === 'sent' &&
+        (link.kind !== 'payout-form' ||
+          (user.roles.includes('ops') &&
+            (link.createdBy.id === user.id || link.decidedBy?.id === user.id)))
+          ? link.redirectUrl
+          : null,
       order: this.orders.get(link.id) ?? link.order,
     });
   }

@@ -114,7 +114,12 @@ export class FakePayouts {
       user.roles.includes('ops') &&
       payout.state === 'pending_approval' &&
       payout.preparedBy.id !== user.id;
-    return PayoutSchema.parse({ ...payout, canDecide });
+    // As the BFF: a card's holder and expiry (its label) are for ops users only.
+    const destination =
+      payout.destination.kind === 'card' && !user.roles.includes('ops')
+        ? { ...payout.destination, label: null }
+        : payout.destination;
+    return PayoutSchema.parse({ ...payout, canDecide, destination });
   }
 
   private timeline(payout: Payout): PayoutEvent[] {

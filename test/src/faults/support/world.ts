@@ -117,11 +117,20 @@ export async function startWorld(variant: DbVariant, options: BffOptions): Promi
   await admin.signIn(ADMIN.password);
   const user = async (name: string, roles: Role[]): Promise<Staff> => {
     const email = `${name}-${randomUUID().slice(0, 8)}@faults.test`;
+    // A one-time password, then the user sets their own: four-eyes counts an account whose
+    // password the admin chose as the admin's, so two such ops users could not approve each other.
+    const oneTime = `pw-once-${randomUUID()}`;
     const password = `pw-${randomUUID()}`;
-    const r = await admin.send('POST', '/api/users', { email, name, password, roles });
+    const r = await admin.send('POST', '/api/users', { email, name, password: oneTime, roles });
     if (r.status !== 201) throw new Error(`creating ${name}: ${r.status} ${r.text}`);
     const staff = new Staff(bff, email);
-    await staff.signIn(password);
+    await staff.signIn(oneTime);
+    const own = await staff.send('POST', '/api/session/password', {
+      currentPassword: oneTime,
+      newPassword: password,
+    });
+    if (own.status !== 200)
+      throw new Error(`${name} setting a password: ${own.status} ${own.text}`);
     return staff;
   };
   return {

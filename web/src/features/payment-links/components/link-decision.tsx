@@ -9,7 +9,7 @@ import {
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
-import { KIND_LABELS } from './link-labels';
+import { KIND_LABELS, pageHolders, pageWithheld } from './link-labels';
 
 /**
  * What the signed-in user may do with a link, or what to know about it: the page address once
@@ -54,13 +54,15 @@ export function LinkDecision({
   const note =
     link.state === 'pending_approval'
       ? 'Waits for a second ops user'
-      : link.rejectReason !== null
-        ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
-        : link.errorMessage !== null
-          ? errorText(link.errorCode, link.errorMessage)
-          : link.state === 'unknown'
-            ? 'The gateway’s reply was lost; the page address is not known.'
-            : null;
+      : pageWithheld(link) && link.order === null
+        ? `Page address only for ${pageHolders(link)}, who send it to the payee`
+        : link.rejectReason !== null
+          ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
+          : link.errorMessage !== null
+            ? errorText(link.errorCode, link.errorMessage)
+            : link.state === 'unknown'
+              ? 'The gateway’s reply was lost; the page address is not known.'
+              : null;
   return note === null ? null : (
     <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
       {note}

@@ -62,3 +62,19 @@ export function LinkStateChip({ link }: { link: Pick<PaymentLink, 'state' | 'kin
       : LOOK[link.state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
 }
+
+/**
+ * A sent payout-form whose page address the BFF withholds from this viewer: it pays whoever fills
+ * it in, so only its creator and its approver see it and send it to the payee.
+ */
+export function pageWithheld(link: Pick<PaymentLink, 'state' | 'kind' | 'redirectUrl'>): boolean {
+  return link.state === 'sent' && link.kind === 'payout-form' && link.redirectUrl === null;
+}
+
+/** Who may send a payout-form's page address to the payee: its creator and its approver. */
+export function pageHolders(link: Pick<PaymentLink, 'createdBy' | 'decidedBy'>): string {
+  const creator = `${link.createdBy.email} (who created it)`;
+  return link.decidedBy === null
+    ? creator
+    : `${creator} and ${link.decidedBy.email} (who approved it)`;
+}

@@ -142,6 +142,46 @@ describe('payment link detail', () => {
     expect(screen.getByText('Approved by')).toBeInTheDocument();
   });
 
+  it('when a reader who neither created nor approved a sent payout-form opens it, then no page address shows and the page says who sends it to the payee; its approver sees the address', async () => {
+    const PAID_OUT = '30000000-0000-4000-8000-000000000004';
+    const sentPayoutForm = (bff: FakeBff, approver: { id: string; email: string }) => {
+      bff.links.links = [...bff.links.links, heldPayoutForm(4)].map((l) =>
+        l.id === PAID_OUT
+          ? {
+              ...l,
+              state: 'sent' as const,
+              orderid: '800004',
+              redirectUrl: 'https://gateway.example/paynet/form/p4',
+              decidedBy: approver,
+            }
+          : l,
+      );
+      return bff;
+    };
+    for (const roles of [['support'], ['auditor', 'support'], ['ops']] as const) {
+      const view = renderApp(
+        `/payment-links/${PAID_OUT}`,
+        sentPayoutForm(bffAs([...roles]), { id: 'u-ines', email: 'ines@example.com' }),
+      );
+      expect(
+        await screen.findByText(
+          /only otto@example\.com \(who created it\) and ines@example\.com \(who approved it\) see it and send it to the payee/,
+        ),
+      ).toBeInTheDocument();
+      expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
+      expect(screen.queryByText(/gateway\.example\/paynet\/form\/p4/)).not.toBeInTheDocument();
+      view.unmount();
+    }
+    renderApp(
+      `/payment-links/${PAID_OUT}`,
+      sentPayoutForm(bffAs(['ops']), { id: 'u-olga', email: 'olga@example.com' }),
+    );
+    expect(await screen.findByLabelText('Page address')).toHaveValue(
+      'https://gateway.example/paynet/form/p4',
+    );
+    expect(screen.getByText(/Send the page address to the payee/)).toBeInTheDocument();
+  });
+
   it('when a link’s reply was lost, then the page says the address is not known and what to do, and shows its order once learned', async () => {
     const bff = bffAs(['finance']);
     // its order, found by the link's client_orderid once a callback told Paydesk of it

@@ -26,7 +26,7 @@ import { Timeline } from '../../transactions/components/timeline';
 import { useLinkOrderEvents } from '../api/order-events';
 import { linkDetailQueryOptions, linkKeys } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
-import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
+import { KIND_LABELS, LinkStateChip, pageHolders, pageWithheld } from '../components/link-labels';
 
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
 
@@ -50,6 +50,16 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
             The {who} used the page: its order is {link.order.status.replace(/_/g, ' ')}
             {link.order.stage ? ` (${link.order.stage.replace(/_/g, ' ')})` : ''}.
+          </Alert>
+        );
+      }
+      if (pageWithheld(link)) {
+        // A payout form's page pays whoever fills it in: not shown to every reader.
+        return (
+          <Alert severity="info">
+            Its page address pays whoever fills it in, so only {pageHolders(link)} see it and send
+            it to the payee; ask them if the payee needs it again. The order’s outcome arrives by
+            callback and shows here and among the transactions.
           </Alert>
         );
       }

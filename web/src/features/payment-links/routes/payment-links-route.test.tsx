@@ -53,6 +53,29 @@ describe('payment links', () => {
     what: 'payment links',
   });
 
+  it('when a support user lists links, then a sent payout-form shows no page address but who sends it to the payee; a card form’s address shows', async () => {
+    const sent = {
+      ...heldPayoutForm(4),
+      state: 'sent' as const,
+      orderid: '800004',
+      redirectUrl: 'https://gateway.example/paynet/form/p4',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+    };
+    renderApp('/payment-links', bffAs(['support'], [makeLink(1), sent]));
+    await screen.findByRole('table', { name: 'Payment links' });
+    const row = rowOf('Seller payout 4');
+    expect(
+      row.getByText(
+        'Page address only for otto@example.com (who created it) and ines@example.com (who approved it), who send it to the payee',
+      ),
+    ).toBeInTheDocument();
+    expect(row.queryByLabelText('Page address')).not.toBeInTheDocument();
+    expect(screen.queryByText(/paynet\/form\/p4/)).not.toBeInTheDocument();
+    expect(rowOf('Invoice 1').getByLabelText('Page address')).toHaveValue(
+      'https://gateway.example/paynet/form/1',
+    );
+  });
+
   it('when there is none, then the empty state says so', async () => {
     renderApp('/payment-links', bffAs(['finance'], []));
     expect(await screen.findByText('No payment links yet.')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import type { PayoutDestinationKind } from '@paydesk/shared/api';
+import type { MaskedDestination, PayoutDestinationKind } from '@paydesk/shared/api';
 
 export const DESTINATION_KIND_LABELS: Record<PayoutDestinationKind, string> = {
   card: 'Card',
@@ -6,3 +6,11 @@ export const DESTINATION_KIND_LABELS: Record<PayoutDestinationKind, string> = {
   ewallet: 'E-wallet',
   phone: 'Phone',
 };
+
+/**
+ * ` · ` and the destination's label, or nothing when the BFF withholds it (a card's holder and
+ * expiry are for ops users only: other readers see the masked card alone).
+ */
+export function labelSuffix(destination: MaskedDestination): string {
+  return destination.label === null ? '' : ` · ${destination.label}`;
+}

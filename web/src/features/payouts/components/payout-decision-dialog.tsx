@@ -8,7 +8,7 @@ import { formatMoney } from '../../../lib/format';
 import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
 import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
-import { DESTINATION_KIND_LABELS } from './destination-labels';
+import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
 import { NOT_CHECKED_WARNING } from './payout-mode';
 
 /**
@@ -21,7 +21,7 @@ export function PayoutFacts({ payout }: { payout: Payout }) {
     ['Amount', <strong key="a">{formatMoney(payout.amount, payout.currency)}</strong>],
     [
       'Destination',
-      `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked} · ${payout.destination.label}`,
+      `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}${labelSuffix(payout.destination)}`,
     ],
     ['Description', payout.orderDesc],
     ['Prepared by', payout.preparedBy.email],

@@ -112,6 +112,13 @@ describe('payout detail', () => {
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
+  it('when a support user opens a card payout, then its destination is the masked card alone, without the holder or expiry', async () => {
+    renderApp(`/payouts/${FIRST}`, bffAs(['support']));
+    const payout = await screen.findByRole('region', { name: 'Payout' });
+    expect(within(payout).getByText('Card 411111******1111')).toBeInTheDocument();
+    expect(screen.queryByText(/JANE DOE/)).not.toBeInTheDocument();
+  });
+
   it('when the address names no payout, then the page says so and leads back', async () => {
     renderApp('/payouts/no-such-payout', bffAs(['ops']));
     expect(await screen.findByRole('heading', { name: 'Payout not found' })).toBeInTheDocument();

@@ -22,7 +22,7 @@ import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { Timeline } from '../../transactions/components/timeline';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutDetailQueryOptions } from '../api/payouts';
-import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
+import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
 import { MODE_LABELS, NOT_CHECKED_WARNING } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
@@ -165,7 +165,7 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
             <Facts
               rows={[
                 ['Amount', <strong key="a">{formatMoney(payout.amount, payout.currency)}</strong>],
-                ['Destination', `${destination} · ${payout.destination.label}`],
+                ['Destination', `${destination}${labelSuffix(payout.destination)}`],
                 ['Description', payout.orderDesc],
                 ['Mode', MODE_LABELS[payout.mode]],
                 ['Endpoint', payout.endpointId],

@@ -76,6 +76,20 @@ describe('payouts', () => {
     expect(screen.getByText('Paid')).toBeInTheDocument();
   });
 
+  it('when a support or auditor user opens payouts, then a card shows masked alone, without its holder or expiry; an ops user sees the holder', async () => {
+    for (const roles of [['support'], ['auditor']] as const) {
+      const view = renderApp('/payouts', bffAs([...roles]));
+      const table = await screen.findByRole('table', { name: 'Payouts' });
+      expect(within(table).getAllByText('411111******1111').length).toBeGreaterThan(0);
+      expect(within(table).getAllByText('Card').length).toBeGreaterThan(0);
+      expect(within(table).queryByText(/JANE DOE/)).not.toBeInTheDocument();
+      view.unmount();
+    }
+    renderApp('/payouts', bffAs(['ops']));
+    const queue = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(queue).getByText(/Card · JANE DOE/)).toBeInTheDocument();
+  });
+
   it('when an ops user approves another’s payout, then the confirmation names the amount in words and the request carries a key', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);

@@ -24,7 +24,7 @@ import { SCREENS } from '../../shell/navigation';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutListQueryOptions } from '../api/payouts';
-import { DESTINATION_KIND_LABELS } from '../components/destination-labels';
+import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
 import { PayoutStateChip } from '../components/payout-state-chip';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
@@ -93,7 +93,8 @@ function PayoutsTable({
                   {payout.destination.masked}
                 </Typography>
                 <Typography variant="caption" color="text.secondary">
-                  {DESTINATION_KIND_LABELS[payout.destination.kind]} · {payout.destination.label}
+                  {DESTINATION_KIND_LABELS[payout.destination.kind]}
+                  {labelSuffix(payout.destination)}
                 </Typography>
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top', minWidth: 160, maxWidth: 260 }}>
