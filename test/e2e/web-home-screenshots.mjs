@@ -83,7 +83,7 @@ try {
         colorScheme,
         viewport,
       });
-      await page.getByRole('heading', { name: /^Approved volume and returns per day/ }).waitFor();
+      await page.getByRole('heading', { name: /^Captured volume and returns per day/ }).waitFor();
       await shoot(page, `${size}-${colorScheme}`, { fullPage: true });
       await context.close();
     }

@@ -3,6 +3,8 @@
 import { maskPans } from '../services/redact.js';
 
 const DROP = new Set(['cvv2', 'control', 'oauth_signature', 'cres', 'PaRes']);
+/** A name that says its value is a card's security code, however spelled (cvv, CVC2, cvn, csc...). */
+const SECURITY_CODE_NAME = /cvv|cvc|cvn|csc|^cid$|security[-_ ]?code/i;
 const PAN_FIELDS = new Set(['credit_card_number', 'destination-card-no', 'card_number']);
 const ACCOUNT_FIELDS = new Set(['account_number', 'ewallet_id', 'phone', 'cell_phone']);
 
@@ -21,12 +23,15 @@ export function maskTail(value: string): string {
 
 /**
  * A request or reply's fields with card and account data masked and secrets left out. Any other
- * field (a description, a gateway message) keeps its text with card-number-like runs masked.
+ * field (a description, a gateway message) keeps its text with card-number-like runs masked. Names
+ * are data too (a callback's query is whatever its sender wrote): a name holding a card number is
+ * masked and its value left out, and a security-code-like name keeps no value.
  */
 export function redactFields(fields: Readonly<Record<string, string>>): Record<string, string> {
   const safe: Record<string, string> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (DROP.has(name)) {
+  for (const [rawName, value] of Object.entries(fields)) {
+    const name = maskPans(rawName);
+    if (name !== rawName || DROP.has(name) || SECURITY_CODE_NAME.test(name)) {
       safe[name] = '[redacted]';
     } else if (PAN_FIELDS.has(name)) {
       safe[name] = maskPan(value);

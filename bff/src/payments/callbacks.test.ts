@@ -1,5 +1,5 @@
 // The callback receiver and support's lookup, against the real sandbox process.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import {
   TransactionDetailSchema,
@@ -7,6 +7,7 @@ import {
   type ErrorEnvelope,
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
+import { callbackFields, DEFAULT_UNCONFIRMED_WINDOW_MS } from './callbacks.js';
 import { payDb } from './db.js';
 import { startPaymentsApp } from './test-support/app.js';
 import { startFixture, type Fixture } from './test-support/fixture.js';
@@ -262,6 +263,155 @@ for (const variant of DB_VARIANTS) {
       }
     });
 
+    /** A storefront sale the BFF learned by its callback: the delivery and the order's id. */
+    const delivered = async (amount: string) => {
+      const order = await f.shop.place('sale', { amount, callbackUrl: f.bff.callbackUrl('1001') });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const tx = await payDb(f.bff.db)
+        .selectFrom('transactions')
+        .select('id')
+        .where('orderid', '=', order.orderid)
+        .executeTakeFirstOrThrow();
+      return { order, d, id: tx.id };
+    };
+    const timelineOf = (id: string) =>
+      payDb(f.bff.db)
+        .selectFrom('transaction_timeline')
+        .select(['kind', 'title'])
+        .where('transaction_id', '=', id)
+        .orderBy('id')
+        .execute();
+    /** The delivered callback's URL, sent again with another serial-number and invented fields. */
+    const replayed = (d: Delivery, serial: string) => {
+      const url = new URL(d.url);
+      url.searchParams.set('serial-number', serial);
+      url.searchParams.set('type', 'refund');
+      url.searchParams.set('amount', '999999.99');
+      url.searchParams.set('currency', 'EUR');
+      url.searchParams.set('error_message', 'Call +1-555-0100 to verify your account');
+      url.searchParams.set('extra_param', '=HYPERLINK("http://evil.example","x")');
+      return url;
+    };
+
+    it('when a callback is confirmed by status, then its timeline title is what the gateway lists for its serial-number', async () => {
+      const { id } = await delivered('4.25');
+      const titles = (await timelineOf(id)).filter((e) => e.kind === 'callback');
+      expect(titles.map((e) => e.title)).toEqual([
+        'callback: sale approved 4.25 EUR (confirmed by status)',
+      ]);
+    });
+
+    it('when a delivered callback URL is replayed with new serial-numbers and invented fields, then the invented fields are neither kept nor shown as fact, and the replays within the window ask status once', async () => {
+      const { order, d, id } = await delivered('4.00');
+      const k = payDb(f.bff.db);
+      const before = (await timelineOf(id)).length;
+      const ask = vi.spyOn(f.bff.payments.services.transactions, 'askStatus');
+      try {
+        for (let i = 1; i <= 6; i++) {
+          const res = await fetch(replayed(d, `replay-${order.orderid}-${String(i)}`));
+          expect(res.status).toBe(200);
+        }
+        // the first replay was checked (and found wanting); the five after it were not
+        expect(ask).toHaveBeenCalledTimes(1);
+      } finally {
+        ask.mockRestore();
+      }
+      const added = (await timelineOf(id)).slice(before);
+      expect(added).toHaveLength(2);
+      expect(added.map((e) => e.title)).toContainEqual(
+        `callback not confirmed: status lists no operation replay-${order.orderid}-1 for this order; the callback (approved) is ignored`,
+      );
+      for (const e of await timelineOf(id)) {
+        expect(e.title).not.toContain('999999.99');
+        expect(e.title).not.toContain('refund');
+      }
+      const stored = await k
+        .selectFrom('gateway_callbacks')
+        .select(['serial_number', 'transaction_id', 'raw'])
+        .where('orderid', '=', order.orderid)
+        .where('serial_number', 'like', 'replay-%')
+        .execute();
+      expect(stored).toHaveLength(6);
+      for (const row of stored) {
+        expect(row.transaction_id).toBe(id);
+        const raw = JSON.parse(row.raw) as Record<string, string>;
+        expect(raw).not.toHaveProperty('extra_param');
+        expect(raw).not.toHaveProperty('endpoint');
+        expect(raw.control).toBe('[redacted]');
+      }
+      // One check at the end of the window confirms whatever the held-back ones announced.
+      const job = await k
+        .selectFrom('reconcile_jobs')
+        .select('next_attempt_at')
+        .where('transaction_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(job.next_attempt_at).toBe(f.bff.clock.now() + DEFAULT_UNCONFIRMED_WINDOW_MS);
+      await k.deleteFrom('reconcile_jobs').where('transaction_id', '=', id).execute();
+      // The gateway's own delivery is still a duplicate, answered 200.
+      expect((await fetch(d.url)).status).toBe(200);
+    });
+
+    it('when the window is over, then a replay is asked about again', async () => {
+      const { order, d } = await delivered('4.50');
+      const ask = vi.spyOn(f.bff.payments.services.transactions, 'askStatus');
+      try {
+        expect((await fetch(replayed(d, `late-${order.orderid}-1`))).status).toBe(200);
+        f.bff.clock.advance(DEFAULT_UNCONFIRMED_WINDOW_MS);
+        expect((await fetch(replayed(d, `late-${order.orderid}-2`))).status).toBe(200);
+        expect(ask).toHaveBeenCalledTimes(2);
+      } finally {
+        ask.mockRestore();
+      }
+    });
+
+    it('when status cannot confirm a callback for a known order, then its title gives its unsigned fields as the callback claims them', async () => {
+      const { order, d, id } = await delivered('4.75');
+      await f.sandbox.faults({ errorRate: 1, operations: ['status'] });
+      try {
+        expect((await fetch(replayed(d, `down-${order.orderid}`))).status).toBe(200);
+      } finally {
+        await f.sandbox.faults({});
+      }
+      const titles = (await timelineOf(id)).map((e) => e.title);
+      expect(titles).toContain(
+        'callback: approved, not confirmed by status (the callback claims refund 999999.99 EUR)',
+      );
+      await payDb(f.bff.db).deleteFrom('reconcile_jobs').where('transaction_id', '=', id).execute();
+    });
+
+    it('when a callback carries a parameter named like a card number or a security code, then neither is kept', async () => {
+      const { order, d } = await delivered('4.90');
+      const url = new URL(d.url);
+      const serial = `names-${order.orderid}`;
+      url.searchParams.set('serial-number', serial);
+      url.searchParams.set('5555555555554444', '123');
+      url.searchParams.set('cvv', '737');
+      url.searchParams.set('error_message', 'card 4111 1111 1111 1111');
+      expect((await fetch(url)).status).toBe(200);
+      const row = await payDb(f.bff.db)
+        .selectFrom('gateway_callbacks')
+        .select('raw')
+        .where('serial_number', '=', serial)
+        .executeTakeFirstOrThrow();
+      expect(row.raw).not.toContain('5555555555554444');
+      expect(row.raw).not.toContain('555555');
+      expect(row.raw).not.toContain('737');
+      expect(row.raw).not.toContain('cvv');
+      expect(row.raw).not.toContain('4111');
+      const timeline = await payDb(f.bff.db)
+        .selectFrom('transaction_timeline')
+        .select('data')
+        .where('data', 'like', `%${serial}%`)
+        .execute();
+      expect(timeline.length).toBeGreaterThan(0);
+      for (const e of timeline) {
+        expect(e.data).not.toContain('5555555555554444');
+        expect(e.data).not.toContain('737');
+      }
+    });
+
     it('when a callback control is wrong or missing, then 403, it is logged, and nothing is stored', async () => {
       const order = await f.shop.place('sale', {
         amount: '8.00',
@@ -370,3 +520,47 @@ for (const variant of DB_VARIANTS) {
     });
   });
 }
+
+describe('callbackFields', () => {
+  it('when a callback carries fields the spec does not define, then only the spec fields are kept, redacted', () => {
+    expect(
+      callbackFields({
+        endpoint: '1001',
+        status: 'approved',
+        orderid: '1000001',
+        client_orderid: 'co-1',
+        'serial-number': 's-1',
+        control: 'abc',
+        type: 'sale',
+        amount: '10.00',
+        currency: 'EUR',
+        'last-four-digits': '1111',
+        'card-type': 'VISA',
+        extra_param: '=HYPERLINK("x")',
+        cvv: '737',
+        '4111111111111111': '123',
+      }),
+    ).toEqual({
+      status: 'approved',
+      orderid: '1000001',
+      client_orderid: 'co-1',
+      'serial-number': 's-1',
+      control: '[redacted]',
+      type: 'sale',
+      amount: '10.00',
+      currency: 'EUR',
+      'last-four-digits': '1111',
+      'card-type': 'VISA',
+    });
+  });
+
+  it('when an unsigned field holds a card number or is out of shape, then it is dropped; a long one is cut', () => {
+    const kept = callbackFields({
+      status: 'approved',
+      error_message: 'card 4111 1111 1111 1111 declined',
+      'last-four-digits': '4111111111111111',
+      'card-type': 'x'.repeat(500),
+    });
+    expect(kept).toEqual({ status: 'approved', 'card-type': 'x'.repeat(200) });
+  });
+});

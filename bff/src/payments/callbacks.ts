@@ -1,7 +1,13 @@
 // The server_callback_url receiver (design §3): verify the callback control, deduplicate on
 // serial-number, keep the raw (redacted) callback, then confirm with `status` rather than trust
 // the callback alone. Orders Paydesk did not create (a storefront's) are learned this way.
-import { verifyCallbackControl } from '@paydesk/shared/protocol';
+//
+// The control signs only status, orderid and client_orderid: anyone holding one delivered
+// callback URL can send it again with another serial-number and fields of their own. So only the
+// fields the spec defines are kept (fields.md "Callback"), the timeline says only what the signed
+// fields and the `status` reply confirm, and a callback whose serial-number the gateway does not
+// list for the order makes Paydesk stop asking `status` on that order's callbacks for a while.
+import { formatMinorUnits, verifyCallbackControl } from '@paydesk/shared/protocol';
 import type { Insertable } from 'kysely';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
@@ -9,19 +15,109 @@ import { deferredSync } from '../db/deferred-sync.js';
 import { queryTemplate } from '../db/query-template.js';
 import { AppError } from '../errors.js';
 import { redactFields } from '../gateway-client/redact.js';
+import { maskPans } from '../services/redact.js';
 import type { PayDatabase, PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
-import type { Ledger } from './ledger.js';
+import type { GatewayView, Ledger } from './ledger.js';
 import type { CallbackLimits } from './options.js';
 import type { TransactionsService } from './transactions.js';
 
 export interface CallbackResult {
   status: 200;
-  outcome: 'confirmed' | 'duplicate' | 'stored-unconfirmed';
+  /** `deferred`: stored, its `status` check left to the reconciler (see `unconfirmedWindowMs`) */
+  outcome: 'confirmed' | 'duplicate' | 'stored-unconfirmed' | 'deferred';
   transactionId: string | null;
 }
 
+/** The receiver's limits: `CallbackLimits`, and how long an unconfirmed callback holds back `status`. */
+export interface CallbackReceiverLimits extends CallbackLimits {
+  /**
+   * After a callback whose serial-number the gateway's `status` did not list for its order (a
+   * replayed URL with a serial of its own), this long (ms) further callbacks for that order with a
+   * serial-number Paydesk has not seen are stored without a `status` request of their own: one
+   * reconcile check at the end of the window confirms whatever they may have announced. At most
+   * about two `status` requests per order per window, however many are replayed. 0: no limit.
+   * Default `DEFAULT_UNCONFIRMED_WINDOW_MS`.
+   */
+  unconfirmedWindowMs?: number;
+}
+
+export const DEFAULT_UNCONFIRMED_WINDOW_MS = 10_000;
+
 const REQUIRED = ['status', 'orderid', 'client_orderid', 'serial-number', 'control'] as const;
+
+/** The fields the control signs: the only ones a callback proves. */
+const SIGNED = new Set(['status', 'orderid', 'client_orderid']);
+
+/** The callback's fields as the spec defines them (fields.md "Callback"); any other is dropped. */
+const CALLBACK_FIELDS = new Set([
+  'status',
+  'orderid',
+  'merchant_order',
+  'client_orderid',
+  'amount',
+  'currency',
+  'type',
+  'serial-number',
+  'processing-date',
+  'control',
+  'error_message',
+  'error_code',
+  'last-four-digits',
+  'card-type',
+  'card-ref-id',
+  'recurring-payment-id',
+]);
+
+/** An unsigned field longer than this is cut: a gateway's values are short. */
+const MAX_UNSIGNED_LENGTH = 200;
+
+/**
+ * What of a callback's query is kept (stored raw, shown in the timeline's data): the spec's fields
+ * only, redacted (`redactFields`: no control). An unsigned field that holds a card number is
+ * dropped, a `last-four-digits` that is not four digits too; a signed one is kept masked.
+ */
+export function callbackFields(query: Readonly<Record<string, string>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!CALLBACK_FIELDS.has(name) || typeof value !== 'string') continue;
+    if (SIGNED.has(name) || name === 'serial-number' || name === 'control') {
+      kept[name] = value;
+      continue;
+    }
+    if (maskPans(value) !== value) continue;
+    if (name === 'last-four-digits' && !/^\d{4}$/.test(value)) continue;
+    kept[name] = value.length > MAX_UNSIGNED_LENGTH ? value.slice(0, MAX_UNSIGNED_LENGTH) : value;
+  }
+  return redactFields(kept);
+}
+
+/** Marks the timeline entry of a callback the gateway's `status` did not confirm. */
+const UNCONFIRMED_TITLE = 'callback not confirmed';
+
+/** "sale 10.00 EUR", as the callback claims it (unsigned): for a title that says so. */
+function claimed(params: Readonly<Record<string, string>>): string {
+  return [params.type, params.amount, params.currency]
+    .filter((v): v is string => v !== undefined && v !== '')
+    .join(' ');
+}
+
+/**
+ * The timeline title of a callback the gateway's `status` answered: what the gateway's operation
+ * list says of the callback's serial-number, never the callback's own unsigned type or amount.
+ */
+function confirmedTitle(serial: string, status: string, view: GatewayView): string {
+  const op = view.operations.find((o) => o.serial === serial);
+  if (op !== undefined) {
+    const amount =
+      op.amountMinor === null ? '' : ` ${formatMinorUnits(op.amountMinor)} ${view.currency}`;
+    return `callback: ${op.type} ${op.status}${amount} (confirmed by status)`;
+  }
+  if (view.operations.length > 0) {
+    return `${UNCONFIRMED_TITLE}: status lists no operation ${serial} for this order; the callback (${status}) is ignored`;
+  }
+  return `callback: ${status}; status says the order is ${view.status}${view.stage === null ? '' : ` (${view.stage})`}`;
+}
 
 /** A callback whose control verified. */
 interface VerifiedCallback {
@@ -77,7 +173,7 @@ export class CallbackReceiver {
     private readonly endpointIds: readonly string[],
     private readonly controlKey: string,
     private readonly logger: Logger,
-    private readonly limits: CallbackLimits,
+    private readonly limits: CallbackReceiverLimits,
   ) {
     this.#db = new PQueue({ concurrency: limits.concurrency });
   }
@@ -128,7 +224,7 @@ export class CallbackReceiver {
       );
       throw new AppError('FORBIDDEN', 'callback control does not verify');
     }
-    const { endpoint: _endpoint, ...params } = query;
+    const params = callbackFields(query);
     // Shed it when it would have to wait (every turn taken) and enough wait already.
     const waiting = this.#db.sizeBy({ priority: STORE });
     if (this.#db.pending >= this.limits.concurrency && waiting >= this.limits.queueLimit) {
@@ -171,7 +267,7 @@ export class CallbackReceiver {
               status,
               type: params.type ?? null,
               transaction_id: null,
-              raw: JSON.stringify(redactFields(params)),
+              raw: JSON.stringify(params),
               received_at: now,
             },
           }),
@@ -217,16 +313,66 @@ export class CallbackReceiver {
     }
   }
 
+  /**
+   * Whether this callback's `status` request is held back: its order had, within the window, a
+   * callback that `status` did not confirm, and this serial-number is none Paydesk has seen for it.
+   * Then the callback is stored and applied to the order, and one reconcile check at the end of the
+   * window asks `status` for all of them: no timeline entry, nothing else changes.
+   */
+  private async deferred(stored: StoredCallback): Promise<CallbackResult | null> {
+    const windowMs = this.limits.unconfirmedWindowMs ?? DEFAULT_UNCONFIRMED_WINDOW_MS;
+    if (windowMs <= 0) return null;
+    const { serial, orderid, now } = stored;
+    return this.#step(APPLY, async () => {
+      const k = this.ledger.k;
+      const order = await k
+        .selectFrom('transactions')
+        .select('id')
+        .where('orderid', '=', orderid)
+        .executeTakeFirst();
+      if (order === undefined) return null;
+      const flagged = await k
+        .selectFrom('transaction_timeline')
+        .select('at')
+        .where('transaction_id', '=', order.id)
+        .where('kind', '=', 'callback')
+        .where('title', 'like', `${UNCONFIRMED_TITLE}%`)
+        .where('at', '>', now - windowMs)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (flagged === undefined) return null;
+      const seen = await k
+        .selectFrom('transaction_operations')
+        .select('id')
+        .where('transaction_id', '=', order.id)
+        .where('gateway_serial', '=', serial)
+        .executeTakeFirst();
+      if (seen !== undefined) return null;
+      await this.ledger.tx(async (trx) => {
+        // From when the order was flagged, not from now: replays cannot push the check away.
+        await this.ledger.scheduleReconcile(trx, order.id, flagged.at + windowMs);
+        await trx.executeQuery(callbackApplied(trx, { serial, transactionId: order.id }));
+      });
+      this.logger.debug({ serial, orderid }, 'callback stored; its status check deferred');
+      return { status: 200, outcome: 'deferred', transactionId: order.id } as const;
+    });
+  }
+
   /** Confirms a stored callback with `status` and applies what the gateway says. */
   private async confirm(stored: StoredCallback): Promise<CallbackResult> {
     const { endpointId, serial, status, orderid, clientOrderId, params, now } = stored;
+    const deferred = await this.deferred(stored);
+    if (deferred !== null) return deferred;
     let asked = endpointId;
     let { outcome, view } = await this.transactions.askStatus(asked, orderid, clientOrderId);
+    const claim = claimed(params);
     const callbackEntry = {
       kind: 'callback' as const,
-      title: `callback: ${params.type ?? 'operation'} ${status}${params.amount === undefined ? '' : ` ${params.amount} ${params.currency ?? ''}`.trimEnd()}`,
+      // Until `status` answers, the callback's unsigned fields are only its claims.
+      title: `callback: ${status}, not confirmed by status${claim === '' ? '' : ` (the callback claims ${claim})`}`,
       actor: null,
-      data: redactFields(params),
+      data: params,
     };
     const known =
       view === null
@@ -243,8 +389,13 @@ export class CallbackReceiver {
       // URL): the endpoint in the URL only says where to ask, and Paydesk knows where this order is.
       asked = known.endpoint_id;
       ({ outcome, view } = await this.transactions.askStatus(asked, orderid, clientOrderId));
-      callbackEntry.title += ` (its URL named endpoint ${endpointId}; status asked on the order's endpoint ${asked})`;
     }
+    const redirected =
+      asked === endpointId
+        ? ''
+        : ` (its URL named endpoint ${endpointId}; status asked on the order's endpoint ${asked})`;
+    if (view !== null) callbackEntry.title = confirmedTitle(serial, status, view);
+    callbackEntry.title += redirected;
     if (view === null) {
       // Stored, but not confirmed: answer 200 (the callback itself is valid) and let the
       // reconciler confirm it; a known order gets a job, an unknown one waits for its next callback.

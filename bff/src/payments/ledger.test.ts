@@ -388,6 +388,52 @@ for (const variant of DB_VARIANTS) {
       expect(detail?.drift).toBe(false);
     });
 
+    it('when the totals Paydesk would record show more returned than captured, then they are shown as they are, flagged as drift, and no return is allowed', async () => {
+      const first = await learnSale('777090', 'over-returned-1');
+      const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+      // An accepted return of ours (serial R9) that the next reply does not list, and a return
+      // of 50.00 that it does: together more than the 100.00 captured.
+      await payDb(db)
+        .insertInto('transaction_operations')
+        .values({
+          id: 'op-return-over',
+          transaction_id: first.row.id,
+          kind: 'return',
+          origin: 'paydesk',
+          state: 'approved',
+          amount_minor: 8_000,
+          reserved_minor: 0,
+          gateway_serial: 'R9',
+          idempotency_key: 'k-over',
+          requested_by: 'finance@paydesk.test',
+          reason_code: 'other',
+          comment: 'x',
+          error_code: null,
+          error_message: null,
+          sent_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const result = await ledger.tx((trx) =>
+        ledger.applyStatus(
+          trx,
+          '1001',
+          {
+            ...view(5_000n, [SALE, { ...SALE, serial: 'G9', type: 'return', amountMinor: 5_000n }]),
+            orderid: '777090',
+            clientOrderId: 'over-returned-1',
+          },
+          { source: 'refresh', actor: null, exchange: null },
+        ),
+      );
+      expect(result.drift).toContain('returned 130.00 exceeds captured 100.00');
+      const detail = await ledger.detail(ledger.k, first.row.id);
+      expect(detail?.drift).toBe(true);
+      expect(detail?.amounts).toMatchObject({ returned: '130.00', remainingReturnable: '0.00' });
+      expect(detail?.allowedActions).not.toContain('return');
+    });
+
     it('when a charge names a plan the crash recovery had judged not created, then the plan becomes active with its id; a plan the gateway refused stays refused', async () => {
       const k = payDb(db);
       const now = Date.UTC(2026, 10, 21, 9, 0, 0);

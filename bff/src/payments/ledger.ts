@@ -534,8 +534,14 @@ export class Ledger {
     // timeline rows, its reconcile job, a subscription, the caller's own rows): one write batch
     // (db/write-batch.ts). The order is locked, so the row as updated is kept in memory.
     const writes: Write[] = [];
-    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes);
+    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes, drift);
     const totals = this.totalsWithUnseen(ops, view);
+    if (totals.capturedMinor > 0n && totals.returnedMinor > totals.capturedMinor) {
+      // Never what the gateway's caps allow: shown as it is, and flagged.
+      drift.push(
+        `returned ${formatMinorUnits(totals.returnedMinor)} exceeds captured ${formatMinorUnits(totals.capturedMinor)}`,
+      );
+    }
 
     const driftDetails =
       drift.length > 0
@@ -800,6 +806,8 @@ export class Ledger {
     view: GatewayView,
     now: number,
     writes: Write[],
+    /** drift reasons found here are added to it (an operation applied after "not applied") */
+    drift: string[],
   ): Promise<TransactionOperationsTable[]> {
     // The operations as they are after this call (the order is locked), for needsReconcile; the
     // gateway's own operations inserted here are left out (it looks at Paydesk's only). Each
@@ -816,6 +824,14 @@ export class Ledger {
         o.gateway_serial === null &&
         (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
     );
+    // Operations of ours judged not applied: the gateway may still apply one late (it held the
+    // request past the verdict). Matched like a lost reply's, after those.
+    const givenUp = ops.filter(
+      (o) => o.origin === 'paydesk' && o.gateway_serial === null && o.state === 'not_applied',
+    );
+    const sameAs = (g: GatewayOp, kind: string) => (o: TransactionOperationsTable) =>
+      o.kind === kind &&
+      (o.amount_minor === null || g.amountMinor === null || big(o.amount_minor) === g.amountMinor);
     // A serial listed twice is one operation, one row to write: its last listing counts.
     const listed = new Map(view.operations.map((g) => [g.serial, g]));
     for (const g of listed.values()) {
@@ -837,13 +853,7 @@ export class Ledger {
         continue;
       }
       // An operation of ours whose reply was lost: same kind and (when it has one) same amount.
-      const index = waiting.findIndex(
-        (o) =>
-          o.kind === kind &&
-          (o.amount_minor === null ||
-            g.amountMinor === null ||
-            big(o.amount_minor) === g.amountMinor),
-      );
+      const index = waiting.findIndex(sameAs(g, kind));
       if (index >= 0) {
         const matched = waiting.splice(index, 1)[0];
         if (matched !== undefined) {
@@ -862,6 +872,21 @@ export class Ledger {
             data: { operationId: matched.id, serialNumber: g.serial, status: g.status },
           });
           await this.auditReconciled(trx, transactionId, matched, 'applied', g.status);
+        }
+        continue;
+      }
+      const late = givenUp.findIndex(sameAs(g, kind));
+      if (late >= 0) {
+        const matched = givenUp.splice(late, 1)[0];
+        if (matched !== undefined) {
+          await this.appliedAfterNotApplied(trx, transactionId, matched, g, now, writes, drift);
+          after.set(matched.id, {
+            ...matched,
+            state: g.status,
+            reserved_minor: 0,
+            gateway_serial: g.serial,
+            updated_at: now,
+          });
         }
         continue;
       }
@@ -927,6 +952,54 @@ export class Ledger {
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
     }
     return [...after.values()];
+  }
+
+  /**
+   * An operation of ours judged not applied (`not_applied`, its reservation released) that the
+   * gateway shows after all: it held the request past the verdict and applied it. The operation
+   * takes the gateway's serial and status (its money moved), and since staff may have made the
+   * same request again meanwhile (the verdict told them it was not applied), the order is flagged
+   * as drift, audited and explained on the timeline; its totals are the gateway's.
+   */
+  private async appliedAfterNotApplied(
+    trx: PayTrx,
+    transactionId: string,
+    op: TransactionOperationsTable,
+    g: GatewayOp,
+    now: number,
+    writes: Write[],
+    drift: string[],
+  ): Promise<void> {
+    const changes = {
+      state: g.status,
+      reserved_minor: 0,
+      gateway_serial: g.serial,
+      updated_at: now,
+    };
+    writes.push(updateOperationRow(trx, { id: op.id, changes }));
+    const what = `${op.kind}${op.amount_minor === null ? '' : ` of ${formatMinorUnits(big(op.amount_minor))}`}`;
+    const by = op.requested_by === null ? '' : ` requested by ${op.requested_by}`;
+    // Declined (or failed) at the gateway after all: no money moved, nothing to flag.
+    const moved = g.status === 'processing' || g.status === 'approved';
+    if (moved) {
+      drift.push(
+        `${what}${by} was applied by the gateway after Paydesk had judged it not applied (check for a repeat of it)`,
+      );
+    }
+    await this.timeline(trx, transactionId, {
+      kind: 'reconcile',
+      title: moved
+        ? `${what} applied by the gateway after it was judged not applied (${g.status}); a repeat of it made since is applied as well`
+        : `${what} reached the gateway after it was judged not applied: ${g.status}`,
+      actor: null,
+      data: {
+        operationId: op.id,
+        serialNumber: g.serial,
+        status: g.status,
+        finding: 'applied_after_not_applied',
+      },
+    });
+    await this.auditReconciled(trx, transactionId, op, 'applied_after_not_applied', g.status);
   }
 
   /**
@@ -1071,7 +1144,7 @@ export class Ledger {
     trx: PayTrx,
     transactionId: string,
     op: TransactionOperationsTable,
-    finding: 'applied' | 'not_applied',
+    finding: 'applied' | 'not_applied' | 'applied_after_not_applied',
     gatewayStatus: string | null,
   ): Promise<void> {
     await this.audit.appendIn(platformTrx(trx), {
@@ -1088,8 +1161,13 @@ export class Ledger {
         finding,
         gatewayStatus,
       },
-      outcome: finding === 'applied' ? 'success' : 'failed',
-      errorCode: finding === 'applied' ? null : 'NOT_APPLIED',
+      outcome: finding === 'not_applied' ? 'failed' : 'success',
+      errorCode:
+        finding === 'not_applied'
+          ? 'NOT_APPLIED'
+          : finding === 'applied_after_not_applied'
+            ? 'APPLIED_AFTER_NOT_APPLIED'
+            : null,
       requestId: null,
       ip: null,
       userAgent: null,

@@ -32,6 +32,7 @@ import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import {
   detailFrom,
   insertOperationRow,
+  viewOfStatus,
   updateOperationRow,
   updateOrderRow,
   type Ledger,
@@ -42,7 +43,8 @@ import type {
   TransactionsTable,
   TransactionTimelineTable,
 } from './migration.js';
-import { factsOf, IN_FLIGHT_STATES } from './records.js';
+import { allowedActions, busyOperation, factsOf } from './records.js';
+import { gatewayOrderId } from './rebills.js';
 import type { ActorInfo } from './transactions.js';
 
 /**
@@ -65,6 +67,9 @@ interface Plan {
   reasonCode: string | null;
   comment: string | null;
 }
+
+/** The operations of this service, as they name themselves in refusals. */
+type OperationName = 'capture' | 'return' | 'void' | 'create-card-ref';
 
 const CAP_REASONS = [
   'exceeds the captured amount not yet returned',
@@ -241,7 +246,7 @@ export class OperationsService {
     actor: ActorInfo,
     key: IdempotencyClaim | string | null,
     audit: AttemptAudit | undefined,
-    what: string,
+    what: OperationName,
     decide: (
       row: TransactionsTable,
       facts: OrderFacts,
@@ -344,6 +349,12 @@ export class OperationsService {
     // (C) record what happened, and the reply every repeat of the request gets. (A) is on disk, so
     // should a power cut lose (C), the operation is `sending` again and the reconciler settles it
     // with `status`, as after a crash before (C): (C) need not wait for the disk.
+    // A refusal because of the order's state (409, a 404, an unexpected reply; not a malformed
+    // request or bad credentials): the gateway knows something Paydesk does not.
+    const refusedForState =
+      outcome.kind === 'reply' &&
+      !(outcome.httpStatus === 200 && this.isExpectedReply(outcome, plan)) &&
+      ![400, 401, 403].includes(outcome.httpStatus);
     const after = await ledger.txSyncedLater(async (trx) => {
       // The order is locked, so the row and its operations as written below are what a re-read
       // would return: they are kept in memory rather than read back.
@@ -388,7 +399,11 @@ export class OperationsService {
         opAfter = { ...op, ...opChanges };
       }
       const ops = opsBefore.map((o) => (o.id === opId ? opAfter : o));
-      if (result.state !== 'unknown' && !ledger.needsReconcile(fresh, ops)) {
+      if (refusedForState) {
+        // The order changed at the gateway (settled, say): its status is asked once, just below;
+        // should that fail, this job asks it instead.
+        writes.push(ledger.reconcileUpsert(trx, id, now + ledger.options.reconcile.fastMinMs));
+      } else if (result.state !== 'unknown' && !ledger.needsReconcile(fresh, ops)) {
         writes.push(ledger.reconcileDelete(trx, id));
       } else {
         writes.push(ledger.reconcileUpsert(trx, id, now + ledger.options.reconcile.fastMinMs));
@@ -413,14 +428,101 @@ export class OperationsService {
     });
     audit?.committed();
     ledger.publish(after.fresh, false);
-    if (after.reply instanceof AppError) throw after.reply;
+    if (after.reply instanceof AppError) {
+      if (refusedForState) throw await this.refreshAfterRefusal(id, actor, plan, after.reply);
+      throw after.reply;
+    }
     return after.reply;
+  }
+
+  private isExpectedReply(outcome: GatewayOutcome, plan: Plan): boolean {
+    const expected = plan.kind === 'card-ref' ? 'create-card-ref-response' : 'async-response';
+    return outcome.kind === 'reply' && outcome.reply.type === expected;
+  }
+
+  /**
+   * After the gateway refused an operation because of the order's state, asks `status` once, so
+   * that the order shows what the gateway knows (a settled sale: stage `settled`, no void offered),
+   * and says so in the refusal. Should the status check fail, the refusal stands as it is and the
+   * reconcile job that (C) left asks later.
+   */
+  private async refreshAfterRefusal(
+    id: string,
+    actor: ActorInfo,
+    plan: Plan,
+    refusal: AppError,
+  ): Promise<AppError> {
+    const ledger = this.ledger;
+    let applied: { row: TransactionsTable; ops: TransactionOperationsTable[] };
+    try {
+      const row = await ledger.k
+        .selectFrom('transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row === undefined) return refusal;
+      const fields: Record<string, string> = { client_orderid: row.client_orderid };
+      const orderid = gatewayOrderId(row.orderid);
+      if (orderid !== undefined) fields.orderid = orderid;
+      const outcome = await this.gateway.send('status', row.endpoint_id, fields);
+      const view =
+        outcome.kind === 'reply' && outcome.httpStatus === 200 ? viewOfStatus(outcome.reply) : null;
+      if (view === null) return refusal;
+      applied = await ledger.tx(async (trx) => {
+        const result = await ledger.applyStatus(trx, row.endpoint_id, view, {
+          source: 'refresh',
+          actor: actor.email,
+          exchange: exchangeData(outcome),
+          timelineAfter: [
+            {
+              kind: 'gateway',
+              title: `status asked because the gateway refused the ${plan.gatewayOperation}`,
+              actor: null,
+              data: { operation: plan.gatewayOperation },
+            },
+          ],
+        });
+        const ops = await ledger.operationsOf(trx, row.id);
+        if (!ledger.needsReconcile(result.row, ops))
+          await trx.executeQuery(ledger.reconcileDelete(trx, row.id));
+        return { row: result.row, ops };
+      });
+    } catch {
+      // The refusal is the answer; the reconcile job left by (C) asks again.
+      return refusal;
+    }
+    ledger.publish(applied.row, false);
+    const { row, ops } = applied;
+    const allowed = allowedActions(row, ops);
+    const details = {
+      ...refusal.details,
+      status: row.status,
+      stage: row.stage,
+      allowedActions: allowed,
+    };
+    const tag =
+      typeof refusal.details?.gatewayErrorCode === 'string'
+        ? refusal.details.gatewayErrorCode
+        : 'refused';
+    if (plan.kind === 'void' && row.stage === 'settled') {
+      return new AppError(
+        refusal.code,
+        `The gateway says the transaction is settled (${tag}); it cannot be voided — return it instead.`,
+        details,
+      );
+    }
+    const now = `${row.status}${row.stage === null ? '' : ` (${row.stage})`}`;
+    return new AppError(
+      refusal.code,
+      `${refusal.message} Its status now shows the order ${now}; ${allowed.length === 0 ? 'no follow-up is possible now' : `what it allows now: ${allowed.join(', ')}`}.`,
+      details,
+    );
   }
 
   /** (A)'s checks on the order as locked: it exists, nothing else pending, the rules allow it. */
   private check(
     id: string,
-    what: string,
+    what: OperationName,
     decide: (
       row: TransactionsTable,
       facts: OrderFacts,
@@ -430,15 +532,19 @@ export class OperationsService {
   ): { row: TransactionsTable; plan: Plan } {
     if (order === undefined) throw new AppError('NOT_FOUND', `no transaction ${id}`);
     const { row, ops } = order;
-    const busy = ops.find(
-      (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
-    );
-    if (busy !== undefined) {
+    const busy = busyOperation(ops, what === 'create-card-ref' ? 'card-ref' : what);
+    if (busy !== null) {
+      const { kind } = busy.op;
       throw new AppError(
         'INVALID_STATE',
-        `${what} refused: a ${busy.kind} is still awaiting its outcome; refresh the order first.`,
+        busy.why === 'awaiting'
+          ? `${what} refused: a ${kind} is still awaiting its outcome; refresh the order first.`
+          : `${what} refused: a ${kind} is still processing at the gateway, which accepts nothing else on the order until it is final; try again once it is.`,
         {
-          reason: `${busy.kind} outcome not known yet`,
+          reason:
+            busy.why === 'awaiting'
+              ? `${kind} outcome not known yet`
+              : `${kind} still processing at the gateway`,
         },
       );
     }

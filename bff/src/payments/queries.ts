@@ -2,7 +2,7 @@
 // written with back-pressure: constant memory) and the home screen's statistics.
 import type { Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
   StatsQuery,
@@ -14,10 +14,10 @@ import type {
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { big, exactSum, sumParts, toColumn, type PayDatabase, type PayDb } from './db.js';
+import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { maskedCard, toSummary } from './records.js';
-import { approvedVolume, attentionCounts, volumeByDay } from './stats.js';
+import { attentionCounts, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
 function drained(out: Writable): Promise<void> {
@@ -216,70 +216,14 @@ export class TransactionQueries {
         fields: [{ path: 'query.from', rule: 'range', message: 'must not be after to' }],
       });
     }
-    const inWindow = this.k
-      .selectFrom('transactions')
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to);
-    const [byCurrency, byStatus, returns, byDay, attention] = await Promise.all([
-      inWindow
-        .select((eb) => ['currency', ...approvedVolume(eb)])
-        .groupBy('currency')
-        .orderBy('currency')
-        .execute(),
-      inWindow
-        .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
-        .groupBy('status')
-        .execute(),
-      this.k
-        .selectFrom('transaction_operations as o')
-        .innerJoin('transactions as t', 't.id', 'o.transaction_id')
-        .where('o.kind', '=', 'return')
-        .where('o.state', 'in', ['processing', 'approved'])
-        .where('o.created_at', '>=', from)
-        .where('o.created_at', '<', to)
-        .select((eb) => {
-          const amount = sumParts(eb.ref('o.amount_minor'));
-          return [
-            sql<number>`o.created_at / ${sql.lit(DAY)}`.as('day'),
-            't.currency as currency',
-            eb.fn.countAll<number | string>().as('n'),
-            amount.high.as('amount_high'),
-            amount.low.as('amount_low'),
-          ];
-        })
-        .groupBy([sql`o.created_at / ${sql.lit(DAY)}`, 't.currency'])
-        .execute(),
-      volumeByDay(inWindow),
+    const [window, attention] = await Promise.all([
+      windowStats(this.k, from, to),
       attentionCounts(this.k),
     ]);
-    const statusCounts: Record<string, number> = {};
-    for (const s of byStatus) statusCounts[s.status] = Number(s.n);
-    const final = ['approved', 'declined', 'error', 'filtered'].reduce(
-      (sum, s) => sum + (statusCounts[s] ?? 0),
-      0,
-    );
     return {
       from: new Date(from).toISOString(),
       to: new Date(to).toISOString(),
-      volumes: byCurrency.map((r) => ({
-        currency: r.currency,
-        count: Number(r.n),
-        approvedCount: Number(big(r.approved_n)),
-        approvedAmount: formatMinorUnits(exactSum(r.approved_high, r.approved_low)),
-      })),
-      approvalRate: final === 0 ? null : (statusCounts.approved ?? 0) / final,
-      byStatus: statusCounts,
-      returnsByDay: returns
-        .map((r) => ({
-          day: new Date(Number(big(r.day)) * DAY).toISOString().slice(0, 10),
-          currency: r.currency,
-          count: Number(r.n),
-          amount: formatMinorUnits(exactSum(r.amount_high, r.amount_low)),
-        }))
-        .sort((a, b) =>
-          a.day === b.day ? a.currency.localeCompare(b.currency) : a.day.localeCompare(b.day),
-        ),
-      volumeByDay: byDay,
+      ...window,
       attention,
     };
   }

@@ -157,28 +157,53 @@ export function factsOf(
   };
 }
 
+/**
+ * `amounts.reserved`: what in-flight returns hold against the refund cap. An in-flight capture's
+ * reservation is against the authorized amount: its operation shows it, it is not counted here.
+ */
 export function reservedOf(ops: readonly TransactionOperationsTable[]): bigint {
   return ops
-    .filter((o) => (IN_FLIGHT_STATES as readonly string[]).includes(o.state))
+    .filter((o) => o.kind === 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state))
     .reduce((sum, o) => sum + big(o.reserved_minor), 0n);
 }
 
-/** Which follow-ups the rules allow now; none while a non-return operation awaits its outcome. */
+/** Follow-ups during whose processing the gateway refuses capture, return and void (sandbox, spec). */
+const EXCLUSIVE_WHILE_PROCESSING = new Set(['capture', 'void']);
+
+/**
+ * The operation that keeps `action` from being sent now, if any: a follow-up other than a return
+ * whose outcome is not known yet (sending, unknown) keeps every action back; a capture or void the
+ * gateway is still processing keeps back a capture, return or void (the gateway refuses them
+ * meanwhile; returns may overlap each other, and a card reference is not money).
+ */
+export function busyOperation(
+  ops: readonly TransactionOperationsTable[],
+  action: FollowUpAction,
+): { op: TransactionOperationsTable; why: 'awaiting' | 'processing' } | null {
+  for (const o of ops) {
+    if (o.kind === 'return') continue;
+    if ((IN_FLIGHT_STATES as readonly string[]).includes(o.state))
+      return { op: o, why: 'awaiting' };
+    if (action !== 'card-ref' && EXCLUSIVE_WHILE_PROCESSING.has(o.kind) && o.state === 'processing')
+      return { op: o, why: 'processing' };
+  }
+  return null;
+}
+
+/** Which follow-ups the rules allow now; none that the order is busy for (`busyOperation`). */
 export function allowedActions(
   row: TransactionsTable,
   ops: readonly TransactionOperationsTable[],
 ): FollowUpAction[] {
   const facts = factsOf(row, ops);
   if (facts === null) return [];
-  const blocked = ops.some(
-    (o) => o.kind !== 'return' && (IN_FLIGHT_STATES as readonly string[]).includes(o.state),
-  );
-  if (blocked) return [];
+  const free = (action: FollowUpAction) => busyOperation(ops, action) === null;
   const actions: FollowUpAction[] = [];
-  if (decideCapture(facts).ok) actions.push('capture');
-  if (decideReturn(facts).ok) actions.push('return');
-  if (decideVoid(facts).ok) actions.push('void');
-  if (decideCardRef(facts).ok && row.card_ref_id === null) actions.push('card-ref');
+  if (free('capture') && decideCapture(facts).ok) actions.push('capture');
+  if (free('return') && decideReturn(facts).ok) actions.push('return');
+  if (free('void') && decideVoid(facts).ok) actions.push('void');
+  if (free('card-ref') && decideCardRef(facts).ok && row.card_ref_id === null)
+    actions.push('card-ref');
   return actions;
 }
 

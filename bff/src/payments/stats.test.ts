@@ -9,7 +9,7 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
 import { payDb } from './db.js';
-import type { TransactionsTable } from './migration.js';
+import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -56,10 +56,10 @@ for (const variant of DB_VARIANTS) {
         .values([
           // two days ago: 10.00 + 0.05 EUR approved, one declined
           row(1, { created_at: NOW - 2 * DAY + 1, amount_minor: 1000 }),
-          row(2, { created_at: NOW - 2 * DAY + 2, amount_minor: 5 }),
+          row(2, { created_at: NOW - 2 * DAY + 2, amount_minor: 5, captured_minor: 5 }),
           row(3, { created_at: NOW - 2 * DAY + 3, status: 'declined' }),
           // yesterday: 0.10 USD approved, and one with drift
-          row(4, { created_at: NOW - DAY, currency: 'USD', amount_minor: 10 }),
+          row(4, { created_at: NOW - DAY, currency: 'USD', amount_minor: 10, captured_minor: 10 }),
           row(5, { created_at: NOW - DAY + 5, drift: 1, drift_details: '{}' }),
           // long before the window: unknown outcome and drift still need a person
           row(6, { created_at: NOW - 400 * DAY, status: 'unknown' }),
@@ -71,7 +71,7 @@ for (const variant of DB_VARIANTS) {
       await t.close();
     });
 
-    it('when statistics are asked for, then volume per UTC day and currency adds up in minor units', async () => {
+    it('when statistics are asked for, then captured volume per UTC day and currency adds up in minor units', async () => {
       const res = await support.get(
         `/api/stats?from=${new Date(NOW - 7 * DAY).toISOString()}&to=${new Date(NOW).toISOString()}`,
       );
@@ -168,7 +168,11 @@ for (const variant of DB_VARIANTS) {
         .execute();
       for (let from = 0; from < MANY; from += 500) {
         const chunk = Array.from({ length: Math.min(500, MANY - from) }, (_, i) =>
-          row(1_000 + from + i, { currency: 'CHF', amount_minor: MAX_MINOR }),
+          row(1_000 + from + i, {
+            currency: 'CHF',
+            amount_minor: MAX_MINOR,
+            captured_minor: MAX_MINOR,
+          }),
         );
         await k.insertInto('transactions').values(chunk).execute();
       }
@@ -177,7 +181,7 @@ for (const variant of DB_VARIANTS) {
       await t.close();
     });
 
-    it('when approved amounts sum past 2^53 (and past 2^63) minor units, then the statistics give the exact sums', async () => {
+    it('when captured amounts sum past 2^53 (and past 2^63) minor units, then the statistics give the exact sums', async () => {
       const res = await support.get('/api/stats?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z');
       expect(res.status, res.text).toBe(200);
       const stats = StatsResponseSchema.parse(res.json);
@@ -196,4 +200,164 @@ for (const variant of DB_VARIANTS) {
       expect(stats.returnsByDay).toEqual([{ day, currency: 'GBP', count: 10, amount: ten }]);
     });
   });
+}
+
+function op(
+  n: number,
+  tx: TransactionsTable,
+  patch: Partial<TransactionOperationsTable>,
+): TransactionOperationsTable {
+  return {
+    id: `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`,
+    transaction_id: tx.id,
+    kind: 'return',
+    origin: 'paydesk',
+    state: 'approved',
+    amount_minor: 0,
+    reserved_minor: 0,
+    gateway_serial: null,
+    idempotency_key: null,
+    requested_by: null,
+    reason_code: null,
+    comment: null,
+    error_code: null,
+    error_message: null,
+    sent_at: null,
+    created_at: tx.created_at + 1_000,
+    updated_at: tx.created_at + 1_000,
+    ...patch,
+  };
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(
+    `statistics count money taken and returned (${variant.name})`,
+    () => {
+      let t: TestApp;
+      let support: TestClient;
+      const at = NOW - DAY;
+      beforeAll(async () => {
+        t = await startApp(variant);
+        support = await t.userWithRoles(['support']);
+        const k = payDb(t.db);
+        const preauth = { type: 'preauth', created_at: at };
+        const orders = {
+          sale: row(1, { created_at: at, amount_minor: 1000, captured_minor: 1000 }),
+          // 434.75 held, 82.00 captured: only the 82.00 came in
+          partialCapture: row(2, {
+            ...preauth,
+            stage: 'captured',
+            amount_minor: 43475,
+            authorized_minor: 43475,
+            captured_minor: 8200,
+          }),
+          hold: row(3, { ...preauth, stage: 'authorized', amount_minor: 5000, captured_minor: 0 }),
+          voidedHold: row(4, {
+            ...preauth,
+            stage: 'voided',
+            amount_minor: 2000,
+            captured_minor: 0,
+          }),
+          cancelledHold: row(5, {
+            ...preauth,
+            stage: 'hold_cancelled',
+            amount_minor: 4400,
+            authorized_minor: 4400,
+            captured_minor: 0,
+          }),
+          voidedSale: row(6, { created_at: at, stage: 'voided', amount_minor: 1500 }),
+          rebill: row(7, {
+            created_at: at,
+            type: 'rebill',
+            amount_minor: 666,
+            captured_minor: 666,
+          }),
+          payout: row(8, {
+            created_at: at,
+            type: 'payout',
+            amount_minor: 10000,
+            captured_minor: 10000,
+          }),
+          payoutCheck: row(9, { created_at: at, type: 'payout-check', stage: 'registered' }),
+          transfer: row(10, { created_at: at, type: 'transfer', amount_minor: 2500 }),
+          returnedSale: row(11, {
+            created_at: at,
+            stage: 'partially_returned',
+            amount_minor: 2000,
+            captured_minor: 2000,
+            returned_minor: 500,
+          }),
+          declined: row(12, { created_at: at, status: 'declined', captured_minor: 0 }),
+          failed: row(13, { created_at: at, status: 'error', stage: 'error', captured_minor: 0 }),
+          // a rebill the gateway never created (judged not applied): in the list, not in the stats
+          notCreated: row(14, {
+            created_at: at,
+            type: 'rebill',
+            orderid: 'pending:rb-stats-14',
+            status: 'error',
+            stage: 'not_created',
+            amount_minor: 777,
+            captured_minor: 0,
+          }),
+        };
+        await k.insertInto('transactions').values(Object.values(orders)).execute();
+        await k
+          .insertInto('transaction_operations')
+          .values([
+            // the return that cancelled the 44.00 hold: no money had come in, none went back
+            op(1, orders.cancelledHold, { amount_minor: 4400 }),
+            op(2, orders.returnedSale, { amount_minor: 500 }),
+          ])
+          .execute();
+      });
+      afterAll(async () => {
+        await t.close();
+      });
+
+      it('when orders of every kind are in the window, then the volume is the money captured from customers, returns are money returned, and orders never created are left out', async () => {
+        const res = await support.get(
+          `/api/stats?from=${new Date(NOW - 7 * DAY).toISOString()}&to=${new Date(NOW).toISOString()}`,
+        );
+        expect(res.status, res.text).toBe(200);
+        const stats = StatsResponseSchema.parse(res.json);
+        // By hand: sale 10.00 + captured part of the preauth 82.00 + rebill 6.66 + sale 20.00 (its
+        // 5.00 return is reported on its own). Not counted: the uncaptured, voided and cancelled
+        // holds, the voided sale, the payouts, the transfer, the declined and failed orders.
+        const captured = 1000 + 8200 + 666 + 2000;
+        expect(formatMinorUnits(BigInt(captured))).toBe('118.66');
+        // 14 orders, less the one never created; approved: all but declined, failed, not created
+        const volume = { currency: 'EUR', count: 13, approvedCount: 11, approvedAmount: '118.66' };
+        expect(stats.volumes).toEqual([volume]);
+        const day = new Date(at).toISOString().slice(0, 10);
+        expect(stats.volumeByDay).toEqual([{ day, ...volume }]);
+        expect(stats.byStatus).toEqual({ approved: 11, declined: 1, error: 1 });
+        expect(stats.approvalRate).toBe(11 / 13);
+        expect(stats.returnsByDay).toEqual([{ day, currency: 'EUR', count: 1, amount: '5.00' }]);
+      });
+
+      it('when the only failed order of the window was never created, then no error count is given at all', async () => {
+        const from = new Date(at).toISOString();
+        const res = await support.get(`/api/stats?from=${from}&to=${new Date(NOW).toISOString()}`);
+        const stats = StatsResponseSchema.parse(res.json);
+        expect(stats.byStatus.error).toBe(1);
+        await payDb(t.db)
+          .updateTable('transactions')
+          .set({ stage: 'not_created', orderid: 'pending:rb-stats-13' })
+          .where('id', '=', row(13, {}).id)
+          .execute();
+        const after = StatsResponseSchema.parse(
+          (await support.get(`/api/stats?from=${from}&to=${new Date(NOW).toISOString()}`)).json,
+        );
+        expect(after.byStatus).toEqual({ approved: 11, declined: 1 });
+        expect(after.approvalRate).toBe(11 / 12);
+        const listed = TransactionPageSchema.parse(
+          (await support.get('/api/transactions?status=error')).json,
+        );
+        expect(listed.items.map((i) => i.orderid).sort()).toEqual([
+          'pending:rb-stats-13',
+          'pending:rb-stats-14',
+        ]);
+      });
+    },
+  );
 }

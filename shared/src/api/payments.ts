@@ -281,7 +281,10 @@ export const TransactionAmountsSchema = z.object({
   authorized: MoneySchema,
   captured: MoneySchema,
   returned: MoneySchema,
-  /** returns accepted by Paydesk whose outcome is not yet known (reserved against the cap) */
+  /**
+   * returns sent by Paydesk whose outcome is not yet known (`sending`/`unknown`), held against the
+   * refund cap; returns only (an in-flight capture is shown by its operation, not counted here)
+   */
   reserved: MoneySchema,
   remainingReturnable: MoneySchema,
   remainingCapturable: MoneySchema,
@@ -534,21 +537,39 @@ export const StatsQuerySchema = z
   .strict();
 export type StatsQuery = z.infer<typeof StatsQuerySchema>;
 
+/**
+ * The home screen's statistics over [from, to) (orders by their creation time, returns by theirs).
+ * Orders the gateway never created (a rebill judged not applied: status `error`, stage
+ * `not_created`, a `pending:` orderid) are in no figure here; they stay in the list.
+ */
 export const StatsResponseSchema = z.object({
   from: IsoDateTimeSchema,
   to: IsoDateTimeSchema,
   volumes: z.array(
     z.object({
       currency: z.string(),
+      /** orders created in the window, of every type */
       count: z.number().int().nonnegative(),
+      /** of those, the orders approved (of every type, payouts included) */
       approvedCount: z.number().int().nonnegative(),
-      /** sum of the approved orders' amounts */
+      /**
+       * Captured volume: the money taken from customers, exact. The captured amount of the
+       * approved money-in orders — sales, rebills (recurring charges are rebills) and preauths,
+       * these only for what was captured (a hold never captured, voided or cancelled: nothing).
+       * Voided orders are left out; payouts (money out), card-to-card transfers and verifications
+       * are not money in. Returns are not deducted: they are in `returnsByDay`.
+       */
       approvedAmount: MoneySchema,
     }),
   ),
   /** approved / (orders with a final status); null when there is none */
   approvalRate: z.number().min(0).max(1).nullable(),
+  /** orders created in the window per status */
   byStatus: z.record(z.string(), z.number().int().nonnegative()),
+  /**
+   * Money returned per UTC day (of the return) and currency: returns approved or in progress
+   * against captured money. A return that cancels an uncaptured hold returns no money: not here.
+   */
   returnsByDay: z.array(
     z.object({
       day: z.string(),
@@ -557,7 +578,10 @@ export const StatsResponseSchema = z.object({
       amount: MoneySchema,
     }),
   ),
-  /** orders created per UTC day and currency in the window (the home screen's volume chart) */
+  /**
+   * `volumes` per UTC day of creation and currency (the home screen's charts); `approvedAmount`
+   * is the captured volume, as there
+   */
   volumeByDay: z.array(
     z.object({
       day: z.string(),

@@ -151,7 +151,7 @@ describe('accessibility (axe-core)', () => {
     const bff = new FakeBff({ payouts: [makePayout(1)] });
     renderApp('/', bff);
     await screen.findByRole('heading', { name: 'Needs attention' });
-    await screen.findByRole('heading', { name: /^Approved volume and returns per day/ });
+    await screen.findByRole('heading', { name: /^Captured volume and returns per day/ });
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -63,8 +63,8 @@ function VolumeChart({
   const total = points.reduce((sum, p) => sum + BigInt(p.approvedMinor), 0n);
   return (
     <ChartFrame
-      title={`Approved volume and returns per day, ${currency}`}
-      summary={`${formatMoney(fromMinor(total), currency)} approved, ${periodLabel}. Days are UTC days.`}
+      title={`Captured volume and returns per day, ${currency}`}
+      summary={`${formatMoney(fromMinor(total), currency)} captured, ${periodLabel}. Days are UTC days.`}
     >
       <BarChart
         height={260}
@@ -72,7 +72,7 @@ function VolumeChart({
         yAxis={[{ valueFormatter: tickMoney(currency), width: 80 }]}
         series={[
           {
-            label: 'Approved',
+            label: 'Captured',
             data: points.map((p) => p.approvedMinor),
             valueFormatter: (_v, { dataIndex }) =>
               formatMoney(points[dataIndex]?.approvedAmount ?? '0', currency),

@@ -5,6 +5,10 @@ import { formatCount, formatMoney } from '../../../lib/format';
 import type { CurrencyTotal } from '../api/home-stats';
 import { MetricCard } from './metric-card';
 
+/** What the captured volume is, in words (the schema's definition). */
+export const CAPTURED_NOTE =
+  'Money taken from customers: sales, rebills and the captured part of preauths. Voids, uncaptured holds and payouts are not included; returns are not deducted.';
+
 export function formatRate(rate: number | null): string {
   if (rate === null) return '—';
   return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(
@@ -12,7 +16,10 @@ export function formatRate(rate: number | null): string {
   );
 }
 
-/** Approved volume per currency (decimal strings straight into Intl), and the order counts. */
+/**
+ * Captured volume per currency (decimal strings straight into Intl): the money taken from
+ * customers (`StatsResponse.volumes[].approvedAmount`), and the order counts.
+ */
 export function VolumeCard({ title, stats }: { title: string; stats: StatsResponse }) {
   const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
   return (
@@ -33,11 +40,19 @@ export function VolumeCard({ title, stats }: { title: string; stats: StatsRespon
                 {formatMoney(v.approvedAmount, v.currency)}
               </Typography>
               <Typography component="span" variant="body2" color="text.secondary">
+                captured ·
+              </Typography>
+              <Typography component="span" variant="body2" color="text.secondary">
                 {formatCount(v.approvedCount)} approved of {formatCount(v.count)}
               </Typography>
             </Box>
           ))}
         </Box>
+      )}
+      {stats.volumes.length === 0 ? null : (
+        <Typography variant="caption" component="p" color="text.secondary" sx={{ mt: 1 }}>
+          {CAPTURED_NOTE}
+        </Typography>
       )}
       <Typography variant="body2" sx={{ mt: 1 }}>
         Approval rate <strong>{formatRate(stats.approvalRate)}</strong> · {formatCount(orders)}{' '}

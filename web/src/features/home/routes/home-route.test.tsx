@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { windowStart } from '../api/home-stats';
+import { CAPTURED_NOTE } from '../components/volume-card';
 
 const DAY = 86_400_000;
 
@@ -82,12 +83,14 @@ describe('home screen', () => {
     expect(await screen.findByText('Loading the figures…')).toBeInTheDocument();
   });
 
-  it('when orders exist, then today and the period show volume per currency, approval rate and returns, formatted from decimal strings', async () => {
+  it('when orders exist, then today and the period show the captured volume per currency, approval rate and returns, formatted from decimal strings', async () => {
     renderApp('/', bffAs(['finance']));
-    await screen.findByRole('heading', { name: 'Volume' });
+    await screen.findByRole('heading', { name: 'Captured volume' });
     const today = section('Today');
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
     expect(within(today).getByText('1 approved of 2')).toBeInTheDocument();
+    expect(within(today).getByText('captured ·')).toBeInTheDocument();
+    expect(within(today).getByText(CAPTURED_NOTE)).toBeInTheDocument();
     expect(today).toHaveTextContent('Approval rate 50%');
     const period = section('Last 30 days');
     expect(within(period).getByText('$13.50')).toBeInTheDocument();
@@ -186,7 +189,7 @@ describe('home screen', () => {
   it('when the period has orders, then the charts load lazily for the busiest currency and can switch currency', async () => {
     const app = renderApp('/', bffAs(['support']));
     expect(
-      await screen.findByRole('heading', { name: 'Approved volume and returns per day, EUR' }),
+      await screen.findByRole('heading', { name: 'Captured volume and returns per day, EUR' }),
     ).toBeInTheDocument();
     expect(
       screen.getByRole('img', { name: /Orders per day, EUR: 1 of 3 orders approved/ }),
@@ -194,7 +197,7 @@ describe('home screen', () => {
     await app.user.click(screen.getByRole('button', { name: 'USD' }));
     expect(
       await screen.findByRole('img', {
-        name: /Approved volume and returns per day, USD: \$13\.50 approved, last 30 days/,
+        name: /Captured volume and returns per day, USD: \$13\.50 captured, last 30 days/,
       }),
     ).toBeInTheDocument();
   });
@@ -210,7 +213,7 @@ describe('home screen', () => {
   it('when another period is chosen, then it goes into the URL and the window starts that many days back at local midnight', async () => {
     const bff = bffAs(['support']);
     const app = renderApp('/', bff);
-    await screen.findByRole('heading', { name: 'Volume' });
+    await screen.findByRole('heading', { name: 'Captured volume' });
     await app.user.click(screen.getByRole('button', { name: '7 days' }));
     await waitFor(() => {
       expect(app.location()).toBe('/?period=7d');
@@ -283,7 +286,7 @@ describe('home screen', () => {
   ])('when %s, then the figures are fetched again and show it', async (_when, deliver) => {
     const bff = bffAs(['support']);
     renderApp('/', bff);
-    await screen.findByRole('heading', { name: 'Volume' });
+    await screen.findByRole('heading', { name: 'Captured volume' });
     expect(await screen.findByText('Live')).toBeInTheDocument();
     expect(section('Today')).toHaveTextContent('Approval rate 50%');
     deliver(bff, () => {

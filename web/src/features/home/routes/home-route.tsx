@@ -147,7 +147,7 @@ function Dashboard() {
             </Alert>
           ) : null}
         </Section>
-        <Section title="Volume">
+        <Section title="Captured volume">
           <Box sx={grid}>
             <VolumeCard title="Today" stats={today.data} />
             <VolumeCard title={periodLabel} stats={stats} />

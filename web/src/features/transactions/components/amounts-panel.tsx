@@ -74,7 +74,8 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
       money(amounts.captured !== '0.00' ? amounts.captured : amounts.authorized),
     ]);
   }
-  if (amounts.reserved !== '0.00') rows.push(['Awaiting outcome', money(amounts.reserved)]);
+  // Returns sent whose outcome is not known yet: held against what is left to return.
+  if (amounts.reserved !== '0.00') rows.push(['Returns awaiting outcome', money(amounts.reserved)]);
   rows.push([
     'Remaining returnable',
     <strong key="r">{formatMoney(amounts.remainingReturnable, currency)}</strong>,
