@@ -5,18 +5,42 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * A list screen's filter bar: always open on wide screens; below `md` it folds behind a
- * "Filters (n active)" toggle so the rows come first on a phone.
+ * "Filters (n active)" toggle so the rows come first on a phone, and folds again when a new
+ * filter is applied (`appliedKey` changes), the keyboard focus going back to the toggle.
  */
-export function CollapsibleFilters({ active, children }: { active: number; children: ReactNode }) {
+export function CollapsibleFilters({
+  active,
+  appliedKey,
+  children,
+}: {
+  active: number;
+  /** the applied filter in some stable text form */
+  appliedKey: string;
+  children: ReactNode;
+}) {
   const theme = useTheme();
   // noSsr: read the media query on the first render, so a phone never flashes the open bar.
   const narrow = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
   const [open, setOpen] = useState(false);
+  const [openFor, setOpenFor] = useState(appliedKey);
   const regionId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const regionRef = useRef<HTMLDivElement>(null);
+  if (openFor !== appliedKey) {
+    setOpenFor(appliedKey);
+    setOpen(false);
+  }
+  useLayoutEffect(() => {
+    // Folded with the focus inside (the field that applied the filter): the focus goes to the
+    // toggle, not to the page. Runs before the browser drops the focus of a hidden element.
+    if (!open && regionRef.current?.contains(document.activeElement) === true) {
+      toggleRef.current?.focus();
+    }
+  }, [open]);
   if (!narrow) {
     return (
       <Paper variant="outlined" sx={{ p: 2 }}>
@@ -27,6 +51,7 @@ export function CollapsibleFilters({ active, children }: { active: number; child
   return (
     <Paper variant="outlined" sx={{ p: 1 }}>
       <Button
+        ref={toggleRef}
         aria-expanded={open}
         aria-controls={regionId}
         startIcon={<FilterList />}
@@ -42,7 +67,7 @@ export function CollapsibleFilters({ active, children }: { active: number; child
         Filters ({active} active)
       </Button>
       {/* `hidden` keeps a half-typed draft while folded, and costs no transition code. */}
-      <Box id={regionId} hidden={!open} sx={{ p: 1, pt: 2 }}>
+      <Box id={regionId} ref={regionRef} hidden={!open} sx={{ p: 1, pt: 2 }}>
         {children}
       </Box>
     </Paper>

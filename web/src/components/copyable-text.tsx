@@ -5,15 +5,20 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 
-/** Read-only text with a copy button; the text stays selectable for browsers without clipboard access. */
-export function CopyableText({
+/**
+ * A small button that copies `value`; its name says what ("Copy Orderid"), then that it was
+ * copied. For ids shown as text in a list of facts or a table cell.
+ */
+export function CopyButton({
   label,
   value,
-  multiline = false,
+  edge = false,
+  size = 'small',
 }: {
   label: string;
   value: string;
-  multiline?: boolean;
+  edge?: 'end' | false;
+  size?: 'small' | 'medium';
 }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -24,6 +29,29 @@ export function CopyableText({
       setCopied(false);
     }
   };
+  return (
+    <IconButton
+      aria-label={copied ? `${label} copied` : `Copy ${label}`}
+      title={copied ? 'Copied' : `Copy ${label}`}
+      onClick={() => void copy()}
+      edge={edge}
+      size={size}
+    >
+      {copied ? <Check fontSize="small" /> : <ContentCopy fontSize="small" />}
+    </IconButton>
+  );
+}
+
+/** Read-only text with a copy button; the text stays selectable for browsers without clipboard access. */
+export function CopyableText({
+  label,
+  value,
+  multiline = false,
+}: {
+  label: string;
+  value: string;
+  multiline?: boolean;
+}) {
   return (
     <TextField
       label={label}
@@ -39,18 +67,21 @@ export function CopyableText({
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton
-                aria-label={copied ? `${label} copied` : `Copy ${label}`}
-                title={copied ? 'Copied' : 'Copy'}
-                onClick={() => void copy()}
-                edge="end"
-              >
-                {copied ? <Check fontSize="small" /> : <ContentCopy fontSize="small" />}
-              </IconButton>
+              <CopyButton label={label} value={value} edge="end" size="medium" />
             </InputAdornment>
           ),
         },
       }}
     />
+  );
+}
+
+/** An id as code with its copy button beside it, e.g. in a list of facts. */
+export function CopyableCode({ label, value }: { label: string; value: string }) {
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 2, maxWidth: '100%' }}>
+      <code style={{ overflowWrap: 'anywhere' }}>{value}</code>
+      <CopyButton label={label} value={value} />
+    </span>
   );
 }

@@ -11,6 +11,21 @@ import {
 } from '@tanstack/react-table';
 import { SidewaysTableContainer } from './sideways-table-container';
 
+interface SortableColumn {
+  getCanSort: () => boolean;
+  getIsSorted: () => false | 'asc' | 'desc';
+}
+
+/** A sortable column's order for assistive technology; nothing for a column that does not sort. */
+function ariaSortOf(column: object): 'ascending' | 'descending' | 'none' | undefined {
+  // Only tables built with the sorting feature have these.
+  if (!('getCanSort' in column) || !('getIsSorted' in column)) return undefined;
+  const sortable = column as SortableColumn;
+  if (!sortable.getCanSort()) return undefined;
+  const sorted = sortable.getIsSorted();
+  return sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none';
+}
+
 /** MUI markup for a TanStack table: the table owns rows and state, this owns semantics and look. */
 export function DataTable<TFeatures extends TableFeatures, TData extends RowData, TSelected>({
   table,
@@ -28,7 +43,12 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
           {table.getHeaderGroups().map((group) => (
             <TableRow key={group.id}>
               {group.headers.map((header) => (
-                <TableCell key={header.id} scope="col" sx={{ whiteSpace: 'nowrap' }}>
+                <TableCell
+                  key={header.id}
+                  scope="col"
+                  aria-sort={ariaSortOf(header.column)}
+                  sx={{ whiteSpace: 'nowrap' }}
+                >
                   {header.isPlaceholder ? null : <FlexRender header={header} />}
                 </TableCell>
               ))}

@@ -31,6 +31,11 @@ export function DetailStates({
     );
   }
   return (
-    <ErrorState error={query.error} what={`the ${what}`} onRetry={() => void query.refetch()} />
+    <ErrorState
+      error={query.error}
+      what={`the ${what}`}
+      onRetry={() => void query.refetch()}
+      asPage
+    />
   );
 }

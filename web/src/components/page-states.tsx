@@ -8,6 +8,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { describeError, isForbidden } from '../lib/api-client';
+import { PageHeader } from './page-header';
 
 export function LoadingState({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -22,17 +23,37 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-export function ForbiddenState({ what = 'this screen' }: { what?: string }) {
-  return (
+/**
+ * What a user sees where their roles do not reach. As a whole screen (`asPage`) it is the page's
+ * h1 and its document title, as any screen's header is; inside a screen it is a section of it.
+ */
+export function ForbiddenState({
+  what = 'this screen',
+  asPage = false,
+}: {
+  what?: string;
+  asPage?: boolean;
+}) {
+  const title = 'Not available to your roles';
+  const panel = (
     <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
       <LockOutlined color="disabled" fontSize="large" aria-hidden />
-      <Typography variant="h2" component="h2" sx={{ mt: 1 }}>
-        Not available to your roles
-      </Typography>
+      {asPage ? null : (
+        <Typography variant="h2" component="h2" sx={{ mt: 1 }}>
+          {title}
+        </Typography>
+      )}
       <Typography color="text.secondary" sx={{ mt: 1 }}>
         Your roles do not allow {what}. Ask an administrator if you need access.
       </Typography>
     </Paper>
+  );
+  if (!asPage) return panel;
+  return (
+    <>
+      <PageHeader title={title} />
+      {panel}
+    </>
   );
 }
 
@@ -41,12 +62,17 @@ export function ErrorState({
   error,
   onRetry,
   what,
+  asPage = false,
 }: {
   error: unknown;
   onRetry?: () => void;
   what?: string;
+  /** the whole screen (a detail page with no header yet): a refusal is then its h1 */
+  asPage?: boolean;
 }) {
-  if (isForbidden(error)) return <ForbiddenState {...(what === undefined ? {} : { what })} />;
+  if (isForbidden(error)) {
+    return <ForbiddenState asPage={asPage} {...(what === undefined ? {} : { what })} />;
+  }
   return (
     <Alert
       severity="error"

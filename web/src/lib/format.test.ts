@@ -88,9 +88,10 @@ describe('formatDateAndTime', () => {
   it('when asked apart, then the date and the time are those formatDateTime shows together', () => {
     const instant = '2026-11-21T23:20:00.000Z';
     const parts = formatDateAndTime(instant, { locale: 'en-GB', timeZone: 'Europe/Berlin' });
-    expect({ date: plain(parts.date), time: plain(parts.time) }).toEqual({
+    expect({ date: plain(parts.date), time: plain(parts.time), zone: parts.zone }).toEqual({
       date: '22 Nov 2026',
       time: '00:20:00',
+      zone: 'CET',
     });
     expect(plain(formatDateTime(instant, { locale: 'en-GB', timeZone: 'Europe/Berlin' }))).toBe(
       `${plain(parts.date)}, ${plain(parts.time)}`,
@@ -107,5 +108,15 @@ describe('formatUtc', () => {
 describe('formatCount', () => {
   it('when counting rows, then the locale grouping is used', () => {
     expect(formatCount(1234567, 'en-US')).toBe('1,234,567');
+  });
+});
+
+describe('the time zone shown with a date', () => {
+  it('when the zone is UTC or has no common abbreviation, then its short name is given', () => {
+    const instant = '2026-11-21T23:20:00.000Z';
+    expect(formatDateAndTime(instant, { locale: 'en-US', timeZone: 'UTC' }).zone).toBe('UTC');
+    expect(formatDateAndTime(instant, { locale: 'en-US', timeZone: 'America/New_York' }).zone).toBe(
+      'EST',
+    );
   });
 });

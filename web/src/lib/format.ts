@@ -90,18 +90,24 @@ export function formatDateTime(value: string | Date, options: DateFormatOptions 
   }).format(toDate(value));
 }
 
-/** The date and the time of `formatDateTime` apart, for a cell that shows them on two lines. */
+/**
+ * The date and the time of `formatDateTime` apart, for a cell that shows them on two lines (or
+ * lets them wrap between), and the time zone's short name ('UTC', 'CET', 'GMT+1') they are in.
+ */
 export function formatDateAndTime(
   value: string | Date,
   options: DateFormatOptions = {},
-): { date: string; time: string } {
+): { date: string; time: string; zone: string } {
   const instant = toDate(value);
+  const locale = options.locale ?? userLocale();
+  const timeZone = options.timeZone ?? userTimeZone();
   const part = (style: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(options.locale ?? userLocale(), {
-      ...style,
-      timeZone: options.timeZone ?? userTimeZone(),
-    }).format(instant);
-  return { date: part({ dateStyle: 'medium' }), time: part({ timeStyle: 'medium' }) };
+    new Intl.DateTimeFormat(locale, { ...style, timeZone }).format(instant);
+  const zone =
+    new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+      .formatToParts(instant)
+      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+  return { date: part({ dateStyle: 'medium' }), time: part({ timeStyle: 'medium' }), zone };
 }
 
 /** The same instant in UTC, unambiguous for tooltips and support tickets: '2026-11-21 05:20:00 UTC'. */

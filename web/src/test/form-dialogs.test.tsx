@@ -141,7 +141,8 @@ const CASES: FormCase[] = [
     field: /Comment/,
     send: async (user, dialog) => {
       await type(user, dialog, /Comment/, 'customer cancelled');
-      await press(user, 'Void the order');
+      await press(user, 'Continue');
+      await press(user, 'Void €20.00');
     },
     route: 'POST /api/transactions/:id/void',
   },
@@ -152,6 +153,7 @@ const CASES: FormCase[] = [
     open: openWith('Capture', 'Capture'),
     field: /Amount to capture/,
     send: async (user) => {
+      await press(user, 'Continue');
       await press(user, 'Capture €20.00');
     },
     route: 'POST /api/transactions/:id/capture',

@@ -3,10 +3,11 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { AUDIT_OUTCOMES, type AuditFilter, type AuditOutcome } from '@paydesk/shared/api';
-import { useState, type SyntheticEvent } from 'react';
+import { type SyntheticEvent } from 'react';
 import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { isoToLocalInput, localInputToIso } from '../api/audit-search-params';
+import { useAppliedDraft } from '../../../lib/applied-draft';
 
 interface Draft {
   actor: string;
@@ -50,7 +51,8 @@ const OUTCOME_LABELS: Record<AuditOutcome, string> = {
 
 /**
  * Edits a draft; the URL (and so the table) changes only on "Apply", so typing does not fire requests.
- * The parent keys this component by the applied filter, so back/forward shows what is applied.
+ * The draft follows the applied filter (back/forward) without a remount, so the keyboard focus
+ * stays in the form after "Apply".
  */
 export function AuditFilters({
   value,
@@ -59,7 +61,7 @@ export function AuditFilters({
   value: AuditFilter;
   onApply: (filter: AuditFilter) => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(value));
+  const [draft, setDraft] = useAppliedDraft(value, draftOf);
   const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
   };

@@ -17,6 +17,7 @@ import {
   type Updater,
 } from '@tanstack/react-table';
 import { useState } from 'react';
+import { CopyButton } from '../../../components/copyable-text';
 import { DataTable } from '../../../components/data-table';
 import { Pager } from '../../../components/pager';
 import { DateTime } from '../../../components/date-time';
@@ -76,19 +77,45 @@ function AuditDetails({ row }: { row: AuditRow }) {
       <Typography variant="caption" component="div" color="text.secondary">
         {ip ?? 'no IP'}
         {requestId ? (
-          // The id is long; its start tells rows apart, the whole id is in the tooltip.
-          <span title={requestId} aria-label={`request ${requestId}`}>
-            {` · request ${requestId.length > 12 ? `${requestId.slice(0, 8)}…` : requestId}`}
-          </span>
+          <>
+            {' · request '}
+            {/* The id is long; its start tells rows apart, the whole id is in the tooltip and is
+                what the copy button copies, for the keyboard too. */}
+            <span title={requestId} aria-label={requestId}>
+              {requestId.length > 12 ? `${requestId.slice(0, 8)}…` : requestId}
+            </span>
+            <CopyButton label={`request id of row ${String(row.seq)}`} value={requestId} />
+          </>
         ) : null}
       </Typography>
     </Box>
   );
 }
 
+/** A value of the summary in words: nested objects as "key: value" pairs, a labelled one by its label. */
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  if (Array.isArray(value)) return value.map(valueText).join(', ');
+  if (typeof value === 'object') {
+    // A destination, a card: its label says it best ("Visa •••• 1111").
+    if ('label' in value && typeof value.label === 'string') return value.label;
+    return Object.entries(value)
+      .filter(([, inner]) => inner !== null && inner !== undefined)
+      .map(([key, inner]) => `${key} ${valueText(inner)}`)
+      .join(', ');
+  }
+  return JSON.stringify(value);
+}
+
+/** The summary as "key: value" pairs; keys with no value (null) are left out. */
 function summaryText(summary: Record<string, unknown>): string {
   return Object.entries(summary)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .filter(([, value]) => value !== null && value !== undefined)
+    .map(([key, value]) => `${key}: ${valueText(value)}`)
     .join(' · ');
 }
 

@@ -42,7 +42,10 @@ describe('audit log screen', () => {
   it('when the user is not an auditor, then the screen is forbidden and nothing is requested', async () => {
     const bff = new FakeBff({ signedInAs: 'sam@example.com' });
     renderApp('/audit', bff);
-    expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Not available to your roles' }),
+    ).toBeInTheDocument();
+    expect(document.title).toBe('Not available to your roles · Paydesk');
     expect(bff.requestsTo('GET', '/api/audit')).toHaveLength(0);
   });
 
@@ -61,6 +64,39 @@ describe('audit log screen', () => {
       'aria-expanded',
       'true',
     );
+  });
+
+  it('when a row’s details hold nulls and nested objects, then nulls are left out and objects read as words, not JSON', async () => {
+    const bff = new FakeBff({
+      audit: [
+        makeAuditRow(1, {
+          summary: {
+            orderid: null,
+            errorCode: null,
+            amount: '5.00',
+            destination: { kind: 'card', label: 'Visa •••• 1111' },
+            limits: { daily: '100.00', monthly: null },
+          },
+        }),
+      ],
+    });
+    renderApp('/audit', bff);
+    expect(
+      await screen.findByText('amount: 5.00 · destination: Visa •••• 1111 · limits: daily 100.00'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/null|\{/)).toBeNull();
+  });
+
+  it('when a row has a request id, then a button copies the whole id, for the keyboard too', async () => {
+    const requestId = '0f1e2d3c-4b5a-4697-8877-665544332211';
+    const app = renderApp('/audit', new FakeBff({ audit: [makeAuditRow(1, { requestId })] }));
+    const copy = await screen.findByRole('button', { name: 'Copy request id of row 1' });
+    await app.user.click(copy);
+    expect(
+      await screen.findByRole('button', { name: 'request id of row 1 copied' }),
+    ).toBeInTheDocument();
+    // user-event's clipboard stands in for the browser's
+    expect(await navigator.clipboard.readText()).toBe(requestId);
   });
 
   it("when a row has no user, then Paydesk's own work and an unauthenticated request are told apart", async () => {

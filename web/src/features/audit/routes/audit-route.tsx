@@ -62,8 +62,8 @@ function AuditScreen() {
       </PageHeader>
       <Stack spacing={2}>
         <ChainBadge />
-        <CollapsibleFilters key={filtersKey} active={Object.keys(filter).length}>
-          <AuditFilters key={filtersKey} value={filter} onApply={applyFilter} />
+        <CollapsibleFilters appliedKey={filtersKey} active={Object.keys(filter).length}>
+          <AuditFilters value={filter} onApply={applyFilter} />
         </CollapsibleFilters>
         {list.isPending ? (
           <LoadingState label="Loading the audit log…" />

@@ -14,6 +14,7 @@ export function RequireRoles({
   children: ReactNode;
 }) {
   const { user } = useSession();
-  if (!roles.some((role) => user.roles.includes(role))) return <ForbiddenState what={what} />;
+  if (!roles.some((role) => user.roles.includes(role)))
+    return <ForbiddenState what={what} asPage />;
   return children;
 }

@@ -22,7 +22,7 @@ import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { transactionKeys } from '../../transactions/api/transactions';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
-import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
+import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { cardKeys, sendRebill } from '../api/cards';
 
 const FIELDS = ['cardRefId', 'amount', 'currency', 'endpointId', 'orderDesc', 'reason'] as const;
@@ -136,10 +136,10 @@ export default function RebillDialog({
         dirty
         onClose={onClose}
       >
-        <Typography variant="h6" component="p">
+        <ConfirmQuestion>
           Charge {formatMoneyInWords(confirming.amount, confirming.currency)} to the card of
           reference {confirming.cardRefId}?
-        </Typography>
+        </ConfirmQuestion>
         <Typography color="text.secondary">
           A new order “{confirming.orderDesc}”
           {confirming.endpointId === undefined ? '' : ` on endpoint ${confirming.endpointId}`} ·

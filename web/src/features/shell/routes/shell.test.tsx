@@ -140,4 +140,18 @@ describe('shell', () => {
       '/',
     );
   });
+
+  it('when the keyboard starts on a signed-in page, then the first stop is “Skip to content”, which moves the focus to the main content', async () => {
+    const app = renderApp('/', bffWith(['support']));
+    await screen.findByRole('heading', { level: 1, name: 'Home' });
+    (document.activeElement as HTMLElement | null)?.blur();
+    await app.user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    await app.user.keyboard('{Enter}');
+    const main = screen.getByRole('main');
+    expect(main).toHaveFocus();
+    expect(main).toHaveAttribute('tabindex', '-1');
+    expect(app.location()).toBe('/');
+  });
 });

@@ -21,7 +21,7 @@ import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
-import { FollowUpFrame } from '../../transactions/components/follow-up-frame';
+import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
 import { PERIOD_LABELS, periodText } from './subscription-labels';
 
@@ -164,7 +164,7 @@ export default function CreateSubscriptionDialog({
         {rsaMissing && isApiError(mutation.error) ? (
           <RsaKeyMissing message={mutation.error.message} />
         ) : null}
-        <Typography variant="h6" component="p">
+        <ConfirmQuestion>
           Charge {formatMoneyInWords(body.amount, body.currency)}{' '}
           {periodText(body.period, body.interval)} to the card of reference {body.cardRefId},{' '}
           {startText(body)}
@@ -172,7 +172,7 @@ export default function CreateSubscriptionDialog({
             ? ', until further notice'
             : `, ${body.maxPayments} ${body.maxPayments === 1 ? 'charge' : 'charges'} at most`}
           ?
-        </Typography>
+        </ConfirmQuestion>
         <Typography color="text.secondary">
           “{body.orderDesc}” · receipts to {body.email}. The gateway cannot cancel or change a plan
           once it exists.

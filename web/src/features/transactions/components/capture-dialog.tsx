@@ -1,13 +1,16 @@
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { AmountSchema, type TransactionDetail } from '@paydesk/shared/api';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatMoney } from '../../../lib/format';
-import { fromMinor, toMinor } from '../../../lib/money';
+import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
-import { FollowUpFrame, serverFieldError } from './follow-up-frame';
+import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
 
-/** Capture of a preauth: partial allowed, defaulting to the whole remaining hold. */
+/**
+ * Capture of a preauth: partial allowed, defaulting to the whole remaining hold. Like a return,
+ * it is confirmed in words before it is sent: a capture is done once.
+ */
 export default function CaptureDialog({
   detail,
   onClose,
@@ -19,6 +22,8 @@ export default function CaptureDialog({
   const hold = detail.amounts.remainingCapturable;
   const [amount, setAmount] = useState(hold);
   const [submitted, setSubmitted] = useState(false);
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const amountRef = useRef<HTMLInputElement>(null);
   const holdMinor = toMinor(hold) ?? 0n;
   const minor = toMinor(amount);
   const rule = !AmountSchema.safeParse(amount).success
@@ -28,6 +33,46 @@ export default function CaptureDialog({
       : undefined;
   const fieldError = (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount');
   const released = minor !== undefined && rule === undefined ? holdMinor - minor : 0n;
+  const close = () => {
+    if (!mutation.isPending) onClose();
+  };
+
+  if (step === 'confirm' && rule === undefined && minor !== undefined) {
+    // Sent in the usual two-decimal form: '12.5' → '12.50'.
+    const captured = fromMinor(minor);
+    return (
+      <FollowUpFrame
+        title="Confirm the capture"
+        what="the capture"
+        currency={detail.currency}
+        pending={mutation.isPending}
+        error={mutation.error}
+        outcomeUnknown={outcomeUnknown}
+        submitLabel={`Capture ${formatMoney(captured, detail.currency)}`}
+        dirty
+        confirming
+        onClose={close}
+        onBack={() => {
+          mutation.reset();
+          setStep('form');
+        }}
+        onSubmit={() => {
+          mutation.mutate({ action: 'capture', body: { amount: captured } });
+        }}
+      >
+        <ConfirmQuestion>
+          Capture {formatMoneyInWords(captured, detail.currency)} from the customer’s card?
+        </ConfirmQuestion>
+        <Typography color="text.secondary">
+          Order {detail.orderid} ·{' '}
+          {released > 0n
+            ? `${formatMoney(fromMinor(released), detail.currency)} of the hold is released to the customer.`
+            : 'the whole hold.'}{' '}
+          A capture is done once and cannot be changed.
+        </Typography>
+      </FollowUpFrame>
+    );
+  }
 
   return (
     <FollowUpFrame
@@ -38,18 +83,16 @@ export default function CaptureDialog({
       error={mutation.error}
       outcomeUnknown={outcomeUnknown}
       dirty={amount !== hold}
-      submitLabel={
-        rule === undefined ? `Capture ${formatMoney(amount.trim(), detail.currency)}` : 'Capture'
-      }
-      onClose={() => {
-        if (!mutation.isPending) onClose();
-      }}
+      submitLabel="Continue"
+      onClose={close}
       onSubmit={() => {
         setSubmitted(true);
-        if (rule !== undefined) return;
-        if (minor === undefined) return;
-        // Sent in the usual two-decimal form: '12.5' → '12.50'.
-        mutation.mutate({ action: 'capture', body: { amount: fromMinor(minor) } });
+        if (rule === undefined && minor !== undefined) {
+          mutation.reset();
+          setStep('confirm');
+          return;
+        }
+        amountRef.current?.focus();
       }}
     >
       <Typography>
@@ -64,6 +107,7 @@ export default function CaptureDialog({
         }}
         required
         autoFocus
+        inputRef={amountRef}
         disabled={outcomeUnknown || mutation.isPending}
         error={fieldError !== undefined}
         helperText={

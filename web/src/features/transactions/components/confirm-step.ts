@@ -43,6 +43,7 @@ export function useConfirmStep<Body>() {
     }),
     /** FollowUpFrame props of the confirmation step of `body` */
     confirmFrame: (mutation: SendMutation<Body>, body: Body) => ({
+      confirming: true,
       pending: mutation.isPending,
       error: mutation.error,
       outcomeUnknown: mutation.isError && isOutcomeUnknown(mutation.error),

@@ -5,7 +5,15 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import { useId, type ReactNode, type SyntheticEvent } from 'react';
+import Typography from '@mui/material/Typography';
+import {
+  useEffect,
+  useId,
+  useRef,
+  type MouseEvent,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
 import { FormDialog } from '../../../components/form-dialog';
 import { describeFollowUpError } from '../api/follow-up';
 
@@ -24,6 +32,7 @@ export function FollowUpFrame({
   submitLabel,
   destructive = false,
   dirty = false,
+  confirming = false,
   onSubmit,
   onClose,
   onBack,
@@ -40,16 +49,38 @@ export function FollowUpFrame({
   destructive?: boolean;
   /** something was typed or chosen: only Cancel closes it then, not a click beside it or Escape */
   dirty?: boolean;
+  /**
+   * the confirmation step of a two-step dialog (its question is a ConfirmQuestion): its form and
+   * buttons are new elements, so a second Enter or click meant for "Continue" cannot send it
+   */
+  confirming?: boolean;
   onSubmit: () => void;
   onClose: () => void;
   onBack?: (() => void) | undefined;
   children: ReactNode;
 }) {
   const titleId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const wasConfirming = useRef(confirming);
+  useEffect(() => {
+    // Back from the confirmation: the keyboard resumes in the form, not on the dialog's frame.
+    if (wasConfirming.current && !confirming) {
+      formRef.current
+        ?.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea')
+        ?.focus();
+    }
+    wasConfirming.current = confirming;
+  }, [confirming]);
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
   };
+  // The second click of a double click on "Continue" lands on the confirmation's button, which
+  // took its place: a click that is part of a multi-click never sends.
+  const ignoreMultiClick = (event: MouseEvent<HTMLButtonElement>) => {
+    if (confirming && event.detail > 1) event.preventDefault();
+  };
+  const step = confirming ? 'confirm' : 'form';
   return (
     <FormDialog
       open
@@ -60,7 +91,8 @@ export function FollowUpFrame({
       fullWidth
       maxWidth="sm"
     >
-      <form noValidate aria-labelledby={titleId} onSubmit={submit}>
+      {/* Keyed by step: the confirmation never reuses the form's elements, nor the focus on them. */}
+      <form key={step} ref={formRef} noValidate aria-labelledby={titleId} onSubmit={submit}>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
@@ -90,12 +122,29 @@ export function FollowUpFrame({
             variant="contained"
             color={destructive ? 'error' : 'primary'}
             loading={pending}
+            onClick={ignoreMultiClick}
           >
             {outcomeUnknown ? 'Send again' : submitLabel}
           </Button>
         </DialogActions>
       </form>
     </FormDialog>
+  );
+}
+
+/**
+ * The question of a confirmation step. It takes the keyboard focus when it appears, so a screen
+ * reader says it, and an Enter meant for "Continue" lands on it, where it sends nothing.
+ */
+export function ConfirmQuestion({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <Typography ref={ref} tabIndex={-1} variant="h6" component="p">
+      {children}
+    </Typography>
   );
 }
 

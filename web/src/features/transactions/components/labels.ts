@@ -49,3 +49,8 @@ export const RETURN_REASON_LABELS = {
   product_unacceptable: 'Product unacceptable',
   other: 'Other',
 } as const;
+
+/** An order's stage in words, as its page's header says it: 'partially_returned' → 'partially returned'. */
+export function stageLabel(stage: string): string {
+  return stage.replace(/_/g, ' ');
+}

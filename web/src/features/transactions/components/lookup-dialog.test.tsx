@@ -67,6 +67,31 @@ describe('status lookup', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it('when no order matches after clicking “Look up”, then the keyboard focus is back in the field, not on the dialog', async () => {
+    const app = renderApp('/transactions', bffAs(['support']));
+    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
+    const field = await screen.findByLabelText(/Orderid or client_orderid/);
+    await app.user.type(field, 'nope-1');
+    await app.user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByText(/knows no order “nope-1”/);
+    await waitFor(() => {
+      expect(field).toHaveFocus();
+    });
+    expect(field).not.toBeDisabled();
+  });
+
+  it('when Enter starts a look-up, then the field keeps the focus while it runs', async () => {
+    const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => 'hang');
+    const app = renderApp('/transactions', bff);
+    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
+    const field = await screen.findByLabelText(/Orderid or client_orderid/);
+    await app.user.type(field, '123{Enter}');
+    await waitFor(() => {
+      expect(field).toHaveAttribute('readonly');
+    });
+    expect(field).toHaveFocus();
+  });
+
   it('when the gateway cannot be reached, then the error is shown', async () => {
     const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => ({
       status: 503,

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { LookupBodySchema, type LookupBody } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SyntheticEvent } from 'react';
+import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { lookupTransaction, transactionKeys } from '../api/transactions';
@@ -51,6 +51,7 @@ export default function LookupDialog({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const [text, setText] = useState('');
   const [touched, setTouched] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
   const valid = lookupAttempts(text).length > 0;
 
   const mutation = useMutation({
@@ -60,12 +61,17 @@ export default function LookupDialog({ onClose }: { onClose: () => void }) {
       onClose();
       await navigate(`/transactions/${encodeURIComponent(detail.id)}`);
     },
+    // Not found (or refused): the keyboard is back in the field, to correct what was typed.
+    onError: () => {
+      inputRef.current?.focus();
+    },
   });
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTouched(true);
     if (valid) mutation.mutate(text);
+    else inputRef.current?.focus();
   };
   const notFound =
     isApiError(mutation.error) &&
@@ -99,14 +105,16 @@ export default function LookupDialog({ onClose }: { onClose: () => void }) {
               required
               autoFocus
               autoComplete="off"
-              disabled={mutation.isPending}
+              inputRef={inputRef}
+              // Read-only, not disabled, while asking: a disabled field would lose the focus.
+              aria-busy={mutation.isPending}
               error={touched && !valid}
               helperText={
                 touched && !valid
                   ? 'Type the gateway’s orderid (digits) or the shop’s client_orderid (no spaces).'
                   : 'Asks the gateway for the current status and opens the order.'
               }
-              slotProps={{ htmlInput: { spellCheck: false } }}
+              slotProps={{ htmlInput: { spellCheck: false, readOnly: mutation.isPending } }}
             />
           </Stack>
         </DialogContent>

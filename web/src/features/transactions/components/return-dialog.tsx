@@ -9,12 +9,12 @@ import {
   type ReturnBody,
   type TransactionDetail,
 } from '@paydesk/shared/api';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
-import { FollowUpFrame, serverFieldError } from './follow-up-frame';
+import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
 import { RETURN_REASON_LABELS } from './labels';
 
 type Reason = ReturnBody['reasonCode'];
@@ -88,6 +88,9 @@ export default function ReturnDialog({
   });
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [submitted, setSubmitted] = useState(false);
+  const amountRef = useRef<HTMLInputElement>(null);
+  const reasonRef = useRef<HTMLSelectElement>(null);
+  const commentRef = useRef<HTMLTextAreaElement>(null);
   const result = check(draft, remaining, detail.currency);
   const errors = submitted ? (result.errors ?? {}) : {};
   // Going over the cap is said at once, while typing; the other rules after "Continue".
@@ -113,6 +116,7 @@ export default function ReturnDialog({
         submitLabel={`Return ${formatMoney(amountText, detail.currency)}`}
         destructive
         dirty
+        confirming
         onClose={onClose}
         onBack={() => {
           mutation.reset();
@@ -122,9 +126,9 @@ export default function ReturnDialog({
           mutation.mutate({ action: 'return', body });
         }}
       >
-        <Typography variant="h6" component="p">
+        <ConfirmQuestion>
           Return {formatMoneyInWords(amountText, detail.currency)} to the customer?
-        </Typography>
+        </ConfirmQuestion>
         <Typography color="text.secondary">
           Order {detail.orderid} · reason: {RETURN_REASON_LABELS[body.reasonCode]} · “{body.comment}
           ”. Money sent back cannot be taken back.
@@ -151,7 +155,21 @@ export default function ReturnDialog({
       onClose={onClose}
       onSubmit={() => {
         setSubmitted(true);
-        if (result.body !== undefined) setStep('confirm');
+        if (result.body !== undefined) {
+          setStep('confirm');
+          return;
+        }
+        // The keyboard goes to the first field that needs attention, as the sign-in form does.
+        const errors = result.errors;
+        const first =
+          errors.amount !== undefined
+            ? amountRef.current
+            : errors.reasonCode !== undefined
+              ? reasonRef.current
+              : errors.comment !== undefined
+                ? commentRef.current
+                : null;
+        first?.focus();
       }}
     >
       <Typography>
@@ -193,7 +211,7 @@ export default function ReturnDialog({
           value={draft.amount}
           onChange={set('amount')}
           required
-          autoFocus
+          inputRef={amountRef}
           disabled={locked}
           error={amountError !== undefined}
           helperText={amountError ?? `Up to ${formatMoney(remaining, detail.currency)}.`}
@@ -206,6 +224,7 @@ export default function ReturnDialog({
         value={draft.reasonCode}
         onChange={set('reasonCode')}
         required
+        inputRef={reasonRef}
         disabled={locked}
         error={errors.reasonCode !== undefined}
         helperText={errors.reasonCode ?? serverFieldError(mutation.error, 'reasonCode')}
@@ -225,6 +244,7 @@ export default function ReturnDialog({
         value={draft.comment}
         onChange={set('comment')}
         required
+        inputRef={commentRef}
         multiline
         minRows={2}
         disabled={locked}

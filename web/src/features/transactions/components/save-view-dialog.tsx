@@ -21,6 +21,7 @@ import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { savedViewKeys, saveView } from '../api/saved-views';
 import { serverFieldError } from './follow-up-frame';
+import { describeTransactionQuery } from './query-summary';
 
 /** The filters, sort and search on screen, saved under a name for one of the user's roles. */
 export function SaveViewDialog({
@@ -56,7 +57,10 @@ export function SaveViewDialog({
     submitted && !parsed.success
       ? parsed.error.issues.find((issue) => issue.path[0] === path)?.message
       : undefined;
-  const nameError = localError('name') ?? serverFieldError(mutation.error, 'name');
+  // The shared rule says 'is required'; beside the field it says whose: 'Name is required.'
+  const named = (message: string | undefined) =>
+    message === undefined || !/^[a-z]/.test(message) ? message : `Name ${message}.`;
+  const nameError = named(localError('name')) ?? serverFieldError(mutation.error, 'name');
   const roleError = localError('role') ?? serverFieldError(mutation.error, 'role');
   const queryError = localError('query') ?? serverFieldError(mutation.error, 'query');
   const otherError =
@@ -91,10 +95,9 @@ export function SaveViewDialog({
             </Typography>
             <Typography
               variant="body2"
-              component="code"
-              sx={{ wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}
+              sx={{ overflowWrap: 'anywhere', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}
             >
-              {currentQuery === '' ? 'All transactions, newest first' : `?${currentQuery}`}
+              {describeTransactionQuery(currentQuery)}
             </Typography>
             <TextField
               label="Name"

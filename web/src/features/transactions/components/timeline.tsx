@@ -3,8 +3,29 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { TimelineEntry } from '@paydesk/shared/api';
+import {
+  TRANSACTION_STATUSES,
+  type TimelineEntry,
+  type TransactionStatus,
+} from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
+import { stageLabel } from './labels';
+import { STATUS_LOOK } from './status-chip';
+
+const isStatus = (text: string): text is TransactionStatus =>
+  (TRANSACTION_STATUSES as readonly string[]).includes(text);
+
+/**
+ * An entry's title in the page's own words: the BFF writes a status check as
+ * 'status: approved (partially_returned)'; the header says 'Approved' and 'partially returned'.
+ */
+export function timelineTitle(title: string): string {
+  const match = /^status: ([a-z_]+)(?: \(([a-z_]+)\))?$/.exec(title);
+  if (match === null) return title;
+  const [, status = '', stage] = match;
+  if (!isStatus(status)) return title;
+  return `Status: ${STATUS_LOOK[status].label}${stage === undefined ? '' : ` · ${stageLabel(stage)}`}`;
+}
 
 const KIND_LOOK: Record<
   TimelineEntry['kind'],
@@ -33,7 +54,7 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }) {
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
               <Chip size="small" label={look.label} color={look.color} variant="outlined" />
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {entry.title}
+                {timelineTitle(entry.title)}
               </Typography>
               <Typography variant="caption" color="text.secondary">
                 <DateTime value={entry.at} />

@@ -12,6 +12,7 @@ import {
 import { useState, type SyntheticEvent } from 'react';
 import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
+import { useAppliedDraft } from '../../../lib/applied-draft';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
@@ -110,8 +111,8 @@ function filterOfDraft(draft: Draft): TransactionFilter {
 
 /**
  * Edits a draft; the URL (and so the table) changes only on "Apply", so typing does not fire
- * requests. The parent keys this component by the applied filter, so back/forward shows what is
- * applied.
+ * requests. The draft follows the applied filter (back/forward, a view) without a remount, so the
+ * keyboard focus stays in the form after "Apply".
  */
 export function TransactionFilters({
   value,
@@ -120,8 +121,10 @@ export function TransactionFilters({
   value: TransactionFilter;
   onApply: (filter: TransactionFilter) => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(value));
   const [touched, setTouched] = useState(false);
+  const [draft, setDraft] = useAppliedDraft(value, draftOf, () => {
+    setTouched(false);
+  });
   const set = (key: DraftKey) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
   };

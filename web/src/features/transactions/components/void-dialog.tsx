@@ -1,13 +1,17 @@
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { VoidBodySchema, type TransactionDetail } from '@paydesk/shared/api';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { textRefusalIn } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
+import { formatMoneyInWords } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
-import { FollowUpFrame, serverFieldError } from './follow-up-frame';
+import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
 
-/** Void: cancels the whole authorized, unsettled order; always the full amount. */
+/**
+ * Void: cancels the whole authorized, unsettled order; always the full amount. The comment is
+ * asked first, then the void is confirmed in words, as a return is.
+ */
 export default function VoidDialog({
   detail,
   onClose,
@@ -18,6 +22,8 @@ export default function VoidDialog({
   const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
   const [comment, setComment] = useState('');
   const [submitted, setSubmitted] = useState(false);
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const commentRef = useRef<HTMLTextAreaElement>(null);
   const parsed = VoidBodySchema.safeParse({ comment });
   const fieldError =
     (submitted && !parsed.success
@@ -26,6 +32,43 @@ export default function VoidDialog({
   const isPreauth = detail.type === 'preauth' && detail.amounts.captured === '0.00';
   // A captured preauth voids what was captured: the rest of its hold was released at capture.
   const voided = isPreauth ? detail.amounts.authorized : detail.amounts.captured;
+  const consequence = isPreauth
+    ? 'The hold on the customer’s card is released.'
+    : 'The payment is cancelled before it settles.';
+
+  if (step === 'confirm' && parsed.success) {
+    const body = parsed.data;
+    return (
+      <FollowUpFrame
+        title="Confirm the void"
+        what="the void"
+        currency={detail.currency}
+        pending={mutation.isPending}
+        error={mutation.error}
+        outcomeUnknown={outcomeUnknown}
+        submitLabel={`Void ${formatMoney(voided, detail.currency)}`}
+        destructive
+        dirty
+        confirming
+        onClose={onClose}
+        onBack={() => {
+          mutation.reset();
+          setStep('form');
+        }}
+        onSubmit={() => {
+          mutation.mutate({ action: 'void', body });
+        }}
+      >
+        <ConfirmQuestion>
+          Void order {detail.orderid} for its whole amount,{' '}
+          {formatMoneyInWords(voided, detail.currency)}?
+        </ConfirmQuestion>
+        <Typography color="text.secondary">
+          {consequence} Comment: “{body.comment}”. A void cannot be undone.
+        </Typography>
+      </FollowUpFrame>
+    );
+  }
 
   return (
     <FollowUpFrame
@@ -35,22 +78,23 @@ export default function VoidDialog({
       pending={mutation.isPending}
       error={mutation.error}
       outcomeUnknown={outcomeUnknown}
-      submitLabel="Void the order"
-      destructive
+      submitLabel="Continue"
       dirty={comment !== ''}
       onClose={onClose}
       onSubmit={() => {
         setSubmitted(true);
-        if (parsed.success) mutation.mutate({ action: 'void', body: parsed.data });
+        if (parsed.success) {
+          mutation.reset();
+          setStep('confirm');
+          return;
+        }
+        commentRef.current?.focus();
       }}
     >
       <Typography>
         Void order {detail.orderid} for its whole amount,{' '}
-        <strong>{formatMoney(voided, detail.currency)}</strong>?{' '}
-        {isPreauth
-          ? 'The hold on the customer’s card is released.'
-          : 'The payment is cancelled before it settles.'}{' '}
-        A void cannot be undone.
+        <strong>{formatMoney(voided, detail.currency)}</strong>. {consequence} A void cannot be
+        undone.
       </Typography>
       <TextField
         label="Comment"
@@ -60,6 +104,7 @@ export default function VoidDialog({
         }}
         required
         autoFocus
+        inputRef={commentRef}
         multiline
         minRows={2}
         disabled={outcomeUnknown || mutation.isPending}

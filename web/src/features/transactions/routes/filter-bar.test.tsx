@@ -90,4 +90,47 @@ describe('the filter bar', () => {
       '/api/transactions/export?drift=true',
     );
   });
+
+  it('when a search is applied with Enter, then the focus stays in the search field and the form follows the URL', async () => {
+    const app = renderApp('/transactions', support());
+    await screen.findByRole('table', { name: 'Transactions' });
+    const search = screen.getByLabelText('Search');
+    await app.user.type(search, '900001{Enter}');
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=900001');
+    });
+    expect(screen.getByLabelText('Search')).toBe(search);
+    expect(search).toHaveFocus();
+    await app.user.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions');
+    });
+    expect(search).toHaveValue('');
+  });
+
+  it('when audit filters are applied, then the focus stays on “Apply filters”', async () => {
+    const app = renderApp('/audit', support());
+    await screen.findByRole('table', { name: 'Audit log' });
+    await app.user.type(screen.getByLabelText('Actor'), 'sam@example.com');
+    const apply = screen.getByRole('button', { name: 'Apply filters' });
+    await app.user.click(apply);
+    await waitFor(() => {
+      expect(app.location()).toContain('actor=sam%40example.com');
+    });
+    expect(screen.getByRole('button', { name: 'Apply filters' })).toBe(apply);
+    expect(apply).toHaveFocus();
+  });
+
+  it('when the screen is narrow and filters are applied, then the bar folds and the focus goes to its toggle', async () => {
+    narrowScreen();
+    const app = renderApp('/transactions', support());
+    await screen.findByRole('table', { name: 'Transactions' });
+    await app.user.click(screen.getByRole('button', { name: 'Filters (0 active)' }));
+    await app.user.selectOptions(screen.getByLabelText('Status'), 'approved');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?status=approved');
+    });
+    expect(screen.getByRole('button', { name: 'Filters (1 active)' })).toHaveFocus();
+  });
 });

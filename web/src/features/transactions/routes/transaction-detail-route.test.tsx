@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER, type OperationResult } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
@@ -184,14 +184,17 @@ describe('transaction detail', () => {
     expect(field).toHaveValue('20.00');
     await app.user.clear(field);
     await app.user.type(field, '25');
-    await app.user.click(
-      within(screen.getByRole('dialog')).getByRole('button', { name: 'Capture' }),
-    );
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText('At most the remaining hold, €20.00.')).toBeInTheDocument();
     expect(keysOf(bff, 'capture')).toHaveLength(0);
     await app.user.clear(field);
     await app.user.type(field, '12.5');
     expect(screen.getByText('€7.50 of the hold will be released.')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByText('Capture 12.50 euros from the customer’s card?'),
+    ).toBeInTheDocument();
+    expect(keysOf(bff, 'capture')).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Capture €12.50' }));
     expect(
       await screen.findByText('Capture of €12.50 approved by the gateway.'),
@@ -365,12 +368,18 @@ describe('transaction detail', () => {
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Void' }));
-    await app.user.click(await screen.findByRole('button', { name: 'Void the order' }));
+    await screen.findByRole('dialog', { name: 'Void the order' });
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText('Say in a few words why (up to 255 characters).')).toBeInTheDocument();
     expect(keysOf(bff, 'void')).toHaveLength(0);
     expect(screen.getByText(/hold on the customer’s card is released/)).toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/Comment/), 'customer cancelled');
-    await app.user.click(screen.getByRole('button', { name: 'Void the order' }));
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByText('Void order 900001 for its whole amount, 20.00 euros?'),
+    ).toBeInTheDocument();
+    expect(keysOf(bff, 'void')).toHaveLength(0);
+    await app.user.click(screen.getByRole('button', { name: 'Void €20.00' }));
     expect(await screen.findByText('Void of €20.00 approved by the gateway.')).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/void`)[0]!.body).toEqual({
       comment: 'customer cancelled',
@@ -414,6 +423,89 @@ describe('transaction detail', () => {
     expect(await screen.findByText('card-ref-0001')).toBeInTheDocument();
   });
 
+  it('when Enter is pressed twice on Continue of a return, then the second Enter sends nothing and the question has the focus', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
+    screen.getByRole('button', { name: 'Continue' }).focus();
+    await app.user.keyboard('{Enter}{Enter}');
+    const question = await screen.findByText('Return 20.00 euros to the customer?');
+    expect(document.activeElement).toBe(question);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(keysOf(bff, 'return')).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Return €20.00' })).not.toHaveFocus();
+    // a double click's second click lands on the new button: it sends nothing either
+    const send = screen.getByRole('button', { name: 'Return €20.00' });
+    fireEvent.click(send, { detail: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(keysOf(bff, 'return')).toHaveLength(0);
+    await app.user.click(send);
+    await waitFor(() => {
+      expect(keysOf(bff, 'return')).toHaveLength(1);
+    });
+  });
+
+  it('when a full capture is sent with Enter, then it first asks to confirm the amount, with the focus on the question', async () => {
+    const bff = bffAs(['finance'], preauth());
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    expect(await screen.findByLabelText(/Amount to capture/)).toHaveFocus();
+    await app.user.keyboard('{Enter}');
+    const question = await screen.findByText('Capture 20.00 euros from the customer’s card?');
+    expect(question).toHaveFocus();
+    await app.user.keyboard('{Enter}');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(keysOf(bff, 'capture')).toHaveLength(0);
+    await app.user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByLabelText(/Amount to capture/)).toHaveFocus();
+  });
+
+  it('when Continue finds fields that need attention, then the focus goes to the first of them', async () => {
+    const app = renderApp(PATH, bffAs(['finance'], preauth()));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect(screen.getByLabelText(/Comment/)).toHaveFocus();
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    const amount = await screen.findByLabelText(/Amount to capture/);
+    await app.user.clear(amount);
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(amount).toHaveFocus();
+  });
+
+  it('when Continue of a return finds the reason and comment missing, then the focus goes to the reason', async () => {
+    const app = renderApp(PATH, bffAs(['finance']));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect(screen.getByLabelText(/Reason/)).toHaveFocus();
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByLabelText(/Comment/)).toHaveFocus();
+  });
+
+  it('when the return’s scope is changed with the arrow keys, then the focus stays in the radio group', async () => {
+    const app = renderApp(PATH, bffAs(['finance']));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    const all = await screen.findByRole('radio', { name: /All of it/ });
+    all.focus();
+    await app.user.keyboard('{ArrowRight}');
+    const part = screen.getByRole('radio', { name: 'Part' });
+    expect(part).toBeChecked();
+    expect(part).toHaveFocus();
+    await app.user.keyboard('{ArrowLeft}');
+    expect(all).toBeChecked();
+  });
+
   const FOCUS_CASES: {
     action: string;
     transaction: () => ReturnType<typeof makeTransaction>;
@@ -423,6 +515,7 @@ describe('transaction detail', () => {
       action: 'Capture',
       transaction: preauth,
       send: async (app) => {
+        await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
         await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
       },
     },
@@ -431,7 +524,8 @@ describe('transaction detail', () => {
       transaction: preauth,
       send: async (app) => {
         await app.user.type(await screen.findByLabelText(/Comment/), 'customer cancelled');
-        await app.user.click(screen.getByRole('button', { name: 'Void the order' }));
+        await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+        await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
       },
     },
     {
@@ -523,6 +617,7 @@ describe('transaction detail', () => {
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
     expect(
       await screen.findByText(
@@ -549,5 +644,34 @@ describe('transaction detail', () => {
     await screen.findByText('Live');
     bff.payments.change(ID, { status: 'declined' });
     expect(await screen.findByText('Declined')).toBeInTheDocument();
+  });
+
+  it('when the event stream brings someone else’s return on this order, then a polite live region says what changed', async () => {
+    const bff = bffAs(['support']);
+    renderApp(PATH, bff);
+    await heading();
+    await screen.findByText('Live');
+    const current = bff.payments.byId(ID)!;
+    bff.payments.change(ID, {
+      stage: 'partially_returned',
+      amounts: { ...current.amounts, returned: '3.02', remainingReturnable: '16.98' },
+    });
+    const note = await screen.findByText('Order updated: returned €3.02, partially returned.');
+    expect(note).toHaveAttribute('role', 'status');
+    expect(note).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('when the order shows its ids, then each has a copy button', async () => {
+    const app = renderApp(
+      PATH,
+      bffAs(['support'], makeTransaction(1, { amount: '20.00', cardRefId: 'card-ref-7' })),
+    );
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Copy Orderid' }));
+    expect(await navigator.clipboard.readText()).toBe('900001');
+    expect(screen.getByRole('button', { name: 'Orderid copied' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy Client order id' })).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Copy Card reference' }));
+    expect(await navigator.clipboard.readText()).toBe('card-ref-7');
   });
 });

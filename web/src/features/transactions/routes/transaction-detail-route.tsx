@@ -6,15 +6,18 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
-import type { FollowUpAction, TransactionDetail } from '@paydesk/shared/api';
+import type { FollowUpAction, TransactionDetail, TransactionEvent } from '@paydesk/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
+import { CopyableCode, CopyButton } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
 import { useNotify } from '../../../components/notifier';
 import { ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { fromMinor, toMinor } from '../../../lib/money';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
@@ -29,10 +32,10 @@ import {
 import { AmountsPanel, Facts, Panel } from '../components/amounts-panel';
 import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
-import { TYPE_LABELS } from '../components/labels';
+import { stageLabel, TYPE_LABELS } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
 import { OperationsList } from '../components/operations-list';
-import { TransactionStatusChips } from '../components/status-chip';
+import { STATUS_LOOK, TransactionStatusChips } from '../components/status-chip';
 import { Timeline } from '../components/timeline';
 
 // The dialogs load when one first opens, not with the order.
@@ -64,7 +67,7 @@ function Attention({ detail }: { detail: TransactionDetail }) {
         <Alert severity="warning">
           <AlertTitle>The gateway and Paydesk disagree</AlertTitle>
           The gateway’s status does not match Paydesk’s record; the difference is in the timeline
-          {detail.driftDetails
+          {driftReasons(detail.driftDetails) === null && detail.driftDetails
             ? `: ${Object.entries(detail.driftDetails)
                 .map(
                   ([key, value]) =>
@@ -73,10 +76,71 @@ function Attention({ detail }: { detail: TransactionDetail }) {
                 .join(', ')}`
             : ''}
           .
+          {driftReasons(detail.driftDetails)?.map((reason) => (
+            <div key={reason}>{reason}</div>
+          ))}
         </Alert>
       ) : null}
     </>
   );
+}
+
+/** The reasons the BFF recorded for a drift (its `driftDetails.reasons`), when there are any. */
+function driftReasons(details: TransactionDetail['driftDetails']): string[] | null {
+  const reasons = details?.reasons;
+  if (!Array.isArray(reasons) || reasons.length === 0) return null;
+  return reasons.filter((r): r is string => typeof r === 'string');
+}
+
+// Off screen but read aloud (sx would take a width of 1 as 100%: hence '1px').
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
+/** What changed between two versions of an order, in a few words. */
+function describeLiveChange(before: TransactionDetail, after: TransactionDetail): string {
+  const changes: string[] = [];
+  const grew = (key: 'captured' | 'returned', verb: string) => {
+    const was = toMinor(before.amounts[key]) ?? 0n;
+    const now = toMinor(after.amounts[key]) ?? 0n;
+    if (now > was) changes.push(`${verb} ${formatMoney(fromMinor(now - was), after.currency)}`);
+  };
+  grew('captured', 'captured');
+  grew('returned', 'returned');
+  if (before.stage !== after.stage && after.stage !== null) changes.push(stageLabel(after.stage));
+  if (before.status !== after.status) changes.push(`now ${STATUS_LOOK[after.status].label}`);
+  return changes.length === 0 ? 'Order updated.' : `Order updated: ${changes.join(', ')}.`;
+}
+
+/**
+ * The sentence for the page's live region: when a live event for this order brings a different
+ * record (someone else's action, a callback), what changed. The user's own actions are already
+ * in the cache when their event comes, so they are not said twice.
+ */
+function useLiveNote(detail: TransactionDetail) {
+  const client = useQueryClient();
+  const [text, setText] = useState('');
+  const id = detail.id;
+  const onEvent = useCallback(
+    (event: TransactionEvent | null) => {
+      if (event !== null && event.transactionId !== id) return;
+      const key = transactionKeys.detail(id);
+      const before = client.getQueryData<TransactionDetail>(key);
+      void client.invalidateQueries({ queryKey: key }, { cancelRefetch: false }).then(() => {
+        const after = client.getQueryData<TransactionDetail>(key);
+        if (before === undefined || after === undefined) return;
+        if (before.updatedAt === after.updatedAt && before.status === after.status) return;
+        setText(describeLiveChange(before, after));
+      });
+    },
+    [client, id],
+  );
+  return { text, onEvent };
 }
 
 function DetailView({ detail }: { detail: TransactionDetail }) {
@@ -85,7 +149,8 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
   const notify = useNotify();
   const [open, setOpen] = useState<FollowUpAction | null>(null);
   const actions = offeredActions(detail, user.roles);
-  const live = useTransactionEvents();
+  const liveNote = useLiveNote(detail);
+  const live = useTransactionEvents(liveNote.onEvent);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const afterDialog = useRef(false);
   const actionsKey = actions.join(' ');
@@ -181,18 +246,24 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           />
           <span>
             {TYPE_LABELS[detail.type]}
-            {detail.stage ? ` · ${detail.stage.replace(/_/g, ' ')}` : ''} · client order{' '}
+            {detail.stage ? ` · ${stageLabel(detail.stage)}` : ''} · client order{' '}
             {detail.clientOrderId}
           </span>
         </Stack>
       </PageHeader>
+      {/* Says a change the live events brought (someone else's return, a callback) aloud. */}
+      <Box role="status" aria-live="polite" sx={VISUALLY_HIDDEN}>
+        {liveNote.text}
+      </Box>
       <Stack spacing={2}>
         <Attention detail={detail} />
         <Box
           sx={{
             display: 'grid',
             gap: 2,
-            gridTemplateColumns: { xs: '1fr', md: '1fr 1fr', lg: '1fr 1fr 1fr' },
+            // As many columns as fit at 18rem each: three on a wide screen, fewer as the text is
+            // zoomed or the window narrows, so a panel never squeezes its amounts.
+            gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 18rem), 1fr))',
           }}
         >
           <AmountsPanel detail={detail} />
@@ -206,7 +277,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
                   detail.cardRefId === null ? (
                     '—'
                   ) : (
-                    <CardRefLink key="ref" cardRefId={detail.cardRefId} />
+                    <Box
+                      key="ref"
+                      component="span"
+                      sx={{ display: 'inline-flex', alignItems: 'center' }}
+                    >
+                      <CardRefLink cardRefId={detail.cardRefId} />
+                      <CopyButton label="Card reference" value={detail.cardRefId} />
+                    </Box>
                   ),
                 ],
                 ['Customer', detail.customer.name ?? '—'],
@@ -224,8 +302,11 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           <Panel title="Order">
             <Facts
               rows={[
-                ['Orderid', <code key="o">{detail.orderid}</code>],
-                ['Client order id', <code key="c">{detail.clientOrderId}</code>],
+                ['Orderid', <CopyableCode key="o" label="Orderid" value={detail.orderid} />],
+                [
+                  'Client order id',
+                  <CopyableCode key="c" label="Client order id" value={detail.clientOrderId} />,
+                ],
                 ...orderOriginRows(detail.clientOrderId),
                 ['Endpoint', detail.endpointId],
                 ['Created', <DateTime key="cr" value={detail.createdAt} />],
@@ -281,7 +362,12 @@ function TransactionDetailScreen() {
       );
     }
     return (
-      <ErrorState error={detail.error} what="the order" onRetry={() => void detail.refetch()} />
+      <ErrorState
+        error={detail.error}
+        what="the order"
+        onRetry={() => void detail.refetch()}
+        asPage
+      />
     );
   }
   return <DetailView detail={detail.data} />;

@@ -165,6 +165,23 @@ describe('transactions screen', () => {
     });
   });
 
+  it('when the list is sorted, then the sortable column headers say how with aria-sort, the others say nothing', async () => {
+    const app = renderApp('/transactions?sort=amount_asc', bffAs(['support']));
+    const list = await table();
+    const header = (name: RegExp) =>
+      within(list)
+        .getAllByRole('columnheader')
+        .find((cell) => name.test(cell.textContent))!;
+    expect(header(/^Amount/)).toHaveAttribute('aria-sort', 'ascending');
+    expect(header(/^Created/)).toHaveAttribute('aria-sort', 'none');
+    expect(header(/^Status/)).not.toHaveAttribute('aria-sort');
+    await app.user.click(screen.getByRole('button', { name: /^Created, not sorted/ }));
+    await waitFor(() => {
+      expect(header(/^Created/)).toHaveAttribute('aria-sort', 'descending');
+    });
+    expect(header(/^Amount/)).toHaveAttribute('aria-sort', 'none');
+  });
+
   it('when paging with the keyset cursor, then next and previous follow the server cursors and the URL', async () => {
     const bff = bffAs(['support']);
     const app = renderApp('/transactions?limit=25', bff);

@@ -93,10 +93,10 @@ function TransactionsScreen() {
         {filtered ? 'every matching transaction' : 'every transaction'}, not only this page.
       </PageHeader>
       <Stack spacing={2}>
-        {/* Keyed by the applied state: back/forward and applying a view show what is applied, and
-            on a phone the bar folds away again once filters are applied. */}
-        <CollapsibleFilters key={currentQuery} active={Object.keys(filter).length}>
-          <TransactionFilters key={currentQuery} value={filter} onApply={applyFilter} />
+        {/* Not remounted on a change (the focus would drop to the page): the form follows the
+            applied filter, and on a phone the bar folds away again once filters are applied. */}
+        <CollapsibleFilters appliedKey={currentQuery} active={Object.keys(filter).length}>
+          <TransactionFilters value={filter} onApply={applyFilter} />
         </CollapsibleFilters>
         {list.isPending ? (
           <LoadingState label="Loading transactions…" />

@@ -1,0 +1,46 @@
+import { formatDateTime } from '../../../lib/format';
+import { filterOf, readTransactionQuery } from '../api/transaction-search-params';
+import { TYPE_LABELS } from './labels';
+import { STATUS_LOOK } from './status-chip';
+
+const SORT_WORDS = {
+  created_desc: 'newest first',
+  created_asc: 'oldest first',
+  amount_desc: 'largest amount first',
+  amount_asc: 'smallest amount first',
+} as const;
+
+/**
+ * A transactions view's query text ('status=approved&sort=amount_asc') in words, as the filter
+ * form names things: 'Status Approved · smallest amount first'.
+ */
+export function describeTransactionQuery(text: string): string {
+  const query = readTransactionQuery(new URLSearchParams(text));
+  const filter = filterOf(query);
+  const parts: string[] = [];
+  if (filter.q !== undefined) parts.push(`Search “${filter.q}”`);
+  if (filter.status !== undefined) parts.push(`Status ${STATUS_LOOK[filter.status].label}`);
+  if (filter.type !== undefined) parts.push(`Type ${TYPE_LABELS[filter.type]}`);
+  if (filter.drift !== undefined) {
+    parts.push(filter.drift === 'true' ? 'Drift flagged' : 'Drift not flagged');
+  }
+  if (filter.endpoint !== undefined) parts.push(`Endpoint ${filter.endpoint}`);
+  if (filter.currency !== undefined) parts.push(`Currency ${filter.currency}`);
+  if (filter.amountMin !== undefined || filter.amountMax !== undefined) {
+    parts.push(
+      filter.amountMax === undefined
+        ? `Amount from ${filter.amountMin ?? ''}`
+        : filter.amountMin === undefined
+          ? `Amount up to ${filter.amountMax}`
+          : `Amount ${filter.amountMin} to ${filter.amountMax}`,
+    );
+  }
+  if (filter.createdFrom !== undefined) {
+    parts.push(`Created from ${formatDateTime(filter.createdFrom)}`);
+  }
+  if (filter.createdTo !== undefined) {
+    parts.push(`Created before ${formatDateTime(filter.createdTo)}`);
+  }
+  const all = parts.length === 0 ? 'All transactions' : parts.join(' · ');
+  return `${all} · ${SORT_WORDS[query.sort]}`;
+}
