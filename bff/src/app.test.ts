@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -85,6 +86,36 @@ for (const variant of DB_VARIANTS) {
       expect((await t.client().get('/favicon.svg')).headers.get('cache-control')).toBe(
         'public, max-age=3600',
       );
+    });
+
+    it('when a page is asked under another loopback name of PUBLIC_ORIGIN (127.0.0.1 for localhost, same port), then 307 to PUBLIC_ORIGIN, where sign-in works; other hosts are served', async () => {
+      // PUBLIC_ORIGIN is http://localhost:8080 here; the test server listens on another port
+      const page = (host: string) =>
+        new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+          const url = new URL(t.url);
+          const req = httpRequest(
+            {
+              host: url.hostname,
+              port: url.port,
+              path: '/transactions/123?tab=timeline',
+              headers: { host },
+            },
+            (res) => {
+              res.resume();
+              resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await page('127.0.0.1:8080')).toEqual({
+        status: 307,
+        location: 'http://localhost:8080/transactions/123?tab=timeline',
+      });
+      expect(await page('[::1]:8080')).toMatchObject({ status: 307 });
+      expect((await page('localhost:8080')).status).toBe(200);
+      expect((await page('127.0.0.1:9999')).status).toBe(200);
+      expect((await page('paydesk.internal:8080')).status).toBe(200);
     });
 
     it('when an unknown API path is asked, then 404 in the error envelope, never index.html', async () => {

@@ -245,7 +245,7 @@ export function createApp(deps: AppDeps): App {
 
   app.use(callbackRouter(payments, logger));
   app.use(customerPages());
-  app.use(spaRouter(config.webDistDir));
+  app.use(spaRouter(config.webDistDir, config.publicOrigin));
   // Whatever is left (a POST to a page, a path nothing serves): JSON, not Express's HTML page.
   app.use(notFound((req) => `nothing is served at ${req.method} ${req.path}`));
 
