@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
+  AUDIT_ANCHOR_RULE_MESSAGE,
   AuditListResponseSchema,
   AuditRowSchema,
   AuditVerifyResponseSchema,
+  type AuditChainHead,
   type ErrorEnvelope,
 } from '@paydesk/shared/api';
 import { openDatabase } from '../db/connect.js';
@@ -14,7 +16,8 @@ import {
   type TestApp,
   type TestClient,
 } from '../test-support/harness.js';
-import { AuditLog, verifyChain, type AuditEntry } from './audit.js';
+import { AuditLog, rowHash, verifyChain, type AuditEntry } from './audit.js';
+import { maskPans } from './redact.js';
 
 const entry = (i: number, over: Partial<AuditEntry> = {}): AuditEntry => ({
   actorId: null,
@@ -165,6 +168,191 @@ for (const variant of DB_VARIANTS) {
         firstBrokenSeq: 5,
         reason: 'sequence_gap',
       });
+    });
+
+    const verifyAt = async (query = '') => {
+      const res = await auditor.get(`/api/audit/verify${query}`);
+      expect(res.status).toBe(200);
+      return AuditVerifyResponseSchema.parse(res.json);
+    };
+    const anchorOf = (head: AuditChainHead | null) => {
+      if (head === null) throw new Error('the log has no head');
+      return `${head.seq}:${head.hash}`;
+    };
+    // Like any text in a summary, a run of 13+ digits in the hash is masked as a card number
+    // would be (an anchor can carry any hex digits).
+    const recordedAnchor = (head: AuditChainHead | null) => maskPans(anchorOf(head));
+    /** The summary of the newest `audit.verify` row. */
+    const lastVerifySummary = async () =>
+      JSON.parse(
+        (
+          await t.db.k
+            .selectFrom('audit_log')
+            .select('summary')
+            .where('action', '=', 'audit.verify')
+            .orderBy('seq', 'desc')
+            .limit(1)
+            .executeTakeFirstOrThrow()
+        ).summary,
+      ) as unknown;
+    const dropTrigger = async (change: 'update' | 'delete') => {
+      const trigger =
+        variant.name === 'postgres' ? 'audit_log_no_change on audit_log' : `audit_log_no_${change}`;
+      await sql.raw(`drop trigger ${trigger}`).execute(t.db.k);
+    };
+
+    it('when rows are appended, then verify returns the head, logs it, and verifies against it as an anchor', async () => {
+      for (let i = 0; i < 5; i += 1) await t.services.audit.append(entry(i));
+      const last = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      const first = await verifyAt();
+      expect(first).toMatchObject({ ok: true, verifiedUpToSeq: 7, reason: null });
+      expect(first.head).toEqual({
+        seq: 7,
+        hash: last.hash,
+        createdAt: new Date(last.at).toISOString(),
+      });
+      const heads = t.logs
+        .map((line) => JSON.parse(line) as { msg?: string; level?: number; head?: unknown })
+        .filter((line) => line.msg === 'audit chain head');
+      expect(heads).toEqual([
+        expect.objectContaining({ level: 30, head: { seq: 7, hash: last.hash }, ok: true }),
+      ]);
+      expect(await lastVerifySummary()).toEqual({
+        anchor: null,
+        ok: true,
+        reason: null,
+        firstBrokenSeq: null,
+        headSeq: 7,
+      });
+
+      const anchored = await verifyAt(`?anchor=${anchorOf(first.head)}`);
+      // the first verification's own audit row is the head now
+      expect(anchored).toMatchObject({
+        ok: true,
+        reason: null,
+        firstBrokenSeq: null,
+        verifiedUpToSeq: 8,
+      });
+      expect(anchored.head?.seq).toBe(8);
+      expect(await lastVerifySummary()).toEqual({
+        anchor: recordedAnchor(first.head),
+        ok: true,
+        reason: null,
+        firstBrokenSeq: null,
+        headSeq: 8,
+      });
+    });
+
+    it('when the newest rows are deleted in the database, then the chain alone still verifies but the recorded head gives anchor_missing', async () => {
+      for (let i = 0; i < 10; i += 1) await t.services.audit.append(entry(i));
+      const recorded = (await verifyAt()).head;
+      expect(recorded?.seq).toBe(12);
+      await dropTrigger('delete');
+      // rows 10..13 (13: the verification's own row)
+      await t.db.k.deleteFrom('audit_log').where('seq', '>=', 10).execute();
+      // The gap the anchors close: without one, the cut log verifies.
+      expect(await verifyChain(t.db)).toMatchObject({
+        ok: true,
+        verifiedUpToSeq: 9,
+        head: { seq: 9 },
+      });
+      const v = await verifyAt(`?anchor=${anchorOf(recorded)}`);
+      expect(v).toMatchObject({
+        ok: false,
+        reason: 'anchor_missing',
+        firstBrokenSeq: 12,
+        verifiedUpToSeq: null,
+        rowsChecked: 9,
+      });
+      expect(await lastVerifySummary()).toMatchObject({
+        anchor: recordedAnchor(recorded),
+        ok: false,
+        reason: 'anchor_missing',
+        firstBrokenSeq: 12,
+      });
+    });
+
+    it('when a row is edited and every later hash recomputed, then the chain alone still verifies but the recorded head gives anchor_mismatch', async () => {
+      for (let i = 0; i < 5; i += 1) await t.services.audit.append(entry(i));
+      const recorded = (await verifyAt()).head;
+      expect(recorded?.seq).toBe(7);
+      await dropTrigger('update');
+      // What an attacker with database access does: edit row 1, re-hash the chain with rowHash.
+      const rows = await t.db.k.selectFrom('audit_log').selectAll().orderBy('seq').execute();
+      let prevHash = rows[0]!.prev_hash;
+      for (const { hash: _old, ...row } of rows) {
+        const edited = {
+          ...row,
+          prev_hash: prevHash,
+          actor_email: row.seq === 1 ? 'mallory@paydesk.test' : row.actor_email,
+        };
+        prevHash = rowHash(edited);
+        await t.db.k
+          .updateTable('audit_log')
+          .set({ actor_email: edited.actor_email, prev_hash: edited.prev_hash, hash: prevHash })
+          .where('seq', '=', row.seq)
+          .execute();
+      }
+      expect(await verifyChain(t.db)).toMatchObject({ ok: true, verifiedUpToSeq: 8 });
+      const v = await verifyAt(`?anchor=${anchorOf(recorded)}`);
+      expect(v).toMatchObject({
+        ok: false,
+        reason: 'anchor_mismatch',
+        firstBrokenSeq: 7,
+        verifiedUpToSeq: null,
+        rowsChecked: 7,
+      });
+      expect(v.head?.seq).toBe(8);
+      expect(await lastVerifySummary()).toMatchObject({
+        anchor: recordedAnchor(recorded),
+        reason: 'anchor_mismatch',
+      });
+    });
+
+    it('when the chain itself breaks below the anchor, then that break is reported, not the anchor', async () => {
+      for (let i = 0; i < 6; i += 1) await t.services.audit.append(entry(i));
+      const head = (await verifyChain(t.db)).head!;
+      await dropTrigger('update');
+      await t.db.k
+        .updateTable('audit_log')
+        .set({ outcome: 'refused' })
+        .where('seq', '=', 4)
+        .execute();
+      expect(await verifyChain(t.db, 3, head)).toMatchObject({
+        ok: false,
+        reason: 'hash_mismatch',
+        firstBrokenSeq: 4,
+        verifiedUpToSeq: 3,
+      });
+      expect(await verifyChain(t.db, 3, { seq: 2, hash: 'f'.repeat(64) })).toMatchObject({
+        reason: 'anchor_mismatch',
+        firstBrokenSeq: 2,
+      });
+    });
+
+    it('when the anchor is malformed or the verify query has an unknown parameter, then 400 names it', async () => {
+      const hash = 'a'.repeat(64);
+      for (const anchor of [hash, `0:${hash}`, `3:${hash.toUpperCase()}`, `3:${hash}ff`, '3']) {
+        const res = await auditor.get(`/api/audit/verify?anchor=${anchor}`);
+        expect(res.status, anchor).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields, anchor).toEqual([
+          { path: 'query.anchor', rule: 'anchor', message: AUDIT_ANCHOR_RULE_MESSAGE },
+        ]);
+      }
+      const unknown = await auditor.get(`/api/audit/verify?anchr=3:${hash}`);
+      expect(unknown.status).toBe(400);
+      expect((unknown.json as ErrorEnvelope).error.details?.fields).toEqual([
+        {
+          path: 'query.anchr',
+          rule: 'unrecognized_keys',
+          message: 'is not a parameter of this request',
+        },
+      ]);
     });
 
     it('when batches are small, then a long intact chain still verifies to its last row', async () => {

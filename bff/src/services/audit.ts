@@ -11,9 +11,12 @@ import {
   type Transaction,
 } from 'kysely';
 import type {
+  AuditAnchor,
+  AuditChainHead,
   AuditFilter,
   AuditOutcome,
   AuditRow,
+  AuditVerifyReason,
   AuditVerifyResponse,
   Role,
 } from '@paydesk/shared/api';
@@ -294,33 +297,68 @@ export class AuditLog {
     }
   }
 
-  /** Walks the whole chain in keyset batches and reports the first row that does not hold. */
-  async verify(batchSize = 10_000): Promise<AuditVerifyResponse> {
-    return verifyChain(this.#db, batchSize);
+  /**
+   * Walks the whole chain in keyset batches and reports the first row that does not hold; with an
+   * anchor, also that the anchor's row still exists with the anchor's hash.
+   */
+  async verify(
+    anchor: AuditAnchor | null = null,
+    batchSize = 10_000,
+  ): Promise<AuditVerifyResponse> {
+    return verifyChain(this.#db, batchSize, anchor);
   }
 }
 
-type BreakReason = 'hash_mismatch' | 'chain_mismatch' | 'sequence_gap';
+/** The chain's last row, or null for an empty log. */
+async function readHead(db: Db): Promise<AuditChainHead | null> {
+  const row = await db.k
+    .selectFrom('audit_log')
+    .select(['seq', 'hash', 'at'])
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined
+    ? null
+    : { seq: row.seq, hash: row.hash, createdAt: new Date(row.at).toISOString() };
+}
 
 /**
  * Checks every committed row: consecutive seq from 1, prev_hash equal to the previous row's hash,
  * hash equal to the hash of its content. Reads consecutive seq ranges ahead of the check (several
  * at once on PostgreSQL, where each runs in its own backend) and checks them strictly in order.
+ *
+ * The chain alone cannot tell a log cut at its end, or rewritten and re-hashed from some row on,
+ * from an intact one: `anchor` (a head recorded outside the database) can. Its row must be reached
+ * with exactly its hash; a break in the chain below it is reported first (it is the earlier one).
  */
-export async function verifyChain(db: Db, batchSize = 10_000): Promise<AuditVerifyResponse> {
+export async function verifyChain(
+  db: Db,
+  batchSize = 10_000,
+  anchor: AuditAnchor | null = null,
+): Promise<AuditVerifyResponse> {
+  // Read first: every row up to the head is then walked below (rows appended meanwhile too).
+  const head = await readHead(db);
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
   let checked = 0;
   const result = (
     firstBrokenSeq: number | null,
-    reason: BreakReason | null,
+    reason: AuditVerifyReason | null,
   ): AuditVerifyResponse => ({
     ok: firstBrokenSeq === null,
     rowsChecked: checked,
-    verifiedUpToSeq: expectedSeq > 1 ? expectedSeq - 1 : null,
+    verifiedUpToSeq:
+      reason === 'anchor_missing' || reason === 'anchor_mismatch' || expectedSeq === 1
+        ? null
+        : expectedSeq - 1,
     firstBrokenSeq,
     reason,
+    head,
   });
+  let anchorHeld = false;
+  /** The end of an intact chain: unless the anchor's row was reached, it is gone. */
+  const end = () =>
+    anchor === null || anchorHeld ? result(null, null) : result(anchor.seq, 'anchor_missing');
   const inFlight: Promise<AuditCheckRow[]>[] = [];
   let nextFrom = 1;
   const readAhead = () => {
@@ -347,7 +385,7 @@ export async function verifyChain(db: Db, batchSize = 10_000): Promise<AuditVeri
         .executeTakeFirst();
       return beyond !== undefined && beyond.seq > expectedSeq
         ? result(expectedSeq, 'sequence_gap')
-        : result(null, null);
+        : end();
     }
     const rows = await next;
     for (const row of rows) {
@@ -355,6 +393,10 @@ export async function verifyChain(db: Db, batchSize = 10_000): Promise<AuditVeri
       if (row.seq !== expectedSeq) return result(expectedSeq, 'sequence_gap');
       if (row.prevHash !== prevHash) return result(row.seq, 'chain_mismatch');
       if (row.recomputed !== row.hash) return result(row.seq, 'hash_mismatch');
+      if (row.seq === anchor?.seq) {
+        if (row.hash !== anchor.hash) return result(anchor.seq, 'anchor_mismatch');
+        anchorHeld = true;
+      }
       prevHash = row.hash;
       expectedSeq += 1;
     }

@@ -106,15 +106,96 @@ export const AUDIT_EXPORT_COLUMNS = [
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /**
+ * An anchor: a chain head recorded outside Paydesk, written `<seq>:<hash>` (the row's number from
+ * 1, a colon, its hash as 64 lowercase hex characters), e.g. copied from an earlier verify's `head`.
+ */
+export const AUDIT_ANCHOR_FORMAT = /^([1-9][0-9]{0,14}):([0-9a-f]{64})$/;
+export const AUDIT_ANCHOR_RULE_MESSAGE =
+  "must be <row>:<hash>: the row's number, a colon, then its hash as 64 lowercase hex characters";
+
+export interface AuditAnchor {
+  seq: number;
+  hash: string;
+}
+
+/** `<seq>:<hash>` text as an anchor; null when it is not one. */
+export function parseAuditAnchor(text: string): AuditAnchor | null {
+  const m = AUDIT_ANCHOR_FORMAT.exec(text);
+  return m?.[1] === undefined || m[2] === undefined ? null : { seq: Number(m[1]), hash: m[2] };
+}
+
+export function formatAuditAnchor(anchor: AuditAnchor): string {
+  return `${anchor.seq}:${anchor.hash}`;
+}
+
+export const AuditAnchorSchema = z.string().transform((text, ctx): AuditAnchor => {
+  const anchor = parseAuditAnchor(text);
+  if (anchor === null) {
+    ctx.addIssue({
+      code: 'custom',
+      message: AUDIT_ANCHOR_RULE_MESSAGE,
+      params: { rule: 'anchor' },
+    });
+    return z.NEVER;
+  }
+  return anchor;
+});
+
+/** `GET /api/audit/verify` query; strict (an unknown parameter is refused). */
+export const AuditVerifyQuerySchema = z
+  .object({
+    /** verify also that row `seq` still exists and still has exactly `hash` */
+    anchor: AuditAnchorSchema.optional(),
+  })
+  .strict();
+export type AuditVerifyQuery = z.infer<typeof AuditVerifyQuerySchema>;
+export type AuditVerifyQueryInput = z.input<typeof AuditVerifyQuerySchema>;
+
+/**
+ * Why a verification failed. From the chain itself: `hash_mismatch` (a row's content does not
+ * match its hash), `chain_mismatch` (a row does not point at its predecessor's hash),
+ * `sequence_gap` (a row is missing). From an anchor: `anchor_missing` (no row has the anchor's
+ * seq: the log was cut below it), `anchor_mismatch` (that row's hash differs: history up to it
+ * was rewritten).
+ */
+export const AUDIT_VERIFY_REASONS = [
+  'hash_mismatch',
+  'chain_mismatch',
+  'sequence_gap',
+  'anchor_missing',
+  'anchor_mismatch',
+] as const;
+export const AuditVerifyReasonSchema = z.enum(AUDIT_VERIFY_REASONS);
+export type AuditVerifyReason = z.infer<typeof AuditVerifyReasonSchema>;
+
+/** The chain's last row when it was verified; `createdAt` is that row's `at`. */
+export const AuditChainHeadSchema = z.object({
+  seq: z.number().int().positive(),
+  hash: z.string(),
+  createdAt: IsoDateTimeSchema,
+});
+export type AuditChainHead = z.infer<typeof AuditChainHeadSchema>;
+
+/**
  * `GET /api/audit/verify` reply. `ok` when every row's hash matches its content and its
- * predecessor; otherwise `firstBrokenSeq` is the first row that does not, `verifiedUpToSeq` the
- * last row before it that does (null when none).
+ * predecessor (and, with an anchor, the anchor's row still has the anchor's hash); otherwise
+ * `firstBrokenSeq` is the first row that does not (the anchor's seq for an anchor reason),
+ * `verifiedUpToSeq` the last row before it that does (null when none, and always null for an
+ * anchor reason: the rows still link to each other, but none up to the anchor can be vouched for).
+ * `head` is the last row when the verification began (null for an empty log).
+ *
+ * The chain lives in the same database as the rows, and its hashes are unkeyed (the PostgreSQL
+ * trigger computes them): someone with write access to the database can delete the newest rows,
+ * or edit a row and recompute every later hash, and the chain alone still verifies. Only an
+ * anchor recorded outside the database shows it: an earlier verify's `head`, kept by the auditor,
+ * or the `audit chain head` line the BFF logs after every verification (application logs).
  */
 export const AuditVerifyResponseSchema = z.object({
   ok: z.boolean(),
   rowsChecked: z.number().int().nonnegative(),
   verifiedUpToSeq: z.number().int().nullable(),
   firstBrokenSeq: z.number().int().nullable(),
-  reason: z.enum(['hash_mismatch', 'chain_mismatch', 'sequence_gap']).nullable(),
+  reason: AuditVerifyReasonSchema.nullable(),
+  head: AuditChainHeadSchema.nullable(),
 });
 export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponseSchema>;

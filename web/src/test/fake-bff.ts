@@ -3,6 +3,7 @@
 import {
   AuditListQuerySchema,
   AuditListResponseSchema,
+  AuditVerifyQuerySchema,
   AuditVerifyResponseSchema,
   ChangePasswordRequestSchema,
   CreateUserRequestSchema,
@@ -198,13 +199,14 @@ export class FakeBff {
     ];
     for (const user of this.users) this.passwords.set(user.email, DEMO_PASSWORD);
     this.audit = options.audit ?? Array.from({ length: 120 }, (_, i) => makeAuditRow(i + 1));
-    const last = this.audit.at(-1)?.seq ?? null;
+    const last = this.audit.at(-1) ?? null;
     this.verify = {
       ok: true,
       rowsChecked: this.audit.length,
-      verifiedUpToSeq: last,
+      verifiedUpToSeq: last?.seq ?? null,
       firstBrokenSeq: null,
       reason: null,
+      head: last === null ? null : { seq: last.seq, hash: last.hash, createdAt: last.at },
     };
     this.payments = new FakePayments(
       options.transactions ?? defaultTransactions(),
@@ -327,10 +329,7 @@ export class FakeBff {
       return this.userItem(request, decodeURIComponent(userMatch[1]), userMatch[2] !== undefined);
     }
     if (path === '/api/audit' && method === 'GET') return this.auditList(request);
-    if (path === '/api/audit/verify' && method === 'GET') {
-      const auth = this.requireRole('auditor');
-      return 'status' in auth ? auth : this.reply(AuditVerifyResponseSchema, this.verify);
-    }
+    if (path === '/api/audit/verify' && method === 'GET') return this.auditVerify(request);
     const payments =
       this.payments.handle(request, this.current()) ??
       this.payouts.handle(request, this.current()) ??
@@ -455,6 +454,27 @@ export class FakeBff {
       .filter((u) => !u.disabled && u.roles.includes('admin'));
     if (enabledAdmins.length === 0) return error(409, 'LAST_ADMIN', 'last admin');
     return this.reply(UserSchema, this.replaceUser(next));
+  }
+
+  /** `verify` as set; with an anchor, checked against the rows in `audit` as the BFF would. */
+  private auditVerify(request: RecordedRequest): Reply {
+    const auth = this.requireRole('auditor');
+    if ('status' in auth) return auth;
+    const parsed = AuditVerifyQuerySchema.safeParse(Object.fromEntries(request.query));
+    if (!parsed.success) return validation(parsed.error.issues);
+    const anchor = parsed.data.anchor;
+    if (anchor === undefined || !this.verify.ok) {
+      return this.reply(AuditVerifyResponseSchema, this.verify);
+    }
+    const row = this.audit.find((r) => r.seq === anchor.seq);
+    if (row?.hash === anchor.hash) return this.reply(AuditVerifyResponseSchema, this.verify);
+    return this.reply(AuditVerifyResponseSchema, {
+      ...this.verify,
+      ok: false,
+      verifiedUpToSeq: null,
+      firstBrokenSeq: anchor.seq,
+      reason: row === undefined ? 'anchor_missing' : 'anchor_mismatch',
+    });
   }
 
   private auditList(request: RecordedRequest): Reply {

@@ -3,6 +3,8 @@ import {
   AUDIT_EXPORT_COLUMNS,
   AuditExportQuerySchema,
   AuditListQuerySchema,
+  AuditVerifyQuerySchema,
+  formatAuditAnchor,
   type AuditFilter,
   type AuditRow,
 } from '@paydesk/shared/api';
@@ -50,7 +52,24 @@ export function auditHandlers(s: Services) {
     };
   };
 
-  const verify: Handler = async () => ({ kind: 'json', status: 200, body: await s.audit.verify() });
+  const verify: Handler = async (ctx) => {
+    const { anchor } = parseInput(AuditVerifyQuerySchema, ctx.req.query, 'query');
+    const result = await s.audit.verify(anchor ?? null);
+    const { ok, reason, firstBrokenSeq, head } = result;
+    ctx.audit.summary = {
+      anchor: anchor === undefined ? null : formatAuditAnchor(anchor),
+      ok,
+      reason,
+      firstBrokenSeq,
+      headSeq: head?.seq ?? null,
+    };
+    // A copy of the head outside the database (log shipping): an anchor for later verifications.
+    ctx.req.log.info(
+      { head: head === null ? null : { seq: head.seq, hash: head.hash }, ok },
+      'audit chain head',
+    );
+    return { kind: 'json', status: 200, body: result };
+  };
 
   const exportRows: Handler = (ctx) => {
     const q = parseInput(AuditExportQuerySchema, ctx.req.query, 'query');

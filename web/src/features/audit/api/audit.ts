@@ -11,6 +11,8 @@ export const auditKeys = {
   all: ['audit'] as const,
   list: (query: AuditListQuery) => ['audit', 'list', query] as const,
   verify: ['audit', 'verify'] as const,
+  /** a verification against a recorded head (`<seq>:<hash>`), or of the chain alone (null) */
+  verifyAgainst: (anchor: string | null) => ['audit', 'verify', anchor] as const,
 };
 
 export function auditListQueryOptions(query: AuditListQuery) {
@@ -23,11 +25,15 @@ export function auditListQueryOptions(query: AuditListQuery) {
   });
 }
 
-export function auditVerifyQueryOptions() {
+/** Verifies the chain, and with `anchor` (`<seq>:<hash>`) that the recorded head still holds. */
+export function auditVerifyQueryOptions(anchor: string | null = null) {
   return queryOptions({
-    queryKey: auditKeys.verify,
+    queryKey: auditKeys.verifyAgainst(anchor),
     queryFn: ({ signal }) =>
-      apiRequest('GET', '/api/audit/verify', AuditVerifyResponseSchema, { signal }),
+      apiRequest('GET', '/api/audit/verify', AuditVerifyResponseSchema, {
+        query: { anchor },
+        signal,
+      }),
     staleTime: 60_000,
   });
 }

@@ -1,17 +1,31 @@
 import GppBadOutlined from '@mui/icons-material/GppBadOutlined';
 import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { AuditVerifyResponse } from '@paydesk/shared/api';
+import {
+  formatAuditAnchor,
+  parseAuditAnchor,
+  type AuditChainHead,
+  type AuditVerifyResponse,
+} from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { CopyButton } from '../../../components/copyable-text';
 import { describeError } from '../../../lib/api-client';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatUtc } from '../../../lib/format';
 import { auditVerifyQueryOptions } from '../api/audit';
 
-const REASONS: Record<NonNullable<AuditVerifyResponse['reason']>, string> = {
+type ChainReason = Exclude<
+  NonNullable<AuditVerifyResponse['reason']>,
+  'anchor_missing' | 'anchor_mismatch'
+>;
+
+const REASONS: Record<ChainReason, string> = {
   hash_mismatch: 'its content does not match its hash (edited after it was written)',
   chain_mismatch: 'it does not point at the hash of the row before it',
   sequence_gap: 'a row is missing before it',
@@ -23,7 +37,9 @@ interface Verdict {
   tone: 'success' | 'error' | 'warning' | 'default';
 }
 
-function verdict(result: AuditVerifyResponse): Verdict {
+/** `result` of a verification, against the recorded head `anchor` (`<seq>:<hash>`) when given. */
+function verdict(result: AuditVerifyResponse, anchor: string | null): Verdict {
+  const anchorSeq = anchor === null ? undefined : parseAuditAnchor(anchor)?.seq;
   if (result.ok) {
     if (result.verifiedUpToSeq === null) {
       return {
@@ -32,63 +48,181 @@ function verdict(result: AuditVerifyResponse): Verdict {
         detail: 'The audit log is empty.',
       };
     }
+    const against =
+      anchorSeq === undefined ? '' : ` Row #${anchorSeq} still has the hash you recorded.`;
     return {
       tone: 'success',
       label: `Chain verified up to row ${result.verifiedUpToSeq}`,
-      detail: `${formatCount(result.rowsChecked)} rows checked; every hash matches.`,
+      detail: `${formatCount(result.rowsChecked)} rows checked; every hash matches.${against}`,
+    };
+  }
+  const seq = result.firstBrokenSeq ?? '?';
+  if (result.reason === 'anchor_missing') {
+    return {
+      tone: 'error',
+      label: 'Recorded head not found',
+      detail: `Rows up to #${seq} were removed: the log now ${
+        result.head === null ? 'is empty' : `ends at row #${result.head.seq}`
+      }, before the head you recorded.`,
+    };
+  }
+  if (result.reason === 'anchor_mismatch') {
+    return {
+      tone: 'error',
+      label: 'Recorded head does not match',
+      detail: `Rows up to #${seq} were changed since you recorded this head: row #${seq} no longer has the hash you recorded.`,
     };
   }
   const reason = result.reason ? REASONS[result.reason] : 'the chain does not verify there';
   return {
     tone: 'error',
-    label: `Chain broken at row ${result.firstBrokenSeq ?? '?'}`,
+    label: `Chain broken at row ${seq}`,
     detail:
       result.verifiedUpToSeq === null
         ? `No row verifies: ${reason}.`
-        : `Rows up to ${result.verifiedUpToSeq} verify; row ${result.firstBrokenSeq ?? '?'} does not: ${reason}.`,
+        : `Rows up to ${result.verifiedUpToSeq} verify; row ${seq} does not: ${reason}.`,
   };
 }
 
-/** Walks the hash chain on the server and says whether the log is intact, and up to where. */
+/** `abcd1234…5678ef90`: enough to compare by eye; the copy button copies it whole. */
+function shortHash(hash: string): string {
+  return hash.length > 16 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
+}
+
+/** The head to record outside Paydesk: the chain alone cannot show a rewrite or a cut end. */
+function ChainHead({ head }: { head: AuditChainHead }) {
+  return (
+    <Stack spacing={0.5}>
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <Typography variant="body2" title={`${head.hash} (written ${formatUtc(head.createdAt)})`}>
+          Chain head: row #{head.seq}, hash {shortHash(head.hash)}
+        </Typography>
+        <CopyButton label="chain head" value={formatAuditAnchor(head)} />
+      </Stack>
+      <Typography variant="body2" color="text.secondary">
+        Keep a copy of it outside Paydesk (your audit notes, a ticket): verifying against it later
+        shows whether rows up to it were removed or rewritten, which the chain alone cannot.
+      </Typography>
+    </Stack>
+  );
+}
+
+/** What is wrong with `text` as a recorded head, or null when it is one. */
+function anchorProblem(text: string): string | null {
+  if (text === '') return 'Enter the head you recorded, as row:hash.';
+  if (parseAuditAnchor(text) !== null) return null;
+  const [row, hash, ...rest] = text.split(':');
+  if (hash === undefined || rest.length > 0) {
+    return 'Write the row number, one colon, then the hash (row:hash).';
+  }
+  if (!/^[1-9][0-9]{0,14}$/.test(row ?? '')) return 'The row must be a whole number from 1.';
+  return 'The hash must be 64 characters, each 0–9 or a–f.';
+}
+
+/** Verifies against a head recorded earlier (`<seq>:<hash>`); `onVerify(null)` forgets it. */
+function AnchorForm({
+  active,
+  onVerify,
+}: {
+  active: boolean;
+  onVerify: (anchor: string | null) => void;
+}) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Hex is the same in either case; pasted text often carries spaces around it.
+    const anchor = text.trim().toLowerCase();
+    const found = anchorProblem(anchor);
+    setProblem(found);
+    if (found === null) onVerify(anchor);
+  };
+  return (
+    <form aria-label="Verify against a recorded head" onSubmit={submit} noValidate>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <TextField
+          label="Recorded head (row:hash)"
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+          }}
+          error={problem !== null}
+          helperText={problem ?? 'A chain head you copied earlier and kept outside Paydesk.'}
+          size="small"
+          sx={{ flex: 1, minWidth: 0, width: '100%' }}
+          slotProps={{
+            htmlInput: { spellCheck: false, style: { fontFamily: 'ui-monospace, monospace' } },
+          }}
+        />
+        <Button type="submit" variant="outlined" sx={{ flexShrink: 0 }}>
+          Verify against it
+        </Button>
+        {active ? (
+          <Button
+            sx={{ flexShrink: 0 }}
+            onClick={() => {
+              setText('');
+              setProblem(null);
+              onVerify(null);
+            }}
+          >
+            Verify chain only
+          </Button>
+        ) : null}
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Walks the hash chain on the server and says whether the log is intact, and up to where; shows
+ * the chain's head to record outside Paydesk, and verifies against a head recorded earlier.
+ */
 export function ChainBadge() {
-  const verify = useQuery(auditVerifyQueryOptions());
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const verify = useQuery(auditVerifyQueryOptions(anchor));
   const shown: Verdict = verify.isPending
     ? { tone: 'default', label: 'Verifying chain…', detail: 'Checking every row’s hash.' }
     : verify.isError
       ? { tone: 'warning', label: 'Chain not verified', detail: describeError(verify.error) }
-      : verdict(verify.data);
+      : verdict(verify.data, anchor);
   const icon =
     shown.tone === 'success' ? (
       <GppGoodOutlined />
     ) : shown.tone === 'error' ? (
       <GppBadOutlined />
     ) : undefined;
+  const head = verify.data?.head ?? null;
   return (
-    <Stack
-      direction="row"
-      spacing={1}
-      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-      role="status"
-      aria-live="polite"
-    >
-      <Chip
-        {...(icon ? { icon } : {})}
-        label={shown.label}
-        color={shown.tone}
-        variant={shown.tone === 'error' ? 'filled' : 'outlined'}
-      />
-      <Typography variant="body2" color="text.secondary">
-        {shown.detail}
-      </Typography>
-      <IconButton
-        aria-label="Verify the chain again"
-        title="Verify again"
-        size="small"
-        disabled={verify.isFetching}
-        onClick={() => void verify.refetch()}
+    <Stack spacing={1.5}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+        role="status"
+        aria-live="polite"
       >
-        <RefreshIcon fontSize="small" />
-      </IconButton>
+        <Chip
+          {...(icon ? { icon } : {})}
+          label={shown.label}
+          color={shown.tone}
+          variant={shown.tone === 'error' ? 'filled' : 'outlined'}
+        />
+        <Typography variant="body2" color="text.secondary">
+          {shown.detail}
+        </Typography>
+        <IconButton
+          aria-label="Verify the chain again"
+          title="Verify again"
+          size="small"
+          disabled={verify.isFetching}
+          onClick={() => void verify.refetch()}
+        >
+          <RefreshIcon fontSize="small" />
+        </IconButton>
+      </Stack>
+      {head === null ? null : <ChainHead head={head} />}
+      <AnchorForm active={anchor !== null} onVerify={setAnchor} />
     </Stack>
   );
 }

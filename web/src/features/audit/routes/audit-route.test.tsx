@@ -5,6 +5,9 @@ import { renderApp } from '../../../test/render-app';
 
 const lastListQuery = (bff: FakeBff) =>
   Object.fromEntries(bff.requestsTo('GET', '/api/audit').at(-1)!.query);
+const verifyQueries = (bff: FakeBff) =>
+  bff.requestsTo('GET', '/api/audit/verify').map((r) => Object.fromEntries(r.query));
+const hash120 = `${'0'.repeat(62)}78`;
 
 describe('audit log screen', () => {
   it('when the first page is loading, then a loading state is shown', async () => {
@@ -140,6 +143,7 @@ describe('audit log screen', () => {
       verifiedUpToSeq: 41,
       firstBrokenSeq: 42,
       reason: 'hash_mismatch',
+      head: null,
     };
     renderApp('/audit', bff);
     expect(await screen.findByText('Chain broken at row 42')).toBeInTheDocument();
@@ -148,6 +152,82 @@ describe('audit log screen', () => {
         /Rows up to 41 verify; row 42 does not: its content does not match its hash/,
       ),
     ).toBeInTheDocument();
+  });
+
+  it('when the chain verifies, then its head is shown with a button that copies it as row:hash, and a note to keep it outside Paydesk', async () => {
+    const app = renderApp('/audit', new FakeBff());
+    expect(
+      await screen.findByText('Chain head: row #120, hash 00000000…00000078'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/Keep a copy of it outside Paydesk/)).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Copy chain head' }));
+    expect(await screen.findByRole('button', { name: 'chain head copied' })).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(`120:${hash120}`);
+  });
+
+  it('when a recorded head is malformed, then the field says what is wrong and nothing is sent', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByText('Chain verified up to row 120');
+    const field = screen.getByLabelText('Recorded head (row:hash)');
+    const verify = screen.getByRole('button', { name: 'Verify against it' });
+    for (const [text, message] of [
+      ['', 'Enter the head you recorded, as row:hash.'],
+      [hash120, 'Write the row number, one colon, then the hash (row:hash).'],
+      [`0:${hash120}`, 'The row must be a whole number from 1.'],
+      ['120:abc', 'The hash must be 64 characters, each 0–9 or a–f.'],
+    ] as const) {
+      await app.user.clear(field);
+      if (text !== '') await app.user.type(field, text);
+      await app.user.click(verify);
+      expect(await screen.findByText(message)).toBeInTheDocument();
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(verifyQueries(bff)).toEqual([{}]);
+  });
+
+  it('when the chain is verified against a recorded head that was rewritten, then the anchor is sent and the badge says rows up to it were changed', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByText('Chain verified up to row 120');
+    const recorded = `5:${'f'.repeat(64)}`;
+    // pasted with spaces and in capitals: still the same head
+    await app.user.type(
+      screen.getByLabelText('Recorded head (row:hash)'),
+      ` ${recorded.toUpperCase()} `,
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(await screen.findByText('Recorded head does not match')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Rows up to #5 were changed since you recorded this head: row #5 no longer has the hash you recorded.',
+      ),
+    ).toBeInTheDocument();
+    expect(verifyQueries(bff).at(-1)).toEqual({ anchor: recorded });
+    // back to the chain alone
+    await app.user.click(screen.getByRole('button', { name: 'Verify chain only' }));
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+  });
+
+  it('when the recorded head is past the end of the log, then the badge says rows up to it were removed; when it holds, that it still does', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByText('Chain verified up to row 120');
+    const field = screen.getByLabelText('Recorded head (row:hash)');
+    await app.user.type(field, `200:${hash120}`);
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(
+      await screen.findByText(
+        'Rows up to #200 were removed: the log now ends at row #120, before the head you recorded.',
+      ),
+    ).toBeInTheDocument();
+    await app.user.clear(field);
+    await app.user.type(field, `120:${hash120}`);
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(
+      await screen.findByText(/every hash matches\. Row #120 still has the hash you recorded\./),
+    ).toBeInTheDocument();
+    expect(verifyQueries(bff).at(-1)).toEqual({ anchor: `120:${hash120}` });
   });
 
   it('when the next page is chosen, then page 2 is requested, the URL says so and Back returns to page 1', async () => {
