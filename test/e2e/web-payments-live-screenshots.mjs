@@ -92,6 +92,7 @@ try {
       await shoot(page, 'preauth', { fullPage: true });
       await page.getByRole('button', { name: 'Capture', exact: true }).click();
       await page.getByLabel(/Amount to capture/).fill('20.00');
+      await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('button', { name: /^Capture .*20\.00/ }).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Return', exact: true }).waitFor();

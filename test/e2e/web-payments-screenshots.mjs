@@ -232,6 +232,7 @@ try {
     await page.getByRole('button', { name: 'Capture', exact: true }).click();
     await page.getByLabel(/Amount to capture/).fill('80');
     await shoot(page, `capture-dialog-${colorScheme}`);
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: /^Capture £?€?80/ }).click();
     await page.getByText(/Capture of €80.00 approved/).waitFor();
 

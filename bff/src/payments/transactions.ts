@@ -5,7 +5,7 @@ import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js'
 import { maskPans } from '../services/redact.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
-import { viewOfStatus, type GatewayView, type Ledger } from './ledger.js';
+import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
 import { gatewayOrderId } from './rebills.js';
 
 export interface ActorInfo {
@@ -100,19 +100,7 @@ export class TransactionsService {
     let unavailable = 0;
     for (const endpointId of endpoints) {
       const { outcome, view } = await this.askStatus(endpointId, body.orderid, clientOrderId);
-      if (view !== null) {
-        const result = await this.ledger.tx((trx) =>
-          this.ledger.applyStatus(trx, endpointId, view, {
-            source: 'lookup',
-            actor: actor.email,
-            exchange: exchangeData(outcome),
-            last: true,
-          }),
-        );
-        this.ledger.publish(result.row, result.created);
-        const detail = await this.get(result.row.id);
-        return { detail, created: result.created };
-      }
+      if (view !== null) return this.learn(endpointId, { outcome, view }, actor.email);
       if (outcome.kind === 'reply' && outcome.httpStatus === 404) continue;
       if (outcome.kind === 'reply')
         throw gatewayRefusal(outcome.httpStatus, outcome.reply, 'status');
@@ -132,6 +120,31 @@ export class TransactionsService {
       'NOT_FOUND',
       `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,
     );
+  }
+
+  /**
+   * Records what a `status` reply (`askStatus`) says about an order, as a lookup does: the order
+   * created or updated with the exchange in its timeline (then `timelineAfter`), and published.
+   * Also how the payment links learn an order whose callback never came.
+   */
+  async learn(
+    endpointId: string,
+    answer: { outcome: GatewayOutcome; view: GatewayView },
+    actor: string | null,
+    timelineAfter?: readonly TimelineInput[],
+  ): Promise<{ detail: TransactionDetail; created: boolean }> {
+    const result = await this.ledger.tx((trx) =>
+      this.ledger.applyStatus(trx, endpointId, answer.view, {
+        source: 'lookup',
+        actor,
+        exchange: exchangeData(answer.outcome),
+        ...(timelineAfter === undefined ? {} : { timelineAfter }),
+        last: true,
+      }),
+    );
+    this.ledger.publish(result.row, result.created);
+    const detail = await this.get(result.row.id);
+    return { detail, created: result.created };
   }
 
   /** `status` now for a known order. */

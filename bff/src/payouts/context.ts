@@ -37,19 +37,41 @@ export interface PollTimings {
   notAppliedAfterMs: number;
 }
 
+/**
+ * The slow follow-up of sent payment links whose order Paydesk has not learned (its callback
+ * lost): `status` on the link's client_orderid, never anything that moves money.
+ */
+export interface LinkFollowTimings {
+  /** the first check, this long after the link was sent (a customer needs a few minutes) */
+  firstAfterMs: number;
+  /**
+   * then one check every this long; a check's timeline entry is written when it is claimed and is
+   * its lease, so keep it well above gatewayTimeoutMs
+   */
+  intervalMs: number;
+  /** no more checks once the link was sent this long ago */
+  horizonMs: number;
+  /** links one pass checks at most */
+  batchSize: number;
+  /** how often one instance looks for due links (the poll loop runs every poll.intervalMs) */
+  scanEveryMs: number;
+}
+
 export interface PayoutsOptions {
   gatewayTimeoutMs: number;
   /** a registered payout lapses this long after payout-check (sandbox and gateway: 24 h) */
   registrationTtlMs: number;
   poll: PollTimings;
+  linkFollow: LinkFollowTimings;
   /** idempotency keys are kept at least this long (≥ 24 h) */
   idempotencyRetentionMs: number;
   instanceId: string;
   random: () => number;
 }
 
-export type PayoutsOptionsInput = Partial<Omit<PayoutsOptions, 'poll'>> & {
+export type PayoutsOptionsInput = Partial<Omit<PayoutsOptions, 'poll' | 'linkFollow'>> & {
   poll?: Partial<PollTimings>;
+  linkFollow?: Partial<LinkFollowTimings>;
 };
 
 const HOUR = 60 * 60_000;
@@ -68,6 +90,14 @@ export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsO
     notAppliedAfterMs: 60_000,
     ...input.poll,
   };
+  const linkFollow: LinkFollowTimings = {
+    firstAfterMs: 5 * 60_000,
+    intervalMs: 15 * 60_000,
+    horizonMs: 24 * HOUR,
+    batchSize: 10,
+    scanEveryMs: 60_000,
+    ...input.linkFollow,
+  };
   const options: PayoutsOptions = {
     gatewayTimeoutMs: 15_000,
     registrationTtlMs: 24 * HOUR,
@@ -76,9 +106,12 @@ export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsO
     random: Math.random,
     ...input,
     poll,
+    linkFollow,
   };
   if (options.idempotencyRetentionMs < 24 * HOUR)
     throw new Error('idempotencyRetentionMs must be at least 24 h');
+  if (linkFollow.intervalMs <= 2 * options.gatewayTimeoutMs)
+    throw new Error('linkFollow.intervalMs must be more than twice gatewayTimeoutMs');
   return options;
 }
 
@@ -330,7 +363,6 @@ export async function addEvent(
   entry: EventEntry,
   withheld: Withheld | null = withheldFor(subject),
 ): Promise<void> {
-  const data = withheld === null ? entry.data : withhold(entry.data, withheld);
   await k
     .insertInto('payout_events')
     .values({
@@ -339,9 +371,14 @@ export async function addEvent(
       kind: entry.kind,
       title: entry.title,
       actor: entry.actor,
-      data: JSON.stringify(redact(data)),
+      data: storedEventData(entry.data, withheld),
     })
     .execute();
+}
+
+/** A timeline entry's data as stored: without `withheld`, redacted, JSON. */
+export function storedEventData(data: Record<string, unknown>, withheld: Withheld | null): string {
+  return JSON.stringify(redact(withheld === null ? data : withhold(data, withheld)));
 }
 
 /**

@@ -4,6 +4,8 @@
 // core's receiver, which learns the outcome.
 import { randomUUID } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
+import { FINAL_STATUSES } from '@paydesk/shared/domain';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
   PaymentLink,
@@ -12,13 +14,19 @@ import type {
   PaymentLinkOrder,
   PaymentLinkKind,
   PaymentLinkListQuery,
+  PaymentLinkRefreshResult,
   PaymentLinkState,
   Role,
   TransactionStatus,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
+import type { GatewayOutcome } from '../gateway-client/client.js';
 import { payDb } from '../payments/db.js';
+import { configuredEndpointIds } from '../payments/gateway.js';
+import { Ledger, type GatewayView } from '../payments/ledger.js';
+import { resolveOptions } from '../payments/options.js';
+import { TransactionsService } from '../payments/transactions.js';
 import { canonicalJson } from '../services/redact.js';
 import {
   addEvent,
@@ -27,6 +35,7 @@ import {
   exchangeData,
   gatewayIp,
   resolveEndpoint,
+  storedEventData,
   withheldFor,
   type Actor,
   type Ctx,
@@ -75,8 +84,61 @@ export function maySharePage(row: PaymentLinksTable, viewer: Actor): boolean {
   );
 }
 
+/** How every status check in a link's timeline is titled (its schedule reads them). */
+export const LINK_CHECK_TITLE = 'status check';
+
+/** A sent link claimed for a scheduled status check; `eventId`: its timeline entry (the lease). */
+export interface LinkCheckClaim {
+  row: PaymentLinksTable;
+  eventId: number;
+}
+
+/** What one status check of a sent link found. */
+interface LinkCheck {
+  outcome: 'order_found' | 'not_paid_yet' | 'no_answer';
+  /** the link's timeline entry: `status check: …` */
+  title: string;
+  data: Record<string, unknown>;
+  gateway: GatewayOutcome;
+}
+
+/**
+ * Whether a `status` reply shows the customer used the page: anything but an order still waiting
+ * for its form (`form_pending`, or `processing` with no stage to say more).
+ */
+function pageUsed(view: GatewayView): boolean {
+  if (view.stage === 'form_pending') return false;
+  return !(view.status === 'processing' && view.stage === null);
+}
+
 export class PaymentLinksService {
-  constructor(private readonly c: Ctx) {}
+  /** The payments core's lookup: learns an order from a `status` reply as a callback's check does. */
+  private readonly transactions: TransactionsService;
+
+  constructor(private readonly c: Ctx) {
+    // The same ledger writes on the same database, audit log and event bus as the payments core's,
+    // with this module's gateway client and timings (app.ts gives both the RECONCILE_* settings).
+    const o = c.options;
+    const ledger = new Ledger(
+      c.db,
+      c.clock,
+      c.audit,
+      c.bus,
+      resolveOptions({
+        gatewayTimeoutMs: o.gatewayTimeoutMs,
+        instanceId: o.instanceId,
+        random: o.random,
+        reconcile: {
+          fastMinMs: o.poll.fastMinMs,
+          fastMaxMs: o.poll.fastMaxMs,
+          leaseMs: o.poll.leaseMs,
+          pollIntervalMs: o.poll.intervalMs,
+          notAppliedAfterMs: o.poll.notAppliedAfterMs,
+        },
+      }),
+    );
+    this.transactions = new TransactionsService(ledger, c.gateway, configuredEndpointIds(c.config));
+  }
 
   /**
    * The orders of `rows` by their links' own client_orderid (found even when the reply naming the
@@ -463,6 +525,195 @@ export class PaymentLinksService {
       link: await this.viewOf(after, actor),
       message: 'The payout-form link was rejected; nothing was sent.',
     };
+  }
+
+  /**
+   * Asks `status` for a sent link's order now (a reader's "Check payment status"): an order the
+   * page made is learned as if its callback had come (the transaction's timeline says by status);
+   * an unused page leaves the link waiting. Nothing that moves money is sent.
+   */
+  async refresh(id: string, actor: Actor): Promise<PaymentLinkRefreshResult> {
+    const c = this.c;
+    const row = await this.row(id);
+    if (row.state !== 'sent') {
+      throw new AppError(
+        'INVALID_STATE',
+        `The link is ${row.state.replace('_', ' ')}: only a sent link's order can be checked.`,
+        { state: row.state },
+      );
+    }
+    const check = await this.check(row, actor);
+    const subject = `link:${id}`;
+    await addEvent(
+      c.k,
+      c.clock,
+      subject,
+      { kind: 'gateway', title: check.title, actor: actor.email, data: check.data },
+      withheldFor(subject, row.kind),
+    );
+    if (check.outcome === 'no_answer') {
+      const g = check.gateway;
+      if (g.kind === 'reply' && g.httpStatus !== 200)
+        throw gatewayRefusal(g.httpStatus, g.reply, 'status');
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway did not answer the status request. Nothing changed; try again.',
+      );
+    }
+    this.publish(row);
+    const link = await this.viewOf(row, actor);
+    if (check.outcome === 'order_found' && link.order !== null) {
+      const { orderid, status, stage } = link.order;
+      return {
+        link,
+        outcome: 'order_found',
+        message: `The gateway shows order ${orderid}: ${status}${stage === null ? '' : ` (${stage.replace(/_/g, ' ')})`}. It is now among the transactions.`,
+      };
+    }
+    const who = row.kind === 'payout-form' ? 'payee' : 'customer';
+    return {
+      link,
+      outcome: 'not_paid_yet',
+      message:
+        row.kind === 'payout-form'
+          ? `The ${who} has not used the page yet. Paydesk keeps checking by itself.`
+          : `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself.`,
+    };
+  }
+
+  /** One `status` check of a sent link; an order the page made is learned (ledger, published). */
+  private async check(row: PaymentLinksTable, actor: Actor | null): Promise<LinkCheck> {
+    const { outcome, view } = await this.transactions.askStatus(
+      row.endpoint_id,
+      row.orderid ?? undefined,
+      row.client_orderid,
+    );
+    const data = exchangeData(outcome);
+    if (view !== null && pageUsed(view)) {
+      const known = (await this.ordersOf([row])).get(row.client_orderid);
+      const by = actor === null ? 'a scheduled status check' : `a status check by ${actor.email}`;
+      await this.transactions.learn(row.endpoint_id, { outcome, view }, actor?.email ?? null, [
+        {
+          kind: actor === null ? 'reconcile' : 'staff',
+          title:
+            known === undefined
+              ? `order learned by status, not by callback (none had come): ${by} of payment link ${row.id}`
+              : `order updated by ${by} of payment link ${row.id}`,
+          actor: actor?.email ?? null,
+          data: { linkId: row.id },
+        },
+      ]);
+      const stage = view.stage === null ? '' : ` (${view.stage})`;
+      return {
+        outcome: 'order_found',
+        title: `${LINK_CHECK_TITLE}: order ${view.orderid} is ${view.status}${stage}`,
+        data,
+        gateway: outcome,
+      };
+    }
+    if (view !== null || (outcome.kind === 'reply' && outcome.httpStatus === 404)) {
+      const who =
+        row.kind === 'payout-form'
+          ? 'the payee has not used the page'
+          : 'the customer has not paid';
+      const stage = view?.stage ?? null;
+      return {
+        outcome: 'not_paid_yet',
+        title: `${LINK_CHECK_TITLE}: ${who} yet${stage === null ? '' : ` (${stage})`}`,
+        data,
+        gateway: outcome,
+      };
+    }
+    return {
+      outcome: 'no_answer',
+      title: `${LINK_CHECK_TITLE}: no answer (${outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}` : outcome.reason})`,
+      data,
+      gateway: outcome,
+    };
+  }
+
+  /**
+   * The sent links due a scheduled status check (`options.linkFollow`), claimed: sent between
+   * `horizonMs` and `firstAfterMs` ago, no final order learned for their client_orderid, and no
+   * status check in their timeline within `intervalMs`. Claiming writes the check's timeline entry
+   * (the lease and the schedule at once) in the transaction that picked the link: rows locked with
+   * FOR UPDATE SKIP LOCKED and the choice re-read under the locks on PostgreSQL, BEGIN IMMEDIATE
+   * on SQLite, so several instances never ask for one link twice. At most `batchSize`.
+   */
+  async claimDueChecks(): Promise<LinkCheckClaim[]> {
+    const { db, k, clock, options } = this.c;
+    const t = options.linkFollow;
+    const now = clock.now();
+    const finals = sql.join(FINAL_STATUSES.map((s) => sql.lit(s)));
+    const due = (more: RawBuilder<unknown>) => sql<{ id: string }>`
+      select l.id from payment_links l
+      where l.state = 'sent' and l.updated_at <= ${now - t.firstAfterMs}
+        and l.updated_at > ${now - t.horizonMs}
+        and not exists (select 1 from transactions x
+          where x.client_orderid = l.client_orderid and x.status in (${finals}))
+        and not exists (select 1 from payout_events e
+          where e.subject = 'link:' || l.id and e.title like ${`${LINK_CHECK_TITLE}%`}
+            and e.at > ${now - t.intervalMs})
+        ${more}`;
+    return k.transaction().execute(async (trx) => {
+      let ids = (
+        await due(
+          sql`order by l.updated_at limit ${t.batchSize}${db.kind === 'postgres' ? sql` for update of l skip locked` : sql``}`,
+        ).execute(trx)
+      ).rows.map((r) => r.id);
+      if (ids.length === 0) return [];
+      if (db.kind === 'postgres') {
+        // Read again under the locks: another instance's claim committed since this statement's
+        // snapshot was taken is seen now.
+        ids = (await due(sql`and l.id in (${sql.join(ids)})`).execute(trx)).rows.map((r) => r.id);
+        if (ids.length === 0) return [];
+      }
+      const rows = await trx
+        .selectFrom('payment_links')
+        .selectAll()
+        .where('id', 'in', ids)
+        .execute();
+      const claims: LinkCheckClaim[] = [];
+      for (const row of rows) {
+        const subject = `link:${row.id}`;
+        const inserted = await trx
+          .insertInto('payout_events')
+          .values({
+            subject,
+            at: now,
+            kind: 'reconcile',
+            title: LINK_CHECK_TITLE,
+            actor: null,
+            data: storedEventData({ scheduled: true }, withheldFor(subject, row.kind)),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        claims.push({ row, eventId: inserted.id });
+      }
+      return claims;
+    });
+  }
+
+  /**
+   * A claimed scheduled check: `status` asked, its answer written into the claim's timeline entry;
+   * an order found is learned and the link published. Returns what the check found.
+   */
+  async runScheduledCheck(claim: LinkCheckClaim): Promise<LinkCheck['outcome']> {
+    const { row, eventId } = claim;
+    const check = await this.check(row, null);
+    await this.c.k
+      .updateTable('payout_events')
+      .set({
+        title: check.title,
+        data: storedEventData(
+          { scheduled: true, ...check.data },
+          withheldFor(`link:${row.id}`, row.kind),
+        ),
+      })
+      .where('id', '=', eventId)
+      .execute();
+    if (check.outcome === 'order_found') this.publish(row);
+    return check.outcome;
   }
 
   /**

@@ -2,6 +2,8 @@
 // issue-5 schedule (3–5 s for 5 minutes, then 5–10 minutes up to an hour; all configurable). It
 // never sends a money-moving request. Due payouts are leased in the database (FOR UPDATE SKIP
 // LOCKED on PostgreSQL; BEGIN IMMEDIATE on SQLite) so several BFF instances never check one twice.
+// Sent payment links whose order Paydesk has not learned (a lost callback) are followed too, on a
+// slow schedule of their own (`options.linkFollow`; PaymentLinksService.claimDueChecks).
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
@@ -14,6 +16,8 @@ const AWAITED = ['checking', 'processing', 'unknown'];
 
 export class PayoutPoller {
   readonly #loop: PollLoop;
+  /** when this instance next looks for payment links due a status check */
+  #nextLinkScanAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly c: Ctx,
@@ -119,7 +123,27 @@ export class PayoutPoller {
         await this.reschedule(row);
       }
     }
-    return rows.length;
+    return rows.length + (await this.followLinks());
+  }
+
+  /**
+   * Checks the sent payment links due a status check (at most once per `linkFollow.scanEveryMs` on
+   * this instance; the claim is in the database); returns how many were checked.
+   */
+  async followLinks(): Promise<number> {
+    const now = this.c.clock.now();
+    if (now < this.#nextLinkScanAt) return 0;
+    this.#nextLinkScanAt = now + this.c.options.linkFollow.scanEveryMs;
+    const claims = await this.links.claimDueChecks();
+    for (const claim of claims) {
+      try {
+        await this.links.runScheduledCheck(claim);
+      } catch (err) {
+        // Its claim stays in the timeline: the link is due again after linkFollow.intervalMs.
+        this.logger.error({ err, linkId: claim.row.id }, 'payment link status check failed');
+      }
+    }
+    return claims.length;
   }
 
   private async claim(): Promise<PayoutsTable[]> {

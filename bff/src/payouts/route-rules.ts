@@ -23,6 +23,13 @@ export const PAYOUT_ROUTES = {
     action: 'payment_link.read',
     auditSuccess: false,
   },
+  // A `status` check now (moves no money: no Idempotency-Key), for the staff who handle orders
+  // (as the order lookup); auditors read and do not act.
+  'POST /api/payment-links/:id/refresh': {
+    access: ['support', 'finance', 'ops'],
+    action: 'payment_link.refresh',
+    auditSuccess: true,
+  },
   'POST /api/payment-links/:id/approve': {
     access: OPS,
     action: 'payment_link.approve',

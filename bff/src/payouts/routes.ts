@@ -11,6 +11,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   PaymentLinkCreateBodySchema,
   PaymentLinkListQuerySchema,
+  PaymentLinkRefreshBodySchema,
   PayoutApproveBodySchema,
   PayoutCreateBodySchema,
   PayoutListQuerySchema,
@@ -179,6 +180,19 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       status: 200,
       body: await links.get(idParam(ctx, 'link'), actorOf(ctx)),
     }),
+    'POST /api/payment-links/:id/refresh': async (ctx) => {
+      // A status check moves no money: no Idempotency-Key; CSRF, session, roles and the audit row
+      // are the runner's.
+      const id = idParam(ctx, 'link');
+      parseInput(PaymentLinkRefreshBodySchema, ctx.req.body ?? {}, 'body');
+      const result = await links.refresh(id, actorOf(ctx));
+      ctx.audit.summary = {
+        result: result.outcome,
+        orderid: result.link.order?.orderid ?? result.link.orderid,
+        orderStatus: result.link.order?.status ?? null,
+      };
+      return { kind: 'json', status: 200, body: result };
+    },
     'POST /api/payment-links/:id/approve': decide(
       'link',
       'approve',

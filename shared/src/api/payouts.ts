@@ -382,7 +382,7 @@ export const PaymentLinkSchema = z.object({
   canDecide: z.boolean(),
   /**
    * The order the customer's use of the page made, as Paydesk knows it from the gateway's
-   * callbacks (null until the first one): whether the customer has paid.
+   * callbacks or a `status` check (null until either): whether the customer has paid.
    */
   order: z
     .object({
@@ -400,6 +400,18 @@ export type PaymentLinkOrder = NonNullable<PaymentLink['order']>;
 
 export const PaymentLinkResultSchema = z.object({ link: PaymentLinkSchema, message: z.string() });
 export type PaymentLinkResult = z.infer<typeof PaymentLinkResultSchema>;
+
+/**
+ * `POST /api/payment-links/:id/refresh` (a sent link, `status` asked now; nothing is sent that
+ * moves money): `order_found` when the gateway shows the order the page made (now in `link.order`,
+ * learned as if its callback had come), `not_paid_yet` when the page has not been used.
+ */
+export const PaymentLinkRefreshBodySchema = z.object({}).strict();
+
+export const PaymentLinkRefreshResultSchema = PaymentLinkResultSchema.extend({
+  outcome: z.enum(['order_found', 'not_paid_yet']),
+});
+export type PaymentLinkRefreshResult = z.infer<typeof PaymentLinkRefreshResultSchema>;
 
 export const PaymentLinkListQuerySchema = z
   .object({

@@ -247,8 +247,11 @@ describe.skipIf(chromiumPath === undefined)(
       const capture = page.getByRole('dialog', { name: 'Capture' });
       await capture.getByLabel(/^Amount to capture/).fill('50.00');
       await capture.getByText('€70.00 of the hold will be released.').waitFor();
-      await capture.getByRole('button', { name: 'Capture €50.00' }).click();
-      await capture.waitFor({ state: 'detached' });
+      await capture.getByRole('button', { name: 'Continue' }).click();
+      // A capture asks to confirm, naming the amount.
+      const confirmCapture = page.getByRole('dialog', { name: 'Confirm the capture' });
+      await confirmCapture.getByRole('button', { name: 'Capture €50.00' }).click();
+      await confirmCapture.waitFor({ state: 'detached' });
       await waitForFact(page, 'Amounts', 'Captured', '€50.00');
       await waitForFact(page, 'Amounts', 'Remaining returnable', '€50.00');
       await waitForOperations(page, 'Capture', 'Approved');
@@ -262,8 +265,10 @@ describe.skipIf(chromiumPath === undefined)(
       const voiding = page.getByRole('dialog', { name: 'Void the order' });
       await voiding.getByText(/Void order \d+ for its whole amount, €80\.00\?/).waitFor();
       await voiding.getByLabel(/^Comment/).fill('E2E: customer cancelled');
-      await voiding.getByRole('button', { name: 'Void the order' }).click();
-      await voiding.waitFor({ state: 'detached' });
+      await voiding.getByRole('button', { name: 'Continue' }).click();
+      const confirmVoid = page.getByRole('dialog', { name: 'Confirm the void' });
+      await confirmVoid.getByRole('button', { name: 'Void €80.00' }).click();
+      await confirmVoid.waitFor({ state: 'detached' });
       const header = await orderHeader(page, orders.void.orderid);
       await header.getByText(/· voided ·/).waitFor();
       await waitForOperations(page, 'Void', 'Approved');

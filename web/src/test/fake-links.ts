@@ -1,12 +1,13 @@
 // The payment-links routes of the fake BFF: list (kind, state, views), create (card forms for
 // finance, sent at once; payout-forms for ops, held for a second ops user), approve and reject with
-// the four-eyes rule. Idempotency-Key replay as the BFF does it; replies validated with the shared
-// schemas.
+// the four-eyes rule, and the reader's status check of a sent link (refresh). Idempotency-Key
+// replay as the BFF does it; replies validated with the shared schemas.
 import {
   PaymentLinkCreateBodySchema,
   PaymentLinkDetailSchema,
   PaymentLinkListQuerySchema,
   PaymentLinkListSchema,
+  PaymentLinkRefreshResultSchema,
   PaymentLinkResultSchema,
   PaymentLinkSchema,
   PayoutRejectBodySchema,
@@ -113,13 +114,22 @@ export class FakeLinks {
   /** a link's order as the BFF learned it from callbacks (none by default) */
   readonly orders = new Map<string, PaymentLink['order']>();
 
+  /**
+   * a link's order as the gateway's `status` shows it though no callback told the BFF (a lost
+   * callback): a status check (refresh) learns it; a link without one has an unused page
+   */
+  readonly atGateway = new Map<string, NonNullable<PaymentLink['order']>>();
+
+  /** the ids of the links whose status was checked, in order */
+  readonly refreshed: string[] = [];
+
   handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
     const { method, path } = request;
     if (!path.startsWith('/api/payment-links')) return null;
     if (!user) return this.error(401, 'UNAUTHENTICATED', 'sign in first');
     const allowed = (roles: readonly Role[]) => roles.some((role) => user.roles.includes(role));
     if (path === '/api/payment-links' && method === 'GET') {
-      if (!allowed(['support', 'finance', 'ops', 'auditor']))
+      if (!allowed(['support', 'finance', 'ops']))
         return this.error(403, 'FORBIDDEN', 'not allowed');
       const parsed = PaymentLinkListQuerySchema.safeParse(Object.fromEntries(request.query));
       if (!parsed.success) return this.validation(parsed.error.issues);
@@ -166,12 +176,46 @@ export class FakeLinks {
       }
       return this.keyed.run(request, user, () => this.create(parsed.data, user));
     }
+    const refresh = /^\/api\/payment-links\/([^/]+)\/refresh$/.exec(path);
+    if (refresh) {
+      if (!allowed(['support', 'finance', 'ops', 'auditor']))
+        return this.error(403, 'FORBIDDEN', 'not allowed');
+      return this.refresh(decodeURIComponent(refresh[1] ?? ''), user);
+    }
     const match = /^\/api\/payment-links\/([^/]+)\/(approve|reject)$/.exec(path);
     if (!match) return this.error(404, 'NOT_FOUND', `no route ${method} ${path}`);
     if (!allowed(['ops'])) return this.error(403, 'FORBIDDEN', 'not allowed');
     return this.keyed.run(request, user, () =>
       this.decide(request, user, match[1] ?? '', match[2] === 'approve'),
     );
+  }
+
+  /** As the BFF: `status` now; an order the gateway shows is learned, else "not paid yet". */
+  private refresh(id: string, user: User): PaymentsReply {
+    const link = this.links.find((l) => l.id === id);
+    if (!link) return this.error(404, 'NOT_FOUND', 'no such payment link');
+    if (link.state !== 'sent') {
+      return this.error(
+        409,
+        'INVALID_STATE',
+        `The link is ${link.state.replace('_', ' ')}: only a sent link's order can be checked.`,
+      );
+    }
+    this.refreshed.push(id);
+    const found = this.atGateway.get(id);
+    if (found !== undefined) this.orders.set(id, found);
+    const who = link.kind === 'payout-form' ? 'payee' : 'customer';
+    return {
+      status: 200,
+      body: PaymentLinkRefreshResultSchema.parse({
+        link: this.view(link, user),
+        outcome: found === undefined ? 'not_paid_yet' : 'order_found',
+        message:
+          found === undefined
+            ? `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself.`
+            : `The gateway shows order ${found.orderid}: ${found.status}${found.stage === null ? '' : ` (${found.stage})`}. It is now among the transactions.`,
+      }),
+    };
   }
 
   /** The history the BFF would have kept for a link in this state. */

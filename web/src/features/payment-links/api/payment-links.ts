@@ -2,7 +2,9 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   PaymentLinkDetailSchema,
   PaymentLinkListSchema,
+  PaymentLinkRefreshResultSchema,
   PaymentLinkResultSchema,
+  type PaymentLink,
   type PaymentLinkCreateBody,
   type PaymentLinkListQuery,
   type PayoutRejectBody,
@@ -60,5 +62,26 @@ export function rejectLink(id: string, body: PayoutRejectBody, idempotencyKey: s
     `/api/payment-links/${encodeURIComponent(id)}/reject`,
     PaymentLinkResultSchema,
     { body, headers: withKey(idempotencyKey) },
+  );
+}
+
+/**
+ * Asks the gateway now whether a sent link's page was used (`status`; moves no money, so no
+ * Idempotency-Key): the order it made, learned as if its callback had come, or "not paid yet".
+ */
+export function refreshLink(id: string) {
+  return apiRequest(
+    'POST',
+    `/api/payment-links/${encodeURIComponent(id)}/refresh`,
+    PaymentLinkRefreshResultSchema,
+    { body: {} },
+  );
+}
+
+/** Whether a status check can tell more: a sent link whose order is not learned, or not final. */
+export function mayCheckPayment(link: Pick<PaymentLink, 'state' | 'order'>): boolean {
+  if (link.state !== 'sent') return false;
+  return (
+    link.order === null || link.order.status === 'processing' || link.order.status === 'unknown'
   );
 }

@@ -203,6 +203,79 @@ describe('payment link detail', () => {
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
   });
 
+  it('when a sent link has no order yet, then a reader may check its payment status: an order the gateway shows appears at once and the button goes', async () => {
+    const bff = bffAs(['support']);
+    bff.links.orders.delete(SENT);
+    // the customer paid, but the callback was lost
+    bff.links.atGateway.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: 'captured',
+    });
+    const app = renderApp(`/payment-links/${SENT}`, bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
+    expect(
+      await screen.findByText(
+        'The gateway shows order 800001: approved (captured). It is now among the transactions.',
+      ),
+    ).toBeInTheDocument();
+    expect(bff.links.refreshed).toEqual([SENT]);
+    expect(await screen.findByText('Approved')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'its order’s page' })).toHaveAttribute(
+      'href',
+      '/transactions/00000000-0000-4000-8000-000000000009',
+    );
+    // final now: nothing more to learn
+    await waitFor(() => {
+      expect(
+        screen.queryByRole('button', { name: 'Check payment status' }),
+      ).not.toBeInTheDocument();
+    });
+  });
+
+  it('when the page was not used, then checking says the customer has not paid yet and the link stays waiting', async () => {
+    const bff = bffAs(['support']);
+    bff.links.orders.delete(SENT);
+    const app = renderApp(`/payment-links/${SENT}`, bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
+    expect(await screen.findByText(/The customer has not paid yet/)).toBeInTheDocument();
+    expect(
+      screen.getByText('no callback yet: the customer has not finished the form'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Check payment status' })).toBeInTheDocument();
+  });
+
+  it('when the viewer is an auditor (read only), then no status check is offered', async () => {
+    const bff = bffAs(['auditor']);
+    bff.links.orders.delete(SENT);
+    renderApp(`/payment-links/${SENT}`, bff);
+    expect(await screen.findByText('Timeline')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Check payment status' })).not.toBeInTheDocument();
+  });
+
+  it('when a link’s order is final, or the link is not sent, then no status check is offered', async () => {
+    // a paid link (its order final), a held payout-form, a link whose reply was lost
+    for (const id of [SENT, HELD, LOST]) {
+      const view = renderApp(`/payment-links/${id}`, bffAs(['finance', 'ops']));
+      expect(await screen.findByText('Timeline')).toBeInTheDocument();
+      expect(
+        screen.queryByRole('button', { name: 'Check payment status' }),
+      ).not.toBeInTheDocument();
+      view.unmount();
+    }
+    // an order still processing: worth asking
+    const bff = bffAs(['finance']);
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'processing',
+      stage: null,
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    expect(await screen.findByRole('button', { name: 'Check payment status' })).toBeInTheDocument();
+  });
+
   it('when the address names no link, then the page says so and leads back', async () => {
     renderApp('/payment-links/no-such-link', bffAs(['support']));
     expect(

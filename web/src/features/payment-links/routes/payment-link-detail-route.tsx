@@ -1,11 +1,13 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import Refresh from '@mui/icons-material/Refresh';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import type { PaymentLinkDetail } from '@paydesk/shared/api';
-import { useQuery } from '@tanstack/react-query';
+import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/shared/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { CopyableText } from '../../../components/copyable-text';
@@ -13,6 +15,7 @@ import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
+import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -24,7 +27,12 @@ import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { StatusChip } from '../../transactions/components/status-chip';
 import { Timeline } from '../../transactions/components/timeline';
 import { useLinkOrderEvents } from '../api/order-events';
-import { linkDetailQueryOptions, linkKeys } from '../api/payment-links';
+import {
+  linkDetailQueryOptions,
+  linkKeys,
+  mayCheckPayment,
+  refreshLink,
+} from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip, pageHolders, pageWithheld } from '../components/link-labels';
 
@@ -92,14 +100,39 @@ function DetailView({
   link,
   myId,
   isOps,
+  canCheck,
 }: {
   link: PaymentLinkDetail;
   myId: string;
   isOps: boolean;
+  /** support, finance and ops may ask the gateway (auditors read only) */
+  canCheck: boolean;
 }) {
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
   useLinkOrderEvents([link.orderid]);
   const [deciding, setDeciding] = useState<Decision | null>(null);
+  const client = useQueryClient();
+  // What the last "Check payment status" found, shown until the next check.
+  const [checked, setChecked] = useState<{
+    severity: 'success' | 'info' | 'error';
+    text: string;
+  } | null>(null);
+  const check = useMutation({
+    mutationFn: () => refreshLink(link.id),
+    onSuccess: async (result: PaymentLinkRefreshResult) => {
+      setChecked({
+        severity: result.outcome === 'order_found' ? 'success' : 'info',
+        text: result.message,
+      });
+      await client.invalidateQueries({ queryKey: linkKeys.all });
+    },
+    onError: (error) => {
+      setChecked({
+        severity: 'error',
+        text: isApiError(error) ? describeError(error) : 'The payment status could not be asked.',
+      });
+    },
+  });
   const own = link.createdBy.id === myId;
   const amount =
     link.amount !== null && link.currency !== null ? formatMoney(link.amount, link.currency) : null;
@@ -142,6 +175,27 @@ function DetailView({
         actions={
           <>
             <LiveIndicator state={live} />
+            {mayCheckPayment(link) && canCheck ? (
+              // Busy, not disabled, while asking: a disabled button would drop the keyboard focus.
+              <Button
+                variant="outlined"
+                startIcon={
+                  check.isPending ? (
+                    <CircularProgress size={18} color="inherit" aria-hidden />
+                  ) : (
+                    <Refresh />
+                  )
+                }
+                aria-disabled={check.isPending}
+                aria-busy={check.isPending}
+                sx={{ '&[aria-disabled="true"]': { cursor: 'progress', opacity: 0.7 } }}
+                onClick={() => {
+                  if (!check.isPending) check.mutate();
+                }}
+              >
+                Check payment status
+              </Button>
+            ) : null}
             {(link.canDecide && isOps) || (link.state === 'pending_approval' && own) ? (
               <LinkDecision link={link} myId={myId} isOps={isOps} onDecide={setDeciding} />
             ) : null}
@@ -155,6 +209,18 @@ function DetailView({
       </PageHeader>
       <Stack spacing={2}>
         <StateNote link={link} />
+        <Box role="status" aria-live="polite">
+          {checked === null ? null : (
+            <Alert
+              severity={checked.severity}
+              onClose={() => {
+                setChecked(null);
+              }}
+            >
+              {checked.text}
+            </Alert>
+          )}
+        </Box>
         {link.redirectUrl !== null ? (
           <Box sx={{ maxWidth: 720 }}>
             <CopyableText label="Page address" value={link.redirectUrl} />
@@ -236,7 +302,14 @@ function PaymentLinkDetailScreen() {
       />
     );
   }
-  return <DetailView link={detail.data} myId={user.id} isOps={user.roles.includes('ops')} />;
+  return (
+    <DetailView
+      link={detail.data}
+      myId={user.id}
+      isOps={user.roles.includes('ops')}
+      canCheck={user.roles.some((r) => r === 'support' || r === 'finance' || r === 'ops')}
+    />
+  );
 }
 
 export default function PaymentLinkDetailRoute() {

@@ -1,0 +1,319 @@
+// Payment links whose callback was lost: the poller's slow status checks (first after
+// `linkFollow.firstAfterMs`, then every `intervalMs`, until `horizonMs`) and the reader's
+// "Check payment status" (POST /api/payment-links/:id/refresh), against the real sandbox process
+// with callbacks dropped, on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PaymentLinkDetailSchema,
+  PaymentLinkRefreshResultSchema,
+  PaymentLinkResultSchema,
+  TransactionDetailSchema,
+  TransactionPageSchema,
+  type PaymentLink,
+} from '@paydesk/shared/api';
+import { payDb } from '../payments/db.js';
+import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
+import { eventsOf, resolvePayoutsOptions } from './context.js';
+import { LINK_CHECK_TITLE } from './links.js';
+import {
+  post,
+  startPayoutsApp,
+  startSandbox,
+  type PayoutsTestApp,
+  type Sandbox,
+} from './test-support/app.js';
+
+const MINUTE = 60_000;
+const FOLLOW = {
+  firstAfterMs: 5 * MINUTE,
+  intervalMs: 15 * MINUTE,
+  horizonMs: 24 * 60 * MINUTE,
+  batchSize: 10,
+  // every pass looks (the default looks once a minute per instance)
+  scanEveryMs: 0,
+};
+const YEAR = String(new Date().getUTCFullYear() + 2);
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payment links followed with status (${variant.name})`, () => {
+    let sandbox: Sandbox;
+    let bff: PayoutsTestApp;
+    let finance: TestClient & { email: string };
+
+    beforeAll(async () => {
+      sandbox = await startSandbox();
+      bff = await startPayoutsApp(variant, sandbox.baseUrl, { linkFollow: FOLLOW });
+      finance = await bff.userWithRoles(['finance']);
+    });
+    afterAll(async () => {
+      await bff.close();
+      await sandbox.stop();
+    });
+    afterEach(async () => {
+      await sandbox.faults({});
+    });
+
+    /** A sale-form link of `amount` EUR, sent (its gateway orderid known from the form's reply). */
+    const sentLink = async (amount: string): Promise<PaymentLink> => {
+      const res = await post(finance, '/api/payment-links', {
+        kind: 'sale-form',
+        amount,
+        currency: 'EUR',
+        orderDesc: `Invoice ${amount}`,
+        customer: {
+          email: 'buyer@example.com',
+          address1: '1 Test Street',
+          city: 'Testville',
+          zipCode: '12345',
+          country: 'DE',
+          phone: '+49 301234567',
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+      const link = PaymentLinkResultSchema.parse(res.json).link;
+      expect(link.state).toBe('sent');
+      expect(link.orderid).not.toBeNull();
+      return link;
+    };
+
+    /** The customer fills in the link's page with a card the sandbox approves; the order completes. */
+    const payPage = async (link: PaymentLink) => {
+      const res = await fetch(link.redirectUrl ?? '', {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          credit_card_number: '4111111111111111',
+          card_printed_name: 'JANE DOE',
+          expire_month: '05',
+          expire_year: YEAR,
+          cvv2: '321',
+        }).toString(),
+      });
+      expect(res.status).toBe(303);
+      await res.body?.cancel();
+      await sandbox.advance(1);
+      const atGateway = await sandbox.order(link.orderid ?? '');
+      expect(atGateway.replyStatus).toBe('approved');
+      const dropped = (await sandbox.control(`/sandbox/callbacks?orderid=${link.orderid ?? ''}`))
+        .json as { callbacks: { state: string }[] };
+      expect(dropped.callbacks.map((c) => c.state)).toEqual(['dropped']);
+    };
+
+    const detail = async (c: TestClient, id: string) =>
+      PaymentLinkDetailSchema.parse((await c.get(`/api/payment-links/${id}`)).json);
+
+    /** The link's status checks, as its timeline keeps them (read from the database). */
+    const checks = async (id: string) =>
+      (await eventsOf(bff.k, `link:${id}`)).filter((e) => e.title.startsWith(LINK_CHECK_TITLE));
+
+    const transactionsOf = (clientOrderId: string) =>
+      payDb(bff.db)
+        .selectFrom('transactions')
+        .selectAll()
+        .where('client_orderid', '=', clientOrderId)
+        .execute();
+
+    it('when a paid link’s callback is lost, then one poller pass after the first delay learns its order by status, final, as if the callback had come, and the link and the transactions list show it', async () => {
+      await sandbox.faults({ callbacks: 'drop' });
+      const link = await sentLink('3.33');
+      await payPage(link);
+      expect((await detail(finance, link.id)).order).toBeNull();
+
+      // Not before the first delay.
+      bff.clock.advance(FOLLOW.firstAfterMs - MINUTE);
+      await bff.payouts.poller.runOnce();
+      expect(await checks(link.id)).toEqual([]);
+
+      bff.clock.advance(MINUTE);
+      await bff.payouts.poller.runOnce();
+      const shown = await detail(finance, link.id);
+      expect(shown.state).toBe('sent');
+      expect(shown.order).toMatchObject({ orderid: link.orderid, status: 'approved' });
+      const [check] = await checks(link.id);
+      expect(check).toMatchObject({
+        kind: 'reconcile',
+        title: `${LINK_CHECK_TITLE}: order ${link.orderid ?? ''} is approved (captured)`,
+        actor: null,
+      });
+      expect(check?.data).toMatchObject({ operation: 'status', outcome: 'reply', httpStatus: 200 });
+
+      const list = TransactionPageSchema.parse(
+        (await finance.get(`/api/transactions?q=${link.orderid ?? ''}`)).json,
+      );
+      expect(list.items.map((t) => [t.orderid, t.status])).toEqual([[link.orderid, 'approved']]);
+      const order = TransactionDetailSchema.parse(
+        (await finance.get(`/api/transactions/${shown.order?.transactionId ?? ''}`)).json,
+      );
+      expect(order).toMatchObject({
+        amount: '3.33',
+        currency: 'EUR',
+        clientOrderId: link.clientOrderId,
+      });
+      // The timeline says status told it: no callback entry, and who learned it.
+      expect(order.timeline.map((e) => e.kind)).not.toContain('callback');
+      expect(order.timeline.map((e) => [e.kind, e.title])).toEqual([
+        ['gateway', 'status: approved (captured)'],
+        [
+          'reconcile',
+          `order learned by status, not by callback (none had come): a scheduled status check of payment link ${link.id}`,
+        ],
+      ]);
+
+      // Final: never asked again.
+      bff.clock.advance(FOLLOW.intervalMs + MINUTE);
+      await bff.payouts.poller.runOnce();
+      expect(await checks(link.id)).toHaveLength(1);
+      // Nothing but status went to the gateway for it.
+      const atGateway = await sandbox.order(link.orderid ?? '');
+      expect(atGateway.operations.map((o) => o.type)).toEqual(['sale']);
+    });
+
+    it('when a link’s page was not used, then the check leaves it waiting with no order, asks again only after the interval, and no longer past the horizon', async () => {
+      const link = await sentLink('4.44');
+      bff.clock.advance(FOLLOW.firstAfterMs);
+      await bff.payouts.poller.runOnce();
+      const first = await checks(link.id);
+      expect(first.map((e) => e.title)).toEqual([
+        `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`,
+      ]);
+      expect((await detail(finance, link.id)).order).toBeNull();
+      expect(await transactionsOf(link.clientOrderId)).toEqual([]);
+
+      bff.clock.advance(FOLLOW.intervalMs - MINUTE);
+      await bff.payouts.poller.runOnce();
+      expect(await checks(link.id)).toHaveLength(1);
+      bff.clock.advance(MINUTE);
+      await bff.payouts.poller.runOnce();
+      expect(await checks(link.id)).toHaveLength(2);
+
+      // Past the horizon (from when it was sent): not asked any more.
+      bff.clock.advance(FOLLOW.horizonMs);
+      await bff.payouts.poller.runOnce();
+      expect(await checks(link.id)).toHaveLength(2);
+      finance = await bff.userWithRoles(['finance']); // the old session timed out meanwhile
+    });
+
+    it('when two instances look for due links at once, then each link is claimed by one of them only', async () => {
+      const link = await sentLink('5.55');
+      bff.clock.advance(FOLLOW.firstAfterMs);
+      const claims = (
+        await Promise.all([
+          bff.payouts.services.links.claimDueChecks(),
+          bff.payouts.services.links.claimDueChecks(),
+          bff.payouts.services.links.claimDueChecks(),
+        ])
+      ).flat();
+      expect(claims.filter((c) => c.row.id === link.id)).toHaveLength(1);
+      for (const claim of claims) await bff.payouts.services.links.runScheduledCheck(claim);
+      expect(await checks(link.id)).toHaveLength(1);
+    });
+
+    it('when a reader checks a sent link’s payment status, then a paid order is learned at once and audited, an unused page says not paid yet, and only readers may ask', async () => {
+      const support = await bff.userWithRoles(['support']);
+      const finance = await bff.userWithRoles(['finance']);
+      const auditor = await bff.userWithRoles(['auditor']);
+      const admin = await bff.userWithRoles(['admin']);
+
+      const unpaid = await sentLink('6.66');
+      const waiting = await post(support, `/api/payment-links/${unpaid.id}/refresh`, {}, null);
+      expect(waiting.status, waiting.text).toBe(200);
+      const notYet = PaymentLinkRefreshResultSchema.parse(waiting.json);
+      expect(notYet.outcome).toBe('not_paid_yet');
+      expect(notYet.message).toContain('has not paid yet');
+      expect(notYet.link.order).toBeNull();
+      expect(await transactionsOf(unpaid.clientOrderId)).toEqual([]);
+
+      await sandbox.faults({ callbacks: 'drop' });
+      const paid = await sentLink('7.77');
+      await payPage(paid);
+      const res = await post(finance, `/api/payment-links/${paid.id}/refresh`, {}, null);
+      expect(res.status, res.text).toBe(200);
+      const found = PaymentLinkRefreshResultSchema.parse(res.json);
+      expect(found.outcome).toBe('order_found');
+      expect(found.link.order).toMatchObject({ orderid: paid.orderid, status: 'approved' });
+      expect(found.message).toContain(`order ${paid.orderid ?? ''}: approved`);
+      const [check] = await checks(paid.id);
+      expect(check).toMatchObject({ kind: 'gateway', actor: finance.email });
+      const order = TransactionDetailSchema.parse(
+        (await support.get(`/api/transactions/${found.link.order?.transactionId ?? ''}`)).json,
+      );
+      expect(order.timeline.at(-1)?.title).toBe(
+        `order learned by status, not by callback (none had come): a status check by ${finance.email} of payment link ${paid.id}`,
+      );
+
+      const audit = await bff.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'payment_link.refresh')
+        .where('target', 'in', [`link:${unpaid.id}`, `link:${paid.id}`])
+        .orderBy('seq')
+        .execute();
+      expect(
+        audit.map((a) => [a.target, a.actor_email, a.outcome, JSON.parse(a.summary) as unknown]),
+      ).toEqual([
+        [
+          `link:${unpaid.id}`,
+          support.email,
+          'success',
+          expect.objectContaining({ result: 'not_paid_yet', orderStatus: null }),
+        ],
+        [
+          `link:${paid.id}`,
+          finance.email,
+          'success',
+          expect.objectContaining({
+            result: 'order_found',
+            orderid: paid.orderid,
+            orderStatus: 'approved',
+          }),
+        ],
+      ]);
+
+      for (const reader of [admin, auditor]) {
+        const refused = await post(reader, `/api/payment-links/${paid.id}/refresh`, {}, null);
+        expect(refused.status).toBe(403);
+        expect(errorCode(refused)).toBe('FORBIDDEN');
+      }
+      // CSRF like every state-changing route: without its header the request is refused.
+      const noHeader = await fetch(`${bff.url}/api/payment-links/${paid.id}/refresh`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: bff.config.publicOrigin },
+        body: '{}',
+      });
+      expect(noHeader.status).toBe(403);
+      const body = await post(support, `/api/payment-links/${paid.id}/refresh`, { x: 1 }, null);
+      expect(body.status).toBe(400);
+    });
+
+    it('when a link is not sent, then its status cannot be checked (409)', async () => {
+      const ops = await bff.userWithRoles(['ops']);
+      const held = PaymentLinkResultSchema.parse(
+        (
+          await post(ops, '/api/payment-links', {
+            kind: 'payout-form',
+            amount: '15.00',
+            currency: 'EUR',
+            orderDesc: 'Prize payout',
+          })
+        ).json,
+      ).link;
+      const res = await post(ops, `/api/payment-links/${held.id}/refresh`, {}, null);
+      expect(res.status).toBe(409);
+      expect(errorCode(res)).toBe('INVALID_STATE');
+    });
+  });
+}
+
+describe('link follow-up timings', () => {
+  it('when the interval between checks is not well above a gateway call, then the options are refused', () => {
+    expect(() =>
+      resolvePayoutsOptions({ gatewayTimeoutMs: 15_000, linkFollow: { intervalMs: 20_000 } }),
+    ).toThrow(/linkFollow.intervalMs/);
+    expect(resolvePayoutsOptions().linkFollow).toMatchObject({
+      firstAfterMs: 5 * MINUTE,
+      intervalMs: 15 * MINUTE,
+      horizonMs: 24 * 60 * MINUTE,
+    });
+  });
+});
