@@ -1,9 +1,7 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import Refresh from '@mui/icons-material/Refresh';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/shared/api';
@@ -35,6 +33,7 @@ import {
 } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip, pageHolders, pageWithheld } from '../components/link-labels';
+import { RefreshButton } from '../../../components/refresh-button';
 
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
 
@@ -176,25 +175,14 @@ function DetailView({
           <>
             <LiveIndicator state={live} />
             {mayCheckPayment(link) && canCheck ? (
-              // Busy, not disabled, while asking: a disabled button would drop the keyboard focus.
-              <Button
-                variant="outlined"
-                startIcon={
-                  check.isPending ? (
-                    <CircularProgress size={18} color="inherit" aria-hidden />
-                  ) : (
-                    <Refresh />
-                  )
-                }
-                aria-disabled={check.isPending}
-                aria-busy={check.isPending}
-                sx={{ '&[aria-disabled="true"]': { cursor: 'progress', opacity: 0.7 } }}
-                onClick={() => {
-                  if (!check.isPending) check.mutate();
+              <RefreshButton
+                pending={check.isPending}
+                onRefresh={() => {
+                  check.mutate();
                 }}
               >
                 Check payment status
-              </Button>
+              </RefreshButton>
             ) : null}
             {(link.canDecide && isOps) || (link.state === 'pending_approval' && own) ? (
               <LinkDecision link={link} myId={myId} isOps={isOps} onDecide={setDeciding} />

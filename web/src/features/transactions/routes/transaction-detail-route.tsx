@@ -1,10 +1,8 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import Refresh from '@mui/icons-material/Refresh';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import type { FollowUpAction, TransactionDetail, TransactionEvent } from '@paydesk/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,6 +35,7 @@ import { LiveIndicator } from '../components/live-indicator';
 import { OperationsList } from '../components/operations-list';
 import { STATUS_LOOK, TransactionStatusChips } from '../components/status-chip';
 import { Timeline } from '../components/timeline';
+import { RefreshButton } from '../../../components/refresh-button';
 
 // The dialogs load when one first opens, not with the order.
 const DIALOGS = {
@@ -198,25 +197,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           <>
             <LiveIndicator state={live} />
             {canRefresh(user.roles) ? (
-              // Busy, not disabled, while asking: a disabled button would drop the keyboard focus.
-              <Button
-                variant="outlined"
-                startIcon={
-                  refresh.isPending ? (
-                    <CircularProgress size={18} color="inherit" aria-hidden />
-                  ) : (
-                    <Refresh />
-                  )
-                }
-                aria-disabled={refresh.isPending}
-                aria-busy={refresh.isPending}
-                sx={{ '&[aria-disabled="true"]': { cursor: 'progress', opacity: 0.7 } }}
-                onClick={() => {
-                  if (!refresh.isPending) refresh.mutate();
+              <RefreshButton
+                pending={refresh.isPending}
+                onRefresh={() => {
+                  refresh.mutate();
                 }}
               >
                 Refresh status
-              </Button>
+              </RefreshButton>
             ) : null}
             {actions.map((action) => (
               <Button
