@@ -67,14 +67,17 @@ describe('fault injection', () => {
     expect((await s.control('/sandbox/faults')).json).toMatchObject({ latencyMs: 5, errorRate: 0 });
   });
 
-  it('when hold is set, then requests wait, listed and not applied, until a faults change lifts it; then each is applied and answered, with the faults it arrived under', async () => {
+  it('when hold is set, then requests wait, listed with their order and not applied, until a faults change lifts it; then each is applied and answered, with the faults it arrived under', async () => {
     const ref = await approvedSale('12.00');
     await s.control('/sandbox/faults', { hold: true, operations: ['return'] });
     const first = refund(ref, '2.00');
     const second = refund(ref, '3.00');
     await vi.waitFor(async () => {
       expect((await s.control('/sandbox/faults/delayed')).json).toMatchObject({
-        delayed: [{ operation: 'return' }, { operation: 'return' }],
+        delayed: [
+          { operation: 'return', orderid: ref.orderid, clientOrderid: ref.client_orderid },
+          { operation: 'return', orderid: ref.orderid, clientOrderid: ref.client_orderid },
+        ],
       });
     });
     // Held well past any latency a test would set: still not applied.

@@ -38,6 +38,9 @@ export function affects(faults: Faults, operation: string): boolean {
 /** A request waiting out `latencyMs` or `hold`: received, not yet handled (so not yet applied). */
 export interface DelayedRequest {
   operation: string;
+  /** the request's `orderid` and `client_orderid` fields, when it sent them */
+  orderid?: string;
+  clientOrderid?: string;
   /** ISO time it arrived (real time) */
   since: string;
 }
@@ -64,9 +67,12 @@ export class DelayedRequests {
   }
 
   /** Records a delayed request; call the returned function once its wait is over. */
-  add(operation: string): () => void {
+  add(
+    operation: string,
+    order: Pick<DelayedRequest, 'orderid' | 'clientOrderid'> = {},
+  ): () => void {
     const id = this.#next++;
-    this.#items.set(id, { operation, since: new Date().toISOString() });
+    this.#items.set(id, { operation, ...order, since: new Date().toISOString() });
     return () => {
       this.#items.delete(id);
     };

@@ -45,6 +45,23 @@ function acceptsGatewayJson(req: Request): boolean {
     .some((part) => part.split(';')[0]?.trim().toLowerCase() === GATEWAY_CONTENT_TYPE);
 }
 
+/** The order a held request names (for `GET /sandbox/faults/delayed`), read before it is validated. */
+function heldOrder(body: unknown): { orderid?: string; clientOrderid?: string } {
+  if (typeof body !== 'string') return {};
+  let pairs: Map<string, string>;
+  try {
+    pairs = new Map(formDecode(body));
+  } catch {
+    return {}; // refused once the wait is over, like any malformed body
+  }
+  const orderid = pairs.get('orderid');
+  const clientOrderid = pairs.get('client_orderid');
+  return {
+    ...(orderid ? { orderid } : {}),
+    ...(clientOrderid ? { clientOrderid } : {}),
+  };
+}
+
 /** Form pairs to fields: oauth_* aside, empty values absent, a name repeated with different values refused. */
 function fieldsOf(pairs: [string, string][]): Fields {
   const fields: Fields = {};
@@ -136,7 +153,7 @@ export function gatewayRouter(deps: GatewayRouterDeps): express.Router {
         const faulty = affects(faults, op.name);
         if (faulty && (faults.hold || faults.latencyMs > 0)) {
           // Applied after the wait even if the client has gone meanwhile, as a real gateway would.
-          const done = deps.delayed.add(op.name);
+          const done = deps.delayed.add(op.name, heldOrder(req.body));
           if (faults.hold) await deps.delayed.released();
           if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
           done();

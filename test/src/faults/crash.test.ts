@@ -208,8 +208,11 @@ for (const variant of DB_VARIANTS) {
       // The BFF has stored the callback and waits for `status` when it dies.
       await w.sandbox.faults({ hold: true, operations: ['status'] });
       const { orderid } = await shopOrder(w, 'sale', '4.00');
+      // Matched by order: the payout poller's own `status` requests may be held at the same time.
       await until("the callback's status request held at the gateway", async () =>
-        (await w.sandbox.delayed()).length === 1 ? true : undefined,
+        (await w.sandbox.delayed()).some((d) => d.operation === 'status' && d.orderid === orderid)
+          ? true
+          : undefined,
       );
       await w.bff.kill9();
       await w.sandbox.faults({});

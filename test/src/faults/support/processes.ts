@@ -159,7 +159,7 @@ export interface SandboxProcess {
   faults(faults: Faults): Promise<void>;
   order(orderid: string): Promise<SandboxOrder>;
   callbacks(orderid?: string): Promise<CallbackDelivery[]>;
-  delayed(): Promise<{ operation: string }[]>;
+  delayed(): Promise<{ operation: string; orderid?: string }[]>;
   stop(): Promise<void>;
 }
 
@@ -260,7 +260,11 @@ export async function startSandbox(): Promise<SandboxProcess> {
         }
       ).callbacks,
     delayed: async () =>
-      ((await ok('/sandbox/faults/delayed')) as { delayed: { operation: string }[] }).delayed,
+      (
+        (await ok('/sandbox/faults/delayed')) as {
+          delayed: { operation: string; orderid?: string }[];
+        }
+      ).delayed,
     stop: async () => {
       const done = exited(child);
       child.kill('SIGTERM');
