@@ -111,6 +111,9 @@ export function createApp(deps: AppDeps): App {
     options: {
       gatewayTimeoutMs: config.gatewayTimeoutMs,
       ...(config.reconcile === undefined ? {} : { poll: pollTimings(config.reconcile) }),
+      ...(config.paymentLinkFollow === undefined
+        ? {}
+        : { linkFollow: { ...config.paymentLinkFollow } }),
     },
     idempotency: payments.services.idempotency,
     // Payout and payment-link changes reach `GET /api/events` (and other instances) like transactions'.

@@ -219,6 +219,35 @@ describe('config', () => {
     ]);
   });
 
+  it('when PAYMENT_LINK_FOLLOW_* are set, then sent links are checked on that schedule; unset, 5 min, every 15 min, for 24 h; an interval a check could outlast is refused', () => {
+    expect(loadConfig(base, { baseDir: dir }).paymentLinkFollow).toEqual({
+      firstAfterMs: 300_000,
+      intervalMs: 900_000,
+      horizonMs: 86_400_000,
+    });
+    expect(
+      loadConfig(
+        {
+          ...base,
+          GATEWAY_TIMEOUT_MS: '1000',
+          PAYMENT_LINK_FOLLOW_FIRST_AFTER_MS: '2000',
+          PAYMENT_LINK_FOLLOW_INTERVAL_MS: '3000',
+          PAYMENT_LINK_FOLLOW_HORIZON_MS: '60000',
+        },
+        { baseDir: dir },
+      ).paymentLinkFollow,
+    ).toEqual({ firstAfterMs: 2_000, intervalMs: 3_000, horizonMs: 60_000 });
+    expect(issuesOf({ ...base, PAYMENT_LINK_FOLLOW_INTERVAL_MS: '30000' })).toEqual([
+      {
+        key: 'PAYMENT_LINK_FOLLOW_INTERVAL_MS',
+        rule: 'must be more than twice GATEWAY_TIMEOUT_MS',
+      },
+    ]);
+    expect(issuesOf({ ...base, PAYMENT_LINK_FOLLOW_HORIZON_MS: '1000' })).toEqual([
+      { key: 'PAYMENT_LINK_FOLLOW_HORIZON_MS', rule: 'must be at least 60000' },
+    ]);
+  });
+
   it('when LIVE_EVENTS_HEARTBEAT_MS is set, then event streams beat (and re-check their session) that often; unset, every 15 s; out of range is refused', () => {
     expect(loadConfig(base, { baseDir: dir }).liveEventsHeartbeatMs).toBe(15_000);
     expect(

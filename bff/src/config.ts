@@ -68,6 +68,11 @@ export interface Config {
   liveEventsHeartbeatMs?: number;
   /** `CALLBACK_*`: the callback receiver's database steps at once, and callbacks that may wait for a turn (absent: defaults) */
   callbacks?: { concurrency: number; queueLimit: number };
+  /**
+   * `PAYMENT_LINK_FOLLOW_*`: when a sent payment link whose order Paydesk has not learned is
+   * checked with `status` (absent: the payouts defaults, 5 min, every 15 min, for 24 h)
+   */
+  paymentLinkFollow?: { firstAfterMs: number; intervalMs: number; horizonMs: number };
 }
 
 /** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
@@ -209,6 +214,9 @@ const envSchema = z.object({
   LIVE_EVENTS_HEARTBEAT_MS: intIn(1_000, 60_000, 15_000),
   CALLBACK_CONCURRENCY: intIn(1, 256, 8),
   CALLBACK_QUEUE_LIMIT: intIn(0, 100_000, 1_000),
+  PAYMENT_LINK_FOLLOW_FIRST_AFTER_MS: intIn(1_000, 86_400_000, 300_000),
+  PAYMENT_LINK_FOLLOW_INTERVAL_MS: intIn(1_000, 86_400_000, 900_000),
+  PAYMENT_LINK_FOLLOW_HORIZON_MS: intIn(60_000, 2_592_000_000, 86_400_000),
 });
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -362,6 +370,13 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   if (e.RECONCILE_FAST_MIN_MS > e.RECONCILE_FAST_MAX_MS) {
     issues.push({ key: 'RECONCILE_FAST_MIN_MS', rule: 'must not exceed RECONCILE_FAST_MAX_MS' });
   }
+  if (e.PAYMENT_LINK_FOLLOW_INTERVAL_MS <= 2 * e.GATEWAY_TIMEOUT_MS) {
+    // A check's claim is its lease: it must outlast the check (and a late reply to it).
+    issues.push({
+      key: 'PAYMENT_LINK_FOLLOW_INTERVAL_MS',
+      rule: 'must be more than twice GATEWAY_TIMEOUT_MS',
+    });
+  }
   if (e.SESSION_IDLE_SECONDS > e.SESSION_ABSOLUTE_SECONDS) {
     issues.push({ key: 'SESSION_IDLE_SECONDS', rule: 'must not exceed SESSION_ABSOLUTE_SECONDS' });
   }
@@ -409,6 +424,11 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     },
     liveEventsHeartbeatMs: e.LIVE_EVENTS_HEARTBEAT_MS,
     callbacks: { concurrency: e.CALLBACK_CONCURRENCY, queueLimit: e.CALLBACK_QUEUE_LIMIT },
+    paymentLinkFollow: {
+      firstAfterMs: e.PAYMENT_LINK_FOLLOW_FIRST_AFTER_MS,
+      intervalMs: e.PAYMENT_LINK_FOLLOW_INTERVAL_MS,
+      horizonMs: e.PAYMENT_LINK_FOLLOW_HORIZON_MS,
+    },
   };
 }
 

@@ -362,7 +362,7 @@ for (const variant of DB_VARIANTS) {
       expect(res.status).toBe(200);
       const stats = StatsResponseSchema.parse(res.json);
       expect(stats.volumes).toEqual([
-        { currency: 'USD', count: 6, approvedCount: 5, approvedAmount: '20.10' },
+        { currency: 'USD', count: 6, approvedCount: 5, capturedAmount: '20.10' },
       ]);
       expect(stats.approvalRate).toBeCloseTo(5 / 6);
       expect(stats.returnsByDay).toHaveLength(1);

@@ -80,13 +80,13 @@ for (const variant of DB_VARIANTS) {
       const twoDaysAgo = new Date(NOW - 2 * DAY).toISOString().slice(0, 10);
       const yesterday = new Date(NOW - DAY).toISOString().slice(0, 10);
       expect(stats.volumeByDay).toEqual([
-        { day: twoDaysAgo, currency: 'EUR', count: 3, approvedCount: 2, approvedAmount: '10.05' },
-        { day: yesterday, currency: 'EUR', count: 1, approvedCount: 1, approvedAmount: '10.00' },
-        { day: yesterday, currency: 'USD', count: 1, approvedCount: 1, approvedAmount: '0.10' },
+        { day: twoDaysAgo, currency: 'EUR', count: 3, approvedCount: 2, capturedAmount: '10.05' },
+        { day: yesterday, currency: 'EUR', count: 1, approvedCount: 1, capturedAmount: '10.00' },
+        { day: yesterday, currency: 'USD', count: 1, approvedCount: 1, capturedAmount: '0.10' },
       ]);
       expect(stats.volumes).toEqual([
-        { currency: 'EUR', count: 4, approvedCount: 3, approvedAmount: '20.05' },
-        { currency: 'USD', count: 1, approvedCount: 1, approvedAmount: '0.10' },
+        { currency: 'EUR', count: 4, approvedCount: 3, capturedAmount: '20.05' },
+        { currency: 'USD', count: 1, approvedCount: 1, capturedAmount: '0.10' },
       ]);
     });
 
@@ -189,13 +189,13 @@ for (const variant of DB_VARIANTS) {
       const many = formatMinorUnits(BigInt(MANY) * BigInt(MAX_MINOR));
       expect(ten).toBe('99999999999999.90');
       expect(stats.volumes).toEqual([
-        { currency: 'CHF', count: MANY, approvedCount: MANY, approvedAmount: many },
-        { currency: 'GBP', count: 10, approvedCount: 10, approvedAmount: ten },
+        { currency: 'CHF', count: MANY, approvedCount: MANY, capturedAmount: many },
+        { currency: 'GBP', count: 10, approvedCount: 10, capturedAmount: ten },
       ]);
       const day = new Date(NOW - DAY).toISOString().slice(0, 10);
       expect(stats.volumeByDay).toEqual([
-        { day, currency: 'CHF', count: MANY, approvedCount: MANY, approvedAmount: many },
-        { day, currency: 'GBP', count: 10, approvedCount: 10, approvedAmount: ten },
+        { day, currency: 'CHF', count: MANY, approvedCount: MANY, capturedAmount: many },
+        { day, currency: 'GBP', count: 10, approvedCount: 10, capturedAmount: ten },
       ]);
       expect(stats.returnsByDay).toEqual([{ day, currency: 'GBP', count: 10, amount: ten }]);
     });
@@ -326,7 +326,7 @@ for (const variant of DB_VARIANTS) {
         const captured = 1000 + 8200 + 666 + 2000;
         expect(formatMinorUnits(BigInt(captured))).toBe('118.66');
         // 14 orders, less the one never created; approved: all but declined, failed, not created
-        const volume = { currency: 'EUR', count: 13, approvedCount: 11, approvedAmount: '118.66' };
+        const volume = { currency: 'EUR', count: 13, approvedCount: 11, capturedAmount: '118.66' };
         expect(stats.volumes).toEqual([volume]);
         const day = new Date(at).toISOString().slice(0, 10);
         expect(stats.volumeByDay).toEqual([{ day, ...volume }]);

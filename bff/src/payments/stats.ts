@@ -147,7 +147,7 @@ export async function windowStats(
       currency: r.currency,
       count: Number(big(r.n)),
       approvedCount: Number(big(r.approved_n)),
-      approvedAmount: formatMinorUnits(exactSum(r.captured_high, r.captured_low)),
+      capturedAmount: formatMinorUnits(exactSum(r.captured_high, r.captured_low)),
     })),
     approvalRate: final === 0 ? null : (statusCounts.approved ?? 0) / final,
     byStatus: statusCounts,
@@ -165,7 +165,7 @@ export async function windowStats(
         currency: r.currency,
         count: Number(big(r.n)),
         approvedCount: Number(big(r.approved_n)),
-        approvedAmount: formatMinorUnits(exactSum(r.captured_high, r.captured_low)),
+        capturedAmount: formatMinorUnits(exactSum(r.captured_high, r.captured_low)),
       }))
       .sort(byDayThenCurrency),
   };

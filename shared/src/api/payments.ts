@@ -559,7 +559,7 @@ export const StatsResponseSchema = z.object({
        * Voided orders are left out; payouts (money out), card-to-card transfers and verifications
        * are not money in. Returns are not deducted: they are in `returnsByDay`.
        */
-      approvedAmount: MoneySchema,
+      capturedAmount: MoneySchema,
     }),
   ),
   /** approved / (orders with a final status); null when there is none */
@@ -579,7 +579,7 @@ export const StatsResponseSchema = z.object({
     }),
   ),
   /**
-   * `volumes` per UTC day of creation and currency (the home screen's charts); `approvedAmount`
+   * `volumes` per UTC day of creation and currency (the home screen's charts); `capturedAmount`
    * is the captured volume, as there
    */
   volumeByDay: z.array(
@@ -588,7 +588,7 @@ export const StatsResponseSchema = z.object({
       currency: z.string(),
       count: z.number().int().nonnegative(),
       approvedCount: z.number().int().nonnegative(),
-      approvedAmount: MoneySchema,
+      capturedAmount: MoneySchema,
     }),
   ),
   /**

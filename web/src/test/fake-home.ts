@@ -100,7 +100,7 @@ export class FakeHome {
           currency,
           count: v.count,
           approvedCount: v.approvedCount,
-          approvedAmount: fromMinor(v.approved),
+          capturedAmount: fromMinor(v.approved),
         })),
       approvalRate: final === 0 ? null : (byStatus.approved ?? 0) / final,
       byStatus,
@@ -119,7 +119,7 @@ export class FakeHome {
           currency: key.slice(11),
           count: v.count,
           approvedCount: v.approvedCount,
-          approvedAmount: fromMinor(v.approved),
+          capturedAmount: fromMinor(v.approved),
         })),
       attention: {
         unknown: all.filter((t) => t.status === 'unknown').length,

@@ -94,10 +94,10 @@ export interface DayPoint {
   count: number;
   approvedCount: number;
   /** integer minor units: chart heights only, never shown as text */
-  approvedMinor: number;
+  capturedMinor: number;
   returnedMinor: number;
   /** decimal text for labels and tooltips */
-  approvedAmount: string;
+  capturedAmount: string;
   returnedAmount: string;
 }
 
@@ -119,15 +119,15 @@ export function dailySeries(stats: StatsResponse, currency: string): DayPoint[] 
   return utcDays(stats.from, stats.to).map((day) => {
     const volume = stats.volumeByDay.find((v) => v.day === day && v.currency === currency);
     const returned = stats.returnsByDay.find((r) => r.day === day && r.currency === currency);
-    const approvedAmount = volume?.approvedAmount ?? '0.00';
+    const capturedAmount = volume?.capturedAmount ?? '0.00';
     const returnedAmount = returned?.amount ?? '0.00';
     return {
       day,
       count: volume?.count ?? 0,
       approvedCount: volume?.approvedCount ?? 0,
-      approvedMinor: Number(toMinor(approvedAmount) ?? 0n),
+      capturedMinor: Number(toMinor(capturedAmount) ?? 0n),
       returnedMinor: Number(toMinor(returnedAmount) ?? 0n),
-      approvedAmount,
+      capturedAmount,
       returnedAmount,
     };
   });

@@ -60,7 +60,7 @@ function VolumeChart({
   periodLabel: string;
 }) {
   const days = points.map((p) => p.day);
-  const total = points.reduce((sum, p) => sum + BigInt(p.approvedMinor), 0n);
+  const total = points.reduce((sum, p) => sum + BigInt(p.capturedMinor), 0n);
   return (
     <ChartFrame
       title={`Captured volume and returns per day, ${currency}`}
@@ -73,9 +73,9 @@ function VolumeChart({
         series={[
           {
             label: 'Captured',
-            data: points.map((p) => p.approvedMinor),
+            data: points.map((p) => p.capturedMinor),
             valueFormatter: (_v, { dataIndex }) =>
-              formatMoney(points[dataIndex]?.approvedAmount ?? '0', currency),
+              formatMoney(points[dataIndex]?.capturedAmount ?? '0', currency),
           },
           {
             label: 'Returned',

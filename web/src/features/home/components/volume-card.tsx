@@ -18,7 +18,7 @@ export function formatRate(rate: number | null): string {
 
 /**
  * Captured volume per currency (decimal strings straight into Intl): the money taken from
- * customers (`StatsResponse.volumes[].approvedAmount`), and the order counts.
+ * customers (`StatsResponse.volumes[].capturedAmount`), and the order counts.
  */
 export function VolumeCard({ title, stats }: { title: string; stats: StatsResponse }) {
   const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
@@ -37,7 +37,7 @@ export function VolumeCard({ title, stats }: { title: string; stats: StatsRespon
               sx={{ display: 'flex', alignItems: 'baseline', gap: 1, flexWrap: 'wrap' }}
             >
               <Typography component="span" variant="h5" sx={{ fontWeight: 600 }}>
-                {formatMoney(v.approvedAmount, v.currency)}
+                {formatMoney(v.capturedAmount, v.currency)}
               </Typography>
               <Typography component="span" variant="body2" color="text.secondary">
                 captured ·
