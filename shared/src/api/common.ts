@@ -52,6 +52,18 @@ export interface CardNumberMatch {
   digits: string;
 }
 
+const MIN_CARD_DIGITS = 13;
+
+/** Whether `text` holds at least `n` ASCII digits (what `\d` matches), anywhere. */
+function hasDigits(text: string, n: number): boolean {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++count >= n) return true;
+  }
+  return false;
+}
+
 // Digit groups with a single space or dash between them; a UUID's digit groups are no card number.
 const DIGIT_RUN = /\d(?:[ -]?\d)+/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -62,15 +74,19 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * 1111 1111` in `ref 12 4111 1111 1111 1111 exp 12 27` too); overlapping candidates are one match.
  */
 export function findCardNumbers(text: string): CardNumberMatch[] {
-  const uuids = [...text.matchAll(UUID)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-  }));
+  // Most texts (every field of every timeline entry and log line) hold fewer digits than a card.
+  if (!hasDigits(text, MIN_CARD_DIGITS)) return [];
+  let uuids: { start: number; end: number }[] | undefined;
+  const inUuid = (start: number, end: number) => {
+    uuids ??= [...text.matchAll(UUID)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+    return uuids.some((u) => u.start <= start && end <= u.end);
+  };
   const found: CardNumberMatch[] = [];
   const keep = (span: { start: number; end: number }) => {
     found.push({ ...span, digits: text.slice(span.start, span.end).replace(/[ -]/g, '') });
   };
   for (const run of text.matchAll(DIGIT_RUN)) {
+    if (!hasDigits(run[0], MIN_CARD_DIGITS)) continue;
     const groups = [...run[0].matchAll(/\d+/g)].map((g) => ({
       start: run.index + g.index,
       digits: g[0],
@@ -84,7 +100,7 @@ export function findCardNumbers(text: string): CardNumberMatch[] {
         if (digits.length < 13 || !luhnValid(digits)) continue;
         const start = first.start;
         const end = last.start + last.digits.length;
-        if (uuids.some((u) => u.start <= start && end <= u.end)) continue;
+        if (inUuid(start, end)) continue;
         if (open !== undefined && start < open.end) {
           open.end = Math.max(open.end, end);
         } else {
@@ -111,6 +127,7 @@ const binAndLastFour = (digits: string) => `${digits.slice(0, 6)}…${digits.sli
  * of 13–19 digits, Luhn-valid or not (ids, paths, user agents).
  */
 export function maskCardNumbers(text: string): string {
+  if (!hasDigits(text, MIN_CARD_DIGITS)) return text;
   let out = '';
   let at = 0;
   for (const card of findCardNumbers(text)) {
