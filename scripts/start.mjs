@@ -152,7 +152,9 @@ function bffClient(baseUrl, origin) {
 /**
  * Four-eyes counts an account whose password another account chose as that account's (whoever
  * chose it could sign in as it): the admin that creates the demo users gives each a one-time
- * password, and each user then sets the documented one itself, as a new member of staff would.
+ * password, and each user then sets the documented one itself, as a new member of staff must (a
+ * password the admin chose is temporary: until its holder chooses their own, the BFF allows that
+ * session nothing else, 403 PASSWORD_CHANGE_REQUIRED).
  * So approver.demo can approve what ops.demo prepared. A demo user created before that rule (an
  * older data directory) whose own password change is not in the audit log makes it now.
  */

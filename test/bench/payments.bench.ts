@@ -243,18 +243,30 @@ export async function signIn(bff: Proc, email: string, password: string): Promis
   return { call, cookie: () => Promise.resolve(cookie) };
 }
 
-/** Creates a user with one role as the bootstrap admin and signs in as that user. */
+/**
+ * Creates a user with one role as the bootstrap admin and signs in as that user. The admin's
+ * password is temporary (the BFF allows nothing else until it is changed): the user first sets
+ * their own, as a new member of staff does.
+ */
 export async function userWithRole(bff: Proc, role: string): Promise<Session> {
   const admin = await signIn(bff, ADMIN.email, ADMIN.password);
   const email = `${role}@bench.local`;
   const password = `bench-${role}-password`;
+  const oneTime = `bench-${role}-one-time`;
   const created = await admin.call('POST', '/api/users', {
     email,
     name: `Bench ${role}`,
-    password,
+    password: oneTime,
     roles: [role],
   });
-  if (created.status !== 201 && created.status !== 409) {
+  if (created.status === 201) {
+    const first = await signIn(bff, email, oneTime);
+    const own = await first.call('POST', '/api/session/password', {
+      currentPassword: oneTime,
+      newPassword: password,
+    });
+    if (own.status !== 200) throw new Error(`${email} setting a password: HTTP ${own.status}`);
+  } else if (created.status !== 409) {
     throw new Error(`creating ${email}: HTTP ${created.status} ${created.text}`);
   }
   return signIn(bff, email, password);

@@ -136,19 +136,40 @@ function auditChainMigration(kind: DatabaseKind): Migration {
   };
 }
 
+/**
+ * Temporary passwords: `users.password_temporary_at` (see db/schema.ts). Existing accounts stay as
+ * they were (null: not temporary), whoever chose their password.
+ */
+function temporaryPasswordsMigration(kind: DatabaseKind): Migration {
+  const ms = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql.raw(`alter table users add column password_temporary_at ${ms}`).execute(db);
+    },
+  };
+}
+
+export const TEMPORARY_PASSWORDS_MIGRATION_NAME = '0011-temporary-passwords';
+
+/** Every migration by name (the Migrator applies them in name order). */
+export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
+  return {
+    '0001-platform': platformMigration(kind),
+    ...paymentsMigrations(kind),
+    ...payoutsMigrations(kind),
+    ...viewsMigrations(kind),
+    '0008-audit-chain': auditChainMigration(kind),
+    [TEMPORARY_PASSWORDS_MIGRATION_NAME]: temporaryPasswordsMigration(kind),
+  };
+}
+
 class InCodeProvider implements MigrationProvider {
   readonly #kind: DatabaseKind;
   constructor(kind: DatabaseKind) {
     this.#kind = kind;
   }
   getMigrations(): Promise<Record<string, Migration>> {
-    return Promise.resolve({
-      '0001-platform': platformMigration(this.#kind),
-      ...paymentsMigrations(this.#kind),
-      ...payoutsMigrations(this.#kind),
-      ...viewsMigrations(this.#kind),
-      '0008-audit-chain': auditChainMigration(this.#kind),
-    });
+    return Promise.resolve(allMigrations(this.#kind));
   }
 }
 

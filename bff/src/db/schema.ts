@@ -20,6 +20,12 @@ export interface UsersTable {
   created_at: number;
   updated_at: number;
   last_login_at: number | null;
+  /**
+   * When a password someone else chose (an administrator's, at creation or a reset) was set; null
+   * once the holder chose their own (and for accounts older than migration 0011, and the bootstrap
+   * admin). While set, the account's sessions may only change the password (http/run-route.ts).
+   */
+  password_temporary_at: number | null;
 }
 
 export interface SessionsTable {

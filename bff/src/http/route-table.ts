@@ -13,17 +13,34 @@ export interface RouteRule {
   action: string;
   /** also audit successful calls (every state-changing route, and sensitive reads) */
   auditSuccess: boolean;
+  /**
+   * A session whose password is temporary (chosen by an administrator) may call it; every other
+   * authenticated route refuses such a session with 403 PASSWORD_CHANGE_REQUIRED (run-route.ts).
+   * Only reading the session, signing out and changing the password are.
+   */
+  duringPasswordChange?: true;
 }
 
 /** The platform's own routes: session, users, audit. */
 export const PLATFORM_ROUTES = {
   'POST /api/session': { access: 'public', action: 'session.login', auditSuccess: true },
-  'GET /api/session': { access: 'authenticated', action: 'session.read', auditSuccess: false },
-  'DELETE /api/session': { access: 'authenticated', action: 'session.logout', auditSuccess: true },
+  'GET /api/session': {
+    access: 'authenticated',
+    action: 'session.read',
+    auditSuccess: false,
+    duringPasswordChange: true,
+  },
+  'DELETE /api/session': {
+    access: 'authenticated',
+    action: 'session.logout',
+    auditSuccess: true,
+    duringPasswordChange: true,
+  },
   'POST /api/session/password': {
     access: 'authenticated',
     action: 'session.password_change',
     auditSuccess: true,
+    duringPasswordChange: true,
   },
   'POST /api/session/totp': {
     access: 'authenticated',
@@ -41,6 +58,11 @@ export const PLATFORM_ROUTES = {
   'POST /api/users/:id/reset-totp': {
     access: ['admin'],
     action: 'user.reset_totp',
+    auditSuccess: true,
+  },
+  'POST /api/users/:id/reset-password': {
+    access: ['admin'],
+    action: 'user.reset_password',
     auditSuccess: true,
   },
   'GET /api/audit': { access: ['auditor'], action: 'audit.list', auditSuccess: false },
@@ -63,6 +85,11 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 export function splitRouteKey(key: RouteKey): { method: HttpMethod; path: string } {
   const [method = '', path = ''] = key.split(' ');
   return { method: method.toLowerCase() as HttpMethod, path };
+}
+
+/** Whether a session whose password is temporary may call a route with this rule. */
+export function allowsTemporaryPassword(rule: RouteRule): boolean {
+  return rule.access === 'public' || rule.duringPasswordChange === true;
 }
 
 /** Whether `roles` may call a route with `access` (authentication checked separately). */

@@ -1,5 +1,6 @@
-// Runs one API route: CSRF, authentication and authorization from the route table, then the
-// handler, then one audit row for the attempt (refusals included), then the reply.
+// Runs one API route: CSRF, authentication (a session whose password someone else chose may only
+// change it) and authorization from the route table, then the handler, then one audit row for the
+// attempt (refusals included), then the reply.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import {
@@ -16,7 +17,7 @@ import type { Services } from '../services/index.js';
 import { parseRoles } from '../services/users.js';
 import { readCookie, sessionCookieName } from './cookies.js';
 import { RefusalThrottle, type RefusalThrottleOptions } from './refusal-throttle.js';
-import { allows, type RouteRule } from './route-table.js';
+import { allows, allowsTemporaryPassword, type RouteRule } from './route-table.js';
 
 export interface Actor {
   id: string;
@@ -66,6 +67,19 @@ export type Reply =
     };
 
 export type Handler = (ctx: RouteContext) => Promise<Reply>;
+
+/**
+ * Refuses a session whose password someone else chose (an administrator, at creation or a reset)
+ * every route but reading the session, signing out and changing the password.
+ */
+function requireOwnPassword(rule: RouteRule, auth: AuthenticatedSession): void {
+  if (auth.user.password_temporary_at !== null && !allowsTemporaryPassword(rule)) {
+    throw new AppError(
+      'PASSWORD_CHANGE_REQUIRED',
+      'choose your own password first: this one was set by an administrator',
+    );
+  }
+}
 
 export function requireAuth(ctx: RouteContext): AuthenticatedSession {
   if (ctx.auth === null) throw new AppError('UNAUTHENTICATED', 'sign in to continue');
@@ -211,7 +225,11 @@ export function makeRunner(
           if (rule.access === 'public') return true;
           if (ctx.auth === null) return false;
           const user = await services.auth.current(ctx.auth.session.id);
-          return user !== null && allows(rule.access, parseRoles(user.roles));
+          return (
+            user !== null &&
+            allows(rule.access, parseRoles(user.roles)) &&
+            (user.password_temporary_at === null || allowsTemporaryPassword(rule))
+          );
         },
       };
       let reply: Reply;
@@ -227,6 +245,8 @@ export function makeRunner(
             email: ctx.auth.user.email,
             roles: parseRoles(ctx.auth.user.roles),
           };
+          // Before the roles: whatever the route, such a session has one thing to do first.
+          requireOwnPassword(rule, ctx.auth);
           if (!allows(rule.access, ctx.audit.actor.roles)) {
             throw new AppError('FORBIDDEN', 'your roles do not allow this');
           }

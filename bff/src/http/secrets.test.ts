@@ -80,6 +80,21 @@ for (const variant of DB_VARIANTS) {
       keep(await admin.get('/api/audit/export?format=jsonl'));
       keep(await admin.get('/api/audit/export?format=csv'));
       keep(await admin.post(`/api/users/${id}/reset-totp`));
+      // A reset password, used by its holder once to choose their own.
+      keep(
+        await admin.post(`/api/users/${id}/reset-password`, { password: 'reset-secret-pass-3' }),
+      );
+      secrets.push('reset-secret-pass-3');
+      const holder = t.client();
+      keep(await holder.login('s@paydesk.test', 'reset-secret-pass-3'));
+      keep(await holder.get('/api/users'));
+      keep(
+        await holder.post('/api/session/password', {
+          currentPassword: 'reset-secret-pass-3',
+          newPassword: 'holder-own-password-4',
+        }),
+      );
+      secrets.push('holder-own-password-4');
       keep(await admin.delete('/api/session'));
     });
     afterAll(async () => {

@@ -36,6 +36,7 @@ for (const variant of DB_VARIANTS) {
         roles: ['support', 'ops'],
         disabled: false,
         totpEnabled: false,
+        passwordChangeRequired: true,
       });
       const list = UserListResponseSchema.parse((await admin.get('/api/users')).json);
       expect(list.items.map((u) => u.email)).toContain('ops.lead@paydesk.test');
@@ -144,6 +145,15 @@ for (const variant of DB_VARIANTS) {
       });
       const c = t.client();
       await c.login('fin@paydesk.test', 'fin-password-long');
+      // The admin chose the password: its holder chooses their own before anything else.
+      expect(
+        (
+          await c.post('/api/session/password', {
+            currentPassword: 'fin-password-long',
+            newPassword: 'fin-own-password',
+          })
+        ).status,
+      ).toBe(200);
       expect((await c.get('/api/audit')).status).toBe(200);
     });
 

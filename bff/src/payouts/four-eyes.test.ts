@@ -169,8 +169,8 @@ for (const variant of DB_VARIANTS) {
         link: PaymentLinkResultSchema.parse(link.json).link.id,
       };
     };
-    /** What `viewer`'s screens offer on the two items, and what its approvals answer. */
-    const decide = async (viewer: TestClient, items: { payout: string; link: string }) => {
+    /** What `viewer`'s screens offer on the two items (lists, detail flags, "awaiting my approval"). */
+    const offers = async (viewer: TestClient, items: { payout: string; link: string }) => {
       const payouts = PayoutListSchema.parse((await viewer.get('/api/payouts?limit=200')).json);
       const payoutQueue = PayoutListSchema.parse(
         (await viewer.get('/api/payouts?view=awaiting-my-approval&limit=200')).json,
@@ -181,12 +181,16 @@ for (const variant of DB_VARIANTS) {
       const linkQueue = PaymentLinkListSchema.parse(
         (await viewer.get('/api/payment-links?view=awaiting-my-approval&limit=200')).json,
       );
-      const offered = [
+      return [
         payouts.items.find((p) => p.id === items.payout)?.canDecide,
         payoutQueue.items.some((p) => p.id === items.payout),
         links.items.find((l) => l.id === items.link)?.canDecide,
         linkQueue.items.some((l) => l.id === items.link),
       ];
+    };
+    /** What `viewer`'s screens offer on the two items, and what its approvals answer. */
+    const decide = async (viewer: TestClient, items: { payout: string; link: string }) => {
+      const offered = await offers(viewer, items);
       const approvals = [
         await post(viewer, `/api/payouts/${items.payout}/approve`, {}),
         await post(viewer, `/api/payment-links/${items.link}/approve`, {}),
@@ -271,6 +275,59 @@ for (const variant of DB_VARIANTS) {
       await ownPassword(middle);
       const allowed = await decide(y, items);
       expect(allowed.approvals.map((r) => r.status)).toEqual([200, 200]);
+    });
+
+    it('when an admin who also approves payouts resets the password of an ops account that had chosen its own, then the admin cannot approve what that account prepared (403 FOUR_EYES_REQUIRED, not offered) until its holder chooses their own again', async () => {
+      const admin = await bff.userWithRoles(['admin', 'ops']);
+      // A new ops account: the admin chose its password, its holder then chose their own.
+      const email = `reset-${randomUUID()}@paydesk.test`;
+      const created = await admin.request('POST', '/api/users', {
+        email,
+        name: 'Reset later',
+        password: `admin-chose-${email}`,
+        roles: ['ops'],
+      });
+      expect(created.status, created.text).toBe(201);
+      const id = (created.json as { id: string }).id;
+      const y = bff.client();
+      expect((await y.login(email, `admin-chose-${email}`)).status).toBe(200);
+      const own = await y.request('POST', '/api/session/password', {
+        currentPassword: `admin-chose-${email}`,
+        newPassword: `own-first-${email}`,
+      });
+      expect(own.status, own.text).toBe(200);
+      const items = await prepareBoth(y);
+      // Not tied: the admin is offered both (not approved yet, so that they stay pending).
+      expect(await offers(admin, items)).toEqual([true, true, true, true]);
+
+      const reset = await admin.request('POST', `/api/users/${id}/reset-password`, {
+        password: `admin-reset-${email}`,
+      });
+      expect(reset.status, reset.text).toBe(200);
+      const before = await decide(admin, items);
+      expect(before.offered).toEqual([false, false, false, false]);
+      for (const reply of before.approvals) {
+        expect(reply.status, reply.text).toBe(403);
+        expect(errorCode(reply)).toBe('FOUR_EYES_REQUIRED');
+        expect((reply.json as ErrorEnvelope).error.message).toContain(
+          `your account (or an account it controls) chose the password of the preparer's account`,
+        );
+      }
+      // An untied ops user still may.
+      expect(await offers(independent, items)).toEqual([true, true, true, true]);
+
+      // The holder signs in with the reset password (nothing else works until they choose) and
+      // chooses their own: the admin's control ends.
+      const again = bff.client();
+      expect((await again.login(email, `admin-reset-${email}`)).status).toBe(200);
+      expect(errorCode(await again.get('/api/payouts'))).toBe('PASSWORD_CHANGE_REQUIRED');
+      const chosen = await again.request('POST', '/api/session/password', {
+        currentPassword: `admin-reset-${email}`,
+        newPassword: `own-again-${email}`,
+      });
+      expect(chosen.status, chosen.text).toBe(200);
+      const after = await decide(admin, items);
+      expect(after.approvals.map((r) => r.status)).toEqual([200, 200]);
     });
   });
 }

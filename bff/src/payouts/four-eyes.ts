@@ -22,7 +22,10 @@
 import { AppError } from '../errors.js';
 import type { Actor, PayoutsDb } from './context.js';
 
-/** Actions by which an account chooses another's password (today only creation sets one). */
+/**
+ * Actions by which an account chooses another's password: creation (`POST /api/users`) and an
+ * admin's reset (`POST /api/users/:id/reset-password`); `user.set_password` is reserved.
+ */
 const PASSWORD_CHOSEN: ReadonlySet<string> = new Set([
   'user.create',
   'user.set_password',

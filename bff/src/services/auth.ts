@@ -468,7 +468,7 @@ export class Auth {
     // Guesses of the current password count against the account's login limit: a held session
     // (a stolen cookie, an unattended browser) must not be a way around it.
     const account = `account:${auth.user.email.toLowerCase()}`;
-    await this.#reserveAttempt(
+    const reserved = await this.#reserveAttempt(
       [{ subject: account, limit: this.#config.login.maxFailuresPerAccount }],
       'too many wrong passwords; try again later',
     );
@@ -480,14 +480,29 @@ export class Auth {
         ],
       });
     }
+    // A temporary password kept would still be known to the administrator who chose it.
+    if (auth.user.password_temporary_at !== null && newPassword === currentPassword) {
+      await this.#release(reserved);
+      const message =
+        'choose a password of your own: it must differ from the one an administrator set';
+      throw new AppError('VALIDATION_FAILED', `newPassword: ${message}`, {
+        fields: [{ path: 'newPassword', rule: 'differs', message }],
+      });
+    }
     const passwordHash = await this.#passwords.hash(newPassword);
     const now = this.#clock.now();
     await this.#db.k.transaction().execute(async (trx) => {
-      await trx
+      const changed = await trx
         .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: now })
+        // The holder chose it: no longer temporary.
+        .set({ password_hash: passwordHash, password_temporary_at: null, updated_at: now })
         .where('id', '=', auth.user.id)
-        .execute();
+        // Compare-and-set: a password an administrator reset meanwhile (which also revoked this
+        // session) is not overwritten by one checked against the password before it.
+        .where('password_hash', '=', auth.user.password_hash)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) !== 1)
+        throw new AppError('UNAUTHENTICATED', 'sign in to continue');
       await trx
         .updateTable('sessions')
         .set({ revoked_at: now })
@@ -497,7 +512,10 @@ export class Auth {
       // The right password: the account's failures (this attempt's included) are forgiven.
       await trx.deleteFrom('login_failures').where('subject', '=', account).execute();
     });
-    return this.#issue({ ...auth.user, password_hash: passwordHash, updated_at: now }, client);
+    return this.#issue(
+      { ...auth.user, password_hash: passwordHash, password_temporary_at: null, updated_at: now },
+      client,
+    );
   }
 
   async totpEnrol(user: UsersTable): Promise<{ secret: string; otpauthUri: string }> {

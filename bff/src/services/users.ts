@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import type { UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { AuditLog } from './audit.js';
+import type { AuditEntry, AuditLog } from './audit.js';
 import type { Passwords } from './passwords.js';
 
 export function toUser(row: UsersTable): User {
@@ -17,6 +17,7 @@ export function toUser(row: UsersTable): User {
     roles: parseRoles(row.roles),
     disabled: row.disabled_at !== null,
     totpEnabled: row.totp_enabled_at !== null,
+    passwordChangeRequired: row.password_temporary_at !== null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     lastLoginAt: row.last_login_at === null ? null : iso(row.last_login_at),
@@ -59,7 +60,13 @@ export class Users {
       .executeTakeFirst();
   }
 
-  async create(input: CreateUserRequest): Promise<User> {
+  /**
+   * Creates an account. `temporaryPassword` says who chose the password: true when someone other
+   * than its holder did (an administrator's `POST /api/users`), so that its holder must choose their
+   * own at their first sign-in; false only where the holder chose it (the bootstrap admin, whose
+   * password its operator configures).
+   */
+  async create(input: CreateUserRequest, options: { temporaryPassword: boolean }): Promise<User> {
     const passwordHash = await this.#passwords.hash(input.password);
     const now = this.#clock.now();
     const row: UsersTable = {
@@ -76,6 +83,7 @@ export class Users {
       created_at: now,
       updated_at: now,
       last_login_at: null,
+      password_temporary_at: options.temporaryPassword ? now : null,
     };
     const inserted = await this.#db.k
       .insertInto('users')
@@ -176,17 +184,76 @@ export class Users {
     });
   }
 
+  /**
+   * Sets a new temporary password chosen by the administrator `byUserId` (who may not be the user:
+   * their own password is changed with the current one, `POST /api/session/password`) and revokes
+   * every session of the user: they sign in with it and must choose their own.
+   */
+  async resetPassword(
+    id: string,
+    password: string,
+    byUserId: string,
+    /**
+     * The audit row of the reset, appended in its transaction: four-eyes reads "the admin chose this
+     * account's password" from it, so the reset never stands without it.
+     */
+    auditEntry: (user: User) => AuditEntry,
+  ): Promise<User> {
+    if (id === byUserId) {
+      throw new AppError(
+        'FORBIDDEN',
+        'you cannot reset your own password here: change it under My account, with your current password',
+      );
+    }
+    // Hashed before the transaction: argon2 takes a while, and no lock need wait for it.
+    const passwordHash = await this.#passwords.hash(password);
+    return this.#db.k.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      if (row === undefined) throw new AppError('NOT_FOUND', 'no such user');
+      const now = this.#clock.now();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, password_temporary_at: now, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      await trx
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      // The user may have locked the account by guessing the password they forgot: the new one
+      // works at once. (Failures counted against an address stay.)
+      await trx
+        .deleteFrom('login_failures')
+        .where('subject', '=', `account:${row.email}`)
+        .execute();
+      const user = toUser({
+        ...row,
+        password_hash: passwordHash,
+        password_temporary_at: now,
+        updated_at: now,
+      });
+      await this.#audit.appendIn(trx, auditEntry(user));
+      return user;
+    });
+  }
+
   /** Creates the first admin (admin + auditor) when there are no users at all. */
   async bootstrapAdmin(admin: { email: string; password: string }): Promise<boolean> {
     const existing = await this.#db.k.selectFrom('users').select('id').limit(1).executeTakeFirst();
     if (existing !== undefined) return false;
     try {
-      const user = await this.create({
-        email: admin.email,
-        name: 'Administrator',
-        password: admin.password,
-        roles: ['admin', 'auditor'],
-      });
+      // Its operator chose its password (PAYDESK_ADMIN_PASSWORD): not a temporary one.
+      const user = await this.create(
+        {
+          email: admin.email,
+          name: 'Administrator',
+          password: admin.password,
+          roles: ['admin', 'auditor'],
+        },
+        { temporaryPassword: false },
+      );
       await this.#audit.append({
         actorId: null,
         actorEmail: null,

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'CURRENT_PASSWORD_INVALID',
   'TOTP_ALREADY_ENABLED',
   'TOTP_NOT_PENDING',
+  /** the account's password was chosen by someone else (an administrator): choose one first */
+  'PASSWORD_CHANGE_REQUIRED',
   // authorization and CSRF
   'FORBIDDEN',
   'CSRF_REJECTED',

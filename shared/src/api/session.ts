@@ -39,7 +39,9 @@ export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 
 /**
  * `POST /api/session/password` body. Reply `SessionResponse` with a fresh session cookie: every
- * other session of the user is revoked.
+ * other session of the user is revoked. When the current password is a temporary one (chosen by an
+ * administrator), the new one must differ from it (400 naming `newPassword`, rule `differs`), and
+ * the change ends the temporary state.
  */
 export const ChangePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1024),

@@ -17,6 +17,13 @@ export const UserSchema = z.object({
   roles: RoleSetSchema,
   disabled: z.boolean(),
   totpEnabled: z.boolean(),
+  /**
+   * The password was chosen by someone else (an administrator creating or resetting the account):
+   * until its holder chooses their own (`POST /api/session/password`), a session of this account
+   * may only read itself, sign out and change the password; everything else answers 403
+   * `PASSWORD_CHANGE_REQUIRED`.
+   */
+  passwordChangeRequired: z.boolean(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
   lastLoginAt: IsoDateTimeSchema.nullable(),
@@ -27,7 +34,10 @@ export type User = z.infer<typeof UserSchema>;
 export const UserListResponseSchema = z.object({ items: z.array(UserSchema) });
 export type UserListResponse = z.infer<typeof UserListResponseSchema>;
 
-/** `POST /api/users` body; reply 201 `User`. */
+/**
+ * `POST /api/users` body; reply 201 `User`. The password is temporary: the user must choose their
+ * own at their first sign-in.
+ */
 export const CreateUserRequestSchema = z.strictObject({
   email: EmailSchema,
   name: UserNameSchema,
@@ -50,3 +60,16 @@ export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
 
 /** `POST /api/users/:id/reset-totp` reply: the user, TOTP off, their sessions revoked. */
 export const ResetTotpResponseSchema = UserSchema;
+
+/**
+ * `POST /api/users/:id/reset-password` body (admin only, not for one's own account): a new
+ * temporary password, under the same rules as at creation. Reply `User` (`passwordChangeRequired`
+ * true); every session of the user is revoked.
+ */
+export const ResetPasswordRequestSchema = z.strictObject({
+  password: NewPasswordSchema,
+});
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
+
+/** `POST /api/users/:id/reset-password` reply. */
+export const ResetPasswordResponseSchema = UserSchema;

@@ -32,12 +32,16 @@ export interface Session {
   errors: string[];
 }
 
-/** A fresh context for `user`: opens `path`, is sent to sign-in, signs in and lands on `path`. */
+/**
+ * A fresh context for `user`: opens `path`, is sent to sign-in, signs in and lands on `path` (or on
+ * `landing`: "Choose your password" for a password an admin set).
+ */
 export async function signIn(
   browser: Browser,
   baseUrl: string,
   user: User,
   path: string,
+  landing: string = path,
 ): Promise<Session> {
   const context = await browser.newContext({
     baseURL: baseUrl,
@@ -61,7 +65,7 @@ export async function signIn(
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   // Back where the user was going (the screen may add its own defaults to the query).
-  const wanted = new URL(path, baseUrl).pathname;
+  const wanted = new URL(landing, baseUrl).pathname;
   await page.waitForURL((url) => url.pathname === wanted);
   return { context, page, errors };
 }

@@ -200,6 +200,8 @@ export interface Stack {
   sandbox: string;
   /** every log line of both processes, for failure messages */
   logs(): string;
+  /** the bootstrap admin (admin + auditor; its password is its own, not a temporary one) */
+  admin: User;
   /** a new staff user with these roles, created by the admin through POST /api/users */
   createUser(label: string, roles: Role[]): Promise<User>;
   /** a sale or preauth placed at the gateway, once the BFF has learned its final status */
@@ -308,6 +310,7 @@ export async function startStack(): Promise<Stack> {
     const stack: Stack = {
       url,
       sandbox,
+      admin: { ...ADMIN, roles: ['admin', 'auditor'] },
       logs: () => children.flatMap((c) => c.lines).join('\n'),
       createUser: async (label, roles) => {
         const user: User = {
@@ -315,8 +318,9 @@ export async function startStack(): Promise<Stack> {
           password: `e2e-${label}-${randomBytes(8).toString('hex')}`,
           roles,
         };
-        // A one-time password, then the user sets their own: four-eyes counts an account whose
-        // password the admin chose as the admin's, so two such ops users could not approve each other.
+        // A one-time password, then the user sets their own: a password the admin chose is
+        // temporary (the BFF allows nothing else until it is changed), and four-eyes counts such an
+        // account as the admin's, so two such ops users could not approve each other.
         const oneTime = `e2e-once-${randomBytes(8).toString('hex')}`;
         const res = await admin.call('POST', '/api/users', {
           ...user,

@@ -418,6 +418,7 @@ for (const variant of DB_VARIANTS) {
         'POST /api/payouts/:id/reject': { reason: 'hostile' },
         'POST /api/payment-links/:id/reject': { reason: 'hostile' },
         'PATCH /api/users/:id': { name: 'Hostile' },
+        'POST /api/users/:id/reset-password': { password: 'a-long-enough-password-1' },
         'POST /api/cards/:cardRefId/info': { reason: 'checking a reference' },
       };
 
@@ -473,6 +474,84 @@ for (const variant of DB_VARIANTS) {
           expect(await businessState(bff.db)).toEqual(before);
         });
       }
+    });
+
+    describe('a password an administrator chose (temporary)', () => {
+      /** An account with every role, created through the API: its password is the admin's choice. */
+      async function temporaryAccount(): Promise<{ id: string; password: string; client: Client }> {
+        const email = `temporary-${randomUUID()}@paydesk.test`;
+        const password = `temporary-password-${randomUUID()}`;
+        bff.secrets.push(password);
+        const created = await admin.client.send('POST', '/api/users', {
+          body: { json: { email, name: 'Temporary', password, roles: [...ROLES] } },
+        });
+        expect(created.status, created.text).toBe(201);
+        const client = new Client(bff);
+        expect((await client.login(email, password)).status).toBe(200);
+        return { id: (created.json as { id: string }).id, password, client };
+      }
+
+      it('when such a session calls every route but reading the session, signing out and changing the password, then 403 PASSWORD_CHANGE_REQUIRED before its roles or input are looked at, audited, nothing written', async () => {
+        const user = await temporaryAccount();
+        const problems: string[] = [];
+        for (const route of all.filter(
+          (r) => r.access !== 'public' && !r.allowsTemporaryPassword,
+        )) {
+          const before = await businessState(bff.db);
+          const body = plausibleBody(route);
+          const reply = await user.client.send(route.method, pathFor(route), {
+            ...(body === undefined ? {} : { body }),
+            headers: [['Idempotency-Key', randomUUID()]],
+          });
+          if (reply.status !== 403 || codeOf(reply) !== 'PASSWORD_CHANGE_REQUIRED')
+            problems.push(`${route.key}: ${reply.status} ${reply.text.slice(0, 160)}`);
+          if (envelopeProblems(reply).length > 0)
+            problems.push(`${route.key}: ${JSON.stringify(envelopeProblems(reply))}`);
+          if (JSON.stringify(await businessState(bff.db)) !== JSON.stringify(before))
+            problems.push(`${route.key}: business state changed`);
+          const rows = await auditRowsFor(bff.db, reply.requestId);
+          const audited = rows.map((r) => [r.action, r.outcome, r.error_code, r.actor_id]);
+          if (
+            JSON.stringify(audited) !==
+            JSON.stringify([[route.action, 'refused', 'PASSWORD_CHANGE_REQUIRED', user.id]])
+          )
+            problems.push(`${route.key}: audited as ${JSON.stringify(audited)}`);
+        }
+        expect(problems).toEqual([]);
+        // The session itself is fine: it reads itself and may choose a password.
+        expect((await user.client.send('GET', '/api/session')).status).toBe(200);
+      });
+
+      it('when such a session sets the same password again, or smuggles a flag to skip the change, then it stays temporary', async () => {
+        const user = await temporaryAccount();
+        const same = await user.client.send('POST', '/api/session/password', {
+          body: { json: { currentPassword: user.password, newPassword: user.password } },
+        });
+        expect(same.status, same.text).toBe(400);
+        const smuggled = await user.client.send('POST', '/api/session/password', {
+          body: {
+            json: {
+              currentPassword: user.password,
+              newPassword: user.password,
+              passwordChangeRequired: false,
+            },
+          },
+        });
+        expect(smuggled.status, smuggled.text).toBe(400);
+        const patched = await user.client.send('PATCH', `/api/users/${user.id}`, {
+          body: { json: { passwordChangeRequired: false } },
+        });
+        expect(codeOf(patched)).toBe('PASSWORD_CHANGE_REQUIRED');
+        const row = await bff.db.k
+          .selectFrom('users')
+          .select('password_temporary_at')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        expect(row.password_temporary_at).not.toBeNull();
+        expect(codeOf(await user.client.send('GET', '/api/transactions'))).toBe(
+          'PASSWORD_CHANGE_REQUIRED',
+        );
+      });
     });
 
     describe('idle and absolute expiry', () => {

@@ -7,6 +7,7 @@ import { lazyElement } from './lazy-route';
 // Declarative routing: no route needs loaders or actions (TanStack Query owns data), and it keeps
 // the data router's code out of the initial bundle.
 const SignInRoute = lazy(() => import('../features/auth/routes/sign-in-route'));
+const ChoosePasswordRoute = lazy(() => import('../features/auth/routes/choose-password-route'));
 const ShellRoute = lazy(() => import('../features/shell/routes/shell-route'));
 const HomeRoute = lazy(() => import('../features/home/routes/home-route'));
 const AccountRoute = lazy(() => import('../features/auth/routes/account-route'));
@@ -39,6 +40,7 @@ export function AppRoutes() {
     <RouteErrorBoundary resetKey={location.pathname}>
       <Routes>
         <Route path="/sign-in" element={lazyElement(SignInRoute)} />
+        <Route path="/choose-password" element={lazyElement(ChoosePasswordRoute)} />
         <Route path="/" element={lazyElement(ShellRoute)}>
           <Route index element={lazyElement(HomeRoute)} />
           <Route path="account" element={lazyElement(AccountRoute)} />

@@ -6,6 +6,8 @@ import {
   apiUrl,
   describeError,
   isApiError,
+  isPasswordChangeRequired,
+  sessionEndOf,
   type ApiError,
 } from './api-client';
 
@@ -109,6 +111,27 @@ describe('api client', () => {
     const error = await caught(apiRequest('GET', '/api/users', UserListResponseSchema));
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.status).toBe(0);
+  });
+
+  it('when a route is refused because the password must be changed first, then the error says so and does not count as the session ending', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        reply(403, {
+          error: {
+            code: 'PASSWORD_CHANGE_REQUIRED',
+            message: 'choose your own password first: this one was set by an administrator',
+            requestId: 'req-pw',
+          },
+        }),
+      ),
+    );
+    const error = await caught(apiRequest('GET', '/api/users', UserListResponseSchema));
+    expect(isPasswordChangeRequired(error)).toBe(true);
+    expect(sessionEndOf(error)).toBeNull();
+    expect(describeError(error)).toBe(
+      'Choose your own password first: this one was set by an administrator.',
+    );
+    expect(isPasswordChangeRequired(new Error('x'))).toBe(false);
   });
 
   it('when building URLs, then empty and missing values are left out', () => {

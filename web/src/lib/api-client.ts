@@ -71,6 +71,14 @@ export function sessionEndOf(error: unknown): 'expired' | 'disabled' | null {
   return null;
 }
 
+/**
+ * The account's password was chosen by an administrator and must be replaced before anything else
+ * (403 PASSWORD_CHANGE_REQUIRED): the app sends the user to "Choose your password".
+ */
+export function isPasswordChangeRequired(error: unknown): boolean {
+  return isApiError(error) && error.code === 'PASSWORD_CHANGE_REQUIRED';
+}
+
 export function isForbidden(error: unknown): boolean {
   return isApiError(error) && error.code === 'FORBIDDEN';
 }
@@ -188,6 +196,8 @@ export function describeError(error: unknown): string {
       return 'This account is disabled. Ask an administrator to enable it.';
     case 'FORBIDDEN':
       return 'Your roles do not allow this.';
+    case 'PASSWORD_CHANGE_REQUIRED':
+      return 'Choose your own password first: this one was set by an administrator.';
     case 'CSRF_REJECTED':
       return 'The request was refused as cross-site. Reload the page and try again.';
     case 'RATE_LIMITED': {

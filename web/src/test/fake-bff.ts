@@ -11,6 +11,7 @@ import {
   CSRF_HEADER_VALUE,
   ErrorEnvelopeSchema,
   LoginRequestSchema,
+  ResetPasswordRequestSchema,
   SessionResponseSchema,
   TotpConfirmRequestSchema,
   TotpConfirmResponseSchema,
@@ -80,6 +81,7 @@ export function makeUser(overrides: Partial<User> & Pick<User, 'email' | 'roles'
     name: overrides.email.split('@')[0],
     disabled: false,
     totpEnabled: false,
+    passwordChangeRequired: false,
     createdAt: iso(0),
     updatedAt: iso(0),
     lastLoginAt: iso(30),
@@ -321,12 +323,20 @@ export class FakeBff {
     }
     if (path === '/api/session') return this.session(request);
     if (path === '/api/session/password' && method === 'POST') return this.changePassword(request);
+    // A password an administrator set allows nothing else until the user chooses their own.
+    if (this.current()?.passwordChangeRequired === true && !this.current()?.disabled) {
+      return error(
+        403,
+        'PASSWORD_CHANGE_REQUIRED',
+        'choose your own password first: this one was set by an administrator',
+      );
+    }
     if (path === '/api/session/totp' && method === 'POST') return this.totpEnrol();
     if (path === '/api/session/totp/confirm' && method === 'POST') return this.totpConfirm(request);
     if (path === '/api/users') return this.usersCollection(request);
-    const userMatch = /^\/api\/users\/([^/]+)(\/reset-totp)?$/.exec(path);
+    const userMatch = /^\/api\/users\/([^/]+)(\/reset-totp|\/reset-password)?$/.exec(path);
     if (userMatch?.[1] !== undefined) {
-      return this.userItem(request, decodeURIComponent(userMatch[1]), userMatch[2] !== undefined);
+      return this.userItem(request, decodeURIComponent(userMatch[1]), userMatch[2]);
     }
     if (path === '/api/audit' && method === 'GET') return this.auditList(request);
     if (path === '/api/audit/verify' && method === 'GET') return this.auditVerify(request);
@@ -384,8 +394,15 @@ export class FakeBff {
     if (this.passwords.get(auth.email) !== parsed.data.currentPassword) {
       return error(400, 'CURRENT_PASSWORD_INVALID', 'wrong current password');
     }
+    if (auth.passwordChangeRequired && parsed.data.newPassword === parsed.data.currentPassword) {
+      const message =
+        'choose a password of your own: it must differ from the one an administrator set';
+      return error(400, 'VALIDATION_FAILED', `newPassword: ${message}`, {
+        fields: [{ path: 'newPassword', rule: 'differs', message }],
+      });
+    }
     this.passwords.set(auth.email, parsed.data.newPassword);
-    return this.sessionReply(auth);
+    return this.sessionReply(this.replaceUser({ ...auth, passwordChangeRequired: false }));
   }
 
   private totpEnrol(): Reply {
@@ -431,20 +448,29 @@ export class FakeBff {
       name: parsed.data.name,
       roles: parsed.data.roles,
       lastLoginAt: null,
+      passwordChangeRequired: true,
     });
     this.users = [...this.users, user];
     this.passwords.set(user.email, parsed.data.password);
     return this.reply(UserSchema, user, 201);
   }
 
-  private userItem(request: RecordedRequest, id: string, resetTotp: boolean): Reply {
+  private userItem(request: RecordedRequest, id: string, action: string | undefined): Reply {
     const auth = this.requireRole('admin');
     if ('status' in auth) return auth;
     const user = this.users.find((u) => u.id === id);
     if (!user) return error(404, 'NOT_FOUND', 'no such user');
-    if (resetTotp && request.method === 'POST') {
+    if (action === '/reset-totp' && request.method === 'POST') {
       return this.reply(UserSchema, this.replaceUser({ ...user, totpEnabled: false }));
     }
+    if (action === '/reset-password' && request.method === 'POST') {
+      if (user.id === auth.id) return error(403, 'FORBIDDEN', 'not for your own password');
+      const parsed = ResetPasswordRequestSchema.safeParse(request.body);
+      if (!parsed.success) return validation(parsed.error.issues);
+      this.passwords.set(user.email, parsed.data.password);
+      return this.reply(UserSchema, this.replaceUser({ ...user, passwordChangeRequired: true }));
+    }
+    if (action !== undefined) return error(405, 'METHOD_NOT_ALLOWED', 'no');
     if (request.method !== 'PATCH') return error(405, 'METHOD_NOT_ALLOWED', 'no');
     const parsed = UpdateUserRequestSchema.safeParse(request.body);
     if (!parsed.success) return validation(parsed.error.issues);

@@ -1,7 +1,11 @@
-import { CreateUserRequestSchema, UpdateUserRequestSchema } from '@paydesk/shared/api';
+import {
+  CreateUserRequestSchema,
+  ResetPasswordRequestSchema,
+  UpdateUserRequestSchema,
+} from '@paydesk/shared/api';
 import { invalidParam, parseInput } from '../../errors.js';
 import type { Services } from '../../services/index.js';
-import type { Handler, RouteContext } from '../run-route.js';
+import { requireAuth, type Handler, type RouteContext } from '../run-route.js';
 
 const ID = /^[0-9a-f-]{36}$/;
 
@@ -24,7 +28,8 @@ export function userHandlers(s: Services) {
     const raw: unknown = ctx.req.body;
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
     ctx.audit.summary = { email: body.email, name: body.name, roles: body.roles };
-    const user = await s.users.create(body);
+    // The admin chose the password: its holder must choose their own at the first sign-in.
+    const user = await s.users.create(body, { temporaryPassword: true });
     ctx.audit.target = `user:${user.id}`;
     return { kind: 'json', status: 201, body: user };
   };
@@ -49,10 +54,29 @@ export function userHandlers(s: Services) {
     return { kind: 'json', status: 200, body: user };
   };
 
+  /**
+   * A new temporary password for a user who forgot theirs (never one's own): their sessions end,
+   * and they must choose their own at their next sign-in. The audit row names the user, never the
+   * password; four-eyes (payouts/four-eyes.ts) counts it as the admin choosing their password.
+   */
+  const resetPassword: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
+    const id = userId(ctx);
+    const body = parseInput(ResetPasswordRequestSchema, ctx.req.body, 'body');
+    const user = await s.users.resetPassword(id, body.password, auth.user.id, (reset) => {
+      ctx.audit.summary = { email: reset.email, sessionsRevoked: true };
+      return ctx.attemptEntry(null);
+    });
+    // Its audit row committed with the reset.
+    ctx.audit.recorded = true;
+    return { kind: 'json', status: 200, body: user };
+  };
+
   return {
     'GET /api/users': list,
     'POST /api/users': create,
     'PATCH /api/users/:id': update,
     'POST /api/users/:id/reset-totp': resetTotp,
+    'POST /api/users/:id/reset-password': resetPassword,
   } as const;
 }

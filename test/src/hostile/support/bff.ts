@@ -13,7 +13,12 @@ import { ManualClock } from '@paydesk/bff/dist/clock.js';
 import { loadConfig, type Config } from '@paydesk/bff/dist/config.js';
 import { openDatabase, type Db } from '@paydesk/bff/dist/db/connect.js';
 import { createLogger } from '@paydesk/bff/dist/logger.js';
-import { ROUTES, splitRouteKey, type RouteKey } from '@paydesk/bff/dist/http/route-table.js';
+import {
+  allowsTemporaryPassword,
+  ROUTES,
+  splitRouteKey,
+  type RouteKey,
+} from '@paydesk/bff/dist/http/route-table.js';
 import type { Services } from '@paydesk/bff/dist/services/index.js';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, REQUEST_ID_HEADER, type Role } from '@paydesk/shared/api';
 import { uriEncode } from './arbitraries.js';
@@ -289,12 +294,12 @@ export async function startBff(variant: DbVariant): Promise<HostileBff> {
       const email = `hostile${accountCounter}-${roles.join('-') || 'none'}@paydesk.test`;
       const password = `pw-${randomBytes(9).toString('hex')}-${accountCounter}`;
       bff.secrets.push(password);
-      const user = await services.users.create({
-        email,
-        name: `Hostile ${accountCounter}`,
-        password,
-        roles,
-      });
+      // Its holder's own password (as after a first sign-in): a temporary one, as an admin's
+      // `POST /api/users` gives, would allow nothing but changing it.
+      const user = await services.users.create(
+        { email, name: `Hostile ${accountCounter}`, password, roles },
+        { temporaryPassword: false },
+      );
       const client = new Client(bff);
       const res = await client.login(email, password);
       if (res.status !== 200)
@@ -339,6 +344,8 @@ export interface RouteInfo {
   action: string;
   /** the `:name` parameters of the path */
   params: string[];
+  /** a session whose password an admin chose (temporary) may call it */
+  allowsTemporaryPassword: boolean;
 }
 
 export function routes(): RouteInfo[] {
@@ -352,6 +359,7 @@ export function routes(): RouteInfo[] {
       access: rule.access,
       action: rule.action,
       params: [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? ''),
+      allowsTemporaryPassword: allowsTemporaryPassword(rule),
     };
   });
 }

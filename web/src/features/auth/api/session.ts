@@ -19,6 +19,34 @@ export const sessionKeys = {
 
 export type SessionEndReason = 'expired' | 'disabled' | 'signed-out';
 
+/** The page a user whose password an administrator chose is sent to (outside the app's shell). */
+export const CHOOSE_PASSWORD_PATH = '/choose-password';
+
+/** `/choose-password?next=…`: where the user goes once they have chosen their password. */
+export function choosePasswordPath(next: string | null): string {
+  if (next === null || next === '/' || next.startsWith(CHOOSE_PASSWORD_PATH))
+    return CHOOSE_PASSWORD_PATH;
+  return `${CHOOSE_PASSWORD_PATH}?${new URLSearchParams({ next }).toString()}`;
+}
+
+/**
+ * The server refused a request because the password must be changed first (403
+ * PASSWORD_CHANGE_REQUIRED: an administrator reset it meanwhile, or the session reply is old):
+ * the session is marked so, and the guard sends the user to choose one.
+ */
+export function requirePasswordChange(client: QueryClient): void {
+  const session = client.getQueryData<SessionResponse | null>(sessionKeys.current);
+  if (session === undefined || session === null) {
+    void client.invalidateQueries({ queryKey: sessionKeys.current });
+    return;
+  }
+  if (session.user.passwordChangeRequired) return;
+  client.setQueryData<SessionResponse>(sessionKeys.current, {
+    ...session,
+    user: { ...session.user, passwordChangeRequired: true },
+  });
+}
+
 export function sessionQueryOptions() {
   return queryOptions({
     queryKey: sessionKeys.current,

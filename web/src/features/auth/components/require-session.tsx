@@ -2,10 +2,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { ErrorState, LoadingState } from '../../../components/page-states';
-import { sessionKeys, sessionQueryOptions, type SessionEndReason } from '../api/session';
+import {
+  choosePasswordPath,
+  sessionKeys,
+  sessionQueryOptions,
+  type SessionEndReason,
+} from '../api/session';
 import { SessionContext } from './session-context';
 
-/** Renders its children only with a session; otherwise sends the user to sign-in and back after. */
+/**
+ * Renders its children only with a session; otherwise sends the user to sign-in and back after. A
+ * session whose password an administrator chose is sent to "Choose your password" first, and back.
+ */
 export function RequireSession({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const location = useLocation();
@@ -27,6 +35,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
     if (reason !== 'signed-out') params.set('next', `${location.pathname}${location.search}`);
     if (reason === 'expired' || reason === 'disabled') params.set('reason', reason);
     return <Navigate to={`/sign-in?${params.toString()}`} replace />;
+  }
+  if (session.data.user.passwordChangeRequired) {
+    return <Navigate to={choosePasswordPath(`${location.pathname}${location.search}`)} replace />;
   }
   return <SessionContext value={session.data}>{children}</SessionContext>;
 }

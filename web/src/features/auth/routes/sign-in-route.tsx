@@ -8,7 +8,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { ErrorState, LoadingState } from '../../../components/page-states';
 import { ColorModeToggle } from '../../../theme/color-mode-toggle';
 import { safeNextPath, SCREENS } from '../../shell/navigation';
-import { sessionKeys, sessionQueryOptions } from '../api/session';
+import { choosePasswordPath, sessionKeys, sessionQueryOptions } from '../api/session';
 import { SignInForm } from '../components/sign-in-form';
 
 export default function SignInRoute() {
@@ -23,6 +23,9 @@ export default function SignInRoute() {
   }, []);
 
   if (session.data) {
+    // A password an administrator set comes first: then on to where the user was going.
+    if (session.data.user.passwordChangeRequired)
+      return <Navigate to={choosePasswordPath(next)} replace />;
     return <Navigate to={next ?? SCREENS.home.path} replace />;
   }
 

@@ -1,8 +1,10 @@
 import {
+  ResetPasswordResponseSchema,
   ResetTotpResponseSchema,
   UserListResponseSchema,
   UserSchema,
   type CreateUserRequest,
+  type ResetPasswordRequest,
   type UpdateUserRequest,
 } from '@paydesk/shared/api';
 import { queryOptions } from '@tanstack/react-query';
@@ -33,5 +35,15 @@ export function resetUserTotp(id: string) {
     `/api/users/${encodeURIComponent(id)}/reset-totp`,
     ResetTotpResponseSchema,
     { body: {} },
+  );
+}
+
+/** A new temporary password for the user (never one's own); their sessions end. */
+export function resetUserPassword({ id, body }: { id: string; body: ResetPasswordRequest }) {
+  return apiRequest(
+    'POST',
+    `/api/users/${encodeURIComponent(id)}/reset-password`,
+    ResetPasswordResponseSchema,
+    { body },
   );
 }

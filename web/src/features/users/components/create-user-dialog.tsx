@@ -50,7 +50,9 @@ export default function CreateUserDialog({
   const mutation = useMutation({
     mutationFn: createUser,
     onSuccess: async (user) => {
-      notify(`${user.name} can now sign in as ${user.email}.`);
+      notify(
+        `${user.name} can now sign in as ${user.email}, and must then choose their own password.`,
+      );
       reset(EMPTY);
       onClose();
       await client.invalidateQueries({ queryKey: userKeys.all });
@@ -130,7 +132,7 @@ export default function CreateUserDialog({
               helperText={fieldHelp(
                 formState.errors.password,
                 `At least ${PASSWORD_MIN_LENGTH} characters.`,
-                `At least ${PASSWORD_MIN_LENGTH} characters. Share it safely; the user can change it.`,
+                `At least ${PASSWORD_MIN_LENGTH} characters. Share it safely: it is temporary, and the user must choose their own at their first sign-in.`,
               )}
               {...register('password')}
             />

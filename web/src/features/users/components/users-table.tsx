@@ -15,6 +15,7 @@ export interface UserActions {
   onEdit: (user: User) => void;
   onToggleDisabled: (user: User) => void;
   onResetTotp: (user: User) => void;
+  onResetPassword: (user: User) => void;
 }
 
 export function UsersTable({
@@ -54,12 +55,27 @@ export function UsersTable({
         }),
         helper.accessor('disabled', {
           header: 'Status',
-          cell: (info) =>
-            info.getValue() ? (
-              <Chip label="Disabled" size="small" color="default" />
-            ) : (
-              <Chip label="Active" size="small" color="success" variant="outlined" />
-            ),
+          cell: (info) => (
+            <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+              {info.getValue() ? (
+                <Chip label="Disabled" size="small" color="default" />
+              ) : (
+                <Chip label="Active" size="small" color="success" variant="outlined" />
+              )}
+              {/* Set by an administrator (creation or a reset) until the user chooses their own. */}
+              {info.row.original.passwordChangeRequired ? (
+                <Chip
+                  label="Temporary password"
+                  size="small"
+                  color="warning"
+                  variant="outlined"
+                  title="Set by an administrator: the user must choose their own at their next sign-in"
+                  // May break onto two lines, so that the column stays narrow.
+                  sx={{ height: 'auto', py: 0.25, '& .MuiChip-label': { whiteSpace: 'normal' } }}
+                />
+              ) : null}
+            </Stack>
+          ),
         }),
         helper.accessor('totpEnabled', {
           header: 'Two-step',
@@ -99,6 +115,20 @@ export function UsersTable({
                     aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
                   >
                     {user.disabled ? 'Enable' : 'Disable'}
+                  </Button>
+                )}
+                {/* One's own password is changed under My account, with the current one. */}
+                {user.id === currentUserId ? null : (
+                  <Button
+                    size="small"
+                    color="warning"
+                    sx={{ whiteSpace: 'nowrap' }}
+                    onClick={() => {
+                      actions.onResetPassword(user);
+                    }}
+                    aria-label={`Reset password of ${user.email}`}
+                  >
+                    Reset password
                   </Button>
                 )}
                 {user.totpEnabled ? (

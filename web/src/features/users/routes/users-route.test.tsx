@@ -101,7 +101,9 @@ describe('users screen', () => {
     await app.user.click(within(dialog).getByLabelText(/Support/));
     await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
     expect(
-      await screen.findByText('New Person can now sign in as new.person@example.com.'),
+      await screen.findByText(
+        'New Person can now sign in as new.person@example.com, and must then choose their own password.',
+      ),
     ).toBeInTheDocument();
     const [create] = app.bff.requestsTo('POST', '/api/users');
     expect(create!.headers.get('X-Requested-With')).toBe('paydesk');

@@ -18,6 +18,7 @@ import { UsersTable, type UserActions } from '../components/users-table';
 // The forms (and react-hook-form) load when a dialog first opens, not with the list.
 const CreateUserDialog = lazy(() => import('../components/create-user-dialog'));
 const EditUserDialog = lazy(() => import('../components/edit-user-dialog'));
+const ResetPasswordDialog = lazy(() => import('../components/reset-password-dialog'));
 
 type Pending = { kind: 'disable' | 'reset-totp'; user: User } | null;
 
@@ -28,6 +29,7 @@ function UsersScreen() {
   const users = useQuery(usersQueryOptions());
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
+  const [resettingPassword, setResettingPassword] = useState<User | null>(null);
   const [pending, setPending] = useState<Pending>(null);
 
   const refresh = () => client.invalidateQueries({ queryKey: userKeys.all });
@@ -75,6 +77,7 @@ function UsersScreen() {
       onResetTotp: (user) => {
         setPending({ kind: 'reset-totp', user });
       },
+      onResetPassword: setResettingPassword,
     }),
     [mutateDisabled],
   );
@@ -125,6 +128,15 @@ function UsersScreen() {
             user={editing}
             onClose={() => {
               setEditing(null);
+            }}
+          />
+        ) : null}
+        {resettingPassword ? (
+          <ResetPasswordDialog
+            key={resettingPassword.id}
+            user={resettingPassword}
+            onClose={() => {
+              setResettingPassword(null);
             }}
           />
         ) : null}
