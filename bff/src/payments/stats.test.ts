@@ -307,6 +307,7 @@ for (const variant of DB_VARIANTS) {
             // the return that cancelled the 44.00 hold: no money had come in, none went back
             op(1, orders.cancelledHold, { amount_minor: 4400 }),
             op(2, orders.returnedSale, { amount_minor: 500 }),
+            op(3, orders.partialCapture, { kind: 'capture', amount_minor: 8200 }),
           ])
           .execute();
       });
@@ -356,6 +357,175 @@ for (const variant of DB_VARIANTS) {
         expect(listed.items.map((i) => i.orderid).sort()).toEqual([
           'pending:rb-stats-13',
           'pending:rb-stats-14',
+        ]);
+      });
+    },
+  );
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(
+    `statistics date money by when it was taken (${variant.name})`,
+    () => {
+      let t: TestApp;
+      let support: TestClient;
+      /** the window: two days up to NOW */
+      const from = NOW - 2 * DAY;
+      const before = NOW - 10 * DAY;
+      const preauth = { type: 'preauth', stage: 'captured' };
+      const orders = {
+        // the reviewer's case: a 30.00 hold and an 8.00 sale before the window, the hold captured
+        // and the sale returned inside it
+        heldBefore: row(1, {
+          ...preauth,
+          created_at: before,
+          amount_minor: 3000,
+          authorized_minor: 3000,
+          captured_minor: 3000,
+        }),
+        saleBefore: row(2, {
+          created_at: before + 1,
+          stage: 'returned',
+          amount_minor: 800,
+          captured_minor: 800,
+          returned_minor: 800,
+        }),
+        // authorized in the window, captured the day after it ends
+        capturedAfter: row(3, {
+          ...preauth,
+          created_at: NOW - DAY + 10,
+          amount_minor: 5000,
+          authorized_minor: 5000,
+          captured_minor: 5000,
+        }),
+        // 30.00 held in the window, 20.00 of it captured (still processing at the gateway) after a
+        // declined capture of the whole
+        partial: row(4, {
+          ...preauth,
+          created_at: NOW - DAY + 20,
+          amount_minor: 3000,
+          authorized_minor: 3000,
+          captured_minor: 2000,
+        }),
+        // held before the window, captured and then voided inside it: no money taken
+        voidedAfterCapture: row(5, {
+          ...preauth,
+          stage: 'voided',
+          created_at: before + 2,
+          amount_minor: 4000,
+          authorized_minor: 4000,
+          captured_minor: 4000,
+        }),
+      };
+      beforeAll(async () => {
+        t = await startApp(variant);
+        support = await t.userWithRoles(['support']);
+        const k = payDb(t.db);
+        await k.insertInto('transactions').values(Object.values(orders)).execute();
+        const capture = { kind: 'capture', origin: 'gateway' };
+        await k
+          .insertInto('transaction_operations')
+          .values([
+            op(1, orders.heldBefore, { ...capture, amount_minor: 3000, created_at: from + 1_000 }),
+            op(2, orders.saleBefore, { amount_minor: 800, created_at: NOW - DAY }),
+            op(3, orders.capturedAfter, { ...capture, amount_minor: 5000, created_at: NOW + DAY }),
+            // the first try, the whole hold, was declined: no money, and the order counts once
+            op(7, orders.partial, {
+              ...capture,
+              state: 'declined',
+              amount_minor: 3000,
+              created_at: NOW - DAY + 25,
+            }),
+            op(4, orders.partial, {
+              ...capture,
+              state: 'processing',
+              amount_minor: 2000,
+              created_at: NOW - DAY + 30,
+            }),
+            op(5, orders.voidedAfterCapture, {
+              ...capture,
+              amount_minor: 4000,
+              created_at: NOW - DAY + 40,
+            }),
+            op(6, orders.voidedAfterCapture, {
+              kind: 'void',
+              amount_minor: 4000,
+              created_at: NOW - DAY + 50,
+            }),
+          ])
+          .execute();
+      });
+      afterAll(async () => {
+        await t.close();
+      });
+
+      const statsOver = async (start: number, end: number) => {
+        const res = await support.get(
+          `/api/stats?from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}`,
+        );
+        expect(res.status, res.text).toBe(200);
+        return StatsResponseSchema.parse(res.json);
+      };
+      const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+      it('when a hold authorized before the window is captured inside it, then its captured amount counts on the day of the capture, like a return on the day of the return', async () => {
+        const stats = await statsOver(from, NOW);
+        // The hold captured in the window 30.00 + the partial capture 20.00. Not counted: the 8.00
+        // sale (approved before the window), the hold captured after the window, the capture
+        // voided since.
+        expect(stats.volumes).toEqual([
+          { currency: 'EUR', count: 2, approvedCount: 2, capturedAmount: '50.00' },
+        ]);
+        expect(stats.volumeByDay).toEqual([
+          {
+            day: dayOf(from),
+            currency: 'EUR',
+            count: 0,
+            approvedCount: 0,
+            capturedAmount: '30.00',
+          },
+          {
+            day: dayOf(NOW - DAY),
+            currency: 'EUR',
+            count: 2,
+            approvedCount: 2,
+            capturedAmount: '20.00',
+          },
+        ]);
+        expect(stats.returnsByDay).toEqual([
+          { day: dayOf(NOW - DAY), currency: 'EUR', count: 1, amount: '8.00' },
+        ]);
+        // Counts and the approval rate stay per order created in the window.
+        expect(stats.byStatus).toEqual({ approved: 2 });
+        expect(stats.approvalRate).toBe(1);
+      });
+
+      it('when only the hold was captured in the window, then the window shows that money with no order of its own', async () => {
+        const stats = await statsOver(from, NOW - DAY);
+        expect(stats.volumes).toEqual([
+          { currency: 'EUR', count: 0, approvedCount: 0, capturedAmount: '30.00' },
+        ]);
+        expect(stats.approvalRate).toBeNull();
+        expect(stats.returnsByDay).toEqual([]);
+      });
+
+      it('when a hold of the window is captured after it, then the capture counts in the later window, not in the one of its authorization', async () => {
+        const later = await statsOver(NOW, NOW + 2 * DAY);
+        expect(later.volumes).toEqual([
+          { currency: 'EUR', count: 0, approvedCount: 0, capturedAmount: '50.00' },
+        ]);
+        expect(later.volumeByDay).toEqual([
+          {
+            day: dayOf(NOW + DAY),
+            currency: 'EUR',
+            count: 0,
+            approvedCount: 0,
+            capturedAmount: '50.00',
+          },
+        ]);
+        const authorized = await statsOver(NOW - DAY, NOW);
+        expect(authorized.volumes).toEqual([
+          { currency: 'EUR', count: 2, approvedCount: 2, capturedAmount: '20.00' },
         ]);
       });
     },

@@ -1,7 +1,11 @@
 // The home screen's statistics: captured volume per currency and per UTC day, status counts,
 // returns per day, and the orders that need a person whatever their age (outcome unknown, flagged
-// drift). Every query reads the window through `transactions_created` (or, for the orders the
-// gateway never created, `transactions_status_created`): no query scans the whole table.
+// drift). Money is dated by when it was taken: a sale or rebill by its approval (the order's own
+// operation, `created_at`), a preauth's capture by the capture operation; returns by the return
+// operation. Order counts stay per order created in the window. Every query reads the window
+// through an index: `transactions_created` (or, for the orders the gateway never created,
+// `transactions_status_created`), `transaction_operations_kind_created` for captures and returns.
+// No query scans a whole table.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import type { StatsResponse } from '@paydesk/shared/api';
@@ -17,6 +21,15 @@ export const ATTENTION_CAP = 1_000;
  * verifications and PAN eligibility checks (no money moves).
  */
 export const MONEY_IN_TYPES = ['sale', 'preauth', 'rebill'] as const;
+
+/** Money-in orders whose money is taken with their approval: dated by the order. */
+export const TAKEN_ON_APPROVAL_TYPES = ['sale', 'rebill'] as const;
+
+/**
+ * Operation states of a capture or return that count as money moved: approved, or accepted by the
+ * gateway and still processing (as the order's captured and returned totals count them).
+ */
+const MOVED_STATES = ['processing', 'approved'];
 
 /**
  * The stage of an order the gateway never created (a rebill whose request never reached it, judged
@@ -35,11 +48,11 @@ function createdOrders(inWindow: Window): Window {
 }
 
 /**
- * A group's orders (`n`), approved orders (`approved_n`) and the exact money captured from
- * customers (`captured_high`/`captured_low`, read with `exactSum`): the captured amount of the
- * approved money-in orders (a sale or rebill: its amount; a preauth: only what was captured, so
- * nothing for a hold never captured or cancelled), voided ones excluded. Returns are not deducted:
- * they are reported on their own (`returnsByDay`).
+ * A group's orders (`n`), approved orders (`approved_n`) and the exact money they took from
+ * customers on their approval (`captured_high`/`captured_low`, read with `exactSum`): the
+ * captured amount of the approved sales and rebills, voided ones excluded. A preauth takes no
+ * money on its approval: its capture does, counted by the capture's date (`statsQueries`
+ * `captures`). Returns are not deducted: they are reported on their own (`returnsByDay`).
  */
 export function capturedVolume(eb: TxEb) {
   const captured = sumParts(
@@ -48,7 +61,7 @@ export function capturedVolume(eb: TxEb) {
       .when(
         eb.and([
           eb('status', '=', 'approved'),
-          eb('type', 'in', MONEY_IN_TYPES),
+          eb('type', 'in', TAKEN_ON_APPROVAL_TYPES),
           eb.or([eb('stage', 'is', null), eb('stage', '<>', 'voided')]),
         ]),
       )
@@ -72,8 +85,17 @@ export function statsQueries(k: PayDb, from: number, to: number) {
     .selectFrom('transactions')
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
+  /** the follow-ups of one kind made in the window that moved money, with their order */
+  const operations = (kind: 'capture' | 'return') =>
+    k
+      .selectFrom('transaction_operations as o')
+      .innerJoin('transactions as t', 't.id', 'o.transaction_id')
+      .where('o.kind', '=', kind)
+      .where('o.state', 'in', MOVED_STATES)
+      .where('o.created_at', '>=', from)
+      .where('o.created_at', '<', to);
   const day = sql<number>`created_at / ${sql.lit(DAY)}`;
-  const returnDay = sql<number>`o.created_at / ${sql.lit(DAY)}`;
+  const operationDay = sql<number>`o.created_at / ${sql.lit(DAY)}`;
   return {
     byCurrency: createdOrders(inWindow)
       .select((eb) => ['currency', ...capturedVolume(eb)])
@@ -82,6 +104,23 @@ export function statsQueries(k: PayDb, from: number, to: number) {
     byDay: createdOrders(inWindow)
       .select((eb) => [day.as('day'), 'currency', ...capturedVolume(eb)])
       .groupBy([day, 'currency']),
+    // The money of preauths, by the day of their capture, whenever the hold was authorized: what
+    // the capture took (the order's captured amount; the gateway captures a preauth once). A hold
+    // voided after its capture took nothing in the end.
+    captures: operations('capture')
+      .where('t.type', '=', 'preauth')
+      .where('t.status', '=', 'approved')
+      .where((eb) => eb.or([eb('t.stage', 'is', null), eb('t.stage', '<>', 'voided')]))
+      .select((eb) => {
+        const amount = sumParts(eb.ref('t.captured_minor'));
+        return [
+          operationDay.as('day'),
+          't.currency as currency',
+          amount.high.as('captured_high'),
+          amount.low.as('captured_low'),
+        ];
+      })
+      .groupBy([operationDay, 't.currency']),
     // Counted from the status index alone; the few orders never created are taken off after.
     byStatus: inWindow
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
@@ -92,25 +131,19 @@ export function statsQueries(k: PayDb, from: number, to: number) {
       .select((eb) => eb.fn.countAll<number | string>().as('n')),
     // Money actually returned: a return on a preauth never captured cancels the hold (stage
     // `hold_cancelled`); no money had come in, so none goes back.
-    returns: k
-      .selectFrom('transaction_operations as o')
-      .innerJoin('transactions as t', 't.id', 'o.transaction_id')
-      .where('o.kind', '=', 'return')
-      .where('o.state', 'in', ['processing', 'approved'])
-      .where('o.created_at', '>=', from)
-      .where('o.created_at', '<', to)
+    returns: operations('return')
       .where((eb) => eb.or([eb('t.type', '<>', 'preauth'), eb('t.captured_minor', '>', 0)]))
       .select((eb) => {
         const amount = sumParts(eb.ref('o.amount_minor'));
         return [
-          returnDay.as('day'),
+          operationDay.as('day'),
           't.currency as currency',
           eb.fn.countAll<number | string>().as('n'),
           amount.high.as('amount_high'),
           amount.low.as('amount_low'),
         ];
       })
-      .groupBy([returnDay, 't.currency']),
+      .groupBy([operationDay, 't.currency']),
   };
 }
 
@@ -119,6 +152,40 @@ const byDayThenCurrency = (a: { day: string; currency: string }, b: typeof a) =>
 
 const utcDay = (day: unknown) => new Date(Number(big(day)) * DAY).toISOString().slice(0, 10);
 
+/** Orders created, approved, and the money taken, of one currency (and day). */
+interface Figures {
+  count: number;
+  approvedCount: number;
+  captured: bigint;
+}
+
+/** Adds figures to a group of `groups` (a new group starts from nothing). */
+function addTo<K>(groups: Map<K, Figures>, key: K, figures: Partial<Figures>): void {
+  const now = groups.get(key) ?? { count: 0, approvedCount: 0, captured: 0n };
+  groups.set(key, {
+    count: now.count + (figures.count ?? 0),
+    approvedCount: now.approvedCount + (figures.approvedCount ?? 0),
+    captured: now.captured + (figures.captured ?? 0n),
+  });
+}
+
+const figuresOf = (r: {
+  n: unknown;
+  approved_n: unknown;
+  captured_high: unknown;
+  captured_low: unknown;
+}) => ({
+  count: Number(big(r.n)),
+  approvedCount: Number(big(r.approved_n)),
+  captured: exactSum(r.captured_high, r.captured_low),
+});
+
+const asVolume = (f: Figures) => ({
+  count: f.count,
+  approvedCount: f.approvedCount,
+  capturedAmount: formatMinorUnits(f.captured),
+});
+
 /** Everything of `StatsResponse` but the attention counts, over [from, to). */
 export async function windowStats(
   k: PayDb,
@@ -126,9 +193,10 @@ export async function windowStats(
   to: number,
 ): Promise<Omit<StatsResponse, 'from' | 'to' | 'attention'>> {
   const q = statsQueries(k, from, to);
-  const [byCurrency, byDay, byStatus, notCreated, returns] = await Promise.all([
+  const [byCurrency, byDay, captures, byStatus, notCreated, returns] = await Promise.all([
     q.byCurrency.execute(),
     q.byDay.execute(),
+    q.captures.execute(),
     q.byStatus.execute(),
     q.notCreated.executeTakeFirst(),
     q.returns.execute(),
@@ -142,13 +210,23 @@ export async function windowStats(
     (sum, s) => sum + (statusCounts[s] ?? 0),
     0,
   );
+  // The orders of the window, with the money taken on approval; then the captures of the window,
+  // in a currency (and on a day) that may have no order at all.
+  const currencies = new Map<string, Figures>();
+  const days = new Map<string, Figures>();
+  const dayKey = (day: unknown, currency: string) => `${utcDay(day)} ${currency}`;
+  for (const r of byCurrency) addTo(currencies, r.currency, figuresOf(r));
+  for (const r of byDay) addTo(days, dayKey(r.day, r.currency), figuresOf(r));
+  for (const r of captures) {
+    const captured = exactSum(r.captured_high, r.captured_low);
+    if (captured === 0n) continue;
+    addTo(currencies, r.currency, { captured });
+    addTo(days, dayKey(r.day, r.currency), { captured });
+  }
   return {
-    volumes: byCurrency.map((r) => ({
-      currency: r.currency,
-      count: Number(big(r.n)),
-      approvedCount: Number(big(r.approved_n)),
-      capturedAmount: formatMinorUnits(exactSum(r.captured_high, r.captured_low)),
-    })),
+    volumes: [...currencies]
+      .map(([currency, f]) => ({ currency, ...asVolume(f) }))
+      .sort((a, b) => a.currency.localeCompare(b.currency)),
     approvalRate: final === 0 ? null : (statusCounts.approved ?? 0) / final,
     byStatus: statusCounts,
     returnsByDay: returns
@@ -159,14 +237,8 @@ export async function windowStats(
         amount: formatMinorUnits(exactSum(r.amount_high, r.amount_low)),
       }))
       .sort(byDayThenCurrency),
-    volumeByDay: byDay
-      .map((r) => ({
-        day: utcDay(r.day),
-        currency: r.currency,
-        count: Number(big(r.n)),
-        approvedCount: Number(big(r.approved_n)),
-        capturedAmount: formatMinorUnits(exactSum(r.captured_high, r.captured_low)),
-      }))
+    volumeByDay: [...days]
+      .map(([key, f]) => ({ day: key.slice(0, 10), currency: key.slice(11), ...asVolume(f) }))
       .sort(byDayThenCurrency),
   };
 }

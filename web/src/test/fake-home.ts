@@ -1,6 +1,7 @@
 // The home screen's route of the fake BFF: `GET /api/stats`, computed from the fake transactions
-// with the BFF's rules (window on creation time, approval rate over final statuses, returns by the
-// return's own time, attention counts over every order), every reply validated.
+// with the BFF's rules (orders counted by creation time, approval rate over their final statuses;
+// money by when it was taken: a sale or rebill on approval, a preauth on its capture; returns by
+// the return's own time; attention counts over every order), every reply validated.
 import {
   StatsQuerySchema,
   StatsResponseSchema,
@@ -19,19 +20,38 @@ const FINAL = ['approved', 'declined', 'error', 'filtered'];
 
 const minor = (amount: string | null) => (amount === null ? 0n : (toMinor(amount) ?? 0n));
 
-function sumBy<K>(items: TransactionDetail[], keyOf: (t: TransactionDetail) => K) {
-  const out = new Map<K, { count: number; approvedCount: number; approved: bigint }>();
-  for (const t of items) {
-    const key = keyOf(t);
-    const current = out.get(key) ?? { count: 0, approvedCount: 0, approved: 0n };
-    const approved = t.status === 'approved';
-    out.set(key, {
-      count: current.count + 1,
-      approvedCount: current.approvedCount + (approved ? 1 : 0),
-      approved: current.approved + (approved ? minor(t.amount) : 0n),
-    });
-  }
-  return out;
+/** Operation states of a capture or return that moved money (as the BFF counts them). */
+const MOVED = ['processing', 'approved'];
+
+/** Orders created, approved, and the money taken, of one currency (and day). */
+interface Figures {
+  count: number;
+  approvedCount: number;
+  captured: bigint;
+}
+
+function addTo(groups: Map<string, Figures>, key: string, figures: Partial<Figures>): void {
+  const now = groups.get(key) ?? { count: 0, approvedCount: 0, captured: 0n };
+  groups.set(key, {
+    count: now.count + (figures.count ?? 0),
+    approvedCount: now.approvedCount + (figures.approvedCount ?? 0),
+    captured: now.captured + (figures.captured ?? 0n),
+  });
+}
+
+/**
+ * The money an order took from customers, with when it was taken: an approved sale or rebill its
+ * captured amount on approval (its creation), a preauth its captured amount on its capture; none
+ * for a voided order or one that moves no money in.
+ */
+function moneyTaken(t: TransactionDetail): { at: string; minor: bigint }[] {
+  if (t.status !== 'approved' || t.stage === 'voided') return [];
+  const captured = minor(t.amounts.captured);
+  if (t.type === 'sale' || t.type === 'rebill') return [{ at: t.createdAt, minor: captured }];
+  if (t.type !== 'preauth') return [];
+  return t.operations
+    .filter((op) => op.kind === 'capture' && MOVED.includes(op.state))
+    .map((op) => ({ at: op.createdAt, minor: captured }));
 }
 
 export class FakeHome {
@@ -59,10 +79,13 @@ export class FakeHome {
 
   stats(from: number, to: number): StatsResponse {
     const all = this.payments.transactions;
-    const inWindow = all.filter((t) => {
-      const at = Date.parse(t.createdAt);
+    const within = (iso: string) => {
+      const at = Date.parse(iso);
       return at >= from && at < to;
-    });
+    };
+    // Orders the gateway never created are in no figure.
+    const created = all.filter((t) => t.stage !== 'not_created');
+    const inWindow = created.filter((t) => within(t.createdAt));
     const byStatus: Record<string, number> = {};
     for (const t of inWindow) byStatus[t.status] = (byStatus[t.status] ?? 0) + 1;
     const final = FINAL.reduce((n, s) => n + (byStatus[s] ?? 0), 0);
@@ -73,9 +96,10 @@ export class FakeHome {
     >();
     for (const t of all) {
       for (const op of t.operations) {
-        const at = Date.parse(op.createdAt);
-        if (op.kind !== 'return' || !['processing', 'approved'].includes(op.state)) continue;
-        if (at < from || at >= to) continue;
+        if (op.kind !== 'return' || !MOVED.includes(op.state)) continue;
+        if (!within(op.createdAt)) continue;
+        // A return on a hold never captured cancels it: no money had come in, none goes back.
+        if (t.type === 'preauth' && minor(t.amounts.captured) === 0n) continue;
         const key = `${dayOf(op.createdAt)} ${t.currency}`;
         const current = returns.get(key) ?? {
           day: dayOf(op.createdAt),
@@ -90,18 +114,31 @@ export class FakeHome {
         });
       }
     }
-    const byDay = sumBy(inWindow, (t) => `${dayOf(t.createdAt)} ${t.currency}`);
+    const currencies = new Map<string, Figures>();
+    const days = new Map<string, Figures>();
+    for (const t of inWindow) {
+      const order = { count: 1, approvedCount: t.status === 'approved' ? 1 : 0 };
+      addTo(currencies, t.currency, order);
+      addTo(days, `${dayOf(t.createdAt)} ${t.currency}`, order);
+    }
+    for (const t of created) {
+      for (const taken of moneyTaken(t)) {
+        if (!within(taken.at) || taken.minor === 0n) continue;
+        addTo(currencies, t.currency, { captured: taken.minor });
+        addTo(days, `${dayOf(taken.at)} ${t.currency}`, { captured: taken.minor });
+      }
+    }
+    const volume = (v: Figures) => ({
+      count: v.count,
+      approvedCount: v.approvedCount,
+      capturedAmount: fromMinor(v.captured),
+    });
     return {
       from: new Date(from).toISOString(),
       to: new Date(to).toISOString(),
-      volumes: [...sumBy(inWindow, (t) => t.currency)]
+      volumes: [...currencies]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([currency, v]) => ({
-          currency,
-          count: v.count,
-          approvedCount: v.approvedCount,
-          capturedAmount: fromMinor(v.approved),
-        })),
+        .map(([currency, v]) => ({ currency, ...volume(v) })),
       approvalRate: final === 0 ? null : (byStatus.approved ?? 0) / final,
       byStatus,
       returnsByDay: [...returns.values()]
@@ -112,15 +149,9 @@ export class FakeHome {
           amount: fromMinor(r.sum),
         }))
         .sort((a, b) => `${a.day} ${a.currency}`.localeCompare(`${b.day} ${b.currency}`)),
-      volumeByDay: [...byDay]
+      volumeByDay: [...days]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([key, v]) => ({
-          day: key.slice(0, 10),
-          currency: key.slice(11),
-          count: v.count,
-          approvedCount: v.approvedCount,
-          capturedAmount: fromMinor(v.approved),
-        })),
+        .map(([key, v]) => ({ day: key.slice(0, 10), currency: key.slice(11), ...volume(v) })),
       attention: {
         unknown: all.filter((t) => t.status === 'unknown').length,
         drift: all.filter((t) => t.drift).length,

@@ -64,7 +64,7 @@ function VolumeChart({
   return (
     <ChartFrame
       title={`Captured volume and returns per day, ${currency}`}
-      summary={`${formatMoney(fromMinor(total), currency)} captured, ${periodLabel}. Days are UTC days.`}
+      summary={`${formatMoney(fromMinor(total), currency)} captured, ${periodLabel}. Days are UTC days: money when it was taken, returns when they were made.`}
     >
       <BarChart
         height={260}

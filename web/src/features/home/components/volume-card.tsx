@@ -7,7 +7,13 @@ import { MetricCard } from './metric-card';
 
 /** What the captured volume is, in words (the schema's definition). */
 export const CAPTURED_NOTE =
-  'Money taken from customers: sales, rebills and the captured part of preauths. Voids, uncaptured holds and payouts are not included; returns are not deducted.';
+  'Money taken from customers, counted when it was taken: sales and rebills on approval, preauths on capture (holds authorized earlier included), for the captured part. Voids, uncaptured holds and payouts are not included; returns are not deducted. Orders and the approval rate are of the orders placed in the period.';
+
+/** The orders placed in the window of one currency (none: only money taken on earlier orders). */
+export function ordersText(count: number, approvedCount: number): string {
+  if (count === 0) return 'no orders placed';
+  return `${formatCount(count)} ${count === 1 ? 'order' : 'orders'} placed, ${formatCount(approvedCount)} approved`;
+}
 
 export function formatRate(rate: number | null): string {
   if (rate === null) return '—';
@@ -18,7 +24,8 @@ export function formatRate(rate: number | null): string {
 
 /**
  * Captured volume per currency (decimal strings straight into Intl): the money taken from
- * customers (`StatsResponse.volumes[].capturedAmount`), and the order counts.
+ * customers in the window (`StatsResponse.volumes[].capturedAmount`, dated by when it was taken),
+ * and the counts of the orders placed in it.
  */
 export function VolumeCard({ title, stats }: { title: string; stats: StatsResponse }) {
   const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
@@ -43,7 +50,7 @@ export function VolumeCard({ title, stats }: { title: string; stats: StatsRespon
                 captured ·
               </Typography>
               <Typography component="span" variant="body2" color="text.secondary">
-                {formatCount(v.approvedCount)} approved of {formatCount(v.count)}
+                {ordersText(v.count, v.approvedCount)}
               </Typography>
             </Box>
           ))}
@@ -56,7 +63,7 @@ export function VolumeCard({ title, stats }: { title: string; stats: StatsRespon
       )}
       <Typography variant="body2" sx={{ mt: 1 }}>
         Approval rate <strong>{formatRate(stats.approvalRate)}</strong> · {formatCount(orders)}{' '}
-        {orders === 1 ? 'order' : 'orders'}
+        {orders === 1 ? 'order' : 'orders'} placed
       </Typography>
     </MetricCard>
   );

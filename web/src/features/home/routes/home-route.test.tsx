@@ -88,18 +88,65 @@ describe('home screen', () => {
     await screen.findByRole('heading', { name: 'Captured volume' });
     const today = section('Today');
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
-    expect(within(today).getByText('1 approved of 2')).toBeInTheDocument();
+    expect(within(today).getByText('2 orders placed, 1 approved')).toBeInTheDocument();
     expect(within(today).getByText('captured ·')).toBeInTheDocument();
     expect(within(today).getByText(CAPTURED_NOTE)).toBeInTheDocument();
     expect(today).toHaveTextContent('Approval rate 50%');
     const period = section('Last 30 days');
     expect(within(period).getByText('$13.50')).toBeInTheDocument();
-    expect(within(period).getByText('1 approved of 3')).toBeInTheDocument();
+    expect(within(period).getByText('3 orders placed, 1 approved')).toBeInTheDocument();
     expect(period).toHaveTextContent('Approval rate 66.7%');
-    expect(period).toHaveTextContent('4 orders');
+    expect(period).toHaveTextContent('4 orders placed');
     const returns = section('Returns, last 30 days');
     expect(within(returns).getByText('$1.00')).toBeInTheDocument();
     expect(returns).toHaveTextContent('1 return');
+  });
+
+  it('when a hold authorized before the period is captured today, then today and the period count its captured part, not the order', async () => {
+    const now = Date.now();
+    const todayAt = new Date(Math.floor((Date.parse(windowStart(1)) + now) / 2)).toISOString();
+    const authorizedAt = new Date(now - 40 * DAY).toISOString();
+    const hold = makeTransaction(6, {
+      type: 'preauth',
+      currency: 'GBP',
+      amount: '30.00',
+      stage: 'captured',
+      createdAt: authorizedAt,
+      updatedAt: todayAt,
+    });
+    // 20.00 of the 30.00 hold captured today; a declined try before it took nothing
+    const capture = {
+      ...hold.operations[0]!,
+      id: 'op-6-capture',
+      kind: 'capture' as const,
+      amount: '20.00',
+      createdAt: todayAt,
+    };
+    const captured = {
+      ...hold,
+      amounts: { ...hold.amounts, captured: '20.00', remainingCapturable: '0.00' },
+      operations: [
+        ...hold.operations,
+        { ...capture, id: 'op-6-declined', state: 'declined' as const, amount: '30.00' },
+        capture,
+      ],
+    };
+    const app = renderApp('/', bffAs(['finance'], { transactions: [...recentOrders(), captured] }));
+    await screen.findByRole('heading', { name: 'Captured volume' });
+    const today = section('Today');
+    expect(within(today).getByText('£20.00')).toBeInTheDocument();
+    expect(within(today).getByText('no orders placed')).toBeInTheDocument();
+    // Orders and the approval rate are still of the orders placed today.
+    expect(within(today).getByText('€11.50')).toBeInTheDocument();
+    expect(within(today).getByText('2 orders placed, 1 approved')).toBeInTheDocument();
+    expect(today).toHaveTextContent('Approval rate 50% · 2 orders placed');
+    expect(within(section('Last 30 days')).getByText('£20.00')).toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: 'GBP' }));
+    expect(
+      await screen.findByRole('img', {
+        name: /Captured volume and returns per day, GBP: £20\.00 captured, last 30 days/,
+      }),
+    ).toBeInTheDocument();
   });
 
   it('when orders need a person, then unknown and drift are counted whatever their age and link to the filtered list', async () => {
@@ -222,7 +269,7 @@ describe('home screen', () => {
     const froms = bff.requestsTo('GET', '/api/stats').map((r) => r.query.get('from'));
     expect(froms).toContain(windowStart(7));
     expect(froms).toContain(windowStart(1));
-    expect(section('Last 7 days')).toHaveTextContent('1 approved of 2');
+    expect(section('Last 7 days')).toHaveTextContent('2 orders placed, 1 approved');
   });
 
   it('when the figures fail, then an error with a retry is shown', async () => {
