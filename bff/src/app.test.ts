@@ -5,7 +5,18 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReadyResponseSchema } from '@paydesk/shared/api';
-import { DB_VARIANTS, errorCode, startApp, type TestApp } from './test-support/harness.js';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { createLogger } from './logger.js';
+import { SETTLEMENT_CHECK_AFTER_MS_DEFAULT } from './payments/options.js';
+import {
+  DB_VARIANTS,
+  errorCode,
+  startApp,
+  testConfig,
+  type TestApp,
+} from './test-support/harness.js';
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`app shell (${variant.name})`, () => {
@@ -193,6 +204,28 @@ describe('app shell without a built SPA', () => {
       expect(res.text).toContain('not built');
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('payments settings', () => {
+  const variant = DB_VARIANTS[0]!;
+  it('when SETTLEMENT_CHECK_AFTER_MS is configured, then the settlement checks wait that long; absent, their default', async () => {
+    const created = await variant.create();
+    const db = await openDatabase(created.database, 1);
+    try {
+      const afterMs = (overrides: Partial<Config>) =>
+        createApp({
+          config: testConfig(created.database, overrides),
+          db,
+          logger: createLogger('silent'),
+          gatewayProbe: () => Promise.resolve(),
+        }).payments.options.settlement.afterMs;
+      expect(afterMs({ settlementCheckAfterMs: 90_000 })).toBe(90_000);
+      expect(afterMs({})).toBe(SETTLEMENT_CHECK_AFTER_MS_DEFAULT);
+    } finally {
+      await db.close();
+      await created.drop();
     }
   });
 });

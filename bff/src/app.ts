@@ -99,6 +99,9 @@ export function createApp(deps: AppDeps): App {
       ...(config.liveEventsHeartbeatMs === undefined
         ? {}
         : { sseHeartbeatMs: config.liveEventsHeartbeatMs }),
+      ...(config.settlementCheckAfterMs === undefined
+        ? {}
+        : { settlement: { afterMs: config.settlementCheckAfterMs } }),
     },
     ...(deps.eventBus === undefined ? {} : { bus: deps.eventBus }),
   });

@@ -248,6 +248,20 @@ describe('config', () => {
     ]);
   });
 
+  it('when SETTLEMENT_CHECK_AFTER_MS is set, then approved charges are checked for settlement that long after approval; unset, 24 h 5 min; out of range is refused', () => {
+    expect(loadConfig(base, { baseDir: dir }).settlementCheckAfterMs).toBe(86_700_000);
+    expect(
+      loadConfig({ ...base, SETTLEMENT_CHECK_AFTER_MS: '90000000' }, { baseDir: dir })
+        .settlementCheckAfterMs,
+    ).toBe(90_000_000);
+    expect(issuesOf({ ...base, SETTLEMENT_CHECK_AFTER_MS: '500' })).toEqual([
+      { key: 'SETTLEMENT_CHECK_AFTER_MS', rule: 'must be at least 1000' },
+    ]);
+    expect(issuesOf({ ...base, SETTLEMENT_CHECK_AFTER_MS: '1h' })[0]?.key).toBe(
+      'SETTLEMENT_CHECK_AFTER_MS',
+    );
+  });
+
   it('when LIVE_EVENTS_HEARTBEAT_MS is set, then event streams beat (and re-check their session) that often; unset, every 15 s; out of range is refused', () => {
     expect(loadConfig(base, { baseDir: dir }).liveEventsHeartbeatMs).toBe(15_000);
     expect(

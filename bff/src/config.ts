@@ -73,6 +73,11 @@ export interface Config {
    * checked with `status` (absent: the payouts defaults, 5 min, every 15 min, for 24 h)
    */
   paymentLinkFollow?: { firstAfterMs: number; intervalMs: number; horizonMs: number };
+  /**
+   * `SETTLEMENT_CHECK_AFTER_MS`: an approved sale, rebill or capture is checked with `status` this
+   * long after its approval, when the gateway has settled it (absent: the payments default, 24 h 5 min)
+   */
+  settlementCheckAfterMs?: number;
 }
 
 /** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
@@ -217,6 +222,7 @@ const envSchema = z.object({
   PAYMENT_LINK_FOLLOW_FIRST_AFTER_MS: intIn(1_000, 86_400_000, 300_000),
   PAYMENT_LINK_FOLLOW_INTERVAL_MS: intIn(1_000, 86_400_000, 900_000),
   PAYMENT_LINK_FOLLOW_HORIZON_MS: intIn(60_000, 2_592_000_000, 86_400_000),
+  SETTLEMENT_CHECK_AFTER_MS: intIn(1_000, 604_800_000, 86_700_000),
 });
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -429,6 +435,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       intervalMs: e.PAYMENT_LINK_FOLLOW_INTERVAL_MS,
       horizonMs: e.PAYMENT_LINK_FOLLOW_HORIZON_MS,
     },
+    settlementCheckAfterMs: e.SETTLEMENT_CHECK_AFTER_MS,
   };
 }
 

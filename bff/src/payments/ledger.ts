@@ -41,6 +41,7 @@ import type {
 } from './migration.js';
 import type { PaymentsOptions } from './options.js';
 import { gatewayOrderId, pendingOrderId } from './rebills.js';
+import { settlementCheckWrite } from './settlement.js';
 import {
   allowedActions,
   amountsOf,
@@ -498,7 +499,8 @@ export class Ledger {
   /**
    * Creates or updates the order from a `status` reply inside `trx`: matches the gateway's
    * operations to ours (by serial number, or a lost reply's operation by kind and amount), flags
-   * and audits drift, records the exchange in the timeline.
+   * and audits drift, records the exchange in the timeline, and keeps the order's settlement check
+   * (settlement.ts) in step.
    */
   async applyStatus(
     trx: PayTrx,
@@ -531,8 +533,9 @@ export class Ledger {
     const ops = known?.ops ?? (await this.operationsOf(trx, before.id));
     const drift = created ? [] : this.driftOf(before, ops, view);
     // The writes below touch each row once (the order's row, some of its operations, new
-    // timeline rows, its reconcile job, a subscription, the caller's own rows): one write batch
-    // (db/write-batch.ts). The order is locked, so the row as updated is kept in memory.
+    // timeline rows, its reconcile job, its settlement check, a subscription, the caller's own
+    // rows): one write batch (db/write-batch.ts). The order is locked, so the row as updated is
+    // kept in memory.
     const writes: Write[] = [];
     const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes, drift);
     const totals = this.totalsWithUnseen(ops, view);
@@ -613,6 +616,16 @@ export class Ledger {
         keepReconcile(trx, { transactionId: row.id, at: now + this.options.reconcile.fastMinMs }),
       );
     }
+    // The gateway says nothing when the order settles: a status check is due then.
+    const settlement = settlementCheckWrite(
+      trx,
+      created ? null : before,
+      row,
+      view,
+      now,
+      this.options.settlement.afterMs,
+    );
+    if (settlement !== null) writes.push(settlement);
     writes.push(...(how.writesAfter?.(trx, before.id) ?? []));
     const writesLast = how.last === true && how.source !== 'reconcile' && drift.length === 0;
     // When these writes were the last, nothing below runs: no reconciliation, no drift.

@@ -7,7 +7,12 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { NodeSqliteDatabase, NodeSqliteDialect } from '../db/node-sqlite-dialect.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
-import { ensurePaymentsSchema, paymentsMigrations } from './migration.js';
+import {
+  ensurePaymentsSchema,
+  paymentsMigrations,
+  SETTLEMENT_CHECKS_MIGRATION_NAME,
+} from './migration.js';
+import { SETTLEMENT_CHECK_AFTER_MS_DEFAULT } from './options.js';
 
 function bare(database: Config['database']): Kysely<unknown> {
   if (database.kind === 'sqlite')
@@ -25,6 +30,7 @@ const TABLES = [
   'idempotency_keys',
   'reconcile_jobs',
   'subscriptions',
+  'settlement_checks',
 ];
 
 for (const variant of DB_VARIANTS) {
@@ -60,6 +66,7 @@ for (const variant of DB_VARIANTS) {
         ['0007-subscription-recovery', 'Success'],
         ['0009-order-lock', 'Success'],
         ['0010-card-ref-index', 'Success'],
+        ['0013-settlement-checks', 'Success'],
       ]);
       for (const table of TABLES) {
         const rows = await sql.raw<{ n: unknown }>(`select count(*) as n from ${table}`).execute(k);
@@ -83,6 +90,58 @@ for (const variant of DB_VARIANTS) {
             })
           : await sql.raw<Record<string, unknown>>(`explain query plan ${query}`).execute(k);
       expect(JSON.stringify(plan.rows)).toContain('transactions_card_ref');
+    });
+
+    it('when orders await their settlement before the settlement checks exist, then the migration gives each one a check due a day and 5 min after its approval, and no other order one', async () => {
+      const k = await fresh();
+      const all = paymentsMigrations(variant.name);
+      const before = Object.fromEntries(
+        Object.entries(all).filter(([name]) => name < SETTLEMENT_CHECKS_MIGRATION_NAME),
+      );
+      const earlier = await new Migrator({
+        db: k,
+        provider: { getMigrations: () => Promise.resolve(before) },
+      }).migrateToLatest();
+      expect(earlier.error).toBeUndefined();
+      const order = (id: string, type: string, status: string, stage: string, at: number) =>
+        sql`insert into transactions (id, endpoint_id, orderid, client_orderid, type, status, stage, currency, amount_minor, source, created_at, updated_at)
+          values (${id}, '1001', ${`o-${id}`}, ${`c-${id}`}, ${type}, ${status}, ${stage}, 'EUR', 1000, 'callback', ${at}, ${at})`.execute(
+          k,
+        );
+      await order('sale', 'sale', 'approved', 'captured', 1_000);
+      await order('captured-hold', 'preauth', 'approved', 'captured', 2_000);
+      await sql`insert into transaction_operations (id, transaction_id, kind, origin, state, amount_minor, created_at, updated_at)
+        values ('cap', 'captured-hold', 'capture', 'paydesk', 'approved', 500, 9000, 9000)`.execute(
+        k,
+      );
+      await order('settled', 'sale', 'approved', 'settled', 3_000);
+      await order('hold', 'preauth', 'approved', 'authorized', 4_000);
+      await order('declined', 'sale', 'declined', 'declined', 5_000);
+
+      const result = await new Migrator({
+        db: k,
+        provider: { getMigrations: () => Promise.resolve(all) },
+      }).migrateToLatest();
+      expect(result.error).toBeUndefined();
+      const checks = await sql<{
+        transaction_id: string;
+        approved_at: unknown;
+        due_at: unknown;
+        attempts: unknown;
+      }>`select transaction_id, approved_at, due_at, attempts from settlement_checks order by transaction_id`.execute(
+        k,
+      );
+      expect(
+        checks.rows.map((c) => [
+          c.transaction_id,
+          Number(c.approved_at),
+          Number(c.due_at),
+          Number(c.attempts),
+        ]),
+      ).toEqual([
+        ['captured-hold', 9_000, 9_000 + SETTLEMENT_CHECK_AFTER_MS_DEFAULT, 0],
+        ['sale', 1_000, 1_000 + SETTLEMENT_CHECK_AFTER_MS_DEFAULT, 0],
+      ]);
     });
 
     it('when the schema is missing, then ensurePaymentsSchema creates it once', async () => {

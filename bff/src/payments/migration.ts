@@ -6,6 +6,7 @@ import { sql, type Generated, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { DatabaseKind } from '../db/connect.js';
 import { big } from './db.js';
+import { SETTLEMENT_CHECK_AFTER_MS_DEFAULT } from './options.js';
 
 export interface TransactionsTable {
   id: string;
@@ -110,6 +111,23 @@ export interface ReconcileJobsTable {
   last_error: string | null;
 }
 
+/**
+ * The one `status` check of an approved sale, rebill, transfer or capture shortly after it is due
+ * to settle (0013-settlement-checks; the gateway sends no callback for settlement). Claimed by
+ * one instance at a time: `due_at` moved past the check is its lease, `lease_owner` its holder.
+ */
+export interface SettlementChecksTable {
+  transaction_id: string;
+  /** when the gateway approved the charge (its processing date; never later than Paydesk's clock) */
+  approved_at: number;
+  /** when the next check is due; null once the checks stopped without seeing it settled */
+  due_at: number | null;
+  /** checks claimed so far */
+  attempts: number;
+  /** the instance that holds the check it claimed, until `due_at` */
+  lease_owner: string | null;
+}
+
 /** A v4 recurring payment Paydesk created (0004-subscriptions). */
 export interface SubscriptionsTable {
   id: string;
@@ -162,6 +180,7 @@ export interface PaymentsTables {
   idempotency_keys: IdempotencyKeysTable;
   reconcile_jobs: ReconcileJobsTable;
   subscriptions: SubscriptionsTable;
+  settlement_checks: SettlementChecksTable;
 }
 
 export const PAYMENTS_MIGRATION_NAME = '0002-payments';
@@ -476,6 +495,39 @@ export function cardRefIndexMigration(): Migration {
   };
 }
 
+export const SETTLEMENT_CHECKS_MIGRATION_NAME = '0013-settlement-checks';
+
+/**
+ * The settlement checks (settlement.ts), and one for every order that already waits for its
+ * settlement to show (approved, stage `captured`): due the default delay after its approval as
+ * Paydesk recorded it (the approved charge operation, else the order's creation), so that orders
+ * approved long ago are checked at once.
+ */
+export function settlementChecksMigration(kind: DatabaseKind): Migration {
+  const int = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      const run = async (text: string) => {
+        await sql.raw(text).execute(db);
+      };
+      await run(`create table settlement_checks (
+        transaction_id text primary key references transactions(id),
+        approved_at ${int} not null,
+        due_at ${int},
+        attempts integer not null default 0,
+        lease_owner text
+      )`);
+      await run(`create index settlement_checks_due on settlement_checks (due_at)`);
+      await run(`insert into settlement_checks (transaction_id, approved_at, due_at, attempts)
+        select id, approved_at, approved_at + ${SETTLEMENT_CHECK_AFTER_MS_DEFAULT}, 0 from (
+          select t.id, coalesce((select max(o.created_at) from transaction_operations o
+              where o.transaction_id = t.id and o.state = 'approved'
+                and o.kind in ('sale', 'rebill', 'transfer', 'capture')), t.created_at) as approved_at
+          from transactions t where t.status = 'approved' and t.stage = 'captured') awaiting`);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -486,6 +538,7 @@ export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration
     [SUBSCRIPTION_RECOVERY_MIGRATION_NAME]: subscriptionRecoveryMigration(kind),
     [ORDER_LOCK_MIGRATION_NAME]: orderLockMigration(kind),
     [CARD_REF_INDEX_MIGRATION_NAME]: cardRefIndexMigration(),
+    [SETTLEMENT_CHECKS_MIGRATION_NAME]: settlementChecksMigration(kind),
   };
 }
 
@@ -521,6 +574,7 @@ export async function ensurePaymentsSchema(
       await paymentsMigration(kind).up(trx);
       await orderLockMigration(kind).up(trx);
       await cardRefIndexMigration().up(trx);
+      await settlementChecksMigration(kind).up(trx);
     }
     if (!hasSubscriptions) {
       await subscriptionsMigration(kind).up(trx);

@@ -1,7 +1,8 @@
 // Model test: random concurrent captures, returns and voids through the BFF's HTTP API (real
 // database, real sandbox process), some with the gateway's replies dropped. After every run the
 // gateway's own totals hold returned ≤ captured ≤ authorized, Paydesk agrees with them, and the
-// gateway applied exactly the operations Paydesk reports as applied (none sent twice).
+// gateway applied exactly the operations Paydesk reports as applied (none sent twice), and no return
+// went to an uncaptured preauth (Paydesk refuses it: a void releases a hold).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
@@ -101,6 +102,8 @@ for (const variant of DB_VARIANTS) {
           const returned = BigInt(theirs.returnedMinor);
           expect(returned <= captured).toBe(true);
           expect(captured <= authorized).toBe(true);
+          // A return is sent only where money was captured: a hold is released by a void.
+          expect(theirs.orderStage).not.toBe('hold_cancelled');
           expect(mine.amounts.captured).toBe(formatMinorUnits(captured));
           expect(mine.amounts.returned).toBe(formatMinorUnits(returned));
           expect(mine.amounts.reserved).toBe('0.00');

@@ -261,6 +261,48 @@ for (const variant of DB_VARIANTS) {
       expect(held.state).toBe('in_flight');
     });
 
+    it('when a preauth has nothing captured, then nothing is returnable, return is not offered, and a return is refused with 409 saying to void the hold, nothing sent', async () => {
+      const { order, tx } = await learnedOrder(f, 'preauth', '55.00');
+      expect(tx.amounts).toMatchObject({
+        authorized: '55.00',
+        captured: '0.00',
+        remainingReturnable: '0.00',
+      });
+      expect(tx.allowedActions).toEqual(['capture', 'void', 'card-ref']);
+      // Whole (no amount, or the held amount) or part: none is a return of money.
+      for (const amount of [undefined, '55.00', '10.00']) {
+        const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+          ...(amount === undefined ? {} : { amount }),
+          reasonCode: 'customer_request',
+          comment: 'release it',
+        });
+        expect(res.status).toBe(409);
+        expect(errorCode(res)).toBe('INVALID_STATE');
+        expect((res.json as ErrorEnvelope).error).toMatchObject({
+          message:
+            'Nothing was captured, so there is no money to return: void the hold to release it.',
+          details: { remaining: '0.00', currency: 'EUR' },
+        });
+      }
+      const atGateway = await f.sandbox.order(order.orderid);
+      expect(atGateway.operations.map((o) => o.type)).toEqual(['preauth']);
+      const after = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${tx.id}`)).json,
+      );
+      expect(after.operations.map((o) => o.kind)).toEqual(['preauth']);
+      // The refusal is audited as such.
+      expect((await auditOf('transaction.return', tx.id)).map((a) => a.outcome)).toEqual([
+        'refused',
+        'refused',
+        'refused',
+      ]);
+      // The hold is released by a void.
+      const voided = await post(f.finance, `/api/transactions/${tx.id}/void`, {
+        comment: 'release',
+      });
+      expect(voided.status).toBe(200);
+    });
+
     it('when a preauth is voided, then returns and captures are refused afterwards', async () => {
       const { order, tx } = await learnedOrder(f, 'preauth', '20.00');
       const res = await post(f.finance, `/api/transactions/${tx.id}/void`, {

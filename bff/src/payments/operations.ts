@@ -8,7 +8,6 @@ import type { Selectable } from 'kysely';
 import {
   decideCapture,
   decideCardRef,
-  decideReturn,
   decideVoid,
   type Decision,
   type OrderFacts,
@@ -43,7 +42,13 @@ import type {
   TransactionsTable,
   TransactionTimelineTable,
 } from './migration.js';
-import { allowedActions, busyOperation, factsOf } from './records.js';
+import {
+  allowedActions,
+  busyOperation,
+  decideRefund,
+  factsOf,
+  NOTHING_CAPTURED,
+} from './records.js';
 import { gatewayOrderId } from './rebills.js';
 import type { ActorInfo } from './transactions.js';
 
@@ -77,6 +82,9 @@ const CAP_REASONS = [
   'exceeds the authorized amount',
 ];
 
+/** Refusals whose reason is a whole sentence of its own: the message says it as it is. */
+const SENTENCE_REASONS = new Set([NOTHING_CAPTURED]);
+
 function refusal(
   decision: Decision<unknown>,
   what: string,
@@ -88,7 +96,9 @@ function refusal(
   const remaining = formatMinorUnits(remainingMinor < 0n ? 0n : remainingMinor);
   return new AppError(
     cap ? 'CAP_EXCEEDED' : 'INVALID_STATE',
-    `${what} refused: ${reason} (remaining ${remaining} ${row.currency}).`,
+    SENTENCE_REASONS.has(reason)
+      ? `${reason}.`
+      : `${what} refused: ${reason} (remaining ${remaining} ${row.currency}).`,
     { reason, remaining, currency: row.currency },
   );
 }
@@ -148,9 +158,10 @@ export class OperationsService {
   ): Promise<OperationResult> {
     const requested = parseAmount(body.amount);
     return this.run(id, actor, key, audit, 'return', (row, facts) => {
-      const d = decideReturn(facts, requested);
+      // Never a return that only cancels an uncaptured hold: that is a void's job (records.ts).
+      const d = decideRefund(facts, requested);
       if (!d.ok) {
-        const rest = decideReturn(facts);
+        const rest = decideRefund(facts);
         return { refused: refusal(d, 'return', row, rest.ok ? rest.value.amountMinor : 0n) };
       }
       const amount = d.value.amountMinor;

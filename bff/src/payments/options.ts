@@ -20,6 +20,23 @@ export interface ReconcileTimings {
 }
 
 /**
+ * The `status` check of an approved sale, rebill, transfer or capture once it is due to settle
+ * (settlement.ts): the gateway settles it 24 h after approval and sends no callback for that.
+ */
+export interface SettlementTimings {
+  /** the check, this long after the approval (24 h and a margin for the gateway's clock) */
+  afterMs: number;
+  /** a check that finds the order not settled yet (clock skew) asks again this long later */
+  retryAfterMs: number;
+  /** checks per order at most, the first included */
+  maxChecks: number;
+  /** how often one instance looks for due checks */
+  pollIntervalMs: number;
+  /** checks one pass makes at most, one after another */
+  batchSize: number;
+}
+
+/**
  * The callback receiver's database steps (store, apply): how many run at once, and how many new
  * callbacks may wait for a turn when all are taken (beyond: 503, nothing stored).
  */
@@ -32,6 +49,7 @@ export interface PaymentsOptions {
   /** how long to wait for the gateway's reply before the outcome is `unknown` */
   gatewayTimeoutMs: number;
   reconcile: ReconcileTimings;
+  settlement: SettlementTimings;
   /** idempotency keys are kept at least this long (≥ 24 h) */
   idempotencyRetentionMs: number;
   /** create-card-ref: v2 (control) or v4 (OAuth RSA-SHA256, needs the merchant RSA key) */
@@ -49,6 +67,9 @@ export interface PaymentsOptions {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** `settlement.afterMs` by default: the gateway's 24 h and 5 min for its clock and its batch. */
+export const SETTLEMENT_CHECK_AFTER_MS_DEFAULT = DAY_MS + 5 * 60_000;
+
 export function defaultPaymentsOptions(): PaymentsOptions {
   return {
     gatewayTimeoutMs: 15_000,
@@ -64,6 +85,13 @@ export function defaultPaymentsOptions(): PaymentsOptions {
       batchSize: 20,
       notAppliedAfterMs: 60_000,
     },
+    settlement: {
+      afterMs: SETTLEMENT_CHECK_AFTER_MS_DEFAULT,
+      retryAfterMs: 10 * 60_000,
+      maxChecks: 6,
+      pollIntervalMs: 2_000,
+      batchSize: 10,
+    },
     idempotencyRetentionMs: DAY_MS + 60 * 60_000,
     cardRefVersion: 'v2',
     sseHeartbeatMs: 15_000,
@@ -74,8 +102,9 @@ export function defaultPaymentsOptions(): PaymentsOptions {
   };
 }
 
-export type PaymentsOptionsInput = Partial<Omit<PaymentsOptions, 'reconcile'>> & {
+export type PaymentsOptionsInput = Partial<Omit<PaymentsOptions, 'reconcile' | 'settlement'>> & {
   reconcile?: Partial<ReconcileTimings>;
+  settlement?: Partial<SettlementTimings>;
 };
 
 export function resolveOptions(input: PaymentsOptionsInput = {}): PaymentsOptions {
@@ -84,6 +113,7 @@ export function resolveOptions(input: PaymentsOptionsInput = {}): PaymentsOption
     ...d,
     ...input,
     reconcile: { ...d.reconcile, ...input.reconcile },
+    settlement: { ...d.settlement, ...input.settlement },
   };
   if (options.idempotencyRetentionMs < DAY_MS)
     throw new Error('idempotencyRetentionMs must be at least 24 h');

@@ -2,7 +2,8 @@
 // reply, an operation still processing, a callback not yet confirmed) on the schedule of issue 5,
 // and applies what the gateway says. It never sends a money-moving request. Jobs are leased in the
 // database (FOR UPDATE SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite) so several BFF
-// instances share them without doing one twice.
+// instances share them without doing one twice. It also runs the settlement checks (settlement.ts)
+// on a loop of their own.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { ReconcileJobsTable } from './migration.js';
@@ -14,12 +15,15 @@ import { platformTrx } from './db.js';
 import type { TransactionsService } from './transactions.js';
 import { PollLoop } from '../jobs/poll-loop.js';
 import { gatewayOrderId } from './rebills.js';
+import { SettlementChecks } from './settlement.js';
 import { SubscriptionRecovery } from './subscriptions.js';
 
 export class Reconciler {
   readonly #loop: PollLoop;
   /** Subscriptions left `sending` (an instance stopped before recording the reply) or `unknown`. */
   readonly subscriptions: SubscriptionRecovery;
+  /** The status check of each approved charge once it is due to settle, on a loop of its own. */
+  readonly settlement: SettlementChecks;
 
   constructor(
     private readonly ledger: Ledger,
@@ -28,6 +32,7 @@ export class Reconciler {
     private readonly logger: Logger,
   ) {
     this.subscriptions = new SubscriptionRecovery(ledger, transactions, logger);
+    this.settlement = new SettlementChecks(ledger, transactions, logger);
     this.#loop = new PollLoop(
       ledger.options.reconcile.pollIntervalMs,
       () => this.runOnce(),
@@ -39,11 +44,12 @@ export class Reconciler {
 
   start(): void {
     this.#loop.start();
+    this.settlement.start();
   }
 
-  /** Stops the loop and waits for the pass under way. */
-  stop(): Promise<void> {
-    return this.#loop.stop();
+  /** Stops the loops and waits for the passes under way. */
+  async stop(): Promise<void> {
+    await Promise.all([this.#loop.stop(), this.settlement.stop()]);
   }
 
   /**

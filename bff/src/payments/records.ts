@@ -5,9 +5,11 @@ import {
   decideCardRef,
   decideReturn,
   decideVoid,
+  type Decision,
   type OrderFacts,
   type OrderKind,
   type OrderStatus,
+  type ReturnPlan,
 } from '@paydesk/shared/domain';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import {
@@ -190,6 +192,23 @@ export function busyOperation(
   return null;
 }
 
+/** Why Paydesk refuses a return on an uncaptured preauth (`decideRefund`). */
+export const NOTHING_CAPTURED =
+  'Nothing was captured, so there is no money to return: void the hold to release it';
+
+/**
+ * A return as Paydesk offers and sends it: one that gives captured money back. The gateway also
+ * takes a return on an uncaptured preauth, where it cancels the hold (design §4) and gives nothing
+ * back; a void does exactly that and says so, so Paydesk refuses such a return (whatever its
+ * amount) and never shows the hold as returnable.
+ */
+export function decideRefund(facts: OrderFacts, amountMinor?: bigint): Decision<ReturnPlan> {
+  const whole = decideReturn(facts);
+  if (whole.ok && whole.value.kind === 'cancel-hold')
+    return { ok: false, reason: NOTHING_CAPTURED };
+  return amountMinor === undefined ? whole : decideReturn(facts, amountMinor);
+}
+
 /** Which follow-ups the rules allow now; none that the order is busy for (`busyOperation`). */
 export function allowedActions(
   row: TransactionsTable,
@@ -200,7 +219,7 @@ export function allowedActions(
   const free = (action: FollowUpAction) => busyOperation(ops, action) === null;
   const actions: FollowUpAction[] = [];
   if (free('capture') && decideCapture(facts).ok) actions.push('capture');
-  if (free('return') && decideReturn(facts).ok) actions.push('return');
+  if (free('return') && decideRefund(facts).ok) actions.push('return');
   if (free('void') && decideVoid(facts).ok) actions.push('void');
   if (free('card-ref') && decideCardRef(facts).ok && row.card_ref_id === null)
     actions.push('card-ref');
@@ -218,7 +237,7 @@ export function amountsOf(
   let returnable = 0n;
   let capturable = 0n;
   if (facts !== null) {
-    const ret = decideReturn(facts);
+    const ret = decideRefund(facts);
     if (ret.ok) returnable = ret.value.amountMinor;
     const cap = decideCapture(facts);
     if (cap.ok) capturable = cap.value;

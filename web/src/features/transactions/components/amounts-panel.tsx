@@ -74,6 +74,9 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
       money(amounts.captured !== '0.00' ? amounts.captured : amounts.authorized),
     ]);
   }
+  // A return on a preauth of which nothing was captured cancels the hold: the held amount is
+  // released, nothing is returned (it is not money that went back).
+  if (detail.stage === 'hold_cancelled') rows.push(['Hold released', money(amounts.authorized)]);
   // Returns sent whose outcome is not known yet: held against what is left to return.
   if (amounts.reserved !== '0.00') rows.push(['Returns awaiting outcome', money(amounts.reserved)]);
   rows.push([

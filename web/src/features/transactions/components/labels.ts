@@ -1,4 +1,10 @@
-import type { OperationKind, OperationState, TransactionType } from '@paydesk/shared/api';
+import type {
+  OperationKind,
+  OperationState,
+  TransactionDetail,
+  TransactionType,
+} from '@paydesk/shared/api';
+import { toMinor } from '../../../lib/money';
 
 export const TYPE_LABELS: Record<TransactionType, string> = {
   sale: 'Sale',
@@ -53,4 +59,21 @@ export const RETURN_REASON_LABELS = {
 /** An order's stage in words, as its page's header says it: 'partially_returned' → 'partially returned'. */
 export function stageLabel(stage: string): string {
   return stage.replace(/_/g, ' ');
+}
+
+/**
+ * Whether the order's returns (if it has any) only cancelled a hold: a preauth of which nothing was
+ * captured. The gateway takes a return there and releases the hold, as a void does; no money had
+ * come in, so none went back. Paydesk no longer sends such a return (it offers Void), but older
+ * orders, or one the merchant's shop returned at the gateway, have them.
+ */
+export function returnsCancelHold(detail: Pick<TransactionDetail, 'type' | 'amounts'>): boolean {
+  return detail.type === 'preauth' && toMinor(detail.amounts.captured) === 0n;
+}
+
+export const HOLD_CANCELLATION_LABEL = 'Hold cancellation';
+
+/** An operation's name on its order: a return that only cancelled a hold says so. */
+export function operationLabel(kind: OperationKind, holdCancelled: boolean): string {
+  return kind === 'return' && holdCancelled ? HOLD_CANCELLATION_LABEL : OPERATION_LABELS[kind];
 }

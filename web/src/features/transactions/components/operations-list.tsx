@@ -9,7 +9,7 @@ import type { Operation, OperationState } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
-import { OPERATION_LABELS, OPERATION_STATE_LABELS, RETURN_REASON_LABELS } from './labels';
+import { OPERATION_STATE_LABELS, RETURN_REASON_LABELS, operationLabel } from './labels';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const STATE_COLOR: Record<OperationState, 'success' | 'error' | 'warning' | 'info' | 'default'> = {
@@ -35,13 +35,18 @@ function reasonText(operation: Operation): string | null {
   return operation.comment ? `${label}: ${operation.comment}` : label;
 }
 
-/** The operations on the order: the original one and every follow-up, with their outcome. */
+/**
+ * The operations on the order: the original one and every follow-up, with their outcome.
+ * `holdCancelled`: its returns only cancelled a hold (labels.ts `returnsCancelHold`).
+ */
 export function OperationsList({
   operations,
   currency,
+  holdCancelled = false,
 }: {
   operations: Operation[];
   currency: string;
+  holdCancelled?: boolean;
 }) {
   if (operations.length === 0) {
     return <Typography color="text.secondary">No operations recorded.</Typography>;
@@ -71,7 +76,7 @@ export function OperationsList({
           {operations.map((operation) => (
             <TableRow key={operation.id}>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {OPERATION_LABELS[operation.kind]}
+                {operationLabel(operation.kind, holdCancelled)}
               </TableCell>
               <TableCell sx={{ minWidth: 120, maxWidth: 240, overflowWrap: 'anywhere' }}>
                 <Chip

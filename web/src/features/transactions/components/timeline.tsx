@@ -19,7 +19,11 @@ const isStatus = (text: string): text is TransactionStatus =>
  * An entry's title in the page's own words: the BFF writes a status check as
  * 'status: approved (partially_returned)'; the header says 'Approved' and 'partially returned'.
  */
-export function timelineTitle(title: string): string {
+export function timelineTitle(title: string, holdCancelled = false): string {
+  // The BFF names a return as sent ('return 55.00 EUR requested', 'return: accepted', 'callback:
+  // return approved …'); on an order where it only cancelled a hold, it is called that.
+  if (holdCancelled)
+    title = title.replace(/^(callback: )?return\b/, '$1hold cancellation (return)');
   const match = /^status: ([a-z_]+)(?: \(([a-z_]+)\))?$/.exec(title);
   if (match === null) return title;
   const [, status = '', stage] = match;
@@ -38,8 +42,17 @@ const KIND_LOOK: Record<
   drift: { label: 'Drift', color: 'warning' },
 };
 
-/** Every request, reply and callback (redacted by the BFF) and every staff action, oldest first. */
-export function Timeline({ entries }: { entries: TimelineEntry[] }) {
+/**
+ * Every request, reply and callback (redacted by the BFF) and every staff action, oldest first.
+ * `holdCancelled`: the order's returns only cancelled a hold (labels.ts `returnsCancelHold`).
+ */
+export function Timeline({
+  entries,
+  holdCancelled = false,
+}: {
+  entries: TimelineEntry[];
+  holdCancelled?: boolean;
+}) {
   if (entries.length === 0) {
     return <Typography color="text.secondary">Nothing recorded yet.</Typography>;
   }
@@ -54,7 +67,7 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }) {
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
               <Chip size="small" label={look.label} color={look.color} variant="outlined" />
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {timelineTitle(entry.title)}
+                {timelineTitle(entry.title, holdCancelled)}
               </Typography>
               <Typography variant="caption" color="text.secondary">
                 <DateTime value={entry.at} />

@@ -147,6 +147,110 @@ describe('transaction detail', () => {
     expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€0.00');
   });
 
+  it('when finance opens a preauth with nothing captured, then nothing shows as returnable and Return is not offered, Void is', async () => {
+    renderApp(PATH, bffAs(['finance'], preauth()));
+    await heading();
+    expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€0.00');
+    expect(screen.getByRole('button', { name: 'Void' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Return' })).not.toBeInTheDocument();
+  });
+
+  it('when an uncaptured preauth’s hold was cancelled by a return (an older order), then its operations and timeline call it a hold cancellation, not a return, and the amounts show the hold released', async () => {
+    const held = preauth();
+    const at = '2026-11-20T10:00:00.000Z';
+    const cancelled = {
+      ...held,
+      stage: 'hold_cancelled',
+      allowedActions: ['card-ref' as const],
+      amounts: { ...held.amounts, remainingCapturable: '0.00' },
+      operations: [
+        ...held.operations,
+        {
+          ...held.operations[0]!,
+          id: 'op-return',
+          kind: 'return' as const,
+          origin: 'paydesk' as const,
+          requestedBy: 'finance@example.com',
+          reasonCode: 'customer_request',
+          comment: 'release the hold',
+          createdAt: at,
+          updatedAt: at,
+        },
+      ],
+      timeline: [
+        {
+          id: 1,
+          at,
+          kind: 'staff' as const,
+          title: 'return 20.00 EUR requested',
+          actor: 'finance@example.com',
+          data: {},
+        },
+        {
+          id: 2,
+          at,
+          kind: 'gateway' as const,
+          title: 'return: accepted',
+          actor: 'finance@example.com',
+          data: {},
+        },
+        {
+          id: 3,
+          at,
+          kind: 'callback' as const,
+          title: 'callback: return approved 20.00 EUR (confirmed by status)',
+          actor: null,
+          data: {},
+        },
+      ],
+    };
+    renderApp(PATH, bffAs(['finance'], cancelled));
+    await heading();
+    const operations = within(screen.getByRole('table', { name: 'Operations' }));
+    expect(operations.getByText('Hold cancellation')).toBeInTheDocument();
+    expect(operations.queryByText('Return')).not.toBeInTheDocument();
+    const timeline = within(screen.getByRole('list', { name: 'Timeline' }));
+    expect(
+      timeline.getByText('hold cancellation (return) 20.00 EUR requested'),
+    ).toBeInTheDocument();
+    expect(timeline.getByText('hold cancellation (return): accepted')).toBeInTheDocument();
+    expect(
+      timeline.getByText(
+        'callback: hold cancellation (return) approved 20.00 EUR (confirmed by status)',
+      ),
+    ).toBeInTheDocument();
+    expect(amounts().getByText('Returned').nextSibling).toHaveTextContent('€0.00');
+    expect(amounts().getByText('Hold released').nextSibling).toHaveTextContent('€20.00');
+    expect(screen.queryByRole('button', { name: 'Return' })).not.toBeInTheDocument();
+  });
+
+  it('when a captured preauth was returned in part, then the return is called a return', async () => {
+    const held = preauth();
+    const at = '2026-11-20T10:00:00.000Z';
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...held,
+        stage: 'partially_returned',
+        amounts: { ...held.amounts, captured: '12.00', returned: '2.00' },
+        operations: [
+          ...held.operations,
+          { ...held.operations[0]!, id: 'op-r', kind: 'return', createdAt: at, updatedAt: at },
+        ],
+        timeline: [
+          { id: 1, at, kind: 'gateway', title: 'return: accepted', actor: null, data: {} },
+        ],
+      }),
+    );
+    await heading();
+    expect(
+      within(screen.getByRole('table', { name: 'Operations' })).getByText('Return'),
+    ).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Timeline' })).getByText('return: accepted'),
+    ).toBeInTheDocument();
+  });
+
   it('when finance opens an order, then only the actions its lifecycle allows are offered', async () => {
     renderApp(
       PATH,

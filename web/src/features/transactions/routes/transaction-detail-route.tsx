@@ -30,7 +30,7 @@ import {
 import { AmountsPanel, Facts, Panel } from '../components/amounts-panel';
 import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
-import { stageLabel, TYPE_LABELS } from '../components/labels';
+import { returnsCancelHold, stageLabel, TYPE_LABELS } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
 import { OperationsList } from '../components/operations-list';
 import { STATUS_LOOK, TransactionStatusChips } from '../components/status-chip';
@@ -312,10 +312,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           </Panel>
         </Box>
         <Panel title="Operations">
-          <OperationsList operations={detail.operations} currency={detail.currency} />
+          <OperationsList
+            operations={detail.operations}
+            currency={detail.currency}
+            holdCancelled={returnsCancelHold(detail)}
+          />
         </Panel>
         <Panel title="Timeline">
-          <Timeline entries={detail.timeline} />
+          <Timeline entries={detail.timeline} holdCancelled={returnsCancelHold(detail)} />
         </Panel>
       </Stack>
       <Suspense fallback={null}>
