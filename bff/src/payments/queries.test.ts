@@ -5,13 +5,15 @@ import {
   TransactionEventSchema,
   TransactionPageSchema,
   type ErrorEnvelope,
+  type TransactionSort,
   type TransactionSummary,
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, openEventStream } from '../test-support/harness.js';
 import { payDb } from './db.js';
 import { InProcessEventBus } from './events.js';
 import type { TransactionsTable } from './migration.js';
-import { csvCell, TOTAL_CAP } from './queries.js';
+import type { TestClient } from '../test-support/harness.js';
+import { csvCell, exportFileName, TOTAL_CAP } from './queries.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
 import { CARDS } from './test-support/storefront.js';
 
@@ -22,7 +24,59 @@ describe('csv cells', () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
   });
+
+  it('when a cell holds a semicolon (the separator of German or French spreadsheets), then it is quoted', () => {
+    expect(csvCell('Flur 2; links')).toBe('"Flur 2; links"');
+    expect(csvCell('-1;2')).toBe(`"'-1;2"`);
+  });
+
+  it('when a cell starts with a tab or a carriage return, then it is neutralised as a formula would be', () => {
+    expect(csvCell('\t=1+1')).toBe("'\t=1+1");
+    expect(csvCell('\r=1+1')).toBe(`"'\r=1+1"`);
+  });
 });
+
+describe('export file name', () => {
+  const at = Date.parse('2026-11-25T09:12:34.567Z');
+  it('when the export is filtered, then its file name says by what, in safe characters, and when to the minute', () => {
+    expect(exportFileName({ status: 'approved' }, at)).toBe(
+      'paydesk-transactions-approved-2026-11-25T0912Z.csv',
+    );
+    expect(
+      exportFileName(
+        {
+          status: 'declined',
+          type: 'payout-check',
+          currency: 'EUR',
+          endpoint: '1001',
+          drift: 'false',
+          createdFrom: '2026-11-01T00:00:00Z',
+          createdTo: '2026-12-01T00:00:00+01:00',
+          amountMin: '10.50',
+          amountMax: '20',
+          q: 'jürgen.müller@exämple.de',
+        },
+        at,
+      ),
+    ).toBe(
+      'paydesk-transactions-declined-payout-check-EUR-endpoint1001-no-drift-from2026-11-01-before2026-11-30-min10.50-max20-search-2026-11-25T0912Z.csv',
+    );
+  });
+
+  it('when the export is not filtered, then its file name says it holds every order', () => {
+    expect(exportFileName({}, at)).toBe('paydesk-transactions-all-2026-11-25T0912Z.csv');
+    expect(exportFileName({ drift: 'true' }, at)).toBe(
+      'paydesk-transactions-drift-2026-11-25T0912Z.csv',
+    );
+  });
+});
+
+/** The reply's body as bytes (`Reply.text` is decoded, which drops a byte-order mark). */
+async function rawGet(client: TestClient, path: string): Promise<{ res: Response; body: Buffer }> {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await fetch(client.baseUrl + path, { headers: { Cookie: cookie } });
+  return { res, body: Buffer.from(await res.arrayBuffer()) };
+}
 
 /** A transactions row written straight to the database (the list and export tests' own data). */
 const EXPORT_DAY = Date.UTC(2001, 0, 1);
@@ -59,6 +113,23 @@ function row(n: number, fields: Partial<TransactionsTable>): TransactionsTable {
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`payments list, export, stats, events (${variant.name})`, () => {
     let f: Fixture;
+    /** Runs `check` with `rows` in the database, and removes them after. */
+    const withRows = async (rows: TransactionsTable[], check: () => Promise<void>) => {
+      const k = payDb(f.bff.db);
+      await k.insertInto('transactions').values(rows).execute();
+      try {
+        await check();
+      } finally {
+        await k
+          .deleteFrom('transactions')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+      }
+    };
     const email = 'list-buyer@example.com';
     let orders: TransactionSummary[] = [];
     const page = async (query: string) => {
@@ -132,6 +203,34 @@ for (const variant of DB_VARIANTS) {
       ).toBe(true);
     });
 
+    it('when q is Paydesk’s own id (the CSV’s first column, the audit’s target) or a masked card as the list shows it, then it finds those orders', async () => {
+      const day = Date.UTC(2003, 0, 1);
+      const rows = [
+        row(31, { card_bin: '411111', card_last4: '1111', created_at: day + 1 }),
+        row(32, { card_bin: '555555', card_last4: '1111', created_at: day + 2 }),
+        row(33, { card_bin: null, card_last4: '1111', created_at: day + 3 }),
+        row(34, { card_bin: '411111', card_last4: '2222', created_at: day + 4 }),
+      ];
+      const window = 'createdFrom=2003-01-01T00:00:00.000Z&createdTo=2003-01-02T00:00:00.000Z';
+      const found = async (q: string) =>
+        (await page(`${window}&sort=created_asc&q=${encodeURIComponent(q)}`)).items.map((i) =>
+          Number(i.id.slice(-2)),
+        );
+      await withRows(rows, async () => {
+        const id = rows[1]?.id ?? '';
+        expect((await page(`q=${id}`)).items.map((i) => i.id)).toEqual([id]);
+        expect((await page(`q=${id.toUpperCase()}`)).items.map((i) => i.id)).toEqual([id]);
+        // as the list shows it; a stored BIN must agree, an unknown one does not rule a card out
+        expect(await found('411111******1111')).toEqual([31, 33]);
+        expect(await found('4111 11** **** 1111')).toEqual([31, 33]);
+        expect(await found('41111100…1111')).toEqual([31, 33]);
+        expect(await found('**** 1111')).toEqual([31, 32, 33]);
+        expect(await found('•••• 2222')).toEqual([34]);
+        expect(await found('411111******9999')).toEqual([]);
+        expect(await found('1111')).toEqual([31, 32, 33]);
+      });
+    });
+
     it('when a query parameter is bad, then 400 names it', async () => {
       for (const [query, path] of [
         ['amountMin=1.234', 'query.amountMin'],
@@ -151,8 +250,9 @@ for (const variant of DB_VARIANTS) {
         ['/api/transactions?status[]=approved', 'query.status[]'],
         ['/api/transactions?statuses=approved', 'query.statuses'],
         ['/api/transactions/export?status[]=approved', 'query.status[]'],
-        // the export takes the filters only: a page's cursor or size is no parameter of it
+        // the export takes the filters and the sort only: a page's cursor or size is no parameter
         ['/api/transactions/export?limit=10', 'query.limit'],
+        ['/api/transactions/export?sort=amount_desc&cursor=abc', 'query.cursor'],
         ['/api/stats?since=2000-01-01T00:00:00Z', 'query.since'],
       ] as const) {
         const res = await f.support.get(path);
@@ -212,27 +312,59 @@ for (const variant of DB_VARIANTS) {
       expect(audit.length).toBeGreaterThanOrEqual(1);
     });
 
-    it('when the export runs in several keyset batches, then every filtered order comes once, oldest first', async () => {
-      const seen: string[] = [];
-      const sizes: number[] = [];
-      for await (const batch of f.bff.payments.services.queries.batches({ q: email }, 2)) {
-        sizes.push(batch.length);
-        seen.push(...batch.map((r) => r.id));
-      }
-      expect(sizes).toEqual([2, 2, 1]);
-      const expected = [...orders].sort((a, b) =>
+    it('when the export runs in several keyset batches, then every filtered order comes once, in the sort asked for', async () => {
+      const exported = async (sort: TransactionSort) => {
+        const seen: string[] = [];
+        const sizes: number[] = [];
+        for await (const batch of f.bff.payments.services.queries.batches({ q: email, sort }, 2)) {
+          sizes.push(batch.length);
+          seen.push(...batch.map((r) => r.id));
+        }
+        expect(sizes).toEqual([2, 2, 1]);
+        return seen;
+      };
+      const oldestFirst = [...orders].sort((a, b) =>
         a.createdAt === b.createdAt
           ? a.id.localeCompare(b.id)
           : a.createdAt.localeCompare(b.createdAt),
       );
-      expect(seen).toEqual(expected.map((o) => o.id));
+      expect(await exported('created_asc')).toEqual(oldestFirst.map((o) => o.id));
+      expect(await exported('created_desc')).toEqual(oldestFirst.map((o) => o.id).reverse());
+      // `orders` is the list sorted by amount, ascending
+      expect(await exported('amount_asc')).toEqual(orders.map((o) => o.id));
+      expect(await exported('amount_desc')).toEqual(orders.map((o) => o.id).reverse());
+    });
+
+    it('when the list is sorted by amount, then the export with the same sort writes its rows in that order; without a sort, newest first as the list', async () => {
+      const column = (text: string, index: number) =>
+        text
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(',')[index]);
+      const byAmount = await f.support.get(`/api/transactions/export?q=${email}&sort=amount_desc`);
+      expect(byAmount.status).toBe(200);
+      expect(column(byAmount.text, 9)).toEqual(['5.00', '4.00', '3.00', '2.00', '1.00']);
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .select('summary')
+        .where('action', '=', 'transaction.export')
+        .orderBy('seq', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(audit.summary)).toEqual({ filter: { q: email }, sort: 'amount_desc' });
+      const list = await page(`q=${email}`);
+      const byDefault = await f.support.get(`/api/transactions/export?q=${email}`);
+      expect(column(byDefault.text, 0)).toEqual(list.items.map((i) => i.id));
+      const bad = await f.support.get('/api/transactions/export?sort=amount');
+      expect(bad.status).toBe(400);
+      expect((bad.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('query.sort');
     });
 
     it('when rows hold separators, formulas, nulls, ties, large amounts and non-ASCII text, then the export writes exactly these bytes (the same on both databases)', async () => {
       const base = EXPORT_DAY;
       const rows = [
         row(3, {
-          client_orderid: 'Zoë ☃ @home',
+          client_orderid: 'Zoë ☃ @home; Flur 2',
           status: 'error',
           stage: 'error',
           card_bin: '411111',
@@ -248,6 +380,7 @@ for (const variant of DB_VARIANTS) {
           stage: 'declined',
           currency: 'USD',
           amount_minor: 900_719_925_474_099,
+          customer_email: 'jürgen.müller@exämple.de',
           created_at: base + 7,
         }),
         row(1, {
@@ -261,29 +394,31 @@ for (const variant of DB_VARIANTS) {
           created_at: base + 7,
         }),
       ];
-      const k = payDb(f.bff.db);
-      await k.insertInto('transactions').values(rows).execute();
-      try {
-        const res = await f.support.get(
-          '/api/transactions/export?createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z',
+      const header =
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,card,customerEmail,drift\r\n';
+      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,**** 1234,"a,b@example.com",yes\r\n`;
+      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,,jürgen.müller@exämple.de,no\r\n`;
+      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,411111**********,'+mail@example.com,no\r\n`;
+      const window = 'createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z';
+      await withRows(rows, async () => {
+        const { res, body } = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&sort=created_asc`,
         );
         expect(res.status).toBe(200);
-        expect(res.text).toBe(
-          'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,card,customerEmail,drift\r\n' +
-            `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,**** 1234,"a,b@example.com",yes\r\n` +
-            `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,,,no\r\n` +
-            `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,Zoë ☃ @home,sale,error,error,EUR,1.00,0.00,0.00,411111**********,'+mail@example.com,no\r\n`,
+        // UTF-8 with a byte-order mark, which Excel needs to read it as UTF-8
+        expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+        expect(body.toString('utf8')).toBe(`\uFEFF${header}${line1}${line2}${line3}`);
+        const stamp = new Date(f.bff.clock.now()).toISOString();
+        expect(res.headers.get('content-disposition')).toBe(
+          `attachment; filename="paydesk-transactions-from2001-01-01-before2001-01-02-${stamp.slice(0, 13)}${stamp.slice(14, 16)}Z.csv"`,
         );
-      } finally {
-        await k
-          .deleteFrom('transactions')
-          .where(
-            'id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
-      }
+        const byAmount = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&sort=amount_desc`,
+        );
+        expect(byAmount.body.toString('utf8')).toBe(`\uFEFF${header}${line2}${line1}${line3}`);
+      });
     });
 
     it('when more orders match than the list counts, then the total stops at the cap and says so; at the cap it is exact', async () => {
@@ -327,7 +462,7 @@ for (const variant of DB_VARIANTS) {
         otherWorkRan = true;
       });
       // SQLite answers synchronously: without a yield the export would finish first.
-      const rows = await f.bff.payments.services.queries.writeCsv({}, out);
+      const rows = await f.bff.payments.services.queries.writeCsv({ sort: 'created_desc' }, out);
       expect(rows).toBeGreaterThan(0);
       expect(otherWorkRan).toBe(true);
     });

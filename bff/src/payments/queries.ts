@@ -4,13 +4,16 @@ import type { Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
-import type {
-  StatsQuery,
-  StatsResponse,
-  TransactionFilter,
-  TransactionListQuery,
-  TransactionPage,
-  TransactionSort,
+import {
+  TRANSACTION_ID_PATTERN,
+  transactionSearchCard,
+  type StatsQuery,
+  type StatsResponse,
+  type TransactionExportQuery,
+  type TransactionFilter,
+  type TransactionListQuery,
+  type TransactionPage,
+  type TransactionSort,
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -105,13 +108,28 @@ export class TransactionQueries {
     if (filter.drift !== undefined) q = q.where('drift', '=', filter.drift === 'true' ? 1 : 0);
     if (filter.q !== undefined) {
       const term = filter.q;
+      const card = transactionSearchCard(term);
+      // Every branch is an equality on an indexed column (the id is the primary key; a masked
+      // card goes by its indexed last four, its BIN checked among those rows only).
       q = q.where((eb: ExpressionBuilder<PayDatabase, 'transactions'>) => {
         const ors = [
           eb('orderid', '=', term),
           eb('client_orderid', '=', term),
           eb('customer_email', '=', term.toLowerCase()),
         ];
+        if (TRANSACTION_ID_PATTERN.test(term)) ors.push(eb('id', '=', term.toLowerCase()));
         if (/^\d{4}$/.test(term)) ors.push(eb('card_last4', '=', term));
+        if (card !== null) {
+          const last4 = eb('card_last4', '=', card.last4);
+          // An 8-digit BIN also finds the card stored with its first 6; an unknown BIN does not
+          // rule a card out.
+          const bins = card.bin === null ? [] : [...new Set([card.bin, card.bin.slice(0, 6)])];
+          ors.push(
+            bins.length === 0
+              ? last4
+              : eb.and([last4, eb.or([eb('card_bin', 'is', null), eb('card_bin', 'in', bins)])]),
+          );
+        }
         return eb.or(ors);
       });
     }
@@ -164,20 +182,24 @@ export class TransactionQueries {
   }
 
   /**
-   * Every filtered row with the CSV's columns only, in keyset batches: memory stays flat, and no
-   * batch holds the (SQLite: only) connection for long.
+   * Every filtered row with the CSV's columns only, in the list's order (`query.sort`), in keyset
+   * batches: memory stays flat, and no batch holds the (SQLite: only) connection for long.
    */
-  async *batches(filter: TransactionFilter, batchSize = EXPORT_BATCH): AsyncGenerator<CsvRow[]> {
+  async *batches(
+    query: TransactionExportQuery,
+    batchSize = EXPORT_BATCH,
+  ): AsyncGenerator<CsvRow[]> {
+    const { sort } = query;
     let after: Cursor | null = null;
     for (;;) {
-      const rows: CsvRow[] = await this.ordered(this.filtered(filter), 'created_asc', after)
+      const rows: CsvRow[] = await this.ordered(this.filtered(query), sort, after)
         .select(CSV_SOURCE_COLUMNS)
         .limit(batchSize)
         .execute();
       if (rows.length > 0) yield rows;
       const last = rows.at(-1);
       if (last === undefined || rows.length < batchSize) return;
-      after = { sort: 'created_asc', value: last.created_at, id: last.id };
+      after = { sort, value: last[column(sort)], id: last.id };
     }
   }
 
@@ -187,16 +209,17 @@ export class TransactionQueries {
    * turned into one string and dropped before the next query: little survives a scavenge, so V8
    * does not keep growing its young generation (which is what pushed the RSS up).
    */
-  async writeCsv(filter: TransactionFilter, out: Writable): Promise<number> {
+  async writeCsv(query: TransactionExportQuery, out: Writable): Promise<number> {
     const write = async (chunk: string) => {
       if (out.destroyed) throw new Error('the client went away');
       if (!out.write(chunk)) {
         await drained(out);
       }
     };
-    await write(`${CSV_COLUMNS.join(',')}\r\n`);
+    // The byte-order mark tells Excel the file is UTF-8 (without it, `müller` shows as `mÃ¼ller`).
+    await write(`${UTF8_BOM}${CSV_COLUMNS.join(',')}\r\n`);
     let n = 0;
-    for await (const rows of this.batches(filter)) {
+    for await (const rows of this.batches(query)) {
       let chunk = '';
       for (const row of rows) chunk += `${csvRow(row)}\r\n`;
       n += rows.length;
@@ -247,10 +270,42 @@ export const CSV_COLUMNS = [
   'drift',
 ] as const;
 
-/** RFC 4180 quoting; a leading = + - @ is neutralised so spreadsheets do not run it as a formula. */
+const UTF8_BOM = '\uFEFF';
+
+/**
+ * RFC 4180 quoting, also of a `;` (the separator a spreadsheet in a German or French locale
+ * splits on); a leading = + - @ (or tab, CR) is neutralised so spreadsheets do not run it as a
+ * formula.
+ */
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * The export's file name: what it holds (the filter in short, `all` without one) and when it was
+ * made, in characters safe in any file system and header:
+ * `paydesk-transactions-approved-EUR-2026-11-25T0912Z.csv`. A search term is not repeated (it may
+ * be an e-mail address), only said: `search`.
+ */
+export function exportFileName(filter: TransactionFilter, now: number): string {
+  const day = (at: string) => new Date(at).toISOString().slice(0, 10);
+  const parts = [
+    filter.status,
+    filter.type,
+    filter.currency,
+    filter.endpoint === undefined ? undefined : `endpoint${filter.endpoint}`,
+    filter.drift === undefined ? undefined : filter.drift === 'true' ? 'drift' : 'no-drift',
+    filter.createdFrom === undefined ? undefined : `from${day(filter.createdFrom)}`,
+    filter.createdTo === undefined ? undefined : `before${day(filter.createdTo)}`,
+    filter.amountMin === undefined ? undefined : `min${filter.amountMin}`,
+    filter.amountMax === undefined ? undefined : `max${filter.amountMax}`,
+    filter.q === undefined ? undefined : 'search',
+  ].filter((part): part is string => part !== undefined);
+  const iso = new Date(now).toISOString(); // 2026-11-25T09:12:34.567Z → 2026-11-25T0912Z
+  const stamp = `${iso.slice(0, 13)}${iso.slice(14, 16)}Z`;
+  const what = (parts.length === 0 ? ['all'] : parts).join('-').replace(/[^A-Za-z0-9.-]/g, '');
+  return `paydesk-transactions-${what}-${stamp}.csv`;
 }
 
 /** The columns a CSV line is made of (never the whole row: drift details, names, raw data). */

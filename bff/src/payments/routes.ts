@@ -14,7 +14,7 @@ import {
   StatsQuerySchema,
   SubscriptionCreateBodySchema,
   SubscriptionListQuerySchema,
-  TransactionFilterSchema,
+  TransactionExportQuerySchema,
   TransactionListQuerySchema,
   VoidBodySchema,
   liveEventName,
@@ -33,6 +33,7 @@ import {
 import type { RouteRule } from '../http/route-table.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
+import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 import type { Payments } from './index.js';
@@ -111,15 +112,15 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       return { kind: 'json', status: 200, body: await services.queries.list(q) };
     },
     'GET /api/transactions/export': (ctx) => {
-      const filter = parseInput(TransactionFilterSchema, ctx.req.query, 'query');
-      ctx.audit.summary = { filter };
-      const stamp = new Date(p.clock.now()).toISOString().replace(/[:.]/g, '-');
+      const query = parseInput(TransactionExportQuerySchema, ctx.req.query, 'query');
+      const { sort, ...filter } = query;
+      ctx.audit.summary = { filter, sort };
       return Promise.resolve({
         kind: 'stream',
         contentType: 'text/csv; charset=utf-8',
-        filename: `paydesk-transactions-${stamp}.csv`,
+        filename: exportFileName(filter, p.clock.now()),
         write: async (res: Response) => {
-          await services.queries.writeCsv(filter, res);
+          await services.queries.writeCsv(query, res);
         },
       });
     },

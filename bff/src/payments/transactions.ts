@@ -1,5 +1,11 @@
 // Support's view of an order: look it up at the gateway (`status`), refresh it, read it.
-import type { LookupBody, TransactionDetail } from '@paydesk/shared/api';
+import type {
+  LookupBody,
+  LookupCandidate,
+  LookupConflictDetails,
+  TransactionDetail,
+} from '@paydesk/shared/api';
+import { formatMinorUnits } from '@paydesk/shared/protocol';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { maskPans } from '../services/redact.js';
@@ -7,6 +13,7 @@ import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
 import { gatewayOrderId } from './rebills.js';
+import { asTransactionType } from './records.js';
 
 export interface ActorInfo {
   id: string;
@@ -45,7 +52,12 @@ export class TransactionsService {
     return detail;
   }
 
-  /** support's status check: the given endpoint, or each configured endpoint in turn. */
+  /**
+   * support's status check: the given endpoint, or each configured endpoint. An orderid names one
+   * order at the gateway: the first endpoint that shows it is the order's own. A client_orderid
+   * alone is unique per endpoint only: every endpoint is asked, and when more than one shows an
+   * order, none is picked: 409 `CONFLICT` lists them (`LookupConflictDetails`), nothing recorded.
+   */
   async lookup(
     body: LookupBody,
     actor: ActorInfo,
@@ -85,7 +97,7 @@ export class TransactionsService {
     if (clientOrderId === undefined) {
       throw new AppError(
         'VALIDATION_FAILED',
-        'client_orderid: the gateway needs the client_orderid of an order Paydesk does not know yet',
+        `client_orderid: Paydesk has not learned order ${maskPans(body.orderid ?? '')} yet, and the gateway's status needs the order's client_orderid with its orderid: give both`,
         {
           fields: [
             {
@@ -97,28 +109,71 @@ export class TransactionsService {
         },
       );
     }
-    let unavailable = 0;
+    const found: (StatusAnswer & { endpointId: string; view: GatewayView })[] = [];
+    const unanswered: string[] = [];
     for (const endpointId of endpoints) {
       const { outcome, view } = await this.askStatus(endpointId, body.orderid, clientOrderId);
-      if (view !== null) return this.learn(endpointId, { outcome, view }, actor.email);
-      if (outcome.kind === 'reply' && outcome.httpStatus === 404) continue;
-      if (outcome.kind === 'reply')
+      if (view !== null && body.orderid !== undefined)
+        return this.learn(endpointId, { outcome, view }, actor.email);
+      // One order shown on several endpoints (one merchant's endpoints may share it): one match.
+      if (view !== null && !found.some((f) => f.view.orderid === view.orderid))
+        found.push({ endpointId, outcome, view });
+      else if (view !== null) continue;
+      else if (outcome.kind === 'reply' && outcome.httpStatus === 404) continue;
+      else if (outcome.kind === 'reply')
         throw gatewayRefusal(outcome.httpStatus, outcome.reply, 'status');
-      unavailable += 1;
+      else unanswered.push(endpointId);
     }
-    if (unavailable > 0) {
+    if (unanswered.length > 0) {
+      // An endpoint that did not answer may hold (another) order with this client_orderid.
       throw new AppError(
         'GATEWAY_UNAVAILABLE',
-        'The gateway did not answer the status request. Nothing changed; try again.',
+        `The gateway did not answer the status request${found.length > 0 ? ` on endpoint ${unanswered.join(', ')}` : ''}. Nothing changed; try again.`,
       );
     }
+    const [only, ...others] = found;
+    if (only !== undefined && others.length === 0)
+      return this.learn(only.endpointId, only, actor.email);
     // What the caller typed is named back, a card-number-like value only masked (BIN, last four).
     const which = maskPans(
       body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`,
     );
+    if (only !== undefined) throw await this.conflict(which, found);
     throw new AppError(
       'NOT_FOUND',
       `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,
+    );
+  }
+
+  /** The 409 of a lookup that found several orders: each named, none recorded. */
+  private async conflict(
+    which: string,
+    found: readonly { endpointId: string; view: GatewayView }[],
+  ): Promise<AppError> {
+    const known = await this.ledger.k
+      .selectFrom('transactions')
+      .select(['id', 'orderid'])
+      .where(
+        'orderid',
+        'in',
+        found.map((f) => f.view.orderid),
+      )
+      .execute();
+    const candidates: LookupCandidate[] = found.map(({ endpointId, view }) => ({
+      endpointId,
+      orderid: view.orderid,
+      clientOrderId: view.clientOrderId,
+      type: asTransactionType(view.type),
+      status: view.status,
+      amount: formatMinorUnits(view.amountMinor),
+      currency: view.currency,
+      id: known.find((k) => k.orderid === view.orderid)?.id ?? null,
+    }));
+    const details: LookupConflictDetails = { candidates };
+    return new AppError(
+      'CONFLICT',
+      `The gateway knows ${String(found.length)} orders with ${which} (on endpoints ${found.map((f) => f.endpointId).join(', ')}): choose one; nothing was recorded.`,
+      details,
     );
   }
 

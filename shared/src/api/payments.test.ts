@@ -4,9 +4,11 @@ import {
   hasCents,
   isIsoCurrency,
   StatsQuerySchema,
+  TransactionExportQuerySchema,
   TransactionFilterSchema,
   transactionFilterRangeIssues,
   TransactionListQuerySchema,
+  transactionSearchCard,
 } from './payments.js';
 import { expiredCardField } from './payouts.js';
 import { viewQueryProblems } from './views.js';
@@ -66,7 +68,11 @@ describe('transaction filter ranges', () => {
 
   it('when the list, export or saved-view schemas meet a backwards range, then they refuse it with the same rule', () => {
     const backwards = { amountMin: '100', amountMax: '1' };
-    for (const schema of [TransactionFilterSchema, TransactionListQuerySchema]) {
+    for (const schema of [
+      TransactionFilterSchema,
+      TransactionListQuerySchema,
+      TransactionExportQuerySchema,
+    ]) {
       const parsed = schema.safeParse(backwards);
       expect(parsed.error?.issues).toEqual([
         expect.objectContaining({
@@ -92,6 +98,40 @@ describe('transaction filter ranges', () => {
       limit: 10,
     });
     expect(StatsQuerySchema.safeParse({ since: '2026-01-01T00:00:00Z' }).success).toBe(false);
+  });
+
+  it('when the export is asked for, then it takes the list’s sort (newest first by default) but no page cursor or size', () => {
+    expect(TransactionExportQuerySchema.parse({ status: 'approved' })).toEqual({
+      status: 'approved',
+      sort: 'created_desc',
+    });
+    expect(TransactionExportQuerySchema.parse({ sort: 'amount_asc' }).sort).toBe('amount_asc');
+    expect(TransactionExportQuerySchema.safeParse({ sort: 'amount' }).success).toBe(false);
+    expect(TransactionExportQuerySchema.safeParse({ cursor: 'x' }).success).toBe(false);
+    expect(TransactionExportQuerySchema.safeParse({ limit: '10' }).success).toBe(false);
+  });
+});
+
+describe('search terms', () => {
+  it('when a search term is a masked card as Paydesk shows it, then its BIN (if shown) and last four are read', () => {
+    expect(transactionSearchCard('411111******1111')).toEqual({ bin: '411111', last4: '1111' });
+    expect(transactionSearchCard('4111 11** **** 1111')).toEqual({ bin: '411111', last4: '1111' });
+    expect(transactionSearchCard('41111122…4242')).toEqual({ bin: '41111122', last4: '4242' });
+    expect(transactionSearchCard('**** 1111')).toEqual({ bin: null, last4: '1111' });
+    expect(transactionSearchCard('…1111')).toEqual({ bin: null, last4: '1111' });
+  });
+
+  it('when a search term is no masked card, then it is not read as one', () => {
+    for (const term of [
+      '1111',
+      'x.1234',
+      'shop-1111',
+      '4111111111111111',
+      '12345*1111',
+      '411111******',
+    ]) {
+      expect(transactionSearchCard(term), term).toBeNull();
+    }
   });
 });
 

@@ -145,7 +145,10 @@ const TransactionFilterFields = z
     createdTo: IsoDateTimeSchema.optional(),
     amountMin: AmountSchema.optional(),
     amountMax: AmountSchema.optional(),
-    /** exact match on orderid, client_orderid, customer e-mail or the card's last four digits */
+    /**
+     * exact match on Paydesk's id (a UUID), orderid, client_orderid, customer e-mail, the card's
+     * last four digits, or a masked card as the list shows it (`transactionSearchCard`)
+     */
     q: z.string().trim().min(1).max(128).optional(),
     /** `true`: only orders where the gateway and Paydesk disagreed; `false`: only the others */
     drift: z.enum(['true', 'false'], "must be 'true' or 'false'").optional(),
@@ -194,9 +197,33 @@ function checkRanges(
 export const TransactionFilterSchema = TransactionFilterFields.superRefine(checkRanges);
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
+/** Paydesk's own id of an order (a UUID, lower case as Paydesk writes it; any case is read). */
+export const TRANSACTION_ID_PATTERN =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The card a search term names when it is a masked card as Paydesk shows one: `411111******1111`,
+ * `411111…1111` (a BIN of 6 or 8 digits, then `*`, `•`, `x`, `.` or `…`), `**** 1111` (at least
+ * four of these without a BIN) or `…1111`; spaces are ignored. Null when the term is no masked
+ * card (four digits alone are matched as the last four anyway).
+ */
+export function transactionSearchCard(term: string): { bin: string | null; last4: string } | null {
+  const match = /^(?:(\d{6}|\d{8})[*•xX.…]+|[*•xX.]{4,}|…)(\d{4})$/.exec(term.replaceAll(' ', ''));
+  if (match?.[2] === undefined) return null;
+  return { bin: match[1] ?? null, last4: match[2] };
+}
+
+/** The list's order, also the CSV export's (newest first unless told otherwise). */
+const SortField = { sort: TransactionSortSchema.default('created_desc') };
+
+/** `GET /api/transactions/export` query: the list's filters and its sort (no cursor, no size). */
+export const TransactionExportQuerySchema =
+  TransactionFilterFields.extend(SortField).superRefine(checkRanges);
+export type TransactionExportQuery = z.infer<typeof TransactionExportQuerySchema>;
+
 /** `GET /api/transactions` query: filters, sort, keyset cursor (opaque), page size. */
 export const TransactionListQuerySchema = TransactionFilterFields.extend({
-  sort: TransactionSortSchema.default('created_desc'),
+  ...SortField,
   cursor: z.string().trim().min(1).max(512).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 }).superRefine(checkRanges);
@@ -331,6 +358,30 @@ export const LookupBodySchema = z
     path: ['orderid'],
   });
 export type LookupBody = z.infer<typeof LookupBodySchema>;
+
+/** One order a lookup found at the gateway, as the gateway's `status` describes it. */
+export const LookupCandidateSchema = z.object({
+  endpointId: z.string(),
+  orderid: z.string(),
+  clientOrderId: z.string(),
+  type: TransactionTypeSchema,
+  status: TransactionStatusSchema,
+  amount: MoneySchema,
+  currency: z.string(),
+  /** Paydesk's id when it has already learned the order, else null */
+  id: z.string().nullable(),
+});
+export type LookupCandidate = z.infer<typeof LookupCandidateSchema>;
+
+/**
+ * `details` of the lookup's 409 `CONFLICT`: more than one order matched (one client_orderid on
+ * several endpoints), so none was opened or recorded. Each is found alone again with its
+ * `orderid`, `client_orderid` and `endpointId`.
+ */
+export const LookupConflictDetailsSchema = z.object({
+  candidates: z.array(LookupCandidateSchema).min(2),
+});
+export type LookupConflictDetails = z.infer<typeof LookupConflictDetailsSchema>;
 
 export const CaptureBodySchema = z.object({ amount: AmountSchema.optional() }).strict();
 export type CaptureBody = z.infer<typeof CaptureBodySchema>;
@@ -528,7 +579,7 @@ export const TransactionEventSchema = z.object({
 });
 export type TransactionEvent = z.infer<typeof TransactionEventSchema>;
 
-/** `GET /api/stats` query: a creation-time window (default: the last 30 days). */
+/** `GET /api/stats` query: the window [from, to) (default: the last 30 days). */
 export const StatsQuerySchema = z
   .object({
     from: IsoDateTimeSchema.optional(),
@@ -538,9 +589,12 @@ export const StatsQuerySchema = z
 export type StatsQuery = z.infer<typeof StatsQuerySchema>;
 
 /**
- * The home screen's statistics over [from, to) (orders by their creation time, returns by theirs).
- * Orders the gateway never created (a rebill judged not applied: status `error`, stage
- * `not_created`, a `pending:` orderid) are in no figure here; they stay in the list.
+ * The home screen's statistics over [from, to). Money is dated by when it moved: money taken by
+ * the time it was taken (a sale or rebill: its approval, the order's own operation; a preauth: its
+ * capture), money returned by the return's time. Order counts, `byStatus` and `approvalRate` are
+ * of the orders created in the window. Orders the gateway never created (a rebill judged not
+ * applied: status `error`, stage `not_created`, a `pending:` orderid) are in no figure here; they
+ * stay in the list.
  */
 export const StatsResponseSchema = z.object({
   from: IsoDateTimeSchema,
@@ -548,21 +602,27 @@ export const StatsResponseSchema = z.object({
   volumes: z.array(
     z.object({
       currency: z.string(),
-      /** orders created in the window, of every type */
+      /**
+       * orders created in the window, of every type (0 for a currency that has only money taken
+       * in the window, such as the capture of a hold authorized before it)
+       */
       count: z.number().int().nonnegative(),
       /** of those, the orders approved (of every type, payouts included) */
       approvedCount: z.number().int().nonnegative(),
       /**
-       * Captured volume: the money taken from customers, exact. The captured amount of the
-       * approved money-in orders — sales, rebills (recurring charges are rebills) and preauths,
-       * these only for what was captured (a hold never captured, voided or cancelled: nothing).
-       * Voided orders are left out; payouts (money out), card-to-card transfers and verifications
-       * are not money in. Returns are not deducted: they are in `returnsByDay`.
+       * Captured volume: the money taken from customers in the window, exact, whenever the order
+       * was created. The captured amount of the approved money-in orders — sales and rebills
+       * (recurring charges are rebills) when approved, in the window of their approval; preauths
+       * only for what was captured, in the window of the capture (a hold authorized before the
+       * window and captured inside it counts; one captured after it does not; a hold never
+       * captured or cancelled: nothing). Voided orders are left out, a hold voided after its
+       * capture too; payouts (money out), card-to-card transfers and verifications are not money
+       * in. Returns are not deducted: they are in `returnsByDay`.
        */
       capturedAmount: MoneySchema,
     }),
   ),
-  /** approved / (orders with a final status); null when there is none */
+  /** approved / (orders created in the window with a final status); null when there is none */
   approvalRate: z.number().min(0).max(1).nullable(),
   /** orders created in the window per status */
   byStatus: z.record(z.string(), z.number().int().nonnegative()),
@@ -579,8 +639,9 @@ export const StatsResponseSchema = z.object({
     }),
   ),
   /**
-   * `volumes` per UTC day of creation and currency (the home screen's charts); `capturedAmount`
-   * is the captured volume, as there
+   * `volumes` per UTC day and currency (the home screen's charts): `count` and `approvedCount`
+   * are the orders created that day; `capturedAmount` is the money taken that day (a sale or
+   * rebill on the day of its approval, a preauth's capture on the day of the capture), as there
    */
   volumeByDay: z.array(
     z.object({

@@ -3,7 +3,8 @@
 // tabs at once (one event stream for all of them); finance returns part of a sale
 // twice and is stopped on a third return above the rest; finance captures part of a preauth and
 // voids another; one ops user prepares a payout that only a second one can approve, and it is
-// paid; an auditor finds all of it in the audit log, whose chain verifies. Each flow saves a
+// paid; an auditor finds all of it in the audit log, whose chain verifies; an admin resets a
+// forgotten password, and its user must choose their own before anything else. Each flow saves a
 // screenshot in test/e2e/screenshots/. The assertions are on what people see, with cross-checks
 // of the sandbox's own totals that the money moved exactly as intended; axe-core checks one
 // screen of each kind as Chromium renders it, and no page may log an error.
@@ -98,8 +99,8 @@ describe.skipIf(chromiumPath === undefined)(
     const users = {} as Record<'support' | 'finance' | 'opsA' | 'opsB' | 'auditor', User>;
     const orders = {} as Record<'declined' | 'sale' | 'returns' | 'capture' | 'void', PlacedOrder>;
 
-    async function as(user: User, path: string): Promise<Page> {
-      const session = await signIn(browser, stack.url, user, path);
+    async function as(user: User, path: string, landing = path): Promise<Page> {
+      const session = await signIn(browser, stack.url, user, path, landing);
       sessions.push(session);
       return session.page;
     }
@@ -411,6 +412,56 @@ describe.skipIf(chromiumPath === undefined)(
         .waitFor();
 
       const errors = sessions.flatMap((s) => s.errors);
+      expect(errors).toEqual([]);
+    });
+
+    it('when an admin resets the password of a user who forgot it, then the user signs in with it, must choose their own first, and then reaches the page they wanted', async () => {
+      const opened = sessions.length;
+      const forgetful = await stack.createUser('forgetful', ['support']);
+      const temporary = `e2e-temporary-${String(Date.now())}`;
+      const admin = await as(stack.admin, '/users');
+      await admin.getByRole('button', { name: `Reset password of ${forgetful.email}` }).click();
+      const form = admin.getByRole('dialog', { name: 'Reset password' });
+      await form.getByLabel(/New temporary password/).fill(temporary);
+      await form.getByRole('button', { name: 'Continue' }).click();
+      const confirm = admin.getByRole('dialog', {
+        name: `Reset the password of ${forgetful.email}?`,
+      });
+      await confirm.getByRole('button', { name: 'Reset password' }).click();
+      const done = admin.getByRole('dialog', { name: 'Password reset' });
+      await done
+        .getByRole('status')
+        .getByText(/at their next sign-in they must choose their own password/)
+        .waitFor();
+      await record(admin, '6-admin-reset-password', { dialog: true, axe: true });
+      await done.getByRole('button', { name: 'Done' }).click();
+      await admin
+        .getByRole('table', { name: 'Users' })
+        .getByRole('row')
+        .filter({ hasText: forgetful.email })
+        .getByText('Temporary password', { exact: true })
+        .waitFor();
+
+      // Signing in with it leads to "Choose your password", and nowhere else, first.
+      const user = await as(
+        { ...forgetful, password: temporary },
+        '/transactions',
+        '/choose-password',
+      );
+      expect(new URL(user.url()).searchParams.get('next')).toBe('/transactions');
+      await user.getByRole('heading', { level: 1, name: 'Choose your password' }).waitFor();
+      expect(await user.getByRole('navigation').count()).toBe(0);
+      await record(user, '6-choose-password', { axe: true });
+      const own = `e2e-own-${String(Date.now())}`;
+      await user.getByLabel(/Current \(temporary\) password/).fill(temporary);
+      await user.getByLabel(/^New password/).fill(own);
+      await user.getByLabel(/^Repeat new password/).fill(own);
+      await user.getByRole('button', { name: 'Save my password and continue' }).click();
+      await user.waitForURL((url) => url.pathname === '/transactions');
+      await user.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+
+      // This flow's pages logged no error (a 403 of a refused request would show here).
+      const errors = sessions.slice(opened).flatMap((s) => s.errors);
       expect(errors).toEqual([]);
     });
   },

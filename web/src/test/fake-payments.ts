@@ -8,11 +8,14 @@ import {
   CardRefBodySchema,
   IDEMPOTENCY_KEY_HEADER,
   LookupBodySchema,
+  LookupConflictDetailsSchema,
   OperationResultSchema,
   ReturnBodySchema,
   TransactionDetailSchema,
   TransactionListQuerySchema,
   TransactionPageSchema,
+  TRANSACTION_ID_PATTERN,
+  transactionSearchCard,
   VoidBodySchema,
   type ErrorCode,
   type ErrorDetails,
@@ -88,9 +91,10 @@ export function makeTransaction(
     },
     customer: { email: `customer${n}@example.com`, name: `Customer ${n}` },
     cardRefId: null,
+    // As the BFF: nothing captured on a preauth, nothing to return (a void releases the hold).
     allowedActions: approved
       ? type === 'preauth'
-        ? ['capture', 'void', 'return', 'card-ref']
+        ? ['capture', 'void', 'card-ref']
         : ['return', 'void', 'card-ref']
       : [],
     driftDetails: null,
@@ -143,6 +147,19 @@ function summaryOf(detail: TransactionDetail): TransactionSummary {
     createdAt: detail.createdAt,
     updatedAt: detail.updatedAt,
   };
+}
+
+/** `q` as the BFF reads it: ids, e-mail, last four, Paydesk's id, a masked card. */
+function matchesSearch(t: TransactionSummary, term: string): boolean {
+  if ([t.orderid, t.clientOrderId, t.customerEmail, t.card?.lastFour].includes(term)) return true;
+  if (TRANSACTION_ID_PATTERN.test(term) && t.id === term.toLowerCase()) return true;
+  const card = transactionSearchCard(term);
+  if (card === null || t.card?.lastFour !== card.last4) return false;
+  return (
+    card.bin === null ||
+    t.card.bin === null ||
+    [card.bin, card.bin.slice(0, 6)].includes(t.card.bin)
+  );
 }
 
 const READERS: readonly Role[] = ['support', 'finance', 'ops', 'auditor'];
@@ -284,11 +301,7 @@ export class FakePayments {
       .filter((t) => q.createdTo === undefined || t.createdAt < q.createdTo)
       .filter((t) => q.amountMin === undefined || minor(t.amount) >= minor(q.amountMin))
       .filter((t) => q.amountMax === undefined || minor(t.amount) <= minor(q.amountMax))
-      .filter(
-        (t) =>
-          q.q === undefined ||
-          [t.orderid, t.clientOrderId, t.customerEmail, t.card?.lastFour].includes(q.q),
-      )
+      .filter((t) => q.q === undefined || matchesSearch(t, q.q))
       .sort((a, b) => {
         const [field, direction] = q.sort.split('_');
         const sign = direction === 'asc' ? 1 : -1;
@@ -315,12 +328,35 @@ export class FakePayments {
   private lookup(request: PaymentsRequest): PaymentsReply {
     const parsed = LookupBodySchema.safeParse(request.body);
     if (!parsed.success) return this.validation(parsed.error.issues);
-    const { orderid, client_orderid: clientOrderId } = parsed.data;
-    const found = this.transactions.find(
+    const { orderid, client_orderid: clientOrderId, endpointId } = parsed.data;
+    const matches = this.transactions.filter(
       (t) =>
         (orderid === undefined || t.orderid === orderid) &&
-        (clientOrderId === undefined || t.clientOrderId === clientOrderId),
+        (clientOrderId === undefined || t.clientOrderId === clientOrderId) &&
+        (endpointId === undefined || t.endpointId === endpointId),
     );
+    // One client_orderid on several endpoints: the BFF opens none of them.
+    if (matches.length > 1 && orderid === undefined) {
+      const details = LookupConflictDetailsSchema.parse({
+        candidates: matches.map((t) => ({
+          endpointId: t.endpointId,
+          orderid: t.orderid,
+          clientOrderId: t.clientOrderId,
+          type: t.type,
+          status: t.status,
+          amount: t.amount,
+          currency: t.currency,
+          id: t.id,
+        })),
+      });
+      return this.error(
+        409,
+        'CONFLICT',
+        `The gateway knows ${matches.length} such orders.`,
+        details,
+      );
+    }
+    const [found] = matches;
     if (!found) {
       if (orderid !== undefined && clientOrderId === undefined) {
         return this.error(400, 'VALIDATION_FAILED', 'client_orderid: required', {

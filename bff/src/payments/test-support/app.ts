@@ -142,7 +142,12 @@ export async function startPaymentsApp(
       const address =
         email ?? `pay${counter}-${roles.join('-')}-${String(Date.now())}@paydesk.test`;
       const password = `password-for-${address}`;
-      await services.users.create({ email: address, name: `User ${counter}`, password, roles });
+      // An account whose holder already chose its password (as after a first sign-in): a
+      // temporary one would allow nothing but changing it.
+      await services.users.create(
+        { email: address, name: `User ${counter}`, password, roles },
+        { temporaryPassword: false },
+      );
       const c = t.client();
       const res = await c.login(address, password);
       if (res.status !== 200) throw new Error(`login as ${address} failed: ${res.status}`);

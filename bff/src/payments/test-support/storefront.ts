@@ -37,9 +37,11 @@ export class Storefront {
       callbackUrl?: string;
       card?: string;
       email?: string;
+      /** the shop's own order id (default: a new `shop-<uuid>`) */
+      clientOrderId?: string;
     },
   ): Promise<PlacedOrder> {
-    const clientOrderId = `shop-${randomUUID()}`;
+    const clientOrderId = input.clientOrderId ?? `shop-${randomUUID()}`;
     const fields: Record<string, string> = {
       client_orderid: clientOrderId,
       order_desc: 'Test order',

@@ -6,7 +6,7 @@ import {
   type CaptureBody,
   type LookupBody,
   type ReturnBody,
-  type TransactionFilter,
+  type TransactionExportQuery,
   type TransactionListQuery,
   type VoidBody,
 } from '@paydesk/shared/api';
@@ -40,9 +40,12 @@ export function transactionDetailQueryOptions(id: string) {
   });
 }
 
-/** The export streams from the BFF straight into a download: the whole filtered set, as CSV. */
-export function transactionExportUrl(filter: TransactionFilter): string {
-  return apiUrl('/api/transactions/export', filter);
+/**
+ * The export streams from the BFF straight into a download: the whole filtered set, as CSV, in the
+ * list's order (its sort is always sent, so the file follows what the screen shows).
+ */
+export function transactionExportUrl(query: TransactionExportQuery): string {
+  return apiUrl('/api/transactions/export', query);
 }
 
 export function lookupTransaction(body: LookupBody) {

@@ -1,24 +1,78 @@
-import { screen, waitFor } from '@testing-library/react';
+import { TransactionDetailSchema, type LookupBody } from '@paydesk/shared/api';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBff, makeUser } from '../../../test/fake-bff';
+import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { lookupAttempts } from './lookup-dialog';
 
-function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
+function bffAs(
+  roles: Parameters<typeof makeUser>[0]['roles'],
+  options: ConstructorParameters<typeof FakeBff>[0] = {},
+) {
   return new FakeBff({
     signedInAs: 'me@example.com',
     users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    ...options,
   });
 }
 
+const typed = (term: string, clientOrderId = '', endpointId = '') =>
+  lookupAttempts({ term, clientOrderId, endpointId });
+
+/** The first field (its label also names the other two ways). */
+const termField = () => screen.findByLabelText(/^Orderid or client_orderid/);
+
+async function openDialog(app: ReturnType<typeof renderApp>) {
+  await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
+  return termField();
+}
+
+/** Opens the transactions screen for `bff`, then the dialog, and looks `text` up with Enter. */
+async function lookUpOnList(bff: FakeBff, text: string) {
+  const app = renderApp('/transactions', bff);
+  await app.user.type(await openDialog(app), `${text}{Enter}`);
+  return app;
+}
+
 describe('status lookup', () => {
-  it('when the text is digits, then it is tried as an orderid first, then as a client_orderid', () => {
-    expect(lookupAttempts(' 900003 ')).toEqual([
-      { orderid: '900003' },
-      { client_orderid: '900003' },
-    ]);
-    expect(lookupAttempts('shop-4')).toEqual([{ client_orderid: 'shop-4' }]);
-    expect(lookupAttempts('has space')).toEqual([]);
+  it('when the text is digits, then it is asked as an orderid and as a client_orderid (both may match)', () => {
+    expect(typed(' 900003 ')).toEqual({
+      attempts: [
+        { kind: 'gateway', body: { orderid: '900003' } },
+        { kind: 'gateway', body: { client_orderid: '900003' } },
+      ],
+    });
+    expect(typed('shop-4')).toEqual({
+      attempts: [{ kind: 'gateway', body: { client_orderid: 'shop-4' } }],
+    });
+    expect(typed('has space')).toMatchObject({ field: 'term' });
+    expect(typed('')).toMatchObject({ field: 'term' });
+  });
+
+  it('when the text is a Paydesk id (a UUID), then Paydesk’s own record is tried first, then a client_orderid', () => {
+    expect(typed('00000000-0000-4000-8000-00000000000A')).toEqual({
+      attempts: [
+        { kind: 'id', id: '00000000-0000-4000-8000-00000000000a' },
+        { kind: 'gateway', body: { client_orderid: '00000000-0000-4000-8000-00000000000A' } },
+      ],
+    });
+  });
+
+  it('when a client_orderid or an endpoint is given too, then they go with the orderid; a wrong one is named', () => {
+    expect(typed('1000337', 'shop-77', '1002')).toEqual({
+      attempts: [
+        {
+          kind: 'gateway',
+          body: { orderid: '1000337', client_orderid: 'shop-77', endpointId: '1002' },
+        },
+      ],
+    });
+    expect(typed('', 'shop-77')).toEqual({
+      attempts: [{ kind: 'gateway', body: { client_orderid: 'shop-77' } }],
+    });
+    expect(typed('shop-1', 'shop-77')).toMatchObject({ field: 'term' });
+    expect(typed('1000337', 'has space')).toMatchObject({ field: 'clientOrderId' });
+    expect(typed('1000337', '', 'EU')).toMatchObject({ field: 'endpointId' });
   });
 
   it('when support presses Ctrl+K anywhere and types an orderid, then the gateway is asked and the order opens', async () => {
@@ -26,23 +80,24 @@ describe('status lookup', () => {
     const app = renderApp('/account', bff);
     await screen.findByRole('heading', { name: 'My account' });
     await app.user.keyboard('{Control>}k{/Control}');
-    const field = await screen.findByLabelText(/Orderid or client_orderid/);
-    await app.user.type(field, '900003{Enter}');
+    await app.user.type(await termField(), '900003{Enter}');
     await waitFor(() => {
       expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000003');
     });
     expect(await screen.findByRole('heading', { name: 'Order 900003' })).toBeInTheDocument();
+    // Found as an orderid: another order with it as its client_orderid is looked for among the
+    // orders Paydesk knows, not at the gateway (no second status request, no refused audit row).
     expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
       { orderid: '900003' },
     ]);
+    expect(bff.requestsTo('GET', '/api/transactions').length).toBeGreaterThan(0);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('when the app-bar button is used with a client_orderid, then the order opens', async () => {
     const bff = bffAs(['finance']);
     const app = renderApp('/transactions', bff);
-    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
-    await app.user.type(await screen.findByLabelText(/Orderid or client_orderid/), 'shop-4');
+    await app.user.type(await openDialog(app), 'shop-4');
     await app.user.click(screen.getByRole('button', { name: 'Look up' }));
     expect(await screen.findByRole('heading', { name: 'Order 900004' })).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
@@ -50,41 +105,137 @@ describe('status lookup', () => {
     ]);
   });
 
-  it('when no order matches either way, then the dialog says so and stays open', async () => {
+  it('when Paydesk has not learned an orderid, then the dialog says the gateway needs its client_orderid too, and with it the order opens', async () => {
     const bff = bffAs(['support']);
-    const app = renderApp('/transactions', bff);
-    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
-    await app.user.type(await screen.findByLabelText(/Orderid or client_orderid/), '123{Enter}');
+    // As the BFF answers for an order only the gateway knows: the orderid alone is not enough.
+    bff.on('POST /api/transactions/lookup', (request) => {
+      const body = request.body as LookupBody;
+      if (body.client_orderid === undefined)
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 'VALIDATION_FAILED',
+              message: 'client_orderid: Paydesk has not learned order 900003 yet',
+              details: {
+                fields: [{ path: 'client_orderid', rule: 'required', message: 'required' }],
+              },
+              requestId: 'r',
+            },
+          },
+        };
+      if (body.orderid === undefined)
+        return {
+          status: 404,
+          body: { error: { code: 'NOT_FOUND', message: 'none', requestId: 'r' } },
+        };
+      return {
+        status: 200,
+        body: TransactionDetailSchema.parse(
+          bff.payments.byId('00000000-0000-4000-8000-000000000003'),
+        ),
+      };
+    });
+    const app = await lookUpOnList(bff, '900003');
     expect(
       await screen.findByText(
-        'The gateway knows no order “123” as an orderid or a client_orderid.',
+        'Paydesk has not learned order “900003” yet, and the gateway finds an order by its orderid only together with its client_orderid (no order has “900003” as its client_orderid). Type the order’s client_orderid below.',
+      ),
+    ).toBeInTheDocument();
+    const second = screen.getByLabelText(/^client_orderid/);
+    await waitFor(() => {
+      expect(second).toHaveFocus();
+    });
+    await app.user.type(second, 'shop-3{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Order 900003' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { orderid: '900003' },
+      { client_orderid: '900003' },
+      { orderid: '900003', client_orderid: 'shop-3' },
+    ]);
+  });
+
+  it('when an id is one order’s orderid and another’s client_orderid, then neither is opened silently: support chooses', async () => {
+    const bff = bffAs(['support'], {
+      transactions: [
+        makeTransaction(1),
+        makeTransaction(2, { clientOrderId: '900001', amount: '99.00' }),
+      ],
+    });
+    const app = await lookUpOnList(bff, '900001');
+    const choices = await screen.findByRole('list', { name: /2 orders match/ });
+    expect(app.location()).toBe('/transactions');
+    expect(within(choices).getAllByRole('button')).toHaveLength(2);
+    await app.user.click(within(choices).getByRole('button', { name: /Order 900002/ }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000002');
+    });
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { orderid: '900001' },
+      { orderid: '900002', client_orderid: '900001', endpointId: '1001' },
+    ]);
+  });
+
+  it('when one client_orderid is on two endpoints (the BFF’s 409), then both are offered and the chosen one opens', async () => {
+    const bff = bffAs(['support'], {
+      transactions: [
+        makeTransaction(1, { clientOrderId: 'dup-1' }),
+        makeTransaction(2, { clientOrderId: 'dup-1', endpointId: '1002', currency: 'USD' }),
+      ],
+    });
+    const app = await lookUpOnList(bff, 'dup-1');
+    const choices = await screen.findByRole('list', { name: /2 orders match/ });
+    expect(within(choices).getByRole('button', { name: /endpoint 1001/ })).toHaveTextContent(
+      '€11.50',
+    );
+    await app.user.click(within(choices).getByRole('button', { name: /endpoint 1002/ }));
+    expect(await screen.findByRole('heading', { name: 'Order 900002' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').at(-1)?.body).toEqual({
+      orderid: '900002',
+      client_orderid: 'dup-1',
+      endpointId: '1002',
+    });
+  });
+
+  it('when the text is a Paydesk id it knows (the CSV’s first column), then that order opens without asking the gateway', async () => {
+    const bff = bffAs(['support']);
+    const app = await lookUpOnList(bff, '00000000-0000-4000-8000-000000000007');
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000007');
+    });
+    expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+  });
+
+  it('when a Paydesk id names nothing, then it is tried as a client_orderid and the dialog says neither matched', async () => {
+    const bff = bffAs(['support']);
+    await lookUpOnList(bff, '00000000-0000-4000-8000-000000000099');
+    expect(
+      await screen.findByText(
+        'Paydesk knows no order with the id “00000000-0000-4000-8000-000000000099”, and the gateway knows none with that client_orderid.',
       ),
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
-      { orderid: '123' },
-      { client_orderid: '123' },
+      { client_orderid: '00000000-0000-4000-8000-000000000099' },
     ]);
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
   it('when no order matches after clicking “Look up”, then the keyboard focus is back in the field, not on the dialog', async () => {
     const app = renderApp('/transactions', bffAs(['support']));
-    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
-    const field = await screen.findByLabelText(/Orderid or client_orderid/);
+    const field = await openDialog(app);
     await app.user.type(field, 'nope-1');
     await app.user.click(screen.getByRole('button', { name: 'Look up' }));
-    await screen.findByText(/knows no order “nope-1”/);
+    await screen.findByText('The gateway knows no order “nope-1” as a client_orderid.');
     await waitFor(() => {
       expect(field).toHaveFocus();
     });
     expect(field).not.toBeDisabled();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
   it('when Enter starts a look-up, then the field keeps the focus while it runs', async () => {
     const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => 'hang');
     const app = renderApp('/transactions', bff);
-    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
-    const field = await screen.findByLabelText(/Orderid or client_orderid/);
+    const field = await openDialog(app);
     await app.user.type(field, '123{Enter}');
     await waitFor(() => {
       expect(field).toHaveAttribute('readonly');
@@ -103,9 +254,7 @@ describe('status lookup', () => {
         },
       },
     }));
-    const app = renderApp('/transactions', bff);
-    await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
-    await app.user.type(await screen.findByLabelText(/Orderid or client_orderid/), 'shop-1{Enter}');
+    await lookUpOnList(bff, 'shop-1');
     expect(await screen.findByText(/The gateway did not answer/)).toBeInTheDocument();
   });
 

@@ -4,78 +4,322 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { LookupBodySchema, type LookupBody } from '@paydesk/shared/api';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import Typography from '@mui/material/Typography';
+import {
+  LookupBodySchema,
+  LookupConflictDetailsSchema,
+  TRANSACTION_ID_PATTERN,
+  TransactionListQuerySchema,
+  type LookupBody,
+  type LookupCandidate,
+  type TransactionDetail,
+} from '@paydesk/shared/api';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../../lib/api-client';
-import { lookupTransaction, transactionKeys } from '../api/transactions';
+import { formatMoney } from '../../../lib/format';
+import {
+  lookupTransaction,
+  transactionDetailQueryOptions,
+  transactionListQueryOptions,
+  transactionKeys,
+} from '../api/transactions';
+import { TYPE_LABELS } from './labels';
+import { STATUS_LOOK } from './status-chip';
+
+/** What support typed: an id (first field), the order's client_orderid and its endpoint. */
+export interface LookupInput {
+  term: string;
+  clientOrderId: string;
+  endpointId: string;
+}
+
+/** One way to find the order: Paydesk's own id (no gateway call), or a gateway `status`. */
+export type LookupAttempt = { kind: 'id'; id: string } | { kind: 'gateway'; body: LookupBody };
+
+type Field = keyof LookupInput;
 
 /**
- * What to ask for: digits may be the gateway's orderid or a client_orderid, so they are tried as an
- * orderid first; anything else is a client_orderid.
+ * What to ask for, or what to correct. The first field may be Paydesk's id (a UUID: opened if
+ * Paydesk knows it, else tried as a client_orderid), the gateway's orderid (digits: also tried as
+ * a client_orderid, since both may match different orders) or a client_orderid. With the second
+ * field, the first is the orderid the gateway needs it with (or empty).
  */
-export function lookupAttempts(text: string): LookupBody[] {
-  const value = text.trim();
-  const attempts: LookupBody[] = [];
-  const byOrderid = LookupBodySchema.safeParse({ orderid: value });
-  if (byOrderid.success) attempts.push(byOrderid.data);
-  const byClient = LookupBodySchema.safeParse({ client_orderid: value });
-  if (byClient.success) attempts.push(byClient.data);
-  return attempts;
+export function lookupAttempts(
+  input: LookupInput,
+): { attempts: LookupAttempt[] } | { field: Field; problem: string } {
+  const term = input.term.trim();
+  const clientOrderId = input.clientOrderId.trim();
+  const endpointId = input.endpointId.trim();
+  const parse = (body: LookupBody) => {
+    const parsed = LookupBodySchema.safeParse(endpointId === '' ? body : { ...body, endpointId });
+    return parsed.success ? parsed.data : null;
+  };
+  if (endpointId !== '' && parse({ client_orderid: 'x' }) === null)
+    return { field: 'endpointId', problem: 'An endpoint id is digits only.' };
+  if (clientOrderId !== '') {
+    const client = parse({ client_orderid: clientOrderId });
+    if (client === null)
+      return { field: 'clientOrderId', problem: 'A client_orderid is printable, without spaces.' };
+    if (term === '') return { attempts: [{ kind: 'gateway', body: client }] };
+    const both = parse({ orderid: term, client_orderid: clientOrderId });
+    if (both === null)
+      return {
+        field: 'term',
+        problem: 'With a client_orderid below, type the gateway’s orderid (digits) here.',
+      };
+    return { attempts: [{ kind: 'gateway', body: both }] };
+  }
+  if (term === '')
+    return { field: 'term', problem: 'Type an orderid, a client_orderid or a Paydesk id.' };
+  const attempts: LookupAttempt[] = [];
+  if (TRANSACTION_ID_PATTERN.test(term)) attempts.push({ kind: 'id', id: term.toLowerCase() });
+  for (const body of [parse({ orderid: term }), parse({ client_orderid: term })]) {
+    if (body !== null) attempts.push({ kind: 'gateway', body });
+  }
+  return attempts.length > 0
+    ? { attempts }
+    : {
+        field: 'term',
+        problem:
+          'Type the gateway’s orderid (digits), the shop’s client_orderid (no spaces) or a Paydesk id.',
+      };
 }
 
-async function lookUp(text: string) {
-  const attempts = lookupAttempts(text);
-  let last: unknown = null;
-  for (const body of attempts) {
+type LookupOutcome =
+  { kind: 'open'; detail: TransactionDetail } | { kind: 'choose'; candidates: LookupCandidate[] };
+
+/** Nothing found; `needsClientOrderId`: Paydesk has not learned the orderid, which the gateway finds only with its client_orderid. */
+class NotFound extends Error {
+  constructor(readonly needsClientOrderId: boolean) {
+    super('not found');
+  }
+}
+
+const candidateOf = (d: Omit<LookupCandidate, 'id'> & { id: string }): LookupCandidate => ({
+  endpointId: d.endpointId,
+  orderid: d.orderid,
+  clientOrderId: d.clientOrderId,
+  type: d.type,
+  status: d.status,
+  amount: d.amount,
+  currency: d.currency,
+  id: d.id,
+});
+
+/**
+ * Runs every attempt: each order found is a candidate (several from one client_orderid on several
+ * endpoints, the BFF's 409). One order is opened; more are offered to choose from, never one of
+ * them picked silently. A Paydesk id found opens at once.
+ */
+async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<LookupOutcome> {
+  const found = new Map<string, LookupCandidate>();
+  const details = new Map<string, TransactionDetail>();
+  let needsClientOrderId = false;
+  for (const attempt of attempts) {
     try {
-      return await lookupTransaction(body);
+      const asClientOrderId = attempt.kind === 'gateway' ? attempt.body.client_orderid : undefined;
+      if (
+        asClientOrderId !== undefined &&
+        attempt.kind === 'gateway' &&
+        attempt.body.orderid === undefined &&
+        details.has(asClientOrderId)
+      ) {
+        // Digits found as an orderid already: another order with them as its client_orderid is
+        // looked for among the orders Paydesk knows (no second gateway call, no refused audit row).
+        const page = await client.query(
+          transactionListQueryOptions(TransactionListQuerySchema.parse({ q: asClientOrderId })),
+        );
+        for (const t of page.items)
+          if (t.clientOrderId === asClientOrderId && !found.has(t.orderid))
+            found.set(t.orderid, candidateOf(t));
+        continue;
+      }
+      if (attempt.kind === 'id') {
+        return {
+          kind: 'open',
+          detail: await client.query(transactionDetailQueryOptions(attempt.id)),
+        };
+      }
+      const detail = await lookupTransaction(attempt.body);
+      details.set(detail.orderid, detail);
+      found.set(detail.orderid, candidateOf(detail));
     } catch (error) {
-      // Not found as an orderid (or unknown to Paydesk without its client_orderid): try the next way.
-      const tryNext =
-        isApiError(error) && (error.code === 'NOT_FOUND' || error.code === 'VALIDATION_FAILED');
-      if (!tryNext) throw error;
-      last = error;
+      if (!isApiError(error)) throw error;
+      const conflict = LookupConflictDetailsSchema.safeParse(error.details);
+      if (error.code === 'CONFLICT' && conflict.success) {
+        for (const c of conflict.data.candidates)
+          if (!found.has(c.orderid)) found.set(c.orderid, c);
+        continue;
+      }
+      // Not found this way (or unknown to Paydesk without its client_orderid): try the next way.
+      const needs =
+        error.code === 'VALIDATION_FAILED' &&
+        (error.details?.fields ?? []).some((f) => f.path === 'client_orderid');
+      if (error.code !== 'NOT_FOUND' && !needs) throw error;
+      needsClientOrderId ||= needs;
     }
   }
-  throw last;
+  const candidates = [...found.values()];
+  const [only] = candidates;
+  const detail = only === undefined ? undefined : details.get(only.orderid);
+  if (candidates.length === 1 && detail !== undefined) return { kind: 'open', detail };
+  if (candidates.length > 0) return { kind: 'choose', candidates };
+  throw new NotFound(needsClientOrderId);
 }
 
-/** Support's status check: asks the gateway now, records the answer, opens the order. */
-export default function LookupDialog({ onClose }: { onClose: () => void }) {
+function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): string {
+  const term = input.term.trim();
+  const clientOrderId = input.clientOrderId.trim();
+  if (needsClientOrderId)
+    return `Paydesk has not learned order “${term}” yet, and the gateway finds an order by its orderid only together with its client_orderid (no order has “${term}” as its client_orderid). Type the order’s client_orderid below.`;
+  if (clientOrderId !== '')
+    return term === ''
+      ? `The gateway knows no order with client_orderid “${clientOrderId}”.`
+      : `The gateway knows no order “${term}” with client_orderid “${clientOrderId}”.`;
+  if (TRANSACTION_ID_PATTERN.test(term))
+    return `Paydesk knows no order with the id “${term}”, and the gateway knows none with that client_orderid.`;
+  return /^\d+$/.test(term)
+    ? `The gateway knows no order “${term}” as an orderid or a client_orderid.`
+    : `The gateway knows no order “${term}” as a client_orderid.`;
+}
+
+function CandidateList({
+  candidates,
+  onChoose,
+  disabled,
+}: {
+  candidates: LookupCandidate[];
+  onChoose: (candidate: LookupCandidate) => void;
+  disabled: boolean;
+}) {
+  const headingId = useId();
+  return (
+    <div>
+      <Typography id={headingId} variant="body2" sx={{ mb: 1 }}>
+        {candidates.length === 1
+          ? 'One order matches'
+          : `${String(candidates.length)} orders match`}
+        . Choose the one to open (Paydesk asks the gateway for its status):
+      </Typography>
+      <List dense aria-labelledby={headingId} sx={{ border: 1, borderColor: 'divider' }}>
+        {candidates.map((c) => (
+          <ListItemButton
+            key={c.orderid}
+            disabled={disabled}
+            onClick={() => {
+              onChoose(c);
+            }}
+          >
+            <ListItemText
+              primary={`Order ${c.orderid} · endpoint ${c.endpointId} · ${formatMoney(c.amount, c.currency)}`}
+              secondary={`client_orderid ${c.clientOrderId} · ${TYPE_LABELS[c.type]} · ${STATUS_LOOK[c.status].label}${c.id === null ? ' · not in Paydesk yet' : ''}`}
+            />
+          </ListItemButton>
+        ))}
+      </List>
+    </div>
+  );
+}
+
+/**
+ * Support's status check: asks the gateway now, records the answer, opens the order. `initialTerm`
+ * fills the first field (the list's search that found nothing).
+ */
+export default function LookupDialog({
+  onClose,
+  initialTerm = '',
+}: {
+  onClose: () => void;
+  initialTerm?: string;
+}) {
   const titleId = useId();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [text, setText] = useState('');
+  const [input, setInput] = useState<LookupInput>({
+    term: initialTerm,
+    clientOrderId: '',
+    endpointId: '',
+  });
   const [touched, setTouched] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const valid = lookupAttempts(text).length > 0;
+  const [candidates, setCandidates] = useState<LookupCandidate[] | null>(null);
+  const termRef = useRef<HTMLInputElement>(null);
+  const clientOrderIdRef = useRef<HTMLInputElement>(null);
+  const endpointIdRef = useRef<HTMLInputElement>(null);
+  const focus = (field: Field) => {
+    const ref =
+      field === 'term' ? termRef : field === 'clientOrderId' ? clientOrderIdRef : endpointIdRef;
+    ref.current?.focus();
+  };
+  const plan = lookupAttempts(input);
+  const problem = touched && 'field' in plan ? plan : null;
 
   const mutation = useMutation({
-    mutationFn: lookUp,
-    onSuccess: async (detail) => {
-      client.setQueryData(transactionKeys.detail(detail.id), detail);
-      onClose();
-      await navigate(`/transactions/${encodeURIComponent(detail.id)}`);
+    // `asked`: the fields as they were sent, for the message (they may be edited meanwhile).
+    mutationFn: ({ attempts }: { attempts: LookupAttempt[]; asked: LookupInput }) =>
+      lookUp(attempts, client),
+    onMutate: () => {
+      setCandidates(null);
     },
-    // Not found (or refused): the keyboard is back in the field, to correct what was typed.
-    onError: () => {
-      inputRef.current?.focus();
+    onSuccess: async (outcome) => {
+      if (outcome.kind === 'choose') {
+        setCandidates(outcome.candidates);
+        return;
+      }
+      client.setQueryData(transactionKeys.detail(outcome.detail.id), outcome.detail);
+      onClose();
+      await navigate(`/transactions/${encodeURIComponent(outcome.detail.id)}`);
+    },
+    // Not found (or refused): the keyboard is back in the field to correct or complete.
+    onError: (error) => {
+      focus(error instanceof NotFound && error.needsClientOrderId ? 'clientOrderId' : 'term');
     },
   });
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTouched(true);
-    if (valid) mutation.mutate(text);
-    else inputRef.current?.focus();
+    if ('attempts' in plan) mutation.mutate({ attempts: plan.attempts, asked: input });
+    else focus(plan.field);
   };
-  const notFound =
-    isApiError(mutation.error) &&
-    (mutation.error.code === 'NOT_FOUND' || mutation.error.code === 'VALIDATION_FAILED');
+  const choose = (c: LookupCandidate) => {
+    const body = LookupBodySchema.parse({
+      orderid: c.orderid,
+      client_orderid: c.clientOrderId,
+      endpointId: c.endpointId,
+    });
+    mutation.mutate({ attempts: [{ kind: 'gateway', body }], asked: input });
+  };
+  const change = (field: Field) => (event: { target: { value: string } }) => {
+    setInput((current) => ({ ...current, [field]: event.target.value }));
+    setCandidates(null);
+  };
+  const error = mutation.error;
+  const notFound = error instanceof NotFound;
+  /** A field's value, its problem (else `hint`) and its read-only state while asking. */
+  const fieldProps = (field: Field, label: string, hint: string) => ({
+    label,
+    value: input[field],
+    onChange: change(field),
+    autoComplete: 'off',
+    // Read-only, not disabled, while asking: a disabled field would lose the focus.
+    'aria-busy': mutation.isPending,
+    error: problem?.field === field,
+    helperText: problem?.field === field ? problem.problem : hint,
+    slotProps: {
+      htmlInput: {
+        spellCheck: false,
+        readOnly: mutation.isPending,
+        ...(field === 'endpointId' ? { inputMode: 'numeric' as const } : {}),
+      },
+    },
+  });
 
   return (
     <Dialog
@@ -92,29 +336,41 @@ export default function LookupDialog({ onClose }: { onClose: () => void }) {
             {mutation.isError ? (
               <Alert severity={notFound ? 'info' : 'error'}>
                 {notFound
-                  ? `The gateway knows no order “${text.trim()}” as an orderid or a client_orderid.`
-                  : describeError(mutation.error)}
+                  ? notFoundMessage(mutation.variables.asked, error.needsClientOrderId)
+                  : describeError(error)}
               </Alert>
             ) : null}
+            {candidates === null ? null : (
+              <CandidateList
+                candidates={candidates}
+                onChoose={choose}
+                disabled={mutation.isPending}
+              />
+            )}
             <TextField
-              label="Orderid or client_orderid"
-              value={text}
-              onChange={(event) => {
-                setText(event.target.value);
-              }}
-              required
+              {...fieldProps(
+                'term',
+                'Orderid or client_orderid (or Paydesk id)',
+                'Asks the gateway for the current status and opens the order.',
+              )}
+              inputRef={termRef}
               autoFocus
-              autoComplete="off"
-              inputRef={inputRef}
-              // Read-only, not disabled, while asking: a disabled field would lose the focus.
-              aria-busy={mutation.isPending}
-              error={touched && !valid}
-              helperText={
-                touched && !valid
-                  ? 'Type the gateway’s orderid (digits) or the shop’s client_orderid (no spaces).'
-                  : 'Asks the gateway for the current status and opens the order.'
-              }
-              slotProps={{ htmlInput: { spellCheck: false, readOnly: mutation.isPending } }}
+            />
+            <TextField
+              {...fieldProps(
+                'clientOrderId',
+                'client_orderid (for an orderid Paydesk has not learned)',
+                'The gateway finds an order by its orderid only together with its client_orderid.',
+              )}
+              inputRef={clientOrderIdRef}
+            />
+            <TextField
+              {...fieldProps(
+                'endpointId',
+                'Endpoint (optional)',
+                'Without one, every configured endpoint is asked.',
+              )}
+              inputRef={endpointIdRef}
             />
           </Stack>
         </DialogContent>

@@ -59,6 +59,28 @@ describe('transactions screen', () => {
     expect(query.get('limit')).toBe('50');
   });
 
+  it('when a search finds nothing, then the empty state offers the gateway lookup with the term filled in', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions?q=1000337', bff);
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Look up “1000337” at the gateway' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Look up an order' });
+    expect(within(dialog).getByLabelText(/^Orderid or client_orderid/)).toHaveValue('1000337');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Look up' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+        { orderid: '1000337' },
+        { client_orderid: '1000337' },
+      ]);
+    });
+  });
+
+  it('when a search finds nothing for a role that cannot look orders up, then no lookup is offered', async () => {
+    renderApp('/transactions?q=1000337', bffAs(['auditor']));
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /at the gateway/ })).not.toBeInTheDocument();
+  });
+
   it('when there are no transactions at all, then the empty state explains where they come from', async () => {
     renderApp('/transactions', bffAs(['ops'], { transactions: [] }));
     expect(await screen.findByText('No transactions yet')).toBeInTheDocument();
@@ -120,7 +142,7 @@ describe('transactions screen', () => {
     expect(query.get('amountMax')).toBe('20.5');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/transactions/export?status=declined&currency=EUR&amountMin=10&amountMax=20.5',
+      '/api/transactions/export?status=declined&currency=EUR&amountMin=10&amountMax=20.5&sort=created_desc',
     );
     await app.back();
     await waitFor(() => {
@@ -162,6 +184,22 @@ describe('transactions screen', () => {
     await app.user.click(screen.getByRole('button', { name: /^Amount, sorted largest first/ }));
     await waitFor(() => {
       expect(app.location()).toBe('/transactions?sort=amount_asc');
+    });
+  });
+
+  it('when the list is sorted by amount, then Export CSV asks for the same sort, so the file is in the order shown', async () => {
+    const app = renderApp('/transactions?status=approved', bffAs(['finance']));
+    await table();
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/transactions/export?status=approved&sort=created_desc',
+    );
+    await app.user.click(screen.getByRole('button', { name: /^Amount, not sorted/ }));
+    await waitFor(() => {
+      expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+        'href',
+        '/api/transactions/export?status=approved&sort=amount_desc',
+      );
     });
   });
 

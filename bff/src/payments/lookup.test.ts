@@ -1,0 +1,212 @@
+// Support's lookup when the gateway needs more than was given, or more than one order matches.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  LookupConflictDetailsSchema,
+  TransactionDetailSchema,
+  type ErrorEnvelope,
+} from '@paydesk/shared/api';
+import { AppError } from '../errors.js';
+import { DB_VARIANTS } from '../test-support/harness.js';
+import { payDb } from './db.js';
+import { createPayments } from './index.js';
+import { startFixture, type Fixture } from './test-support/fixture.js';
+import type { PlacedOrder } from './test-support/storefront.js';
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(
+    `payments lookup, ambiguous or incomplete (${variant.name})`,
+    () => {
+      let f: Fixture;
+      /** One client_orderid, used by the shop on both endpoints: EUR on 1001, USD on 1002. */
+      const shared = `shop-twice-${randomUUID()}`;
+      let eur: PlacedOrder;
+      let usd: PlacedOrder;
+      const lookup = (body: Record<string, string>) =>
+        f.support.post('/api/transactions/lookup', body);
+      const recorded = async (orderid: string) =>
+        (
+          await payDb(f.bff.db)
+            .selectFrom('transactions')
+            .select('id')
+            .where('orderid', '=', orderid)
+            .executeTakeFirst()
+        )?.id ?? null;
+
+      beforeAll(async () => {
+        f = await startFixture(variant);
+        eur = await f.shop.place('sale', { amount: '10.00', clientOrderId: shared });
+        usd = await f.shop.place('sale', {
+          amount: '12.00',
+          currency: 'USD',
+          endpointId: '1002',
+          clientOrderId: shared,
+        });
+      });
+      afterAll(async () => {
+        await f.close();
+      });
+
+      it('when a gateway orderid Paydesk has not learned is looked up alone, then 400 says so and asks for its client_orderid too', async () => {
+        const alone = await lookup({ orderid: eur.orderid });
+        expect(alone.status).toBe(400);
+        const env = alone.json as ErrorEnvelope;
+        expect(env.error.code).toBe('VALIDATION_FAILED');
+        expect(env.error.message).toContain(`Paydesk has not learned order ${eur.orderid} yet`);
+        expect(env.error.message).toContain('client_orderid');
+        expect(env.error.details?.fields).toEqual([
+          {
+            path: 'client_orderid',
+            rule: 'required',
+            message: 'required when the order is not known to Paydesk yet',
+          },
+        ]);
+        expect(await recorded(eur.orderid)).toBeNull();
+      });
+
+      it('when one client_orderid names an order on each of two endpoints, then the lookup opens neither: 409 names both, records nothing and is audited', async () => {
+        const res = await lookup({ client_orderid: shared });
+        expect(res.status).toBe(409);
+        const env = res.json as ErrorEnvelope;
+        expect(env.error.code).toBe('CONFLICT');
+        expect(env.error.message).toContain('2 orders');
+        const { candidates } = LookupConflictDetailsSchema.parse(env.error.details);
+        expect(candidates).toEqual([
+          {
+            endpointId: '1001',
+            orderid: eur.orderid,
+            clientOrderId: shared,
+            type: 'sale',
+            status: 'processing',
+            amount: '10.00',
+            currency: 'EUR',
+            id: null,
+          },
+          {
+            endpointId: '1002',
+            orderid: usd.orderid,
+            clientOrderId: shared,
+            type: 'sale',
+            status: 'processing',
+            amount: '12.00',
+            currency: 'USD',
+            id: null,
+          },
+        ]);
+        expect(await recorded(eur.orderid)).toBeNull();
+        expect(await recorded(usd.orderid)).toBeNull();
+        const audit = await f.bff.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', 'transaction.lookup')
+          .where('error_code', '=', 'CONFLICT')
+          .executeTakeFirstOrThrow();
+        expect(audit.outcome).toBe('refused');
+        expect(JSON.parse(audit.summary)).toEqual({ client_orderid: shared });
+      });
+
+      it('when support then chooses one candidate (its orderid, client_orderid and endpoint), then that order is recorded and opened; the next ambiguous lookup names it by its Paydesk id', async () => {
+        const chosen = await lookup({
+          orderid: usd.orderid,
+          client_orderid: shared,
+          endpointId: '1002',
+        });
+        expect(chosen.status).toBe(200);
+        const tx = TransactionDetailSchema.parse(chosen.json);
+        expect(tx).toMatchObject({ orderid: usd.orderid, endpointId: '1002', currency: 'USD' });
+        const again = await lookup({ client_orderid: shared });
+        expect(again.status).toBe(409);
+        const { candidates } = LookupConflictDetailsSchema.parse(
+          (again.json as ErrorEnvelope).error.details,
+        );
+        expect(candidates.map((c) => [c.orderid, c.id])).toEqual([
+          [eur.orderid, null],
+          [usd.orderid, tx.id],
+        ]);
+        // One endpoint named: one order.
+        const onEur = await lookup({ client_orderid: shared, endpointId: '1001' });
+        expect(onEur.status).toBe(200);
+        expect(TransactionDetailSchema.parse(onEur.json).orderid).toBe(eur.orderid);
+      });
+
+      it('when an endpoint group is configured too and shows the same order as its endpoint, then that is one order: opened on its own endpoint, not offered twice', async () => {
+        const grouped = await startFixture(variant, {
+          app: {
+            config: {
+              merchant: {
+                ...f.bff.config.merchant,
+                endpoints: [...f.bff.config.merchant.endpoints, { kind: 'group', id: '2001' }],
+              },
+            },
+          },
+        });
+        try {
+          const once = await grouped.shop.place('sale', { amount: '4.00' });
+          const found = await grouped.support.post('/api/transactions/lookup', {
+            client_orderid: once.clientOrderId,
+          });
+          expect(found.status, found.text).toBe(200);
+          expect(TransactionDetailSchema.parse(found.json)).toMatchObject({
+            orderid: once.orderid,
+            endpointId: '1001',
+          });
+        } finally {
+          await grouped.close();
+        }
+      });
+
+      it('when one endpoint shows an order with the client_orderid and another does not answer, then the lookup does not pick the one it saw: 503, nothing recorded', async () => {
+        const only = await f.shop.place('sale', { amount: '3.00' });
+        const payments = createPayments({
+          config: f.bff.config,
+          db: f.bff.db,
+          clock: f.bff.clock,
+          logger: f.bff.logger,
+          audit: f.bff.services.audit,
+        });
+        const send = payments.gateway.send.bind(payments.gateway);
+        vi.spyOn(payments.gateway, 'send').mockImplementation((operation, endpointId, fields) =>
+          endpointId === '1002'
+            ? Promise.resolve({
+                kind: 'unknown',
+                reason: 'timeout',
+                exchange: {
+                  operation,
+                  endpointId,
+                  url: 'http://gateway.invalid/',
+                  request: {},
+                  sentAt: new Date(f.bff.clock.now()).toISOString(),
+                  receivedAt: null,
+                  httpStatus: null,
+                  reply: null,
+                  rawReply: null,
+                  error: 'timeout',
+                },
+              })
+            : send(operation, endpointId, fields),
+        );
+        try {
+          const actor = { id: 'u-1', email: 'support@example.com' };
+          const failure = await payments.services.transactions
+            .lookup({ client_orderid: only.clientOrderId }, actor)
+            .then(
+              () => null,
+              (err: unknown) => err,
+            );
+          expect(failure).toBeInstanceOf(AppError);
+          expect(failure).toMatchObject({ code: 'GATEWAY_UNAVAILABLE' });
+          expect((failure as AppError).message).toContain('on endpoint 1002');
+          expect(await recorded(only.orderid)).toBeNull();
+          // With its endpoint named, the endpoint that did not answer is not asked.
+          const found = await payments.services.transactions.lookup(
+            { client_orderid: only.clientOrderId, endpointId: '1001' },
+            actor,
+          );
+          expect(found.detail.orderid).toBe(only.orderid);
+        } finally {
+          await payments.close();
+        }
+      });
+    },
+  );
+}
