@@ -113,7 +113,7 @@ async function waitReady(url, timeoutMs) {
   while (Date.now() < deadline && !stopping) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return;
+      if (res.ok) return await res.json();
       last = `HTTP ${res.status}: ${await res.text()}`;
     } catch (err) {
       last = err instanceof Error ? err.message : String(err);
@@ -703,10 +703,17 @@ async function main() {
   ]);
   if (bff === null) return;
   const localUrl = `http://127.0.0.1:${port}`;
-  await waitReady(`${localUrl}/readyz`, Number(env.PAYDESK_START_TIMEOUT_MS ?? 60_000));
+  const ready = await waitReady(
+    `${localUrl}/readyz`,
+    Number(env.PAYDESK_START_TIMEOUT_MS ?? 60_000),
+  );
 
   if (!demo) {
     say(`Paydesk is ready at ${publicOrigin} (gateway ${env.GATEWAY_BASE_URL}). Ctrl-C stops it.`);
+    if (ready?.checks?.gateway !== 'ok')
+      say(
+        'The gateway does not answer yet: staff can sign in and read, and operations that need the gateway say it is unavailable until it does.',
+      );
     return;
   }
   const admin = { email: bffEnv.PAYDESK_ADMIN_EMAIL, password: bffEnv.PAYDESK_ADMIN_PASSWORD };
