@@ -40,10 +40,24 @@ describe('payout destinations', () => {
     expect(
       maskDestination({ kind: 'ewallet', ewalletType: 'paypal', ewalletId: 'payee@example.com' })
         .masked,
-    ).toBe('*************.com');
+    ).toBe('p****@example.com');
     expect(maskDestination({ kind: 'phone', phone: '+7 900 1234567', fpsBankId: '1' }).masked).toBe(
       '********4567',
     );
+  });
+
+  it('when an e-wallet id is masked, then two different wallets stay distinguishable and no card number shows', () => {
+    const wallet = (ewalletId: string) =>
+      maskDestination({ kind: 'ewallet', ewalletType: 'paypal', ewalletId }).masked;
+    expect(wallet('alice.payee@gmail.com')).toBe('a**********@gmail.com');
+    expect(wallet('bob@gmail.com')).toBe('b**@gmail.com');
+    expect(wallet('alice.payee@gmail.com')).not.toBe(wallet('mallory.xy@gmail.com'));
+    expect(wallet('wallet-12345-xy')).toBe('wa***********xy');
+    expect(wallet('abc12')).toBe('***12');
+    expect(wallet('ab')).toBe('**');
+    expect(wallet('4111111111111111')).toBe('41************11');
+    expect(wallet('x@4111111111111111.example')).toBe('x@411111…1111.example');
+    expect(wallet('4111111111111111@example.com')).toBe('4***************@example.com');
   });
 
   it('when a destination becomes gateway fields, then it uses the gateway names of its kind only', () => {

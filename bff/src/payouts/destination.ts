@@ -3,7 +3,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { MaskedDestination, PayoutDestination } from '@paydesk/shared/api';
 import { maskPan, maskTail } from '../gateway-client/redact.js';
-import { canonicalJson } from '../services/redact.js';
+import { canonicalJson, maskPans } from '../services/redact.js';
 import type { Sealer } from '../services/sealing.js';
 
 /** The gateway's field names for one destination (fields.md, payouts). */
@@ -25,7 +25,27 @@ export function destinationFields(d: PayoutDestination): Record<string, string> 
   }
 }
 
-/** What staff see: BIN + last four of a card, the last four of an account, wallet id or phone. */
+/**
+ * An e-wallet id as staff see it: an e-mail-like id keeps the first character of its local part
+ * and its domain (`p****@example.com`), any other id its first and last two characters (short ids
+ * less, so that at least half stays hidden); a card-number-like run left in it (a domain of
+ * digits) is masked to BIN + last four all the same.
+ */
+export function maskWalletId(id: string): string {
+  const email = /^([^@\s]+)@([^@\s]+\.[^@\s]+)$/.exec(id);
+  if (email?.[1] !== undefined && email[2] !== undefined) {
+    const local = email[1];
+    return maskPans(`${local.slice(0, 1)}${'*'.repeat(local.length - 1)}@${email[2]}`);
+  }
+  if (id.length >= 8) return `${id.slice(0, 2)}${'*'.repeat(id.length - 4)}${id.slice(-2)}`;
+  if (id.length >= 4) return `${'*'.repeat(id.length - 2)}${id.slice(-2)}`;
+  return '*'.repeat(id.length);
+}
+
+/**
+ * What staff see: BIN + last four of a card, the last four of an account or phone, a wallet id as
+ * `maskWalletId` shows it.
+ */
 export function maskDestination(d: PayoutDestination): MaskedDestination & { label: string } {
   switch (d.kind) {
     case 'card':
@@ -41,7 +61,7 @@ export function maskDestination(d: PayoutDestination): MaskedDestination & { lab
         label: `${d.bankName} (${d.bankBic})`,
       };
     case 'ewallet':
-      return { kind: 'ewallet', masked: maskTail(d.ewalletId), label: d.ewalletType };
+      return { kind: 'ewallet', masked: maskWalletId(d.ewalletId), label: d.ewalletType };
     case 'phone':
       return {
         kind: 'phone',

@@ -431,7 +431,7 @@ for (const variant of DB_VARIANTS) {
       ).toEqual(['success']);
     });
 
-    it('when the registration expired at the gateway (24 h on the sandbox clock), then approval is refused and the payout shows expired', async () => {
+    it('when the registration expired at the gateway (24 h on the sandbox clock), then approval is refused and the payout shows expired with an expiry entry and audit row', async () => {
       const payout = await prepare(payoutBody(BANK));
       await sandbox.advance(24 * 3600 + 60);
       const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
@@ -442,6 +442,16 @@ for (const variant of DB_VARIANTS) {
         (await keep(opsB.get(`/api/payouts/${payout.id}`))).json,
       );
       expect(detail.state).toBe('expired');
+      expect(detail.events.map((e) => e.title).slice(-2)).toEqual([
+        'status before payout-pay',
+        'expired at the gateway before payout-pay',
+      ]);
+      const expired = await auditRows('payout.expired', `payout:${payout.id}`);
+      expect(expired.map((r) => [r.actor_id, r.outcome])).toEqual([[null, 'success']]);
+      expect(JSON.parse(expired[0]?.summary ?? '{}')).toMatchObject({
+        state: 'expired',
+        approvalAttemptedBy: opsB.email,
+      });
       expect((await sandbox.order(payout.orderid ?? '')).operations.map((o) => o.type)).toEqual([
         'payout-check',
       ]);
@@ -504,7 +514,7 @@ for (const variant of DB_VARIANTS) {
       ).rejects.toThrow(/check/i);
     });
 
-    it('when 24 h pass on the BFF clock, then a checked payout is listed as expired and approval is refused without asking the gateway', async () => {
+    it('when 24 h pass on the BFF clock, then a checked payout is listed as expired, approval is refused without asking the gateway and the expiry is recorded', async () => {
       const payout = await prepare(payoutBody(EWALLET));
       bff.clock.advance(24 * 3600_000 + 1);
       // sessions lapse too: everyone signs in again
@@ -522,6 +532,15 @@ for (const variant of DB_VARIANTS) {
       const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
       expect(res.status).toBe(409);
       expect((await row(payout.id)).state).toBe('expired');
+      const detail = PayoutDetailSchema.parse(
+        (await keep(opsB.get(`/api/payouts/${payout.id}`))).json,
+      );
+      expect(detail.events.map((e) => e.title).at(-1)).toBe(
+        'expired at the gateway before payout-pay',
+      );
+      expect(
+        (await auditRows('payout.expired', `payout:${payout.id}`)).map((r) => r.actor_id),
+      ).toEqual([null]);
     });
 
     it('when the payout-pay reply is dropped, then the payout is unknown, reconciled with status to approved, and payout-pay was sent once', async () => {
@@ -561,6 +580,88 @@ for (const variant of DB_VARIANTS) {
       expect(await settleFinal(payout.id)).toBe('approved');
       const after = await row(payout.id);
       expect(after.orderid).toMatch(/^\d+$/);
+    });
+
+    /**
+     * A two-step payout whose payout-pay reply was dropped (unknown), then the gateway down for
+     * the whole reconcile horizon: the poller gives up (poll_next_at NULL). The gateway is back.
+     */
+    const gaveUp = async (amount: string) => {
+      const payout = await prepare(payoutBody(TEST_CARD, { amount }));
+      await sandbox.faults({ dropResponseRate: 1, operations: ['payout-pay'] });
+      const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(PayoutResultSchema.parse(res.json).payout.state).toBe('unknown');
+      await sandbox.faults({ errorRate: 1, operations: ['status'] });
+      // the first check was an hour ago: this one is the last scheduled attempt
+      await bff.k
+        .updateTable('payouts')
+        .set({ poll_first_at: bff.clock.now() - 3600_000, poll_next_at: bff.clock.now() })
+        .where('id', '=', payout.id)
+        .execute();
+      await bff.payouts.poller.runOnce();
+      expect(await row(payout.id)).toMatchObject({ state: 'unknown', poll_next_at: null });
+      expect(await auditRows('payout.reconcile_gave_up', `payout:${payout.id}`)).toHaveLength(1);
+      await sandbox.faults({});
+      return payout;
+    };
+
+    it('when the checks of an unknown payout gave up and its callback then arrives, then one status check is due at once and the payout ends approved', async () => {
+      const payout = await gaveUp('31.00');
+      await sandbox.advance(5);
+      await vi.waitFor(async () => {
+        const after = await row(payout.id);
+        expect(after.poll_next_at).not.toBeNull();
+        expect(after.poll_next_at ?? Infinity).toBeLessThanOrEqual(bff.clock.now());
+      });
+      await bff.payouts.poller.runOnce();
+      expect((await row(payout.id)).state).toBe('approved');
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+    });
+
+    it('when the checks of an unknown payout gave up, then "Check payment status" (POST /api/payouts/:id/refresh) settles it without sending anything, audited; a settled payout or one leased by another instance is refused with 409', async () => {
+      const payout = await gaveUp('32.00');
+      await sandbox.advance(5);
+      // another instance holds the payout's lease (its check under way): refused, nothing asked
+      await bff.k
+        .updateTable('payouts')
+        .set({ lease_owner: 'another-instance', lease_until: bff.clock.now() + 30_000 })
+        .where('id', '=', payout.id)
+        .execute();
+      const busy = await keep(post(support, `/api/payouts/${payout.id}/refresh`, {}));
+      expect(busy.status, busy.text).toBe(409);
+      expect((busy.json as ErrorEnvelope).error.message).toMatch(/under way/);
+      expect((await row(payout.id)).state).toBe('unknown');
+      await bff.k
+        .updateTable('payouts')
+        .set({ lease_owner: null, lease_until: null })
+        .where('id', '=', payout.id)
+        .execute();
+
+      const res = await keep(post(support, `/api/payouts/${payout.id}/refresh`, {}));
+      expect(res.status, res.text).toBe(200);
+      const result = PayoutResultSchema.parse(res.json);
+      expect(result.payout.state).toBe('approved');
+      expect(result.message).toMatch(/approved/);
+      expect(await row(payout.id)).toMatchObject({ state: 'approved', lease_owner: null });
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+      const audited = await auditRows('payout.refresh', `payout:${payout.id}`);
+      expect(audited.map((a) => [a.outcome, a.actor_email])).toEqual([
+        ['refused', support.email],
+        ['success', support.email],
+      ]);
+
+      const again = await keep(post(opsA, `/api/payouts/${payout.id}/refresh`, {}));
+      expect(again.status, again.text).toBe(409);
+      expect(errorCode(again)).toBe('INVALID_STATE');
+      expect((again.json as ErrorEnvelope).error.message).toMatch(
+        /approved: its outcome is not open/,
+      );
+      const missing = await keep(
+        post(opsA, '/api/payouts/00000000-0000-4000-8000-000000000000/refresh', {}),
+      );
+      expect(missing.status).toBe(404);
     });
 
     it('when payout-check is declined for the destination card, then the payout cannot be approved', async () => {
@@ -696,6 +797,7 @@ for (const variant of DB_VARIANTS) {
         ['GET', `/api/payouts/${payout.id}`, [opsB, finance, support, auditor], [admin]],
         ['POST', `/api/payouts/${payout.id}/approve`, [opsA], [finance, support, auditor, admin]],
         ['POST', `/api/payouts/${payout.id}/reject`, [opsB], [finance, support, auditor, admin]],
+        ['POST', `/api/payouts/${payout.id}/refresh`, [opsA, finance, support], [auditor, admin]],
       ];
       for (const [method, path, allowed, refused] of routes) {
         for (const c of refused)

@@ -7,10 +7,18 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
-import { addEvent, askStatus, exchangeData, nextPollDelay, type Ctx } from './context.js';
+import { AppError } from '../errors.js';
+import {
+  addEvent,
+  askStatus,
+  exchangeData,
+  nextPollDelay,
+  type Actor,
+  type Ctx,
+} from './context.js';
 import type { PayoutsTable } from './migration.js';
 import type { PaymentLinksService } from './links.js';
-import type { PayoutsService } from './service.js';
+import type { PayoutOutcome, PayoutsService } from './service.js';
 
 const AWAITED = ['checking', 'processing', 'unknown'];
 
@@ -45,7 +53,8 @@ export class PayoutPoller {
 
   /**
    * Makes a payout with this gateway order id due now (hook it to the payments core's event bus:
-   * a callback for the order means its status is worth asking at once).
+   * a callback for the order means its status is worth asking at once). A payout whose scheduled
+   * checks had stopped (`poll_next_at` NULL) while its outcome is still open gets one check too.
    */
   async nudge(orderid: string): Promise<void> {
     const now = this.c.clock.now();
@@ -54,8 +63,54 @@ export class PayoutPoller {
       .set({ poll_next_at: now })
       .where('orderid', '=', orderid)
       .where('state', 'in', AWAITED)
-      .where('poll_next_at', 'is not', null)
       .execute();
+  }
+
+  /**
+   * A staff "Check payment status": asks `status` now for a payout whose outcome is open and
+   * applies the answer as a scheduled check does (nothing that moves money is sent). The payout's
+   * lease is taken first, as the poller's claim does, so it never races a check of another
+   * instance; the schedule is left as it was.
+   */
+  async refresh(id: string, actor: Actor): Promise<PayoutOutcome> {
+    const { k, clock, options } = this.c;
+    const now = clock.now();
+    const leased = await k
+      .updateTable('payouts')
+      .set({ lease_owner: options.instanceId, lease_until: now + options.poll.leaseMs })
+      .where('id', '=', id)
+      .where('state', 'in', AWAITED)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .executeTakeFirst();
+    const row = await this.payouts.row(id);
+    if (Number(leased.numUpdatedRows) !== 1) {
+      if (!AWAITED.includes(row.state)) {
+        throw new AppError(
+          'INVALID_STATE',
+          `The payout is ${row.state.replace('_', ' ')}: its outcome is not open, there is nothing to check.`,
+          { state: row.state },
+        );
+      }
+      throw new AppError(
+        'INVALID_STATE',
+        'A status check of this payout is under way; try again in a moment.',
+        { state: row.state },
+      );
+    }
+    const after = await this.check(row, actor);
+    if (after === undefined) {
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway did not answer the status request. Nothing changed; try again.',
+      );
+    }
+    const open = AWAITED.includes(after.state);
+    return {
+      payout: await this.payouts.viewOf(after, actor),
+      message: open
+        ? `The gateway does not show a final outcome yet (the payout is ${after.state}). Check again later.`
+        : `The gateway shows the payout ${after.state.replace('_', ' ')}.`,
+    };
   }
 
   /**
@@ -181,7 +236,12 @@ export class PayoutPoller {
     });
   }
 
-  private async check(row: PayoutsTable): Promise<void> {
+  /**
+   * One `status` check of a leased payout, its answer applied. A scheduled check (no `by`) is
+   * rescheduled while the outcome stays open; a staff check releases the lease and leaves the
+   * schedule as it was. Returns the row afterwards (undefined: no answer, or the lease lapsed).
+   */
+  private async check(row: PayoutsTable, by?: Actor): Promise<PayoutsTable | undefined> {
     const c = this.c;
     const answer = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, row.orderid);
     // Only the lease holder writes: a lease that lapsed mid-call may be someone else's now.
@@ -191,22 +251,22 @@ export class PayoutPoller {
       .where('id', '=', row.id)
       .where('lease_owner', '=', c.options.instanceId)
       .executeTakeFirst();
-    if (current === undefined) return;
+    if (current === undefined) return undefined;
     await addEvent(c.k, c.clock, `payout:${row.id}`, {
-      kind: 'reconcile',
-      title: 'status check',
-      actor: null,
+      kind: by === undefined ? 'reconcile' : 'staff',
+      title: by === undefined ? 'status check' : `status check by ${by.email}`,
+      actor: by?.email ?? null,
       data: exchangeData(answer.outcome),
     });
-    if (answer.kind === 'no-answer') {
-      await this.reschedule(current);
-      return;
+    const after =
+      answer.kind === 'no-answer'
+        ? current
+        : await this.payouts.applyStatus(current, answer.kind === 'view' ? answer.view : null);
+    if (AWAITED.includes(after.state)) {
+      if (by === undefined) await this.reschedule(after);
+      else await this.payouts.update(row.id, { lease_owner: null, lease_until: null });
     }
-    const after = await this.payouts.applyStatus(
-      current,
-      answer.kind === 'view' ? answer.view : null,
-    );
-    if (AWAITED.includes(after.state)) await this.reschedule(after);
+    return answer.kind === 'no-answer' ? undefined : after;
   }
 
   private async reschedule(row: PayoutsTable): Promise<void> {

@@ -12,6 +12,13 @@ export const PAYOUT_ROUTES = {
   'GET /api/payouts/:id': { access: READERS, action: 'payout.read', auditSuccess: false },
   'POST /api/payouts/:id/approve': { access: OPS, action: 'payout.approve', auditSuccess: true },
   'POST /api/payouts/:id/reject': { access: OPS, action: 'payout.reject', auditSuccess: true },
+  // A `status` check now of a payout whose outcome is open (moves no money: no Idempotency-Key),
+  // for the staff who handle orders, as a payment link's; auditors read and do not act.
+  'POST /api/payouts/:id/refresh': {
+    access: ['support', 'finance', 'ops'],
+    action: 'payout.refresh',
+    auditSuccess: true,
+  },
   'GET /api/payment-links': { access: READERS, action: 'payment_link.list', auditSuccess: false },
   'POST /api/payment-links': {
     access: ['finance', 'ops'],

@@ -149,6 +149,15 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       PayoutRejectBodySchema,
       (id, body, actor) => payouts.reject(id, body.reason, actor),
     ),
+    'POST /api/payouts/:id/refresh': async (ctx) => {
+      // A status check moves no money: no Idempotency-Key; CSRF, session, roles and the audit row
+      // are the runner's.
+      const id = idParam(ctx, 'payout');
+      parseInput(PayoutApproveBodySchema, ctx.req.body ?? {}, 'body'); // an empty body, as approval's
+      const result = await p.poller.refresh(id, actorOf(ctx));
+      note(ctx, result);
+      return { kind: 'json', status: 200, body: result };
+    },
     'GET /api/payment-links': async (ctx) => {
       const q = parseInput(PaymentLinkListQuerySchema, ctx.req.query, 'query');
       return { kind: 'json', status: 200, body: { items: await links.list(q, actorOf(ctx)) } };

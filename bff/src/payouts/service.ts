@@ -490,7 +490,7 @@ export class PayoutsService {
     await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
     const now = c.clock.now();
     if (row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now) {
-      await this.write(id, { state: 'expired' }, { state: 'pending_approval' });
+      await this.write(id, { state: 'expired' }, { state: 'pending_approval' }, this.expiry());
       throw new AppError(
         'INVALID_STATE',
         'The registered payout expired (24 h after its payout-check) and cannot be approved; prepare it again.',
@@ -613,7 +613,7 @@ export class PayoutsService {
     }
     const v = before.view;
     if (v.stage === 'expired') {
-      await this.update(row.id, { state: 'expired' });
+      await this.update(row.id, { state: 'expired' }, this.expiry());
       throw new AppError(
         'INVALID_STATE',
         'The registered payout expired at the gateway (24 h after its payout-check) and cannot be approved; prepare it again.',
@@ -722,13 +722,17 @@ export class PayoutsService {
         const answer = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, row.orderid);
         if (answer.kind === 'view' && answer.view.stage === 'expired') state = 'expired';
       }
-      await this.update(row.id, {
-        ...wipe,
-        state,
-        sent_at: now,
-        error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
-        error_message: err.message,
-      });
+      await this.update(
+        row.id,
+        {
+          ...wipe,
+          state,
+          sent_at: now,
+          error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
+          error_message: err.message,
+        },
+        state === 'expired' ? this.expiry(operation) : {},
+      );
       throw err;
     }
     const after = await this.update(row.id, {
@@ -788,8 +792,13 @@ export class PayoutsService {
     const payApplied =
       row.mode === 'single' || view.lastOperation === 'payout-pay' || view.stage === 'paid';
     if (!payApplied) {
-      if (view.stage === 'expired')
-        return this.update(row.id, { state: 'expired', ...this.pollStop() }, this.reconciled());
+      if (view.stage === 'expired') {
+        return this.update(
+          row.id,
+          { state: 'expired', ...this.pollStop() },
+          { ...this.reconciled(), events: this.expiry(operation).events },
+        );
+      }
       return this.notFound(row, `the ${operation}`);
     }
     if (FINAL_STATUSES.has(view.status) && view.stage !== 'processing') {
@@ -839,6 +848,29 @@ export class PayoutsService {
           state: after.state,
           errorCode: after.error_code,
           approvedBy: after.decided_by_email,
+          preparedBy: after.prepared_by_email,
+        }),
+    };
+  }
+
+  /**
+   * What goes with marking a registered payout expired (the gateway's 24 h, whoever noticed it):
+   * a timeline entry and a system audit row naming whoever tried to approve it, if anyone did.
+   */
+  private expiry(operation = 'payout-pay'): ChangeOptions {
+    return {
+      events: [
+        {
+          kind: 'reconcile',
+          title: `expired at the gateway before ${operation}`,
+          actor: null,
+          data: {},
+        },
+      ],
+      audit: (after) =>
+        this.systemAudit('payout.expired', after, {
+          state: after.state,
+          approvalAttemptedBy: after.decided_by_email,
           preparedBy: after.prepared_by_email,
         }),
     };

@@ -192,7 +192,7 @@ export type PayoutListQuery = z.infer<typeof PayoutListQuerySchema>;
 
 export const MaskedDestinationSchema = z.object({
   kind: z.enum(['card', 'bank', 'ewallet', 'phone']),
-  /** `411111******1111`, `******3000`, `paypal ****e.com`, `+7 ****4567` */
+  /** `411111******1111`, `******3000`, `p******@example.com` / `ab********yz` (e-wallet), `+7 ****4567` */
   masked: z.string(),
   /**
    * card: holder and expiry; bank: bank name and BIC; ewallet: type; phone: FPS bank id. Null when

@@ -82,6 +82,8 @@ export class FakePayouts {
   payouts: Payout[];
   /** each payout's timeline as the BFF keeps it; prepared entries are made up for seeded payouts */
   readonly events = new Map<string, PayoutEvent[]>();
+  /** what the gateway shows when a payout's status is asked ("Check payment status"); none: still open */
+  readonly gatewayShows = new Map<string, Payout['state']>();
   private keys = new Map<string, { hash: string; reply: PaymentsReply }>();
   private seq = 100;
 
@@ -173,6 +175,12 @@ export class FakePayouts {
         .map((p) => this.view(p, user));
       return { status: 200, body: PayoutListSchema.parse({ items }) };
     }
+    const refresh = /^\/api\/payouts\/([^/]+)\/refresh$/.exec(path);
+    if (refresh && method === 'POST') {
+      // As the BFF: a status check moves no money (no Idempotency-Key); auditors read only.
+      if (!allowed(['support', 'finance', 'ops'])) return this.error(403, 'FORBIDDEN', 'no');
+      return this.refresh(decodeURIComponent(refresh[1] ?? ''), user);
+    }
     if (method !== 'POST') return this.error(405, 'METHOD_NOT_ALLOWED', 'no');
     if (!allowed(['ops'])) return this.error(403, 'FORBIDDEN', 'not allowed');
     const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
@@ -189,6 +197,42 @@ export class FakePayouts {
     const reply = this.decide(request, user);
     this.keys.set(`${user.id} ${key}`, { hash, reply });
     return reply;
+  }
+
+  /** As the BFF: `status` now for a payout whose outcome is open, the answer applied. */
+  private refresh(id: string, user: User): PaymentsReply {
+    const payout = this.payouts.find((p) => p.id === id);
+    if (!payout) return this.error(404, 'NOT_FOUND', 'no such payout');
+    if (!['checking', 'processing', 'unknown'].includes(payout.state)) {
+      return this.error(
+        409,
+        'INVALID_STATE',
+        `The payout is ${payout.state}: its outcome is not open.`,
+      );
+    }
+    const shown = this.gatewayShows.get(id);
+    if (shown !== undefined) this.change(id, { state: shown });
+    const next = this.payouts.find((p) => p.id === id) ?? payout;
+    this.events.set(id, [
+      ...this.timeline(payout),
+      {
+        at: iso(950),
+        kind: 'staff',
+        title: `status check by ${user.email}`,
+        actor: user.email,
+        data: {},
+      },
+    ]);
+    return {
+      status: 200,
+      body: PayoutResultSchema.parse({
+        payout: this.view(next, user),
+        message:
+          shown === undefined
+            ? `The gateway does not show a final outcome yet (the payout is ${next.state}). Check again later.`
+            : `The gateway shows the payout ${shown}.`,
+      }),
+    };
   }
 
   private decide(request: PaymentsRequest, user: User): PaymentsReply {

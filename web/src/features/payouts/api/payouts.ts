@@ -5,6 +5,8 @@ import {
   PayoutResultSchema,
   type PayoutCreateBody,
   type PayoutListQuery,
+  type Payout,
+  type PayoutDetail,
   type PayoutRejectBody,
 } from '@paydesk/shared/api';
 import { queryOptions } from '@tanstack/react-query';
@@ -54,4 +56,21 @@ export function rejectPayout(id: string, body: PayoutRejectBody, idempotencyKey:
     body,
     headers: withKey(idempotencyKey),
   });
+}
+
+/** A `status` check now (moves no money: no Idempotency-Key); applied as Paydesk's own checks are. */
+export function refreshPayout(id: string) {
+  return apiRequest('POST', `/api/payouts/${encodeURIComponent(id)}/refresh`, PayoutResultSchema, {
+    body: {},
+  });
+}
+
+/** Whether the payout's outcome is open: a status check can still tell more. */
+export function mayCheckPayout(payout: Pick<Payout, 'state'>): boolean {
+  return payout.state === 'checking' || payout.state === 'processing' || payout.state === 'unknown';
+}
+
+/** Whether Paydesk's scheduled status checks gave up on it (its timeline says so). */
+export function checksStopped(payout: Pick<PayoutDetail, 'events'>): boolean {
+  return payout.events.some((e) => e.title.startsWith('status checks stopped'));
 }

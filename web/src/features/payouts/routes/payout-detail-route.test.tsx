@@ -152,6 +152,65 @@ describe('payout detail', () => {
     expect(document.body.textContent.match(/VALIDATION_FAILED/g)).toHaveLength(1);
   });
 
+  it('when a payout expired while it was being approved, then the four-eyes panel says approval was attempted, not approved', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(LOST, { state: 'expired', errorMessage: null });
+    renderApp(`/payouts/${LOST}`, bff);
+    const panel = await screen.findByRole('region', { name: 'Four eyes' });
+    expect(within(panel).getByText('Approval attempted by')).toBeInTheDocument();
+    expect(within(panel).getByText('ines@example.com')).toBeInTheDocument();
+    expect(within(panel).queryByText('Approved by')).not.toBeInTheDocument();
+  });
+
+  it('when the gateway never applied an approved payout, then its approver is named as having attempted it', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(LOST, { state: 'failed', errorCode: 'NOT_APPLIED' });
+    renderApp(`/payouts/${LOST}`, bff);
+    const panel = await screen.findByRole('region', { name: 'Four eyes' });
+    expect(within(panel).getByText('Approval attempted by')).toBeInTheDocument();
+  });
+
+  it('when the status checks of an unknown payout stopped, then the page says to use "Check payment status", and checking shows the outcome the gateway gives; the button goes once it is settled', async () => {
+    const bff = bffAs(['support']);
+    bff.payouts.events.set(LOST, [
+      ...(bff.payouts.events.get(LOST) ?? []),
+      {
+        at: '2026-11-20T11:00:05.000Z',
+        kind: 'reconcile',
+        title:
+          'status checks stopped after the last scheduled attempt; check the order at the gateway',
+        actor: null,
+        data: { attempts: 14 },
+      },
+    ]);
+    bff.payouts.gatewayShows.set(LOST, 'approved');
+    const app = renderApp(`/payouts/${LOST}`, bff);
+    expect(
+      await screen.findByText(/use “Check payment status” to ask the gateway now/),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Check payment status' }));
+    expect(await screen.findByText('The gateway shows the payout approved.')).toBeInTheDocument();
+    expect(await screen.findByText('The gateway paid it.')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(
+        screen.queryByRole('button', { name: 'Check payment status' }),
+      ).not.toBeInTheDocument();
+    });
+  });
+
+  it('when the viewer is an auditor (read only) or the payout is settled, then no status check is offered', async () => {
+    const auditor = bffAs(['auditor']);
+    const first = renderApp(`/payouts/${LOST}`, auditor);
+    expect(await screen.findByText(/The outcome is not known yet/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Check payment status' })).not.toBeInTheDocument();
+    first.unmount();
+    const ops = bffAs(['ops']);
+    ops.payouts.change(LOST, { state: 'approved' });
+    renderApp(`/payouts/${LOST}`, ops);
+    expect(await screen.findByText('The gateway paid it.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Check payment status' })).not.toBeInTheDocument();
+  });
+
   it('when a value is long and unbroken (an e-mail), then the facts wrap it instead of widening the page', async () => {
     const bff = bffAs(['ops']);
     const email = 'a.very.long.mailbox.name.for.settlements@subsidiary.example-merchant.com';

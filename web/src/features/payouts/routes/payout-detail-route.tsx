@@ -5,13 +5,15 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PayoutDetail, PayoutState } from '@paydesk/shared/api';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
+import { RefreshButton } from '../../../components/refresh-button';
+import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -21,7 +23,13 @@ import { Facts, Panel, type FactRow } from '../../transactions/components/amount
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { Timeline } from '../../transactions/components/timeline';
 import { usePayoutEvents } from '../api/live-payouts';
-import { payoutDetailQueryOptions } from '../api/payouts';
+import {
+  checksStopped,
+  mayCheckPayout,
+  payoutDetailQueryOptions,
+  payoutKeys,
+  refreshPayout,
+} from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
 import { MODE_LABELS, NOT_CHECKED_WARNING } from '../components/payout-mode';
@@ -30,8 +38,20 @@ import { PayoutStateChip } from '../components/payout-state-chip';
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
-function StateNote({ payout }: { payout: PayoutDetail }) {
+function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boolean }) {
   const error = errorText(payout.errorCode, payout.errorMessage);
+  if (mayCheckPayout(payout) && checksStopped(payout)) {
+    return (
+      <Alert severity="warning">
+        The outcome is not known yet{error ? ` (${error})` : ''}. Paydesk’s scheduled status checks
+        stopped after the last attempt (a callback for the order makes it check once more);{' '}
+        {canCheck
+          ? 'use “Check payment status” to ask the gateway now.'
+          : 'support, finance or ops can ask the gateway now with “Check payment status”.'}{' '}
+        The payout is never sent again: do not prepare it again until it is settled.
+      </Alert>
+    );
+  }
   switch (payout.state) {
     case 'pending_approval':
       if (payout.mode === 'single') {
@@ -65,8 +85,8 @@ function StateNote({ payout }: { payout: PayoutDetail }) {
       return (
         <Alert severity="warning">
           The outcome is not known yet{error ? ` (${error})` : ''}. Paydesk asks the gateway with
-          status checks and never sends the payout again: do not prepare it again until it is
-          settled.
+          status checks (“Check payment status” asks now) and never sends the payout again: do not
+          prepare it again until it is settled.
         </Alert>
       );
     case 'approved':
@@ -117,9 +137,51 @@ function GatewayOrder({ payout }: { payout: PayoutDetail }) {
   );
 }
 
-function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
+/**
+ * What the decider did: an approval that never reached the gateway (the registration lapsed first,
+ * or the gateway never applied it) was only attempted.
+ */
+function deciderLabel(payout: PayoutDetail): string {
+  if (payout.rejectReason !== null) return 'Rejected by';
+  const notSent =
+    payout.state === 'expired' || (payout.state === 'failed' && payout.errorCode === 'NOT_APPLIED');
+  return notSent ? 'Approval attempted by' : 'Approved by';
+}
+
+function DetailView({
+  payout,
+  myId,
+  canCheck,
+}: {
+  payout: PayoutDetail;
+  myId: string;
+  /** support, finance and ops may ask the gateway (auditors read only) */
+  canCheck: boolean;
+}) {
   const live = usePayoutEvents();
   const [deciding, setDeciding] = useState<Decision | null>(null);
+  const client = useQueryClient();
+  // What the last "Check payment status" found, shown until the next check.
+  const [checked, setChecked] = useState<{
+    severity: 'success' | 'info' | 'error';
+    text: string;
+  } | null>(null);
+  const check = useMutation({
+    mutationFn: () => refreshPayout(payout.id),
+    onSuccess: async (result) => {
+      setChecked({
+        severity: mayCheckPayout(result.payout) ? 'info' : 'success',
+        text: result.message,
+      });
+      await client.invalidateQueries({ queryKey: payoutKeys.all });
+    },
+    onError: (error) => {
+      setChecked({
+        severity: 'error',
+        text: isApiError(error) ? describeError(error) : 'The payment status could not be asked.',
+      });
+    },
+  });
   const own = payout.preparedBy.id === myId;
   const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
   const decided: FactRow[] =
@@ -131,7 +193,7 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
           ],
         ]
       : [
-          [payout.rejectReason === null ? 'Approved by' : 'Rejected by', payout.decidedBy.email],
+          [deciderLabel(payout), payout.decidedBy.email],
           ['Decided', payout.decidedAt ? <DateTime key="d" value={payout.decidedAt} /> : '—'],
         ];
   return (
@@ -144,6 +206,16 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
         actions={
           <>
             <LiveIndicator state={live} />
+            {mayCheckPayout(payout) && canCheck ? (
+              <RefreshButton
+                pending={check.isPending}
+                onRefresh={() => {
+                  check.mutate();
+                }}
+              >
+                Check payment status
+              </RefreshButton>
+            ) : null}
             {/* only the actions: the state note and the facts say who decided */}
             {payout.canDecide || (payout.state === 'pending_approval' && own) ? (
               <PayoutDecision payout={payout} myId={myId} onDecide={setDeciding} />
@@ -159,7 +231,19 @@ function DetailView({ payout, myId }: { payout: PayoutDetail; myId: string }) {
         </Stack>
       </PageHeader>
       <Stack spacing={2}>
-        <StateNote payout={payout} />
+        <StateNote payout={payout} canCheck={canCheck} />
+        <Box role="status" aria-live="polite">
+          {checked === null ? null : (
+            <Alert
+              severity={checked.severity}
+              onClose={() => {
+                setChecked(null);
+              }}
+            >
+              {checked.text}
+            </Alert>
+          )}
+        </Box>
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           <Panel title="Payout">
             <Facts
@@ -229,7 +313,13 @@ function PayoutDetailScreen() {
       <DetailStates query={detail} what="payout" back={{ to: '/payouts', label: 'all payouts' }} />
     );
   }
-  return <DetailView payout={detail.data} myId={user.id} />;
+  return (
+    <DetailView
+      payout={detail.data}
+      myId={user.id}
+      canCheck={user.roles.some((r) => r === 'support' || r === 'finance' || r === 'ops')}
+    />
+  );
 }
 
 export default function PayoutDetailRoute() {
