@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
+import { describeDatabaseError } from './db/migrations.js';
 import { createLogger } from './logger.js';
 import { PgNotifyEventBus } from './payments/index.js';
 
@@ -88,8 +89,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(
-    `paydesk-bff: failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
-  );
+  process.stderr.write(`paydesk-bff: failed to start: ${describeDatabaseError(err)}\n`);
   process.exit(1);
 });

@@ -1,13 +1,16 @@
 // The temporary-passwords migration on a database that already has accounts: they stay as they
-// were (not temporary), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
+// were (not temporary), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL; why PostgreSQL could
+// not be migrated (start-up), in words an operator can act on and without the password.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
-import { DB_VARIANTS } from '../test-support/harness.js';
+import { DB_VARIANTS, PG_URL } from '../test-support/harness.js';
+import { openDatabase } from './connect.js';
 import {
   allMigrations,
+  describeDatabaseError,
   migrateToLatest,
   TEMPORARY_PASSWORDS_MIGRATION_NAME,
 } from './migrations.js';
@@ -63,3 +66,51 @@ for (const variant of DB_VARIANTS) {
     },
   );
 }
+
+/** Why opening (and migrating) `url` failed, with its password checked to be left out. */
+async function openFailure(url: string): Promise<string> {
+  const err: unknown = await openDatabase({ kind: 'postgres', url }, 1).then(
+    () => new Error('the database opened'),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(Error);
+  const message = describeDatabaseError(err);
+  expect(message).not.toContain('SECRET-DB-PASSWORD');
+  return message;
+}
+
+describe('PostgreSQL start-up failures', () => {
+  it('when nothing listens at the database address, then the error says where it could not connect and why', async () => {
+    const message = await openFailure('postgres://paydesk:SECRET-DB-PASSWORD@127.0.0.1:1/paydesk');
+    expect(message).toBe('cannot connect to the database at 127.0.0.1:1: connection refused');
+  });
+
+  it.skipIf(PG_URL === undefined)(
+    'when the database or the role does not exist, then the error is the server’s own reason',
+    async () => {
+      const url = new URL(PG_URL ?? '');
+      url.password = 'SECRET-DB-PASSWORD';
+      url.pathname = '/paydesk_no_such_database';
+      expect(await openFailure(url.href)).toBe(
+        'database "paydesk_no_such_database" does not exist',
+      );
+      url.username = 'paydesk_no_such_role';
+      expect(await openFailure(url.href)).toMatch(/"paydesk_no_such_role"/);
+    },
+  );
+
+  it('when a message quotes a connection string or several addresses fail, then the password is masked and the first address named', () => {
+    const quoted = new Error('bad url postgres://me:SECRET-DB-PASSWORD@db.internal/x');
+    expect(describeDatabaseError(new Error('wrapped', { cause: quoted }))).toBe(
+      'wrapped: bad url postgres://me:***@db.internal/x',
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED ::1:5432'), {
+      code: 'ECONNREFUSED',
+      address: '::1',
+      port: 5432,
+    });
+    expect(describeDatabaseError(new AggregateError([refused], ''))).toBe(
+      'cannot connect to the database at ::1:5432: connection refused',
+    );
+  });
+});

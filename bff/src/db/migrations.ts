@@ -173,12 +173,72 @@ class InCodeProvider implements MigrationProvider {
   }
 }
 
+/** Network failures as an operator reads them (`ECONNREFUSED` → `connection refused`). */
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+};
+
+/** A connection string's password (`postgres://user:password@host`), wherever it shows. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/gi;
+
+interface NetworkError {
+  code?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+}
+
+/**
+ * Why the database (or start-up) failed, for an operator: where a connection failed and why, or
+ * the database's own message (`database "x" does not exist`, `password authentication failed for
+ * user "y"`), followed by what its causes add; never a password, even one that a message quotes in
+ * a connection string.
+ */
+export function describeDatabaseError(err: unknown): string {
+  const reason = describeOne(err);
+  const cause =
+    err instanceof Error && err.cause !== undefined ? describeDatabaseError(err.cause) : '';
+  return cause === '' || reason.includes(cause) ? reason : `${reason}: ${cause}`;
+}
+
+function describeOne(err: unknown): string {
+  // Several addresses (localhost as ::1 and 127.0.0.1) fail together as one AggregateError.
+  const first = err instanceof AggregateError ? (err.errors[0] as unknown) : err;
+  if (first instanceof Error) {
+    const { code, address, port, hostname } = first as NetworkError;
+    const reason = typeof code === 'string' ? NETWORK_REASONS[code] : undefined;
+    if (reason !== undefined) {
+      const host =
+        typeof address === 'string'
+          ? `${address}${typeof port === 'number' ? `:${port}` : ''}`
+          : typeof hostname === 'string'
+            ? hostname
+            : null;
+      return `cannot connect to the database${host === null ? '' : ` at ${host}`}: ${reason}`;
+    }
+  }
+  const message = err instanceof Error ? err.message || err.name : String(err);
+  return message.replace(URL_PASSWORD, '$1***@');
+}
+
 export async function migrateToLatest(db: Kysely<unknown>, kind: DatabaseKind): Promise<void> {
   const migrator = new Migrator({ db, provider: new InCodeProvider(kind) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
-    const name = failed?.migrationName ?? 'unknown';
-    throw new Error(`database migration ${name} failed`, { cause: error });
+    const reason = describeDatabaseError(error);
+    // No migration ran: the database could not be reached or locked (nothing to name but why).
+    throw new Error(
+      failed === undefined
+        ? reason
+        : `database migration ${failed.migrationName} failed: ${reason}`,
+      { cause: error },
+    );
   }
 }
