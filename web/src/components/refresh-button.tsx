@@ -1,7 +1,11 @@
 import Refresh from '@mui/icons-material/Refresh';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import type { ReactNode } from 'react';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { describeError, isApiError } from '../lib/api-client';
 
 /**
  * A button that asks the gateway now (an order's or a link's status). Busy, not disabled, while
@@ -30,4 +34,51 @@ export function RefreshButton({
       {children}
     </Button>
   );
+}
+
+/** What the last status check found, shown until the next one (`useStatusCheck`). */
+export interface StatusCheckResult {
+  severity: 'success' | 'info' | 'error';
+  text: string;
+}
+
+/**
+ * "Check payment status" of a payout or a payment link: asks, shows what it found (or why it
+ * could not ask) until the next check, and refetches what `queryKey` names.
+ */
+export function useStatusCheck<R extends { message: string }>(
+  ask: () => Promise<R>,
+  settled: (result: R) => boolean,
+  queryKey: QueryKey,
+) {
+  const client = useQueryClient();
+  const [checked, setChecked] = useState<StatusCheckResult | null>(null);
+  const check = useMutation({
+    mutationFn: ask,
+    onSuccess: async (result) => {
+      setChecked({ severity: settled(result) ? 'success' : 'info', text: result.message });
+      await client.invalidateQueries({ queryKey });
+    },
+    onError: (error) => {
+      setChecked({
+        severity: 'error',
+        text: isApiError(error) ? describeError(error) : 'The payment status could not be asked.',
+      });
+    },
+  });
+  const result = (
+    <Box role="status" aria-live="polite">
+      {checked === null ? null : (
+        <Alert
+          severity={checked.severity}
+          onClose={() => {
+            setChecked(null);
+          }}
+        >
+          {checked.text}
+        </Alert>
+      )}
+    </Box>
+  );
+  return { check, result };
 }

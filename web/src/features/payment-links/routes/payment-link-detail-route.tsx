@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/shared/api';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { CopyableText } from '../../../components/copyable-text';
@@ -13,7 +13,6 @@ import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
-import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -33,7 +32,7 @@ import {
 } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip, pageHolders, pageWithheld } from '../components/link-labels';
-import { RefreshButton } from '../../../components/refresh-button';
+import { RefreshButton, useStatusCheck } from '../../../components/refresh-button';
 
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
 
@@ -110,28 +109,11 @@ function DetailView({
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
   useLinkOrderEvents([link.orderid]);
   const [deciding, setDeciding] = useState<Decision | null>(null);
-  const client = useQueryClient();
-  // What the last "Check payment status" found, shown until the next check.
-  const [checked, setChecked] = useState<{
-    severity: 'success' | 'info' | 'error';
-    text: string;
-  } | null>(null);
-  const check = useMutation({
-    mutationFn: () => refreshLink(link.id),
-    onSuccess: async (result: PaymentLinkRefreshResult) => {
-      setChecked({
-        severity: result.outcome === 'order_found' ? 'success' : 'info',
-        text: result.message,
-      });
-      await client.invalidateQueries({ queryKey: linkKeys.all });
-    },
-    onError: (error) => {
-      setChecked({
-        severity: 'error',
-        text: isApiError(error) ? describeError(error) : 'The payment status could not be asked.',
-      });
-    },
-  });
+  const { check, result: checkResult } = useStatusCheck(
+    () => refreshLink(link.id),
+    (r: PaymentLinkRefreshResult) => r.outcome === 'order_found',
+    linkKeys.all,
+  );
   const own = link.createdBy.id === myId;
   const amount =
     link.amount !== null && link.currency !== null ? formatMoney(link.amount, link.currency) : null;
@@ -197,18 +179,7 @@ function DetailView({
       </PageHeader>
       <Stack spacing={2}>
         <StateNote link={link} />
-        <Box role="status" aria-live="polite">
-          {checked === null ? null : (
-            <Alert
-              severity={checked.severity}
-              onClose={() => {
-                setChecked(null);
-              }}
-            >
-              {checked.text}
-            </Alert>
-          )}
-        </Box>
+        {checkResult}
         {link.redirectUrl !== null ? (
           <Box sx={{ maxWidth: 720 }}>
             <CopyableText label="Page address" value={link.redirectUrl} />

@@ -5,15 +5,14 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PayoutDetail, PayoutState } from '@paydesk/shared/api';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
-import { RefreshButton } from '../../../components/refresh-button';
-import { describeError, isApiError } from '../../../lib/api-client';
+import { RefreshButton, useStatusCheck } from '../../../components/refresh-button';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -160,28 +159,11 @@ function DetailView({
 }) {
   const live = usePayoutEvents();
   const [deciding, setDeciding] = useState<Decision | null>(null);
-  const client = useQueryClient();
-  // What the last "Check payment status" found, shown until the next check.
-  const [checked, setChecked] = useState<{
-    severity: 'success' | 'info' | 'error';
-    text: string;
-  } | null>(null);
-  const check = useMutation({
-    mutationFn: () => refreshPayout(payout.id),
-    onSuccess: async (result) => {
-      setChecked({
-        severity: mayCheckPayout(result.payout) ? 'info' : 'success',
-        text: result.message,
-      });
-      await client.invalidateQueries({ queryKey: payoutKeys.all });
-    },
-    onError: (error) => {
-      setChecked({
-        severity: 'error',
-        text: isApiError(error) ? describeError(error) : 'The payment status could not be asked.',
-      });
-    },
-  });
+  const { check, result: checkResult } = useStatusCheck(
+    () => refreshPayout(payout.id),
+    (r: Awaited<ReturnType<typeof refreshPayout>>) => !mayCheckPayout(r.payout),
+    payoutKeys.all,
+  );
   const own = payout.preparedBy.id === myId;
   const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
   const decided: FactRow[] =
@@ -232,18 +214,7 @@ function DetailView({
       </PageHeader>
       <Stack spacing={2}>
         <StateNote payout={payout} canCheck={canCheck} />
-        <Box role="status" aria-live="polite">
-          {checked === null ? null : (
-            <Alert
-              severity={checked.severity}
-              onClose={() => {
-                setChecked(null);
-              }}
-            >
-              {checked.text}
-            </Alert>
-          )}
-        </Box>
+        {checkResult}
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           <Panel title="Payout">
             <Facts
