@@ -69,6 +69,8 @@ describe('callback faults', () => {
     const logged = (await deliveries(orderid)).filter((d) => d.serial === ret.reply.serialNumber);
     expect(logged.map((d) => d.state)).toEqual(['delivered', 'delivered']);
     expect(logged[1]?.duplicateOf).toBe(logged[0]?.id);
+    // Two deliveries, each with its own log of attempts (one each), not one list shared.
+    expect(logged.map((d) => d.attempts.map((a) => a.httpStatus))).toEqual([[200], [200]]);
   });
 
   it('when callbacks is drop, then the callback is never sent and the log keeps it as dropped', async () => {

@@ -97,7 +97,14 @@ export class Callbacks {
     this.store.saveCallback(delivery);
     this.schedule(delivery);
     if (fault === 'duplicate') {
-      const copy: CallbackDelivery = { ...delivery, id: randomUUID(), duplicateOf: delivery.id };
+      // A delivery of its own: its own attempts (the twin may be answered differently), its own
+      // retries.
+      const copy: CallbackDelivery = {
+        ...delivery,
+        id: randomUUID(),
+        attempts: [],
+        duplicateOf: delivery.id,
+      };
       this.store.saveCallback(copy);
       this.schedule(copy);
     }

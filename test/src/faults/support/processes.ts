@@ -74,6 +74,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * How long a sandbox or BFF process may take to start (or restart). Starting one takes 1–3 s on an
+ * idle machine, but 20–30 s when the 2 cores are shared with a loaded machine's other work.
+ */
+const PROCESS_START_TIMEOUT_MS = 60_000;
+
 /** Polls `check` until it returns a value (not undefined) or the time is up. */
 export async function until<T>(
   what: string,
@@ -200,7 +206,7 @@ export async function startSandbox(): Promise<SandboxProcess> {
   const origin = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => {
       fail(new Error(`the sandbox did not start: ${stderr.join('')}`));
-    }, 20_000);
+    }, PROCESS_START_TIMEOUT_MS);
     child.once('exit', (code) => {
       clearTimeout(timer);
       fail(new Error(`the sandbox exited with ${String(code)}: ${stderr.join('')}`));
@@ -366,7 +372,7 @@ export async function startBff(
         await res.body?.cancel();
         return res.status === 200 ? true : undefined;
       },
-      30_000,
+      PROCESS_START_TIMEOUT_MS,
     );
   };
   await launch();
