@@ -86,7 +86,7 @@ for (const variant of DB_VARIANTS) {
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     });
 
-    it('when a client route is reloaded, then index.html is served uncached; hashed assets are cached for a year', async () => {
+    it('when a client route is reloaded, then index.html is served uncached; hashed assets are cached for a year (and logged at debug only)', async () => {
       const page = await t.client().get('/transactions/123?tab=timeline');
       expect(page.status).toBe(200);
       expect(page.text).toContain('<div id="root">');
@@ -94,7 +94,10 @@ for (const variant of DB_VARIANTS) {
       const asset = await t.client().get('/assets/index-abc123.js');
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(t.logs.some((l) => l.includes('/assets/index-abc123.js'))).toBe(false);
+      expect(t.logs.some((l) => l.includes('/transactions/123'))).toBe(true);
       expect((await t.client().get('/assets/missing-999.js')).status).toBe(404);
+      expect(t.logs.some((l) => l.includes('/assets/missing-999.js'))).toBe(true);
       expect((await t.client().get('/favicon.svg')).headers.get('cache-control')).toBe(
         'public, max-age=3600',
       );

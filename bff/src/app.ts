@@ -166,8 +166,14 @@ export function createApp(deps: AppDeps): App {
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, err) =>
-        err !== undefined || res.statusCode >= 500 ? 'error' : 'info',
+      // The SPA's static files (some 60 per page load) only at debug: on-call reads the API.
+      customLogLevel: (req, res, err) =>
+        err !== undefined || res.statusCode >= 500
+          ? 'error'
+          : res.statusCode < 400 &&
+              ((req as { originalUrl?: string }).originalUrl ?? req.url).startsWith('/assets/')
+            ? 'debug'
+            : 'info',
     }),
   );
 
