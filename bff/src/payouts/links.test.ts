@@ -20,9 +20,11 @@ import {
   accountCreatedBy,
   DEMO,
   demoMerchant,
+  inListOrder,
   post,
   startPayoutsApp,
   startSandbox,
+  walkPages,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
@@ -535,6 +537,59 @@ for (const variant of DB_VARIANTS) {
         details: { fields: [{ path: 'mode', rule: 'rsa_key_configured' }] },
       });
       expect(await bff.k.selectFrom('payouts').select('id').execute()).toHaveLength(before.length);
+    });
+
+    it('when more links exist than one page holds, then following nextCursor reaches each link of every view exactly once and in order, the approval queue oldest first; a cursor of another view is a 400 naming it', async () => {
+      const creator = await bff.userWithRoles(['ops']);
+      const res = await post(creator, '/api/payment-links', link('payout-form'));
+      expect(res.status, res.text).toBe(200);
+      const first = PaymentLinkResultSchema.parse(res.json).link;
+      const stored = await bff.k
+        .selectFrom('payment_links')
+        .selectAll()
+        .where('id', '=', first.id)
+        .executeTakeFirstOrThrow();
+      const at = bff.clock.now() - 7_200_000;
+      await bff.k
+        .updateTable('payment_links')
+        .set({ created_at: at })
+        .where('id', '=', first.id)
+        .execute();
+      // Nine more held links, the first four created at one instant (their order goes by id).
+      const copies = Array.from({ length: 9 }, (_, i) => {
+        const id = randomUUID();
+        return {
+          ...stored,
+          id,
+          client_orderid: `pd-link-${id}`,
+          created_at: at + Math.max(0, i - 2) * 1_000,
+        };
+      });
+      await bff.k.insertInto('payment_links').values(copies).execute();
+      const parse = (json: unknown) => PaymentLinkListSchema.parse(json);
+      const mine = await walkPages(creator, '/api/payment-links?view=mine', parse, 3);
+      expect([mine.pages, mine.items.length]).toEqual([4, 10]);
+      expect(mine.items).toEqual(inListOrder(mine.items, false));
+      const mineIds = mine.items.map((l) => l.id);
+      for (const view of ['awaiting-my-approval', 'all'] as const) {
+        const walked = (await walkPages(opsB, `/api/payment-links?view=${view}`, parse, 4)).items;
+        const ids = walked.map((l) => l.id);
+        expect(new Set(ids).size, view).toBe(ids.length);
+        expect(walked, view).toEqual(inListOrder(walked, view === 'awaiting-my-approval'));
+        expect(
+          ids.filter((id) => mineIds.includes(id)),
+          view,
+        ).toEqual(view === 'all' ? mineIds : mineIds.toReversed());
+      }
+      const other = parse((await opsB.get('/api/payment-links?limit=1')).json).nextCursor;
+      expect(other).not.toBeNull();
+      const bad = await opsB.get(
+        `/api/payment-links?view=awaiting-my-approval&cursor=${encodeURIComponent(other ?? '')}`,
+      );
+      expect(bad.status).toBe(400);
+      expect((bad.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+        'query.cursor',
+      ]);
     });
 
     it('when the merchant credentials are wrong, then get-card-info answers with a staff message naming AUTHENTICATION_FAILED', async () => {

@@ -13,6 +13,7 @@ import type {
   PaymentLinkDetail,
   PaymentLinkOrder,
   PaymentLinkKind,
+  PaymentLinkList,
   PaymentLinkListQuery,
   PaymentLinkRefreshResult,
   PaymentLinkState,
@@ -41,6 +42,7 @@ import {
   type Ctx,
   type EventEntry,
 } from './context.js';
+import { decodeKeyset, keysetPage } from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
@@ -238,9 +240,11 @@ export class PaymentLinksService {
     };
   }
 
-  async list(q: PaymentLinkListQuery, viewer: Actor): Promise<PaymentLink[]> {
+  async list(q: PaymentLinkListQuery, viewer: Actor): Promise<PaymentLinkList> {
+    const after = decodeKeyset(q.cursor, q.view);
     // Only ops users approve: nothing awaits the approval of anyone else.
-    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops')) return [];
+    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops'))
+      return { items: [], nextCursor: null };
     // The four-eyes view of this viewer: one query, whatever the number of rows.
     const decider = await deciderFor(this.c.k, viewer);
     let query = this.c.k.selectFrom('payment_links').selectAll();
@@ -251,13 +255,12 @@ export class PaymentLinksService {
       query = query
         .where('state', '=', 'pending_approval')
         .where('created_by', 'not in', decider.excludedPreparers);
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .execute();
+    const { page: rows, nextCursor } = await keysetPage(query, q, after);
     const orders = await this.ordersOf(rows);
-    return rows.map((r) => this.toApi(r, viewer, decider, orders.get(r.client_orderid)));
+    return {
+      items: rows.map((r) => this.toApi(r, viewer, decider, orders.get(r.client_orderid))),
+      nextCursor,
+    };
   }
 
   private requestFields(

@@ -188,9 +188,26 @@ export function payoutsMigration(kind: DatabaseKind): Migration {
   };
 }
 
+export const PAYOUT_LIST_INDEX_MIGRATION_NAME = '0014-payout-list-index';
+
+/**
+ * The payouts' history (`view=all` without a state) pages newest first on (created_at, id): without
+ * this index each page would read and sort every payout (keyset.ts).
+ */
+export function payoutListIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index payouts_created on payouts (created_at, id)`.execute(db);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...payoutsMigrations(kind) }` after the payments one. */
 export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration> {
-  return { [PAYOUTS_MIGRATION_NAME]: payoutsMigration(kind) };
+  return {
+    [PAYOUTS_MIGRATION_NAME]: payoutsMigration(kind),
+    [PAYOUT_LIST_INDEX_MIGRATION_NAME]: payoutListIndexMigration(),
+  };
 }
 
 /** Creates the payouts tables when the platform's provider does not (yet) include them. */
@@ -213,6 +230,7 @@ export async function ensurePayoutsSchema(
   if (Number(exists.rows[0]?.n ?? 0) > 0) return false;
   await db.transaction().execute(async (trx) => {
     await payoutsMigration(kind).up(trx);
+    await payoutListIndexMigration().up(trx);
   });
   return true;
 }

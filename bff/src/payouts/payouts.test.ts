@@ -20,6 +20,8 @@ import {
   userId,
   startSandbox,
   TEST_CARD,
+  inListOrder,
+  walkPages,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
@@ -827,6 +829,97 @@ for (const variant of DB_VARIANTS) {
         .where('error_code', '=', 'FORBIDDEN')
         .execute();
       expect(refusals.length).toBeGreaterThan(0);
+    });
+
+    it('when more payouts wait than one page holds, then following nextCursor reaches each one of every view exactly once and in order, the approval queue oldest first (the €999 one first); a bad cursor is a 400 naming it', async () => {
+      const preparer = await bff.userWithRoles(['ops']);
+      const oldest = await prepare(
+        payoutBody(TEST_CARD, { mode: 'single', amount: '999.00' }),
+        preparer,
+      );
+      const base = await row(oldest.id);
+      const now = bff.clock.now();
+      await bff.k
+        .updateTable('payouts')
+        // Older than any payout of the earlier tests: it leads the approval queue.
+        .set({
+          created_at:
+            (
+              await bff.k
+                .selectFrom('payouts')
+                .select('created_at')
+                .orderBy('created_at')
+                .limit(1)
+                .executeTakeFirstOrThrow()
+            ).created_at - 1_000,
+        })
+        .where('id', '=', oldest.id)
+        .execute();
+      // Eleven more, three of them created at the same instant (their order goes by id).
+      for (let i = 0; i < 11; i += 1) {
+        const id = crypto.randomUUID();
+        await bff.k
+          .insertInto('payouts')
+          .values({
+            ...base,
+            id,
+            client_orderid: `pd-payout-${id}`,
+            amount_minor: 100 + i,
+            created_at: now - 60_000 + Math.max(0, i - 2) * 1_000,
+          })
+          .execute();
+      }
+      const parse = (json: unknown) => PayoutListSchema.parse(json);
+      const mine = await walkPages(preparer, '/api/payouts?view=mine', parse, 5);
+      expect(mine.pages).toBe(3);
+      expect(mine.items).toHaveLength(12);
+      expect(mine.items).toEqual(inListOrder(mine.items, false));
+      expect(mine.items.at(-1)?.id).toBe(oldest.id);
+      for (const [viewer, view, oldestFirst] of [
+        [opsB, 'awaiting-my-approval', true],
+        [opsB, 'all', false],
+        [preparer, 'all', false],
+      ] as const) {
+        const walked = await walkPages(viewer, `/api/payouts?view=${view}`, parse, 4);
+        const ids = walked.items.map((p) => p.id);
+        expect(new Set(ids).size, view).toBe(ids.length);
+        expect(walked.items, view).toEqual(inListOrder(walked.items, oldestFirst));
+        const mineIds = mine.items.map((p) => p.id);
+        expect(
+          ids.filter((id) => mineIds.includes(id)),
+          view,
+        ).toEqual(oldestFirst ? mineIds.toReversed() : mineIds);
+      }
+      const queue = PayoutListSchema.parse(
+        (await keep(opsB.get('/api/payouts?view=awaiting-my-approval&limit=1'))).json,
+      );
+      expect(queue.items.map((p) => [p.id, p.amount])).toEqual([[oldest.id, '999.00']]);
+      expect(queue.nextCursor).not.toBeNull();
+
+      const allPage = PayoutListSchema.parse(
+        (await keep(opsB.get('/api/payouts?view=all&limit=1'))).json,
+      );
+      for (const cursor of ['nope', 'e30', allPage.nextCursor ?? '']) {
+        const bad = await keep(
+          opsB.get(`/api/payouts?view=awaiting-my-approval&cursor=${encodeURIComponent(cursor)}`),
+        );
+        expect(bad.status, cursor).toBe(400);
+        expect((bad.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+          'query.cursor',
+        ]);
+      }
+    });
+
+    it('when the history is paged newest first after a cursor, then the plan reads the payouts_created index (0014) rather than sorting every payout', async () => {
+      const query = `select id from payouts where (created_at, id) < (${bff.clock.now()}, 'z') order by created_at desc, id desc limit 51`;
+      const plan =
+        variant.name === 'postgres'
+          ? await bff.k.transaction().execute(async (trx) => {
+              await sql`set local enable_seqscan = off`.execute(trx);
+              return sql.raw<Record<string, unknown>>(`explain ${query}`).execute(trx);
+            })
+          : await sql.raw<Record<string, unknown>>(`explain query plan ${query}`).execute(bff.k);
+      expect(JSON.stringify(plan.rows)).toContain('payouts_created');
     });
 
     it('when the suite is done, then no card or account number, control key or private key is in any reply, log line or database row', async () => {

@@ -101,7 +101,7 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
   return {
     'GET /api/payouts': async (ctx) => {
       const q = parseInput(PayoutListQuerySchema, ctx.req.query, 'query');
-      return { kind: 'json', status: 200, body: { items: await payouts.list(q, actorOf(ctx)) } };
+      return { kind: 'json', status: 200, body: await payouts.list(q, actorOf(ctx)) };
     },
     'POST /api/payouts': async (ctx) => {
       const body = parseInput(PayoutCreateBodySchema, ctx.req.body ?? {}, 'body');
@@ -160,7 +160,7 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
     },
     'GET /api/payment-links': async (ctx) => {
       const q = parseInput(PaymentLinkListQuerySchema, ctx.req.query, 'query');
-      return { kind: 'json', status: 200, body: { items: await links.list(q, actorOf(ctx)) } };
+      return { kind: 'json', status: 200, body: await links.list(q, actorOf(ctx)) };
     },
     'POST /api/payment-links': async (ctx) => {
       const body = parseInput(PaymentLinkCreateBodySchema, ctx.req.body ?? {}, 'body');

@@ -14,6 +14,7 @@ import {
   type PayoutDestination,
   type PayoutDetail,
   type Payout,
+  type PayoutList,
   type PayoutListQuery,
   type PayoutState,
 } from '@paydesk/shared/api';
@@ -41,6 +42,7 @@ import {
   sealBinding,
   type Binding,
 } from './destination.js';
+import { decodeKeyset, keysetPage } from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import type { PayoutsTable } from './migration.js';
 
@@ -167,9 +169,11 @@ export class PayoutsService {
     };
   }
 
-  async list(q: PayoutListQuery, viewer: Actor): Promise<Payout[]> {
+  async list(q: PayoutListQuery, viewer: Actor): Promise<PayoutList> {
+    const after = decodeKeyset(q.cursor, q.view);
     // Only ops users approve: nothing awaits the approval of anyone else.
-    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops')) return [];
+    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops'))
+      return { items: [], nextCursor: null };
     // The four-eyes view of this viewer: one query, whatever the number of rows.
     const decider = await deciderFor(this.c.k, viewer);
     let query = this.c.k.selectFrom('payouts').selectAll();
@@ -195,12 +199,8 @@ export class PayoutsService {
         .where('prepared_by', 'not in', decider.excludedPreparers)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
     }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .execute();
-    return rows.map((r) => this.toApi(r, viewer, decider));
+    const { page: rows, nextCursor } = await keysetPage(query, q, after);
+    return { items: rows.map((r) => this.toApi(r, viewer, decider)), nextCursor };
   }
 
   // ------------------------------------------------------------------ preparing

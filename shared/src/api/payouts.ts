@@ -185,6 +185,8 @@ export const PayoutListQuerySchema = z
     state: PayoutStateSchema.optional(),
     /** mine = prepared by me; awaiting-my-approval = pending, prepared by someone else */
     view: z.enum(['all', 'mine', 'awaiting-my-approval']).default('all'),
+    /** keyset cursor (opaque): the previous page's `nextCursor`, for the same view */
+    cursor: z.string().trim().min(1).max(512).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();
@@ -231,7 +233,15 @@ export type Payout = z.infer<typeof PayoutSchema>;
 export const PayoutResultSchema = z.object({ payout: PayoutSchema, message: z.string() });
 export type PayoutResult = z.infer<typeof PayoutResultSchema>;
 
-export const PayoutListSchema = z.object({ items: z.array(PayoutSchema) });
+/**
+ * `GET /api/payouts`: `awaiting-my-approval` oldest first (created_at ascending: the closest to
+ * expiry first), the other views newest first; ties by id.
+ */
+export const PayoutListSchema = z.object({
+  items: z.array(PayoutSchema),
+  /** pass as `cursor` for the next page; null on the last page */
+  nextCursor: z.string().nullable(),
+});
 export type PayoutList = z.infer<typeof PayoutListSchema>;
 
 // ------------------------------------------------------------------ payment links
@@ -418,12 +428,19 @@ export const PaymentLinkListQuerySchema = z
     kind: PaymentLinkKindSchema.optional(),
     state: PaymentLinkStateSchema.optional(),
     view: z.enum(['all', 'mine', 'awaiting-my-approval']).default('all'),
+    /** keyset cursor (opaque): the previous page's `nextCursor`, for the same view */
+    cursor: z.string().trim().min(1).max(512).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();
 export type PaymentLinkListQuery = z.infer<typeof PaymentLinkListQuerySchema>;
 
-export const PaymentLinkListSchema = z.object({ items: z.array(PaymentLinkSchema) });
+/** `GET /api/payment-links`: ordered as the payouts' list (awaiting-my-approval oldest first). */
+export const PaymentLinkListSchema = z.object({
+  items: z.array(PaymentLinkSchema),
+  /** pass as `cursor` for the next page; null on the last page */
+  nextCursor: z.string().nullable(),
+});
 export type PaymentLinkList = z.infer<typeof PaymentLinkListSchema>;
 
 // ------------------------------------------------------------------ card info

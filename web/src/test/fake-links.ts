@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { fromMinor, toMinor } from '../lib/money';
 import { KeyedReplies } from './fake-cards';
 import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
+import { fakePage } from './fake-pages';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
@@ -134,19 +135,24 @@ export class FakeLinks {
       const parsed = PaymentLinkListQuerySchema.safeParse(Object.fromEntries(request.query));
       if (!parsed.success) return this.validation(parsed.error.issues);
       const q = parsed.data;
-      const items = this.links
-        .filter((l) => q.kind === undefined || l.kind === q.kind)
-        .filter((l) => q.state === undefined || l.state === q.state)
-        .filter((l) => q.view !== 'mine' || l.createdBy.id === user.id)
-        .filter(
-          (l) =>
-            q.view !== 'awaiting-my-approval' ||
-            (l.state === 'pending_approval' && l.createdBy.id !== user.id),
-        )
-        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
-        .slice(0, q.limit)
-        .map((l) => this.view(l, user));
-      return { status: 200, body: PaymentLinkListSchema.parse({ items }) };
+      const page = fakePage(
+        this.links
+          .filter((l) => q.kind === undefined || l.kind === q.kind)
+          .filter((l) => q.state === undefined || l.state === q.state)
+          .filter((l) => q.view !== 'mine' || l.createdBy.id === user.id)
+          .filter(
+            (l) =>
+              q.view !== 'awaiting-my-approval' ||
+              (l.state === 'pending_approval' && l.createdBy.id !== user.id),
+          ),
+        q,
+      );
+      if (page === null) return this.error(400, 'VALIDATION_FAILED', 'query.cursor: not a cursor');
+      const items = page.items.map((l) => this.view(l, user));
+      return {
+        status: 200,
+        body: PaymentLinkListSchema.parse({ items, nextCursor: page.nextCursor }),
+      };
     }
     const detail = /^\/api\/payment-links\/([^/]+)$/.exec(path);
     if (detail && method === 'GET') {

@@ -19,6 +19,7 @@ import {
 import type { z } from 'zod';
 import { fromMinor, toMinor } from '../lib/money';
 import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
+import { fakePage } from './fake-pages';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
@@ -163,17 +164,23 @@ export class FakePayouts {
       const parsed = PayoutListQuerySchema.safeParse(Object.fromEntries(request.query));
       if (!parsed.success) return this.validation(parsed.error.issues);
       const { view, state } = parsed.data;
-      const items = this.payouts
-        .filter((p) => state === undefined || p.state === state)
-        .filter((p) => view !== 'mine' || p.preparedBy.id === user.id)
-        .filter(
-          (p) =>
-            view !== 'awaiting-my-approval' ||
-            (p.state === 'pending_approval' && p.preparedBy.id !== user.id),
-        )
-        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
-        .map((p) => this.view(p, user));
-      return { status: 200, body: PayoutListSchema.parse({ items }) };
+      const page = fakePage(
+        this.payouts
+          .filter((p) => state === undefined || p.state === state)
+          .filter((p) => view !== 'mine' || p.preparedBy.id === user.id)
+          .filter(
+            (p) =>
+              view !== 'awaiting-my-approval' ||
+              (p.state === 'pending_approval' && p.preparedBy.id !== user.id),
+          ),
+        parsed.data,
+      );
+      if (page === null) return this.error(400, 'VALIDATION_FAILED', 'query.cursor: not a cursor');
+      const items = page.items.map((p) => this.view(p, user));
+      return {
+        status: 200,
+        body: PayoutListSchema.parse({ items, nextCursor: page.nextCursor }),
+      };
     }
     const refresh = /^\/api\/payouts\/([^/]+)\/refresh$/.exec(path);
     if (refresh && method === 'POST') {

@@ -407,3 +407,38 @@ export async function userId(bff: PayoutsTestApp, email: string): Promise<string
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/**
+ * Every row of a keyset-paged list (`path` with its query but no `limit`/`cursor`), `limit` rows a
+ * page, following `nextCursor` until it is null.
+ */
+export async function walkPages<T>(
+  client: TestClient,
+  path: string,
+  parse: (json: unknown) => { items: T[]; nextCursor: string | null },
+  limit: number,
+): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let pages = 0;
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const res = await client.get(`${path}${sep}limit=${limit}${after}`);
+    if (res.status !== 200) throw new Error(`${path} page ${pages}: ${res.status} ${res.text}`);
+    const page = parse(res.json);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+    pages += 1;
+  } while (cursor !== null);
+  return { items, pages };
+}
+
+/** `items` as a list's view orders them: by creation time (oldest or newest first), ties by id. */
+export function inListOrder<T extends { id: string; createdAt: string }>(
+  items: readonly T[],
+  oldestFirst: boolean,
+): T[] {
+  const key = (t: T) => `${t.createdAt} ${t.id}`;
+  return [...items].sort((a, b) => (key(a) < key(b) ? -1 : 1) * (oldestFirst ? 1 : -1));
+}

@@ -9,12 +9,12 @@ import {
   type PaymentLinkListQuery,
   type PayoutRejectBody,
 } from '@paydesk/shared/api';
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
 export const linkKeys = {
   all: ['payment-links'] as const,
-  list: (query: PaymentLinkListQuery) => ['payment-links', 'list', query] as const,
+  pages: (query: LinkPagesQuery) => ['payment-links', 'pages', query] as const,
   detail: (id: string) => ['payment-links', 'detail', id] as const,
 };
 
@@ -29,11 +29,19 @@ export function linkDetailQueryOptions(id: string) {
   });
 }
 
-export function linkListQueryOptions(query: PaymentLinkListQuery) {
-  return queryOptions({
-    queryKey: linkKeys.list(query),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', '/api/payment-links', PaymentLinkListSchema, { query, signal }),
+type LinkPagesQuery = Omit<PaymentLinkListQuery, 'cursor'>;
+
+/** The list a page at a time: each next page is asked with the last one's `nextCursor`. */
+export function linkPagesQueryOptions(query: LinkPagesQuery) {
+  return infiniteQueryOptions({
+    queryKey: linkKeys.pages(query),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ signal, pageParam }) =>
+      apiRequest('GET', '/api/payment-links', PaymentLinkListSchema, {
+        query: { ...query, cursor: pageParam },
+        signal,
+      }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 

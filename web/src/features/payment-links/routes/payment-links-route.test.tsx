@@ -53,6 +53,28 @@ describe('payment links', () => {
     what: 'payment links',
   });
 
+  it('when there are more links than a page, then the newest show first with how many are shown, and Load more brings the older ones until none is left', async () => {
+    const bff = bffAs(
+      ['support'],
+      Array.from({ length: 103 }, (_, n) => makeLink(n + 1)),
+    );
+    const app = renderApp('/payment-links', bff);
+    const table = await screen.findByRole('table', { name: 'Payment links' });
+    expect(within(table).getAllByRole('row')).toHaveLength(101);
+    expect(screen.getByText('100+ payment links shown')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('103 payment links shown')).toBeInTheDocument();
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(103);
+    expect(rows[0]).toHaveTextContent('Invoice 103');
+    expect(rows.at(-1)).toHaveTextContent('€21.00Invoice 1Ready');
+    expect(new Set(rows.map((r) => r.textContent)).size).toBe(103);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(
+      bff.requestsTo('GET', '/api/payment-links').map((r) => r.query.get('cursor') !== null),
+    ).toEqual([false, true]);
+  });
+
   it('when a support user lists links, then a sent payout-form shows no page address but who sends it to the payee; a card form’s address shows', async () => {
     const sent = {
       ...heldPayoutForm(4),

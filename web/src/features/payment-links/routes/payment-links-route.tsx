@@ -14,7 +14,7 @@ import {
   type PaymentLinkKind,
   type PaymentLinkListQuery,
 } from '@paydesk/shared/api';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
@@ -28,7 +28,7 @@ import { SCREENS } from '../../shell/navigation';
 import { useRefetchOnLiveEvents } from '../../transactions/api/live-events';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { useLinkOrderEvents } from '../api/order-events';
-import { linkKeys, linkListQueryOptions } from '../api/payment-links';
+import { linkKeys, linkPagesQueryOptions } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip } from '../components/link-labels';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
@@ -142,9 +142,9 @@ function PaymentLinksScreen() {
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const view = viewOf(params);
-  const list = useQuery(linkListQueryOptions({ view, limit: 100 }));
+  const list = useInfiniteQuery(linkPagesQueryOptions({ view, limit: 100 }));
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
-  useLinkOrderEvents(list.data?.items.map((l) => l.orderid) ?? []);
+  useLinkOrderEvents(list.data?.pages.flatMap((p) => p.items.map((l) => l.orderid)) ?? []);
   const [creating, setCreating] = useState(false);
   const [deciding, setDeciding] = useState<{
     link: PaymentLink;
@@ -197,6 +197,11 @@ function PaymentLinksScreen() {
         loading="Loading payment links…"
         what="the payment links"
         empty={current.empty}
+        count={(n) =>
+          view === 'awaiting-my-approval'
+            ? `${n} waiting for your approval, oldest first`
+            : `${n} payment links shown`
+        }
       >
         {(items) => (
           <LinksTable

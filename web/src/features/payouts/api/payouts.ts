@@ -9,19 +9,28 @@ import {
   type PayoutDetail,
   type PayoutRejectBody,
 } from '@paydesk/shared/api';
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
 export const payoutKeys = {
   all: ['payouts'] as const,
-  list: (query: PayoutListQuery) => ['payouts', 'list', query] as const,
+  pages: (query: PayoutPagesQuery) => ['payouts', 'pages', query] as const,
   detail: (id: string) => ['payouts', 'detail', id] as const,
 };
 
-export function payoutListQueryOptions(query: PayoutListQuery) {
-  return queryOptions({
-    queryKey: payoutKeys.list(query),
-    queryFn: ({ signal }) => apiRequest('GET', '/api/payouts', PayoutListSchema, { query, signal }),
+type PayoutPagesQuery = Omit<PayoutListQuery, 'cursor'>;
+
+/** The list a page at a time: each next page is asked with the last one's `nextCursor`. */
+export function payoutPagesQueryOptions(query: PayoutPagesQuery) {
+  return infiniteQueryOptions({
+    queryKey: payoutKeys.pages(query),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ signal, pageParam }) =>
+      apiRequest('GET', '/api/payouts', PayoutListSchema, {
+        query: { ...query, cursor: pageParam },
+        signal,
+      }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 

@@ -48,6 +48,35 @@ describe('payouts', () => {
     );
   });
 
+  it('when 106 payouts wait (more than a page), then the queue shows the oldest (closest to expiry) first and the count waiting, and Load more brings the rest, each once', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'olga@example.com',
+      users: [
+        makeUser({ email: 'olga@example.com', name: 'Olga Ops', roles: ['ops'] }),
+        makeUser({ email: 'otto@example.com', name: 'Otto Ops', roles: ['ops'] }),
+      ],
+      payouts: Array.from({ length: 106 }, (_, i) =>
+        makePayout(i + 1, i === 0 ? { amount: '999.00' } : {}),
+      ),
+    });
+    const app = renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(table).getAllByRole('row')).toHaveLength(101);
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent('€999.00');
+    expect(screen.getByText('100+ waiting for your approval, oldest first')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(
+      await screen.findByText('106 waiting for your approval, oldest first'),
+    ).toBeInTheDocument();
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(106);
+    expect(rows.at(-1)).toHaveTextContent('Seller settlement 106');
+    expect(new Set(rows.map((r) => r.textContent)).size).toBe(106);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    const asked = bff.requestsTo('GET', '/api/payouts');
+    expect(asked.map((r) => r.query.get('cursor'))).toEqual([null, expect.any(String)]);
+  });
+
   it('when an ops user looks at their own payouts, then the pending one is visibly not approvable by them', async () => {
     const app = renderApp('/payouts', bffAs(['ops']));
     await app.user.click(await screen.findByRole('tab', { name: 'Prepared by me' }));

@@ -8,7 +8,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
@@ -23,7 +23,7 @@ import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
-import { payoutListQueryOptions } from '../api/payouts';
+import { payoutPagesQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
 import { PayoutStateChip } from '../components/payout-state-chip';
@@ -140,7 +140,7 @@ function PayoutsScreen() {
   const isOps = user.roles.includes('ops');
   const [params, setParams] = useSearchParams();
   const view = viewOf(params, isOps);
-  const list = useQuery(payoutListQueryOptions({ view, limit: 100 }));
+  const list = useInfiniteQuery(payoutPagesQueryOptions({ view, limit: 100 }));
   const live = usePayoutEvents();
   const [preparing, setPreparing] = useState(false);
   const [deciding, setDeciding] = useState<{
@@ -185,6 +185,11 @@ function PayoutsScreen() {
         loading="Loading payouts…"
         what="the payouts"
         empty={current.empty}
+        count={(n) =>
+          view === 'awaiting-my-approval'
+            ? `${n} waiting for your approval, oldest first`
+            : `${n} payouts shown`
+        }
       >
         {(items) => (
           <PayoutsTable
