@@ -24,6 +24,9 @@ import {
   type Sandbox,
 } from './test-support/app.js';
 
+/** The card's expiry as shown or sent (12/2035, "2035"), not a run inside a random id. */
+const EXPIRY = /12\/2035|"2035"|[^0-9a-f-]2035[^0-9a-f-]/;
+
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`what readers see of payouts (${variant.name})`, () => {
     let sandbox: Sandbox;
@@ -200,7 +203,8 @@ for (const variant of DB_VARIANTS) {
         });
         expect(seen.detail.destination.label).toBeNull();
         expect(seen.text).not.toContain(TEST_CARD.cardholderName);
-        expect(seen.text).not.toContain('2035');
+        // The expiry as shown or sent (12/2035, "2035"), not a run inside a random id or cursor.
+        expect(seen.text).not.toMatch(EXPIRY);
         // The gateway exchanges are still there, with the masked card.
         const titles = seen.detail.events.map((e) => e.title);
         expect(titles).toEqual(expect.arrayContaining(['payout-check', 'payout-pay']));
@@ -219,7 +223,7 @@ for (const variant of DB_VARIANTS) {
         .execute();
       for (const text of [...stored.map((e) => e.data), ...audit.map((a) => a.summary)]) {
         expect(text).not.toContain(TEST_CARD.cardholderName);
-        expect(text).not.toContain('2035');
+        expect(text).not.toMatch(EXPIRY);
       }
       const auditRead = await auditor.get(
         `/api/audit?target=${encodeURIComponent(`payout:${payout.id}`)}`,
