@@ -32,6 +32,19 @@ describe('saved view bodies', () => {
     expect(refused.error?.issues[0]?.path).toEqual(['query']);
   });
 
+  it('when the query holds a relative creation window, then it is kept as such; an unknown one or one beside fixed dates is named', () => {
+    expect(viewQueryProblems('transactions', 'created=last7d&status=declined')).toEqual([]);
+    for (const preset of ['today', 'last30d', 'thisMonth'])
+      expect(viewQueryProblems('transactions', `created=${preset}`)).toEqual([]);
+    expect(viewQueryProblems('transactions', 'created=last8d')[0]).toMatch(/^created: /);
+    expect(
+      viewQueryProblems('transactions', 'created=today&createdFrom=2026-01-01T00:00:00.000Z'),
+    ).toEqual([
+      'created: a relative window replaces createdFrom and createdTo; give one or the other',
+    ]);
+    expect(ViewCreateBodySchema.parse(body('?created=thisMonth')).query).toBe('created=thisMonth');
+  });
+
   it('when the search holds a full card number, then it is refused (a view is shared with a role); an orderid or last four is not', () => {
     expect(viewQueryProblems('transactions', 'q=4111111111111111')).toEqual([
       'q: looks like a card number; search by the last four digits instead',

@@ -13,6 +13,15 @@ export type ViewScreen = z.infer<typeof ViewScreenSchema>;
 export const VIEW_NAME_MAX = 60;
 export const VIEW_QUERY_MAX = 1000;
 
+/**
+ * A creation window relative to the day a view is applied, in the user's time zone: the SPA
+ * resolves it to createdFrom/createdTo then, so a "Last 7 days" view never goes stale. Calendar
+ * days up to the end of today; `thisMonth` is the calendar month.
+ */
+export const CREATED_PRESETS = ['today', 'last7d', 'last30d', 'thisMonth'] as const;
+export const CreatedPresetSchema = z.enum(CREATED_PRESETS);
+export type CreatedPreset = z.infer<typeof CreatedPresetSchema>;
+
 /** The URL parameters a saved view may hold, per screen (never a page cursor), with their rules. */
 const t = TransactionListQuerySchema.shape;
 export const VIEW_PARAMS = {
@@ -24,6 +33,8 @@ export const VIEW_PARAMS = {
     currency: t.currency,
     createdFrom: t.createdFrom,
     createdTo: t.createdTo,
+    /** the SPA's own: resolved to createdFrom/createdTo when the view is applied */
+    created: CreatedPresetSchema,
     amountMin: t.amountMin,
     amountMax: t.amountMax,
     drift: t.drift,
@@ -63,6 +74,10 @@ export function viewQueryProblems(screen: ViewScreen, query: string): string[] {
       problems.push(`${key}: looks like a card number; search by the last four digits instead`);
     else if (typeof parsed.data === 'string') values[key] = parsed.data;
   }
+  if (values.created !== undefined && (seen.has('createdFrom') || seen.has('createdTo')))
+    problems.push(
+      'created: a relative window replaces createdFrom and createdTo; give one or the other',
+    );
   for (const issue of VIEW_RANGES[screen](values)) problems.push(`${issue.path}: ${issue.message}`);
   return problems;
 }

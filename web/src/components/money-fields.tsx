@@ -3,11 +3,13 @@ import TextField from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { fieldHelp } from '../lib/field-help';
+import { AMOUNT_GROUPING_REFUSAL, localAmountExample } from '../lib/money';
 
 /**
  * The amount and currency of a react-hook-form money form, side by side (amount wider), with the
  * shared rules' words. `children` are more fields in the same grid (e.g. a subscription's period).
- * The amount stays text: the form's schema turns it into a decimal string, never a float.
+ * The amount stays text: the form's schema (AmountInputSchema) turns it into a decimal string,
+ * never a float, reading the locale's decimal mark ('12,50' in de-DE) as well as a point.
  */
 export function MoneyFields({
   amount,
@@ -31,6 +33,7 @@ export function MoneyFields({
   disabled?: boolean;
   children?: ReactNode;
 }) {
+  const shown = localAmountExample(example);
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
       <TextField
@@ -39,11 +42,15 @@ export function MoneyFields({
         autoFocus={autoFocus}
         disabled={disabled}
         error={amountError !== undefined}
-        helperText={fieldHelp(
-          amountError,
-          `An amount above zero with at most 2 decimals, e.g. ${example}.`,
-          `e.g. ${example}`,
-        )}
+        helperText={
+          amountError?.message === AMOUNT_GROUPING_REFUSAL
+            ? AMOUNT_GROUPING_REFUSAL
+            : fieldHelp(
+                amountError,
+                `An amount above zero with at most 2 decimals, e.g. ${shown}.`,
+                `e.g. ${shown}`,
+              )
+        }
         slotProps={{ htmlInput: { inputMode: 'decimal' } }}
         {...amount}
       />

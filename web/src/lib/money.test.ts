@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { formatMoneyInWords, fromMinor, toMinor } from './money';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  AMOUNT_GROUPING_REFUSAL,
+  AmountInputSchema,
+  formatMoneyInWords,
+  fromMinor,
+  localAmountExample,
+  plainAmount,
+  toMinor,
+} from './money';
 
 describe('money in minor units', () => {
   it('when decimal text is converted, then the minor units are exact (no float on the way)', () => {
@@ -21,5 +29,60 @@ describe('money in minor units', () => {
     expect(formatMoneyInWords('12.50', 'EUR', 'en')).toBe('12.50 euros');
     expect(formatMoneyInWords('1.00', 'USD', 'en')).toBe('1.00 US dollars');
     expect(formatMoneyInWords('12.50', 'EUR', 'de')).toBe('12,50 Euro');
+  });
+});
+
+describe("amounts as typed in the user's locale", () => {
+  const grouped = { refusal: AMOUNT_GROUPING_REFUSAL };
+
+  it('when a German types a decimal comma (or a point), then the plain text and minor units are exact', () => {
+    expect(plainAmount('5,55', 'de-DE')).toEqual({ amount: '5.55' });
+    expect(plainAmount(' 12,5 ', 'de-DE')).toEqual({ amount: '12.5' });
+    expect(plainAmount('5.55', 'de-DE')).toEqual({ amount: '5.55' });
+    expect(plainAmount('1234', 'de-DE')).toEqual({ amount: '1234' });
+    expect(toMinor(plainAmount('9007199254740993,99', 'de-DE').amount ?? '')).toBe(
+      900719925474099399n,
+    );
+  });
+
+  it('when an American types a point, then it is read; a comma is not their decimal mark', () => {
+    expect(plainAmount('5.55', 'en-US')).toEqual({ amount: '5.55' });
+    // Not a grouped number either: handed on for the usual rule to refuse.
+    expect(plainAmount('5,55', 'en-US')).toEqual({ amount: '5,55' });
+    expect(toMinor('5,55')).toBeUndefined();
+  });
+
+  it('when thousands separators are typed, then they are refused rather than guessed, in either locale', () => {
+    for (const locale of ['de-DE', 'en-US']) {
+      expect(plainAmount('1.234,56', locale)).toEqual(grouped);
+      expect(plainAmount('1,234.56', locale)).toEqual(grouped);
+      expect(plainAmount('1 234', locale)).toEqual(grouped);
+      expect(plainAmount('12.345.678', locale)).toEqual(grouped);
+    }
+    // '1.234' is 1234 to a German: ambiguous there; three decimals (refused later) to an American.
+    expect(plainAmount('1.234', 'de-DE')).toEqual(grouped);
+    expect(plainAmount('1.234', 'en-US')).toEqual({ amount: '1.234' });
+    expect(plainAmount('1,234', 'en-US')).toEqual(grouped);
+    // A German's '1,234' is three decimals, which the usual rule refuses.
+    expect(plainAmount('1,234', 'de-DE')).toEqual({ amount: '1.234' });
+    expect(plainAmount('1\u202f234,5', 'fr-FR')).toEqual(grouped);
+    expect(plainAmount('12,5', 'fr-FR')).toEqual({ amount: '12.5' });
+  });
+
+  it('when text is not an amount, then it is handed on unchanged for the usual rule', () => {
+    for (const text of ['', 'abc', '-5', '1.2.3', '1e3', '1,2,3'])
+      expect(plainAmount(text, 'de-DE')).toEqual({ amount: text });
+  });
+
+  it("when a form reads its amount field, then the browser's locale decides and a grouped amount is an issue with the clear message", () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    expect(AmountInputSchema.parse('5,55')).toBe('5.55');
+    const refused = AmountInputSchema.safeParse('1.234,56');
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((issue) => issue.message)).toEqual([AMOUNT_GROUPING_REFUSAL]);
+    expect(localAmountExample('12.50')).toBe('12,50');
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+    expect(AmountInputSchema.parse('5.55')).toBe('5.55');
+    expect(localAmountExample('12.50')).toBe('12.50');
   });
 });

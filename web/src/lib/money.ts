@@ -1,5 +1,6 @@
 // Amounts as integer minor units (bigint), for comparing and checking caps in the browser. The API
 // sends decimal text with two decimals; nothing here ever turns an amount into a float.
+import { z } from 'zod';
 import { userLocale } from './format';
 
 const AMOUNT = /^(\d+)(?:\.(\d{1,2}))?$/;
@@ -34,4 +35,61 @@ export function formatMoneyInWords(
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(amount as `${number}`);
+}
+
+/** Said when an amount is typed with thousands separators ('1.234,56', '1,234.56', '1 234'). */
+export const AMOUNT_GROUPING_REFUSAL = 'Enter the amount without thousands separators.';
+
+/** The decimal and grouping marks of `locale`: de-DE → ',' and '.', en-US → '.' and ','. */
+function numberMarks(locale: string): { decimal: string; group: string } {
+  // Seven digits: some locales (es) only group from five.
+  const parts = new Intl.NumberFormat(locale).formatToParts(1234567.5);
+  return {
+    decimal: parts.find((part) => part.type === 'decimal')?.value ?? '.',
+    group: parts.find((part) => part.type === 'group')?.value ?? ',',
+  };
+}
+
+const inCharClass = (mark: string) => mark.replace(/[\\\]^-]/g, '\\$&');
+
+/**
+ * An amount as the user typed it, in the API's plain form: the locale's decimal mark or a point
+ * ('5,55' in de-DE → '5.55'). Thousands separators are refused rather than guessed: '1.234' means
+ * 1234 to a German and 1.234 to an American. Text that is not an amount at all is handed on as it
+ * is, for the form's usual rule (digits, at most 2 decimals) to refuse; only text changes here, so
+ * the amount never passes through a float.
+ */
+export function plainAmount(
+  typed: string,
+  locale: string = userLocale(),
+): { amount: string; refusal?: never } | { amount?: never; refusal: string } {
+  const text = typed.trim();
+  const { decimal, group } = numberMarks(locale);
+  const marks = text.replace(/\d/g, '');
+  if (marks.length === 1 && (marks === '.' || marks === decimal)) {
+    // A point before exactly three digits is a German's thousands, so neither reading is safe.
+    const ambiguous = marks === group && text.length - text.indexOf(marks) - 1 === 3;
+    return ambiguous ? { refusal: AMOUNT_GROUPING_REFUSAL } : { amount: text.replace(marks, '.') };
+  }
+  const groupMarks = `[.,'’\\s${inCharClass(group)}]`;
+  const grouped = new RegExp(
+    `^\\d{1,3}(?:${groupMarks}\\d{3})+(?:[.,${inCharClass(decimal)}]\\d*)?$`,
+  );
+  return grouped.test(text) ? { refusal: AMOUNT_GROUPING_REFUSAL } : { amount: text };
+}
+
+/**
+ * A form's amount field (see `plainAmount`): the typed text becomes plain decimal text for the
+ * shared schema it is piped into; thousands separators are an issue with AMOUNT_GROUPING_REFUSAL.
+ */
+export const AmountInputSchema = z.string().transform((typed, ctx) => {
+  const read = plainAmount(typed);
+  if (read.refusal === undefined) return read.amount;
+  ctx.addIssue({ code: 'custom', message: read.refusal });
+  return z.NEVER;
+});
+
+/** An example amount ('12.50') with the locale's decimal mark ('12,50' in de-DE), for hints. */
+export function localAmountExample(example: string, locale: string = userLocale()): string {
+  return example.replace('.', numberMarks(locale).decimal);
 }

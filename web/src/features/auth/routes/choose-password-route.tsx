@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,7 +9,6 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { NotifierProvider } from '../../../components/notifier';
 import { ErrorState, LoadingState } from '../../../components/page-states';
 import { describeError } from '../../../lib/api-client';
-import { ColorModeToggle } from '../../../theme/color-mode-toggle';
 import { safeNextPath, SCREENS } from '../../shell/navigation';
 import {
   CHOOSE_PASSWORD_PATH,
@@ -20,6 +18,7 @@ import {
   signOut,
   type SessionEndReason,
 } from '../api/session';
+import { AuthFrame } from '../components/auth-frame';
 import { ChangePasswordForm } from '../components/change-password-form';
 
 /** Where to go once the password is chosen: `next` when it is a page of this app. */
@@ -28,27 +27,9 @@ function nextPath(raw: string | null): string {
   return next === null || next.startsWith(CHOOSE_PASSWORD_PATH) ? SCREENS.home.path : next;
 }
 
-/** The sign-in page's frame: no app bar or navigation, one card in the middle. */
+/** The sign-in page's frame, a little wider for the password rules. */
 function Frame({ children }: { children: ReactNode }) {
-  return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100vh',
-        display: 'grid',
-        placeItems: 'center',
-        p: 2,
-        bgcolor: 'background.default',
-      }}
-    >
-      <Box sx={{ position: 'fixed', top: 8, right: 8 }}>
-        <ColorModeToggle />
-      </Box>
-      <Paper variant="outlined" sx={{ width: '100%', maxWidth: 480, p: 4 }}>
-        {children}
-      </Paper>
-    </Box>
-  );
+  return <AuthFrame maxWidth={480}>{children}</AuthFrame>;
 }
 
 /**

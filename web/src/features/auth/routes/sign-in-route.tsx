@@ -1,14 +1,12 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { ErrorState, LoadingState } from '../../../components/page-states';
-import { ColorModeToggle } from '../../../theme/color-mode-toggle';
 import { safeNextPath, SCREENS } from '../../shell/navigation';
 import { choosePasswordPath, sessionKeys, sessionQueryOptions } from '../api/session';
+import { AuthFrame } from '../components/auth-frame';
 import { SignInForm } from '../components/sign-in-form';
 
 export default function SignInRoute() {
@@ -30,53 +28,38 @@ export default function SignInRoute() {
   }
 
   return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100vh',
-        display: 'grid',
-        placeItems: 'center',
-        p: 2,
-        bgcolor: 'background.default',
-      }}
-    >
-      <Box sx={{ position: 'fixed', top: 8, right: 8 }}>
-        <ColorModeToggle />
-      </Box>
-      <Paper variant="outlined" sx={{ width: '100%', maxWidth: 400, p: 4 }}>
-        <Typography variant="h1" sx={{ mb: 0.5 }}>
-          Sign in to Paydesk
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          The back-office for payments staff.
-        </Typography>
-        {reason === 'expired' ? (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Your session has ended. Sign in again to continue where you were.
-          </Alert>
-        ) : reason === 'disabled' ? (
-          <Alert severity="warning" sx={{ mb: 2 }}>
-            Your account has been disabled, so you were signed out. Ask an administrator to enable
-            it.
-          </Alert>
-        ) : null}
-        {session.isPending ? (
-          <LoadingState label="Checking your session…" />
-        ) : session.isError ? (
-          <ErrorState
-            error={session.error}
-            what="the sign-in page"
-            onRetry={() => void session.refetch()}
-          />
-        ) : (
-          <SignInForm
-            onSignedIn={(reply) => {
-              client.removeQueries({ queryKey: sessionKeys.ended, exact: true });
-              client.setQueryData(sessionKeys.current, reply);
-            }}
-          />
-        )}
-      </Paper>
-    </Box>
+    <AuthFrame maxWidth={400}>
+      <Typography variant="h1" sx={{ mb: 0.5 }}>
+        Sign in to Paydesk
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        The back-office for payments staff.
+      </Typography>
+      {reason === 'expired' ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Your session has ended. Sign in again to continue where you were.
+        </Alert>
+      ) : reason === 'disabled' ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          Your account has been disabled, so you were signed out. Ask an administrator to enable it.
+        </Alert>
+      ) : null}
+      {session.isPending ? (
+        <LoadingState label="Checking your session…" />
+      ) : session.isError ? (
+        <ErrorState
+          error={session.error}
+          what="the sign-in page"
+          onRetry={() => void session.refetch()}
+        />
+      ) : (
+        <SignInForm
+          onSignedIn={(reply) => {
+            client.removeQueries({ queryKey: sessionKeys.ended, exact: true });
+            client.setQueryData(sessionKeys.current, reply);
+          }}
+        />
+      )}
+    </AuthFrame>
   );
 }

@@ -18,7 +18,7 @@ import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
-import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { transactionKeys } from '../../transactions/api/transactions';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
@@ -31,7 +31,7 @@ const FIELDS = ['cardRefId', 'amount', 'currency', 'endpointId', 'orderDesc', 'r
 const RebillFormSchema = z
   .object({
     cardRefId: z.string(),
-    amount: z.string(),
+    amount: AmountInputSchema,
     currency: z.string(),
     endpointId: z.string(),
     orderDesc: z.string(),

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
@@ -217,6 +217,33 @@ describe('cards', () => {
     await app.user.click(done.getByRole('link', { name: 'Open order 900501' }));
     expect(await screen.findByRole('heading', { name: 'Order 900501' })).toBeInTheDocument();
     expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000501');
+  });
+
+  it('when a German types the amount with a decimal comma, then it is sent as the plain amount; thousands separators are refused by name', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const bff = bffAs(['finance']);
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    expect(dialog.getByText('e.g. 12,50')).toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/^Amount/), '1.234,56');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Monthly box, November');
+    await app.user.type(dialog.getByLabelText(/Reason/), 'Customer asked by phone');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(
+      await dialog.findByText('Enter the amount without thousands separators.'),
+    ).toBeInTheDocument();
+    await app.user.clear(dialog.getByLabelText(/^Amount/));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '5,5');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(
+      confirm.getByText('Charge 5,50 Euro to the card of reference card-ref-1?'),
+    ).toBeInTheDocument();
+    await app.user.click(confirm.getByRole('button', { name: /^Charge/ }));
+    await screen.findByRole('dialog', { name: 'Rebill sent' });
+    const [request] = bff.requestsTo('POST', '/api/rebills');
+    expect(request!.body).toMatchObject({ amount: '5.50', currency: 'EUR' });
   });
 
   it('when a rebill gets no answer, then sending again repeats the same request with the same key and charges once', async () => {

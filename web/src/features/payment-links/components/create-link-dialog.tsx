@@ -24,6 +24,7 @@ import { describeError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { plainAmount } from '../../../lib/money';
 import { createLink, linkKeys } from '../api/payment-links';
 import { KIND_LABELS } from './link-labels';
 import { LinkResultDialog } from './link-result-dialog';
@@ -69,15 +70,21 @@ const LinkFormSchema = z
     redirectUrl: z.string(),
     customer: z.record(z.enum(CUSTOMER_FIELDS.map((f) => f.name)), z.string()),
   })
-  .transform((v) => {
+  .transform((v, ctx) => {
     const withAmount = v.kind !== 'account-verification-form';
+    // Typed in the user's locale ('49,90'); a hidden amount (no amount for this kind) is not read.
+    const amount = withAmount ? plainAmount(v.amount) : undefined;
+    if (amount?.refusal !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: amount.refusal });
+      return z.NEVER;
+    }
     const withCustomer = v.kind !== 'payout-form';
     const needsPhone = withCustomer && v.kind !== 'account-verification-form';
     return {
       kind: v.kind,
       orderDesc: v.orderDesc,
       ...defined({
-        amount: withAmount ? v.amount : undefined,
+        amount: amount?.amount,
         currency: withAmount ? v.currency : undefined,
         endpointId: optional(v.endpointId),
         redirectUrl: optional(v.redirectUrl),

@@ -27,6 +27,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { plainAmount } from '../../../lib/money';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 
@@ -111,7 +112,8 @@ function candidateOf(draft: Draft): unknown {
   }
   return {
     destination,
-    amount: draft.amount,
+    // Typed in the user's locale ('250,00'); thousands separators are refused beside the field.
+    amount: plainAmount(draft.amount).amount ?? draft.amount,
     currency: draft.currency,
     orderDesc: draft.orderDesc,
     mode: draft.mode,
@@ -153,6 +155,8 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
   const parsed = PayoutCreateBodySchema.safeParse(candidateOf(draft));
   const clientMessages =
     submitted && !parsed.success ? messagesOf(parsed.error.issues) : new Map<string, string>();
+  const amountRefusal = plainAmount(draft.amount).refusal;
+  if (submitted && amountRefusal !== undefined) clientMessages.set('amount', amountRefusal);
 
   const mutation = useMutation({
     mutationFn: (body: PayoutCreateBody) => preparePayout(body, keeper.keyFor(body)),

@@ -19,7 +19,7 @@ import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
-import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
@@ -45,7 +45,7 @@ const optional = (text: string) => (text.trim() === '' ? undefined : text);
 const SubscriptionFormSchema = z
   .object({
     cardRefId: z.string(),
-    amount: z.string(),
+    amount: AmountInputSchema,
     currency: z.string(),
     period: z.string(),
     interval: z.string(),

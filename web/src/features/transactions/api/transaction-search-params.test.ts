@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resolveCreatedPreset } from './created-presets';
 import { readTransactionQuery, writeTransactionQuery } from './transaction-search-params';
 
 describe('transaction search params', () => {
@@ -43,5 +44,59 @@ describe('transaction search params', () => {
       cursor: 'eyJ0Ijox',
     };
     expect(readTransactionQuery(writeTransactionQuery(query))).toEqual(query);
+  });
+
+  it('when a relative creation window is resolved, then it covers whole local days up to the end of today (the month for this month)', () => {
+    // 19 Nov 2026, 15:30 on the browser's clock (whatever its time zone).
+    const now = new Date(2026, 10, 19, 15, 30);
+    const local = (day: number, month = 10) => new Date(2026, month, day).toISOString();
+    expect(resolveCreatedPreset('today', now)).toEqual({
+      createdFrom: local(19),
+      createdTo: local(20),
+    });
+    expect(resolveCreatedPreset('last7d', now)).toEqual({
+      createdFrom: local(13),
+      createdTo: local(20),
+    });
+    expect(resolveCreatedPreset('last30d', now)).toEqual({
+      createdFrom: local(21, 9),
+      createdTo: local(20),
+    });
+    expect(resolveCreatedPreset('thisMonth', now)).toEqual({
+      createdFrom: local(1),
+      createdTo: local(1, 11),
+    });
+    // Across a year's end.
+    expect(resolveCreatedPreset('thisMonth', new Date(2026, 11, 31, 23, 59))).toEqual({
+      createdFrom: new Date(2026, 11, 1).toISOString(),
+      createdTo: new Date(2027, 0, 1).toISOString(),
+    });
+  });
+
+  it('when the URL holds a relative window, then it is sent as the dates of the day it is read, replacing fixed ones, and written back as the window', () => {
+    const params = new URLSearchParams(
+      'created=last7d&createdFrom=2020-01-01T00:00:00.000Z&status=declined',
+    );
+    const monday = new Date(2026, 10, 16, 9, 0);
+    const friday = new Date(2026, 10, 20, 9, 0);
+    const early = readTransactionQuery(params, monday);
+    const later = readTransactionQuery(params, friday);
+    expect(early).toEqual({
+      status: 'declined',
+      ...resolveCreatedPreset('last7d', monday),
+      sort: 'created_desc',
+      limit: 50,
+    });
+    expect(later.createdFrom).toBe(new Date(2026, 10, 14).toISOString());
+    expect(writeTransactionQuery(later, 'last7d').toString()).toBe(
+      'status=declined&created=last7d',
+    );
+    // Old links and views with fixed dates read as before; an unknown window is ignored.
+    const fixed = readTransactionQuery(
+      new URLSearchParams('created=last8d&createdFrom=2020-01-01T00:00:00.000Z'),
+      friday,
+    );
+    expect(fixed.createdFrom).toBe('2020-01-01T00:00:00.000Z');
+    expect(fixed.createdTo).toBeUndefined();
   });
 });

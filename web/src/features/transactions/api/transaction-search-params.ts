@@ -3,8 +3,10 @@ import {
   TransactionListQuerySchema,
   type TransactionFilter,
   type TransactionListQuery,
+  type CreatedPreset,
   type TransactionSort,
 } from '@paydesk/shared/api';
+import { readCreatedPreset, resolveCreatedPreset } from './created-presets';
 
 export const FILTER_KEYS = [
   'q',
@@ -24,9 +26,14 @@ export const DEFAULT_SORT: TransactionSort = 'created_desc';
 
 /**
  * Reads the transactions table's state from the URL (the URL is the state: shareable, back button
- * works). A value that does not fit the shared schema is ignored rather than sent.
+ * works). A value that does not fit the shared schema is ignored rather than sent. A relative
+ * creation window (`created=last7d`, as a saved view holds it) is resolved to dates at `now` and
+ * replaces any fixed ones.
  */
-export function readTransactionQuery(params: URLSearchParams): TransactionListQuery {
+export function readTransactionQuery(
+  params: URLSearchParams,
+  now: Date = new Date(),
+): TransactionListQuery {
   const filter: TransactionFilter = {};
   for (const key of FILTER_KEYS) {
     const raw = params.get(key);
@@ -34,6 +41,8 @@ export function readTransactionQuery(params: URLSearchParams): TransactionListQu
     const parsed = TransactionFilterSchema.shape[key].safeParse(raw);
     if (parsed.success && parsed.data !== undefined) Object.assign(filter, { [key]: parsed.data });
   }
+  const created = readCreatedPreset(params);
+  if (created !== undefined) Object.assign(filter, resolveCreatedPreset(created, now));
   const shape = TransactionListQuerySchema.shape;
   const sort = shape.sort.safeParse(params.get('sort') ?? undefined);
   const limit = shape.limit.safeParse(params.get('limit') ?? undefined);
@@ -50,10 +59,20 @@ export function readTransactionQuery(params: URLSearchParams): TransactionListQu
   return query;
 }
 
-/** Writes filters, sort, page size and cursor back; defaults are left out so URLs stay short. */
-export function writeTransactionQuery(query: TransactionListQuery): URLSearchParams {
+/**
+ * Writes filters, sort, page size and cursor back; defaults are left out so URLs stay short. With
+ * a relative creation window, the window is written instead of the dates it stands for today.
+ */
+export function writeTransactionQuery(
+  query: TransactionListQuery,
+  created?: CreatedPreset,
+): URLSearchParams {
   const params = new URLSearchParams();
   for (const key of FILTER_KEYS) {
+    if (created !== undefined && (key === 'createdFrom' || key === 'createdTo')) {
+      if (key === 'createdFrom') params.set('created', created);
+      continue;
+    }
     const value = query[key];
     if (value !== undefined && value !== '') params.set(key, value);
   }

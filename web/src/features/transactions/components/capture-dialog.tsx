@@ -3,7 +3,13 @@ import Typography from '@mui/material/Typography';
 import { AmountSchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useRef, useState } from 'react';
 import { formatMoney } from '../../../lib/format';
-import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import {
+  formatMoneyInWords,
+  fromMinor,
+  localAmountExample,
+  plainAmount,
+  toMinor,
+} from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
 
@@ -25,12 +31,16 @@ export default function CaptureDialog({
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const amountRef = useRef<HTMLInputElement>(null);
   const holdMinor = toMinor(hold) ?? 0n;
-  const minor = toMinor(amount);
-  const rule = !AmountSchema.safeParse(amount).success
-    ? 'An amount above zero with at most 2 decimals, e.g. 19.99.'
-    : minor !== undefined && minor > holdMinor
-      ? `At most the remaining hold, ${formatMoney(hold, detail.currency)}.`
-      : undefined;
+  // Typed in the user's locale ('12,50'); the hold arrives as '12.50', which reads the same.
+  const typed = plainAmount(amount);
+  const minor = typed.amount === undefined ? undefined : toMinor(typed.amount);
+  const rule =
+    typed.refusal ??
+    (!AmountSchema.safeParse(typed.amount).success
+      ? `An amount above zero with at most 2 decimals, e.g. ${localAmountExample('19.99')}.`
+      : minor !== undefined && minor > holdMinor
+        ? `At most the remaining hold, ${formatMoney(hold, detail.currency)}.`
+        : undefined);
   const fieldError = (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount');
   const released = minor !== undefined && rule === undefined ? holdMinor - minor : 0n;
   const close = () => {

@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../../lib/format';
+import { CREATED_PRESET_LABELS, readCreatedPreset } from '../api/created-presets';
 import { filterOf, readTransactionQuery } from '../api/transaction-search-params';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
@@ -15,7 +16,8 @@ const SORT_WORDS = {
  * form names things: 'Status Approved · smallest amount first'.
  */
 export function describeTransactionQuery(text: string): string {
-  const query = readTransactionQuery(new URLSearchParams(text));
+  const params = new URLSearchParams(text);
+  const query = readTransactionQuery(params);
   const filter = filterOf(query);
   const parts: string[] = [];
   if (filter.q !== undefined) parts.push(`Search “${filter.q}”`);
@@ -35,11 +37,17 @@ export function describeTransactionQuery(text: string): string {
           : `Amount ${filter.amountMin} to ${filter.amountMax}`,
     );
   }
-  if (filter.createdFrom !== undefined) {
-    parts.push(`Created from ${formatDateTime(filter.createdFrom)}`);
-  }
-  if (filter.createdTo !== undefined) {
-    parts.push(`Created before ${formatDateTime(filter.createdTo)}`);
+  const created = readCreatedPreset(params);
+  if (created !== undefined) {
+    // Said as the window it is, not as today's dates: the view keeps up with the calendar.
+    parts.push(`Created ${CREATED_PRESET_LABELS[created].toLowerCase()}`);
+  } else {
+    if (filter.createdFrom !== undefined) {
+      parts.push(`Created from ${formatDateTime(filter.createdFrom)}`);
+    }
+    if (filter.createdTo !== undefined) {
+      parts.push(`Created before ${formatDateTime(filter.createdTo)}`);
+    }
   }
   const all = parts.length === 0 ? 'All transactions' : parts.join(' · ');
   return `${all} · ${SORT_WORDS[query.sort]}`;

@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError } from '../../../lib/api-client';
+import { readCreatedPreset } from '../api/created-presets';
 import { deleteView, savedViewKeys, savedViewsQueryOptions } from '../api/saved-views';
 import { readTransactionQuery, writeTransactionQuery } from '../api/transaction-search-params';
 import type { ViewsMode } from './saved-views-mode';
@@ -19,9 +20,10 @@ import { SaveViewDialog } from './save-view-dialog';
 
 /** A view's query as the screen would write it, so "is this the view on screen?" compares like with like. */
 export function canonicalQuery(query: string): string {
-  const read = readTransactionQuery(new URLSearchParams(query));
+  const params = new URLSearchParams(query);
+  const read = readTransactionQuery(params);
   delete read.cursor;
-  return writeTransactionQuery(read).toString();
+  return writeTransactionQuery(read, readCreatedPreset(params)).toString();
 }
 
 function byRole(views: SavedView[]): [Role, SavedView[]][] {

@@ -7,6 +7,7 @@ import {
   TRANSACTION_TYPES,
   TransactionFilterSchema,
   transactionFilterRangeIssues,
+  type CreatedPreset,
   type TransactionFilter,
 } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
@@ -14,6 +15,8 @@ import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { useAppliedDraft } from '../../../lib/applied-draft';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
+import { AMOUNT_GROUPING_REFUSAL, plainAmount } from '../../../lib/money';
+import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
 
@@ -28,6 +31,8 @@ interface Draft {
   type: string;
   endpoint: string;
   currency: string;
+  /** a relative window ('' = the dates as typed) */
+  created: CreatedPreset | '';
   createdFrom: string;
   createdTo: string;
   amountMin: string;
@@ -38,8 +43,14 @@ interface Draft {
 type DraftKey = keyof Draft;
 type TextKey = 'q' | 'endpoint' | 'currency' | 'amountMin' | 'amountMax';
 
-function draftOf(filter: TransactionFilter): Draft {
+interface Applied {
+  filter: TransactionFilter;
+  created: CreatedPreset | undefined;
+}
+
+function draftOf({ filter, created }: Applied): Draft {
   return {
+    created: created ?? '',
     q: filter.q ?? '',
     status: filter.status ?? '',
     type: filter.type ?? '',
@@ -61,13 +72,20 @@ const RULES: Record<TextKey, string> = {
   amountMax: 'An amount like 10 or 19.99.',
 };
 
+/** A field's text as the filter takes it: an amount typed in the user's locale ('19,99') made plain. */
+function valueOf(draft: Draft, key: TextKey): string {
+  const value = draft[key].trim();
+  if (key !== 'amountMin' && key !== 'amountMax') return value;
+  return plainAmount(value).amount ?? value;
+}
+
 /** The shared rules across fields (the BFF's own): which upper bounds are out of range. */
 function rangeIssuesOf(draft: Draft): Set<'createdTo' | 'amountMax'> {
   const issues = transactionFilterRangeIssues({
     createdFrom: localInputToIso(draft.createdFrom),
     createdTo: localInputToIso(draft.createdTo),
-    amountMin: draft.amountMin.trim(),
-    amountMax: draft.amountMax.trim(),
+    amountMin: valueOf(draft, 'amountMin'),
+    amountMax: valueOf(draft, 'amountMax'),
   });
   return new Set(issues.map((issue) => issue.path));
 }
@@ -76,9 +94,13 @@ function rangeIssuesOf(draft: Draft): Set<'createdTo' | 'amountMax'> {
 function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
   const errors: Partial<Record<TextKey, string>> = {};
   for (const key of Object.keys(RULES) as TextKey[]) {
-    const value = draft[key].trim();
+    const value = valueOf(draft, key);
     if (value === '') continue;
-    if (!TransactionFilterSchema.shape[key].safeParse(value).success) errors[key] = RULES[key];
+    if (!TransactionFilterSchema.shape[key].safeParse(value).success)
+      errors[key] =
+        (key === 'amountMin' || key === 'amountMax') && plainAmount(value).refusal !== undefined
+          ? AMOUNT_GROUPING_REFUSAL
+          : RULES[key];
   }
   if (errors.amountMax === undefined && rangeIssuesOf(draft).has('amountMax')) {
     errors.amountMax = 'Must not be below the minimum.';
@@ -98,7 +120,8 @@ function filterOfDraft(draft: Draft): TransactionFilter {
     'amountMax',
     'drift',
   ] as const) {
-    const value = draft[key].trim();
+    const value =
+      key === 'amountMin' || key === 'amountMax' ? valueOf(draft, key) : draft[key].trim();
     if (value !== '') candidate[key] = value;
   }
   const from = localInputToIso(draft.createdFrom);
@@ -116,17 +139,38 @@ function filterOfDraft(draft: Draft): TransactionFilter {
  */
 export function TransactionFilters({
   value,
+  created,
   onApply,
 }: {
   value: TransactionFilter;
-  onApply: (filter: TransactionFilter) => void;
+  /** the applied relative window, whose dates `value` holds as of today */
+  created: CreatedPreset | undefined;
+  onApply: (filter: TransactionFilter, created: CreatedPreset | undefined) => void;
 }) {
   const [touched, setTouched] = useState(false);
-  const [draft, setDraft] = useAppliedDraft(value, draftOf, () => {
+  const [draft, setDraft] = useAppliedDraft({ filter: value, created }, draftOf, () => {
     setTouched(false);
   });
-  const set = (key: DraftKey) => (event: { target: { value: string } }) => {
+  const set = (key: Exclude<DraftKey, 'created'>) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
+  };
+  // Typing a date makes the window fixed; choosing a relative one shows its dates as of today.
+  const setDate = (key: 'createdFrom' | 'createdTo') => (event: { target: { value: string } }) => {
+    setDraft((current) => ({ ...current, created: '', [key]: event.target.value }));
+  };
+  const choosePreset = (event: { target: { value: string } }) => {
+    const preset = CREATED_PRESET_OPTIONS.find((option) => option.value === event.target.value);
+    if (preset === undefined) {
+      setDraft((current) => ({ ...current, created: '' }));
+      return;
+    }
+    const window = resolveCreatedPreset(preset.value);
+    setDraft((current) => ({
+      ...current,
+      created: preset.value,
+      createdFrom: isoToLocalInput(window.createdFrom),
+      createdTo: isoToLocalInput(window.createdTo),
+    }));
   };
   const errors = errorsOf(draft);
   const rangeInverted = rangeIssuesOf(draft).has('createdTo');
@@ -137,7 +181,7 @@ export function TransactionFilters({
     event.preventDefault();
     setTouched(true);
     if (invalid) return;
-    onApply(filterOfDraft(draft));
+    onApply(filterOfDraft(draft), draft.created === '' ? undefined : draft.created);
   };
 
   const text = (
@@ -196,15 +240,21 @@ export function TransactionFilters({
         {text('amountMin', 'Amount from', { inputMode: 'decimal' })}
         {text('amountMax', 'Amount to', { inputMode: 'decimal' })}
         <DateTimeRangeFields
+          presets={{
+            label: 'Created',
+            value: draft.created,
+            onChange: choosePreset,
+            options: CREATED_PRESET_OPTIONS,
+          }}
           from={{
             label: 'Created from (your time)',
             value: draft.createdFrom,
-            onChange: set('createdFrom'),
+            onChange: setDate('createdFrom'),
           }}
           to={{
             label: 'Created before (your time)',
             value: draft.createdTo,
-            onChange: set('createdTo'),
+            onChange: setDate('createdTo'),
           }}
           inverted={rangeInverted}
           invertedHelp="Must be after “Created from”."
@@ -216,7 +266,7 @@ export function TransactionFilters({
         </Button>
         <Button
           onClick={() => {
-            onApply({});
+            onApply({}, undefined);
           }}
         >
           Clear

@@ -91,6 +91,24 @@ describe('the filter bar', () => {
     );
   });
 
+  it('when a German types the amount range with decimal commas, then the plain amounts go into the URL; thousands separators are refused by name', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const bff = support();
+    const app = renderApp('/transactions', bff);
+    await screen.findByRole('table', { name: 'Transactions' });
+    await app.user.type(screen.getByLabelText('Amount from'), '1.234,5');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(screen.getByText('Enter the amount without thousands separators.')).toBeInTheDocument();
+    expect(app.location()).toBe('/transactions');
+    await app.user.clear(screen.getByLabelText('Amount from'));
+    await app.user.type(screen.getByLabelText('Amount from'), '9,5');
+    await app.user.type(screen.getByLabelText('Amount to'), '19,99');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?amountMin=9.5&amountMax=19.99');
+    });
+  });
+
   it('when a search is applied with Enter, then the focus stays in the search field and the form follows the URL', async () => {
     const app = renderApp('/transactions', support());
     await screen.findByRole('table', { name: 'Transactions' });

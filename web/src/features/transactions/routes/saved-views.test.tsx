@@ -1,5 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isoToLocalInput } from '../../../lib/local-datetime';
+import { resolveCreatedPreset } from '../api/created-presets';
 import { FakeBff, makeUser, makeView } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -179,5 +181,97 @@ describe('saved views on the transactions screen', () => {
     const menu = await openViews(app);
     expect(await within(menu).findByText('Could not load the views')).toBeInTheDocument();
     expect(menu).toHaveTextContent(/not allow/i);
+  });
+
+  describe('with a relative creation window', () => {
+    // The browser's clock set to noon tomorrow (it moves on from there): a window is resolved
+    // from it, never from a midnight the test might run across. Forward, not back: the fake
+    // BFF's session and data were made on the real clock.
+    const real = new Date();
+    const noon = new Date(real.getFullYear(), real.getMonth(), real.getDate() + 1, 12, 0);
+    const lastWeek = resolveCreatedPreset('last7d', noon);
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+      vi.setSystemTime(noon);
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('when "Last 7 days" is chosen and the view saved, then the view holds the window, not the dates', async () => {
+      const bff = bffAs(['support']);
+      const app = renderApp('/transactions?status=declined', bff);
+      await screen.findByRole('table', { name: 'Transactions' });
+      await app.user.selectOptions(screen.getByLabelText('Created'), 'last7d');
+      expect(screen.getByLabelText('Created from (your time)')).toHaveValue(
+        isoToLocalInput(lastWeek.createdFrom),
+      );
+      expect(screen.getByLabelText('Created before (your time)')).toHaveValue(
+        isoToLocalInput(lastWeek.createdTo),
+      );
+      await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+      await waitFor(() => {
+        expect(app.location()).toBe('/transactions?status=declined&created=last7d');
+      });
+      await waitFor(() => {
+        const last = bff.requestsTo('GET', '/api/transactions').at(-1)!.query;
+        expect([last.get('createdFrom'), last.get('createdTo'), last.get('created')]).toEqual([
+          lastWeek.createdFrom,
+          lastWeek.createdTo,
+          null,
+        ]);
+      });
+      expect(screen.getByLabelText('Created')).toHaveValue('last7d');
+      const menu = await openViews(app);
+      await app.user.click(within(menu).getByRole('menuitem', { name: 'Save current view…' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Save current view' });
+      expect(
+        within(dialog).getByText('Status Declined · Created last 7 days · newest first'),
+      ).toBeInTheDocument();
+      await app.user.type(within(dialog).getByLabelText(/Name/), 'Declined this week');
+      await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+      await screen.findByText('Saved the view “Declined this week” for Support.');
+      expect(bff.requestsTo('POST', '/api/views')[0]!.body).toMatchObject({
+        query: 'status=declined&created=last7d',
+      });
+      // Typing a date makes the window fixed again.
+      await app.user.type(screen.getByLabelText('Created before (your time)'), '2026-11-18T00:00');
+      expect(screen.getByLabelText('Created')).toHaveValue('');
+    });
+
+    it('when a view with a window is applied, then its dates are those of the day it is applied; an old view with fixed dates keeps them', async () => {
+      const bff = bffAs(['support'], {
+        views: [
+          makeView(1, { name: 'This week', query: 'created=last7d' }),
+          makeView(2, {
+            name: 'October',
+            query: 'createdFrom=2026-10-01T00:00:00.000Z&createdTo=2026-11-01T00:00:00.000Z',
+          }),
+        ],
+      });
+      const app = renderApp('/transactions', bff);
+      let menu = await openViews(app);
+      await app.user.click(await within(menu).findByRole('menuitem', { name: /This week/ }));
+      await waitFor(() => {
+        const last = bff.requestsTo('GET', '/api/transactions').at(-1)!.query;
+        expect([last.get('createdFrom'), last.get('createdTo')]).toEqual([
+          lastWeek.createdFrom,
+          lastWeek.createdTo,
+        ]);
+      });
+      expect(app.location()).toBe('/transactions?created=last7d');
+      expect(screen.getByLabelText('Created')).toHaveValue('last7d');
+      menu = await openViews(app);
+      expect(within(menu).getByRole('menuitem', { name: /This week/ })).toHaveClass('Mui-selected');
+      await app.user.click(within(menu).getByRole('menuitem', { name: /October/ }));
+      await waitFor(() => {
+        const last = bff.requestsTo('GET', '/api/transactions').at(-1)!.query;
+        expect([last.get('createdFrom'), last.get('createdTo')]).toEqual([
+          '2026-10-01T00:00:00.000Z',
+          '2026-11-01T00:00:00.000Z',
+        ]);
+      });
+      expect(screen.getByLabelText('Created')).toHaveValue('');
+    });
   });
 });

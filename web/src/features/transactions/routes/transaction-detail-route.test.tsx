@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER, type OperationResult } from '@paydesk/shared/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -310,6 +310,32 @@ describe('transaction detail', () => {
       expect(amounts().getByText('Captured').nextSibling).toHaveTextContent('€12.50');
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('when a German captures with a decimal comma, then the hold and release are read from it and the plain amount is sent; a grouped amount is refused by name', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const bff = bffAs(['finance'], preauth());
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    const field = await screen.findByLabelText(/Amount to capture/);
+    await app.user.clear(field);
+    await app.user.type(field, '1.234,5');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Enter the amount without thousands separators.')).toBeInTheDocument();
+    await app.user.clear(field);
+    await app.user.type(field, '12,5');
+    expect(screen.getByText('7,50 € of the hold will be released.')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByText('Capture 12,50 Euro from the customer’s card?'),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: /^Capture 12,50/ }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(1);
+    });
+    const [request] = bff.requestsTo('POST', `/api/transactions/${ID}/capture`);
+    expect(request!.body).toEqual({ amount: '12.50' });
   });
 
   it('when finance returns part of an order, then the cap is enforced, the confirmation states the amount in words, and the body carries decimal text', async () => {

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { TransactionFilter, TransactionListQuery } from '@paydesk/shared/api';
+import type { CreatedPreset, TransactionFilter, TransactionListQuery } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
@@ -15,6 +15,7 @@ import { formatCount } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
+import { readCreatedPreset } from '../api/created-presets';
 import { useTransactionEvents } from '../api/live-events';
 import {
   filterOf,
@@ -88,6 +89,8 @@ function TransactionsScreen() {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const query = readTransactionQuery(params);
+  // A relative window ('Last 7 days') stays one in the URL, so a saved or shared view keeps up.
+  const created = readCreatedPreset(params);
   const filter = filterOf(query);
   const filtered = Object.keys(filter).length > 0;
   const list = useQuery(transactionListQueryOptions(query));
@@ -96,21 +99,25 @@ function TransactionsScreen() {
   const pageNumber =
     query.cursor === undefined ? 1 : trailOf(location.state) === null ? null : trail.length + 1;
 
-  const go = (next: TransactionListQuery, nextTrail: PagerState['trail']) => {
+  const go = (
+    next: TransactionListQuery,
+    nextTrail: PagerState['trail'],
+    nextCreated: CreatedPreset | undefined = created,
+  ) => {
     const state: PagerState = { trail: nextTrail };
-    setParams(writeTransactionQuery(next), { state });
+    setParams(writeTransactionQuery(next, nextCreated), { state });
   };
   const firstPage = (next: Omit<TransactionListQuery, 'cursor'>) => {
     go(next, []);
   };
-  const applyFilter = (next: TransactionFilter) => {
+  const applyFilter = (next: TransactionFilter, nextCreated: CreatedPreset | undefined) => {
     // New filters start at the first page and push a history entry, so Back returns to the
     // previous view.
-    firstPage({ ...next, sort: query.sort, limit: query.limit });
+    go({ ...next, sort: query.sort, limit: query.limit }, [], nextCreated);
   };
   const withoutCursor: TransactionListQuery = { ...query };
   delete withoutCursor.cursor;
-  const currentQuery = writeTransactionQuery(withoutCursor).toString();
+  const currentQuery = writeTransactionQuery(withoutCursor, created).toString();
 
   return (
     <>
@@ -139,7 +146,7 @@ function TransactionsScreen() {
         {/* Not remounted on a change (the focus would drop to the page): the form follows the
             applied filter, and on a phone the bar folds away again once filters are applied. */}
         <CollapsibleFilters appliedKey={currentQuery} active={Object.keys(filter).length}>
-          <TransactionFilters value={filter} onApply={applyFilter} />
+          <TransactionFilters value={filter} created={created} onApply={applyFilter} />
         </CollapsibleFilters>
         {list.isPending ? (
           <LoadingState label="Loading transactions…" />
