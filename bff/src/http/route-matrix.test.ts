@@ -66,7 +66,16 @@ for (const variant of DB_VARIANTS) {
     it('when a user holds several roles, then the union of their rights applies', async () => {
       const c = await t.userWithRoles(['support', 'auditor']);
       expect((await c.get('/api/audit')).status).toBe(200);
-      expect((await c.get('/api/users')).status).toBe(403);
+      expect((await c.get('/api/users')).status).toBe(200);
+      expect((await c.post('/api/users', {})).status).toBe(403);
+    });
+
+    it('when the user routes are walked, then auditors may only read the list and admins do everything', () => {
+      const userRoutes = keys.filter((key) => key.includes(' /api/users'));
+      const reach = (role: Role) => userRoutes.filter((key) => allows(ROUTES[key].access, [role]));
+      expect(reach('auditor')).toEqual(['GET /api/users']);
+      expect(reach('admin')).toEqual(userRoutes);
+      for (const role of ['support', 'finance', 'ops'] as const) expect(reach(role)).toEqual([]);
     });
 
     it('when a refused call is made, then the refusal is in the audit log', async () => {

@@ -52,7 +52,8 @@ export const PLATFORM_ROUTES = {
     action: 'session.totp_confirm',
     auditSuccess: true,
   },
-  'GET /api/users': { access: ['admin'], action: 'user.list', auditSuccess: false },
+  // Auditors read who the staff are (beside the audit log); only admins change anything.
+  'GET /api/users': { access: ['admin', 'auditor'], action: 'user.list', auditSuccess: false },
   'POST /api/users': { access: ['admin'], action: 'user.create', auditSuccess: true },
   'PATCH /api/users/:id': { access: ['admin'], action: 'user.update', auditSuccess: true },
   'POST /api/users/:id/reset-totp': {

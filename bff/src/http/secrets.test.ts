@@ -79,7 +79,7 @@ for (const variant of DB_VARIANTS) {
       keep(await admin.get('/api/audit?pageSize=500'));
       keep(await admin.get('/api/audit/export?format=jsonl'));
       keep(await admin.get('/api/audit/export?format=csv'));
-      keep(await admin.post(`/api/users/${id}/reset-totp`));
+      keep(await admin.post(`/api/users/${id}/reset-totp`, { reason: 'lost their phone' }));
       // A reset password, used by its holder once to choose their own.
       keep(
         await admin.post(`/api/users/${id}/reset-password`, { password: 'reset-secret-pass-3' }),

@@ -301,7 +301,9 @@ for (const variant of DB_VARIANTS) {
       await admin.login(ADMIN.email, ADMIN.password);
       const user = await t.userWithRoles(['support'], 'victim@paydesk.test');
       const me = SessionResponseSchema.parse((await user.get('/api/session')).json);
-      expect((await admin.patch(`/api/users/${me.user.id}`, { disabled: true })).status).toBe(200);
+      expect(
+        (await admin.patch(`/api/users/${me.user.id}`, { disabled: true, reason: 'left' })).status,
+      ).toBe(200);
       const refused = await user.get('/api/session');
       expect(refused.status).toBe(403);
       expect(errorCode(refused)).toBe('ACCOUNT_DISABLED');
@@ -434,7 +436,7 @@ for (const variant of DB_VARIANTS) {
       const admin = t.client();
       await admin.login(ADMIN.email, ADMIN.password);
       const id = SessionResponseSchema.parse((await user.get('/api/session')).json).user.id;
-      const reset = await admin.post(`/api/users/${id}/reset-totp`);
+      const reset = await admin.post(`/api/users/${id}/reset-totp`, { reason: 'lost their phone' });
       expect(reset.status).toBe(200);
       expect((reset.json as { totpEnabled: boolean }).totpEnabled).toBe(false);
       expect(errorCode(await user.get('/api/session'))).toBe('UNAUTHENTICATED');

@@ -1,5 +1,12 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserListResponseSchema, UserSchema, type ErrorEnvelope } from '@paydesk/shared/api';
+import {
+  SessionResponseSchema,
+  UserListResponseSchema,
+  UserSchema,
+  type ErrorEnvelope,
+  type User,
+} from '@paydesk/shared/api';
 import {
   ADMIN,
   DB_VARIANTS,
@@ -8,6 +15,47 @@ import {
   type TestApp,
   type TestClient,
 } from '../test-support/harness.js';
+import type { Db } from '../db/connect.js';
+
+let refusals = 0;
+/**
+ * Runs `act` while the database refuses the successful `action` rows of the audit log (the
+ * runner's row of the failure still goes in): as if the append failed inside the change.
+ */
+async function withSuccessRowsRefused<T>(
+  db: Db,
+  action: string,
+  act: () => Promise<T>,
+): Promise<T> {
+  refusals += 1;
+  const name = `refuse_success_${String(refusals)}`;
+  const run = (text: string) => sql.raw(text).execute(db.k);
+  const when = `new.action = '${action}' and new.outcome = 'success'`;
+  if (db.kind === 'sqlite') {
+    await run(
+      `create trigger ${name} before insert on audit_log when ${when} ` +
+        `begin select raise(abort, 'injected failure'); end`,
+    );
+  } else {
+    await run(
+      `create function ${name}() returns trigger language plpgsql as ` +
+        `$$ begin raise exception 'injected failure'; end $$`,
+    );
+    await run(
+      `create trigger ${name} before insert on audit_log for each row ` +
+        `when (${when}) execute function ${name}()`,
+    );
+  }
+  try {
+    return await act();
+  } finally {
+    if (db.kind === 'sqlite') await run(`drop trigger ${name}`);
+    else {
+      await run(`drop trigger ${name} on audit_log`);
+      await run(`drop function ${name}()`);
+    }
+  }
+}
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`users (${variant.name})`, () => {
@@ -183,9 +231,9 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(await admin.patch(`/api/users/${me.id}`, { roles: ['auditor'] }))).toBe(
         'LAST_ADMIN',
       );
-      expect(errorCode(await admin.patch(`/api/users/${me.id}`, { disabled: true }))).toBe(
-        'LAST_ADMIN',
-      );
+      expect(
+        errorCode(await admin.patch(`/api/users/${me.id}`, { disabled: true, reason: 'test' })),
+      ).toBe('LAST_ADMIN');
       const second = UserSchema.parse(
         (
           await admin.post('/api/users', {
@@ -197,7 +245,7 @@ for (const variant of DB_VARIANTS) {
         ).json,
       );
       expect(second.roles).toEqual(['admin']);
-      const res = await admin.patch(`/api/users/${second.id}`, { disabled: true });
+      const res = await admin.patch(`/api/users/${second.id}`, { disabled: true, reason: 'test' });
       expect(res.status).toBe(200);
       expect(UserSchema.parse(res.json).disabled).toBe(true);
       const refused = await t.db.k
@@ -206,6 +254,276 @@ for (const variant of DB_VARIANTS) {
         .where('error_code', '=', 'LAST_ADMIN')
         .execute();
       expect(refused).toHaveLength(2);
+    });
+
+    /** A new user, signed in: their client and their account as the session shows it. */
+    const member = async (roles: User['roles']) => {
+      const client = await t.userWithRoles(roles);
+      const { user } = SessionResponseSchema.parse((await client.get('/api/session')).json);
+      return { client, user };
+    };
+    const auditRows = (action: string, id: string) =>
+      t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', action)
+        .where('target', '=', `user:${id}`)
+        .orderBy('seq')
+        .execute();
+
+    it('when an admin disables a user without a reason, or with a blank one, then 400 names reason and the rule, and the user stays enabled and signed in', async () => {
+      const { client, user } = await member(['support']);
+      const missing = await admin.patch(`/api/users/${user.id}`, { disabled: true });
+      expect(missing.status).toBe(400);
+      expect((missing.json as ErrorEnvelope).error.details?.fields).toEqual([
+        { path: 'reason', rule: 'required', message: 'is required to disable a user (say why)' },
+      ]);
+      const blank = await admin.patch(`/api/users/${user.id}`, { disabled: true, reason: '  x  ' });
+      expect(blank.status).toBe(400);
+      expect((blank.json as ErrorEnvelope).error.details?.fields).toEqual([
+        { path: 'reason', rule: 'too_small', message: 'must say why (at least 3 characters)' },
+      ]);
+      const long = await admin.patch(`/api/users/${user.id}`, {
+        disabled: true,
+        reason: 'x'.repeat(501),
+      });
+      expect((long.json as ErrorEnvelope).error.details?.fields?.[0]).toMatchObject({
+        path: 'reason',
+        rule: 'too_big',
+      });
+      expect((await t.services.users.byId(user.id))?.disabled_at).toBeNull();
+      expect((await client.get('/api/session')).status).toBe(200);
+    });
+
+    it('when an admin disables a user with a reason, then the audit row keeps it (trimmed) beside the change, and re-enabling needs none', async () => {
+      const { user } = await member(['finance']);
+      const res = await admin.patch(`/api/users/${user.id}`, {
+        disabled: true,
+        reason: '  Left the company\r\non Friday  ',
+      });
+      expect(res.status).toBe(200);
+      expect(UserSchema.parse(res.json).disabled).toBe(true);
+      const enabled = await admin.patch(`/api/users/${user.id}`, { disabled: false });
+      expect(enabled.status).toBe(200);
+      expect(UserSchema.parse(enabled.json).disabled).toBe(false);
+      const rows = await auditRows('user.update', user.id);
+      expect(rows.map((r) => [r.outcome, JSON.parse(r.summary) as unknown])).toEqual([
+        [
+          'success',
+          {
+            change: { disabled: true },
+            reason: 'Left the company\non Friday',
+            before: { name: user.name, roles: ['finance'], disabled: false },
+            email: user.email,
+          },
+        ],
+        [
+          'success',
+          {
+            change: { disabled: false },
+            before: { name: user.name, roles: ['finance'], disabled: true },
+            email: user.email,
+          },
+        ],
+      ]);
+    });
+
+    it('when an admin resets two-step sign-in without a reason, then 400 names reason and nothing changes; with one, TOTP is off and the audit row keeps the reason and no secret', async () => {
+      const { client, user } = await member(['ops']);
+      // Enrolled as far as the reset can tell (the reset reads no secret).
+      await t.db.k
+        .updateTable('users')
+        .set({
+          totp_secret: 'sealed-totp-secret',
+          totp_enabled_at: t.clock.now(),
+          totp_last_step: 7,
+        })
+        .where('id', '=', user.id)
+        .execute();
+      for (const body of [{}, { reason: '   ' }]) {
+        const refused = await admin.post(`/api/users/${user.id}/reset-totp`, body);
+        expect(refused.status).toBe(400);
+        expect((refused.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+          'reason',
+        ]);
+      }
+      expect((await t.services.users.byId(user.id))?.totp_enabled_at).not.toBeNull();
+      expect((await client.get('/api/session')).status).toBe(200);
+
+      const res = await admin.post(`/api/users/${user.id}/reset-totp`, {
+        reason: 'Lost their phone (ticket 42)',
+      });
+      expect(res.status).toBe(200);
+      expect(UserSchema.parse(res.json).totpEnabled).toBe(false);
+      expect((await t.services.users.byId(user.id))?.totp_secret).toBeNull();
+      expect((await client.get('/api/session')).status).toBe(401);
+      const rows = await auditRows('user.reset_totp', user.id);
+      expect(rows.map((r) => [r.outcome, JSON.parse(r.summary) as unknown])).toEqual([
+        ['refused', expect.objectContaining({ invalid: ['reason: invalid_type'] })],
+        ['refused', expect.objectContaining({ invalid: ['reason: too_small'] })],
+        ['success', { email: user.email, reason: 'Lost their phone (ticket 42)' }],
+      ]);
+      expect(rows.some((r) => r.summary.includes('sealed-totp-secret'))).toBe(false);
+    });
+
+    it('when an auditor lists the users, then every account shows with its roles, status, two-step and sign-in state, and nothing can be changed', async () => {
+      const { client: auditor, user: me } = await member(['auditor']);
+      const { user: other } = await member(['support']);
+      const res = await auditor.get('/api/users');
+      expect(res.status).toBe(200);
+      const list = UserListResponseSchema.parse(res.json);
+      expect(list).toEqual(UserListResponseSchema.parse((await admin.get('/api/users')).json));
+      expect(list.items.find((u) => u.id === other.id)).toMatchObject({
+        email: other.email,
+        roles: ['support'],
+        disabled: false,
+        totpEnabled: false,
+        passwordChangeRequired: false,
+      });
+      expect(list.items.find((u) => u.id === me.id)?.lastLoginAt).not.toBeNull();
+      const writes = [
+        await auditor.post('/api/users', {
+          email: 'by-auditor@paydesk.test',
+          name: 'X',
+          password: 'long-enough-password',
+          roles: ['auditor'],
+        }),
+        await auditor.patch(`/api/users/${other.id}`, { disabled: true, reason: 'test' }),
+        await auditor.patch(`/api/users/${me.id}`, { roles: ['auditor', 'admin'] }),
+        await auditor.post(`/api/users/${other.id}/reset-totp`, { reason: 'test' }),
+        await auditor.post(`/api/users/${other.id}/reset-password`, {
+          password: 'long-enough-password',
+        }),
+      ];
+      expect(writes.map((w) => [w.status, errorCode(w)])).toEqual(
+        writes.map(() => [403, 'FORBIDDEN']),
+      );
+      expect(UserListResponseSchema.parse((await auditor.get('/api/users')).json)).toEqual(list);
+    });
+
+    const outcomes = async (action: string, id: string) =>
+      (await auditRows(action, id)).map((r) => [r.outcome, r.error_code]);
+
+    it('when the audit row of a new account cannot be written, then 500 and no account: it is not listed and cannot sign in', async () => {
+      const email = 'never-created@paydesk.test';
+      const res = await withSuccessRowsRefused(t.db, 'user.create', () =>
+        admin.post('/api/users', {
+          email,
+          name: 'Never Created',
+          password: 'never-created-password',
+          roles: ['ops'],
+        }),
+      );
+      expect(res.status, res.text).toBe(500);
+      expect(await t.services.users.byEmail(email)).toBeUndefined();
+      expect(
+        await t.db.k
+          .selectFrom('audit_log')
+          .select(['outcome', 'error_code'])
+          .where('action', '=', 'user.create')
+          .where('summary', 'like', `%${email}%`)
+          .execute(),
+      ).toEqual([{ outcome: 'failed', error_code: 'INTERNAL' }]);
+      expect(errorCode(await t.client().login(email, 'never-created-password'))).toBe(
+        'INVALID_CREDENTIALS',
+      );
+    });
+
+    it('when the audit row of a change cannot be written, then 500 and the change does not stand: roles, status and sessions as before, and no successful row (what four-eyes reads)', async () => {
+      const { client, user } = await member(['support']);
+      const change = { roles: ['ops'], disabled: true, reason: 'Moved to the ops team' };
+      const res = await withSuccessRowsRefused(t.db, 'user.update', () =>
+        admin.patch(`/api/users/${user.id}`, change),
+      );
+      expect(res.status, res.text).toBe(500);
+      const row = await t.services.users.byId(user.id);
+      expect(row).toMatchObject({ roles: '["support"]', disabled_at: null });
+      expect(row?.updated_at).toBe(Date.parse(user.updatedAt));
+      expect((await client.get('/api/session')).status).toBe(200);
+      expect(await outcomes('user.update', user.id)).toEqual([['failed', 'INTERNAL']]);
+
+      // The same change, once the row can be written: it and its row commit together.
+      const applied = await admin.patch(`/api/users/${user.id}`, change);
+      expect(applied.status, applied.text).toBe(200);
+      expect(UserSchema.parse(applied.json)).toMatchObject({ roles: ['ops'], disabled: true });
+      expect(errorCode(await client.get('/api/session'))).toBe('ACCOUNT_DISABLED');
+      expect(await outcomes('user.update', user.id)).toEqual([
+        ['failed', 'INTERNAL'],
+        ['success', null],
+      ]);
+    });
+
+    it('when the audit row of a two-step reset cannot be written, then 500 and TOTP, its recovery codes and the sessions stay', async () => {
+      const { client, user } = await member(['finance']);
+      await t.db.k
+        .updateTable('users')
+        .set({
+          totp_secret: 'sealed-totp-secret',
+          totp_enabled_at: t.clock.now(),
+          totp_last_step: 7,
+        })
+        .where('id', '=', user.id)
+        .execute();
+      await t.db.k
+        .insertInto('recovery_codes')
+        .values({ user_id: user.id, code_hash: 'recovery-code-hash', used_at: null })
+        .execute();
+      const reset = () =>
+        admin.post(`/api/users/${user.id}/reset-totp`, { reason: 'Lost their phone' });
+      const res = await withSuccessRowsRefused(t.db, 'user.reset_totp', reset);
+      expect(res.status, res.text).toBe(500);
+      expect(await t.services.users.byId(user.id)).toMatchObject({
+        totp_secret: 'sealed-totp-secret',
+        totp_last_step: 7,
+        totp_enabled_at: expect.any(Number) as unknown,
+      });
+      const codes = () =>
+        t.db.k.selectFrom('recovery_codes').select('id').where('user_id', '=', user.id).execute();
+      expect(await codes()).toHaveLength(1);
+      expect((await client.get('/api/session')).status).toBe(200);
+      expect(await outcomes('user.reset_totp', user.id)).toEqual([['failed', 'INTERNAL']]);
+
+      expect((await reset()).status).toBe(200);
+      expect((await t.services.users.byId(user.id))?.totp_enabled_at).toBeNull();
+      expect(await codes()).toHaveLength(0);
+      expect((await client.get('/api/session')).status).toBe(401);
+      expect(await outcomes('user.reset_totp', user.id)).toEqual([
+        ['failed', 'INTERNAL'],
+        ['success', null],
+      ]);
+    });
+  });
+
+  describe.skipIf(variant.skip)(`bootstrap admin (${variant.name})`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startApp(variant, { config: { bootstrapAdmin: null } });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('when the first admin’s audit row cannot be written, then no admin is made, and the next start makes it with its row', async () => {
+      const users = t.services.users;
+      await expect(
+        withSuccessRowsRefused(t.db, 'user.create', () => users.bootstrapAdmin(ADMIN)),
+      ).rejects.toThrow('injected failure');
+      expect(await users.list()).toEqual([]);
+
+      expect(await users.bootstrapAdmin(ADMIN)).toBe(true);
+      const [admin, ...others] = await users.list();
+      expect(others).toEqual([]);
+      const rows = await t.db.k.selectFrom('audit_log').selectAll().execute();
+      expect(
+        rows.map((r) => [r.action, r.target, r.outcome, JSON.parse(r.summary) as unknown]),
+      ).toEqual([
+        [
+          'user.create',
+          `user:${admin?.id ?? ''}`,
+          'success',
+          { email: ADMIN.email, roles: ['admin', 'auditor'], bootstrap: true },
+        ],
+      ]);
     });
   });
 }

@@ -113,7 +113,9 @@ for (const variant of DB_VARIANTS) {
       try {
         await waitUntil(() => stream.heartbeats() >= 1, 'a heartbeat');
         const id = await userIdOf(finance);
-        expect((await admin.patch(`/api/users/${id}`, { disabled: true })).status).toBe(200);
+        expect(
+          (await admin.patch(`/api/users/${id}`, { disabled: true, reason: 'left' })).status,
+        ).toBe(200);
         await stream.ended;
       } finally {
         stream.close();

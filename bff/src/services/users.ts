@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { CreateUserRequest, Role, UpdateUserRequest, User } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import type { UsersTable } from '../db/schema.js';
+import type { Database, UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit.js';
 import type { Passwords } from './passwords.js';
@@ -66,7 +66,18 @@ export class Users {
    * own at their first sign-in; false only where the holder chose it (the bootstrap admin, whose
    * password its operator configures).
    */
-  async create(input: CreateUserRequest, options: { temporaryPassword: boolean }): Promise<User> {
+  async create(
+    input: CreateUserRequest,
+    options: {
+      temporaryPassword: boolean;
+      /**
+       * The audit row of the creation, appended in its transaction: four-eyes reads "this account
+       * chose the new one's password" from it, so the account never stands without it. (Absent
+       * only for the test fixtures' accounts, which no one created.)
+       */
+      auditEntry?: (user: User) => AuditEntry;
+    },
+  ): Promise<User> {
     const passwordHash = await this.#passwords.hash(input.password);
     const now = this.#clock.now();
     const row: UsersTable = {
@@ -85,33 +96,40 @@ export class Users {
       last_login_at: null,
       password_temporary_at: options.temporaryPassword ? now : null,
     };
-    const inserted = await this.#db.k
-      .insertInto('users')
-      .values(row)
-      .onConflict((oc) => oc.column('email').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
-      throw new AppError('EMAIL_TAKEN', 'a user with this e-mail already exists', {
-        fields: [
-          { path: 'email', rule: 'unique', message: 'a user with this e-mail already exists' },
-        ],
-      });
-    }
-    return toUser(row);
+    return this.#db.k.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('users')
+        .values(row)
+        .onConflict((oc) => oc.column('email').doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+        throw new AppError('EMAIL_TAKEN', 'a user with this e-mail already exists', {
+          fields: [
+            { path: 'email', rule: 'unique', message: 'a user with this e-mail already exists' },
+          ],
+        });
+      }
+      const user = toUser(row);
+      if (options.auditEntry !== undefined) {
+        await this.#audit.appendIn(trx, options.auditEntry(user));
+      }
+      return user;
+    });
   }
 
   /** Applies a change; refuses one that would leave no active admin. Disabling revokes sessions. */
-  async update(id: string, patch: UpdateUserRequest): Promise<{ user: User; before: User }> {
-    return this.#db.k.transaction().execute(async (trx) => {
-      if (this.#db.kind === 'postgres') {
-        // Serialise admin-set changes so two concurrent demotions cannot both pass the check.
-        await sql`select pg_advisory_xact_lock(7231005)`.execute(trx);
-      }
-      const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-      if (row === undefined) throw new AppError('NOT_FOUND', 'no such user');
-      const now = this.#clock.now();
-      const next: UsersTable = {
-        ...row,
+  async update(
+    id: string,
+    patch: UpdateUserRequest,
+    /**
+     * The audit row of the change, appended in its transaction: four-eyes reads which roles and
+     * which enabling an admin chose from it, so the change never stands without it.
+     */
+    auditEntry: (change: { user: User; before: User }) => AuditEntry,
+  ): Promise<{ user: User; before: User }> {
+    // Serialise admin-set changes so two concurrent demotions cannot both pass the check.
+    return this.#change(id, { serialise: true }, async (trx, row, now) => {
+      const changes = {
         name: patch.name ?? row.name,
         roles: patch.roles === undefined ? row.roles : JSON.stringify(orderRoles(patch.roles)),
         disabled_at:
@@ -120,9 +138,8 @@ export class Users {
             : patch.disabled
               ? (row.disabled_at ?? now)
               : null,
-        updated_at: now,
       };
-      if (isActiveAdmin(row) && !isActiveAdmin(next)) {
+      if (isActiveAdmin(row) && !isActiveAdmin({ ...row, ...changes })) {
         const admins = await trx
           .selectFrom('users')
           .selectAll()
@@ -132,55 +149,41 @@ export class Users {
           throw new AppError('LAST_ADMIN', 'this change would leave no active administrator');
         }
       }
-      await trx
-        .updateTable('users')
-        .set({ name: next.name, roles: next.roles, disabled_at: next.disabled_at, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-      if (next.disabled_at !== null && row.disabled_at === null) {
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: now })
-          .where('user_id', '=', id)
-          .where('revoked_at', 'is', null)
-          .execute();
-      }
-      return { user: toUser(next), before: toUser(row) };
+      const next = await save(trx, row, changes, now, {
+        endSessions: changes.disabled_at !== null && row.disabled_at === null,
+      });
+      const change = { user: toUser(next), before: toUser(row) };
+      await this.#audit.appendIn(trx, auditEntry(change));
+      return change;
     });
   }
 
   /** Turns TOTP off (a lost phone), drops the recovery codes and revokes the user's sessions. */
-  async resetTotp(id: string): Promise<User> {
-    return this.#db.k.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-      if (row === undefined) throw new AppError('NOT_FOUND', 'no such user');
-      const now = this.#clock.now();
-      await trx
-        .updateTable('users')
-        .set({
+  async resetTotp(
+    id: string,
+    /**
+     * The audit row of the reset, appended in its transaction: an account's second factor is
+     * never switched off without the row saying who did it and why.
+     */
+    auditEntry: (user: User) => AuditEntry,
+  ): Promise<User> {
+    return this.#change(id, {}, async (trx, row, now) => {
+      const next = await save(
+        trx,
+        row,
+        {
           totp_secret: null,
           totp_pending_secret: null,
           totp_enabled_at: null,
           totp_last_step: null,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .execute();
+        },
+        now,
+        { endSessions: true },
+      );
       await trx.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
-      await trx
-        .updateTable('sessions')
-        .set({ revoked_at: now })
-        .where('user_id', '=', id)
-        .where('revoked_at', 'is', null)
-        .execute();
-      return toUser({
-        ...row,
-        totp_secret: null,
-        totp_pending_secret: null,
-        totp_enabled_at: null,
-        totp_last_step: null,
-        updated_at: now,
-      });
+      const user = toUser(next);
+      await this.#audit.appendIn(trx, auditEntry(user));
+      return user;
     });
   }
 
@@ -207,35 +210,43 @@ export class Users {
     }
     // Hashed before the transaction: argon2 takes a while, and no lock need wait for it.
     const passwordHash = await this.#passwords.hash(password);
-    return this.#db.k.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-      if (row === undefined) throw new AppError('NOT_FOUND', 'no such user');
-      const now = this.#clock.now();
-      await trx
-        .updateTable('users')
-        .set({ password_hash: passwordHash, password_temporary_at: now, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-      await trx
-        .updateTable('sessions')
-        .set({ revoked_at: now })
-        .where('user_id', '=', id)
-        .where('revoked_at', 'is', null)
-        .execute();
+    return this.#change(id, {}, async (trx, row, now) => {
+      const next = await save(
+        trx,
+        row,
+        { password_hash: passwordHash, password_temporary_at: now },
+        now,
+        { endSessions: true },
+      );
       // The user may have locked the account by guessing the password they forgot: the new one
       // works at once. (Failures counted against an address stay.)
       await trx
         .deleteFrom('login_failures')
         .where('subject', '=', `account:${row.email}`)
         .execute();
-      const user = toUser({
-        ...row,
-        password_hash: passwordHash,
-        password_temporary_at: now,
-        updated_at: now,
-      });
+      const user = toUser(next);
       await this.#audit.appendIn(trx, auditEntry(user));
       return user;
+    });
+  }
+
+  /**
+   * The frame of every change to an existing account: one transaction, the row read in it (404
+   * when there is none) and one clock reading for all it writes. `serialise` takes, on PostgreSQL,
+   * the lock that orders changes to the set of admins before the row is read.
+   */
+  async #change<T>(
+    id: string,
+    options: { serialise?: true },
+    apply: (trx: Transaction<Database>, row: UsersTable, now: number) => Promise<T>,
+  ): Promise<T> {
+    return this.#db.k.transaction().execute(async (trx) => {
+      if (options.serialise === true && this.#db.kind === 'postgres') {
+        await sql`select pg_advisory_xact_lock(7231005)`.execute(trx);
+      }
+      const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      if (row === undefined) throw new AppError('NOT_FOUND', 'no such user');
+      return apply(trx, row, this.#clock.now());
     });
   }
 
@@ -245,28 +256,32 @@ export class Users {
     if (existing !== undefined) return false;
     try {
       // Its operator chose its password (PAYDESK_ADMIN_PASSWORD): not a temporary one.
-      const user = await this.create(
+      await this.create(
         {
           email: admin.email,
           name: 'Administrator',
           password: admin.password,
           roles: ['admin', 'auditor'],
         },
-        { temporaryPassword: false },
+        {
+          temporaryPassword: false,
+          // In the creation's transaction: once any user exists no start creates it again, so
+          // a row written after it could be lost for good.
+          auditEntry: (user) => ({
+            actorId: null,
+            actorEmail: null,
+            actorRoles: [],
+            action: 'user.create',
+            target: `user:${user.id}`,
+            summary: { email: user.email, roles: user.roles, bootstrap: true },
+            outcome: 'success',
+            errorCode: null,
+            requestId: null,
+            ip: null,
+            userAgent: null,
+          }),
+        },
       );
-      await this.#audit.append({
-        actorId: null,
-        actorEmail: null,
-        actorRoles: [],
-        action: 'user.create',
-        target: `user:${user.id}`,
-        summary: { email: user.email, roles: user.roles, bootstrap: true },
-        outcome: 'success',
-        errorCode: null,
-        requestId: null,
-        ip: null,
-        userAgent: null,
-      });
       return true;
     } catch (err) {
       // Another instance created it first.
@@ -274,6 +289,35 @@ export class Users {
       throw err;
     }
   }
+}
+
+/**
+ * Writes `changes` to the account's row (and `updated_at`) and returns the row as it now stands.
+ * `endSessions` revokes every open session of the account in the same transaction: a disabled
+ * account, a reset password or two-step sign-in never leaves a session signed in the old way.
+ */
+async function save(
+  trx: Transaction<Database>,
+  row: UsersTable,
+  changes: Partial<Omit<UsersTable, 'id'>>,
+  now: number,
+  options: { endSessions: boolean },
+): Promise<UsersTable> {
+  const next: UsersTable = { ...row, ...changes, updated_at: now };
+  await trx
+    .updateTable('users')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', row.id)
+    .execute();
+  if (options.endSessions) {
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', row.id)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+  return next;
 }
 
 const ROLE_ORDER: readonly Role[] = ['support', 'finance', 'ops', 'admin', 'auditor'];

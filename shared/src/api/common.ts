@@ -201,3 +201,12 @@ export const freeText = (min: number, max: number, options: FreeTextOptions = {}
       params: { rule: 'card_number' },
     });
 };
+
+/**
+ * Why a staff member takes a step others must be able to account for (a rebill, disabling an
+ * account, resetting its two-step sign-in): 3–500 characters, kept in the step's audit row.
+ */
+export const ReasonSchema = freeText(3, 500, {
+  multiline: true,
+  tooShort: 'must say why (at least 3 characters)',
+});

@@ -19,7 +19,11 @@ import {
   PayoutCreateBodySchema,
   PayoutRejectBodySchema,
 } from './payouts.js';
-import { CreateUserRequestSchema, UpdateUserRequestSchema } from './users.js';
+import {
+  CreateUserRequestSchema,
+  ResetTotpRequestSchema,
+  UpdateUserRequestSchema,
+} from './users.js';
 import { ViewCreateBodySchema } from './views.js';
 
 const messages = (schema: z.ZodType, value: unknown) => {
@@ -291,6 +295,18 @@ describe('staff free-text fields', () => {
       schema: UpdateUserRequestSchema,
       with: (name) => ({ name }),
       multiline: false,
+    },
+    {
+      name: 'reason for disabling a user',
+      schema: UpdateUserRequestSchema,
+      with: (reason) => ({ disabled: true, reason }),
+      multiline: true,
+    },
+    {
+      name: 'two-step reset reason',
+      schema: ResetTotpRequestSchema,
+      with: (reason) => ({ reason }),
+      multiline: true,
     },
   ];
 

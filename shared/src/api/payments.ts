@@ -2,7 +2,7 @@
 // void, card reference, live events and home-screen statistics. Money is decimal text on the wire.
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
-import { EmailSchema, freeText, IsoDateTimeSchema } from './common.js';
+import { EmailSchema, freeText, IsoDateTimeSchema, ReasonSchema } from './common.js';
 
 /** Decimal text, > 0, at most two decimals (`19.99`); the BFF turns it into integer minor units. */
 export const AmountSchema = z
@@ -429,7 +429,7 @@ export const RebillBodySchema = z
       .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
       .optional(),
     orderDesc: freeText(1, 1024),
-    reason: freeText(3, 500, { multiline: true, tooShort: 'must say why (at least 3 characters)' }),
+    reason: ReasonSchema,
   })
   .strict();
 export type RebillBody = z.infer<typeof RebillBodySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, freeText, IdSchema, IsoDateTimeSchema } from './common.js';
+import { EmailSchema, freeText, IdSchema, IsoDateTimeSchema, ReasonSchema } from './common.js';
 import { RoleSetSchema } from './roles.js';
 
 /** Password rule for new passwords: 12 to 256 characters. */
@@ -30,7 +30,7 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-/** `GET /api/users` reply (every staff account, by e-mail). */
+/** `GET /api/users` reply (every staff account, by e-mail): admins and auditors read it. */
 export const UserListResponseSchema = z.object({ items: z.array(UserSchema) });
 export type UserListResponse = z.infer<typeof UserListResponseSchema>;
 
@@ -46,17 +46,33 @@ export const CreateUserRequestSchema = z.strictObject({
 });
 export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
 
-/** `PATCH /api/users/:id` body (at least one field); reply `User`. */
+/**
+ * `PATCH /api/users/:id` body (at least one of name, roles, disabled); reply `User`. Disabling
+ * locks someone out: it says why (`reason`, kept in the audit row). Any other change may.
+ */
 export const UpdateUserRequestSchema = z
   .strictObject({
     name: UserNameSchema.optional(),
     roles: RoleSetSchema.optional(),
     disabled: z.boolean().optional(),
+    reason: ReasonSchema.optional(),
   })
   .refine((b) => b.name !== undefined || b.roles !== undefined || b.disabled !== undefined, {
     message: 'at least one of name, roles, disabled is required',
+  })
+  .refine((b) => b.disabled !== true || b.reason !== undefined, {
+    path: ['reason'],
+    message: 'is required to disable a user (say why)',
+    params: { rule: 'required' },
   });
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
+
+/**
+ * `POST /api/users/:id/reset-totp` body: why (kept in the audit row). Someone who lost their
+ * phone asked, or an account is suspected: the reset signs its holder in with the password alone.
+ */
+export const ResetTotpRequestSchema = z.strictObject({ reason: ReasonSchema });
+export type ResetTotpRequest = z.infer<typeof ResetTotpRequestSchema>;
 
 /** `POST /api/users/:id/reset-totp` reply: the user, TOTP off, their sessions revoked. */
 export const ResetTotpResponseSchema = UserSchema;

@@ -225,7 +225,7 @@ for (const variant of DB_VARIANTS) {
           ['FOUR_EYES_REQUIRED'],
           preparer.id,
         );
-        await patch({ disabled: true });
+        await patch({ disabled: true, reason: 'test' });
         await patch({ disabled: false });
         const again = new Client(bff);
         expect((await again.login(preparer.email, preparer.password)).status).toBe(200);
@@ -322,7 +322,7 @@ for (const variant of DB_VARIANTS) {
             });
             expect(r.status, r.text).toBe(200);
           };
-          await patch(reenabled, { disabled: true });
+          await patch(reenabled, { disabled: true, reason: 'test' });
           await patch(reenabled, { disabled: false });
           await patch(promoted, { roles: ['support', 'ops'] });
           await patch(renamed, { name: 'Renamed' });

@@ -12,6 +12,7 @@ import {
   ErrorEnvelopeSchema,
   LoginRequestSchema,
   ResetPasswordRequestSchema,
+  ResetTotpRequestSchema,
   SessionResponseSchema,
   TotpConfirmRequestSchema,
   TotpConfirmResponseSchema,
@@ -437,9 +438,16 @@ export class FakeBff {
   }
 
   private usersCollection(request: RecordedRequest): Reply {
+    // Auditors read the list; everything else is the admins'.
+    if (request.method === 'GET') {
+      const reader = this.requireRole(null);
+      if ('status' in reader) return reader;
+      if (!reader.roles.some((role) => role === 'admin' || role === 'auditor'))
+        return error(403, 'FORBIDDEN', 'not allowed');
+      return this.reply(UserListResponseSchema, { items: this.users });
+    }
     const auth = this.requireRole('admin');
     if ('status' in auth) return auth;
-    if (request.method === 'GET') return this.reply(UserListResponseSchema, { items: this.users });
     const parsed = CreateUserRequestSchema.safeParse(request.body);
     if (!parsed.success) return validation(parsed.error.issues);
     if (this.byEmail(parsed.data.email)) return error(409, 'EMAIL_TAKEN', 'taken');
@@ -461,6 +469,8 @@ export class FakeBff {
     const user = this.users.find((u) => u.id === id);
     if (!user) return error(404, 'NOT_FOUND', 'no such user');
     if (action === '/reset-totp' && request.method === 'POST') {
+      const parsed = ResetTotpRequestSchema.safeParse(request.body);
+      if (!parsed.success) return validation(parsed.error.issues);
       return this.reply(UserSchema, this.replaceUser({ ...user, totpEnabled: false }));
     }
     if (action === '/reset-password' && request.method === 'POST') {
@@ -474,7 +484,8 @@ export class FakeBff {
     if (request.method !== 'PATCH') return error(405, 'METHOD_NOT_ALLOWED', 'no');
     const parsed = UpdateUserRequestSchema.safeParse(request.body);
     if (!parsed.success) return validation(parsed.error.issues);
-    const next = { ...user, ...parsed.data, updatedAt: iso(99) };
+    const { reason: _reason, ...change } = parsed.data;
+    const next = { ...user, ...change, updatedAt: iso(99) };
     const enabledAdmins = this.users
       .map((u) => (u.id === id ? next : u))
       .filter((u) => !u.disabled && u.roles.includes('admin'));

@@ -1,6 +1,7 @@
 import {
   CreateUserRequestSchema,
   ResetPasswordRequestSchema,
+  ResetTotpRequestSchema,
   UpdateUserRequestSchema,
 } from '@paydesk/shared/api';
 import { invalidParam, parseInput } from '../../errors.js';
@@ -18,6 +19,7 @@ function userId(ctx: RouteContext): string {
 }
 
 export function userHandlers(s: Services) {
+  // Admins manage the accounts; auditors read them (who the staff are, beside the audit log).
   const list: Handler = async () => ({
     kind: 'json',
     status: 200,
@@ -29,28 +31,53 @@ export function userHandlers(s: Services) {
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
     ctx.audit.summary = { email: body.email, name: body.name, roles: body.roles };
     // The admin chose the password: its holder must choose their own at the first sign-in.
-    const user = await s.users.create(body, { temporaryPassword: true });
-    ctx.audit.target = `user:${user.id}`;
+    const user = await s.users.create(body, {
+      temporaryPassword: true,
+      auditEntry: (created) => {
+        ctx.audit.target = `user:${created.id}`;
+        return ctx.attemptEntry(null);
+      },
+    });
+    // Its audit row committed with the account.
+    ctx.audit.recorded = true;
     return { kind: 'json', status: 201, body: user };
   };
 
+  /**
+   * The audit row keeps the change and, beside it, why (required to disable): four-eyes
+   * (payouts/four-eyes.ts) reads what a change touched from the keys of `change` alone.
+   */
   const update: Handler = async (ctx) => {
     const id = userId(ctx);
     const body = parseInput(UpdateUserRequestSchema, ctx.req.body, 'body');
-    ctx.audit.summary = { change: body };
-    const { user, before } = await s.users.update(id, body);
-    ctx.audit.summary = {
-      change: body,
-      before: { name: before.name, roles: before.roles, disabled: before.disabled },
-      email: user.email,
-    };
+    // (An absent reason leaves no key: the audit log drops undefined values.)
+    const { reason, ...change } = body;
+    ctx.audit.summary = { change, reason };
+    const { user } = await s.users.update(id, body, (done) => {
+      const { before } = done;
+      ctx.audit.summary = {
+        change,
+        reason,
+        before: { name: before.name, roles: before.roles, disabled: before.disabled },
+        email: done.user.email,
+      };
+      return ctx.attemptEntry(null);
+    });
+    // Its audit row committed with the change.
+    ctx.audit.recorded = true;
     return { kind: 'json', status: 200, body: user };
   };
 
   const resetTotp: Handler = async (ctx) => {
     const id = userId(ctx);
-    const user = await s.users.resetTotp(id);
-    ctx.audit.summary = { email: user.email };
+    const { reason } = parseInput(ResetTotpRequestSchema, ctx.req.body, 'body');
+    ctx.audit.summary = { reason };
+    const user = await s.users.resetTotp(id, (reset) => {
+      ctx.audit.summary = { email: reset.email, reason };
+      return ctx.attemptEntry(null);
+    });
+    // Its audit row committed with the reset.
+    ctx.audit.recorded = true;
     return { kind: 'json', status: 200, body: user };
   };
 

@@ -11,6 +11,12 @@ describe('navigation', () => {
     expect(paths.at(-1)).toBe('/account');
   });
 
+  it('when the user is an auditor only, then the users are listed beside the audit log (to read)', () => {
+    expect(navigationFor(['auditor']).map((s) => s.path)).toEqual(
+      expect.arrayContaining(['/audit', '/users']),
+    );
+  });
+
   it('when the user is an admin only, then Home, users and their account are all they get', () => {
     expect(navigationFor(['admin']).map((s) => s.path)).toEqual(['/', '/users', '/account']);
   });

@@ -33,7 +33,8 @@ export const SCREENS = {
     roles: ['support', 'finance', 'ops', 'auditor'],
   },
   audit: { path: '/audit', label: 'Audit log', roles: ['auditor'] },
-  users: { path: '/users', label: 'Users', roles: ['admin'] },
+  // Admins manage the accounts; auditors read them (who the staff are), as the BFF allows.
+  users: { path: '/users', label: 'Users', roles: ['admin', 'auditor'] },
   account: { path: '/account', label: 'My account', roles: [] },
 } as const satisfies Record<string, Screen>;
 

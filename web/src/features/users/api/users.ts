@@ -5,6 +5,7 @@ import {
   UserSchema,
   type CreateUserRequest,
   type ResetPasswordRequest,
+  type ResetTotpRequest,
   type UpdateUserRequest,
 } from '@paydesk/shared/api';
 import { queryOptions } from '@tanstack/react-query';
@@ -29,12 +30,13 @@ export function updateUser({ id, body }: { id: string; body: UpdateUserRequest }
   return apiRequest('PATCH', `/api/users/${encodeURIComponent(id)}`, UserSchema, { body });
 }
 
-export function resetUserTotp(id: string) {
+/** Two-step sign-in off, with the reason the audit log keeps; the user's sessions end. */
+export function resetUserTotp({ id, body }: { id: string; body: ResetTotpRequest }) {
   return apiRequest(
     'POST',
     `/api/users/${encodeURIComponent(id)}/reset-totp`,
     ResetTotpResponseSchema,
-    { body: {} },
+    { body },
   );
 }
 

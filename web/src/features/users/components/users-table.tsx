@@ -24,7 +24,8 @@ export function UsersTable({
   currentUserId,
 }: {
   users: readonly User[];
-  actions: UserActions;
+  /** null for a reader (an auditor): the table has no actions column */
+  actions: UserActions | null;
   currentUserId: string;
 }) {
   const columns = useMemo(
@@ -88,65 +89,70 @@ export function UsersTable({
             return value === null ? 'Never' : <DateTime value={value} />;
           },
         }),
-        helper.display({
-          id: 'actions',
-          header: 'Actions',
-          cell: ({ row }) => {
-            const user = row.original;
-            return (
-              <Stack direction="row" spacing={1}>
-                <Button
-                  size="small"
-                  onClick={() => {
-                    actions.onEdit(user);
-                  }}
-                  aria-label={`Edit ${user.email}`}
-                >
-                  Edit
-                </Button>
-                {/* Locking oneself out is never the intended action. */}
-                {user.id === currentUserId ? null : (
-                  <Button
-                    size="small"
-                    color={user.disabled ? 'primary' : 'error'}
-                    onClick={() => {
-                      actions.onToggleDisabled(user);
-                    }}
-                    aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
-                  >
-                    {user.disabled ? 'Enable' : 'Disable'}
-                  </Button>
-                )}
-                {/* One's own password is changed under My account, with the current one. */}
-                {user.id === currentUserId ? null : (
-                  <Button
-                    size="small"
-                    color="warning"
-                    sx={{ whiteSpace: 'nowrap' }}
-                    onClick={() => {
-                      actions.onResetPassword(user);
-                    }}
-                    aria-label={`Reset password of ${user.email}`}
-                  >
-                    Reset password
-                  </Button>
-                )}
-                {user.totpEnabled ? (
-                  <Button
-                    size="small"
-                    color="warning"
-                    onClick={() => {
-                      actions.onResetTotp(user);
-                    }}
-                    aria-label={`Reset two-step sign-in of ${user.email}`}
-                  >
-                    Reset two-step
-                  </Button>
-                ) : null}
-              </Stack>
-            );
-          },
-        }),
+        // A reader (an auditor) gets no actions column.
+        ...(actions === null
+          ? []
+          : [
+              helper.display({
+                id: 'actions',
+                header: 'Actions',
+                cell: ({ row }) => {
+                  const user = row.original;
+                  return (
+                    <Stack direction="row" spacing={1}>
+                      <Button
+                        size="small"
+                        onClick={() => {
+                          actions.onEdit(user);
+                        }}
+                        aria-label={`Edit ${user.email}`}
+                      >
+                        Edit
+                      </Button>
+                      {/* Locking oneself out is never the intended action. */}
+                      {user.id === currentUserId ? null : (
+                        <Button
+                          size="small"
+                          color={user.disabled ? 'primary' : 'error'}
+                          onClick={() => {
+                            actions.onToggleDisabled(user);
+                          }}
+                          aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                        >
+                          {user.disabled ? 'Enable' : 'Disable'}
+                        </Button>
+                      )}
+                      {/* One's own password is changed under My account, with the current one. */}
+                      {user.id === currentUserId ? null : (
+                        <Button
+                          size="small"
+                          color="warning"
+                          sx={{ whiteSpace: 'nowrap' }}
+                          onClick={() => {
+                            actions.onResetPassword(user);
+                          }}
+                          aria-label={`Reset password of ${user.email}`}
+                        >
+                          Reset password
+                        </Button>
+                      )}
+                      {user.totpEnabled ? (
+                        <Button
+                          size="small"
+                          color="warning"
+                          onClick={() => {
+                            actions.onResetTotp(user);
+                          }}
+                          aria-label={`Reset two-step sign-in of ${user.email}`}
+                        >
+                          Reset two-step
+                        </Button>
+                      ) : null}
+                    </Stack>
+                  );
+                },
+              }),
+            ]),
       ]),
     [actions, currentUserId],
   );

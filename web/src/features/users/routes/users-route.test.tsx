@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBff } from '../../../test/fake-bff';
+import { FakeBff, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
 async function usersTable() {
@@ -13,6 +13,19 @@ function rowOf(table: HTMLElement, email: string): HTMLElement {
     .find((r) => r.textContent.includes(email));
   if (!row) throw new Error(`no row for ${email}`);
   return row;
+}
+
+/** Clicks a row's button (named by its aria-label) and returns the dialog it opens. */
+async function openFromRow(
+  app: ReturnType<typeof renderApp>,
+  email: string,
+  button: string,
+  dialog: string,
+): Promise<HTMLElement> {
+  await app.user.click(
+    within(rowOf(await usersTable(), email)).getByRole('button', { name: button }),
+  );
+  return screen.findByRole('dialog', { name: dialog });
 }
 
 describe('users screen', () => {
@@ -55,7 +68,7 @@ describe('users screen', () => {
     expect(real).toBe(bff.fetch);
   });
 
-  it('when the user is not an admin, then the screen is forbidden and the list is never requested', async () => {
+  it('when the user is neither an admin nor an auditor, then the screen is forbidden and the list is never requested', async () => {
     const bff = new FakeBff({ signedInAs: 'sam@example.com' });
     renderApp('/users', bff);
     expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
@@ -206,31 +219,32 @@ describe('users screen', () => {
     });
   });
 
-  it('when disabling, then it asks first, Cancel sends nothing, and Disable sends disabled: true', async () => {
+  it('when disabling, then it asks why first: Cancel sends nothing, no reason sends nothing, and Disable sends disabled: true with the reason', async () => {
     const app = renderApp('/users', new FakeBff());
-    const table = await usersTable();
-    await app.user.click(
-      within(rowOf(table, 'sam@example.com')).getByRole('button', {
-        name: 'Disable sam@example.com',
-      }),
-    );
-    let confirm = await screen.findByRole('dialog', { name: 'Disable this user?' });
-    await app.user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    const disable = () =>
+      openFromRow(app, 'sam@example.com', 'Disable sam@example.com', 'Disable this user?');
+    let dialog = await disable();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     });
+    dialog = await disable();
+    expect(
+      within(dialog).getByText(/sam@example.com will be signed out everywhere/),
+    ).toBeInTheDocument();
+    await app.user.type(within(dialog).getByLabelText(/Reason/), ' x ');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    expect(await within(dialog).findByText('Say why (3 to 500 characters).')).toBeInTheDocument();
     expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')).toHaveLength(0);
-    await app.user.click(
-      within(rowOf(table, 'sam@example.com')).getByRole('button', {
-        name: 'Disable sam@example.com',
-      }),
-    );
-    confirm = await screen.findByRole('dialog', { name: 'Disable this user?' });
-    await app.user.click(within(confirm).getByRole('button', { name: 'Disable' }));
+    await app.user.clear(within(dialog).getByLabelText(/Reason/));
+    await app.user.type(within(dialog).getByLabelText(/Reason/), ' Left the company ');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Disable' }));
     expect(
       await screen.findByText('sam@example.com is disabled and signed out.'),
     ).toBeInTheDocument();
-    expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')[0]!.body).toEqual({ disabled: true });
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-sam').map((r) => r.body)).toEqual([
+      { disabled: true, reason: 'Left the company' },
+    ]);
     await waitFor(() => {
       expect(
         within(rowOf(screen.getByRole('table', { name: 'Users' }), 'sam@example.com')).getByText(
@@ -238,6 +252,39 @@ describe('users screen', () => {
         ),
       ).toBeInTheDocument();
     });
+  });
+
+  it('when the server refuses the reason, then its words show beside the field and the dialog stays', async () => {
+    const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          requestId: 'r3',
+          details: {
+            fields: [
+              { path: 'reason', rule: 'card_number', message: 'must not contain a card number' },
+            ],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'sam@example.com',
+      'Disable sam@example.com',
+      'Disable this user?',
+    );
+    await app.user.type(within(dialog).getByLabelText(/Reason/), 'Asked by the team lead');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    await waitFor(() => {
+      expect(within(dialog).getByLabelText(/Reason/)).toHaveAccessibleDescription(
+        'must not contain a card number',
+      );
+    });
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('when enabling, then it is sent at once (not destructive)', async () => {
@@ -283,20 +330,25 @@ describe('users screen', () => {
     ).toBeInTheDocument();
   });
 
-  it('when resetting two-step sign-in, then it asks first and the row shows it off afterwards', async () => {
+  it('when resetting two-step sign-in, then it asks why first, sends the reason, and the row shows it off afterwards', async () => {
     const app = renderApp('/users', new FakeBff());
-    const table = await usersTable();
-    await app.user.click(
-      within(rowOf(table, 'sam@example.com')).getByRole('button', {
-        name: 'Reset two-step sign-in of sam@example.com',
-      }),
+    const dialog = await openFromRow(
+      app,
+      'sam@example.com',
+      'Reset two-step sign-in of sam@example.com',
+      'Reset two-step sign-in?',
     );
-    const confirm = await screen.findByRole('dialog', { name: 'Reset two-step sign-in?' });
-    await app.user.click(within(confirm).getByRole('button', { name: 'Reset' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    expect(await within(dialog).findByText('Say why (3 to 500 characters).')).toBeInTheDocument();
+    expect(app.bff.requestsTo('POST', '/api/users/u-sam/reset-totp')).toHaveLength(0);
+    await app.user.type(within(dialog).getByLabelText(/Reason/), 'Lost their phone');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reset' }));
     expect(
       await screen.findByText(/Two-step sign-in of sam@example.com was reset/),
     ).toBeInTheDocument();
-    expect(app.bff.requestsTo('POST', '/api/users/u-sam/reset-totp')).toHaveLength(1);
+    expect(app.bff.requestsTo('POST', '/api/users/u-sam/reset-totp').map((r) => r.body)).toEqual([
+      { reason: 'Lost their phone' },
+    ]);
     await waitFor(() => {
       expect(
         within(rowOf(screen.getByRole('table', { name: 'Users' }), 'sam@example.com')).getByText(
@@ -304,5 +356,41 @@ describe('users screen', () => {
         ),
       ).toBeInTheDocument();
     });
+  });
+
+  it('when an auditor opens the screen, then every account shows with its state, and nothing can be created or changed', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'audrey@example.com',
+      users: [
+        makeUser({ email: 'admin@example.com', roles: ['admin'] }),
+        makeUser({ email: 'audrey@example.com', roles: ['auditor'] }),
+        makeUser({
+          email: 'sam@example.com',
+          roles: ['support'],
+          totpEnabled: true,
+          passwordChangeRequired: true,
+        }),
+        makeUser({
+          email: 'fin@example.com',
+          roles: ['finance'],
+          disabled: true,
+          lastLoginAt: null,
+        }),
+      ],
+    });
+    renderApp('/users', bff);
+    const table = await usersTable();
+    expect(screen.getByText(/administrators change them/)).toBeInTheDocument();
+    const sam = rowOf(table, 'sam@example.com');
+    expect(within(sam).getByText('Support')).toBeInTheDocument();
+    expect(within(sam).getByText('Active')).toBeInTheDocument();
+    expect(within(sam).getByText('Temporary password')).toBeInTheDocument();
+    expect(within(sam).getByText('On')).toBeInTheDocument();
+    const fin = rowOf(table, 'fin@example.com');
+    expect(within(fin).getByText('Disabled')).toBeInTheDocument();
+    expect(within(fin).getByText('Never')).toBeInTheDocument();
+    expect(within(table).queryByRole('columnheader', { name: 'Actions' })).not.toBeInTheDocument();
+    expect(within(table).queryAllByRole('button')).toEqual([]);
+    expect(screen.queryByRole('button', { name: 'Create user' })).not.toBeInTheDocument();
   });
 });

@@ -1,0 +1,148 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { ReasonSchema, type User } from '@paydesk/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormDialog } from '../../../components/form-dialog';
+import { useNotify } from '../../../components/notifier';
+import { fieldHelp } from '../../../lib/field-help';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { resetUserTotp, updateUser, userKeys } from '../api/users';
+import { describeUserError } from './user-errors';
+
+// The reason of both requests, under the same shared rule (3–500 characters, kept in the audit log).
+const ReasonFormSchema = z.object({ reason: ReasonSchema });
+type ReasonInput = z.input<typeof ReasonFormSchema>;
+type ReasonOutput = z.output<typeof ReasonFormSchema>;
+
+/** A step that locks someone out of something: it says why, and the audit log keeps it. */
+export type UserStep = 'disable' | 'reset-totp';
+
+const STEPS: Record<
+  UserStep,
+  {
+    title: string;
+    confirmLabel: string;
+    consequence: (user: User) => string;
+    send: (user: User, reason: string) => Promise<User>;
+    done: (user: User) => string;
+  }
+> = {
+  disable: {
+    title: 'Disable this user?',
+    confirmLabel: 'Disable',
+    consequence: (user) =>
+      `${user.email} will be signed out everywhere and cannot sign in until enabled again.`,
+    send: (user, reason) => updateUser({ id: user.id, body: { disabled: true, reason } }),
+    done: (user) => `${user.email} is disabled and signed out.`,
+  },
+  'reset-totp': {
+    title: 'Reset two-step sign-in?',
+    confirmLabel: 'Reset',
+    consequence: (user) =>
+      `${user.email} will be signed out, their authenticator and recovery codes stop working, and they sign in with their password alone until they enrol again.`,
+    send: (user, reason) => resetUserTotp({ id: user.id, body: { reason } }),
+    done: (user) => `Two-step sign-in of ${user.email} was reset; they can enrol again.`,
+  },
+};
+
+/** Disables a user or resets their two-step sign-in, once the admin has said why. */
+export default function UserReasonDialog({
+  user,
+  step,
+  onClose,
+}: {
+  user: User;
+  step: UserStep;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const words = STEPS[step];
+  const { register, handleSubmit, formState, setError } = useForm<
+    ReasonInput,
+    unknown,
+    ReasonOutput
+  >({
+    resolver: zodResolver(ReasonFormSchema),
+    defaultValues: { reason: '' },
+  });
+
+  const [besideField, setBesideField] = useState(false);
+  const mutation = useMutation({
+    mutationFn: ({ reason }: ReasonOutput) => words.send(user, reason),
+    onSuccess: async (changed) => {
+      notify(words.done(changed));
+      onClose();
+      await client.invalidateQueries({ queryKey: userKeys.all });
+    },
+    // A refusal is said once, in the dialog: beside the reason when it names it, else in its alert.
+    onError: (error) => {
+      setBesideField(applyServerFieldErrors(error, setError, ['reason']));
+    },
+  });
+
+  return (
+    <FormDialog
+      open
+      dirty={formState.isDirty}
+      busy={mutation.isPending}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
+      <form
+        noValidate
+        aria-labelledby={titleId}
+        onSubmit={(event) => {
+          void handleSubmit((values) => {
+            mutation.mutate(values);
+          })(event);
+        }}
+      >
+        <DialogTitle id={titleId}>{words.title}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2}>
+            {mutation.isError && !besideField ? (
+              <Alert severity="error">{describeUserError(mutation.error)}</Alert>
+            ) : null}
+            <DialogContentText>{words.consequence(user)}</DialogContentText>
+            <TextField
+              label="Reason"
+              required
+              autoFocus
+              multiline
+              minRows={2}
+              error={formState.errors.reason !== undefined}
+              helperText={fieldHelp(
+                formState.errors.reason,
+                'Say why (3 to 500 characters).',
+                'Required: kept in the audit log with your name.',
+              )}
+              {...register('reason')}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" color="error" loading={mutation.isPending}>
+            {words.confirmLabel}
+          </Button>
+        </DialogActions>
+      </form>
+    </FormDialog>
+  );
+}
