@@ -38,6 +38,7 @@ import { createServices, type Services } from './services/index.js';
 import { viewHandlers } from './views/routes.js';
 import { SavedViews } from './views/service.js';
 import { maskPans } from './services/redact.js';
+import { failureFields, failureLevel, noteFailure } from './logger.js';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +51,8 @@ export interface AppDeps {
   eventBus?: EventBus;
   /** how refusals of unidentified clients are audited (default: one per client and code a minute) */
   refusalAudit?: Partial<RefusalThrottleOptions>;
+  /** this instance in job leases (main.ts gives the logger the same); default: a random one */
+  instanceId?: string;
 }
 
 export interface App {
@@ -84,6 +87,7 @@ function pollTimings(r: ReconcileConfig) {
 export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
   const clock = deps.clock ?? systemClock;
+  const instanceId = deps.instanceId ?? randomUUID();
   const services = createServices(config, db, clock);
   const payments = createPayments({
     config,
@@ -93,6 +97,7 @@ export function createApp(deps: AppDeps): App {
     audit: services.audit,
     options: {
       gatewayTimeoutMs: config.gatewayTimeoutMs,
+      instanceId,
       cardRefVersion: config.cardRefVersion,
       ...(config.reconcile === undefined ? {} : { reconcile: { ...config.reconcile } }),
       ...(config.callbacks === undefined ? {} : { callbacks: config.callbacks }),
@@ -113,6 +118,7 @@ export function createApp(deps: AppDeps): App {
     audit: services.audit,
     options: {
       gatewayTimeoutMs: config.gatewayTimeoutMs,
+      instanceId,
       ...(config.reconcile === undefined ? {} : { poll: pollTimings(config.reconcile) }),
       ...(config.paymentLinkFollow === undefined
         ? {}
@@ -169,11 +175,16 @@ export function createApp(deps: AppDeps): App {
       // The SPA's static files (some 60 per page load) only at debug: on-call reads the API.
       customLogLevel: (req, res, err) =>
         err !== undefined || res.statusCode >= 500
-          ? 'error'
+          ? failureLevel(res.statusCode)
           : res.statusCode < 400 &&
               ((req as { originalUrl?: string }).originalUrl ?? req.url).startsWith('/assets/')
             ? 'debug'
             : 'info',
+      // A failed request's one line carries its cause, as noted where it was answered (noteFailure).
+      customErrorObject: (_req, _res, err, val: Record<string, unknown>) => {
+        const { err: _placeholder, ...line } = val;
+        return { ...line, ...failureFields(err) };
+      },
     }),
   );
 
@@ -221,6 +232,7 @@ export function createApp(deps: AppDeps): App {
     // Ready is the database alone: with the gateway down, staff still find orders, read the
     // audit log and prepare payouts, and every instance would be equally unready anyway.
     const ok = database === 'ok';
+    if (!ok) noteFailure(res, new AppError('SERVICE_UNAVAILABLE', 'database unavailable'));
     const body: ReadyResponse = {
       status: ok ? 'ok' : 'unavailable',
       checks: { database, gateway },
@@ -285,7 +297,7 @@ export function createApp(deps: AppDeps): App {
       appErr = bodyError(err);
     } else {
       appErr = toAppError(err);
-      logger.error({ err, requestId: requestIdOf(req) }, 'unhandled error');
+      noteFailure(res, err);
     }
     res.status(appErr.status).json(errorEnvelope(appErr, requestIdOf(req)));
   });

@@ -219,6 +219,30 @@ describe('config', () => {
     ]);
   });
 
+  it('when SHUTDOWN_TIMEOUT_MS is unset, then it is GATEWAY_TIMEOUT_MS + 5 s; set, it must be longer than GATEWAY_TIMEOUT_MS, or the start is refused naming both', () => {
+    expect(loadConfig(base, { baseDir: dir }).shutdownTimeoutMs).toBe(20_000);
+    expect(
+      loadConfig({ ...base, GATEWAY_TIMEOUT_MS: '30000' }, { baseDir: dir }).shutdownTimeoutMs,
+    ).toBe(35_000);
+    expect(
+      loadConfig({ ...base, SHUTDOWN_TIMEOUT_MS: '15001' }, { baseDir: dir }).shutdownTimeoutMs,
+    ).toBe(15_001);
+    for (const [shutdown, gateway] of [
+      ['10000', undefined],
+      ['15000', undefined],
+      ['20000', '20000'],
+    ] as const) {
+      expect(
+        issuesOf({ ...base, SHUTDOWN_TIMEOUT_MS: shutdown, GATEWAY_TIMEOUT_MS: gateway }),
+      ).toEqual([
+        {
+          key: 'SHUTDOWN_TIMEOUT_MS',
+          rule: 'must be longer than GATEWAY_TIMEOUT_MS, so that a stop does not cut a gateway exchange under way (unset: GATEWAY_TIMEOUT_MS + 5000)',
+        },
+      ]);
+    }
+  });
+
   it('when PAYMENT_LINK_FOLLOW_* are set, then sent links are checked on that schedule; unset, 5 min, every 15 min, for 24 h; an interval a check could outlast is refused', () => {
     expect(loadConfig(base, { baseDir: dir }).paymentLinkFollow).toEqual({
       firstAfterMs: 300_000,
@@ -260,6 +284,20 @@ describe('config', () => {
     expect(issuesOf({ ...base, SETTLEMENT_CHECK_AFTER_MS: '1h' })[0]?.key).toBe(
       'SETTLEMENT_CHECK_AFTER_MS',
     );
+  });
+
+  it('when PAYOUT_HOLD_MAX_AGE_MS is set, then held payouts lapse that long after they were prepared; unset, 7 days; out of range is refused', () => {
+    expect(loadConfig(base, { baseDir: dir }).payoutHoldMaxAgeMs).toBe(604_800_000);
+    expect(
+      loadConfig({ ...base, PAYOUT_HOLD_MAX_AGE_MS: '86400000' }, { baseDir: dir })
+        .payoutHoldMaxAgeMs,
+    ).toBe(86_400_000);
+    expect(issuesOf({ ...base, PAYOUT_HOLD_MAX_AGE_MS: '59999' })).toEqual([
+      { key: 'PAYOUT_HOLD_MAX_AGE_MS', rule: 'must be at least 60000' },
+    ]);
+    expect(issuesOf({ ...base, PAYOUT_HOLD_MAX_AGE_MS: '2592000001' })).toEqual([
+      { key: 'PAYOUT_HOLD_MAX_AGE_MS', rule: 'must be at most 2592000000' },
+    ]);
   });
 
   it('when LIVE_EVENTS_HEARTBEAT_MS is set, then event streams beat (and re-check their session) that often; unset, every 15 s; out of range is refused', () => {

@@ -55,6 +55,7 @@ export interface Config {
   gatewayTimeoutMs: number;
   /** create-card-ref through v2 (control value) or v4 (OAuth RSA-SHA256) */
   cardRefVersion: 'v2' | 'v4';
+  /** longer than gatewayTimeoutMs (default: gatewayTimeoutMs + SHUTDOWN_MARGIN_MS) */
   shutdownTimeoutMs: number;
   /**
    * Timings of the reconciler and the payout status poller (both follow the same schedule). Absent
@@ -78,6 +79,11 @@ export interface Config {
    * long after its approval, when the gateway has settled it (absent: the payments default, 24 h 5 min)
    */
   settlementCheckAfterMs?: number;
+  /**
+   * `PAYOUT_HOLD_MAX_AGE_MS`: a held single payout or payout-form link not approved this long after
+   * it was prepared lapses, its sealed data erased (absent: the payouts default, 7 days)
+   */
+  payoutHoldMaxAgeMs?: number;
 }
 
 /** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
@@ -113,15 +119,24 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-const intIn = (min: number, max: number, fallback: number) =>
+const wholeIn = (min: number, max: number) =>
   z
     .string()
     .trim()
     .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const intIn = (min: number, max: number, fallback: number) =>
+  wholeIn(min, max)
     .optional()
     .transform((v) => v ?? fallback);
+
+/**
+ * How much longer than GATEWAY_TIMEOUT_MS the shutdown waits by default: a request's gateway
+ * exchange may take that long, and its outcome is recorded after it.
+ */
+export const SHUTDOWN_MARGIN_MS = 5_000;
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
@@ -210,7 +225,8 @@ const envSchema = z.object({
   READY_GATEWAY_TIMEOUT_MS: intIn(1, 60_000, 2_000),
   GATEWAY_TIMEOUT_MS: intIn(100, 120_000, 15_000),
   CARD_REF_VERSION: z.enum(['v2', 'v4']).default('v2'),
-  SHUTDOWN_TIMEOUT_MS: intIn(0, 600_000, 10_000),
+  // unset: GATEWAY_TIMEOUT_MS + SHUTDOWN_MARGIN_MS
+  SHUTDOWN_TIMEOUT_MS: wholeIn(0, 600_000).optional(),
   RECONCILE_POLL_INTERVAL_MS: intIn(10, 60_000, 1_000),
   RECONCILE_FAST_MIN_MS: intIn(10, 600_000, 3_000),
   RECONCILE_FAST_MAX_MS: intIn(10, 600_000, 5_000),
@@ -223,6 +239,8 @@ const envSchema = z.object({
   PAYMENT_LINK_FOLLOW_INTERVAL_MS: intIn(1_000, 86_400_000, 900_000),
   PAYMENT_LINK_FOLLOW_HORIZON_MS: intIn(60_000, 2_592_000_000, 86_400_000),
   SETTLEMENT_CHECK_AFTER_MS: intIn(1_000, 604_800_000, 86_700_000),
+  // 1 minute to 30 days, default 7 days
+  PAYOUT_HOLD_MAX_AGE_MS: intIn(60_000, 2_592_000_000, 604_800_000),
 });
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -383,6 +401,13 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       rule: 'must be more than twice GATEWAY_TIMEOUT_MS',
     });
   }
+  if (e.SHUTDOWN_TIMEOUT_MS !== undefined && e.SHUTDOWN_TIMEOUT_MS <= e.GATEWAY_TIMEOUT_MS) {
+    // A stop must not cut a request in the middle of its gateway exchange.
+    issues.push({
+      key: 'SHUTDOWN_TIMEOUT_MS',
+      rule: `must be longer than GATEWAY_TIMEOUT_MS, so that a stop does not cut a gateway exchange under way (unset: GATEWAY_TIMEOUT_MS + ${SHUTDOWN_MARGIN_MS})`,
+    });
+  }
   if (e.SESSION_IDLE_SECONDS > e.SESSION_ABSOLUTE_SECONDS) {
     issues.push({ key: 'SESSION_IDLE_SECONDS', rule: 'must not exceed SESSION_ABSOLUTE_SECONDS' });
   }
@@ -420,7 +445,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     readyGatewayTimeoutMs: e.READY_GATEWAY_TIMEOUT_MS,
     gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
     cardRefVersion: e.CARD_REF_VERSION,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? e.GATEWAY_TIMEOUT_MS + SHUTDOWN_MARGIN_MS,
     reconcile: {
       pollIntervalMs: e.RECONCILE_POLL_INTERVAL_MS,
       fastMinMs: e.RECONCILE_FAST_MIN_MS,
@@ -436,6 +461,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       horizonMs: e.PAYMENT_LINK_FOLLOW_HORIZON_MS,
     },
     settlementCheckAfterMs: e.SETTLEMENT_CHECK_AFTER_MS,
+    payoutHoldMaxAgeMs: e.PAYOUT_HOLD_MAX_AGE_MS,
   };
 }
 

@@ -1,11 +1,14 @@
 // Starts the BFF: configuration, database (migrated), bootstrap admin, HTTP server, graceful stop.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { describeDatabaseError } from './db/migrations.js';
-import { createLogger } from './logger.js';
+import { checkSecrets } from './db/secret-check.js';
+import { createLogger, logAuditHead } from './logger.js';
 import { PgNotifyEventBus } from './payments/index.js';
+import { shutdown } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -18,10 +21,23 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  // One id for this instance: on every log line and in every job lease it holds.
+  const instanceId = randomUUID();
+  const logger = createLogger(config.logLevel, undefined, instanceId);
   const db = await openDatabase(config.database, 10, (err) => {
     logger.warn({ err }, 'an idle database connection failed');
   });
+  try {
+    if ((await checkSecrets(db, config.sessionSecret, Date.now())) === 'recorded')
+      logger.info('recorded the session secret’s key check in the database');
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`paydesk-bff: ${err.message}\n`);
+      await db.close();
+      process.exit(2);
+    }
+    throw err;
+  }
   // With PostgreSQL (several instances) live updates travel through LISTEN/NOTIFY, so a browser
   // connected to one instance sees changes made through another.
   const eventBus =
@@ -32,8 +48,10 @@ async function main(): Promise<void> {
     config,
     db,
     logger,
+    instanceId,
     ...(eventBus === undefined ? {} : { eventBus }),
   });
+  await logAuditHead(services.audit, logger);
   if (
     config.bootstrapAdmin !== null &&
     (await services.users.bootstrapAdmin(config.bootstrapAdmin))
@@ -66,19 +84,28 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      server.closeAllConnections();
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    server.close(() => {
-      Promise.all([payments.close(), payouts.close()])
-        .then(() => db.close())
-        .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-    });
-    server.closeIdleConnections();
+    shutdown({
+      server,
+      endStreams: () => {
+        payments.streams.endAll();
+      },
+      close: async () => {
+        await Promise.all([payments.close(), payouts.close()]);
+        await db.close();
+      },
+      timeoutMs: config.shutdownTimeoutMs,
+    }).then(
+      ({ forced }) => {
+        if (forced) {
+          logger.warn(
+            { shutdownTimeoutMs: config.shutdownTimeoutMs },
+            'requests still open at the shutdown timeout were cut',
+          );
+        }
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', () => {
     stop('SIGTERM');

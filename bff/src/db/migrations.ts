@@ -151,6 +151,31 @@ function temporaryPasswordsMigration(kind: DatabaseKind): Migration {
 
 export const TEMPORARY_PASSWORDS_MIGRATION_NAME = '0011-temporary-passwords';
 
+/**
+ * Key checks: per secret the BFF keeps data under (by name, `session`), an HMAC of a fixed label
+ * under it, never the secret. The first instance to start writes it; every later start compares
+ * (db/secret-check.ts), so that an instance given another secret stops at once instead of failing
+ * later in ways that look like tampering.
+ */
+function secretChecksMigration(kind: DatabaseKind): Migration {
+  const ms = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql
+        .raw(
+          `create table secret_checks (
+          name text primary key,
+          check_value text not null,
+          created_at ${ms} not null
+        )`,
+        )
+        .execute(db);
+    },
+  };
+}
+
+export const SECRET_CHECKS_MIGRATION_NAME = '0015-secret-checks';
+
 /** Every migration by name (the Migrator applies them in name order). */
 export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -160,6 +185,7 @@ export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
     ...viewsMigrations(kind),
     '0008-audit-chain': auditChainMigration(kind),
     [TEMPORARY_PASSWORDS_MIGRATION_NAME]: temporaryPasswordsMigration(kind),
+    [SECRET_CHECKS_MIGRATION_NAME]: secretChecksMigration(kind),
   };
 }
 

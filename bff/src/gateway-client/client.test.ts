@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formDecode, verifyOAuth } from '@paydesk/shared/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
 import { GatewayClient } from './client.js';
 import { maskPan } from './redact.js';
 
@@ -285,6 +286,119 @@ describe('GatewayClient', () => {
       control: '[redacted]',
     });
     expect(maskPan('4111111111111111')).toBe('411111******1111');
+  });
+
+  it('when exchanges fail (5xx, dropped connection, no reply in time, nothing listening), then each is logged once at warn with the operation, endpoint, order ids and how it failed, and no card data, control or reply body', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const gateway = await fakeGateway((req, res) => {
+      if (req.url.includes('/sale/')) json(res, 503, { type: 'error', 'error-code': 'BUSY' });
+      else if (req.url.includes('/void/')) res.socket?.destroy();
+      // anything else is never answered
+    });
+    const client = new GatewayClient({
+      baseUrl: gateway.baseUrl,
+      merchant,
+      timeoutMs: 10_000,
+      logger,
+    });
+    await client.send('sale', '1001', {
+      client_orderid: 'ord-9',
+      amount: '1.00',
+      email: 'a@b.c',
+      credit_card_number: '4111111111111111',
+      cvv2: '123',
+    });
+    await client.send('void', '1002', { client_orderid: 'ord-8', orderid: '808', comment: 'c' });
+    await new GatewayClient({ baseUrl: gateway.baseUrl, merchant, timeoutMs: 100, logger }).send(
+      'status',
+      '1001',
+      { client_orderid: 'ord-7', orderid: '707' },
+    );
+    await new GatewayClient({
+      baseUrl: 'http://127.0.0.1:9/paynet',
+      merchant,
+      timeoutMs: 2000,
+      logger,
+    }).send('capture', '1003', capture);
+    // A definite refusal is the gateway's answer, not a failure of the exchange: not logged here.
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(
+      parsed.map(
+        ({
+          level,
+          operation,
+          endpointId,
+          clientOrderId,
+          orderid,
+          outcome,
+          reason,
+          httpStatus,
+          code,
+        }) => ({
+          level,
+          operation,
+          endpointId,
+          clientOrderId,
+          orderid,
+          outcome,
+          reason,
+          httpStatus,
+          code,
+        }),
+      ),
+    ).toEqual([
+      {
+        level: 40,
+        operation: 'sale',
+        endpointId: '1001',
+        clientOrderId: 'ord-9',
+        orderid: null,
+        outcome: 'unknown',
+        reason: 'server-error',
+        httpStatus: 503,
+        code: 'BUSY',
+      },
+      {
+        level: 40,
+        operation: 'void',
+        endpointId: '1002',
+        clientOrderId: 'ord-8',
+        orderid: '808',
+        outcome: 'unknown',
+        reason: 'connection-lost',
+        httpStatus: null,
+        code: expect.any(String) as unknown,
+      },
+      {
+        level: 40,
+        operation: 'status',
+        endpointId: '1001',
+        clientOrderId: 'ord-7',
+        orderid: '707',
+        outcome: 'unknown',
+        reason: 'timeout',
+        httpStatus: null,
+        code: null,
+      },
+      {
+        level: 40,
+        operation: 'capture',
+        endpointId: '1003',
+        clientOrderId: 'ord-1',
+        orderid: '555',
+        outcome: 'not-sent',
+        reason: 'not-sent',
+        httpStatus: null,
+        code: 'ECONNREFUSED',
+      },
+    ]);
+    const all = lines.join('');
+    expect(all).not.toContain('4111111111111111');
+    expect(all).not.toContain('411111******1111');
+    expect(all).not.toContain('"123"');
+    expect(all).not.toContain('control');
+    expect(all).not.toContain(merchant.controlKey);
   });
 
   it('when an RSA operation is needed without a configured key, then sending refuses before any request', async () => {

@@ -15,6 +15,7 @@ import {
   type GatewayReply,
   type OperationSpec,
 } from '@paydesk/shared/protocol';
+import type { Logger } from 'pino';
 import { request } from 'undici';
 import { redactFields } from './redact.js';
 
@@ -32,6 +33,8 @@ export interface GatewayClientOptions {
   /** How long to wait for a reply before the outcome is `unknown`. */
   timeoutMs: number;
   now?: () => Date;
+  /** where an exchange whose outcome was not learned (or that was not sent) is logged, at warn */
+  logger?: Logger;
 }
 
 /** One request and its reply as they may be stored and shown: redacted, never a secret. */
@@ -187,15 +190,15 @@ export class GatewayClient {
       exchange.receivedAt = this.now().toISOString();
       if (deadline.signal.aborted) {
         exchange.error = `no reply within ${this.options.timeoutMs} ms`;
-        return { kind: 'unknown', reason: 'timeout', exchange };
+        return this.failed({ kind: 'unknown', reason: 'timeout', exchange });
       }
       const code = errorCode(error);
       if (code !== undefined && NOT_SENT_CODES.has(code)) {
         exchange.error = `could not connect to the gateway (${code})`;
-        return { kind: 'not-sent', reason: exchange.error, exchange };
+        return this.failed({ kind: 'not-sent', reason: exchange.error, exchange }, code);
       }
       exchange.error = `connection lost before a reply${code === undefined ? '' : ` (${code})`}`;
-      return { kind: 'unknown', reason: 'connection-lost', exchange };
+      return this.failed({ kind: 'unknown', reason: 'connection-lost', exchange }, code);
     } finally {
       clearTimeout(timer);
     }
@@ -210,17 +213,46 @@ export class GatewayClient {
     } catch {
       exchange.rawReply = text.slice(0, 2000);
       exchange.error = 'the gateway reply could not be read';
-      return {
+      return this.failed({
         kind: 'unknown',
         reason: status >= 500 ? 'server-error' : 'unreadable-reply',
         exchange,
-      };
+      });
     }
     exchange.reply = redactFields(reply.fields);
     if (status >= 500) {
       exchange.error = `gateway answered ${status}`;
-      return { kind: 'unknown', reason: 'server-error', exchange };
+      return this.failed({ kind: 'unknown', reason: 'server-error', exchange }, reply.errorCode);
     }
     return { kind: 'reply', httpStatus: status, reply, exchange };
+  }
+
+  /**
+   * Logs an exchange whose outcome Paydesk did not learn, or that never left, at warn: what it was
+   * (operation, endpoint, the order's ids as the redacted request holds them) and how it failed
+   * (the outcome, its reason, the HTTP status and the error's or the gateway's code). Never a
+   * field's value beyond those ids, nor the reply's body.
+   */
+  private failed(
+    outcome: Exclude<GatewayOutcome, { kind: 'reply' }>,
+    code?: string,
+  ): GatewayOutcome {
+    const { exchange } = outcome;
+    this.options.logger?.warn(
+      {
+        operation: exchange.operation,
+        endpointId: exchange.endpointId,
+        clientOrderId: exchange.request.client_orderid ?? null,
+        orderid: exchange.request.orderid ?? null,
+        outcome: outcome.kind,
+        reason: outcome.kind === 'unknown' ? outcome.reason : 'not-sent',
+        httpStatus: exchange.httpStatus,
+        code: code ?? null,
+      },
+      outcome.kind === 'unknown'
+        ? 'gateway exchange failed: outcome unknown'
+        : 'gateway request not sent',
+    );
+    return outcome;
   }
 }

@@ -11,6 +11,7 @@ import {
   type Role,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import { noteFailure } from '../logger.js';
 import type { AuditEntry } from '../services/audit.js';
 import type { AuthenticatedSession, ClientInfo } from '../services/auth.js';
 import type { Services } from '../services/index.js';
@@ -255,7 +256,8 @@ export function makeRunner(
         reply = await handler(ctx);
       } catch (caught) {
         const err = toAppError(caught);
-        if (err.status >= 500) logger.error({ err: caught, requestId }, 'request failed');
+        // The request logger's line for this request says why (app.ts): no line of its own.
+        if (err.status >= 500) noteFailure(res, caught);
         const quietProbe = req.method === 'GET' && err.status === 401;
         if (err.code === 'CSRF_REJECTED' && token !== undefined && token !== '')
           ctx.audit.actor = await actorOf(token);

@@ -16,16 +16,20 @@ import { queryTemplate } from '../db/query-template.js';
 import { AppError } from '../errors.js';
 import { redactFields } from '../gateway-client/redact.js';
 import { maskPans } from '../services/redact.js';
+import { amountsOutOfRange, auditNotRecorded, recordOutOfRange } from './amount-range.js';
 import type { PayDatabase, PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
-import type { GatewayView, Ledger } from './ledger.js';
+import type { GatewayView, Ledger, TimelineInput } from './ledger.js';
 import type { CallbackLimits } from './options.js';
 import type { TransactionsService } from './transactions.js';
 
 export interface CallbackResult {
   status: 200;
-  /** `deferred`: stored, its `status` check left to the reconciler (see `unconfirmedWindowMs`) */
-  outcome: 'confirmed' | 'duplicate' | 'stored-unconfirmed' | 'deferred';
+  /**
+   * `deferred`: stored, its `status` check left to the reconciler (see `unconfirmedWindowMs`);
+   * `not-applied`: stored, its `status` reply shows an amount Paydesk cannot hold (amount-range.ts)
+   */
+  outcome: 'confirmed' | 'duplicate' | 'stored-unconfirmed' | 'deferred' | 'not-applied';
   transactionId: string | null;
 }
 
@@ -228,8 +232,8 @@ export class CallbackReceiver {
     // Shed it when it would have to wait (every turn taken) and enough wait already.
     const waiting = this.#db.sizeBy({ priority: STORE });
     if (this.#db.pending >= this.limits.concurrency && waiting >= this.limits.queueLimit) {
-      // Nothing stored: the gateway delivers it again later.
-      this.logger.warn({ serial, waiting }, 'gateway callback shed');
+      // Nothing stored: the gateway delivers it again later. The request logger's line (at warn)
+      // carries this message.
       throw new AppError(
         'SERVICE_UNAVAILABLE',
         `${String(waiting)} callbacks are waiting for the database; deliver this one again later`,
@@ -396,6 +400,11 @@ export class CallbackReceiver {
         : ` (its URL named endpoint ${endpointId}; status asked on the order's endpoint ${asked})`;
     if (view !== null) callbackEntry.title = confirmedTitle(serial, status, view);
     callbackEntry.title += redirected;
+    if (view !== null) {
+      const outOfRange = amountsOutOfRange(view);
+      if (outOfRange.length > 0)
+        return this.notApplied(stored, view, exchangeData(outcome), callbackEntry, outOfRange);
+    }
     if (view === null) {
       // Stored, but not confirmed: answer 200 (the callback itself is valid) and let the
       // reconciler confirm it; a known order gets a job, an unknown one waits for its next callback.
@@ -444,6 +453,49 @@ export class CallbackReceiver {
     );
     this.ledger.publish(result.row, result.created);
     return { status: 200, outcome: 'confirmed', transactionId: result.row.id };
+  }
+
+  /**
+   * A callback whose `status` reply shows an amount Paydesk cannot hold: answered 200 all the same
+   * (it is valid, and would be delivered again forever), kept as stored, the order flagged (a known
+   * one) and the problem audited and logged. A known order's callback is marked applied to it, so
+   * that a repeat is a duplicate; an unknown order is not created.
+   */
+  private async notApplied(
+    stored: StoredCallback,
+    view: GatewayView,
+    exchange: Record<string, unknown>,
+    callbackEntry: TimelineInput,
+    amounts: string[],
+  ): Promise<CallbackResult> {
+    const { endpointId, serial, orderid } = stored;
+    const ledger = this.ledger;
+    const row = await this.#step(APPLY, () =>
+      ledger.tx(async (trx) => {
+        const known = await trx
+          .selectFrom('transactions')
+          .select('id')
+          .where('orderid', '=', view.orderid)
+          .executeTakeFirst();
+        if (known !== undefined) {
+          const updated = await recordOutOfRange(ledger, trx, known.id, view, amounts, {
+            source: 'callback',
+            exchange,
+            timelineAfter: [callbackEntry],
+          });
+          await trx.executeQuery(callbackApplied(trx, { serial, transactionId: known.id }));
+          return updated;
+        }
+        await auditNotRecorded(ledger, trx, view, amounts, 'callback', { serial });
+        return null;
+      }),
+    );
+    this.logger.error(
+      { endpointId, orderid, serial, transactionId: row?.id ?? null, amounts },
+      'callback not applied: its status shows an amount Paydesk cannot hold',
+    );
+    if (row !== null) ledger.publish(row, false);
+    return { status: 200, outcome: 'not-applied', transactionId: row?.id ?? null };
   }
 
   /**

@@ -307,6 +307,66 @@ for (const variant of DB_VARIANTS) {
         });
       });
 
+      it('when the first charge’s status shows an amount above 2^53 minor units, then the plan is settled active by it all the same, the charge is audited (not recorded) and it is not asked about again', async () => {
+        const HUGE = '99999999999999999.99';
+        const created = await crashedPlan({ maxPayments: 2 });
+        const firstCharge = `${created.clientOrderId}-1`;
+        // The gateway as it would answer for a charge of that amount (the plan cannot be created
+        // with one: Paydesk refuses such an amount).
+        const gateway = f.bff.payments.gateway;
+        const original = gateway.send.bind(gateway);
+        let asked = 0;
+        gateway.send = async (operation, endpointId, fields, ...rest) => {
+          const outcome = await original(operation, endpointId, fields, ...rest);
+          if (operation !== 'status' || fields.client_orderid !== firstCharge) return outcome;
+          asked += 1;
+          if (outcome.kind !== 'reply' || outcome.httpStatus !== 200) return outcome;
+          const replyFields = { ...outcome.reply.fields, amount: HUGE };
+          return { ...outcome, reply: { ...outcome.reply, fields: replyFields } };
+        };
+        const from = f.bff.logs.length;
+        try {
+          f.bff.clock.advance(66_000);
+          expect(await f.bff.payments.reconciler.runOnce()).toBeGreaterThanOrEqual(1);
+          f.bff.clock.advance(600_000);
+          await f.bff.payments.reconciler.runOnce();
+        } finally {
+          gateway.send = original;
+        }
+        expect(asked).toBe(1);
+        expect(await subscription(created.id)).toMatchObject({
+          state: 'active',
+          recurringPaymentId: created.recurringPaymentId,
+        });
+        expect(
+          await payDb(f.bff.db)
+            .selectFrom('transactions')
+            .select('id')
+            .where('client_orderid', '=', firstCharge)
+            .execute(),
+        ).toEqual([]);
+        const drift = (
+          await f.bff.db.k
+            .selectFrom('audit_log')
+            .select(['target', 'summary', 'error_code'])
+            .where('action', '=', 'transaction.drift')
+            .execute()
+        ).filter((r) => r.summary.includes(created.id));
+        expect(drift).toHaveLength(1);
+        expect(drift[0]).toMatchObject({ target: null, error_code: 'DRIFT' });
+        expect(JSON.parse(drift[0]?.summary ?? '{}')).toMatchObject({
+          subscriptionId: created.id,
+          detectedBy: 'reconcile',
+        });
+        const lines = f.bff.logs
+          .slice(from)
+          .map((l) => JSON.parse(l) as { level: number; msg: string; subscriptionId?: string })
+          .filter((l) => l.subscriptionId === created.id && l.level >= 40);
+        expect(lines.map((l) => l.msg)).toEqual([
+          "subscription recovery: its first charge's status shows an amount Paydesk cannot hold; not applied",
+        ]);
+      });
+
       it('when two instances look for abandoned plans at once, then the database lease gives the plan to one: the gateway is asked once, one audit row', async () => {
         await f.sandbox.faults({ errorRate: 1, operations: ['create-recurring-payment'] });
         const plan = await crashedPlan();

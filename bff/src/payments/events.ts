@@ -22,7 +22,34 @@ export interface EventBus {
  */
 export class StreamSlots {
   readonly #open = new Map<string, number>();
+  /** how each open stream is ended at shutdown */
+  readonly #enders = new Set<() => void>();
+  #closed = false;
   constructor(readonly limit: number) {}
+
+  /** True once `endAll` ran: the instance is stopping and opens no more streams. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Registers how an open stream is ended at shutdown; returns the function that forgets it. */
+  track(end: () => void): () => void {
+    this.#enders.add(end);
+    return () => {
+      this.#enders.delete(end);
+    };
+  }
+
+  /**
+   * Shutdown: ends every open stream and refuses new ones. A stream waits for events, not for an
+   * answer, so it would hold `server.close()` until the shutdown timeout; ended, its browser
+   * reconnects (to another instance, or to this one once it is back) and catches up.
+   */
+  endAll(): void {
+    this.#closed = true;
+    for (const end of [...this.#enders]) end();
+    this.#enders.clear();
+  }
 
   /** One more stream for `sessionId`: the function that gives the slot back, or null when full. */
   take(sessionId: string): (() => void) | null {

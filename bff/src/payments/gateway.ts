@@ -1,4 +1,5 @@
 // The payments module's use of the lead's gateway client: one client per BFF, the clock injected.
+import type { Logger } from 'pino';
 import { GatewayClient, type GatewayOutcome } from '../gateway-client/client.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -13,6 +14,7 @@ export function createGatewayClient(
   config: Config,
   clock: Clock,
   timeoutMs: number,
+  logger?: Logger,
 ): GatewayClient {
   return new GatewayClient({
     baseUrl: config.gatewayBaseUrl,
@@ -23,6 +25,7 @@ export function createGatewayClient(
     },
     timeoutMs,
     now: () => new Date(clock.now()),
+    ...(logger === undefined ? {} : { logger }),
   });
 }
 

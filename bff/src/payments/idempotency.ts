@@ -62,6 +62,30 @@ export async function settleInterruptedKey(
     .execute();
 }
 
+/**
+ * What became of the operation of a request interrupted before it answered (its key left in
+ * flight), as the resource it acted on shows it: `reply`, the answer the request would have given
+ * (the operation's outcome is known); `not_applied`, nothing happened under the key, which is let
+ * go so that the same request runs again; `confirming`, the outcome is still being confirmed with
+ * the gateway (409 with `message`, which says where to look).
+ */
+export type InterruptedOutcome =
+  | { kind: 'reply'; status: number; body: unknown }
+  | { kind: 'not_applied' }
+  | { kind: 'confirming'; message: string };
+
+/**
+ * For routes whose operation does not record its key (payouts): how a repeat of an interrupted
+ * request learns its outcome. A key still in flight `afterMs` after it was taken belongs to a
+ * request that can no longer be running (longer than any live request takes); `outcome` reads
+ * what its operation did since `takenAt`, when the key was taken (not what an earlier use of the
+ * key, past the retention, did). A younger key is a request still running: 409 as usual.
+ */
+export interface Interruption {
+  afterMs: number;
+  outcome: (takenAt: number) => Promise<InterruptedOutcome>;
+}
+
 export interface IdempotentReply {
   status: number;
   body: unknown;
@@ -192,12 +216,17 @@ export class Idempotency {
    * Takes the key in `k` (the caller's transaction, so the key commits with the work it guards,
    * or alone). Returns null when this request now owns the key; the stored reply when the key
    * already answered this same request (`claim.replayed`); throws 422 when it was used for another
-   * request and 409 while that request is still in flight. One statement: a key past the retention
-   * is taken over in place.
+   * request and 409 while that request is still in flight; with `interruption`, a key in flight
+   * longer than a live request takes is answered from the resource (`settleInterrupted`). One
+   * statement: a key past the retention is taken over in place.
    */
-  async take(k: PayDb | PayTrx, claim: IdempotencyClaim): Promise<IdempotentReply | null> {
+  async take(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    interruption?: Interruption,
+  ): Promise<IdempotentReply | null> {
     const inserted = await k.executeQuery(takeKey(k, this.taking(claim)));
-    return this.taken(k, claim, Number(inserted.numAffectedRows ?? 0n) > 0);
+    return this.taken(k, claim, Number(inserted.numAffectedRows ?? 0n) > 0, interruption);
   }
 
   /** What the insert of `take` (`takingInsert`) writes for `claim`, now. */
@@ -218,6 +247,7 @@ export class Idempotency {
     k: PayDb | PayTrx,
     claim: IdempotencyClaim,
     inserted: boolean,
+    interruption?: Interruption,
   ): Promise<IdempotentReply | null> {
     if (inserted) return null;
     const existing = await k
@@ -238,6 +268,13 @@ export class Idempotency {
         'this Idempotency-Key was already used for a different request; use a fresh key',
       );
     }
+    if (
+      (existing.state !== 'done' || existing.reply_body === null) &&
+      interruption !== undefined &&
+      existing.created_at <= this.clock.now() - interruption.afterMs
+    ) {
+      return this.settleInterrupted(k, claim, existing.created_at, interruption);
+    }
     if (existing.state !== 'done' || existing.reply_body === null) {
       throw new AppError(
         'IDEMPOTENCY_IN_FLIGHT',
@@ -251,6 +288,50 @@ export class Idempotency {
       throw new AppError(stored.code, stored.message, stored.details ?? undefined);
     claim.replayed = true;
     return { status: stored.status, body: stored.body, replayed: true };
+  }
+
+  /**
+   * A repeat of a request interrupted before it answered (`Interruption`): the outcome its
+   * operation had, stored as the key's reply (every later repeat gets the same); or, when nothing
+   * happened, the key let go and taken afresh, so that this request runs; or 409 while the outcome
+   * is being confirmed. The key is written only while it is still the interrupted request's
+   * (in flight, taken at `createdAt`).
+   */
+  private async settleInterrupted(
+    k: PayDb | PayTrx,
+    claim: IdempotencyClaim,
+    createdAt: number,
+    interruption: Interruption,
+  ): Promise<IdempotentReply | null> {
+    const outcome = await interruption.outcome(createdAt);
+    if (outcome.kind === 'confirming') throw new AppError('IDEMPOTENCY_IN_FLIGHT', outcome.message);
+    if (outcome.kind === 'not_applied') {
+      await k
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', claim.userId)
+        .where('key', '=', claim.key)
+        .where('state', '=', 'in_flight')
+        .where('created_at', '=', createdAt)
+        .execute();
+      // Taken afresh without the interruption: a key in flight now is a live request's.
+      return this.take(k, claim);
+    }
+    const stored: Stored = { kind: 'ok', status: outcome.status, body: outcome.body };
+    await k
+      .updateTable('idempotency_keys')
+      .set({
+        state: 'done',
+        reply_status: outcome.status,
+        reply_body: JSON.stringify(stored),
+        completed_at: this.clock.now(),
+      })
+      .where('user_id', '=', claim.userId)
+      .where('key', '=', claim.key)
+      .where('state', '=', 'in_flight')
+      .where('created_at', '=', createdAt)
+      .execute();
+    claim.replayed = true;
+    return { status: outcome.status, body: outcome.body, replayed: true };
   }
 
   /** Stores the reply that every repeat of the request gets. */
@@ -325,9 +406,10 @@ export class Idempotency {
     route: string,
     body: unknown,
     work: () => Promise<{ status: number; body: unknown }>,
+    interruption?: Interruption,
   ): Promise<IdempotentReply> {
     const claim = this.claim(userId, key, route, body);
-    const stored = await this.take(this.k, claim);
+    const stored = await this.take(this.k, claim, interruption);
     if (stored !== null) return stored;
     let reply: { status: number; body: unknown };
     try {

@@ -59,7 +59,8 @@ export function createPayments(deps: PaymentsDeps): Payments {
   const options = resolveOptions(deps.options);
   const bus = deps.bus ?? new InProcessEventBus();
   const gateway =
-    deps.gateway ?? createGatewayClient(deps.config, deps.clock, options.gatewayTimeoutMs);
+    deps.gateway ??
+    createGatewayClient(deps.config, deps.clock, options.gatewayTimeoutMs, deps.logger);
   const ledger = new Ledger(deps.db, deps.clock, deps.audit, bus, options);
   const endpointIds = configuredEndpointIds(deps.config);
   const transactions = new TransactionsService(ledger, gateway, endpointIds);

@@ -22,6 +22,12 @@ import { runWrites, type Write } from '../db/write-batch.js';
 import type { AuditLog } from '../services/audit.js';
 import { redact } from '../services/redact.js';
 import {
+  amountsOutOfRange,
+  outOfRangeReason,
+  recordOutOfRange,
+  StatusNotApplied,
+} from './amount-range.js';
+import {
   big,
   lockTransaction,
   lockTransactionByOrderid,
@@ -194,6 +200,11 @@ export interface ApplyResult {
   row: TransactionsTable;
   created: boolean;
   drift: string[];
+  /**
+   * The reply's amounts Paydesk cannot hold (amount-range.ts): the reply was recorded on the
+   * order, flagged and audited, and not applied. Empty: applied.
+   */
+  notApplied: string[];
 }
 
 /** How many timeline entries a transaction's detail shows (the oldest). */
@@ -501,6 +512,10 @@ export class Ledger {
    * operations to ours (by serial number, or a lost reply's operation by kind and amount), flags
    * and audits drift, records the exchange in the timeline, and keeps the order's settlement check
    * (settlement.ts) in step.
+   *
+   * A reply showing an amount Paydesk cannot hold (amount-range.ts) is never applied: on a known
+   * order it is recorded instead (`notApplied` says so; the caller stops following it), and for an
+   * order Paydesk does not know, `StatusNotApplied` is thrown with nothing written.
    */
   async applyStatus(
     trx: PayTrx,
@@ -521,6 +536,8 @@ export class Ledger {
       last?: boolean;
     },
   ): Promise<ApplyResult> {
+    const outOfRange = amountsOutOfRange(view);
+    if (outOfRange.length > 0) return this.recordNotApplied(trx, view, outOfRange, how);
     const now = this.clock.now();
     // An order Paydesk already knows (every callback after the first, every refresh): one
     // statement finds and locks it, with its operations.
@@ -647,7 +664,32 @@ export class Ledger {
         userAgent: null,
       });
     }
-    return { row, created, drift };
+    return { row, created, drift, notApplied: [] };
+  }
+
+  /**
+   * applyStatus for a reply with amounts Paydesk cannot hold: the known order flagged, the
+   * exchange, the caller's timeline entries and its writes recorded (amount-range.ts
+   * `recordOutOfRange`); nothing else of the order changes, its jobs are left to their callers.
+   * An order Paydesk does not know cannot be created: `StatusNotApplied`, nothing written.
+   */
+  private async recordNotApplied(
+    trx: PayTrx,
+    view: GatewayView,
+    amounts: string[],
+    how: Parameters<Ledger['applyStatus']>[3],
+  ): Promise<ApplyResult> {
+    const known = await this.lockOrderByOrderid(trx, view.orderid);
+    if (known === undefined) throw new StatusNotApplied(view, null);
+    const row = await recordOutOfRange(this, trx, known.row.id, view, amounts, {
+      source: how.source,
+      exchange: how.exchange,
+      actor: how.actor,
+      ...(how.timelineAfter === undefined ? {} : { timelineAfter: how.timelineAfter }),
+    });
+    const writes = how.writesAfter?.(trx, row.id) ?? [];
+    if (writes.length > 0) await runWrites(this.db.kind, trx, writes);
+    return { row, created: false, drift: [outOfRangeReason(amounts)], notApplied: amounts };
   }
 
   /**

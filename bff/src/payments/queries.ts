@@ -17,6 +17,7 @@ import {
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { maskedCard, toSummary } from './records.js';
@@ -59,26 +60,8 @@ interface Cursor {
   id: string;
 }
 
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.sort, c.value, c.id])).toString('base64url');
-}
-
 function decodeCursor(text: string, sort: TransactionSort): Cursor {
-  const bad = () =>
-    new AppError('VALIDATION_FAILED', 'query.cursor: not a cursor of this list (sort changed?)', {
-      fields: [{ path: 'query.cursor', rule: 'cursor', message: 'not a cursor of this list' }],
-    });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(value) || value.length !== 3) throw bad();
-  const [s, v, id] = value as unknown[];
-  if (s !== sort || typeof v !== 'number' || !Number.isSafeInteger(v) || typeof id !== 'string')
-    throw bad();
-  return { sort, value: v, id };
+  return { sort, ...decodeKeysetCursor(text, sort, 'sort') };
 }
 
 const column = (sort: TransactionSort): 'created_at' | 'amount_minor' =>
@@ -174,7 +157,7 @@ export class TransactionQueries {
     return {
       items: page.map(toSummary),
       nextCursor: more
-        ? encodeCursor({ sort: query.sort, value: last[column(query.sort)], id: last.id })
+        ? encodeKeysetCursor(query.sort, { value: last[column(query.sort)], id: last.id })
         : null,
       total: Math.min(total, TOTAL_CAP),
       totalCapped: total > TOTAL_CAP,

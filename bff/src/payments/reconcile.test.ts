@@ -1,4 +1,5 @@
 // Lost replies, 5xx, drift and the reconciler's leases, against the real sandbox process.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -398,6 +399,87 @@ for (const variant of DB_VARIANTS) {
         .where('target', '=', `transaction:${tx.id}`)
         .execute();
       expect(audit).toHaveLength(1);
+      const gaveUp = f.bff.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.transactionId === tx.id && l.level === 50);
+      expect(gaveUp).toEqual([
+        expect.objectContaining({
+          msg: expect.stringContaining(
+            'reconciliation stopped after its last scheduled attempt',
+          ) as unknown,
+          orderid: order.orderid,
+          endpointId: '1001',
+          operations: [],
+          attempts: 1,
+          lastError: null,
+        }),
+      ]);
+    });
+
+    it('when a status reply shows an amount above 2^53 minor units, then the reconciler records it on the order (drift, timeline, audit, an error log line) with its amounts unchanged and stops the job, rather than fail at every attempt', async () => {
+      const k = payDb(f.bff.db);
+      const huge = await f.shop.place('sale', {
+        amount: '99999999999999999.99',
+        callbackUrl: 'http://127.0.0.1:9/gateway/callback?endpoint=1001',
+      });
+      await f.sandbox.advance(61);
+      // An order Paydesk knows (its row as a smaller amount was learned) and follows. (Read with
+      // a fresh session: the clock moved past the suite's sessions in the tests above.)
+      const support = await f.bff.userWithRoles(['support']);
+      const modelOrder = await f.shop.place('sale', {
+        amount: '3.20',
+        callbackUrl: f.bff.callbackUrl('1001'),
+      });
+      await f.sandbox.advance(61);
+      const row = await k
+        .selectFrom('transactions')
+        .selectAll()
+        .where('orderid', '=', modelOrder.orderid)
+        .executeTakeFirstOrThrow();
+      const id = randomUUID();
+      await k
+        .insertInto('transactions')
+        .values({ ...row, id, orderid: huge.orderid, client_orderid: huge.clientOrderId })
+        .execute();
+      const now = f.bff.clock.now();
+      await k
+        .insertInto('reconcile_jobs')
+        .values({ transaction_id: id, first_at: now, next_attempt_at: now, attempts: 0 })
+        .execute();
+      const logsBefore = f.bff.logs.length;
+
+      expect(await reconcileAfter(0)).toBeGreaterThanOrEqual(1);
+      const job = await k
+        .selectFrom('reconcile_jobs')
+        .selectAll()
+        .where('transaction_id', '=', id)
+        .executeTakeFirst();
+      expect(job).toBeUndefined();
+      const after = TransactionDetailSchema.parse(
+        (await support.get(`/api/transactions/${id}`)).json,
+      );
+      expect(after.amount).toBe('3.20');
+      expect(after.drift).toBe(true);
+      expect(JSON.stringify(after.driftDetails)).toContain('more than Paydesk can hold');
+      expect(after.timeline.map((e) => e.title)).toEqual(
+        expect.arrayContaining(['reconciliation stopped: the status reply cannot be applied']),
+      );
+      const audit = await f.bff.db.k
+        .selectFrom('audit_log')
+        .select('error_code')
+        .where('action', '=', 'transaction.drift')
+        .where('target', '=', `transaction:${id}`)
+        .execute();
+      expect(audit).toEqual([{ error_code: 'DRIFT' }]);
+      const lines = f.bff.logs
+        .slice(logsBefore)
+        .map((l) => JSON.parse(l) as { level: number; msg: string; transactionId?: string });
+      expect(lines.filter((l) => l.msg === 'reconcile attempt failed')).toEqual([]);
+      expect(
+        lines
+          .filter((l) => l.transactionId === id && l.msg.includes('cannot hold'))
+          .map((l) => l.level),
+      ).toEqual([50]);
     });
   });
 }

@@ -6,6 +6,7 @@
 // on a loop of their own.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { amountsOutOfRange, recordOutOfRange } from './amount-range.js';
 import type { ReconcileJobsTable } from './migration.js';
 import { exchangeData } from './gateway.js';
 import type { Idempotency } from './idempotency.js';
@@ -17,6 +18,23 @@ import { PollLoop } from '../jobs/poll-loop.js';
 import { gatewayOrderId } from './rebills.js';
 import { SettlementChecks } from './settlement.js';
 import { SubscriptionRecovery } from './subscriptions.js';
+
+type ReconcileTrx = Parameters<Parameters<Ledger['tx']>[0]>[0];
+
+/** An operation of Paydesk's whose outcome the reconciler was still following. */
+const OPEN_STATES: ReadonlySet<string> = new Set(['sending', 'unknown', 'processing']);
+
+/** What a job that stopped after its last scheduled attempt was following, for its log line. */
+interface GaveUp {
+  transactionId: string;
+  orderid: string | null;
+  endpointId: string | null;
+  /** its order's operations still open, as `kind state` (`return unknown`) */
+  operations: string[];
+  attempts: number;
+  /** why the last attempt learned nothing (`timeout`, `HTTP 500`...); null: no error */
+  lastError: string | null;
+}
 
 export class Reconciler {
   readonly #loop: PollLoop;
@@ -153,15 +171,40 @@ export class Reconciler {
       );
       return;
     }
+    const outOfRange = amountsOutOfRange(view);
+    if (outOfRange.length > 0) {
+      // Asked again, the gateway would say the same: recorded once, and the job stops.
+      const flagged = await ledger.tx(async (trx) => {
+        if (!(await this.holdsLease(trx, job))) return null;
+        await trx.executeQuery(ledger.reconcileDelete(trx, row.id));
+        return recordOutOfRange(ledger, trx, row.id, view, outOfRange, {
+          source: 'reconcile',
+          exchange: exchangeData(outcome),
+          timelineAfter: [
+            {
+              kind: 'reconcile',
+              title: 'reconciliation stopped: the status reply cannot be applied',
+              actor: null,
+              data: { attempts: job.attempts + 1 },
+            },
+          ],
+        });
+      });
+      if (flagged === null) return;
+      this.logger.error(
+        {
+          transactionId: row.id,
+          orderid: row.orderid,
+          endpointId: row.endpoint_id,
+          amounts: outOfRange,
+        },
+        'reconcile stopped: the status shows an amount Paydesk cannot hold',
+      );
+      ledger.publish(flagged, false);
+      return;
+    }
     const applied = await ledger.tx(async (trx) => {
-      // Only the lease holder writes: a lease that expired mid-call may already be someone else's.
-      const mine = await trx
-        .selectFrom('reconcile_jobs')
-        .select('transaction_id')
-        .where('transaction_id', '=', job.transaction_id)
-        .where('lease_owner', '=', ledger.options.instanceId)
-        .executeTakeFirst();
-      if (mine === undefined) return null;
+      if (!(await this.holdsLease(trx, job))) return null;
       const result = await ledger.applyStatus(trx, row.endpoint_id, view, {
         source: 'reconcile',
         actor: null,
@@ -170,23 +213,46 @@ export class Reconciler {
       const ops = await ledger.operationsOf(trx, row.id);
       if (!ledger.needsReconcile(result.row, ops)) {
         await trx.executeQuery(ledger.reconcileDelete(trx, row.id));
-        return result;
+        return { ...result, gaveUp: null };
       }
-      await this.rescheduleIn(trx, job, null);
-      return result;
+      const gaveUp = await this.rescheduleIn(trx, job, null);
+      return { ...result, gaveUp };
     });
-    if (applied !== null) ledger.publish(applied.row, false);
+    if (applied === null) return;
+    ledger.publish(applied.row, false);
+    if (applied.gaveUp !== null) this.logGaveUp(applied.gaveUp);
+  }
+
+  /** A job that stopped after its last scheduled attempt, logged once it is recorded. */
+  private logGaveUp(gaveUp: GaveUp): void {
+    this.logger.error(
+      gaveUp,
+      'reconciliation stopped after its last scheduled attempt; the order needs a refresh by hand',
+    );
+  }
+
+  /** Only the lease holder writes: a lease that expired mid-call may already be someone else's. */
+  private async holdsLease(trx: ReconcileTrx, job: ReconcileJobsTable): Promise<boolean> {
+    const mine = await trx
+      .selectFrom('reconcile_jobs')
+      .select('transaction_id')
+      .where('transaction_id', '=', job.transaction_id)
+      .where('lease_owner', '=', this.ledger.options.instanceId)
+      .executeTakeFirst();
+    return mine !== undefined;
   }
 
   private async reschedule(job: ReconcileJobsTable, error: string): Promise<void> {
-    await this.ledger.tx((trx) => this.rescheduleIn(trx, job, error));
+    const gaveUp = await this.ledger.tx((trx) => this.rescheduleIn(trx, job, error));
+    if (gaveUp !== null) this.logGaveUp(gaveUp);
   }
 
+  /** Schedules the job's next attempt; after its last one, stops it and says what it followed. */
   private async rescheduleIn(
-    trx: Parameters<Parameters<Ledger['tx']>[0]>[0],
+    trx: ReconcileTrx,
     job: ReconcileJobsTable,
     error: string | null,
-  ): Promise<void> {
+  ): Promise<GaveUp | null> {
     const ledger = this.ledger;
     const now = ledger.clock.now();
     const delay = nextReconcileDelay(
@@ -216,7 +282,22 @@ export class Reconciler {
         ip: null,
         userAgent: null,
       });
-      return;
+      const order = await trx
+        .selectFrom('transactions')
+        .select(['orderid', 'endpoint_id'])
+        .where('id', '=', job.transaction_id)
+        .executeTakeFirst();
+      const ops = await ledger.operationsOf(trx, job.transaction_id);
+      return {
+        transactionId: job.transaction_id,
+        orderid: order?.orderid ?? null,
+        endpointId: order?.endpoint_id ?? null,
+        operations: ops
+          .filter((o) => o.origin === 'paydesk' && OPEN_STATES.has(o.state))
+          .map((o) => `${o.kind} ${o.state}`),
+        attempts: job.attempts + 1,
+        lastError: error,
+      };
     }
     await trx
       .updateTable('reconcile_jobs')
@@ -229,5 +310,6 @@ export class Reconciler {
       })
       .where('transaction_id', '=', job.transaction_id)
       .execute();
+    return null;
   }
 }

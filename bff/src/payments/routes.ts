@@ -32,6 +32,7 @@ import {
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
+import { noteFailure } from '../logger.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
 import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
@@ -268,6 +269,12 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
           },
         );
       }
+      if (p.streams.closed) {
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'this instance is shutting down; reconnect (EventSource does so by itself)',
+        );
+      }
       const release = p.streams.take(auth.session.id);
       if (release === null) {
         throw new AppError(
@@ -337,9 +344,16 @@ function streamEvents(
         });
     }, p.options.sseHeartbeatMs);
     heartbeat.unref();
+    // At shutdown the stream ends, and its connection with it: a kept-alive connection would
+    // otherwise stay open for the browser's next request.
+    const untrack = p.streams.track(() => {
+      const socket = res.socket;
+      res.end(() => socket?.end());
+    });
     const done = () => {
       clearInterval(heartbeat);
       unsubscribe();
+      untrack();
       resolve();
     };
     req.on('close', done);
@@ -381,9 +395,9 @@ export function callbackRouter(p: Payments, logger: Logger): express.Router {
       );
     } catch (caught) {
       const err = toAppError(caught);
-      // A shed callback (too many waiting) is logged by the receiver, at warn.
       if (err.code === 'SERVICE_UNAVAILABLE') res.set('Retry-After', '5');
-      else if (err.status >= 500) logger.error({ err: caught }, 'gateway callback failed');
+      // The request logger's line says why (a shed callback at warn): no line of its own.
+      if (err.status >= 500) noteFailure(res, caught);
       res.status(err.status).json(errorEnvelope(err, requestIdOf(req)));
     }
   });

@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { queryTemplate } from '../db/query-template.js';
 import { PollLoop } from '../jobs/poll-loop.js';
+import { amountsOutOfRange } from './amount-range.js';
 import type { PayDb, PayTrx } from './db.js';
 import { exchangeData } from './gateway.js';
 import type { GatewayView, Ledger } from './ledger.js';
@@ -177,7 +178,9 @@ export class SettlementChecks {
   /**
    * One claimed check: an order that no longer awaits settlement (voided meanwhile, say) loses its
    * check unasked; otherwise `status` is asked once and applied, and the check ends, or is due
-   * again, or stops after its last attempt (said in the order's timeline).
+   * again, or stops after its last attempt (said in the order's timeline). A reply showing an
+   * amount Paydesk cannot hold is recorded, not applied (ledger.ts applyStatus), and the check
+   * ends: asked again, the gateway would say the same.
    */
   private async check(claim: SettlementChecksTable): Promise<void> {
     const ledger = this.ledger;
@@ -223,6 +226,8 @@ export class SettlementChecks {
       return;
     }
     const waiting = awaitsSettlement(view);
+    // Only to word the timeline: applyStatus decides.
+    const unholdable = amountsOutOfRange(view).length > 0;
     const applied = await ledger.tx(async (trx) => {
       // Only the holder of the claim writes: one that lapsed mid-call may be another's now.
       if (!(await this.mine(trx, claim))) return null;
@@ -233,20 +238,35 @@ export class SettlementChecks {
         timelineAfter: [
           {
             kind: 'reconcile',
-            title: waiting
-              ? `${of}: not settled yet; ${then}`
-              : `${of}: ${view.stage === 'settled' ? 'settled' : `no longer awaiting settlement (${view.stage ?? view.status})`}`,
+            title: unholdable
+              ? `${of}: the status reply cannot be applied; no further checks`
+              : waiting
+                ? `${of}: not settled yet; ${then}`
+                : `${of}: ${view.stage === 'settled' ? 'settled' : `no longer awaiting settlement (${view.stage ?? view.status})`}`,
             actor: null,
             data,
           },
         ],
       });
-      if (awaitsSettlement(result.row)) await this.again(trx, claim, last ? null : nextAt);
+      if (result.notApplied.length === 0 && awaitsSettlement(result.row))
+        await this.again(trx, claim, last ? null : nextAt);
       else await this.end(trx, id);
       return result;
     });
     if (applied === null) return;
     ledger.publish(applied.row, false);
+    if (applied.notApplied.length > 0) {
+      this.logger.error(
+        {
+          transactionId: id,
+          orderid: row.orderid,
+          endpointId: row.endpoint_id,
+          amounts: applied.notApplied,
+        },
+        'settlement check stopped: the status shows an amount Paydesk cannot hold',
+      );
+      return;
+    }
     if (waiting && last) {
       this.logger.warn(
         { transactionId: id, checks: claim.attempts },

@@ -26,11 +26,12 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
 import { redact } from '../services/redact.js';
+import { amountsOutOfRange, auditNotRecorded, StatusNotApplied } from './amount-range.js';
 import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
 import { big, platformTrx, toColumn, type PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
-import type { Ledger } from './ledger.js';
+import type { GatewayView, Ledger } from './ledger.js';
 import type { SubscriptionsTable } from './migration.js';
 import { nextReconcileDelay } from './options.js';
 import { iso, toSummary } from './records.js';
@@ -485,14 +486,7 @@ export class SubscriptionRecovery {
       // The plan exists. Its charge is an ordinary order, recorded as its callback would record
       // it (which also links the plan).
       const view = charge.view;
-      const applied = await this.ledger.tx((trx) =>
-        this.ledger.applyStatus(trx, plan.endpoint_id, view, {
-          source: 'reconcile',
-          actor: null,
-          exchange: exchangeData(charge.outcome),
-        }),
-      );
-      this.ledger.publish(applied.row, applied.created);
+      await this.recordCharge(plan, view, charge.outcome);
       await this.settle(plan, 'created', {
         recurringPaymentId: view.recurringPaymentId ?? null,
         evidence: firstCharge,
@@ -504,6 +498,49 @@ export class SubscriptionRecovery {
       return;
     }
     await this.settle(plan, 'not_created', { recurringPaymentId: null, evidence: firstCharge });
+  }
+
+  /**
+   * The plan's first charge as `status` shows it, recorded as its callback would record it. One
+   * showing an amount Paydesk cannot hold is not applied (ledger.ts applyStatus): a known order is
+   * flagged, an unknown one only audited; either way the plan is settled by it (the charge proves
+   * the plan), not asked about again and again.
+   */
+  private async recordCharge(
+    plan: SubscriptionsTable,
+    view: GatewayView,
+    outcome: GatewayOutcome,
+  ): Promise<void> {
+    const ledger = this.ledger;
+    let recorded: { id: string | null; amounts: string[] };
+    try {
+      const applied = await ledger.tx((trx) =>
+        ledger.applyStatus(trx, plan.endpoint_id, view, {
+          source: 'reconcile',
+          actor: null,
+          exchange: exchangeData(outcome),
+        }),
+      );
+      ledger.publish(applied.row, applied.created);
+      recorded = { id: applied.row.id, amounts: applied.notApplied };
+    } catch (err) {
+      if (!(err instanceof StatusNotApplied)) throw err;
+      const amounts = amountsOutOfRange(view);
+      await ledger.tx((trx) =>
+        auditNotRecorded(ledger, trx, view, amounts, 'reconcile', { subscriptionId: plan.id }),
+      );
+      recorded = { id: null, amounts };
+    }
+    if (recorded.amounts.length === 0) return;
+    this.logger.error(
+      {
+        subscriptionId: plan.id,
+        orderid: view.orderid,
+        transactionId: recorded.id,
+        amounts: recorded.amounts,
+      },
+      "subscription recovery: its first charge's status shows an amount Paydesk cannot hold; not applied",
+    );
   }
 
   /** Records what the gateway said, if this instance still holds the plan; audited. */

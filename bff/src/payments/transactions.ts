@@ -9,6 +9,7 @@ import { formatMinorUnits } from '@paydesk/shared/protocol';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { maskPans } from '../services/redact.js';
+import { StatusNotApplied } from './amount-range.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
@@ -180,7 +181,9 @@ export class TransactionsService {
   /**
    * Records what a `status` reply (`askStatus`) says about an order, as a lookup does: the order
    * created or updated with the exchange in its timeline (then `timelineAfter`), and published.
-   * Also how the payment links learn an order whose callback never came.
+   * Also how the payment links learn an order whose callback never came. A reply with an amount
+   * Paydesk cannot hold is not applied (ledger.ts applyStatus): 502 `StatusNotApplied`, the known
+   * order flagged with the reply in its timeline.
    */
   async learn(
     endpointId: string,
@@ -198,11 +201,12 @@ export class TransactionsService {
       }),
     );
     this.ledger.publish(result.row, result.created);
+    if (result.notApplied.length > 0) throw new StatusNotApplied(answer.view, result.row.id);
     const detail = await this.get(result.row.id);
     return { detail, created: result.created };
   }
 
-  /** `status` now for a known order. */
+  /** `status` now for a known order; one with an amount Paydesk cannot hold: 502, as `learn`. */
   async refresh(
     id: string,
     actor: ActorInfo | null,
@@ -244,6 +248,7 @@ export class TransactionsService {
       }),
     );
     this.ledger.publish(result.row, false);
+    if (result.notApplied.length > 0) throw new StatusNotApplied(view, id);
     return this.get(id);
   }
 }

@@ -61,6 +61,11 @@ export interface PayoutsOptions {
   gatewayTimeoutMs: number;
   /** a registered payout lapses this long after payout-check (sandbox and gateway: 24 h) */
   registrationTtlMs: number;
+  /**
+   * a held single payout or payout-form link not approved this long after it was prepared lapses
+   * (expired, its sealed data erased): `PAYOUT_HOLD_MAX_AGE_MS`
+   */
+  holdMaxAgeMs: number;
   poll: PollTimings;
   linkFollow: LinkFollowTimings;
   /** idempotency keys are kept at least this long (≥ 24 h) */
@@ -101,6 +106,7 @@ export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsO
   const options: PayoutsOptions = {
     gatewayTimeoutMs: 15_000,
     registrationTtlMs: 24 * HOUR,
+    holdMaxAgeMs: 7 * 24 * HOUR,
     idempotencyRetentionMs: 25 * HOUR,
     instanceId: randomUUID(),
     random: Math.random,
@@ -113,6 +119,19 @@ export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsO
   if (linkFollow.intervalMs <= 2 * options.gatewayTimeoutMs)
     throw new Error('linkFollow.intervalMs must be more than twice gatewayTimeoutMs');
   return options;
+}
+
+/** A duration as a timeline says it: `7 days`, `36 hours`, `90 minutes` (whole units), else ms. */
+export function describeDuration(ms: number): string {
+  for (const [unit, size] of [
+    ['day', 24 * HOUR],
+    ['hour', HOUR],
+    ['minute', 60_000],
+  ] as const) {
+    const n = ms / size;
+    if (Number.isInteger(n) && n > 0) return `${n} ${unit}${n === 1 ? '' : 's'}`;
+  }
+  return `${ms} ms`;
 }
 
 /** Delay before the next status check of something first checked at `firstAt`; null = give up. */

@@ -1,14 +1,27 @@
 // Recovery of a payout whose approver's instance stopped between sending payout-pay and recording
 // the outcome: the poller finds it `sending`, makes it `unknown` and reconciles it with `status`,
-// never sending it again. Both databases, the real sandbox process (demo merchant).
+// never sending it again; and a retry of an approval (of a payout or a payout-form link) or of a
+// prepare whose instance stopped before it answered, answered from what became of it. Both
+// databases, the real sandbox process (demo merchant).
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PayoutResultSchema } from '@paydesk/shared/api';
-import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
+import {
+  PaymentLinkResultSchema,
+  PayoutCreateBodySchema,
+  PayoutResultSchema,
+  type PaymentLink,
+  type PayoutCreateBody,
+  type PayoutCreateInput,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
+import { payDb } from '../payments/db.js';
 import {
   cardPayout,
+  payoutFormLink,
   post,
   startPayoutsApp,
   startSandbox,
+  userId,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
@@ -94,6 +107,304 @@ for (const variant of DB_VARIANTS) {
       });
       const order = await sandbox.order(prepared.orderid ?? '');
       expect(order.operations.map((o) => o.type)).toEqual(['payout-check']);
+    });
+
+    /** What a request on `route` leaves when its instance stops right after taking its key. */
+    const interruptedKey = async (
+      route: string,
+      userEmail: string,
+      body = {},
+      key: string = randomUUID(),
+    ): Promise<string> => {
+      const idem = bff.payouts.idempotency;
+      const claim = idem.claim(await userId(bff, userEmail), key, route, body);
+      expect(await idem.take(payDb(bff.db), claim)).toBeNull();
+      return key;
+    };
+
+    /**
+     * A retry of an interrupted request: right away (the first may still be running) the usual 409;
+     * once longer than a live request takes, 409 saying what is being confirmed (`confirming`).
+     */
+    const expectConfirming = async (retry: () => Promise<Reply>, confirming: string) => {
+      const early = await retry();
+      expect(errorCode(early)).toBe('IDEMPOTENCY_IN_FLIGHT');
+      expect(early.text).toContain('still being processed');
+      bff.clock.advance(40_000);
+      const later = await retry();
+      expect(later.status).toBe(409);
+      expect(errorCode(later)).toBe('IDEMPOTENCY_IN_FLIGHT');
+      expect(later.text).toContain(confirming);
+    };
+
+    const keyState = async (key: string) =>
+      payDb(bff.db)
+        .selectFrom('idempotency_keys')
+        .select('state')
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+
+    /** A settled retry's reply: 200, stored as the key's reply (every repeat gets the same). */
+    const storedReply = async (retry: () => Promise<Reply>, key: string): Promise<unknown> => {
+      const settled = await retry();
+      expect(settled.status, settled.text).toBe(200);
+      expect(settled.headers.get('idempotent-replayed')).toBe('true');
+      expect(await keyState(key)).toEqual({ state: 'done' });
+      expect((await retry()).json).toEqual(settled.json);
+      return settled.json;
+    };
+
+    /** What an approval's claim writes, now: the payout or link `sending`, decided by `email`. */
+    const claimedBy = async (email: string) => ({
+      state: 'sending',
+      decided_by: await userId(bff, email),
+      decided_by_email: email,
+      decided_at: bff.clock.now(),
+    });
+
+    it('when the approver’s instance stopped mid-send, then a retry with the same Idempotency-Key gets 409 saying the outcome is being confirmed, and once the poller settled the payout, the payout as it ended (stored, replayed), not 409 for a day', async () => {
+      const prepared = PayoutResultSchema.parse(
+        (await post(opsA, '/api/payouts', cardPayout('8.50'))).json,
+      ).payout;
+      bff.clock.advance(10 * 60_000);
+      const key = await interruptedKey(`payout.approve ${prepared.id}`, opsB.email);
+      await bff.k
+        .updateTable('payouts')
+        .set(await claimedBy(opsB.email))
+        .where('id', '=', prepared.id)
+        .execute();
+      const retry = () => post(opsB, `/api/payouts/${prepared.id}/approve`, {}, key);
+
+      await expectConfirming(retry, 'its outcome is being confirmed with the gateway');
+      await bff.payouts.poller.runOnce();
+      expect(await row(prepared.id)).toMatchObject({ state: 'unknown' });
+      expect(errorCode(await retry())).toBe('IDEMPOTENCY_IN_FLIGHT');
+
+      // The poller settles it (never paid): the retry gets the payout as it ended, stored.
+      bff.clock.advance(25_000);
+      await bff.payouts.poller.runOnce();
+      expect(await row(prepared.id)).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
+      const result = PayoutResultSchema.parse(await storedReply(retry, key));
+      expect(result.payout).toMatchObject({
+        id: prepared.id,
+        state: 'failed',
+        errorCode: 'NOT_APPLIED',
+        decidedBy: { email: opsB.email },
+      });
+      expect(result.message).toContain('It was not sent again');
+      const order = await sandbox.order(prepared.orderid ?? '');
+      expect(order.operations.map((o) => o.type)).toEqual(['payout-check']);
+    });
+
+    it('when the approver’s instance stopped after taking the key but before claiming the payout, then a later retry with the same key approves it (nothing had been sent)', async () => {
+      const prepared = PayoutResultSchema.parse(
+        (await post(opsA, '/api/payouts', cardPayout('8.60'))).json,
+      ).payout;
+      const key = await interruptedKey(`payout.approve ${prepared.id}`, opsB.email);
+      bff.clock.advance(40_000);
+      const res = await post(opsB, `/api/payouts/${prepared.id}/approve`, {}, key);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      expect(PayoutResultSchema.parse(res.json).payout.decidedBy?.email).toBe(opsB.email);
+      const order = await sandbox.order(prepared.orderid ?? '');
+      expect(order.operations.map((o) => o.type)).toEqual(['payout-check', 'payout-pay']);
+    });
+
+    const heldLink = async (): Promise<PaymentLink> => {
+      const res = await post(opsA, '/api/payment-links', payoutFormLink());
+      expect(res.status, res.text).toBe(200);
+      return PaymentLinkResultSchema.parse(res.json).link;
+    };
+    const linkGatewayCalls = async (id: string) =>
+      (
+        await bff.k
+          .selectFrom('payout_events')
+          .select('title')
+          .where('subject', '=', `link:${id}`)
+          .where('kind', '=', 'gateway')
+          .execute()
+      ).map((e) => e.title);
+
+    it('when the approver’s instance stopped mid-send of a payout-form link, then a retry with the same Idempotency-Key gets 409 saying the link is being sent, and once it was given up as unknown, the link as it ended (stored, replayed), not 409 for a day', async () => {
+      const held = await heldLink();
+      const key = await interruptedKey(`link.approve ${held.id}`, opsB.email);
+      await bff.k
+        .updateTable('payment_links')
+        .set({ ...(await claimedBy(opsB.email)), updated_at: bff.clock.now() })
+        .where('id', '=', held.id)
+        .execute();
+      const retry = () => post(opsB, `/api/payment-links/${held.id}/approve`, {}, key);
+
+      await expectConfirming(retry, 'the link is being sent, and is marked unknown');
+
+      // The poller gives it up as unknown: the retry gets the link as it ended, stored.
+      await bff.payouts.poller.runOnce();
+      const result = PaymentLinkResultSchema.parse(await storedReply(retry, key));
+      expect(result.link).toMatchObject({
+        id: held.id,
+        state: 'unknown',
+        errorCode: 'INTERRUPTED',
+        redirectUrl: null,
+        decidedBy: { email: opsB.email },
+      });
+      expect(result.message).toContain('It was not sent again');
+      expect(result.message).toContain('create a new link');
+      expect(await linkGatewayCalls(held.id)).toEqual([]);
+    });
+
+    it('when the approver’s instance stopped after taking the key but before claiming the payout-form link, then a later retry with the same key approves and sends it (nothing had been sent)', async () => {
+      const held = await heldLink();
+      const key = await interruptedKey(`link.approve ${held.id}`, opsB.email);
+      bff.clock.advance(40_000);
+      const res = await post(opsB, `/api/payment-links/${held.id}/approve`, {}, key);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      const { link } = PaymentLinkResultSchema.parse(res.json);
+      expect(link).toMatchObject({ state: 'sent', decidedBy: { email: opsB.email } });
+      expect(link.redirectUrl).not.toBeNull();
+      expect(await linkGatewayCalls(held.id)).toEqual(['payout-form']);
+    });
+
+    it('when the approver’s instance stopped before claiming the payout-form link and the same approver then rejected it, then a retry of the approval is refused as for a rejected link, not answered as if the approval had ended so', async () => {
+      const held = await heldLink();
+      const key = await interruptedKey(`link.approve ${held.id}`, opsB.email);
+      const rejected = await post(opsB, `/api/payment-links/${held.id}/reject`, { reason: 'Typo' });
+      expect(rejected.status, rejected.text).toBe(200);
+      bff.clock.advance(40_000);
+      const res = await post(opsB, `/api/payment-links/${held.id}/approve`, {}, key);
+      expect(res.status).toBe(409);
+      expect(errorCode(res)).toBe('INVALID_STATE');
+      expect(await linkGatewayCalls(held.id)).toEqual([]);
+    });
+
+    /**
+     * A prepare's request as its instance left it on stopping after taking its key: the key in
+     * flight, and (`work`) what the request had done by then, under the key.
+     */
+    const interruptedPrepare = async (
+      input: PayoutCreateInput,
+      work: (body: PayoutCreateBody, key: string) => Promise<unknown> = () => Promise.resolve(),
+      reused?: string,
+    ): Promise<string> => {
+      const body = PayoutCreateBodySchema.parse(input);
+      const hashed = {
+        ...body,
+        destination: {
+          kind: body.destination.kind,
+          hash: bff.payouts.hasher.hash(body.destination),
+        },
+      };
+      const key = await interruptedKey('payout.prepare', opsA.email, hashed, reused);
+      await work(body, key);
+      return key;
+    };
+    const prepareUnderKey = async (body: PayoutCreateBody, key: string) =>
+      bff.payouts.services.payouts.prepare(
+        body,
+        { id: await userId(bff, opsA.email), email: opsA.email, roles: ['ops'] },
+        null,
+        undefined,
+        key,
+      );
+    const preparedUnder = (key: string) =>
+      bff.k.selectFrom('payouts').selectAll().where('idempotency_key', '=', key).execute();
+
+    it('when the preparer’s instance stopped after taking the key but before preparing anything, then a later retry with the same key prepares the payout (once), not 409 for a day', async () => {
+      const input = cardPayout('8.70');
+      const key = await interruptedPrepare(input);
+      expect(errorCode(await post(opsA, '/api/payouts', input, key))).toBe('IDEMPOTENCY_IN_FLIGHT');
+      bff.clock.advance(40_000);
+      const res = await post(opsA, '/api/payouts', input, key);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      const { payout } = PayoutResultSchema.parse(res.json);
+      expect(payout).toMatchObject({ state: 'pending_approval', amount: '8.70' });
+      expect((await preparedUnder(key)).map((r) => r.id)).toEqual([payout.id]);
+      const again = await post(opsA, '/api/payouts', input, key);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.json).toEqual(res.json);
+    });
+
+    it('when the preparer’s instance stopped mid-check, then a retry with the same key gets 409 naming the payout while its payout-check is being confirmed, and once the poller learned it, that payout (stored, replayed), never a second one', async () => {
+      const input = cardPayout('8.80');
+      let id = '';
+      const key = await interruptedPrepare(input, async (body, k) => {
+        id = (await prepareUnderKey(body, k)).payout.id;
+        // as the instance left it: the check sent, its outcome not yet recorded
+        await bff.k
+          .updateTable('payouts')
+          .set({
+            state: 'checking',
+            binding: null,
+            expires_at: null,
+            poll_next_at: bff.clock.now(),
+          })
+          .where('id', '=', id)
+          .execute();
+      });
+      const retry = () => post(opsA, '/api/payouts', input, key);
+
+      await expectConfirming(
+        retry,
+        `it prepared payout ${id}, whose payout-check outcome is being confirmed`,
+      );
+
+      await bff.payouts.poller.runOnce();
+      expect(await row(id)).toMatchObject({ state: 'pending_approval' });
+      const result = PayoutResultSchema.parse(await storedReply(retry, key));
+      expect(result.payout).toMatchObject({ id, state: 'pending_approval', amount: '8.80' });
+      expect(result.message).toContain('it had prepared this payout, which is pending approval');
+      expect((await preparedUnder(key)).map((r) => r.id)).toEqual([id]);
+      const order = await sandbox.order(result.payout.orderid ?? '');
+      expect(order.operations.map((o) => o.type)).toEqual(['payout-check']);
+    });
+
+    it('when the preparer’s instance stopped after holding a single payout, then a later retry with the same key gets that payout, not a second one', async () => {
+      const input = cardPayout('8.90', { mode: 'single' });
+      let id = '';
+      const key = await interruptedPrepare(input, async (body, k) => {
+        id = (await prepareUnderKey(body, k)).payout.id;
+      });
+      bff.clock.advance(40_000);
+      const res = await post(opsA, '/api/payouts', input, key);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBe('true');
+      expect(PayoutResultSchema.parse(res.json).payout).toMatchObject({
+        id,
+        mode: 'single',
+        state: 'pending_approval',
+      });
+      expect((await preparedUnder(key)).map((r) => r.id)).toEqual([id]);
+    });
+
+    it('when a key past its retention was taken over by a request whose instance stopped before preparing anything, then a retry prepares anew rather than answering with the payout of the key’s earlier use', async () => {
+      const input = cardPayout('9.10', { mode: 'single' });
+      let earlier = '';
+      const key = await interruptedPrepare(input, async (body, k) => {
+        earlier = (await prepareUnderKey(body, k)).payout.id;
+      });
+      // as if that was longer ago than the key's retention
+      const past = bff.clock.now() - bff.payments.options.idempotencyRetentionMs - 60_000;
+      await bff.k
+        .updateTable('payouts')
+        .set({ created_at: past })
+        .where('id', '=', earlier)
+        .execute();
+      await payDb(bff.db)
+        .updateTable('idempotency_keys')
+        .set({ created_at: past })
+        .where('key', '=', key)
+        .execute();
+      await interruptedPrepare(input, undefined, key);
+      bff.clock.advance(40_000);
+      const res = await post(opsA, '/api/payouts', input, key);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      const { payout } = PayoutResultSchema.parse(res.json);
+      expect(payout.id).not.toBe(earlier);
+      expect((await preparedUnder(key)).map((r) => r.id).sort()).toEqual(
+        [earlier, payout.id].sort(),
+      );
     });
   });
 }

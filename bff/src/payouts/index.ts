@@ -61,8 +61,11 @@ export interface Payouts {
 const NOT_PAYOUT_TYPES: ReadonlySet<string> = new Set(['sale', 'preauth', 'rebill']);
 
 export function createPayouts(deps: PayoutsDeps): Payouts {
-  const options = resolvePayoutsOptions(deps.options);
   const { config, clock } = deps;
+  const options = resolvePayoutsOptions({
+    ...(config.payoutHoldMaxAgeMs === undefined ? {} : { holdMaxAgeMs: config.payoutHoldMaxAgeMs }),
+    ...deps.options,
+  });
   const gateway =
     deps.gateway ??
     new GatewayClient({
@@ -74,6 +77,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
       },
       timeoutMs: options.gatewayTimeoutMs,
       now: () => new Date(clock.now()),
+      logger: deps.logger,
     });
   const hasher = new DestinationHasher(config.sessionSecret);
   const ctx: Ctx = {

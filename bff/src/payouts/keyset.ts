@@ -1,8 +1,9 @@
 // Keyset pagination of the payouts' and payment links' lists: (created_at, id), oldest first in the
 // approval queue (the closest to expiry first), newest first in the other views. The cursor is
-// opaque to the client and names its view, so a cursor of another view is refused.
+// opaque to the client and names its view, so a cursor of another view is refused (the codec is
+// the transactions list's: db/keyset-cursor.ts).
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { AppError } from '../errors.js';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 
 export interface Keyset {
   at: number;
@@ -12,28 +13,11 @@ export interface Keyset {
 /** The approval queue is worked oldest first; the other views show the newest first. */
 export const oldestFirst = (view: string): boolean => view === 'awaiting-my-approval';
 
-export function encodeKeyset(view: string, k: Keyset): string {
-  return Buffer.from(JSON.stringify([view, k.at, k.id])).toString('base64url');
-}
-
 /** A 400 naming `query.cursor` when `text` is not a cursor of this view's list. */
 export function decodeKeyset(text: string | undefined, view: string): Keyset | null {
   if (text === undefined) return null;
-  const bad = () =>
-    new AppError('VALIDATION_FAILED', 'query.cursor: not a cursor of this list (view changed?)', {
-      fields: [{ path: 'query.cursor', rule: 'cursor', message: 'not a cursor of this list' }],
-    });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(value) || value.length !== 3) throw bad();
-  const [v, at, id] = value as unknown[];
-  if (v !== view || typeof at !== 'number' || !Number.isSafeInteger(at) || typeof id !== 'string')
-    throw bad();
-  return { at, id };
+  const { value, id } = decodeKeysetCursor(text, view, 'view');
+  return { at: value, id };
 }
 
 /**
@@ -68,7 +52,7 @@ export async function keysetPage<
     page,
     nextCursor:
       rows.length > q.limit && last !== undefined
-        ? encodeKeyset(q.view, { at: last.created_at, id: last.id })
+        ? encodeKeysetCursor(q.view, { value: last.created_at, id: last.id })
         : null,
   };
 }

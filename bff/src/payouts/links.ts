@@ -4,7 +4,7 @@
 // core's receiver, which learns the outcome.
 import { randomUUID } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type Transaction } from 'kysely';
 import { FINAL_STATUSES } from '@paydesk/shared/domain';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
@@ -21,6 +21,8 @@ import type {
   TransactionStatus,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import type { Interruption } from '../payments/idempotency.js';
+import type { AuditEntry } from '../services/audit.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
 import type { GatewayOutcome } from '../gateway-client/client.js';
 import { payDb } from '../payments/db.js';
@@ -32,6 +34,7 @@ import { canonicalJson } from '../services/redact.js';
 import {
   addEvent,
   callbackUrl,
+  describeDuration,
   eventsOf,
   exchangeData,
   gatewayIp,
@@ -41,11 +44,13 @@ import {
   type Actor,
   type Ctx,
   type EventEntry,
+  type PayoutsDatabase,
 } from './context.js';
 import { decodeKeyset, keysetPage } from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
+import { interruptedApproval, interruptedMessage } from './service.js';
 
 export interface LinkOutcome {
   link: PaymentLink;
@@ -113,6 +118,13 @@ function pageUsed(view: GatewayView): boolean {
   return !(view.status === 'processing' && view.stage === null);
 }
 
+/** Conditions of a link's change: when the row no longer meets them, nothing is written. */
+interface LinkGuard {
+  state?: string;
+  notCreatedBy?: string;
+  updatedAt?: number;
+}
+
 export class PaymentLinksService {
   /** The payments core's lookup: learns an order from a `status` reply as a callback's check does. */
   private readonly transactions: TransactionsService;
@@ -167,6 +179,32 @@ export class PaymentLinksService {
     return orders;
   }
 
+  /**
+   * When a held payout-form lapses: `holdMaxAgeMs` after it was created (the setting as it is now),
+   * as a held single payout does. Null: it is not waiting for approval.
+   */
+  lapsesAt(row: PaymentLinksTable): number | null {
+    return row.state === 'pending_approval' && row.kind === 'payout-form'
+      ? row.created_at + this.c.options.holdMaxAgeMs
+      : null;
+  }
+
+  /** The state as screens show it: a held payout-form that lapsed is expired, whatever the row says. */
+  stateOf(row: PaymentLinksTable): PaymentLinkState {
+    const at = this.lapsesAt(row);
+    return (at !== null && at <= this.c.clock.now() ? 'expired' : row.state) as PaymentLinkState;
+  }
+
+  /** Links waiting for approval that have not lapsed (`stateOf` in SQL). */
+  private notLapsed(now: number) {
+    const heldSince = now - this.c.options.holdMaxAgeMs;
+    return (eb: ExpressionBuilder<PayoutsDatabase, 'payment_links'>) =>
+      eb.and([
+        eb('state', '=', 'pending_approval'),
+        eb.or([eb('kind', '<>', 'payout-form'), eb('created_at', '>', heldSince)]),
+      ]);
+  }
+
   /** `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. */
   toApi(
     row: PaymentLinksTable,
@@ -174,10 +212,12 @@ export class PaymentLinksService {
     decider: Decider,
     order: PaymentLinkOrder | undefined,
   ): PaymentLink {
+    const state = this.stateOf(row);
+    const lapsesAt = this.lapsesAt(row) ?? row.expires_at;
     return {
       id: row.id,
       kind: row.kind as PaymentLinkKind,
-      state: row.state as PaymentLinkState,
+      state,
       endpointId: row.endpoint_id,
       clientOrderId: row.client_orderid,
       orderid: row.orderid,
@@ -193,7 +233,8 @@ export class PaymentLinksService {
       rejectReason: row.reject_reason,
       errorCode: row.error_code,
       errorMessage: row.error_message,
-      canDecide: decider.mayDecide(row.created_by, row.state === 'pending_approval'),
+      canDecide: decider.mayDecide(row.created_by, state === 'pending_approval'),
+      expiresAt: lapsesAt === null ? null : new Date(lapsesAt).toISOString(),
       order: order ?? null,
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
@@ -206,7 +247,7 @@ export class PaymentLinksService {
       type: created ? 'payment_link.created' : 'payment_link.updated',
       linkId: row.id,
       kind: row.kind as PaymentLinkKind,
-      state: row.state as PaymentLinkState,
+      state: this.stateOf(row),
       orderid: row.orderid,
       at: new Date(this.c.clock.now()).toISOString(),
     });
@@ -248,12 +289,24 @@ export class PaymentLinksService {
     // The four-eyes view of this viewer: one query, whatever the number of rows.
     const decider = await deciderFor(this.c.k, viewer);
     let query = this.c.k.selectFrom('payment_links').selectAll();
+    const now = this.c.clock.now();
     if (q.kind !== undefined) query = query.where('kind', '=', q.kind);
-    if (q.state !== undefined) query = query.where('state', '=', q.state);
+    if (q.state === 'expired') {
+      query = query.where((eb) =>
+        eb.or([
+          eb('state', '=', 'expired'),
+          eb.and([eb('state', '=', 'pending_approval'), eb.not(this.notLapsed(now)(eb))]),
+        ]),
+      );
+    } else if (q.state === 'pending_approval') {
+      query = query.where(this.notLapsed(now));
+    } else if (q.state !== undefined) {
+      query = query.where('state', '=', q.state);
+    }
     if (q.view === 'mine') query = query.where('created_by', '=', viewer.id);
     if (q.view === 'awaiting-my-approval')
       query = query
-        .where('state', '=', 'pending_approval')
+        .where(this.notLapsed(now))
         .where('created_by', 'not in', decider.excludedPreparers);
     const { page: rows, nextCursor } = await keysetPage(query, q, after);
     const orders = await this.ordersOf(rows);
@@ -337,6 +390,7 @@ export class PaymentLinksService {
       reject_reason: null,
       error_code: null,
       error_message: null,
+      expires_at: null,
       created_at: now,
       updated_at: now,
     };
@@ -370,6 +424,15 @@ export class PaymentLinksService {
       );
     }
     await requireSeparatePeople(c.k, row.created_by, actor.id, 'payout-form link');
+    const lapsesAt = this.lapsesAt(row);
+    if (lapsesAt !== null && lapsesAt <= c.clock.now()) {
+      await this.write(id, this.lapse(row), { state: 'pending_approval' }, ...this.lapsed());
+      throw new AppError(
+        'INVALID_STATE',
+        'The held payout-form link lapsed (not approved in time; its sealed request was erased) and cannot be approved; create it again.',
+        { state: 'expired' },
+      );
+    }
     if (row.state !== 'pending_approval') {
       throw new AppError(
         'INVALID_STATE',
@@ -398,6 +461,34 @@ export class PaymentLinksService {
       );
     }
     return this.send(claimed, request, actor);
+  }
+
+  /**
+   * A repeat of an approval whose request was interrupted (`interruptedApproval`): still
+   * `sending`, the instance that sent it stopped, and the link becomes unknown once no gateway
+   * call can still be running (`recoverStale`): 409 until then.
+   */
+  approvalInterruption(id: string, actor: Actor): Interruption {
+    return interruptedApproval(actor, this.c.options, {
+      row: () => this.row(id),
+      confirming: (row) =>
+        row.state === 'sending'
+          ? 'The first attempt of this approval was interrupted before it answered; the link is being sent, and is marked unknown if its reply never comes (its timeline shows what was sent). It is never sent twice: once that is settled, this same request gets the link as it ended.'
+          : null,
+      reply: async (row) => {
+        const link = await this.viewOf(row, actor);
+        const next =
+          link.state === 'sent'
+            ? ' Send this page address to the payee; the outcome arrives by callback.'
+            : link.state === 'unknown'
+              ? ' Its page address is not known: create a new link; the callback receiver records whatever this one does.'
+              : '';
+        return {
+          link,
+          message: `${interruptedMessage('payout-form link', link.state)}${next}`,
+        } satisfies LinkOutcome;
+      },
+    });
   }
 
   /** The request sealed at creation, if it still equals the stored one and the stored columns. */
@@ -753,36 +844,134 @@ export class PaymentLinksService {
     return recovered;
   }
 
+  /** What lapsing a held payout-form writes: expired, its sealed request erased. */
+  private lapse(row: PaymentLinksTable): Partial<PaymentLinksTable> {
+    return {
+      state: 'expired',
+      binding: null,
+      expires_at: row.created_at + this.c.options.holdMaxAgeMs,
+    };
+  }
+
   /**
-   * Writes `set` with its timeline entries in one transaction and publishes the row once
-   * committed. Undefined when the row no longer met `guard` (nothing written).
+   * The timeline entry and the system audit row of a held payout-form that lapsed: a payout's
+   * expiry (`payout.expired`), its target the link.
+   */
+  private lapsed(): [readonly EventEntry[], (after: PaymentLinksTable) => AuditEntry] {
+    const age = describeDuration(this.c.options.holdMaxAgeMs);
+    return [
+      [
+        {
+          kind: 'reconcile',
+          title: `lapsed: not approved within ${age} of being created; the held request was erased`,
+          actor: null,
+          data: {},
+        },
+      ],
+      (after) => ({
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: 'payout.expired',
+        target: `link:${after.id}`,
+        summary: {
+          state: after.state,
+          kind: after.kind,
+          createdBy: after.created_by_email,
+          clientOrderId: after.client_orderid,
+        },
+        outcome: 'success',
+        errorCode: null,
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      }),
+    ];
+  }
+
+  /**
+   * Lapses the held payout-forms created more than `holdMaxAgeMs` ago (at most poll.batchSize), as
+   * `PayoutsService.lapseHeld` does held payouts: each expired, its sealed request erased, with its
+   * timeline entry and audit row, in the transaction that picked it (FOR UPDATE SKIP LOCKED on
+   * PostgreSQL, BEGIN IMMEDIATE on SQLite) and only while still waiting for approval. Returns how
+   * many lapsed.
+   */
+  async lapseHeld(): Promise<number> {
+    const { db, k, clock, options } = this.c;
+    const heldSince = clock.now() - options.holdMaxAgeMs;
+    const lapsed = await k.transaction().execute(async (trx) => {
+      const due = trx
+        .selectFrom('payment_links')
+        .selectAll()
+        .where('state', '=', 'pending_approval')
+        .where('kind', '=', 'payout-form')
+        .where('created_at', '<=', heldSince)
+        .orderBy('created_at')
+        .limit(options.poll.batchSize);
+      const rows = await (db.kind === 'postgres' ? due.forUpdate().skipLocked() : due).execute();
+      const after: PaymentLinksTable[] = [];
+      for (const row of rows) {
+        const written = await this.writeIn(
+          trx,
+          row.id,
+          this.lapse(row),
+          { state: 'pending_approval' },
+          ...this.lapsed(),
+        );
+        if (written !== undefined) after.push(written);
+      }
+      return after;
+    });
+    for (const row of lapsed) this.publish(row);
+    return lapsed.length;
+  }
+
+  /**
+   * Writes `set` with its timeline entries (and `audit`, the system's audit row of the change) in
+   * one transaction and publishes the row once committed. Undefined when the row no longer met
+   * `guard` (nothing written).
    */
   private async write(
     id: string,
     set: Partial<PaymentLinksTable>,
-    guard: { state?: string; notCreatedBy?: string; updatedAt?: number } = {},
+    guard: LinkGuard = {},
     events: readonly EventEntry[] = [],
+    audit?: (after: PaymentLinksTable) => AuditEntry,
   ): Promise<PaymentLinksTable | undefined> {
-    const { k, clock } = this.c;
-    const after = await k.transaction().execute(async (trx) => {
-      let update = trx
-        .updateTable('payment_links')
-        .set({ ...set, updated_at: clock.now() })
-        .where('id', '=', id);
-      if (guard.state !== undefined) update = update.where('state', '=', guard.state);
-      if (guard.notCreatedBy !== undefined)
-        update = update.where('created_by', '<>', guard.notCreatedBy);
-      if (guard.updatedAt !== undefined) update = update.where('updated_at', '=', guard.updatedAt);
-      const done = await update.executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) return undefined;
-      for (const entry of events) await addEvent(trx, clock, `link:${id}`, entry);
-      return trx
-        .selectFrom('payment_links')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-    });
+    const after = await this.c.k
+      .transaction()
+      .execute((trx) => this.writeIn(trx, id, set, guard, events, audit));
     if (after !== undefined) this.publish(after);
     return after;
+  }
+
+  /** `write` in the caller's transaction, unpublished (the caller publishes once committed). */
+  private async writeIn(
+    trx: Transaction<PayoutsDatabase>,
+    id: string,
+    set: Partial<PaymentLinksTable>,
+    guard: LinkGuard,
+    events: readonly EventEntry[],
+    audit?: (after: PaymentLinksTable) => AuditEntry,
+  ): Promise<PaymentLinksTable | undefined> {
+    const { clock } = this.c;
+    let update = trx
+      .updateTable('payment_links')
+      .set({ ...set, updated_at: clock.now() })
+      .where('id', '=', id);
+    if (guard.state !== undefined) update = update.where('state', '=', guard.state);
+    if (guard.notCreatedBy !== undefined)
+      update = update.where('created_by', '<>', guard.notCreatedBy);
+    if (guard.updatedAt !== undefined) update = update.where('updated_at', '=', guard.updatedAt);
+    const done = await update.executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return undefined;
+    for (const entry of events) await addEvent(trx, clock, `link:${id}`, entry);
+    const row = await trx
+      .selectFrom('payment_links')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (audit !== undefined) await this.c.audit.appendIn(trx, audit(row));
+    return row;
   }
 }

@@ -44,6 +44,11 @@ export interface PayoutsTable {
   poll_attempts: number;
   lease_owner: string | null;
   lease_until: number | null;
+  /**
+   * the Idempotency-Key of the request that prepared it (0017): a repeat of that request, when it
+   * was interrupted before it answered, finds the payout by it; null before 0017
+   */
+  idempotency_key: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -72,6 +77,8 @@ export interface PaymentLinksTable {
   reject_reason: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** a held payout-form that lapsed: when (0016); null otherwise */
+  expires_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -202,11 +209,50 @@ export function payoutListIndexMigration(): Migration {
   };
 }
 
+export const PAYOUT_HOLD_LAPSE_MIGRATION_NAME = '0016-payout-hold-lapse';
+
+/**
+ * Held payout-forms lapse (PAYOUT_HOLD_MAX_AGE_MS): `payment_links.expires_at` keeps when one did,
+ * and the poll loop's search for those due (state, created_at) reads an index rather than every
+ * link. Held single payouts are found by `payouts_state_created`; their lapse time goes in
+ * `payouts.expires_at`, as a two-step payout's registration's does.
+ */
+export function payoutHoldLapseMigration(kind: DatabaseKind): Migration {
+  const int = kind === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql.raw(`alter table payment_links add column expires_at ${int}`).execute(db);
+      await sql`create index payment_links_state_created on payment_links (state, created_at)`.execute(
+        db,
+      );
+    },
+  };
+}
+
+export const PAYOUT_PREPARE_KEY_MIGRATION_NAME = '0017-payout-prepare-key';
+
+/**
+ * A payout keeps the Idempotency-Key of the request that prepared it, so that a repeat of a
+ * request interrupted before it answered learns what it did (`PayoutsService.prepareInterruption`)
+ * rather than 409 until the key's retention ends. The index: that search reads one row, not every
+ * payout.
+ */
+export function payoutPrepareKeyMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table payouts add column idempotency_key text`.execute(db);
+      await sql`create index payouts_idempotency_key on payouts (idempotency_key)`.execute(db);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...payoutsMigrations(kind) }` after the payments one. */
 export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
     [PAYOUTS_MIGRATION_NAME]: payoutsMigration(kind),
     [PAYOUT_LIST_INDEX_MIGRATION_NAME]: payoutListIndexMigration(),
+    [PAYOUT_HOLD_LAPSE_MIGRATION_NAME]: payoutHoldLapseMigration(kind),
+    [PAYOUT_PREPARE_KEY_MIGRATION_NAME]: payoutPrepareKeyMigration(),
   };
 }
 
@@ -231,6 +277,8 @@ export async function ensurePayoutsSchema(
   await db.transaction().execute(async (trx) => {
     await payoutsMigration(kind).up(trx);
     await payoutListIndexMigration().up(trx);
+    await payoutHoldLapseMigration(kind).up(trx);
+    await payoutPrepareKeyMigration().up(trx);
   });
   return true;
 }

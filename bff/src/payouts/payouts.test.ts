@@ -362,7 +362,8 @@ for (const variant of DB_VARIANTS) {
         mode: 'single',
         state: 'pending_approval',
         orderid: null,
-        expiresAt: null,
+        // held at most PAYOUT_HOLD_MAX_AGE_MS (7 days by default): hold-lapse.test.ts
+        expiresAt: new Date(Date.parse(payout.createdAt) + 7 * 86_400_000).toISOString(),
       });
       const held = await row(payout.id);
       expect(held.destination_sealed).toMatch(/^v1\./);
@@ -603,6 +604,28 @@ for (const variant of DB_VARIANTS) {
       await bff.payouts.poller.runOnce();
       expect(await row(payout.id)).toMatchObject({ state: 'unknown', poll_next_at: null });
       expect(await auditRows('payout.reconcile_gave_up', `payout:${payout.id}`)).toHaveLength(1);
+      // Logged: each failed exchange at warn, the end of the checks at error.
+      const lines = bff.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.payoutId === payout.id || l.clientOrderId === `pd-payout-${payout.id}`);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            level: 40,
+            operation: 'status',
+            endpointId: payout.endpointId,
+            reason: 'server-error',
+            httpStatus: 500,
+          }),
+          expect.objectContaining({
+            level: 50,
+            msg: expect.stringContaining('payout status checks stopped') as unknown,
+            endpointId: payout.endpointId,
+            state: 'unknown',
+            lastError: 'server-error',
+          }),
+        ]),
+      );
       await sandbox.faults({});
       return payout;
     };

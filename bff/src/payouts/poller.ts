@@ -15,6 +15,7 @@ import {
   nextPollDelay,
   type Actor,
   type Ctx,
+  type StatusAnswer,
 } from './context.js';
 import type { PayoutsTable } from './migration.js';
 import type { PaymentLinksService } from './links.js';
@@ -22,10 +23,19 @@ import type { PayoutOutcome, PayoutsService } from './service.js';
 
 const AWAITED = ['checking', 'processing', 'unknown'];
 
+/** Why a status check learned nothing (`timeout`, `HTTP 500`), for a log line; null: it did. */
+function noAnswerReason(answer: StatusAnswer): string | null {
+  if (answer.kind !== 'no-answer') return null;
+  const { outcome } = answer;
+  return outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}` : outcome.reason;
+}
+
 export class PayoutPoller {
   readonly #loop: PollLoop;
   /** when this instance next looks for payment links due a status check */
   #nextLinkScanAt = Number.NEGATIVE_INFINITY;
+  /** when this instance next looks for held payouts and payout-forms to lapse */
+  #nextLapseScanAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly c: Ctx,
@@ -169,16 +179,30 @@ export class PayoutPoller {
   /** Claims the due payouts and checks each once; returns how many were checked. */
   async runOnce(): Promise<number> {
     await this.recoverStale();
+    await this.lapseHeld();
     const rows = await this.claim();
     for (const row of rows) {
       try {
         await this.check(row);
       } catch (err) {
         this.logger.error({ err, payoutId: row.id }, 'payout status check failed');
-        await this.reschedule(row);
+        await this.reschedule(row, 'internal error');
       }
     }
     return rows.length + (await this.followLinks());
+  }
+
+  /**
+   * Lapses the held single payouts and payout-forms not approved within `holdMaxAgeMs`, their
+   * sealed data erased (at most once per `linkFollow.scanEveryMs` on this instance: the lapse is
+   * not due to the second, as approving and every screen already treat one that is due as expired;
+   * the claim is in the database). Returns how many lapsed.
+   */
+  async lapseHeld(): Promise<number> {
+    const now = this.c.clock.now();
+    if (now < this.#nextLapseScanAt) return 0;
+    this.#nextLapseScanAt = now + this.c.options.linkFollow.scanEveryMs;
+    return (await this.payouts.lapseHeld()) + (await this.links.lapseHeld());
   }
 
   /**
@@ -263,13 +287,14 @@ export class PayoutPoller {
         ? current
         : await this.payouts.applyStatus(current, answer.kind === 'view' ? answer.view : null);
     if (AWAITED.includes(after.state)) {
-      if (by === undefined) await this.reschedule(after);
+      if (by === undefined) await this.reschedule(after, noAnswerReason(answer));
       else await this.payouts.update(row.id, { lease_owner: null, lease_until: null });
     }
     return answer.kind === 'no-answer' ? undefined : after;
   }
 
-  private async reschedule(row: PayoutsTable): Promise<void> {
+  /** `lastError`: why the last check learned nothing (for the log line when the checks stop) */
+  private async reschedule(row: PayoutsTable, lastError: string | null): Promise<void> {
     const c = this.c;
     const now = c.clock.now();
     const delay = nextPollDelay(c.options.poll, row.poll_first_at ?? now, now, c.options.random);
@@ -297,6 +322,19 @@ export class PayoutPoller {
             errorCode: 'RECONCILE_GAVE_UP',
           }),
         },
+      );
+      this.logger.error(
+        {
+          payoutId: row.id,
+          clientOrderId: row.client_orderid,
+          orderid: row.orderid,
+          endpointId: row.endpoint_id,
+          mode: row.mode,
+          state: row.state,
+          attempts,
+          lastError,
+        },
+        'payout status checks stopped after the last scheduled attempt; check the order at the gateway',
       );
       return;
     }

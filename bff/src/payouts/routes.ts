@@ -19,6 +19,7 @@ import {
 } from '@paydesk/shared/api';
 import { AppError, invalidParam, parseInput } from '../errors.js';
 import type { RouteRule } from '../http/route-table.js';
+import type { Interruption } from '../payments/idempotency.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
 import { parseRoles } from '../services/users.js';
 import { CARD_REF_ID } from './card-info.js';
@@ -47,20 +48,28 @@ function actorOf(ctx: RouteContext): Actor {
 export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
   const { payouts, links, cardInfo } = p.services;
 
-  /** Runs `work` under the caller's Idempotency-Key; `hashed` is what the key is bound to. */
+  /**
+   * Runs `work` under the caller's Idempotency-Key; `hashed` is what the key is bound to;
+   * `interruption`, how a repeat of an interrupted request learns its outcome.
+   */
   const idempotent = async (
     ctx: RouteContext,
     route: string,
     hashed: unknown,
     work: () => Promise<unknown>,
+    interruption?: Interruption,
   ): Promise<{ kind: 'json'; status: number; body: unknown }> => {
     const actor = actorOf(ctx);
     const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
     ctx.audit.summary = { ...ctx.audit.summary, idempotencyKey: key ?? null };
-    const reply = await p.idempotency.run(actor.id, key, route, hashed, async () => ({
-      status: 200,
-      body: await work(),
-    }));
+    const reply = await p.idempotency.run(
+      actor.id,
+      key,
+      route,
+      hashed,
+      async () => ({ status: 200, body: await work() }),
+      interruption,
+    );
     if (reply.replayed) ctx.res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     ctx.audit.summary = { ...ctx.audit.summary, replayed: reply.replayed };
     return { kind: 'json', status: reply.status, body: reply.body };
@@ -85,17 +94,24 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       decision: 'approve' | 'reject',
       schema: S,
       call: (id: string, body: z.output<S>, actor: Actor) => Promise<unknown>,
+      interruption?: (id: string, actor: Actor) => Interruption,
     ): Handler =>
     async (ctx) => {
       const id = idParam(ctx, what);
       const body = parseInput(schema, ctx.req.body ?? {}, 'body');
       ctx.audit.summary = { operation: decision, ...(body as Record<string, unknown>) };
       const actor = actorOf(ctx);
-      return idempotent(ctx, `${what}.${decision} ${id}`, body, async () => {
-        const result = await call(id, body, actor);
-        note(ctx, result);
-        return result;
-      });
+      return idempotent(
+        ctx,
+        `${what}.${decision} ${id}`,
+        body,
+        async () => {
+          const result = await call(id, body, actor);
+          note(ctx, result);
+          return result;
+        },
+        interruption?.(id, actor),
+      );
     };
 
   return {
@@ -121,13 +137,27 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         ...body,
         destination: { kind: body.destination.kind, hash: p.hasher.hash(body.destination) },
       };
-      const reply = await idempotent(ctx, 'payout.prepare', hashed, async () => {
-        const result = await payouts.prepare(body, actor, ctx.client.ip, (id) => {
-          ctx.audit.target = `payout:${id}`;
-        });
-        note(ctx, result);
-        return result;
-      });
+      // The payout keeps the key: a repeat of an interrupted request finds what it prepared.
+      const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER) ?? null;
+      const reply = await idempotent(
+        ctx,
+        'payout.prepare',
+        hashed,
+        async () => {
+          const result = await payouts.prepare(
+            body,
+            actor,
+            ctx.client.ip,
+            (id) => {
+              ctx.audit.target = `payout:${id}`;
+            },
+            key,
+          );
+          note(ctx, result);
+          return result;
+        },
+        key === null ? undefined : payouts.prepareInterruption(key, actor),
+      );
       const created = reply.body as { payout?: { id?: string } };
       if (created.payout?.id !== undefined) ctx.audit.target = `payout:${created.payout.id}`;
       return reply;
@@ -142,6 +172,7 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       'approve',
       PayoutApproveBodySchema,
       (id, _body, actor) => payouts.approve(id, actor),
+      (id, actor) => payouts.approvalInterruption(id, actor),
     ),
     'POST /api/payouts/:id/reject': decide(
       'payout',
@@ -207,6 +238,7 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       'approve',
       PayoutApproveBodySchema,
       (id, _body, actor) => links.approve(id, actor),
+      (id, actor) => links.approvalInterruption(id, actor),
     ),
     'POST /api/payment-links/:id/reject': decide(
       'link',

@@ -6,6 +6,7 @@
 // audit row, in one transaction (`write`); a gateway exchange or status check goes to the timeline
 // first, on its own, so that the evidence stays even when recording what follows fails.
 import { randomUUID } from 'node:crypto';
+import type { ExpressionBuilder, Transaction } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import {
   expiredCardField,
@@ -19,6 +20,7 @@ import {
   type PayoutState,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import type { Interruption } from '../payments/idempotency.js';
 import type { GatewayOutcome } from '../gateway-client/client.js';
 import type { AuditEntry } from '../services/audit.js';
 import { gatewayRefusal } from './gateway-errors.js';
@@ -26,6 +28,7 @@ import {
   addEvent,
   askStatus,
   callbackUrl,
+  describeDuration,
   eventsOf,
   exchangeData,
   gatewayIp,
@@ -33,6 +36,8 @@ import {
   type Actor,
   type Ctx,
   type EventEntry,
+  type PayoutsDatabase,
+  type PayoutsOptions,
   type StatusView,
 } from './context.js';
 import {
@@ -81,6 +86,41 @@ interface Guard {
   decidedAt?: number;
 }
 
+/**
+ * How a repeat of an approval whose request was interrupted (its instance stopped before it
+ * answered, its Idempotency-Key left in flight) learns what became of it, from the payout or
+ * payout-form link it approved. Not claimed by this approver (`decided_by`), or rejected since:
+ * nothing was sent under the key, and the approval runs again (meeting whatever the row is now).
+ * Otherwise `confirming` says why the outcome is not known yet (409), or null; then the reply the
+ * approval would have given, `reply` of the row as it is now. A key younger than a stale claim
+ * (`PayoutPoller.recoverStale`: a gateway timeout and a lease) is a live request's.
+ */
+export function interruptedApproval<Row extends { state: string; decided_by: string | null }>(
+  actor: Actor,
+  options: PayoutsOptions,
+  recovery: {
+    row: () => Promise<Row>;
+    confirming: (row: Row) => string | null;
+    reply: (row: Row) => Promise<unknown>;
+  },
+): Interruption {
+  return {
+    afterMs: options.gatewayTimeoutMs + options.poll.leaseMs,
+    outcome: async () => {
+      const row = await recovery.row();
+      if (row.decided_by !== actor.id || row.state === 'rejected') return { kind: 'not_applied' };
+      const message = recovery.confirming(row);
+      if (message !== null) return { kind: 'confirming', message };
+      return { kind: 'reply', status: 200, body: await recovery.reply(row) };
+    },
+  };
+}
+
+/** What the reply to a repeat of an interrupted approval says (`interruptedApproval`). */
+export function interruptedMessage(what: string, state: string): string {
+  return `The approval was interrupted before Paydesk recorded its outcome; the ${what} is ${state.replace('_', ' ')}. It was not sent again.`;
+}
+
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
@@ -90,13 +130,31 @@ export class PayoutsService {
 
   // ------------------------------------------------------------------ reading
 
-  /** The state as screens show it: a registration that lapsed is expired, whatever the row says. */
+  /**
+   * When a payout waiting for approval lapses: a checked two-step payout when its registration at
+   * the gateway does (expires_at), a held single one `holdMaxAgeMs` after it was prepared (the
+   * setting as it is now, so a shorter one applies to the payouts already held). Null: it does not.
+   */
+  lapsesAt(row: PayoutsTable): number | null {
+    if (row.state !== 'pending_approval') return null;
+    return row.mode === 'single' ? row.created_at + this.c.options.holdMaxAgeMs : row.expires_at;
+  }
+
+  /** The state as screens show it: a payout that lapsed is expired, whatever the row says. */
   stateOf(row: PayoutsTable): PayoutState {
-    const lapsed =
-      row.state === 'pending_approval' &&
-      row.expires_at !== null &&
-      row.expires_at <= this.c.clock.now();
-    return (lapsed ? 'expired' : row.state) as PayoutState;
+    const at = this.lapsesAt(row);
+    return (at !== null && at <= this.c.clock.now() ? 'expired' : row.state) as PayoutState;
+  }
+
+  /** Payouts waiting for approval that have not lapsed (`stateOf` in SQL). */
+  private notLapsed(now: number) {
+    const heldSince = now - this.c.options.holdMaxAgeMs;
+    return (eb: ExpressionBuilder<PayoutsDatabase, 'payouts'>) =>
+      eb.and([
+        eb('state', '=', 'pending_approval'),
+        eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
+        eb.or([eb('mode', '<>', 'single'), eb('created_at', '>', heldSince)]),
+      ]);
   }
 
   /**
@@ -126,7 +184,7 @@ export class PayoutsService {
         row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
       decidedAt: iso(row.decided_at),
       rejectReason: row.reject_reason,
-      expiresAt: iso(row.expires_at),
+      expiresAt: iso(this.lapsesAt(row) ?? row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
       canDecide: decider.mayDecide(row.prepared_by, state === 'pending_approval'),
@@ -182,22 +240,19 @@ export class PayoutsService {
       query = query.where((eb) =>
         eb.or([
           eb('state', '=', 'expired'),
-          eb.and([eb('state', '=', 'pending_approval'), eb('expires_at', '<=', now)]),
+          eb.and([eb('state', '=', 'pending_approval'), eb.not(this.notLapsed(now)(eb))]),
         ]),
       );
     } else if (q.state === 'pending_approval') {
-      query = query
-        .where('state', '=', 'pending_approval')
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+      query = query.where(this.notLapsed(now));
     } else if (q.state !== undefined) {
       query = query.where('state', '=', q.state);
     }
     if (q.view === 'mine') query = query.where('prepared_by', '=', viewer.id);
     if (q.view === 'awaiting-my-approval') {
       query = query
-        .where('state', '=', 'pending_approval')
-        .where('prepared_by', 'not in', decider.excludedPreparers)
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+        .where(this.notLapsed(now))
+        .where('prepared_by', 'not in', decider.excludedPreparers);
     }
     const { page: rows, nextCursor } = await keysetPage(query, q, after);
     return { items: rows.map((r) => this.toApi(r, viewer, decider)), nextCursor };
@@ -205,12 +260,17 @@ export class PayoutsService {
 
   // ------------------------------------------------------------------ preparing
 
-  /** `onCreated` learns the payout's id as soon as it exists (the audit row names it even when the check fails). */
+  /**
+   * `onCreated` learns the payout's id as soon as it exists (the audit row names it even when the
+   * check fails); `key`, the request's Idempotency-Key, is kept on the payout
+   * (`prepareInterruption`).
+   */
   async prepare(
     body: PayoutCreateBody,
     actor: Actor,
     ip: string | null,
     onCreated: (id: string) => void = () => undefined,
+    key: string | null = null,
   ): Promise<PayoutOutcome> {
     const c = this.c;
     if (body.mode === 'two-step' && c.config.merchant.rsaPrivateKeyPem === null) {
@@ -278,6 +338,7 @@ export class PayoutsService {
       poll_attempts: 0,
       lease_owner: null,
       lease_until: null,
+      idempotency_key: key,
       created_at: now,
       updated_at: now,
     };
@@ -305,13 +366,12 @@ export class PayoutsService {
     // A safety net, as a money operation's step A has: should this instance stop before it records
     // the check's outcome, the poller asks `status` once this request (payout-check, then status)
     // is certainly over, and finds the check registered, or not applied.
-    const poll = c.options.poll;
     await this.insert(
       {
         ...base,
         sent_at: now,
         poll_first_at: now,
-        poll_next_at: now + 2 * c.options.gatewayTimeoutMs + poll.fastMinMs,
+        poll_next_at: now + this.prepareOverAfterMs(),
       },
       {
         kind: 'staff',
@@ -393,6 +453,51 @@ export class PayoutsService {
         'The gateway checked the destination; the payout waits for approval by a second ops user.';
     else if (after.state === 'checking') message = confirming;
     return { payout: await this.viewOf(after, actor), message };
+  }
+
+  /** How long after it began a prepare's request is certainly over (payout-check, then status). */
+  private prepareOverAfterMs(): number {
+    const { gatewayTimeoutMs, poll } = this.c.options;
+    return 2 * gatewayTimeoutMs + poll.fastMinMs;
+  }
+
+  /**
+   * A repeat of a prepare whose request was interrupted (its instance stopped before it answered,
+   * its Idempotency-Key `key` left in flight): the payout the request prepared under the key tells
+   * what became of it. None: nothing was prepared, the request runs again. Still `checking`: the
+   * poller is confirming the payout-check's outcome with `status` (409 naming the payout).
+   * Otherwise the payout as it is now, as a repeat would have got it. A key younger than the
+   * request can take is a live request's.
+   */
+  prepareInterruption(key: string, actor: Actor): Interruption {
+    return {
+      afterMs: this.prepareOverAfterMs(),
+      outcome: async (takenAt) => {
+        const row = await this.c.k
+          .selectFrom('payouts')
+          .selectAll()
+          .where('idempotency_key', '=', key)
+          .where('prepared_by', '=', actor.id)
+          .where('created_at', '>=', takenAt)
+          .executeTakeFirst();
+        if (row === undefined) return { kind: 'not_applied' };
+        if (row.state === 'checking') {
+          return {
+            kind: 'confirming',
+            message: `The first attempt of this request was interrupted before it answered; it prepared payout ${row.id}, whose payout-check outcome is being confirmed with the gateway (the payout’s timeline shows the status checks). Nothing is prepared twice: once the outcome is known, this same request gets the payout.`,
+          };
+        }
+        const payout = await this.viewOf(row, actor);
+        return {
+          kind: 'reply',
+          status: 200,
+          body: {
+            payout,
+            message: `The request was interrupted before it answered; it had prepared this payout, which is ${payout.state.replace('_', ' ')}.`,
+          } satisfies PayoutOutcome,
+        };
+      },
+    };
   }
 
   /** The request fields of a payout or payout-check for this row and destination. */
@@ -489,7 +594,16 @@ export class PayoutsService {
     }
     await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
     const now = c.clock.now();
-    if (row.state === 'pending_approval' && row.expires_at !== null && row.expires_at <= now) {
+    const lapsesAt = this.lapsesAt(row);
+    if (lapsesAt !== null && lapsesAt <= now && row.mode === 'single') {
+      await this.write(id, this.lapse(row), { state: 'pending_approval' }, this.lapsed());
+      throw new AppError(
+        'INVALID_STATE',
+        'The held payout lapsed (not approved in time; its destination was erased) and cannot be approved; prepare it again.',
+        { state: 'expired' },
+      );
+    }
+    if (lapsesAt !== null && lapsesAt <= now) {
       await this.write(id, { state: 'expired' }, { state: 'pending_approval' }, this.expiry());
       throw new AppError(
         'INVALID_STATE',
@@ -542,6 +656,27 @@ export class PayoutsService {
     return row.mode === 'single' && destination !== null
       ? this.sendSingle(row, destination, actor)
       : this.sendPay(row, actor);
+  }
+
+  /**
+   * A repeat of an approval whose request was interrupted (`interruptedApproval`): `sending` or
+   * `unknown`, the poller is still confirming the outcome with `status` (409).
+   */
+  approvalInterruption(id: string, actor: Actor): Interruption {
+    return interruptedApproval(actor, this.c.options, {
+      row: () => this.row(id),
+      confirming: (row) =>
+        row.state === 'sending' || row.state === 'unknown'
+          ? 'The first attempt of this approval was interrupted before it answered; its outcome is being confirmed with the gateway (the payout’s timeline shows the status checks). It is never sent twice: once the outcome is known, this same request gets it.'
+          : null,
+      reply: async (row) => {
+        const payout = await this.viewOf(row, actor);
+        return {
+          payout,
+          message: interruptedMessage('payout', payout.state),
+        } satisfies PayoutOutcome;
+      },
+    });
   }
 
   private openDestination(row: PayoutsTable): PayoutDestination {
@@ -876,6 +1011,69 @@ export class PayoutsService {
     };
   }
 
+  /** What lapsing a held single payout writes: expired, its sealed destination erased. */
+  private lapse(row: PayoutsTable): Partial<PayoutsTable> {
+    return {
+      state: 'expired',
+      destination_sealed: null,
+      expires_at: row.created_at + this.c.options.holdMaxAgeMs,
+    };
+  }
+
+  /** What goes with lapsing a held single payout: as an expiry's, its timeline says why. */
+  private lapsed(): ChangeOptions {
+    const age = describeDuration(this.c.options.holdMaxAgeMs);
+    return {
+      ...this.expiry(),
+      events: [
+        {
+          kind: 'reconcile',
+          title: `lapsed: not approved within ${age} of being prepared; the held destination was erased`,
+          actor: null,
+          data: {},
+        },
+      ],
+    };
+  }
+
+  /**
+   * Lapses the held single payouts prepared more than `holdMaxAgeMs` ago (at most poll.batchSize):
+   * each becomes expired, its sealed destination erased, with its timeline entry and audit row,
+   * in the transaction that picked it. They are claimed as the poller claims due payouts (FOR
+   * UPDATE SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite) and written only while still
+   * waiting for approval, so two instances never lapse one twice and an approval that got there
+   * first wins. Returns how many lapsed.
+   */
+  async lapseHeld(): Promise<number> {
+    const { db, k, clock, options } = this.c;
+    const heldSince = clock.now() - options.holdMaxAgeMs;
+    const lapsed = await k.transaction().execute(async (trx) => {
+      const due = trx
+        .selectFrom('payouts')
+        .selectAll()
+        .where('state', '=', 'pending_approval')
+        .where('mode', '=', 'single')
+        .where('created_at', '<=', heldSince)
+        .orderBy('created_at')
+        .limit(options.poll.batchSize);
+      const rows = await (db.kind === 'postgres' ? due.forUpdate().skipLocked() : due).execute();
+      const after: PayoutsTable[] = [];
+      for (const row of rows) {
+        const written = await this.writeIn(
+          trx,
+          row.id,
+          this.lapse(row),
+          { state: 'pending_approval' },
+          this.lapsed(),
+        );
+        if (written !== undefined) after.push(written);
+      }
+      return after;
+    });
+    for (const row of lapsed) this.publish(row);
+    return lapsed.length;
+  }
+
   /** An audit row of Paydesk's own (no user, no request) about `row`. */
   systemAudit(action: string, row: PayoutsTable, summary: Record<string, unknown>): AuditEntry {
     return {
@@ -932,30 +1130,41 @@ export class PayoutsService {
     guard: Guard = {},
     change: ChangeOptions = {},
   ): Promise<PayoutsTable | undefined> {
-    const { k, clock, audit } = this.c;
-    const after = await k.transaction().execute(async (trx) => {
-      let update = trx
-        .updateTable('payouts')
-        .set({ ...set, updated_at: clock.now() })
-        .where('id', '=', id);
-      if (guard.state !== undefined) update = update.where('state', '=', guard.state);
-      if (guard.notPreparedBy !== undefined)
-        update = update.where('prepared_by', '<>', guard.notPreparedBy);
-      if (guard.decidedAt !== undefined) update = update.where('decided_at', '=', guard.decidedAt);
-      const done = await update.executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) return undefined;
-      for (const entry of change.events ?? []) await addEvent(trx, clock, `payout:${id}`, entry);
-      const row = await trx
-        .selectFrom('payouts')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      if (change.audit !== undefined) await audit.appendIn(trx, change.audit(row));
-      return row;
-    });
+    const after = await this.c.k
+      .transaction()
+      .execute((trx) => this.writeIn(trx, id, set, guard, change));
     if (after !== undefined && Object.keys(set).some((column) => !SCHEDULE_COLUMNS.has(column)))
       this.publish(after);
     return after;
+  }
+
+  /** `write` in the caller's transaction, unpublished (the caller publishes once committed). */
+  private async writeIn(
+    trx: Transaction<PayoutsDatabase>,
+    id: string,
+    set: Partial<PayoutsTable>,
+    guard: Guard,
+    change: ChangeOptions,
+  ): Promise<PayoutsTable | undefined> {
+    const { clock, audit } = this.c;
+    let update = trx
+      .updateTable('payouts')
+      .set({ ...set, updated_at: clock.now() })
+      .where('id', '=', id);
+    if (guard.state !== undefined) update = update.where('state', '=', guard.state);
+    if (guard.notPreparedBy !== undefined)
+      update = update.where('prepared_by', '<>', guard.notPreparedBy);
+    if (guard.decidedAt !== undefined) update = update.where('decided_at', '=', guard.decidedAt);
+    const done = await update.executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return undefined;
+    for (const entry of change.events ?? []) await addEvent(trx, clock, `payout:${id}`, entry);
+    const row = await trx
+      .selectFrom('payouts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (change.audit !== undefined) await audit.appendIn(trx, change.audit(row));
+    return row;
   }
 
   /** `write` without a guard: the row afterwards. */

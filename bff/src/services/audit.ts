@@ -307,6 +307,11 @@ export class AuditLog {
   ): Promise<AuditVerifyResponse> {
     return verifyChain(this.#db, batchSize, anchor);
   }
+
+  /** The chain's last row (one read by the primary key); null for an empty log. */
+  head(): Promise<AuditChainHead | null> {
+    return readHead(this.#db);
+  }
 }
 
 /** The chain's last row, or null for an empty log. */

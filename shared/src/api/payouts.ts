@@ -159,7 +159,8 @@ export type PayoutRejectBody = z.infer<typeof PayoutRejectBodySchema>;
  * - approved | declined | error | filtered: the gateway's final status
  * - check_declined: payout-check refused the destination; nothing can be paid
  * - rejected: an ops user rejected it; nothing was sent
- * - expired: the registration lapsed (24 h after payout-check); cannot be approved
+ * - expired: the registration lapsed (24 h after payout-check), or a held single payout was not
+ *   approved within PAYOUT_HOLD_MAX_AGE_MS (its sealed destination erased); cannot be approved
  * - failed: the gateway refused the request, or it was never applied
  */
 export const PAYOUT_STATES = [
@@ -219,7 +220,10 @@ export const PayoutSchema = z.object({
   decidedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
   decidedAt: IsoDateTimeSchema.nullable(),
   rejectReason: z.string().nullable(),
-  /** when a checked payout's registration lapses (two-step only) */
+  /**
+   * when a payout waiting for approval lapses, or lapsed: a checked two-step payout's registration
+   * (24 h after its payout-check), a held single payout PAYOUT_HOLD_MAX_AGE_MS after it was prepared
+   */
   expiresAt: IsoDateTimeSchema.nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
@@ -350,6 +354,8 @@ export type PaymentLinkCreateInput = z.input<typeof PaymentLinkCreateBodySchema>
  * - sent: the gateway created the order; `redirectUrl` is the customer's page
  * - unknown: the reply was lost (the order may exist; its page address is not known)
  * - failed: the gateway refused it; rejected: an ops user rejected the payout-form
+ * - expired: a payout-form not approved within PAYOUT_HOLD_MAX_AGE_MS lapsed (its sealed request
+ *   erased); nothing was sent
  */
 export const PAYMENT_LINK_STATES = [
   'pending_approval',
@@ -358,6 +364,7 @@ export const PAYMENT_LINK_STATES = [
   'unknown',
   'failed',
   'rejected',
+  'expired',
 ] as const;
 export const PaymentLinkStateSchema = z.enum(PAYMENT_LINK_STATES);
 export type PaymentLinkState = z.infer<typeof PaymentLinkStateSchema>;
@@ -390,6 +397,8 @@ export const PaymentLinkSchema = z.object({
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   canDecide: z.boolean(),
+  /** when a held payout-form lapses (PAYOUT_HOLD_MAX_AGE_MS after its creation), or lapsed */
+  expiresAt: IsoDateTimeSchema.nullable(),
   /**
    * The order the customer's use of the page made, as Paydesk knows it from the gateway's
    * callbacks or a `status` check (null until either): whether the customer has paid.

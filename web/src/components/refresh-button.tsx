@@ -44,7 +44,8 @@ export interface StatusCheckResult {
 
 /**
  * "Check payment status" of a payout or a payment link: asks, shows what it found (or why it
- * could not ask) until the next check, and refetches what `queryKey` names.
+ * could not ask) until the next check, and refetches what `queryKey` names. The page places the
+ * `button` (among its actions, when a check may be made) and the `result` (above its facts).
  */
 export function useStatusCheck<R extends { message: string }>(
   ask: () => Promise<R>,
@@ -80,5 +81,15 @@ export function useStatusCheck<R extends { message: string }>(
       )}
     </Box>
   );
-  return { check, result };
+  const button = (
+    <RefreshButton
+      pending={check.isPending}
+      onRefresh={() => {
+        check.mutate();
+      }}
+    >
+      Check payment status
+    </RefreshButton>
+  );
+  return { button, result };
 }

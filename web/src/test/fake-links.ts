@@ -38,6 +38,8 @@ export function heldPayoutForm(n: number): PaymentLink {
     amount: '75.00',
     orderDesc: `Seller payout ${String(n)}`,
     createdBy: { id: 'u-otto', email: 'otto@example.com' },
+    // as the BFF: it lapses PAYOUT_HOLD_MAX_AGE_MS (7 days) after its creation
+    expiresAt: iso(7 * 24 * 60 + n),
   });
 }
 
@@ -62,6 +64,7 @@ export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): Payme
     errorCode: null,
     errorMessage: null,
     canDecide: false,
+    expiresAt: null,
     order: null,
     createdAt: iso(n),
     updatedAt: iso(n),
@@ -271,6 +274,7 @@ export class FakeLinks {
       // As the BFF: the address given, else Paydesk's own page.
       returnUrl: body.redirectUrl ?? 'https://paydesk.example/payment-links/done',
       createdBy: { id: user.id, email: user.email },
+      expiresAt: payout ? iso(7 * 24 * 60 + 600 + n) : null,
       createdAt: iso(600 + n),
       updatedAt: iso(600 + n),
     });
@@ -306,13 +310,14 @@ export class FakeLinks {
       next = {
         ...link,
         state: 'sent',
+        expiresAt: null,
         orderid: String(800000 + this.seq),
         redirectUrl: `https://gateway.example/paynet/form/p${link.clientOrderId}`,
       };
     } else {
       const parsed = PayoutRejectBodySchema.safeParse(request.body ?? {});
       if (!parsed.success) return this.validation(parsed.error.issues);
-      next = { ...link, state: 'rejected', rejectReason: parsed.data.reason };
+      next = { ...link, state: 'rejected', expiresAt: null, rejectReason: parsed.data.reason };
     }
     next = { ...next, decidedBy: { id: user.id, email: user.email }, updatedAt: iso(900) };
     this.links = this.links.map((l) => (l.id === next.id ? next : l));

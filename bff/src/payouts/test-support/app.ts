@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import express from 'express';
 import { sql, type Kysely } from 'kysely';
-import type { PayoutCreateInput, PayoutDestination, Role } from '@paydesk/shared/api';
+import type {
+  PaymentLinkCreateInput,
+  PayoutCreateInput,
+  PayoutDestination,
+  Role,
+} from '@paydesk/shared/api';
 import { createApp } from '../../app.js';
 import { ManualClock } from '../../clock.js';
 import { REPO_ROOT, type Config } from '../../config.js';
@@ -351,6 +356,11 @@ export function cardPayout(
     orderDesc: 'Supplier refund',
     ...extra,
   };
+}
+
+/** A payout-form link of 15.00 EUR, as ops creates it (held until a second ops user approves). */
+export function payoutFormLink(): PaymentLinkCreateInput {
+  return { kind: 'payout-form', amount: '15.00', currency: 'EUR', orderDesc: 'Prize payout' };
 }
 
 export function key(): string {

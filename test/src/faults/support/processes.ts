@@ -341,7 +341,8 @@ export async function startBff(
     LOG_LEVEL: 'warn',
     ARGON2_MEMORY_KIB: '64',
     ARGON2_TIME_COST: '1',
-    SHUTDOWN_TIMEOUT_MS: '2000',
+    // The BFF refuses a shutdown timeout not longer than the gateway timeout.
+    SHUTDOWN_TIMEOUT_MS: String(options.gatewayTimeoutMs + 1_000),
     GATEWAY_TIMEOUT_MS: String(options.gatewayTimeoutMs),
     RECONCILE_POLL_INTERVAL_MS: String(r.pollIntervalMs),
     RECONCILE_FAST_MIN_MS: String(r.fastMinMs),

@@ -24,6 +24,7 @@ const LOOK: Record<
   unknown: { label: 'Unknown outcome', color: 'warning' },
   failed: { label: 'Failed', color: 'error' },
   rejected: { label: 'Rejected', color: 'default' },
+  expired: { label: 'Expired', color: 'default' },
 };
 
 type Look = (typeof LOOK)[PaymentLinkState];

@@ -276,6 +276,31 @@ describe('payment link detail', () => {
     expect(await screen.findByRole('button', { name: 'Check payment status' })).toBeInTheDocument();
   });
 
+  it('when a payout-form link is held, then its page says when it lapses; once it lapsed, that it expired and nothing was sent', async () => {
+    const lapses = heldPayoutForm(2).expiresAt ?? '';
+    expect(lapses).not.toBe('');
+    const view = renderApp(`/payment-links/${HELD}`, bffAs(['ops']));
+    const panel = await screen.findByRole('region', { name: 'Four eyes' });
+    expect(within(panel).getByText('Lapses at')).toBeInTheDocument();
+    expect(panel.querySelector(`time[datetime="${lapses}"]`)).not.toBeNull();
+    const notes = () => screen.getAllByRole('alert').map((a) => a.textContent);
+    expect(notes()).toContainEqual(expect.stringMatching(/Not approved by .+, it lapses\./));
+    view.unmount();
+
+    const bff = bffAs(['ops']);
+    bff.links.links = bff.links.links.map((l) =>
+      l.id === HELD ? { ...l, state: 'expired' as const } : l,
+    );
+    renderApp(`/payment-links/${HELD}`, bff);
+    const after = await screen.findByRole('region', { name: 'Four eyes' });
+    expect(within(after).getByText('Lapsed at')).toBeInTheDocument();
+    expect(notes()).toContainEqual(
+      expect.stringMatching(/^It lapsed .+ before anyone approved it; nothing was sent/),
+    );
+    expect(screen.getByText('Expired')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve/ })).not.toBeInTheDocument();
+  });
+
   it('when the address names no link, then the page says so and leads back', async () => {
     renderApp('/payment-links/no-such-link', bffAs(['support']));
     expect(

@@ -32,7 +32,7 @@ import {
 } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
 import { KIND_LABELS, LinkStateChip, pageHolders, pageWithheld } from '../components/link-labels';
-import { RefreshButton, useStatusCheck } from '../../../components/refresh-button';
+import { useStatusCheck } from '../../../components/refresh-button';
 
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
 
@@ -46,6 +46,12 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
         <Alert severity="info">
           Waits for an ops user other than {link.createdBy.email} to approve it; its page address is
           released then.
+          {link.expiresAt ? (
+            <>
+              {' '}
+              Not approved by <DateTime value={link.expiresAt} />, it lapses.
+            </>
+          ) : null}
         </Alert>
       );
     case 'sending':
@@ -91,6 +97,20 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       );
     case 'failed':
       return <Alert severity="error">{error || 'The gateway refused the link.'}</Alert>;
+    case 'expired':
+      return (
+        <Alert severity="info">
+          It lapsed
+          {link.expiresAt ? (
+            <>
+              {' '}
+              <DateTime value={link.expiresAt} />
+            </>
+          ) : null}{' '}
+          before anyone approved it; nothing was sent. Create it again if the payee is still due the
+          payout.
+        </Alert>
+      );
   }
 }
 
@@ -109,7 +129,7 @@ function DetailView({
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
   useLinkOrderEvents([link.orderid]);
   const [deciding, setDeciding] = useState<Decision | null>(null);
-  const { check, result: checkResult } = useStatusCheck(
+  const { button: checkButton, result: checkResult } = useStatusCheck(
     () => refreshLink(link.id),
     (r: PaymentLinkRefreshResult) => r.outcome === 'order_found',
     linkKeys.all,
@@ -156,16 +176,7 @@ function DetailView({
         actions={
           <>
             <LiveIndicator state={live} />
-            {mayCheckPayment(link) && canCheck ? (
-              <RefreshButton
-                pending={check.isPending}
-                onRefresh={() => {
-                  check.mutate();
-                }}
-              >
-                Check payment status
-              </RefreshButton>
-            ) : null}
+            {mayCheckPayment(link) && canCheck ? checkButton : null}
             {(link.canDecide && isOps) || (link.state === 'pending_approval' && own) ? (
               <LinkDecision link={link} myId={myId} isOps={isOps} onDecide={setDeciding} />
             ) : null}
@@ -210,6 +221,14 @@ function DetailView({
                 ['Created by', link.createdBy.email],
                 ['Created', <DateTime key="c" value={link.createdAt} />],
                 ...decided,
+                ...(link.expiresAt === null
+                  ? []
+                  : ([
+                      [
+                        link.state === 'pending_approval' ? 'Lapses at' : 'Lapsed at',
+                        <DateTime key="e" value={link.expiresAt} />,
+                      ],
+                    ] as FactRow[])),
                 ...(link.rejectReason === null
                   ? []
                   : ([['Reason', link.rejectReason]] as FactRow[])),

@@ -135,6 +135,35 @@ describe('payout detail', () => {
     expect(screen.queryByText('Registration lapses')).toBeNull();
   });
 
+  it('when a single-mode payout is held, then its page says when it lapses; once it lapsed, that it expired and its held destination was erased', async () => {
+    const lapses = '2026-11-27T09:01:00.000Z';
+    const held = bffAs(['ops']);
+    held.payouts.change(FIRST, { mode: 'single', expiresAt: lapses });
+    const view = renderApp(`/payouts/${FIRST}`, held);
+    const order = await screen.findByRole('region', { name: 'Gateway order' });
+    expect(within(order).getByText('Lapses at')).toBeInTheDocument();
+    expect(order.querySelector(`time[datetime="${lapses}"]`)).not.toBeNull();
+    const notes = () => screen.getAllByRole('alert').map((a) => a.textContent);
+    expect(notes()).toContainEqual(
+      expect.stringMatching(/it lapses .+ and its held destination is erased/),
+    );
+    expect(screen.queryByText('Registration lapses')).toBeNull();
+    view.unmount();
+
+    const lapsed = bffAs(['ops']);
+    lapsed.payouts.change(FIRST, { mode: 'single', state: 'expired', expiresAt: lapses });
+    renderApp(`/payouts/${FIRST}`, lapsed);
+    const after = await screen.findByRole('region', { name: 'Gateway order' });
+    expect(within(after).getByText('Lapsed at')).toBeInTheDocument();
+    expect(notes()).toContainEqual(
+      expect.stringMatching(
+        /^It lapsed .+ before anyone approved it and its held destination was erased/,
+      ),
+    );
+    expect(screen.getByText('Expired')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Approve/ })).not.toBeInTheDocument();
+  });
+
   it('when the gateway refused a payout, then its page names the error code once', async () => {
     const bff = bffAs(['ops']);
     bff.payouts.change(FIRST, {

@@ -12,7 +12,7 @@ import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
-import { RefreshButton, useStatusCheck } from '../../../components/refresh-button';
+import { useStatusCheck } from '../../../components/refresh-button';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -56,8 +56,13 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
       if (payout.mode === 'single') {
         return (
           <Alert severity="warning">
-            Waits for an ops user other than {payout.preparedBy.email} to approve it.{' '}
-            {NOT_CHECKED_WARNING} Approving sends the payout itself.
+            Waits for an ops user other than {payout.preparedBy.email} to approve it
+            {payout.expiresAt ? (
+              <>
+                ; it lapses <DateTime value={payout.expiresAt} /> and its held destination is erased
+              </>
+            ) : null}
+            . {NOT_CHECKED_WARNING} Approving sends the payout itself.
           </Alert>
         );
       }
@@ -97,6 +102,21 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
         </Alert>
       );
     case 'expired':
+      if (payout.mode === 'single') {
+        return (
+          <Alert severity="info">
+            It lapsed
+            {payout.expiresAt ? (
+              <>
+                {' '}
+                <DateTime value={payout.expiresAt} />
+              </>
+            ) : null}{' '}
+            before anyone approved it and its held destination was erased; nothing was paid. Prepare
+            it again if it is still due.
+          </Alert>
+        );
+      }
       return (
         <Alert severity="info">
           The gateway’s registration lapsed before anyone approved it; nothing was paid. Prepare it
@@ -106,6 +126,13 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
     default:
       return <Alert severity="error">{error || 'The payout failed; nothing was paid.'}</Alert>;
   }
+}
+
+/** What `expiresAt` is: a held payout's own lapse, or a checked one's registration at the gateway. */
+function lapseLabel(payout: PayoutDetail): string {
+  const pending = payout.state === 'pending_approval';
+  if (payout.mode === 'single') return pending ? 'Lapses at' : 'Lapsed at';
+  return pending ? 'Registration lapses' : 'Registration lapsed';
 }
 
 /** States in which the payout (or payout-pay) was sent: its order's callbacks reach Transactions. */
@@ -159,7 +186,7 @@ function DetailView({
 }) {
   const live = usePayoutEvents();
   const [deciding, setDeciding] = useState<Decision | null>(null);
-  const { check, result: checkResult } = useStatusCheck(
+  const { button: checkButton, result: checkResult } = useStatusCheck(
     () => refreshPayout(payout.id),
     (r: Awaited<ReturnType<typeof refreshPayout>>) => !mayCheckPayout(r.payout),
     payoutKeys.all,
@@ -188,16 +215,7 @@ function DetailView({
         actions={
           <>
             <LiveIndicator state={live} />
-            {mayCheckPayout(payout) && canCheck ? (
-              <RefreshButton
-                pending={check.isPending}
-                onRefresh={() => {
-                  check.mutate();
-                }}
-              >
-                Check payment status
-              </RefreshButton>
-            ) : null}
+            {mayCheckPayout(payout) && canCheck ? checkButton : null}
             {/* only the actions: the state note and the facts say who decided */}
             {payout.canDecide || (payout.state === 'pending_approval' && own) ? (
               <PayoutDecision payout={payout} myId={myId} onDecide={setDeciding} />
@@ -244,9 +262,10 @@ function DetailView({
               rows={[
                 ['Client order id', <code key="c">{payout.clientOrderId}</code>],
                 ['Gateway order id', <GatewayOrder key="o" payout={payout} />],
-                ...(payout.state === 'pending_approval' && payout.expiresAt
+                ...((payout.state === 'pending_approval' || payout.state === 'expired') &&
+                payout.expiresAt
                   ? ([
-                      ['Registration lapses', <DateTime key="e" value={payout.expiresAt} />],
+                      [lapseLabel(payout), <DateTime key="e" value={payout.expiresAt} />],
                     ] as FactRow[])
                   : []),
                 ['Last change', <DateTime key="u" value={payout.updatedAt} />],
