@@ -16,7 +16,13 @@ import {
 import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
 import { createPayouts } from './index.js';
 import { createLogger } from '../logger.js';
-import { post, startPayoutsApp, TEST_CARD, type PayoutsTestApp } from './test-support/app.js';
+import {
+  cardPayout,
+  payoutFormLink,
+  post,
+  startPayoutsApp,
+  type PayoutsTestApp,
+} from './test-support/app.js';
 
 const DAY = 86_400_000;
 const HOLD = 7 * DAY;
@@ -44,23 +50,12 @@ for (const variant of DB_VARIANTS) {
       }
     };
     const holdPayout = async () => {
-      const res = await post(opsA, '/api/payouts', {
-        destination: TEST_CARD,
-        mode: 'single',
-        amount: '42.50',
-        currency: 'EUR',
-        orderDesc: 'Supplier refund',
-      });
+      const res = await post(opsA, '/api/payouts', cardPayout('42.50', { mode: 'single' }));
       expect(res.status, res.text).toBe(200);
       return PayoutResultSchema.parse(res.json).payout;
     };
     const holdLink = async () => {
-      const res = await post(opsA, '/api/payment-links', {
-        kind: 'payout-form',
-        amount: '15.00',
-        currency: 'EUR',
-        orderDesc: 'Prize payout',
-      });
+      const res = await post(opsA, '/api/payment-links', payoutFormLink());
       expect(res.status, res.text).toBe(200);
       return PaymentLinkResultSchema.parse(res.json).link;
     };

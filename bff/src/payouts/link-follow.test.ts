@@ -2,7 +2,7 @@
 // `linkFollow.firstAfterMs`, then every `intervalMs`, until `horizonMs`) and the reader's
 // "Check payment status" (POST /api/payment-links/:id/refresh), against the real sandbox process
 // with callbacks dropped, on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   PaymentLinkDetailSchema,
   PaymentLinkRefreshResultSchema,
@@ -11,7 +11,9 @@ import {
   TransactionPageSchema,
   type PaymentLink,
 } from '@paydesk/shared/api';
+import { StatusNotApplied } from '../payments/amount-range.js';
 import { payDb } from '../payments/db.js';
+import { TransactionsService } from '../payments/transactions.js';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
 import { eventsOf, resolvePayoutsOptions } from './context.js';
 import { LINK_CHECK_TITLE } from './links.js';
@@ -33,6 +35,12 @@ const FOLLOW = {
   scanEveryMs: 0,
 };
 const YEAR = String(new Date().getUTCFullYear() + 2);
+/**
+ * The last check's window opens this long after a link was sent: one interval (and a scan's
+ * delay: scanEveryMs 0 here, the default poll.intervalMs) before the horizon.
+ */
+const LAST_FROM = FOLLOW.horizonMs - FOLLOW.intervalMs - resolvePayoutsOptions().poll.intervalMs;
+const STOPPED = 'payment link status checks stopped after the last scheduled attempt';
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`payment links followed with status (${variant.name})`, () => {
@@ -106,6 +114,45 @@ for (const variant of DB_VARIANTS) {
     /** The link's status checks, as its timeline keeps them (read from the database). */
     const checks = async (id: string) =>
       (await eventsOf(bff.k, `link:${id}`)).filter((e) => e.title.startsWith(LINK_CHECK_TITLE));
+
+    /** The link's log lines saying its scheduled checks stopped. */
+    const stoppedLogs = (id: string) =>
+      bff.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.linkId === id && String(l.msg).startsWith(STOPPED));
+
+    /**
+     * Checks `link` on its schedule up to the horizon: the first check, one an interval before the
+     * last check's window, the last at its start (logged), then none an interval later (still
+     * before the horizon) nor past it. Returns its checks' timeline entries.
+     */
+    const followToTheEnd = async (link: PaymentLink) => {
+      const { updated_at: sentAt } = await bff.k
+        .selectFrom('payment_links')
+        .select('updated_at')
+        .where('id', '=', link.id)
+        .executeTakeFirstOrThrow();
+      try {
+        bff.clock.advance(FOLLOW.firstAfterMs);
+        await bff.payouts.poller.runOnce();
+        bff.clock.advance(sentAt + LAST_FROM - FOLLOW.intervalMs - bff.clock.now());
+        await bff.payouts.poller.runOnce();
+        expect(await checks(link.id)).toHaveLength(2);
+        expect(stoppedLogs(link.id)).toEqual([]);
+        bff.clock.advance(FOLLOW.intervalMs);
+        await bff.payouts.poller.runOnce();
+        expect(await checks(link.id)).toHaveLength(3);
+        expect(stoppedLogs(link.id)).toHaveLength(1);
+        bff.clock.advance(FOLLOW.intervalMs);
+        await bff.payouts.poller.runOnce();
+        bff.clock.advance(FOLLOW.horizonMs);
+        await bff.payouts.poller.runOnce();
+        expect(stoppedLogs(link.id)).toHaveLength(1);
+        return await checks(link.id);
+      } finally {
+        finance = await bff.userWithRoles(['finance']); // the old session timed out meanwhile
+      }
+    };
 
     const transactionsOf = (clientOrderId: string) =>
       payDb(bff.db)
@@ -192,6 +239,58 @@ for (const variant of DB_VARIANTS) {
       await bff.payouts.poller.runOnce();
       expect(await checks(link.id)).toHaveLength(2);
       finance = await bff.userWithRoles(['finance']); // the old session timed out meanwhile
+    });
+
+    it('when a link’s page stays unused up to the horizon, then its last check is one interval before it, and the end of the checks is logged once at warn with what staff need to look the order up (no page address)', async () => {
+      const link = await sentLink('8.88');
+      const seen = await followToTheEnd(link);
+      expect(seen.map((e) => e.title)).toEqual(
+        Array<string>(3).fill(`${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`),
+      );
+      const [line] = stoppedLogs(link.id);
+      expect(line).toMatchObject({
+        level: 40,
+        linkId: link.id,
+        kind: 'sale-form',
+        orderid: link.orderid,
+        clientOrderId: link.clientOrderId,
+        endpointId: link.endpointId,
+        state: 'sent',
+        attempts: 3,
+        lastCheck: `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`,
+      });
+      expect(JSON.stringify(line)).not.toContain(link.redirectUrl ?? '');
+    });
+
+    it('when every check of a paid link fails the same way (its status cannot be applied), then each is an attempt in its timeline, asked again only on the schedule, and the last is logged once with the error', async () => {
+      await sandbox.faults({ callbacks: 'drop' });
+      const link = await sentLink('9.99');
+      await payPage(link);
+      const learn = vi
+        .spyOn(TransactionsService.prototype, 'learn')
+        .mockImplementation((_endpointId, answer) => {
+          throw new StatusNotApplied(answer.view, null);
+        });
+      try {
+        const seen = await followToTheEnd(link);
+        expect(learn).toHaveBeenCalledTimes(3);
+        for (const entry of seen) {
+          expect(entry.title).toMatch(
+            new RegExp(`^${LINK_CHECK_TITLE}: failed \\(The gateway's status of order `),
+          );
+        }
+      } finally {
+        learn.mockRestore();
+      }
+      expect(stoppedLogs(link.id)).toEqual([
+        expect.objectContaining({
+          level: 40,
+          orderid: link.orderid,
+          attempts: 3,
+          lastError: expect.stringContaining('an amount Paydesk cannot hold exactly') as unknown,
+        }),
+      ]);
+      expect(await transactionsOf(link.clientOrderId)).toEqual([]);
     });
 
     it('when two instances look for due links at once, then each link is claimed by one of them only', async () => {

@@ -50,7 +50,7 @@ import { decodeKeyset, keysetPage } from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
-import { interruptedApproval, interruptedMessage } from './service.js';
+import { interruptedApproval, interruptedMessage, lapseHeldRows } from './service.js';
 
 export interface LinkOutcome {
   link: PaymentLink;
@@ -98,13 +98,17 @@ export const LINK_CHECK_TITLE = 'status check';
 export interface LinkCheckClaim {
   row: PaymentLinksTable;
   eventId: number;
+  /** its last scheduled check: none is claimed after it (`LinkFollowTimings.horizonMs`) */
+  last: boolean;
 }
 
 /** What one status check of a sent link found. */
-interface LinkCheck {
+export interface LinkCheck {
   outcome: 'order_found' | 'not_paid_yet' | 'no_answer';
   /** the link's timeline entry: `status check: …` */
   title: string;
+  /** the order found is final: nothing is left to follow */
+  final: boolean;
   data: Record<string, unknown>;
   gateway: GatewayOutcome;
 }
@@ -701,6 +705,7 @@ export class PaymentLinksService {
       return {
         outcome: 'order_found',
         title: `${LINK_CHECK_TITLE}: order ${view.orderid} is ${view.status}${stage}`,
+        final: FINAL_STATUSES.some((s) => s === view.status),
         data,
         gateway: outcome,
       };
@@ -714,6 +719,7 @@ export class PaymentLinksService {
       return {
         outcome: 'not_paid_yet',
         title: `${LINK_CHECK_TITLE}: ${who} yet${stage === null ? '' : ` (${stage})`}`,
+        final: false,
         data,
         gateway: outcome,
       };
@@ -721,6 +727,7 @@ export class PaymentLinksService {
     return {
       outcome: 'no_answer',
       title: `${LINK_CHECK_TITLE}: no answer (${outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}` : outcome.reason})`,
+      final: false,
       data,
       gateway: outcome,
     };
@@ -733,11 +740,17 @@ export class PaymentLinksService {
    * (the lease and the schedule at once) in the transaction that picked the link: rows locked with
    * FOR UPDATE SKIP LOCKED and the choice re-read under the locks on PostgreSQL, BEGIN IMMEDIATE
    * on SQLite, so several instances never ask for one link twice. At most `batchSize`.
+   *
+   * The first scheduled check claimed within `intervalMs` (and a scan's delay) of the horizon is
+   * the last (`last`): one pass is sure to come in that window, and no check is claimed after it,
+   * so the end of the follow-up is known at one check, once (the poller logs it).
    */
   async claimDueChecks(): Promise<LinkCheckClaim[]> {
     const { db, k, clock, options } = this.c;
     const t = options.linkFollow;
     const now = clock.now();
+    // the last check's window opens this long after a link was sent
+    const lastFrom = t.horizonMs - t.intervalMs - t.scanEveryMs - options.poll.intervalMs;
     const finals = sql.join(FINAL_STATUSES.map((s) => sql.lit(s)));
     const due = (more: RawBuilder<unknown>) => sql<{ id: string }>`
       select l.id from payment_links l
@@ -748,6 +761,9 @@ export class PaymentLinksService {
         and not exists (select 1 from payout_events e
           where e.subject = 'link:' || l.id and e.title like ${`${LINK_CHECK_TITLE}%`}
             and e.at > ${now - t.intervalMs})
+        and not exists (select 1 from payout_events e
+          where e.subject = 'link:' || l.id and e.kind = 'reconcile'
+            and e.title like ${`${LINK_CHECK_TITLE}%`} and e.at >= l.updated_at + ${lastFrom})
         ${more}`;
     return k.transaction().execute(async (trx) => {
       let ids = (
@@ -782,7 +798,7 @@ export class PaymentLinksService {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        claims.push({ row, eventId: inserted.id });
+        claims.push({ row, eventId: inserted.id, last: row.updated_at + lastFrom <= now });
       }
       return claims;
     });
@@ -790,24 +806,36 @@ export class PaymentLinksService {
 
   /**
    * A claimed scheduled check: `status` asked, its answer written into the claim's timeline entry;
-   * an order found is learned and the link published. Returns what the check found.
+   * an order found is learned and the link published. Returns what the check found. A check that
+   * fails (an answer that cannot be applied: `StatusNotApplied`) says so in its entry and throws:
+   * it was an attempt all the same, and the link is asked again only on the schedule, until the
+   * horizon.
    */
-  async runScheduledCheck(claim: LinkCheckClaim): Promise<LinkCheck['outcome']> {
+  async runScheduledCheck(claim: LinkCheckClaim): Promise<LinkCheck> {
     const { row, eventId } = claim;
-    const check = await this.check(row, null);
-    await this.c.k
-      .updateTable('payout_events')
-      .set({
-        title: check.title,
-        data: storedEventData(
-          { scheduled: true, ...check.data },
-          withheldFor(`link:${row.id}`, row.kind),
-        ),
-      })
-      .where('id', '=', eventId)
-      .execute();
+    const entry = (title: string, data: Record<string, unknown>) =>
+      this.c.k
+        .updateTable('payout_events')
+        .set({
+          title,
+          data: storedEventData(
+            { scheduled: true, ...data },
+            withheldFor(`link:${row.id}`, row.kind),
+          ),
+        })
+        .where('id', '=', eventId)
+        .execute();
+    let check: LinkCheck;
+    try {
+      check = await this.check(row, null);
+    } catch (err) {
+      const reason = err instanceof AppError ? err.message : 'internal error';
+      await entry(`${LINK_CHECK_TITLE}: failed (${reason})`, {});
+      throw err;
+    }
+    await entry(check.title, check.data);
     if (check.outcome === 'order_found') this.publish(row);
-    return check.outcome;
+    return check;
   }
 
   /**
@@ -890,40 +918,20 @@ export class PaymentLinksService {
   }
 
   /**
-   * Lapses the held payout-forms created more than `holdMaxAgeMs` ago (at most poll.batchSize), as
+   * Lapses the held payout-forms created more than `holdMaxAgeMs` ago (`lapseHeldRows`), as
    * `PayoutsService.lapseHeld` does held payouts: each expired, its sealed request erased, with its
-   * timeline entry and audit row, in the transaction that picked it (FOR UPDATE SKIP LOCKED on
-   * PostgreSQL, BEGIN IMMEDIATE on SQLite) and only while still waiting for approval. Returns how
-   * many lapsed.
+   * timeline entry and audit row, only while still waiting for approval. Returns how many lapsed.
    */
-  async lapseHeld(): Promise<number> {
-    const { db, k, clock, options } = this.c;
-    const heldSince = clock.now() - options.holdMaxAgeMs;
-    const lapsed = await k.transaction().execute(async (trx) => {
-      const due = trx
-        .selectFrom('payment_links')
-        .selectAll()
-        .where('state', '=', 'pending_approval')
-        .where('kind', '=', 'payout-form')
-        .where('created_at', '<=', heldSince)
-        .orderBy('created_at')
-        .limit(options.poll.batchSize);
-      const rows = await (db.kind === 'postgres' ? due.forUpdate().skipLocked() : due).execute();
-      const after: PaymentLinksTable[] = [];
-      for (const row of rows) {
-        const written = await this.writeIn(
-          trx,
-          row.id,
-          this.lapse(row),
-          { state: 'pending_approval' },
-          ...this.lapsed(),
-        );
-        if (written !== undefined) after.push(written);
-      }
-      return after;
-    });
-    for (const row of lapsed) this.publish(row);
-    return lapsed.length;
+  lapseHeld(): Promise<number> {
+    return lapseHeldRows(
+      this.c,
+      (trx) => trx.selectFrom('payment_links').selectAll().where('kind', '=', 'payout-form'),
+      (trx, row) =>
+        this.writeIn(trx, row.id, this.lapse(row), { state: 'pending_approval' }, ...this.lapsed()),
+      (row) => {
+        this.publish(row);
+      },
+    );
   }
 
   /**

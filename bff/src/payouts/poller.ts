@@ -11,14 +11,15 @@ import { AppError } from '../errors.js';
 import {
   addEvent,
   askStatus,
+  eventsOf,
   exchangeData,
   nextPollDelay,
   type Actor,
   type Ctx,
   type StatusAnswer,
 } from './context.js';
-import type { PayoutsTable } from './migration.js';
-import type { PaymentLinksService } from './links.js';
+import type { PaymentLinksTable, PayoutsTable } from './migration.js';
+import { LINK_CHECK_TITLE, type PaymentLinksService } from './links.js';
 import type { PayoutOutcome, PayoutsService } from './service.js';
 
 const AWAITED = ['checking', 'processing', 'unknown'];
@@ -215,14 +216,46 @@ export class PayoutPoller {
     this.#nextLinkScanAt = now + this.c.options.linkFollow.scanEveryMs;
     const claims = await this.links.claimDueChecks();
     for (const claim of claims) {
+      let last: Record<string, string>;
       try {
-        await this.links.runScheduledCheck(claim);
+        const check = await this.links.runScheduledCheck(claim);
+        if (check.final) continue;
+        last = { lastCheck: check.title };
       } catch (err) {
         // Its claim stays in the timeline: the link is due again after linkFollow.intervalMs.
         this.logger.error({ err, linkId: claim.row.id }, 'payment link status check failed');
+        last = { lastError: err instanceof AppError ? err.message : 'internal error' };
       }
+      if (claim.last) await this.linkChecksStopped(claim.row, last);
     }
     return claims.length;
+  }
+
+  /**
+   * Logs, once, that a sent link's scheduled status checks stopped at its last (the horizon) with
+   * no final order learned: what staff need to look the order up at the gateway, and what the last
+   * check found or why it failed (never the page's address, which carries its token).
+   */
+  private async linkChecksStopped(
+    row: PaymentLinksTable,
+    last: Record<string, string>,
+  ): Promise<void> {
+    const attempts = (await eventsOf(this.c.k, `link:${row.id}`)).filter(
+      (e) => e.kind === 'reconcile' && e.title.startsWith(LINK_CHECK_TITLE),
+    ).length;
+    this.logger.warn(
+      {
+        linkId: row.id,
+        kind: row.kind,
+        orderid: row.orderid,
+        clientOrderId: row.client_orderid,
+        endpointId: row.endpoint_id,
+        state: row.state,
+        attempts,
+        ...last,
+      },
+      'payment link status checks stopped after the last scheduled attempt; check the order at the gateway',
+    );
   }
 
   private async claim(): Promise<PayoutsTable[]> {

@@ -6,7 +6,7 @@
 // audit row, in one transaction (`write`); a gateway exchange or status check goes to the timeline
 // first, on its own, so that the evidence stays even when recording what follows fails.
 import { randomUUID } from 'node:crypto';
-import type { ExpressionBuilder, Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import {
   expiredCardField,
@@ -114,6 +114,41 @@ export function interruptedApproval<Row extends { state: string; decided_by: str
       return { kind: 'reply', status: 200, body: await recovery.reply(row) };
     },
   };
+}
+
+/**
+ * Lapses the held rows `held` picks (single payouts, payout-forms: `table` filtered by its kind)
+ * created more than `holdMaxAgeMs` ago, at most poll.batchSize, oldest first: each written by
+ * `lapse` (guarded on still waiting for approval; undefined when it no longer was) in the
+ * transaction that picked it, claimed as the poller claims due payouts (FOR UPDATE SKIP LOCKED on
+ * PostgreSQL, BEGIN IMMEDIATE on SQLite), so two instances never lapse one twice and an approval
+ * that got there first wins. Each lapsed row is published once committed; returns how many.
+ */
+export async function lapseHeldRows<TB extends 'payouts' | 'payment_links', Row>(
+  c: Ctx,
+  held: (trx: Transaction<PayoutsDatabase>) => SelectQueryBuilder<PayoutsDatabase, TB, Row>,
+  lapse: (trx: Transaction<PayoutsDatabase>, row: Row) => Promise<Row | undefined>,
+  publish: (row: Row) => void,
+): Promise<number> {
+  const { db, k, clock, options } = c;
+  const heldSince = clock.now() - options.holdMaxAgeMs;
+  const lapsed = await k.transaction().execute(async (trx) => {
+    // Both tables name these columns alike (the picked table's own, as in keyset.ts).
+    const due = held(trx)
+      .where(sql<boolean>`${sql.ref('state')} = 'pending_approval'`)
+      .where(sql<boolean>`${sql.ref('created_at')} <= ${heldSince}`)
+      .orderBy(sql.ref('created_at'))
+      .limit(options.poll.batchSize);
+    const rows = await (db.kind === 'postgres' ? due.forUpdate().skipLocked() : due).execute();
+    const after: Row[] = [];
+    for (const row of rows) {
+      const written = await lapse(trx, row);
+      if (written !== undefined) after.push(written);
+    }
+    return after;
+  });
+  for (const row of lapsed) publish(row);
+  return lapsed.length;
 }
 
 /** What the reply to a repeat of an interrupted approval says (`interruptedApproval`). */
@@ -1037,41 +1072,20 @@ export class PayoutsService {
   }
 
   /**
-   * Lapses the held single payouts prepared more than `holdMaxAgeMs` ago (at most poll.batchSize):
-   * each becomes expired, its sealed destination erased, with its timeline entry and audit row,
-   * in the transaction that picked it. They are claimed as the poller claims due payouts (FOR
-   * UPDATE SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite) and written only while still
-   * waiting for approval, so two instances never lapse one twice and an approval that got there
-   * first wins. Returns how many lapsed.
+   * Lapses the held single payouts prepared more than `holdMaxAgeMs` ago (`lapseHeldRows`): each
+   * becomes expired, its sealed destination erased, with its timeline entry and audit row, only
+   * while still waiting for approval. Returns how many lapsed.
    */
-  async lapseHeld(): Promise<number> {
-    const { db, k, clock, options } = this.c;
-    const heldSince = clock.now() - options.holdMaxAgeMs;
-    const lapsed = await k.transaction().execute(async (trx) => {
-      const due = trx
-        .selectFrom('payouts')
-        .selectAll()
-        .where('state', '=', 'pending_approval')
-        .where('mode', '=', 'single')
-        .where('created_at', '<=', heldSince)
-        .orderBy('created_at')
-        .limit(options.poll.batchSize);
-      const rows = await (db.kind === 'postgres' ? due.forUpdate().skipLocked() : due).execute();
-      const after: PayoutsTable[] = [];
-      for (const row of rows) {
-        const written = await this.writeIn(
-          trx,
-          row.id,
-          this.lapse(row),
-          { state: 'pending_approval' },
-          this.lapsed(),
-        );
-        if (written !== undefined) after.push(written);
-      }
-      return after;
-    });
-    for (const row of lapsed) this.publish(row);
-    return lapsed.length;
+  lapseHeld(): Promise<number> {
+    return lapseHeldRows(
+      this.c,
+      (trx) => trx.selectFrom('payouts').selectAll().where('mode', '=', 'single'),
+      (trx, row) =>
+        this.writeIn(trx, row.id, this.lapse(row), { state: 'pending_approval' }, this.lapsed()),
+      (row) => {
+        this.publish(row);
+      },
+    );
   }
 
   /** An audit row of Paydesk's own (no user, no request) about `row`. */
