@@ -17,6 +17,15 @@ import type { TransactionsTable } from './migration.js';
 /** The most a column holds, in minor units. */
 const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
+/**
+ * An amount as staff read it in these messages, grouped by thousands ('90,071,992,547,409.91'):
+ * an ungrouped run of 13 or more digits would be masked as a card number in the audit row and the
+ * timeline, and such an amount is the one thing the reader must see.
+ */
+function readable(minor: bigint): string {
+  return formatMinorUnits(minor).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** One amount of a reply beyond a column: the reply's field, its name in text, the amount. */
 interface OutOfRange {
   field: string;
@@ -45,7 +54,7 @@ function outOfRange(view: GatewayView): OutOfRange[] {
  * (`amount 99999999999999999.99`); none: an empty list.
  */
 export function amountsOutOfRange(view: GatewayView): string[] {
-  return outOfRange(view).map((a) => `${a.name} ${formatMinorUnits(a.minor)}`);
+  return outOfRange(view).map((a) => `${a.name} ${readable(a.minor)}`);
 }
 
 /**
@@ -60,7 +69,7 @@ export class StatusNotApplied extends AppError {
     const fields: FieldError[] = amounts.map((a) => ({
       path: a.field,
       rule: 'max_amount',
-      message: `${a.name === a.field ? '' : `${a.name} `}${formatMinorUnits(a.minor)} is more than Paydesk can hold exactly (${formatMinorUnits(MAX_COLUMN_MINOR)} at most)`,
+      message: `${a.name === a.field ? '' : `${a.name} `}${readable(a.minor)} is more than Paydesk can hold exactly (${readable(MAX_COLUMN_MINOR)} at most)`,
     }));
     const details: GatewayRefusalDetails = {
       gatewayHttpStatus: 200,
@@ -70,7 +79,7 @@ export class StatusNotApplied extends AppError {
     };
     super(
       'GATEWAY_ERROR',
-      `The gateway's status of order ${maskPans(view.orderid)} shows ${amountsOutOfRange(view).join(', ')}: an amount Paydesk cannot hold exactly (${formatMinorUnits(MAX_COLUMN_MINOR)} at most). It was not applied${recorded === null ? ' and the order was not recorded' : '; the order is flagged and its timeline keeps the reply'}. Check the order at the gateway.`,
+      `The gateway's status of order ${maskPans(view.orderid)} shows ${amountsOutOfRange(view).join(', ')}: an amount Paydesk cannot hold exactly (${readable(MAX_COLUMN_MINOR)} at most). It was not applied${recorded === null ? ' and the order was not recorded' : '; the order is flagged and its timeline keeps the reply'}. Check the order at the gateway.`,
       details,
     );
     this.name = 'StatusNotApplied';
@@ -79,7 +88,7 @@ export class StatusNotApplied extends AppError {
 
 /** Why the reply was not applied, as the timeline, the drift details and the audit row say it. */
 export function outOfRangeReason(amounts: readonly string[]): string {
-  return `the gateway's status shows ${amounts.join(', ')}, more than Paydesk can hold (${formatMinorUnits(MAX_COLUMN_MINOR)} at most): not applied; check the order at the gateway`;
+  return `the gateway's status shows ${amounts.join(', ')}, more than Paydesk can hold (${readable(MAX_COLUMN_MINOR)} at most): not applied; check the order at the gateway`;
 }
 
 /**
@@ -108,7 +117,7 @@ export async function recordOutOfRange(
   const driftDetails = {
     detectedAt: new Date(now).toISOString(),
     reasons,
-    gateway: { status: view.status, stage: view.stage, amount: formatMinorUnits(view.amountMinor) },
+    gateway: { status: view.status, stage: view.stage, amount: readable(view.amountMinor) },
   };
   await trx
     .updateTable('transactions')
