@@ -207,6 +207,141 @@ for (const variant of DB_VARIANTS) {
           await payments.close();
         }
       });
+
+      /** The endpoints the BFF asks `status` on, in order, until `restore`. */
+      const watchStatus = () => {
+        const asked: string[] = [];
+        const send = f.bff.payments.gateway.send.bind(f.bff.payments.gateway);
+        const spy = vi
+          .spyOn(f.bff.payments.gateway, 'send')
+          .mockImplementation((operation, endpointId, fields) => {
+            if (operation === 'status') asked.push(endpointId);
+            return send(operation, endpointId, fields);
+          });
+        return {
+          asked,
+          restore: () => {
+            spy.mockRestore();
+          },
+        };
+      };
+      /** Every `status` answered 500 (the gateway failing: outcome unknown) while `run` runs. */
+      const statusFailing = async <T>(run: () => Promise<T>): Promise<T> => {
+        await f.sandbox.faults({ errorRate: 1, operations: ['status'] });
+        try {
+          return await run();
+        } finally {
+          await f.sandbox.faults({});
+        }
+      };
+
+      it('when an order Paydesk knows is looked up by its orderid alone and the gateway does not answer, then only its recorded endpoint was asked: 503 names it', async () => {
+        const order = await f.shop.place('sale', {
+          amount: '5.00',
+          currency: 'USD',
+          endpointId: '1002',
+        });
+        const first = await lookup({ client_orderid: order.clientOrderId, endpointId: '1002' });
+        expect(first.status, first.text).toBe(200);
+        const watch = watchStatus();
+        try {
+          const res = await statusFailing(() => lookup({ orderid: order.orderid }));
+          expect(res.status).toBe(503);
+          const env = res.json as ErrorEnvelope;
+          expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
+          expect(env.error.message).toContain('on endpoint 1002');
+          expect(watch.asked).toEqual(['1002']);
+        } finally {
+          watch.restore();
+        }
+      });
+
+      it('when an order Paydesk knows is looked up by its client_orderid alone and the gateway does not answer, then its recorded endpoint is asked first and the lookup ends there: 503', async () => {
+        const order = await f.shop.place('sale', {
+          amount: '6.00',
+          currency: 'USD',
+          endpointId: '1002',
+        });
+        const first = await lookup({ client_orderid: order.clientOrderId, endpointId: '1002' });
+        expect(first.status, first.text).toBe(200);
+        const watch = watchStatus();
+        try {
+          const res = await statusFailing(() => lookup({ client_orderid: order.clientOrderId }));
+          expect(res.status).toBe(503);
+          const env = res.json as ErrorEnvelope;
+          expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
+          expect(env.error.message).toContain('on endpoint 1002');
+          expect(watch.asked).toEqual(['1002']);
+          // Answering, the other endpoints are still asked (another order may share the id).
+          watch.asked.length = 0;
+          const again = await lookup({ client_orderid: order.clientOrderId });
+          expect(again.status, again.text).toBe(200);
+          expect(TransactionDetailSchema.parse(again.json).orderid).toBe(order.orderid);
+          expect(watch.asked).toEqual(['1002', '1001']);
+        } finally {
+          watch.restore();
+        }
+      });
+
+      it('when the first endpoint does not answer, then the next ones are not asked: 503 names it, nothing recorded; a clear not-found still moves on', async () => {
+        const order = await f.shop.place('sale', {
+          amount: '7.00',
+          currency: 'USD',
+          endpointId: '1002',
+        });
+        const watch = watchStatus();
+        try {
+          const res = await statusFailing(() => lookup({ client_orderid: order.clientOrderId }));
+          expect(res.status).toBe(503);
+          const env = res.json as ErrorEnvelope;
+          expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
+          expect(env.error.message).toContain('on endpoint 1001');
+          expect(watch.asked).toEqual(['1001']);
+          expect(await recorded(order.orderid)).toBeNull();
+          watch.asked.length = 0;
+          const found = await lookup({ client_orderid: order.clientOrderId });
+          expect(found.status, found.text).toBe(200);
+          expect(TransactionDetailSchema.parse(found.json).endpointId).toBe('1002');
+          expect(watch.asked).toEqual(['1001', '1002']);
+        } finally {
+          watch.restore();
+        }
+      });
+
+      it('when the instance begins to stop during a lookup, then no further endpoint is asked: 503 SERVICE_UNAVAILABLE, nothing recorded', async () => {
+        const order = await f.shop.place('sale', {
+          amount: '8.00',
+          currency: 'USD',
+          endpointId: '1002',
+        });
+        const asked: string[] = [];
+        const stopping = vi.spyOn(f.bff.payments.streams, 'closed', 'get');
+        const send = f.bff.payments.gateway.send.bind(f.bff.payments.gateway);
+        const spy = vi
+          .spyOn(f.bff.payments.gateway, 'send')
+          .mockImplementation(async (operation, endpointId, fields) => {
+            const outcome = await send(operation, endpointId, fields);
+            // The stop begins while the first endpoint's exchange is under way (shutdown.ts ends
+            // the streams first, and `closed` says so).
+            if (operation === 'status') {
+              asked.push(endpointId);
+              stopping.mockReturnValue(true);
+            }
+            return outcome;
+          });
+        try {
+          const res = await lookup({ client_orderid: order.clientOrderId });
+          expect(res.status).toBe(503);
+          const env = res.json as ErrorEnvelope;
+          expect(env.error.code).toBe('SERVICE_UNAVAILABLE');
+          expect(env.error.message).toBe('this instance is stopping; ask again');
+          expect(asked).toEqual(['1001']);
+          expect(await recorded(order.orderid)).toBeNull();
+        } finally {
+          spy.mockRestore();
+          stopping.mockRestore();
+        }
+      });
     },
   );
 }

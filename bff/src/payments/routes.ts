@@ -128,7 +128,12 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     'POST /api/transactions/lookup': async (ctx) => {
       const body = parseInput(LookupBodySchema, ctx.req.body ?? {}, 'body');
       ctx.audit.summary = { ...body };
-      const { detail, created } = await services.transactions.lookup(body, actorOf(ctx));
+      const { detail, created } = await services.transactions.lookup(
+        body,
+        actorOf(ctx),
+        // the stop under way (shutdown.ts ends the streams first): no further endpoint is asked
+        () => p.streams.closed,
+      );
       ctx.audit.target = `transaction:${detail.id}`;
       ctx.audit.summary = { ...body, status: detail.status, created };
       return { kind: 'json', status: 200, body: detail };

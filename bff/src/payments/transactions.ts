@@ -55,13 +55,18 @@ export class TransactionsService {
 
   /**
    * support's status check: the given endpoint, or each configured endpoint. An orderid names one
-   * order at the gateway: the first endpoint that shows it is the order's own. A client_orderid
-   * alone is unique per endpoint only: every endpoint is asked, and when more than one shows an
-   * order, none is picked: 409 `CONFLICT` lists them (`LookupConflictDetails`), nothing recorded.
+   * order at the gateway: the first endpoint that shows it is the order's own, and an order Paydesk
+   * knows is asked on its recorded endpoint only. A client_orderid alone is unique per endpoint
+   * only: every endpoint is asked (the one of the order Paydesk knows first), and when more than
+   * one shows an order, none is picked: 409 `CONFLICT` lists them (`LookupConflictDetails`),
+   * nothing recorded. An endpoint that does not answer ends the lookup (503), and so does a stop
+   * under way (`stopping`, before each endpoint): each further endpoint could take
+   * GATEWAY_TIMEOUT_MS, past the shutdown timeout that would cut the request.
    */
   async lookup(
     body: LookupBody,
     actor: ActorInfo,
+    stopping: () => boolean = () => false,
   ): Promise<{ detail: TransactionDetail; created: boolean }> {
     let clientOrderId = body.client_orderid;
     if (body.endpointId !== undefined && !this.endpointIds.includes(body.endpointId)) {
@@ -91,9 +96,23 @@ export class TransactionsService {
           throw new AppError('NOT_FOUND', `order ${body.orderid} has a different client_orderid`);
         }
         clientOrderId = known.client_orderid;
-        if (body.endpointId === undefined)
-          endpoints = [known.endpoint_id, ...endpoints.filter((e) => e !== known.endpoint_id)];
+        // The gateway's orderid is unique: the order is where Paydesk recorded it, and asking the
+        // other endpoints too would only add their time when the gateway hangs.
+        if (body.endpointId === undefined) endpoints = [known.endpoint_id];
       }
+    } else if (body.endpointId === undefined && clientOrderId !== undefined) {
+      // One order Paydesk knows by this client_orderid: its endpoint is asked first, so that a
+      // gateway that hangs costs one timeout. The others are still asked: Paydesk may not have
+      // learned another order with this client_orderid on another endpoint (409 then).
+      const known = await this.ledger.k
+        .selectFrom('transactions')
+        .select('endpoint_id')
+        .where('client_orderid', '=', clientOrderId)
+        .distinct()
+        .execute();
+      const [one, ...more] = known;
+      if (one !== undefined && more.length === 0 && endpoints.includes(one.endpoint_id))
+        endpoints = [one.endpoint_id, ...endpoints.filter((e) => e !== one.endpoint_id)];
     }
     if (clientOrderId === undefined) {
       throw new AppError(
@@ -111,8 +130,12 @@ export class TransactionsService {
       );
     }
     const found: (StatusAnswer & { endpointId: string; view: GatewayView })[] = [];
-    const unanswered: string[] = [];
     for (const endpointId of endpoints) {
+      if (stopping()) {
+        // The stop waits for the requests under way, up to SHUTDOWN_TIMEOUT_MS: one more exchange
+        // could outlast it and the reply be cut. Nothing was recorded yet.
+        throw new AppError('SERVICE_UNAVAILABLE', 'this instance is stopping; ask again');
+      }
       const { outcome, view } = await this.askStatus(endpointId, body.orderid, clientOrderId);
       if (view !== null && body.orderid !== undefined)
         return this.learn(endpointId, { outcome, view }, actor.email);
@@ -123,14 +146,15 @@ export class TransactionsService {
       else if (outcome.kind === 'reply' && outcome.httpStatus === 404) continue;
       else if (outcome.kind === 'reply')
         throw gatewayRefusal(outcome.httpStatus, outcome.reply, 'status');
-      else unanswered.push(endpointId);
-    }
-    if (unanswered.length > 0) {
-      // An endpoint that did not answer may hold (another) order with this client_orderid.
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        `The gateway did not answer the status request${found.length > 0 ? ` on endpoint ${unanswered.join(', ')}` : ''}. Nothing changed; try again.`,
-      );
+      else {
+        // Timeout, connection lost, 5xx: the gateway is not answering, so the next endpoints are
+        // not asked (each would wait GATEWAY_TIMEOUT_MS too), and an order already seen is not
+        // picked: the endpoint that did not answer may hold another with this client_orderid.
+        throw new AppError(
+          'GATEWAY_UNAVAILABLE',
+          `The gateway did not answer the status request on endpoint ${endpointId}. Nothing changed; try again.`,
+        );
+      }
     }
     const [only, ...others] = found;
     if (only !== undefined && others.length === 0)
@@ -139,7 +163,12 @@ export class TransactionsService {
     const which = maskPans(
       body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`,
     );
-    if (only !== undefined) throw await this.conflict(which, found);
+    if (only !== undefined) {
+      // Named in the configured endpoints' order, whichever endpoint was asked first.
+      const rank = (e: string) => this.endpointIds.indexOf(e);
+      found.sort((a, b) => rank(a.endpointId) - rank(b.endpointId));
+      throw await this.conflict(which, found);
+    }
     throw new AppError(
       'NOT_FOUND',
       `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,
