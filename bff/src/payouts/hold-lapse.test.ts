@@ -52,7 +52,13 @@ for (const variant of DB_VARIANTS) {
     const holdPayout = async () => {
       const res = await post(opsA, '/api/payouts', cardPayout('42.50', { mode: 'single' }));
       expect(res.status, res.text).toBe(200);
-      return PayoutResultSchema.parse(res.json).payout;
+      const { payout, message } = PayoutResultSchema.parse(res.json);
+      // The reply says when the hold lapses, not only that it waits (expiresAt: see the tests).
+      expect(payout.expiresAt).not.toBeNull();
+      expect(message).toBe(
+        `The payout is held until a second ops user approves it; it lapses at ${String(payout.expiresAt)} if not approved. Nothing was sent yet.`,
+      );
+      return payout;
     };
     const holdLink = async () => {
       const res = await post(opsA, '/api/payment-links', payoutFormLink());

@@ -392,9 +392,11 @@ export class PayoutsService {
         actor: actor.email,
         data: { mode: 'single', destination: masked },
       });
+      // The hold lapses (PAYOUT_HOLD_MAX_AGE_MS, `lapsesAt`): the one who prepares it learns when.
+      const lapses = new Date(row.created_at + c.options.holdMaxAgeMs).toISOString();
       return {
         payout: await this.viewOf(row, actor),
-        message: 'The payout is held until a second ops user approves it; nothing was sent yet.',
+        message: `The payout is held until a second ops user approves it; it lapses at ${lapses} if not approved. Nothing was sent yet.`,
       };
     }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AMOUNT_MAX,
+  AmountSchema,
   CurrencySchema,
   hasCents,
   isIsoCurrency,
@@ -12,6 +14,24 @@ import {
 } from './payments.js';
 import { expiredCardField } from './payouts.js';
 import { viewQueryProblems } from './views.js';
+
+describe('amounts', () => {
+  it('when an amount is well formed but above the largest the API takes, then the refusal says the maximum, not the form', () => {
+    expect(AmountSchema.parse(AMOUNT_MAX)).toBe(AMOUNT_MAX);
+    for (const amount of ['90071992547409.92', '10000000000000', '99999999999999999.99']) {
+      expect(
+        AmountSchema.safeParse(amount).error?.issues.map((i) => i.message),
+        amount,
+      ).toEqual(['must be at most 9999999999999.99']);
+    }
+    for (const amount of ['19.999', '1,5', '012', '90071992547409.921']) {
+      expect(
+        AmountSchema.safeParse(amount).error?.issues.map((i) => i.message),
+        amount,
+      ).toEqual(['must be a decimal amount with at most 2 decimals, e.g. 19.99']);
+    }
+  });
+});
 
 describe('currency codes', () => {
   it('when a code is an ISO 4217 currency, then it is taken (any case); made-up, "no currency" and testing codes are refused', () => {

@@ -4,14 +4,25 @@ import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
 import { EmailSchema, freeText, IsoDateTimeSchema, ReasonSchema } from './common.js';
 
-/** Decimal text, > 0, at most two decimals (`19.99`); the BFF turns it into integer minor units. */
+/** The largest amount the API takes: 13 integer digits and 2 decimals. */
+export const AMOUNT_MAX = '9999999999999.99';
+
+/**
+ * Decimal text, > 0, at most two decimals (`19.99`), at most AMOUNT_MAX; the BFF turns it into
+ * integer minor units.
+ */
 export const AmountSchema = z
   .string()
   .trim()
   .regex(
-    /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/,
+    /^(0|[1-9]\d*)(\.\d{1,2})?$/,
     'must be a decimal amount with at most 2 decimals, e.g. 19.99',
   )
+  // A well-formed amount that is too large is refused for its size, not its form.
+  .refine((v) => !/^[1-9]\d{13,}(\.\d{1,2})?$/.test(v), {
+    message: `must be at most ${AMOUNT_MAX}`,
+    params: { rule: 'too_big' },
+  })
   .refine((v) => /[1-9]/.test(v), 'must be greater than zero');
 
 /** Decimal text as shown in replies (may be `0.00`). */

@@ -71,7 +71,18 @@ export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
  * `POST /api/users/:id/reset-totp` body: why (kept in the audit row). Someone who lost their
  * phone asked, or an account is suspected: the reset signs its holder in with the password alone.
  */
-export const ResetTotpRequestSchema = z.strictObject({ reason: ReasonSchema });
+export const ResetTotpRequestSchema = z.strictObject({
+  // Missing, it says what the reason is for (as disabling does), not zod's "expected string".
+  reason: ReasonSchema.optional().transform((reason, ctx) => {
+    if (reason !== undefined) return reason;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'is required to reset two-step sign-in (say why)',
+      params: { rule: 'required' },
+    });
+    return z.NEVER;
+  }),
+});
 export type ResetTotpRequest = z.infer<typeof ResetTotpRequestSchema>;
 
 /** `POST /api/users/:id/reset-totp` reply: the user, TOTP off, their sessions revoked. */

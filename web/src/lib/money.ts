@@ -89,7 +89,15 @@ export const AmountInputSchema = z.string().transform((typed, ctx) => {
   return z.NEVER;
 });
 
+/**
+ * An amount in the API's plain form ('12.50') with the locale's decimal mark ('12,50' in de-DE),
+ * as a field shows it to be edited: `plainAmount` reads it back to the same text.
+ */
+export function localAmount(amount: string, locale: string = userLocale()): string {
+  return amount.replace('.', numberMarks(locale).decimal);
+}
+
 /** An example amount ('12.50') with the locale's decimal mark ('12,50' in de-DE), for hints. */
 export function localAmountExample(example: string, locale: string = userLocale()): string {
-  return example.replace('.', numberMarks(locale).decimal);
+  return localAmount(example, locale);
 }

@@ -250,11 +250,14 @@ export class FakePayouts {
       const body = parsed.data;
       const n = ++this.seq;
       const payout = makePayout(n, {
+        mode: body.mode,
         amount: fromMinor(toMinor(body.amount) ?? 0n),
         currency: body.currency,
         orderDesc: body.orderDesc,
         destination: mask(body.destination),
         preparedBy: { id: user.id, email: user.email },
+        // As the BFF's default hold age (7 days) for a held single payout.
+        ...(body.mode === 'single' ? { expiresAt: iso(600 + n + 7 * 24 * 60) } : {}),
         createdAt: iso(600 + n),
         updatedAt: iso(600 + n),
       });
@@ -263,7 +266,10 @@ export class FakePayouts {
         status: 200,
         body: PayoutResultSchema.parse({
           payout: this.view(payout, user),
-          message: `Payout checked; it waits for a second ops user.`,
+          message:
+            body.mode === 'single'
+              ? `The payout is held until a second ops user approves it; it lapses at ${String(payout.expiresAt)} if not approved. Nothing was sent yet.`
+              : `Payout checked; it waits for a second ops user.`,
         }),
       };
     }

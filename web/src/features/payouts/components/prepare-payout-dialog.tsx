@@ -27,7 +27,8 @@ import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
-import { plainAmount } from '../../../lib/money';
+import { formatDateTime } from '../../../lib/format';
+import { localAmountExample, plainAmount } from '../../../lib/money';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 
@@ -101,7 +102,9 @@ const MODES: Record<PayoutMode, { label: string; help: string }> = {
   },
   single: {
     label: 'Single (not checked)',
-    help: 'Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it (v2 payout) when approved, without any check of the destination first.',
+    // The hold age is the BFF's setting (PAYOUT_HOLD_MAX_AGE_MS), which the SPA does not know:
+    // the date itself is said once the payout is prepared.
+    help: 'Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it (v2 payout) when approved, without any check of the destination first. It lapses if not approved within a set time (7 days unless your administrator changed it).',
   },
 };
 
@@ -160,8 +163,14 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
 
   const mutation = useMutation({
     mutationFn: (body: PayoutCreateBody) => preparePayout(body, keeper.keyFor(body)),
-    onSuccess: async (result) => {
-      notify(result.message, result.payout.state === 'check_declined' ? 'error' : 'success');
+    onSuccess: async ({ payout, message }) => {
+      notify(
+        payout.mode === 'single' && payout.state === 'pending_approval' && payout.expiresAt
+          ? // When the hold lapses, in the user's time zone (the BFF's message says it in UTC).
+            `The payout is held until a second ops user approves it; it lapses ${formatDateTime(payout.expiresAt)} if not approved. Nothing was sent yet.`
+          : message,
+        payout.state === 'check_declined' ? 'error' : 'success',
+      );
       onClose();
       await client.invalidateQueries({ queryKey: payoutKeys.all });
     },
@@ -311,7 +320,7 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
                 required
                 disabled={locked}
                 error={messageFor('amount') !== undefined}
-                helperText={messageFor('amount') ?? 'e.g. 250.00'}
+                helperText={messageFor('amount') ?? `e.g. ${localAmountExample('250.00')}`}
                 slotProps={{ htmlInput: { inputMode: 'decimal' } }}
               />
               <TextField

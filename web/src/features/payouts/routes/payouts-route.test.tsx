@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { formatDateTime } from '../../../lib/format';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
@@ -255,7 +256,8 @@ describe('payouts', () => {
     });
     expect(bff.payouts.payouts.filter((p) => p.orderDesc === 'Refund of deposit')).toHaveLength(1);
   });
-  it('when an ops user prepares a payout, then two-step is chosen by default, each mode says what it does, and single mode is sent as chosen', async () => {
+  it('when an ops user prepares a payout, then two-step is chosen by default, each mode says what it does, and single mode is sent as chosen; once held, it says when it lapses', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
     await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
@@ -266,6 +268,13 @@ describe('payouts', () => {
     expect(twoStep).toBeChecked();
     expect(within(modes).getByText(/checks the destination now \(payout-check\)/)).toBeVisible();
     expect(within(modes).getByText(/without any check of the destination/)).toBeVisible();
+    expect(
+      within(modes).getByText(
+        /It lapses if not approved within a set time \(7 days unless your administrator changed it\)/,
+      ),
+    ).toBeVisible();
+    // The hint is in the locale's form, as the amount is typed.
+    expect(dialog.getByText('e.g. 250,00')).toBeVisible();
     expect(dialog.getByRole('button', { name: 'Check and submit for approval' })).toBeVisible();
     await app.user.click(single);
     expect(single).toBeChecked();
@@ -273,7 +282,7 @@ describe('payouts', () => {
     await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
     await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
     await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '250.00');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '250,00');
     await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
     // nothing is checked now, so the button does not say so
     await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
@@ -284,6 +293,14 @@ describe('payouts', () => {
       amount: '250.00',
       mode: 'single',
     });
+    const held = bff.payouts.payouts.find((p) => p.orderDesc === 'Prize');
+    expect(held?.expiresAt).toBeTruthy();
+    // When the hold lapses, in the user's own form (the BFF says it in UTC).
+    expect(
+      await screen.findByText(
+        `The payout is held until a second ops user approves it; it lapses ${formatDateTime(String(held?.expiresAt))} if not approved. Nothing was sent yet.`,
+      ),
+    ).toBeVisible();
   });
 
   it('when a single-mode payout awaits approval, then its row and the approval call it prepared, not checked, and warn that approving sends it unchecked', async () => {

@@ -6,6 +6,7 @@ import { formatMoney } from '../../../lib/format';
 import {
   formatMoneyInWords,
   fromMinor,
+  localAmount,
   localAmountExample,
   plainAmount,
   toMinor,
@@ -26,12 +27,13 @@ export default function CaptureDialog({
 }) {
   const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
   const hold = detail.amounts.remainingCapturable;
-  const [amount, setAmount] = useState(hold);
+  // Prefilled in the user's locale ('65,00'), as the hint and the page show amounts.
+  const [amount, setAmount] = useState(() => localAmount(hold));
   const [submitted, setSubmitted] = useState(false);
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const amountRef = useRef<HTMLInputElement>(null);
   const holdMinor = toMinor(hold) ?? 0n;
-  // Typed in the user's locale ('12,50'); the hold arrives as '12.50', which reads the same.
+  // Typed in the user's locale ('12,50'); a point is read as the decimal mark too.
   const typed = plainAmount(amount);
   const minor = typed.amount === undefined ? undefined : toMinor(typed.amount);
   const rule =
@@ -92,7 +94,7 @@ export default function CaptureDialog({
       pending={mutation.isPending}
       error={mutation.error}
       outcomeUnknown={outcomeUnknown}
-      dirty={amount !== hold}
+      dirty={typed.amount !== hold}
       submitLabel="Continue"
       onClose={close}
       onSubmit={() => {

@@ -15,7 +15,12 @@ import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { useAppliedDraft } from '../../../lib/applied-draft';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
-import { AMOUNT_GROUPING_REFUSAL, plainAmount } from '../../../lib/money';
+import {
+  AMOUNT_GROUPING_REFUSAL,
+  localAmount,
+  localAmountExample,
+  plainAmount,
+} from '../../../lib/money';
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
@@ -58,18 +63,22 @@ function draftOf({ filter, created }: Applied): Draft {
     currency: filter.currency ?? '',
     createdFrom: isoToLocalInput(filter.createdFrom),
     createdTo: isoToLocalInput(filter.createdTo),
-    amountMin: filter.amountMin ?? '',
-    amountMax: filter.amountMax ?? '',
+    // Shown in the user's locale ('10,5'), as typed: applying must not rewrite what was typed.
+    amountMin: localAmount(filter.amountMin ?? ''),
+    amountMax: localAmount(filter.amountMax ?? ''),
     drift: filter.drift ?? '',
   };
 }
 
-const RULES: Record<TextKey, string> = {
-  q: 'At most 128 characters.',
-  endpoint: 'An endpoint id is digits only.',
-  currency: 'A three-letter code, e.g. EUR.',
-  amountMin: 'An amount like 10 or 19.99.',
-  amountMax: 'An amount like 10 or 19.99.',
+/** An amount's rule, with the example in the user's locale (read when said, not at import). */
+const amountRule = () => `An amount like 10 or ${localAmountExample('19.99')}.`;
+
+const RULES: Record<TextKey, () => string> = {
+  q: () => 'At most 128 characters.',
+  endpoint: () => 'An endpoint id is digits only.',
+  currency: () => 'A three-letter code, e.g. EUR.',
+  amountMin: amountRule,
+  amountMax: amountRule,
 };
 
 /** A field's text as the filter takes it: an amount typed in the user's locale ('19,99') made plain. */
@@ -100,7 +109,7 @@ function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
       errors[key] =
         (key === 'amountMin' || key === 'amountMax') && plainAmount(value).refusal !== undefined
           ? AMOUNT_GROUPING_REFUSAL
-          : RULES[key];
+          : RULES[key]();
   }
   if (errors.amountMax === undefined && rangeIssuesOf(draft).has('amountMax')) {
     errors.amountMax = 'Must not be below the minimum.';

@@ -107,6 +107,18 @@ describe('the filter bar', () => {
     await waitFor(() => {
       expect(app.location()).toBe('/transactions?amountMin=9.5&amountMax=19.99');
     });
+    // Applying keeps the amounts in the form they were typed in, not the URL's.
+    expect(screen.getByLabelText('Amount from')).toHaveValue('9,5');
+    expect(screen.getByLabelText('Amount to')).toHaveValue('19,99');
+  });
+
+  it('when a German types an amount that is not one, then the rule gives its example with a decimal comma; an amount from a link shows with one', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const app = renderApp('/transactions?amountMin=10.5', support());
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(screen.getByLabelText('Amount from')).toHaveValue('10,5');
+    await app.user.type(screen.getByLabelText('Amount to'), 'zehn');
+    expect(screen.getByText('An amount like 10 or 19,99.')).toBeInTheDocument();
   });
 
   it('when a search is applied with Enter, then the focus stays in the search field and the form follows the URL', async () => {

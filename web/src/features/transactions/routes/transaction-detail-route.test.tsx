@@ -319,6 +319,8 @@ describe('transaction detail', () => {
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Capture' }));
     const field = await screen.findByLabelText(/Amount to capture/);
+    // Prefilled with the hold in the locale's form, as the page and the hint show amounts.
+    expect(field).toHaveValue('20,00');
     await app.user.clear(field);
     await app.user.type(field, '1.234,5');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
