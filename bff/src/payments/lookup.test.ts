@@ -235,21 +235,27 @@ for (const variant of DB_VARIANTS) {
         }
       };
 
-      it('when an order Paydesk knows is looked up by its orderid alone and the gateway does not answer, then only its recorded endpoint was asked: 503 names it', async () => {
-        const order = await f.shop.place('sale', {
-          amount: '5.00',
-          currency: 'USD',
-          endpointId: '1002',
-        });
+      /** A sale on endpoint 1002 that Paydesk has learned (looked up once with its endpoint). */
+      const knownOn1002 = async (amount: string) => {
+        const order = await f.shop.place('sale', { amount, currency: 'USD', endpointId: '1002' });
         const first = await lookup({ client_orderid: order.clientOrderId, endpointId: '1002' });
         expect(first.status, first.text).toBe(200);
+        return order;
+      };
+      /** The look-up's 503: the gateway did not answer on `endpoint`. */
+      const expectUnavailableOn = (res: { status: number; json: unknown }, endpoint: string) => {
+        expect(res.status).toBe(503);
+        const env = res.json as ErrorEnvelope;
+        expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
+        expect(env.error.message).toContain(`on endpoint ${endpoint}`);
+      };
+
+      it('when an order Paydesk knows is looked up by its orderid alone and the gateway does not answer, then only its recorded endpoint was asked: 503 names it', async () => {
+        const order = await knownOn1002('5.00');
         const watch = watchStatus();
         try {
           const res = await statusFailing(() => lookup({ orderid: order.orderid }));
-          expect(res.status).toBe(503);
-          const env = res.json as ErrorEnvelope;
-          expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
-          expect(env.error.message).toContain('on endpoint 1002');
+          expectUnavailableOn(res, '1002');
           expect(watch.asked).toEqual(['1002']);
         } finally {
           watch.restore();
@@ -257,20 +263,11 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when an order Paydesk knows is looked up by its client_orderid alone and the gateway does not answer, then its recorded endpoint is asked first and the lookup ends there: 503', async () => {
-        const order = await f.shop.place('sale', {
-          amount: '6.00',
-          currency: 'USD',
-          endpointId: '1002',
-        });
-        const first = await lookup({ client_orderid: order.clientOrderId, endpointId: '1002' });
-        expect(first.status, first.text).toBe(200);
+        const order = await knownOn1002('6.00');
         const watch = watchStatus();
         try {
           const res = await statusFailing(() => lookup({ client_orderid: order.clientOrderId }));
-          expect(res.status).toBe(503);
-          const env = res.json as ErrorEnvelope;
-          expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
-          expect(env.error.message).toContain('on endpoint 1002');
+          expectUnavailableOn(res, '1002');
           expect(watch.asked).toEqual(['1002']);
           // Answering, the other endpoints are still asked (another order may share the id).
           watch.asked.length = 0;
@@ -292,10 +289,7 @@ for (const variant of DB_VARIANTS) {
         const watch = watchStatus();
         try {
           const res = await statusFailing(() => lookup({ client_orderid: order.clientOrderId }));
-          expect(res.status).toBe(503);
-          const env = res.json as ErrorEnvelope;
-          expect(env.error.code).toBe('GATEWAY_UNAVAILABLE');
-          expect(env.error.message).toContain('on endpoint 1001');
+          expectUnavailableOn(res, '1001');
           expect(watch.asked).toEqual(['1001']);
           expect(await recorded(order.orderid)).toBeNull();
           watch.asked.length = 0;
