@@ -60,6 +60,26 @@ for (const variant of DB_VARIANTS) {
       expect(me.previousSession?.ip).toMatch(/127\.0\.0\.1/);
     });
 
+    it('when PAYOUT_HOLD_MAX_AGE_MS is set, then the sign-in and session replies carry it for the SPA; unset, the payouts default (7 days)', async () => {
+      const days = (n: number) => n * 24 * 60 * 60_000;
+      const t2 = await startApp(variant, { config: { payoutHoldMaxAgeMs: days(3) } });
+      try {
+        const c = t2.client();
+        const signIn = await c.login(ADMIN.email, ADMIN.password);
+        expect(SessionResponseSchema.parse(signIn.json).settings).toEqual({
+          payoutHoldMaxAgeMs: days(3),
+        });
+        const again = SessionResponseSchema.parse((await c.get('/api/session')).json);
+        expect(again.settings).toEqual({ payoutHoldMaxAgeMs: days(3) });
+      } finally {
+        await t2.close();
+      }
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const byDefault = SessionResponseSchema.parse((await c.get('/api/session')).json);
+      expect(byDefault.settings).toEqual({ payoutHoldMaxAgeMs: days(7) });
+    });
+
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {
       const t2 = await startApp(variant, {
         config: { publicOrigin: 'https://paydesk.example.com', secureCookies: true },

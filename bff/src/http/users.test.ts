@@ -270,6 +270,8 @@ for (const variant of DB_VARIANTS) {
         .where('target', '=', `user:${id}`)
         .orderBy('seq')
         .execute();
+    const outcomes = async (action: string, id: string) =>
+      (await auditRows(action, id)).map((r) => [r.outcome, r.error_code]);
 
     it('when an admin disables a user without a reason, or with a blank one, then 400 names reason and the rule, and the user stays enabled and signed in', async () => {
       const { client, user } = await member(['support']);
@@ -374,6 +376,55 @@ for (const variant of DB_VARIANTS) {
       expect(rows.some((r) => r.summary.includes('sealed-totp-secret'))).toBe(false);
     });
 
+    it('when an admin resets their own two-step sign-in, then 403 saying to ask another administrator, audited as refused, and nothing changes; another admin may', async () => {
+      const { client: self, user: me } = await member(['admin']);
+      await t.db.k
+        .updateTable('users')
+        .set({
+          totp_secret: 'sealed-own-totp-secret',
+          totp_enabled_at: t.clock.now(),
+          totp_last_step: 9,
+        })
+        .where('id', '=', me.id)
+        .execute();
+      await t.db.k
+        .insertInto('recovery_codes')
+        .values({ user_id: me.id, code_hash: 'own-recovery-code-hash', used_at: null })
+        .execute();
+      const codes = () =>
+        t.db.k.selectFrom('recovery_codes').select('id').where('user_id', '=', me.id).execute();
+
+      const res = await self.post(`/api/users/${me.id}/reset-totp`, { reason: 'Lost my phone' });
+      expect(res.status, res.text).toBe(403);
+      expect(errorCode(res)).toBe('FORBIDDEN');
+      expect((res.json as ErrorEnvelope).error.message).toBe(
+        'you cannot reset your own two-step sign-in: ask another administrator',
+      );
+      expect(await t.services.users.byId(me.id)).toMatchObject({
+        totp_secret: 'sealed-own-totp-secret',
+        totp_last_step: 9,
+        totp_enabled_at: expect.any(Number) as unknown,
+      });
+      expect(await codes()).toHaveLength(1);
+      expect((await self.get('/api/session')).status).toBe(200);
+      const refused = await auditRows('user.reset_totp', me.id);
+      expect(
+        refused.map((r) => [r.outcome, r.error_code, r.actor_id, JSON.parse(r.summary) as unknown]),
+      ).toEqual([['refused', 'FORBIDDEN', me.id, { reason: 'Lost my phone' }]]);
+
+      // Another administrator resets it.
+      const other = await admin.post(`/api/users/${me.id}/reset-totp`, {
+        reason: 'Lost their phone',
+      });
+      expect(other.status, other.text).toBe(200);
+      expect(UserSchema.parse(other.json).totpEnabled).toBe(false);
+      expect(await codes()).toHaveLength(0);
+      expect(await outcomes('user.reset_totp', me.id)).toEqual([
+        ['refused', 'FORBIDDEN'],
+        ['success', null],
+      ]);
+    });
+
     it('when an auditor lists the users, then every account shows with its roles, status, two-step and sign-in state, and nothing can be changed', async () => {
       const { client: auditor, user: me } = await member(['auditor']);
       const { user: other } = await member(['support']);
@@ -408,9 +459,6 @@ for (const variant of DB_VARIANTS) {
       );
       expect(UserListResponseSchema.parse((await auditor.get('/api/users')).json)).toEqual(list);
     });
-
-    const outcomes = async (action: string, id: string) =>
-      (await auditRows(action, id)).map((r) => [r.outcome, r.error_code]);
 
     it('when the audit row of a new account cannot be written, then 500 and no account: it is not listed and cannot sign in', async () => {
       const email = 'never-created@paydesk.test';

@@ -22,7 +22,7 @@ const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
  * an ungrouped run of 13 or more digits would be masked as a card number in the audit row and the
  * timeline, and such an amount is the one thing the reader must see.
  */
-function readable(minor: bigint): string {
+export function readable(minor: bigint): string {
   return formatMinorUnits(minor).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
@@ -71,6 +71,16 @@ export class StatusNotApplied extends AppError {
       rule: 'max_amount',
       message: `${a.name === a.field ? '' : `${a.name} `}${readable(a.minor)} is more than Paydesk can hold exactly (${readable(MAX_COLUMN_MINOR)} at most)`,
     }));
+    // None of the reply's own amounts: its returned total with Paydesk's returns it does not list
+    // (ledger.ts `totalsOutOfRange`).
+    const unlisted = amounts.length === 0;
+    if (unlisted) {
+      fields.push({
+        path: 'returned-amount',
+        rule: 'max_amount',
+        message: `with Paydesk's returns it does not list, more than Paydesk can hold exactly (${readable(MAX_COLUMN_MINOR)} at most)`,
+      });
+    }
     const details: GatewayRefusalDetails = {
       gatewayHttpStatus: 200,
       gatewayErrorCode: null,
@@ -79,7 +89,7 @@ export class StatusNotApplied extends AppError {
     };
     super(
       'GATEWAY_ERROR',
-      `The gateway's status of order ${maskPans(view.orderid)} shows ${amountsOutOfRange(view).join(', ')}: an amount Paydesk cannot hold exactly (${readable(MAX_COLUMN_MINOR)} at most). It was not applied${recorded === null ? ' and the order was not recorded' : '; the order is flagged and its timeline keeps the reply'}. Check the order at the gateway.`,
+      `The gateway's status of order ${maskPans(view.orderid)} shows ${unlisted ? "a returned-amount that, with Paydesk's returns it does not list, is more than Paydesk can hold exactly" : `${amountsOutOfRange(view).join(', ')}: an amount Paydesk cannot hold exactly`} (${readable(MAX_COLUMN_MINOR)} at most). It was not applied${recorded === null ? ' and the order was not recorded' : '; the order is flagged and its timeline keeps the reply'}. Check the order at the gateway.`,
       details,
     );
     this.name = 'StatusNotApplied';

@@ -65,12 +65,15 @@ export async function settleInterruptedKey(
 /**
  * What became of the operation of a request interrupted before it answered (its key left in
  * flight), as the resource it acted on shows it: `reply`, the answer the request would have given
- * (the operation's outcome is known); `not_applied`, nothing happened under the key, which is let
- * go so that the same request runs again; `confirming`, the outcome is still being confirmed with
- * the gateway (409 with `message`, which says where to look).
+ * (the operation's outcome is known); `error`, the error it would have answered (the key let go
+ * when that error means nothing happened, else kept with it as its reply, as `run` does);
+ * `not_applied`, nothing happened under the key, which is let go so that the same request runs
+ * again; `confirming`, the outcome is still being confirmed with the gateway (409 with `message`,
+ * which says where to look).
  */
 export type InterruptedOutcome =
   | { kind: 'reply'; status: number; body: unknown }
+  | { kind: 'error'; error: AppError }
   | { kind: 'not_applied' }
   | { kind: 'confirming'; message: string };
 
@@ -292,7 +295,8 @@ export class Idempotency {
 
   /**
    * A repeat of a request interrupted before it answered (`Interruption`): the outcome its
-   * operation had, stored as the key's reply (every later repeat gets the same); or, when nothing
+   * operation had, stored as the key's reply (every later repeat gets the same); or the error it
+   * would have answered, thrown, its key let go or kept as `run` would have; or, when nothing
    * happened, the key let go and taken afresh, so that this request runs; or 409 while the outcome
    * is being confirmed. The key is written only while it is still the interrupted request's
    * (in flight, taken at `createdAt`).
@@ -305,31 +309,46 @@ export class Idempotency {
   ): Promise<IdempotentReply | null> {
     const outcome = await interruption.outcome(createdAt);
     if (outcome.kind === 'confirming') throw new AppError('IDEMPOTENCY_IN_FLIGHT', outcome.message);
-    if (outcome.kind === 'not_applied') {
-      await k
+    const letGo = () =>
+      k
         .deleteFrom('idempotency_keys')
         .where('user_id', '=', claim.userId)
         .where('key', '=', claim.key)
         .where('state', '=', 'in_flight')
         .where('created_at', '=', createdAt)
         .execute();
+    const keep = (status: number, stored: Stored) =>
+      k
+        .updateTable('idempotency_keys')
+        .set({
+          state: 'done',
+          reply_status: status,
+          reply_body: JSON.stringify(stored),
+          completed_at: this.clock.now(),
+        })
+        .where('user_id', '=', claim.userId)
+        .where('key', '=', claim.key)
+        .where('state', '=', 'in_flight')
+        .where('created_at', '=', createdAt)
+        .execute();
+    if (outcome.kind === 'not_applied') {
+      await letGo();
       // Taken afresh without the interruption: a key in flight now is a live request's.
       return this.take(k, claim);
     }
-    const stored: Stored = { kind: 'ok', status: outcome.status, body: outcome.body };
-    await k
-      .updateTable('idempotency_keys')
-      .set({
-        state: 'done',
-        reply_status: outcome.status,
-        reply_body: JSON.stringify(stored),
-        completed_at: this.clock.now(),
-      })
-      .where('user_id', '=', claim.userId)
-      .where('key', '=', claim.key)
-      .where('state', '=', 'in_flight')
-      .where('created_at', '=', createdAt)
-      .execute();
+    if (outcome.kind === 'error') {
+      const err = outcome.error;
+      if (releasesKey(err)) await letGo();
+      else
+        await keep(err.status, {
+          kind: 'error',
+          code: err.code,
+          message: err.message,
+          details: err.details ?? null,
+        });
+      throw err;
+    }
+    await keep(outcome.status, { kind: 'ok', status: outcome.status, body: outcome.body });
     claim.replayed = true;
     return { status: outcome.status, body: outcome.body, replayed: true };
   }

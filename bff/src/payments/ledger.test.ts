@@ -9,8 +9,9 @@ import { DB_VARIANTS } from '../test-support/harness.js';
 import { payDb, type PayTrx } from './db.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { InProcessEventBus } from './events.js';
-import { Ledger, type GatewayView } from './ledger.js';
-import { ensurePaymentsSchema } from './migration.js';
+import { StatusNotApplied } from './amount-range.js';
+import { Ledger, totalsOutOfRange, totalsWithUnseen, type GatewayView } from './ledger.js';
+import { ensurePaymentsSchema, type TransactionOperationsTable } from './migration.js';
 import { resolveOptions } from './options.js';
 
 const SALE = {
@@ -43,6 +44,72 @@ function view(returnedMinor: bigint, operations: GatewayView['operations']): Gat
     createdAt: Date.parse(SALE.processingDate),
   };
 }
+
+/** 2^53 − 1: the most minor units a column holds. */
+const MAX_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An accepted return of ours (serial `serial`) of `amount` minor units, on order `tx`. */
+function acceptedReturn(tx: string, serial: string, amount: number): TransactionOperationsTable {
+  const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+  return {
+    id: `op-${serial}`,
+    transaction_id: tx,
+    kind: 'return',
+    origin: 'paydesk',
+    state: 'approved',
+    amount_minor: amount,
+    reserved_minor: 0,
+    gateway_serial: serial,
+    idempotency_key: `k-${serial}`,
+    requested_by: 'finance@paydesk.test',
+    reason_code: 'other',
+    comment: 'x',
+    error_code: null,
+    error_message: null,
+    sent_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+describe('totals with the operations of ours a reply does not list, near 2^53 minor units', () => {
+  it('when the returned total reaches 2^53 − 1 exactly, then it is exact and in range; one more unit and it is exact and named out of range', () => {
+    // The reply lists the sale only; two accepted returns of ours it does not list.
+    const reply = view(MAX_MINOR - 3n, [SALE]);
+    const atMost = totalsWithUnseen(
+      [acceptedReturn('t', 'R1', 1), acceptedReturn('t', 'R2', 2)],
+      reply,
+    );
+    expect(atMost).toEqual({ capturedMinor: 10_000n, returnedMinor: MAX_MINOR });
+    expect(totalsOutOfRange(reply, atMost)).toEqual([]);
+
+    const beyond = totalsWithUnseen(
+      [acceptedReturn('t', 'R1', 1), acceptedReturn('t', 'R2', 4)],
+      reply,
+    );
+    // 2^53 + 1: a sum in numbers would round it to 2^53.
+    expect(beyond.returnedMinor).toBe(MAX_MINOR + 2n);
+    expect(totalsOutOfRange(reply, beyond)).toEqual([
+      "returned-amount 90,071,992,547,409.88 with Paydesk's returns it does not list: 90,071,992,547,409.93",
+    ]);
+  });
+
+  it('when staff are told such a reply was not applied, then the 502 names returned-amount and the rule', () => {
+    const err = new StatusNotApplied({ ...view(MAX_MINOR - 3n, [SALE]), orderid: '777095' }, 'x');
+    expect(err.code).toBe('GATEWAY_ERROR');
+    expect(err.message).toBe(
+      "The gateway's status of order 777095 shows a returned-amount that, with Paydesk's returns it does not list, is more than Paydesk can hold exactly (90,071,992,547,409.91 at most). It was not applied; the order is flagged and its timeline keeps the reply. Check the order at the gateway.",
+    );
+    expect((err.details as { fields: unknown }).fields).toEqual([
+      {
+        path: 'returned-amount',
+        rule: 'max_amount',
+        message:
+          "with Paydesk's returns it does not list, more than Paydesk can hold exactly (90,071,992,547,409.91 at most)",
+      },
+    ]);
+  });
+});
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`ledger and late status replies (${variant.name})`, () => {
@@ -432,6 +499,59 @@ for (const variant of DB_VARIANTS) {
       expect(detail?.drift).toBe(true);
       expect(detail?.amounts).toMatchObject({ returned: '130.00', remainingReturnable: '0.00' });
       expect(detail?.allowedActions).not.toContain('return');
+    });
+
+    it("when a reply's returned total with our unlisted returns passes 2^53 − 1 minor units, then it is recorded and not applied: the order flagged and audited, its amounts unchanged; at 2^53 − 1 it is applied", async () => {
+      const k = payDb(db);
+      const reply = (orderid: string, clientOrderId: string): GatewayView => ({
+        ...view(MAX_MINOR - 3n, [SALE]),
+        orderid,
+        clientOrderId,
+      });
+      // At the boundary: applied, exact.
+      const fits = await learnSale('777093', 'near-max-1');
+      await k
+        .insertInto('transaction_operations')
+        .values([acceptedReturn(fits.row.id, 'RF1', 1), acceptedReturn(fits.row.id, 'RF2', 2)])
+        .execute();
+      const applied = await learn(reply('777093', 'near-max-1'));
+      expect(applied.notApplied).toEqual([]);
+      expect(applied.row.returned_minor).toBe(Number.MAX_SAFE_INTEGER);
+
+      // One unit more: not applied (it threw RangeError at every attempt).
+      const first = await learnSale('777094', 'beyond-max-1');
+      await k
+        .insertInto('transaction_operations')
+        .values([acceptedReturn(first.row.id, 'RB1', 1), acceptedReturn(first.row.id, 'RB2', 4)])
+        .execute();
+      const result = await learn(reply('777094', 'beyond-max-1'));
+      const named =
+        "returned-amount 90,071,992,547,409.88 with Paydesk's returns it does not list: 90,071,992,547,409.93";
+      expect(result.notApplied).toEqual([named]);
+      expect(result.row).toMatchObject({
+        id: first.row.id,
+        drift: 1,
+        returned_minor: 0,
+        captured_minor: 10_000,
+      });
+      const detail = await ledger.detail(k, first.row.id);
+      expect(detail?.amounts).toMatchObject({ returned: '0.00', captured: '100.00' });
+      expect(detail?.drift).toBe(true);
+      const audit = await db.k
+        .selectFrom('audit_log')
+        .select(['error_code', 'summary'])
+        .where('action', '=', 'transaction.drift')
+        .where('target', '=', `transaction:${first.row.id}`)
+        .execute();
+      expect(audit.map((r) => [r.error_code, JSON.parse(r.summary) as unknown])).toEqual([
+        [
+          'DRIFT',
+          expect.objectContaining({
+            reasons: [expect.stringContaining(named) as unknown],
+            detectedBy: 'lookup',
+          }),
+        ],
+      ]);
     });
 
     it('when a charge names a plan the crash recovery had judged not created, then the plan becomes active with its id; a plan the gateway refused stays refused', async () => {

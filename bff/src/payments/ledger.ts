@@ -24,6 +24,7 @@ import { redact } from '../services/redact.js';
 import {
   amountsOutOfRange,
   outOfRangeReason,
+  readable as readableAmount,
   recordOutOfRange,
   StatusNotApplied,
 } from './amount-range.js';
@@ -195,6 +196,59 @@ export function viewOfStatus(reply: GatewayReply): GatewayView | null {
 }
 
 const TERMINAL_FOR_MATCH = new Set(['processing', 'approved', 'declined', 'error', 'filtered']);
+
+/**
+ * The gateway's totals, plus what a reply that was sent before our latest operation reached the
+ * gateway cannot show yet: an accepted operation of ours (it has a serial number) that the
+ * reply's operation list does not contain. Without this, a late `status` reply would lower the
+ * returned total under a return already accepted and reopen the cap. Exact (bigint): a total may
+ * pass what a column holds (2^53 − 1 minor units); `totalsOutOfRange` names it.
+ */
+export function totalsWithUnseen(
+  ops: readonly TransactionOperationsTable[],
+  view: GatewayView,
+): { capturedMinor: bigint; returnedMinor: bigint } {
+  if (view.operations.length === 0)
+    return { capturedMinor: view.capturedMinor, returnedMinor: view.returnedMinor };
+  const listed = new Set(view.operations.map((g) => g.serial));
+  const unseen = ops.filter(
+    (o) =>
+      o.origin === 'paydesk' &&
+      o.gateway_serial !== null &&
+      !listed.has(o.gateway_serial) &&
+      (o.state === 'processing' || o.state === 'approved') &&
+      o.amount_minor !== null,
+  );
+  let capturedMinor = view.capturedMinor;
+  let returnedMinor = view.returnedMinor;
+  for (const o of unseen) {
+    const amount = big(o.amount_minor);
+    if (o.kind === 'capture' && amount > capturedMinor) capturedMinor = amount;
+    // A return on an uncaptured preauth cancels the hold; it is not part of the returned total.
+    if (o.kind === 'return' && capturedMinor > 0n) returnedMinor += amount;
+  }
+  return { capturedMinor, returnedMinor };
+}
+
+/** The most a column holds, in minor units (db.ts `toColumn`). */
+const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The totals of `totalsWithUnseen` beyond what a column holds, named as `amountsOutOfRange` names
+ * a reply's amounts (`returned-amount 90,071,992,547,409.90 with Paydesk's returns it does not
+ * list: 90,071,992,547,409.92`); none: an empty list. (The captured total is the largest of
+ * amounts that each fit a column, so only the returned total, a sum, can pass it.)
+ */
+export function totalsOutOfRange(
+  view: GatewayView,
+  totals: { capturedMinor: bigint; returnedMinor: bigint },
+): string[] {
+  return totals.returnedMinor > MAX_COLUMN_MINOR
+    ? [
+        `returned-amount ${readableAmount(view.returnedMinor)} with Paydesk's returns it does not list: ${readableAmount(totals.returnedMinor)}`,
+      ]
+    : [];
+}
 
 export interface ApplyResult {
   row: TransactionsTable;
@@ -548,6 +602,11 @@ export class Ledger {
         : { before: known.row, created: false };
 
     const ops = known?.ops ?? (await this.operationsOf(trx, before.id));
+    const totals = totalsWithUnseen(ops, view);
+    // The reply's own amounts fit a column (checked above); with ours it does not list, a total
+    // may not: such a reply is recorded and not applied, as one with an amount out of range.
+    const beyond = totalsOutOfRange(view, totals);
+    if (beyond.length > 0) return this.recordNotApplied(trx, view, beyond, how);
     const drift = created ? [] : this.driftOf(before, ops, view);
     // The writes below touch each row once (the order's row, some of its operations, new
     // timeline rows, its reconcile job, its settlement check, a subscription, the caller's own
@@ -555,7 +614,6 @@ export class Ledger {
     // kept in memory.
     const writes: Write[] = [];
     const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes, drift);
-    const totals = this.totalsWithUnseen(ops, view);
     if (totals.capturedMinor > 0n && totals.returnedMinor > totals.capturedMinor) {
       // Never what the gateway's caps allow: shown as it is, and flagged.
       drift.push(
@@ -775,38 +833,6 @@ export class Ledger {
           eb.and([eb('state', '=', 'not_sent'), eb('error_code', '=', 'NOT_CREATED')]),
         ]),
       );
-  }
-
-  /**
-   * The gateway's totals, plus what a reply that was sent before our latest operation reached the
-   * gateway cannot show yet: an accepted operation of ours (it has a serial number) that the
-   * reply's operation list does not contain. Without this, a late `status` reply would lower the
-   * returned total under a return already accepted and reopen the cap.
-   */
-  private totalsWithUnseen(
-    ops: readonly TransactionOperationsTable[],
-    view: GatewayView,
-  ): { capturedMinor: bigint; returnedMinor: bigint } {
-    if (view.operations.length === 0)
-      return { capturedMinor: view.capturedMinor, returnedMinor: view.returnedMinor };
-    const listed = new Set(view.operations.map((g) => g.serial));
-    const unseen = ops.filter(
-      (o) =>
-        o.origin === 'paydesk' &&
-        o.gateway_serial !== null &&
-        !listed.has(o.gateway_serial) &&
-        (o.state === 'processing' || o.state === 'approved') &&
-        o.amount_minor !== null,
-    );
-    let capturedMinor = view.capturedMinor;
-    let returnedMinor = view.returnedMinor;
-    for (const o of unseen) {
-      const amount = big(o.amount_minor);
-      if (o.kind === 'capture' && amount > capturedMinor) capturedMinor = amount;
-      // A return on an uncaptured preauth cancels the hold; it is not part of the returned total.
-      if (o.kind === 'return' && capturedMinor > 0n) returnedMinor += amount;
-    }
-    return { capturedMinor, returnedMinor };
   }
 
   /**

@@ -4,7 +4,7 @@
 // prepare whose instance stopped before it answered, answered from what became of it. Both
 // databases, the real sandbox process (demo merchant).
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   PaymentLinkResultSchema,
   PayoutCreateBodySchema,
@@ -15,8 +15,11 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
 import { payDb } from '../payments/db.js';
+import { GatewayClient } from '../gateway-client/client.js';
 import {
   cardPayout,
+  DEMO,
+  DEMO_PRIVATE_KEY,
   payoutFormLink,
   post,
   startPayoutsApp,
@@ -357,6 +360,68 @@ for (const variant of DB_VARIANTS) {
       expect((await preparedUnder(key)).map((r) => r.id)).toEqual([id]);
       const order = await sandbox.order(result.payout.orderid ?? '');
       expect(order.operations.map((o) => o.type)).toEqual(['payout-check']);
+    });
+
+    it('when the preparer’s instance stopped after its payout-check could not be sent (gateway unreachable), then a retry with the same key gets the 503 the request would have answered and lets the key go, as the uninterrupted request does, not 200 with the failed payout', async () => {
+      // The gateway unreachable (a refused connection) while the payout-checks below are made.
+      const unreachable = new GatewayClient({
+        baseUrl: 'http://127.0.0.1:9/paynet',
+        merchant: {
+          login: DEMO.login,
+          controlKey: DEMO.controlKey,
+          rsaPrivateKeyPem: DEMO_PRIVATE_KEY,
+        },
+        timeoutMs: 2_000,
+      });
+      const send = vi
+        .spyOn(bff.payouts.gateway, 'send')
+        .mockImplementation((operation, endpointId, fields) =>
+          unreachable.send(operation, endpointId, fields),
+        );
+      const input = cardPayout('9.20');
+      let id = '';
+      const [uninterrupted, key] = await (async () => {
+        try {
+          return [
+            // what the request answers when it is not interrupted
+            await post(opsA, '/api/payouts', input),
+            await interruptedPrepare(input, async (body, k) => {
+              await expect(prepareUnderKey(body, k)).rejects.toMatchObject({
+                code: 'GATEWAY_UNAVAILABLE',
+              });
+              id = (await preparedUnder(k))[0]?.id ?? '';
+            }),
+          ] as const;
+        } finally {
+          send.mockRestore();
+        }
+      })();
+      expect(uninterrupted.status).toBe(503);
+      expect(await row(id)).toMatchObject({ state: 'failed', error_code: 'NOT_SENT' });
+
+      bff.clock.advance(40_000);
+      const retry = await post(opsA, '/api/payouts', input, key);
+      expect(retry.status, retry.text).toBe(uninterrupted.status);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      const { requestId: _a, ...repeated } = (retry.json as { error: Record<string, unknown> })
+        .error;
+      const { requestId: _b, ...first } = (uninterrupted.json as { error: Record<string, unknown> })
+        .error;
+      expect(repeated).toEqual(first);
+      expect(repeated).toMatchObject({ code: 'GATEWAY_UNAVAILABLE' });
+      // The key let go: the same request, made again, prepares the payout (the gateway answers now).
+      expect(
+        await payDb(bff.db)
+          .selectFrom('idempotency_keys')
+          .select('state')
+          .where('key', '=', key)
+          .execute(),
+      ).toEqual([]);
+      const again = await post(opsA, '/api/payouts', input, key);
+      expect(again.status, again.text).toBe(200);
+      const { payout } = PayoutResultSchema.parse(again.json);
+      expect(payout).toMatchObject({ state: 'pending_approval', amount: '9.20' });
+      expect((await preparedUnder(key)).map((r) => r.id).sort()).toEqual([id, payout.id].sort());
     });
 
     it('when the preparer’s instance stopped after holding a single payout, then a later retry with the same key gets that payout, not a second one', async () => {

@@ -11,12 +11,13 @@ import {
   TransactionPageSchema,
   type PaymentLink,
 } from '@paydesk/shared/api';
-import { StatusNotApplied } from '../payments/amount-range.js';
 import { payDb } from '../payments/db.js';
 import { TransactionsService } from '../payments/transactions.js';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
-import { eventsOf, resolvePayoutsOptions } from './context.js';
-import { LINK_CHECK_TITLE } from './links.js';
+import { describeDuration, eventsOf, resolvePayoutsOptions } from './context.js';
+import { createLogger } from '../logger.js';
+import { createPayouts } from './index.js';
+import { LINK_CHECK_TITLE, LINK_CHECKS_END } from './links.js';
 import {
   post,
   startPayoutsApp,
@@ -216,7 +217,7 @@ for (const variant of DB_VARIANTS) {
       expect(atGateway.operations.map((o) => o.type)).toEqual(['sale']);
     });
 
-    it('when a link’s page was not used, then the check leaves it waiting with no order, asks again only after the interval, and no longer past the horizon', async () => {
+    it('when a link’s page was not used, then the check leaves it waiting with no order, asks again only after the interval, and past the horizon only its last check (none came in its window), once', async () => {
       const link = await sentLink('4.44');
       bff.clock.advance(FOLLOW.firstAfterMs);
       await bff.payouts.poller.runOnce();
@@ -234,19 +235,27 @@ for (const variant of DB_VARIANTS) {
       await bff.payouts.poller.runOnce();
       expect(await checks(link.id)).toHaveLength(2);
 
-      // Past the horizon (from when it was sent): not asked any more.
+      // Past the horizon (from when it was sent): its last check, which no pass made in its
+      // window, once; then not asked any more.
       bff.clock.advance(FOLLOW.horizonMs);
       await bff.payouts.poller.runOnce();
-      expect(await checks(link.id)).toHaveLength(2);
+      expect((await checks(link.id)).map((e) => e.title.endsWith(LINK_CHECKS_END))).toEqual([
+        false,
+        false,
+        true,
+      ]);
+      bff.clock.advance(FOLLOW.intervalMs);
+      await bff.payouts.poller.runOnce();
+      expect(await checks(link.id)).toHaveLength(3);
       finance = await bff.userWithRoles(['finance']); // the old session timed out meanwhile
     });
 
     it('when a link’s page stays unused up to the horizon, then its last check is one interval before it, and the end of the checks is logged once at warn with what staff need to look the order up (no page address)', async () => {
       const link = await sentLink('8.88');
       const seen = await followToTheEnd(link);
-      expect(seen.map((e) => e.title)).toEqual(
-        Array<string>(3).fill(`${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`),
-      );
+      const unpaid = `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`;
+      // The last says no further checks follow.
+      expect(seen.map((e) => e.title)).toEqual([unpaid, unpaid, `${unpaid}${LINK_CHECKS_END}`]);
       const [line] = stoppedLogs(link.id);
       expect(line).toMatchObject({
         level: 40,
@@ -262,35 +271,182 @@ for (const variant of DB_VARIANTS) {
       expect(JSON.stringify(line)).not.toContain(link.redirectUrl ?? '');
     });
 
-    it('when every check of a paid link fails the same way (its status cannot be applied), then each is an attempt in its timeline, asked again only on the schedule, and the last is logged once with the error', async () => {
+    it('when every check of a paid link fails (an internal error), then each is an attempt in its timeline, asked again only on the schedule, and the last is logged once with the error', async () => {
       await sandbox.faults({ callbacks: 'drop' });
       const link = await sentLink('9.99');
       await payPage(link);
-      const learn = vi
-        .spyOn(TransactionsService.prototype, 'learn')
-        .mockImplementation((_endpointId, answer) => {
-          throw new StatusNotApplied(answer.view, null);
-        });
+      const learn = vi.spyOn(TransactionsService.prototype, 'learn').mockImplementation(() => {
+        throw new Error('the database went away');
+      });
+      let seen: Awaited<ReturnType<typeof followToTheEnd>>;
       try {
-        const seen = await followToTheEnd(link);
+        seen = await followToTheEnd(link);
         expect(learn).toHaveBeenCalledTimes(3);
-        for (const entry of seen) {
-          expect(entry.title).toMatch(
-            new RegExp(`^${LINK_CHECK_TITLE}: failed \\(The gateway's status of order `),
-          );
-        }
       } finally {
         learn.mockRestore();
       }
+      const failed = `${LINK_CHECK_TITLE}: failed (internal error)`;
+      expect(seen.map((e) => e.title)).toEqual([failed, failed, `${failed}${LINK_CHECKS_END}`]);
       expect(stoppedLogs(link.id)).toEqual([
         expect.objectContaining({
           level: 40,
           orderid: link.orderid,
           attempts: 3,
-          lastError: expect.stringContaining('an amount Paydesk cannot hold exactly') as unknown,
+          lastError: 'internal error',
         }),
       ]);
       expect(await transactionsOf(link.clientOrderId)).toEqual([]);
+    });
+
+    it('when a scheduled check of a link whose order is known gets a status Paydesk cannot apply (an amount above 2^53 minor units), then it is recorded once (drift entry, audit row), the link’s checks stop saying so, logged once, and a check by hand still asks and reports it', async () => {
+      await sandbox.faults({ callbacks: 'drop' });
+      const link = await sentLink('9.98');
+      await payPage(link);
+      // The order known, not final (as learned while it was processing).
+      const learned = await post(finance, `/api/payment-links/${link.id}/refresh`, {}, null);
+      expect(learned.status, learned.text).toBe(200);
+      const [known] = await transactionsOf(link.clientOrderId);
+      await payDb(bff.db)
+        .updateTable('transactions')
+        .set({ status: 'processing', stage: null })
+        .where('id', '=', known?.id ?? '')
+        .execute();
+      // The gateway's status of it now shows an amount Paydesk cannot hold.
+      const gateway = bff.payouts.gateway;
+      const send = gateway.send.bind(gateway);
+      const ask = vi
+        .spyOn(gateway, 'send')
+        .mockImplementation(async (operation, endpointId, fields) => {
+          const outcome = await send(operation, endpointId, fields);
+          return operation === 'status' && outcome.kind === 'reply'
+            ? {
+                ...outcome,
+                reply: {
+                  ...outcome.reply,
+                  fields: { ...outcome.reply.fields, amount: '99999999999999999.99' },
+                },
+              }
+            : outcome;
+        });
+      const driftAudit = () =>
+        bff.k
+          .selectFrom('audit_log')
+          .select('seq')
+          .where('action', '=', 'transaction.drift')
+          .where('target', '=', `transaction:${known?.id ?? ''}`)
+          .execute();
+      const driftEntries = async () =>
+        (
+          await payDb(bff.db)
+            .selectFrom('transaction_timeline')
+            .select('kind')
+            .where('transaction_id', '=', known?.id ?? '')
+            .execute()
+        ).filter((e) => e.kind === 'drift');
+      const scheduled = async () => (await checks(link.id)).filter((e) => e.kind === 'reconcile');
+      const from = bff.logs.length;
+      try {
+        // (the check by hand counts as the latest: the next is due an interval after it)
+        bff.clock.advance(FOLLOW.intervalMs);
+        await bff.payouts.poller.runOnce();
+        expect(ask).toHaveBeenCalledTimes(1);
+        const [stopped] = await scheduled();
+        expect(stopped?.title).toMatch(
+          new RegExp(
+            `^${LINK_CHECK_TITLE}: the status reply cannot be applied \\(The gateway's status of order `,
+          ),
+        );
+        expect(stopped?.title.endsWith(LINK_CHECKS_END)).toBe(true);
+        expect(stopped?.data).toMatchObject({ transactionId: known?.id });
+        expect(await driftAudit()).toHaveLength(1);
+        expect(await driftEntries()).toHaveLength(1);
+
+        // Never asked again on the schedule, up to the horizon and past it.
+        for (let at = 0; at < FOLLOW.horizonMs; at += FOLLOW.intervalMs) {
+          bff.clock.advance(FOLLOW.intervalMs);
+          await bff.payouts.poller.runOnce();
+        }
+        bff.clock.advance(FOLLOW.horizonMs);
+        await bff.payouts.poller.runOnce();
+        expect(ask).toHaveBeenCalledTimes(1);
+        expect(await scheduled()).toHaveLength(1);
+        expect(await driftAudit()).toHaveLength(1);
+        expect(await driftEntries()).toHaveLength(1);
+        const lines = bff.logs
+          .slice(from)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((l) => l.linkId === link.id);
+        expect(lines.map((l) => [l.level, l.msg])).toEqual([
+          [
+            50,
+            'payment link status checks stopped: the status shows an amount Paydesk cannot hold; check the order at the gateway',
+          ],
+        ]);
+        expect(lines[0]).toMatchObject({ orderid: link.orderid, transactionId: known?.id });
+
+        // By hand: still asked, and the failure reported.
+        finance = await bff.userWithRoles(['finance']); // the old session timed out meanwhile
+        const byHand = await post(finance, `/api/payment-links/${link.id}/refresh`, {}, null);
+        expect(byHand.status, byHand.text).toBe(502);
+        expect(errorCode(byHand)).toBe('GATEWAY_ERROR');
+        expect(byHand.text).toContain('an amount Paydesk cannot hold exactly');
+        expect(ask).toHaveBeenCalledTimes(2);
+        expect(await driftAudit()).toHaveLength(2);
+      } finally {
+        ask.mockRestore();
+      }
+    });
+
+    it('when no poller pass runs in a link’s last check window (no instance running), then the first pass after the horizon makes that last check and logs the end once, with two instances too, and no pass after asks again', async () => {
+      const link = await sentLink('8.87');
+      const { updated_at: sentAt } = await bff.k
+        .selectFrom('payment_links')
+        .select('updated_at')
+        .where('id', '=', link.id)
+        .executeTakeFirstOrThrow();
+      // A second instance on the same database.
+      const other = createPayouts({
+        config: bff.config,
+        db: bff.db,
+        clock: bff.clock,
+        logger: createLogger('info', {
+          write: (line: string) => {
+            bff.logs.push(line);
+          },
+        }),
+        audit: bff.services.audit,
+        options: { gatewayTimeoutMs: 2_000, random: () => 0, linkFollow: FOLLOW },
+      });
+      try {
+        bff.clock.advance(FOLLOW.firstAfterMs);
+        await bff.payouts.poller.runOnce();
+        bff.clock.advance(sentAt + LAST_FROM - FOLLOW.intervalMs - bff.clock.now());
+        await bff.payouts.poller.runOnce();
+        expect(await checks(link.id)).toHaveLength(2);
+        // Every instance down from here to past the horizon.
+        bff.clock.advance(FOLLOW.horizonMs);
+        await Promise.all([bff.payouts.poller.followLinks(), other.poller.followLinks()]);
+        const seen = await checks(link.id);
+        const unpaid = `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`;
+        expect(seen.map((e) => e.title)).toEqual([unpaid, unpaid, `${unpaid}${LINK_CHECKS_END}`]);
+        expect(stoppedLogs(link.id)).toEqual([
+          expect.objectContaining({
+            level: 40,
+            orderid: link.orderid,
+            attempts: 3,
+            lastCheck: unpaid,
+          }),
+        ]);
+        for (let i = 0; i < 3; i += 1) {
+          bff.clock.advance(FOLLOW.intervalMs);
+          await Promise.all([bff.payouts.poller.runOnce(), other.poller.runOnce()]);
+        }
+        expect(await checks(link.id)).toHaveLength(3);
+        expect(stoppedLogs(link.id)).toHaveLength(1);
+      } finally {
+        await other.close();
+        finance = await bff.userWithRoles(['finance']); // the old session timed out meanwhile
+      }
     });
 
     it('when two instances look for due links at once, then each link is claimed by one of them only', async () => {
@@ -319,7 +475,9 @@ for (const variant of DB_VARIANTS) {
       expect(waiting.status, waiting.text).toBe(200);
       const notYet = PaymentLinkRefreshResultSchema.parse(waiting.json);
       expect(notYet.outcome).toBe('not_paid_yet');
-      expect(notYet.message).toContain('has not paid yet');
+      expect(notYet.message).toBe(
+        `The customer has not paid yet: the page has not been used. Paydesk keeps checking by itself for ${describeDuration(FOLLOW.horizonMs)} after the link was sent.`,
+      );
       expect(notYet.link.order).toBeNull();
       expect(await transactionsOf(unpaid.clientOrderId)).toEqual([]);
 
@@ -383,6 +541,16 @@ for (const variant of DB_VARIANTS) {
       expect(noHeader.status).toBe(403);
       const body = await post(support, `/api/payment-links/${paid.id}/refresh`, { x: 1 }, null);
       expect(body.status).toBe(400);
+
+      // Past the horizon the scheduled checks have ended: the message no longer promises them.
+      bff.clock.advance(FOLLOW.horizonMs);
+      const later = await bff.userWithRoles(['support']); // the old session timed out meanwhile
+      const late = PaymentLinkRefreshResultSchema.parse(
+        (await post(later, `/api/payment-links/${unpaid.id}/refresh`, {}, null)).json,
+      );
+      expect(late.message).toBe(
+        `The customer has not paid yet: the page has not been used. Paydesk checked by itself for ${describeDuration(FOLLOW.horizonMs)} after the link was sent and no longer does: check the payment status again later.`,
+      );
     });
 
     it('when a link is not sent, then its status cannot be checked (409)', async () => {

@@ -21,6 +21,7 @@ import type {
   TransactionStatus,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import { StatusNotApplied } from '../payments/amount-range.js';
 import type { Interruption } from '../payments/idempotency.js';
 import type { AuditEntry } from '../services/audit.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
@@ -94,11 +95,26 @@ export function maySharePage(row: PaymentLinksTable, viewer: Actor): boolean {
 /** How every status check in a link's timeline is titled (its schedule reads them). */
 export const LINK_CHECK_TITLE = 'status check';
 
+/**
+ * How a scheduled check that ends the link's follow-up closes its title (its schedule reads it):
+ * the last one, or one whose answer cannot be applied (`StatusNotApplied`).
+ */
+export const LINK_CHECKS_END = '; no further checks (check payment status to ask again)';
+
+/**
+ * How long after its horizon a link whose last-check window no pass saw (no instance running) still
+ * gets that last check: the scan stays bounded to recent links, however long the history.
+ */
+const LATE_LAST_CHECK_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** A sent link claimed for a scheduled status check; `eventId`: its timeline entry (the lease). */
 export interface LinkCheckClaim {
   row: PaymentLinksTable;
   eventId: number;
-  /** its last scheduled check: none is claimed after it (`LinkFollowTimings.horizonMs`) */
+  /**
+   * its last scheduled check: none is claimed after it (`LinkFollowTimings.horizonMs`); claimed
+   * past the horizon when no pass came in its window
+   */
   last: boolean;
 }
 
@@ -669,13 +685,20 @@ export class PaymentLinksService {
       };
     }
     const who = row.kind === 'payout-form' ? 'payee' : 'customer';
+    // Scheduled checks end at the horizon (`claimDueChecks`); after it only staff ask.
+    const horizon = c.options.linkFollow.horizonMs;
+    const span = `${describeDuration(horizon)} after the link was sent`;
+    const later =
+      c.clock.now() < row.updated_at + horizon
+        ? `Paydesk keeps checking by itself for ${span}.`
+        : `Paydesk checked by itself for ${span} and no longer does: check the payment status again later.`;
     return {
       link,
       outcome: 'not_paid_yet',
       message:
         row.kind === 'payout-form'
-          ? `The ${who} has not used the page yet. Paydesk keeps checking by itself.`
-          : `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself.`,
+          ? `The ${who} has not used the page yet. ${later}`
+          : `The ${who} has not paid yet: the page has not been used. ${later}`,
     };
   }
 
@@ -734,16 +757,20 @@ export class PaymentLinksService {
   }
 
   /**
-   * The sent links due a scheduled status check (`options.linkFollow`), claimed: sent between
-   * `horizonMs` and `firstAfterMs` ago, no final order learned for their client_orderid, and no
-   * status check in their timeline within `intervalMs`. Claiming writes the check's timeline entry
-   * (the lease and the schedule at once) in the transaction that picked the link: rows locked with
-   * FOR UPDATE SKIP LOCKED and the choice re-read under the locks on PostgreSQL, BEGIN IMMEDIATE
-   * on SQLite, so several instances never ask for one link twice. At most `batchSize`.
+   * The sent links due a scheduled status check (`options.linkFollow`), claimed: sent at least
+   * `firstAfterMs` ago, no final order learned for their client_orderid, no status check in their
+   * timeline within `intervalMs`, and their follow-up not ended (below). Claiming writes the
+   * check's timeline entry (the lease and the schedule at once) in the transaction that picked the
+   * link: rows locked with FOR UPDATE SKIP LOCKED and the choice re-read under the locks on
+   * PostgreSQL, BEGIN IMMEDIATE on SQLite, so several instances never ask for one link twice. At
+   * most `batchSize`.
    *
    * The first scheduled check claimed within `intervalMs` (and a scan's delay) of the horizon is
-   * the last (`last`): one pass is sure to come in that window, and no check is claimed after it,
-   * so the end of the follow-up is known at one check, once (the poller logs it).
+   * the last (`last`), and no check is claimed after it, so the end of the follow-up is known at
+   * one check, once (its entry says so, the poller logs it). When no pass came in that window (no
+   * instance running), the first pass after it claims that last check, past the horizon (up to
+   * `LATE_LAST_CHECK_MS` past it: the scan reads recent links only). A
+   * scheduled check whose answer cannot be applied ends the follow-up too (`runScheduledCheck`).
    */
   async claimDueChecks(): Promise<LinkCheckClaim[]> {
     const { db, k, clock, options } = this.c;
@@ -755,7 +782,7 @@ export class PaymentLinksService {
     const due = (more: RawBuilder<unknown>) => sql<{ id: string }>`
       select l.id from payment_links l
       where l.state = 'sent' and l.updated_at <= ${now - t.firstAfterMs}
-        and l.updated_at > ${now - t.horizonMs}
+        and l.updated_at > ${now - t.horizonMs - LATE_LAST_CHECK_MS}
         and not exists (select 1 from transactions x
           where x.client_orderid = l.client_orderid and x.status in (${finals}))
         and not exists (select 1 from payout_events e
@@ -763,7 +790,9 @@ export class PaymentLinksService {
             and e.at > ${now - t.intervalMs})
         and not exists (select 1 from payout_events e
           where e.subject = 'link:' || l.id and e.kind = 'reconcile'
-            and e.title like ${`${LINK_CHECK_TITLE}%`} and e.at >= l.updated_at + ${lastFrom})
+            and e.title like ${`${LINK_CHECK_TITLE}%`}
+            and (e.at >= l.updated_at + ${lastFrom}
+              or e.title like ${`${LINK_CHECK_TITLE}%${LINK_CHECKS_END}`}))
         ${more}`;
     return k.transaction().execute(async (trx) => {
       let ids = (
@@ -806,13 +835,17 @@ export class PaymentLinksService {
 
   /**
    * A claimed scheduled check: `status` asked, its answer written into the claim's timeline entry;
-   * an order found is learned and the link published. Returns what the check found. A check that
-   * fails (an answer that cannot be applied: `StatusNotApplied`) says so in its entry and throws:
-   * it was an attempt all the same, and the link is asked again only on the schedule, until the
-   * horizon.
+   * an order found is learned and the link published. Returns what the check found. The last
+   * check's entry says no further checks follow (`LINK_CHECKS_END`) unless the order found is
+   * final. A check that fails says so in its entry and throws: it was an attempt all the same, and
+   * the link is asked again only on the schedule, until the horizon. One whose answer cannot be
+   * applied (`StatusNotApplied`: the known order flagged and audited once, by `learn`) ends the
+   * follow-up, as a settlement check does: asked again, the gateway would say the same; staff
+   * look at the order, and may still check the link's payment status by hand.
    */
   async runScheduledCheck(claim: LinkCheckClaim): Promise<LinkCheck> {
     const { row, eventId } = claim;
+    const end = (title: string) => `${title}${LINK_CHECKS_END}`;
     const entry = (title: string, data: Record<string, unknown>) =>
       this.c.k
         .updateTable('payout_events')
@@ -829,11 +862,21 @@ export class PaymentLinksService {
     try {
       check = await this.check(row, null);
     } catch (err) {
+      if (err instanceof StatusNotApplied) {
+        await entry(
+          end(`${LINK_CHECK_TITLE}: the status reply cannot be applied (${err.message})`),
+          {
+            transactionId: err.details?.transactionId ?? null,
+          },
+        );
+        throw err;
+      }
       const reason = err instanceof AppError ? err.message : 'internal error';
-      await entry(`${LINK_CHECK_TITLE}: failed (${reason})`, {});
+      const title = `${LINK_CHECK_TITLE}: failed (${reason})`;
+      await entry(claim.last ? end(title) : title, {});
       throw err;
     }
-    await entry(check.title, check.data);
+    await entry(claim.last && !check.final ? end(check.title) : check.title, check.data);
     if (check.outcome === 'order_found') this.publish(row);
     return check;
   }

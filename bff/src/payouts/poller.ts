@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
 import { AppError } from '../errors.js';
+import { StatusNotApplied } from '../payments/amount-range.js';
 import {
   addEvent,
   askStatus,
@@ -222,6 +223,11 @@ export class PayoutPoller {
         if (check.final) continue;
         last = { lastCheck: check.title };
       } catch (err) {
+        if (err instanceof StatusNotApplied) {
+          // Its entry ended the follow-up: logged once, here, as a settlement check's end is.
+          this.linkChecksNotApplied(claim.row, err);
+          continue;
+        }
         // Its claim stays in the timeline: the link is due again after linkFollow.intervalMs.
         this.logger.error({ err, linkId: claim.row.id }, 'payment link status check failed');
         last = { lastError: err instanceof AppError ? err.message : 'internal error' };
@@ -232,9 +238,29 @@ export class PayoutPoller {
   }
 
   /**
-   * Logs, once, that a sent link's scheduled status checks stopped at its last (the horizon) with
-   * no final order learned: what staff need to look the order up at the gateway, and what the last
-   * check found or why it failed (never the page's address, which carries its token).
+   * Logs, once, that a sent link's scheduled checks stopped at a `status` answer that cannot be
+   * applied (an amount Paydesk cannot hold): what staff need to look the order up at the gateway.
+   */
+  private linkChecksNotApplied(row: PaymentLinksTable, err: StatusNotApplied): void {
+    this.logger.error(
+      {
+        linkId: row.id,
+        kind: row.kind,
+        orderid: row.orderid,
+        clientOrderId: row.client_orderid,
+        endpointId: row.endpoint_id,
+        transactionId: err.details?.transactionId ?? null,
+        fields: err.details?.fields ?? [],
+      },
+      'payment link status checks stopped: the status shows an amount Paydesk cannot hold; check the order at the gateway',
+    );
+  }
+
+  /**
+   * Logs, once, that a sent link's scheduled status checks stopped at its last (the horizon, or the
+   * first pass after it when none came in the last check's window) with no final order learned:
+   * what staff need to look the order up at the gateway, and what the last check found or why it
+   * failed (never the page's address, which carries its token).
    */
   private async linkChecksStopped(
     row: PaymentLinksTable,

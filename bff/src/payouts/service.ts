@@ -151,6 +151,17 @@ export async function lapseHeldRows<TB extends 'payouts' | 'payment_links', Row>
   return lapsed.length;
 }
 
+/**
+ * A prepare's answer when its payout-check could not be sent (the gateway unreachable): 503, the
+ * key let go. A repeat of such a request that was interrupted gets the same (`prepareInterruption`).
+ */
+function checkNotSent(): AppError {
+  return new AppError(
+    'GATEWAY_UNAVAILABLE',
+    'The gateway could not be reached; the payout-check was not sent. Try again.',
+  );
+}
+
 /** What the reply to a repeat of an interrupted approval says (`interruptedApproval`). */
 export function interruptedMessage(what: string, state: string): string {
   return `The approval was interrupted before Paydesk recorded its outcome; the ${what} is ${state.replace('_', ' ')}. It was not sent again.`;
@@ -436,10 +447,7 @@ export class PayoutsService {
         error_message: outcome.reason,
         ...this.pollStop(),
       });
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        'The gateway could not be reached; the payout-check was not sent. Try again.',
-      );
+      throw checkNotSent();
     }
     if (outcome.kind === 'unknown') {
       const code = outcome.exchange.reply?.['error-code'] ?? null;
@@ -502,9 +510,11 @@ export class PayoutsService {
    * A repeat of a prepare whose request was interrupted (its instance stopped before it answered,
    * its Idempotency-Key `key` left in flight): the payout the request prepared under the key tells
    * what became of it. None: nothing was prepared, the request runs again. Still `checking`: the
-   * poller is confirming the payout-check's outcome with `status` (409 naming the payout).
-   * Otherwise the payout as it is now, as a repeat would have got it. A key younger than the
-   * request can take is a live request's.
+   * poller is confirming the payout-check's outcome with `status` (409 naming the payout). Failed
+   * because the payout-check could not be sent (`NOT_SENT`): the 503 the request would have
+   * answered, its key let go as then (the same request may be made again). Otherwise the payout as
+   * it is now, as a repeat would have got it. A key younger than the request can take is a live
+   * request's.
    */
   prepareInterruption(key: string, actor: Actor): Interruption {
     return {
@@ -524,6 +534,8 @@ export class PayoutsService {
             message: `The first attempt of this request was interrupted before it answered; it prepared payout ${row.id}, whose payout-check outcome is being confirmed with the gateway (the payout’s timeline shows the status checks). Nothing is prepared twice: once the outcome is known, this same request gets the payout.`,
           };
         }
+        if (row.state === 'failed' && row.error_code === 'NOT_SENT')
+          return { kind: 'error', error: checkNotSent() };
         const payout = await this.viewOf(row, actor);
         return {
           kind: 'reply',

@@ -158,15 +158,26 @@ export class Users {
     });
   }
 
-  /** Turns TOTP off (a lost phone), drops the recovery codes and revokes the user's sessions. */
+  /**
+   * Turns TOTP off (a lost phone), drops the recovery codes and revokes the user's sessions. The
+   * administrator `byUserId` may not be the user: a second factor switched off by the account it
+   * guards would guard nothing, so another administrator does it.
+   */
   async resetTotp(
     id: string,
+    byUserId: string,
     /**
      * The audit row of the reset, appended in its transaction: an account's second factor is
      * never switched off without the row saying who did it and why.
      */
     auditEntry: (user: User) => AuditEntry,
   ): Promise<User> {
+    if (id === byUserId) {
+      throw new AppError(
+        'FORBIDDEN',
+        'you cannot reset your own two-step sign-in: ask another administrator',
+      );
+    }
     return this.#change(id, {}, async (trx, row, now) => {
       const next = await save(
         trx,

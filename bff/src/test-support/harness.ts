@@ -56,6 +56,17 @@ export const DB_VARIANTS: DbVariant[] = [
         drop: async () => {
           const c = new pg.Client({ connectionString: admin });
           await c.connect();
+          // pg's Pool.end() resolves before its clients' connections have closed: a forced drop
+          // at once would terminate them, and a client ending then throws the FATAL uncaught.
+          // Their backends go within milliseconds; force only what is left after a while.
+          for (let i = 0; i < 100; i += 1) {
+            const { rows } = await c.query<{ n: string }>(
+              'select count(*) as n from pg_stat_activity where datname = $1',
+              [name],
+            );
+            if (rows[0]?.n === '0') break;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
           await c.query(`drop database if exists ${name} with (force)`);
           await c.end();
         },

@@ -21,15 +21,27 @@ export function luhnValid(digits: string): boolean {
 }
 
 const AMOUNT = /^[0-9]{1,18}(\.[0-9]{1,2})?$/;
+/** The largest amount the gateway takes: 18 integer digits and 2 decimals (as `toMinorUnits`). */
+export const AMOUNT_MAX = '999999999999999999.99';
 
 export const f = {
   text: (max: number, description?: string) =>
     text('text').max(max, `must be at most ${max} characters`).meta({ description }),
   amount: () =>
     text('a decimal amount')
-      .regex(AMOUNT, 'must be a decimal amount with at most 2 decimals, like 19.99')
+      .regex(
+        /^[0-9]+(\.[0-9]{1,2})?$/,
+        'must be a decimal amount with at most 2 decimals, like 19.99',
+      )
+      // A well-formed amount that is too large is refused for its size, not its form.
+      .refine((v) => !/^0*[1-9][0-9]{18}/.test(v), `must be at most ${AMOUNT_MAX}`)
+      // What is left: leading zeros that make it longer than the gateway reads.
+      .regex(AMOUNT, 'must have at most 18 digits before the decimal point')
       .refine((v) => /[1-9]/.test(v), 'must be greater than zero')
-      .meta({ description: 'decimal text, > 0, at most 2 decimals', examples: ['10.42'] }),
+      .meta({
+        description: `decimal text, > 0, at most 2 decimals, at most ${AMOUNT_MAX}`,
+        examples: ['10.42'],
+      }),
   currency: () => text('a currency code').regex(/^[A-Z]{3}$/, 'must be an ISO 4217 alpha-3 code'),
   country: () => text('a country code').regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
   email: () =>

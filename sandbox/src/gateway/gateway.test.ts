@@ -68,6 +68,33 @@ describe('the HTTP contract', () => {
     expect(fields.find((f) => f.name === 'email')?.message).toBe('is required');
   });
 
+  it('when the amount is too large, then the 400 names amount and the maximum, not the decimals; a bad form still names the decimals', async () => {
+    const messageOf = async (amount: string) => {
+      // (The client cannot sign an amount it cannot read: the fields are judged first anyway.)
+      const r = await s.client.call('sale', 1001, saleFields({ amount }), {
+        control: 'f'.repeat(40),
+      });
+      expect(r.httpStatus, amount).toBe(400);
+      expect(r.reply.type).toBe('validation-error');
+      expect(r.reply.errorCode).toBe('VALIDATION_FAILED');
+      expect(r.reply.fields['error-message']).toBe('invalid fields: amount');
+      const fields = JSON.parse(r.reply.fields.fields ?? '[]') as {
+        name: string;
+        message: string;
+      }[];
+      expect(fields.map((f) => f.name)).toEqual(['amount']);
+      return fields[0]?.message;
+    };
+    expect(await messageOf('1000000000000000000.00')).toBe('must be at most 999999999999999999.99');
+    expect(await messageOf('12345678901234567890')).toBe('must be at most 999999999999999999.99');
+    expect(await messageOf('10.123')).toBe(
+      'must be a decimal amount with at most 2 decimals, like 19.99',
+    );
+    expect(await messageOf('0000000000000000000010.00')).toBe(
+      'must have at most 18 digits before the decimal point',
+    );
+  });
+
   it('when the card has expired or the currency is not the endpoint’s, then the field is named', async () => {
     const expired = await s.client.call('sale', 1001, saleFields({ expire_year: '2020' }));
     expect(expired.httpStatus).toBe(400);

@@ -13,10 +13,6 @@ export const LoginRequestSchema = z.strictObject({
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
-/**
- * `POST /api/session` and `GET /api/session` reply. `idleExpiresAt` moves forward on each
- * authenticated request; `absoluteExpiresAt` never does.
- */
 /** Where and when a session began (shown to its user, who knows their own devices). */
 export const SessionOriginSchema = z.object({
   startedAt: IsoDateTimeSchema,
@@ -25,6 +21,23 @@ export const SessionOriginSchema = z.object({
 });
 export type SessionOrigin = z.infer<typeof SessionOriginSchema>;
 
+/**
+ * The BFF's settings its users' screens need, the same for every user (read-only here; set at the
+ * BFF's start-up).
+ */
+export const SessionSettingsSchema = z.object({
+  /**
+   * `PAYOUT_HOLD_MAX_AGE_MS`: a held single payout or payout-form link not approved this long
+   * after it was prepared lapses.
+   */
+  payoutHoldMaxAgeMs: z.number().int().positive(),
+});
+export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
+
+/**
+ * `POST /api/session` and `GET /api/session` reply. `idleExpiresAt` moves forward on each
+ * authenticated request; `absoluteExpiresAt` never does.
+ */
 export const SessionResponseSchema = z.object({
   user: UserSchema,
   idleExpiresAt: IsoDateTimeSchema,
@@ -34,6 +47,8 @@ export const SessionResponseSchema = z.object({
    * or null: so that a sign-in the user does not recognise stands out.
    */
   previousSession: SessionOriginSchema.nullable(),
+  /** absent from older instances (during an upgrade the SPA may meet one) */
+  settings: SessionSettingsSchema.optional(),
 });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 

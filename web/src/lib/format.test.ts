@@ -3,6 +3,7 @@ import {
   formatCount,
   formatDateAndTime,
   formatDateTime,
+  formatDuration,
   formatMoney,
   formatMoneyCompact,
   formatUtc,
@@ -118,5 +119,23 @@ describe('the time zone shown with a date', () => {
     expect(formatDateAndTime(instant, { locale: 'en-US', timeZone: 'America/New_York' }).zone).toBe(
       'EST',
     );
+  });
+});
+
+describe('formatDuration', () => {
+  it('when the time is whole days, then it says days; one is singular', () => {
+    expect(formatDuration(3 * 86_400_000)).toBe('3 days');
+    expect(formatDuration(86_400_000)).toBe('1 day');
+    expect(formatDuration(30 * 86_400_000)).toBe('30 days');
+  });
+
+  it('when the time is not whole days, then the hours, minutes and seconds follow, zero ones left out', () => {
+    expect(formatDuration(36 * 3_600_000)).toBe('1 day and 12 hours');
+    expect(formatDuration(90 * 60_000)).toBe('1 hour and 30 minutes');
+    expect(formatDuration(86_400_000 + 60_000)).toBe('1 day and 1 minute');
+    expect(formatDuration(2 * 86_400_000 + 3 * 3_600_000 + 4 * 60_000 + 5_000)).toBe(
+      '2 days, 3 hours, 4 minutes and 5 seconds',
+    );
+    expect(formatDuration(60_000)).toBe('1 minute');
   });
 });

@@ -120,3 +120,25 @@ export function formatUtc(value: string | Date): string {
 export function formatCount(value: number, locale: string = userLocale()): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
+
+/**
+ * A length of time in words, largest units first, e.g. 259200000 → '3 days', 129600000 →
+ * '1 day and 12 hours', 5400000 → '1 hour and 30 minutes' (to the second; a zero unit is left out).
+ */
+export function formatDuration(ms: number): string {
+  let seconds = Math.round(ms / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+    ['second', 1],
+  ] as const) {
+    const n = Math.floor(seconds / size);
+    seconds -= n * size;
+    if (n > 0) parts.push(`${String(n)} ${unit}${n === 1 ? '' : 's'}`);
+  }
+  const last = parts.pop();
+  if (last === undefined) return 'less than a second';
+  return parts.length === 0 ? last : `${parts.join(', ')} and ${last}`;
+}

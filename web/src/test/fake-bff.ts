@@ -154,6 +154,11 @@ function defaultTransactions(): TransactionDetail[] {
 export class FakeBff {
   /** What the session replies say of the user's session before this one. */
   previousSession: SessionOrigin | null = null;
+  /**
+   * What the session replies say of the BFF's PAYOUT_HOLD_MAX_AGE_MS (its default: 7 days); null:
+   * no `settings`, as an older BFF instance answers.
+   */
+  payoutHoldMaxAgeMs: number | null = 7 * 24 * 60 * 60_000;
 
   users: User[];
   passwords = new Map<string, string>();
@@ -359,6 +364,9 @@ export class FakeBff {
       idleExpiresAt: iso(60),
       absoluteExpiresAt: iso(12 * 60),
       previousSession: this.previousSession,
+      ...(this.payoutHoldMaxAgeMs === null
+        ? {}
+        : { settings: { payoutHoldMaxAgeMs: this.payoutHoldMaxAgeMs } }),
     });
   }
 
@@ -469,6 +477,7 @@ export class FakeBff {
     const user = this.users.find((u) => u.id === id);
     if (!user) return error(404, 'NOT_FOUND', 'no such user');
     if (action === '/reset-totp' && request.method === 'POST') {
+      if (user.id === auth.id) return error(403, 'FORBIDDEN', 'not for your own two-step sign-in');
       const parsed = ResetTotpRequestSchema.safeParse(request.body);
       if (!parsed.success) return validation(parsed.error.issues);
       return this.reply(UserSchema, this.replaceUser({ ...user, totpEnabled: false }));

@@ -221,7 +221,7 @@ export class FakeLinks {
         outcome: found === undefined ? 'not_paid_yet' : 'order_found',
         message:
           found === undefined
-            ? `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself.`
+            ? `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself for 24 hours after the link was sent.`
             : `The gateway shows order ${found.orderid}: ${found.status}${found.stage === null ? '' : ` (${found.stage})`}. It is now among the transactions.`,
       }),
     };

@@ -4,8 +4,10 @@ import {
   TotpConfirmRequestSchema,
   TotpEnrolRequestSchema,
   type SessionResponse,
+  type SessionSettings,
 } from '@paydesk/shared/api';
 import { parseInput } from '../../errors.js';
+import { resolvePayoutsOptions } from '../../payouts/context.js';
 import type { IssuedSession } from '../../services/auth.js';
 import type { Services } from '../../services/index.js';
 import { parseRoles, toUser } from '../../services/users.js';
@@ -13,6 +15,11 @@ import { clearedSessionCookie, sessionCookie } from '../cookies.js';
 import { requireAuth, type Handler } from '../run-route.js';
 
 export function sessionHandlers(s: Services) {
+  // What the SPA says of held payouts ("lapses if not approved within 3 days"): the setting the
+  // payouts module runs with (PAYOUT_HOLD_MAX_AGE_MS, else its default).
+  const settings: SessionSettings = {
+    payoutHoldMaxAgeMs: s.config.payoutHoldMaxAgeMs ?? resolvePayoutsOptions().holdMaxAgeMs,
+  };
   const sessionBody = async (
     issued: Pick<IssuedSession, 'user' | 'session'>,
   ): Promise<SessionResponse> => {
@@ -29,6 +36,7 @@ export function sessionHandlers(s: Services) {
               ip: previous.ip,
               userAgent: previous.user_agent,
             },
+      settings,
     };
   };
   const cookieFor = (issued: IssuedSession) =>

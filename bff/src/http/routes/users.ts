@@ -68,11 +68,13 @@ export function userHandlers(s: Services) {
     return { kind: 'json', status: 200, body: user };
   };
 
+  /** Two-step sign-in off for a user who lost their phone (never one's own: 403). */
   const resetTotp: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
     const id = userId(ctx);
     const { reason } = parseInput(ResetTotpRequestSchema, ctx.req.body, 'body');
     ctx.audit.summary = { reason };
-    const user = await s.users.resetTotp(id, (reset) => {
+    const user = await s.users.resetTotp(id, auth.user.id, (reset) => {
       ctx.audit.summary = { email: reset.email, reason };
       return ctx.attemptEntry(null);
     });

@@ -25,6 +25,7 @@ import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { plainAmount } from '../../../lib/money';
+import { useHoldTime } from '../../payouts/components/hold-time';
 import { createLink, linkKeys } from '../api/payment-links';
 import { KIND_LABELS } from './link-labels';
 import { LinkResultDialog } from './link-result-dialog';
@@ -121,6 +122,8 @@ export default function CreateLinkDialog({
   const titleId = useId();
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
+  // How long a held payout-form waits for approval (the BFF's PAYOUT_HOLD_MAX_AGE_MS).
+  const holdTime = useHoldTime();
   const { register, handleSubmit, formState, setError, control } = useForm<
     LinkInput,
     unknown,
@@ -207,7 +210,7 @@ export default function CreateLinkDialog({
               disabled={locked}
               helperText={
                 kind === 'payout-form'
-                  ? 'The payee enters where the money goes. A second ops user must approve it first.'
+                  ? `The payee enters where the money goes. A second ops user must approve it first; it lapses if not approved ${holdTime}.`
                   : 'The customer enters the card on the gateway’s page.'
               }
               slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}

@@ -374,12 +374,17 @@ describe('payment links', () => {
     });
   });
 
-  it('when ops creates a payout form, then no customer is asked, and it waits for approval', async () => {
+  it('when ops creates a payout form, then no customer is asked, the form says how long it waits (the BFF’s hold time), and it waits for approval', async () => {
     const bff = bffAs(['ops'], []);
+    // The BFF's PAYOUT_HOLD_MAX_AGE_MS, said by the session reply: not the default 7 days.
+    bff.payoutHoldMaxAgeMs = 36 * 60 * 60_000;
     const app = renderApp('/payment-links', bff);
     await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
     expect(dialog.getByLabelText('Form')).toHaveValue('payout-form');
+    expect(dialog.getByLabelText('Form')).toHaveAccessibleDescription(
+      'The payee enters where the money goes. A second ops user must approve it first; it lapses if not approved within 1 day and 12 hours.',
+    );
     expect(dialog.queryByLabelText(/^E-mail/)).not.toBeInTheDocument();
     await app.user.type(dialog.getByLabelText(/^Amount/), '30');
     await app.user.type(dialog.getByLabelText(/Description/), 'Refund via payout form');

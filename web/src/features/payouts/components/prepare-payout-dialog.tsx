@@ -31,6 +31,7 @@ import { formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount } from '../../../lib/money';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
+import { useHoldTime } from './hold-time';
 
 interface Field {
   name: string;
@@ -94,19 +95,23 @@ function isDirty(draft: Draft): boolean {
   );
 }
 
-/** What each mode does, in the words of the one who chooses it. */
-const MODES: Record<PayoutMode, { label: string; help: string }> = {
-  'two-step': {
-    label: 'Two-step (checked now)',
-    help: 'The gateway checks the destination now (payout-check); the approval then pays it (payout-pay). The check lapses after 24 hours.',
-  },
-  single: {
-    label: 'Single (not checked)',
-    // The hold age is the BFF's setting (PAYOUT_HOLD_MAX_AGE_MS), which the SPA does not know:
-    // the date itself is said once the payout is prepared.
-    help: 'Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it (v2 payout) when approved, without any check of the destination first. It lapses if not approved within a set time (7 days unless your administrator changed it).',
-  },
-};
+/**
+ * What each mode does, in the words of the one who chooses it. `holdTime`: how long a held payout
+ * waits for approval (`useHoldTime`).
+ */
+function modes(holdTime: string): Record<PayoutMode, { label: string; help: string }> {
+  return {
+    'two-step': {
+      label: 'Two-step (checked now)',
+      help: 'The gateway checks the destination now (payout-check); the approval then pays it (payout-pay). The check lapses after 24 hours.',
+    },
+    single: {
+      label: 'Single (not checked)',
+      // The date itself is said once the payout is prepared.
+      help: `Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it (v2 payout) when approved, without any check of the destination first. It lapses if not approved ${holdTime}.`,
+    },
+  };
+}
 
 function candidateOf(draft: Draft): unknown {
   const destination: Record<string, string> = { kind: draft.kind };
@@ -153,6 +158,7 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
   const client = useQueryClient();
   const notify = useNotify();
   const modeLabelId = useId();
+  const modeTexts = modes(useHoldTime());
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
   const parsed = PayoutCreateBodySchema.safeParse(candidateOf(draft));
@@ -250,14 +256,14 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
                     sx={{ alignItems: 'flex-start', mb: 0.5, '& .MuiRadio-root': { mt: -0.75 } }}
                     label={
                       <>
-                        {MODES[mode].label}
+                        {modeTexts[mode].label}
                         <Typography
                           variant="body2"
                           component="span"
                           color="text.secondary"
                           sx={{ display: 'block' }}
                         >
-                          {MODES[mode].help}
+                          {modeTexts[mode].help}
                         </Typography>
                       </>
                     }

@@ -256,9 +256,11 @@ describe('payouts', () => {
     });
     expect(bff.payouts.payouts.filter((p) => p.orderDesc === 'Refund of deposit')).toHaveLength(1);
   });
-  it('when an ops user prepares a payout, then two-step is chosen by default, each mode says what it does, and single mode is sent as chosen; once held, it says when it lapses', async () => {
+  it('when an ops user prepares a payout, then two-step is chosen by default, each mode says what it does (single: the BFF’s hold time), and single mode is sent as chosen; once held, it says when it lapses', async () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
     const bff = bffAs(['ops']);
+    // The BFF's PAYOUT_HOLD_MAX_AGE_MS, said by the session reply: not the default 7 days.
+    bff.payoutHoldMaxAgeMs = 3 * 24 * 60 * 60_000;
     const app = renderApp('/payouts', bff);
     await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
@@ -268,11 +270,7 @@ describe('payouts', () => {
     expect(twoStep).toBeChecked();
     expect(within(modes).getByText(/checks the destination now \(payout-check\)/)).toBeVisible();
     expect(within(modes).getByText(/without any check of the destination/)).toBeVisible();
-    expect(
-      within(modes).getByText(
-        /It lapses if not approved within a set time \(7 days unless your administrator changed it\)/,
-      ),
-    ).toBeVisible();
+    expect(within(modes).getByText(/It lapses if not approved within 3 days\.$/)).toBeVisible();
     // The hint is in the locale's form, as the amount is typed.
     expect(dialog.getByText('e.g. 250,00')).toBeVisible();
     expect(dialog.getByRole('button', { name: 'Check and submit for approval' })).toBeVisible();
@@ -400,6 +398,19 @@ describe('payouts', () => {
     // MUI's scrollable tabs: the strip scrolls (with arrows on a phone); fixed tabs clip
     expect(getComputedStyle(tabs.parentElement!).overflowX).toBe('auto');
   });
+  it('when an older BFF instance answers the session without settings (during an upgrade), then the single mode says the default hold time as a default, and the dialog works', async () => {
+    const bff = bffAs(['ops']);
+    bff.payoutHoldMaxAgeMs = null;
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    expect(
+      dialog.getByText(
+        /It lapses if not approved within a set time \(7 days unless your administrator changed it\)\.$/,
+      ),
+    ).toBeVisible();
+  });
+
   it('when the server refuses a field of a prepared payout, then its rule is said beside that field as a sentence, and nowhere else', async () => {
     const bff = bffAs(['ops']).on('POST /api/payouts', () => ({
       status: 400,

@@ -243,19 +243,66 @@ describe('status lookup', () => {
     expect(field).toHaveFocus();
   });
 
-  it('when the gateway cannot be reached, then the error is shown', async () => {
+  it('when the gateway does not answer on an endpoint (the BFF’s 503), then the dialog says which one as the BFF does, and Enter looks up again', async () => {
+    const bff = bffAs(['support']);
+    let answering = false;
+    // As the BFF answers (payments/transactions.ts `lookup`): it names the endpoint that did not
+    // answer, and asks no further one.
+    bff.on('POST /api/transactions/lookup', () =>
+      answering
+        ? {
+            status: 200,
+            body: TransactionDetailSchema.parse(
+              bff.payments.byId('00000000-0000-4000-8000-000000000004'),
+            ),
+          }
+        : {
+            status: 503,
+            body: {
+              error: {
+                code: 'GATEWAY_UNAVAILABLE',
+                message:
+                  'The gateway did not answer the status request on endpoint 1002. Nothing changed; try again.',
+                requestId: 'r-503',
+              },
+            },
+          },
+    );
+    const app = await lookUpOnList(bff, 'shop-4');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^The gateway did not answer the status request on endpoint 1002\. Nothing changed; try again\.$/,
+    );
+    const field = await termField();
+    await waitFor(() => {
+      expect(field).toHaveFocus();
+    });
+    expect(field).not.toHaveAttribute('readonly');
+    answering = true;
+    await app.user.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Order 900004' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { client_orderid: 'shop-4' },
+      { client_orderid: 'shop-4' },
+    ]);
+  });
+
+  it('when the Paydesk server is stopping during a lookup (the BFF’s 503 SERVICE_UNAVAILABLE), then the dialog says so and that nothing was recorded, not a server problem', async () => {
     const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => ({
       status: 503,
       body: {
         error: {
-          code: 'GATEWAY_UNAVAILABLE',
-          message: 'The gateway did not answer the status request. Nothing changed; try again.',
-          requestId: 'r',
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'this instance is stopping; ask again',
+          requestId: 'r-stop',
         },
       },
     }));
     await lookUpOnList(bff, 'shop-1');
-    expect(await screen.findByText(/The gateway did not answer/)).toBeInTheDocument();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'This Paydesk server is stopping, so the lookup ended before it finished; nothing was recorded. Look up again in a moment (request r-stop).',
+    );
+    expect(alert).not.toHaveTextContent(/server had a problem/);
   });
 
   it('when an auditor (no lookup role) presses Ctrl+K, then nothing opens and no button is offered', async () => {

@@ -190,6 +190,16 @@ function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): strin
     : `The gateway knows no order “${term}” as a client_orderid.`;
 }
 
+/**
+ * Why the lookup failed: the BFF's own sentence (a gateway that did not answer is named by its
+ * endpoint), except a stop of the server under way, whose 503 would read as a server problem.
+ */
+function failureMessage(error: unknown): string {
+  if (isApiError(error) && error.code === 'SERVICE_UNAVAILABLE')
+    return `This Paydesk server is stopping, so the lookup ended before it finished; nothing was recorded. Look up again in a moment${error.requestId === undefined ? '' : ` (request ${error.requestId})`}.`;
+  return describeError(error);
+}
+
 function CandidateList({
   candidates,
   onChoose,
@@ -337,7 +347,7 @@ export default function LookupDialog({
               <Alert severity={notFound ? 'info' : 'error'}>
                 {notFound
                   ? notFoundMessage(mutation.variables.asked, error.needsClientOrderId)
-                  : describeError(error)}
+                  : failureMessage(error)}
               </Alert>
             ) : null}
             {candidates === null ? null : (

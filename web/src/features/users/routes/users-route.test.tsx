@@ -317,11 +317,16 @@ describe('users screen', () => {
     expect(bff.users[0]!.roles).toEqual(['admin', 'auditor']);
   });
 
-  it('when looking at one’s own row, then there is no Disable button', async () => {
-    renderApp('/users', new FakeBff());
+  it('when looking at one’s own row, then there is no Disable or Reset two-step button', async () => {
+    const bff = new FakeBff();
+    bff.users[0] = { ...bff.users[0]!, totpEnabled: true };
+    renderApp('/users', bff);
     const table = await usersTable();
     expect(
       within(rowOf(table, 'admin@example.com')).queryByRole('button', { name: /Disable/ }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(rowOf(table, 'admin@example.com')).queryByRole('button', { name: /Reset two-step/ }),
     ).not.toBeInTheDocument();
     expect(
       within(rowOf(table, 'admin@example.com')).getByRole('button', {
