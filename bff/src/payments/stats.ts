@@ -2,10 +2,11 @@
 // returns per day, and the orders that need a person whatever their age (outcome unknown, flagged
 // drift). Money is dated by when it was taken: a sale or rebill by its approval (the order's own
 // operation, `created_at`), a preauth's capture by the capture operation; returns by the return
-// operation. Order counts stay per order created in the window. Every query reads the window
-// through an index: `transactions_created` (or, for the orders the gateway never created,
-// `transactions_status_created`), `transaction_operations_kind_created` for captures and returns.
-// No query scans a whole table.
+// operation. Order counts stay per order created in the window, and are of the customers' orders:
+// payouts and payout-checks (money out, the payouts screen's) are not counted, nor in the approval
+// rate. Every query reads the window through an index: `transactions_created` (or, for the orders
+// the gateway never created, `transactions_status_created`; for payouts, `transactions_type_created`),
+// `transaction_operations_kind_created` for captures and returns. No query scans a whole table.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import type { StatsResponse } from '@paydesk/shared/api';
@@ -32,6 +33,12 @@ export const TAKEN_ON_APPROVAL_TYPES = ['sale', 'rebill'] as const;
 const MOVED_STATES = ['processing', 'approved'];
 
 /**
+ * Orders that pay money out (a payout, and the payout-check registering it): made by staff on the
+ * payouts screen, not placed by customers, so not in the order counts or the approval rate.
+ */
+export const MONEY_OUT_TYPES = ['payout', 'payout-check'] as const;
+
+/**
  * The stage of an order the gateway never created (a rebill whose request never reached it, judged
  * not applied): it stays in the list, with its placeholder orderid, but is no order in the stats.
  */
@@ -40,11 +47,14 @@ export const NOT_CREATED_STAGE = 'not_created';
 type Window = SelectQueryBuilder<PayDatabase, 'transactions', object>;
 type TxEb = ExpressionBuilder<PayDatabase, 'transactions'>;
 
-/** The orders of the window that the gateway created (`stage` is null until a status names it). */
-function createdOrders(inWindow: Window): Window {
-  return inWindow.where((eb) =>
-    eb.or([eb('stage', 'is', null), eb('stage', '<>', NOT_CREATED_STAGE)]),
-  );
+/**
+ * The customers' orders of the window that the gateway created (`stage` is null until a status
+ * names it): no payouts.
+ */
+function placedOrders(inWindow: Window): Window {
+  return inWindow
+    .where((eb) => eb.or([eb('stage', 'is', null), eb('stage', '<>', NOT_CREATED_STAGE)]))
+    .where('type', 'not in', MONEY_OUT_TYPES);
 }
 
 /**
@@ -97,11 +107,11 @@ export function statsQueries(k: PayDb, from: number, to: number) {
   const day = sql<number>`created_at / ${sql.lit(DAY)}`;
   const operationDay = sql<number>`o.created_at / ${sql.lit(DAY)}`;
   return {
-    byCurrency: createdOrders(inWindow)
+    byCurrency: placedOrders(inWindow)
       .select((eb) => ['currency', ...capturedVolume(eb)])
       .groupBy('currency')
       .orderBy('currency'),
-    byDay: createdOrders(inWindow)
+    byDay: placedOrders(inWindow)
       .select((eb) => [day.as('day'), 'currency', ...capturedVolume(eb)])
       .groupBy([day, 'currency']),
     // The money of preauths, by the day of their capture, whenever the hold was authorized: what
@@ -121,8 +131,13 @@ export function statsQueries(k: PayDb, from: number, to: number) {
         ];
       })
       .groupBy([operationDay, 't.currency']),
-    // Counted from the status index alone; the few orders never created are taken off after.
+    // Counted from the status index alone; the few orders never created, and the payouts, are
+    // taken off after.
     byStatus: inWindow
+      .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+      .groupBy('status'),
+    moneyOut: inWindow
+      .where('type', 'in', MONEY_OUT_TYPES)
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
       .groupBy('status'),
     notCreated: inWindow
@@ -193,19 +208,25 @@ export async function windowStats(
   to: number,
 ): Promise<Omit<StatsResponse, 'from' | 'to' | 'attention'>> {
   const q = statsQueries(k, from, to);
-  const [byCurrency, byDay, captures, byStatus, notCreated, returns] = await Promise.all([
+  const [byCurrency, byDay, captures, byStatus, moneyOut, notCreated, returns] = await Promise.all([
     q.byCurrency.execute(),
     q.byDay.execute(),
     q.captures.execute(),
     q.byStatus.execute(),
+    q.moneyOut.execute(),
     q.notCreated.executeTakeFirst(),
     q.returns.execute(),
   ]);
+  // Per status, the customers' orders: all orders of the window, less the payouts and the orders
+  // never created.
+  const counted = new Map<string, number>();
+  for (const s of byStatus) counted.set(s.status, Number(big(s.n)));
+  const takeOff = (status: string, n: number) =>
+    counted.set(status, (counted.get(status) ?? 0) - n);
+  for (const s of moneyOut) takeOff(s.status, Number(big(s.n)));
+  takeOff('error', Number(big(notCreated?.n)));
   const statusCounts: Record<string, number> = {};
-  for (const s of byStatus) statusCounts[s.status] = Number(big(s.n));
-  const error = (statusCounts.error ?? 0) - Number(big(notCreated?.n));
-  if (error > 0) statusCounts.error = error;
-  else delete statusCounts.error;
+  for (const [status, n] of counted) if (n > 0) statusCounts[status] = n;
   const final = ['approved', 'declined', 'error', 'filtered'].reduce(
     (sum, s) => sum + (statusCounts[s] ?? 0),
     0,

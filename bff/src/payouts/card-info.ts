@@ -1,9 +1,11 @@
 // get-card-info for support and finance: a stated reason (audited by the route), and only BIN,
 // brand, masked number and expiry in the reply — never the holder's name or anything more.
+import { sql } from 'kysely';
 import type { CardInfo, CardRefList } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { maskTail } from '../gateway-client/redact.js';
 import { big, payDb } from '../payments/db.js';
+import { NOT_CREATED_STAGE } from '../payments/stats.js';
 import { asTransactionType, iso, maskedCard } from '../payments/records.js';
 import { resolveEndpoint, type Ctx } from './context.js';
 import { gatewayRefusal } from './gateway-errors.js';
@@ -16,6 +18,10 @@ export class CardInfoService {
   /**
    * The card references Paydesk knows: every one some order carries (made with create-card-ref,
    * or learned from a rebill's callback), with the order it came from; most recently used first.
+   * Last used is when the card was last charged: the latest order made with it, by its creation
+   * (the gateway's processing date as recorded), so returns, voids and refreshes of an order do not
+   * move it. A rebill the gateway never created charged nothing: it counts only when no order
+   * did.
    */
   async list(limit: number): Promise<CardRefList> {
     const k = payDb(this.c.db);
@@ -24,7 +30,19 @@ export class CardInfoService {
       .select((eb) => [
         'card_ref_id',
         eb.fn.countAll().as('orders'),
-        eb.fn.max('updated_at').as('last_used'),
+        eb.fn
+          .coalesce(
+            eb.fn.max(
+              eb
+                .case()
+                .when('stage', '=', NOT_CREATED_STAGE)
+                .then(sql<number | null>`null`)
+                .else(eb.ref('created_at'))
+                .end(),
+            ),
+            eb.fn.max('created_at'),
+          )
+          .as('last_used'),
       ])
       .where('card_ref_id', 'is not', null)
       .groupBy('card_ref_id')

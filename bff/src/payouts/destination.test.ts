@@ -1,13 +1,15 @@
 // The destination's masked form, keyed hash and sealed binding; gateway refusals as staff messages.
 import { describe, expect, it } from 'vitest';
-import type { PayoutDestination } from '@paydesk/shared/api';
+import { PayoutDestinationSchema, type PayoutDestination } from '@paydesk/shared/api';
 import { parseGatewayReply } from '@paydesk/shared/protocol';
 import { Sealer } from '../services/sealing.js';
 import {
   checkBinding,
   DestinationHasher,
   destinationFields,
+  HeldDestinationSchema,
   maskDestination,
+  maskIban,
   sealBinding,
   type Binding,
 } from './destination.js';
@@ -23,7 +25,7 @@ const CARD: PayoutDestination = {
 };
 
 describe('payout destinations', () => {
-  it('when a destination is masked, then at most BIN and last four of a card, and the last four of anything else, remain', () => {
+  it('when a destination is masked, then at most BIN and last four of a card, an IBAN’s first and last four, and the last four of anything else, remain', () => {
     expect(maskDestination(CARD)).toEqual({
       kind: 'card',
       masked: '411111******1111',
@@ -36,13 +38,56 @@ describe('payout destinations', () => {
         bankName: 'B',
         bankBic: 'COBADEFFXXX',
       }).masked,
-    ).toBe('******************3000');
+    ).toBe('DE89 **** **** **** **30 00');
+    expect(
+      maskDestination({
+        kind: 'bank',
+        accountNumber: '0532013000',
+        bankName: 'B',
+        bankBic: 'COBADEFFXXX',
+      }),
+    ).toEqual({ kind: 'bank', masked: '******3000', label: 'B (COBADEFFXXX)' });
     expect(
       maskDestination({ kind: 'ewallet', ewalletType: 'paypal', ewalletId: 'payee@example.com' })
         .masked,
     ).toBe('p****@example.com');
     expect(maskDestination({ kind: 'phone', phone: '+7 900 1234567', fpsBankId: '1' }).masked).toBe(
       '********4567',
+    );
+  });
+
+  it('when an IBAN is masked, then its country code, check digits and last four show in groups of four, whatever its length, and two IBANs differing in their check digits look different', () => {
+    const iban = (accountNumber: string) =>
+      maskDestination({ kind: 'bank', accountNumber, bankName: 'B', bankBic: 'COBADEFFXXX' })
+        .masked;
+    expect(iban('NO9386011117947')).toBe('NO93 **** ***7 947');
+    expect(iban('GB82WEST12345698765432')).toBe('GB82 **** **** **** **54 32');
+    expect(iban('MT84MALT011000012345MTLCAST001S')).toBe('MT84 **** **** **** **** **** ***0 01S');
+    expect(maskIban('DE89370400440532013000')).toBe('DE89 **** **** **** **30 00');
+    expect(iban('DE89370400440532013000')).not.toBe(iban('DE00370400440532013000'));
+    // The middle (bank code and account) never shows.
+    expect(iban('DE89370400440532013000')).not.toMatch(/3704|0044|0532/);
+  });
+
+  it('when a held destination is opened, then it is taken as sealed (not normalised again), so that its hash still matches, also for an account number kept in lower case before', () => {
+    const hasher = new DestinationHasher(SECRET);
+    const before: PayoutDestination = {
+      kind: 'bank',
+      accountNumber: 'de89370400440532013000',
+      bankName: 'B',
+      bankBic: 'COBADEFFXXX',
+    };
+    const opened = HeldDestinationSchema.parse(JSON.parse(JSON.stringify(before)));
+    expect(opened).toEqual(before);
+    expect(hasher.hash(opened)).toBe(hasher.hash(before));
+    // What the prepare request's rules make of it now: another value, so another hash.
+    const now = PayoutDestinationSchema.parse(before);
+    expect(now).toEqual({ ...before, accountNumber: 'DE89370400440532013000' });
+    expect(hasher.hash(now)).not.toBe(hasher.hash(before));
+    expect(HeldDestinationSchema.parse(CARD)).toEqual(CARD);
+    expect(HeldDestinationSchema.safeParse({ ...before, extra: 'x' }).success).toBe(false);
+    expect(HeldDestinationSchema.safeParse({ ...before, accountNumber: 'DE89 3704' }).success).toBe(
+      false,
     );
   });
 

@@ -1,7 +1,16 @@
 // A payout destination as the gateway wants it, as staff may see it (masked), and as the database
 // may keep it: a keyed hash always, the whole destination only sealed (single mode, until sent).
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { MaskedDestination, PayoutDestination } from '@paydesk/shared/api';
+import { z } from 'zod';
+import {
+  BankDestinationSchema,
+  CardDestinationSchema,
+  EwalletDestinationSchema,
+  looksLikeIban,
+  PhoneDestinationSchema,
+  type MaskedDestination,
+  type PayoutDestination,
+} from '@paydesk/shared/api';
 import { maskPan, maskTail } from '../gateway-client/redact.js';
 import { canonicalJson, maskPans } from '../services/redact.js';
 import type { Sealer } from '../services/sealing.js';
@@ -43,8 +52,18 @@ export function maskWalletId(id: string): string {
 }
 
 /**
- * What staff see: BIN + last four of a card, the last four of an account or phone, a wallet id as
- * `maskWalletId` shows it.
+ * An IBAN as staff see it: its country code and check digits and its last four, the rest `*`, in
+ * groups of four as IBANs are printed (`DE89 **** **** **** **30 00`). An approver compares these
+ * with the payee's details; the middle (bank code and most of the account) stays hidden.
+ */
+export function maskIban(iban: string): string {
+  const masked = `${iban.slice(0, 4)}${'*'.repeat(iban.length - 8)}${iban.slice(-4)}`;
+  return masked.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/**
+ * What staff see: BIN + last four of a card, an IBAN as `maskIban` shows it, the last four of
+ * another account number or a phone, a wallet id as `maskWalletId` shows it.
  */
 export function maskDestination(d: PayoutDestination): MaskedDestination & { label: string } {
   switch (d.kind) {
@@ -57,7 +76,9 @@ export function maskDestination(d: PayoutDestination): MaskedDestination & { lab
     case 'bank':
       return {
         kind: 'bank',
-        masked: maskTail(d.accountNumber),
+        masked: looksLikeIban(d.accountNumber)
+          ? maskIban(d.accountNumber)
+          : maskTail(d.accountNumber),
         label: `${d.bankName} (${d.bankBic})`,
       };
     case 'ewallet':
@@ -70,6 +91,20 @@ export function maskDestination(d: PayoutDestination): MaskedDestination & { lab
       };
   }
 }
+
+/**
+ * A held destination as it was sealed at preparation. Its values are not normalised again: the
+ * keyed hash recorded then must still match, also for a payout prepared before account numbers
+ * were normalised (an IBAN typed in lower case was kept so) or IBAN check digits checked.
+ */
+export const HeldDestinationSchema = z.discriminatedUnion('kind', [
+  CardDestinationSchema,
+  BankDestinationSchema.extend({
+    accountNumber: z.string().regex(/^[A-Za-z0-9]{4,34}$/),
+  }),
+  EwalletDestinationSchema,
+  PhoneDestinationSchema,
+]);
 
 /**
  * Keyed SHA-256 (HMAC) of a destination. A bare SHA-256 of a card number whose BIN and last four

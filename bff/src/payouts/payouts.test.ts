@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  IBAN_CHECK_DIGITS_MESSAGE,
   PayoutDetailSchema,
   PayoutListSchema,
   PayoutResultSchema,
@@ -12,6 +13,8 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
 import { payDb } from '../payments/db.js';
+import { Sealer } from '../services/sealing.js';
+import { sealBinding } from './destination.js';
 import {
   accountCreatedBy,
   key,
@@ -400,6 +403,88 @@ for (const variant of DB_VARIANTS) {
       expect(res.status).toBe(409);
       expect(errorCode(res)).toBe('CONFLICT');
       expect((await row(a.id)).state).toBe('pending_approval');
+    });
+
+    it('when ops prepares a single payout to an IBAN as printed, then the approver sees its country code, check digits and last four with the bank and BIC, the hash binds the normalised IBAN and approval pays it; wrong check digits are a 400 naming the field', async () => {
+      const printed: PayoutCreateInput['destination'] = {
+        kind: 'bank',
+        accountNumber: 'de89 3704 0044 0532 0130 00',
+        bankName: 'Commerzbank',
+        bankBic: 'COBADEFFXXX',
+      };
+      const wrong = await keep(
+        post(
+          opsA,
+          '/api/payouts',
+          payoutBody(
+            { ...printed, accountNumber: 'DE00370400440532013000' },
+            { mode: 'single', amount: '1234.56' },
+          ),
+        ),
+      );
+      expect(wrong.status).toBe(400);
+      expect((wrong.json as ErrorEnvelope).error.details?.fields).toEqual([
+        {
+          path: 'destination.accountNumber',
+          rule: 'iban_check_digits',
+          message: IBAN_CHECK_DIGITS_MESSAGE,
+        },
+      ]);
+
+      const payout = await prepare(payoutBody(printed, { mode: 'single', amount: '1234.56' }));
+      const shown = {
+        kind: 'bank',
+        masked: 'DE89 **** **** **** **30 00',
+        label: 'Commerzbank (COBADEFFXXX)',
+      };
+      expect(payout.destination).toEqual(shown);
+      const asApprover = PayoutDetailSchema.parse(
+        (await keep(opsB.get(`/api/payouts/${payout.id}`))).json,
+      );
+      expect(asApprover.destination).toEqual(shown);
+      expect(asApprover.canDecide).toBe(true);
+      const stored = await row(payout.id);
+      expect(stored.destination_masked).toBe('DE89 **** **** **** **30 00');
+      expect(stored.destination_hash).toBe(
+        bff.payouts.hasher.hash({ ...printed, accountNumber: 'DE89370400440532013000' }),
+      );
+      const ok = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(ok.status, ok.text).toBe(200);
+      expect(await settleFinal(payout.id)).toBe('approved');
+    });
+
+    it('when a single payout held from before account numbers were normalised (an IBAN in lower case) is approved, then its hash and binding still match and it is paid; its mask stays as recorded', async () => {
+      const payout = await prepare(payoutBody(BANK, { mode: 'single', amount: '7.77' }));
+      const before: PayoutDestination = { ...BANK, accountNumber: 'de89370400440532013000' };
+      const hash = bff.payouts.hasher.hash(before);
+      const sealer = new Sealer(bff.config.sessionSecret);
+      const held = await row(payout.id);
+      await bff.k
+        .updateTable('payouts')
+        .set({
+          destination_sealed: sealer.seal(JSON.stringify(before)),
+          destination_masked: '******************3000',
+          destination_hash: hash,
+          binding: sealBinding(sealer, {
+            id: held.id,
+            mode: held.mode,
+            endpointId: held.endpoint_id,
+            clientOrderId: held.client_orderid,
+            orderid: held.orderid,
+            amountMinor: String(held.amount_minor),
+            currency: held.currency,
+            destinationHash: hash,
+          }),
+        })
+        .where('id', '=', payout.id)
+        .execute();
+      const asApprover = PayoutDetailSchema.parse(
+        (await keep(opsB.get(`/api/payouts/${payout.id}`))).json,
+      );
+      expect(asApprover.destination.masked).toBe('******************3000');
+      const ok = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(ok.status, ok.text).toBe(200);
+      expect(await settleFinal(payout.id)).toBe('approved');
     });
 
     it('when a payout is rejected (by any ops user, the preparer too), then it cannot be approved and a held destination is wiped', async () => {

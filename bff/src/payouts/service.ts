@@ -10,7 +10,6 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Transaction 
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import {
   expiredCardField,
-  PayoutDestinationSchema,
   type PayoutCreateBody,
   type PayoutDestination,
   type PayoutDetail,
@@ -43,6 +42,7 @@ import {
 import {
   checkBinding,
   destinationFields,
+  HeldDestinationSchema,
   maskDestination,
   sealBinding,
   type Binding,
@@ -745,7 +745,7 @@ export class PayoutsService {
         { binding: 'mismatch' },
       );
     }
-    return PayoutDestinationSchema.parse(JSON.parse(plain));
+    return HeldDestinationSchema.parse(JSON.parse(plain));
   }
 
   /**

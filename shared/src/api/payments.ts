@@ -603,7 +603,8 @@ export type StatsQuery = z.infer<typeof StatsQuerySchema>;
  * The home screen's statistics over [from, to). Money is dated by when it moved: money taken by
  * the time it was taken (a sale or rebill: its approval, the order's own operation; a preauth: its
  * capture), money returned by the return's time. Order counts, `byStatus` and `approvalRate` are
- * of the orders created in the window. Orders the gateway never created (a rebill judged not
+ * of the customers' orders created in the window: payouts and payout-checks (money out) are not
+ * counted. Orders the gateway never created (a rebill judged not
  * applied: status `error`, stage `not_created`, a `pending:` orderid) are in no figure here; they
  * stay in the list.
  */
@@ -614,11 +615,12 @@ export const StatsResponseSchema = z.object({
     z.object({
       currency: z.string(),
       /**
-       * orders created in the window, of every type (0 for a currency that has only money taken
-       * in the window, such as the capture of a hold authorized before it)
+       * orders created in the window, of every type but payouts and payout-checks (0 for a
+       * currency that has only money taken in the window, such as the capture of a hold
+       * authorized before it)
        */
       count: z.number().int().nonnegative(),
-      /** of those, the orders approved (of every type, payouts included) */
+      /** of those, the orders approved (payouts not included) */
       approvedCount: z.number().int().nonnegative(),
       /**
        * Captured volume: the money taken from customers in the window, exact, whenever the order
@@ -635,7 +637,7 @@ export const StatsResponseSchema = z.object({
   ),
   /** approved / (orders created in the window with a final status); null when there is none */
   approvalRate: z.number().min(0).max(1).nullable(),
-  /** orders created in the window per status */
+  /** orders created in the window per status (payouts and payout-checks not included) */
   byStatus: z.record(z.string(), z.number().int().nonnegative()),
   /**
    * Money returned per UTC day (of the return) and currency: returns approved or in progress

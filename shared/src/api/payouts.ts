@@ -84,13 +84,62 @@ export function expiredCardField(
   return null;
 }
 
+/** An IBAN's shape (ISO 13616): country code, two check digits, then 11-30 letters or digits. */
+const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+
+/** Whether an account number (as `normalizeAccountNumber` leaves it) has the shape of an IBAN. */
+export function looksLikeIban(accountNumber: string): boolean {
+  return IBAN_SHAPE.test(accountNumber);
+}
+
+/**
+ * Whether an IBAN's check digits match (ISO 13616, ISO 7064 MOD 97-10): with its first four
+ * characters moved to the end and each letter read as 10-35, the number leaves 1 when divided by
+ * 97; the check digits are 02-98. Worked out character by character, in small numbers only.
+ */
+export function ibanCheckDigitsMatch(iban: string): boolean {
+  const check = Number(iban.slice(2, 4));
+  if (!(check >= 2 && check <= 98)) return false;
+  let rest = 0;
+  for (const char of `${iban.slice(4)}${iban.slice(0, 4)}`) {
+    const value = Number.parseInt(char, 36);
+    if (Number.isNaN(value)) return false;
+    rest = (rest * (value < 10 ? 10 : 100) + value) % 97;
+  }
+  return rest === 1;
+}
+
+/**
+ * An account number as it is printed (`DE89 3704 0044 0532 0130 00`) or typed: without spaces,
+ * and an IBAN in capitals. Any other account number keeps its letters as they are.
+ */
+export function normalizeAccountNumber(typed: string): string {
+  const compact = typed.replace(/\s+/g, '');
+  const upper = compact.toUpperCase();
+  return looksLikeIban(upper) ? upper : compact;
+}
+
+/** Said of an IBAN whose check digits do not match (a typing error, or not an IBAN at all). */
+export const IBAN_CHECK_DIGITS_MESSAGE =
+  'is not a valid IBAN: its check digits do not match (look for a typing error)';
+
+/**
+ * A bank account number: 4-34 letters or digits once spaces are taken out; one shaped like an IBAN
+ * (`looksLikeIban`) is stored in capitals and must pass the IBAN check (`iban_check_digits`).
+ */
+export const AccountNumberSchema = z
+  .string()
+  .overwrite(normalizeAccountNumber)
+  .regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4-34 letters or digits (IBAN or account number)')
+  .refine((v) => !looksLikeIban(v) || ibanCheckDigitsMatch(v), {
+    message: IBAN_CHECK_DIGITS_MESSAGE,
+    params: { rule: 'iban_check_digits' },
+  });
+
 export const BankDestinationSchema = z
   .object({
     kind: z.literal('bank'),
-    accountNumber: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4-34 letters or digits (IBAN or account number)'),
+    accountNumber: AccountNumberSchema,
     bankName: freeText(1, 128),
     bankBic: z
       .string()
@@ -195,7 +244,11 @@ export type PayoutListQuery = z.infer<typeof PayoutListQuerySchema>;
 
 export const MaskedDestinationSchema = z.object({
   kind: z.enum(['card', 'bank', 'ewallet', 'phone']),
-  /** `411111******1111`, `******3000`, `p******@example.com` / `ab********yz` (e-wallet), `+7 ****4567` */
+  /**
+   * `411111******1111` (card), `DE89 **** **** **** **30 00` (IBAN: country code, check digits and
+   * last four, in groups of four), `******3000` (other account number), `p******@example.com` /
+   * `ab********yz` (e-wallet), `********4567` (phone)
+   */
   masked: z.string(),
   /**
    * card: holder and expiry; bank: bank name and BIC; ewallet: type; phone: FPS bank id. Null when

@@ -3,13 +3,14 @@ import TextField from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { fieldHelp } from '../lib/field-help';
-import { AMOUNT_GROUPING_REFUSAL, localAmountExample } from '../lib/money';
+import { isAmountRefusal, localAmountExample } from '../lib/money';
 
 /**
  * The amount and currency of a react-hook-form money form, side by side (amount wider), with the
  * shared rules' words. `children` are more fields in the same grid (e.g. a subscription's period).
  * The amount stays text: the form's schema (AmountInputSchema) turns it into a decimal string,
- * never a float, reading the locale's decimal mark ('12,50' in de-DE) as well as a point.
+ * never a float, reading the locale's decimal mark ('12,50' in de-DE) as well as a point. Its
+ * refusals (thousands separators, above the largest amount) are said as they are.
  */
 export function MoneyFields({
   amount,
@@ -43,8 +44,8 @@ export function MoneyFields({
         disabled={disabled}
         error={amountError !== undefined}
         helperText={
-          amountError?.message === AMOUNT_GROUPING_REFUSAL
-            ? AMOUNT_GROUPING_REFUSAL
+          amountError?.message !== undefined && isAmountRefusal(amountError.message)
+            ? amountError.message
             : fieldHelp(
                 amountError,
                 `An amount above zero with at most 2 decimals, e.g. ${shown}.`,

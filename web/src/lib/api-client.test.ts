@@ -8,7 +8,7 @@ import {
   isApiError,
   isPasswordChangeRequired,
   sessionEndOf,
-  type ApiError,
+  ApiError,
 } from './api-client';
 
 function reply(status: number, body: unknown): Response {
@@ -132,6 +132,49 @@ describe('api client', () => {
       'Choose your own password first: this one was set by an administrator.',
     );
     expect(isPasswordChangeRequired(new Error('x'))).toBe(false);
+  });
+
+  it('when a refusal names a field no form took, then it is said by its label, never by its API name', () => {
+    const unknownCard = new ApiError({
+      code: 'NOT_FOUND',
+      status: 404,
+      message:
+        'cardRefId: the gateway does not know this card reference on endpoint 1001; nothing was sent or recorded.',
+      details: {
+        fields: [
+          {
+            path: 'cardRefId',
+            rule: 'card_ref_unknown',
+            message: 'the gateway does not know this card reference on endpoint 1001',
+          },
+        ],
+      },
+    });
+    expect(describeError(unknownCard)).toBe(
+      'Card reference: the gateway does not know this card reference on endpoint 1001; nothing was sent or recorded.',
+    );
+    const invalid = new ApiError({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      message: 'endpointId: must be one of the configured endpoints (1001, 1002)',
+      details: {
+        fields: [
+          {
+            path: 'endpointId',
+            rule: 'endpoint',
+            message: 'must be one of the configured endpoints (1001, 1002)',
+          },
+          { path: 'customer.zipCode', rule: 'too_big', message: 'at most 10 characters' },
+          { path: 'query.someNewThing', rule: 'format', message: 'is wrong.' },
+        ],
+      },
+    });
+    expect(describeError(invalid)).toBe(
+      'Endpoint: must be one of the configured endpoints (1001, 1002). Customer postal code: at most 10 characters. Some new thing: is wrong.',
+    );
+    expect(
+      describeError(new ApiError({ code: 'VALIDATION_FAILED', status: 400, message: 'x' })),
+    ).toBe('Some fields need attention.');
   });
 
   it('when building URLs, then empty and missing values are left out', () => {

@@ -10,6 +10,7 @@ import {
   type FieldError,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
+import { fieldSentence, withFieldLabels } from './field-labels';
 
 /** Failures that happen before the BFF could answer with its envelope. */
 export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE';
@@ -182,7 +183,11 @@ export async function apiCommand(
   if (!response.ok) throw errorFromReply(response, await readJson(response));
 }
 
-/** A sentence for a snackbar or an alert, chosen by code; the server's text is the fallback. */
+/**
+ * A sentence for a snackbar or an alert, chosen by code; the server's text is the fallback. A field
+ * the refusal names is said by its label ('Card reference: …'), never by its API name: this is
+ * what is shown when no field of the screen took the server's message.
+ */
 export function describeError(error: unknown): string {
   if (!isApiError(error)) return 'Something went wrong. Please try again.';
   switch (error.code) {
@@ -207,13 +212,18 @@ export function describeError(error: unknown): string {
         : `Too many attempts. Try again in ${seconds} s.`;
     }
     case 'VALIDATION_FAILED':
-      return 'Some fields need attention.';
+      return error.fieldErrors.length === 0
+        ? 'Some fields need attention.'
+        : error.fieldErrors.map((field) => fieldSentence(field.path, field.message)).join(' ');
     case 'SERVICE_UNAVAILABLE':
     case 'INTERNAL':
       return error.requestId === undefined
         ? 'The server had a problem. Please try again.'
         : `The server had a problem (request ${error.requestId}). Please try again.`;
     default:
-      return error.message;
+      return withFieldLabels(
+        error.message,
+        error.fieldErrors.map((field) => field.path),
+      );
   }
 }

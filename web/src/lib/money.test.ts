@@ -2,10 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AMOUNT_GROUPING_REFUSAL,
   AmountInputSchema,
+  amountRule,
+  amountTooBigRefusal,
   formatMoneyInWords,
   fromMinor,
   localAmountExample,
   plainAmount,
+  readAmount,
   toMinor,
 } from './money';
 
@@ -84,5 +87,29 @@ describe("amounts as typed in the user's locale", () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
     expect(AmountInputSchema.parse('5.55')).toBe('5.55');
     expect(localAmountExample('12.50')).toBe('12.50');
+  });
+
+  it('when a well-formed amount is above the largest the API takes (AMOUNT_MAX), then it is refused with the maximum, in the locale’s decimal mark', () => {
+    expect(readAmount('9999999999999.99', 'en-US')).toEqual({ amount: '9999999999999.99' });
+    expect(readAmount('99999999999999999', 'en-US')).toEqual({
+      refusal: 'At most 9999999999999.99.',
+    });
+    expect(readAmount('99999999999999,5', 'de-DE')).toEqual({
+      refusal: 'At most 9999999999999,99.',
+    });
+    expect(readAmount('1.234,56', 'de-DE')).toEqual({ refusal: AMOUNT_GROUPING_REFUSAL });
+    // Not an amount at all (or a leading zero, as the shared rule reads it): the usual rule.
+    expect(readAmount('99999999999999.999', 'en-US')).toEqual({ amount: '99999999999999.999' });
+    expect(readAmount('099999999999999', 'en-US')).toEqual({ amount: '099999999999999' });
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    expect(amountRule('99999999999999999', '12.50')).toBe(amountTooBigRefusal());
+    expect(amountRule('12,345', '12.50')).toBe(
+      'An amount above zero with at most 2 decimals, e.g. 12,50.',
+    );
+    const refused = AmountInputSchema.safeParse('99999999999999999');
+    expect(refused.error?.issues.map((issue) => issue.message)).toEqual([
+      'At most 9999999999999,99.',
+    ]);
+    expect(AmountInputSchema.parse('9999999999999,99')).toBe('9999999999999.99');
   });
 });

@@ -1,5 +1,6 @@
 // Amounts as integer minor units (bigint), for comparing and checking caps in the browser. The API
 // sends decimal text with two decimals; nothing here ever turns an amount into a float.
+import { AMOUNT_MAX, AmountSchema } from '@paydesk/shared/api';
 import { z } from 'zod';
 import { userLocale } from './format';
 
@@ -79,11 +80,60 @@ export function plainAmount(
 }
 
 /**
- * A form's amount field (see `plainAmount`): the typed text becomes plain decimal text for the
- * shared schema it is piped into; thousands separators are an issue with AMOUNT_GROUPING_REFUSAL.
+ * Said when a well-formed amount is above the largest the API takes (the shared AmountSchema's
+ * `too_big` rule, AMOUNT_MAX), with the locale's decimal mark: 'At most 9999999999999.99.'
+ */
+export function amountTooBigRefusal(locale: string = userLocale()): string {
+  return `At most ${localAmount(AMOUNT_MAX, locale)}.`;
+}
+
+/** Whether plain amount text breaks the shared rule on size (and is well-formed otherwise). */
+function isTooBig(amount: string): boolean {
+  const parsed = AmountSchema.safeParse(amount);
+  return (
+    !parsed.success &&
+    parsed.error.issues.some((issue) => issue.code === 'custom' && issue.params?.rule === 'too_big')
+  );
+}
+
+/**
+ * An amount field's text read for a form (see `plainAmount`), refusing what the shared rules
+ * refuse for a reason the usual rule does not say: thousands separators, or a size above
+ * AMOUNT_MAX (`amountTooBigRefusal`). Any other text is handed on for the usual rule.
+ */
+export function readAmount(
+  typed: string,
+  locale: string = userLocale(),
+): { amount: string; refusal?: never } | { amount?: never; refusal: string } {
+  const read = plainAmount(typed, locale);
+  if (read.amount !== undefined && isTooBig(read.amount))
+    return { refusal: amountTooBigRefusal(locale) };
+  return read;
+}
+
+/** Whether `message` is one of `readAmount`'s refusals, shown instead of the field's usual rule. */
+export function isAmountRefusal(message: string | undefined): boolean {
+  return message === AMOUNT_GROUPING_REFUSAL || message === amountTooBigRefusal();
+}
+
+/**
+ * The rule an amount field says when the amount is refused: `readAmount`'s refusal, else the
+ * usual rule with an example in the user's locale ('12.50' → '12,50' in de-DE).
+ */
+export function amountRule(typed: string, example: string): string {
+  return (
+    readAmount(typed).refusal ??
+    `An amount above zero with at most 2 decimals, e.g. ${localAmountExample(example)}.`
+  );
+}
+
+/**
+ * A form's amount field (see `readAmount`): the typed text becomes plain decimal text for the
+ * shared schema it is piped into; thousands separators and a size above AMOUNT_MAX are issues
+ * whose message says so (`isAmountRefusal`).
  */
 export const AmountInputSchema = z.string().transform((typed, ctx) => {
-  const read = plainAmount(typed);
+  const read = readAmount(typed);
   if (read.refusal === undefined) return read.amount;
   ctx.addIssue({ code: 'custom', message: read.refusal });
   return z.NEVER;

@@ -127,7 +127,8 @@ export class FakeCards {
         card: known?.card ?? t.card,
         source: known?.source ?? { transactionId: t.id, orderid: t.orderid, type: t.type },
         orders: (known?.orders ?? 0) + 1,
-        lastUsedAt: t.updatedAt,
+        // the card's last charge: its latest order's creation, not the last change to an order
+        lastUsedAt: t.createdAt,
       });
     }
     return [...byRef.values()]
@@ -141,11 +142,13 @@ export class FakeCards {
     const body = parsed.data;
     const card = this.cards.get(body.cardRefId);
     if (!card) {
-      return this.error(
-        502,
-        'GATEWAY_ERROR',
-        'The gateway refused make-rebill: unknown cardrefid.',
-      );
+      // As the BFF answers it (payments/card-refs.ts): asked with get-card-info before the rebill.
+      const message = 'the gateway does not know this card reference on endpoint 1001';
+      return this.error(404, 'NOT_FOUND', `cardRefId: ${message}; nothing was sent or recorded.`, {
+        fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }],
+        gatewayHttpStatus: 404,
+        gatewayErrorCode: null,
+      });
     }
     const n = ++this.seq;
     const amount = fromMinor(toMinor(body.amount) ?? 0n);

@@ -85,7 +85,10 @@ export class FakeHome {
     };
     // Orders the gateway never created are in no figure.
     const created = all.filter((t) => t.stage !== 'not_created');
-    const inWindow = created.filter((t) => within(t.createdAt));
+    // Counted: the customers' orders placed in the window (payouts and payout checks are money out).
+    const inWindow = created.filter(
+      (t) => within(t.createdAt) && t.type !== 'payout' && t.type !== 'payout-check',
+    );
     const byStatus: Record<string, number> = {};
     for (const t of inWindow) byStatus[t.status] = (byStatus[t.status] ?? 0) + 1;
     const final = FINAL.reduce((n, s) => n + (byStatus[s] ?? 0), 0);

@@ -315,6 +315,50 @@ describe('cards', () => {
     ).toBeInTheDocument();
   });
 
+  it('when the gateway does not know the card reference (the BFF’s 404 naming cardRefId), then the form comes back with the message under Card reference id, not the API’s field name', async () => {
+    const message = 'the gateway does not know this card reference on endpoint 1001';
+    const bff = bffAs(['finance']).on('POST /api/rebills', () => ({
+      status: 404,
+      body: {
+        error: {
+          code: 'NOT_FOUND',
+          message: `cardRefId: ${message}; nothing was sent or recorded.`,
+          requestId: 'r-404',
+          details: { fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }] },
+        },
+      },
+    }));
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '5');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Top-up');
+    await app.user.type(dialog.getByLabelText(/Reason/), 'agreed');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    await app.user.click(confirm.getByRole('button', { name: /Charge/ }));
+    const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    expect(await back.findByText(message)).toBeInTheDocument();
+    expect(back.getByLabelText(/Card reference id/)).toHaveAccessibleDescription(message);
+    expect(screen.queryByText(/cardRefId/)).not.toBeInTheDocument();
+  });
+
+  it('when a rebill’s amount is above the largest the API takes, then the field says the maximum, not the decimals rule', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '99999999999999999');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(await dialog.findByText('At most 9999999999999.99.')).toBeInTheDocument();
+    expect(dialog.queryByText(/An amount above zero/)).not.toBeInTheDocument();
+    await app.user.clear(dialog.getByLabelText(/^Amount/));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '9999999999999.99');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(dialog.queryByText('At most 9999999999999.99.')).not.toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+  });
+
   it('when finance starts a subscription from Cards, then the new subscription dialog opens with the reference', async () => {
     const app = renderApp('/cards?ref=card-ref-1', bffAs(['finance']));
     await app.user.click(await screen.findByRole('link', { name: 'New subscription' }));

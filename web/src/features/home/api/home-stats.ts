@@ -23,14 +23,50 @@ export function readPeriod(params: URLSearchParams): Period {
 }
 
 /**
- * Start of a window, at the user's local midnight, so the query key stays the same all day:
- * `days` = 1 is today, 7 is today and the six days before it.
+ * Start of a window, at UTC midnight, so that the cards count the same whole UTC days as the
+ * charts' bars (today's card is today's bar) and the query key stays the same all day: `days` = 1
+ * is today (UTC), 7 is today and the six UTC days before it.
  */
 export function windowStart(days: number, now: Date = new Date()): string {
-  const start = new Date(now);
-  start.setHours(0, 0, 0, 0);
-  start.setDate(start.getDate() - (days - 1));
-  return start.toISOString();
+  return new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)),
+  ).toISOString();
+}
+
+/**
+ * Which days a window of `windowStart` covers, in words, with when it began on the user's clock:
+ * 'UTC day Nov 25 (from 7:00 PM on Nov 24 your time)'; for several days
+ * 'UTC days Nov 19 – Nov 25 (…)'. Nothing about the user's clock when it is on UTC.
+ */
+export function windowCaption(
+  from: string,
+  days: number,
+  now: Date = new Date(),
+  timeZone?: string,
+): string {
+  const start = new Date(from);
+  const utcDay = (d: Date) =>
+    new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+      d,
+    );
+  const localDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone });
+  const localTime = new Intl.DateTimeFormat(undefined, {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone,
+  });
+  const utcTime = new Intl.DateTimeFormat(undefined, {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  });
+  const span =
+    days === 1 ? `UTC day ${utcDay(start)}` : `UTC days ${utcDay(start)} – ${utcDay(now)}`;
+  const sameClock =
+    localTime.format(start) === utcTime.format(start) && localDay.format(start) === utcDay(start);
+  if (sameClock) return span;
+  const on = localDay.format(start) === utcDay(start) ? '' : ` on ${localDay.format(start)}`;
+  return `${span} (from ${localTime.format(start)}${on} your time)`;
 }
 
 export const homeKeys = {

@@ -7,7 +7,7 @@ import { MetricCard } from './metric-card';
 
 /** What the captured volume is, in words (the schema's definition). */
 export const CAPTURED_NOTE =
-  'Money taken from customers, counted when it was taken: sales and rebills on approval, preauths on capture (holds authorized earlier included), for the captured part. Voids, uncaptured holds and payouts are not included; returns are not deducted. Orders and the approval rate are of the orders placed in the period.';
+  'Money taken from customers, counted when it was taken: sales and rebills on approval, preauths on capture (holds authorized earlier included), for the captured part. Voids, uncaptured holds and payouts are not included; returns are not deducted. Orders and the approval rate are of the customers’ orders placed in the period: payouts and payout checks are not counted.';
 
 /** The orders placed in the window of one currency (none: only money taken on earlier orders). */
 export function ordersText(count: number, approvedCount: number): string {
@@ -22,15 +22,33 @@ export function formatRate(rate: number | null): string {
   );
 }
 
+/** The days a card counts ('UTC day Nov 25 (from 7:00 PM on Nov 24 your time)'). */
+function WindowLine({ text }: { text: string }) {
+  return (
+    <Typography variant="caption" component="p" color="text.secondary">
+      {text}
+    </Typography>
+  );
+}
+
 /**
  * Captured volume per currency (decimal strings straight into Intl): the money taken from
  * customers in the window (`StatsResponse.volumes[].capturedAmount`, dated by when it was taken),
- * and the counts of the orders placed in it.
+ * and the counts of the orders placed in it. `covers` says which days those are.
  */
-export function VolumeCard({ title, stats }: { title: string; stats: StatsResponse }) {
+export function VolumeCard({
+  title,
+  covers,
+  stats,
+}: {
+  title: string;
+  covers: string;
+  stats: StatsResponse;
+}) {
   const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
   return (
     <MetricCard title={title}>
+      <WindowLine text={covers} />
       {stats.volumes.length === 0 ? (
         <Typography sx={{ mt: 1 }} color="text.secondary">
           No orders yet.
@@ -47,10 +65,7 @@ export function VolumeCard({ title, stats }: { title: string; stats: StatsRespon
                 {formatMoney(v.capturedAmount, v.currency)}
               </Typography>
               <Typography component="span" variant="body2" color="text.secondary">
-                captured ·
-              </Typography>
-              <Typography component="span" variant="body2" color="text.secondary">
-                {ordersText(v.count, v.approvedCount)}
+                captured · {ordersText(v.count, v.approvedCount)}
               </Typography>
             </Box>
           ))}
@@ -69,9 +84,18 @@ export function VolumeCard({ title, stats }: { title: string; stats: StatsRespon
   );
 }
 
-export function ReturnsCard({ title, totals }: { title: string; totals: CurrencyTotal[] }) {
+export function ReturnsCard({
+  title,
+  covers,
+  totals,
+}: {
+  title: string;
+  covers: string;
+  totals: CurrencyTotal[];
+}) {
   return (
     <MetricCard title={title}>
+      <WindowLine text={covers} />
       {totals.length === 0 ? (
         <Typography sx={{ mt: 1 }} color="text.secondary">
           No returns.

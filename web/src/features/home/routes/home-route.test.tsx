@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
-import { windowStart } from '../api/home-stats';
+import { windowCaption, windowStart } from '../api/home-stats';
 import { CAPTURED_NOTE } from '../components/volume-card';
 
 const DAY = 86_400_000;
@@ -84,17 +84,28 @@ describe('home screen', () => {
   });
 
   it('when orders exist, then today and the period show the captured volume per currency, approval rate and returns, formatted from decimal strings', async () => {
-    renderApp('/', bffAs(['finance']));
+    const now = Date.now();
+    const todayAt = new Date(Math.floor((Date.parse(windowStart(1)) + now) / 2)).toISOString();
+    // Payouts made today are money out, not orders placed: in no count and not in the rate.
+    const payouts = [
+      makeTransaction(7, { type: 'payout', createdAt: todayAt, updatedAt: todayAt }),
+      makeTransaction(8, {
+        type: 'payout-check',
+        status: 'declined',
+        createdAt: todayAt,
+        updatedAt: todayAt,
+      }),
+    ];
+    renderApp('/', bffAs(['finance'], { transactions: [...recentOrders(), ...payouts] }));
     await screen.findByRole('heading', { name: 'Captured volume' });
     const today = section('Today');
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
-    expect(within(today).getByText('2 orders placed, 1 approved')).toBeInTheDocument();
-    expect(within(today).getByText('captured ·')).toBeInTheDocument();
+    expect(within(today).getByText('captured · 2 orders placed, 1 approved')).toBeInTheDocument();
     expect(within(today).getByText(CAPTURED_NOTE)).toBeInTheDocument();
     expect(today).toHaveTextContent('Approval rate 50%');
     const period = section('Last 30 days');
     expect(within(period).getByText('$13.50')).toBeInTheDocument();
-    expect(within(period).getByText('3 orders placed, 1 approved')).toBeInTheDocument();
+    expect(within(period).getByText('captured · 3 orders placed, 1 approved')).toBeInTheDocument();
     expect(period).toHaveTextContent('Approval rate 66.7%');
     expect(period).toHaveTextContent('4 orders placed');
     const returns = section('Returns, last 30 days');
@@ -135,10 +146,10 @@ describe('home screen', () => {
     await screen.findByRole('heading', { name: 'Captured volume' });
     const today = section('Today');
     expect(within(today).getByText('£20.00')).toBeInTheDocument();
-    expect(within(today).getByText('no orders placed')).toBeInTheDocument();
+    expect(within(today).getByText('captured · no orders placed')).toBeInTheDocument();
     // Orders and the approval rate are still of the orders placed today.
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
-    expect(within(today).getByText('2 orders placed, 1 approved')).toBeInTheDocument();
+    expect(within(today).getByText('captured · 2 orders placed, 1 approved')).toBeInTheDocument();
     expect(today).toHaveTextContent('Approval rate 50% · 2 orders placed');
     expect(within(section('Last 30 days')).getByText('£20.00')).toBeInTheDocument();
     await app.user.click(await screen.findByRole('button', { name: 'GBP' }));
@@ -257,7 +268,7 @@ describe('home screen', () => {
     expect(section('Returns, last 30 days')).toHaveTextContent('No returns.');
   });
 
-  it('when another period is chosen, then it goes into the URL and the window starts that many days back at local midnight', async () => {
+  it('when another period is chosen, then it goes into the URL and the window starts that many UTC days back, at UTC midnight as the charts count days, and says so', async () => {
     const bff = bffAs(['support']);
     const app = renderApp('/', bff);
     await screen.findByRole('heading', { name: 'Captured volume' });
@@ -267,9 +278,17 @@ describe('home screen', () => {
     });
     expect(await screen.findByRole('region', { name: 'Last 7 days' })).toBeInTheDocument();
     const froms = bff.requestsTo('GET', '/api/stats').map((r) => r.query.get('from'));
-    expect(froms).toContain(windowStart(7));
-    expect(froms).toContain(windowStart(1));
+    const now = new Date();
+    const utcMidnight = (daysBack: number) =>
+      new Date(
+        Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysBack),
+      ).toISOString();
+    expect(froms).toContain(utcMidnight(6));
+    expect(froms).toContain(utcMidnight(0));
     expect(section('Last 7 days')).toHaveTextContent('2 orders placed, 1 approved');
+    expect(section('Last 7 days')).toHaveTextContent(windowCaption(utcMidnight(6), 7));
+    expect(section('Today')).toHaveTextContent(windowCaption(utcMidnight(0), 1));
+    expect(section('Today')).toHaveTextContent(/^TodayUTC day /);
   });
 
   it('when the figures fail, then an error with a retry is shown', async () => {

@@ -24,6 +24,7 @@ import {
   readPeriod,
   returnTotals,
   statsQueryOptions,
+  windowCaption,
   windowStart,
   type Period,
 } from '../api/home-stats';
@@ -58,8 +59,11 @@ function Dashboard() {
   const period = readPeriod(params);
   const days = PERIODS.find((p) => p.value === period)?.days ?? 30;
   const periodLabel = `Last ${days} days`;
-  const today = useQuery(statsQueryOptions(windowStart(1)));
-  const periodStats = useQuery(statsQueryOptions(windowStart(days)));
+  // Whole UTC days, as the charts count them: the Today card is today's bar.
+  const todayFrom = windowStart(1);
+  const periodFrom = windowStart(days);
+  const today = useQuery(statsQueryOptions(todayFrom));
+  const periodStats = useQuery(statsQueryOptions(periodFrom));
   const isOps = user.roles.includes('ops');
   const pending = useQuery(pendingPayoutsQueryOptions(pendingPayoutsQuery(isOps)));
   // A status change anywhere moves the figures: refetch them (a running refetch is reused).
@@ -149,10 +153,15 @@ function Dashboard() {
         </Section>
         <Section title="Captured volume">
           <Box sx={grid}>
-            <VolumeCard title="Today" stats={today.data} />
-            <VolumeCard title={periodLabel} stats={stats} />
+            <VolumeCard title="Today" covers={windowCaption(todayFrom, 1)} stats={today.data} />
+            <VolumeCard
+              title={periodLabel}
+              covers={windowCaption(periodFrom, days)}
+              stats={stats}
+            />
             <ReturnsCard
               title={`Returns, ${periodLabel.toLowerCase()}`}
+              covers={windowCaption(periodFrom, days)}
               totals={returnTotals(stats)}
             />
           </Box>

@@ -24,7 +24,7 @@ import { describeError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
-import { plainAmount } from '../../../lib/money';
+import { readAmount } from '../../../lib/money';
 import { useHoldTime } from '../../payouts/components/hold-time';
 import { createLink, linkKeys } from '../api/payment-links';
 import { KIND_LABELS } from './link-labels';
@@ -74,7 +74,8 @@ const LinkFormSchema = z
   .transform((v, ctx) => {
     const withAmount = v.kind !== 'account-verification-form';
     // Typed in the user's locale ('49,90'); a hidden amount (no amount for this kind) is not read.
-    const amount = withAmount ? plainAmount(v.amount) : undefined;
+    // Thousands separators and a size above the largest amount are refused by name (readAmount).
+    const amount = withAmount ? readAmount(v.amount) : undefined;
     if (amount?.refusal !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: amount.refusal });
       return z.NEVER;

@@ -309,6 +309,20 @@ describe('payment links', () => {
     expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('when the amount is above the largest the API takes, then the field says the maximum, not the decimals rule', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    const amount = dialog.getByLabelText(/^Amount/);
+    await app.user.type(amount, '99999999999999');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Invoice 2026-118');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    expect(await dialog.findByText('At most 9999999999999.99.')).toBeInTheDocument();
+    expect(amount).toHaveAccessibleDescription('At most 9999999999999.99.');
+    expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
+  });
+
   it('when finance submits an empty sale form, then every required field is flagged at once, amount and phone included', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/payment-links', bff);

@@ -9,7 +9,7 @@ import { Facts, type FactRow } from '../../transactions/components/amounts-panel
 import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
-import { NOT_CHECKED_WARNING } from './payout-mode';
+import { checkedNote, notCheckedWarning } from './payout-mode';
 
 /**
  * Exactly what an approval pays: for a two-step payout what payout-check checked; for a single one
@@ -70,7 +70,12 @@ export default function PayoutDecisionDialog({
       facts={
         payout.mode === 'single' ? (
           <>
-            <Alert severity="warning">{NOT_CHECKED_WARNING}</Alert>
+            <Alert severity="warning">{notCheckedWarning(payout.destination.kind)}</Alert>
+            <PayoutFacts payout={payout} />
+          </>
+        ) : decision === 'approve' ? (
+          <>
+            <Alert severity="info">{checkedNote(payout.destination.kind)}</Alert>
             <PayoutFacts payout={payout} />
           </>
         ) : (

@@ -1,4 +1,4 @@
-import type { PayoutMode } from '@paydesk/shared/api';
+import type { PayoutDestinationKind, PayoutMode } from '@paydesk/shared/api';
 
 /** A payout's mode in words, as its detail shows it. */
 export const MODE_LABELS: Record<PayoutMode, string> = {
@@ -6,6 +6,23 @@ export const MODE_LABELS: Record<PayoutMode, string> = {
   single: 'Single: held unchecked, and the v2 payout sent when approved',
 };
 
+/**
+ * What an approver can compare with the payee's details, by destination: what the masked
+ * destination and its label show (an IBAN: its country code, check digits and last four).
+ */
+const WHAT_TO_COMPARE: Record<PayoutDestinationKind, string> = {
+  card: 'the card’s digits shown, the cardholder’s name and the expiry',
+  bank: 'the account number’s characters shown, the bank name and the BIC',
+  ewallet: 'the e-wallet id’s characters shown and the e-wallet type',
+  phone: 'the phone number’s last four digits and the FPS bank id',
+};
+
 /** Said wherever a single-mode payout may be approved: no one at the gateway has looked at it. */
-export const NOT_CHECKED_WARNING =
-  'Single payout: the gateway has not checked this destination. Make sure it is right before approving.';
+export function notCheckedWarning(kind: PayoutDestinationKind): string {
+  return `Single payout: the gateway has not checked this destination. Before approving, compare ${WHAT_TO_COMPARE[kind]} with the payee’s details.`;
+}
+
+/** Said when a two-step payout is approved: payout-check knows the destination can be paid, not whose it is. */
+export function checkedNote(kind: PayoutDestinationKind): string {
+  return `The gateway checked that this destination can be paid, not that it is the payee’s: compare ${WHAT_TO_COMPARE[kind]} with the payee’s details.`;
+}

@@ -23,12 +23,13 @@ import {
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SyntheticEvent } from 'react';
+import type { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatDateTime } from '../../../lib/format';
-import { localAmountExample, plainAmount } from '../../../lib/money';
+import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 import { useHoldTime } from './hold-time';
@@ -129,10 +130,27 @@ function candidateOf(draft: Draft): unknown {
   };
 }
 
+/** A rule's words that say what the field must be: "must be …", "is not …", "fails …". */
+const RULE = /^(must|is|are|fails|has|does|cannot)\b/;
+
+/**
+ * A refusal of the field at `path` as a sentence: a rule ("must be …") is said of "This", a
+ * message that is a sentence of its own ("the card expired at the end of 01/2025") starts with a
+ * capital. An amount's form is said as the other amount fields say it, with the locale's decimal
+ * mark ("e.g. 19,99" in de-DE).
+ */
+function sentenceOf(path: string, message: string, rule: string): string {
+  if (path === 'amount' && rule === 'invalid_format')
+    return `An amount above zero with at most 2 decimals, e.g. ${localAmountExample('19.99')}.`;
+  if (message === 'is required') return 'Required.';
+  const sentence = RULE.test(message)
+    ? `This ${message}`
+    : `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
 /** Sentences a person can act on, by field path (`destination.cardNumber`). */
-function messagesOf(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): Map<string, string> {
+function messagesOf(issues: readonly z.core.$ZodIssue[]): Map<string, string> {
   const messages = new Map<string, string>();
   for (const issue of issues) {
     const path = issue.path.map(String).join('.');
@@ -141,11 +159,17 @@ function messagesOf(
         path,
         /^(Invalid|Too|Expected)/.test(issue.message)
           ? 'Check this field.'
-          : `This ${issue.message}.`.replace('This is required.', 'Required.'),
+          : sentenceOf(path, issue.message, issue.code),
       );
     }
   }
   return messages;
+}
+
+/** Whether `path` is `changed` or lies under it (`destination` holds `destination.cardNumber`). */
+function isUnder(path: string, changed: ReadonlySet<string>): boolean {
+  for (const prefix of changed) if (path === prefix || path.startsWith(`${prefix}.`)) return true;
+  return false;
 }
 
 /**
@@ -161,10 +185,16 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
   const modeTexts = modes(useHoldTime());
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
+  // Fields changed since the server's last refusal: its words about them no longer apply.
+  const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
+  const markChanged = (path: string) => {
+    setChanged((current) => (current.has(path) ? current : new Set([...current, path])));
+  };
   const parsed = PayoutCreateBodySchema.safeParse(candidateOf(draft));
   const clientMessages =
     submitted && !parsed.success ? messagesOf(parsed.error.issues) : new Map<string, string>();
-  const amountRefusal = plainAmount(draft.amount).refusal;
+  // Thousands separators, or more than the API takes (said with the locale's decimal mark).
+  const amountRefusal = readAmount(draft.amount).refusal;
   if (submitted && amountRefusal !== undefined) clientMessages.set('amount', amountRefusal);
 
   const mutation = useMutation({
@@ -183,13 +213,13 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
     // A failure is said once, inline in the dialog (a snackbar would cover its buttons).
   });
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
-  // The BFF names a rule ("must be …"); said as a sentence, like the checks made here.
+  const serverFields = isApiError(mutation.error) ? mutation.error.fieldErrors : [];
+  // The BFF names a rule ("must be …") or says what is wrong; said as a sentence, like the checks
+  // made here, until the field is changed.
   const serverMessages = new Map(
-    isApiError(mutation.error)
-      ? mutation.error.fieldErrors.map(
-          (f) => [f.path, /^[a-z]/.test(f.message) ? `This ${f.message}.` : f.message] as const,
-        )
-      : [],
+    serverFields
+      .filter((f) => !isUnder(f.path, changed))
+      .map((f) => [f.path, sentenceOf(f.path, f.message, f.rule)] as const),
   );
   const messageFor = (path: string) => clientMessages.get(path) ?? serverMessages.get(path);
   // A refusal is said beside the fields it names; anything else in the alert above them.
@@ -201,17 +231,21 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
     'endpointId',
     ...DESTINATION_FIELDS[draft.kind].map((field) => `destination.${field.name}`),
   ]);
-  const besideFields = [...serverMessages.keys()].some((path) => shownPaths.has(path));
+  const besideFields = serverFields.some((f) => shownPaths.has(f.path));
   const locked = outcomeUnknown || mutation.isPending;
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSubmitted(true);
-    if (parsed.success) mutation.mutate(parsed.data);
+    if (parsed.success) {
+      setChanged(new Set());
+      mutation.mutate(parsed.data);
+    }
   };
   const set =
     (key: 'amount' | 'currency' | 'orderDesc' | 'endpointId') =>
     (event: { target: { value: string } }) => {
+      markChanged(key);
       setDraft((current) => ({ ...current, [key]: event.target.value }));
     };
 
@@ -245,6 +279,7 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
                 value={draft.mode}
                 onChange={(event) => {
                   const mode = PAYOUT_MODES.find((m) => m === event.target.value) ?? 'two-step';
+                  markChanged('mode');
                   setDraft((current) => ({ ...current, mode }));
                 }}
               >
@@ -280,6 +315,7 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
               value={draft.kind}
               onChange={(event) => {
                 const kind = event.target.value as PayoutDestinationKind;
+                markChanged('destination');
                 setDraft((current) => ({ ...current, kind, destination: {} }));
               }}
               disabled={locked}
@@ -303,6 +339,7 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
                     value={draft.destination[field.name] ?? ''}
                     onChange={(event) => {
                       const value = event.target.value;
+                      markChanged(`destination.${field.name}`);
                       setDraft((current) => ({
                         ...current,
                         destination: { ...current.destination, [field.name]: value },

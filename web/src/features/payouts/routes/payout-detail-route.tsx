@@ -31,7 +31,7 @@ import {
 } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { PayoutDecision } from '../components/payout-decision';
-import { MODE_LABELS, NOT_CHECKED_WARNING } from '../components/payout-mode';
+import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
 
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
@@ -62,7 +62,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
                 ; it lapses <DateTime value={payout.expiresAt} /> and its held destination is erased
               </>
             ) : null}
-            . {NOT_CHECKED_WARNING} Approving sends the payout itself.
+            . {notCheckedWarning(payout.destination.kind)} Approving sends the payout itself.
           </Alert>
         );
       }

@@ -411,6 +411,161 @@ describe('payouts', () => {
     ).toBeVisible();
   });
 
+  it('when the server says what is wrong with a field (an expired card) and names a rule for another, then both read as sentences beside their fields, and changing one field clears the server’s words about it alone', async () => {
+    const bff = bffAs(['ops']).on('POST /api/payouts', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'destination.expiryYear: the card expired at the end of 01/2025',
+          requestId: 'r-400',
+          details: {
+            fields: [
+              {
+                path: 'destination.expiryYear',
+                rule: 'card_expired',
+                message: 'the card expired at the end of 01/2025',
+              },
+              {
+                path: 'endpointId',
+                rule: 'custom',
+                message: 'must be a configured endpoint or endpoint group',
+              },
+            ],
+          },
+        },
+      },
+    }));
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '01');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2025');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '5.00');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
+    await app.user.type(dialog.getByLabelText(/Endpoint/), '999999');
+    await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    const year = dialog.getByLabelText(/Expiry year/);
+    await waitFor(() => {
+      expect(year).toHaveAccessibleDescription('The card expired at the end of 01/2025.');
+    });
+    const endpointRule = 'This must be a configured endpoint or endpoint group.';
+    expect(dialog.getByLabelText(/Endpoint/)).toHaveAccessibleDescription(endpointRule);
+    await app.user.clear(year);
+    await app.user.type(year, '2035');
+    expect(year).toHaveAccessibleDescription('YYYY');
+    expect(year).not.toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.queryByText(/card expired/)).toBeNull();
+    expect(dialog.getByLabelText(/Endpoint/)).toHaveAccessibleDescription(endpointRule);
+    // Still said beside its field: no alert above the fields repeats it.
+    expect(dialog.queryByRole('alert')).toBeNull();
+    expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(1);
+  });
+
+  it('when an amount with three decimals or above the maximum is typed in de-DE, then the rule says so with the decimal comma, as in the other dialogs', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '12,345');
+    await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    expect(dialog.getByLabelText(/^Amount/)).toHaveAccessibleDescription(
+      'An amount above zero with at most 2 decimals, e.g. 19,99.',
+    );
+    // More than the API takes: its maximum, said with the decimal comma too.
+    await app.user.clear(dialog.getByLabelText(/^Amount/));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '99999999999999999');
+    expect(dialog.getByLabelText(/^Amount/)).toHaveAccessibleDescription(
+      'At most 9999999999999,99.',
+    );
+    expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
+  });
+
+  it('when an IBAN is typed as printed, then wrong check digits are refused beside the field before anything is sent, and the right IBAN is sent without its spaces', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    await app.user.selectOptions(dialog.getByLabelText('Destination'), 'bank');
+    const account = dialog.getByLabelText(/Account number or IBAN/);
+    await app.user.type(account, 'DE00 3704 0044 0532 0130 00');
+    await app.user.type(dialog.getByLabelText(/Bank name/), 'Commerzbank');
+    await app.user.type(dialog.getByLabelText(/BIC/), 'COBADEFFXXX');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '1234.56');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Invoice 42');
+    await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    expect(account).toHaveAccessibleDescription(
+      'This is not a valid IBAN: its check digits do not match (look for a typing error).',
+    );
+    expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
+    await app.user.clear(account);
+    await app.user.type(account, 'DE89 3704 0044 0532 0130 00');
+    await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('POST', '/api/payouts')[0]!.body).toMatchObject({
+      destination: { kind: 'bank', accountNumber: 'DE89370400440532013000' },
+      amount: '1234.56',
+    });
+  });
+
+  it('when a bank payout to an IBAN awaits approval, then the approver is told to compare the characters shown, the bank name and the BIC with the payee’s details, unchecked (single) or checked (two-step)', async () => {
+    const iban = {
+      kind: 'bank',
+      masked: 'DE89 **** **** **** **30 00',
+      label: 'Commerzbank (COBADEFFXXX)',
+    } as const;
+    const bff = new FakeBff({
+      signedInAs: 'olga@example.com',
+      users: [
+        makeUser({ email: 'olga@example.com', roles: ['ops'] }),
+        makeUser({ email: 'otto@example.com', roles: ['ops'] }),
+      ],
+      payouts: [
+        makePayout(1, { mode: 'single', expiresAt: null, destination: iban }),
+        makePayout(2, { destination: iban }),
+      ],
+    });
+    const app = renderApp('/payouts', bff);
+    const compare =
+      'compare the account number’s characters shown, the bank name and the BIC with the payee’s details.';
+    await app.user.click(
+      await screen.findByRole('button', {
+        name: 'Approve payout of €101.00 to DE89 **** **** **** **30 00',
+      }),
+    );
+    const single = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(single.getByText('Pay 101.00 euros to DE89 **** **** **** **30 00?')).toBeVisible();
+    expect(
+      single.getByText(
+        `Single payout: the gateway has not checked this destination. Before approving, ${compare}`,
+      ),
+    ).toBeVisible();
+    expect(
+      single.getByText('Bank account DE89 **** **** **** **30 00 · Commerzbank (COBADEFFXXX)'),
+    ).toBeVisible();
+    await app.user.click(single.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+    await app.user.click(
+      screen.getByRole('button', {
+        name: 'Approve payout of €102.00 to DE89 **** **** **** **30 00',
+      }),
+    );
+    const twoStep = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(
+      twoStep.getByText(
+        `The gateway checked that this destination can be paid, not that it is the payee’s: ${compare}`,
+      ),
+    ).toBeVisible();
+    expect(twoStep.queryByText(/has not checked/)).toBeNull();
+  });
+
   it('when the server refuses a field of a prepared payout, then its rule is said beside that field as a sentence, and nowhere else', async () => {
     const bff = bffAs(['ops']).on('POST /api/payouts', () => ({
       status: 400,

@@ -9,7 +9,7 @@ import {
   type SubscriptionCreateBody,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
@@ -71,6 +71,36 @@ const SubscriptionFormSchema = z
   .transform((body) => ({ ...body, amount: fromMinor(toMinor(body.amount) ?? 0n) }));
 type SubscriptionInput = z.input<typeof SubscriptionFormSchema>;
 
+/** Today's date by the UTC calendar, the one the BFF and the gateway go by for `start_date`. */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** The start date's rule, as the BFF says it (`must be today (…, UTC) or later`). */
+const startDateRule = () => `A real date, today (${todayUtc()}, UTC) or later.`;
+
+const formResolver = zodResolver(SubscriptionFormSchema);
+
+/**
+ * The shared rules, and the BFF's own rule that the start date is not in the past (by the UTC
+ * calendar), in the same pass: a past date is refused on the form, never confirmed and then
+ * refused by the server.
+ */
+const resolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody> = async (
+  values,
+  context,
+  options,
+) => {
+  const result = await formResolver(values, context, options);
+  const startDate = values.startDate.trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(startDate) || startDate >= todayUtc()) return result;
+  return {
+    values: {},
+    errors: {
+      ...result.errors,
+      startDate: { type: 'not_in_past', message: `must be today (${todayUtc()}, UTC) or later` },
+    },
+  };
+};
+
 /** The BFF refuses every create until the merchant RSA key is configured (v4 is RSA-signed). */
 function isRsaKeyMissing(error: unknown): boolean {
   return (
@@ -91,8 +121,7 @@ function RsaKeyMissing({ message }: { message: string }) {
 }
 
 function startText(body: SubscriptionCreateBody): string {
-  const today = new Date().toISOString().slice(0, 10);
-  return body.startDate === undefined || body.startDate <= today
+  return body.startDate === undefined || body.startDate <= todayUtc()
     ? 'starting today (the first charge is made at once)'
     : `starting ${body.startDate}`;
 }
@@ -118,7 +147,7 @@ export default function CreateSubscriptionDialog({
     unknown,
     SubscriptionCreateBody
   >({
-    resolver: zodResolver(SubscriptionFormSchema),
+    resolver,
     defaultValues: {
       cardRefId,
       amount: '',
@@ -240,7 +269,7 @@ export default function CreateSubscriptionDialog({
           error={errors.startDate !== undefined}
           helperText={fieldHelp(
             errors.startDate,
-            'A real date, today or later.',
+            startDateRule(),
             'Empty: today, charged at once.',
           )}
           slotProps={{ inputLabel: { shrink: true } }}

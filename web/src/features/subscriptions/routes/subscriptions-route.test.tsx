@@ -172,6 +172,35 @@ describe('subscriptions', () => {
     expect(app.location()).toMatch(/^\/subscriptions\/20000000-/);
   });
 
+  it('when the start date is in the past, then the form refuses it with the BFF’s rule (today, UTC, or later) before any confirmation', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    const start = dialog.getByLabelText(/Start date/);
+    await app.user.type(start, '2020-01-01');
+    expect(start).toHaveValue('2020-01-01');
+    await fillCreateForm(app);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(
+      await dialog.findByText(`A real date, today (${today}, UTC) or later.`),
+    ).toBeInTheDocument();
+    expect(start).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('dialog', { name: 'Confirm the subscription' })).toBeNull();
+    // Every other field's rule is said in the same pass.
+    await app.user.clear(dialog.getByLabelText(/Customer e-mail/));
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(await dialog.findByText('Enter a valid e-mail address.')).toBeInTheDocument();
+    expect(dialog.getByText(`A real date, today (${today}, UTC) or later.`)).toBeInTheDocument();
+    await app.user.clear(start);
+    await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'ann@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByRole('dialog', { name: 'Confirm the subscription' }),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
+  });
+
   it('when the merchant RSA key is not configured, then the dialog says so clearly, naming MERCHANT_RSA_KEY_FILE', async () => {
     const bff = bffAs(['finance'], []);
     bff.subscriptions.rsaKeyConfigured = false;

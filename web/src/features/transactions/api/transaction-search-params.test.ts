@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveCreatedPreset } from './created-presets';
-import { readTransactionQuery, writeTransactionQuery } from './transaction-search-params';
+import {
+  describeUnusableFilters,
+  readTransactionLink,
+  readTransactionQuery,
+  writeTransactionQuery,
+} from './transaction-search-params';
 
 describe('transaction search params', () => {
   it('when the URL holds filters, sort, size and a cursor, then they become the API query', () => {
@@ -31,6 +36,54 @@ describe('transaction search params', () => {
       ),
     );
     expect(query).toEqual({ sort: 'created_desc', limit: 50 });
+  });
+
+  it('when a link holds values that do not fit, then each is named with why, in the link’s order, and the rest is applied', () => {
+    const { query, unusable } = readTransactionLink(
+      new URLSearchParams(
+        'amountMin=abc&currency=usd&status=bogus&created=lastYear&endpoint=x1&stauts=approved&amountMax=0&createdTo=soon',
+      ),
+    );
+    expect(query).toEqual({ currency: 'USD', sort: 'created_desc', limit: 50 });
+    expect(unusable.map((u) => [u.label, u.value, u.reason])).toEqual([
+      ['Amount from', 'abc', 'not an amount'],
+      ['Status', 'bogus', 'unknown'],
+      ['Created', 'lastYear', 'unknown'],
+      ['Endpoint', 'x1', 'not an endpoint id'],
+      ['stauts', 'approved', 'not a filter'],
+      ['Amount to', '0', 'must be greater than zero'],
+      ['Created before', 'soon', 'not a date and time'],
+    ]);
+    expect(describeUnusableFilters(unusable.slice(0, 2))).toBe(
+      '2 filters in the link could not be used: Amount from “abc” (not an amount), Status “bogus” (unknown).',
+    );
+    expect(describeUnusableFilters(unusable.slice(4, 5))).toBe(
+      '1 filter in the link could not be used: stauts “approved” (not a filter).',
+    );
+  });
+
+  it('when a link’s range is backwards, then its upper end is not applied (the list would refuse it) and is named', () => {
+    const { query, unusable } = readTransactionLink(
+      new URLSearchParams(
+        'amountMin=10&amountMax=5&createdFrom=2026-11-02T00:00:00.000Z&createdTo=2026-11-01T00:00:00.000Z',
+      ),
+    );
+    expect(query).toEqual({
+      amountMin: '10',
+      createdFrom: '2026-11-02T00:00:00.000Z',
+      sort: 'created_desc',
+      limit: 50,
+    });
+    expect(unusable.map((u) => [u.label, u.value, u.reason])).toEqual([
+      ['Amount to', '5', 'below Amount from'],
+      ['Created before', '2026-11-01T00:00:00.000Z', 'not after Created from'],
+    ]);
+  });
+
+  it('when a link holds only what the list reads, then nothing is named', () => {
+    const link = 'q=4242&created=last7d&sort=amount_asc&limit=25&cursor=abc&drift=true';
+    expect(readTransactionLink(new URLSearchParams(link)).unusable).toEqual([]);
+    expect(readTransactionLink(new URLSearchParams('status=&amountMin=%20')).unusable).toEqual([]);
   });
 
   it('when written back, then defaults are left out and the round trip is exact', () => {

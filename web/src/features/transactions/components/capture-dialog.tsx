@@ -4,11 +4,11 @@ import { AmountSchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useRef, useState } from 'react';
 import { formatMoney } from '../../../lib/format';
 import {
+  amountRule,
   formatMoneyInWords,
   fromMinor,
   localAmount,
-  localAmountExample,
-  plainAmount,
+  readAmount,
   toMinor,
 } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
@@ -34,15 +34,14 @@ export default function CaptureDialog({
   const amountRef = useRef<HTMLInputElement>(null);
   const holdMinor = toMinor(hold) ?? 0n;
   // Typed in the user's locale ('12,50'); a point is read as the decimal mark too.
-  const typed = plainAmount(amount);
+  const typed = readAmount(amount);
   const minor = typed.amount === undefined ? undefined : toMinor(typed.amount);
   const rule =
-    typed.refusal ??
-    (!AmountSchema.safeParse(typed.amount).success
-      ? `An amount above zero with at most 2 decimals, e.g. ${localAmountExample('19.99')}.`
+    typed.refusal !== undefined || !AmountSchema.safeParse(typed.amount).success
+      ? amountRule(amount, '19.99')
       : minor !== undefined && minor > holdMinor
         ? `At most the remaining hold, ${formatMoney(hold, detail.currency)}.`
-        : undefined);
+        : undefined;
   const fieldError = (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount');
   const released = minor !== undefined && rule === undefined ? holdMinor - minor : 0n;
   const close = () => {

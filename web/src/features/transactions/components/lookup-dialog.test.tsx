@@ -3,7 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
-import { lookupAttempts } from './lookup-dialog';
+import { ApiError } from '../../../lib/api-client';
+import { lookupAttempts, serverProblem } from './lookup-dialog';
 
 function bffAs(
   roles: Parameters<typeof makeUser>[0]['roles'],
@@ -303,6 +304,67 @@ describe('status lookup', () => {
       'This Paydesk server is stopping, so the lookup ended before it finished; nothing was recorded. Look up again in a moment (request r-stop).',
     );
     expect(alert).not.toHaveTextContent(/server had a problem/);
+  });
+
+  it('when the server refuses the endpoint (400 naming endpointId), then its message shows under the Endpoint field, not a generic alert', async () => {
+    const rule = 'must be one of the configured endpoints (1001, 1002, 2001)';
+    const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: `endpointId: ${rule}`,
+          details: { fields: [{ path: 'endpointId', rule: 'endpoint', message: rule }] },
+          requestId: 'r-400',
+        },
+      },
+    }));
+    const app = renderApp('/transactions', bff);
+    await app.user.type(await openDialog(app), '1000328');
+    const dialog = within(screen.getByRole('dialog'));
+    await app.user.type(dialog.getByLabelText(/^client_orderid/), 'rev-pa-53a0218c');
+    const endpoint = dialog.getByLabelText(/^Endpoint/);
+    await app.user.type(endpoint, '7777{Enter}');
+    expect(await dialog.findByText(rule)).toBeInTheDocument();
+    expect(endpoint).toHaveAttribute('aria-invalid', 'true');
+    expect(endpoint).toHaveAccessibleDescription(rule);
+    await waitFor(() => {
+      expect(endpoint).toHaveFocus();
+    });
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument();
+    expect(dialog.queryByText('Some fields need attention.')).not.toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { orderid: '1000328', client_orderid: 'rev-pa-53a0218c', endpointId: '7777' },
+    ]);
+    // Corrected, the field's usual hint is back.
+    await app.user.clear(endpoint);
+    expect(endpoint).toHaveAttribute('aria-invalid', 'false');
+    expect(dialog.queryByText(rule)).not.toBeInTheDocument();
+  });
+
+  it('when the server refuses a field the dialog names differently, then the message goes to the field that was typed', () => {
+    const refusal = (path: string) =>
+      new ApiError({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        message: 'x',
+        details: { fields: [{ path, rule: 'format', message: `bad ${path}` }] },
+      });
+    const asked = { term: '1000328', clientOrderId: 'shop-1', endpointId: '' };
+    expect(serverProblem(refusal('orderid'), asked)).toEqual({
+      field: 'term',
+      problem: 'bad orderid',
+    });
+    expect(serverProblem(refusal('client_orderid'), asked)).toEqual({
+      field: 'clientOrderId',
+      problem: 'bad client_orderid',
+    });
+    // The first field was asked as a client_orderid.
+    expect(serverProblem(refusal('client_orderid'), { ...asked, clientOrderId: '' })).toEqual({
+      field: 'term',
+      problem: 'bad client_orderid',
+    });
+    expect(serverProblem(refusal('amount'), asked)).toBeNull();
   });
 
   it('when an auditor (no lookup role) presses Ctrl+K, then nothing opens and no button is offered', async () => {

@@ -174,6 +174,32 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
   throw new NotFound(needsClientOrderId);
 }
 
+/**
+ * The dialog's field a server refusal names, with the server's message: `endpointId` is the
+ * Endpoint field, `orderid` the first one, `client_orderid` the second one when it was filled (else
+ * the first field was asked as a client_orderid). Null when the refusal names none of them.
+ */
+export function serverProblem(
+  error: unknown,
+  asked: LookupInput,
+): { field: Field; problem: string } | null {
+  if (!isApiError(error)) return null;
+  for (const { path, message } of error.fieldErrors) {
+    const field: Field | undefined =
+      path === 'endpointId'
+        ? 'endpointId'
+        : path === 'orderid'
+          ? 'term'
+          : path === 'client_orderid'
+            ? asked.clientOrderId.trim() === ''
+              ? 'term'
+              : 'clientOrderId'
+            : undefined;
+    if (field !== undefined) return { field, problem: message };
+  }
+  return null;
+}
+
 function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): string {
   const term = input.term.trim();
   const clientOrderId = input.clientOrderId.trim();
@@ -268,7 +294,6 @@ export default function LookupDialog({
     ref.current?.focus();
   };
   const plan = lookupAttempts(input);
-  const problem = touched && 'field' in plan ? plan : null;
 
   const mutation = useMutation({
     // `asked`: the fields as they were sent, for the message (they may be edited meanwhile).
@@ -287,8 +312,12 @@ export default function LookupDialog({
       await navigate(`/transactions/${encodeURIComponent(outcome.detail.id)}`);
     },
     // Not found (or refused): the keyboard is back in the field to correct or complete.
-    onError: (error) => {
-      focus(error instanceof NotFound && error.needsClientOrderId ? 'clientOrderId' : 'term');
+    onError: (error, { asked }) => {
+      focus(
+        error instanceof NotFound && error.needsClientOrderId
+          ? 'clientOrderId'
+          : (serverProblem(error, asked)?.field ?? 'term'),
+      );
     },
   });
 
@@ -312,6 +341,13 @@ export default function LookupDialog({
   };
   const error = mutation.error;
   const notFound = error instanceof NotFound;
+  // A field the server refused shows its message until that field is changed.
+  const refused = mutation.isError ? serverProblem(error, mutation.variables.asked) : null;
+  const serverRefusal =
+    refused !== null && input[refused.field] === mutation.variables?.asked[refused.field]
+      ? refused
+      : null;
+  const problem = (touched && 'field' in plan ? plan : null) ?? serverRefusal;
   /** A field's value, its problem (else `hint`) and its read-only state while asking. */
   const fieldProps = (field: Field, label: string, hint: string) => ({
     label,
@@ -343,7 +379,7 @@ export default function LookupDialog({
         <DialogTitle id={titleId}>Look up an order</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {mutation.isError ? (
+            {mutation.isError && refused === null ? (
               <Alert severity={notFound ? 'info' : 'error'}>
                 {notFound
                   ? notFoundMessage(mutation.variables.asked, error.needsClientOrderId)

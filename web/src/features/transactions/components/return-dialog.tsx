@@ -12,13 +12,7 @@ import {
 import { useId, useRef, useState } from 'react';
 import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
-import {
-  formatMoneyInWords,
-  fromMinor,
-  localAmountExample,
-  plainAmount,
-  toMinor,
-} from '../../../lib/money';
+import { amountRule, formatMoneyInWords, fromMinor, readAmount, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
 import { RETURN_REASON_LABELS } from './labels';
@@ -41,7 +35,7 @@ function check(
   | { body: ReturnBody; errors?: never; overCap?: never }
   | { body?: never; errors: Partial<Record<keyof Draft, string>>; overCap: boolean } {
   // Typed in the user's locale ('12,50'); the remaining amount arrives as '12.50'.
-  const typed = draft.scope === 'full' ? { amount: remaining } : plainAmount(draft.amount);
+  const typed = draft.scope === 'full' ? { amount: remaining } : readAmount(draft.amount);
   const amount = typed.amount ?? '';
   const parsed = ReturnBodySchema.safeParse({
     amount,
@@ -54,9 +48,7 @@ function check(
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
       if (field === 'amount')
-        errors.amount =
-          typed.refusal ??
-          `An amount above zero with at most 2 decimals, e.g. ${localAmountExample('12.50')}.`;
+        errors.amount = amountRule(draft.scope === 'full' ? remaining : draft.amount, '12.50');
       if (field === 'reasonCode') errors.reasonCode = 'Choose why the money goes back.';
       // A refused text (a card number, a control character) says so; else the usual rule.
       if (field === 'comment')

@@ -15,12 +15,7 @@ import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { useAppliedDraft } from '../../../lib/applied-draft';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
-import {
-  AMOUNT_GROUPING_REFUSAL,
-  localAmount,
-  localAmountExample,
-  plainAmount,
-} from '../../../lib/money';
+import { localAmount, localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
@@ -105,11 +100,11 @@ function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
   for (const key of Object.keys(RULES) as TextKey[]) {
     const value = valueOf(draft, key);
     if (value === '') continue;
+    // An amount refused for its separators or its size says so (readAmount), not the usual rule.
     if (!TransactionFilterSchema.shape[key].safeParse(value).success)
       errors[key] =
-        (key === 'amountMin' || key === 'amountMax') && plainAmount(value).refusal !== undefined
-          ? AMOUNT_GROUPING_REFUSAL
-          : RULES[key]();
+        (key === 'amountMin' || key === 'amountMax' ? readAmount(draft[key]).refusal : undefined) ??
+        RULES[key]();
   }
   if (errors.amountMax === undefined && rangeIssuesOf(draft).has('amountMax')) {
     errors.amountMax = 'Must not be below the minimum.';

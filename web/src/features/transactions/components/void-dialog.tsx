@@ -4,12 +4,14 @@ import { VoidBodySchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useRef, useState } from 'react';
 import { textRefusalIn } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
-import { formatMoneyInWords } from '../../../lib/money';
+import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
 
 /**
- * Void: cancels the whole authorized, unsettled order; always the full amount. The comment is
+ * Void: cancels the whole authorized, unsettled order; always the full amount. On a captured
+ * preauth that is the captured amount (the gateway's void cancels the capture before it settles;
+ * the rest of the hold was released at the capture), and the dialog says both. The comment is
  * asked first, then the void is confirmed in words, as a return is.
  */
 export default function VoidDialog({
@@ -32,9 +34,20 @@ export default function VoidDialog({
   const isPreauth = detail.type === 'preauth' && detail.amounts.captured === '0.00';
   // A captured preauth voids what was captured: the rest of its hold was released at capture.
   const voided = isPreauth ? detail.amounts.authorized : detail.amounts.captured;
+  const money = (amount: string) => formatMoney(amount, detail.currency);
+  const capturedPreauth = detail.type === 'preauth' && !isPreauth;
+  const released = fromMinor(
+    (toMinor(detail.amounts.authorized) ?? 0n) - (toMinor(detail.amounts.captured) ?? 0n),
+  );
   const consequence = isPreauth
     ? 'The hold on the customer’s card is released.'
-    : 'The payment is cancelled before it settles.';
+    : capturedPreauth
+      ? `The captured ${money(voided)} is cancelled before it settles. ${
+          released === '0.00'
+            ? 'The whole hold was captured, so nothing else is held.'
+            : `The rest of the hold, ${money(released)} of the ${money(detail.amounts.authorized)} authorized, was already released at the capture and is not affected.`
+        }`
+      : 'The payment is cancelled before it settles.';
 
   if (step === 'confirm' && parsed.success) {
     const body = parsed.data;
@@ -60,8 +73,9 @@ export default function VoidDialog({
         }}
       >
         <ConfirmQuestion>
-          Void order {detail.orderid} for its whole amount,{' '}
-          {formatMoneyInWords(voided, detail.currency)}?
+          {capturedPreauth
+            ? `Void the ${formatMoneyInWords(voided, detail.currency)} captured on order ${detail.orderid}?`
+            : `Void order ${detail.orderid} for its whole amount, ${formatMoneyInWords(voided, detail.currency)}?`}
         </ConfirmQuestion>
         <Typography color="text.secondary">
           {consequence} Comment: “{body.comment}”. A void cannot be undone.
@@ -92,9 +106,10 @@ export default function VoidDialog({
       }}
     >
       <Typography>
-        Void order {detail.orderid} for its whole amount,{' '}
-        <strong>{formatMoney(voided, detail.currency)}</strong>. {consequence} A void cannot be
-        undone.
+        {capturedPreauth
+          ? `Void what was captured on order ${detail.orderid}: `
+          : `Void order ${detail.orderid} for its whole amount, `}
+        <strong>{money(voided)}</strong>. {consequence} A void cannot be undone.
       </Typography>
       <TextField
         label="Comment"

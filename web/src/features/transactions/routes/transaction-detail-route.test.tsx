@@ -375,6 +375,37 @@ describe('transaction detail', () => {
     });
   });
 
+  it('when a capture is above the largest amount the API takes, then the field says the maximum, not the decimals rule', async () => {
+    const bff = bffAs(['finance'], preauth());
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    const capture = await screen.findByLabelText(/Amount to capture/);
+    await app.user.clear(capture);
+    await app.user.type(capture, '99999999999999999');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(capture).toHaveAccessibleDescription('At most 9999999999999.99.');
+    expect(keysOf(bff, 'capture')).toHaveLength(0);
+  });
+
+  it('when a German returns part of an order with a huge amount, then the maximum is said with a decimal comma', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const app = renderApp(PATH, bffAs(['finance']));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await screen.findByRole('dialog', { name: 'Return' });
+    await app.user.click(screen.getByRole('radio', { name: 'Part' }));
+    const field = screen.getByLabelText(/Amount to return/);
+    await app.user.type(field, '99999999999999999');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(field).toHaveAccessibleDescription('At most 9999999999999,99.');
+    await app.user.clear(field);
+    await app.user.type(field, '12,345');
+    expect(field).toHaveAccessibleDescription(
+      'An amount above zero with at most 2 decimals, e.g. 12,50.',
+    );
+  });
+
   it('when a return’s comment holds a card number written in groups, then the field says so and nothing is sent', async () => {
     const bff = bffAs(['finance']);
     const app = renderApp(PATH, bff);
@@ -522,22 +553,32 @@ describe('transaction detail', () => {
     });
   });
 
-  it('when finance voids a partly captured preauth, then the dialog names the captured amount, not the original hold', async () => {
-    const partly = preauth();
+  it('when finance voids a partly captured preauth, then the dialog says the captured part is cancelled and the rest of the hold was already released, not “its whole amount”', async () => {
+    const partly = makeTransaction(1, { type: 'preauth', amount: '100.00' });
     partly.amounts = {
       ...partly.amounts,
-      captured: '12.00',
+      captured: '60.50',
       remainingCapturable: '0.00',
-      remainingReturnable: '12.00',
+      remainingReturnable: '60.50',
     };
     partly.allowedActions = ['void', 'return'];
     const app = renderApp(PATH, bffAs(['finance'], partly));
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Void' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('€12.00')).toBeInTheDocument();
-    expect(within(dialog).queryByText('€20.00')).not.toBeInTheDocument();
-    expect(within(dialog).getByText(/cancelled before it settles/)).toBeInTheDocument();
+    const dialog = within(await screen.findByRole('dialog', { name: 'Void the order' }));
+    expect(dialog.getByText('€60.50')).toBeInTheDocument();
+    expect(dialog.queryByText(/whole amount/)).not.toBeInTheDocument();
+    expect(
+      dialog.getByText(
+        /The captured €60\.50 is cancelled before it settles\. The rest of the hold, €39\.50 of the €100\.00 authorized, was already released at the capture and is not affected\./,
+      ),
+    ).toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText(/Comment/), 'duplicate order');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByText('Void the 60.50 euros captured on order 900001?'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Void €60.50' })).toBeInTheDocument();
   });
 
   it('when finance creates a card reference, then it is sent with an empty body and the reference shows', async () => {

@@ -152,6 +152,35 @@ describe('transactions screen', () => {
     expect(screen.getByLabelText('Status')).toHaveValue('');
   });
 
+  it('when a shared link holds filters that cannot be used, then a dismissible notice names them and the valid ones still apply', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions?amountMin=abc&status=bogus&currency=usd', bff);
+    await table();
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent(
+      '2 filters in the link could not be used: Amount from “abc” (not an amount), Status “bogus” (unknown).',
+    );
+    const query = lastListQuery(bff);
+    expect(query.get('currency')).toBe('USD');
+    expect(query.has('amountMin')).toBe(false);
+    expect(query.has('status')).toBe(false);
+    expect(screen.getByLabelText('Currency')).toHaveValue('USD');
+    await app.user.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(app.location()).toBe('/transactions?amountMin=abc&status=bogus&currency=usd');
+  });
+
+  it('when filters are applied from a link with unusable ones, then the URL holds only what applies and the notice goes', async () => {
+    const app = renderApp('/transactions?status=bogus&currency=usd', bffAs(['support']));
+    await table();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Status “bogus” (unknown)');
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?currency=USD');
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('when a filter breaks its rule, then the field says what to type and nothing is applied', async () => {
     const app = renderApp('/transactions', bffAs(['support']));
     await table();

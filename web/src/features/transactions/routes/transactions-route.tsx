@@ -1,5 +1,6 @@
 import Download from '@mui/icons-material/Download';
 import Search from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -18,10 +19,12 @@ import { SCREENS } from '../../shell/navigation';
 import { readCreatedPreset } from '../api/created-presets';
 import { useTransactionEvents } from '../api/live-events';
 import {
+  describeUnusableFilters,
   filterOf,
   PAGE_SIZES,
-  readTransactionQuery,
+  readTransactionLink,
   writeTransactionQuery,
+  type UnusableFilter,
 } from '../api/transaction-search-params';
 import { canLookUp } from '../api/permissions';
 import { transactionExportUrl, transactionListQueryOptions } from '../api/transactions';
@@ -85,10 +88,31 @@ function LookUpAtGateway({ term }: { term: string }) {
   );
 }
 
+/**
+ * What a link (shared, bookmarked, typed) held that the list could not apply: said once above the
+ * list, until dismissed; the rest of the link is applied. Applying filters writes a clean URL.
+ */
+function UnusableFiltersNotice({ unusable }: { unusable: UnusableFilter[] }) {
+  const text = unusable.length === 0 ? null : describeUnusableFilters(unusable);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  if (text === null || dismissed === text) return null;
+  return (
+    <Alert
+      severity="info"
+      onClose={() => {
+        setDismissed(text);
+      }}
+      closeText="Dismiss"
+    >
+      {text}
+    </Alert>
+  );
+}
+
 function TransactionsScreen() {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
-  const query = readTransactionQuery(params);
+  const { query, unusable } = readTransactionLink(params);
   // A relative window ('Last 7 days') stays one in the URL, so a saved or shared view keeps up.
   const created = readCreatedPreset(params);
   const filter = filterOf(query);
@@ -148,6 +172,7 @@ function TransactionsScreen() {
         <CollapsibleFilters appliedKey={currentQuery} active={Object.keys(filter).length}>
           <TransactionFilters value={filter} created={created} onApply={applyFilter} />
         </CollapsibleFilters>
+        <UnusableFiltersNotice unusable={unusable} />
         {list.isPending ? (
           <LoadingState label="Loading transactions…" />
         ) : list.isError ? (

@@ -1,0 +1,105 @@
+// A payout's bank account number: printed IBANs accepted, IBAN check digits checked (ISO 13616).
+import { describe, expect, it } from 'vitest';
+import {
+  BankDestinationSchema,
+  IBAN_CHECK_DIGITS_MESSAGE,
+  ibanCheckDigitsMatch,
+  PayoutCreateBodySchema,
+} from './payouts.js';
+
+const bank = (accountNumber: string) => ({
+  kind: 'bank',
+  accountNumber,
+  bankName: 'Commerzbank',
+  bankBic: 'COBADEFFXXX',
+});
+
+/** The stored account number, or the issues (path, message, rule) that refused it. */
+function accountNumberOf(accountNumber: string) {
+  const parsed = BankDestinationSchema.safeParse(bank(accountNumber));
+  if (parsed.success) return parsed.data.accountNumber;
+  return parsed.error.issues.map((i) => ({
+    path: i.path.join('.'),
+    message: i.message,
+    rule: i.code === 'custom' ? (i.params?.rule as unknown) : i.code,
+  }));
+}
+
+describe('bank account numbers', () => {
+  it('when an IBAN is typed as printed (groups of four) or in lower case, then it is accepted and kept without spaces, in capitals', () => {
+    expect(accountNumberOf('DE89 3704 0044 0532 0130 00')).toBe('DE89370400440532013000');
+    expect(accountNumberOf(' de89 3704 0044 0532 0130 00 ')).toBe('DE89370400440532013000');
+    expect(accountNumberOf('GB82\u00a0WEST\u00a01234\u00a05698\u00a07654\u00a032')).toBe(
+      'GB82WEST12345698765432',
+    );
+    expect(accountNumberOf('NO93 8601 1117 947')).toBe('NO9386011117947');
+    expect(accountNumberOf('MT84MALT011000012345MTLCAST001S')).toBe(
+      'MT84MALT011000012345MTLCAST001S',
+    );
+    const body = PayoutCreateBodySchema.parse({
+      destination: bank('DE89 3704 0044 0532 0130 00'),
+      amount: '1234.56',
+      currency: 'EUR',
+      orderDesc: 'Invoice 42',
+      mode: 'single',
+    });
+    expect(body.destination).toEqual({ ...bank('DE89370400440532013000') });
+  });
+
+  it('when an IBAN’s check digits do not match, then it is refused naming the field and the IBAN rule', () => {
+    const refused = [
+      { path: 'accountNumber', message: IBAN_CHECK_DIGITS_MESSAGE, rule: 'iban_check_digits' },
+    ];
+    for (const wrong of [
+      'DE00370400440532013000',
+      'DE00 3704 0044 0532 0130 00',
+      'DE88370400440532013000',
+      'DE89370400440532013001',
+      'GB82WEST12345698765433',
+      // 01 leaves the same rest as 98 (the right digits here), but 00, 01 and 99 are never check digits
+      'DE01370400440000000042',
+    ]) {
+      expect(accountNumberOf(wrong), wrong).toEqual(refused);
+    }
+    expect(accountNumberOf('DE98370400440000000042')).toBe('DE98370400440000000042');
+    expect(IBAN_CHECK_DIGITS_MESSAGE).toBe(
+      'is not a valid IBAN: its check digits do not match (look for a typing error)',
+    );
+    const body = PayoutCreateBodySchema.safeParse({
+      destination: bank('DE00370400440532013000'),
+      amount: '1234.56',
+      currency: 'EUR',
+      orderDesc: 'Invoice 42',
+    });
+    expect(body.success).toBe(false);
+    expect(body.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['destination.accountNumber', IBAN_CHECK_DIGITS_MESSAGE],
+    ]);
+  });
+
+  it('when an account number is not shaped like an IBAN, then today’s rule applies (4-34 letters or digits) and its letters are kept as typed', () => {
+    expect(accountNumberOf('0532013000')).toBe('0532013000');
+    expect(accountNumberOf('12-34')).toEqual([
+      {
+        path: 'accountNumber',
+        message: 'must be 4-34 letters or digits (IBAN or account number)',
+        rule: 'invalid_format',
+      },
+    ]);
+    expect(accountNumberOf('123')).toEqual([expect.objectContaining({ rule: 'invalid_format' })]);
+    expect(accountNumberOf('1'.repeat(35))).toEqual([
+      expect.objectContaining({ rule: 'invalid_format' }),
+    ]);
+    // Two letters and two digits but too short for an IBAN (under 15): an ordinary account number.
+    expect(accountNumberOf('ab12cd34')).toBe('ab12cd34');
+    expect(accountNumberOf('DE0012345678')).toBe('DE0012345678');
+  });
+
+  it('when the IBAN check runs, then it follows ISO 7064 MOD 97-10', () => {
+    expect(ibanCheckDigitsMatch('DE89370400440532013000')).toBe(true);
+    expect(ibanCheckDigitsMatch('DE02120300000000202051')).toBe(true);
+    expect(ibanCheckDigitsMatch('DE89370400440532013000'.replace('0532', '0523'))).toBe(false);
+    expect(ibanCheckDigitsMatch('DE99370400440532013000')).toBe(false);
+    expect(ibanCheckDigitsMatch('DE8937040044053201300?')).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { windowCaption, windowStart } from './home-stats';
+
+describe('home windows', () => {
+  // The browser's clock in New York (Node takes a new TZ at once), so that local and UTC days differ.
+  const zone = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'America/New_York';
+  });
+  afterAll(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+  // 10 AM in New York on Nov 25 is 15:00 UTC: the UTC day began at 7 PM the evening before.
+  const now = new Date('2026-11-25T15:00:00.000Z');
+
+  it('when the home screen asks for today or a period, then the window starts at UTC midnight, as the charts count days, whatever the browser’s zone', () => {
+    expect(windowStart(1, now)).toBe('2026-11-25T00:00:00.000Z');
+    expect(windowStart(7, now)).toBe('2026-11-19T00:00:00.000Z');
+    expect(windowStart(30, now)).toBe('2026-10-27T00:00:00.000Z');
+    // Just before and at UTC midnight
+    expect(windowStart(1, new Date('2026-11-25T23:59:59.999Z'))).toBe('2026-11-25T00:00:00.000Z');
+    expect(windowStart(1, new Date('2026-11-26T00:00:00.000Z'))).toBe('2026-11-26T00:00:00.000Z');
+  });
+
+  it('when the window is captioned, then it names its UTC days and when they began on the user’s clock', () => {
+    const today = windowStart(1, now);
+    const week = windowStart(7, now);
+    expect(new Date(today).getHours()).toBe(19);
+    expect(windowCaption(today, 1, now)).toBe('UTC day Nov 25 (from 7:00 PM on Nov 24 your time)');
+    expect(windowCaption(today, 1, now, 'America/New_York')).toBe(
+      'UTC day Nov 25 (from 7:00 PM on Nov 24 your time)',
+    );
+    expect(windowCaption(week, 7, now, 'America/New_York')).toBe(
+      'UTC days Nov 19 – Nov 25 (from 7:00 PM on Nov 18 your time)',
+    );
+    expect(windowCaption(today, 1, now, 'Asia/Tokyo')).toBe(
+      'UTC day Nov 25 (from 9:00 AM your time)',
+    );
+    expect(windowCaption(today, 1, now, 'UTC')).toBe('UTC day Nov 25');
+    expect(windowCaption(today, 1, now, 'Europe/London')).toBe('UTC day Nov 25');
+  });
+});
