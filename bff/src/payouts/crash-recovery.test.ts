@@ -12,10 +12,12 @@ import {
   type PaymentLink,
   type PayoutCreateBody,
   type PayoutCreateInput,
+  type PayoutResult as PayoutOutcomeBody,
 } from '@paydesk/shared/api';
+import { parseGatewayReply } from '@paydesk/shared/protocol';
 import { DB_VARIANTS, errorCode, type Reply, type TestClient } from '../test-support/harness.js';
 import { payDb } from '../payments/db.js';
-import { GatewayClient } from '../gateway-client/client.js';
+import { GatewayClient, type GatewayOutcome } from '../gateway-client/client.js';
 import {
   cardPayout,
   DEMO,
@@ -24,6 +26,7 @@ import {
   post,
   startPayoutsApp,
   startSandbox,
+  TEST_CARD,
   userId,
   type PayoutsTestApp,
   type Sandbox,
@@ -422,6 +425,218 @@ for (const variant of DB_VARIANTS) {
       const { payout } = PayoutResultSchema.parse(again.json);
       expect(payout).toMatchObject({ state: 'pending_approval', amount: '9.20' });
       expect((await preparedUnder(key)).map((r) => r.id).sort()).toEqual([id, payout.id].sort());
+    });
+
+    /** An error reply's envelope without its requestId (each request has its own). */
+    const errorOf = (reply: Reply) => {
+      const { requestId: _id, ...rest } = (reply.json as { error: Record<string, unknown> }).error;
+      return rest;
+    };
+
+    /**
+     * The gateway's answer to every payout-check while `during` runs is `fields` with `httpStatus`
+     * (as a refusal reaches the client: a reply it meant); other operations go to the sandbox.
+     */
+    const withCheckAnswer = async <T>(
+      httpStatus: number,
+      fields: Record<string, string>,
+      during: () => Promise<T>,
+    ): Promise<T> => {
+      const gateway = bff.payouts.gateway;
+      const real = gateway.send.bind(gateway);
+      const send = vi
+        .spyOn(gateway, 'send')
+        .mockImplementation((operation, endpointId, request) => {
+          if (operation !== 'payout-check') return real(operation, endpointId, request);
+          const now = new Date(bff.clock.now()).toISOString();
+          return Promise.resolve({
+            kind: 'reply',
+            httpStatus,
+            reply: parseGatewayReply('application/json', JSON.stringify(fields)),
+            exchange: {
+              operation,
+              endpointId,
+              url: `${sandbox.baseUrl}/v4/payout-check/${endpointId}`,
+              request: { client_orderid: request.client_orderid ?? '' },
+              sentAt: now,
+              receivedAt: now,
+              httpStatus,
+              reply: fields,
+              rawReply: null,
+              error: null,
+            },
+          } satisfies GatewayOutcome);
+        });
+      try {
+        return await during();
+      } finally {
+        send.mockRestore();
+      }
+    };
+
+    /**
+     * The same prepare made twice: once answered (`uninterrupted`), once by a request whose instance
+     * stopped after preparing it under its key, before answering (`key`, its payout `id`).
+     */
+    const preparedTwice = async (input: PayoutCreateInput) => {
+      const uninterrupted = await post(opsA, '/api/payouts', input);
+      let id = '';
+      const key = await interruptedPrepare(input, async (body, k) => {
+        await prepareUnderKey(body, k).catch(() => undefined);
+        id = (await preparedUnder(k))[0]?.id ?? '';
+      });
+      return { uninterrupted, key, id };
+    };
+
+    /**
+     * A repeat of the interrupted prepare answers as the uninterrupted one did (its payout aside,
+     * the request's own), stored as the key's reply: a second repeat gets the same.
+     */
+    const expectSameAnswer = async (uninterrupted: Reply, retry: () => Promise<Reply>) => {
+      const first = await retry();
+      const second = await retry();
+      expect(first.status, first.text).toBe(uninterrupted.status);
+      expect(second.status).toBe(uninterrupted.status);
+      if (uninterrupted.status !== 200) {
+        expect(errorOf(first)).toEqual(errorOf(uninterrupted));
+        expect(errorOf(second)).toEqual(errorOf(uninterrupted));
+        return;
+      }
+      const own = ({ payout, message }: PayoutOutcomeBody) => {
+        const {
+          id: _i,
+          clientOrderId: _c,
+          orderid: _o,
+          createdAt: _t,
+          updatedAt: _u,
+          ...rest
+        } = payout;
+        return { payout: rest, message };
+      };
+      const answered = PayoutResultSchema.parse(uninterrupted.json);
+      expect(own(PayoutResultSchema.parse(first.json))).toEqual(own(answered));
+      expect(first.headers.get('idempotent-replayed')).toBe('true');
+      expect(second.json).toEqual(first.json);
+    };
+
+    it('when the preparer’s instance stopped after the gateway refused the payout-check (400), then a retry with the same key gets the refusal the request would have answered (status, code, message, details), kept as the key’s reply, not 200 with the failed payout', async () => {
+      const input = cardPayout('9.30', { endpointId: '2001', currency: 'GBP' });
+      const { uninterrupted, key, id } = await preparedTwice(input);
+      expect(uninterrupted.status).toBe(502);
+      expect(errorOf(uninterrupted)).toMatchObject({
+        code: 'GATEWAY_ERROR',
+        details: { gatewayHttpStatus: 400 },
+      });
+      expect(await row(id)).toMatchObject({ state: 'failed' });
+
+      bff.clock.advance(40_000);
+      const retry = () => post(opsA, '/api/payouts', input, key);
+      await expectSameAnswer(uninterrupted, retry);
+      expect(await keyState(key)).toEqual({ state: 'done' });
+      expect((await preparedUnder(key)).map((r) => r.id)).toEqual([id]);
+    });
+
+    for (const [httpStatus, fields, code] of [
+      [
+        409,
+        {
+          type: 'error',
+          'error-code': 'DUPLICATE',
+          // padded past what the timeline keeps of a text (500 characters): the message the
+          // payout recorded, not the timeline's, says it all
+          'error-message': `Destination blocked${' '.repeat(490)}for payouts`,
+        },
+        'INVALID_STATE',
+      ],
+      [404, { type: 'error', 'error-code': 'NO_ENDPOINT' }, 'NOT_FOUND'],
+      [200, { type: 'validation-error', 'error-message': 'amount: too small' }, 'GATEWAY_ERROR'],
+    ] as const) {
+      it(`when the preparer’s instance stopped after the gateway refused the payout-check (${String(httpStatus)} ${fields.type}), then a retry with the same key gets the ${code} the request would have answered, kept as the key’s reply`, async () => {
+        const input = cardPayout(`9.4${String(httpStatus % 10)}`);
+        const { uninterrupted, key, id } = await withCheckAnswer(httpStatus, fields, () =>
+          preparedTwice(input),
+        );
+        expect(errorOf(uninterrupted)).toMatchObject({
+          code,
+          details: { gatewayHttpStatus: httpStatus },
+          message: expect.stringContaining(
+            fields['error-message']?.replace(/\s+/g, ' ') ?? '',
+          ) as string,
+        });
+        expect(await row(id)).toMatchObject({ state: 'failed' });
+
+        bff.clock.advance(40_000);
+        await expectSameAnswer(uninterrupted, () => post(opsA, '/api/payouts', input, key));
+        expect(await keyState(key)).toEqual({ state: 'done' });
+      });
+    }
+
+    it('when the preparer’s instance stopped after the timeline recorded the gateway’s refusal of the payout-check but before the payout did, then a retry with the same key gets that refusal at once, not 409 while the payout is still checking', async () => {
+      const input = cardPayout('9.50', { endpointId: '2001', currency: 'GBP' });
+      const { uninterrupted, key, id } = await preparedTwice(input);
+      // as the instance left it: the exchange in the timeline, the payout not yet failed
+      await bff.k
+        .updateTable('payouts')
+        .set({
+          state: 'checking',
+          error_code: null,
+          error_message: null,
+          poll_next_at: bff.clock.now(),
+        })
+        .where('id', '=', id)
+        .execute();
+
+      bff.clock.advance(40_000);
+      await expectSameAnswer(uninterrupted, () => post(opsA, '/api/payouts', input, key));
+      expect(errorOf(uninterrupted)).toMatchObject({ code: 'GATEWAY_ERROR' });
+      expect(await keyState(key)).toEqual({ state: 'done' });
+    });
+
+    it('when the preparer’s instance stopped after the payout-check was declined (a 200 reply, status declined), then a retry with the same key gets the payout with the message the request would have answered', async () => {
+      const input = cardPayout('9.60', {
+        destination: { ...TEST_CARD, cardNumber: '4000000000000002' },
+      });
+      const { uninterrupted, key, id } = await preparedTwice(input);
+      expect(PayoutResultSchema.parse(uninterrupted.json)).toMatchObject({
+        payout: { state: 'check_declined', errorCode: 'DECLINED' },
+        message: 'The gateway did not accept the destination (DECLINED); nothing can be paid.',
+      });
+      expect(await row(id)).toMatchObject({ state: 'check_declined' });
+
+      bff.clock.advance(40_000);
+      await expectSameAnswer(uninterrupted, () => post(opsA, '/api/payouts', input, key));
+    });
+
+    it('when the preparer’s instance stopped after status showed the payout-check expired, then a retry with the same key gets the payout with the message the request would have answered', async () => {
+      const gateway = bff.payouts.gateway;
+      const real = gateway.send.bind(gateway);
+      const send = vi
+        .spyOn(gateway, 'send')
+        .mockImplementation(async (operation, endpointId, request) => {
+          const outcome = await real(operation, endpointId, request);
+          if (operation !== 'status' || outcome.kind !== 'reply') return outcome;
+          const fields = { ...outcome.reply.fields, 'order-stage': 'expired' };
+          return {
+            ...outcome,
+            reply: parseGatewayReply('application/json', JSON.stringify(fields)),
+          };
+        });
+      const input = cardPayout('9.70');
+      const { uninterrupted, key, id } = await (async () => {
+        try {
+          return await preparedTwice(input);
+        } finally {
+          send.mockRestore();
+        }
+      })();
+      expect(PayoutResultSchema.parse(uninterrupted.json)).toMatchObject({
+        payout: { state: 'expired' },
+        message: 'The gateway did not accept the destination (expired); nothing can be paid.',
+      });
+      expect(await row(id)).toMatchObject({ state: 'expired', expires_at: null });
+
+      bff.clock.advance(40_000);
+      await expectSameAnswer(uninterrupted, () => post(opsA, '/api/payouts', input, key));
     });
 
     it('when the preparer’s instance stopped after holding a single payout, then a later retry with the same key gets that payout, not a second one', async () => {

@@ -7,7 +7,12 @@
 // first, on its own, so that the evidence stays even when recording what follows fails.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
-import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
+import {
+  formatMinorUnits,
+  parseGatewayReply,
+  toMinorUnits,
+  type GatewayReply,
+} from '@paydesk/shared/protocol';
 import {
   expiredCardField,
   type PayoutCreateBody,
@@ -162,9 +167,36 @@ function checkNotSent(): AppError {
   );
 }
 
+const CHECK_CONFIRMING =
+  'The payout-check was sent; its outcome is being confirmed with the gateway.';
+
+/** What a prepare answers once `status` told its payout-check's outcome (applied to `row`). */
+function checkedMessage(row: PayoutsTable): string {
+  if (row.state === 'pending_approval')
+    return 'The gateway checked the destination; the payout waits for approval by a second ops user.';
+  if (row.state === 'checking') return CHECK_CONFIRMING;
+  return `The gateway did not accept the destination (${row.error_code ?? row.state}); nothing can be paid.`;
+}
+
+/**
+ * Whether `status` found a payout's check not accepted (`applyCheck`): declined (`check_declined`),
+ * or expired before it was registered (a registered payout always has its `expires_at`). Final: the
+ * payout never changes again, so what the prepare answered is still what a repeat of it answers.
+ */
+function checkNotAccepted(row: PayoutsTable): boolean {
+  return (
+    row.state === 'check_declined' ||
+    (row.mode !== 'single' && row.state === 'expired' && row.expires_at === null)
+  );
+}
+
 /** What the reply to a repeat of an interrupted approval says (`interruptedApproval`). */
 export function interruptedMessage(what: string, state: string): string {
   return `The approval was interrupted before Paydesk recorded its outcome; the ${what} is ${state.replace('_', ' ')}. It was not sent again.`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function iso(ms: number | null): string | null {
@@ -483,21 +515,14 @@ export class PayoutsService {
       actor: null,
       data: exchangeData(answer.outcome),
     });
-    const confirming =
-      'The payout-check was sent; its outcome is being confirmed with the gateway.';
     if (answer.kind !== 'view') {
       return {
         payout: await this.viewOf(await this.update(id, this.pollStart()), actor),
-        message: confirming,
+        message: CHECK_CONFIRMING,
       };
     }
     const after = await this.applyCheck(sent, answer.view);
-    let message = `The gateway did not accept the destination (${after.error_code ?? after.state}); nothing can be paid.`;
-    if (after.state === 'pending_approval')
-      message =
-        'The gateway checked the destination; the payout waits for approval by a second ops user.';
-    else if (after.state === 'checking') message = confirming;
-    return { payout: await this.viewOf(after, actor), message };
+    return { payout: await this.viewOf(after, actor), message: checkedMessage(after) };
   }
 
   /** How long after it began a prepare's request is certainly over (payout-check, then status). */
@@ -509,11 +534,14 @@ export class PayoutsService {
   /**
    * A repeat of a prepare whose request was interrupted (its instance stopped before it answered,
    * its Idempotency-Key `key` left in flight): the payout the request prepared under the key tells
-   * what became of it. None: nothing was prepared, the request runs again. Still `checking`: the
-   * poller is confirming the payout-check's outcome with `status` (409 naming the payout). Failed
-   * because the payout-check could not be sent (`NOT_SENT`): the 503 the request would have
-   * answered, its key let go as then (the same request may be made again). Otherwise the payout as
-   * it is now, as a repeat would have got it. A key younger than the request can take is a live
+   * what became of it, and the repeat answers what the request would have. None: nothing was
+   * prepared, the request runs again. Its payout-check refused by the gateway (`checkRefusal`):
+   * that refusal, kept as the key's reply as then. Still `checking`: the poller is confirming the
+   * payout-check's outcome with `status` (409 naming the payout). Failed because the payout-check
+   * could not be sent (`NOT_SENT`): the 503 the request would have answered, its key let go as then
+   * (the same request may be made again). Not accepted by the check (`checkNotAccepted`): the
+   * payout with the prepare's message. Otherwise the payout as it is now (it may have moved on
+   * since), saying the request was interrupted. A key younger than the request can take is a live
    * request's.
    */
   prepareInterruption(key: string, actor: Actor): Interruption {
@@ -528,6 +556,8 @@ export class PayoutsService {
           .where('created_at', '>=', takenAt)
           .executeTakeFirst();
         if (row === undefined) return { kind: 'not_applied' };
+        const refusal = await this.checkRefusal(row);
+        if (refusal !== null) return { kind: 'error', error: refusal };
         if (row.state === 'checking') {
           return {
             kind: 'confirming',
@@ -537,16 +567,49 @@ export class PayoutsService {
         if (row.state === 'failed' && row.error_code === 'NOT_SENT')
           return { kind: 'error', error: checkNotSent() };
         const payout = await this.viewOf(row, actor);
-        return {
-          kind: 'reply',
-          status: 200,
-          body: {
-            payout,
-            message: `The request was interrupted before it answered; it had prepared this payout, which is ${payout.state.replace('_', ' ')}.`,
-          } satisfies PayoutOutcome,
-        };
+        const message = checkNotAccepted(row)
+          ? checkedMessage(row)
+          : `The request was interrupted before it answered; it had prepared this payout, which is ${payout.state.replace('_', ' ')}.`;
+        return { kind: 'reply', status: 200, body: { payout, message } satisfies PayoutOutcome };
       },
     };
+  }
+
+  /**
+   * The gateway's refusal of a payout's payout-check (an answer other than 200, or a 200 without
+   * the order's id) as the prepare answered it (`gatewayRefusal`), rebuilt from the exchange its
+   * timeline recorded (written before anything else, so also when the instance stopped before
+   * recording the refusal on the payout); null when the check was not refused, or not answered.
+   * The message is the one recorded on the payout with the refusal (the timeline keeps the
+   * gateway's text redacted), or, when the payout did not record it, rebuilt from the timeline.
+   */
+  private async checkRefusal(row: PayoutsTable): Promise<AppError | null> {
+    const entry = await this.c.k
+      .selectFrom('payout_events')
+      .select('data')
+      .where('subject', '=', `payout:${row.id}`)
+      .where('kind', '=', 'gateway')
+      .where('title', '=', 'payout-check')
+      .orderBy('id')
+      .executeTakeFirst();
+    if (entry === undefined) return null;
+    const data = JSON.parse(entry.data) as Record<string, unknown>;
+    const httpStatus = data.httpStatus;
+    if (data.outcome !== 'reply' || typeof httpStatus !== 'number' || !isObject(data.reply))
+      return null;
+    let reply: GatewayReply;
+    try {
+      reply = parseGatewayReply('application/json', JSON.stringify(data.reply));
+    } catch {
+      return null;
+    }
+    if (httpStatus === 200 && reply.orderId !== undefined) return null;
+    const refusal = gatewayRefusal(httpStatus, reply, 'payout-check');
+    const recorded =
+      row.state === 'failed' && row.error_code === (reply.errorCode ?? `HTTP_${httpStatus}`)
+        ? row.error_message
+        : null;
+    return recorded === null ? refusal : new AppError(refusal.code, recorded, refusal.details);
   }
 
   /** The request fields of a payout or payout-check for this row and destination. */

@@ -18,6 +18,7 @@ import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
+import { withAmountRefusal } from '../../../lib/amount-resolver';
 import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { transactionKeys } from '../../transactions/api/transactions';
@@ -44,6 +45,9 @@ const RebillFormSchema = z
   // Sent and confirmed in the usual two-decimal form: '12.5' → '12.50'.
   .transform((body) => ({ ...body, amount: fromMinor(toMinor(body.amount) ?? 0n) }));
 type RebillInput = z.input<typeof RebillFormSchema>;
+
+/** The shared rules, with a refused amount said together with the other fields' errors. */
+const rebillResolver = withAmountRefusal(zodResolver(RebillFormSchema));
 
 function RebillDone({ result, onClose }: { result: OperationResult; onClose: () => void }) {
   const titleId = useId();
@@ -94,7 +98,7 @@ export default function RebillDialog({
   const step = useConfirmStep<RebillBody>();
   const { register, handleSubmit, formState, setError } = useForm<RebillInput, unknown, RebillBody>(
     {
-      resolver: zodResolver(RebillFormSchema),
+      resolver: rebillResolver,
       defaultValues: {
         cardRefId,
         amount: '',

@@ -352,6 +352,9 @@ describe('cards', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(await dialog.findByText('At most 9999999999999.99.')).toBeInTheDocument();
     expect(dialog.queryByText(/An amount above zero/)).not.toBeInTheDocument();
+    // The other fields' rules are said in the same pass (the empty description and reason).
+    expect(dialog.getByLabelText(/Description/)).toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByLabelText(/Reason/)).toHaveAttribute('aria-invalid', 'true');
     await app.user.clear(dialog.getByLabelText(/^Amount/));
     await app.user.type(dialog.getByLabelText(/^Amount/), '9999999999999.99');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));

@@ -24,6 +24,7 @@ import { describeError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { withAmountRefusal } from '../../../lib/amount-resolver';
 import { readAmount } from '../../../lib/money';
 import { useHoldTime } from '../../payouts/components/hold-time';
 import { createLink, linkKeys } from '../api/payment-links';
@@ -74,7 +75,8 @@ const LinkFormSchema = z
   .transform((v, ctx) => {
     const withAmount = v.kind !== 'account-verification-form';
     // Typed in the user's locale ('49,90'); a hidden amount (no amount for this kind) is not read.
-    // Thousands separators and a size above the largest amount are refused by name (readAmount).
+    // Thousands separators and a size above the largest amount are refused by name (readAmount);
+    // the form's resolver says so together with the other fields' errors.
     const amount = withAmount ? readAmount(v.amount) : undefined;
     if (amount?.refusal !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: amount.refusal });
@@ -108,6 +110,12 @@ const LinkFormSchema = z
   .pipe(PaymentLinkCreateBodySchema);
 type LinkInput = z.input<typeof LinkFormSchema>;
 
+/** The shared rules, with a refused amount said together with the other fields' errors. */
+const resolver = withAmountRefusal(
+  zodResolver(LinkFormSchema),
+  (values) => values.kind !== 'account-verification-form',
+);
+
 /**
  * A hosted form link: finance creates card forms (sent at once), ops a payout-form (held until a
  * second ops user approves it). The Idempotency-Key is created when the dialog opens.
@@ -130,7 +138,7 @@ export default function CreateLinkDialog({
     unknown,
     PaymentLinkCreateBody
   >({
-    resolver: zodResolver(LinkFormSchema),
+    resolver,
     defaultValues: {
       kind: kinds[0] ?? 'sale-form',
       amount: '',

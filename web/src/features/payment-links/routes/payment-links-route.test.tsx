@@ -323,6 +323,37 @@ describe('payment links', () => {
     expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
   });
 
+  it('when the amount is refused (thousands separators, above the largest), then the other fields’ errors show with it, in one pass', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    const amount = dialog.getByLabelText(/^Amount/);
+    await app.user.type(amount, '1,234.50');
+    await app.user.type(dialog.getByLabelText(/^E-mail/), 'payer@example.com');
+    await app.user.type(dialog.getByLabelText(/Country/), 'Germany');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    await waitFor(() => {
+      expect(amount).toHaveAccessibleDescription('Enter the amount without thousands separators.');
+    });
+    for (const label of [/Description/, /^Phone/, /^Address/, /^City/, /Postal code/, /Country/]) {
+      expect(dialog.getByLabelText(label), String(label)).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(dialog.getByText('A 2-letter ISO code, e.g. DE.')).toBeInTheDocument();
+    expect(dialog.getByLabelText(/^E-mail/)).toHaveAttribute('aria-invalid', 'false');
+    expect(amount).toHaveFocus();
+    // above the largest amount: the same, with the maximum said
+    await app.user.clear(amount);
+    await app.user.type(amount, '99999999999999');
+    await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
+    await waitFor(() => {
+      expect(amount).toHaveAccessibleDescription('At most 9999999999999.99.');
+    });
+    expect(dialog.getByLabelText(/Description/)).toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByText('A 2-letter ISO code, e.g. DE.')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
+  });
+
   it('when finance submits an empty sale form, then every required field is flagged at once, amount and phone included', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/payment-links', bff);

@@ -19,6 +19,7 @@ import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
+import { withAmountRefusal } from '../../../lib/amount-resolver';
 import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
@@ -84,7 +85,7 @@ const formResolver = zodResolver(SubscriptionFormSchema);
  * calendar), in the same pass: a past date is refused on the form, never confirmed and then
  * refused by the server.
  */
-const resolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody> = async (
+const datedResolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody> = async (
   values,
   context,
   options,
@@ -100,6 +101,9 @@ const resolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody> = a
     },
   };
 };
+
+/** And a refused amount said together with the other fields' errors. */
+const resolver = withAmountRefusal(datedResolver);
 
 /** The BFF refuses every create until the merchant RSA key is configured (v4 is RSA-signed). */
 function isRsaKeyMissing(error: unknown): boolean {

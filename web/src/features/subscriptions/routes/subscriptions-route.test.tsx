@@ -201,6 +201,23 @@ describe('subscriptions', () => {
     expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
   });
 
+  it('when the amount is above the largest the API takes, then the other fields’ rules (past start date, e-mail, empty description) are said in the same pass', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    await app.user.type(dialog.getByLabelText(/Start date/), '2020-01-01');
+    await app.user.type(dialog.getByLabelText(/Amount per charge/), '99999999999999999');
+    await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'ann@example');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(await dialog.findByText('At most 9999999999999.99.')).toBeInTheDocument();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(dialog.getByText(`A real date, today (${today}, UTC) or later.`)).toBeInTheDocument();
+    expect(dialog.getByText('Enter a valid e-mail address.')).toBeInTheDocument();
+    expect(dialog.getByLabelText(/Description/)).toHaveAttribute('aria-invalid', 'true');
+    expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
+  });
+
   it('when the merchant RSA key is not configured, then the dialog says so clearly, naming MERCHANT_RSA_KEY_FILE', async () => {
     const bff = bffAs(['finance'], []);
     bff.subscriptions.rsaKeyConfigured = false;

@@ -12,7 +12,12 @@ import {
   toMinor,
 } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
-import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
+import {
+  ConfirmQuestion,
+  FollowUpFrame,
+  serverFieldError,
+  serverFieldsNamed,
+} from './follow-up-frame';
 
 /**
  * Capture of a preauth: partial allowed, defaulting to the whole remaining hold. Like a return,
@@ -42,7 +47,10 @@ export default function CaptureDialog({
       : minor !== undefined && minor > holdMinor
         ? `At most the remaining hold, ${formatMoney(hold, detail.currency)}.`
         : undefined;
-  const fieldError = (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount');
+  const fieldError =
+    (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount', detail.currency);
+  // A refusal that names the amount goes back to the form and is said under it, not in the alert.
+  const refused = serverFieldsNamed(mutation.error, ['amount'] as const);
   const released = minor !== undefined && rule === undefined ? holdMinor - minor : 0n;
   const close = () => {
     if (!mutation.isPending) onClose();
@@ -68,7 +76,14 @@ export default function CaptureDialog({
           setStep('form');
         }}
         onSubmit={() => {
-          mutation.mutate({ action: 'capture', body: { amount: captured } });
+          mutation.mutate(
+            { action: 'capture', body: { amount: captured } },
+            {
+              onError: (error) => {
+                if (serverFieldsNamed(error, ['amount']).named.length > 0) setStep('form');
+              },
+            },
+          );
         }}
       >
         <ConfirmQuestion>
@@ -91,8 +106,9 @@ export default function CaptureDialog({
       what="the capture"
       currency={detail.currency}
       pending={mutation.isPending}
-      error={mutation.error}
+      error={refused.named.length > 0 && !refused.elsewhere ? null : mutation.error}
       outcomeUnknown={outcomeUnknown}
+      resumeAt={refused.named.length > 0 ? amountRef : null}
       dirty={typed.amount !== hold}
       submitLabel="Continue"
       onClose={close}

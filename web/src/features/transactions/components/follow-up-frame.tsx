@@ -12,9 +12,12 @@ import {
   useRef,
   type MouseEvent,
   type ReactNode,
+  type RefObject,
   type SyntheticEvent,
 } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
+import { isApiError } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
 import { describeFollowUpError } from '../api/follow-up';
 
 /**
@@ -36,6 +39,7 @@ export function FollowUpFrame({
   onSubmit,
   onClose,
   onBack,
+  resumeAt,
   children,
 }: {
   title: string;
@@ -57,6 +61,11 @@ export function FollowUpFrame({
   onSubmit: () => void;
   onClose: () => void;
   onBack?: (() => void) | undefined;
+  /**
+   * where the keyboard resumes when the form comes back from the confirmation: the field a
+   * refusal named (`serverFieldsNamed`); else, and after Back, the form's first field
+   */
+  resumeAt?: RefObject<HTMLElement | null> | null | undefined;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -65,12 +74,15 @@ export function FollowUpFrame({
   useEffect(() => {
     // Back from the confirmation: the keyboard resumes in the form, not on the dialog's frame.
     if (wasConfirming.current && !confirming) {
-      formRef.current
-        ?.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea')
-        ?.focus();
+      (
+        resumeAt?.current ??
+        formRef.current?.querySelector<HTMLElement>(
+          'input:not([disabled]), select:not([disabled]), textarea',
+        )
+      )?.focus();
     }
     wasConfirming.current = confirming;
-  }, [confirming]);
+  }, [confirming, resumeAt]);
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
@@ -148,10 +160,46 @@ export function ConfirmQuestion({ children }: { children: ReactNode }) {
   );
 }
 
-/** The server's message for `path` (VALIDATION_FAILED), if it named that field. */
-export function serverFieldError(error: unknown, path: string): string | undefined {
-  if (typeof error !== 'object' || error === null || !('fieldErrors' in error)) return undefined;
-  const fields = (error as { fieldErrors: readonly { path: string; message: string }[] })
-    .fieldErrors;
-  return fields.find((field) => field.path === path)?.message;
+/**
+ * The server's message for `path` (VALIDATION_FAILED, or any refusal that names the field), if it
+ * named that field. Given the dialog's currency, a refusal that also says what remains (a cap's
+ * `remaining`) says it there too, as the alert would have: 'Refused: …. Remaining: €3.00.'
+ */
+export function serverFieldError(
+  error: unknown,
+  path: string,
+  currency?: string,
+): string | undefined {
+  if (!isApiError(error)) return undefined;
+  const message = error.fieldErrors.find((field) => field.path === path)?.message;
+  const remaining = error.details?.remaining;
+  if (
+    message === undefined ||
+    currency === undefined ||
+    typeof remaining !== 'string' ||
+    !/^\d+\.\d{2}$/.test(remaining)
+  ) {
+    return message;
+  }
+  const inCurrency =
+    typeof error.details?.currency === 'string' ? error.details.currency : currency;
+  return `Refused: ${message.replace(/[\s.]+$/, '')}. Remaining: ${formatMoney(remaining, inCurrency)}.`;
+}
+
+/**
+ * Which of a form's fields (`shown`, in the form's order) a refusal names, and whether it also
+ * names a field the form does not show. A refusal that names a shown field sends a confirmation
+ * back to the form, its message under the field (as the rebill does); one that names none stays
+ * an alert on the confirmation.
+ */
+export function serverFieldsNamed<Field extends string>(
+  error: unknown,
+  shown: readonly Field[],
+): { named: Field[]; elsewhere: boolean } {
+  if (!isApiError(error)) return { named: [], elsewhere: false };
+  const paths = error.fieldErrors.map((field) => field.path);
+  return {
+    named: shown.filter((field) => paths.includes(field)),
+    elsewhere: paths.some((path) => !(shown as readonly string[]).includes(path)),
+  };
 }

@@ -14,10 +14,18 @@ import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { amountRule, formatMoneyInWords, fromMinor, readAmount, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
-import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
+import {
+  ConfirmQuestion,
+  FollowUpFrame,
+  serverFieldError,
+  serverFieldsNamed,
+} from './follow-up-frame';
 import { RETURN_REASON_LABELS } from './labels';
 
 type Reason = ReturnBody['reasonCode'];
+
+/** The fields of the form, in its order, as the API names them. */
+const FIELDS = ['amount', 'reasonCode', 'comment'] as const;
 
 interface Draft {
   scope: 'full' | 'partial';
@@ -98,7 +106,15 @@ export default function ReturnDialog({
   // Going over the cap is said at once, while typing; the other rules after "Continue".
   const amountError =
     (result.overCap === true ? result.errors.amount : errors.amount) ??
-    serverFieldError(mutation.error, 'amount');
+    serverFieldError(mutation.error, 'amount', detail.currency);
+  const reasonError = errors.reasonCode ?? serverFieldError(mutation.error, 'reasonCode');
+  const commentError = errors.comment ?? serverFieldError(mutation.error, 'comment');
+  // The fields the form shows (the amount only for part of it), in its order: a refusal that
+  // names one goes back to the form and is said under it, not in the alert.
+  const shown = draft.scope === 'partial' ? FIELDS : FIELDS.filter((field) => field !== 'amount');
+  const refused = serverFieldsNamed(mutation.error, shown);
+  const refusedRef = { amount: amountRef, reasonCode: reasonRef, comment: commentRef };
+  const firstRefused = refused.named[0];
   const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
   };
@@ -125,7 +141,14 @@ export default function ReturnDialog({
           setStep('form');
         }}
         onSubmit={() => {
-          mutation.mutate({ action: 'return', body });
+          mutation.mutate(
+            { action: 'return', body },
+            {
+              onError: (error) => {
+                if (serverFieldsNamed(error, shown).named.length > 0) setStep('form');
+              },
+            },
+          );
         }}
       >
         <ConfirmQuestion>
@@ -145,8 +168,9 @@ export default function ReturnDialog({
       what="the return"
       currency={detail.currency}
       pending={mutation.isPending}
-      error={mutation.error}
+      error={refused.named.length > 0 && !refused.elsewhere ? null : mutation.error}
       outcomeUnknown={outcomeUnknown}
+      resumeAt={firstRefused === undefined ? null : refusedRef[firstRefused]}
       submitLabel="Continue"
       dirty={
         draft.scope !== 'full' ||
@@ -158,6 +182,7 @@ export default function ReturnDialog({
       onSubmit={() => {
         setSubmitted(true);
         if (result.body !== undefined) {
+          mutation.reset();
           setStep('confirm');
           return;
         }
@@ -228,8 +253,8 @@ export default function ReturnDialog({
         required
         inputRef={reasonRef}
         disabled={locked}
-        error={errors.reasonCode !== undefined}
-        helperText={errors.reasonCode ?? serverFieldError(mutation.error, 'reasonCode')}
+        error={reasonError !== undefined}
+        helperText={reasonError}
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
         <option value="" disabled>
@@ -250,12 +275,8 @@ export default function ReturnDialog({
         multiline
         minRows={2}
         disabled={locked}
-        error={errors.comment !== undefined}
-        helperText={
-          errors.comment ??
-          serverFieldError(mutation.error, 'comment') ??
-          'Kept in the order’s timeline and the audit log.'
-        }
+        error={commentError !== undefined}
+        helperText={commentError ?? 'Kept in the order’s timeline and the audit log.'}
       />
     </FollowUpFrame>
   );

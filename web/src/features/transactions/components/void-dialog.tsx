@@ -6,7 +6,12 @@ import { textRefusalIn } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
-import { ConfirmQuestion, FollowUpFrame, serverFieldError } from './follow-up-frame';
+import {
+  ConfirmQuestion,
+  FollowUpFrame,
+  serverFieldError,
+  serverFieldsNamed,
+} from './follow-up-frame';
 
 /**
  * Void: cancels the whole authorized, unsettled order; always the full amount. On a captured
@@ -31,6 +36,8 @@ export default function VoidDialog({
     (submitted && !parsed.success
       ? (textRefusalIn(parsed.error.issues) ?? 'Say in a few words why (up to 255 characters).')
       : undefined) ?? serverFieldError(mutation.error, 'comment');
+  // A refusal that names the comment goes back to the form and is said under it, not in the alert.
+  const refused = serverFieldsNamed(mutation.error, ['comment'] as const);
   const isPreauth = detail.type === 'preauth' && detail.amounts.captured === '0.00';
   // A captured preauth voids what was captured: the rest of its hold was released at capture.
   const voided = isPreauth ? detail.amounts.authorized : detail.amounts.captured;
@@ -69,7 +76,14 @@ export default function VoidDialog({
           setStep('form');
         }}
         onSubmit={() => {
-          mutation.mutate({ action: 'void', body });
+          mutation.mutate(
+            { action: 'void', body },
+            {
+              onError: (error) => {
+                if (serverFieldsNamed(error, ['comment']).named.length > 0) setStep('form');
+              },
+            },
+          );
         }}
       >
         <ConfirmQuestion>
@@ -90,8 +104,9 @@ export default function VoidDialog({
       what="the void"
       currency={detail.currency}
       pending={mutation.isPending}
-      error={mutation.error}
+      error={refused.named.length > 0 && !refused.elsewhere ? null : mutation.error}
       outcomeUnknown={outcomeUnknown}
+      resumeAt={refused.named.length > 0 ? commentRef : null}
       submitLabel="Continue"
       dirty={comment !== ''}
       onClose={onClose}

@@ -22,6 +22,27 @@ function preauth() {
   return makeTransaction(1, { type: 'preauth', amount: '20.00' });
 }
 
+/** A refusal naming one field, as the BFF sends it (`details.fields`), with more details if any. */
+function fieldRefusal(
+  status: number,
+  code: string,
+  path: string,
+  message: string,
+  details: Record<string, unknown> = {},
+) {
+  return {
+    status,
+    body: {
+      error: {
+        code,
+        message: `${path}: ${message}`,
+        requestId: `r-${status}`,
+        details: { ...details, fields: [{ path, rule: 'custom', message }] },
+      },
+    },
+  };
+}
+
 async function heading() {
   return screen.findByRole('heading', { name: 'Order 900001' });
 }
@@ -462,6 +483,154 @@ describe('transaction detail', () => {
       reasonCode: 'duplicate',
       comment: 'double charge',
     });
+  });
+
+  it('when the server refuses a return that was confirmed, naming the comment, then the form comes back with the message under the comment, the focus on it and the typed values kept', async () => {
+    const bff = bffAs(['finance']);
+    bff.on('POST /api/transactions/:id/return', () =>
+      fieldRefusal(400, 'VALIDATION_FAILED', 'comment', 'must not name the customer'),
+    );
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.click(await screen.findByRole('radio', { name: 'Part' }));
+    await app.user.type(screen.getByLabelText(/Amount to return/), '12.5');
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'Ann Smith paid twice');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Return €12.50' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Return' });
+    const comment = await within(dialog).findByLabelText(/Comment/);
+    expect(comment).toHaveAccessibleDescription('must not name the customer');
+    expect(comment).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => {
+      expect(comment).toHaveFocus();
+    });
+    // said once, under the field: not also in an alert
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: 'Part' })).toBeChecked();
+    expect(within(dialog).getByLabelText(/Amount to return/)).toHaveValue('12.5');
+    expect(within(dialog).getByLabelText(/Reason/)).toHaveValue('duplicate');
+    expect(comment).toHaveValue('Ann Smith paid twice');
+    // Continue asks again, without the old refusal
+    await app.user.clear(comment);
+    await app.user.type(comment, 'paid twice');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm the return' });
+    expect(within(confirm).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('when a cap refusal names the amount of a partial return, then the form comes back and the amount field still says what remains', async () => {
+    const bff = bffAs(['finance']);
+    bff.on('POST /api/transactions/:id/return', () =>
+      fieldRefusal(409, 'CAP_EXCEEDED', 'amount', 'exceeds the captured amount not yet returned', {
+        reason: 'exceeds the captured amount not yet returned',
+        remaining: '3.00',
+        currency: 'EUR',
+      }),
+    );
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.click(await screen.findByRole('radio', { name: 'Part' }));
+    await app.user.type(screen.getByLabelText(/Amount to return/), '12.50');
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Return €12.50' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Return' });
+    const amount = await within(dialog).findByLabelText(/Amount to return/);
+    expect(amount).toHaveAccessibleDescription(
+      'Refused: exceeds the captured amount not yet returned. Remaining: €3.00.',
+    );
+    await waitFor(() => {
+      expect(amount).toHaveFocus();
+    });
+    expect(amount).toHaveValue('12.50');
+  });
+
+  it('when a refusal names the amount of a full return, which the form does not show, then it stays an alert on the confirmation', async () => {
+    const bff = bffAs(['finance']);
+    bff.on('POST /api/transactions/:id/return', () =>
+      fieldRefusal(400, 'VALIDATION_FAILED', 'amount', 'must be greater than zero'),
+    );
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Return €20.00' }));
+    const confirm = screen.getByRole('dialog', { name: 'Confirm the return' });
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent(
+      'Amount: must be greater than zero.',
+    );
+    expect(screen.getByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+  });
+
+  it('when the server refuses a confirmed capture, naming the amount, then the form comes back with the message under the amount, the focus on it and the amount kept', async () => {
+    const bff = bffAs(['finance'], preauth());
+    bff.on('POST /api/transactions/:id/capture', () =>
+      fieldRefusal(400, 'VALIDATION_FAILED', 'amount', 'must be at most the authorized amount'),
+    );
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    const field = await screen.findByLabelText(/Amount to capture/);
+    await app.user.clear(field);
+    await app.user.type(field, '12.5');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €12.50' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Capture' });
+    const amount = await within(dialog).findByLabelText(/Amount to capture/);
+    expect(amount).toHaveAccessibleDescription('must be at most the authorized amount');
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(amount).toHaveFocus();
+    expect(amount).toHaveValue('12.5');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('when a capture is refused over the cap as the BFF refuses it (no field named), then the confirmation says the refusal and the remaining hold', async () => {
+    const bff = bffAs(['finance'], preauth());
+    bff.on('POST /api/transactions/:id/capture', () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'CAP_EXCEEDED',
+          message: 'capture refused: exceeds the authorized amount (remaining 5.00 EUR).',
+          requestId: 'r-409',
+          details: { reason: 'exceeds the authorized amount', remaining: '5.00', currency: 'EUR' },
+        },
+      },
+    }));
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
+    const confirm = screen.getByRole('dialog', { name: 'Confirm the capture' });
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent(
+      'Refused: exceeds the authorized amount. Remaining: €5.00.',
+    );
+  });
+
+  it('when the server refuses a confirmed void, naming the comment, then the form comes back with the message under the comment and the comment kept', async () => {
+    const bff = bffAs(['finance'], preauth());
+    bff.on('POST /api/transactions/:id/void', () =>
+      fieldRefusal(409, 'INVALID_STATE', 'comment', 'the gateway refused this comment'),
+    );
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    await app.user.type(await screen.findByLabelText(/Comment/), 'customer cancelled');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Void the order' });
+    const comment = await within(dialog).findByLabelText(/Comment/);
+    expect(comment).toHaveAccessibleDescription('the gateway refused this comment');
+    expect(comment).toHaveFocus();
+    expect(comment).toHaveValue('customer cancelled');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('when the reply to a return is lost, then the form locks, "Send again" reuses the same Idempotency-Key, and the money moves once', async () => {
