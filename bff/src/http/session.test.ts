@@ -144,6 +144,32 @@ for (const variant of DB_VARIANTS) {
       expect((await c.login(ADMIN.email, ADMIN.password)).status).toBe(200);
     });
 
+    it('when a login is locked out, then the message says how long in words, while Retry-After and the details stay in seconds', async () => {
+      const c = t.client();
+      for (let i = 0; i < 3; i += 1)
+        expect((await c.login(ADMIN.email, 'wrong-password')).status).toBe(401);
+      t.clock.advance(67_000);
+      const locked = await c.login(ADMIN.email, ADMIN.password);
+      expect(locked.status).toBe(429);
+      expect(locked.headers.get('retry-after')).toBe('833');
+      expect(locked.json).toMatchObject({
+        error: {
+          code: 'RATE_LIMITED',
+          message: 'too many failed logins; try again in 14 minutes',
+          details: { retryAfterSeconds: 833 },
+        },
+      });
+      t.clock.advance(793_000);
+      const soon = await c.login(ADMIN.email, ADMIN.password);
+      expect(soon.headers.get('retry-after')).toBe('40');
+      expect(soon.json).toMatchObject({
+        error: {
+          message: 'too many failed logins; try again in 40 seconds',
+          details: { retryAfterSeconds: 40 },
+        },
+      });
+    });
+
     it('when one IP fails across many accounts, then that IP is rate limited', async () => {
       const c = t.client();
       for (let i = 0; i < 6; i += 1)
@@ -427,9 +453,37 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, code2))).toBe(
         'TOTP_INVALID',
       );
+      // As authenticator apps show it ('504 993'), or typed with a hyphen: the same code.
+      t.clock.advance(30_000);
+      const code3 = await generate({ secret: enrol.secret, epoch: epoch() });
+      const spaced = `${code3.slice(0, 3)} ${code3.slice(3)}`;
+      expect((await t.client().login(ADMIN.email, ADMIN.password, spaced)).status).toBe(200);
+      expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, spaced))).toBe(
+        'TOTP_INVALID',
+      );
+      t.clock.advance(30_000);
+      const code4 = await generate({ secret: enrol.secret, epoch: epoch() });
+      expect(
+        (
+          await t
+            .client()
+            .login(ADMIN.email, ADMIN.password, `${code4.slice(0, 3)}-${code4.slice(3)}`)
+        ).status,
+      ).toBe(200);
+      // Recovery codes (`XXXXX-XXXXX`): in lower case, without the hyphen, or with a space.
       const recovery = recoveryCodes[0] ?? '';
+      expect(recovery).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
       expect(
         (await t.client().login(ADMIN.email, ADMIN.password, recovery.toLowerCase())).status,
+      ).toBe(200);
+      const second = recoveryCodes[1] ?? '';
+      expect(
+        (await t.client().login(ADMIN.email, ADMIN.password, second.replace('-', ''))).status,
+      ).toBe(200);
+      const third = recoveryCodes[2] ?? '';
+      expect(
+        (await t.client().login(ADMIN.email, ADMIN.password, ` ${third.replace('-', ' ')} `))
+          .status,
       ).toBe(200);
       t.clock.advance(901_000);
       expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password, recovery))).toBe(

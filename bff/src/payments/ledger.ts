@@ -55,6 +55,7 @@ import {
   asTransactionType,
   IN_FLIGHT_STATES,
   iso,
+  listedType,
   operationKindOf,
   toOperation,
   toSummary,
@@ -1282,7 +1283,7 @@ export class Ledger {
       status: row.status as TransactionStatus,
       drift: row.drift === 1,
       at: iso(this.clock.now()),
-      transactionType: asTransactionType(row.type),
+      transactionType: listedType(row),
     };
     this.bus.publish(event);
   }

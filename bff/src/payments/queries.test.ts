@@ -421,6 +421,66 @@ for (const variant of DB_VARIANTS) {
       });
     });
 
+    it('when the list is filtered by type Payout, then two-step payouts that were paid are in it (as Payout, in the CSV too) and those never paid stay Payout check', async () => {
+      const rows = [
+        row(41, { type: 'payout', stage: 'paid', amount_minor: 500, created_at: EXPORT_DAY + 1 }),
+        // payout-check, then payout-pay on the same order: the gateway says stage `paid`
+        row(42, {
+          type: 'payout-check',
+          stage: 'paid',
+          amount_minor: 1000,
+          created_at: EXPORT_DAY + 2,
+        }),
+        row(43, { type: 'payout-check', stage: 'registered', created_at: EXPORT_DAY + 3 }),
+        row(44, { type: 'payout-check', stage: 'expired', created_at: EXPORT_DAY + 4 }),
+        row(45, { type: 'payout-check', status: 'processing', created_at: EXPORT_DAY + 5 }),
+        row(46, { type: 'sale', stage: 'paid', created_at: EXPORT_DAY + 6 }),
+      ];
+      const window = 'createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z';
+      const ids = (p: { items: TransactionSummary[] }) => p.items.map((i) => i.orderid);
+      await withRows(rows, async () => {
+        const payouts = await page(`${window}&type=payout&sort=created_asc`);
+        expect(ids(payouts)).toEqual(['9000000041', '9000000042']);
+        expect(payouts.items.map((i) => i.type)).toEqual(['payout', 'payout']);
+        expect(payouts.total).toBe(2);
+        const checks = await page(`${window}&type=payout-check&sort=created_asc`);
+        expect(ids(checks)).toEqual(['9000000043', '9000000044', '9000000045']);
+        expect(checks.items.every((i) => i.type === 'payout-check')).toBe(true);
+        // a keyset page boundary inside the filter
+        const first = await page(`${window}&type=payout&sort=created_desc&limit=1`);
+        expect(ids(first)).toEqual(['9000000042']);
+        const next = await page(
+          `${window}&type=payout&sort=created_desc&limit=1&cursor=${first.nextCursor ?? ''}`,
+        );
+        expect(ids(next)).toEqual(['9000000041']);
+        expect(next.nextCursor).toBeNull();
+        // unfiltered, the paid two-step payout is listed as a Payout as well
+        const all = await page(`${window}&sort=created_asc`);
+        expect(all.items.find((i) => i.orderid === '9000000042')?.type).toBe('payout');
+
+        const { res, body } = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&type=payout&sort=created_asc`,
+        );
+        expect(res.status).toBe(200);
+        const lines = body.subarray(3).toString('utf8').trim().split('\r\n');
+        expect(lines.slice(1).map((l) => l.split(',').slice(3, 8))).toEqual([
+          ['9000000041', 'csv-41', 'payout', 'approved', 'paid'],
+          ['9000000042', 'csv-42', 'payout', 'approved', 'paid'],
+        ]);
+        const checkCsv = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&type=payout-check&sort=created_asc`,
+        );
+        const checkLines = checkCsv.body.subarray(3).toString('utf8').trim().split('\r\n');
+        expect(checkLines.slice(1).map((l) => l.split(',')[5])).toEqual([
+          'payout-check',
+          'payout-check',
+          'payout-check',
+        ]);
+      });
+    });
+
     it('when more orders match than the list counts, then the total stops at the cap and says so; at the cap it is exact', async () => {
       const day = Date.UTC(2002, 0, 1);
       const rows = Array.from({ length: TOTAL_CAP + 1 }, (_, i) =>

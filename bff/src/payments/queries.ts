@@ -14,13 +14,14 @@ import {
   type TransactionListQuery,
   type TransactionPage,
   type TransactionSort,
+  type TransactionType,
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
-import { maskedCard, toSummary } from './records.js';
+import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary } from './records.js';
 import { attentionCounts, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
@@ -68,6 +69,27 @@ const column = (sort: TransactionSort): 'created_at' | 'amount_minor' =>
   sort.startsWith('amount') ? 'amount_minor' : 'created_at';
 const descending = (sort: TransactionSort): boolean => sort.endsWith('desc');
 
+/**
+ * The type filter, by the type the list shows (`listedType`): Payout is the single-step payouts and
+ * the two-step ones that were paid; Payout check only the two-step ones never paid. Both start
+ * with an equality or an `in` on `type`, so `transactions_type_created` still finds the rows (the
+ * stage is checked among those).
+ */
+function byType(q: Q, type: TransactionType): Q {
+  switch (type) {
+    case 'payout':
+      return q
+        .where('type', 'in', ['payout', 'payout-check'])
+        .where((eb) => eb.or([eb('type', '=', 'payout'), eb('stage', 'in', PAID_PAYOUT_STAGES)]));
+    case 'payout-check':
+      return q
+        .where('type', '=', 'payout-check')
+        .where((eb) => eb.or([eb('stage', 'is', null), eb('stage', 'not in', PAID_PAYOUT_STAGES)]));
+    default:
+      return q.where('type', '=', type);
+  }
+}
+
 export class TransactionQueries {
   constructor(
     private readonly k: PayDb,
@@ -77,7 +99,7 @@ export class TransactionQueries {
   private filtered(filter: TransactionFilter): Q {
     let q: Q = this.k.selectFrom('transactions');
     if (filter.status !== undefined) q = q.where('status', '=', filter.status);
-    if (filter.type !== undefined) q = q.where('type', '=', filter.type);
+    if (filter.type !== undefined) q = byType(q, filter.type);
     if (filter.endpoint !== undefined) q = q.where('endpoint_id', '=', filter.endpoint);
     if (filter.currency !== undefined) q = q.where('currency', '=', filter.currency);
     if (filter.createdFrom !== undefined)
@@ -322,7 +344,7 @@ function csvRow(row: CsvRow): string {
     row.endpoint_id,
     row.orderid,
     row.client_orderid,
-    row.type,
+    listedType(row),
     row.status,
     row.stage ?? '',
     row.currency,

@@ -43,6 +43,32 @@ export function asTransactionType(value: string | undefined): TransactionType {
     : 'unknown';
 }
 
+/**
+ * Order stages of a two-step payout (a `payout-check` order: payout-check registers it, payout-pay
+ * on the same order executes it; the gateway's status keeps `transaction-type` `payout-check` and
+ * says `order-stage` `paid`, `last-operation` `payout-pay`) at which the money has left.
+ */
+export const PAID_PAYOUT_STAGES = ['paid'] as const;
+
+/** Whether the order is a two-step payout that was paid (payout-check, then payout-pay). */
+export function isPaidTwoStepPayout(row: Pick<TransactionsTable, 'type' | 'stage'>): boolean {
+  return (
+    row.type === 'payout-check' &&
+    row.stage !== null &&
+    (PAID_PAYOUT_STAGES as readonly string[]).includes(row.stage)
+  );
+}
+
+/**
+ * The order's type as the list shows, filters and exports it: the gateway's, except that a
+ * two-step payout once paid is a `payout` (money that left, as a single-step payout's); one never
+ * paid (registered, expired, refused, or its payout-pay still on its way) stays `payout-check`.
+ * The stored `type` stays the gateway's; the timeline shows both steps.
+ */
+export function listedType(row: Pick<TransactionsTable, 'type' | 'stage'>): TransactionType {
+  return isPaidTwoStepPayout(row) ? 'payout' : asTransactionType(row.type);
+}
+
 export function maskedCard(
   row: Pick<TransactionsTable, 'card_bin' | 'card_last4' | 'card_brand'>,
 ): MaskedCard | null {
@@ -62,7 +88,7 @@ export function toSummary(row: TransactionsTable): TransactionSummary {
     endpointId: row.endpoint_id,
     orderid: row.orderid,
     clientOrderId: row.client_orderid,
-    type: asTransactionType(row.type),
+    type: listedType(row),
     status: row.status as TransactionStatus,
     stage: row.stage,
     currency: row.currency,

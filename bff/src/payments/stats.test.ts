@@ -383,6 +383,8 @@ for (const variant of DB_VARIANTS) {
           row(5, { created_at: at + 4, type: 'payout-check', stage: 'registered' }),
           row(6, { created_at: at + 5, type: 'payout-check', status: 'error', stage: 'error' }),
           row(7, { created_at: at + 6, type: 'payout', currency: 'USD', captured_minor: 0 }),
+          // a two-step payout that was paid (the list shows it as a Payout)
+          row(8, { created_at: at + 7, type: 'payout-check', stage: 'paid', amount_minor: 1000 }),
         ])
         .execute();
     });

@@ -34,7 +34,9 @@ const MOVED_STATES = ['processing', 'approved'];
 
 /**
  * Orders that pay money out (a payout, and the payout-check registering it): made by staff on the
- * payouts screen, not placed by customers, so not in the order counts or the approval rate.
+ * payouts screen, not placed by customers, so not in the order counts or the approval rate. Stored
+ * types: a two-step payout stays `payout-check` when paid (the list shows it as a Payout,
+ * `records.listedType`); either way it is left out here.
  */
 export const MONEY_OUT_TYPES = ['payout', 'payout-check'] as const;
 

@@ -265,7 +265,7 @@ for (const variant of DB_VARIANTS) {
         orderDesc: 'Prize payout',
       });
       const held = PaymentLinkResultSchema.parse(created.json).link;
-      await refuse('payout_events', 'title', 'payout-form link rejected');
+      await refuse('payout_events', 'title', 'Payout form link rejected');
       const failed = await post(opsB, `/api/payment-links/${held.id}/reject`, { reason: 'Typo' });
       expect(failed.status, failed.text).toBe(500);
       expect(await linkRow(held.id)).toMatchObject({ state: 'pending_approval', decided_by: null });

@@ -268,7 +268,9 @@ for (const variant of DB_VARIANTS) {
       const { link } = PaymentLinkResultSchema.parse(res.json);
       expect(link).toMatchObject({ state: 'sent', decidedBy: { email: opsB.email } });
       expect(link.redirectUrl).not.toBeNull();
-      expect(await linkGatewayCalls(held.id)).toEqual(['payout-form']);
+      expect(await linkGatewayCalls(held.id)).toEqual([
+        'Payout form sent to the gateway; its page is ready',
+      ]);
     });
 
     it('when the approver’s instance stopped before claiming the payout-form link and the same approver then rejected it, then a retry of the approval is refused as for a rejected link, not answered as if the approval had ended so', async () => {

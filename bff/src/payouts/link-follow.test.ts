@@ -85,14 +85,17 @@ for (const variant of DB_VARIANTS) {
       return link;
     };
 
-    /** The customer fills in the link's page with a card the sandbox approves; the order completes. */
-    const payPage = async (link: PaymentLink) => {
+    /**
+     * The customer fills in the link's page with a card the sandbox approves (or `declined`: one it
+     * declines); the order completes.
+     */
+    const payPage = async (link: PaymentLink, outcome: 'approved' | 'declined' = 'approved') => {
       const res = await fetch(link.redirectUrl ?? '', {
         method: 'POST',
         redirect: 'manual',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
-          credit_card_number: '4111111111111111',
+          credit_card_number: outcome === 'approved' ? '4111111111111111' : '4000000000000002',
           card_printed_name: 'JANE DOE',
           expire_month: '05',
           expire_year: YEAR,
@@ -103,7 +106,7 @@ for (const variant of DB_VARIANTS) {
       await res.body?.cancel();
       await sandbox.advance(1);
       const atGateway = await sandbox.order(link.orderid ?? '');
-      expect(atGateway.replyStatus).toBe('approved');
+      expect(atGateway.replyStatus).toBe(outcome);
       const dropped = (await sandbox.control(`/sandbox/callbacks?orderid=${link.orderid ?? ''}`))
         .json as { callbacks: { state: string }[] };
       expect(dropped.callbacks.map((c) => c.state)).toEqual(['dropped']);
@@ -551,6 +554,23 @@ for (const variant of DB_VARIANTS) {
       expect(late.message).toBe(
         `The customer has not paid yet: the page has not been used. Paydesk checked by itself for ${describeDuration(FOLLOW.horizonMs)} after the link was sent and no longer does: check the payment status again later.`,
       );
+    });
+
+    it('when a link’s order was declined, then the check’s timeline entry and its message say “declined” once, not “declined (declined)”', async () => {
+      finance = await bff.userWithRoles(['finance']); // the earlier tests' session timed out
+      await sandbox.faults({ callbacks: 'drop' });
+      const link = await sentLink('8.88');
+      await payPage(link, 'declined');
+      const res = await post(finance, `/api/payment-links/${link.id}/refresh`, {}, null);
+      expect(res.status, res.text).toBe(200);
+      const found = PaymentLinkRefreshResultSchema.parse(res.json);
+      expect(found.link.order).toMatchObject({ status: 'declined', stage: 'declined' });
+      expect(found.message).toBe(
+        `The gateway shows order ${link.orderid ?? ''}: declined. It is now among the transactions.`,
+      );
+      expect((await checks(link.id)).map((e) => e.title)).toEqual([
+        `${LINK_CHECK_TITLE}: order ${link.orderid ?? ''} is declined`,
+      ]);
     });
 
     it('when a link is not sent, then its status cannot be checked (409)', async () => {

@@ -135,8 +135,8 @@ for (const variant of DB_VARIANTS) {
       expect(detail).toMatchObject({ id: created.id, state: 'sent', canDecide: false });
       expect(detail.redirectUrl).toBe(created.redirectUrl);
       expect(detail.events.map((e) => [e.kind, e.title, e.actor])).toEqual([
-        ['staff', 'sale-form link created', finance.email],
-        ['gateway', 'sale-form', finance.email],
+        ['staff', 'Sale form link created', finance.email],
+        ['gateway', 'Sale form sent to the gateway; its page is ready', finance.email],
       ]);
       expect(detail.events[1]?.data).toMatchObject({ outcome: 'reply', httpStatus: 200 });
       expect(JSON.stringify(detail.events)).not.toContain(DEMO.controlKey);
@@ -153,11 +153,13 @@ for (const variant of DB_VARIANTS) {
       const after = PaymentLinkDetailSchema.parse(
         (await support.get(`/api/payment-links/${created.id}`)).json,
       );
+      // The order's own last change, not the link's.
       expect(after.order).toEqual({
         transactionId: learned.id,
         orderid: created.orderid,
         status: learned.status,
         stage: learned.stage,
+        updatedAt: learned.updatedAt,
       });
       // The list says the same of each link (one query for all of them).
       const listed = PaymentLinkListSchema.parse(
@@ -193,7 +195,12 @@ for (const variant of DB_VARIANTS) {
         orderid: learned.orderid,
         status: learned.status,
         stage: learned.stage,
+        updatedAt: learned.updatedAt,
       });
+      expect(detail.events.map((e) => e.title)).toEqual([
+        'Sale form link created',
+        'Sale form sent to the gateway; its reply was lost',
+      ]);
     });
 
     it('when a payout-form link is created, then it is held until a second ops user approves it; the creator cannot', async () => {
@@ -234,6 +241,23 @@ for (const variant of DB_VARIANTS) {
       expect([a.status, b.status].sort()).toEqual([200, 409]);
       const sent = PaymentLinkResultSchema.parse((a.status === 200 ? a : b).json).link;
       expect(sent).toMatchObject({ state: 'sent', decidedBy: { email: opsB.email } });
+      // When it was decided, as a payout says it; null while it waited.
+      expect(held.decidedAt).toBeNull();
+      const decided = await bff.k
+        .selectFrom('payment_links')
+        .select('decided_at')
+        .where('id', '=', held.id)
+        .executeTakeFirstOrThrow();
+      expect(sent.decidedAt).toBe(new Date(decided.decided_at ?? Number.NaN).toISOString());
+      const approvedDetail = PaymentLinkDetailSchema.parse(
+        (await opsB.get(`/api/payment-links/${held.id}`)).json,
+      );
+      expect(approvedDetail.decidedAt).toBe(sent.decidedAt);
+      expect(approvedDetail.events.map((e) => [e.kind, e.title])).toEqual([
+        ['staff', 'Payout form link created'],
+        ['staff', 'Payout form link approved'],
+        ['gateway', 'Payout form sent to the gateway; its page is ready'],
+      ]);
       expect(sent.redirectUrl?.startsWith(`${sandbox.baseUrl}/hosted/`)).toBe(true);
       const atGateway = await sandbox.order(sent.orderid ?? '');
       expect(atGateway).toMatchObject({

@@ -67,6 +67,30 @@ export const LINK_ROLE: Readonly<Record<PaymentLinkKind, Role>> = {
   'payout-form': 'ops',
 };
 
+/** Each kind in staff's words, as the SPA's link kinds say it (timeline titles). */
+export const LINK_KIND_LABELS: Readonly<Record<PaymentLinkKind, string>> = {
+  'sale-form': 'Sale form',
+  'preauth-form': 'Preauthorization form',
+  'payment-form': 'Payment form',
+  'account-verification-form': 'Account verification form',
+  'payout-form': 'Payout form',
+};
+
+/** The timeline title of a link's request to the gateway: what came of it, in staff's words. */
+function sentTitle(kind: PaymentLinkKind, outcome: GatewayOutcome): string {
+  const form = LINK_KIND_LABELS[kind];
+  if (outcome.kind === 'not-sent') return `${form} not sent: the gateway could not be reached`;
+  if (outcome.kind === 'unknown') return `${form} sent to the gateway; its reply was lost`;
+  if (outcome.httpStatus === 200 && outcome.reply.redirectUrl !== undefined)
+    return `${form} sent to the gateway; its page is ready`;
+  return `${form} refused by the gateway`;
+}
+
+/** 'declined', 'approved (captured)': a stage that only repeats the status is not said twice. */
+function statusText(status: string, stage: string | null): string {
+  return stage === null || stage === status ? status : `${status} (${stage})`;
+}
+
 /**
  * Where the gateway sends the customer (payee) after the form: the `redirect_url` of the request
  * as stored (and, for a payout-form, sealed) at creation, so approvers see it before approving.
@@ -184,7 +208,7 @@ export class PaymentLinksService {
     if (ids.length === 0) return orders;
     const found = await payDb(this.c.db)
       .selectFrom('transactions')
-      .select(['id', 'client_orderid', 'orderid', 'status', 'stage'])
+      .select(['id', 'client_orderid', 'orderid', 'status', 'stage', 'updated_at'])
       .where('client_orderid', 'in', ids)
       .orderBy('created_at', 'desc')
       .execute();
@@ -195,6 +219,7 @@ export class PaymentLinksService {
         orderid: o.orderid,
         status: o.status as TransactionStatus,
         stage: o.stage,
+        updatedAt: new Date(o.updated_at).toISOString(),
       });
     return orders;
   }
@@ -250,6 +275,7 @@ export class PaymentLinksService {
       createdBy: { id: row.created_by, email: row.created_by_email },
       decidedBy:
         row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
+      decidedAt: row.decided_at === null ? null : new Date(row.decided_at).toISOString(),
       rejectReason: row.reject_reason,
       errorCode: row.error_code,
       errorMessage: row.error_message,
@@ -418,7 +444,7 @@ export class PaymentLinksService {
       await trx.insertInto('payment_links').values(row).execute();
       await addEvent(trx, c.clock, `link:${id}`, {
         kind: 'staff',
-        title: `${body.kind} link created`,
+        title: `${LINK_KIND_LABELS[body.kind]} link created`,
         actor: actor.email,
         data: { held },
       });
@@ -470,7 +496,14 @@ export class PaymentLinksService {
         decided_at: c.clock.now(),
       },
       { state: 'pending_approval', notCreatedBy: actor.id },
-      [{ kind: 'staff', title: 'payout-form link approved', actor: actor.email, data: {} }],
+      [
+        {
+          kind: 'staff',
+          title: `${LINK_KIND_LABELS['payout-form']} link approved`,
+          actor: actor.email,
+          data: {},
+        },
+      ],
     );
     if (claimed === undefined) {
       const current = await this.row(id);
@@ -555,7 +588,12 @@ export class PaymentLinksService {
       c.k,
       c.clock,
       subject,
-      { kind: 'gateway', title: row.kind, actor: actor.email, data: exchangeData(outcome) },
+      {
+        kind: 'gateway',
+        title: sentTitle(row.kind as PaymentLinkKind, outcome),
+        actor: actor.email,
+        data: exchangeData(outcome),
+      },
       withheldFor(subject, row.kind),
     );
     const set = async (values: Partial<PaymentLinksTable>) => {
@@ -625,7 +663,14 @@ export class PaymentLinksService {
         binding: null,
       },
       { state: 'pending_approval' },
-      [{ kind: 'staff', title: 'payout-form link rejected', actor: actor.email, data: { reason } }],
+      [
+        {
+          kind: 'staff',
+          title: `${LINK_KIND_LABELS['payout-form']} link rejected`,
+          actor: actor.email,
+          data: { reason },
+        },
+      ],
     );
     if (after === undefined) {
       const row = await this.row(id);
@@ -681,7 +726,7 @@ export class PaymentLinksService {
       return {
         link,
         outcome: 'order_found',
-        message: `The gateway shows order ${orderid}: ${status}${stage === null ? '' : ` (${stage.replace(/_/g, ' ')})`}. It is now among the transactions.`,
+        message: `The gateway shows order ${orderid}: ${statusText(status, stage).replace(/_/g, ' ')}. It is now among the transactions.`,
       };
     }
     const who = row.kind === 'payout-form' ? 'payee' : 'customer';
@@ -724,10 +769,9 @@ export class PaymentLinksService {
           data: { linkId: row.id },
         },
       ]);
-      const stage = view.stage === null ? '' : ` (${view.stage})`;
       return {
         outcome: 'order_found',
-        title: `${LINK_CHECK_TITLE}: order ${view.orderid} is ${view.status}${stage}`,
+        title: `${LINK_CHECK_TITLE}: order ${view.orderid} is ${statusText(view.status, view.stage)}`,
         final: FINAL_STATUSES.some((s) => s === view.status),
         data,
         gateway: outcome,

@@ -453,6 +453,27 @@ for (const variant of DB_VARIANTS) {
       expect(exported).toHaveLength(2);
     });
 
+    it('when the audit is exported as CSV, then it starts with a UTF-8 byte-order mark (as the transactions CSV) and quotes a semicolon; JSONL has none', async () => {
+      await t.services.audit.append(
+        entry(1, { target: 'Zoë; Müller', summary: { note: 'Grüße' } }),
+      );
+      const raw = async (path: string) => {
+        const cookie = [...auditor.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+        const res = await fetch(auditor.baseUrl + path, { headers: { Cookie: cookie } });
+        expect(res.status).toBe(200);
+        return Buffer.from(await res.arrayBuffer());
+      };
+      const csv = await raw('/api/audit/export?format=csv&action=test.odd');
+      expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const text = csv.subarray(3).toString('utf8');
+      expect(text.startsWith('seq,at,actorId,')).toBe(true);
+      const line = text.split('\r\n')[1] ?? '';
+      expect(line).toContain(',test.odd,"Zoë; Müller",');
+      expect(line).toContain('Grüße');
+      const jsonl = await raw('/api/audit/export?format=jsonl&action=test.odd');
+      expect(jsonl[0]).toBe('{'.charCodeAt(0));
+    });
+
     it('when many appends run at once in one instance, then the chain stays linear and intact', async () => {
       await Promise.all(Array.from({ length: 60 }, (_, i) => t.services.audit.append(entry(i))));
       expect(await t.services.audit.verify()).toMatchObject({ ok: true, verifiedUpToSeq: 62 });

@@ -49,6 +49,23 @@ export interface ClientInfo {
 
 const INVALID_CREDENTIALS = 'e-mail or password is wrong';
 
+/**
+ * How long a locked-out login waits, in words for its message ('14 minutes', '40 seconds', '1 hour
+ * and 5 minutes'): seconds under a minute, else whole minutes rounded up (never sooner than
+ * `Retry-After`, which stays in seconds).
+ */
+export function waitInWords(seconds: number): string {
+  const plural = (n: number, unit: string) => `${String(n)} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), 'second');
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0
+    ? plural(hours, 'hour')
+    : `${plural(hours, 'hour')} and ${plural(rest, 'minute')}`;
+}
+
 function hashCode(code: string): string {
   return createHash('sha256')
     .update(code.toUpperCase().replace(/[^A-Z0-9]/g, ''))
@@ -139,7 +156,8 @@ export class Auth {
         { subject: account, limit: this.#config.login.maxFailuresPerAccount },
         { subject: `ip:${client.ip ?? 'unknown'}`, limit: this.#config.login.maxFailuresPerIp },
       ],
-      'too many failed logins; try again later',
+      (retryAfterSeconds) =>
+        `too many failed logins; try again in ${waitInWords(retryAfterSeconds)}`,
     );
 
     const user = await this.#db.k
@@ -171,9 +189,13 @@ export class Auth {
           ],
         });
       }
-      const ok = /^\d{6}$/.test(input.totp)
-        ? await this.#consumeTotp(user, this.#sealer.open(user.totp_secret), input.totp)
-        : await this.#consumeRecoveryCode(user.id, input.totp);
+      // Authenticator apps show a code as '504 993'; a recovery code is `XXXXX-XXXXX`. Spaces and
+      // hyphens are left out before telling them apart (and a recovery code's hash ignores them
+      // and the case), so either is taken however it was typed.
+      const code = input.totp.replace(/[\s-]/g, '');
+      const ok = /^\d{6}$/.test(code)
+        ? await this.#consumeTotp(user, this.#sealer.open(user.totp_secret), code)
+        : await this.#consumeRecoveryCode(user.id, code);
       if (!ok) {
         await this.#pruneFailures();
         throw new AppError('TOTP_INVALID', 'the code is wrong or was already used');
@@ -202,7 +224,7 @@ export class Auth {
    */
   async #reserveAttempt(
     subjects: readonly { subject: string; limit: number }[],
-    message: string,
+    message: (retryAfterSeconds: number) => string,
   ): Promise<number[]> {
     const now = this.#clock.now();
     const windowMs = this.#config.login.windowSeconds * 1000;
@@ -227,7 +249,7 @@ export class Auth {
         const oldest = rows.at(-1);
         if (rows.length >= limit && oldest !== undefined) {
           const retryAfterSeconds = Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000));
-          throw new AppError('RATE_LIMITED', message, { retryAfterSeconds });
+          throw new AppError('RATE_LIMITED', message(retryAfterSeconds), { retryAfterSeconds });
         }
       }
       const inserted = await trx
@@ -470,7 +492,8 @@ export class Auth {
     const account = `account:${auth.user.email.toLowerCase()}`;
     const reserved = await this.#reserveAttempt(
       [{ subject: account, limit: this.#config.login.maxFailuresPerAccount }],
-      'too many wrong passwords; try again later',
+      (retryAfterSeconds) =>
+        `too many wrong passwords; try again in ${waitInWords(retryAfterSeconds)}`,
     );
     if (!(await this.#passwords.verify(auth.user.password_hash, currentPassword))) {
       await this.#pruneFailures();

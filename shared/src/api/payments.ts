@@ -76,7 +76,10 @@ export const TRANSACTION_STATUSES = [
 export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
 
-/** The order's originating transaction type as the gateway names it. */
+/**
+ * The order's originating transaction type as the gateway names it; in lists, a two-step payout
+ * that was paid is a `payout` (the gateway keeps calling its order `payout-check`).
+ */
 export const TRANSACTION_TYPES = [
   'sale',
   'preauth',

@@ -450,6 +450,11 @@ export const PaymentLinkSchema = z.object({
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   canDecide: z.boolean(),
+  /**
+   * when `decidedBy` approved or rejected it (null: not decided; absent from older instances), as a
+   * payout's `decidedAt`
+   */
+  decidedAt: IsoDateTimeSchema.nullable().optional(),
   /** when a held payout-form lapses (PAYOUT_HOLD_MAX_AGE_MS after its creation), or lapsed */
   expiresAt: IsoDateTimeSchema.nullable(),
   /**
@@ -462,6 +467,8 @@ export const PaymentLinkSchema = z.object({
       orderid: z.string(),
       status: TransactionStatusSchema,
       stage: z.string().nullable(),
+      /** the order's own last change (absent from older instances); not the link's `updatedAt` */
+      updatedAt: IsoDateTimeSchema.optional(),
     })
     .nullable(),
   createdAt: IsoDateTimeSchema,

@@ -77,9 +77,10 @@ export type TotpEnrolResponse = z.infer<typeof TotpEnrolResponseSchema>;
 
 /** `POST /api/session/totp/confirm` body: a current code from the authenticator app. */
 export const TotpConfirmRequestSchema = z.strictObject({
+  /** typed as authenticator apps show it (`504 993`): spaces and hyphens are taken out */
   code: z
     .string()
-    .trim()
+    .overwrite((typed) => typed.replace(/[\s-]/g, ''))
     .regex(/^\d{6}$/, 'a 6-digit code'),
 });
 export type TotpConfirmRequest = z.infer<typeof TotpConfirmRequestSchema>;

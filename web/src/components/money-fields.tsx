@@ -3,6 +3,7 @@ import TextField from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { fieldHelp } from '../lib/field-help';
+import { currencyRefusal } from '../lib/form-errors';
 import { isAmountRefusal, localAmountExample } from '../lib/money';
 
 /**
@@ -10,7 +11,8 @@ import { isAmountRefusal, localAmountExample } from '../lib/money';
  * shared rules' words. `children` are more fields in the same grid (e.g. a subscription's period).
  * The amount stays text: the form's schema (AmountInputSchema) turns it into a decimal string,
  * never a float, reading the locale's decimal mark ('12,50' in de-DE) as well as a point. Its
- * refusals (thousands separators, above the largest amount) are said as they are.
+ * refusals (thousands separators, above the largest amount) are said as they are. A currency is
+ * refused for the rule it broke: its form, no cents (JPY), or no real currency (XXX).
  */
 export function MoneyFields({
   amount,
@@ -60,7 +62,11 @@ export function MoneyFields({
         required
         disabled={disabled}
         error={currencyError !== undefined}
-        helperText={fieldHelp(currencyError, 'A 3-letter ISO code, e.g. EUR.', 'ISO code')}
+        helperText={fieldHelp(
+          currencyError,
+          currencyRefusal(currencyError?.message) ?? 'A 3-letter ISO code, e.g. EUR.',
+          'ISO code',
+        )}
         {...currency}
       />
       {children}

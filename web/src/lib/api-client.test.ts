@@ -72,7 +72,23 @@ describe('api client', () => {
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.status).toBe(429);
     expect(error.requestId).toBe('req-1');
-    expect(describeError(error)).toBe('Too many attempts. Try again in 30 s.');
+    expect(describeError(error)).toBe('Too many attempts. Try again in 30 seconds.');
+  });
+
+  it('when a lockout lasts minutes, then the wait is said in whole minutes rounded up, not in seconds', () => {
+    const locked = (retryAfterSeconds: number) =>
+      describeError(
+        new ApiError({
+          code: 'RATE_LIMITED',
+          status: 429,
+          message: 'too many failed logins',
+          details: { retryAfterSeconds },
+        }),
+      );
+    expect(locked(833)).toBe('Too many attempts. Try again in 14 minutes.');
+    expect(locked(40)).toBe('Too many attempts. Try again in 40 seconds.');
+    expect(locked(60)).toBe('Too many attempts. Try again in 1 minute.');
+    expect(locked(3_700)).toBe('Too many attempts. Try again in 1 hour and 2 minutes.');
   });
 
   it('when validation fails, then the field errors are available by path', async () => {

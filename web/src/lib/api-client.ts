@@ -11,6 +11,7 @@ import {
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
 import { fieldSentence, withFieldLabels } from './field-labels';
+import { formatDuration } from './format';
 
 /** Failures that happen before the BFF could answer with its envelope. */
 export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE';
@@ -184,6 +185,16 @@ export async function apiCommand(
 }
 
 /**
+ * A lockout's wait in words, as the BFF's message says it: seconds under a minute, else whole
+ * minutes rounded up ('14 minutes' for 833 s, '40 seconds'); `Retry-After` stays in seconds.
+ */
+function waitInWords(seconds: number): string {
+  return formatDuration(
+    seconds < 60 ? Math.max(1, Math.ceil(seconds)) * 1000 : Math.ceil(seconds / 60) * 60_000,
+  );
+}
+
+/**
  * A sentence for a snackbar or an alert, chosen by code; the server's text is the fallback. A field
  * the refusal names is said by its label ('Card reference: …'), never by its API name: this is
  * what is shown when no field of the screen took the server's message.
@@ -209,7 +220,7 @@ export function describeError(error: unknown): string {
       const seconds = error.details?.retryAfterSeconds;
       return seconds === undefined
         ? 'Too many attempts. Wait a moment and try again.'
-        : `Too many attempts. Try again in ${seconds} s.`;
+        : `Too many attempts. Try again in ${waitInWords(seconds)}.`;
     }
     case 'VALIDATION_FAILED':
       return error.fieldErrors.length === 0

@@ -60,6 +60,7 @@ export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): Payme
     returnUrl: 'https://shop.example/thanks',
     createdBy: { id: 'u-fin', email: 'fin@example.com' },
     decidedBy: null,
+    decidedAt: null,
     rejectReason: null,
     errorCode: null,
     errorMessage: null,
@@ -71,6 +72,15 @@ export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): Payme
     ...overrides,
   });
 }
+
+/** Each kind as the BFF's timeline titles say it. */
+const KIND_WORDS: Record<PaymentLinkKind, string> = {
+  'sale-form': 'Sale form',
+  'preauth-form': 'Preauthorization form',
+  'payment-form': 'Payment form',
+  'account-verification-form': 'Account verification form',
+  'payout-form': 'Payout form',
+};
 
 const LINK_ROLE: Record<PaymentLinkKind, Role> = {
   'sale-form': 'finance',
@@ -233,7 +243,7 @@ export class FakeLinks {
       {
         at: link.createdAt,
         kind: 'staff',
-        title: `${link.kind} link created`,
+        title: `${KIND_WORDS[link.kind]} link created`,
         actor: link.createdBy.email,
         data: { held: link.kind === 'payout-form' },
       },
@@ -242,7 +252,7 @@ export class FakeLinks {
       events.push({
         at: link.updatedAt,
         kind: 'staff',
-        title: `payout-form link ${link.rejectReason === null ? 'approved' : 'rejected'}`,
+        title: `Payout form link ${link.rejectReason === null ? 'approved' : 'rejected'}`,
         actor: link.decidedBy.email,
         data: link.rejectReason === null ? {} : { reason: link.rejectReason },
       });
@@ -251,7 +261,7 @@ export class FakeLinks {
       events.push({
         at: link.updatedAt,
         kind: 'gateway',
-        title: link.kind,
+        title: `${KIND_WORDS[link.kind]} sent to the gateway; its page is ready`,
         actor: link.decidedBy?.email ?? link.createdBy.email,
         data: { outcome: 'reply', httpStatus: 200 },
       });
@@ -319,7 +329,12 @@ export class FakeLinks {
       if (!parsed.success) return this.validation(parsed.error.issues);
       next = { ...link, state: 'rejected', expiresAt: null, rejectReason: parsed.data.reason };
     }
-    next = { ...next, decidedBy: { id: user.id, email: user.email }, updatedAt: iso(900) };
+    next = {
+      ...next,
+      decidedBy: { id: user.id, email: user.email },
+      decidedAt: iso(900),
+      updatedAt: iso(900),
+    };
     this.links = this.links.map((l) => (l.id === next.id ? next : l));
     return {
       status: 200,

@@ -148,7 +148,11 @@ export class FakeSubscriptions {
         schedule: {
           period: body.period,
           interval: body.interval,
-          start: iso(600 + n),
+          // as the BFF: the start date's midnight UTC, else now (the first charge is made at once)
+          start:
+            body.startDate === undefined
+              ? new Date().toISOString()
+              : `${body.startDate}T00:00:00.000Z`,
           maxPayments: body.maxPayments ?? null,
           paymentsMade: 0,
           nextChargeAt: iso(600 + n),

@@ -23,8 +23,12 @@ function csvCell(value: unknown): string {
           : JSON.stringify(value);
   // Formula injection: a cell starting with = + - @ is prefixed so spreadsheets show it as text.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  // A `;` is quoted too (the separator of German or French spreadsheets), as in the transactions CSV.
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
+
+/** The byte-order mark tells Excel the file is UTF-8 (as the transactions CSV's does). */
+const UTF8_BOM = '\uFEFF';
 
 export function csvLine(row: AuditRow): string {
   return `${AUDIT_EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n`;
@@ -83,7 +87,7 @@ export function auditHandlers(s: Services) {
         format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       filename: `paydesk-audit-${stamp}.${format}`,
       write: async (res: Response) => {
-        if (format === 'csv') await write(res, `${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`);
+        if (format === 'csv') await write(res, `${UTF8_BOM}${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`);
         for await (const row of s.audit.stream(f)) {
           await write(res, format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`);
         }

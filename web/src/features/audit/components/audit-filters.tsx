@@ -52,7 +52,7 @@ const OUTCOME_LABELS: Record<AuditOutcome, string> = {
 /**
  * Edits a draft; the URL (and so the table) changes only on "Apply", so typing does not fire requests.
  * The draft follows the applied filter (back/forward) without a remount, so the keyboard focus
- * stays in the form after "Apply".
+ * stays in the form after "Apply". "Clear" empties the form and the applied filters, if any.
  */
 export function AuditFilters({
   value,
@@ -61,7 +61,7 @@ export function AuditFilters({
   value: AuditFilter;
   onApply: (filter: AuditFilter) => void;
 }) {
-  const [draft, setDraft] = useAppliedDraft(value, draftOf);
+  const [draft, setDraft, resetTo] = useAppliedDraft(value, draftOf);
   const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
   };
@@ -125,6 +125,8 @@ export function AuditFilters({
         </Button>
         <Button
           onClick={() => {
+            // The form empties even when nothing was applied (a draft that was never applied).
+            resetTo({});
             onApply({});
           }}
         >

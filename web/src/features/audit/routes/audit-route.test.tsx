@@ -328,6 +328,26 @@ describe('audit log screen', () => {
     expect(screen.getByText('3 rows')).toBeInTheDocument();
   });
 
+  it('when a backwards date range was never applied, then Clear empties the form, its error goes and Apply works again', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByRole('table', { name: 'Audit log' });
+    const from = screen.getByLabelText('From (your time)');
+    const to = screen.getByLabelText('To (your time)');
+    await app.user.type(from, '2026-11-25T12:00');
+    await app.user.type(to, '2026-11-24T12:00');
+    await app.user.type(screen.getByLabelText('Actor'), 'sam@example.com');
+    expect(screen.getByText('Must be after “From”.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apply filters' })).toBeDisabled();
+    await app.user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(from).toHaveValue('');
+    expect(to).toHaveValue('');
+    expect(screen.getByLabelText('Actor')).toHaveValue('');
+    expect(screen.queryByText('Must be after “From”.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Apply filters' })).toBeEnabled();
+    expect(app.location()).toBe('/audit');
+  });
+
   it('when a date range is entered in local time, then UTC instants are sent', async () => {
     const bff = new FakeBff();
     const app = renderApp('/audit', bff);

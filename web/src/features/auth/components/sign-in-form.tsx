@@ -25,6 +25,14 @@ function messageFor(error: unknown): string {
   }
 }
 
+/**
+ * The code without the spaces authenticator apps show in it ('504 993' → '504993'); a recovery
+ * code keeps its hyphen (the BFF takes it with or without, in either case).
+ */
+function codeAsSent(code: string | undefined): string | undefined {
+  return code?.replace(/\s+/g, '');
+}
+
 /** E-mail and password; a second step asks for the TOTP code when the server says it is required. */
 export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionResponse) => void }) {
   const [needsTotp, setNeedsTotp] = useState(false);
@@ -60,7 +68,11 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionRespon
       aria-label="Sign in"
       onSubmit={(event) => {
         void handleSubmit((values) => {
-          mutation.mutate(needsTotp ? values : { email: values.email, password: values.password });
+          mutation.mutate(
+            needsTotp
+              ? { ...values, totp: codeAsSent(values.totp) }
+              : { email: values.email, password: values.password },
+          );
         })(event);
       }}
     >

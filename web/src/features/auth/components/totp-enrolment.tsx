@@ -105,7 +105,7 @@ function ConfirmCode({
             label="Code from the app"
             autoComplete="one-time-code"
             required
-            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
             error={formState.errors.code !== undefined}
             helperText={formState.errors.code?.message ?? '6 digits'}
             {...register('code')}

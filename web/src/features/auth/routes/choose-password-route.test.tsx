@@ -126,7 +126,7 @@ describe('choose your password', () => {
       within(form).getByRole('button', { name: 'Save my password and continue' }),
     );
     expect(await within(form).findByRole('alert')).toHaveTextContent(
-      'Too many attempts. Try again in 60 s.',
+      'Too many attempts. Try again in 1 minute.',
     );
   });
 

@@ -89,6 +89,23 @@ describe('sign-in', () => {
     ]);
   });
 
+  it('when the code is typed as authenticator apps show it, with a space, then it is sent without the space and signs in', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'sam@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const code = await screen.findByLabelText(/Authentication code/);
+    await app.user.type(code, `${VALID_TOTP.slice(0, 3)} ${VALID_TOTP.slice(3)}`);
+    await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/');
+    });
+    expect(app.bff.requestsTo('POST', '/api/session').map((r) => r.body)).toEqual([
+      { email: 'sam@example.com', password: DEMO_PASSWORD },
+      { email: 'sam@example.com', password: DEMO_PASSWORD, totp: VALID_TOTP },
+    ]);
+  });
+
   it('when the account is disabled, then the form says so', async () => {
     const app = renderApp('/sign-in', signedOut());
     await app.user.type(await screen.findByLabelText(/E-mail/), 'fin@example.com');

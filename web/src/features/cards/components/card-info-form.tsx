@@ -11,7 +11,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
-import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { applyServerFieldErrors, sentenceOf } from '../../../lib/form-errors';
 import { Facts, Panel } from '../../transactions/components/amounts-panel';
 import { requestCardInfo } from '../api/cards';
 
@@ -65,7 +65,11 @@ export function CardInfoForm({
       // The BFF names the path parameter `params.cardRefId`.
       if (isApiError(error) && error.fieldErrors.some((f) => f.path === 'params.cardRefId')) {
         const field = error.fieldErrors.find((f) => f.path === 'params.cardRefId');
-        setError('cardRefId', { type: 'server', message: field?.message ?? 'Check this field.' });
+        setError('cardRefId', {
+          type: 'server',
+          message:
+            field === undefined ? 'Check this field.' : sentenceOf('cardRefId', field.message),
+        });
       }
       applyServerFieldErrors(error, setError, ['cardRefId', 'reason']);
     },

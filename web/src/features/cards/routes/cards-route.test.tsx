@@ -98,7 +98,9 @@ describe('cards', () => {
     await app.user.type(lookupForm().getByLabelText(/Reason/), 'checking');
     await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
     expect(
-      await lookupForm().findByText('must be 1-64 letters, digits, dots, dashes or underscores'),
+      await lookupForm().findByText(
+        'This must be 1-64 letters, digits, dots, dashes or underscores.',
+      ),
     ).toBeInTheDocument();
   });
 
@@ -278,7 +280,7 @@ describe('cards', () => {
     expect(bff.payments.transactions.filter((t) => t.type === 'rebill')).toHaveLength(1);
   });
 
-  it('when the server names a rebill field, then the form comes back with the message next to it', async () => {
+  it('when the server names a rebill field, then the form comes back with the message next to it, as a sentence', async () => {
     const bff = bffAs(['finance']).on('POST /api/rebills', () => ({
       status: 400,
       body: {
@@ -311,7 +313,7 @@ describe('cards', () => {
     await app.user.click(confirm.getByRole('button', { name: /Charge/ }));
     const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
     expect(
-      await back.findByText('no configured endpoint takes GBP (configured: EUR, USD)'),
+      await back.findByText('No configured endpoint takes GBP (configured: EUR, USD).'),
     ).toBeInTheDocument();
   });
 
@@ -338,8 +340,10 @@ describe('cards', () => {
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
     await app.user.click(confirm.getByRole('button', { name: /Charge/ }));
     const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
-    expect(await back.findByText(message)).toBeInTheDocument();
-    expect(back.getByLabelText(/Card reference id/)).toHaveAccessibleDescription(message);
+    // Said as the form's own sentences are: a capital and a full stop.
+    const sentence = 'The gateway does not know this card reference on endpoint 1001.';
+    expect(await back.findByText(sentence)).toBeInTheDocument();
+    expect(back.getByLabelText(/Card reference id/)).toHaveAccessibleDescription(sentence);
     expect(screen.queryByText(/cardRefId/)).not.toBeInTheDocument();
   });
 

@@ -34,8 +34,20 @@ describe('home windows', () => {
     expect(windowCaption(week, 7, now, 'America/New_York')).toBe(
       'UTC days Nov 19 – Nov 25 (from 7:00 PM on Nov 18 your time)',
     );
+    // In Tokyo it is already Nov 26 (midnight): the day began on the date before the user's today.
     expect(windowCaption(today, 1, now, 'Asia/Tokyo')).toBe(
+      'UTC day Nov 25 (from 9:00 AM on Nov 25 your time)',
+    );
+    // Earlier that day, Tokyo's date is the UTC date: the time alone says it.
+    expect(windowCaption(today, 1, new Date('2026-11-25T10:00:00.000Z'), 'Asia/Tokyo')).toBe(
       'UTC day Nov 25 (from 9:00 AM your time)',
+    );
+    // On Kiritimati (UTC+14) it is 5 AM on Nov 26: the day that began at 2 PM was yesterday.
+    expect(windowCaption(today, 1, now, 'Pacific/Kiritimati')).toBe(
+      'UTC day Nov 25 (from 2:00 PM on Nov 25 your time)',
+    );
+    expect(windowCaption(week, 7, now, 'Pacific/Kiritimati')).toBe(
+      'UTC days Nov 19 – Nov 25 (from 2:00 PM on Nov 19 your time)',
     );
     expect(windowCaption(today, 1, now, 'UTC')).toBe('UTC day Nov 25');
     expect(windowCaption(today, 1, now, 'Europe/London')).toBe('UTC day Nov 25');

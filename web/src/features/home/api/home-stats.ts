@@ -36,7 +36,9 @@ export function windowStart(days: number, now: Date = new Date()): string {
 /**
  * Which days a window of `windowStart` covers, in words, with when it began on the user's clock:
  * 'UTC day Nov 25 (from 7:00 PM on Nov 24 your time)'; for several days
- * 'UTC days Nov 19 – Nov 25 (…)'. Nothing about the user's clock when it is on UTC.
+ * 'UTC days Nov 19 – Nov 25 (…)'. The local date is left out only when it is the UTC date, both
+ * then and now ('from 9:00 AM your time' in Tokyo before its midnight); nothing about the user's
+ * clock when it is on UTC.
  */
 export function windowCaption(
   from: string,
@@ -65,7 +67,11 @@ export function windowCaption(
   const sameClock =
     localTime.format(start) === utcTime.format(start) && localDay.format(start) === utcDay(start);
   if (sameClock) return span;
-  const on = localDay.format(start) === utcDay(start) ? '' : ` on ${localDay.format(start)}`;
+  // The local date is named unless it is the UTC date both when the window began and now: far
+  // east of UTC, a window that began this UTC day may have begun on the user's yesterday.
+  const sameDates =
+    localDay.format(start) === utcDay(start) && localDay.format(now) === utcDay(now);
+  const on = sameDates ? '' : ` on ${localDay.format(start)}`;
   return `${span} (from ${localTime.format(start)}${on} your time)`;
 }
 

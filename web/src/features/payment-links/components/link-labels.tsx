@@ -29,21 +29,44 @@ const LOOK: Record<
 
 type Look = (typeof LOOK)[PaymentLinkState];
 
-/** What a sent link's order says: once the customer used the page, the link is no longer to share. */
+/** What came of an approved order afterwards (its stage): a hold captured or released, a refund. */
+function laterLook(kind: PaymentLinkKind, stage: string | null): Look | null {
+  switch (stage) {
+    case 'voided':
+    case 'hold_cancelled':
+      return { label: kind === 'preauth-form' ? 'Hold released' : 'Voided', color: 'default' };
+    case 'returned':
+      return { label: 'Returned', color: 'default' };
+    case 'partially_returned':
+      return { label: 'Partially returned', color: 'success' };
+    case 'captured':
+    case 'settled':
+      return kind === 'preauth-form' ? { label: 'Captured', color: 'success' } : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * What a sent link's order says, including what happened to it afterwards (a captured hold, a
+ * refund): once the customer used the page, the link is no longer to share.
+ */
 function orderLook(kind: PaymentLinkKind, order: PaymentLinkOrder): Look {
   switch (order.status) {
     case 'approved':
-      return {
-        label:
-          kind === 'preauth-form'
-            ? 'Authorized'
-            : kind === 'account-verification-form'
-              ? 'Verified'
-              : kind === 'payout-form'
-                ? 'Paid out'
-                : 'Paid',
-        color: 'success',
-      };
+      return (
+        laterLook(kind, order.stage) ?? {
+          label:
+            kind === 'preauth-form'
+              ? 'Authorized'
+              : kind === 'account-verification-form'
+                ? 'Verified'
+                : kind === 'payout-form'
+                  ? 'Paid out'
+                  : 'Paid',
+          color: 'success',
+        }
+      );
     case 'processing':
       return { label: 'Customer paying', color: 'info' };
     case 'unknown':
@@ -62,6 +85,23 @@ export function LinkStateChip({ link }: { link: Pick<PaymentLink, 'state' | 'kin
       ? orderLook(link.kind, link.order)
       : LOOK[link.state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
+}
+
+/**
+ * Whether the customer (payee) used the page and its order ended: the page cannot be used again,
+ * so its address is no longer to share. An order still processing (or unknown) may yet be paid.
+ */
+export function pageUsedUp(link: Pick<PaymentLink, 'order'>): boolean {
+  return (
+    link.order !== null && link.order.status !== 'processing' && link.order.status !== 'unknown'
+  );
+}
+
+/** 'declined', 'approved (partially returned)': a stage that repeats the status is said once. */
+export function orderStatusText(order: Pick<PaymentLinkOrder, 'status' | 'stage'>): string {
+  const status = order.status.replace(/_/g, ' ');
+  const stage = order.stage?.replace(/_/g, ' ') ?? null;
+  return stage === null || stage === status ? status : `${status} (${stage})`;
 }
 
 /**

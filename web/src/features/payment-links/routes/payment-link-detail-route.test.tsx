@@ -7,6 +7,8 @@ import { renderApp } from '../../../test/render-app';
 const SENT = '30000000-0000-4000-8000-000000000001';
 const HELD = '30000000-0000-4000-8000-000000000002';
 const LOST = '30000000-0000-4000-8000-000000000003';
+/** when link 1's order last changed: later than the link itself (makeLink(1): 09:01) */
+const ORDER_CHANGED = '2026-11-20T11:30:00.000Z';
 
 // Finance created sale-form 1 (sent); Otto (ops) created payout-form 2; link 3's reply was lost.
 function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
@@ -33,12 +35,13 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
     orderid: '800001',
     status: 'approved',
     stage: 'captured',
+    updatedAt: ORDER_CHANGED,
   });
   return bff;
 }
 
 describe('payment link detail', () => {
-  it('when a reader opens a sent link from the list, then its page shows the address to copy, the gateway order and its history', async () => {
+  it('when a reader opens a paid link from the list, then its page shows the gateway order (with its own last change) and its history, and no address to copy (the page was used)', async () => {
     const app = renderApp('/payment-links', bffAs(['support']));
     await app.user.click(await screen.findByRole('link', { name: 'Invoice 1' }));
     await waitFor(() => {
@@ -50,10 +53,13 @@ describe('payment link detail', () => {
     // the customer paid: the state says so, not that the link is still to share
     expect(screen.getByText('Paid')).toBeInTheDocument();
     expect(screen.queryByText('Ready to share')).not.toBeInTheDocument();
-    expect(screen.getByLabelText('Page address')).toHaveValue(
-      'https://gateway.example/paynet/form/1',
-    );
+    expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
+    expect(screen.getByText(/The page cannot be used again\./)).toBeInTheDocument();
     expect(screen.getByText('payer1@example.com')).toBeInTheDocument();
+    // the order's own last change, not the link's
+    const order = screen.getByRole('region', { name: 'Gateway order' });
+    expect(order.querySelector(`time[datetime="${ORDER_CHANGED}"]`)).not.toBeNull();
+    expect(order.querySelector(`time[datetime="${makeLink(1).updatedAt}"]`)).toBeNull();
     // the customer paid: the order's callback told Paydesk
     expect(screen.getByText('800001')).toBeInTheDocument();
     expect(screen.getByText('Approved')).toBeInTheDocument();
@@ -62,8 +68,10 @@ describe('payment link detail', () => {
       '/transactions/00000000-0000-4000-8000-000000000009',
     );
     const timeline = screen.getByRole('list', { name: 'Timeline' });
-    expect(within(timeline).getByText('sale-form link created')).toBeInTheDocument();
-    expect(within(timeline).getByText('sale-form')).toBeInTheDocument();
+    expect(within(timeline).getByText('Sale form link created')).toBeInTheDocument();
+    expect(
+      within(timeline).getByText('Sale form sent to the gateway; its page is ready'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
@@ -106,13 +114,17 @@ describe('payment link detail', () => {
     expect(await screen.findByText('Approved')).toBeInTheDocument();
     expect(screen.getByText('Paid')).toBeInTheDocument();
     expect(
-      screen.getByText('The customer used the page: its order is approved (captured).'),
+      screen.getByText(
+        'The customer used the page: its order is approved (captured). The page cannot be used again.',
+      ),
     ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'its order’s page' })).toBeInTheDocument();
   });
 
   it('when another ops user opens a held payout-form, then they may approve it there and its page address appears', async () => {
-    const app = renderApp(`/payment-links/${HELD}`, bffAs(['ops']));
+    const bff = bffAs(['ops']);
+    const app = renderApp(`/payment-links/${HELD}`, bff);
     expect(
       await screen.findByRole('heading', { name: 'Payout form link of €75.00' }),
     ).toBeInTheDocument();
@@ -138,8 +150,59 @@ describe('payment link detail', () => {
       'https://gateway.example/paynet/form/ppl-2',
     );
     const timeline = screen.getByRole('list', { name: 'Timeline' });
-    expect(within(timeline).getByText('payout-form link approved')).toBeInTheDocument();
+    expect(within(timeline).getByText('Payout form link approved')).toBeInTheDocument();
     expect(screen.getByText('Approved by')).toBeInTheDocument();
+    // when it was decided, as a payout's page says it
+    const fourEyes = screen.getByRole('region', { name: 'Four eyes' });
+    expect(within(fourEyes).getByText('Decided')).toBeInTheDocument();
+    const decidedAt = bff.links.links.find((l) => l.id === HELD)?.decidedAt ?? '';
+    expect(decidedAt).not.toBe('');
+    expect(fourEyes.querySelector(`time[datetime="${decidedAt}"]`)).not.toBeNull();
+  });
+
+  it('when a preauthorization-form link’s hold was captured afterwards, then the link says Captured, not Authorized', async () => {
+    const bff = bffAs(['finance']);
+    bff.links.links = bff.links.links.map((l) =>
+      l.id === SENT ? { ...l, kind: 'preauth-form' as const } : l,
+    );
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: 'authorized',
+      updatedAt: ORDER_CHANGED,
+    });
+    const view = renderApp(`/payment-links/${SENT}`, bff);
+    expect(await screen.findByText('Authorized')).toBeInTheDocument();
+    view.unmount();
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: 'captured',
+      updatedAt: ORDER_CHANGED,
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    expect(await screen.findByText('Captured')).toBeInTheDocument();
+    expect(screen.queryByText('Authorized')).not.toBeInTheDocument();
+  });
+
+  it('when a link’s order was declined, then the page says so once (not “declined (declined)”) and offers no address to copy', async () => {
+    const bff = bffAs(['finance']);
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'declined',
+      stage: 'declined',
+      updatedAt: ORDER_CHANGED,
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    expect(
+      await screen.findByText(
+        'The customer used the page: its order is declined. The page cannot be used again.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
   });
 
   it('when a reader who neither created nor approved a sent payout-form opens it, then no page address shows and the page says who sends it to the payee; its approver sees the address', async () => {

@@ -31,7 +31,14 @@ import {
   refreshLink,
 } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
-import { KIND_LABELS, LinkStateChip, pageHolders, pageWithheld } from '../components/link-labels';
+import {
+  KIND_LABELS,
+  LinkStateChip,
+  orderStatusText,
+  pageHolders,
+  pageUsedUp,
+  pageWithheld,
+} from '../components/link-labels';
 import { useStatusCheck } from '../../../components/refresh-button';
 
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
@@ -60,8 +67,8 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       if (link.order !== null) {
         return (
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
-            The {who} used the page: its order is {link.order.status.replace(/_/g, ' ')}
-            {link.order.stage ? ` (${link.order.stage.replace(/_/g, ' ')})` : ''}.
+            The {who} used the page: its order is {orderStatusText(link.order)}.
+            {pageUsedUp(link) ? ' The page cannot be used again.' : ''}
           </Alert>
         );
       }
@@ -138,11 +145,18 @@ function DetailView({
   const amount =
     link.amount !== null && link.currency !== null ? formatMoney(link.amount, link.currency) : null;
   const held = link.kind === 'payout-form';
+  const decidedAt = link.decidedAt ?? null;
   const decided: FactRow[] = !held
     ? []
     : link.decidedBy === null
       ? [['Decided', link.state === 'pending_approval' ? 'not yet' : '—']]
-      : [[link.rejectReason === null ? 'Approved by' : 'Rejected by', link.decidedBy.email]];
+      : [
+          [link.rejectReason === null ? 'Approved by' : 'Rejected by', link.decidedBy.email],
+          // when, as a payout's page says it (absent from an older instance's reply)
+          ...(decidedAt === null
+            ? []
+            : ([['Decided', <DateTime key="d" value={decidedAt} />]] as FactRow[])),
+        ];
   // A lost reply never named the orderid; the order's callback may have since.
   const known = link.orderid ?? link.order?.orderid ?? null;
   const orderid: React.ReactNode = known === null ? 'not known' : <code>{known}</code>;
@@ -191,7 +205,7 @@ function DetailView({
       <Stack spacing={2}>
         <StateNote link={link} />
         {checkResult}
-        {link.redirectUrl !== null ? (
+        {link.redirectUrl !== null && !pageUsedUp(link) ? (
           <Box sx={{ maxWidth: 720 }}>
             <CopyableText label="Page address" value={link.redirectUrl} />
           </Box>
@@ -241,7 +255,15 @@ function DetailView({
                 ['Client order id', <code key="c">{link.clientOrderId}</code>],
                 ['Gateway order id', orderid],
                 ['Order status', order],
-                ['Last change', <DateTime key="u" value={link.updatedAt} />],
+                // the order's own last change (its callbacks, a capture, a refund), not the link's
+                [
+                  'Last change',
+                  link.order?.updatedAt === undefined ? (
+                    '—'
+                  ) : (
+                    <DateTime key="u" value={link.order.updatedAt} />
+                  ),
+                ],
               ]}
             />
           </Panel>

@@ -472,6 +472,6 @@ describe('payment links', () => {
     await app.user.type(dialog.getByLabelText(/Postal code/), '00000');
     await app.user.type(dialog.getByLabelText(/Country/), 'DE');
     await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
-    expect(await dialog.findByText('unknown postal code')).toBeInTheDocument();
+    expect(await dialog.findByText('Unknown postal code.')).toBeInTheDocument();
   });
 });

@@ -27,6 +27,7 @@ import type { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
+import { sentenceOf } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
@@ -128,25 +129,6 @@ function candidateOf(draft: Draft): unknown {
     mode: draft.mode,
     ...(draft.endpointId.trim() === '' ? {} : { endpointId: draft.endpointId }),
   };
-}
-
-/** A rule's words that say what the field must be: "must be …", "is not …", "fails …". */
-const RULE = /^(must|is|are|fails|has|does|cannot)\b/;
-
-/**
- * A refusal of the field at `path` as a sentence: a rule ("must be …") is said of "This", a
- * message that is a sentence of its own ("the card expired at the end of 01/2025") starts with a
- * capital. An amount's form is said as the other amount fields say it, with the locale's decimal
- * mark ("e.g. 19,99" in de-DE).
- */
-function sentenceOf(path: string, message: string, rule: string): string {
-  if (path === 'amount' && rule === 'invalid_format')
-    return `An amount above zero with at most 2 decimals, e.g. ${localAmountExample('19.99')}.`;
-  if (message === 'is required') return 'Required.';
-  const sentence = RULE.test(message)
-    ? `This ${message}`
-    : `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
-  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 /** Sentences a person can act on, by field path (`destination.cardNumber`). */

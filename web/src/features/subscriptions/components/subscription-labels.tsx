@@ -3,6 +3,7 @@ import type {
   SubscriptionPeriod,
   SubscriptionSchedule,
   SubscriptionState,
+  SubscriptionSummary,
 } from '@paydesk/shared/api';
 
 const LOOK: Record<
@@ -46,3 +47,29 @@ export const PERIOD_LABELS: Record<SubscriptionPeriod, string> = {
   week: 'Weeks',
   month: 'Months',
 };
+
+/**
+ * How long after its due time a first charge Paydesk has not learned of is still said to be on its
+ * way (the gateway charges a plan starting today at once; its callback comes within seconds).
+ */
+export const FIRST_CHARGE_WAIT_MS = 15 * 60_000;
+
+/** How far the BFF's clock (a plan's start "now") may run ahead of the browser's. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Where a plan's first charge stands while Paydesk knows of none: `being_made` when it was due
+ * (today's plan: at once) less than FIRST_CHARGE_WAIT_MS ago, `late` after that, null when a charge
+ * is known, none is due yet, or no plan exists.
+ */
+export function firstChargeWait(
+  plan: Pick<SubscriptionSummary, 'state' | 'schedule'>,
+  now: number,
+): 'being_made' | 'late' | null {
+  if (plan.schedule.paymentsMade > 0) return null;
+  if (plan.state !== 'active' && plan.state !== 'sending' && plan.state !== 'unknown') return null;
+  const due = Date.parse(plan.schedule.start);
+  // A start a little ahead of this browser's clock is the BFF's clock running ahead: due already.
+  if (Number.isNaN(due) || due > now + CLOCK_SKEW_MS) return null;
+  return now - due <= FIRST_CHARGE_WAIT_MS ? 'being_made' : 'late';
+}

@@ -10,7 +10,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { SubscriptionDetail, TransactionSummary } from '@paydesk/shared/api';
+import type { SubscriptionDetail } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
@@ -22,11 +22,41 @@ import { RequireRoles } from '../../auth/components/require-roles';
 import { SCREENS } from '../../shell/navigation';
 import { Facts, Panel } from '../../transactions/components/amounts-panel';
 import { StatusChip } from '../../transactions/components/status-chip';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { useSubscriptionChargeEvents } from '../api/charge-events';
 import { subscriptionDetailQueryOptions } from '../api/subscriptions';
-import { chargesText, periodText, SubscriptionStateChip } from '../components/subscription-labels';
+import {
+  chargesText,
+  firstChargeWait,
+  periodText,
+  SubscriptionStateChip,
+} from '../components/subscription-labels';
+
+/** How often a plan whose first charge is on its way is asked for again (events may go by first). */
+const FIRST_CHARGE_POLL_MS = 2_000;
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
-function Charges({ charges }: { charges: TransactionSummary[] }) {
+/** `asOf`: when the detail was fetched (what it says is true as of then). */
+function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number }) {
+  const { charges } = detail;
+  const wait = charges.length === 0 ? firstChargeWait(detail, asOf) : null;
+  if (wait === 'being_made') {
+    return (
+      <Alert severity="info">
+        First charge being made: the gateway charges the card at once, and the charge shows here as
+        soon as Paydesk learns it (this page updates by itself). Do not create the plan again.
+      </Alert>
+    );
+  }
+  if (wait === 'late') {
+    return (
+      <Alert severity="warning">
+        The first charge was due <DateTime value={detail.schedule.start} />, but Paydesk has not
+        learned of it yet: it shows here when the gateway’s callback comes. Do not create the plan
+        again: the gateway may have charged the card.
+      </Alert>
+    );
+  }
   if (charges.length === 0) {
     return (
       <Typography color="text.secondary">
@@ -76,14 +106,15 @@ function Charges({ charges }: { charges: TransactionSummary[] }) {
   );
 }
 
-function DetailView({ detail }: { detail: SubscriptionDetail }) {
+function DetailView({ detail, asOf }: { detail: SubscriptionDetail; asOf: number }) {
   const { schedule } = detail;
+  const live = useSubscriptionChargeEvents();
   return (
     <>
       <Button component={RouterLink} to="/subscriptions" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
         All subscriptions
       </Button>
-      <PageHeader title={detail.orderDesc}>
+      <PageHeader title={detail.orderDesc} actions={<LiveIndicator state={live} />}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
           <SubscriptionStateChip state={detail.state} />
           <span>
@@ -151,7 +182,7 @@ function DetailView({ detail }: { detail: SubscriptionDetail }) {
           </Panel>
         </Box>
         <Panel title="Charges">
-          <Charges charges={detail.charges} />
+          <Charges detail={detail} asOf={asOf} />
         </Panel>
       </Stack>
     </>
@@ -160,7 +191,17 @@ function DetailView({ detail }: { detail: SubscriptionDetail }) {
 
 function SubscriptionDetailScreen() {
   const { id = '' } = useParams();
-  const detail = useQuery(subscriptionDetailQueryOptions(id));
+  const detail = useQuery({
+    ...subscriptionDetailQueryOptions(id),
+    // Its first charge on its way: asked again until it shows, in case its event came before this
+    // screen followed the events.
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      return data?.charges.length === 0 && firstChargeWait(data, Date.now()) === 'being_made'
+        ? FIRST_CHARGE_POLL_MS
+        : false;
+    },
+  });
   if (!detail.isSuccess) {
     return (
       <DetailStates
@@ -170,7 +211,7 @@ function SubscriptionDetailScreen() {
       />
     );
   }
-  return <DetailView detail={detail.data} />;
+  return <DetailView detail={detail.data} asOf={detail.dataUpdatedAt} />;
 }
 
 export default function SubscriptionDetailRoute() {

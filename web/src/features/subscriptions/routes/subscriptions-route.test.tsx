@@ -172,6 +172,102 @@ describe('subscriptions', () => {
     expect(app.location()).toMatch(/^\/subscriptions\/20000000-/);
   });
 
+  it('when a plan starting today is created, then its page says the first charge is being made (not “No charge yet”) and shows the charge once Paydesk has it, even when no event reaches the page', async () => {
+    const bff = bffAs(['finance'], []);
+    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    await fillCreateForm(app);
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    await app.user.click(confirm.getByRole('button', { name: /^Create/ }));
+    await screen.findByRole('heading', { name: 'Fortnightly coffee' });
+    const charges = within(screen.getByRole('region', { name: 'Charges' }));
+    expect(charges.getByText(/^First charge being made/)).toBeInTheDocument();
+    expect(screen.queryByText(/No charge yet/)).not.toBeInTheDocument();
+    // The gateway charged at once; its event went by before this page followed the events.
+    const [plan] = bff.subscriptions.subscriptions;
+    bff.subscriptions.subscriptions = [
+      {
+        ...plan!,
+        schedule: { ...plan!.schedule, paymentsMade: 1 },
+        charges: [makeCharge(335, { amount: '9.90', status: 'approved' })],
+      },
+    ];
+    const table = within(await screen.findByRole('table', { name: 'Charges' }));
+    expect(table.getByRole('link', { name: 'Order 900335' })).toBeInTheDocument();
+    expect(screen.queryByText(/First charge being made/)).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Schedule' })).getByText('1 of 6 charges'),
+    ).toBeInTheDocument();
+  });
+
+  it('when a plan’s first charge was due long ago and Paydesk knows of none, then the page says so and not to create the plan again', async () => {
+    const late = makeSubscription(5, {
+      schedule: { ...makeSubscription(5).schedule, paymentsMade: 0 },
+    });
+    renderApp(`/subscriptions/${late.id}`, bffAs(['support'], [late]));
+    expect(await screen.findByText(/The first charge was due/)).toHaveTextContent(
+      /Do not create the plan again/,
+    );
+    expect(screen.queryByText(/No charge yet/)).not.toBeInTheDocument();
+  });
+
+  it('when a charge of a plan arrives (a rebill order’s event), then the plan and the list show it without a reload; other orders’ events do not refetch', async () => {
+    const bff = bffAs(['support']);
+    const charged = () => {
+      bff.subscriptions.subscriptions = [
+        {
+          ...PLAN,
+          schedule: { ...PLAN.schedule, paymentsMade: 2 },
+          charges: [makeCharge(42, { amount: '1.99', status: 'approved' }), ...PLAN.charges],
+        },
+      ];
+    };
+    const event = (transactionType: 'sale' | 'rebill') => ({
+      type: 'transaction.created' as const,
+      transactionId: '00000000-0000-4000-8000-000000000042',
+      orderid: '900042',
+      status: 'approved' as const,
+      drift: false,
+      at: '2026-11-20T10:00:00.000Z',
+      transactionType,
+    });
+    const list = renderApp('/subscriptions', bff);
+    const row = within(await screen.findByRole('table', { name: 'Subscriptions' })).getAllByRole(
+      'row',
+    )[1]!;
+    expect(row).toHaveTextContent('1 of 12 charges');
+    await waitFor(() => {
+      expect(screen.getByRole('status')).toHaveTextContent('Live');
+    });
+    charged();
+    const reads = () => bff.requestsTo('GET', '/api/subscriptions').length;
+    const before = reads();
+    bff.payments.publish(event('sale'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reads()).toBe(before);
+    bff.payments.publish(event('rebill'));
+    await waitFor(() => {
+      expect(
+        within(screen.getByRole('table', { name: 'Subscriptions' })).getAllByRole('row')[1],
+      ).toHaveTextContent('2 of 12 charges');
+    });
+    list.unmount();
+
+    bff.subscriptions.subscriptions = [PLAN];
+    renderApp(`/subscriptions/${PLAN.id}`, bff);
+    const charges = await screen.findByRole('table', { name: 'Charges' });
+    expect(within(charges).getAllByRole('row')).toHaveLength(2);
+    await waitFor(() => {
+      expect(screen.getByRole('status')).toHaveTextContent('Live');
+    });
+    charged();
+    bff.payments.publish(event('rebill'));
+    expect(await within(charges).findByRole('link', { name: 'Order 900042' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Schedule' })).getByText('2 of 12 charges'),
+    ).toBeInTheDocument();
+  });
+
   it('when the start date is in the past, then the form refuses it with the BFF’s rule (today, UTC, or later) before any confirmation', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/subscriptions?ref=card-ref-7', bff);
@@ -253,6 +349,6 @@ describe('subscriptions', () => {
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
     await app.user.click(confirm.getByRole('button', { name: /^Create/ }));
     const form = within(await screen.findByRole('dialog', { name: 'New subscription' }));
-    expect(await form.findByText('must not be in the past')).toBeInTheDocument();
+    expect(await form.findByText('This must not be in the past.')).toBeInTheDocument();
   });
 });

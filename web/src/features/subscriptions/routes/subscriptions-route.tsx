@@ -20,8 +20,15 @@ import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { KeysetPager } from '../../transactions/components/keyset-pager';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
+import { useSubscriptionChargeEvents } from '../api/charge-events';
 import { subscriptionListQueryOptions } from '../api/subscriptions';
-import { chargesText, periodText, SubscriptionStateChip } from '../components/subscription-labels';
+import {
+  chargesText,
+  firstChargeWait,
+  periodText,
+  SubscriptionStateChip,
+} from '../components/subscription-labels';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const CreateSubscriptionDialog = lazy(() => import('../components/create-subscription-dialog'));
@@ -39,7 +46,8 @@ function trailOf(state: unknown): (string | null)[] | null {
     : null;
 }
 
-function SubscriptionsTable({ items }: { items: SubscriptionSummary[] }) {
+/** `asOf`: when the page was fetched (what it says is true as of then). */
+function SubscriptionsTable({ items, asOf }: { items: SubscriptionSummary[]; asOf: number }) {
   return (
     <SidewaysTableContainer label="Subscriptions">
       <Table size="small" aria-label="Subscriptions">
@@ -73,6 +81,7 @@ function SubscriptionsTable({ items }: { items: SubscriptionSummary[] }) {
                 {periodText(s.schedule.period, s.schedule.interval)}
                 <Typography variant="caption" component="div" color="text.secondary">
                   {chargesText(s.schedule)}
+                  {firstChargeWait(s, asOf) === 'being_made' ? ' · first charge being made' : ''}
                 </Typography>
               </TableCell>
               <TableCell>
@@ -105,6 +114,7 @@ function SubscriptionsScreen() {
   });
   const query = parsed.success ? parsed.data : { limit: 50 };
   const list = useQuery(subscriptionListQueryOptions(query));
+  const live = useSubscriptionChargeEvents();
   const [creating, setCreating] = useState(params.get('create') === '1');
   const canCreate = user.roles.includes('finance');
   const trail = trailOf(location.state) ?? [];
@@ -122,18 +132,21 @@ function SubscriptionsScreen() {
       <PageHeader
         title="Subscriptions"
         actions={
-          canCreate ? (
-            <Button
-              variant="contained"
-              startIcon={<AddCircleOutline />}
-              sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
-              onClick={() => {
-                setCreating(true);
-              }}
-            >
-              New subscription
-            </Button>
-          ) : undefined
+          <>
+            <LiveIndicator state={live} />
+            {canCreate ? (
+              <Button
+                variant="contained"
+                startIcon={<AddCircleOutline />}
+                sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+                onClick={() => {
+                  setCreating(true);
+                }}
+              >
+                New subscription
+              </Button>
+            ) : null}
+          </>
         }
       >
         Recurring charges of a stored card (v4 recurring payments). The gateway charges them on
@@ -156,7 +169,7 @@ function SubscriptionsScreen() {
           </EmptyState>
         ) : (
           <>
-            <SubscriptionsTable items={list.data.items} />
+            <SubscriptionsTable items={list.data.items} asOf={list.dataUpdatedAt} />
             <KeysetPager
               pageNumber={pageNumber}
               shown={list.data.items.length}

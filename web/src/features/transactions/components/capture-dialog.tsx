@@ -8,6 +8,7 @@ import {
   formatMoneyInWords,
   fromMinor,
   localAmount,
+  plainAmount,
   readAmount,
   toMinor,
 } from '../../../lib/money';
@@ -41,11 +42,19 @@ export default function CaptureDialog({
   // Typed in the user's locale ('12,50'); a point is read as the decimal mark too.
   const typed = readAmount(amount);
   const minor = typed.amount === undefined ? undefined : toMinor(typed.amount);
+  // A well-formed amount above the hold is refused for the hold, the cap that helps here, even
+  // when it is also above the largest amount the API takes (readAmount's refusal).
+  const plain = plainAmount(amount).amount;
+  const wellFormed =
+    typed.refusal === undefined
+      ? AmountSchema.safeParse(typed.amount).success
+      : plain !== undefined;
+  const plainMinor = plain === undefined ? undefined : toMinor(plain);
   const rule =
-    typed.refusal !== undefined || !AmountSchema.safeParse(typed.amount).success
-      ? amountRule(amount, '19.99')
-      : minor !== undefined && minor > holdMinor
-        ? `At most the remaining hold, ${formatMoney(hold, detail.currency)}.`
+    wellFormed && plainMinor !== undefined && plainMinor > holdMinor
+      ? `At most the remaining hold, ${formatMoney(hold, detail.currency)}.`
+      : typed.refusal !== undefined || !AmountSchema.safeParse(typed.amount).success
+        ? amountRule(amount, '19.99')
         : undefined;
   const fieldError =
     (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount', detail.currency);

@@ -17,6 +17,7 @@ import {
 } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
 import { isApiError } from '../../../lib/api-client';
+import { sentenceOf } from '../../../lib/form-errors';
 import { formatMoney } from '../../../lib/format';
 import { describeFollowUpError } from '../api/follow-up';
 
@@ -162,7 +163,7 @@ export function ConfirmQuestion({ children }: { children: ReactNode }) {
 
 /**
  * The server's message for `path` (VALIDATION_FAILED, or any refusal that names the field), if it
- * named that field. Given the dialog's currency, a refusal that also says what remains (a cap's
+ * named that field, as a sentence (`sentenceOf`). Given the dialog's currency, a refusal that also says what remains (a cap's
  * `remaining`) says it there too, as the alert would have: 'Refused: …. Remaining: €3.00.'
  */
 export function serverFieldError(
@@ -171,15 +172,12 @@ export function serverFieldError(
   currency?: string,
 ): string | undefined {
   if (!isApiError(error)) return undefined;
-  const message = error.fieldErrors.find((field) => field.path === path)?.message;
+  const field = error.fieldErrors.find((named) => named.path === path);
+  if (field === undefined) return undefined;
+  const { message } = field;
   const remaining = error.details?.remaining;
-  if (
-    message === undefined ||
-    currency === undefined ||
-    typeof remaining !== 'string' ||
-    !/^\d+\.\d{2}$/.test(remaining)
-  ) {
-    return message;
+  if (currency === undefined || typeof remaining !== 'string' || !/^\d+\.\d{2}$/.test(remaining)) {
+    return sentenceOf(path, message, field.rule);
   }
   const inCurrency =
     typeof error.details?.currency === 'string' ? error.details.currency : currency;

@@ -325,9 +325,9 @@ describe('status lookup', () => {
     await app.user.type(dialog.getByLabelText(/^client_orderid/), 'rev-pa-53a0218c');
     const endpoint = dialog.getByLabelText(/^Endpoint/);
     await app.user.type(endpoint, '7777{Enter}');
-    expect(await dialog.findByText(rule)).toBeInTheDocument();
+    expect(await dialog.findByText(`This ${rule}.`)).toBeInTheDocument();
     expect(endpoint).toHaveAttribute('aria-invalid', 'true');
-    expect(endpoint).toHaveAccessibleDescription(rule);
+    expect(endpoint).toHaveAccessibleDescription(`This ${rule}.`);
     await waitFor(() => {
       expect(endpoint).toHaveFocus();
     });
@@ -339,7 +339,7 @@ describe('status lookup', () => {
     // Corrected, the field's usual hint is back.
     await app.user.clear(endpoint);
     expect(endpoint).toHaveAttribute('aria-invalid', 'false');
-    expect(dialog.queryByText(rule)).not.toBeInTheDocument();
+    expect(dialog.queryByText(`This ${rule}.`)).not.toBeInTheDocument();
   });
 
   it('when the server refuses a field the dialog names differently, then the message goes to the field that was typed', () => {
@@ -353,16 +353,16 @@ describe('status lookup', () => {
     const asked = { term: '1000328', clientOrderId: 'shop-1', endpointId: '' };
     expect(serverProblem(refusal('orderid'), asked)).toEqual({
       field: 'term',
-      problem: 'bad orderid',
+      problem: 'Bad orderid.',
     });
     expect(serverProblem(refusal('client_orderid'), asked)).toEqual({
       field: 'clientOrderId',
-      problem: 'bad client_orderid',
+      problem: 'Bad client_orderid.',
     });
     // The first field was asked as a client_orderid.
     expect(serverProblem(refusal('client_orderid'), { ...asked, clientOrderId: '' })).toEqual({
       field: 'term',
-      problem: 'bad client_orderid',
+      problem: 'Bad client_orderid.',
     });
     expect(serverProblem(refusal('amount'), asked)).toBeNull();
   });

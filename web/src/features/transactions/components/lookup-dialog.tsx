@@ -24,6 +24,7 @@ import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
+import { sentenceOf } from '../../../lib/form-errors';
 import {
   lookupTransaction,
   transactionDetailQueryOptions,
@@ -175,7 +176,8 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
 }
 
 /**
- * The dialog's field a server refusal names, with the server's message: `endpointId` is the
+ * The dialog's field a server refusal names, with the server's message as a sentence
+ * (`sentenceOf`): `endpointId` is the
  * Endpoint field, `orderid` the first one, `client_orderid` the second one when it was filled (else
  * the first field was asked as a client_orderid). Null when the refusal names none of them.
  */
@@ -184,7 +186,7 @@ export function serverProblem(
   asked: LookupInput,
 ): { field: Field; problem: string } | null {
   if (!isApiError(error)) return null;
-  for (const { path, message } of error.fieldErrors) {
+  for (const { path, message, rule } of error.fieldErrors) {
     const field: Field | undefined =
       path === 'endpointId'
         ? 'endpointId'
@@ -195,7 +197,7 @@ export function serverProblem(
               ? 'term'
               : 'clientOrderId'
             : undefined;
-    if (field !== undefined) return { field, problem: message };
+    if (field !== undefined) return { field, problem: sentenceOf(path, message, rule) };
   }
   return null;
 }

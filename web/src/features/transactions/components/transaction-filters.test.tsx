@@ -21,4 +21,48 @@ describe('transaction filters', () => {
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));
     expect(onApply).toHaveBeenCalledWith({ amountMin: '9999999999999.99' }, undefined);
   });
+
+  it('when a draft with errors was never applied, then Clear empties the form and its errors, and applies no filter', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    const from = screen.getByLabelText('Created from (your time)');
+    const to = screen.getByLabelText('Created before (your time)');
+    await user.type(from, '2026-11-25T12:00');
+    await user.type(to, '2026-11-24T12:00');
+    await user.type(screen.getByLabelText('Currency'), 'euro');
+    expect(screen.getByText('Must be after “Created from”.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(from).toHaveValue('');
+    expect(to).toHaveValue('');
+    expect(screen.getByLabelText('Currency')).toHaveValue('');
+    expect(screen.getByLabelText('Currency')).not.toHaveAccessibleDescription();
+    expect(screen.queryByText('Must be after “Created from”.')).toBeNull();
+    expect(onApply).toHaveBeenLastCalledWith({}, undefined);
+    // Applying the empty form now applies no filter, with no error shown.
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(onApply).toHaveBeenLastCalledWith({}, undefined);
+    expect(screen.queryByRole('textbox', { description: /./ })).toBeNull();
+  });
+
+  it('when the currency is refused, then the field says the rule it broke: no cents, no real currency, or its form', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    const currency = screen.getByLabelText('Currency');
+    await user.type(currency, 'JPY');
+    expect(currency).toHaveAccessibleDescription(
+      'A currency with 2 decimals (cents), e.g. EUR: the gateway counts amounts in cents.',
+    );
+    await user.clear(currency);
+    await user.type(currency, 'XXX');
+    expect(currency).toHaveAccessibleDescription(
+      'Not a real currency: an ISO code in use, e.g. EUR.',
+    );
+    await user.clear(currency);
+    await user.type(currency, 'EU');
+    expect(currency).toHaveAccessibleDescription('A three-letter code, e.g. EUR.');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(onApply).not.toHaveBeenCalled();
+  });
 });

@@ -14,6 +14,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { useAppliedDraft } from '../../../lib/applied-draft';
+import { currencyRefusal } from '../../../lib/form-errors';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
 import { localAmount, localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
@@ -101,9 +102,12 @@ function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
     const value = valueOf(draft, key);
     if (value === '') continue;
     // An amount refused for its separators or its size says so (readAmount), not the usual rule.
-    if (!TransactionFilterSchema.shape[key].safeParse(value).success)
+    // A currency without cents (JPY) or no real one (XXX) says that rule, not the code's form.
+    const parsed = TransactionFilterSchema.shape[key].safeParse(value);
+    if (!parsed.success)
       errors[key] =
         (key === 'amountMin' || key === 'amountMax' ? readAmount(draft[key]).refusal : undefined) ??
+        (key === 'currency' ? currencyRefusal(parsed.error.issues[0]?.message) : undefined) ??
         RULES[key]();
   }
   if (errors.amountMax === undefined && rangeIssuesOf(draft).has('amountMax')) {
@@ -139,7 +143,8 @@ function filterOfDraft(draft: Draft): TransactionFilter {
 /**
  * Edits a draft; the URL (and so the table) changes only on "Apply", so typing does not fire
  * requests. The draft follows the applied filter (back/forward, a view) without a remount, so the
- * keyboard focus stays in the form after "Apply".
+ * keyboard focus stays in the form after "Apply". "Clear" empties the form and the applied filters,
+ * if any.
  */
 export function TransactionFilters({
   value,
@@ -152,7 +157,7 @@ export function TransactionFilters({
   onApply: (filter: TransactionFilter, created: CreatedPreset | undefined) => void;
 }) {
   const [touched, setTouched] = useState(false);
-  const [draft, setDraft] = useAppliedDraft({ filter: value, created }, draftOf, () => {
+  const [draft, setDraft, resetTo] = useAppliedDraft({ filter: value, created }, draftOf, () => {
     setTouched(false);
   });
   const set = (key: Exclude<DraftKey, 'created'>) => (event: { target: { value: string } }) => {
@@ -270,6 +275,8 @@ export function TransactionFilters({
         </Button>
         <Button
           onClick={() => {
+            // The form empties even when nothing was applied (a draft that was never applied).
+            resetTo({ filter: {}, created: undefined });
             onApply({}, undefined);
           }}
         >

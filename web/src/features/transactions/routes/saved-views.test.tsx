@@ -147,7 +147,7 @@ describe('saved views on the transactions screen', () => {
     await app.user.type(within(dialog).getByLabelText(/Name/), 'mine');
     await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
     expect(
-      await within(dialog).findByText('the support role already has a view named like this'),
+      await within(dialog).findByText('The support role already has a view named like this.'),
     ).toBeInTheDocument();
   });
 

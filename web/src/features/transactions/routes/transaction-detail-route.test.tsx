@@ -396,7 +396,7 @@ describe('transaction detail', () => {
     });
   });
 
-  it('when a capture is above the largest amount the API takes, then the field says the maximum, not the decimals rule', async () => {
+  it('when a capture is above the hold and the largest amount the API takes, then the field says the hold (the cap that helps), not the maximum nor the decimals rule', async () => {
     const bff = bffAs(['finance'], preauth());
     const app = renderApp(PATH, bff);
     await heading();
@@ -405,7 +405,12 @@ describe('transaction detail', () => {
     await app.user.clear(capture);
     await app.user.type(capture, '99999999999999999');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(capture).toHaveAccessibleDescription('At most 9999999999999.99.');
+    expect(capture).toHaveAccessibleDescription('At most the remaining hold, €20.00.');
+    // Text that is no amount still gets the usual rule.
+    await app.user.type(capture, '.999');
+    expect(capture).toHaveAccessibleDescription(
+      'An amount above zero with at most 2 decimals, e.g. 19.99.',
+    );
     expect(keysOf(bff, 'capture')).toHaveLength(0);
   });
 
@@ -501,7 +506,7 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Return €12.50' }));
     const dialog = await screen.findByRole('dialog', { name: 'Return' });
     const comment = await within(dialog).findByLabelText(/Comment/);
-    expect(comment).toHaveAccessibleDescription('must not name the customer');
+    expect(comment).toHaveAccessibleDescription('This must not name the customer.');
     expect(comment).toHaveAttribute('aria-invalid', 'true');
     await waitFor(() => {
       expect(comment).toHaveFocus();
@@ -583,7 +588,7 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Capture €12.50' }));
     const dialog = await screen.findByRole('dialog', { name: 'Capture' });
     const amount = await within(dialog).findByLabelText(/Amount to capture/);
-    expect(amount).toHaveAccessibleDescription('must be at most the authorized amount');
+    expect(amount).toHaveAccessibleDescription('This must be at most the authorized amount.');
     expect(amount).toHaveAttribute('aria-invalid', 'true');
     expect(amount).toHaveFocus();
     expect(amount).toHaveValue('12.5');
@@ -627,7 +632,7 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
     const dialog = await screen.findByRole('dialog', { name: 'Void the order' });
     const comment = await within(dialog).findByLabelText(/Comment/);
-    expect(comment).toHaveAccessibleDescription('the gateway refused this comment');
+    expect(comment).toHaveAccessibleDescription('The gateway refused this comment.');
     expect(comment).toHaveFocus();
     expect(comment).toHaveValue('customer cancelled');
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();

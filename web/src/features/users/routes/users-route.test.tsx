@@ -281,7 +281,7 @@ describe('users screen', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Disable' }));
     await waitFor(() => {
       expect(within(dialog).getByLabelText(/Reason/)).toHaveAccessibleDescription(
-        'must not contain a card number',
+        'This must not contain a card number.',
       );
     });
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
