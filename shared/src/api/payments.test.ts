@@ -5,6 +5,7 @@ import {
   CurrencySchema,
   hasCents,
   isIsoCurrency,
+  SEARCH_CARD_NUMBER_REFUSAL,
   StatsQuerySchema,
   TransactionExportQuerySchema,
   TransactionFilterSchema,
@@ -174,5 +175,19 @@ describe('payout card expiry', () => {
     expect(
       expiredCardField({ expiryMonth: '11', expiryYear: '2026' }, Date.UTC(2026, 11, 1)),
     ).not.toBeNull();
+  });
+});
+
+describe('the transaction search (q)', () => {
+  it('when it holds a whole card number, then it is refused with its rule; last four, a masked card and ids pass', () => {
+    const refused = TransactionFilterSchema.safeParse({ q: '4111 1111 1111 1111' });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({
+      path: ['q'],
+      message: SEARCH_CARD_NUMBER_REFUSAL,
+    });
+    for (const q of ['1111', '411111******1111', '1000328', 'shopper@example.com']) {
+      expect(TransactionFilterSchema.safeParse({ q }).success).toBe(true);
+    }
   });
 });

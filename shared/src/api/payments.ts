@@ -2,7 +2,17 @@
 // void, card reference, live events and home-screen statistics. Money is decimal text on the wire.
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
-import { EmailSchema, freeText, IsoDateTimeSchema, ReasonSchema } from './common.js';
+import {
+  containsCardNumber,
+  EmailSchema,
+  freeText,
+  IsoDateTimeSchema,
+  ReasonSchema,
+} from './common.js';
+
+/** Said when a search holds a whole card number: the list finds a card by its last four. */
+export const SEARCH_CARD_NUMBER_REFUSAL =
+  'must not be a whole card number: search by its last four digits or the masked card (411111******1111)';
 
 /** The largest amount the API takes: 13 integer digits and 2 decimals. */
 export const AMOUNT_MAX = '9999999999999.99';
@@ -163,7 +173,17 @@ const TransactionFilterFields = z
      * exact match on Paydesk's id (a UUID), orderid, client_orderid, customer e-mail, the card's
      * last four digits, or a masked card as the list shows it (`transactionSearchCard`)
      */
-    q: z.string().trim().min(1).max(128).optional(),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(128)
+      // Never searched for, nor kept in an address, a log or a saved view.
+      .refine((v) => !containsCardNumber(v), {
+        message: SEARCH_CARD_NUMBER_REFUSAL,
+        params: { rule: 'no_card_number' },
+      })
+      .optional(),
     /** `true`: only orders where the gateway and Paydesk disagreed; `false`: only the others */
     drift: z.enum(['true', 'false'], "must be 'true' or 'false'").optional(),
   })

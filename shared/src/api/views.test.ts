@@ -47,7 +47,7 @@ describe('saved view bodies', () => {
 
   it('when the search holds a full card number, then it is refused (a view is shared with a role); an orderid or last four is not', () => {
     expect(viewQueryProblems('transactions', 'q=4111111111111111')).toEqual([
-      'q: looks like a card number; search by the last four digits instead',
+      'q: must not be a whole card number: search by its last four digits or the masked card (411111******1111)',
     ]);
     expect(viewQueryProblems('transactions', 'q=4111 1111 1111 1111')).toHaveLength(1);
     expect(viewQueryProblems('transactions', 'q=4111111111111112')).toEqual([]);

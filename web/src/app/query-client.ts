@@ -1,5 +1,11 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { endSession, requirePasswordChange, sessionKeys } from '../features/auth/api/session';
+import {
+  endSession,
+  recordActivity,
+  requirePasswordChange,
+  SESSION_STATE_KEYS,
+  sessionKeys,
+} from '../features/auth/api/session';
 import { isApiError, isPasswordChangeRequired, sessionEndOf } from '../lib/api-client';
 
 function isSessionQuery(key: readonly unknown[]): boolean {
@@ -7,14 +13,19 @@ function isSessionQuery(key: readonly unknown[]): boolean {
 }
 
 /**
- * A 401 from any query or mutation means the session is over (idle timeout, revocation), and a 403
- * ACCOUNT_DISABLED that its account was disabled: forget it so the guard sends the user to sign-in
- * (saying why) with `?next=` and back afterwards. A 403 PASSWORD_CHANGE_REQUIRED means the password
- * an administrator chose must be replaced first: the guard sends the user to choose one, and back.
+ * A 401 from any query or mutation means the session is over (idle timeout, revocation): the guard
+ * keeps the page and asks the same user to sign in again over it. A 403 ACCOUNT_DISABLED means its
+ * account was disabled: the guard sends the user to sign-in (saying why) with `?next=`. A 403
+ * PASSWORD_CHANGE_REQUIRED means the password an administrator chose must be replaced first: the
+ * guard sends the user to choose one, and back. Every success restarts the session's idle timeout
+ * (the BFF's, and the warning before it).
  */
 export function createQueryClient(options: { retryDelayMs?: number } = {}): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
+      onSuccess: () => {
+        recordActivity(client);
+      },
       onError: (error, query) => {
         if (isSessionQuery(query.queryKey)) return;
         const reason = sessionEndOf(error);
@@ -23,6 +34,9 @@ export function createQueryClient(options: { retryDelayMs?: number } = {}): Quer
       },
     }),
     mutationCache: new MutationCache({
+      onSuccess: () => {
+        recordActivity(client);
+      },
       onError: (error) => {
         const reason = sessionEndOf(error);
         if (reason !== null) endSession(client, reason);
@@ -40,5 +54,8 @@ export function createQueryClient(options: { retryDelayMs?: number } = {}): Quer
       mutations: { retry: false },
     },
   });
+  // What became of the session is set, never fetched, and must outlive its readers.
+  for (const queryKey of SESSION_STATE_KEYS)
+    client.setQueryDefaults(queryKey, { gcTime: Infinity });
   return client;
 }

@@ -232,6 +232,25 @@ describe('LiveHub: one event stream for every screen of every tab', () => {
     expect([one.states.at(-1), two.states.at(-1)]).toEqual(['off', 'off']);
   });
 
+  it('when the session is back after the BFF refused the stream (signed in again in place), then the stream opens again and its screens catch up', async () => {
+    const b = browser({ crossTab: false });
+    const tab = b.tab();
+    const one = screen();
+    tab.subscribe('transaction', one);
+    b.sources[0]?.open();
+    b.sources[0]?.fail(true);
+    await tick();
+    expect(one.states.at(-1)).toBe('off');
+    tab.retry();
+    expect(b.sources).toHaveLength(2);
+    b.sources[1]?.open();
+    expect(one.states.at(-1)).toBe('live');
+    expect(one.catchUps).toBe(1);
+    // Nothing to do while a stream is open.
+    tab.retry();
+    expect(b.sources).toHaveLength(2);
+  });
+
   it('when a dropped connection comes back, then every screen of every tab catches up; the first connection needs none', async () => {
     const { b, one, two } = await twoLiveTabs();
     const source = b.open()[0];

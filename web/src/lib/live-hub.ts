@@ -132,6 +132,18 @@ export class LiveHub {
     };
   }
 
+  /**
+   * The session is back (signed in again in place): a stream the BFF refused is opened again for
+   * the screens still following events, which catch up on what went by meanwhile.
+   */
+  retry(): void {
+    if (!this.running || this.state !== 'off' || this.source !== null || this.leader) return;
+    this.stop();
+    if (this.subscriptions.size === 0) return;
+    this.start();
+    this.followedLeader = true;
+  }
+
   private start(): void {
     this.running = true;
     this.state = 'connecting';

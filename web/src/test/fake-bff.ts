@@ -159,6 +159,11 @@ export class FakeBff {
    * no `settings`, as an older BFF instance answers.
    */
   payoutHoldMaxAgeMs: number | null = 7 * 24 * 60 * 60_000;
+  /** SESSION_IDLE_SECONDS and SESSION_ABSOLUTE_SECONDS, in ms: what the session replies say */
+  idleTimeoutMs = 30 * 60_000;
+  absoluteTimeoutMs = 12 * 60 * 60_000;
+  /** when the current session began (Date.now()); a session given in the constructor: then */
+  private sessionStartedAt = Date.now();
 
   users: User[];
   passwords = new Map<string, string>();
@@ -361,8 +366,11 @@ export class FakeBff {
   private sessionReply(user: User): Reply {
     return this.reply(SessionResponseSchema, {
       user,
-      idleExpiresAt: iso(60),
-      absoluteExpiresAt: iso(12 * 60),
+      // Every session request is activity (the BFF's GET /api/session is authenticated too).
+      idleExpiresAt: new Date(
+        Math.min(Date.now() + this.idleTimeoutMs, this.sessionStartedAt + this.absoluteTimeoutMs),
+      ).toISOString(),
+      absoluteExpiresAt: new Date(this.sessionStartedAt + this.absoluteTimeoutMs).toISOString(),
       previousSession: this.previousSession,
       ...(this.payoutHoldMaxAgeMs === null
         ? {}
@@ -392,6 +400,7 @@ export class FakeBff {
     if (user.totpEnabled && totp === undefined) return error(401, 'TOTP_REQUIRED', 'code required');
     if (user.totpEnabled && totp !== VALID_TOTP) return error(401, 'TOTP_INVALID', 'wrong code');
     this.sessionUserId = user.id;
+    this.sessionStartedAt = Date.now();
     return this.sessionReply(user);
   }
 

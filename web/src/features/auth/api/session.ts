@@ -9,13 +9,24 @@ import {
 } from '@paydesk/shared/api';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiCommand, apiRequest, sessionEndOf } from '../../../lib/api-client';
+import { liveHub } from '../../../lib/live-hub';
 
 export const sessionKeys = {
   /** the signed-in user, or null when there is no session */
   current: ['session'] as const,
   /** why the session ended, read by the guard to tell the user */
   ended: ['session-ended'] as const,
+  /**
+   * The session that ended (timed out, revoked) while its user was at work: the page stays as it
+   * is, with the user's session, under a dialog that signs the same user in again.
+   */
+  lapsed: ['session-lapsed'] as const,
+  /** when (this browser's clock, ms) the last request with the session succeeded */
+  activity: ['session-activity'] as const,
 };
+
+/** The keys that say what became of the session: kept until replaced, never garbage-collected. */
+export const SESSION_STATE_KEYS = [sessionKeys.ended, sessionKeys.lapsed, sessionKeys.activity];
 
 export type SessionEndReason = 'expired' | 'disabled' | 'signed-out';
 
@@ -59,7 +70,7 @@ export function sessionQueryOptions() {
         // Signed in a moment ago and now not: the session timed out or was revoked, or the
         // account was disabled (which the user is told even on a fresh page).
         if (reason === 'disabled' || client.getQueryData(sessionKeys.current))
-          client.setQueryData(sessionKeys.ended, reason);
+          recordEnd(client, reason);
         return null;
       }
     },
@@ -67,10 +78,59 @@ export function sessionQueryOptions() {
   });
 }
 
-/** Forgets the session locally; the guard then sends the user to sign-in. */
-export function endSession(client: QueryClient, reason: SessionEndReason): void {
+/**
+ * Says why the session ended. A session that timed out or was revoked while its user was at work
+ * is kept as `lapsed`: the guard leaves the page (and any open dialog) as it is and asks the same
+ * user to sign in again over it. Any other end forgets it.
+ */
+function recordEnd(client: QueryClient, reason: SessionEndReason): void {
+  const previous = client.getQueryData<SessionResponse | null>(sessionKeys.current);
   client.setQueryData(sessionKeys.ended, reason);
+  if (reason !== 'expired') client.removeQueries({ queryKey: sessionKeys.lapsed, exact: true });
+  else if (previous) client.setQueryData(sessionKeys.lapsed, previous);
+}
+
+/**
+ * Forgets the session locally. The guard then asks the same user to sign in again over the page
+ * when it timed out or was revoked during work, and otherwise sends the user to sign-in.
+ */
+export function endSession(client: QueryClient, reason: SessionEndReason): void {
+  recordEnd(client, reason);
   client.setQueryData(sessionKeys.current, null);
+}
+
+/**
+ * The user whose session lapsed signed in again (`reply`): the page they were on carries on. What
+ * it could not load meanwhile is asked for again; nothing it sent is sent again by itself (a
+ * dialog keeps its Idempotency-Key, so pressing its button again is safe).
+ */
+export function resumeSession(client: QueryClient, reply: SessionResponse): void {
+  client.setQueryData(sessionKeys.current, reply);
+  client.removeQueries({ queryKey: sessionKeys.ended, exact: true });
+  // The live-event stream the BFF refused when the session ended follows events again.
+  liveHub().retry();
+  void client.invalidateQueries({
+    predicate: (query) =>
+      query.state.status === 'error' && sessionEndOf(query.state.error) !== null,
+  });
+}
+
+/**
+ * Another user is to sign in: everything the previous one had open is discarded (queries, the
+ * lapsed session) and the guard sends them to the sign-in page.
+ */
+export function discardSession(client: QueryClient): void {
+  endSession(client, 'signed-out');
+  client.removeQueries({
+    predicate: (query) =>
+      query.queryKey[0] !== sessionKeys.current[0] && query.queryKey[0] !== sessionKeys.ended[0],
+  });
+  client.getMutationCache().clear();
+}
+
+/** The last successful request with the session was now: its idle timeout starts again. */
+export function recordActivity(client: QueryClient): void {
+  client.setQueryData(sessionKeys.activity, Date.now());
 }
 
 export function signIn(body: LoginRequest): Promise<SessionResponse> {

@@ -33,12 +33,24 @@ function codeAsSent(code: string | undefined): string | undefined {
   return code?.replace(/\s+/g, '');
 }
 
-/** E-mail and password; a second step asks for the TOTP code when the server says it is required. */
-export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionResponse) => void }) {
+/**
+ * E-mail and password; a second step asks for the TOTP code when the server says it is required.
+ * With `account` the e-mail is that one and cannot be changed (signing in again after the session
+ * ended); `onRefused` hears every refusal but the request for the code.
+ */
+export function SignInForm({
+  onSignedIn,
+  account,
+  onRefused,
+}: {
+  onSignedIn: (session: SessionResponse) => void;
+  account?: string;
+  onRefused?: (error: unknown) => void;
+}) {
   const [needsTotp, setNeedsTotp] = useState(false);
   const form = useForm<LoginInput, unknown, LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
-    defaultValues: { email: '', password: '' },
+    defaultValues: { email: account ?? '', password: '' },
   });
   const { register, handleSubmit, formState, setFocus } = form;
 
@@ -48,6 +60,8 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionRespon
     onError: (error) => {
       if (isApiError(error) && error.code === 'TOTP_REQUIRED') {
         setNeedsTotp(true);
+      } else {
+        onRefused?.(error);
       }
     },
   });
@@ -86,9 +100,10 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionRespon
           label="E-mail"
           type="email"
           autoComplete="username"
-          autoFocus
+          autoFocus={account === undefined}
           required
           disabled={needsTotp}
+          slotProps={{ htmlInput: { readOnly: account !== undefined } }}
           error={formState.errors.email !== undefined}
           helperText={formState.errors.email ? 'Enter a valid e-mail address.' : undefined}
           {...register('email')}
@@ -97,6 +112,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionRespon
           label="Password"
           type="password"
           autoComplete="current-password"
+          autoFocus={account !== undefined}
           required
           disabled={needsTotp}
           error={formState.errors.password !== undefined}
@@ -121,7 +137,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionRespon
         <Button type="submit" variant="contained" size="large" loading={mutation.isPending}>
           {needsTotp ? 'Verify and sign in' : 'Sign in'}
         </Button>
-        {needsTotp ? (
+        {needsTotp && account === undefined ? (
           <Button
             onClick={() => {
               setNeedsTotp(false);

@@ -176,7 +176,7 @@ describe('home screen', () => {
     await waitFor(() => {
       expect(app.location()).toBe('/transactions?status=unknown');
     });
-    expect(await screen.findByText('1 transaction match')).toBeInTheDocument();
+    expect(await screen.findByText('1 transaction matches')).toBeInTheDocument();
   });
 
   it('when an ops user has payouts to approve, then the count links to the approval queue; their own are not counted', async () => {

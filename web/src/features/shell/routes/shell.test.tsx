@@ -65,34 +65,54 @@ describe('shell', () => {
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
   });
 
-  it('when the session expires and a query gets 401, then the user is sent to sign-in, told why, and brought back', async () => {
+  it('when the session expires and a query gets 401, then the user signs in again over the page and carries on there', async () => {
     const bff = new FakeBff();
     const app = renderApp('/audit?outcome=success', bff);
     expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
     bff.expireSession();
     await app.user.click(screen.getAllByRole('link', { name: 'Users' })[0]!);
+    const dialog = within(
+      await screen.findByRole('dialog', {
+        name: 'Your session ended — sign in again to continue',
+      }),
+    );
+    expect(app.location()).toBe('/users');
+    expect(dialog.getByLabelText(/E-mail/)).toHaveValue('admin@example.com');
+    await app.user.type(dialog.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(dialog.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => {
-      expect(app.location()).toBe('/sign-in?next=%2Fusers&reason=expired');
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     });
-    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
-    await app.user.type(await screen.findByLabelText(/E-mail/), 'admin@example.com');
-    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
-    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
-    await waitFor(() => {
-      expect(app.location()).toBe('/users');
-    });
+    expect(app.location()).toBe('/users');
+    // What the page could not load meanwhile is asked for again.
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
   });
 
-  it('when a session re-check (e.g. on window focus) finds the session gone, then sign-in says it ended', async () => {
+  it('when a session re-check (e.g. on window focus) finds the session gone, then the page stays and asks to sign in again', async () => {
     const bff = new FakeBff();
     const app = renderApp('/account', bff);
     expect(await screen.findByRole('heading', { name: 'My account' })).toBeInTheDocument();
     bff.expireSession();
     await app.queryClient.invalidateQueries({ queryKey: ['session'], exact: true });
-    await waitFor(() => {
-      expect(app.location()).toBe('/sign-in?next=%2Faccount&reason=expired');
-    });
-    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('dialog', { name: 'Your session ended — sign in again to continue' }),
+    ).toBeInTheDocument();
+    expect(app.location()).toBe('/account');
+    expect(screen.getByRole('heading', { name: 'My account', hidden: true })).toBeInTheDocument();
+  });
+
+  it('when a session re-check fails with a server error, then the page stays as it is', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    expect(await screen.findByRole('heading', { name: 'My account' })).toBeInTheDocument();
+    bff.on('GET /api/session', () => ({
+      status: 500,
+      body: { error: { code: 'INTERNAL', message: 'boom', requestId: 'req-7' } },
+    }));
+    await app.queryClient.refetchQueries({ queryKey: ['session'], exact: true });
+    expect(app.queryClient.getQueryState(['session'])?.status).toBe('error');
+    expect(screen.getByRole('heading', { name: 'My account' })).toBeInTheDocument();
+    expect(screen.queryByText(/request req-7/)).not.toBeInTheDocument();
   });
 
   it('when an administrator disables the signed-in user, then the next request sends them to sign-in, which says the account is disabled', async () => {

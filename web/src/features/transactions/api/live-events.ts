@@ -15,8 +15,9 @@ export type { LiveState } from '../../../lib/live-hub';
  * changes); changes made meanwhile were not streamed, so each reconnection calls `catchUp`
  * (refetch what the screen shows). The BFF ends a stream whose session ended and refuses the
  * reconnection: the session is then asked for again, so that a session revoked, signed out
- * elsewhere or timed out sends the user to sign-in at once. The state says whether the screen is
- * live right now.
+ * elsewhere or timed out asks the user at once to sign in again (over the page, which stays); once
+ * they have, the stream opens again and the screen catches up. The state says whether the screen
+ * is live right now.
  */
 export function useLiveEvents(
   name: LiveEventName,

@@ -62,6 +62,13 @@ describe('transaction search params', () => {
     );
   });
 
+  it('when a link searches for a whole card number, then it is not searched, and the notice shows it masked', () => {
+    const { query, unusable } = readTransactionLink(new URLSearchParams('q=4111111111111111'));
+    expect(query.q).toBeUndefined();
+    expect(unusable.map((u) => [u.label, u.value])).toEqual([['Search', '411111…1111']]);
+    expect(describeUnusableFilters(unusable)).not.toContain('4111111111111111');
+  });
+
   it('when a link’s range is backwards, then its upper end is not applied (the list would refuse it) and is named', () => {
     const { query, unusable } = readTransactionLink(
       new URLSearchParams(

@@ -1,4 +1,5 @@
 import {
+  maskCardNumbers,
   transactionFilterRangeIssues,
   TransactionFilterSchema,
   TransactionListQuerySchema,
@@ -71,7 +72,8 @@ export interface UnusableFilter {
 }
 
 const shown = (text: string) => {
-  const trimmed = text.trim();
+  // A card number in a link is never shown whole, not even to say it cannot be searched.
+  const trimmed = maskCardNumbers(text.trim());
   return trimmed.length > 40 ? `${trimmed.slice(0, 40)}…` : trimmed;
 };
 

@@ -220,6 +220,22 @@ describe('status lookup', () => {
     ]);
   });
 
+  it('when an e-mail or a card’s last four finds no order at the gateway, then the dialog offers the transactions search, which finds them', async () => {
+    const app = renderApp('/account', bffAs(['support']));
+    const field = await openDialog(app);
+    await app.user.type(field, 'shopper@example.com');
+    await app.user.click(screen.getByRole('button', { name: 'Look up' }));
+    await app.user.click(
+      await screen.findByRole('button', {
+        name: 'Search the transactions for “shopper@example.com”',
+      }),
+    );
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=shopper%40example.com');
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('when no order matches after clicking “Look up”, then the keyboard focus is back in the field, not on the dialog', async () => {
     const app = renderApp('/transactions', bffAs(['support']));
     const field = await openDialog(app);

@@ -202,6 +202,15 @@ export function serverProblem(
   return null;
 }
 
+/**
+ * Whether a term is one the transactions list finds and the gateway's look-up does not: an e-mail
+ * or a card's last four (the list searches what Paydesk has learned; the gateway only by order).
+ */
+function listSearches(term: string): boolean {
+  const t = term.trim();
+  return /^\d{4}$/.test(t) || /^[^\s@]+@[^\s@]+$/.test(t);
+}
+
 function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): string {
   const term = input.term.trim();
   const clientOrderId = input.clientOrderId.trim();
@@ -386,6 +395,20 @@ export default function LookupDialog({
                 {notFound
                   ? notFoundMessage(mutation.variables.asked, error.needsClientOrderId)
                   : failureMessage(error)}
+                {notFound && listSearches(mutation.variables.asked.term) ? (
+                  <Button
+                    size="small"
+                    sx={{ display: 'block', mt: 1, px: 0 }}
+                    onClick={() => {
+                      onClose();
+                      void navigate(
+                        `/transactions?q=${encodeURIComponent(mutation.variables.asked.term.trim())}`,
+                      );
+                    }}
+                  >
+                    Search the transactions for “{mutation.variables.asked.term.trim()}”
+                  </Button>
+                ) : null}
               </Alert>
             ) : null}
             {candidates === null ? null : (

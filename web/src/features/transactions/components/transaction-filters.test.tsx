@@ -22,6 +22,23 @@ describe('transaction filters', () => {
     expect(onApply).toHaveBeenCalledWith({ amountMin: '9999999999999.99' }, undefined);
   });
 
+  it('when a whole card number is typed in Search, then it is refused beside the field and never applied (so never in the address); its last four are searched', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    const search = screen.getByLabelText('Search');
+    await user.type(search, '4111 1111 1111 1111');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(search).toHaveAccessibleDescription(
+      'Not a whole card number: search by its last four digits or the masked card (411111******1111).',
+    );
+    expect(onApply).not.toHaveBeenCalled();
+    await user.clear(search);
+    await user.type(search, '1111');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(onApply).toHaveBeenCalledWith({ q: '1111' }, undefined);
+  });
+
   it('when a draft with errors was never applied, then Clear empties the form and its errors, and applies no filter', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import {
+  SEARCH_CARD_NUMBER_REFUSAL,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   TransactionFilterSchema,
@@ -108,6 +109,9 @@ function errorsOf(draft: Draft): Partial<Record<TextKey, string>> {
       errors[key] =
         (key === 'amountMin' || key === 'amountMax' ? readAmount(draft[key]).refusal : undefined) ??
         (key === 'currency' ? currencyRefusal(parsed.error.issues[0]?.message) : undefined) ??
+        (key === 'q' && parsed.error.issues[0]?.message === SEARCH_CARD_NUMBER_REFUSAL
+          ? 'Not a whole card number: search by its last four digits or the masked card (411111******1111).'
+          : undefined) ??
         RULES[key]();
   }
   if (errors.amountMax === undefined && rangeIssuesOf(draft).has('amountMax')) {

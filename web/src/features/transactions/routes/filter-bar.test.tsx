@@ -83,7 +83,7 @@ describe('the filter bar', () => {
     await waitFor(() => {
       expect(app.location()).toBe('/transactions?drift=true');
     });
-    expect(await screen.findByText('1 transaction match')).toBeInTheDocument();
+    expect(await screen.findByText('1 transaction matches')).toBeInTheDocument();
     expect(bff.requestsTo('GET', '/api/transactions').at(-1)!.query.get('drift')).toBe('true');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',

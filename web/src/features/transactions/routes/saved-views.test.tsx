@@ -234,9 +234,27 @@ describe('saved views on the transactions screen', () => {
       expect(bff.requestsTo('POST', '/api/views')[0]!.body).toMatchObject({
         query: 'status=declined&created=last7d',
       });
-      // Typing a date makes the window fixed again.
+      // Typing a date makes the window fixed again, and applied, the URL holds the dates.
+      await app.user.clear(screen.getByLabelText('Created from (your time)'));
+      await app.user.type(screen.getByLabelText('Created from (your time)'), '2026-11-01T00:00');
+      await app.user.clear(screen.getByLabelText('Created before (your time)'));
       await app.user.type(screen.getByLabelText('Created before (your time)'), '2026-11-18T00:00');
       expect(screen.getByLabelText('Created')).toHaveValue('');
+      await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+      await waitFor(() => {
+        expect(app.location()).toMatch(/createdTo=/);
+      });
+      expect(app.location()).not.toMatch(/created=last7d/);
+      // Clear leaves no window behind either.
+      await app.user.selectOptions(screen.getByLabelText('Created'), 'last7d');
+      await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+      await waitFor(() => {
+        expect(app.location()).toBe('/transactions?status=declined&created=last7d');
+      });
+      await app.user.click(screen.getByRole('button', { name: 'Clear' }));
+      await waitFor(() => {
+        expect(app.location()).toBe('/transactions');
+      });
     });
 
     it('when a view with a window is applied, then its dates are those of the day it is applied; an old view with fixed dates keeps them', async () => {

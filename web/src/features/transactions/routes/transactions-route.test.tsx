@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { DEMO_PASSWORD, FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
 function bffAs(
@@ -135,7 +135,7 @@ describe('transactions screen', () => {
         '/transactions?status=declined&currency=EUR&amountMin=10&amountMax=20.5',
       );
     });
-    expect(await screen.findByText('1 transaction match')).toBeInTheDocument();
+    expect(await screen.findByText('1 transaction matches')).toBeInTheDocument();
     const query = lastListQuery(bff);
     expect(query.get('status')).toBe('declined');
     expect(query.get('amountMin')).toBe('10');
@@ -306,17 +306,26 @@ describe('transactions screen', () => {
       bff.payments.interruptStreams(change);
     }));
 
-  it('when the session ends while the screen is live (the BFF ends the stream and refuses it again), then the user is sent to sign-in, told why, without touching anything', async () => {
+  it('when the session ends while the screen is live (the BFF ends the stream and refuses it again), then the user is asked at once to sign in again over the page, and once they have the list is live again', async () => {
     const bff = bffAs(['support']);
     const app = renderApp('/transactions', bff);
     expect(await screen.findByText('Live')).toBeInTheDocument();
     bff.payments.interruptStreams(() => {
       bff.expireSession();
     });
+    const again = within(
+      await screen.findByRole('dialog', {
+        name: 'Your session ended — sign in again to continue',
+      }),
+    );
+    expect(app.location()).toBe('/transactions');
+    await app.user.type(again.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(again.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => {
-      expect(app.location()).toBe('/sign-in?next=%2Ftransactions&reason=expired');
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     });
-    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    expect(app.location()).toBe('/transactions');
   });
 
   it('when a transaction is one of many in a short list, then its detail link opens it', async () => {

@@ -123,12 +123,17 @@ function TransactionsScreen() {
   const pageNumber =
     query.cursor === undefined ? 1 : trailOf(location.state) === null ? null : trail.length + 1;
 
+  /**
+   * `window`: the relative "Created" window the new URL keeps; left out, the current one (paging,
+   * sorting); given as undefined, none (Clear, fixed dates).
+   */
   const go = (
     next: TransactionListQuery,
     nextTrail: PagerState['trail'],
-    nextCreated: CreatedPreset | undefined = created,
+    ...window: [CreatedPreset | undefined] | []
   ) => {
     const state: PagerState = { trail: nextTrail };
+    const nextCreated = window.length === 0 ? created : window[0];
     setParams(writeTransactionQuery(next, nextCreated), { state });
   };
   const firstPage = (next: Omit<TransactionListQuery, 'cursor'>) => {
@@ -195,8 +200,9 @@ function TransactionsScreen() {
             <Typography sx={{ px: 2, pt: 1.5 }} aria-live="polite">
               {formatCount(list.data.total)}
               {list.data.totalCapped ? '+' : ''}{' '}
-              {list.data.total === 1 && !list.data.totalCapped ? 'transaction' : 'transactions'}
-              {filtered ? ' match' : ''}
+              {list.data.total === 1 && !list.data.totalCapped
+                ? `transaction${filtered ? ' matches' : ''}`
+                : `transactions${filtered ? ' match' : ''}`}
             </Typography>
             <TransactionsTable
               items={list.data.items}
