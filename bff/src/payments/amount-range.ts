@@ -14,8 +14,8 @@ import type { GatewayRefusalDetails } from './gateway-errors.js';
 import type { GatewayView, Ledger, TimelineInput } from './ledger.js';
 import type { TransactionsTable } from './migration.js';
 
-/** The most a column holds, in minor units. */
-const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+/** The most a column holds, in minor units (db.ts `toColumn`). */
+export const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * An amount as staff read it in these messages, grouped by thousands ('90,071,992,547,409.91'):

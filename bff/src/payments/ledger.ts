@@ -23,6 +23,7 @@ import type { AuditLog } from '../services/audit.js';
 import { redact } from '../services/redact.js';
 import {
   amountsOutOfRange,
+  MAX_COLUMN_MINOR,
   outOfRangeReason,
   readable as readableAmount,
   recordOutOfRange,
@@ -230,9 +231,6 @@ export function totalsWithUnseen(
   }
   return { capturedMinor, returnedMinor };
 }
-
-/** The most a column holds, in minor units (db.ts `toColumn`). */
-const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * The totals of `totalsWithUnseen` beyond what a column holds, named as `amountsOutOfRange` names
