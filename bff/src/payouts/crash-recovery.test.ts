@@ -361,10 +361,28 @@ for (const variant of DB_VARIANTS) {
       expect(await row(id)).toMatchObject({ state: 'pending_approval' });
       const result = PayoutResultSchema.parse(await storedReply(retry, key));
       expect(result.payout).toMatchObject({ id, state: 'pending_approval', amount: '8.80' });
-      expect(result.message).toContain('it had prepared this payout, which is pending approval');
+      // what the uninterrupted request answers once checked, not "interrupted"
+      expect(result.message).toBe(
+        'The gateway checked the destination; the payout waits for approval by a second ops user.',
+      );
       expect((await preparedUnder(key)).map((r) => r.id)).toEqual([id]);
       const order = await sandbox.order(result.payout.orderid ?? '');
       expect(order.operations.map((o) => o.type)).toEqual(['payout-check']);
+    });
+
+    it('when the preparer’s instance stopped after holding a single payout, then a retry with the same key gets that payout with the words the request would have answered (held, lapsing when), not "interrupted"', async () => {
+      const input = cardPayout('8.85', { mode: 'single' });
+      let first: Awaited<ReturnType<typeof prepareUnderKey>> | undefined;
+      const key = await interruptedPrepare(input, async (body, k) => {
+        first = await prepareUnderKey(body, k);
+      });
+      bff.clock.advance(40_000);
+      const result = PayoutResultSchema.parse(
+        await storedReply(() => post(opsA, '/api/payouts', input, key), key),
+      );
+      expect(result.payout).toMatchObject({ id: first?.payout.id, state: 'pending_approval' });
+      expect(result.message).toBe(first?.message);
+      expect(result.message).toMatch(/^The payout is held until a second ops user approves it/);
     });
 
     it('when the preparer’s instance stopped after its payout-check could not be sent (gateway unreachable), then a retry with the same key gets the 503 the request would have answered and lets the key go, as the uninterrupted request does, not 200 with the failed payout', async () => {

@@ -160,6 +160,12 @@ for (const variant of DB_VARIANTS) {
         status: learned.status,
         stage: learned.stage,
         updatedAt: learned.updatedAt,
+        money: {
+          currency: learned.currency,
+          authorized: learned.amounts.authorized,
+          captured: learned.amounts.captured,
+          returned: learned.amounts.returned,
+        },
       });
       // The list says the same of each link (one query for all of them).
       const listed = PaymentLinkListSchema.parse(
@@ -196,6 +202,12 @@ for (const variant of DB_VARIANTS) {
         status: learned.status,
         stage: learned.stage,
         updatedAt: learned.updatedAt,
+        money: {
+          currency: learned.currency,
+          authorized: learned.amounts.authorized,
+          captured: learned.amounts.captured,
+          returned: learned.amounts.returned,
+        },
       });
       expect(detail.events.map((e) => e.title)).toEqual([
         'Sale form link created',

@@ -26,7 +26,7 @@ import type { Interruption } from '../payments/idempotency.js';
 import type { AuditEntry } from '../services/audit.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
 import type { GatewayOutcome } from '../gateway-client/client.js';
-import { payDb } from '../payments/db.js';
+import { big, payDb } from '../payments/db.js';
 import { configuredEndpointIds } from '../payments/gateway.js';
 import { Ledger, type GatewayView } from '../payments/ledger.js';
 import { resolveOptions } from '../payments/options.js';
@@ -208,7 +208,18 @@ export class PaymentLinksService {
     if (ids.length === 0) return orders;
     const found = await payDb(this.c.db)
       .selectFrom('transactions')
-      .select(['id', 'client_orderid', 'orderid', 'status', 'stage', 'updated_at'])
+      .select([
+        'id',
+        'client_orderid',
+        'orderid',
+        'status',
+        'stage',
+        'updated_at',
+        'currency',
+        'authorized_minor',
+        'captured_minor',
+        'returned_minor',
+      ])
       .where('client_orderid', 'in', ids)
       .orderBy('created_at', 'desc')
       .execute();
@@ -220,6 +231,12 @@ export class PaymentLinksService {
         status: o.status as TransactionStatus,
         stage: o.stage,
         updatedAt: new Date(o.updated_at).toISOString(),
+        money: {
+          currency: o.currency,
+          authorized: formatMinorUnits(big(o.authorized_minor)),
+          captured: formatMinorUnits(big(o.captured_minor)),
+          returned: formatMinorUnits(big(o.returned_minor)),
+        },
       });
     return orders;
   }

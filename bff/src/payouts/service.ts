@@ -218,6 +218,12 @@ export class PayoutsService {
     return row.mode === 'single' ? row.created_at + this.c.options.holdMaxAgeMs : row.expires_at;
   }
 
+  /** What preparing a held single payout answers: it waits, and until when. */
+  private heldMessage(row: PayoutsTable): string {
+    const lapses = new Date(row.created_at + this.c.options.holdMaxAgeMs).toISOString();
+    return `The payout is held until a second ops user approves it; it lapses at ${lapses} if not approved. Nothing was sent yet.`;
+  }
+
   /** The state as screens show it: a payout that lapsed is expired, whatever the row says. */
   stateOf(row: PayoutsTable): PayoutState {
     const at = this.lapsesAt(row);
@@ -436,11 +442,7 @@ export class PayoutsService {
         data: { mode: 'single', destination: masked },
       });
       // The hold lapses (PAYOUT_HOLD_MAX_AGE_MS, `lapsesAt`): the one who prepares it learns when.
-      const lapses = new Date(row.created_at + c.options.holdMaxAgeMs).toISOString();
-      return {
-        payout: await this.viewOf(row, actor),
-        message: `The payout is held until a second ops user approves it; it lapses at ${lapses} if not approved. Nothing was sent yet.`,
-      };
+      return { payout: await this.viewOf(row, actor), message: this.heldMessage(row) };
     }
 
     // A safety net, as a money operation's step A has: should this instance stop before it records
@@ -567,9 +569,13 @@ export class PayoutsService {
         if (row.state === 'failed' && row.error_code === 'NOT_SENT')
           return { kind: 'error', error: checkNotSent() };
         const payout = await this.viewOf(row, actor);
-        const message = checkNotAccepted(row)
-          ? checkedMessage(row)
-          : `The request was interrupted before it answered; it had prepared this payout, which is ${payout.state.replace('_', ' ')}.`;
+        // Still waiting for approval (not lapsed) or not accepted: what the request answered then.
+        const asFirst = payout.state === 'pending_approval' || checkNotAccepted(row);
+        const message = !asFirst
+          ? `The request was interrupted before it answered; it had prepared this payout, which is ${payout.state.replace('_', ' ')}.`
+          : row.mode === 'single'
+            ? this.heldMessage(row)
+            : checkedMessage(row);
         return { kind: 'reply', status: 200, body: { payout, message } satisfies PayoutOutcome };
       },
     };

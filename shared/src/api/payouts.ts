@@ -469,6 +469,18 @@ export const PaymentLinkSchema = z.object({
       stage: z.string().nullable(),
       /** the order's own last change (absent from older instances); not the link's `updatedAt` */
       updatedAt: IsoDateTimeSchema.optional(),
+      /**
+       * The money of the order as Paydesk knows it, in the order's currency (absent from older
+       * instances): what the page took or held, and what has since been captured and returned.
+       */
+      money: z
+        .object({
+          currency: z.string(),
+          authorized: MoneySchema,
+          captured: MoneySchema,
+          returned: MoneySchema,
+        })
+        .optional(),
     })
     .nullable(),
   createdAt: IsoDateTimeSchema,

@@ -187,6 +187,21 @@ describe('payment link detail', () => {
     expect(screen.queryByText('Authorized')).not.toBeInTheDocument();
   });
 
+  it('when a link’s order was partly captured and returned, then its page says how much was authorized, captured and returned', async () => {
+    const bff = bffAs(['finance']);
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: 'captured',
+      updatedAt: ORDER_CHANGED,
+      money: { currency: 'EUR', authorized: '23.45', captured: '10.05', returned: '2.50' },
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    const order = await screen.findByRole('region', { name: 'Gateway order' });
+    expect(order).toHaveTextContent('Money€23.45 authorized · €10.05 captured · €2.50 returned');
+  });
+
   it('when a link’s order was declined, then the page says so once (not “declined (declined)”) and offers no address to copy', async () => {
     const bff = bffAs(['finance']);
     bff.links.orders.set(SENT, {

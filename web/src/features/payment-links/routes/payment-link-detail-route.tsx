@@ -255,6 +255,8 @@ function DetailView({
                 ['Client order id', <code key="c">{link.clientOrderId}</code>],
                 ['Gateway order id', orderid],
                 ['Order status', order],
+                // what the page took or held, and what has since been captured and returned
+                ...orderMoneyRows(link.order),
                 // the order's own last change (its callbacks, a capture, a refund), not the link's
                 [
                   'Last change',
@@ -318,4 +320,21 @@ export default function PaymentLinkDetailRoute() {
       <PaymentLinkDetailScreen />
     </RequireRoles>
   );
+}
+
+/** The order's money as Paydesk knows it: none until the order is known (or from an older BFF). */
+function orderMoneyRows(order: PaymentLinkDetail['order']): FactRow[] {
+  const money = order?.money;
+  if (money === undefined) return [];
+  const part = (amount: string, what: string) => `${formatMoney(amount, money.currency)} ${what}`;
+  return [
+    [
+      'Money',
+      [
+        part(money.authorized, 'authorized'),
+        part(money.captured, 'captured'),
+        part(money.returned, 'returned'),
+      ].join(' · '),
+    ],
+  ];
 }

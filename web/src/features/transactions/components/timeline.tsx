@@ -1,3 +1,4 @@
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -8,6 +9,7 @@ import {
   type TimelineEntry,
   type TransactionStatus,
 } from '@paydesk/shared/api';
+import { useState } from 'react';
 import { DateTime } from '../../../components/date-time';
 import { stageLabel } from './labels';
 import { STATUS_LOOK } from './status-chip';
@@ -42,9 +44,84 @@ const KIND_LOOK: Record<
   drift: { label: 'Drift', color: 'warning' },
 };
 
+/** Consecutive automatic entries that say the same, shown as one run (first, last, the rest on demand). */
+interface Run {
+  entries: TimelineEntry[];
+}
+
+/** At least this many alike in a row fold (at least two hidden); fewer are shown as they are. */
+const FOLD_AT = 4;
+
+/**
+ * The entries in runs: an automatic entry (no actor: the reconciler's and the poller's status
+ * checks, the gateway's repeated callbacks) joins the run before it when its kind and title are
+ * the same. A staff action never folds.
+ */
+export function timelineRuns(ordered: readonly TimelineEntry[]): Run[] {
+  const runs: Run[] = [];
+  for (const entry of ordered) {
+    const last = runs.at(-1)?.entries.at(-1);
+    const alike =
+      last !== undefined &&
+      entry.actor === null &&
+      last.actor === null &&
+      entry.kind !== 'staff' &&
+      entry.kind === last.kind &&
+      entry.title === last.title;
+    if (alike) runs.at(-1)?.entries.push(entry);
+    else runs.push({ entries: [entry] });
+  }
+  return runs;
+}
+
+function TimelineItem({ entry, holdCancelled }: { entry: TimelineEntry; holdCancelled: boolean }) {
+  const look = KIND_LOOK[entry.kind];
+  const hasData = Object.keys(entry.data).length > 0;
+  return (
+    <ListItem divider sx={{ display: 'block', px: 0 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <Chip size="small" label={look.label} color={look.color} variant="outlined" />
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          {timelineTitle(entry.title, holdCancelled)}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          <DateTime value={entry.at} />
+          {entry.actor ? ` · ${entry.actor}` : ''}
+        </Typography>
+      </Stack>
+      {hasData ? (
+        <details>
+          <summary>
+            <Typography variant="caption" component="span">
+              Details
+            </Typography>
+          </summary>
+          <Typography
+            component="pre"
+            variant="caption"
+            sx={{
+              m: 0,
+              mt: 0.5,
+              p: 1,
+              bgcolor: 'action.hover',
+              borderRadius: 1,
+              overflowX: 'auto',
+              fontFamily: 'ui-monospace, monospace',
+            }}
+          >
+            {JSON.stringify(entry.data, null, 2)}
+          </Typography>
+        </details>
+      ) : null}
+    </ListItem>
+  );
+}
+
 /**
  * Every request, reply and callback (redacted by the BFF) and every staff action, oldest first.
  * `holdCancelled`: the order's returns only cancelled a hold (labels.ts `returnsCancelHold`).
+ * A run of identical automatic entries (an order reconciled for an hour gets one status check
+ * every few minutes) shows its first and last, and the ones between on demand.
  */
 export function Timeline({
   entries,
@@ -53,53 +130,37 @@ export function Timeline({
   entries: TimelineEntry[];
   holdCancelled?: boolean;
 }) {
+  const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(new Set());
   if (entries.length === 0) {
     return <Typography color="text.secondary">Nothing recorded yet.</Typography>;
   }
   const ordered = [...entries].sort((a, b) => (a.at === b.at ? a.id - b.id : a.at < b.at ? -1 : 1));
+  const item = (entry: TimelineEntry) => (
+    <TimelineItem key={entry.id} entry={entry} holdCancelled={holdCancelled} />
+  );
   return (
     <List dense aria-label="Timeline" disablePadding>
-      {ordered.map((entry) => {
-        const look = KIND_LOOK[entry.kind];
-        const hasData = Object.keys(entry.data).length > 0;
-        return (
-          <ListItem key={entry.id} divider sx={{ display: 'block', px: 0 }}>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-              <Chip size="small" label={look.label} color={look.color} variant="outlined" />
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {timelineTitle(entry.title, holdCancelled)}
-              </Typography>
-              <Typography variant="caption" color="text.secondary">
-                <DateTime value={entry.at} />
-                {entry.actor ? ` · ${entry.actor}` : ''}
-              </Typography>
-            </Stack>
-            {hasData ? (
-              <details>
-                <summary>
-                  <Typography variant="caption" component="span">
-                    Details
-                  </Typography>
-                </summary>
-                <Typography
-                  component="pre"
-                  variant="caption"
-                  sx={{
-                    m: 0,
-                    mt: 0.5,
-                    p: 1,
-                    bgcolor: 'action.hover',
-                    borderRadius: 1,
-                    overflowX: 'auto',
-                    fontFamily: 'ui-monospace, monospace',
-                  }}
-                >
-                  {JSON.stringify(entry.data, null, 2)}
-                </Typography>
-              </details>
-            ) : null}
-          </ListItem>
-        );
+      {timelineRuns(ordered).flatMap(({ entries: run }) => {
+        const [first, ...rest] = run;
+        const last = rest.at(-1);
+        if (first === undefined) return [];
+        if (run.length < FOLD_AT || last === undefined || unfolded.has(first.id))
+          return run.map(item);
+        const between = run.length - 2;
+        return [
+          item(first),
+          <ListItem key={`fold-${String(first.id)}`} divider sx={{ px: 0 }}>
+            <Button
+              size="small"
+              onClick={() => {
+                setUnfolded((open) => new Set(open).add(first.id));
+              }}
+            >
+              Show {between} more identical entries
+            </Button>
+          </ListItem>,
+          item(last),
+        ];
       })}
     </List>
   );
