@@ -30,6 +30,19 @@ describe('the order timeline', () => {
     expect(screen.queryByText(/partially_returned/)).toBeNull();
   });
 
+  it('when a title names an amount, then it reads in the reader’s locale with its currency’s sign', () => {
+    render(
+      <Timeline
+        entries={[
+          entry(1, 'return 1234.50 EUR requested'),
+          entry(2, 'callback: capture 0.05 USD approved'),
+        ]}
+      />,
+    );
+    expect(screen.getByText('return €1,234.50 requested')).toBeInTheDocument();
+    expect(screen.getByText('callback: capture $0.05 approved')).toBeInTheDocument();
+  });
+
   it('when an order was reconciled for long, then a run of identical automatic entries shows its first and last, and the rest on demand; staff actions never fold', async () => {
     const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 10, minute)).toISOString();
     const check = (id: number): TimelineEntry => ({
@@ -63,10 +76,10 @@ describe('the order timeline', () => {
         .getAllByRole('listitem')
         .map((li) => li.querySelector('p, button')?.textContent ?? li.textContent);
     expect(titles()).toEqual([
-      'capture 5.00 EUR requested',
-      'capture 5.00 EUR requested',
-      'capture 5.00 EUR requested',
-      'capture 5.00 EUR requested',
+      'capture €5.00 requested',
+      'capture €5.00 requested',
+      'capture €5.00 requested',
+      'capture €5.00 requested',
       'Status: Processing',
       'Show 4 more identical entries',
       'Status: Processing',

@@ -11,6 +11,7 @@ import {
 } from '@paydesk/shared/api';
 import { useState } from 'react';
 import { DateTime } from '../../../components/date-time';
+import { formatMoney } from '../../../lib/format';
 import { stageLabel } from './labels';
 import { STATUS_LOOK } from './status-chip';
 
@@ -26,6 +27,10 @@ export function timelineTitle(title: string, holdCancelled = false): string {
   // return approved …'); on an order where it only cancelled a hold, it is called that.
   if (holdCancelled)
     title = title.replace(/^(callback: )?return\b/, '$1hold cancellation (return)');
+  // Its amounts ('55.00 EUR') as the page writes money, in the reader's locale.
+  title = title.replace(/\b(\d+\.\d{2,3}) ([A-Z]{3})\b/g, (_, amount: string, currency: string) =>
+    formatMoney(amount, currency),
+  );
   const match = /^status: ([a-z_]+)(?: \(([a-z_]+)\))?$/.exec(title);
   if (match === null) return title;
   const [, status = '', stage] = match;

@@ -231,13 +231,11 @@ describe('transaction detail', () => {
     expect(operations.getByText('Hold cancellation')).toBeInTheDocument();
     expect(operations.queryByText('Return')).not.toBeInTheDocument();
     const timeline = within(screen.getByRole('list', { name: 'Timeline' }));
-    expect(
-      timeline.getByText('hold cancellation (return) 20.00 EUR requested'),
-    ).toBeInTheDocument();
+    expect(timeline.getByText('hold cancellation (return) €20.00 requested')).toBeInTheDocument();
     expect(timeline.getByText('hold cancellation (return): accepted')).toBeInTheDocument();
     expect(
       timeline.getByText(
-        'callback: hold cancellation (return) approved 20.00 EUR (confirmed by status)',
+        'callback: hold cancellation (return) approved €20.00 (confirmed by status)',
       ),
     ).toBeInTheDocument();
     expect(amounts().getByText('Returned').nextSibling).toHaveTextContent('€0.00');
