@@ -1,9 +1,12 @@
 import Check from '@mui/icons-material/Check';
 import ContentCopy from '@mui/icons-material/ContentCopy';
+import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { PRINT_HIDDEN_CLASS } from '../theme/print-styles';
 
 /**
  * A small button that copies `value`; its name says what ("Copy Orderid"), then that it was
@@ -42,7 +45,10 @@ export function CopyButton({
   );
 }
 
-/** Read-only text with a copy button; the text stays selectable for browsers without clipboard access. */
+/**
+ * Read-only text with a copy button; the text stays selectable for browsers without clipboard
+ * access. On paper the field (whose one line would cut a long address off) gives way to the text.
+ */
 export function CopyableText({
   label,
   value,
@@ -53,26 +59,39 @@ export function CopyableText({
   multiline?: boolean;
 }) {
   return (
-    <TextField
-      label={label}
-      value={value}
-      fullWidth
-      multiline={multiline}
-      slotProps={{
-        htmlInput: {
-          readOnly: true,
-          spellCheck: false,
-          style: { fontFamily: 'ui-monospace, monospace' },
-        },
-        input: {
-          endAdornment: (
-            <InputAdornment position="end">
-              <CopyButton label={label} value={value} edge="end" size="medium" />
-            </InputAdornment>
-          ),
-        },
-      }}
-    />
+    <>
+      <TextField
+        className={PRINT_HIDDEN_CLASS}
+        label={label}
+        value={value}
+        fullWidth
+        multiline={multiline}
+        slotProps={{
+          htmlInput: {
+            readOnly: true,
+            spellCheck: false,
+            style: { fontFamily: 'ui-monospace, monospace' },
+          },
+          input: {
+            endAdornment: (
+              <InputAdornment position="end">
+                <CopyButton label={label} value={value} edge="end" size="medium" />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <Typography
+        component="p"
+        variant="body2"
+        sx={{ display: 'none', displayPrint: 'block', m: 0, overflowWrap: 'anywhere' }}
+      >
+        {label}:{' '}
+        <Box component="code" sx={{ whiteSpace: multiline ? 'pre-wrap' : undefined }}>
+          {value}
+        </Box>
+      </Typography>
+    </>
   );
 }
 

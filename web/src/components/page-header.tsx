@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, type ReactNode, type Ref } from 'react';
+import { PRINT_HIDDEN_CLASS } from '../theme/print-styles';
 
 /** The screen's one h1 (also the document title) and its main actions. */
 export function PageHeader({
@@ -52,7 +53,9 @@ export function PageHeader({
         ) : null}
       </Box>
       {actions ? (
+        // Buttons and live indicators: nothing to do or follow on paper, so not printed.
         <Box
+          className={PRINT_HIDDEN_CLASS}
           sx={{
             flex: '0 1 auto',
             display: 'flex',

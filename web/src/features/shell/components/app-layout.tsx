@@ -19,8 +19,10 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { NavLink, Outlet } from 'react-router';
+import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { ColorModeToggle } from '../../../theme/color-mode-toggle';
 import { useSession } from '../../auth/components/session-context';
 import { navigationFor, SCREENS } from '../navigation';
@@ -104,6 +106,7 @@ function SkipLink() {
         boxShadow: 3,
         // Off screen until focused (not display:none, so it stays in the tab order).
         transform: 'translateY(-200%)',
+        displayPrint: 'none',
         '&:focus': {
           transform: 'none',
           outline: '2px solid',
@@ -117,11 +120,42 @@ function SkipLink() {
   );
 }
 
+/**
+ * On paper only, above the screen: when and by whom it was printed. The time is taken again as
+ * printing starts (the page may have been open for hours), before the browser lays the page out.
+ */
+function PrintedLine() {
+  const { user } = useSession();
+  const [at, setAt] = useState(() => new Date());
+  useEffect(() => {
+    const update = () => {
+      flushSync(() => {
+        setAt(new Date());
+      });
+    };
+    window.addEventListener('beforeprint', update);
+    return () => {
+      window.removeEventListener('beforeprint', update);
+    };
+  }, []);
+  return (
+    <Typography
+      variant="caption"
+      component="p"
+      sx={{ display: 'none', displayPrint: 'block', mt: 0, mb: 2, pb: 0.5, borderBottom: 1 }}
+    >
+      Printed {formatDateTime(at)} {formatDateAndTime(at).zone} by {user.name} ({user.email})
+    </Typography>
+  );
+}
+
 /** AppBar + navigation drawer (permanent on wide screens, temporary on narrow ones) + the screen. */
 export function AppLayout() {
   const [mobileOpen, setMobileOpen] = useState(false);
   return (
-    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+    // On paper: the screen alone, the page's full width (print-styles.tsx leaves out the bar, the
+    // menu and every control).
+    <Box sx={{ display: 'flex', displayPrint: 'block', minHeight: '100vh' }}>
       <SkipLink />
       <AppBar
         position="fixed"
@@ -185,9 +219,16 @@ export function AppLayout() {
         component="main"
         id={MAIN_ID}
         tabIndex={-1}
-        sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 }, '&:focus': { outline: 'none' } }}
+        sx={{
+          flexGrow: 1,
+          minWidth: 0,
+          p: { xs: 2, md: 3 },
+          '&:focus': { outline: 'none' },
+          '@media print': { p: 0 },
+        }}
       >
-        <Toolbar />
+        <Toolbar sx={{ displayPrint: 'none' }} />
+        <PrintedLine />
         <Outlet />
       </Box>
     </Box>
