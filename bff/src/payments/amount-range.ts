@@ -10,6 +10,7 @@ import type { FieldError } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { maskPans } from '../services/redact.js';
 import { platformTrx, type PayTrx } from './db.js';
+import { driftAuditEntry, finderOf, type DriftSource } from './drift.js';
 import type { GatewayRefusalDetails } from './gateway-errors.js';
 import type { GatewayView, Ledger, TimelineInput } from './ledger.js';
 import type { TransactionsTable } from './migration.js';
@@ -115,10 +116,12 @@ export async function recordOutOfRange(
   view: GatewayView,
   amounts: readonly string[],
   how: {
-    source: 'lookup' | 'callback' | 'refresh' | 'reconcile';
+    source: DriftSource;
     exchange: Record<string, unknown> | null;
     /** who asked for the reply (a refresh, a look-up); null or none: Paydesk itself */
     actor?: string | null;
+    /** the id of the staff member `actor` names, when known */
+    actorId?: string | null;
     timelineAfter?: readonly TimelineInput[];
   },
 ): Promise<TransactionsTable> {
@@ -160,19 +163,15 @@ export async function recordOutOfRange(
       },
     ]),
   );
-  await ledger.audit.appendIn(platformTrx(trx), {
-    actorId: null,
-    actorEmail: null,
-    actorRoles: [],
-    action: 'transaction.drift',
-    target: `transaction:${transactionId}`,
-    summary: { orderid: view.orderid, reasons, detectedBy: how.source },
-    outcome: 'failed',
-    errorCode: 'DRIFT',
-    requestId: null,
-    ip: null,
-    userAgent: null,
-  });
+  await ledger.audit.appendIn(
+    platformTrx(trx),
+    driftAuditEntry({
+      target: `transaction:${transactionId}`,
+      summary: { orderid: view.orderid, reasons },
+      source: how.source,
+      finder: finderOf(how.actor ?? null, how.actorId),
+    }),
+  );
   return trx
     .selectFrom('transactions')
     .selectAll()
@@ -189,26 +188,21 @@ export async function auditNotRecorded(
   trx: PayTrx,
   view: GatewayView,
   amounts: readonly string[],
-  detectedBy: 'lookup' | 'callback' | 'refresh' | 'reconcile',
+  detectedBy: DriftSource,
   summary: Record<string, unknown> = {},
 ): Promise<void> {
-  await ledger.audit.appendIn(platformTrx(trx), {
-    actorId: null,
-    actorEmail: null,
-    actorRoles: [],
-    action: 'transaction.drift',
-    target: null,
-    summary: {
-      orderid: view.orderid,
-      clientOrderId: maskPans(view.clientOrderId),
-      ...summary,
-      reasons: [outOfRangeReason(amounts)],
-      detectedBy,
-    },
-    outcome: 'failed',
-    errorCode: 'DRIFT',
-    requestId: null,
-    ip: null,
-    userAgent: null,
-  });
+  await ledger.audit.appendIn(
+    platformTrx(trx),
+    driftAuditEntry({
+      target: null,
+      summary: {
+        orderid: view.orderid,
+        clientOrderId: maskPans(view.clientOrderId),
+        ...summary,
+        reasons: [outOfRangeReason(amounts)],
+      },
+      source: detectedBy,
+      finder: null,
+    }),
+  );
 }

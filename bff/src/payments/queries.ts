@@ -2,7 +2,7 @@
 // written with back-pressure: constant memory) and the home screen's statistics.
 import type { Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
-import { type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import {
   TRANSACTION_ID_PATTERN,
@@ -10,6 +10,7 @@ import {
   type StatsQuery,
   type StatsResponse,
   type TransactionExportQuery,
+  type OperationKind,
   type TransactionFilter,
   type TransactionListQuery,
   type TransactionPage,
@@ -22,7 +23,7 @@ import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary } from './records.js';
-import { attentionCounts, windowStats } from './stats.js';
+import { attentionCounts, unknownOutcomeIds, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
 function drained(out: Writable): Promise<void> {
@@ -98,7 +99,9 @@ export class TransactionQueries {
 
   private filtered(filter: TransactionFilter): Q {
     let q: Q = this.k.selectFrom('transactions');
-    if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+    // Unknown outcome: the order's own, or an operation's whatever the order's status.
+    if (filter.status === 'unknown') q = q.where('id', 'in', unknownOutcomeIds(this.k));
+    else if (filter.status !== undefined) q = q.where('status', '=', filter.status);
     if (filter.type !== undefined) q = byType(q, filter.type);
     if (filter.endpoint !== undefined) q = q.where('endpoint_id', '=', filter.endpoint);
     if (filter.currency !== undefined) q = q.where('currency', '=', filter.currency);
@@ -160,6 +163,18 @@ export class TransactionQueries {
     const [rows, count] = await Promise.all([
       this.ordered(base, query.sort, after)
         .selectAll()
+        // Whether an operation's outcome is unknown: a probe of the small partial index per row.
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('transaction_operations as o')
+                .select('o.id')
+                .whereRef('o.transaction_id', '=', 'transactions.id')
+                .where('o.state', '=', sql.lit('unknown')),
+            )
+            .as('unknown_ops'),
+        )
         .limit(query.limit + 1)
         .execute(),
       this.k
@@ -176,14 +191,48 @@ export class TransactionQueries {
     const last = page.at(-1);
     const more = rows.length > query.limit && last !== undefined;
     const total = Number(count.n);
+    const unknownKinds = await this.unknownOperationKinds(
+      page.filter((row) => row.unknown_ops === true || Number(row.unknown_ops) === 1),
+    );
     return {
-      items: page.map(toSummary),
+      items: page.map(({ unknown_ops: _, ...row }) => ({
+        ...toSummary(row),
+        unknownOperations: unknownKinds.get(row.id) ?? [],
+      })),
       nextCursor: more
         ? encodeKeysetCursor(query.sort, { value: last[column(query.sort)], id: last.id })
         : null,
       total: Math.min(total, TOTAL_CAP),
       totalCapped: total > TOTAL_CAP,
     };
+  }
+
+  /**
+   * The kinds of the operations whose outcome is unknown, per order of `rows` (the few of a page
+   * that have one): read through `transaction_operations_unknown`.
+   */
+  private async unknownOperationKinds(
+    rows: readonly { id: string }[],
+  ): Promise<Map<string, OperationKind[]>> {
+    const kinds = new Map<string, OperationKind[]>();
+    if (rows.length === 0) return kinds;
+    const ops = await this.k
+      .selectFrom('transaction_operations')
+      .select(['transaction_id', 'kind'])
+      .where('state', '=', sql.lit('unknown'))
+      .where(
+        'transaction_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .orderBy('created_at')
+      .execute();
+    for (const op of ops) {
+      const known = kinds.get(op.transaction_id) ?? [];
+      const kind = op.kind as OperationKind;
+      if (!known.includes(kind)) kinds.set(op.transaction_id, [...known, kind]);
+    }
+    return kinds;
   }
 
   /**

@@ -26,6 +26,11 @@ export const PAYMENT_ROUTES = {
     action: 'transaction.refresh',
     auditSuccess: true,
   },
+  'POST /api/transactions/:id/drift/review': {
+    access: MONEY,
+    action: 'transaction.drift_reviewed',
+    auditSuccess: true,
+  },
   'POST /api/transactions/:id/capture': {
     access: MONEY,
     action: 'transaction.capture',

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import {
   CaptureBodySchema,
   CardRefBodySchema,
+  DriftReviewBodySchema,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   LookupBodySchema,
@@ -147,6 +148,22 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const id = transactionId(ctx);
       const detail = await services.transactions.refresh(id, actorOf(ctx));
       ctx.audit.summary = { status: detail.status, drift: detail.drift };
+      return { kind: 'json', status: 200, body: detail };
+    },
+    'POST /api/transactions/:id/drift/review': async (ctx) => {
+      const id = transactionId(ctx);
+      const body = parseInput(DriftReviewBodySchema, ctx.req.body ?? {}, 'body');
+      ctx.audit.summary = { comment: body.comment };
+      // The audit row commits with the review (drift.ts): one transaction, or nothing.
+      const detail = await services.transactions.reviewDrift(id, body, actorOf(ctx), {
+        entry: (summary) => {
+          ctx.audit.summary = summary;
+          return ctx.attemptEntry(null, summary);
+        },
+        committed: () => {
+          ctx.audit.recorded = true;
+        },
+      });
       return { kind: 'json', status: 200, body: detail };
     },
     'POST /api/transactions/:id/capture': idempotent(

@@ -1,5 +1,6 @@
 // Support's view of an order: look it up at the gateway (`status`), refresh it, read it.
 import type {
+  DriftReviewBody,
   LookupBody,
   LookupCandidate,
   LookupConflictDetails,
@@ -10,6 +11,7 @@ import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import { maskPans } from '../services/redact.js';
 import { StatusNotApplied } from './amount-range.js';
+import { reviewDrift, type ReviewAudit } from './drift.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
@@ -138,7 +140,7 @@ export class TransactionsService {
       }
       const { outcome, view } = await this.askStatus(endpointId, body.orderid, clientOrderId);
       if (view !== null && body.orderid !== undefined)
-        return this.learn(endpointId, { outcome, view }, actor.email);
+        return this.learn(endpointId, { outcome, view }, actor);
       // One order shown on several endpoints (one merchant's endpoints may share it): one match.
       if (view !== null && !found.some((f) => f.view.orderid === view.orderid))
         found.push({ endpointId, outcome, view });
@@ -157,8 +159,7 @@ export class TransactionsService {
       }
     }
     const [only, ...others] = found;
-    if (only !== undefined && others.length === 0)
-      return this.learn(only.endpointId, only, actor.email);
+    if (only !== undefined && others.length === 0) return this.learn(only.endpointId, only, actor);
     // What the caller typed is named back, a card-number-like value only masked (BIN, last four).
     const which = maskPans(
       body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`,
@@ -212,18 +213,21 @@ export class TransactionsService {
    * created or updated with the exchange in its timeline (then `timelineAfter`), and published.
    * Also how the payment links learn an order whose callback never came. A reply with an amount
    * Paydesk cannot hold is not applied (ledger.ts applyStatus): 502 `StatusNotApplied`, the known
-   * order flagged with the reply in its timeline.
+   * order flagged with the reply in its timeline. `actor`: the staff member who asked (an e-mail
+   * alone when that is all the caller has), or null: Paydesk itself.
    */
   async learn(
     endpointId: string,
     answer: { outcome: GatewayOutcome; view: GatewayView },
-    actor: string | null,
+    actor: ActorInfo | string | null,
     timelineAfter?: readonly TimelineInput[],
   ): Promise<{ detail: TransactionDetail; created: boolean }> {
+    const who = typeof actor === 'string' ? { id: null, email: actor } : actor;
     const result = await this.ledger.tx((trx) =>
       this.ledger.applyStatus(trx, endpointId, answer.view, {
         source: 'lookup',
-        actor,
+        actor: who?.email ?? null,
+        actorId: who?.id ?? null,
         exchange: exchangeData(answer.outcome),
         ...(timelineAfter === undefined ? {} : { timelineAfter }),
         last: true,
@@ -233,6 +237,16 @@ export class TransactionsService {
     if (result.notApplied.length > 0) throw new StatusNotApplied(answer.view, result.row.id);
     const detail = await this.get(result.row.id);
     return { detail, created: result.created };
+  }
+
+  /** Finance marks the order's drift reviewed (drift.ts `reviewDrift`). */
+  reviewDrift(
+    id: string,
+    body: DriftReviewBody,
+    actor: ActorInfo,
+    audit: ReviewAudit,
+  ): Promise<TransactionDetail> {
+    return reviewDrift(this.ledger, id, body, actor, audit);
   }
 
   /** `status` now for a known order; one with an amount Paydesk cannot hold: 502, as `learn`. */
@@ -272,6 +286,7 @@ export class TransactionsService {
       this.ledger.applyStatus(trx, row.endpoint_id, view, {
         source,
         actor: actor?.email ?? null,
+        actorId: actor?.id ?? null,
         exchange: exchangeData(outcome),
         last: true,
       }),

@@ -155,6 +155,10 @@ export type TransactionSort = z.infer<typeof TransactionSortSchema>;
 /** The filter's fields (query string); strict: an unknown parameter is refused, never ignored. */
 const TransactionFilterFields = z
   .object({
+    /**
+     * the order's status; `unknown` also matches the orders with an operation whose outcome is
+     * unknown (a capture, return, void or card reference whose reply was lost), whatever their own
+     */
     status: TransactionStatusSchema.optional(),
     type: TransactionTypeSchema.optional(),
     endpoint: z
@@ -294,6 +298,12 @@ export const TransactionSummarySchema = z.object({
   drift: z.boolean(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
+  /**
+   * The list's rows (`GET /api/transactions`): the kinds of the order's operations whose outcome
+   * is unknown (their reply was lost; the reconciler asks `status`), whatever the order's own
+   * status — a return on an approved sale, say. Empty when there is none; not given elsewhere.
+   */
+  unknownOperations: z.array(OperationKindSchema).optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 
@@ -357,6 +367,10 @@ export const TransactionDetailSchema = TransactionSummarySchema.extend({
   customer: CustomerSchema,
   cardRefId: z.string().nullable(),
   allowedActions: z.array(FollowUpActionSchema),
+  /**
+   * while `drift`: what differs (`detectedAt`, `reasons`, …) and, once a later `status` reply
+   * was applied without drift, `agreedSince` (ISO time): the two sides agree again
+   */
   driftDetails: z.record(z.string(), z.unknown()).nullable(),
   lastCheckedAt: IsoDateTimeSchema.nullable(),
   operations: z.array(OperationSchema),
@@ -439,6 +453,16 @@ export type ReturnBody = z.infer<typeof ReturnBodySchema>;
 
 export const VoidBodySchema = z.object({ comment: freeText(1, 255, { multiline: true }) }).strict();
 export type VoidBody = z.infer<typeof VoidBodySchema>;
+
+/**
+ * `POST /api/transactions/:id/drift/review`: finance marks an order's drift reviewed, saying what
+ * was checked (1–255 characters, as a void's comment). The flag clears; the order's timeline and
+ * the audit log keep the comment and what was reviewed. 409 `INVALID_STATE` when not flagged.
+ */
+export const DriftReviewBodySchema = z
+  .object({ comment: freeText(1, 255, { multiline: true }) })
+  .strict();
+export type DriftReviewBody = z.infer<typeof DriftReviewBodySchema>;
 
 export const CardRefBodySchema = z.object({}).strict();
 export type CardRefBody = z.infer<typeof CardRefBodySchema>;
@@ -689,8 +713,9 @@ export const StatsResponseSchema = z.object({
     }),
   ),
   /**
-   * Orders that need a person, whatever their age (not limited to the window): outcome `unknown`,
-   * and flagged drift. Counted up to `cap`; a count equal to it means "at least".
+   * Orders that need a person, whatever their age (not limited to the window): outcome `unknown`
+   * (the order's own, or an operation's: the list's `status=unknown`), and flagged drift. Counted
+   * up to `cap`; a count equal to it means "at least".
    */
   attention: z.object({
     unknown: z.number().int().nonnegative(),

@@ -418,6 +418,7 @@ for (const variant of DB_VARIANTS) {
       const validBody: Record<string, unknown> = {
         'POST /api/transactions/:id/return': { amount: '1.00', reasonCode: 'other', comment: 'x' },
         'POST /api/transactions/:id/void': { comment: 'hostile' },
+        'POST /api/transactions/:id/drift/review': { comment: 'hostile' },
         'POST /api/payouts/:id/reject': { reason: 'hostile' },
         'POST /api/payment-links/:id/reject': { reason: 'hostile' },
         'PATCH /api/users/:id': { name: 'Hostile' },

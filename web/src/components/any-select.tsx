@@ -6,11 +6,14 @@ export function AnySelect({
   value,
   onChange,
   options,
+  helperText,
 }: {
   label: string;
   value: string;
   onChange: (event: { target: { value: string } }) => void;
   options: readonly { value: string; label: string }[];
+  /** what the chosen value means, when its label cannot say it all */
+  helperText?: string | undefined;
 }) {
   return (
     <TextField
@@ -20,6 +23,7 @@ export function AnySelect({
       onChange={onChange}
       fullWidth
       size="small"
+      helperText={helperText}
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
     >
       <option value="">Any</option>

@@ -12,7 +12,13 @@ import {
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
 import { fromMinor, toMinor } from '../lib/money';
-import type { ErrorReply, FakePayments, PaymentsReply, PaymentsRequest } from './fake-payments';
+import {
+  hasUnknownOutcome,
+  type ErrorReply,
+  type FakePayments,
+  type PaymentsReply,
+  type PaymentsRequest,
+} from './fake-payments';
 
 const READERS: readonly Role[] = ['support', 'finance', 'ops', 'auditor'];
 const DAY = 86_400_000;
@@ -156,7 +162,7 @@ export class FakeHome {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([key, v]) => ({ day: key.slice(0, 10), currency: key.slice(11), ...volume(v) })),
       attention: {
-        unknown: all.filter((t) => t.status === 'unknown').length,
+        unknown: all.filter(hasUnknownOutcome).length,
         drift: all.filter((t) => t.drift).length,
         cap: 1000,
       },

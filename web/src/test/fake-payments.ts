@@ -21,6 +21,7 @@ import {
   type ErrorDetails,
   type FollowUpAction,
   type Operation,
+  type OperationKind,
   type Role,
   type TransactionDetail,
   type LiveEvent,
@@ -130,6 +131,16 @@ export function makeTransaction(
   return TransactionDetailSchema.parse({ ...base, ...overrides });
 }
 
+/** The kinds of the order's operations whose outcome is unknown, once each (the list's rows). */
+export function unknownOperationsOf(detail: TransactionDetail): OperationKind[] {
+  return [...new Set(detail.operations.filter((o) => o.state === 'unknown').map((o) => o.kind))];
+}
+
+/** The BFF's `status=unknown`: the order's own outcome is unknown, or an operation's is. */
+export function hasUnknownOutcome(detail: TransactionDetail): boolean {
+  return detail.status === 'unknown' || unknownOperationsOf(detail).length > 0;
+}
+
 function summaryOf(detail: TransactionDetail): TransactionSummary {
   return {
     id: detail.id,
@@ -146,6 +157,7 @@ function summaryOf(detail: TransactionDetail): TransactionSummary {
     drift: detail.drift,
     createdAt: detail.createdAt,
     updatedAt: detail.updatedAt,
+    unknownOperations: unknownOperationsOf(detail),
   };
 }
 
@@ -292,7 +304,11 @@ export class FakePayments {
     if (!parsed.success) return this.validation(parsed.error.issues);
     const q = parsed.data;
     const rows = this.transactions
-      .filter((t) => q.status === undefined || t.status === q.status)
+      .filter(
+        (t) =>
+          q.status === undefined ||
+          (q.status === 'unknown' ? hasUnknownOutcome(t) : t.status === q.status),
+      )
       .filter((t) => q.type === undefined || t.type === q.type)
       .filter((t) => q.endpoint === undefined || t.endpointId === q.endpoint)
       .filter((t) => q.currency === undefined || t.currency === q.currency)

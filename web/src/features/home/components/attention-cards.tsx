@@ -23,7 +23,8 @@ export function AttentionCards({
       n: attention.unknown,
       href: '/transactions?status=unknown',
       link: 'Show orders with an unknown outcome',
-      hint: 'The gateway’s answer was lost; a status check settles it.',
+      // The list's Unknown outcome filter, which counts the orders this card counts.
+      hint: 'The gateway’s answer to the order or to a capture, return, void or card reference was lost; a status check settles it.',
     },
     {
       title: 'Drift flagged',

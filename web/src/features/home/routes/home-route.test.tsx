@@ -179,6 +179,44 @@ describe('home screen', () => {
     expect(await screen.findByText('1 transaction matches')).toBeInTheDocument();
   });
 
+  it('when an approved order has a return whose outcome is unknown, then the card counts it with the orders whose own outcome is unknown, and its link lists both, the return marked', async () => {
+    const sale = makeTransaction(6);
+    const lostReturn = {
+      ...sale,
+      operations: [
+        ...sale.operations,
+        {
+          ...sale.operations[0]!,
+          id: 'op-6-return',
+          kind: 'return' as const,
+          state: 'unknown' as const,
+          amount: '5.00',
+          gatewaySerial: null,
+        },
+      ],
+    };
+    const app = renderApp(
+      '/',
+      bffAs(['finance'], { transactions: [...recentOrders(), lostReturn] }),
+    );
+    await screen.findByRole('heading', { name: 'Needs attention' });
+    const unknown = section('Unknown outcome');
+    expect(within(unknown).getByText('2')).toBeInTheDocument();
+    await app.user.click(
+      within(unknown).getByRole('link', { name: 'Show orders with an unknown outcome' }),
+    );
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?status=unknown');
+    });
+    expect(await screen.findByText('2 transactions match')).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Transactions' });
+    const row = within(table)
+      .getByRole('link', { name: `Order ${sale.orderid}` })
+      .closest('tr');
+    expect(row).toHaveTextContent('Approved');
+    expect(row).toHaveTextContent('Return: outcome unknown');
+  });
+
   it('when an ops user has payouts to approve, then the count links to the approval queue; their own are not counted', async () => {
     const bff = bffAs(['ops'], {
       payouts: [

@@ -11,6 +11,8 @@ const FOLLOW_UP_ROLES: Record<FollowUpAction, readonly Role[]> = {
 };
 const REFRESH_ROLES: readonly Role[] = ['support', 'finance', 'ops'];
 export const LOOKUP_ROLES: readonly Role[] = ['support', 'finance', 'ops'];
+/** Marking an order's drift reviewed (`POST /api/transactions/:id/drift/review`). */
+const DRIFT_REVIEW_ROLES: readonly Role[] = ['finance'];
 
 const holds = (roles: readonly Role[], needed: readonly Role[]) =>
   needed.some((role) => roles.includes(role));
@@ -28,4 +30,8 @@ export function canRefresh(roles: readonly Role[]): boolean {
 
 export function canLookUp(roles: readonly Role[]): boolean {
   return holds(roles, LOOKUP_ROLES);
+}
+
+export function canReviewDrift(roles: readonly Role[]): boolean {
+  return holds(roles, DRIFT_REVIEW_ROLES);
 }

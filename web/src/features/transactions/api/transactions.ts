@@ -4,6 +4,7 @@ import {
   TransactionDetailSchema,
   TransactionPageSchema,
   type CaptureBody,
+  type DriftReviewBody,
   type LookupBody,
   type ReturnBody,
   type TransactionExportQuery,
@@ -58,6 +59,16 @@ export function refreshTransaction(id: string) {
     `/api/transactions/${encodeURIComponent(id)}/refresh`,
     TransactionDetailSchema,
     { body: {} },
+  );
+}
+
+/** Marks the order's drift reviewed (finance): the flag clears, the comment is kept. */
+export function reviewDrift(id: string, body: DriftReviewBody) {
+  return apiRequest(
+    'POST',
+    `/api/transactions/${encodeURIComponent(id)}/drift/review`,
+    TransactionDetailSchema,
+    { body },
   );
 }
 

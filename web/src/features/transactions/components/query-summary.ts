@@ -2,7 +2,7 @@ import { formatDateTime } from '../../../lib/format';
 import { CREATED_PRESET_LABELS, readCreatedPreset } from '../api/created-presets';
 import { filterOf, readTransactionQuery } from '../api/transaction-search-params';
 import { TYPE_LABELS } from './labels';
-import { STATUS_LOOK } from './status-chip';
+import { statusFilterLabel } from './transaction-filters';
 
 const SORT_WORDS = {
   created_desc: 'newest first',
@@ -21,7 +21,7 @@ export function describeTransactionQuery(text: string): string {
   const filter = filterOf(query);
   const parts: string[] = [];
   if (filter.q !== undefined) parts.push(`Search “${filter.q}”`);
-  if (filter.status !== undefined) parts.push(`Status ${STATUS_LOOK[filter.status].label}`);
+  if (filter.status !== undefined) parts.push(`Status ${statusFilterLabel(filter.status)}`);
   if (filter.type !== undefined) parts.push(`Type ${TYPE_LABELS[filter.type]}`);
   if (filter.drift !== undefined) {
     parts.push(filter.drift === 'true' ? 'Drift flagged' : 'Drift not flagged');

@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { describeTransactionQuery } from './query-summary';
 import { TransactionFilters } from './transaction-filters';
 
 describe('transaction filters', () => {
@@ -81,5 +82,31 @@ describe('transaction filters', () => {
     expect(currency).toHaveAccessibleDescription('A three-letter code, e.g. EUR.');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));
     expect(onApply).not.toHaveBeenCalled();
+  });
+});
+
+describe('the unknown outcome status', () => {
+  it('when Unknown outcome is chosen, then its label and help say it also takes orders with a follow-up whose outcome is unknown, and it applies status=unknown', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    const status = screen.getByLabelText('Status');
+    expect(status).not.toHaveAccessibleDescription();
+    await user.selectOptions(
+      status,
+      screen.getByRole('option', { name: 'Unknown outcome (order or follow-up)' }),
+    );
+    expect(status).toHaveAccessibleDescription(
+      'Orders whose outcome is unknown, and orders with a capture, return, void or card reference whose outcome is unknown.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(onApply).toHaveBeenCalledWith({ status: 'unknown' }, undefined);
+  });
+
+  it('when a saved view filters by an unknown outcome, then its description names it as the form does', () => {
+    expect(describeTransactionQuery('status=unknown')).toBe(
+      'Status Unknown outcome (order or follow-up) · newest first',
+    );
+    expect(describeTransactionQuery('status=approved')).toBe('Status Approved · newest first');
   });
 });

@@ -10,6 +10,7 @@ import {
   transactionFilterRangeIssues,
   type CreatedPreset,
   type TransactionFilter,
+  type TransactionStatus,
 } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
 import { AnySelect } from '../../../components/any-select';
@@ -21,6 +22,20 @@ import { localAmount, localAmountExample, plainAmount, readAmount } from '../../
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
+
+/**
+ * The status filter's `unknown` also takes the orders with a follow-up whose outcome is unknown,
+ * whatever their own status (the BFF's `status=unknown`): its label and help say so.
+ */
+export const UNKNOWN_OUTCOME_FILTER = {
+  label: 'Unknown outcome (order or follow-up)',
+  help: 'Orders whose outcome is unknown, and orders with a capture, return, void or card reference whose outcome is unknown.',
+} as const;
+
+/** A status as the filter names it (the form, a saved view's description). */
+export function statusFilterLabel(status: TransactionStatus): string {
+  return status === 'unknown' ? UNKNOWN_OUTCOME_FILTER.label : STATUS_LOOK[status].label;
+}
 
 const DRIFT_OPTIONS = [
   { value: 'true', label: 'Flagged: gateway and Paydesk disagree' },
@@ -233,8 +248,9 @@ export function TransactionFilters({
           onChange={set('status')}
           options={TRANSACTION_STATUSES.map((status) => ({
             value: status,
-            label: STATUS_LOOK[status].label,
+            label: statusFilterLabel(status),
           }))}
+          helperText={draft.status === 'unknown' ? UNKNOWN_OUTCOME_FILTER.help : undefined}
         />
         <AnySelect
           label="Type"

@@ -1,7 +1,15 @@
+import HelpOutline from '@mui/icons-material/HelpOutlined';
+import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
-import type { TransactionSort, TransactionSummary } from '@paydesk/shared/api';
+import type {
+  OperationKind,
+  TransactionSort,
+  TransactionStatus,
+  TransactionSummary,
+} from '@paydesk/shared/api';
 import {
   createColumnHelper,
   rowSortingFeature,
@@ -16,7 +24,37 @@ import { DateTime } from '../../../components/date-time';
 import { formatMoney } from '../../../lib/format';
 import { EmailText } from '../../../components/email-text';
 import { TransactionStatusChips } from './status-chip';
-import { TYPE_LABELS } from './labels';
+import { OPERATION_LABELS, TYPE_LABELS } from './labels';
+
+/**
+ * A row's follow-ups whose outcome is unknown (their reply was lost; Paydesk is asking the gateway
+ * for the status), beside a status that is known: "Return: outcome unknown". An order whose own
+ * outcome is unknown already says so.
+ */
+export function UnknownOperationChips({
+  status,
+  kinds,
+}: {
+  status: TransactionStatus;
+  kinds: readonly OperationKind[];
+}) {
+  if (status === 'unknown' || kinds.length === 0) return null;
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
+      {kinds.map((kind) => (
+        <Chip
+          key={kind}
+          size="small"
+          icon={<HelpOutline />}
+          label={`${OPERATION_LABELS[kind]}: outcome unknown`}
+          color="warning"
+          variant="outlined"
+          title={`The gateway’s answer to the ${OPERATION_LABELS[kind].toLowerCase()} was lost; Paydesk is asking it for the status.`}
+        />
+      ))}
+    </Stack>
+  );
+}
 
 const features = tableFeatures({ rowSortingFeature });
 const helper = createColumnHelper<typeof features, TransactionSummary>();
@@ -112,13 +150,15 @@ const columns = helper.columns([
   helper.accessor('status', {
     header: 'Status',
     enableSorting: false,
-    cell: (info) => (
-      <TransactionStatusChips
-        status={info.getValue()}
-        stage={info.row.original.stage}
-        drift={info.row.original.drift}
-      />
-    ),
+    cell: (info) => {
+      const row = info.row.original;
+      return (
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <TransactionStatusChips status={info.getValue()} stage={row.stage} drift={row.drift} />
+          <UnknownOperationChips status={info.getValue()} kinds={row.unknownOperations ?? []} />
+        </Stack>
+      );
+    },
   }),
   helper.accessor('amount', {
     header: ({ column }) => (

@@ -21,7 +21,7 @@ import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { useTransactionEvents } from '../api/live-events';
-import { canRefresh, offeredActions } from '../api/permissions';
+import { canRefresh, canReviewDrift, offeredActions } from '../api/permissions';
 import {
   refreshTransaction,
   transactionDetailQueryOptions,
@@ -52,7 +52,18 @@ const ACTION_LABELS: Record<FollowUpAction, string> = {
   'card-ref': 'Create card reference',
 };
 
-function Attention({ detail }: { detail: TransactionDetail }) {
+// Finance's review of a drift: loads when first opened, as the follow-up dialogs do.
+const DriftReviewDialog = lazy(() => import('../components/drift-review-dialog'));
+
+/** `onReview`: opens the drift review (roles that may mark it reviewed only). */
+function Attention({
+  detail,
+  onReview,
+}: {
+  detail: TransactionDetail;
+  onReview: (() => void) | null;
+}) {
+  const since = agreedSince(detail.driftDetails);
   return (
     <>
       {detail.status === 'unknown' ? (
@@ -63,9 +74,25 @@ function Attention({ detail }: { detail: TransactionDetail }) {
         </Alert>
       ) : null}
       {detail.drift ? (
-        <Alert severity="warning">
-          <AlertTitle>The gateway and Paydesk disagree</AlertTitle>
-          The gateway’s status does not match Paydesk’s record; the difference is in the timeline
+        <Alert
+          severity="warning"
+          action={
+            onReview === null ? undefined : (
+              <Button color="inherit" size="small" onClick={onReview}>
+                Mark reviewed
+              </Button>
+            )
+          }
+        >
+          <AlertTitle>
+            {since === null
+              ? 'The gateway and Paydesk disagree'
+              : 'The gateway and Paydesk disagreed'}
+          </AlertTitle>
+          {since === null
+            ? 'The gateway’s status does not match Paydesk’s record'
+            : 'The gateway’s status did not match Paydesk’s record'}
+          ; the difference is in the timeline
           {driftReasons(detail.driftDetails) === null && detail.driftDetails
             ? `: ${Object.entries(detail.driftDetails)
                 .map(
@@ -78,10 +105,25 @@ function Attention({ detail }: { detail: TransactionDetail }) {
           {driftReasons(detail.driftDetails)?.map((reason) => (
             <div key={reason}>{reason}</div>
           ))}
+          {since === null ? null : (
+            <div>
+              The gateway and Paydesk agree again since <DateTime value={since} />; review and clear
+              the flag.
+            </div>
+          )}
         </Alert>
       ) : null}
     </>
   );
+}
+
+/**
+ * Since when a later status reply agrees with Paydesk again (`driftDetails.agreedSince`, set by the
+ * BFF when a reply applied without drift), or null: not since the drift was found.
+ */
+function agreedSince(details: TransactionDetail['driftDetails']): string | null {
+  const since = details?.agreedSince;
+  return typeof since === 'string' && !Number.isNaN(Date.parse(since)) ? since : null;
 }
 
 /** The reasons the BFF recorded for a drift (its `driftDetails.reasons`), when there are any. */
@@ -147,6 +189,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
   const client = useQueryClient();
   const notify = useNotify();
   const [open, setOpen] = useState<FollowUpAction | null>(null);
+  const [reviewing, setReviewing] = useState(false);
   const actions = offeredActions(detail, user.roles);
   const liveNote = useLiveNote(detail);
   const live = useTransactionEvents(liveNote.onEvent);
@@ -157,7 +200,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
   // goes away (before or just after the dialog closes), which would leave the keyboard focus on
   // the page's body. The heading takes it then.
   useEffect(() => {
-    if (open !== null) {
+    if (open !== null || reviewing) {
       afterDialog.current = true;
       return;
     }
@@ -166,7 +209,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
       afterDialog.current = false;
       headingRef.current?.focus();
     }
-  }, [open, actionsKey]);
+  }, [open, reviewing, actionsKey]);
 
   const refresh = useMutation({
     mutationFn: () => refreshTransaction(detail.id),
@@ -244,7 +287,16 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
         {liveNote.text}
       </Box>
       <Stack spacing={2}>
-        <Attention detail={detail} />
+        <Attention
+          detail={detail}
+          onReview={
+            canReviewDrift(user.roles)
+              ? () => {
+                  setReviewing(true);
+                }
+              : null
+          }
+        />
         <Box
           sx={{
             display: 'grid',
@@ -328,6 +380,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
             detail={detail}
             onClose={() => {
               setOpen(null);
+            }}
+          />
+        ) : null}
+        {reviewing ? (
+          <DriftReviewDialog
+            detail={detail}
+            onClose={() => {
+              setReviewing(false);
             }}
           />
         ) : null}

@@ -1,0 +1,120 @@
+import {
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  type Role,
+  type TransactionDetail,
+} from '@paydesk/shared/api';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const PATH = `/transactions/${ID}`;
+const REVIEW = 'POST /api/transactions/:id/drift/review';
+const REASON = 'status declined at Paydesk, approved at the gateway';
+const SINCE = '2026-11-20T10:15:00.000Z';
+
+function bffAs(roles: Role[], driftDetails: TransactionDetail['driftDetails']) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
+    transactions: [makeTransaction(1, { drift: true, driftDetails })],
+  });
+}
+
+const driftAlert = async () =>
+  (await screen.findByText(/^The gateway and Paydesk disagree/)).closest('[role="alert"]');
+
+describe('drift banner and review', () => {
+  it('when a later status reply agrees again, then the banner says since when and asks for a review; finance marks it reviewed with a comment, a server refusal is said under the field, and the detail refreshes', async () => {
+    const bff = bffAs(['finance'], {
+      detectedAt: '2026-11-20T10:00:00.000Z',
+      reasons: [REASON],
+      agreedSince: SINCE,
+    });
+    let replies = 0;
+    bff.on(REVIEW, () => {
+      replies += 1;
+      if (replies === 1) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 'VALIDATION_FAILED',
+              message: 'comment: must not contain a card number',
+              details: {
+                fields: [
+                  {
+                    path: 'comment',
+                    rule: 'card_number',
+                    message: 'must not contain a card number',
+                  },
+                ],
+              },
+              requestId: 'req-1',
+            },
+          },
+        };
+      }
+      bff.payments.change(ID, { drift: false, driftDetails: null });
+      return { status: 200, body: bff.payments.byId(ID) };
+    });
+    const app = renderApp(PATH, bff);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+
+    const alert = await driftAlert();
+    if (!(alert instanceof HTMLElement)) throw new Error('no drift alert');
+    const banner = within(alert);
+    expect(banner.getByText('The gateway and Paydesk disagreed')).toBeInTheDocument();
+    expect(banner.getByText(REASON)).toBeInTheDocument();
+    expect(banner.getByText(/agree again since/)).toHaveTextContent(/review and clear the flag\.$/);
+    expect(alert.querySelector('time')?.getAttribute('datetime')).toBe(SINCE);
+
+    await app.user.click(banner.getByRole('button', { name: 'Mark reviewed' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Mark the drift reviewed' }));
+    const comment = dialog.getByRole('textbox', { name: /Comment/ });
+
+    // Empty: refused in the form, nothing sent.
+    await app.user.click(dialog.getByRole('button', { name: 'Mark reviewed' }));
+    expect(await dialog.findByText('Say what you checked (up to 255 characters).')).toBeVisible();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/drift/review`)).toHaveLength(0);
+
+    // The server's refusal naming the comment: under the field, not as an alert.
+    await app.user.type(comment, 'checked 4111');
+    await app.user.click(dialog.getByRole('button', { name: 'Mark reviewed' }));
+    expect(await dialog.findByText('This must not contain a card number.')).toBeVisible();
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument();
+
+    await app.user.clear(comment);
+    await app.user.type(comment, 'Checked at the gateway: approved.');
+    await app.user.click(dialog.getByRole('button', { name: 'Mark reviewed' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    const sent = bff.requestsTo('POST', `/api/transactions/${ID}/drift/review`);
+    expect(sent.map((r) => r.body)).toEqual([
+      { comment: 'checked 4111' },
+      { comment: 'Checked at the gateway: approved.' },
+    ]);
+    expect(sent.every((r) => r.headers.get(CSRF_HEADER) === CSRF_HEADER_VALUE)).toBe(true);
+    await waitFor(() => {
+      expect(screen.queryByText(/^The gateway and Paydesk disagree/)).not.toBeInTheDocument();
+    });
+    expect(await screen.findByText(/marked reviewed/)).toBeInTheDocument();
+  });
+
+  it('when the two sides have not agreed since, then the banner says they disagree and nothing about agreeing; a role that may not review sees no button', async () => {
+    renderApp(
+      PATH,
+      bffAs(['support'], { detectedAt: '2026-11-20T10:00:00.000Z', reasons: [REASON] }),
+    );
+    const alert = await driftAlert();
+    if (!(alert instanceof HTMLElement)) throw new Error('no drift alert');
+    const banner = within(alert);
+    expect(banner.getByText('The gateway and Paydesk disagree')).toBeInTheDocument();
+    expect(banner.getByText(REASON)).toBeInTheDocument();
+    expect(banner.queryByText(/agree again/)).not.toBeInTheDocument();
+    expect(banner.queryByRole('button', { name: 'Mark reviewed' })).not.toBeInTheDocument();
+  });
+});
