@@ -23,7 +23,11 @@ import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../..
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { transactionKeys } from '../../transactions/api/transactions';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
-import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
+import {
+  ConfirmQuestion,
+  FollowUpFrame,
+  serverFieldsNamed,
+} from '../../transactions/components/follow-up-frame';
 import { cardKeys, sendRebill } from '../api/cards';
 
 const FIELDS = ['cardRefId', 'amount', 'currency', 'endpointId', 'orderDesc', 'reason'] as const;
@@ -124,6 +128,9 @@ export default function RebillDialog({
     },
   });
   const errors = formState.errors;
+  // A refusal that names only fields of the form is said under them (and goes once the field is
+  // edited), not again in the alert.
+  const refused = serverFieldsNamed(mutation.error, FIELDS);
 
   if (mutation.isSuccess) return <RebillDone result={mutation.data} onClose={onClose} />;
 
@@ -159,7 +166,7 @@ export default function RebillDialog({
       title="Rebill a stored card"
       what="the rebill"
       currency="EUR"
-      error={mutation.isError && Object.keys(errors).length === 0 ? mutation.error : null}
+      error={refused.named.length > 0 && !refused.elsewhere ? null : mutation.error}
       dirty={formState.isDirty}
       onClose={onClose}
     >

@@ -16,8 +16,8 @@ import { useFollowUp } from '../api/follow-up';
 import {
   ConfirmQuestion,
   FollowUpFrame,
-  serverFieldError,
   serverFieldsNamed,
+  useServerFieldErrors,
 } from './follow-up-frame';
 
 /**
@@ -32,6 +32,7 @@ export default function CaptureDialog({
   onClose: () => void;
 }) {
   const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
+  const server = useServerFieldErrors(mutation.error);
   const hold = detail.amounts.remainingCapturable;
   // Prefilled in the user's locale ('65,00'), as the hint and the page show amounts.
   const [amount, setAmount] = useState(() => localAmount(hold));
@@ -56,8 +57,7 @@ export default function CaptureDialog({
       : typed.refusal !== undefined || !AmountSchema.safeParse(typed.amount).success
         ? amountRule(amount, '19.99')
         : undefined;
-  const fieldError =
-    (submitted ? rule : undefined) ?? serverFieldError(mutation.error, 'amount', detail.currency);
+  const fieldError = (submitted ? rule : undefined) ?? server.messageFor('amount', detail.currency);
   // A refusal that names the amount goes back to the form and is said under it, not in the alert.
   const refused = serverFieldsNamed(mutation.error, ['amount'] as const);
   const released = minor !== undefined && rule === undefined ? holdMinor - minor : 0n;
@@ -139,6 +139,7 @@ export default function CaptureDialog({
         label={`Amount to capture (${detail.currency})`}
         value={amount}
         onChange={(event) => {
+          server.edited('amount');
           setAmount(event.target.value);
         }}
         required

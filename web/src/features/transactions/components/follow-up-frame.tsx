@@ -10,6 +10,7 @@ import {
   useEffect,
   useId,
   useRef,
+  useState,
   type MouseEvent,
   type ReactNode,
   type RefObject,
@@ -20,6 +21,15 @@ import { isApiError } from '../../../lib/api-client';
 import { sentenceOf } from '../../../lib/form-errors';
 import { formatMoney } from '../../../lib/format';
 import { describeFollowUpError } from '../api/follow-up';
+
+/** A field of the form that takes the keyboard. */
+const FIELD = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
+/** One that says it is refused (MUI's `error`: a react-hook-form field given setError's message). */
+const REFUSED_FIELD = [
+  'input:not([disabled])[aria-invalid="true"]',
+  'select:not([disabled])[aria-invalid="true"]',
+  'textarea:not([disabled])[aria-invalid="true"]',
+].join(', ');
 
 /**
  * The frame every follow-up dialog shares: title, form, the outcome of the last attempt, and the
@@ -64,7 +74,8 @@ export function FollowUpFrame({
   onBack?: (() => void) | undefined;
   /**
    * where the keyboard resumes when the form comes back from the confirmation: the field a
-   * refusal named (`serverFieldsNamed`); else, and after Back, the form's first field
+   * refusal named (`serverFieldsNamed`); else the first field that says it is refused (a
+   * react-hook-form field given the server's message), and after Back, the form's first field
    */
   resumeAt?: RefObject<HTMLElement | null> | null | undefined;
   children: ReactNode;
@@ -75,11 +86,11 @@ export function FollowUpFrame({
   useEffect(() => {
     // Back from the confirmation: the keyboard resumes in the form, not on the dialog's frame.
     if (wasConfirming.current && !confirming) {
+      const form = formRef.current;
       (
         resumeAt?.current ??
-        formRef.current?.querySelector<HTMLElement>(
-          'input:not([disabled]), select:not([disabled]), textarea',
-        )
+        form?.querySelector<HTMLElement>(REFUSED_FIELD) ??
+        form?.querySelector<HTMLElement>(FIELD)
       )?.focus();
     }
     wasConfirming.current = confirming;
@@ -182,6 +193,35 @@ export function serverFieldError(
   const inCurrency =
     typeof error.details?.currency === 'string' ? error.details.currency : currency;
   return `Refused: ${message.replace(/[\s.]+$/, '')}. Remaining: ${formatMoney(remaining, inCurrency)}.`;
+}
+
+const NOTHING_EDITED: ReadonlySet<string> = new Set();
+
+/**
+ * The server's messages under the fields a refusal (`error`) named (`serverFieldError`), each until
+ * its field is edited: what the server said of the value it was sent no longer applies to what is
+ * typed since. A new refusal (a new `error`) is said in full again. `edited(path)` goes in the
+ * field's onChange.
+ */
+export function useServerFieldErrors(error: unknown) {
+  const [edited, setEdited] = useState<{ error: unknown; paths: ReadonlySet<string> }>({
+    error: undefined,
+    paths: NOTHING_EDITED,
+  });
+  const paths = edited.error === error ? edited.paths : NOTHING_EDITED;
+  return {
+    /** the server's message for `path` (`serverFieldError`), unless the field was edited since */
+    messageFor: (path: string, currency?: string): string | undefined =>
+      paths.has(path) ? undefined : serverFieldError(error, path, currency),
+    /** the field at `path` was edited: the refusal's words about it no longer apply */
+    edited: (path: string) => {
+      if (!isApiError(error)) return;
+      setEdited((current) => {
+        const before = current.error === error ? current.paths : NOTHING_EDITED;
+        return before.has(path) ? current : { error, paths: new Set([...before, path]) };
+      });
+    },
+  };
 }
 
 /**

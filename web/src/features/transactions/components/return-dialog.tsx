@@ -17,8 +17,8 @@ import { useFollowUp } from '../api/follow-up';
 import {
   ConfirmQuestion,
   FollowUpFrame,
-  serverFieldError,
   serverFieldsNamed,
+  useServerFieldErrors,
 } from './follow-up-frame';
 import { RETURN_REASON_LABELS } from './labels';
 
@@ -88,6 +88,7 @@ export default function ReturnDialog({
   onClose: () => void;
 }) {
   const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
+  const server = useServerFieldErrors(mutation.error);
   const remaining = detail.amounts.remainingReturnable;
   const scopeId = useId();
   const [draft, setDraft] = useState<Draft>({
@@ -106,18 +107,20 @@ export default function ReturnDialog({
   // Going over the cap is said at once, while typing; the other rules after "Continue".
   const amountError =
     (result.overCap === true ? result.errors.amount : errors.amount) ??
-    serverFieldError(mutation.error, 'amount', detail.currency);
-  const reasonError = errors.reasonCode ?? serverFieldError(mutation.error, 'reasonCode');
-  const commentError = errors.comment ?? serverFieldError(mutation.error, 'comment');
+    server.messageFor('amount', detail.currency);
+  const reasonError = errors.reasonCode ?? server.messageFor('reasonCode');
+  const commentError = errors.comment ?? server.messageFor('comment');
   // The fields the form shows (the amount only for part of it), in its order: a refusal that
   // names one goes back to the form and is said under it, not in the alert.
   const shown = draft.scope === 'partial' ? FIELDS : FIELDS.filter((field) => field !== 'amount');
   const refused = serverFieldsNamed(mutation.error, shown);
   const refusedRef = { amount: amountRef, reasonCode: reasonRef, comment: commentRef };
   const firstRefused = refused.named[0];
-  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
-    setDraft((current) => ({ ...current, [key]: event.target.value }));
-  };
+  const set =
+    (key: 'amount' | 'reasonCode' | 'comment') => (event: { target: { value: string } }) => {
+      server.edited(key);
+      setDraft((current) => ({ ...current, [key]: event.target.value }));
+    };
   const locked = outcomeUnknown || mutation.isPending;
   const amountText = result.body?.amount ?? remaining;
 
@@ -217,6 +220,8 @@ export default function ReturnDialog({
           row
           value={draft.scope}
           onChange={(event) => {
+            // Another scope is another amount: what the server said of the one sent is past.
+            server.edited('amount');
             setDraft((current) => ({
               ...current,
               scope: event.target.value === 'partial' ? 'partial' : 'full',

@@ -20,7 +20,7 @@ import { describeError, isApiError } from '../../../lib/api-client';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { savedViewKeys, saveView } from '../api/saved-views';
-import { serverFieldError } from './follow-up-frame';
+import { useServerFieldErrors } from './follow-up-frame';
 import { describeTransactionQuery } from './query-summary';
 
 /** The filters, sort and search on screen, saved under a name for one of the user's roles. */
@@ -53,6 +53,8 @@ export function SaveViewDialog({
       onClose();
     },
   });
+  // The server's words under a field go once it is edited.
+  const server = useServerFieldErrors(mutation.error);
   const localError = (path: string) =>
     submitted && !parsed.success
       ? parsed.error.issues.find((issue) => issue.path[0] === path)?.message
@@ -60,9 +62,9 @@ export function SaveViewDialog({
   // The shared rule says 'is required'; beside the field it says whose: 'Name is required.'
   const named = (message: string | undefined) =>
     message === undefined || !/^[a-z]/.test(message) ? message : `Name ${message}.`;
-  const nameError = named(localError('name')) ?? serverFieldError(mutation.error, 'name');
-  const roleError = localError('role') ?? serverFieldError(mutation.error, 'role');
-  const queryError = localError('query') ?? serverFieldError(mutation.error, 'query');
+  const nameError = named(localError('name')) ?? server.messageFor('name');
+  const roleError = localError('role') ?? server.messageFor('role');
+  const queryError = localError('query') ?? server.messageFor('query');
   const otherError =
     mutation.isError &&
     nameError === undefined &&
@@ -103,6 +105,7 @@ export function SaveViewDialog({
               label="Name"
               value={name}
               onChange={(event) => {
+                server.edited('name');
                 setName(event.target.value);
               }}
               required
@@ -117,6 +120,9 @@ export function SaveViewDialog({
               label="Shared with"
               value={role}
               onChange={(event) => {
+                // A name is taken or free for a role: the server's words on it go too.
+                server.edited('role');
+                server.edited('name');
                 setRole(event.target.value);
               }}
               size="small"

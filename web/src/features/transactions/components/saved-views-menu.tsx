@@ -7,7 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Divider from '@mui/material/Divider';
 import { ROLE_LABELS, type Role, type SavedView } from '@paydesk/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useNotify } from '../../../components/notifier';
@@ -32,7 +32,11 @@ function byRole(views: SavedView[]): [Role, SavedView[]][] {
   return [...groups];
 }
 
-/** The Views menu: saved views by role (apply, delete), then "Save current view…". */
+/**
+ * The Views menu: saved views by role (apply, delete), then "Save current view…". A view its
+ * creator may delete is deleted with the bin beside it, or from the keyboard with Delete (or
+ * Backspace) on the view; either way after a confirmation.
+ */
 export default function SavedViewsMenu({
   id,
   mode,
@@ -51,14 +55,26 @@ export default function SavedViewsMenu({
   const notify = useNotify();
   const views = useQuery(savedViewsQueryOptions('transactions'));
   const [deleting, setDeleting] = useState<SavedView | null>(null);
+  // A view kept at the confirmation (or not deleted): the menu comes back with the keyboard on it.
+  const [keptId, setKeptId] = useState<string | null>(null);
+  const keptRef = useRef<HTMLLIElement>(null);
+  // Each question is a new dialog: one asked again at once (Cancel, then Delete) is not the
+  // closing one, and its safe choice takes the focus again.
+  const [asked, setAsked] = useState(0);
+  const ask = (view: SavedView) => {
+    setAsked((count) => count + 1);
+    setKeptId(null);
+    setDeleting(view);
+  };
   const remove = useMutation({
     mutationFn: (view: SavedView) => deleteView(view.id),
     onSuccess: (_data, view) => {
       notify(`Deleted the view “${view.name}”.`);
       setDeleting(null);
     },
-    onError: (error) => {
+    onError: (error, view) => {
       notify(`The view was not deleted: ${describeError(error)}`, 'error');
+      setKeptId(view.id);
       setDeleting(null);
     },
     onSettled: () => client.invalidateQueries({ queryKey: savedViewKeys.all }),
@@ -104,6 +120,13 @@ export default function SavedViewsMenu({
         <MenuItem
           key={view.id}
           selected={canonicalQuery(view.query) === current}
+          ref={view.id === keptId ? keptRef : undefined}
+          aria-keyshortcuts={view.canDelete ? 'Delete' : undefined}
+          onKeyDown={(event) => {
+            if (!view.canDelete || (event.key !== 'Delete' && event.key !== 'Backspace')) return;
+            event.preventDefault();
+            ask(view);
+          }}
           onClick={() => {
             // A view starts at the first page, as any change of filters does.
             setParams(new URLSearchParams(view.query), { state: { trail: [] } });
@@ -119,11 +142,13 @@ export default function SavedViewsMenu({
             <IconButton
               edge="end"
               size="small"
-              aria-label={`Delete the view ${view.name}`}
-              title="Delete this view"
+              aria-label={`Delete view ${view.name}`}
+              title="Delete this view (Delete key)"
+              // Tab leaves a menu; the keyboard deletes with Delete on the view itself.
+              tabIndex={-1}
               onClick={(event) => {
                 event.stopPropagation();
-                setDeleting(view);
+                ask(view);
               }}
               sx={{ position: 'absolute', right: 12 }}
             >
@@ -142,7 +167,15 @@ export default function SavedViewsMenu({
         anchorEl={anchor}
         open={mode === 'menu' && deleting === null}
         onClose={close}
-        slotProps={{ list: { 'aria-label': 'Saved views', dense: true } }}
+        slotProps={{
+          list: { 'aria-label': 'Saved views', dense: true },
+          // After the menu's own first focus (the first view), which it gives as it opens.
+          transition: {
+            onEntering: () => {
+              keptRef.current?.focus();
+            },
+          },
+        }}
       >
         {items}
         <Divider />
@@ -156,6 +189,7 @@ export default function SavedViewsMenu({
       </Menu>
       {mode === 'save' ? <SaveViewDialog currentQuery={currentQuery} onClose={close} /> : null}
       <ConfirmDialog
+        key={asked}
         open={deleting !== null}
         title="Delete this view?"
         confirmLabel="Delete view"
@@ -165,6 +199,7 @@ export default function SavedViewsMenu({
           if (deleting !== null) remove.mutate(deleting);
         }}
         onClose={() => {
+          setKeptId(deleting?.id ?? null);
           setDeleting(null);
         }}
       >

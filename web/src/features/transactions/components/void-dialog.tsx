@@ -9,8 +9,8 @@ import { useFollowUp } from '../api/follow-up';
 import {
   ConfirmQuestion,
   FollowUpFrame,
-  serverFieldError,
   serverFieldsNamed,
+  useServerFieldErrors,
 } from './follow-up-frame';
 
 /**
@@ -27,6 +27,7 @@ export default function VoidDialog({
   onClose: () => void;
 }) {
   const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
+  const server = useServerFieldErrors(mutation.error);
   const [comment, setComment] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [step, setStep] = useState<'form' | 'confirm'>('form');
@@ -35,7 +36,7 @@ export default function VoidDialog({
   const fieldError =
     (submitted && !parsed.success
       ? (textRefusalIn(parsed.error.issues) ?? 'Say in a few words why (up to 255 characters).')
-      : undefined) ?? serverFieldError(mutation.error, 'comment');
+      : undefined) ?? server.messageFor('comment');
   // A refusal that names the comment goes back to the form and is said under it, not in the alert.
   const refused = serverFieldsNamed(mutation.error, ['comment'] as const);
   const isPreauth = detail.type === 'preauth' && detail.amounts.captured === '0.00';
@@ -130,6 +131,7 @@ export default function VoidDialog({
         label="Comment"
         value={comment}
         onChange={(event) => {
+          server.edited('comment');
           setComment(event.target.value);
         }}
         required

@@ -88,7 +88,10 @@ describe('saved views on the transactions screen', () => {
     expect(within(menu).getByText('For Finance')).toBeInTheDocument();
     expect(within(menu).queryByText('Ops only')).toBeNull();
     // Someone else's view: no delete.
-    expect(within(menu).queryByRole('button', { name: /Delete the view/ })).toBeNull();
+    expect(within(menu).queryByRole('button', { name: /Delete view/ })).toBeNull();
+    expect(within(menu).getByRole('menuitem', { name: /Big amounts/ })).not.toHaveAttribute(
+      'aria-keyshortcuts',
+    );
     await app.user.click(within(menu).getByRole('menuitem', { name: /Big amounts/ }));
     await waitFor(() => {
       expect(app.location()).toBe('/transactions?amountMin=30&sort=amount_desc');
@@ -151,6 +154,35 @@ describe('saved views on the transactions screen', () => {
     ).toBeInTheDocument();
   });
 
+  it('when the server says the name is taken and the name or the role is changed, then its words go at once', async () => {
+    const bff = bffAs(['support', 'finance'], {
+      views: [makeView(1, { name: 'Mine', role: 'support' })],
+    });
+    const app = renderApp('/transactions', bff);
+    const menu = await openViews(app);
+    await app.user.click(within(menu).getByRole('menuitem', { name: 'Save current view…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save current view' });
+    const name = within(dialog).getByLabelText(/Name/);
+    const taken = 'The support role already has a view named like this.';
+    await app.user.type(name, 'mine');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    await waitFor(() => {
+      expect(name).toHaveAccessibleDescription(taken);
+    });
+    await app.user.type(name, 's');
+    expect(name).toHaveAccessibleDescription('Up to 60 characters, unique for the role.');
+    expect(name).toHaveAttribute('aria-invalid', 'false');
+    await app.user.clear(name);
+    await app.user.type(name, 'mine');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    await waitFor(() => {
+      expect(name).toHaveAccessibleDescription(taken);
+    });
+    await app.user.selectOptions(within(dialog).getByLabelText('Shared with'), 'finance');
+    expect(name).not.toHaveAccessibleDescription(taken);
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('when the creator deletes their view after confirming, then it is gone for everyone', async () => {
     const bff = bffAs(['support'], {
       views: [
@@ -160,7 +192,7 @@ describe('saved views on the transactions screen', () => {
     });
     const app = renderApp('/transactions', bff);
     const menu = await openViews(app);
-    await app.user.click(await within(menu).findByRole('button', { name: 'Delete the view Mine' }));
+    await app.user.click(await within(menu).findByRole('button', { name: 'Delete view Mine' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete this view?' });
     expect(confirm).toHaveTextContent('“Mine” disappears for everyone with the Support role.');
     await app.user.click(within(confirm).getByRole('button', { name: 'Delete view' }));
@@ -169,6 +201,61 @@ describe('saved views on the transactions screen', () => {
       bff.requestsTo('DELETE', '/api/views/00000000-0000-4000-9000-000000000001'),
     ).toHaveLength(1);
     expect(bff.views.views.map((v) => v.name)).toEqual(['Theirs']);
+    expect(app.location()).toBe('/transactions');
+  });
+
+  it('when the creator presses Delete on their view in the menu, then the same confirmation asks; Cancel keeps it and the keyboard on it, Delete view deletes it', async () => {
+    const bff = bffAs(['support'], {
+      views: [
+        makeView(1, { name: 'Alpha' }),
+        makeView(2, { name: 'Mine', createdBy: { id: 'u-me', email: 'me@example.com' } }),
+      ],
+    });
+    const app = renderApp('/transactions', bff);
+    let menu = await openViews(app);
+    const mine = await within(menu).findByRole('menuitem', { name: /Mine/ });
+    expect(mine).toHaveAttribute('aria-keyshortcuts', 'Delete');
+    expect(within(mine).getByRole('button', { name: 'Delete view Mine' })).toBeInTheDocument();
+    // Alpha, first, is someone else's: the key does nothing there.
+    await app.user.keyboard('{Home}');
+    expect(within(menu).getByRole('menuitem', { name: /Alpha/ })).toHaveFocus();
+    await app.user.keyboard('{Delete}');
+    expect(screen.queryByRole('dialog', { name: 'Delete this view?' })).toBeNull();
+    await app.user.keyboard('{ArrowDown}');
+    expect(mine).toHaveFocus();
+    await app.user.keyboard('{Delete}');
+    let confirm = await screen.findByRole('dialog', { name: 'Delete this view?' });
+    expect(confirm).toHaveTextContent('“Mine” disappears for everyone with the Support role.');
+    // The safe choice has the focus: Enter cancels, and the menu is back, on the view.
+    await waitFor(() => {
+      expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    });
+    await app.user.keyboard('{Enter}');
+    menu = await screen.findByRole('menu', { name: 'Saved views' });
+    await waitFor(() => {
+      expect(within(menu).getByRole('menuitem', { name: /Mine/ })).toHaveFocus();
+    });
+    expect(
+      bff.requestsTo('DELETE', '/api/views/00000000-0000-4000-9000-000000000002'),
+    ).toHaveLength(0);
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Delete this view?' })).toBeNull();
+    });
+    // Backspace, the delete key of a Mac keyboard, asks the same.
+    await app.user.keyboard('{Backspace}');
+    confirm = await screen.findByRole('dialog', { name: 'Delete this view?' });
+    const deleteView = within(confirm).getByRole('button', { name: 'Delete view' });
+    await waitFor(() => {
+      expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    });
+    await app.user.keyboard('{Tab}');
+    expect(deleteView).toHaveFocus();
+    await app.user.keyboard('{Enter}');
+    expect(await screen.findByText('Deleted the view “Mine”.')).toBeInTheDocument();
+    expect(
+      bff.requestsTo('DELETE', '/api/views/00000000-0000-4000-9000-000000000002'),
+    ).toHaveLength(1);
+    expect(bff.views.views.map((v) => v.name)).toEqual(['Alpha']);
     expect(app.location()).toBe('/transactions');
   });
 

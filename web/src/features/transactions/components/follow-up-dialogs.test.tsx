@@ -1,0 +1,121 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+
+// A refusal that names fields of a follow-up's form sends its confirmation back to the form, the
+// server's words under those fields; each goes as soon as its field is edited.
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const PATH = `/transactions/${ID}`;
+
+function financeWith(transaction = makeTransaction(1, { amount: '20.00' })) {
+  return new FakeBff({
+    signedInAs: 'me@example.com',
+    users: [makeUser({ email: 'me@example.com', name: 'Me', roles: ['finance'] })],
+    transactions: [transaction],
+  });
+}
+
+/** A 400 VALIDATION_FAILED naming `fields` (path → message), as the BFF sends it. */
+function refusal(fields: Record<string, string>) {
+  return {
+    status: 400,
+    body: {
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'invalid',
+        requestId: 'r-400',
+        details: {
+          fields: Object.entries(fields).map(([path, message]) => ({
+            path,
+            rule: 'custom',
+            message,
+          })),
+        },
+      },
+    },
+  };
+}
+
+describe('a server refusal under a follow-up’s field', () => {
+  it('when the refused capture amount is edited, then the server’s message under it goes at once, and no alert takes its place', async () => {
+    const bff = financeWith(makeTransaction(1, { type: 'preauth', amount: '20.00' }));
+    bff.on('POST /api/transactions/:id/capture', () =>
+      refusal({ amount: 'must be at most the authorized amount' }),
+    );
+    const app = renderApp(PATH, bff);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    const field = await screen.findByLabelText(/Amount to capture/);
+    await app.user.clear(field);
+    await app.user.type(field, '12');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €12.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Capture' });
+    const amount = await within(dialog).findByLabelText(/Amount to capture/);
+    expect(amount).toHaveAccessibleDescription('This must be at most the authorized amount.');
+    await app.user.type(amount, '.5');
+    expect(amount).toHaveAccessibleDescription('€7.50 of the hold will be released.');
+    expect(amount).toHaveAttribute('aria-invalid', 'false');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('when one of two refused return fields is edited, then only its message goes; the other stays until its own field is edited', async () => {
+    const bff = financeWith();
+    bff.on('POST /api/transactions/:id/return', () =>
+      refusal({
+        reasonCode: 'is not allowed for this order',
+        comment: 'must not name the customer',
+      }),
+    );
+    const app = renderApp(PATH, bff);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'Ann Smith paid twice');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Return €20.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Return' });
+    const reason = await within(dialog).findByLabelText(/Reason/);
+    const comment = within(dialog).getByLabelText(/Comment/);
+    await waitFor(() => {
+      expect(comment).toHaveAccessibleDescription('This must not name the customer.');
+    });
+    expect(reason).toHaveAccessibleDescription('This is not allowed for this order.');
+    await app.user.clear(comment);
+    await app.user.type(comment, 'paid twice');
+    expect(comment).toHaveAccessibleDescription('Kept in the order’s timeline and the audit log.');
+    expect(comment).toHaveAttribute('aria-invalid', 'false');
+    expect(reason).toHaveAccessibleDescription('This is not allowed for this order.');
+    await app.user.selectOptions(reason, 'fraud');
+    expect(reason).not.toHaveAccessibleDescription();
+    expect(reason).toHaveAttribute('aria-invalid', 'false');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('when the refused void comment is edited, then its message goes; sent and refused again, it is said again', async () => {
+    const bff = financeWith();
+    bff.on('POST /api/transactions/:id/void', () =>
+      refusal({ comment: 'the gateway refused this comment' }),
+    );
+    const app = renderApp(PATH, bff);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    await app.user.type(await screen.findByLabelText(/Comment/), 'customer cancelled');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Void the order' });
+    let comment = await within(dialog).findByLabelText(/Comment/);
+    expect(comment).toHaveAccessibleDescription('The gateway refused this comment.');
+    await app.user.type(comment, ' by phone');
+    expect(comment).toHaveAccessibleDescription('Kept in the order’s timeline and the audit log.');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
+    dialog = await screen.findByRole('dialog', { name: 'Void the order' });
+    comment = await within(dialog).findByLabelText(/Comment/);
+    expect(comment).toHaveAccessibleDescription('The gateway refused this comment.');
+    expect(comment).toHaveValue('customer cancelled by phone');
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/void`)).toHaveLength(2);
+  });
+});
