@@ -186,6 +186,22 @@ for (const variant of DB_VARIANTS) {
       expect(OperationResultSchema.parse(whole.json).transaction.amounts.captured).toBe('40.00');
     });
 
+    it('when an amount is typed without its decimals, then the audit row writes it as money (“12.50”), as the order does', async () => {
+      const { tx } = await learnedOrder(f, 'preauth', '30.00');
+      const res = await post(
+        f.finance,
+        `/api/transactions/${tx.id}/capture`,
+        { amount: '12.5' },
+        key(),
+      );
+      expect(res.status, res.text).toBe(200);
+      const [row] = await auditOf('transaction.capture', tx.id);
+      expect(JSON.parse(row?.summary ?? '{}')).toMatchObject({
+        operation: 'capture',
+        body: { amount: '12.50' },
+      });
+    });
+
     it('when a capture is accepted, then its attempt has one audit row written with the outcome, the reply shows the timeline as stored, and a repeat is audited as replayed', async () => {
       const { tx } = await learnedOrder(f, 'preauth', '30.00');
       const k = key();

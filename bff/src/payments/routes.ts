@@ -34,6 +34,7 @@ import {
 import type { RouteRule } from '../http/route-table.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { noteFailure } from '../logger.js';
+import { auditAmount } from '../services/audit.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
 import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
@@ -83,7 +84,12 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const body = parseInput(schema, ctx.req.body ?? {}, 'body');
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
-      ctx.audit.summary = { operation, transactionId: id, body, idempotencyKey: key ?? null };
+      ctx.audit.summary = {
+        operation,
+        transactionId: id,
+        body: audited(body),
+        idempotencyKey: key ?? null,
+      };
       const claim = services.idempotency.claim(actor.id, key, keyRouteOf(operation, id), body);
       const summaryOf = (result: OperationResult) => ({
         ...ctx.audit.summary,
@@ -190,7 +196,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const body = parseInput(RebillBodySchema, ctx.req.body ?? {}, 'body');
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
-      ctx.audit.summary = { operation: 'rebill', body, idempotencyKey: key ?? null };
+      ctx.audit.summary = { operation: 'rebill', body: audited(body), idempotencyKey: key ?? null };
       const reply = await services.idempotency.run(
         actor.id,
         key,
@@ -230,7 +236,7 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = {
         operation: 'create-recurring-payment',
-        body,
+        body: audited(body),
         idempotencyKey: key ?? null,
       };
       // Before the key is taken: once the key is configured, the same request may be repeated.
@@ -425,4 +431,10 @@ export function callbackRouter(p: Payments, logger: Logger): express.Router {
   });
   router.all('/gateway/callback', methodNotAllowed(['GET']));
   return router;
+}
+
+/** A request body as its audit row keeps it: its amount written as money ('10' as '10.00'). */
+function audited(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('amount' in body)) return body;
+  return typeof body.amount === 'string' ? { ...body, amount: auditAmount(body.amount) } : body;
 }

@@ -166,6 +166,13 @@ for (const variant of DB_VARIANTS) {
       });
     });
 
+    it('when an amount is typed without its decimals, then the prepare’s audit row writes it as money (“7.50”), as the payout does', async () => {
+      const payout = await prepare(payoutBody(BANK, { amount: '7.5' }));
+      expect(payout.amount).toBe('7.50');
+      const [audit] = await auditRows('payout.prepare', `payout:${payout.id}`);
+      expect(JSON.parse(audit?.summary ?? '{}')).toMatchObject({ amount: '7.50' });
+    });
+
     it('when the preparer approves their own payout, then 403 FOUR_EYES_REQUIRED, nothing is sent and the refusal is audited; another ops user sends payout-pay once and it ends approved', async () => {
       const payout = await prepare(payoutBody(BANK));
       const own = await keep(post(opsA, `/api/payouts/${payout.id}/approve`, {}));

@@ -21,6 +21,7 @@ import { AppError, invalidParam, parseInput } from '../errors.js';
 import type { RouteRule } from '../http/route-table.js';
 import type { Interruption } from '../payments/idempotency.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
+import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
 import { CARD_REF_ID } from './card-info.js';
 import { PAYOUT_HISTORY, withhold, type Actor } from './context.js';
@@ -95,12 +96,20 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       schema: S,
       call: (id: string, body: z.output<S>, actor: Actor) => Promise<unknown>,
       interruption?: (id: string, actor: Actor) => Interruption,
+      withdrawal?: (id: string, actor: Actor) => Promise<boolean>,
     ): Handler =>
     async (ctx) => {
       const id = idParam(ctx, what);
-      const body = parseInput(schema, ctx.req.body ?? {}, 'body');
-      ctx.audit.summary = { operation: decision, ...(body as Record<string, unknown>) };
       const actor = actorOf(ctx);
+      // A preparer's reject is a withdrawal, audited as one (refusals too), so that the log tells
+      // it from a second person's rejection.
+      let operation: string = decision;
+      if (withdrawal !== undefined && (await withdrawal(id, actor))) {
+        operation = 'withdraw';
+        ctx.audit.action = `${what === 'link' ? 'payment_link' : 'payout'}.withdraw`;
+      }
+      const body = parseInput(schema, ctx.req.body ?? {}, 'body');
+      ctx.audit.summary = { operation, ...(body as Record<string, unknown>) };
       return idempotent(
         ctx,
         `${what}.${decision} ${id}`,
@@ -125,7 +134,7 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       const masked = withhold(maskDestination(body.destination), PAYOUT_HISTORY);
       ctx.audit.summary = {
         mode: body.mode,
-        amount: body.amount,
+        amount: auditAmount(body.amount),
         currency: body.currency,
         endpointId: body.endpointId ?? null,
         orderDesc: body.orderDesc,
@@ -179,6 +188,8 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       'reject',
       PayoutRejectBodySchema,
       (id, body, actor) => payouts.reject(id, body.reason, actor),
+      undefined,
+      (id, actor) => payouts.isWithdrawal(id, actor),
     ),
     'POST /api/payouts/:id/refresh': async (ctx) => {
       // A status check moves no money: no Idempotency-Key; CSRF, session, roles and the audit row
@@ -197,7 +208,7 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       const body = parseInput(PaymentLinkCreateBodySchema, ctx.req.body ?? {}, 'body');
       ctx.audit.summary = {
         kind: body.kind,
-        amount: body.amount ?? null,
+        amount: body.amount === undefined ? null : auditAmount(body.amount),
         currency: body.currency ?? null,
         endpointId: body.endpointId ?? null,
         orderDesc: body.orderDesc,

@@ -20,6 +20,7 @@ import type {
   AuditVerifyResponse,
   Role,
 } from '@paydesk/shared/api';
+import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { queryTemplate } from '../db/query-template.js';
@@ -30,6 +31,19 @@ import {
   type Database,
 } from '../db/schema.js';
 import { canonicalJson, maskPans, redact } from './redact.js';
+
+/**
+ * An amount as the audit log writes money: always two decimals ('10' and '10.5' as '10.00' and
+ * '10.50'), however it was typed, so that rows match each other and the records; one that is not
+ * a plain amount is kept as typed.
+ */
+export function auditAmount(amount: string): string {
+  try {
+    return formatMinorUnits(toMinorUnits(amount));
+  } catch {
+    return amount;
+  }
+}
 
 export const GENESIS_HASH = '0'.repeat(64);
 
