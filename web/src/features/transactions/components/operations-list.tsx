@@ -25,6 +25,20 @@ const STATE_COLOR: Record<OperationState, 'success' | 'error' | 'warning' | 'inf
   not_sent: 'default',
 };
 
+/**
+ * What an operation's stored error says under its outcome. On an operation the gateway went on to
+ * accept, the error is its lost reply (a timeout, a dropped connection, a 5xx), whose outcome
+ * Paydesk then learned with `status`: said so, not as a failure.
+ */
+export function outcomeNote(operation: Operation): string {
+  const error = errorText(operation.errorCode, operation.errorMessage);
+  if (operation.state === 'approved')
+    return `The reply was lost (${error}); the gateway’s status confirmed it.`;
+  if (operation.state === 'processing')
+    return `The reply was lost (${error}); the gateway’s status shows it in progress.`;
+  return error;
+}
+
 function reasonText(operation: Operation): string | null {
   const code = operation.reasonCode;
   if (code === null) return operation.comment;
@@ -87,7 +101,7 @@ export function OperationsList({
                 />
                 {operation.errorCode || operation.errorMessage ? (
                   <Typography variant="caption" component="div" color="text.secondary">
-                    {errorText(operation.errorCode, operation.errorMessage)}
+                    {outcomeNote(operation)}
                   </Typography>
                 ) : null}
               </TableCell>

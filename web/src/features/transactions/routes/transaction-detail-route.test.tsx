@@ -243,6 +243,55 @@ describe('transaction detail', () => {
     expect(screen.queryByRole('button', { name: 'Return' })).not.toBeInTheDocument();
   });
 
+  it('when a capture’s reply was lost and status then confirmed it, then its row says so rather than showing the transport error as a failure', async () => {
+    const held = preauth();
+    const at = '2026-11-20T10:00:00.000Z';
+    const lost = {
+      errorCode: null,
+      errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+    };
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...held,
+        operations: [
+          ...held.operations,
+          {
+            ...held.operations[0]!,
+            id: 'op-c',
+            kind: 'capture' as const,
+            origin: 'paydesk' as const,
+            state: 'approved' as const,
+            ...lost,
+            createdAt: at,
+            updatedAt: at,
+          },
+          {
+            ...held.operations[0]!,
+            id: 'op-v',
+            kind: 'void' as const,
+            origin: 'paydesk' as const,
+            state: 'unknown' as const,
+            ...lost,
+            createdAt: at,
+            updatedAt: at,
+          },
+        ],
+      }),
+    );
+    await heading();
+    const operations = within(screen.getByRole('table', { name: 'Operations' }));
+    expect(
+      operations.getByText(
+        'The reply was lost (connection lost before a reply (UND_ERR_SOCKET)); the gateway’s status confirmed it.',
+      ),
+    ).toBeInTheDocument();
+    // still unknown: the transport error is the news
+    expect(
+      operations.getByText('connection lost before a reply (UND_ERR_SOCKET)', { exact: true }),
+    ).toBeInTheDocument();
+  });
+
   it('when a captured preauth was returned in part, then the return is called a return', async () => {
     const held = preauth();
     const at = '2026-11-20T10:00:00.000Z';
