@@ -55,4 +55,39 @@ describe('the transactions table', () => {
     expect(within(own!).queryByText(/outcome unknown/)).toBeNull();
     expect(within(older!).queryByText(/outcome unknown/)).toBeNull();
   });
+
+  it('when the screen is a phone’s, then the order, its status and its amount come first; on a wide screen the creation time leads', () => {
+    const headers = () =>
+      within(screen.getByRole('table', { name: 'Transactions' }))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    const wide = render(
+      <MemoryRouter>
+        <TransactionsTable
+          items={[row(1)]}
+          busy={false}
+          sort="created_desc"
+          onSortChange={vi.fn()}
+        />
+      </MemoryRouter>,
+    );
+    expect(headers().slice(0, 5)).toEqual(['Created', 'Order', 'Type', 'Status', 'Amount']);
+    wide.unmount();
+    // a phone: every max-width query matches
+    vi.spyOn(window, 'matchMedia').mockImplementation((media: string): MediaQueryList =>
+      Object.assign(new EventTarget(), {
+        media,
+        matches: media.includes('max-width'),
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+      }),
+    );
+    const [phoneRow] = renderTable([row(1, { amount: '12.34' })]);
+    expect(headers().slice(0, 4)).toEqual(['Order', 'Status', 'Amount', 'Created']);
+    const cells = within(phoneRow!).getAllByRole('cell');
+    expect(cells[1]).toHaveTextContent('Approved');
+    expect(cells[2]).toHaveTextContent('€12.34');
+    vi.restoreAllMocks();
+  });
 });

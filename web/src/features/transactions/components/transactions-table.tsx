@@ -4,6 +4,8 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type {
   OperationKind,
   TransactionSort,
@@ -100,113 +102,137 @@ function SortHeader({
   );
 }
 
-const columns = helper.columns([
-  helper.accessor('createdAt', {
-    header: ({ column }) => (
-      <SortHeader
-        label="Created"
-        sorted={column.getIsSorted()}
-        onToggle={column.getToggleSortingHandler()}
-        newestLabel={['oldest first', 'newest first']}
-      />
-    ),
-    cell: (info) => <DateTime value={info.getValue()} stacked />,
-    sortDescFirst: true,
-  }),
-  helper.accessor('orderid', {
-    header: 'Order',
-    enableSorting: false,
-    cell: (info) => {
-      const row = info.row.original;
-      return (
-        <>
-          <Link
-            component={RouterLink}
-            to={`/transactions/${encodeURIComponent(row.id)}`}
-            sx={{ fontFamily: 'ui-monospace, monospace' }}
-            aria-label={`Order ${row.orderid}`}
-          >
-            {row.orderid}
-          </Link>
-          <Typography
-            variant="caption"
-            component="div"
-            color="text.secondary"
-            // Wide enough that a generated id (a UUID and a prefix) takes two or three lines, not seven:
-            // `anywhere` alone would let the table squeeze the column to the orderid's width.
-            sx={{ minWidth: 140, maxWidth: 220, overflowWrap: 'anywhere' }}
-          >
-            {row.clientOrderId}
+const createdColumn = helper.accessor('createdAt', {
+  header: ({ column }) => (
+    <SortHeader
+      label="Created"
+      sorted={column.getIsSorted()}
+      onToggle={column.getToggleSortingHandler()}
+      newestLabel={['oldest first', 'newest first']}
+    />
+  ),
+  cell: (info) => <DateTime value={info.getValue()} stacked />,
+  sortDescFirst: true,
+});
+const orderColumn = helper.accessor('orderid', {
+  header: 'Order',
+  enableSorting: false,
+  cell: (info) => {
+    const row = info.row.original;
+    return (
+      <>
+        <Link
+          component={RouterLink}
+          to={`/transactions/${encodeURIComponent(row.id)}`}
+          sx={{ fontFamily: 'ui-monospace, monospace' }}
+          aria-label={`Order ${row.orderid}`}
+        >
+          {row.orderid}
+        </Link>
+        <Typography
+          variant="caption"
+          component="div"
+          color="text.secondary"
+          // Wide enough that a generated id (a UUID and a prefix) takes two or three lines, not seven:
+          // `anywhere` alone would let the table squeeze the column to the orderid's width.
+          sx={{ minWidth: 140, maxWidth: 220, overflowWrap: 'anywhere' }}
+        >
+          {row.clientOrderId}
+        </Typography>
+      </>
+    );
+  },
+});
+const typeColumn = helper.accessor('type', {
+  header: 'Type',
+  enableSorting: false,
+  cell: (info) => TYPE_LABELS[info.getValue()],
+});
+const statusColumn = helper.accessor('status', {
+  header: 'Status',
+  enableSorting: false,
+  cell: (info) => {
+    const row = info.row.original;
+    return (
+      <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+        <TransactionStatusChips status={info.getValue()} stage={row.stage} drift={row.drift} />
+        <UnknownOperationChips status={info.getValue()} kinds={row.unknownOperations ?? []} />
+      </Stack>
+    );
+  },
+});
+const amountColumn = helper.accessor('amount', {
+  header: ({ column }) => (
+    <SortHeader
+      label="Amount"
+      sorted={column.getIsSorted()}
+      onToggle={column.getToggleSortingHandler()}
+      newestLabel={['smallest first', 'largest first']}
+    />
+  ),
+  cell: (info) => (
+    <span style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+      {formatMoney(info.getValue(), info.row.original.currency)}
+    </span>
+  ),
+  sortDescFirst: true,
+});
+const cardColumn = helper.accessor('card', {
+  header: 'Card',
+  enableSorting: false,
+  cell: (info) => {
+    const card = info.getValue();
+    if (card === null) return '—';
+    return (
+      <span style={{ whiteSpace: 'nowrap', fontFamily: 'ui-monospace, monospace' }}>
+        {card.masked}
+        {card.brand ? (
+          <Typography variant="caption" component="div" color="text.secondary">
+            {card.brand}
           </Typography>
-        </>
-      );
-    },
-  }),
-  helper.accessor('type', {
-    header: 'Type',
-    enableSorting: false,
-    cell: (info) => TYPE_LABELS[info.getValue()],
-  }),
-  helper.accessor('status', {
-    header: 'Status',
-    enableSorting: false,
-    cell: (info) => {
-      const row = info.row.original;
-      return (
-        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-          <TransactionStatusChips status={info.getValue()} stage={row.stage} drift={row.drift} />
-          <UnknownOperationChips status={info.getValue()} kinds={row.unknownOperations ?? []} />
-        </Stack>
-      );
-    },
-  }),
-  helper.accessor('amount', {
-    header: ({ column }) => (
-      <SortHeader
-        label="Amount"
-        sorted={column.getIsSorted()}
-        onToggle={column.getToggleSortingHandler()}
-        newestLabel={['smallest first', 'largest first']}
-      />
-    ),
-    cell: (info) => (
-      <span style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {formatMoney(info.getValue(), info.row.original.currency)}
+        ) : null}
       </span>
-    ),
-    sortDescFirst: true,
-  }),
-  helper.accessor('card', {
-    header: 'Card',
-    enableSorting: false,
-    cell: (info) => {
-      const card = info.getValue();
-      if (card === null) return '—';
-      return (
-        <span style={{ whiteSpace: 'nowrap', fontFamily: 'ui-monospace, monospace' }}>
-          {card.masked}
-          {card.brand ? (
-            <Typography variant="caption" component="div" color="text.secondary">
-              {card.brand}
-            </Typography>
-          ) : null}
-        </span>
-      );
-    },
-  }),
-  helper.accessor('customerEmail', {
-    header: 'Customer',
-    enableSorting: false,
-    cell: (info) => (
-      <Typography variant="body2" component="div" sx={{ maxWidth: 240 }}>
-        {(() => {
-          const email = info.getValue();
-          return email === null ? '—' : <EmailText value={email} />;
-        })()}
-      </Typography>
-    ),
-  }),
-  helper.accessor('endpointId', { header: 'Endpoint', enableSorting: false }),
+    );
+  },
+});
+const customerColumn = helper.accessor('customerEmail', {
+  header: 'Customer',
+  enableSorting: false,
+  cell: (info) => (
+    <Typography variant="body2" component="div" sx={{ maxWidth: 240 }}>
+      {(() => {
+        const email = info.getValue();
+        return email === null ? '—' : <EmailText value={email} />;
+      })()}
+    </Typography>
+  ),
+});
+const endpointColumn = helper.accessor('endpointId', { header: 'Endpoint', enableSorting: false });
+
+const columns = helper.columns([
+  createdColumn,
+  orderColumn,
+  typeColumn,
+  statusColumn,
+  amountColumn,
+  cardColumn,
+  customerColumn,
+  endpointColumn,
+]);
+
+/**
+ * On a phone, what support looks for first comes first: the order, its status and its amount fit
+ * the width; the rest follows to the side.
+ */
+const phoneColumns = helper.columns([
+  orderColumn,
+  statusColumn,
+  amountColumn,
+  createdColumn,
+  typeColumn,
+  cardColumn,
+  customerColumn,
+  endpointColumn,
 ]);
 
 /** One server page of transactions; sorting is manual (server-side) and lives in the URL. */
@@ -222,9 +248,12 @@ export function TransactionsTable({
   onSortChange: (sort: TransactionSort) => void;
 }) {
   const sorting = sortingOf(sort);
+  const theme = useTheme();
+  // noSsr: the first render already has the phone's column order (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const table = useTable({
     features,
-    columns,
+    columns: phone ? phoneColumns : columns,
     data: items,
     getRowId: (row) => row.id,
     manualSorting: true,
