@@ -297,7 +297,40 @@ for (const variant of DB_VARIANTS) {
       expect((await client.get('/api/session')).status).toBe(200);
     });
 
-    it('when an admin disables a user with a reason, then the audit row keeps it (trimmed) beside the change, and re-enabling needs none', async () => {
+    it('when an admin enables a user without a reason, or with a blank or too long one, then 400 names reason and the rule, audited as refused, and the user stays disabled', async () => {
+      const { user } = await member(['ops']);
+      expect(
+        (await admin.patch(`/api/users/${user.id}`, { disabled: true, reason: 'On leave' })).status,
+      ).toBe(200);
+      const missing = await admin.patch(`/api/users/${user.id}`, { disabled: false });
+      expect(missing.status).toBe(400);
+      expect((missing.json as ErrorEnvelope).error.details?.fields).toEqual([
+        { path: 'reason', rule: 'required', message: 'is required to enable a user (say why)' },
+      ]);
+      const blank = await admin.patch(`/api/users/${user.id}`, { disabled: false, reason: ' x ' });
+      expect(blank.status).toBe(400);
+      expect((blank.json as ErrorEnvelope).error.details?.fields).toEqual([
+        { path: 'reason', rule: 'too_small', message: 'must say why (at least 3 characters)' },
+      ]);
+      const long = await admin.patch(`/api/users/${user.id}`, {
+        disabled: false,
+        reason: 'x'.repeat(501),
+      });
+      expect(long.status).toBe(400);
+      expect((long.json as ErrorEnvelope).error.details?.fields?.[0]).toMatchObject({
+        path: 'reason',
+        rule: 'too_big',
+      });
+      expect((await t.services.users.byId(user.id))?.disabled_at).not.toBeNull();
+      expect(await outcomes('user.update', user.id)).toEqual([
+        ['success', null],
+        ['refused', 'VALIDATION_FAILED'],
+        ['refused', 'VALIDATION_FAILED'],
+        ['refused', 'VALIDATION_FAILED'],
+      ]);
+    });
+
+    it('when an admin disables a user with a reason, then the audit row keeps it (trimmed) beside the change; re-enabling keeps its own', async () => {
       const { user } = await member(['finance']);
       const res = await admin.patch(`/api/users/${user.id}`, {
         disabled: true,
@@ -305,7 +338,10 @@ for (const variant of DB_VARIANTS) {
       });
       expect(res.status).toBe(200);
       expect(UserSchema.parse(res.json).disabled).toBe(true);
-      const enabled = await admin.patch(`/api/users/${user.id}`, { disabled: false });
+      const enabled = await admin.patch(`/api/users/${user.id}`, {
+        disabled: false,
+        reason: ' Back from leave (ticket 7) ',
+      });
       expect(enabled.status).toBe(200);
       expect(UserSchema.parse(enabled.json).disabled).toBe(false);
       const rows = await auditRows('user.update', user.id);
@@ -323,6 +359,7 @@ for (const variant of DB_VARIANTS) {
           'success',
           {
             change: { disabled: false },
+            reason: 'Back from leave (ticket 7)',
             before: { name: user.name, roles: ['finance'], disabled: true },
             email: user.email,
           },

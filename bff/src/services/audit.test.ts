@@ -441,7 +441,7 @@ for (const variant of DB_VARIANTS) {
       const csv = await auditor.get('/api/audit/export?format=csv&action=test.odd');
       const lines = csv.text.trim().split('\r\n');
       expect(lines[0]).toBe(
-        'seq,at,actorId,actorEmail,actorRoles,action,target,summary,outcome,errorCode,requestId,ip,userAgent,prevHash,hash',
+        'seq,atUtc,actorId,actorEmail,actorRoles,action,target,summary,outcome,errorCode,requestId,ip,userAgent,prevHash,hash',
       );
       expect(lines).toHaveLength(7);
       expect(lines[1]).toContain(',test.odd,thing:1,');
@@ -466,12 +466,78 @@ for (const variant of DB_VARIANTS) {
       const csv = await raw('/api/audit/export?format=csv&action=test.odd');
       expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const text = csv.subarray(3).toString('utf8');
-      expect(text.startsWith('seq,at,actorId,')).toBe(true);
+      expect(text.startsWith('seq,atUtc,actorId,')).toBe(true);
       const line = text.split('\r\n')[1] ?? '';
       expect(line).toContain(',test.odd,"Zoë; Müller",');
       expect(line).toContain('Grüße');
       const jsonl = await raw('/api/audit/export?format=jsonl&action=test.odd');
       expect(jsonl[0]).toBe('{'.charCodeAt(0));
+    });
+
+    it('when the CSV is asked with delimiter=semicolon, then every line is split on `;`, the time column says UTC, and the BOM, CRLF, quoting (of `,` and `;`) and formula guard stay; another delimiter is 400 naming it', async () => {
+      await t.services.audit.append(
+        entry(1, {
+          actorEmail: 'a@paydesk.test',
+          target: '=HYPERLINK("x")',
+          summary: { n: 1 },
+          userAgent: 'Zoë; Müller, Köln',
+        }),
+      );
+      const cookie = [...auditor.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const res = await fetch(
+        `${auditor.baseUrl}/api/audit/export?format=csv&action=test.odd&delimiter=semicolon`,
+        { headers: { Cookie: cookie } },
+      );
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = bytes.subarray(3).toString('utf8').split('\r\n');
+      expect(lines[0]).toBe(
+        'seq;atUtc;actorId;actorEmail;actorRoles;action;target;summary;outcome;errorCode;requestId;ip;userAgent;prevHash;hash',
+      );
+      const row = (await t.services.audit.list({ action: 'test.odd' }, 1, 1)).items[0]!;
+      expect(row.at).toMatch(/Z$/);
+      expect(lines[1]).toBe(
+        [
+          String(row.seq),
+          row.at,
+          '',
+          'a@paydesk.test',
+          '"[""support""]"',
+          'test.odd',
+          `"'=HYPERLINK(""x"")"`,
+          '"{""n"":1}"',
+          'success',
+          '',
+          'req-1',
+          '127.0.0.1',
+          '"Zoë; Müller, Köln"',
+          row.prevHash,
+          row.hash,
+        ].join(';'),
+      );
+      expect(lines.slice(2)).toEqual(['']);
+      const exported = await t.db.k
+        .selectFrom('audit_log')
+        .select('summary')
+        .where('action', '=', 'audit.export')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(exported.summary)).toEqual({
+        format: 'csv',
+        delimiter: 'semicolon',
+        filter: { action: 'test.odd' },
+      });
+
+      for (const delimiter of ['tab', 'SEMICOLON', ';', '']) {
+        const bad = await auditor.get(
+          `/api/audit/export?format=csv&delimiter=${encodeURIComponent(delimiter)}`,
+        );
+        expect(bad.status, delimiter).toBe(400);
+        expect(
+          (bad.json as ErrorEnvelope).error.details?.fields?.map((f) => [f.path, f.rule]),
+          delimiter,
+        ).toEqual([['query.delimiter', 'invalid_value']]);
+      }
     });
 
     it('when many appends run at once in one instance, then the chain stays linear and intact', async () => {

@@ -79,12 +79,29 @@ export type AuditListQueryInput = z.input<typeof AuditListQuerySchema>;
 export const AuditListResponseSchema = pageOf(AuditRowSchema);
 export type AuditListResponse = z.infer<typeof AuditListResponseSchema>;
 
-/** `GET /api/audit/export` query: filters + format; streamed oldest first. */
+/**
+ * A CSV's field separator: `comma` (the default), or `semicolon`, the one spreadsheets split on
+ * where the decimal mark is a comma (de-DE, fr-FR: a comma-separated file lands in column A).
+ */
+export const CSV_DELIMITERS = ['comma', 'semicolon'] as const;
+export const CsvDelimiterSchema = z.enum(CSV_DELIMITERS);
+export type CsvDelimiter = z.infer<typeof CsvDelimiterSchema>;
+export const CSV_DELIMITER_CHARS = { comma: ',', semicolon: ';' } as const satisfies Record<
+  CsvDelimiter,
+  string
+>;
+
+/**
+ * `GET /api/audit/export` query: filters + format (+ the CSV's `delimiter`; JSONL has none);
+ * streamed oldest first.
+ */
 export const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export const AuditExportQuerySchema = AuditFilterSchema.extend({
   format: z.enum(AUDIT_EXPORT_FORMATS).default('csv'),
+  delimiter: CsvDelimiterSchema.default('comma'),
 });
 export type AuditExportQuery = z.infer<typeof AuditExportQuerySchema>;
+export type AuditExportQueryInput = z.input<typeof AuditExportQuerySchema>;
 
 /** CSV column order of the export (the JSONL lines carry the same keys as `AuditRow`). */
 export const AUDIT_EXPORT_COLUMNS = [
@@ -104,6 +121,12 @@ export const AUDIT_EXPORT_COLUMNS = [
   'prevHash',
   'hash',
 ] as const satisfies readonly (keyof AuditRow)[];
+
+/**
+ * The CSV's header: the column names, but for `at`, which says its time is UTC (ISO 8601 with a
+ * `Z`), not the reader's time as the screen shows it.
+ */
+export const AUDIT_CSV_HEADER = AUDIT_EXPORT_COLUMNS.map((c) => (c === 'at' ? 'atUtc' : c));
 
 /**
  * An anchor: a chain head recorded outside Paydesk, written `<seq>:<hash>` (the row's number from

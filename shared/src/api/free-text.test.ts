@@ -303,6 +303,12 @@ describe('staff free-text fields', () => {
       multiline: true,
     },
     {
+      name: 'reason for enabling a user',
+      schema: UpdateUserRequestSchema,
+      with: (reason) => ({ disabled: false, reason }),
+      multiline: true,
+    },
+    {
       name: 'two-step reset reason',
       schema: ResetTotpRequestSchema,
       with: (reason) => ({ reason }),

@@ -48,7 +48,8 @@ export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
 
 /**
  * `PATCH /api/users/:id` body (at least one of name, roles, disabled); reply `User`. Disabling
- * locks someone out: it says why (`reason`, kept in the audit row). Any other change may.
+ * locks someone out, and enabling lets someone back in and ties the admin to the account for
+ * four-eyes: both say why (`reason`, kept in the audit row). Any other change may.
  */
 export const UpdateUserRequestSchema = z
   .strictObject({
@@ -63,6 +64,11 @@ export const UpdateUserRequestSchema = z
   .refine((b) => b.disabled !== true || b.reason !== undefined, {
     path: ['reason'],
     message: 'is required to disable a user (say why)',
+    params: { rule: 'required' },
+  })
+  .refine((b) => b.disabled !== false || b.reason !== undefined, {
+    path: ['reason'],
+    message: 'is required to enable a user (say why)',
     params: { rule: 'required' },
   });
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;

@@ -226,7 +226,7 @@ for (const variant of DB_VARIANTS) {
           preparer.id,
         );
         await patch({ disabled: true, reason: 'test' });
-        await patch({ disabled: false });
+        await patch({ disabled: false, reason: 'test' });
         const again = new Client(bff);
         expect((await again.login(preparer.email, preparer.password)).status).toBe(200);
         await refused(again, held.approvePath, held.action, ['FOUR_EYES_REQUIRED'], preparer.id);
@@ -323,7 +323,7 @@ for (const variant of DB_VARIANTS) {
             expect(r.status, r.text).toBe(200);
           };
           await patch(reenabled, { disabled: true, reason: 'test' });
-          await patch(reenabled, { disabled: false });
+          await patch(reenabled, { disabled: false, reason: 'test' });
           await patch(promoted, { roles: ['support', 'ops'] });
           await patch(renamed, { name: 'Renamed' });
           for (const user of [reenabled, promoted]) {

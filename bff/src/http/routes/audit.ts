@@ -1,12 +1,15 @@
 import type { Response } from 'express';
 import {
+  AUDIT_CSV_HEADER,
   AUDIT_EXPORT_COLUMNS,
   AuditExportQuerySchema,
   AuditListQuerySchema,
   AuditVerifyQuerySchema,
+  CSV_DELIMITER_CHARS,
   formatAuditAnchor,
   type AuditFilter,
   type AuditRow,
+  type CsvDelimiter,
 } from '@paydesk/shared/api';
 import { parseInput } from '../../errors.js';
 import type { Services } from '../../services/index.js';
@@ -23,15 +26,17 @@ function csvCell(value: unknown): string {
           : JSON.stringify(value);
   // Formula injection: a cell starting with = + - @ is prefixed so spreadsheets show it as text.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  // A `;` is quoted too (the separator of German or French spreadsheets), as in the transactions CSV.
+  // Both separators are quoted (`;` is the one of German or French spreadsheets), whichever the
+  // file uses, as in the transactions CSV.
   return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** The byte-order mark tells Excel the file is UTF-8 (as the transactions CSV's does). */
 const UTF8_BOM = '\uFEFF';
 
-export function csvLine(row: AuditRow): string {
-  return `${AUDIT_EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n`;
+export function csvLine(row: AuditRow, delimiter: CsvDelimiter = 'comma'): string {
+  const sep = CSV_DELIMITER_CHARS[delimiter];
+  return `${AUDIT_EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(sep)}\r\n`;
 }
 
 async function write(res: Response, chunk: string): Promise<void> {
@@ -77,9 +82,10 @@ export function auditHandlers(s: Services) {
 
   const exportRows: Handler = (ctx) => {
     const q = parseInput(AuditExportQuerySchema, ctx.req.query, 'query');
-    const { format, ...filter } = q;
+    const { format, delimiter, ...filter } = q;
     const f: AuditFilter = filter;
-    ctx.audit.summary = { format, filter: f };
+    ctx.audit.summary = format === 'csv' ? { format, delimiter, filter: f } : { format, filter: f };
+    const sep = CSV_DELIMITER_CHARS[delimiter];
     const stamp = new Date(s.clock.now()).toISOString().replace(/[:.]/g, '-');
     return Promise.resolve({
       kind: 'stream',
@@ -87,9 +93,9 @@ export function auditHandlers(s: Services) {
         format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       filename: `paydesk-audit-${stamp}.${format}`,
       write: async (res: Response) => {
-        if (format === 'csv') await write(res, `${UTF8_BOM}${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`);
+        if (format === 'csv') await write(res, `${UTF8_BOM}${AUDIT_CSV_HEADER.join(sep)}\r\n`);
         for await (const row of s.audit.stream(f)) {
-          await write(res, format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`);
+          await write(res, format === 'csv' ? csvLine(row, delimiter) : `${JSON.stringify(row)}\n`);
         }
       },
     });

@@ -44,7 +44,7 @@ export function userHandlers(s: Services) {
   };
 
   /**
-   * The audit row keeps the change and, beside it, why (required to disable): four-eyes
+   * The audit row keeps the change and, beside it, why (required to disable or enable): four-eyes
    * (payouts/four-eyes.ts) reads what a change touched from the keys of `change` alone.
    */
   const update: Handler = async (ctx) => {

@@ -1,11 +1,13 @@
 import {
   AuditListResponseSchema,
   AuditVerifyResponseSchema,
-  type AuditExportQuery,
+  type AuditExportQueryInput,
   type AuditListQuery,
+  type CsvDelimiter,
 } from '@paydesk/shared/api';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest, apiUrl } from '../../../lib/api-client';
+import { userLocale } from '../../../lib/format';
 
 export const auditKeys = {
   all: ['audit'] as const,
@@ -39,6 +41,17 @@ export function auditVerifyQueryOptions(anchor: string | null = null) {
 }
 
 /** The export streams from the BFF straight into a download: no copy of the whole set in memory. */
-export function auditExportUrl(query: AuditExportQuery): string {
+export function auditExportUrl(query: AuditExportQueryInput): string {
   return apiUrl('/api/audit/export', query);
+}
+
+/**
+ * The CSV separator a spreadsheet in `locale` splits on: a semicolon where the decimal mark is a
+ * comma (de-DE, fr-FR: a comma-separated file would land in column A), else a comma.
+ */
+export function csvDelimiterFor(locale: string = userLocale()): CsvDelimiter {
+  const decimal = new Intl.NumberFormat(locale)
+    .formatToParts(1.5)
+    .find((part) => part.type === 'decimal')?.value;
+  return decimal === ',' ? 'semicolon' : 'comma';
 }

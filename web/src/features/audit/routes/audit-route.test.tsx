@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeAuditRow } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -315,7 +315,7 @@ describe('audit log screen', () => {
     expect(screen.getByText('FORBIDDEN')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/audit/export?action=user.&outcome=refused&format=csv',
+      '/api/audit/export?action=user.&outcome=refused&format=csv&delimiter=comma',
     );
     expect(screen.getByRole('link', { name: 'Export JSONL' })).toHaveAttribute(
       'href',
@@ -328,6 +328,29 @@ describe('audit log screen', () => {
     expect(screen.getByText('3 rows')).toBeInTheDocument();
   });
 
+  it('when the reader’s locale writes a decimal comma (de-DE), then the CSV export asks for semicolons; in en-US for commas; and the page says exports are in UTC', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const first = renderApp('/audit', new FakeBff());
+    await screen.findByRole('table', { name: 'Audit log' });
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/audit/export?format=csv&delimiter=semicolon',
+    );
+    // JSONL has no separator to choose.
+    expect(screen.getByRole('link', { name: 'Export JSONL' })).toHaveAttribute(
+      'href',
+      '/api/audit/export?format=jsonl',
+    );
+    expect(screen.getByText(/Exports contain every row, with times in UTC\./)).toBeInTheDocument();
+    first.unmount();
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+    renderApp('/audit', new FakeBff());
+    await screen.findByRole('table', { name: 'Audit log' });
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/audit/export?format=csv&delimiter=comma',
+    );
+  });
   it('when a backwards date range was never applied, then Clear empties the form, its error goes and Apply works again', async () => {
     const bff = new FakeBff();
     const app = renderApp('/audit', bff);

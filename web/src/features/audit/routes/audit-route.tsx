@@ -11,7 +11,7 @@ import { PageHeader } from '../../../components/page-header';
 import { formatCount } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { SCREENS } from '../../shell/navigation';
-import { auditExportUrl, auditListQueryOptions } from '../api/audit';
+import { auditExportUrl, auditListQueryOptions, csvDelimiterFor } from '../api/audit';
 import { filterOf, readAuditQuery, writeAuditQuery } from '../api/audit-search-params';
 import { AuditFilters } from '../components/audit-filters';
 import { AuditTable } from '../components/audit-table';
@@ -38,7 +38,8 @@ function AuditScreen() {
           <>
             <Button
               component="a"
-              href={auditExportUrl({ ...filter, format: 'csv' })}
+              // Separated as the reader's spreadsheet splits (`;` where the decimal mark is a comma).
+              href={auditExportUrl({ ...filter, format: 'csv', delimiter: csvDelimiterFor() })}
               download
               startIcon={<Download />}
               variant="outlined"
@@ -58,7 +59,7 @@ function AuditScreen() {
         }
       >
         Every attempted action, newest first. Exports contain{' '}
-        {filtered ? 'the filtered rows' : 'every row'}.
+        {filtered ? 'the filtered rows' : 'every row'}, with times in UTC.
       </PageHeader>
       <Stack spacing={2}>
         <ChainBadge />

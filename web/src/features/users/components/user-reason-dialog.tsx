@@ -24,14 +24,19 @@ const ReasonFormSchema = z.object({ reason: ReasonSchema });
 type ReasonInput = z.input<typeof ReasonFormSchema>;
 type ReasonOutput = z.output<typeof ReasonFormSchema>;
 
-/** A step that locks someone out of something: it says why, and the audit log keeps it. */
-export type UserStep = 'disable' | 'reset-totp';
+/**
+ * A step others must be able to account for (locking someone out, or letting them back in): it
+ * says why, and the audit log keeps it.
+ */
+export type UserStep = 'disable' | 'enable' | 'reset-totp';
 
 const STEPS: Record<
   UserStep,
   {
     title: string;
     confirmLabel: string;
+    /** red for a step that locks someone out */
+    confirmColor: 'error' | 'primary';
     consequence: (user: User) => string;
     send: (user: User, reason: string) => Promise<User>;
     done: (user: User) => string;
@@ -40,14 +45,27 @@ const STEPS: Record<
   disable: {
     title: 'Disable this user?',
     confirmLabel: 'Disable',
+    confirmColor: 'error',
     consequence: (user) =>
       `${user.email} will be signed out everywhere and cannot sign in until enabled again.`,
     send: (user, reason) => updateUser({ id: user.id, body: { disabled: true, reason } }),
     done: (user) => `${user.email} is disabled and signed out.`,
   },
+  // Enabling lets someone back in, and the BFF's four-eyes rule then ties the admin to the
+  // account for good (bff/README.md, Roles): said before it is done.
+  enable: {
+    title: 'Enable this user?',
+    confirmLabel: 'Enable',
+    confirmColor: 'primary',
+    consequence: (user) =>
+      `${user.email} will be able to sign in again, with the roles they have. From then on, you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared.`,
+    send: (user, reason) => updateUser({ id: user.id, body: { disabled: false, reason } }),
+    done: (user) => `${user.email} can sign in again.`,
+  },
   'reset-totp': {
     title: 'Reset two-step sign-in?',
     confirmLabel: 'Reset',
+    confirmColor: 'error',
     consequence: (user) =>
       `${user.email} will be signed out, their authenticator and recovery codes stop working, and they sign in with their password alone until they enrol again.`,
     send: (user, reason) => resetUserTotp({ id: user.id, body: { reason } }),
@@ -55,7 +73,7 @@ const STEPS: Record<
   },
 };
 
-/** Disables a user or resets their two-step sign-in, once the admin has said why. */
+/** Disables or enables a user, or resets their two-step sign-in, once the admin has said why. */
 export default function UserReasonDialog({
   user,
   step,
@@ -138,7 +156,12 @@ export default function UserReasonDialog({
           <Button onClick={onClose} disabled={mutation.isPending}>
             Cancel
           </Button>
-          <Button type="submit" variant="contained" color="error" loading={mutation.isPending}>
+          <Button
+            type="submit"
+            variant="contained"
+            color={words.confirmColor}
+            loading={mutation.isPending}
+          >
             {words.confirmLabel}
           </Button>
         </DialogActions>

@@ -287,16 +287,38 @@ describe('users screen', () => {
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('when enabling, then it is sent at once (not destructive)', async () => {
+  it('when enabling, then it asks first and why, saying what it does (four-eyes too): Cancel and no reason send nothing, and Enable sends disabled: false with the reason', async () => {
     const app = renderApp('/users', new FakeBff());
-    const table = await usersTable();
-    await app.user.click(
-      within(rowOf(table, 'fin@example.com')).getByRole('button', {
-        name: 'Enable fin@example.com',
-      }),
-    );
+    const enable = () =>
+      openFromRow(app, 'fin@example.com', 'Enable fin@example.com', 'Enable this user?');
+    let dialog = await enable();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
+    dialog = await enable();
+    expect(
+      within(dialog).getByText(
+        /fin@example.com will be able to sign in again.*you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared/,
+      ),
+    ).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enable' }));
+    expect(await within(dialog).findByText('Say why (3 to 500 characters).')).toBeInTheDocument();
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
+    await app.user.type(within(dialog).getByLabelText(/Reason/), ' Back from leave ');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enable' }));
     expect(await screen.findByText('fin@example.com can sign in again.')).toBeInTheDocument();
-    expect(app.bff.requestsTo('PATCH', '/api/users/u-fin')[0]!.body).toEqual({ disabled: false });
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-fin').map((r) => r.body)).toEqual([
+      { disabled: false, reason: 'Back from leave' },
+    ]);
+    await waitFor(() => {
+      expect(
+        within(rowOf(screen.getByRole('table', { name: 'Users' }), 'fin@example.com')).getByText(
+          'Active',
+        ),
+      ).toBeInTheDocument();
+    });
   });
 
   it('when the last admin would lose the admin role, then the failure snackbar explains why', async () => {

@@ -2,16 +2,14 @@ import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import type { User } from '@paydesk/shared/api';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { useNotify } from '../../../components/notifier';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
-import { updateUser, userKeys, usersQueryOptions } from '../api/users';
-import { describeUserError } from '../components/user-errors';
+import { usersQueryOptions } from '../api/users';
 import type { UserStep } from '../components/user-reason-dialog';
 import { UsersTable, type UserActions } from '../components/users-table';
 
@@ -24,8 +22,6 @@ const UserReasonDialog = lazy(() => import('../components/user-reason-dialog'));
 type Pending = { step: UserStep; user: User } | null;
 
 function UsersScreen() {
-  const client = useQueryClient();
-  const notify = useNotify();
   const session = useSession();
   const users = useQuery(usersQueryOptions());
   // Mirrors the BFF's route table: auditors read the list, admins alone change anything.
@@ -35,33 +31,20 @@ function UsersScreen() {
   const [resettingPassword, setResettingPassword] = useState<User | null>(null);
   const [pending, setPending] = useState<Pending>(null);
 
-  const enable = useMutation({
-    mutationFn: (user: User) => updateUser({ id: user.id, body: { disabled: false } }),
-    onSuccess: async (user) => {
-      notify(`${user.email} can sign in again.`);
-      await client.invalidateQueries({ queryKey: userKeys.all });
-    },
-    onError: (error) => {
-      notify(describeUserError(error), 'error');
-    },
-  });
-
-  const { mutate: mutateEnable } = enable;
   const actions = useMemo<UserActions>(
     () => ({
       onEdit: setEditing,
       onToggleDisabled: (user) => {
-        // Enabling gives access back and is undone easily; disabling locks someone out, so it asks
-        // first, and why.
-        if (user.disabled) mutateEnable(user);
-        else setPending({ step: 'disable', user });
+        // Both ask first, and why: disabling locks someone out; enabling lets them back in and
+        // ties the admin to the account for four-eyes (bff/README.md, Roles).
+        setPending({ step: user.disabled ? 'enable' : 'disable', user });
       },
       onResetTotp: (user) => {
         setPending({ step: 'reset-totp', user });
       },
       onResetPassword: setResettingPassword,
     }),
-    [mutateEnable],
+    [],
   );
 
   return (
