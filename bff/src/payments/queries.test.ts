@@ -316,7 +316,10 @@ for (const variant of DB_VARIANTS) {
       const exported = async (sort: TransactionSort) => {
         const seen: string[] = [];
         const sizes: number[] = [];
-        for await (const batch of f.bff.payments.services.queries.batches({ q: email, sort }, 2)) {
+        for await (const batch of f.bff.payments.services.queries.batches(
+          { q: email, sort, delimiter: 'comma' },
+          2,
+        )) {
           sizes.push(batch.length);
           seen.push(...batch.map((r) => r.id));
         }
@@ -351,7 +354,11 @@ for (const variant of DB_VARIANTS) {
         .where('action', '=', 'transaction.export')
         .orderBy('seq', 'desc')
         .executeTakeFirstOrThrow();
-      expect(JSON.parse(audit.summary)).toEqual({ filter: { q: email }, sort: 'amount_desc' });
+      expect(JSON.parse(audit.summary)).toEqual({
+        filter: { q: email },
+        sort: 'amount_desc',
+        delimiter: 'comma',
+      });
       const list = await page(`q=${email}`);
       const byDefault = await f.support.get(`/api/transactions/export?q=${email}`);
       expect(column(byDefault.text, 0)).toEqual(list.items.map((i) => i.id));
@@ -418,6 +425,21 @@ for (const variant of DB_VARIANTS) {
           `/api/transactions/export?${window}&sort=amount_desc`,
         );
         expect(byAmount.body.toString('utf8')).toBe(`\uFEFF${header}${line2}${line1}${line3}`);
+        // a decimal-comma spreadsheet's convention: `;` between cells, `,` in amounts, quoting kept
+        const semicolon = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&sort=created_asc&delimiter=semicolon`,
+        );
+        expect(semicolon.res.status).toBe(200);
+        expect(semicolon.body.toString('utf8')).toBe(
+          `\uFEFF${header.replaceAll(',', ';')}` +
+            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";**** 1234;"a,b@example.com";yes\r\n` +
+            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";;jürgen.müller@exämple.de;no\r\n` +
+            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";411111**********;'+mail@example.com;no\r\n`,
+        );
+        const bad = await f.support.get(`/api/transactions/export?${window}&delimiter=tab`);
+        expect(bad.status).toBe(400);
+        expect(bad.text).toContain('query.delimiter');
       });
     });
 
@@ -522,7 +544,10 @@ for (const variant of DB_VARIANTS) {
         otherWorkRan = true;
       });
       // SQLite answers synchronously: without a yield the export would finish first.
-      const rows = await f.bff.payments.services.queries.writeCsv({ sort: 'created_desc' }, out);
+      const rows = await f.bff.payments.services.queries.writeCsv(
+        { sort: 'created_desc', delimiter: 'comma' },
+        out,
+      );
       expect(rows).toBeGreaterThan(0);
       expect(otherWorkRan).toBe(true);
     });

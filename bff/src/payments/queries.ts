@@ -271,11 +271,12 @@ export class TransactionQueries {
       }
     };
     // The byte-order mark tells Excel the file is UTF-8 (without it, `müller` shows as `mÃ¼ller`).
-    await write(`${UTF8_BOM}${CSV_COLUMNS.join(',')}\r\n`);
+    const semicolon = query.delimiter === 'semicolon';
+    await write(`${UTF8_BOM}${CSV_COLUMNS.join(semicolon ? ';' : ',')}\r\n`);
     let n = 0;
     for await (const rows of this.batches(query)) {
       let chunk = '';
-      for (const row of rows) chunk += `${csvRow(row)}\r\n`;
+      for (const row of rows) chunk += `${csvRow(row, semicolon)}\r\n`;
       n += rows.length;
       await write(chunk);
       // SQLite answers synchronously and a local socket rarely fills: without this the whole
@@ -386,7 +387,15 @@ type CsvRow = Pick<TransactionsTable, (typeof CSV_SOURCE_COLUMNS)[number]>;
 /** rows per keyset query of the export */
 const EXPORT_BATCH = 100;
 
-function csvRow(row: CsvRow): string {
+/**
+ * One CSV line: `,` between cells and `.` in amounts, or (`semicolon`) `;` between cells and `,`
+ * in amounts, as a spreadsheet in a decimal-comma locale reads them.
+ */
+function csvRow(row: CsvRow, semicolon = false): string {
+  const money = (minor: unknown) => {
+    const text = formatMinorUnits(big(minor));
+    return semicolon ? text.replace('.', ',') : text;
+  };
   const cells = [
     row.id,
     new Date(row.created_at).toISOString(),
@@ -397,12 +406,12 @@ function csvRow(row: CsvRow): string {
     row.status,
     row.stage ?? '',
     row.currency,
-    formatMinorUnits(big(row.amount_minor)),
-    formatMinorUnits(big(row.captured_minor)),
-    formatMinorUnits(big(row.returned_minor)),
+    money(row.amount_minor),
+    money(row.captured_minor),
+    money(row.returned_minor),
     maskedCard(row)?.masked ?? '',
     row.customer_email ?? '',
     row.drift === 1 ? 'yes' : 'no',
   ];
-  return cells.map(csvCell).join(',');
+  return cells.map(csvCell).join(semicolon ? ';' : ',');
 }

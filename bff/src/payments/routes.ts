@@ -121,8 +121,8 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     },
     'GET /api/transactions/export': (ctx) => {
       const query = parseInput(TransactionExportQuerySchema, ctx.req.query, 'query');
-      const { sort, ...filter } = query;
-      ctx.audit.summary = { filter, sort };
+      const { sort, delimiter, ...filter } = query;
+      ctx.audit.summary = { filter, sort, delimiter };
       return Promise.resolve({
         kind: 'stream',
         contentType: 'text/csv; charset=utf-8',

@@ -2,6 +2,7 @@
 // void, card reference, live events and home-screen statistics. Money is decimal text on the wire.
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
+import { CsvDelimiterSchema } from './audit.js';
 import {
   containsCardNumber,
   EmailSchema,
@@ -255,8 +256,16 @@ export function transactionSearchCard(term: string): { bin: string | null; last4
 const SortField = { sort: TransactionSortSchema.default('created_desc') };
 
 /** `GET /api/transactions/export` query: the list's filters and its sort (no cursor, no size). */
-export const TransactionExportQuerySchema =
-  TransactionFilterFields.extend(SortField).superRefine(checkRanges);
+/**
+ * `GET /api/transactions/export` query: the list's filters and sort, and the CSV's convention:
+ * `comma` (default: `,` between cells, `.` in amounts) or `semicolon`, what a spreadsheet in a
+ * decimal-comma locale (de-DE, fr-FR) reads as cells and numbers: `;` between cells and `,` as the
+ * amounts' decimal mark (`12,50`).
+ */
+export const TransactionExportQuerySchema = TransactionFilterFields.extend({
+  ...SortField,
+  delimiter: CsvDelimiterSchema.default('comma'),
+}).superRefine(checkRanges);
 export type TransactionExportQuery = z.infer<typeof TransactionExportQuerySchema>;
 
 /** `GET /api/transactions` query: filters, sort, keyset cursor (opaque), page size. */

@@ -13,6 +13,7 @@ import {
 } from '@paydesk/shared/api';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest, apiUrl } from '../../../lib/api-client';
+import { csvDelimiterFor } from '../../audit/api/audit';
 
 export const transactionKeys = {
   all: ['transactions'] as const,
@@ -45,8 +46,9 @@ export function transactionDetailQueryOptions(id: string) {
  * The export streams from the BFF straight into a download: the whole filtered set, as CSV, in the
  * list's order (its sort is always sent, so the file follows what the screen shows).
  */
-export function transactionExportUrl(query: TransactionExportQuery): string {
-  return apiUrl('/api/transactions/export', query);
+export function transactionExportUrl(query: Omit<TransactionExportQuery, 'delimiter'>): string {
+  // in the reader's spreadsheet convention: `;` and decimal commas where the locale uses them
+  return apiUrl('/api/transactions/export', { ...query, delimiter: csvDelimiterFor() });
 }
 
 export function lookupTransaction(body: LookupBody) {

@@ -87,7 +87,7 @@ describe('the filter bar', () => {
     expect(bff.requestsTo('GET', '/api/transactions').at(-1)!.query.get('drift')).toBe('true');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/transactions/export?drift=true&sort=created_desc',
+      '/api/transactions/export?drift=true&sort=created_desc&delimiter=comma',
     );
   });
 

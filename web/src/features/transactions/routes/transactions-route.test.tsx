@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD, FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -24,6 +24,17 @@ function lastListQuery(bff: FakeBff): URLSearchParams {
 }
 
 describe('transactions screen', () => {
+  it('when the reader’s locale writes a decimal comma (de-DE), then the CSV export asks for semicolons (and decimal commas)', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    renderApp('/transactions?status=approved', bffAs(['support']));
+    await table();
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/transactions/export?status=approved&sort=created_desc&delimiter=semicolon',
+    );
+    vi.restoreAllMocks();
+  });
+
   it('when the list is on its way, then a loading state is announced', async () => {
     const bff = bffAs(['support']).on('GET /api/transactions', () => 'hang');
     renderApp('/transactions', bff);
@@ -142,7 +153,7 @@ describe('transactions screen', () => {
     expect(query.get('amountMax')).toBe('20.5');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/transactions/export?status=declined&currency=EUR&amountMin=10&amountMax=20.5&sort=created_desc',
+      '/api/transactions/export?status=declined&currency=EUR&amountMin=10&amountMax=20.5&sort=created_desc&delimiter=comma',
     );
     await app.back();
     await waitFor(() => {
@@ -221,13 +232,13 @@ describe('transactions screen', () => {
     await table();
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/transactions/export?status=approved&sort=created_desc',
+      '/api/transactions/export?status=approved&sort=created_desc&delimiter=comma',
     );
     await app.user.click(screen.getByRole('button', { name: /^Amount, not sorted/ }));
     await waitFor(() => {
       expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
         'href',
-        '/api/transactions/export?status=approved&sort=amount_desc',
+        '/api/transactions/export?status=approved&sort=amount_desc&delimiter=comma',
       );
     });
   });
