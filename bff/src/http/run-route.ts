@@ -35,6 +35,8 @@ export interface RouteContext {
   auth: AuthenticatedSession | null;
   /** what the audit row records; handlers fill in target, summary and (for login) the actor */
   audit: {
+    /** the action recorded when it is not the route's own (a preparer's reject is a withdrawal) */
+    action?: string;
     target: string | null;
     summary: Record<string, unknown>;
     actor: Actor | null;
@@ -355,7 +357,7 @@ function attemptEntry(
     actorId: actor?.id ?? null,
     actorEmail: actor?.email ?? null,
     actorRoles: actor?.roles ?? [],
-    action: rule.action,
+    action: ctx.audit.action ?? rule.action,
     target: ctx.audit.target,
     summary,
     outcome: outcomeOf(err, summary),

@@ -11,7 +11,7 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
 import { payDb } from './db.js';
-import { advanceSchedule, nextChargeAt } from './subscriptions.js';
+import { advanceSchedule, nextChargeAt, scheduleText } from './subscriptions.js';
 import { startPaymentsApp } from './test-support/app.js';
 import { key, learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
 
@@ -34,6 +34,13 @@ describe('subscription schedule', () => {
     expect(nextChargeAt(start, 'week', 2, 1, 5)).toBe(Date.UTC(2026, 1, 14, 10, 0, 0));
     expect(advanceSchedule(Date.UTC(2026, 4, 15), 'month', 1)).toBe(Date.UTC(2026, 5, 15));
     expect(nextChargeAt(start, 'month', 1, 2, 2)).toBeNull();
+  });
+
+  it('when a schedule is said in words, then one period is “every month”, several “every 2 weeks”', () => {
+    expect(scheduleText('month', 1)).toBe('every month');
+    expect(scheduleText('day', 1)).toBe('every day');
+    expect(scheduleText('week', 2)).toBe('every 2 weeks');
+    expect(scheduleText('month', 3)).toBe('every 3 months');
   });
 });
 
@@ -78,7 +85,12 @@ for (const variant of DB_VARIANTS) {
     it('when finance creates a daily subscription, then the gateway gets one signed v4 request, and each charge arrives by callback as a rebill linked to it until maxPayments', async () => {
       const res = await post(f.finance, '/api/subscriptions', body());
       expect(res.status).toBe(200);
-      const created = SubscriptionResultSchema.parse(res.json).subscription;
+      const result = SubscriptionResultSchema.parse(res.json);
+      const created = result.subscription;
+      // In words: "every day", not "every 1 day".
+      expect(result.message).toBe(
+        `Subscription ${created.recurringPaymentId ?? ''} created: 9.99 EUR every day. Each charge arrives as a rebill order by callback.`,
+      );
       expect(created).toMatchObject({
         state: 'active',
         amount: '9.99',

@@ -58,6 +58,11 @@ export function advanceSchedule(
   return d.getTime();
 }
 
+/** A plan's schedule in words: 'every day', 'every month', 'every 2 weeks'. */
+export function scheduleText(period: SubscriptionPeriod, interval: number): string {
+  return interval === 1 ? `every ${period}` : `every ${interval} ${period}s`;
+}
+
 /** The due time of charge number `made + 1`, or null when the plan has made all its charges. */
 export function nextChargeAt(
   firstChargeAt: number,
@@ -208,7 +213,7 @@ export class SubscriptionsService {
       );
     }
     const subscription = await this.get(id);
-    const label = `${formatMinorUnits(amountMinor)} ${body.currency} every ${body.interval} ${body.period}${body.interval === 1 ? '' : 's'}`;
+    const label = `${formatMinorUnits(amountMinor)} ${body.currency} ${scheduleText(body.period, body.interval)}`;
     return {
       subscription,
       message:

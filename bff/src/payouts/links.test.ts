@@ -1,7 +1,7 @@
 // Payment links (hosted forms) and card info through the BFF's HTTP API, against the real sandbox
 // process (demo merchant), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CardInfoSchema,
   PaymentLinkDetailSchema,
@@ -13,6 +13,7 @@ import {
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
+import { payDb } from '../payments/db.js';
 import { createLogger } from '../logger.js';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
 import { createPayouts } from './index.js';
@@ -166,6 +167,8 @@ for (const variant of DB_VARIANTS) {
           captured: learned.amounts.captured,
           returned: learned.amounts.returned,
         },
+        // the card the page was used with, masked as the order has it: none yet
+        card: learned.card,
       });
       // The list says the same of each link (one query for all of them).
       const listed = PaymentLinkListSchema.parse(
@@ -208,10 +211,14 @@ for (const variant of DB_VARIANTS) {
           captured: learned.amounts.captured,
           returned: learned.amounts.returned,
         },
+        // the card the page was used with, masked as the order has it: none yet
+        card: learned.card,
       });
+      // Its order as Paydesk knows it, at its last change: learned, its page not used yet.
       expect(detail.events.map((e) => e.title)).toEqual([
         'Sale form link created',
         'Sale form sent to the gateway; its reply was lost',
+        `order ${learned.orderid} learned by a status check: processing (form pending); the customer had not used the page`,
       ]);
     });
 
@@ -312,6 +319,86 @@ for (const variant of DB_VARIANTS) {
       expect(own.returnUrl?.endsWith(PAYMENT_LINK_DONE_PATH)).toBe(true);
     });
 
+    it('when the payee uses a payout-form’s page, then the link shows where the money went (the masked card, as its order has it) and its timeline tells of the order once its callback came', async () => {
+      const created = await post(opsA, '/api/payment-links', link('payout-form'));
+      const held = PaymentLinkResultSchema.parse(created.json).link;
+      const approved = await post(opsB, `/api/payment-links/${held.id}/approve`, {});
+      expect(approved.status, approved.text).toBe(200);
+      const sent = PaymentLinkResultSchema.parse(approved.json).link;
+      const filled = await fetch(sent.redirectUrl ?? '', {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          credit_card_number: '4111111111111111',
+          card_printed_name: 'JANE PAYEE',
+          expire_month: '05',
+          expire_year: String(new Date().getUTCFullYear() + 2),
+        }).toString(),
+      });
+      expect(filled.status).toBe(303);
+      await filled.body?.cancel();
+      await sandbox.advance(5);
+      const callbacks = async () =>
+        (
+          (await sandbox.control(`/sandbox/callbacks?orderid=${sent.orderid ?? ''}`)).json as {
+            callbacks: { state: string }[];
+          }
+        ).callbacks.map((c) => c.state);
+      await vi.waitFor(async () => {
+        expect(await callbacks()).toEqual(['delivered']);
+      });
+      // The order as the transactions screen has it: the card the payee typed, masked.
+      const order = await payDb(bff.db)
+        .selectFrom('transactions')
+        .select('id')
+        .where('client_orderid', '=', sent.clientOrderId)
+        .executeTakeFirstOrThrow();
+      const transaction = TransactionDetailSchema.parse(
+        (await support.get(`/api/transactions/${order.id}`)).json,
+      );
+      expect(transaction.card?.masked).toMatch(/^(411111\*{6}|\*{4} )1111$/);
+      const masked = transaction.card?.masked ?? '';
+      for (const reader of [support, opsA, auditor]) {
+        const detail = PaymentLinkDetailSchema.parse(
+          (await reader.get(`/api/payment-links/${held.id}`)).json,
+        );
+        expect(detail.order).toMatchObject({
+          orderid: sent.orderid,
+          status: 'approved',
+          stage: transaction.stage,
+          card: { masked, lastFour: '1111', brand: transaction.card?.brand ?? null },
+        });
+        // The timeline goes on past the page being ready: the order, at its last change.
+        expect(detail.events.map((e) => [e.kind, e.title])).toEqual([
+          ['staff', 'Payout form link created'],
+          ['staff', 'Payout form link approved'],
+          ['gateway', 'Payout form sent to the gateway; its page is ready'],
+          [
+            'gateway',
+            `the payee used the page: order ${sent.orderid ?? ''} approved (${(transaction.stage ?? '').replace(/_/g, ' ')}) to ${masked} (learned by callback)`,
+          ],
+        ]);
+        expect(detail.events.at(-1)).toMatchObject({
+          at: transaction.updatedAt,
+          actor: null,
+          data: {
+            transactionId: transaction.id,
+            orderid: sent.orderid,
+            status: 'approved',
+            card: masked,
+            learnedBy: 'callback',
+          },
+        });
+        // Nothing but the masked card: no name, no expiry, no page address.
+        expect(JSON.stringify(detail.events.at(-1))).not.toMatch(/JANE|PAYEE|hosted/);
+      }
+      const listed = PaymentLinkListSchema.parse(
+        (await support.get('/api/payment-links?limit=200')).json,
+      ).items.find((l) => l.id === held.id);
+      expect(listed?.order?.card?.masked).toBe(masked);
+    });
+
     it('when an ops account the admin-creator of a payout-form link created (or the reverse) views the links, then canDecide is false and "awaiting my approval" leaves the link out, as the approval itself is refused; an untied ops user is offered it', async () => {
       const boss = await bff.userWithRoles(['ops', 'admin']);
       const puppet = await accountCreatedBy(bff, boss, ['ops']);
@@ -409,6 +496,47 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(await post(finance, '/api/payment-links', link('sale-form'), null))).toBe(
         'IDEMPOTENCY_KEY_MISSING',
       );
+    });
+
+    it('when a return address is plain http to another host, then 400 names redirectUrl and the https rule and nothing is stored or sent; https, and http to localhost or 127.0.0.1, are taken', async () => {
+      const count = async () =>
+        Number(
+          (
+            await bff.k
+              .selectFrom('payment_links')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await count();
+      for (const [client, kind] of [
+        [opsA, 'payout-form'],
+        [finance, 'sale-form'],
+      ] as const) {
+        for (const redirectUrl of ['http://evil.example/x', 'http://localhost.evil.example/x']) {
+          const res = await post(client, '/api/payment-links', link(kind, { redirectUrl }));
+          expect(res.status, res.text).toBe(400);
+          const error = (res.json as ErrorEnvelope).error;
+          expect(error.code).toBe('VALIDATION_FAILED');
+          expect(error.details?.fields).toEqual([
+            {
+              path: 'redirectUrl',
+              rule: 'https_url',
+              message: 'must be an absolute https URL (plain http only for localhost or 127.0.0.1)',
+            },
+          ]);
+        }
+      }
+      expect(await count()).toBe(before);
+      for (const redirectUrl of [
+        'https://shop.example/payee-done',
+        'http://localhost:5173/payee-done',
+        'http://127.0.0.1:8080/payee-done',
+      ]) {
+        const res = await post(opsA, '/api/payment-links', link('payout-form', { redirectUrl }));
+        expect(res.status, res.text).toBe(200);
+        expect(PaymentLinkResultSchema.parse(res.json).link.returnUrl).toBe(redirectUrl);
+      }
     });
 
     it('when the gateway refuses a link (400), then 502 GATEWAY_ERROR names its error code and the link is failed', async () => {

@@ -17,6 +17,7 @@ import type {
   PaymentLinkListQuery,
   PaymentLinkRefreshResult,
   PaymentLinkState,
+  PayoutEvent,
   Role,
   TransactionStatus,
 } from '@paydesk/shared/api';
@@ -30,6 +31,7 @@ import { big, payDb } from '../payments/db.js';
 import { configuredEndpointIds } from '../payments/gateway.js';
 import { Ledger, type GatewayView } from '../payments/ledger.js';
 import { resolveOptions } from '../payments/options.js';
+import { maskedCard } from '../payments/records.js';
 import { TransactionsService } from '../payments/transactions.js';
 import { canonicalJson } from '../services/redact.js';
 import {
@@ -162,6 +164,54 @@ function pageUsed(view: GatewayView): boolean {
   return !(view.status === 'processing' && view.stage === null);
 }
 
+/** A link's order as Paydesk knows it, and whether its callback or a `status` reply told it first. */
+interface KnownOrder {
+  order: PaymentLinkOrder;
+  learnedBy: 'callback' | 'status';
+  /** the order's last change (its `updatedAt`) */
+  changedAt: string;
+}
+
+/**
+ * The entry a link's timeline gets from its order, read from the order as Paydesk knows it now
+ * (never stored: it follows the order's callbacks and checks): at the order's last change, whether
+ * the page was used, what came of it and with which card (a payout-form's: where the money went),
+ * masked as the order has it. `status: processing` with no stage (or `form_pending`) is an order
+ * whose page was not used yet, as `pageUsed` reads a `status` reply.
+ */
+function orderEntry(kind: PaymentLinkKind, known: KnownOrder): PayoutEvent {
+  const { order, learnedBy, changedAt } = known;
+  const who = kind === 'payout-form' ? 'payee' : 'customer';
+  const state = statusText(order.status, order.stage).replace(/_/g, ' ');
+  const how = learnedBy === 'callback' ? 'by callback' : 'by a status check';
+  const unused =
+    order.stage === 'form_pending' || (order.status === 'processing' && order.stage === null);
+  const card = order.card ?? null;
+  const where =
+    card === null
+      ? ''
+      : kind === 'payout-form' && order.status === 'approved'
+        ? ` to ${card.masked}`
+        : `, card ${card.masked}`;
+  return {
+    at: changedAt,
+    kind: 'gateway',
+    title: unused
+      ? `order ${order.orderid} learned ${how}: ${state}; the ${who} had not used the page`
+      : `the ${who} used the page: order ${order.orderid} ${state}${where} (learned ${how})`,
+    actor: null,
+    data: {
+      fromOrder: 'as Paydesk knows the order now',
+      transactionId: order.transactionId,
+      orderid: order.orderid,
+      status: order.status,
+      stage: order.stage,
+      card: card?.masked ?? null,
+      learnedBy,
+    },
+  };
+}
+
 /** Conditions of a link's change: when the row no longer meets them, nothing is written. */
 interface LinkGuard {
   state?: string;
@@ -203,8 +253,16 @@ export class PaymentLinksService {
    * orderid was lost): one query for a whole list.
    */
   async ordersOf(rows: readonly PaymentLinksTable[]): Promise<Map<string, PaymentLinkOrder>> {
+    const known = await this.knownOrdersOf(rows);
+    return new Map([...known].map(([id, o]) => [id, o.order]));
+  }
+
+  /** `ordersOf`, with how and when Paydesk learned each order (`orderEntry`). */
+  private async knownOrdersOf(
+    rows: readonly PaymentLinksTable[],
+  ): Promise<Map<string, KnownOrder>> {
     const ids = [...new Set(rows.map((r) => r.client_orderid))];
-    const orders = new Map<string, PaymentLinkOrder>();
+    const orders = new Map<string, KnownOrder>();
     if (ids.length === 0) return orders;
     const found = await payDb(this.c.db)
       .selectFrom('transactions')
@@ -219,25 +277,36 @@ export class PaymentLinksService {
         'authorized_minor',
         'captured_minor',
         'returned_minor',
+        'card_bin',
+        'card_last4',
+        'card_brand',
+        'source',
       ])
       .where('client_orderid', 'in', ids)
       .orderBy('created_at', 'desc')
       .execute();
     // The first order a link's page made (the oldest) is its order.
-    for (const o of found)
+    for (const o of found) {
+      const changedAt = new Date(o.updated_at).toISOString();
       orders.set(o.client_orderid, {
-        transactionId: o.id,
-        orderid: o.orderid,
-        status: o.status as TransactionStatus,
-        stage: o.stage,
-        updatedAt: new Date(o.updated_at).toISOString(),
-        money: {
-          currency: o.currency,
-          authorized: formatMinorUnits(big(o.authorized_minor)),
-          captured: formatMinorUnits(big(o.captured_minor)),
-          returned: formatMinorUnits(big(o.returned_minor)),
+        order: {
+          transactionId: o.id,
+          orderid: o.orderid,
+          status: o.status as TransactionStatus,
+          stage: o.stage,
+          updatedAt: changedAt,
+          money: {
+            currency: o.currency,
+            authorized: formatMinorUnits(big(o.authorized_minor)),
+            captured: formatMinorUnits(big(o.captured_minor)),
+            returned: formatMinorUnits(big(o.returned_minor)),
+          },
+          card: maskedCard(o),
         },
+        learnedBy: o.source === 'callback' ? 'callback' : 'status',
+        changedAt,
       });
+    }
     return orders;
   }
 
@@ -335,13 +404,26 @@ export class PaymentLinksService {
     return row;
   }
 
-  /** One link as `viewer` sees it, with its history. */
+  /**
+   * One link as `viewer` sees it, with its history: what was written, and the order its page made
+   * as Paydesk knows it now (`orderEntry`, at the order's last change; its callbacks and status
+   * checks are the order's own timeline).
+   */
   async get(id: string, viewer: Actor): Promise<PaymentLinkDetail> {
     const row = await this.row(id);
-    return {
-      ...(await this.viewOf(row, viewer)),
-      events: await eventsOf(this.c.k, `link:${id}`, withheldFor(`link:${id}`, row.kind)),
-    };
+    const [decider, orders, events] = await Promise.all([
+      deciderFor(this.c.k, viewer),
+      this.knownOrdersOf([row]),
+      eventsOf(this.c.k, `link:${id}`, withheldFor(`link:${id}`, row.kind)),
+    ]);
+    const known = orders.get(row.client_orderid);
+    if (known !== undefined) {
+      const entry = orderEntry(row.kind as PaymentLinkKind, known);
+      // In time order: after every entry written up to the order's last change.
+      const at = events.findIndex((e) => e.at > entry.at);
+      events.splice(at === -1 ? events.length : at, 0, entry);
+    }
+    return { ...this.toApi(row, viewer, decider, known?.order), events };
   }
 
   async list(q: PaymentLinkListQuery, viewer: Actor): Promise<PaymentLinkList> {

@@ -246,6 +246,26 @@ export function payoutPrepareKeyMigration(): Migration {
   };
 }
 
+export const PAYOUT_QUEUE_INDEX_MIGRATION_NAME = '0019-payout-queue-index';
+
+/**
+ * The approval queue is worked in the order payouts lapse (keyset.ts `lapsePage`): a checked
+ * two-step payout's from `expires_at`, read in that order from `payouts_pending_lapse` (held single
+ * ones lapse in creation order: `payouts_state_created`). `payouts_destination`: the payouts
+ * waiting with the same destination (a possible duplicate, `similarPending`) are found by the keyed
+ * hash rather than by reading every payout waiting.
+ */
+export function payoutQueueIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index payouts_pending_lapse on payouts (state, expires_at, created_at, id)`.execute(
+        db,
+      );
+      await sql`create index payouts_destination on payouts (destination_hash, state)`.execute(db);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...payoutsMigrations(kind) }` after the payments one. */
 export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -253,6 +273,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_LIST_INDEX_MIGRATION_NAME]: payoutListIndexMigration(),
     [PAYOUT_HOLD_LAPSE_MIGRATION_NAME]: payoutHoldLapseMigration(kind),
     [PAYOUT_PREPARE_KEY_MIGRATION_NAME]: payoutPrepareKeyMigration(),
+    [PAYOUT_QUEUE_INDEX_MIGRATION_NAME]: payoutQueueIndexMigration(),
   };
 }
 
@@ -279,6 +300,7 @@ export async function ensurePayoutsSchema(
     await payoutListIndexMigration().up(trx);
     await payoutHoldLapseMigration(kind).up(trx);
     await payoutPrepareKeyMigration().up(trx);
+    await payoutQueueIndexMigration().up(trx);
   });
   return true;
 }

@@ -52,7 +52,15 @@ import {
   sealBinding,
   type Binding,
 } from './destination.js';
-import { decodeKeyset, keysetPage } from './keyset.js';
+import {
+  decodeKeyset,
+  decodeLapseKeyset,
+  expiringAfter,
+  heldAfter,
+  keysetPage,
+  lapsePage,
+  type LapseKeyset,
+} from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
 import type { PayoutsTable } from './migration.js';
 
@@ -62,6 +70,9 @@ export interface PayoutOutcome {
 }
 
 const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
+
+/** At most this many possible duplicates are named on a payout (`similarPending`). */
+const SIMILAR_MAX = 10;
 
 /** Columns only the status poller's schedule uses: writing just these is no change a screen shows. */
 const SCHEDULE_COLUMNS = new Set<string>([
@@ -245,7 +256,12 @@ export class PayoutsService {
    * `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. A card's label
    * (its holder's name and expiry) is for ops users only: other readers see the masked card alone.
    */
-  toApi(row: PayoutsTable, viewer: Actor, decider: Decider): Payout {
+  toApi(
+    row: PayoutsTable,
+    viewer: Actor,
+    decider: Decider,
+    similarPending: readonly string[] = [],
+  ): Payout {
     const state = this.stateOf(row);
     const labelWithheld = row.destination_kind === 'card' && !viewer.roles.includes('ops');
     return {
@@ -268,6 +284,8 @@ export class PayoutsService {
         row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
       decidedAt: iso(row.decided_at),
       rejectReason: row.reject_reason,
+      withdrawn: row.state === 'rejected' && row.decided_by === row.prepared_by,
+      similarPending: [...similarPending],
       expiresAt: iso(this.lapsesAt(row) ?? row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
@@ -279,7 +297,42 @@ export class PayoutsService {
 
   /** One payout as `actor` sees it (the reply of an action). */
   async viewOf(row: PayoutsTable, actor: Actor): Promise<Payout> {
-    return this.toApi(row, actor, await deciderFor(this.c.k, actor));
+    const decider = await deciderFor(this.c.k, actor);
+    const similar = await this.similarOf([row]);
+    return this.toApi(row, actor, decider, similar.get(row.id));
+  }
+
+  /**
+   * For each payout of `rows` waiting for approval (not lapsed): the other payouts waiting (not
+   * lapsed) with the same destination (its keyed hash), amount and currency, oldest first, at most
+   * SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice. One query
+   * (`payouts_destination`) for any number of rows.
+   */
+  async similarOf(rows: readonly PayoutsTable[]): Promise<Map<string, string[]>> {
+    const similar = new Map<string, string[]>();
+    const waiting = rows.filter((row) => this.stateOf(row) === 'pending_approval');
+    if (waiting.length === 0) return similar;
+    const found = await this.c.k
+      .selectFrom('payouts')
+      .select(['id', 'destination_hash', 'amount_minor', 'currency', 'created_at'])
+      .where('destination_hash', 'in', [...new Set(waiting.map((row) => row.destination_hash))])
+      .where(this.notLapsed(this.c.clock.now()))
+      .execute();
+    // Oldest first, sorted here: the index serves the search, not an order.
+    found.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    for (const row of waiting) {
+      const ids = found
+        .filter(
+          (other) =>
+            other.id !== row.id &&
+            other.destination_hash === row.destination_hash &&
+            String(other.amount_minor) === String(row.amount_minor) &&
+            other.currency === row.currency,
+        )
+        .map((other) => other.id);
+      similar.set(row.id, ids.slice(0, SIMILAR_MAX));
+    }
+    return similar;
   }
 
   async row(id: string): Promise<PayoutsTable> {
@@ -312,10 +365,12 @@ export class PayoutsService {
   }
 
   async list(q: PayoutListQuery, viewer: Actor): Promise<PayoutList> {
-    const after = decodeKeyset(q.cursor, q.view);
+    // The approval queue is in lapse order, its cursor too (`lapsePage`); the other views newest first.
+    const queue = q.view === 'awaiting-my-approval';
+    const queueAfter = queue ? decodeLapseKeyset(q.cursor, q.view) : null;
+    const after = queue ? null : decodeKeyset(q.cursor, q.view);
     // Only ops users approve: nothing awaits the approval of anyone else.
-    if (q.view === 'awaiting-my-approval' && !viewer.roles.includes('ops'))
-      return { items: [], nextCursor: null };
+    if (queue && !viewer.roles.includes('ops')) return { items: [], nextCursor: null };
     // The four-eyes view of this viewer: one query, whatever the number of rows.
     const decider = await deciderFor(this.c.k, viewer);
     let query = this.c.k.selectFrom('payouts').selectAll();
@@ -333,13 +388,55 @@ export class PayoutsService {
       query = query.where('state', '=', q.state);
     }
     if (q.view === 'mine') query = query.where('prepared_by', '=', viewer.id);
-    if (q.view === 'awaiting-my-approval') {
-      query = query
-        .where(this.notLapsed(now))
-        .where('prepared_by', 'not in', decider.excludedPreparers);
+    const { page: rows, nextCursor } = queue
+      ? await this.queuePage(
+          query.where('prepared_by', 'not in', decider.excludedPreparers),
+          q,
+          queueAfter,
+          now,
+        )
+      : await keysetPage(query, q, after);
+    const similar = await this.similarOf(rows);
+    return {
+      items: rows.map((r) => this.toApi(r, viewer, decider, similar.get(r.id))),
+      nextCursor,
+    };
+  }
+
+  /**
+   * A page of the approval queue (`query`: the viewer's filters) in the order its payouts lapse,
+   * soonest first, then by creation and id (`lapsePage`): held single payouts not lapsed, which
+   * lapse `holdMaxAgeMs` after they were prepared and so come in creation order
+   * (`payouts_state_created`), merged with checked two-step ones in the order their registration
+   * at the gateway lapses (`expires_at`, `payouts_pending_lapse`). Each read as `limit + 1` rows
+   * after the cursor, so a page reads two index ranges, never every payout waiting.
+   */
+  private async queuePage(
+    query: SelectQueryBuilder<PayoutsDatabase, 'payouts', PayoutsTable>,
+    q: PayoutListQuery,
+    after: LapseKeyset | null,
+    now: number,
+  ): Promise<{ page: PayoutsTable[]; nextCursor: string | null }> {
+    const hold = this.c.options.holdMaxAgeMs;
+    const waiting = query.where('state', '=', 'pending_approval');
+    let held = waiting.where('mode', '=', 'single').where('created_at', '>', now - hold);
+    let checked = waiting.where('mode', '<>', 'single').where('expires_at', '>', now);
+    if (after !== null) {
+      held = held.where(heldAfter(after, hold));
+      checked = checked.where(expiringAfter(after));
     }
-    const { page: rows, nextCursor } = await keysetPage(query, q, after);
-    return { items: rows.map((r) => this.toApi(r, viewer, decider)), nextCursor };
+    const heldRows = await held
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(q.limit + 1)
+      .execute();
+    const checkedRows = await checked
+      .orderBy('expires_at')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(q.limit + 1)
+      .execute();
+    return lapsePage([heldRows, checkedRows], (row) => this.lapsesAt(row) ?? now, q);
   }
 
   // ------------------------------------------------------------------ preparing
@@ -1001,7 +1098,26 @@ export class PayoutsService {
     };
   }
 
+  /**
+   * Whether `actor` deciding against payout `id` would be its preparer withdrawing it (audited
+   * `payout.withdraw`) rather than a second person rejecting it; false when there is no such payout.
+   */
+  async isWithdrawal(id: string, actor: Actor): Promise<boolean> {
+    const row = await this.c.k
+      .selectFrom('payouts')
+      .select('prepared_by')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.prepared_by === actor.id;
+  }
+
+  /**
+   * Rejects a payout waiting for approval; by its preparer, it is a withdrawal: still `rejected`
+   * (nothing is sent either way), told apart by `decided_by = prepared_by` (`withdrawn`), with a
+   * timeline entry of its own.
+   */
   async reject(id: string, reason: string, actor: Actor): Promise<PayoutOutcome> {
+    const withdrawal = (await this.row(id)).prepared_by === actor.id;
     const after = await this.write(
       id,
       {
@@ -1014,7 +1130,14 @@ export class PayoutsService {
       },
       { state: 'pending_approval' },
       {
-        events: [{ kind: 'staff', title: 'payout rejected', actor: actor.email, data: { reason } }],
+        events: [
+          {
+            kind: 'staff',
+            title: withdrawal ? 'payout withdrawn by its preparer' : 'payout rejected',
+            actor: actor.email,
+            data: { reason },
+          },
+        ],
       },
     );
     if (after === undefined) {
@@ -1027,7 +1150,9 @@ export class PayoutsService {
     }
     return {
       payout: await this.viewOf(after, actor),
-      message: 'The payout was rejected; nothing was paid.',
+      message: withdrawal
+        ? 'You withdrew the payout; nothing was paid.'
+        : 'The payout was rejected; nothing was paid.',
     };
   }
 

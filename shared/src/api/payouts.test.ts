@@ -4,7 +4,9 @@ import {
   BankDestinationSchema,
   IBAN_CHECK_DIGITS_MESSAGE,
   ibanCheckDigitsMatch,
+  PaymentLinkCreateBodySchema,
   PayoutCreateBodySchema,
+  RETURN_URL_HTTPS_MESSAGE,
 } from './payouts.js';
 
 const bank = (accountNumber: string) => ({
@@ -101,5 +103,49 @@ describe('bank account numbers', () => {
     expect(ibanCheckDigitsMatch('DE89370400440532013000'.replace('0532', '0523'))).toBe(false);
     expect(ibanCheckDigitsMatch('DE99370400440532013000')).toBe(false);
     expect(ibanCheckDigitsMatch('DE8937040044053201300?')).toBe(false);
+  });
+});
+
+describe('a payment link’s return address', () => {
+  const body = (redirectUrl: string) => ({
+    kind: 'payout-form',
+    amount: '15.00',
+    currency: 'EUR',
+    orderDesc: 'Prize payout',
+    redirectUrl,
+  });
+  const refusal = (redirectUrl: string) => {
+    const parsed = PaymentLinkCreateBodySchema.safeParse(body(redirectUrl));
+    return parsed.success
+      ? null
+      : parsed.error.issues.map((i) => ({
+          path: i.path.join('.'),
+          message: i.message,
+          rule: i.code === 'custom' ? (i.params?.rule as unknown) : i.code,
+        }));
+  };
+
+  it('when it is https, or plain http to this machine (the demo), then it is taken', () => {
+    for (const url of [
+      'https://shop.example/done',
+      'http://localhost:5173/done',
+      'http://127.0.0.1:8080/done',
+      'http://[::1]/done',
+    ])
+      expect(refusal(url), url).toBeNull();
+  });
+
+  it('when it is plain http to any other host, or not http(s) at all, then it is refused naming the field and the https rule', () => {
+    for (const url of [
+      'http://evil.example/x',
+      'http://localhost.evil.example/x',
+      'http://127.0.0.2/x',
+      'javascript:alert(1)',
+      'ftp://shop.example/x',
+      'shop.example/x',
+    ])
+      expect(refusal(url), url).toEqual([
+        { path: 'redirectUrl', message: RETURN_URL_HTTPS_MESSAGE, rule: 'https_url' },
+      ]);
   });
 });

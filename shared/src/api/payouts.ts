@@ -274,6 +274,17 @@ export const PayoutSchema = z.object({
   decidedAt: IsoDateTimeSchema.nullable(),
   rejectReason: z.string().nullable(),
   /**
+   * rejected by the ops user who prepared it (a withdrawal, `decidedBy` is the preparer), not by a
+   * second person; the state stays `rejected`
+   */
+  withdrawn: z.boolean().default(false),
+  /**
+   * other payouts waiting for approval (not lapsed) of the same amount and currency to the same
+   * destination (the same keyed hash): a possible duplicate. Ids, oldest first, at most 10; empty
+   * unless this one waits for approval too
+   */
+  similarPending: z.array(z.string()).default([]),
+  /**
    * when a payout waiting for approval lapses, or lapsed: a checked two-step payout's registration
    * (24 h after its payout-check), a held single payout PAYOUT_HOLD_MAX_AGE_MS after it was prepared
    */
@@ -291,8 +302,8 @@ export const PayoutResultSchema = z.object({ payout: PayoutSchema, message: z.st
 export type PayoutResult = z.infer<typeof PayoutResultSchema>;
 
 /**
- * `GET /api/payouts`: `awaiting-my-approval` oldest first (created_at ascending: the closest to
- * expiry first), the other views newest first; ties by id.
+ * `GET /api/payouts`: `awaiting-my-approval` in the order its payouts lapse (`expiresAt`), soonest
+ * first, ties by creation then id; the other views newest first, ties by id.
  */
 export const PayoutListSchema = z.object({
   items: z.array(PayoutSchema),
@@ -335,18 +346,35 @@ export const LinkCustomerSchema = z
   .strict();
 export type LinkCustomer = z.infer<typeof LinkCustomerSchema>;
 
-const HttpUrlSchema = z
+/** Hosts a plain http return address may name: this machine only (the demo), as PUBLIC_ORIGIN. */
+const LOCAL_RETURN_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Said of a return address that is not https (nor plain http to this machine). */
+export const RETURN_URL_HTTPS_MESSAGE =
+  'must be an absolute https URL (plain http only for localhost or 127.0.0.1)';
+
+/**
+ * Where the gateway sends the customer (payee) after a form: an absolute https URL; plain http only
+ * to this machine (the demo). Anything else (`http://` to another host, `javascript:`) is refused,
+ * `https_url` naming the rule.
+ */
+const ReturnUrlSchema = z
   .string()
   .trim()
   .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return (
+          u.protocol === 'https:' || (u.protocol === 'http:' && LOCAL_RETURN_HOSTS.has(u.hostname))
+        );
+      } catch {
+        return false;
+      }
+    },
+    { message: RETURN_URL_HTTPS_MESSAGE, params: { rule: 'https_url' } },
+  );
 
 /**
  * `POST /api/payment-links`. Card forms (finance) need amount, currency and the customer (phone
@@ -361,7 +389,7 @@ export const PaymentLinkCreateBodySchema = z
     endpointId: EndpointIdSchema.optional(),
     orderDesc: freeText(1, 1024),
     customer: LinkCustomerSchema.optional(),
-    redirectUrl: HttpUrlSchema.optional(),
+    redirectUrl: ReturnUrlSchema.optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -481,6 +509,12 @@ export const PaymentLinkSchema = z.object({
           returned: MoneySchema,
         })
         .optional(),
+      /**
+       * The card the page was used with, masked, as the order has it (absent from older
+       * instances; null when the gateway named none): what the customer paid with, or a
+       * payout-form's destination, where the money went.
+       */
+      card: MaskedCardSchema.nullable().optional(),
     })
     .nullable(),
   createdAt: IsoDateTimeSchema,

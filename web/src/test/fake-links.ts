@@ -266,6 +266,26 @@ export class FakeLinks {
         data: { outcome: 'reply', httpStatus: 200 },
       });
     }
+    // As the BFF: the order the page made, as known now, at its last change (never stored).
+    const order = this.orders.get(link.id) ?? link.order;
+    if (order !== null) {
+      const who = link.kind === 'payout-form' ? 'payee' : 'customer';
+      const state = order.stage === null ? order.status : `${order.status} (${order.stage})`;
+      const card = order.card ?? null;
+      const where =
+        card === null
+          ? ''
+          : link.kind === 'payout-form' && order.status === 'approved'
+            ? ` to ${card.masked}`
+            : `, card ${card.masked}`;
+      events.push({
+        at: order.updatedAt ?? link.updatedAt,
+        kind: 'gateway',
+        title: `the ${who} used the page: order ${order.orderid} ${state.replace(/_/g, ' ')}${where} (learned by callback)`,
+        actor: null,
+        data: { orderid: order.orderid, status: order.status, card: card?.masked ?? null },
+      });
+    }
     return events;
   }
 

@@ -284,10 +284,17 @@ export class FakePayouts {
       return this.error(409, 'INVALID_STATE', `the payout is ${payout.state}`);
     }
     let next: Payout;
+    // As the BFF: the preparer's reject is a withdrawal (still `rejected`).
+    const withdrawal = match[2] === 'reject' && payout.preparedBy.id === user.id;
     if (match[2] === 'reject') {
       const parsed = PayoutRejectBodySchema.safeParse(request.body);
       if (!parsed.success) return this.validation(parsed.error.issues);
-      next = { ...payout, state: 'rejected', rejectReason: parsed.data.reason };
+      next = {
+        ...payout,
+        state: 'rejected',
+        rejectReason: parsed.data.reason,
+        withdrawn: withdrawal,
+      };
     } else {
       next = { ...payout, state: 'approved' };
     }
@@ -303,7 +310,11 @@ export class FakePayouts {
       {
         at: iso(900),
         kind: 'staff',
-        title: match[2] === 'reject' ? 'payout rejected' : 'payout approved',
+        title: withdrawal
+          ? 'payout withdrawn by its preparer'
+          : match[2] === 'reject'
+            ? 'payout rejected'
+            : 'payout approved',
         actor: user.email,
         data: match[2] === 'reject' ? { reason: next.rejectReason } : {},
       },
@@ -312,8 +323,9 @@ export class FakePayouts {
       status: 200,
       body: PayoutResultSchema.parse({
         payout: this.view(next, user),
-        message:
-          match[2] === 'reject'
+        message: withdrawal
+          ? 'You withdrew the payout; nothing was paid.'
+          : match[2] === 'reject'
             ? 'Payout rejected; nothing was sent.'
             : 'Payout approved and paid.',
       }),

@@ -289,7 +289,7 @@ export default function CreateLinkDialog({
               error={errors.redirectUrl !== undefined}
               helperText={fieldHelp(
                 errors.redirectUrl,
-                'An absolute http(s) address.',
+                'An https address (plain http only for localhost).',
                 'Where the gateway sends the customer afterwards.',
               )}
               slotProps={{ htmlInput: { inputMode: 'url', spellCheck: false } }}

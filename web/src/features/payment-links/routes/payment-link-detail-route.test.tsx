@@ -220,6 +220,46 @@ describe('payment link detail', () => {
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
   });
 
+  it('when a payee used a payout-form’s page, then the link says where the money went (the masked card, as the order has it) and its timeline goes on past the page being ready', async () => {
+    const PAID_OUT = '30000000-0000-4000-8000-000000000004';
+    const bff = bffAs(['support']);
+    bff.links.links = [...bff.links.links, heldPayoutForm(4)].map((l) =>
+      l.id === PAID_OUT
+        ? {
+            ...l,
+            state: 'sent' as const,
+            orderid: '800004',
+            redirectUrl: null,
+            decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+          }
+        : l,
+    );
+    bff.links.orders.set(PAID_OUT, {
+      transactionId: '00000000-0000-4000-8000-000000000004',
+      orderid: '800004',
+      status: 'approved',
+      stage: 'paid',
+      updatedAt: ORDER_CHANGED,
+      card: { bin: '411111', lastFour: '1111', brand: 'VISA', masked: '411111******1111' },
+    });
+    renderApp(`/payment-links/${PAID_OUT}`, bff);
+    expect(
+      await screen.findByText(
+        'The payee used the page: its order is approved (paid). The money went to the card 411111******1111. The page cannot be used again.',
+      ),
+    ).toBeInTheDocument();
+    const order = within(screen.getByRole('region', { name: 'Gateway order' }));
+    expect(order.getByText('Destination')).toBeInTheDocument();
+    expect(order.getByText('411111******1111')).toBeInTheDocument();
+    expect(order.getByText(/VISA/)).toBeInTheDocument();
+    const timeline = within(screen.getByRole('list', { name: 'Timeline' }));
+    expect(
+      timeline.getByText(
+        'the payee used the page: order 800004 approved (paid) to 411111******1111 (learned by callback)',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('when a reader who neither created nor approved a sent payout-form opens it, then no page address shows and the page says who sends it to the payee; its approver sees the address', async () => {
     const PAID_OUT = '30000000-0000-4000-8000-000000000004';
     const sentPayoutForm = (bff: FakeBff, approver: { id: string; email: string }) => {

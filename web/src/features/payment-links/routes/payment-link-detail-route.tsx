@@ -47,6 +47,7 @@ const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog
 function StateNote({ link }: { link: PaymentLinkDetail }) {
   const error = errorText(link.errorCode, link.errorMessage);
   const who = link.kind === 'payout-form' ? 'payee' : 'customer';
+  const paidTo = paidOutTo(link);
   switch (link.state) {
     case 'pending_approval':
       return (
@@ -68,6 +69,7 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
         return (
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
             The {who} used the page: its order is {orderStatusText(link.order)}.
+            {paidTo === null ? '' : ` The money went to the card ${paidTo}.`}
             {pageUsedUp(link) ? ' The page cannot be used again.' : ''}
           </Alert>
         );
@@ -255,6 +257,8 @@ function DetailView({
                 ['Client order id', <code key="c">{link.clientOrderId}</code>],
                 ['Gateway order id', orderid],
                 ['Order status', order],
+                // the card the page was used with: a payout-form's destination, where the money went
+                [held ? 'Destination' : 'Card', <OrderCard key="card" order={link.order} />],
                 // what the page took or held, and what has since been captured and returned
                 ...orderMoneyRows(link.order),
                 // the order's own last change (its callbacks, a capture, a refund), not the link's
@@ -319,6 +323,27 @@ export default function PaymentLinkDetailRoute() {
     <RequireRoles roles={SCREENS.paymentLinks.roles} what="the payment links">
       <PaymentLinkDetailScreen />
     </RequireRoles>
+  );
+}
+
+/**
+ * Where an approved payout-form's money went: the card the payee typed on the gateway's page,
+ * masked as the order has it; null for any other link, or before the order says so.
+ */
+function paidOutTo(link: PaymentLinkDetail): string | null {
+  if (link.kind !== 'payout-form' || link.order?.status !== 'approved') return null;
+  return link.order.card?.masked ?? null;
+}
+
+/** The order's card, masked, with its brand: none until the order is known (or named no card). */
+function OrderCard({ order }: { order: PaymentLinkDetail['order'] }) {
+  const card = order?.card ?? null;
+  if (card === null) return <>—</>;
+  return (
+    <span>
+      <code>{card.masked}</code>
+      {card.brand === null ? null : ` ${card.brand}`}
+    </span>
   );
 }
 

@@ -446,6 +446,32 @@ describe('payment links', () => {
     expect(await screen.findByText('Yours: another ops user approves')).toBeInTheDocument();
   });
 
+  it('when a return address is plain http to another host, then the form refuses it by the https rule and sends nothing; https (or http to localhost) is sent', async () => {
+    const bff = bffAs(['ops'], []);
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    await app.user.type(dialog.getByLabelText(/^Amount/), '30');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Prize payout');
+    const returnAddress = dialog.getByLabelText(/Return address/);
+    await app.user.type(returnAddress, 'http://evil.example/x');
+    await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
+    await waitFor(() => {
+      expect(returnAddress).toHaveAttribute('aria-invalid', 'true');
+    });
+    expect(returnAddress).toHaveAccessibleDescription(
+      'An https address (plain http only for localhost).',
+    );
+    expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
+    await app.user.clear(returnAddress);
+    await app.user.type(returnAddress, 'http://localhost:5173/payee-done');
+    await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
+    await screen.findByRole('dialog', { name: 'Payout form waits for approval' });
+    expect(bff.requestsTo('POST', '/api/payment-links')[0]!.body).toMatchObject({
+      redirectUrl: 'http://localhost:5173/payee-done',
+    });
+  });
+
   it('when the server names a field, then its message shows next to that field', async () => {
     const bff = bffAs(['finance'], []).on('POST /api/payment-links', () => ({
       status: 400,

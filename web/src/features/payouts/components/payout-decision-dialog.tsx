@@ -9,7 +9,8 @@ import { Facts, type FactRow } from '../../transactions/components/amounts-panel
 import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
-import { checkedNote, notCheckedWarning } from './payout-mode';
+import { checkedNote, NOT_CHECKED_NOTE, notCheckedWarning } from './payout-mode';
+import { SimilarPendingWarning } from './similar-pending';
 
 /**
  * Exactly what an approval pays: for a two-step payout what payout-check checked; for a single one
@@ -68,14 +69,19 @@ export default function PayoutDecisionDialog({
         </Typography>
       }
       facts={
-        payout.mode === 'single' ? (
+        decision === 'approve' ? (
           <>
-            <Alert severity="warning">{notCheckedWarning(payout.destination.kind)}</Alert>
+            <SimilarPendingWarning payout={payout} newTab />
+            {payout.mode === 'single' ? (
+              <Alert severity="warning">{notCheckedWarning(payout.destination.kind)}</Alert>
+            ) : (
+              <Alert severity="info">{checkedNote(payout.destination.kind)}</Alert>
+            )}
             <PayoutFacts payout={payout} />
           </>
-        ) : decision === 'approve' ? (
+        ) : payout.mode === 'single' ? (
           <>
-            <Alert severity="info">{checkedNote(payout.destination.kind)}</Alert>
+            <Alert severity="info">{NOT_CHECKED_NOTE}</Alert>
             <PayoutFacts payout={payout} />
           </>
         ) : (

@@ -36,7 +36,8 @@ export function PayoutDecision({
   if (payout.rejectReason) {
     return (
       <Typography variant="caption" color="text.secondary">
-        Rejected by {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}
+        {payout.withdrawn ? 'Withdrawn' : 'Rejected'} by {payout.decidedBy?.email ?? 'ops'}:{' '}
+        {payout.rejectReason}
       </Typography>
     );
   }

@@ -22,6 +22,13 @@ export function notCheckedWarning(kind: PayoutDestinationKind): string {
   return `Single payout: the gateway has not checked this destination. Before approving, compare ${WHAT_TO_COMPARE[kind]} with the payee’s details.`;
 }
 
+/**
+ * Said when a single-mode payout is rejected or withdrawn: nothing is compared, since nothing is
+ * paid (`notCheckedWarning` is for approving).
+ */
+export const NOT_CHECKED_NOTE =
+  'Single payout: the gateway has not checked this destination. Rejecting it sends nothing, and its held destination is erased.';
+
 /** Said when a two-step payout is approved: payout-check knows the destination can be paid, not whose it is. */
 export function checkedNote(kind: PayoutDestinationKind): string {
   return `The gateway checked that this destination can be paid, not that it is the payee’s: compare ${WHAT_TO_COMPARE[kind]} with the payee’s details.`;

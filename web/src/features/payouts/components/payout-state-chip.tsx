@@ -20,7 +20,15 @@ const LOOK: Record<
   failed: { label: 'Failed', color: 'error' },
 };
 
-export function PayoutStateChip({ state }: { state: PayoutState }) {
-  const look = LOOK[state];
+/** `withdrawn`: rejected by its own preparer (the BFF's `withdrawn`), said as such. */
+export function PayoutStateChip({
+  state,
+  withdrawn = false,
+}: {
+  state: PayoutState;
+  withdrawn?: boolean;
+}) {
+  const look =
+    state === 'rejected' && withdrawn ? { ...LOOK.rejected, label: 'Withdrawn' } : LOOK[state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
 }

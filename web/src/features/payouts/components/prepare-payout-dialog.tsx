@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import {
   PAYOUT_MODES,
   PayoutCreateBodySchema,
+  type Payout,
   type PayoutCreateBody,
   type PayoutDestinationKind,
   type PayoutMode,
@@ -156,9 +157,16 @@ function isUnder(path: string, changed: ReadonlySet<string>): boolean {
 
 /**
  * Prepare a payout: two-step (payout-check now) or single (held, sent on approval). Either way it
- * waits for a second ops user to approve it.
+ * waits for a second ops user to approve it. `onPrepared`: once it is prepared (before closing),
+ * e.g. to show the list it is in.
  */
-export default function PreparePayoutDialog({ onClose }: { onClose: () => void }) {
+export default function PreparePayoutDialog({
+  onClose,
+  onPrepared,
+}: {
+  onClose: () => void;
+  onPrepared?: (payout: Payout) => void;
+}) {
   const titleId = useId();
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
@@ -189,6 +197,7 @@ export default function PreparePayoutDialog({ onClose }: { onClose: () => void }
           : message,
         payout.state === 'check_declined' ? 'error' : 'success',
       );
+      onPrepared?.(payout);
       onClose();
       await client.invalidateQueries({ queryKey: payoutKeys.all });
     },

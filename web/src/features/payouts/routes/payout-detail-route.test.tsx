@@ -82,6 +82,70 @@ describe('payout detail', () => {
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
+  it('when the preparer withdraws their own payout, then its page says it was withdrawn by its preparer, not rejected', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp(`/payouts/${OWN}`, bff);
+    await app.user.click(await screen.findByRole('button', { name: /^Withdraw / }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout' });
+    await sendWithReason(app.user, dialog, 'Withdraw', 'typed it twice');
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(
+      await within(timeline).findByText('payout withdrawn by its preparer'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Withdrawn by its preparer olga@example.com: typed it twice/),
+    ).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Four eyes' });
+    expect(within(panel).getByText('Withdrawn by')).toBeInTheDocument();
+    expect(within(panel).queryByText('Rejected by')).toBeNull();
+    expect(screen.getByText('Withdrawn')).toBeInTheDocument();
+    expect(screen.queryByText(/Rejected/)).toBeNull();
+  });
+
+  it('when a single payout was rejected or lapsed, then its gateway order id is "none (never sent)", not "not known yet"', async () => {
+    for (const state of ['rejected', 'expired'] as const) {
+      const bff = bffAs(['ops']);
+      bff.payouts.change(FIRST, {
+        mode: 'single',
+        state,
+        orderid: null,
+        ...(state === 'rejected'
+          ? { rejectReason: 'no', decidedBy: { id: 'u-olga', email: 'olga@example.com' } }
+          : {}),
+      });
+      const view = renderApp(`/payouts/${FIRST}`, bff);
+      const order = await screen.findByRole('region', { name: 'Gateway order' });
+      expect(within(order).getByText('none (never sent)')).toBeInTheDocument();
+      expect(within(order).queryByText('not known yet')).toBeNull();
+      view.unmount();
+    }
+    // Waiting for approval: not sent yet.
+    const waiting = bffAs(['ops']);
+    waiting.payouts.change(FIRST, { mode: 'single', orderid: null });
+    renderApp(`/payouts/${FIRST}`, waiting);
+    const order = await screen.findByRole('region', { name: 'Gateway order' });
+    expect(within(order).getByText('not known yet')).toBeInTheDocument();
+  });
+
+  it('when another payout of the same amount to the same destination waits, then the page warns of it and its link opens that payout', async () => {
+    const bff = bffAs(['ops']);
+    const other = '10000000-0000-4000-8000-000000000009';
+    bff.payouts.payouts.push(makePayout(9, { amount: '101.00', orderDesc: 'The other one' }));
+    bff.payouts.change(FIRST, { similarPending: [other] });
+    const app = renderApp(`/payouts/${FIRST}`, bff);
+    expect(
+      await screen.findByText(
+        /^Another payout of the same amount to the same destination is waiting:/,
+      ),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('link', { name: 'payout 10000000' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${other}`);
+    });
+    expect(await screen.findAllByText(/The other one/)).not.toHaveLength(0);
+    expect(screen.queryByText(/same destination is waiting/)).toBeNull();
+  });
+
   it('when the preparer opens their own pending payout, then they may withdraw it but not approve it', async () => {
     renderApp(`/payouts/${OWN}`, bffAs(['ops']));
     expect(await screen.findByRole('heading', { name: 'Payout of €102.00' })).toBeInTheDocument();

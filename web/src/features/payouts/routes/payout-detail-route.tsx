@@ -33,6 +33,7 @@ import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-
 import { PayoutDecision } from '../components/payout-decision';
 import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
+import { SimilarPendingWarning } from '../components/similar-pending';
 
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
 
@@ -98,7 +99,8 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
     case 'rejected':
       return (
         <Alert severity="info">
-          Rejected by {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}. Nothing was paid.
+          {payout.withdrawn ? 'Withdrawn by its preparer' : 'Rejected by'}{' '}
+          {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}. Nothing was paid.
         </Alert>
       );
     case 'expired':
@@ -147,7 +149,12 @@ const SENT: ReadonlySet<PayoutState> = new Set([
 
 /** The gateway's order id, and once the payout was sent, where its order's own record is. */
 function GatewayOrder({ payout }: { payout: PayoutDetail }) {
-  if (payout.orderid === null) return <>not known yet</>;
+  if (payout.orderid === null) {
+    // A held single payout rejected or lapsed was never sent: it will never have one.
+    const never =
+      payout.mode === 'single' && (payout.state === 'rejected' || payout.state === 'expired');
+    return <>{never ? 'none (never sent)' : 'not known yet'}</>;
+  }
   return (
     <>
       <code>{payout.orderid}</code>
@@ -168,7 +175,7 @@ function GatewayOrder({ payout }: { payout: PayoutDetail }) {
  * or the gateway never applied it) was only attempted.
  */
 function deciderLabel(payout: PayoutDetail): string {
-  if (payout.rejectReason !== null) return 'Rejected by';
+  if (payout.rejectReason !== null) return payout.withdrawn ? 'Withdrawn by' : 'Rejected by';
   const notSent =
     payout.state === 'expired' || (payout.state === 'failed' && payout.errorCode === 'NOT_APPLIED');
   return notSent ? 'Approval attempted by' : 'Approved by';
@@ -224,7 +231,7 @@ function DetailView({
         }
       >
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-          <PayoutStateChip state={payout.state} />
+          <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
           <span>
             to {destination} · {payout.orderDesc}
           </span>
@@ -232,6 +239,7 @@ function DetailView({
       </PageHeader>
       <Stack spacing={2}>
         <StateNote payout={payout} canCheck={canCheck} />
+        <SimilarPendingWarning payout={payout} />
         {checkResult}
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           <Panel title="Payout">
@@ -305,6 +313,8 @@ function PayoutDetailScreen() {
   }
   return (
     <DetailView
+      // Another payout (a link from this one) starts afresh: no dialog of this one stays open.
+      key={detail.data.id}
       payout={detail.data}
       myId={user.id}
       canCheck={user.roles.some((r) => r === 'support' || r === 'finance' || r === 'ops')}

@@ -49,7 +49,7 @@ describe('payouts', () => {
     );
   });
 
-  it('when 106 payouts wait (more than a page), then the queue shows the oldest (closest to expiry) first and the count waiting, and Load more brings the rest, each once', async () => {
+  it('when 106 payouts wait (more than a page), then the queue shows them as the BFF orders them (soonest to lapse first) with the count waiting, and Load more brings the rest, each once', async () => {
     const bff = new FakeBff({
       signedInAs: 'olga@example.com',
       users: [
@@ -64,10 +64,12 @@ describe('payouts', () => {
     const table = await screen.findByRole('table', { name: 'Payouts' });
     expect(within(table).getAllByRole('row')).toHaveLength(101);
     expect(within(table).getAllByRole('row')[1]).toHaveTextContent('€999.00');
-    expect(screen.getByText('100+ waiting for your approval, oldest first')).toBeInTheDocument();
+    expect(
+      screen.getByText('100+ waiting for your approval, soonest to lapse first'),
+    ).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(
-      await screen.findByText('106 waiting for your approval, oldest first'),
+      await screen.findByText('106 waiting for your approval, soonest to lapse first'),
     ).toBeInTheDocument();
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(106);
@@ -196,10 +198,117 @@ describe('payouts', () => {
     await app.user.click(within(table).getByRole('button', { name: /^Withdraw / }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout' });
     await sendWithReason(app.user, dialog, 'Withdraw', 'wrong amount typed');
-    expect(await screen.findByText('Payout rejected; nothing was sent.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You withdrew the payout; nothing was paid.'),
+    ).toBeInTheDocument();
     expect(
       bff.requestsTo('POST', '/api/payouts/10000000-0000-4000-8000-000000000002/reject')[0]!.body,
     ).toEqual({ reason: 'wrong amount typed' });
+    // Said as a withdrawal, not as a second person's rejection.
+    const row = (await within(table).findByText(/wrong amount typed/)).closest('tr')!;
+    expect(row).toHaveTextContent('Withdrawn by olga@example.com: wrong amount typed');
+    expect(row).not.toHaveTextContent(/Rejected/);
+  });
+
+  it('when a single payout is rejected or withdrawn, then its dialog says it was not checked but not what to compare "before approving"', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.payouts = [
+      makePayout(1, { mode: 'single' }),
+      makePayout(2, { mode: 'single', preparedBy: { id: 'u-olga', email: 'olga@example.com' } }),
+    ];
+    const app = renderApp('/payouts?view=all', bff);
+    for (const [button, title] of [
+      [/^Reject /, 'Reject the payout'],
+      [/^Withdraw /, 'Withdraw your payout'],
+    ] as const) {
+      await app.user.click(await screen.findByRole('button', { name: button }));
+      const dialog = within(await screen.findByRole('dialog', { name: title }));
+      expect(dialog.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
+      expect(dialog.queryByText(/Before approving/)).toBeNull();
+      await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => {
+        expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      });
+    }
+  });
+
+  it('when the queue shows a payout, then its row says when it lapses, with how long is left', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      // Payout 1 is checked at 09:01 and its registration lapses 24 hours later.
+      vi.setSystemTime(new Date('2026-11-20T09:01:00.000Z'));
+      renderApp('/payouts', bffAs(['ops']));
+      const table = await screen.findByRole('table', { name: 'Payouts' });
+      const row = within(table).getAllByRole('row')[1]!;
+      expect(row).toHaveTextContent(/Lapses at .+ \(in 24 hours\)/);
+      expect(row.querySelector('time[datetime="2026-11-21T09:01:00.000Z"]')).not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('when one payout is shown, then the count says "1 payout", not "1 payouts"', async () => {
+    const bff = bffAs(['support']);
+    bff.payouts.payouts = [makePayout(3, { state: 'approved' })];
+    renderApp('/payouts', bff);
+    expect(await screen.findByText('1 payout shown')).toBeInTheDocument();
+  });
+
+  it('when an ops user prepares a payout from the approval queue, then the list switches to "Prepared by me", where the new payout is', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await screen.findByRole('table', { name: 'Payouts' });
+    await app.user.click(screen.getByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111 1111 1111 1111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '61.00');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Freshly prepared');
+    await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=mine');
+    });
+    expect(screen.getByRole('tab', { name: 'Prepared by me' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(await within(table).findByText('Freshly prepared')).toBeInTheDocument();
+  });
+
+  it('when another payout of the same amount to the same destination waits, then the approve dialog warns of it with a link to it', async () => {
+    const bff = bffAs(['ops']);
+    const other = '10000000-0000-4000-8000-000000000009';
+    bff.payouts.payouts = [
+      makePayout(1, { similarPending: [other] }),
+      makePayout(9, { amount: '101.00', similarPending: ['10000000-0000-4000-8000-000000000001'] }),
+      makePayout(5, { amount: '250.00' }),
+    ];
+    const app = renderApp('/payouts', bff);
+    await app.user.click(
+      await screen.findByRole('button', { name: 'Approve payout of €250.00 to 411111******1111' }),
+    );
+    let dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(dialog.queryByText(/same destination is waiting/)).toBeNull();
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    const first = screen.getAllByRole('button', {
+      name: 'Approve payout of €101.00 to 411111******1111',
+    })[0]!;
+    await app.user.click(first);
+    dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(
+      dialog.getByText(/^Another payout of the same amount to the same destination is waiting:/),
+    ).toBeInTheDocument();
+    const link = dialog.getByRole('link', { name: 'payout 10000000' });
+    expect(link).toHaveAttribute('href', `/payouts/${other}`);
+    // It opens beside the dialog: the decision in progress stays as it is.
+    expect(link).toHaveAttribute('target', '_blank');
   });
 
   it('when an ops user prepares a bank payout, then the shared rules run first and the body carries decimal text under a key; a lost reply is retried with the same key', async () => {

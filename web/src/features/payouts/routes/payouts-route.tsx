@@ -25,6 +25,7 @@ import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutPagesQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
+import { LapsesAt } from '../components/lapse-time';
 import { PayoutDecision } from '../components/payout-decision';
 import { PayoutStateChip } from '../components/payout-state-chip';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
@@ -106,7 +107,10 @@ function PayoutsTable({
                 <EmailText value={payout.preparedBy.email} />
               </TableCell>
               <TableCell sx={{ verticalAlign: 'top' }}>
-                <PayoutStateChip state={payout.state} />
+                <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
+                {payout.state === 'pending_approval' && payout.expiresAt ? (
+                  <LapsesAt value={payout.expiresAt} />
+                ) : null}
                 {payout.mode === 'single' ? (
                   <Typography variant="caption" component="div" color="text.secondary">
                     Single: not checked by the gateway
@@ -187,8 +191,8 @@ function PayoutsScreen() {
         empty={current.empty}
         count={(n) =>
           view === 'awaiting-my-approval'
-            ? `${n} waiting for your approval, oldest first`
-            : `${n} payouts shown`
+            ? `${n} waiting for your approval, soonest to lapse first`
+            : `${n} ${n === '1' ? 'payout' : 'payouts'} shown`
         }
       >
         {(items) => (
@@ -206,6 +210,10 @@ function PayoutsScreen() {
           <PreparePayoutDialog
             onClose={() => {
               setPreparing(false);
+            }}
+            onPrepared={() => {
+              // The new payout is one's own: it never shows in "Awaiting my approval".
+              setParams(new URLSearchParams({ view: 'mine' }));
             }}
           />
         ) : null}

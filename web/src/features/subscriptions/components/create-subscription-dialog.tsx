@@ -24,7 +24,7 @@ import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../..
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
-import { PERIOD_LABELS, periodText } from './subscription-labels';
+import { createdText, PERIOD_LABELS, periodText } from './subscription-labels';
 
 const FIELDS = [
   'cardRefId',
@@ -168,7 +168,11 @@ export default function CreateSubscriptionDialog({
   const mutation = useMutation({
     mutationFn: (body: SubscriptionCreateBody) => createSubscription(body, keeper.keyFor(body)),
     onSuccess: async (result) => {
-      notify(result.message, result.subscription.state === 'active' ? 'success' : 'info');
+      // Said from the plan returned, in the user's locale (the server's message is English).
+      notify(
+        createdText(result.subscription),
+        result.subscription.state === 'active' ? 'success' : 'info',
+      );
       await client.invalidateQueries({ queryKey: subscriptionKeys.all });
       onClose();
       await navigate(`/subscriptions/${encodeURIComponent(result.subscription.id)}`);

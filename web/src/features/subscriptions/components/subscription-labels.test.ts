@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstChargeWait, FIRST_CHARGE_WAIT_MS } from './subscription-labels';
+import { createdText, firstChargeWait, FIRST_CHARGE_WAIT_MS } from './subscription-labels';
 
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 const plan = (start: string, paymentsMade = 0) => ({
@@ -20,5 +20,30 @@ describe('firstChargeWait', () => {
     const longAgo = new Date(NOW - FIRST_CHARGE_WAIT_MS - 1).toISOString();
     expect(firstChargeWait(plan(longAgo), NOW)).toBe('late');
     expect(firstChargeWait(plan(longAgo, 1), NOW)).toBeNull();
+  });
+});
+
+describe('createdText', () => {
+  const created = (state: 'active' | 'unknown', interval: number) => ({
+    state,
+    recurringPaymentId: state === 'active' ? '7001' : null,
+    amount: '1234.5',
+    currency: 'EUR',
+    schedule: { period: 'week', interval } as Parameters<typeof createdText>[0]['schedule'],
+  });
+
+  it('when a plan is created, then its sentence has the amount in the user’s locale and the schedule in words', () => {
+    expect(createdText(created('active', 2), 'de-DE')).toBe(
+      'Subscription 7001 created: 1.234,50\u00a0€ every 2 weeks. Each charge arrives as a rebill order by callback.',
+    );
+    expect(createdText(created('active', 1), 'en-US')).toBe(
+      'Subscription 7001 created: €1,234.50 every week. Each charge arrives as a rebill order by callback.',
+    );
+  });
+
+  it('when the gateway’s answer was lost, then the sentence says the plan is not sent again', () => {
+    expect(createdText(created('unknown', 1), 'en-US')).toBe(
+      'The gateway’s answer to the subscription (€1,234.50 every week) was lost. Paydesk will not send it again; its first charge will link it.',
+    );
   });
 });

@@ -5,6 +5,7 @@ import type {
   SubscriptionState,
   SubscriptionSummary,
 } from '@paydesk/shared/api';
+import { formatMoney } from '../../../lib/format';
 
 const LOOK: Record<
   SubscriptionState,
@@ -33,6 +34,28 @@ const UNIT: Record<SubscriptionPeriod, [string, string]> = {
 export function periodText(period: SubscriptionPeriod, interval: number): string {
   const [one, many] = UNIT[period];
   return interval === 1 ? `every ${one}` : `every ${interval} ${many}`;
+}
+
+/**
+ * What creating `plan` came to, said from the plan itself (amount in the user's locale), not from
+ * the server's English: 'Subscription 7001 created: €9.90 every 2 weeks. …'.
+ */
+export function createdText(
+  plan: Pick<
+    SubscriptionSummary,
+    'state' | 'recurringPaymentId' | 'amount' | 'currency' | 'schedule'
+  >,
+  locale?: string,
+): string {
+  const what = `${formatMoney(plan.amount, plan.currency, locale)} ${periodText(plan.schedule.period, plan.schedule.interval)}`;
+  switch (plan.state) {
+    case 'active':
+      return `Subscription ${plan.recurringPaymentId === null ? '' : `${plan.recurringPaymentId} `}created: ${what}. Each charge arrives as a rebill order by callback.`;
+    case 'unknown':
+      return `The gateway’s answer to the subscription (${what}) was lost. Paydesk will not send it again; its first charge will link it.`;
+    default:
+      return `Subscription (${what}): ${LOOK[plan.state].label.toLowerCase()}.`;
+  }
 }
 
 /** '3 of 12 charges', '1 charge' */

@@ -157,6 +157,16 @@ describe('subscriptions', () => {
     ).toBeInTheDocument();
     await app.user.click(confirm.getByRole('button', { name: /^Create: €9.90 every 2 weeks/ }));
     expect(await screen.findByRole('heading', { name: 'Fortnightly coffee' })).toBeInTheDocument();
+    // Said by the SPA from the plan returned (amount localized), not the server's English.
+    const [plan] = bff.subscriptions.subscriptions;
+    expect(
+      await screen.findByText(
+        `Subscription ${plan!.recurringPaymentId ?? ''} created: €9.90 every 2 weeks. Each charge arrives as a rebill order by callback.`,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByText('Subscription created; the gateway charges it on schedule.'),
+    ).not.toBeInTheDocument();
     const [request] = bff.requestsTo('POST', '/api/subscriptions');
     expect(request!.body).toEqual({
       cardRefId: 'card-ref-7',

@@ -1,0 +1,259 @@
+// The approval queue in the order its payouts lapse (a checked two-step payout when its gateway
+// registration does, a held single one PAYOUT_HOLD_MAX_AGE_MS after preparing), a preparer's
+// withdrawal told apart from a second person's rejection, and possible duplicates named on each
+// payout waiting. On SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL. Nothing here reaches a
+// gateway: single payouts are held, two-step ones are written as their check would leave them.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PayoutDetailSchema,
+  PayoutListSchema,
+  PayoutResultSchema,
+  type ErrorEnvelope,
+  type Payout,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
+import type { PayoutsTable } from './migration.js';
+import {
+  cardPayout,
+  post,
+  startPayoutsApp,
+  userId,
+  walkPages,
+  type PayoutsTestApp,
+} from './test-support/app.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const HOLD = 7 * DAY;
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`payouts' approval queue and decisions (${variant.name})`, () => {
+    let bff: PayoutsTestApp;
+    let opsA: TestClient & { email: string };
+    let opsB: TestClient & { email: string };
+
+    beforeAll(async () => {
+      bff = await startPayoutsApp(variant, 'http://127.0.0.1:9');
+      opsA = await bff.userWithRoles(['ops']);
+      opsB = await bff.userWithRoles(['ops']);
+    });
+    afterAll(async () => {
+      await bff.close();
+    });
+
+    const hold = async (amount: string, by: TestClient = opsA, currency = 'EUR') => {
+      const res = await post(by, '/api/payouts', cardPayout(amount, { mode: 'single', currency }));
+      expect(res.status, res.text).toBe(200);
+      return PayoutResultSchema.parse(res.json).payout;
+    };
+    const row = (id: string) =>
+      bff.k.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    /** A copy of `base` written straight to the database, with `changes`. */
+    const insert = async (base: PayoutsTable, changes: Partial<PayoutsTable>) => {
+      const id = changes.id ?? randomUUID();
+      await bff.k
+        .insertInto('payouts')
+        .values({ ...base, id, client_orderid: `pd-payout-${id}`, ...changes })
+        .execute();
+      return id;
+    };
+    const queueOf = async (viewer: TestClient, limit: number) =>
+      (
+        await walkPages(
+          viewer,
+          '/api/payouts?view=awaiting-my-approval',
+          (json) => PayoutListSchema.parse(json),
+          limit,
+        )
+      ).items;
+    const detail = async (id: string, viewer: TestClient = opsB) => {
+      const res = await viewer.get(`/api/payouts/${id}`);
+      expect(res.status, res.text).toBe(200);
+      return PayoutDetailSchema.parse(res.json);
+    };
+    const audit = (target: string) =>
+      bff.k
+        .selectFrom('audit_log')
+        .select(['action', 'outcome', 'error_code', 'summary'])
+        .where('target', '=', target)
+        .where('action', 'like', 'payout.%')
+        .where('action', '<>', 'payout.prepare')
+        .orderBy('seq')
+        .execute();
+
+    it('when two-step and held single payouts wait, then the queue is in the order they lapse, soonest first (ties by creation, then id), on every page size; a cursor of the former order is a 400 naming it', async () => {
+      const t0 = bff.clock.now();
+      const newest = await hold('10.00');
+      const base = await row(newest.id);
+      const opsBId = await userId(bff, opsB.email);
+      const twoStep = (created: number, expires: number, id?: string) =>
+        insert(base, {
+          ...(id === undefined ? {} : { id }),
+          mode: 'two-step',
+          orderid: `9${String(created).slice(-8)}`,
+          destination_sealed: null,
+          created_at: created,
+          updated_at: created,
+          expires_at: expires,
+        });
+      // Checked an hour after `newest` was held, yet it lapses first: its registration ends in 24 h.
+      const checked = await twoStep(t0 + HOUR, t0 + HOUR + DAY);
+      // Held three days ago: lapses in four days.
+      const older = await insert(base, { created_at: t0 - 3 * DAY, updated_at: t0 - 3 * DAY });
+      // Two-step payouts lapsing at the same time as `older`: created before it, then at the same
+      // instant (their order, and `older`'s, goes by id).
+      const tieEarlier = await twoStep(t0 - 3 * DAY - 1_000, t0 + 4 * DAY);
+      const tieLow = await twoStep(
+        t0 - 3 * DAY,
+        t0 + 4 * DAY,
+        '00000000-0000-4000-8000-000000000000',
+      );
+      const tieHigh = await twoStep(
+        t0 - 3 * DAY,
+        t0 + 4 * DAY,
+        'ffffffff-ffff-4fff-bfff-ffffffffffff',
+      );
+      // Not in the queue: lapsed (held too long; registration over), or opsB's own.
+      await insert(base, { created_at: t0 - HOLD - 1, updated_at: t0 - HOLD - 1 });
+      await twoStep(t0 - 2 * DAY, t0 - 1);
+      await insert(base, { prepared_by: opsBId, prepared_by_email: opsB.email });
+
+      const expected = [checked, tieEarlier, tieLow, older, tieHigh, newest.id];
+      for (const limit of [1, 2, 3, 50]) {
+        const queue = await queueOf(opsB, limit);
+        expect(
+          queue.map((p) => p.id),
+          `limit ${limit}`,
+        ).toEqual(expected);
+      }
+      const queue = await queueOf(opsB, 50);
+      // Each row says when it lapses: the order is by that.
+      expect(queue.map((p) => p.expiresAt)).toEqual(
+        [t0 + HOUR + DAY, t0 + 4 * DAY, t0 + 4 * DAY, t0 + 4 * DAY, t0 + 4 * DAY, t0 + HOLD].map(
+          (ms) => new Date(ms).toISOString(),
+        ),
+      );
+
+      // A cursor as the queue gave before (creation order) names another order: refused.
+      const former = Buffer.from(JSON.stringify(['awaiting-my-approval', t0, checked])).toString(
+        'base64url',
+      );
+      const all = PayoutListSchema.parse((await opsB.get('/api/payouts?view=all&limit=1')).json);
+      for (const cursor of [former, all.nextCursor ?? '', 'nope']) {
+        const bad = await opsB.get(
+          `/api/payouts?view=awaiting-my-approval&cursor=${encodeURIComponent(cursor)}`,
+        );
+        expect(bad.status, cursor).toBe(400);
+        expect((bad.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
+          'query.cursor',
+        ]);
+      }
+      // Clean up for the tests below: none of these waits any more.
+      await bff.k
+        .updateTable('payouts')
+        .set({ state: 'expired' })
+        .where('state', '=', 'pending_approval')
+        .execute();
+    });
+
+    it('when the queue is paged, then two-step payouts are read in expiry order from payouts_pending_lapse (0019), not sorted from every payout waiting; possible duplicates are searched through an index', async () => {
+      const now = bff.clock.now();
+      const query = `select id from payouts where state = 'pending_approval' and mode <> 'single' and expires_at > ${now} and (expires_at, created_at, id) > (${now}, ${now}, 'x') order by expires_at, created_at, id limit 51`;
+      // Which index depends on the data (payouts_destination, or the state's when few wait).
+      const similar = `select id from payouts where destination_hash in ('x', 'y') and state = 'pending_approval'`;
+      for (const [text, index] of [
+        [
+          query,
+          variant.name === 'postgres'
+            ? 'Index Scan using payouts_pending_lapse'
+            : 'USING INDEX payouts_pending_lapse',
+        ],
+        [similar, variant.name === 'postgres' ? 'Index' : 'USING INDEX'],
+      ] as const) {
+        const plan =
+          variant.name === 'postgres'
+            ? await bff.k.transaction().execute(async (trx) => {
+                await sql`set local enable_seqscan = off`.execute(trx);
+                return sql.raw<Record<string, unknown>>(`explain ${text}`).execute(trx);
+              })
+            : await sql.raw<Record<string, unknown>>(`explain query plan ${text}`).execute(bff.k);
+        expect(JSON.stringify(plan.rows)).toContain(index);
+      }
+    });
+
+    it('when the preparer withdraws their payout, then it shows and is audited as a withdrawal (payout.withdraw, refusals too), not as a second person’s rejection', async () => {
+      const own = await hold('11.00');
+      const res = await post(opsA, `/api/payouts/${own.id}/reject`, { reason: 'typed it twice' });
+      expect(res.status, res.text).toBe(200);
+      const withdrawn = PayoutResultSchema.parse(res.json);
+      expect(withdrawn.message).toBe('You withdrew the payout; nothing was paid.');
+      expect(withdrawn.payout).toMatchObject({
+        state: 'rejected',
+        withdrawn: true,
+        decidedBy: { email: opsA.email },
+        rejectReason: 'typed it twice',
+      });
+      expect((await detail(own.id)).events.map((e) => [e.title, e.actor])).toContainEqual([
+        'payout withdrawn by its preparer',
+        opsA.email,
+      ]);
+      // Withdrawing again: refused, and still audited as a withdrawal.
+      const again = await post(opsA, `/api/payouts/${own.id}/reject`, { reason: 'again' });
+      expect(again.status).toBe(409);
+      const rows = await audit(`payout:${own.id}`);
+      expect(rows.map((r) => [r.action, r.outcome, r.error_code])).toEqual([
+        ['payout.withdraw', 'success', null],
+        ['payout.withdraw', 'refused', 'INVALID_STATE'],
+      ]);
+      expect(JSON.parse(rows[0]?.summary ?? '{}')).toMatchObject({ operation: 'withdraw' });
+
+      const other = await hold('12.00');
+      const rejected = await post(opsB, `/api/payouts/${other.id}/reject`, { reason: 'not due' });
+      expect(rejected.status, rejected.text).toBe(200);
+      expect(PayoutResultSchema.parse(rejected.json)).toMatchObject({
+        message: 'The payout was rejected; nothing was paid.',
+        payout: { withdrawn: false, decidedBy: { email: opsB.email } },
+      });
+      expect((await detail(other.id)).events.map((e) => e.title)).toContain('payout rejected');
+      expect((await audit(`payout:${other.id}`)).map((r) => [r.action, r.outcome])).toEqual([
+        ['payout.reject', 'success'],
+      ]);
+      const history = PayoutListSchema.parse(
+        (await opsB.get('/api/payouts?view=all&state=rejected')).json,
+      );
+      const listed = new Map(history.items.map((p) => [p.id, p.withdrawn]));
+      expect([listed.get(own.id), listed.get(other.id)]).toEqual([true, false]);
+    });
+
+    it('when two payouts of the same amount and currency to the same destination wait, then each names the other (list, detail, prepare reply); another amount, currency or a lapsed or decided one does not count', async () => {
+      const first = await hold('77.00');
+      const second = await hold('77.00', opsB);
+      expect(second.similarPending).toEqual([first.id]);
+      await hold('77.01');
+      await hold('77.00', opsA, 'USD');
+      const lapsed = await hold('77.00');
+      await bff.k
+        .updateTable('payouts')
+        .set({ created_at: bff.clock.now() - HOLD - 1 })
+        .where('id', '=', lapsed.id)
+        .execute();
+
+      expect((await detail(first.id)).similarPending).toEqual([second.id]);
+      expect((await detail(second.id, opsA)).similarPending).toEqual([first.id]);
+      const queue = await queueOf(opsB, 50);
+      const similarOf = (items: Payout[]) =>
+        Object.fromEntries(items.map((p) => [p.id, p.similarPending]));
+      expect(similarOf(queue)[first.id]).toEqual([second.id]);
+      expect(Object.values(similarOf(queue)).filter((ids) => ids.length > 0)).toHaveLength(1);
+      expect((await detail(lapsed.id)).similarPending).toEqual([]);
+
+      expect((await post(opsA, `/api/payouts/${second.id}/reject`, { reason: 'dup' })).status).toBe(
+        200,
+      );
+      expect((await detail(first.id)).similarPending).toEqual([]);
+      expect((await detail(second.id)).similarPending).toEqual([]);
+    });
+  });
+}

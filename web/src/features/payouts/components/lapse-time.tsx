@@ -1,0 +1,33 @@
+import Typography from '@mui/material/Typography';
+import { DateTime } from '../../../components/date-time';
+import { userLocale } from '../../../lib/format';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How far `at` is from `now`, in the largest sensible unit and the user's language: 'in 45
+ * minutes', 'in 3 hours', 'in 6 days' ('3 hours ago' once past). Hours up to two days, so that a
+ * registration lapsing tomorrow reads 'in 26 hours', not 'in 1 day'.
+ */
+export function relativeTime(at: string, now: number = Date.now()): string {
+  const ms = Date.parse(at) - now;
+  const format = new Intl.RelativeTimeFormat(userLocale(), { numeric: 'always' });
+  const size = Math.abs(ms);
+  if (size < HOUR) return format.format(Math.round(ms / MINUTE), 'minute');
+  if (size < 2 * DAY) return format.format(Math.round(ms / HOUR), 'hour');
+  return format.format(Math.round(ms / DAY), 'day');
+}
+
+/**
+ * When a payout waiting for approval lapses (`expiresAt`: its registration at the gateway, or its
+ * hold), as the queue is ordered by it: 'Lapses at <date and time> (in 3 hours)'.
+ */
+export function LapsesAt({ value }: { value: string }) {
+  return (
+    <Typography variant="caption" component="div" color="text.secondary">
+      Lapses at <DateTime value={value} /> ({relativeTime(value)})
+    </Typography>
+  );
+}
