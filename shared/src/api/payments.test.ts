@@ -125,6 +125,7 @@ describe('transaction filter ranges', () => {
     expect(TransactionExportQuerySchema.parse({ status: 'approved' })).toEqual({
       status: 'approved',
       sort: 'created_desc',
+      delimiter: 'comma',
     });
     expect(TransactionExportQuerySchema.parse({ sort: 'amount_asc' }).sort).toBe('amount_asc');
     expect(TransactionExportQuerySchema.safeParse({ sort: 'amount' }).success).toBe(false);
