@@ -126,6 +126,11 @@ function minorOr(value: string | undefined, fallback: bigint): bigint {
   }
 }
 
+/** Order types that take the customer's money (authorize, capture): the others authorize nothing. */
+function isCharge(type: string): boolean {
+  return type === 'sale' || type === 'preauth' || type === 'rebill' || type === 'transfer';
+}
+
 /** The order as a `status` reply describes it. */
 export interface GatewayView {
   orderid: string;
@@ -168,8 +173,8 @@ export function viewOfStatus(reply: GatewayReply): GatewayView | null {
   else status = 'processing';
   const amountMinor = minorOr(f.amount, 0n);
   const type = asTransactionType(f['transaction-type']);
-  const charge = type === 'sale' || type === 'preauth' || type === 'rebill' || type === 'transfer';
   const firstStatus = first?.status ?? replyStatus;
+  const capturedMinor = minorOr(f['captured-amount'], 0n);
   const names = [f['first-name'], f['last-name']].filter(
     (n): n is string => n !== undefined && n !== '',
   );
@@ -183,8 +188,11 @@ export function viewOfStatus(reply: GatewayReply): GatewayView | null {
     stage: f['order-stage'] ?? null,
     currency: f.currency ?? '',
     amountMinor,
-    authorizedMinor: charge && firstStatus === 'approved' ? amountMinor : 0n,
-    capturedMinor: minorOr(f['captured-amount'], 0n),
+    // Money the gateway shows captured was authorized, whatever its first operation says now (a
+    // status forced or corrected afterwards): captured never reads as more than authorized.
+    authorizedMinor:
+      isCharge(type) && (firstStatus === 'approved' || capturedMinor > 0n) ? amountMinor : 0n,
+    capturedMinor,
     returnedMinor: minorOr(f['returned-amount'], 0n),
     cardBin: f.bin ?? null,
     cardLast4: f['last-four-digits'] ?? null,
@@ -197,6 +205,9 @@ export function viewOfStatus(reply: GatewayReply): GatewayView | null {
     recurringPaymentId: f['recurring-payment-id'] ?? null,
   };
 }
+
+/** How `applyStatus` was asked for a reply. */
+type ApplyHow = Parameters<Ledger['applyStatus']>[3];
 
 const TERMINAL_FOR_MATCH = new Set(['processing', 'approved', 'declined', 'error', 'filtered']);
 
@@ -253,12 +264,55 @@ export function totalsOutOfRange(
 export interface ApplyResult {
   row: TransactionsTable;
   created: boolean;
+  /** Why the order is flagged by this reply; none: not flagged by it. */
   drift: string[];
   /**
    * The reply's amounts Paydesk cannot hold (amount-range.ts): the reply was recorded on the
-   * order, flagged and audited, and not applied. Empty: applied.
+   * order, flagged and audited, and not applied; the caller stops following it. Empty: applied.
    */
   notApplied: string[];
+}
+
+/** Both sides of a drift as its details show them: Paydesk's record, the gateway's reply. */
+function driftSides(before: TransactionsTable, view: GatewayView) {
+  return {
+    paydesk: {
+      status: before.status,
+      stage: before.stage,
+      authorized: formatMinorUnits(big(before.authorized_minor)),
+      captured: formatMinorUnits(big(before.captured_minor)),
+      returned: formatMinorUnits(big(before.returned_minor)),
+    },
+    gateway: {
+      status: view.status,
+      stage: view.stage,
+      authorized: formatMinorUnits(view.authorizedMinor),
+      captured: formatMinorUnits(view.capturedMinor),
+      returned: formatMinorUnits(view.returnedMinor),
+    },
+  };
+}
+
+/**
+ * Where the amounts Paydesk would record from a reply break returned ≤ captured ≤ authorized
+ * (never what the gateway's caps allow). A return on an uncaptured hold is not in the totals.
+ */
+function brokenInvariants(
+  view: GatewayView,
+  totals: { capturedMinor: bigint; returnedMinor: bigint },
+): string[] {
+  const reasons: string[] = [];
+  if (isCharge(view.type) && totals.capturedMinor > view.authorizedMinor) {
+    reasons.push(
+      `captured ${formatMinorUnits(totals.capturedMinor)} exceeds authorized ${formatMinorUnits(view.authorizedMinor)}`,
+    );
+  }
+  if (totals.capturedMinor > 0n && totals.returnedMinor > totals.capturedMinor) {
+    reasons.push(
+      `returned ${formatMinorUnits(totals.returnedMinor)} exceeds captured ${formatMinorUnits(totals.capturedMinor)}`,
+    );
+  }
+  return reasons;
 }
 
 /** How many timeline entries a transaction's detail shows (the oldest). */
@@ -570,6 +624,11 @@ export class Ledger {
    * A reply showing an amount Paydesk cannot hold (amount-range.ts) is never applied: on a known
    * order it is recorded instead (`notApplied` says so; the caller stops following it), and for an
    * order Paydesk does not know, `StatusNotApplied` is thrown with nothing written.
+   *
+   * A reply that disagrees with what Paydesk recorded (a final status changed, captured or
+   * returned gone back), or whose amounts break returned ≤ captured ≤ authorized, applies as the
+   * gateway says (the gateway holds the money) and flags the order as drift with both sides, in
+   * its details, its timeline and the audit log, until a person has reviewed it.
    */
   async applyStatus(
     trx: PayTrx,
@@ -593,7 +652,7 @@ export class Ledger {
     },
   ): Promise<ApplyResult> {
     const outOfRange = amountsOutOfRange(view);
-    if (outOfRange.length > 0) return this.recordNotApplied(trx, view, outOfRange, how);
+    if (outOfRange.length > 0) return this.recordUnholdable(trx, view, outOfRange, how);
     const now = this.clock.now();
     // An order Paydesk already knows (every callback after the first, every refresh): one
     // statement finds and locks it, with its operations.
@@ -608,7 +667,7 @@ export class Ledger {
     // The reply's own amounts fit a column (checked above); with ours it does not list, a total
     // may not: such a reply is recorded and not applied, as one with an amount out of range.
     const beyond = totalsOutOfRange(view, totals);
-    if (beyond.length > 0) return this.recordNotApplied(trx, view, beyond, how);
+    if (beyond.length > 0) return this.recordUnholdable(trx, view, beyond, how);
     const drift = created ? [] : this.driftOf(before, ops, view);
     // The writes below touch each row once (the order's row, some of its operations, new
     // timeline rows, its reconcile job, its settlement check, a subscription, the caller's own
@@ -616,31 +675,12 @@ export class Ledger {
     // kept in memory.
     const writes: Write[] = [];
     const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes, drift);
-    if (totals.capturedMinor > 0n && totals.returnedMinor > totals.capturedMinor) {
-      // Never what the gateway's caps allow: shown as it is, and flagged.
-      drift.push(
-        `returned ${formatMinorUnits(totals.returnedMinor)} exceeds captured ${formatMinorUnits(totals.capturedMinor)}`,
-      );
-    }
+    // Never what the gateway's caps allow: shown as it is, and flagged.
+    drift.push(...brokenInvariants(view, totals));
 
     const driftDetails =
       drift.length > 0
-        ? JSON.stringify({
-            detectedAt: iso(now),
-            reasons: drift,
-            paydesk: {
-              status: before.status,
-              stage: before.stage,
-              captured: formatMinorUnits(big(before.captured_minor)),
-              returned: formatMinorUnits(big(before.returned_minor)),
-            },
-            gateway: {
-              status: view.status,
-              stage: view.stage,
-              captured: formatMinorUnits(view.capturedMinor),
-              returned: formatMinorUnits(view.returnedMinor),
-            },
-          })
+        ? JSON.stringify({ detectedAt: iso(now), reasons: drift, ...driftSides(before, view) })
         : before.drift === 1
           ? // Flagged before, and this reply applies without drift: the two sides agree again.
             agreedAgain(before.drift_details, now)
@@ -732,11 +772,11 @@ export class Ledger {
    * `recordOutOfRange`); nothing else of the order changes, its jobs are left to their callers.
    * An order Paydesk does not know cannot be created: `StatusNotApplied`, nothing written.
    */
-  private async recordNotApplied(
+  private async recordUnholdable(
     trx: PayTrx,
     view: GatewayView,
     amounts: string[],
-    how: Parameters<Ledger['applyStatus']>[3],
+    how: ApplyHow,
   ): Promise<ApplyResult> {
     const known = await this.lockOrderByOrderid(trx, view.orderid);
     if (known === undefined) throw new StatusNotApplied(view, null);
