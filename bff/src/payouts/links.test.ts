@@ -462,6 +462,75 @@ for (const variant of DB_VARIANTS) {
       );
     });
 
+    it('when the creator withdraws their payout-form link, then it shows and is audited as a withdrawal (payment_link.withdraw, refusals too), not as a second person’s rejection', async () => {
+      const create = async () =>
+        PaymentLinkResultSchema.parse(
+          (await post(opsA, '/api/payment-links', link('payout-form'))).json,
+        ).link;
+      const timeline = async (id: string) =>
+        PaymentLinkDetailSchema.parse((await opsB.get(`/api/payment-links/${id}`)).json).events.map(
+          (e) => [e.title, e.actor],
+        );
+      const own = await create();
+      expect(own.withdrawn).toBe(false);
+      const res = await post(opsA, `/api/payment-links/${own.id}/reject`, {
+        reason: 'typed it twice',
+      });
+      expect(res.status, res.text).toBe(200);
+      const withdrawn = PaymentLinkResultSchema.parse(res.json);
+      expect(withdrawn.message).toBe('You withdrew the payout-form link; nothing was sent.');
+      expect(withdrawn.link).toMatchObject({
+        state: 'rejected',
+        withdrawn: true,
+        decidedBy: { email: opsA.email },
+        rejectReason: 'typed it twice',
+      });
+      expect(await timeline(own.id)).toContainEqual([
+        'Payout form link withdrawn by its creator',
+        opsA.email,
+      ]);
+      // Withdrawing again: refused, and still audited as a withdrawal.
+      const again = await post(opsA, `/api/payment-links/${own.id}/reject`, { reason: 'again' });
+      expect(again.status).toBe(409);
+      expect(errorCode(again)).toBe('INVALID_STATE');
+      const rows = await auditRows('payment_link.withdraw', `link:${own.id}`);
+      expect(rows.map((r) => [r.outcome, r.error_code])).toEqual([
+        ['success', null],
+        ['refused', 'INVALID_STATE'],
+      ]);
+      expect(JSON.parse(rows[0]?.summary ?? '{}')).toMatchObject({
+        operation: 'withdraw',
+        reason: 'typed it twice',
+        result: 'rejected',
+      });
+      expect(await auditRows('payment_link.reject', `link:${own.id}`)).toEqual([]);
+
+      const other = await create();
+      const rejected = await post(opsB, `/api/payment-links/${other.id}/reject`, {
+        reason: 'not due',
+      });
+      expect(rejected.status, rejected.text).toBe(200);
+      expect(PaymentLinkResultSchema.parse(rejected.json)).toMatchObject({
+        message: 'The payout-form link was rejected; nothing was sent.',
+        link: { state: 'rejected', withdrawn: false, decidedBy: { email: opsB.email } },
+      });
+      expect(await timeline(other.id)).toContainEqual(['Payout form link rejected', opsB.email]);
+      expect(
+        (await auditRows('payment_link.reject', `link:${other.id}`)).map((r) => r.outcome),
+      ).toEqual(['success']);
+      expect(await auditRows('payment_link.withdraw', `link:${other.id}`)).toEqual([]);
+      // The list and the detail say it too.
+      const listed = PaymentLinkListSchema.parse(
+        (await finance.get('/api/payment-links?kind=payout-form&state=rejected')).json,
+      );
+      const byId = new Map(listed.items.map((l) => [l.id, l.withdrawn]));
+      expect([byId.get(own.id), byId.get(other.id)]).toEqual([true, false]);
+      const detail = PaymentLinkDetailSchema.parse(
+        (await finance.get(`/api/payment-links/${own.id}`)).json,
+      );
+      expect(detail.withdrawn).toBe(true);
+    });
+
     it('when the role does not fit the kind or the body lacks what the kind needs, then 403 or 400 naming the field', async () => {
       expect(errorCode(await post(opsA, '/api/payment-links', link('sale-form')))).toBe(
         'FORBIDDEN',

@@ -363,6 +363,7 @@ export class PaymentLinksService {
         row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
       decidedAt: row.decided_at === null ? null : new Date(row.decided_at).toISOString(),
       rejectReason: row.reject_reason,
+      withdrawn: row.state === 'rejected' && row.decided_by === row.created_by,
       errorCode: row.error_code,
       errorMessage: row.error_message,
       canDecide: decider.mayDecide(row.created_by, state === 'pending_approval'),
@@ -750,7 +751,29 @@ export class PaymentLinksService {
     };
   }
 
+  /**
+   * Whether `actor` deciding against link `id` would be its creator withdrawing it (audited
+   * `payment_link.withdraw`) rather than a second person rejecting it; false when there is no such
+   * link.
+   */
+  async isWithdrawal(id: string, actor: Actor): Promise<boolean> {
+    const row = await this.c.k
+      .selectFrom('payment_links')
+      .select('created_by')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.created_by === actor.id;
+  }
+
+  /**
+   * Rejects a link waiting for approval; by its creator, it is a withdrawal: still `rejected`
+   * (nothing is sent either way), told apart by `decided_by = created_by` (`withdrawn`), with a
+   * timeline entry of its own.
+   */
   async reject(id: string, reason: string, actor: Actor): Promise<LinkOutcome> {
+    const row = await this.row(id);
+    const withdrawal = row.created_by === actor.id;
+    const form = LINK_KIND_LABELS[row.kind as PaymentLinkKind];
     const after = await this.write(
       id,
       {
@@ -765,23 +788,25 @@ export class PaymentLinksService {
       [
         {
           kind: 'staff',
-          title: `${LINK_KIND_LABELS['payout-form']} link rejected`,
+          title: withdrawal ? `${form} link withdrawn by its creator` : `${form} link rejected`,
           actor: actor.email,
           data: { reason },
         },
       ],
     );
     if (after === undefined) {
-      const row = await this.row(id);
+      const current = await this.row(id);
       throw new AppError(
         'INVALID_STATE',
-        `The link is ${row.state.replace('_', ' ')}, not waiting for approval.`,
-        { state: row.state },
+        `The link is ${current.state.replace('_', ' ')}, not waiting for approval.`,
+        { state: current.state },
       );
     }
     return {
       link: await this.viewOf(after, actor),
-      message: 'The payout-form link was rejected; nothing was sent.',
+      message: withdrawal
+        ? `You withdrew the ${row.kind} link; nothing was sent.`
+        : `The ${row.kind} link was rejected; nothing was sent.`,
     };
   }
 

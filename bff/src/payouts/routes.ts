@@ -256,6 +256,8 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       'reject',
       PayoutRejectBodySchema,
       (id, body, actor) => links.reject(id, body.reason, actor),
+      undefined,
+      (id, actor) => links.isWithdrawal(id, actor),
     ),
     'GET /api/cards': async (ctx) => {
       const q = parseInput(CardRefListQuerySchema, ctx.req.query, 'query');

@@ -475,6 +475,11 @@ export const PaymentLinkSchema = z.object({
   createdBy: z.object({ id: z.string(), email: z.string() }),
   decidedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
   rejectReason: z.string().nullable(),
+  /**
+   * rejected by the user who created it (a withdrawal, `decidedBy` is the creator), not by a
+   * second person; the state stays `rejected`, as a payout's `withdrawn`
+   */
+  withdrawn: z.boolean().default(false),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   canDecide: z.boolean(),

@@ -252,7 +252,7 @@ export class FakeLinks {
       events.push({
         at: link.updatedAt,
         kind: 'staff',
-        title: `Payout form link ${link.rejectReason === null ? 'approved' : 'rejected'}`,
+        title: `Payout form link ${link.rejectReason === null ? 'approved' : link.withdrawn ? 'withdrawn by its creator' : 'rejected'}`,
         actor: link.decidedBy.email,
         data: link.rejectReason === null ? {} : { reason: link.rejectReason },
       });
@@ -347,7 +347,14 @@ export class FakeLinks {
     } else {
       const parsed = PayoutRejectBodySchema.safeParse(request.body ?? {});
       if (!parsed.success) return this.validation(parsed.error.issues);
-      next = { ...link, state: 'rejected', expiresAt: null, rejectReason: parsed.data.reason };
+      next = {
+        ...link,
+        state: 'rejected',
+        expiresAt: null,
+        rejectReason: parsed.data.reason,
+        // As the BFF: its creator's rejection is a withdrawal.
+        withdrawn: link.createdBy.id === user.id,
+      };
     }
     next = {
       ...next,
@@ -362,7 +369,9 @@ export class FakeLinks {
         link: this.view(next, user),
         message: approve
           ? 'Send this page address to the payee; the outcome arrives by callback.'
-          : 'Payout form rejected; nothing was sent.',
+          : next.withdrawn
+            ? 'You withdrew the payout-form link; nothing was sent.'
+            : 'Payout form rejected; nothing was sent.',
       }),
     };
   }

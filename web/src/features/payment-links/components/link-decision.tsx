@@ -57,7 +57,7 @@ export function LinkDecision({
       : pageWithheld(link) && link.order === null
         ? `Page address only for ${pageHolders(link)}, who send it to the payee`
         : link.rejectReason !== null
-          ? `Rejected by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
+          ? `${link.withdrawn ? 'Withdrawn' : 'Rejected'} by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
           : link.errorMessage !== null
             ? errorText(link.errorCode, link.errorMessage)
             : link.state === 'unknown'

@@ -79,11 +79,18 @@ function orderLook(kind: PaymentLinkKind, order: PaymentLinkOrder): Look {
   }
 }
 
-export function LinkStateChip({ link }: { link: Pick<PaymentLink, 'state' | 'kind' | 'order'> }) {
+/** A link rejected by its own creator (the BFF's `withdrawn`) is said to be withdrawn. */
+export function LinkStateChip({
+  link,
+}: {
+  link: Pick<PaymentLink, 'state' | 'kind' | 'order' | 'withdrawn'>;
+}) {
   const look =
     link.state === 'sent' && link.order !== null
       ? orderLook(link.kind, link.order)
-      : LOOK[link.state];
+      : link.state === 'rejected' && link.withdrawn
+        ? { ...LOOK.rejected, label: 'Withdrawn' }
+        : LOOK[link.state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
 }
 

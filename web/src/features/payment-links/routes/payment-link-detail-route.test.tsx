@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
+import { sendWithReason } from '../../../test/decision-dialog';
 import { heldPayoutForm } from '../../../test/fake-links';
 import { renderApp } from '../../../test/render-app';
 
@@ -417,6 +418,67 @@ describe('payment link detail', () => {
     );
     expect(screen.getByText('Expired')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Approve/ })).not.toBeInTheDocument();
+  });
+
+  it('when its creator withdraws a held payout-form from its page, then the page says it was withdrawn by its creator (state, note, four-eyes panel, timeline), not rejected', async () => {
+    const bff = bffAs(['ops']);
+    const OWN = makeLink(4, {
+      ...heldPayoutForm(4),
+      createdBy: { id: 'u-olga', email: 'olga@example.com' },
+    });
+    bff.links.links = [...bff.links.links, OWN];
+    const app = renderApp(`/payment-links/${OWN.id}`, bff);
+    expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: /^Withdraw / }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout form' });
+    await sendWithReason(app.user, dialog, 'Withdraw', 'typed it twice');
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(
+      await within(timeline).findByText('Payout form link withdrawn by its creator'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Withdrawn by its creator olga@example.com: typed it twice. Nothing was sent.',
+      ),
+    ).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Four eyes' });
+    expect(within(panel).getByText('Withdrawn by')).toBeInTheDocument();
+    expect(within(panel).queryByText('Rejected by')).toBeNull();
+    expect(screen.getByText('Withdrawn')).toBeInTheDocument();
+    expect(screen.queryByText(/Rejected/)).toBeNull();
+  });
+
+  it('when another ops user rejects a held payout-form from its page, then the page says rejected, not withdrawn', async () => {
+    const app = renderApp(`/payment-links/${HELD}`, bffAs(['ops']));
+    await app.user.click(await screen.findByRole('button', { name: /^Reject / }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject the payout form' });
+    await sendWithReason(app.user, dialog, 'Reject', 'not due');
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    expect(await within(timeline).findByText('Payout form link rejected')).toBeInTheDocument();
+    expect(
+      screen.getByText('Rejected by olga@example.com: not due. Nothing was sent.'),
+    ).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Four eyes' });
+    expect(within(panel).getByText('Rejected by')).toBeInTheDocument();
+    expect(screen.getByText('Rejected')).toBeInTheDocument();
+    expect(screen.queryByText(/Withdrawn/)).toBeNull();
+  });
+
+  it('when a link’s order is known, then its gateway order id leads to the order’s page; before that it is plain text', async () => {
+    const view = renderApp(`/payment-links/${SENT}`, bffAs(['support']));
+    const order = await screen.findByRole('region', { name: 'Gateway order' });
+    expect(within(order).getByRole('link', { name: '800001' })).toHaveAttribute(
+      'href',
+      '/transactions/00000000-0000-4000-8000-000000000009',
+    );
+    view.unmount();
+
+    const bff = bffAs(['support']);
+    bff.links.orders.delete(SENT);
+    renderApp(`/payment-links/${SENT}`, bff);
+    const waiting = await screen.findByRole('region', { name: 'Gateway order' });
+    expect(within(waiting).getByText('800001')).toBeInTheDocument();
+    expect(within(waiting).queryByRole('link')).toBeNull();
   });
 
   it('when the address names no link, then the page says so and leads back', async () => {

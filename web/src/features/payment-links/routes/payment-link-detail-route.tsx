@@ -101,7 +101,8 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
     case 'rejected':
       return (
         <Alert severity="info">
-          Rejected by {link.decidedBy?.email ?? 'ops'}: {link.rejectReason}. Nothing was sent.
+          {link.withdrawn ? 'Withdrawn by its creator' : 'Rejected by'}{' '}
+          {link.decidedBy?.email ?? 'ops'}: {link.rejectReason}. Nothing was sent.
         </Alert>
       );
     case 'failed':
@@ -153,7 +154,14 @@ function DetailView({
     : link.decidedBy === null
       ? [['Decided', link.state === 'pending_approval' ? 'not yet' : '—']]
       : [
-          [link.rejectReason === null ? 'Approved by' : 'Rejected by', link.decidedBy.email],
+          [
+            link.rejectReason === null
+              ? 'Approved by'
+              : link.withdrawn
+                ? 'Withdrawn by'
+                : 'Rejected by',
+            link.decidedBy.email,
+          ],
           // when, as a payout's page says it (absent from an older instance's reply)
           ...(decidedAt === null
             ? []
@@ -161,7 +169,20 @@ function DetailView({
         ];
   // A lost reply never named the orderid; the order's callback may have since.
   const known = link.orderid ?? link.order?.orderid ?? null;
-  const orderid: React.ReactNode = known === null ? 'not known' : <code>{known}</code>;
+  // Once the order is known, its id leads to the order's page.
+  const orderid: React.ReactNode =
+    known === null ? (
+      'not known'
+    ) : link.order === null ? (
+      <code>{known}</code>
+    ) : (
+      <Link
+        component={RouterLink}
+        to={`/transactions/${encodeURIComponent(link.order.transactionId)}`}
+      >
+        <code>{known}</code>
+      </Link>
+    );
   // Whether the customer has paid: the order as the gateway's callbacks told Paydesk.
   const order: React.ReactNode =
     link.order === null ? (

@@ -404,7 +404,7 @@ describe('payment links', () => {
     expect(dialog.queryByLabelText(/^Phone/)).not.toBeInTheDocument();
   });
 
-  it('when an ops user withdraws their own payout form, then a reason is asked and the rejection is sent; approving stays impossible', async () => {
+  it('when an ops user withdraws their own payout form, then a reason is asked, the rejection is sent and the row says it was withdrawn; approving stays impossible', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payment-links', bff);
     await screen.findByRole('table', { name: 'Payment links' });
@@ -413,10 +413,45 @@ describe('payment links', () => {
     await app.user.click(own.getByRole('button', { name: /^Withdraw / }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout form' });
     await sendWithReason(app.user, dialog, 'Withdraw', 'made by mistake');
-    expect(await screen.findByText('Payout form rejected; nothing was sent.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You withdrew the payout-form link; nothing was sent.'),
+    ).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[2]!.id}/reject`)[0]!.body).toEqual({
       reason: 'made by mistake',
     });
+    // Said as a withdrawal, not as a second person's rejection.
+    await waitFor(() => {
+      expect(rowOf('My own payout form').getByText('Withdrawn')).toBeInTheDocument();
+    });
+    expect(
+      rowOf('My own payout form').getByText('Withdrawn by olga@example.com: made by mistake'),
+    ).toBeInTheDocument();
+    expect(rowOf('My own payout form').queryByText('Rejected')).not.toBeInTheDocument();
+  });
+
+  it('when the list holds a payout form withdrawn by its creator and one rejected by another ops user, then each row says which', async () => {
+    const decided = (n: number, withdrawn: boolean) =>
+      makeLink(n, {
+        ...heldPayoutForm(n),
+        state: 'rejected',
+        expiresAt: null,
+        orderDesc: withdrawn ? 'Withdrawn form' : 'Rejected form',
+        rejectReason: withdrawn ? 'typed it twice' : 'not due',
+        decidedBy: withdrawn
+          ? { id: 'u-otto', email: 'otto@example.com' }
+          : { id: 'u-olga', email: 'olga@example.com' },
+        withdrawn,
+      });
+    renderApp('/payment-links', bffAs(['support'], [decided(5, true), decided(6, false)]));
+    await screen.findByRole('table', { name: 'Payment links' });
+    const withdrawn = rowOf('Withdrawn form');
+    expect(withdrawn.getByText('Withdrawn')).toBeInTheDocument();
+    expect(
+      withdrawn.getByText('Withdrawn by otto@example.com: typed it twice'),
+    ).toBeInTheDocument();
+    const rejected = rowOf('Rejected form');
+    expect(rejected.getByText('Rejected')).toBeInTheDocument();
+    expect(rejected.getByText('Rejected by olga@example.com: not due')).toBeInTheDocument();
   });
 
   it('when ops creates a payout form, then no customer is asked, the form says how long it waits (the BFF’s hold time), and it waits for approval', async () => {
