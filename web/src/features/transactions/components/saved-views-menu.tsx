@@ -71,6 +71,8 @@ export default function SavedViewsMenu({
     onSuccess: (_data, view) => {
       notify(`Deleted the view “${view.name}”.`);
       setDeleting(null);
+      // done: the Views button takes the keyboard back (ViewsButton)
+      onModeChange('closed');
     },
     onError: (error, view) => {
       notify(`The view was not deleted: ${describeError(error)}`, 'error');

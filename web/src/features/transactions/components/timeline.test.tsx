@@ -92,8 +92,19 @@ describe('the order timeline', () => {
     expect(list.querySelector(`time[datetime="${at(10)}"]`)).not.toBeNull();
     expect(list.querySelector(`time[datetime="${at(7)}"]`)).toBeNull();
 
+    // on paper, where there is no button, the page says what it leaves out
+    expect(list).toHaveTextContent(
+      /… 4 identical entries between these two \(.+ to .+\) not printed/,
+    );
+    expect(list.querySelector(`time[datetime="${at(6)}"]`)).not.toBeNull();
+    expect(list.querySelector(`time[datetime="${at(9)}"]`)).not.toBeNull();
+
     await userEvent.click(screen.getByRole('button', { name: 'Show 4 more identical entries' }));
     expect(titles().filter((t) => t === 'Status: Processing')).toHaveLength(8);
     expect(list.querySelector(`time[datetime="${at(7)}"]`)).not.toBeNull();
+    // the keyboard focus goes to the first entry shown, not to the page's body
+    expect(document.activeElement).toContainElement(
+      list.querySelector<HTMLElement>(`time[datetime="${at(6)}"]`),
+    );
   });
 });

@@ -9,7 +9,7 @@ import {
   type TimelineEntry,
   type TransactionStatus,
 } from '@paydesk/shared/api';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DateTime } from '../../../components/date-time';
 import { formatMoney } from '../../../lib/format';
 import { stageLabel } from './labels';
@@ -79,11 +79,29 @@ export function timelineRuns(ordered: readonly TimelineEntry[]): Run[] {
   return runs;
 }
 
-function TimelineItem({ entry, holdCancelled }: { entry: TimelineEntry; holdCancelled: boolean }) {
+/** `focusFirst`: take the keyboard focus when shown (the first entry a fold just showed). */
+function TimelineItem({
+  entry,
+  holdCancelled,
+  focusFirst = false,
+}: {
+  entry: TimelineEntry;
+  holdCancelled: boolean;
+  focusFirst?: boolean;
+}) {
   const look = KIND_LOOK[entry.kind];
   const hasData = Object.keys(entry.data).length > 0;
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (focusFirst) ref.current?.focus();
+  }, [focusFirst]);
   return (
-    <ListItem divider sx={{ display: 'block', px: 0 }}>
+    <ListItem
+      ref={ref}
+      divider
+      tabIndex={focusFirst ? -1 : undefined}
+      sx={{ display: 'block', px: 0 }}
+    >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <Chip size="small" label={look.label} color={look.color} variant="outlined" />
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -136,12 +154,19 @@ export function Timeline({
   holdCancelled?: boolean;
 }) {
   const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(new Set());
+  // the run just unfolded: its first hidden entry takes the focus the button had
+  const [justUnfolded, setJustUnfolded] = useState<number | null>(null);
   if (entries.length === 0) {
     return <Typography color="text.secondary">Nothing recorded yet.</Typography>;
   }
   const ordered = [...entries].sort((a, b) => (a.at === b.at ? a.id - b.id : a.at < b.at ? -1 : 1));
-  const item = (entry: TimelineEntry) => (
-    <TimelineItem key={entry.id} entry={entry} holdCancelled={holdCancelled} />
+  const item = (entry: TimelineEntry, focusFirst = false) => (
+    <TimelineItem
+      key={entry.id}
+      entry={entry}
+      holdCancelled={holdCancelled}
+      focusFirst={focusFirst}
+    />
   );
   return (
     <List dense aria-label="Timeline" disablePadding>
@@ -150,8 +175,9 @@ export function Timeline({
         const last = rest.at(-1);
         if (first === undefined) return [];
         if (run.length < FOLD_AT || last === undefined || unfolded.has(first.id))
-          return run.map(item);
+          return run.map((entry, i) => item(entry, i === 1 && justUnfolded === first.id));
         const between = run.length - 2;
+        const hidden = run.slice(1, -1);
         return [
           item(first),
           <ListItem key={`fold-${String(first.id)}`} divider sx={{ px: 0 }}>
@@ -159,10 +185,20 @@ export function Timeline({
               size="small"
               onClick={() => {
                 setUnfolded((open) => new Set(open).add(first.id));
+                setJustUnfolded(first.id);
               }}
             >
               Show {between} more identical entries
             </Button>
+            {/* On paper there is no button: the page says what it leaves out. */}
+            <Typography
+              variant="caption"
+              sx={{ display: 'none', '@media print': { display: 'block' } }}
+            >
+              … {between} identical entries between these two (
+              <DateTime value={hidden[0]?.at ?? first.at} /> to{' '}
+              <DateTime value={hidden.at(-1)?.at ?? last.at} />) not printed
+            </Typography>
           </ListItem>,
           item(last),
         ];

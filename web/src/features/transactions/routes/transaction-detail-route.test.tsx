@@ -292,6 +292,38 @@ describe('transaction detail', () => {
     ).toBeInTheDocument();
   });
 
+  it('when a follow-up’s outcome is unknown on an order whose own status is known, then the page says so at the top', async () => {
+    const sale = makeTransaction(1, { amount: '20.00' });
+    const at = '2026-11-20T10:00:00.000Z';
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...sale,
+        operations: [
+          ...sale.operations,
+          {
+            ...sale.operations[0]!,
+            id: 'op-r',
+            kind: 'return' as const,
+            origin: 'paydesk' as const,
+            state: 'unknown' as const,
+            amount: '2.50',
+            createdAt: at,
+            updatedAt: at,
+          },
+        ],
+      }),
+    );
+    await heading();
+    const alert = screen
+      .getAllByRole('alert')
+      .find((a) => a.textContent.includes('Return: outcome unknown'));
+    expect(alert).toBeDefined();
+    expect(alert).toHaveTextContent(
+      'Paydesk sent a return of €2.50 but the gateway’s answer was lost. It is asking the gateway for the status and will not send anything again on its own. Until then, the return is held against what can still be returned. Refresh the status to ask now.',
+    );
+  });
+
   it('when a captured preauth was returned in part, then the return is called a return', async () => {
     const held = preauth();
     const at = '2026-11-20T10:00:00.000Z';

@@ -30,7 +30,7 @@ import {
 import { AmountsPanel, Facts, Panel } from '../components/amounts-panel';
 import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
-import { returnsCancelHold, stageLabel, TYPE_LABELS } from '../components/labels';
+import { OPERATION_LABELS, returnsCancelHold, stageLabel, TYPE_LABELS } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
 import { OperationsList } from '../components/operations-list';
 import { STATUS_LOOK, TransactionStatusChips } from '../components/status-chip';
@@ -64,6 +64,11 @@ function Attention({
   onReview: (() => void) | null;
 }) {
   const since = agreedSince(detail.driftDetails);
+  // A follow-up whose reply was lost, on an order whose own status is known: said as plainly.
+  const unknownOps =
+    detail.status === 'unknown'
+      ? []
+      : detail.operations.filter((operation) => operation.state === 'unknown');
   return (
     <>
       {detail.status === 'unknown' ? (
@@ -71,6 +76,29 @@ function Attention({
           <AlertTitle>Outcome unknown</AlertTitle>
           Paydesk sent a request but the gateway’s answer was lost. It is asking the gateway for the
           status and will not send anything again on its own. Refresh the status to ask now.
+        </Alert>
+      ) : null}
+      {unknownOps.length > 0 ? (
+        <Alert severity="warning">
+          <AlertTitle>
+            {unknownOps.length === 1
+              ? `${OPERATION_LABELS[unknownOps[0]?.kind ?? 'return']}: outcome unknown`
+              : `${String(unknownOps.length)} follow-ups: outcome unknown`}
+          </AlertTitle>
+          Paydesk sent{' '}
+          {unknownOps
+            .map((operation) =>
+              operation.amount === null
+                ? `a ${OPERATION_LABELS[operation.kind].toLowerCase()}`
+                : `a ${OPERATION_LABELS[operation.kind].toLowerCase()} of ${formatMoney(operation.amount, detail.currency)}`,
+            )
+            .join(' and ')}{' '}
+          but the gateway’s answer was lost. It is asking the gateway for the status and will not
+          send anything again on its own.
+          {unknownOps.some((operation) => operation.kind === 'return')
+            ? ' Until then, the return is held against what can still be returned.'
+            : ''}{' '}
+          Refresh the status to ask now.
         </Alert>
       ) : null}
       {detail.drift ? (
