@@ -300,7 +300,7 @@ for (const variant of DB_VARIANTS) {
       );
       const lines = res.text.trim().split('\r\n');
       expect(lines[0]).toBe(
-        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,card,customerEmail,drift',
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift',
       );
       expect(lines).toHaveLength(6);
       expect(lines.slice(1).every((l) => l.includes(email) && l.includes(',USD,'))).toBe(true);
@@ -400,12 +400,29 @@ for (const variant of DB_VARIANTS) {
           drift: 1,
           created_at: base + 7,
         }),
+        // voided: a sale's captured money given back, a preauth's untouched hold released
+        row(4, {
+          stage: 'voided',
+          amount_minor: 2500,
+          authorized_minor: 2500,
+          captured_minor: 2500,
+          created_at: base + 8,
+        }),
+        row(5, {
+          type: 'preauth',
+          stage: 'voided',
+          amount_minor: 6500,
+          authorized_minor: 6500,
+          created_at: base + 9,
+        }),
       ];
       const header =
-        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,card,customerEmail,drift\r\n';
-      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,**** 1234,"a,b@example.com",yes\r\n`;
-      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,,jürgen.müller@exämple.de,no\r\n`;
-      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,411111**********,'+mail@example.com,no\r\n`;
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift\r\n';
+      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,0.00,**** 1234,"a,b@example.com",yes\r\n`;
+      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,0.00,,jürgen.müller@exämple.de,no\r\n`;
+      const line4 = `e0000000-0000-4000-8000-000000000004,2001-01-01T00:00:00.008Z,1001,900000004,csv-4,sale,approved,voided,EUR,25.00,25.00,0.00,25.00,,,no\r\n`;
+      const line5 = `e0000000-0000-4000-8000-000000000005,2001-01-01T00:00:00.009Z,1001,900000005,csv-5,preauth,approved,voided,EUR,65.00,0.00,0.00,65.00,,,no\r\n`;
+      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,0.00,411111**********,'+mail@example.com,no\r\n`;
       const window = 'createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z';
       await withRows(rows, async () => {
         const { res, body } = await rawGet(
@@ -415,7 +432,9 @@ for (const variant of DB_VARIANTS) {
         expect(res.status).toBe(200);
         // UTF-8 with a byte-order mark, which Excel needs to read it as UTF-8
         expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-        expect(body.toString('utf8')).toBe(`\uFEFF${header}${line1}${line2}${line3}`);
+        expect(body.toString('utf8')).toBe(
+          `\uFEFF${header}${line1}${line2}${line4}${line5}${line3}`,
+        );
         const stamp = new Date(f.bff.clock.now()).toISOString();
         expect(res.headers.get('content-disposition')).toBe(
           `attachment; filename="paydesk-transactions-from2001-01-01-before2001-01-02-${stamp.slice(0, 13)}${stamp.slice(14, 16)}Z.csv"`,
@@ -424,7 +443,9 @@ for (const variant of DB_VARIANTS) {
           f.support,
           `/api/transactions/export?${window}&sort=amount_desc`,
         );
-        expect(byAmount.body.toString('utf8')).toBe(`\uFEFF${header}${line2}${line1}${line3}`);
+        expect(byAmount.body.toString('utf8')).toBe(
+          `\uFEFF${header}${line2}${line1}${line5}${line4}${line3}`,
+        );
         // a decimal-comma spreadsheet's convention: `;` between cells, `,` in amounts, quoting kept
         const semicolon = await rawGet(
           f.support,
@@ -433,9 +454,11 @@ for (const variant of DB_VARIANTS) {
         expect(semicolon.res.status).toBe(200);
         expect(semicolon.body.toString('utf8')).toBe(
           `\uFEFF${header.replaceAll(',', ';')}` +
-            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";**** 1234;"a,b@example.com";yes\r\n` +
-            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";;jürgen.müller@exämple.de;no\r\n` +
-            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";411111**********;'+mail@example.com;no\r\n`,
+            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";"0,00";**** 1234;"a,b@example.com";yes\r\n` +
+            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";"0,00";;jürgen.müller@exämple.de;no\r\n` +
+            `e0000000-0000-4000-8000-000000000004;2001-01-01T00:00:00.008Z;1001;900000004;csv-4;sale;approved;voided;EUR;"25,00";"25,00";"0,00";"25,00";;;no\r\n` +
+            `e0000000-0000-4000-8000-000000000005;2001-01-01T00:00:00.009Z;1001;900000005;csv-5;preauth;approved;voided;EUR;"65,00";"0,00";"0,00";"65,00";;;no\r\n` +
+            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";"0,00";411111**********;'+mail@example.com;no\r\n`,
         );
         const bad = await f.support.get(`/api/transactions/export?${window}&delimiter=tab`);
         expect(bad.status).toBe(400);

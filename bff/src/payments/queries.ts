@@ -22,7 +22,7 @@ import { AppError } from '../errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
-import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary } from './records.js';
+import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary, voidedMinor } from './records.js';
 import { attentionCounts, unknownOutcomeIds, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
@@ -320,6 +320,7 @@ export const CSV_COLUMNS = [
   'amount',
   'captured',
   'returned',
+  'voided',
   'card',
   'customerEmail',
   'drift',
@@ -375,6 +376,7 @@ const CSV_SOURCE_COLUMNS = [
   'stage',
   'currency',
   'amount_minor',
+  'authorized_minor',
   'captured_minor',
   'returned_minor',
   'card_bin',
@@ -409,6 +411,7 @@ function csvRow(row: CsvRow, semicolon = false): string {
     money(row.amount_minor),
     money(row.captured_minor),
     money(row.returned_minor),
+    money(voidedMinor(row)),
     maskedCard(row)?.masked ?? '',
     row.customer_email ?? '',
     row.drift === 1 ? 'yes' : 'no',
