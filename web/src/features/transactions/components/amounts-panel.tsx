@@ -3,6 +3,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { TransactionDetail } from '@paydesk/shared/api';
 import { formatMoney } from '../../../lib/format';
+import { fromMinor, toMinor } from '../../../lib/money';
 
 /** Label/value pairs as a description list (screen readers read them as pairs). */
 /** One fact: its label and its value. */
@@ -77,6 +78,17 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   // A return on a preauth of which nothing was captured cancels the hold: the held amount is
   // released, nothing is returned (it is not money that went back).
   if (detail.stage === 'hold_cancelled') rows.push(['Hold released', money(amounts.authorized)]);
+  // A preauth captured in part: the rest of the hold was released when the capture was made.
+  const authorized = toMinor(amounts.authorized) ?? 0n;
+  const captured = toMinor(amounts.captured) ?? 0n;
+  if (
+    detail.type === 'preauth' &&
+    detail.stage !== 'voided' &&
+    captured > 0n &&
+    captured < authorized
+  ) {
+    rows.push(['Hold released', money(fromMinor(authorized - captured))]);
+  }
   // Returns sent whose outcome is not known yet: held against what is left to return.
   if (amounts.reserved !== '0.00') rows.push(['Returns awaiting outcome', money(amounts.reserved)]);
   rows.push([

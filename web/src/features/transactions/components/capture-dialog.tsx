@@ -149,9 +149,12 @@ export default function CaptureDialog({
         error={fieldError !== undefined}
         helperText={
           fieldError ??
-          (released > 0n
-            ? `${formatMoney(fromMinor(released), detail.currency)} of the hold will be released.`
-            : 'The whole hold.')
+          // Not yet an amount that can be captured: the hint says the cap, not "the whole hold".
+          (rule !== undefined
+            ? `Up to the remaining hold, ${formatMoney(hold, detail.currency)}.`
+            : released > 0n
+              ? `${formatMoney(fromMinor(released), detail.currency)} of the hold will be released.`
+              : 'The whole hold.')
         }
         slotProps={{ htmlInput: { inputMode: 'decimal' } }}
       />

@@ -13,7 +13,7 @@ import {
   type ViewCreateBody,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SyntheticEvent } from 'react';
+import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
@@ -74,10 +74,19 @@ export function SaveViewDialog({
       ? describeError(mutation.error)
       : undefined;
 
+  // A view has no Idempotency-Key: a second click before the button is disabled (a double click)
+  // must not send the view again (it would be refused as a name already taken).
+  const sending = useRef(false);
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSubmitted(true);
-    if (parsed.success) mutation.mutate(parsed.data);
+    if (!parsed.success || sending.current) return;
+    sending.current = true;
+    mutation.mutate(parsed.data, {
+      onSettled: () => {
+        sending.current = false;
+      },
+    });
   };
 
   return (

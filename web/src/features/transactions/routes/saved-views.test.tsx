@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isoToLocalInput } from '../../../lib/local-datetime';
 import { resolveCreatedPreset } from '../api/created-presets';
@@ -120,10 +120,14 @@ describe('saved views on the transactions screen', () => {
     expect(dialog).not.toHaveTextContent('status=declined');
     await app.user.type(within(dialog).getByLabelText(/Name/), 'Declined EUR');
     await app.user.selectOptions(within(dialog).getByLabelText('Shared with'), 'finance');
-    await app.user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    // Sent twice before the first reply (a double click, Enter twice): one request.
+    const form = within(dialog).getByRole('button', { name: 'Save view' }).closest('form')!;
+    fireEvent.submit(form);
+    fireEvent.submit(form);
     expect(
       await screen.findByText('Saved the view “Declined EUR” for Finance.'),
     ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/views')).toHaveLength(1);
     expect(bff.requestsTo('POST', '/api/views')[0]!.body).toEqual({
       screen: 'transactions',
       name: 'Declined EUR',

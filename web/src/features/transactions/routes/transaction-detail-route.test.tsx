@@ -351,6 +351,33 @@ describe('transaction detail', () => {
     ).toBeInTheDocument();
   });
 
+  it('when a preauth was captured in part, then the amounts say how much of the hold was released; a whole capture releases nothing', async () => {
+    const held = preauth();
+    const partly = {
+      ...held,
+      stage: 'captured',
+      amounts: {
+        ...held.amounts,
+        captured: '12.50',
+        remainingCapturable: '0.00',
+        remainingReturnable: '12.50',
+      },
+    };
+    const view = renderApp(PATH, bffAs(['finance'], partly));
+    await heading();
+    expect(amounts().getByText('Captured').nextSibling).toHaveTextContent('€12.50');
+    expect(amounts().getByText('Hold released').nextSibling).toHaveTextContent('€7.50');
+    view.unmount();
+
+    renderApp(
+      PATH,
+      bffAs(['finance'], { ...partly, amounts: { ...partly.amounts, captured: '20.00' } }),
+    );
+    await heading();
+    expect(amounts().getByText('Captured').nextSibling).toHaveTextContent('€20.00');
+    expect(amounts().queryByText('Hold released')).toBeNull();
+  });
+
   it('when finance opens an order, then only the actions its lifecycle allows are offered', async () => {
     renderApp(
       PATH,
@@ -386,6 +413,14 @@ describe('transaction detail', () => {
     await app.user.click(screen.getByRole('button', { name: 'Capture' }));
     const field = await screen.findByLabelText(/Amount to capture/);
     expect(field).toHaveValue('20.00');
+    expect(screen.getByText('The whole hold.')).toBeInTheDocument();
+    // Typed but not an amount that can be captured: the hint says the cap, not "the whole hold".
+    for (const typed of ['25', 'abc', '0']) {
+      await app.user.clear(field);
+      await app.user.type(field, typed);
+      expect(screen.getByText('Up to the remaining hold, €20.00.')).toBeInTheDocument();
+      expect(screen.queryByText('The whole hold.')).toBeNull();
+    }
     await app.user.clear(field);
     await app.user.type(field, '25');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
