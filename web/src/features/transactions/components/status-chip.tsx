@@ -76,17 +76,40 @@ const UNDONE_LOOK: Record<string, { label: string; title: string }> = {
   },
 };
 
-/** The status, the stage when it undid the order, and the drift flag when the gateway and Paydesk disagree. */
+/**
+ * Stages of an approved order whose money went back in part or in full: a list row says so beside
+ * the status (its page says the stage in its header and the amounts in full).
+ */
+const RETURNED_LOOK: Record<string, { label: string; title: string }> = {
+  partially_returned: {
+    label: 'Partly returned',
+    title: 'Part of the captured money was returned to the customer; the order shows how much.',
+  },
+  returned: {
+    label: 'Returned',
+    title: 'The captured money was returned to the customer in full.',
+  },
+};
+
+/**
+ * The status, the stage when it undid the order (with `returns`, also when money went back), and
+ * the drift flag when the gateway and Paydesk disagree.
+ */
 export function TransactionStatusChips({
   status,
   stage = null,
   drift,
+  returns = false,
 }: {
   status: TransactionStatus;
   stage?: string | null;
   drift: boolean;
+  returns?: boolean;
 }) {
-  const undone = stage === null ? undefined : UNDONE_LOOK[stage];
+  const undone =
+    stage === null
+      ? undefined
+      : (UNDONE_LOOK[stage] ?? (returns ? RETURNED_LOOK[stage] : undefined));
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
       <StatusChip status={status} />

@@ -155,7 +155,12 @@ const statusColumn = helper.accessor('status', {
     const row = info.row.original;
     return (
       <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-        <TransactionStatusChips status={info.getValue()} stage={row.stage} drift={row.drift} />
+        <TransactionStatusChips
+          status={info.getValue()}
+          stage={row.stage}
+          drift={row.drift}
+          returns
+        />
         <UnknownOperationChips status={info.getValue()} kinds={row.unknownOperations ?? []} />
       </Stack>
     );

@@ -60,6 +60,33 @@ describe('transactions screen', () => {
     );
   });
 
+  it('when money went back on an order, then its row says so beside the status: partly returned, returned, voided', async () => {
+    const order = (n: number, stage: string | null) => makeTransaction(n, { stage });
+    renderApp(
+      '/transactions',
+      bffAs(['support'], {
+        transactions: [
+          order(1, 'partially_returned'),
+          order(2, 'returned'),
+          order(3, 'voided'),
+          order(4, 'settled'),
+        ],
+      }),
+    );
+    await table();
+    const row = (n: number) =>
+      within(screen.getByRole('link', { name: `Order ${String(900000 + n)}` }).closest('tr')!);
+    expect(
+      row(1).getByTitle(
+        'Part of the captured money was returned to the customer; the order shows how much.',
+      ),
+    ).toHaveTextContent('Partly returned');
+    expect(row(2).getByText('Returned')).toBeInTheDocument();
+    expect(row(3).getByText('Voided')).toBeInTheDocument();
+    for (const n of [1, 2, 3, 4]) expect(row(n).getByText('Approved')).toBeInTheDocument();
+    expect(row(4).queryByText(/Returned|Voided/i)).toBeNull();
+  });
+
   it('when nothing matches the filters in the URL, then an empty state says so and the query was sent as given', async () => {
     const bff = bffAs(['finance']);
     renderApp('/transactions?q=nobody%40example.com&status=approved', bff);
