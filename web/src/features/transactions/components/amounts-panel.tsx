@@ -56,6 +56,16 @@ export function Panel({ title, children }: { title: string; children: React.Reac
   );
 }
 
+/**
+ * What a void took back, on a voided order: what was captured (a sale), or what was held (a
+ * preauth); null on an order that is not voided.
+ */
+export function voidedAmount(detail: TransactionDetail): string | null {
+  if (detail.stage !== 'voided') return null;
+  const { captured, authorized } = detail.amounts;
+  return captured !== '0.00' ? captured : authorized;
+}
+
 export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   const { amounts, currency } = detail;
   const money = (value: string) => (
@@ -69,12 +79,8 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   ];
   // A void takes back the whole order before settlement: what was captured (a sale) or held (a
   // preauth) is released, so nothing is left to return.
-  if (detail.stage === 'voided') {
-    rows.push([
-      'Voided',
-      money(amounts.captured !== '0.00' ? amounts.captured : amounts.authorized),
-    ]);
-  }
+  const voided = voidedAmount(detail);
+  if (voided !== null) rows.push(['Voided', money(voided)]);
   // A return on a preauth of which nothing was captured cancels the hold: the held amount is
   // released, nothing is returned (it is not money that went back).
   if (detail.stage === 'hold_cancelled') rows.push(['Hold released', money(amounts.authorized)]);

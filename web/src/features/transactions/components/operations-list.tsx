@@ -57,10 +57,13 @@ export function OperationsList({
   operations,
   currency,
   holdCancelled = false,
+  voided = null,
 }: {
   operations: Operation[];
   currency: string;
   holdCancelled?: boolean;
+  /** what the order's void took back (amounts-panel.tsx `voidedAmount`); null: not voided */
+  voided?: string | null;
 }) {
   if (operations.length === 0) {
     return <Typography color="text.secondary">No operations recorded.</Typography>;
@@ -106,7 +109,14 @@ export function OperationsList({
                 ) : null}
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {operation.amount === null ? '—' : formatMoney(operation.amount, currency)}
+                {operation.amount !== null
+                  ? formatMoney(operation.amount, currency)
+                  : operation.kind === 'void'
+                    ? // A void names no amount: it takes back the whole order.
+                      operation.state === 'approved' && voided !== null
+                      ? formatMoney(voided, currency)
+                      : 'Whole order'
+                    : '—'}
               </TableCell>
               {/* An e-mail address on one line: broken, it reads as two words. */}
               <TableCell sx={{ whiteSpace: 'nowrap' }}>

@@ -152,13 +152,24 @@ describe('transaction detail', () => {
     ).toBe('paydesk');
   });
 
-  it('when a sale was voided, then the page says so next to its approved status, and the amounts show what the void released', async () => {
+  it('when a sale was voided, then the page says so next to its approved status, and the amounts and the void’s row show what the void released', async () => {
     const voided = makeTransaction(1, { amount: '30.00', stage: 'voided' });
-    renderApp(
+    const at = '2026-11-20T10:00:00.000Z';
+    const voidOp = {
+      ...voided.operations[0]!,
+      id: 'op-v',
+      kind: 'void' as const,
+      origin: 'paydesk' as const,
+      amount: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const view = renderApp(
       PATH,
       bffAs(['finance'], {
         ...voided,
         amounts: { ...voided.amounts, remainingReturnable: '0.00' },
+        operations: [...voided.operations, voidOp],
       }),
     );
     await heading();
@@ -166,6 +177,27 @@ describe('transaction detail', () => {
     expect(chip).toHaveTextContent('Voided');
     expect(amounts().getByText('Voided').nextSibling).toHaveTextContent('€30.00');
     expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€0.00');
+    // The void names no amount of its own: its row says what it took back, as the amounts do.
+    const voidRow = () =>
+      within(
+        within(screen.getByRole('table', { name: 'Operations' }))
+          .getByText('Void')
+          .closest('tr')!,
+      );
+    expect(voidRow().getByText('€30.00')).toBeInTheDocument();
+    view.unmount();
+
+    // A void still on its way: the whole order, not a dash.
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...voided,
+        stage: 'captured',
+        operations: [...voided.operations, { ...voidOp, state: 'processing' as const }],
+      }),
+    );
+    await heading();
+    expect(voidRow().getByText('Whole order')).toBeInTheDocument();
   });
 
   it('when finance opens a preauth with nothing captured, then nothing shows as returnable and Return is not offered, Void is', async () => {

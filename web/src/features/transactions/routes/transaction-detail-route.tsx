@@ -27,7 +27,7 @@ import {
   transactionDetailQueryOptions,
   transactionKeys,
 } from '../api/transactions';
-import { AmountsPanel, Facts, Panel } from '../components/amounts-panel';
+import { AmountsPanel, Facts, Panel, voidedAmount } from '../components/amounts-panel';
 import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
 import { OPERATION_LABELS, returnsCancelHold, stageLabel, TYPE_LABELS } from '../components/labels';
@@ -396,6 +396,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
             operations={detail.operations}
             currency={detail.currency}
             holdCancelled={returnsCancelHold(detail)}
+            voided={voidedAmount(detail)}
           />
         </Panel>
         <Panel title="Timeline">
