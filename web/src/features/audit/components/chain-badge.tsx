@@ -13,12 +13,12 @@ import {
   type AuditChainHead,
   type AuditVerifyResponse,
 } from '@paydesk/shared/api';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { CopyButton } from '../../../components/copyable-text';
 import { describeError } from '../../../lib/api-client';
 import { formatCount, formatUtc } from '../../../lib/format';
-import { auditVerifyQueryOptions } from '../api/audit';
+import { auditKeys, auditVerifyQueryOptions } from '../api/audit';
 
 type ChainReason = Exclude<
   NonNullable<AuditVerifyResponse['reason']>,
@@ -57,20 +57,21 @@ function verdict(result: AuditVerifyResponse, anchor: string | null): Verdict {
     };
   }
   const seq = result.firstBrokenSeq ?? '?';
+  // Said without blame: a head copied or pasted wrongly is the likelier cause, so both are named.
   if (result.reason === 'anchor_missing') {
+    const end =
+      result.head === null ? 'the log is empty' : `the log ends at row #${result.head.seq}`;
     return {
       tone: 'error',
       label: 'Recorded head not found',
-      detail: `Rows up to #${seq} were removed: the log now ${
-        result.head === null ? 'is empty' : `ends at row #${result.head.seq}`
-      }, before the head you recorded.`,
+      detail: `There is no row #${seq}: ${end}. Either the head was copied wrongly (compare it with where you kept it) or rows were removed from the end of the log since you recorded it.`,
     };
   }
   if (result.reason === 'anchor_mismatch') {
     return {
       tone: 'error',
       label: 'Recorded head does not match',
-      detail: `Rows up to #${seq} were changed since you recorded this head: row #${seq} no longer has the hash you recorded.`,
+      detail: `Rows up to #${seq} do not match the recorded head: row #${seq} has another hash. Either the head was copied wrongly (compare it with where you kept it) or those rows were changed since you recorded it.`,
     };
   }
   const reason = result.reason ? REASONS[result.reason] : 'the chain does not verify there';
@@ -119,13 +120,19 @@ function anchorProblem(text: string): string | null {
   return 'The hash must be 64 characters, each 0–9 or a–f.';
 }
 
-/** Verifies against a head recorded earlier (`<seq>:<hash>`); `onVerify(null)` forgets it. */
+/**
+ * Verifies against a head recorded earlier (`<seq>:<hash>`). `onForget` drops the verdict against
+ * the last head: every attempt and every edit does, so a verdict never stays beside a field that no
+ * longer holds the head it was about (an invalid head shows its error and the chain alone).
+ */
 function AnchorForm({
   active,
   onVerify,
+  onForget,
 }: {
   active: boolean;
-  onVerify: (anchor: string | null) => void;
+  onVerify: (anchor: string) => void;
+  onForget: () => void;
 }) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -136,6 +143,7 @@ function AnchorForm({
     const found = anchorProblem(anchor);
     setProblem(found);
     if (found === null) onVerify(anchor);
+    else onForget();
   };
   return (
     <form aria-label="Verify against a recorded head" onSubmit={submit} noValidate>
@@ -145,6 +153,9 @@ function AnchorForm({
           value={text}
           onChange={(event) => {
             setText(event.target.value);
+            // The error and the verdict were about the text as it was.
+            setProblem(null);
+            onForget();
           }}
           error={problem !== null}
           helperText={problem ?? 'A chain head you copied earlier and kept outside Paydesk.'}
@@ -163,7 +174,7 @@ function AnchorForm({
             onClick={() => {
               setText('');
               setProblem(null);
-              onVerify(null);
+              onForget();
             }}
           >
             Verify chain only
@@ -179,8 +190,15 @@ function AnchorForm({
  * the chain's head to record outside Paydesk, and verifies against a head recorded earlier.
  */
 export function ChainBadge() {
+  const client = useQueryClient();
   const [anchor, setAnchor] = useState<string | null>(null);
   const verify = useQuery(auditVerifyQueryOptions(anchor));
+  const verifyAgainst = (next: string) => {
+    // Each attempt is answered afresh, the same head again too: its earlier verdict (cached for a
+    // minute) is dropped, so the badge says "Verifying…" until this attempt's reply.
+    void client.resetQueries({ queryKey: auditKeys.verifyAgainst(next), exact: true });
+    setAnchor(next);
+  };
   const shown: Verdict = verify.isPending
     ? { tone: 'default', label: 'Verifying chain…', detail: 'Checking every row’s hash.' }
     : verify.isError
@@ -222,7 +240,13 @@ export function ChainBadge() {
         </IconButton>
       </Stack>
       {head === null ? null : <ChainHead head={head} />}
-      <AnchorForm active={anchor !== null} onVerify={setAnchor} />
+      <AnchorForm
+        active={anchor !== null}
+        onVerify={verifyAgainst}
+        onForget={() => {
+          setAnchor(null);
+        }}
+      />
     </Stack>
   );
 }

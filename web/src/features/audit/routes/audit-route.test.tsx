@@ -186,7 +186,7 @@ describe('audit log screen', () => {
     expect(verifyQueries(bff)).toEqual([{}]);
   });
 
-  it('when the chain is verified against a recorded head that was rewritten, then the anchor is sent and the badge says rows up to it were changed', async () => {
+  it('when the chain is verified against a recorded head that does not match, then the anchor is sent and the badge says the head was copied wrongly or the rows up to it changed', async () => {
     const bff = new FakeBff();
     const app = renderApp('/audit', bff);
     await screen.findByText('Chain verified up to row 120');
@@ -200,7 +200,7 @@ describe('audit log screen', () => {
     expect(await screen.findByText('Recorded head does not match')).toBeInTheDocument();
     expect(
       screen.getByText(
-        'Rows up to #5 were changed since you recorded this head: row #5 no longer has the hash you recorded.',
+        'Rows up to #5 do not match the recorded head: row #5 has another hash. Either the head was copied wrongly (compare it with where you kept it) or those rows were changed since you recorded it.',
       ),
     ).toBeInTheDocument();
     expect(verifyQueries(bff).at(-1)).toEqual({ anchor: recorded });
@@ -209,7 +209,7 @@ describe('audit log screen', () => {
     expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
   });
 
-  it('when the recorded head is past the end of the log, then the badge says rows up to it were removed; when it holds, that it still does', async () => {
+  it('when the recorded head is past the end of the log, then the badge says it was copied wrongly or the end of the log was removed; when it holds, that it still does', async () => {
     const bff = new FakeBff();
     const app = renderApp('/audit', bff);
     await screen.findByText('Chain verified up to row 120');
@@ -218,9 +218,10 @@ describe('audit log screen', () => {
     await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
     expect(
       await screen.findByText(
-        'Rows up to #200 were removed: the log now ends at row #120, before the head you recorded.',
+        'There is no row #200: the log ends at row #120. Either the head was copied wrongly (compare it with where you kept it) or rows were removed from the end of the log since you recorded it.',
       ),
     ).toBeInTheDocument();
+    expect(screen.getByText('Recorded head not found')).toBeInTheDocument();
     await app.user.clear(field);
     await app.user.type(field, `120:${hash120}`);
     await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
@@ -228,6 +229,67 @@ describe('audit log screen', () => {
       await screen.findByText(/every hash matches\. Row #120 still has the hash you recorded\./),
     ).toBeInTheDocument();
     expect(verifyQueries(bff).at(-1)).toEqual({ anchor: `120:${hash120}` });
+  });
+
+  it('when a head did not match and an invalid one is then tried, then only the field error shows: the old verdict is gone and nothing is sent', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByText('Chain verified up to row 120');
+    const field = screen.getByLabelText('Recorded head (row:hash)');
+    await app.user.type(field, `5:${'f'.repeat(64)}`);
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(await screen.findByText('Recorded head does not match')).toBeInTheDocument();
+    const sent = verifyQueries(bff).length;
+    await app.user.clear(field);
+    await app.user.type(field, 'hello');
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(
+      await screen.findByText('Write the row number, one colon, then the hash (row:hash).'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Recorded head does not match')).toBeNull();
+    expect(screen.queryByText(/do not match the recorded head/)).toBeNull();
+    // The badge is back to the chain alone, which says nothing about a head.
+    expect(screen.getByText('Chain verified up to row 120')).toBeInTheDocument();
+    expect(verifyQueries(bff)).toHaveLength(sent);
+  });
+
+  it('when a head did not match and the field is then edited, then the verdict goes with the text it was about', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByText('Chain verified up to row 120');
+    const field = screen.getByLabelText('Recorded head (row:hash)');
+    await app.user.type(field, `200:${hash120}`);
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(await screen.findByText('Recorded head not found')).toBeInTheDocument();
+    await app.user.type(field, '{Backspace}');
+    expect(screen.queryByText('Recorded head not found')).toBeNull();
+    expect(screen.queryByText(/There is no row #200/)).toBeNull();
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+    // An error about the text as it was goes too.
+    await app.user.clear(field);
+    await app.user.type(field, 'hello');
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await app.user.type(field, '!');
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+    expect(
+      screen.queryByText('Write the row number, one colon, then the hash (row:hash).'),
+    ).toBeNull();
+  });
+
+  it('when the same head is verified again, then it is asked afresh and the old verdict is not shown meanwhile', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/audit', bff);
+    await screen.findByText('Chain verified up to row 120');
+    const recorded = `5:${'f'.repeat(64)}`;
+    await app.user.type(screen.getByLabelText('Recorded head (row:hash)'), recorded);
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(await screen.findByText('Recorded head does not match')).toBeInTheDocument();
+    bff.on('GET /api/audit/verify', () => 'hang');
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(await screen.findByText('Verifying chain…')).toBeInTheDocument();
+    expect(screen.queryByText('Recorded head does not match')).toBeNull();
+    expect(verifyQueries(bff).slice(-2)).toEqual([{ anchor: recorded }, { anchor: recorded }]);
   });
 
   it('when the next page is chosen, then page 2 is requested, the URL says so and Back returns to page 1', async () => {

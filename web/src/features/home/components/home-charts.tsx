@@ -34,7 +34,10 @@ function ChartFrame({
   summary: string;
   children: React.ReactNode;
 }) {
-  const id = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const id = `chart-${title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
   return (
     <Paper component="section" variant="outlined" aria-labelledby={id} sx={{ p: 2, minWidth: 0 }}>
       <Typography id={id} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
@@ -90,13 +93,25 @@ function VolumeChart({
   );
 }
 
-function OrdersChart({ points, currency }: { points: DayPoint[]; currency: string }) {
+/**
+ * A count of orders, not money: the currency says which orders are counted (those placed in it),
+ * never the unit, so the title does not read as an amount ('Orders per day, EUR' did).
+ */
+function OrdersChart({
+  points,
+  currency,
+  periodLabel,
+}: {
+  points: DayPoint[];
+  currency: string;
+  periodLabel: string;
+}) {
   const orders = points.reduce((sum, p) => sum + p.count, 0);
   const approved = points.reduce((sum, p) => sum + p.approvedCount, 0);
   return (
     <ChartFrame
-      title={`Orders per day, ${currency}`}
-      summary={`${formatCount(approved)} of ${formatCount(orders)} orders approved.`}
+      title={`Orders per day (${currency} orders)`}
+      summary={`${formatCount(approved)} of ${formatCount(orders)} ${currency} ${orders === 1 ? 'order' : 'orders'} approved, ${periodLabel}. Number of orders placed each UTC day.`}
     >
       <BarChart
         height={260}
@@ -151,7 +166,7 @@ export default function HomeCharts({
       ) : null}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
         <VolumeChart points={points} currency={currency} periodLabel={periodLabel} />
-        <OrdersChart points={points} currency={currency} />
+        <OrdersChart points={points} currency={currency} periodLabel={periodLabel} />
       </Box>
     </Stack>
   );

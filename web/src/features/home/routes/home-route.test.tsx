@@ -288,7 +288,9 @@ describe('home screen', () => {
       await screen.findByRole('heading', { name: 'Captured volume and returns per day, EUR' }),
     ).toBeInTheDocument();
     expect(
-      screen.getByRole('img', { name: /Orders per day, EUR: 1 of 3 orders approved/ }),
+      screen.getByRole('img', {
+        name: /Orders per day \(EUR orders\): 1 of 3 EUR orders approved, last 30 days/,
+      }),
     ).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'USD' }));
     expect(
@@ -296,6 +298,24 @@ describe('home screen', () => {
         name: /Captured volume and returns per day, USD: \$13\.50 captured, last 30 days/,
       }),
     ).toBeInTheDocument();
+  });
+
+  it('when the charts are shown, then each title says its unit: the orders chart counts orders (of the currency chosen), not money; the volume chart is money in that currency', async () => {
+    const app = renderApp('/', bffAs(['support']));
+    const orders = await screen.findByRole('region', { name: 'Orders per day (EUR orders)' });
+    // A count: no currency read as its unit, in the title or the chart's description.
+    expect(within(orders).getByRole('heading', { level: 3 })).not.toHaveTextContent(/, EUR|€/);
+    expect(within(orders).getByRole('img')).not.toHaveAccessibleName(/Orders per day, EUR/);
+    expect(within(orders).getByText(/Number of orders placed each UTC day\./)).toBeInTheDocument();
+    // Money: the currency is its unit.
+    expect(
+      screen.getByRole('region', { name: 'Captured volume and returns per day, EUR' }),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'USD' }));
+    expect(
+      await screen.findByRole('region', { name: 'Orders per day (USD orders)' }),
+    ).toHaveTextContent('1 of 1 USD order approved, last 30 days.');
+    expect(screen.queryByRole('region', { name: /^Orders per day, / })).toBeNull();
   });
 
   it('when there are no orders, then the empty state says so and nothing needs attention', async () => {
