@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
@@ -99,6 +100,19 @@ export default function ReturnDialog({
   });
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [submitted, setSubmitted] = useState(false);
+  // What can be returned may change while the dialog is open (someone else's return, a status the
+  // gateway sent): the form says from what to what, and a confirm step goes back to the form, so
+  // "All of it" never confirms another amount than the one the user read. Our own return's change
+  // (while it is on its way) is not news.
+  const [seenRemaining, setSeenRemaining] = useState(remaining);
+  const [changedFrom, setChangedFrom] = useState<string | null>(null);
+  if (remaining !== seenRemaining) {
+    setSeenRemaining(remaining);
+    if (!mutation.isPending && !mutation.isSuccess) {
+      setChangedFrom(changedFrom ?? seenRemaining);
+      setStep('form');
+    }
+  }
   const amountRef = useRef<HTMLInputElement>(null);
   const reasonRef = useRef<HTMLSelectElement>(null);
   const commentRef = useRef<HTMLTextAreaElement>(null);
@@ -202,6 +216,13 @@ export default function ReturnDialog({
         first?.focus();
       }}
     >
+      {changedFrom !== null && changedFrom !== remaining ? (
+        <Alert severity="warning">
+          While this was open, what can be returned changed from{' '}
+          {formatMoney(changedFrom, detail.currency)} to {formatMoney(remaining, detail.currency)}{' '}
+          (another return, or a status from the gateway). Check the amount before you go on.
+        </Alert>
+      ) : null}
       <Typography>
         Returnable: <strong>{formatMoney(remaining, detail.currency)}</strong> (captured{' '}
         {formatMoney(detail.amounts.captured, detail.currency)}, returned{' '}

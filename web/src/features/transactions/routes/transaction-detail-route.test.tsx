@@ -1154,6 +1154,40 @@ describe('transaction detail', () => {
     expect(note).toHaveAttribute('aria-live', 'polite');
   });
 
+  it('when what can be returned changes while finance is confirming “All of it”, then the dialog goes back to the form and says from what to what, so another amount is never confirmed unseen', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await screen.findByText('Live');
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.type(screen.getByLabelText(/Comment/), 'charged twice');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    const current = bff.payments.byId(ID)!;
+    bff.payments.change(ID, {
+      stage: 'partially_returned',
+      amounts: { ...current.amounts, returned: '15.00', remainingReturnable: '5.00' },
+    });
+    expect(
+      await screen.findByText(
+        'While this was open, what can be returned changed from €20.00 to €5.00 (another return, or a status from the gateway). Check the amount before you go on.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Return 20.00 euros to the customer?')).toBeNull();
+    expect(screen.queryByText('Return 5.00 euros to the customer?')).toBeNull();
+    expect(screen.getByLabelText('All of it (€5.00)')).toBeChecked();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(0);
+    // Read and confirmed again: the new amount is sent.
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Return €5.00' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`).map((r) => r.body)).toEqual([
+        { amount: '5.00', reasonCode: 'duplicate', comment: 'charged twice' },
+      ]);
+    });
+  });
+
   it('when the order shows its ids, then each has a copy button', async () => {
     const app = renderApp(
       PATH,
