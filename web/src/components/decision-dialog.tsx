@@ -16,6 +16,7 @@ import { isOutcomeUnknown, useIdempotencyKeeper } from '../lib/idempotency';
 import type { Decision } from './decision-buttons';
 import { FormDialog } from './form-dialog';
 import { useNotify } from './notifier';
+import { useOneAtATime } from '../lib/one-at-a-time';
 
 /**
  * The second pair of eyes: approve, or reject with a reason, something another user created (a
@@ -71,6 +72,7 @@ export function DecisionDialog<Result extends { message: string }>({
   onClose: () => void;
 }) {
   const titleId = useId();
+  const once = useOneAtATime();
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const notify = useNotify();
@@ -106,7 +108,9 @@ export function DecisionDialog<Result extends { message: string }>({
     event.preventDefault();
     setSubmitted(true);
     if (decision === 'reject' && !parsedReason.success) return;
-    mutation.mutate();
+    once((done) => {
+      mutation.mutate(undefined, { onSettled: done });
+    });
   };
 
   const shown = mutation.isSuccess ? (done?.(mutation.data) ?? null) : null;

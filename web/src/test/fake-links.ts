@@ -137,6 +137,9 @@ export class FakeLinks {
   /** the ids of the links whose status was checked, in order */
   readonly refreshed: string[] = [];
 
+  /** the timeline entries of the links' status checks, by link id */
+  private readonly checks = new Map<string, PayoutEvent[]>();
+
   handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
     const { method, path } = request;
     if (!path.startsWith('/api/payment-links')) return null;
@@ -224,6 +227,21 @@ export class FakeLinks {
     const found = this.atGateway.get(id);
     if (found !== undefined) this.orders.set(id, found);
     const who = link.kind === 'payout-form' ? 'payee' : 'customer';
+    // As the BFF: the check (by the user who asked) is in the link's timeline; the link itself
+    // stays as it was.
+    this.checks.set(id, [
+      ...(this.checks.get(id) ?? []),
+      {
+        at: iso(1000 + this.refreshed.length),
+        kind: 'gateway',
+        title:
+          found === undefined
+            ? `status check: ${link.kind === 'payout-form' ? 'the payee has not used the page' : 'the customer has not paid'} yet`
+            : `status check: order ${found.orderid} is ${found.status}`,
+        actor: user.email,
+        data: { outcome: found === undefined ? 'not_paid_yet' : 'order_found' },
+      },
+    ]);
     return {
       status: 200,
       body: PaymentLinkRefreshResultSchema.parse({
@@ -286,7 +304,7 @@ export class FakeLinks {
         data: { orderid: order.orderid, status: order.status, card: card?.masked ?? null },
       });
     }
-    return events;
+    return [...events, ...(this.checks.get(link.id) ?? [])];
   }
 
   private create(body: z.output<typeof PaymentLinkCreateBodySchema>, user: User): PaymentsReply {

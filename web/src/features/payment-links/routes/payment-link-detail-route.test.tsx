@@ -41,6 +41,13 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
   return bff;
 }
 
+/** The instant the page's "Last change" says (none when it says "—"). */
+function lastChange(): string | null {
+  const order = screen.getByRole('region', { name: 'Gateway order' });
+  const value = within(order).getByText('Last change').nextElementSibling;
+  return value?.querySelector('time')?.getAttribute('datetime') ?? null;
+}
+
 describe('payment link detail', () => {
   it('when a reader opens a paid link from the list, then its page shows the gateway order (with its own last change) and its history, and no address to copy (the page was used)', async () => {
     const app = renderApp('/payment-links', bffAs(['support']));
@@ -57,7 +64,7 @@ describe('payment link detail', () => {
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
     expect(screen.getByText(/The page cannot be used again\./)).toBeInTheDocument();
     expect(screen.getByText('payer1@example.com')).toBeInTheDocument();
-    // the order's own last change, not the link's
+    // the last change: its order's (a callback), later than the link's own
     const order = screen.getByRole('region', { name: 'Gateway order' });
     expect(order.querySelector(`time[datetime="${ORDER_CHANGED}"]`)).not.toBeNull();
     expect(order.querySelector(`time[datetime="${makeLink(1).updatedAt}"]`)).toBeNull();
@@ -462,6 +469,69 @@ describe('payment link detail', () => {
     expect(within(panel).getByText('Rejected by')).toBeInTheDocument();
     expect(screen.getByText('Rejected')).toBeInTheDocument();
     expect(screen.queryByText(/Withdrawn/)).toBeNull();
+  });
+
+  it('when a held payout-form is withdrawn or approved on its page, then its Last change says when, as its timeline does, not "—"', async () => {
+    const bff = bffAs(['ops']);
+    const OWN = makeLink(4, {
+      ...heldPayoutForm(4),
+      createdBy: { id: 'u-olga', email: 'olga@example.com' },
+    });
+    bff.links.links = [...bff.links.links, OWN];
+    const own = renderApp(`/payment-links/${OWN.id}`, bff);
+    await screen.findByRole('region', { name: 'Gateway order' });
+    // before anyone decided: its creation
+    expect(lastChange()).toBe(OWN.updatedAt);
+    await own.user.click(await screen.findByRole('button', { name: /^Withdraw / }));
+    const withdrawing = await screen.findByRole('dialog', { name: 'Withdraw your payout form' });
+    await sendWithReason(own.user, withdrawing, 'Withdraw', 'typed it twice');
+    expect(
+      await within(screen.getByRole('list', { name: 'Timeline' })).findByText(
+        'Payout form link withdrawn by its creator',
+      ),
+    ).toBeInTheDocument();
+    const withdrawn = bff.links.links.find((l) => l.id === OWN.id)?.updatedAt;
+    expect(withdrawn).not.toBe(OWN.updatedAt);
+    await waitFor(() => {
+      expect(lastChange()).toBe(withdrawn);
+    });
+    own.unmount();
+
+    const approver = renderApp(`/payment-links/${HELD}`, bff);
+    await approver.user.click(await screen.findByRole('button', { name: /^Approve / }));
+    const dialog = await screen.findByRole('dialog');
+    await approver.user.click(within(dialog).getByRole('button', { name: /^Approve/ }));
+    const done = within(await screen.findByRole('dialog', { name: 'Payout form ready' }));
+    await approver.user.click(done.getByRole('button', { name: 'Done' }));
+    expect(
+      await within(screen.getByRole('list', { name: 'Timeline' })).findByText(
+        'Payout form link approved',
+      ),
+    ).toBeInTheDocument();
+    const approved = bff.links.links.find((l) => l.id === HELD)?.updatedAt;
+    expect(approved).not.toBe(heldPayoutForm(2).updatedAt);
+    await waitFor(() => {
+      expect(lastChange()).toBe(approved);
+    });
+  });
+
+  it('when a sent link’s payment status is checked, then its Last change is the check’s time, as its timeline says it, though the link itself did not change', async () => {
+    const bff = bffAs(['support']);
+    bff.links.orders.delete(SENT);
+    const app = renderApp(`/payment-links/${SENT}`, bff);
+    await screen.findByRole('region', { name: 'Gateway order' });
+    // before the check: the link's own last change (its creation and sending)
+    expect(lastChange()).toBe(makeLink(1).updatedAt);
+    await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
+    expect(await screen.findByText(/The customer has not paid yet/)).toBeInTheDocument();
+    const timeline = screen.getByRole('list', { name: 'Timeline' });
+    const check = await within(timeline).findByText('status check: the customer has not paid yet');
+    const checkedAt = check.closest('li')?.querySelector('time')?.getAttribute('datetime');
+    expect(checkedAt).toBeTruthy();
+    expect(bff.links.links.find((l) => l.id === SENT)?.updatedAt).toBe(makeLink(1).updatedAt);
+    await waitFor(() => {
+      expect(lastChange()).toBe(checkedAt);
+    });
   });
 
   it('when a link’s order is known, then its gateway order id leads to the order’s page; before that it is plain text', async () => {

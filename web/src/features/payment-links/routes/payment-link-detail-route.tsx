@@ -282,15 +282,7 @@ function DetailView({
                 [held ? 'Destination' : 'Card', <OrderCard key="card" order={link.order} />],
                 // what the page took or held, and what has since been captured and returned
                 ...orderMoneyRows(link.order),
-                // the order's own last change (its callbacks, a capture, a refund), not the link's
-                [
-                  'Last change',
-                  link.order?.updatedAt === undefined ? (
-                    '—'
-                  ) : (
-                    <DateTime key="u" value={link.order.updatedAt} />
-                  ),
-                ],
+                ['Last change', <DateTime key="u" value={lastChangeOf(link)} />],
               ]}
             />
           </Panel>
@@ -345,6 +337,19 @@ export default function PaymentLinkDetailRoute() {
       <PaymentLinkDetailScreen />
     </RequireRoles>
   );
+}
+
+/**
+ * When the link last changed, as a payout's page says it: the latest of its own last change
+ * (created, decided, sent), its timeline's entries (a status check leaves the link itself as it
+ * was) and its order's last change (a callback, a capture, a refund).
+ */
+function lastChangeOf(link: PaymentLinkDetail): string {
+  let latest = link.updatedAt;
+  for (const at of [...link.events.map((event) => event.at), link.order?.updatedAt]) {
+    if (at !== undefined && Date.parse(at) > Date.parse(latest)) latest = at;
+  }
+  return latest;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
@@ -427,6 +427,29 @@ describe('payment links', () => {
       rowOf('My own payout form').getByText('Withdrawn by olga@example.com: made by mistake'),
     ).toBeInTheDocument();
     expect(rowOf('My own payout form').queryByText('Rejected')).not.toBeInTheDocument();
+  });
+
+  it('when an ops user double-clicks Withdraw on their own payout form, faster than the dialog shows it is sending, then one withdrawal is sent', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    await app.user.click(rowOf('My own payout form').getByRole('button', { name: /^Withdraw / }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Withdraw your payout form' }));
+    await app.user.type(dialog.getByLabelText(/Reason/), 'made by mistake');
+    // Sent twice before the screen re-renders its button as busy (a double click on a busy
+    // browser, which handles input before the re-render).
+    const withdraw = dialog.getByRole('button', { name: 'Withdraw' });
+    const form = withdraw.closest('form')!;
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    expect(
+      await screen.findByText('You withdrew the payout-form link; nothing was sent.'),
+    ).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[2]!.id}/reject`)).toHaveLength(1);
+    await waitFor(() => {
+      expect(rowOf('My own payout form').getByText('Withdrawn')).toBeInTheDocument();
+    });
   });
 
   it('when the list holds a payout form withdrawn by its creator and one rejected by another ops user, then each row says which', async () => {

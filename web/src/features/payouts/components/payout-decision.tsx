@@ -5,6 +5,7 @@ import {
   OwnPendingDecision,
   type Decision,
 } from '../../../components/decision-buttons';
+import { EmailText } from '../../../components/email-text';
 import { formatMoney } from '../../../lib/format';
 
 /**
@@ -33,18 +34,19 @@ export function PayoutDecision({
       />
     );
   }
+  // The decider's e-mail may wrap after its @, so that it does not widen the table.
   if (payout.rejectReason) {
     return (
-      <Typography variant="caption" color="text.secondary">
-        {payout.withdrawn ? 'Withdrawn' : 'Rejected'} by {payout.decidedBy?.email ?? 'ops'}:{' '}
-        {payout.rejectReason}
+      <Typography variant="caption" component="div" color="text.secondary">
+        {payout.withdrawn ? 'Withdrawn' : 'Rejected'} by{' '}
+        <EmailText value={payout.decidedBy?.email ?? 'ops'} />: {payout.rejectReason}
       </Typography>
     );
   }
   if (payout.decidedBy) {
     return (
-      <Typography variant="caption" color="text.secondary">
-        Approved by {payout.decidedBy.email}
+      <Typography variant="caption" component="div" color="text.secondary">
+        Approved by <EmailText value={payout.decidedBy.email} />
       </Typography>
     );
   }

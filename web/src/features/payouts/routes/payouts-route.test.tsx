@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format';
@@ -6,6 +6,34 @@ import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+
+/**
+ * A screen `width` px wide: media queries on min-width and max-width match as a browser's would
+ * (jsdom has no layout; the test setup's default is a wide screen).
+ */
+function screenWidth(width: number) {
+  vi.spyOn(window, 'matchMedia').mockImplementation((media: string): MediaQueryList => {
+    const min = /min-width:\s*([\d.]+)px/.exec(media);
+    const max = /max-width:\s*([\d.]+)px/.exec(media);
+    const matches =
+      (min !== null || max !== null) &&
+      (min === null || width >= Number(min[1])) &&
+      (max === null || width <= Number(max[1]));
+    return Object.assign(new EventTarget(), {
+      media,
+      matches,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+    });
+  });
+}
+
+function headersOf(table: HTMLElement) {
+  return within(table)
+    .getAllByRole('columnheader')
+    .map((header) => header.textContent);
+}
 
 // Otto prepared payout 1; Olga (signed in, ops) prepared payout 2.
 function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
@@ -137,6 +165,87 @@ describe('payouts', () => {
     );
     expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
+
+  it('when an ops user double-clicks Approve and pay, faster than the dialog shows it is sending, then one approval is sent', async () => {
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    // Sent twice before the screen re-renders its button as busy (a double click on a busy
+    // browser, which handles input before the re-render).
+    const approve = dialog.getByRole('button', { name: 'Approve and pay €101.00' });
+    const form = approve.closest('form')!;
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(
+      bff.requestsTo('POST', '/api/payouts/10000000-0000-4000-8000-000000000001/approve'),
+    ).toHaveLength(1);
+  });
+
+  it('when the payouts are shown 1440 px wide, then who prepared each shares its Prepared column, so that the six columns fit and end with the decision; a decider’s e-mail may wrap after its @', async () => {
+    screenWidth(1440);
+    renderApp('/payouts?view=all', bffAs(['ops']));
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(headersOf(table)).toEqual([
+      'Prepared',
+      'Amount',
+      'Destination',
+      'Description',
+      'State',
+      'Decision',
+    ]);
+    const row = within(table)
+      .getAllByRole('row')
+      .find((r) => r.textContent.includes('Seller settlement 1'))!;
+    const cells = within(row).getAllByRole('cell');
+    expect(cells).toHaveLength(6);
+    expect(cells[0]).toHaveTextContent(/by otto@example\.com$/);
+    expect(cells[4]).toHaveTextContent(/^Awaiting approvalLapses at /);
+    expect(within(cells[5]!).getByRole('button', { name: /^Approve / })).toBeInTheDocument();
+    expect(within(cells[5]!).getByRole('button', { name: /^Reject / })).toBeInTheDocument();
+    const approved = within(table).getByText('Approved by olga@example.com');
+    expect(approved.querySelector('wbr')).not.toBeNull();
+  });
+
+  it('when the approval queue is shown on a phone, then each payout is one cell with all an approver needs (amount, destination, who prepared it, when it lapses) above Approve and Reject, nothing to the side', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      vi.setSystemTime(new Date('2026-11-20T09:01:00.000Z'));
+      screenWidth(390);
+      renderApp('/payouts', bffAs(['ops']));
+      const table = await screen.findByRole('table', { name: 'Payouts' });
+      expect(headersOf(table)).toEqual(['Payout']);
+      const [cell, ...others] = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+      expect(others).toHaveLength(0);
+      const payout = within(cell!);
+      expect(cell).toHaveTextContent(/^€101\.00Seller settlement 1411111\*{6}1111Card · JANE DOE/);
+      expect(cell).toHaveTextContent(/Prepared .+ by otto@example\.com/);
+      expect(payout.getByText('Awaiting approval')).toBeInTheDocument();
+      expect(cell).toHaveTextContent(/Lapses at .+ \(in 24 hours\)/);
+      expect(payout.getByRole('link', { name: 'Seller settlement 1' })).toBeInTheDocument();
+      expect(payout.getByRole('button', { name: /^Approve / })).toBeInTheDocument();
+      expect(payout.getByRole('button', { name: /^Reject / })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('when the approval queue is shown on a tablet or a small laptop, then the payout takes one column beside its state and the decision', async () => {
+    screenWidth(1024);
+    renderApp('/payouts', bffAs(['ops']));
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(headersOf(table)).toEqual(['Payout', 'State', 'Decision']);
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent(
+      /^€101\.00Seller settlement 1411111\*{6}1111Card · JANE DOE/,
+    );
+    expect(cells[0]).toHaveTextContent(/by otto@example\.com$/);
+    expect(cells[1]).toHaveTextContent(/^Awaiting approvalLapses at /);
+    expect(within(cells[2]!).getByRole('button', { name: /^Approve / })).toBeInTheDocument();
+    expect(within(cells[2]!).getByRole('button', { name: /^Reject / })).toBeInTheDocument();
   });
 
   it('when another ops user approves a payout elsewhere, then the live queue drops it and the history shows its outcome without a reload', async () => {

@@ -1,12 +1,15 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
@@ -52,6 +55,102 @@ function viewOf(params: URLSearchParams, isOps: boolean): View {
   return isOps ? 'awaiting-my-approval' : 'all';
 }
 
+/** Table cells start at the top: a row's lines read across from its first line. */
+const TOP = { verticalAlign: 'top' } as const;
+
+/** Where the money goes: the masked account (an IBAN may wrap between its groups) and its kind. */
+function Destination({ payout }: { payout: Payout }) {
+  return (
+    <>
+      <Typography variant="body2" sx={{ fontFamily: 'ui-monospace, monospace' }}>
+        {payout.destination.masked}
+      </Typography>
+      <Typography variant="caption" component="div" color="text.secondary">
+        {DESTINATION_KIND_LABELS[payout.destination.kind]}
+        {labelSuffix(payout.destination)}
+      </Typography>
+    </>
+  );
+}
+
+function DescriptionLink({ payout }: { payout: Payout }) {
+  return (
+    <Link
+      component={RouterLink}
+      to={`/payouts/${encodeURIComponent(payout.id)}`}
+      // a long word (an invoice number) wraps rather than widen the table
+      sx={{ overflowWrap: 'anywhere' }}
+    >
+      {payout.orderDesc}
+    </Link>
+  );
+}
+
+/** Its state, when it lapses while it waits, and what else the approver must know of it. */
+function StateDetails({ payout }: { payout: Payout }) {
+  return (
+    <>
+      <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
+      {payout.state === 'pending_approval' && payout.expiresAt ? (
+        <LapsesAt value={payout.expiresAt} />
+      ) : null}
+      {payout.mode === 'single' ? (
+        <Typography variant="caption" component="div" color="text.secondary">
+          Single: not checked by the gateway
+        </Typography>
+      ) : null}
+      {payout.errorMessage ? (
+        <Typography variant="caption" component="div" color="text.secondary">
+          {errorText(payout.errorCode, payout.errorMessage)}
+        </Typography>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The payout in one cell, for a narrow screen: the amount and what it is for, where it goes, and
+ * who prepared it when.
+ */
+function PayoutSummary({ payout }: { payout: Payout }) {
+  return (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+        {formatMoney(payout.amount, payout.currency)}
+      </Typography>
+      <DescriptionLink payout={payout} />
+      <div>
+        <Destination payout={payout} />
+      </div>
+      <Typography variant="caption" component="div" color="text.secondary">
+        Prepared <DateTime value={payout.createdAt} /> by{' '}
+        <EmailText value={payout.preparedBy.email} />
+      </Typography>
+    </Stack>
+  );
+}
+
+/**
+ * Which columns the screen's width holds, with Approve and Reject always in sight: six on a wide
+ * screen; on a tablet or a small laptop the payout in one column beside its state and the
+ * decision; on a phone all of it in one cell per payout.
+ */
+type Layout = 'wide' | 'narrow' | 'phone';
+
+function useLayout(): Layout {
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's columns (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const narrow = useMediaQuery(theme.breakpoints.down('lg'), { noSsr: true });
+  return phone ? 'phone' : narrow ? 'narrow' : 'wide';
+}
+
+const HEADERS: Record<Layout, string[]> = {
+  wide: ['Prepared', 'Amount', 'Destination', 'Description', 'State', 'Decision'],
+  narrow: ['Payout', 'State', 'Decision'],
+  phone: ['Payout'],
+};
+
 function PayoutsTable({
   items,
   myId,
@@ -61,76 +160,74 @@ function PayoutsTable({
   myId: string;
   onDecide: (payout: Payout, decision: Decision) => void;
 }) {
+  const layout = useLayout();
+  const decision = (payout: Payout) => (
+    <PayoutDecision
+      payout={payout}
+      myId={myId}
+      onDecide={(chosen) => {
+        onDecide(payout, chosen);
+      }}
+    />
+  );
   return (
     <SidewaysTableContainer label="Payouts">
       <Table size="small" aria-label="Payouts">
         <TableHead>
           <TableRow>
-            <TableCell scope="col">Prepared</TableCell>
-            <TableCell scope="col" align="right">
-              Amount
-            </TableCell>
-            <TableCell scope="col">Destination</TableCell>
-            <TableCell scope="col">Description</TableCell>
-            <TableCell scope="col">Prepared by</TableCell>
-            <TableCell scope="col">State</TableCell>
-            <TableCell scope="col">Decision</TableCell>
+            {HEADERS[layout].map((header) => (
+              <TableCell key={header} scope="col" align={header === 'Amount' ? 'right' : 'left'}>
+                {header}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
           {items.map((payout) => (
             <TableRow key={payout.id} hover>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <DateTime value={payout.createdAt} stacked />
-              </TableCell>
-              <TableCell align="right" sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
-                {formatMoney(payout.amount, payout.currency)}
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <Typography
-                  variant="body2"
-                  sx={{ fontFamily: 'ui-monospace, monospace', whiteSpace: 'nowrap' }}
-                >
-                  {payout.destination.masked}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {DESTINATION_KIND_LABELS[payout.destination.kind]}
-                  {labelSuffix(payout.destination)}
-                </Typography>
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top', minWidth: 160, maxWidth: 260 }}>
-                <Link component={RouterLink} to={`/payouts/${encodeURIComponent(payout.id)}`}>
-                  {payout.orderDesc}
-                </Link>
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <EmailText value={payout.preparedBy.email} />
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
-                {payout.state === 'pending_approval' && payout.expiresAt ? (
-                  <LapsesAt value={payout.expiresAt} />
-                ) : null}
-                {payout.mode === 'single' ? (
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    Single: not checked by the gateway
-                  </Typography>
-                ) : null}
-                {payout.errorMessage ? (
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    {errorText(payout.errorCode, payout.errorMessage)}
-                  </Typography>
-                ) : null}
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <PayoutDecision
-                  payout={payout}
-                  myId={myId}
-                  onDecide={(decision) => {
-                    onDecide(payout, decision);
-                  }}
-                />
-              </TableCell>
+              {layout === 'wide' ? (
+                <>
+                  <TableCell sx={TOP}>
+                    <DateTime value={payout.createdAt} stacked />
+                    <Typography variant="caption" component="div" color="text.secondary">
+                      by <EmailText value={payout.preparedBy.email} />
+                    </Typography>
+                  </TableCell>
+                  <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
+                    {formatMoney(payout.amount, payout.currency)}
+                  </TableCell>
+                  <TableCell sx={{ ...TOP, minWidth: 170 }}>
+                    <Destination payout={payout} />
+                  </TableCell>
+                  <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 260 }}>
+                    <DescriptionLink payout={payout} />
+                  </TableCell>
+                  <TableCell sx={{ ...TOP, maxWidth: 220 }}>
+                    <StateDetails payout={payout} />
+                  </TableCell>
+                  <TableCell sx={TOP}>{decision(payout)}</TableCell>
+                </>
+              ) : layout === 'narrow' ? (
+                <>
+                  <TableCell sx={{ ...TOP, minWidth: 160 }}>
+                    <PayoutSummary payout={payout} />
+                  </TableCell>
+                  <TableCell sx={{ ...TOP, maxWidth: 220 }}>
+                    <StateDetails payout={payout} />
+                  </TableCell>
+                  <TableCell sx={TOP}>{decision(payout)}</TableCell>
+                </>
+              ) : (
+                <TableCell sx={TOP}>
+                  <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+                    <PayoutSummary payout={payout} />
+                    <div>
+                      <StateDetails payout={payout} />
+                    </div>
+                    {decision(payout)}
+                  </Stack>
+                </TableCell>
+              )}
             </TableRow>
           ))}
         </TableBody>

@@ -13,7 +13,8 @@ import {
   type ViewCreateBody,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type SyntheticEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
+import { useOneAtATime } from '../../../lib/one-at-a-time';
 import Alert from '@mui/material/Alert';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
@@ -76,16 +77,14 @@ export function SaveViewDialog({
 
   // A view has no Idempotency-Key: a second click before the button is disabled (a double click)
   // must not send the view again (it would be refused as a name already taken).
-  const sending = useRef(false);
+  const once = useOneAtATime();
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSubmitted(true);
-    if (!parsed.success || sending.current) return;
-    sending.current = true;
-    mutation.mutate(parsed.data, {
-      onSettled: () => {
-        sending.current = false;
-      },
+    if (!parsed.success) return;
+    const body = parsed.data;
+    once((done) => {
+      mutation.mutate(body, { onSettled: done });
     });
   };
 
