@@ -290,7 +290,7 @@ export default function CreateLinkDialog({
               helperText={fieldHelp(
                 errors.redirectUrl,
                 'An https address (plain http only for localhost).',
-                'Where the gateway sends the customer afterwards.',
+                `Where the gateway sends the ${kind === 'payout-form' ? 'payee' : 'customer'} afterwards.`,
               )}
               slotProps={{ htmlInput: { inputMode: 'url', spellCheck: false } }}
               {...register('redirectUrl')}

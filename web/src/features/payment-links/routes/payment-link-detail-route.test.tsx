@@ -83,6 +83,16 @@ describe('payment link detail', () => {
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
+  it('when a link is a payout form, then its page names the payee, not a customer; a sale form keeps the customer', async () => {
+    const view = renderApp(`/payment-links/${HELD}`, bffAs(['ops']));
+    expect(await screen.findByText('Payee e-mail')).toBeInTheDocument();
+    expect(screen.queryByText('Customer e-mail')).toBeNull();
+    view.unmount();
+    renderApp(`/payment-links/${SENT}`, bffAs(['finance']));
+    expect(await screen.findByText('Customer e-mail')).toBeInTheDocument();
+    expect(screen.queryByText('Payee e-mail')).toBeNull();
+  });
+
   it('when the customer pays while the link is open, then its order status shows without a reload', async () => {
     const bff = bffAs(['finance']);
     bff.links.orders.delete(SENT);

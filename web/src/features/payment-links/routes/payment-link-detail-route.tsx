@@ -189,7 +189,7 @@ function DetailView({
       known === null ? (
         '—'
       ) : (
-        'no callback yet: the customer has not finished the form'
+        `no callback yet: the ${link.kind === 'payout-form' ? 'payee' : 'customer'} has not finished the form`
       )
     ) : (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -246,7 +246,11 @@ function DetailView({
                       : '—'),
                 ],
                 ['Description', link.orderDesc],
-                ['Customer e-mail', link.customerEmail ?? '—'],
+                // a payout-form's person is paid, not charged: the payee
+                [
+                  link.kind === 'payout-form' ? 'Payee e-mail' : 'Customer e-mail',
+                  link.customerEmail ?? '—',
+                ],
                 ['Return address', link.returnUrl ?? '—'],
                 ['Endpoint', link.endpointId],
               ]}

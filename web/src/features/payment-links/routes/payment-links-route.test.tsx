@@ -489,6 +489,10 @@ describe('payment links', () => {
       'The payee enters where the money goes. A second ops user must approve it first; it lapses if not approved within 1 day and 12 hours.',
     );
     expect(dialog.queryByLabelText(/^E-mail/)).not.toBeInTheDocument();
+    // the person the form pays is the payee, never "the customer"
+    expect(dialog.getByLabelText(/Return address/)).toHaveAccessibleDescription(
+      /Where the gateway sends the payee afterwards\./,
+    );
     await app.user.type(dialog.getByLabelText(/^Amount/), '30');
     await app.user.type(dialog.getByLabelText(/Description/), 'Refund via payout form');
     await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));

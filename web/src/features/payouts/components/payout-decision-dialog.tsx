@@ -31,7 +31,8 @@ export function PayoutFacts({ payout }: { payout: Payout }) {
     ['Client order id', payout.clientOrderId],
   ];
   if (checked && payout.expiresAt)
-    rows.push(['Check expires', <DateTime key="e" value={payout.expiresAt} />]);
+    // named as the payout's page names it: the gateway's registration of the check lapses
+    rows.push(['Registration lapses', <DateTime key="e" value={payout.expiresAt} />]);
   return <Facts rows={rows} />;
 }
 

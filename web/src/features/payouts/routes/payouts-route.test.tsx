@@ -539,7 +539,7 @@ describe('payouts', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
     expect(dialog.getByText('Prepared')).toBeInTheDocument();
     expect(dialog.queryByText('Checked')).toBeNull();
-    expect(dialog.queryByText('Check expires')).toBeNull();
+    expect(dialog.queryByText('Registration lapses')).toBeNull();
     expect(dialog.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
     expect(dialog.getByText(/Approving sends the payout itself/)).toBeInTheDocument();
     expect(dialog.queryByText(/payout-pay/)).toBeNull();
@@ -552,7 +552,8 @@ describe('payouts', () => {
     );
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
     expect(dialog.getByText('Checked')).toBeInTheDocument();
-    expect(dialog.getByText('Check expires')).toBeInTheDocument();
+    expect(dialog.getByText('Registration lapses')).toBeInTheDocument();
+    expect(dialog.queryByText('Check expires')).toBeNull();
     expect(dialog.queryByText(/has not checked/)).toBeNull();
     expect(dialog.getByText(/Approving sends payout-pay/)).toBeInTheDocument();
   });
