@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
+import { voidedMinor } from '@paydesk/shared/domain';
 import {
   TRANSACTION_ID_PATTERN,
   transactionSearchCard,
@@ -22,7 +23,7 @@ import { AppError } from '../errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
-import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary, voidedMinor } from './records.js';
+import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary } from './records.js';
 import { attentionCounts, unknownOutcomeIds, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
@@ -411,7 +412,13 @@ function csvRow(row: CsvRow, semicolon = false): string {
     money(row.amount_minor),
     money(row.captured_minor),
     money(row.returned_minor),
-    money(voidedMinor(row)),
+    money(
+      voidedMinor({
+        stage: row.stage,
+        authorizedMinor: big(row.authorized_minor),
+        capturedMinor: big(row.captured_minor),
+      }) ?? 0n,
+    ),
     maskedCard(row)?.masked ?? '',
     row.customer_email ?? '',
     row.drift === 1 ? 'yes' : 'no',

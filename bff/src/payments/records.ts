@@ -141,20 +141,6 @@ const KIND_OF_TYPE: Record<string, OrderKind> = {
   'pan-eligibility': 'pan-eligibility',
 };
 
-/**
- * What a void gave back: the captured amount of a sale, rebill or capture voided before
- * settlement, or a preauth's whole hold when nothing of it was captured; nothing unless the
- * order's stage is `voided` (the detail's "Voided" row, the CSV's `voided` column). The captured
- * amount stays the gateway's `captured-amount`, so captured − voided is what was kept.
- */
-export function voidedMinor(
-  row: Pick<TransactionsTable, 'stage' | 'authorized_minor' | 'captured_minor'>,
-): bigint {
-  if (row.stage !== 'voided') return 0n;
-  const captured = big(row.captured_minor);
-  return captured > 0n ? captured : big(row.authorized_minor);
-}
-
 const CAPTURED_STAGES = new Set(['captured', 'settled', 'partially_returned', 'returned']);
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  voidedMinor,
   allowedFollowUps,
   canSettle,
   decideCapture,
@@ -163,5 +164,15 @@ describe('stages and follow-ups', () => {
     expect(canSettle(facts())).toBe(true);
     expect(canSettle(preauth())).toBe(false);
     expect(canSettle(facts({ voided: true }))).toBe(false);
+  });
+});
+
+describe('voided amount', () => {
+  it('when an order is voided, then the void gave back what was captured, or the hold when nothing was; otherwise there is none', () => {
+    const order = { authorizedMinor: 6500n, capturedMinor: 2500n };
+    expect(voidedMinor({ ...order, stage: 'voided' })).toBe(2500n);
+    expect(voidedMinor({ ...order, capturedMinor: 0n, stage: 'voided' })).toBe(6500n);
+    expect(voidedMinor({ ...order, stage: 'captured' })).toBeNull();
+    expect(voidedMinor({ ...order, stage: null })).toBeNull();
   });
 });

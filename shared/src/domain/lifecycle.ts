@@ -172,6 +172,21 @@ export function stageOf(facts: OrderFacts): OrderStage {
   return facts.settled ? 'settled' : 'captured';
 }
 
+/**
+ * What a void gave back or released, on an order whose stage is `voided`: the captured amount of a
+ * sale, rebill or capture voided before settlement, or a preauth's whole hold when nothing of it
+ * was captured; null on an order that is not voided. (The captured amount stays the gateway's
+ * `captured-amount` after a void: this says how much of it went back.)
+ */
+export function voidedMinor(order: {
+  stage: string | null;
+  authorizedMinor: bigint;
+  capturedMinor: bigint;
+}): bigint | null {
+  if (order.stage !== 'voided') return null;
+  return order.capturedMinor > 0n ? order.capturedMinor : order.authorizedMinor;
+}
+
 export type FollowUp = 'capture' | 'void' | 'return' | 'create-card-ref' | 'payout-pay';
 
 /** What may follow: the follow-up operations the rules allow right now. */

@@ -53,15 +53,14 @@ function ChartFrame({
   );
 }
 
-function VolumeChart({
-  points,
-  currency,
-  periodLabel,
-}: {
+/** What each chart draws: one currency's days, and the period they cover in words. */
+interface ChartProps {
   points: DayPoint[];
   currency: string;
   periodLabel: string;
-}) {
+}
+
+function VolumeChart({ points, currency, periodLabel }: ChartProps) {
   const days = points.map((p) => p.day);
   const total = points.reduce((sum, p) => sum + BigInt(p.capturedMinor), 0n);
   return (
@@ -97,15 +96,7 @@ function VolumeChart({
  * A count of orders, not money: the currency says which orders are counted (those placed in it),
  * never the unit, so the title does not read as an amount ('Orders per day, EUR' did).
  */
-function OrdersChart({
-  points,
-  currency,
-  periodLabel,
-}: {
-  points: DayPoint[];
-  currency: string;
-  periodLabel: string;
-}) {
+function OrdersChart({ points, currency, periodLabel }: ChartProps) {
   const orders = points.reduce((sum, p) => sum + p.count, 0);
   const approved = points.reduce((sum, p) => sum + p.approvedCount, 0);
   return (

@@ -185,39 +185,7 @@ function PayoutsTable({
         <TableBody>
           {items.map((payout) => (
             <TableRow key={payout.id} hover>
-              {layout === 'wide' ? (
-                <>
-                  <TableCell sx={TOP}>
-                    <DateTime value={payout.createdAt} stacked />
-                    <Typography variant="caption" component="div" color="text.secondary">
-                      by <EmailText value={payout.preparedBy.email} />
-                    </Typography>
-                  </TableCell>
-                  <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
-                    {formatMoney(payout.amount, payout.currency)}
-                  </TableCell>
-                  <TableCell sx={{ ...TOP, minWidth: 170 }}>
-                    <Destination payout={payout} />
-                  </TableCell>
-                  <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 260 }}>
-                    <DescriptionLink payout={payout} />
-                  </TableCell>
-                  <TableCell sx={{ ...TOP, maxWidth: 220 }}>
-                    <StateDetails payout={payout} />
-                  </TableCell>
-                  <TableCell sx={TOP}>{decision(payout)}</TableCell>
-                </>
-              ) : layout === 'narrow' ? (
-                <>
-                  <TableCell sx={{ ...TOP, minWidth: 160 }}>
-                    <PayoutSummary payout={payout} />
-                  </TableCell>
-                  <TableCell sx={{ ...TOP, maxWidth: 220 }}>
-                    <StateDetails payout={payout} />
-                  </TableCell>
-                  <TableCell sx={TOP}>{decision(payout)}</TableCell>
-                </>
-              ) : (
+              {layout === 'phone' ? (
                 <TableCell sx={TOP}>
                   <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
                     <PayoutSummary payout={payout} />
@@ -227,6 +195,37 @@ function PayoutsTable({
                     {decision(payout)}
                   </Stack>
                 </TableCell>
+              ) : (
+                <>
+                  {layout === 'wide' ? (
+                    <>
+                      <TableCell sx={TOP}>
+                        <DateTime value={payout.createdAt} stacked />
+                        <Typography variant="caption" component="div" color="text.secondary">
+                          by <EmailText value={payout.preparedBy.email} />
+                        </Typography>
+                      </TableCell>
+                      <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
+                        {formatMoney(payout.amount, payout.currency)}
+                      </TableCell>
+                      <TableCell sx={{ ...TOP, minWidth: 170 }}>
+                        <Destination payout={payout} />
+                      </TableCell>
+                      <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 260 }}>
+                        <DescriptionLink payout={payout} />
+                      </TableCell>
+                    </>
+                  ) : (
+                    <TableCell sx={{ ...TOP, minWidth: 160 }}>
+                      <PayoutSummary payout={payout} />
+                    </TableCell>
+                  )}
+                  {/* State and decision end every row that has columns. */}
+                  <TableCell sx={{ ...TOP, maxWidth: 220 }}>
+                    <StateDetails payout={payout} />
+                  </TableCell>
+                  <TableCell sx={TOP}>{decision(payout)}</TableCell>
+                </>
               )}
             </TableRow>
           ))}

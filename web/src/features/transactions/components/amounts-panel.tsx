@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { TransactionDetail } from '@paydesk/shared/api';
+import { voidedMinor } from '@paydesk/shared/domain';
 import { formatMoney } from '../../../lib/format';
 import { fromMinor, toMinor } from '../../../lib/money';
 
@@ -61,9 +62,12 @@ export function Panel({ title, children }: { title: string; children: React.Reac
  * preauth); null on an order that is not voided.
  */
 export function voidedAmount(detail: TransactionDetail): string | null {
-  if (detail.stage !== 'voided') return null;
-  const { captured, authorized } = detail.amounts;
-  return captured !== '0.00' ? captured : authorized;
+  const voided = voidedMinor({
+    stage: detail.stage,
+    authorizedMinor: toMinor(detail.amounts.authorized) ?? 0n,
+    capturedMinor: toMinor(detail.amounts.captured) ?? 0n,
+  });
+  return voided === null ? null : fromMinor(voided);
 }
 
 export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
