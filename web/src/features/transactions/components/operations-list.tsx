@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -5,10 +6,14 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Operation, OperationState } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
+import { EmailText } from '../../../components/email-text';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
+import { Facts } from './amounts-panel';
 import { OPERATION_STATE_LABELS, RETURN_REASON_LABELS, operationLabel } from './labels';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
@@ -49,28 +54,104 @@ function reasonText(operation: Operation): string | null {
   return operation.comment ? `${label}: ${operation.comment}` : label;
 }
 
-/**
- * The operations on the order: the original one and every follow-up, with their outcome.
- * `holdCancelled`: its returns only cancelled a hold (labels.ts `returnsCancelHold`).
- */
-export function OperationsList({
-  operations,
-  currency,
-  holdCancelled = false,
-  voided = null,
-}: {
+/** What the operation moved, or for a void that names none, what it took back. */
+function amountText(operation: Operation, currency: string, voided: string | null): string {
+  if (operation.amount !== null) return formatMoney(operation.amount, currency);
+  if (operation.kind !== 'void') return '—';
+  // A void names no amount: it takes back the whole order.
+  return operation.state === 'approved' && voided !== null
+    ? formatMoney(voided, currency)
+    : 'Whole order';
+}
+
+function requesterText(operation: Operation): string {
+  return operation.requestedBy ?? (operation.origin === 'gateway' ? 'gateway' : '—');
+}
+
+function Outcome({ operation }: { operation: Operation }) {
+  return (
+    <>
+      <Chip
+        size="small"
+        variant="outlined"
+        color={STATE_COLOR[operation.state]}
+        label={OPERATION_STATE_LABELS[operation.state]}
+      />
+      {operation.errorCode || operation.errorMessage ? (
+        <Typography variant="caption" component="div" color="text.secondary">
+          {outcomeNote(operation)}
+        </Typography>
+      ) : null}
+    </>
+  );
+}
+
+interface ListProps {
   operations: Operation[];
   currency: string;
-  holdCancelled?: boolean;
-  /** what the order's void took back (amounts-panel.tsx `voidedAmount`); null: not voided */
-  voided?: string | null;
-}) {
-  if (operations.length === 0) {
-    return <Typography color="text.secondary">No operations recorded.</Typography>;
-  }
+  holdCancelled: boolean;
+  voided: string | null;
+}
+
+/**
+ * On a phone, one item per operation, its facts labelled under its name: as a table the six
+ * columns need some 980 px and scroll sideways off a 390 px screen.
+ */
+function OperationItems({ operations, currency, holdCancelled, voided }: ListProps) {
+  return (
+    <Box
+      component="ul"
+      // role: a list without bullets stays a list in Safari's VoiceOver.
+      role="list"
+      aria-label="Operations"
+      sx={{ listStyle: 'none', m: 0, p: 0 }}
+    >
+      {operations.map((operation) => {
+        const by = requesterText(operation);
+        return (
+          <Box
+            component="li"
+            key={operation.id}
+            sx={{
+              py: 1.5,
+              borderTop: 1,
+              borderColor: 'divider',
+              '&:first-of-type': { borderTop: 0, pt: 0 },
+              '&:last-of-type': { pb: 0 },
+            }}
+          >
+            <Typography variant="body1" component="p" sx={{ mb: 0.75, fontWeight: 600 }}>
+              {operationLabel(operation.kind, holdCancelled)}
+            </Typography>
+            <Facts
+              rows={[
+                ['Outcome', <Outcome key="o" operation={operation} />],
+                [
+                  'Amount',
+                  <Box
+                    key="a"
+                    component="span"
+                    sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                  >
+                    {amountText(operation, currency, voided)}
+                  </Box>,
+                ],
+                ['By', by.includes('@') ? <EmailText key="b" value={by} /> : by],
+                ['Reason', reasonText(operation) ?? '—'],
+                ['When', <DateTime key="w" value={operation.createdAt} />],
+              ]}
+            />
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+function OperationsTable({ operations, currency, holdCancelled, voided }: ListProps) {
   return (
     // As the app's other tables: text columns keep a readable width and the table scrolls
-    // sideways on a phone.
+    // sideways when the screen is narrower than they are.
     <SidewaysTableContainer label="Operations">
       <Table
         size="small"
@@ -96,32 +177,13 @@ export function OperationsList({
                 {operationLabel(operation.kind, holdCancelled)}
               </TableCell>
               <TableCell sx={{ minWidth: 120, maxWidth: 240, overflowWrap: 'anywhere' }}>
-                <Chip
-                  size="small"
-                  variant="outlined"
-                  color={STATE_COLOR[operation.state]}
-                  label={OPERATION_STATE_LABELS[operation.state]}
-                />
-                {operation.errorCode || operation.errorMessage ? (
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    {outcomeNote(operation)}
-                  </Typography>
-                ) : null}
+                <Outcome operation={operation} />
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {operation.amount !== null
-                  ? formatMoney(operation.amount, currency)
-                  : operation.kind === 'void'
-                    ? // A void names no amount: it takes back the whole order.
-                      operation.state === 'approved' && voided !== null
-                      ? formatMoney(voided, currency)
-                      : 'Whole order'
-                    : '—'}
+                {amountText(operation, currency, voided)}
               </TableCell>
               {/* An e-mail address on one line: broken, it reads as two words. */}
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {operation.requestedBy ?? (operation.origin === 'gateway' ? 'gateway' : '—')}
-              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{requesterText(operation)}</TableCell>
               {/* Wide enough for a sentence a line: `anywhere` alone (for a long unbroken
                   token) would let the table squeeze the column to a word or less. */}
               <TableCell sx={{ minWidth: 280, maxWidth: 360, overflowWrap: 'anywhere' }}>
@@ -136,4 +198,31 @@ export function OperationsList({
       </Table>
     </SidewaysTableContainer>
   );
+}
+
+/**
+ * The operations on the order: the original one and every follow-up, with their outcome. A table
+ * from 600 px up; on a phone, a list of items that fits the width.
+ * `holdCancelled`: its returns only cancelled a hold (labels.ts `returnsCancelHold`).
+ */
+export function OperationsList({
+  operations,
+  currency,
+  holdCancelled = false,
+  voided = null,
+}: {
+  operations: Operation[];
+  currency: string;
+  holdCancelled?: boolean;
+  /** what the order's void took back (amounts-panel.tsx `voidedAmount`); null: not voided */
+  voided?: string | null;
+}) {
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's layout (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  if (operations.length === 0) {
+    return <Typography color="text.secondary">No operations recorded.</Typography>;
+  }
+  const props = { operations, currency, holdCancelled, voided };
+  return phone ? <OperationItems {...props} /> : <OperationsTable {...props} />;
 }

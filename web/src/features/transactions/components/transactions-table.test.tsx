@@ -56,7 +56,7 @@ describe('the transactions table', () => {
     expect(within(older!).queryByText(/outcome unknown/)).toBeNull();
   });
 
-  it('when the screen is a phone’s, then the order, its status and its amount come first; on a wide screen the creation time leads', () => {
+  it('when the screen is a phone’s, then the order with its status under it, and its amount beside them, come first; on a wide screen the creation time leads', () => {
     const headers = () =>
       within(screen.getByRole('table', { name: 'Transactions' }))
         .getAllByRole('columnheader')
@@ -71,7 +71,16 @@ describe('the transactions table', () => {
         />
       </MemoryRouter>,
     );
-    expect(headers().slice(0, 5)).toEqual(['Created', 'Order', 'Type', 'Status', 'Amount']);
+    expect(headers()).toEqual([
+      'Created',
+      'Order',
+      'Type',
+      'Status',
+      'Amount',
+      'Card',
+      'Customer',
+      'Endpoint',
+    ]);
     wide.unmount();
     // a phone: every max-width query matches
     vi.spyOn(window, 'matchMedia').mockImplementation((media: string): MediaQueryList =>
@@ -83,11 +92,31 @@ describe('the transactions table', () => {
         removeListener: () => undefined,
       }),
     );
-    const [phoneRow] = renderTable([row(1, { amount: '12.34' })]);
-    expect(headers().slice(0, 4)).toEqual(['Order', 'Status', 'Amount', 'Created']);
+    // Side by side, the order, a 'Partly returned' chip and the amount were wider than a 390 px
+    // screen: the amount ended off it. Stacked, the order and its status take one column.
+    const [phoneRow] = renderTable([
+      row(1, { amount: '1234.56', stage: 'partially_returned', unknownOperations: ['return'] }),
+    ]);
+    expect(headers()).toEqual([
+      'Order and status',
+      'Amount',
+      'Created',
+      'Type',
+      'Card',
+      'Customer',
+      'Endpoint',
+    ]);
     const cells = within(phoneRow!).getAllByRole('cell');
-    expect(cells[1]).toHaveTextContent('Approved');
-    expect(cells[2]).toHaveTextContent('€12.34');
+    expect(cells).toHaveLength(7);
+    const [order, amount] = cells;
+    expect(within(order!).getByRole('link', { name: 'Order 900001' })).toBeInTheDocument();
+    expect(order).toHaveTextContent('shop-1');
+    expect(within(order!).getByText('Approved')).toBeInTheDocument();
+    expect(within(order!).getByText('Partly returned')).toBeInTheDocument();
+    expect(within(order!).getByText('Return: outcome unknown')).toBeInTheDocument();
+    // The amount is alone in the second column, on one line.
+    expect(amount).toHaveTextContent(/^€1,234\.56$/);
+    expect(within(amount!).getByText('€1,234.56')).toHaveStyle({ whiteSpace: 'nowrap' });
     vi.restoreAllMocks();
   });
 });

@@ -114,34 +114,46 @@ const createdColumn = helper.accessor('createdAt', {
   cell: (info) => <DateTime value={info.getValue()} stacked />,
   sortDescFirst: true,
 });
+/** The order's link and, under it, the shop's own id for it. */
+function OrderCell({ row }: { row: TransactionSummary }) {
+  return (
+    <>
+      <Link
+        component={RouterLink}
+        to={`/transactions/${encodeURIComponent(row.id)}`}
+        sx={{ fontFamily: 'ui-monospace, monospace' }}
+        aria-label={`Order ${row.orderid}`}
+      >
+        {row.orderid}
+      </Link>
+      <Typography
+        variant="caption"
+        component="div"
+        color="text.secondary"
+        // Wide enough that a generated id (a UUID and a prefix) takes two or three lines, not seven:
+        // `anywhere` alone would let the table squeeze the column to the orderid's width.
+        sx={{ minWidth: 140, maxWidth: 220, overflowWrap: 'anywhere' }}
+      >
+        {row.clientOrderId}
+      </Typography>
+    </>
+  );
+}
+
+/** The status, the stage that undid the order or sent money back, and follow-ups in doubt. */
+function StatusCell({ row }: { row: TransactionSummary }) {
+  return (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <TransactionStatusChips status={row.status} stage={row.stage} drift={row.drift} returns />
+      <UnknownOperationChips status={row.status} kinds={row.unknownOperations ?? []} />
+    </Stack>
+  );
+}
+
 const orderColumn = helper.accessor('orderid', {
   header: 'Order',
   enableSorting: false,
-  cell: (info) => {
-    const row = info.row.original;
-    return (
-      <>
-        <Link
-          component={RouterLink}
-          to={`/transactions/${encodeURIComponent(row.id)}`}
-          sx={{ fontFamily: 'ui-monospace, monospace' }}
-          aria-label={`Order ${row.orderid}`}
-        >
-          {row.orderid}
-        </Link>
-        <Typography
-          variant="caption"
-          component="div"
-          color="text.secondary"
-          // Wide enough that a generated id (a UUID and a prefix) takes two or three lines, not seven:
-          // `anywhere` alone would let the table squeeze the column to the orderid's width.
-          sx={{ minWidth: 140, maxWidth: 220, overflowWrap: 'anywhere' }}
-        >
-          {row.clientOrderId}
-        </Typography>
-      </>
-    );
-  },
+  cell: (info) => <OrderCell row={info.row.original} />,
 });
 const typeColumn = helper.accessor('type', {
   header: 'Type',
@@ -151,20 +163,26 @@ const typeColumn = helper.accessor('type', {
 const statusColumn = helper.accessor('status', {
   header: 'Status',
   enableSorting: false,
-  cell: (info) => {
-    const row = info.row.original;
-    return (
-      <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-        <TransactionStatusChips
-          status={info.getValue()}
-          stage={row.stage}
-          drift={row.drift}
-          returns
-        />
-        <UnknownOperationChips status={info.getValue()} kinds={row.unknownOperations ?? []} />
-      </Stack>
-    );
-  },
+  cell: (info) => <StatusCell row={info.row.original} />,
+});
+/**
+ * A phone's first column: the order with its status chips under it. Beside each other, the
+ * order's id, the widest chip ('Partly returned') and the amount need some 450 px: the amount
+ * ended off a 390 px screen. Stacked, the column is as wide as the wider of the two, and the
+ * amount beside it fits.
+ */
+const orderAndStatusColumn = helper.accessor('orderid', {
+  id: 'orderAndStatus',
+  header: 'Order and status',
+  enableSorting: false,
+  cell: (info) => (
+    <Stack spacing={0.75} sx={{ alignItems: 'flex-start' }}>
+      <div>
+        <OrderCell row={info.row.original} />
+      </div>
+      <StatusCell row={info.row.original} />
+    </Stack>
+  ),
 });
 const amountColumn = helper.accessor('amount', {
   header: ({ column }) => (
@@ -226,12 +244,11 @@ const columns = helper.columns([
 ]);
 
 /**
- * On a phone, what support looks for first comes first: the order, its status and its amount fit
- * the width; the rest follows to the side.
+ * On a phone, what support looks for first comes first: the order and its status in one column,
+ * its amount beside it, fit the width; the rest follows to the side.
  */
 const phoneColumns = helper.columns([
-  orderColumn,
-  statusColumn,
+  orderAndStatusColumn,
   amountColumn,
   createdColumn,
   typeColumn,
