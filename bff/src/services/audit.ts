@@ -14,6 +14,7 @@ import type {
   AuditAnchor,
   AuditChainHead,
   AuditFilter,
+  AuditListItem,
   AuditOutcome,
   AuditRow,
   AuditVerifyReason,
@@ -30,6 +31,7 @@ import {
   type AuditLogTable,
   type Database,
 } from '../db/schema.js';
+import { resolveTargets, targetsNamedBy } from './audit-targets.js';
 import { canonicalJson, maskPans, redact } from './redact.js';
 
 /**
@@ -256,7 +258,14 @@ export class AuditLog {
     });
   }
 
-  #filtered(filter: AuditFilter): SelectQueryBuilder<Database, 'audit_log', object> {
+  /**
+   * The rows `filter` keeps; `targets` are the stored targets its `target` names (`targetsNamedBy`:
+   * the text itself, or the records whose orderid, e-mail, ... it is).
+   */
+  #filtered(
+    filter: AuditFilter,
+    targets: readonly string[] | null,
+  ): SelectQueryBuilder<Database, 'audit_log', object> {
     let q: SelectQueryBuilder<Database, 'audit_log', object> = this.#db.k.selectFrom('audit_log');
     if (filter.actor !== undefined) {
       const actor = filter.actor;
@@ -269,19 +278,25 @@ export class AuditLog {
         ? q.where('action', 'like', `${filter.action.replace(/[%_\\]/g, '')}%`)
         : q.where('action', '=', filter.action);
     }
-    if (filter.target !== undefined) q = q.where('target', '=', filter.target);
+    if (targets !== null) q = q.where('target', 'in', targets);
     if (filter.outcome !== undefined) q = q.where('outcome', '=', filter.outcome);
     if (filter.from !== undefined) q = q.where('at', '>=', Date.parse(filter.from));
     if (filter.to !== undefined) q = q.where('at', '<', Date.parse(filter.to));
     return q;
   }
 
+  /** The stored targets the filter's `target` names; null when it has none. */
+  async #targets(filter: AuditFilter): Promise<string[] | null> {
+    return filter.target === undefined ? null : targetsNamedBy(this.#db, filter.target);
+  }
+
+  /** A page of the filtered rows, newest first, each with what its target names (`targetRef`). */
   async list(
     filter: AuditFilter,
     page: number,
     pageSize: number,
-  ): Promise<{ items: AuditRow[]; total: number }> {
-    const base = this.#filtered(filter);
+  ): Promise<{ items: AuditListItem[]; total: number }> {
+    const base = this.#filtered(filter, await this.#targets(filter));
     const [rows, count] = await Promise.all([
       base
         .selectAll()
@@ -291,14 +306,18 @@ export class AuditLog {
         .execute(),
       base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { items: rows.map(toAuditRow), total: Number(count.n) };
+    return {
+      items: await resolveTargets(this.#db, rows.map(toAuditRow)),
+      total: Number(count.n),
+    };
   }
 
   /** The filtered rows oldest first, read in keyset batches (constant memory). */
   async *stream(filter: AuditFilter, batchSize = 2_000): AsyncGenerator<AuditRow> {
+    const targets = await this.#targets(filter);
     let after = 0;
     for (;;) {
-      const rows = await this.#filtered(filter)
+      const rows = await this.#filtered(filter, targets)
         .selectAll()
         .where('seq', '>', after)
         .orderBy('seq', 'asc')

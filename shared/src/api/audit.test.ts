@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AuditVerifyQuerySchema, formatAuditAnchor, parseAuditAnchor } from './audit.js';
+import {
+  AuditListResponseSchema,
+  AuditVerifyQuerySchema,
+  AuditVerifyResponseSchema,
+  formatAuditAnchor,
+  parseAuditAnchor,
+  type AuditRow,
+} from './audit.js';
 
 const hash = 'ab'.repeat(32);
 
@@ -39,5 +46,64 @@ describe('audit verify anchors', () => {
   it('when the verify query carries a parameter it does not know, then it is refused', () => {
     const result = AuditVerifyQuerySchema.safeParse({ anchr: `1:${hash}` });
     expect(result.error?.issues[0]?.code).toBe('unrecognized_keys');
+  });
+});
+
+describe('audit list targets', () => {
+  const row: AuditRow = {
+    seq: 3,
+    at: '2026-11-21T09:00:00.000Z',
+    actorId: 'u-1',
+    actorEmail: 'fay@example.com',
+    actorRoles: ['finance'],
+    action: 'transaction.capture',
+    target: 'transaction:0f1e2d3c-4b5a-4697-8877-665544332211',
+    summary: {},
+    outcome: 'success',
+    errorCode: null,
+    requestId: null,
+    ip: null,
+    userAgent: null,
+    prevHash: hash,
+    hash,
+  };
+  const page = (items: unknown[]) => ({ items, page: 1, pageSize: 50, total: items.length });
+
+  it('when a list row carries what its target names, then it is kept beside the raw target', () => {
+    const ref = {
+      kind: 'transaction',
+      id: '0f1e2d3c-4b5a-4697-8877-665544332211',
+      label: '9000123',
+    };
+    const parsed = AuditListResponseSchema.parse(page([{ ...row, targetRef: ref }]));
+    expect(parsed.items[0]).toEqual({ ...row, targetRef: ref });
+  });
+
+  it('when a list row carries no resolved target, then it reads as null (the raw target is all there is)', () => {
+    expect(AuditListResponseSchema.parse(page([row])).items[0]?.targetRef).toBeNull();
+    expect(
+      AuditListResponseSchema.parse(page([{ ...row, targetRef: null }])).items[0]?.targetRef,
+    ).toBeNull();
+  });
+
+  it('when a target is of a kind the contract does not know, then the reply is refused', () => {
+    const result = AuditListResponseSchema.safeParse(
+      page([{ ...row, targetRef: { kind: 'thing', id: '1', label: 'x' } }]),
+    );
+    expect(result.success).toBe(false);
+  });
+
+  it('when a verification says which row records it, then that row is kept; a reply without it still parses', () => {
+    const reply = {
+      ok: true,
+      rowsChecked: 42,
+      verifiedUpToSeq: 42,
+      firstBrokenSeq: null,
+      reason: null,
+      head: { seq: 42, hash, createdAt: '2026-11-21T09:00:00.000Z' },
+    };
+    expect(AuditVerifyResponseSchema.parse({ ...reply, recordedSeq: 43 }).recordedSeq).toBe(43);
+    expect(AuditVerifyResponseSchema.parse(reply).recordedSeq).toBeUndefined();
+    expect(AuditVerifyResponseSchema.safeParse({ ...reply, recordedSeq: 0 }).success).toBe(false);
   });
 });

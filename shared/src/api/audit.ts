@@ -58,6 +58,11 @@ export const AuditFilterSchema = z
     actor: z.string().trim().min(1).max(254).optional(),
     /** exact action, or a prefix ending in `.` (e.g. `user.`) */
     action: z.string().trim().min(1).max(100).optional(),
+    /**
+     * the target as stored (`transaction:<id>`), or what the screens name it by (`AuditTargetRef`'s
+     * label): a transaction's, payout's or payment link's orderid or client_orderid, a
+     * subscription's recurring-payment id or client_orderid, a user's e-mail; or a record's id
+     */
     target: z.string().trim().min(1).max(200).optional(),
     outcome: AuditOutcomeSchema.optional(),
     /** inclusive lower bound */
@@ -76,7 +81,46 @@ export const AuditListQuerySchema = AuditFilterSchema.extend({
 export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;
 export type AuditListQueryInput = z.input<typeof AuditListQuerySchema>;
 
-export const AuditListResponseSchema = pageOf(AuditRowSchema);
+/**
+ * Kinds of target the list resolves (a row's `target` is `<kind>:<id>`): `link` is a payment link,
+ * `user` also stands for an `account:<e-mail>` target (a sign-in) whose e-mail is a user's.
+ */
+export const AUDIT_TARGET_KINDS = [
+  'transaction',
+  'payout',
+  'link',
+  'subscription',
+  'user',
+  'view',
+] as const;
+export const AuditTargetKindSchema = z.enum(AUDIT_TARGET_KINDS);
+export type AuditTargetKind = z.infer<typeof AuditTargetKindSchema>;
+
+/**
+ * What a row's target names, looked up when the list is read (it is no part of the row or its
+ * hash: the row keeps the raw `target`, the evidence). `id` is the record's id (its page's
+ * address); `label` what people know it by: a transaction's, payout's or payment link's gateway
+ * orderid (its client_orderid until the gateway named it), a subscription's recurring-payment id
+ * (likewise), a user's e-mail, a saved view's name.
+ */
+export const AuditTargetRefSchema = z.object({
+  kind: AuditTargetKindSchema,
+  id: z.string(),
+  label: z.string(),
+});
+export type AuditTargetRef = z.infer<typeof AuditTargetRefSchema>;
+
+/**
+ * A row of `GET /api/audit`: the stored row and its target resolved. `targetRef` is null when the
+ * row has no target, one of a kind not resolved, or one that names nothing any more (deleted):
+ * the raw `target` is then all there is to show. (Absent reads as null.)
+ */
+export const AuditListItemSchema = AuditRowSchema.extend({
+  targetRef: AuditTargetRefSchema.nullable().default(null),
+});
+export type AuditListItem = z.infer<typeof AuditListItemSchema>;
+
+export const AuditListResponseSchema = pageOf(AuditListItemSchema);
 export type AuditListResponse = z.infer<typeof AuditListResponseSchema>;
 
 /**
@@ -220,5 +264,10 @@ export const AuditVerifyResponseSchema = z.object({
   firstBrokenSeq: z.number().int().nullable(),
   reason: AuditVerifyReasonSchema.nullable(),
   head: AuditChainHeadSchema.nullable(),
+  /**
+   * The row that records this verification (`audit.verify`), written after `head` was read: the
+   * log's row count is then at least `head.seq + 1`. Absent from a reply that does not say.
+   */
+  recordedSeq: z.number().int().positive().optional(),
 });
 export type AuditVerifyResponse = z.infer<typeof AuditVerifyResponseSchema>;

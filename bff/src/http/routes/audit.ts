@@ -77,7 +77,11 @@ export function auditHandlers(s: Services) {
       { head: head === null ? null : { seq: head.seq, hash: head.hash }, ok },
       'audit chain head',
     );
-    return { kind: 'json', status: 200, body: result };
+    // Its own row is appended here rather than by the runner, so that the reply can say which it
+    // is: the list then shows one row more than the head, and the screen says why.
+    const recordedSeq = await s.audit.append(ctx.attemptEntry(null));
+    ctx.audit.recorded = true;
+    return { kind: 'json', status: 200, body: { ...result, recordedSeq } };
   };
 
   const exportRows: Handler = (ctx) => {

@@ -11,6 +11,8 @@ import { userLocale } from '../../../lib/format';
 
 export const auditKeys = {
   all: ['audit'] as const,
+  /** every page and filter of the list */
+  lists: ['audit', 'list'] as const,
   list: (query: AuditListQuery) => ['audit', 'list', query] as const,
   verify: ['audit', 'verify'] as const,
   /** a verification against a recorded head (`<seq>:<hash>`), or of the chain alone (null) */

@@ -98,6 +98,8 @@ export function AuditFilters({
         />
         <TextField
           label="Target"
+          // What the Target column shows finds its rows, as does the target as stored.
+          placeholder="orderid, e-mail, or as stored"
           value={draft.target}
           onChange={set('target')}
           fullWidth

@@ -4,9 +4,11 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import {
   ROLE_LABELS,
+  type AuditListItem,
   type AuditListResponse,
   type AuditOutcome,
-  type AuditRow,
+  type AuditTargetKind,
+  type AuditTargetRef,
 } from '@paydesk/shared/api';
 import {
   createColumnHelper,
@@ -17,15 +19,17 @@ import {
   type Updater,
 } from '@tanstack/react-table';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { CopyButton } from '../../../components/copyable-text';
 import { DataTable } from '../../../components/data-table';
 import { Pager } from '../../../components/pager';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
 import { PAGE_SIZES } from '../api/audit-search-params';
+import { summaryText } from '../api/audit-summary';
 
 const features = tableFeatures({ rowPaginationFeature });
-const helper = createColumnHelper<typeof features, AuditRow>();
+const helper = createColumnHelper<typeof features, AuditListItem>();
 
 const OUTCOME_COLOR: Record<AuditOutcome, 'success' | 'warning' | 'error'> = {
   success: 'success',
@@ -37,7 +41,7 @@ const OUTCOME_COLOR: Record<AuditOutcome, 'success' | 'warning' | 'error'> = {
 /** Longer summaries start clamped to three lines so one verbose row does not push the rest away. */
 const CLAMP_OVER_CHARS = 160;
 
-function AuditDetails({ row }: { row: AuditRow }) {
+function AuditDetails({ row }: { row: AuditListItem }) {
   const text = summaryText(row.summary);
   const long = text.length > CLAMP_OVER_CHARS;
   const [expanded, setExpanded] = useState(false);
@@ -92,31 +96,70 @@ function AuditDetails({ row }: { row: AuditRow }) {
   );
 }
 
-/** A value of the summary in words: nested objects as "key: value" pairs, a labelled one by its label. */
-function valueText(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    return String(value);
+const TARGET_KIND_LABELS: Record<AuditTargetKind, string> = {
+  transaction: 'Transaction',
+  payout: 'Payout',
+  link: 'Payment link',
+  subscription: 'Subscription',
+  user: 'User',
+  view: 'Saved view',
+};
+
+/**
+ * The screen that shows a target, null when none does. The audit log is for auditors, who may open
+ * each of these screens (web/src/features/shell/navigation.ts); a user's is the users list.
+ */
+function targetPath(ref: AuditTargetRef): string | null {
+  const id = encodeURIComponent(ref.id);
+  switch (ref.kind) {
+    case 'transaction':
+      return `/transactions/${id}`;
+    case 'payout':
+      return `/payouts/${id}`;
+    case 'link':
+      return `/payment-links/${id}`;
+    case 'subscription':
+      return `/subscriptions/${id}`;
+    case 'user':
+      return '/users';
+    case 'view':
+      return null;
   }
-  if (Array.isArray(value)) return value.map(valueText).join(', ');
-  if (typeof value === 'object') {
-    // A destination, a card: its label says it best ("Visa •••• 1111").
-    if ('label' in value && typeof value.label === 'string') return value.label;
-    return Object.entries(value)
-      .filter(([, inner]) => inner !== null && inner !== undefined)
-      .map(([key, inner]) => `${key} ${valueText(inner)}`)
-      .join(', ');
-  }
-  return JSON.stringify(value);
 }
 
-/** The summary as "key: value" pairs; keys with no value (null) are left out. */
-function summaryText(summary: Record<string, unknown>): string {
-  return Object.entries(summary)
-    .filter(([, value]) => value !== null && value !== undefined)
-    .map(([key, value]) => `${key}: ${valueText(value)}`)
-    .join(' · ');
+/**
+ * What the target names (an orderid, an e-mail), linked to its page, and what kind of record it
+ * is; the target as stored, the evidence, is its tooltip (and in the exports). A target that
+ * names nothing any more, or of a kind not resolved, shows as stored.
+ */
+function AuditTarget({ row }: { row: AuditListItem }) {
+  const { target, targetRef: ref } = row;
+  const sx = { minWidth: 110, maxWidth: 180, overflowWrap: 'anywhere' } as const;
+  if (target === null || ref === null) {
+    return (
+      <Typography variant="body2" component="div" sx={sx}>
+        {target ?? '—'}
+      </Typography>
+    );
+  }
+  const path = targetPath(ref);
+  const text = ref.kind === 'user' ? <EmailText value={ref.label} /> : ref.label;
+  return (
+    <Box sx={sx} title={target}>
+      <Typography variant="body2" component="div">
+        {path === null ? (
+          text
+        ) : (
+          <Link component={RouterLink} to={path}>
+            {text}
+          </Link>
+        )}
+      </Typography>
+      <Typography variant="caption" component="div" color="text.secondary">
+        {TARGET_KIND_LABELS[ref.kind]}
+      </Typography>
+    </Box>
+  );
 }
 
 const columns = helper.columns([
@@ -154,15 +197,7 @@ const columns = helper.columns([
   }),
   helper.accessor('target', {
     header: 'Target',
-    cell: (info) => (
-      <Typography
-        variant="body2"
-        component="div"
-        sx={{ minWidth: 110, maxWidth: 160, overflowWrap: 'anywhere' }}
-      >
-        {info.getValue() ?? '—'}
-      </Typography>
-    ),
+    cell: (info) => <AuditTarget row={info.row.original} />,
   }),
   helper.accessor('outcome', {
     header: 'Outcome',

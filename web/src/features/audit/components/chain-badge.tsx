@@ -14,7 +14,7 @@ import {
   type AuditVerifyResponse,
 } from '@paydesk/shared/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { CopyButton } from '../../../components/copyable-text';
 import { describeError } from '../../../lib/api-client';
 import { formatCount, formatUtc } from '../../../lib/format';
@@ -37,8 +37,23 @@ interface Verdict {
   tone: 'success' | 'error' | 'warning' | 'default';
 }
 
+/**
+ * Which row records the verification: it is written after the head was read, so the log (and the
+ * list, refreshed after each verification) holds one row more than the head.
+ */
+function recordedAs(result: AuditVerifyResponse): string {
+  return result.recordedSeq === undefined
+    ? ''
+    : ` This check is recorded as row #${result.recordedSeq}.`;
+}
+
 /** `result` of a verification, against the recorded head `anchor` (`<seq>:<hash>`) when given. */
 function verdict(result: AuditVerifyResponse, anchor: string | null): Verdict {
+  const shown = verdictOf(result, anchor);
+  return { ...shown, detail: `${shown.detail}${recordedAs(result)}` };
+}
+
+function verdictOf(result: AuditVerifyResponse, anchor: string | null): Verdict {
   const anchorSeq = anchor === null ? undefined : parseAuditAnchor(anchor)?.seq;
   if (result.ok) {
     if (result.verifiedUpToSeq === null) {
@@ -193,6 +208,16 @@ export function ChainBadge() {
   const client = useQueryClient();
   const [anchor, setAnchor] = useState<string | null>(null);
   const verify = useQuery(auditVerifyQueryOptions(anchor));
+  // Each verification writes a row: once one is answered, the list is read again so that its
+  // count and newest rows include that row. Not for a verdict answered before (cached from an
+  // earlier visit, or of a head verified before): the list read since holds its row already.
+  const answeredAt = Math.max(verify.dataUpdatedAt, verify.errorUpdatedAt);
+  const seen = useRef(answeredAt);
+  useEffect(() => {
+    if (answeredAt <= seen.current) return;
+    seen.current = answeredAt;
+    void client.invalidateQueries({ queryKey: auditKeys.lists });
+  }, [answeredAt, client]);
   const verifyAgainst = (next: string) => {
     // Each attempt is answered afresh, the same head again too: its earlier verdict (cached for a
     // minute) is dropped, so the badge says "Verifying…" until this attempt's reply.

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import type { AuditListItem, AuditRow, AuditVerifyResponse } from '@paydesk/shared/api';
 import { FakeBff, makeAuditRow } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -60,7 +61,7 @@ describe('audit log screen', () => {
     const app = renderApp('/audit', bff);
     const toggle = await screen.findByRole('button', { name: "Show all of row 2's details" });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.getByText(`body: ${body}`)).toBeInTheDocument();
+    expect(screen.getByText(`Request: ${body}`)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: "Show all of row 1's details" })).toBeNull();
     await app.user.click(toggle);
     expect(screen.getByRole('button', { name: "Show less of row 2's details" })).toHaveAttribute(
@@ -85,9 +86,120 @@ describe('audit log screen', () => {
     });
     renderApp('/audit', bff);
     expect(
-      await screen.findByText('amount: 5.00 · destination: Visa •••• 1111 · limits: daily 100.00'),
+      await screen.findByText('Amount: 5.00 · Destination: Visa •••• 1111 · Limits: daily 100.00'),
     ).toBeInTheDocument();
     expect(screen.queryByText(/null|\{/)).toBeNull();
+  });
+
+  it('when a row’s details have camelCase keys, then known ones read as labels and others as words; values stay as recorded', async () => {
+    const bff = new FakeBff({
+      audit: [
+        makeAuditRow(1, {
+          action: 'transaction.return',
+          summary: {
+            operation: 'return',
+            body: { amount: '1.00', reasonCode: 'customer_request' },
+            idempotencyKey: 'demo-key-1',
+            replayed: false,
+            gatewaySerial: 'serial-1',
+            someNewFact: 'x',
+          },
+        }),
+      ],
+    });
+    renderApp('/audit', bff);
+    expect(
+      await screen.findByText(
+        'Operation: return · Request: amount 1.00, reason code customer_request · Idempotency key: demo-key-1 · Replayed (stored reply): false · Gateway serial: serial-1 · Some new fact: x',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/idempotencyKey|replayed:|reasonCode|someNewFact/)).toBeNull();
+  });
+
+  it('when a row’s target names a record, then the Target shows what people know it by, linked to its page, with the stored target as its tooltip; one that names nothing shows as stored', async () => {
+    const tx = '0f1e2d3c-4b5a-4697-8877-665544332211';
+    const payout = '1a2b3c4d-0000-4000-8000-000000000001';
+    const link = '1a2b3c4d-0000-4000-8000-000000000002';
+    const plan = '1a2b3c4d-0000-4000-8000-000000000003';
+    const gone = '1a2b3c4d-0000-4000-8000-000000000004';
+    const rows: AuditListItem[] = [
+      {
+        ...makeAuditRow(6, { target: `transaction:${tx}` }),
+        targetRef: { kind: 'transaction', id: tx, label: '9000123' },
+      },
+      {
+        ...makeAuditRow(5, { target: `payout:${payout}` }),
+        targetRef: { kind: 'payout', id: payout, label: '9000200' },
+      },
+      {
+        ...makeAuditRow(4, { target: `link:${link}` }),
+        targetRef: { kind: 'link', id: link, label: 'pd-link-2' },
+      },
+      {
+        ...makeAuditRow(3, { target: `subscription:${plan}` }),
+        targetRef: { kind: 'subscription', id: plan, label: '223706339' },
+      },
+      {
+        ...makeAuditRow(2, { target: 'user:u-2' }),
+        targetRef: { kind: 'user', id: 'u-2', label: 'sam@example.com' },
+      },
+      { ...makeAuditRow(1, { target: `transaction:${gone}` }), targetRef: null },
+    ];
+    const audit: AuditRow[] = rows;
+    renderApp('/audit', new FakeBff({ audit }));
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    const [, ...body] = within(table).getAllByRole('row');
+    const cases = [
+      ['9000123', `/transactions/${tx}`, 'Transaction', `transaction:${tx}`],
+      ['9000200', `/payouts/${payout}`, 'Payout', `payout:${payout}`],
+      ['pd-link-2', `/payment-links/${link}`, 'Payment link', `link:${link}`],
+      ['223706339', `/subscriptions/${plan}`, 'Subscription', `subscription:${plan}`],
+      ['sam@example.com', '/users', 'User', 'user:u-2'],
+    ] as const;
+    cases.forEach(([label, href, kind, raw], i) => {
+      const row = body[i]!;
+      const anchor = within(row).getByRole('link', { name: label });
+      expect(anchor).toHaveAttribute('href', href);
+      expect(within(row).getByText(kind)).toBeInTheDocument();
+      expect(anchor.closest('[title]')).toHaveAttribute('title', raw);
+      expect(within(row).queryByText(raw)).toBeNull();
+    });
+    // A target that no longer resolves is evidence all the same: shown as stored, with no link.
+    const last = body[5]!;
+    expect(within(last).getByText(`transaction:${gone}`)).toBeInTheDocument();
+    expect(within(last).queryByRole('link')).toBeNull();
+  });
+
+  it('when the chain is verified, then the list is read again to hold the verification’s own row, and the badge says which row that is', async () => {
+    const bff = new FakeBff();
+    // As the BFF does: each verification reads the head, then writes its own row after it.
+    bff.on('GET /api/audit/verify', () => {
+      const head = bff.audit.at(-1)!;
+      const recordedSeq = head.seq + 1;
+      bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify', target: null }));
+      const reply: AuditVerifyResponse = {
+        ok: true,
+        rowsChecked: head.seq,
+        verifiedUpToSeq: head.seq,
+        firstBrokenSeq: null,
+        reason: null,
+        head: { seq: head.seq, hash: head.hash, createdAt: head.at },
+        recordedSeq,
+      };
+      return { status: 200, body: reply };
+    });
+    const app = renderApp('/audit', bff);
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+    expect(screen.getByText(/This check is recorded as row #121\./)).toBeInTheDocument();
+    expect(await screen.findByText('121 rows')).toBeInTheDocument();
+    const newest = () =>
+      within(screen.getByRole('table', { name: 'Audit log' })).getAllByRole('row')[1];
+    expect(newest()).toHaveTextContent(/^121.*audit\.verify/);
+    await app.user.click(screen.getByRole('button', { name: 'Verify the chain again' }));
+    expect(await screen.findByText('Chain verified up to row 121')).toBeInTheDocument();
+    expect(screen.getByText(/This check is recorded as row #122\./)).toBeInTheDocument();
+    expect(await screen.findByText('122 rows')).toBeInTheDocument();
+    expect(newest()).toHaveTextContent(/^122/);
   });
 
   it('when a row has a request id, then a button copies the whole id, for the keyboard too', async () => {
