@@ -128,6 +128,8 @@ export function createApp(deps: AppDeps): App {
     // Payout and payment-link changes reach `GET /api/events` (and other instances) like transactions'.
     bus: payments.bus,
   });
+  // A search or lookup of a payout's order (awaiting approval: no transaction yet) leads to it.
+  payments.payoutOrders.attach(payouts.services.payouts);
   // A payout's callback reaches the payments receiver; its status check becomes due at once.
   payments.bus.subscribe((event) => {
     payouts.onTransactionEvent(event);

@@ -13,6 +13,7 @@ import { Idempotency } from './idempotency.js';
 import { Ledger } from './ledger.js';
 import { OperationsService } from './operations.js';
 import { resolveOptions, type PaymentsOptions, type PaymentsOptionsInput } from './options.js';
+import { PayoutOrders } from './payout-orders.js';
 import { TransactionQueries } from './queries.js';
 import { Reconciler } from './reconciler.js';
 import { RebillService } from './rebills.js';
@@ -51,6 +52,11 @@ export interface Payments {
     subscriptions: SubscriptionsService;
   };
   reconciler: Reconciler;
+  /**
+   * Where the transactions search and the lookup learn that an order is a payout's: app.ts attaches
+   * the payouts module (`payoutOrders.attach(payouts.services.payouts)`); unattached, none is.
+   */
+  payoutOrders: PayoutOrders;
   /** stops the reconciler and closes the bus */
   close(): Promise<void>;
 }
@@ -63,7 +69,8 @@ export function createPayments(deps: PaymentsDeps): Payments {
     createGatewayClient(deps.config, deps.clock, options.gatewayTimeoutMs, deps.logger);
   const ledger = new Ledger(deps.db, deps.clock, deps.audit, bus, options);
   const endpointIds = configuredEndpointIds(deps.config);
-  const transactions = new TransactionsService(ledger, gateway, endpointIds);
+  const payoutOrders = new PayoutOrders();
+  const transactions = new TransactionsService(ledger, gateway, endpointIds, payoutOrders);
   const idempotency = new Idempotency(ledger.k, deps.clock, options.idempotencyRetentionMs);
   const operations = new OperationsService(ledger, gateway, options.cardRefVersion, idempotency);
   const callbacks = new CallbackReceiver(
@@ -76,7 +83,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
   );
   const rebills = new RebillService(ledger, gateway, deps.config);
   const subscriptions = new SubscriptionsService(ledger.k, deps.clock, gateway, deps.config);
-  const queries = new TransactionQueries(ledger.k, deps.clock);
+  const queries = new TransactionQueries(ledger.k, deps.clock, payoutOrders);
   const reconciler = new Reconciler(ledger, transactions, idempotency, deps.logger);
   return {
     clock: deps.clock,
@@ -95,6 +102,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
       subscriptions,
     },
     reconciler,
+    payoutOrders,
     close: async () => {
       await reconciler.stop();
       await bus.close();

@@ -202,7 +202,7 @@ for (const variant of DB_VARIANTS) {
             { client_orderid: only.clientOrderId, endpointId: '1001' },
             actor,
           );
-          expect(found.detail.orderid).toBe(only.orderid);
+          expect(found).toMatchObject({ kind: 'transaction', detail: { orderid: only.orderid } });
         } finally {
           await payments.close();
         }

@@ -23,6 +23,7 @@ import { AppError } from '../errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
+import { PayoutOrders } from './payout-orders.js';
 import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary } from './records.js';
 import { attentionCounts, unknownOutcomeIds, windowStats } from './stats.js';
 
@@ -96,6 +97,7 @@ export class TransactionQueries {
   constructor(
     private readonly k: PayDb,
     private readonly clock: Clock,
+    private readonly payoutOrders: PayoutOrders = new PayoutOrders(),
   ) {}
 
   private filtered(filter: TransactionFilter): Q {
@@ -157,8 +159,16 @@ export class TransactionQueries {
     return out.orderBy(col, desc ? 'desc' : 'asc').orderBy('id', desc ? 'desc' : 'asc');
   }
 
-  /** `query` as TransactionListQuerySchema parsed it (its ranges checked there, for every caller). */
-  async list(query: TransactionListQuery): Promise<TransactionPage> {
+  /**
+   * `query` as TransactionListQuerySchema parsed it (its ranges checked there, for every caller).
+   * `payouts`: whether the caller may read payouts (`mayReadPayouts`); then a search that finds no
+   * transaction names the payout whose orderid or client_orderid it is (`payouts`), one more
+   * indexed query on an empty first page only.
+   */
+  async list(
+    query: TransactionListQuery,
+    { payouts = false }: { payouts?: boolean } = {},
+  ): Promise<TransactionPage> {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor, query.sort);
     const base = this.filtered(query);
     const [rows, count] = await Promise.all([
@@ -195,6 +205,10 @@ export class TransactionQueries {
     const unknownKinds = await this.unknownOperationKinds(
       page.filter((row) => row.unknown_ops === true || Number(row.unknown_ops) === 1),
     );
+    const payoutOrders =
+      payouts && query.q !== undefined && page.length === 0 && after === null
+        ? await this.payoutOrders.named(query.q)
+        : [];
     return {
       items: page.map(({ unknown_ops: _, ...row }) => ({
         ...toSummary(row),
@@ -205,6 +219,7 @@ export class TransactionQueries {
         : null,
       total: Math.min(total, TOTAL_CAP),
       totalCapped: total > TOTAL_CAP,
+      ...(payoutOrders.length === 0 ? {} : { payouts: payoutOrders }),
     };
   }
 

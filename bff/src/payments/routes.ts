@@ -21,6 +21,7 @@ import {
   liveEventName,
   type OperationResult,
   type LiveEvent,
+  type LookupPayoutReply,
 } from '@paydesk/shared/api';
 import { AppError, invalidParam, parseInput } from '../errors.js';
 import {
@@ -35,9 +36,11 @@ import type { RouteRule } from '../http/route-table.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { noteFailure } from '../logger.js';
 import { auditAmount } from '../services/audit.js';
+import { parseRoles } from '../services/users.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
 import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
+import { mayReadPayouts } from './payout-orders.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 import type { Payments } from './index.js';
 import { requireRsaKey } from './subscriptions.js';
@@ -58,6 +61,11 @@ function transactionId(ctx: RouteContext): string {
 function actorOf(ctx: RouteContext): ActorInfo {
   const auth = requireAuth(ctx);
   return { id: auth.user.id, email: auth.user.email };
+}
+
+/** Whether the caller may be led to a payout (`mayReadPayouts`: the payouts' own read rule). */
+function payoutReader(ctx: RouteContext): boolean {
+  return mayReadPayouts(parseRoles(requireAuth(ctx).user.roles));
 }
 
 export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
@@ -117,7 +125,11 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
   return {
     'GET /api/transactions': async (ctx) => {
       const q = parseInput(TransactionListQuerySchema, ctx.req.query, 'query');
-      return { kind: 'json', status: 200, body: await services.queries.list(q) };
+      return {
+        kind: 'json',
+        status: 200,
+        body: await services.queries.list(q, { payouts: payoutReader(ctx) }),
+      };
     },
     'GET /api/transactions/export': (ctx) => {
       const query = parseInput(TransactionExportQuerySchema, ctx.req.query, 'query');
@@ -135,12 +147,20 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     'POST /api/transactions/lookup': async (ctx) => {
       const body = parseInput(LookupBodySchema, ctx.req.body ?? {}, 'body');
       ctx.audit.summary = { ...body };
-      const { detail, created } = await services.transactions.lookup(
+      const result = await services.transactions.lookup(
         body,
         actorOf(ctx),
         // the stop under way (shutdown.ts ends the streams first): no further endpoint is asked
         () => p.streams.closed,
+        { payouts: payoutReader(ctx) },
       );
+      if (result.kind === 'payout') {
+        const { payout } = result;
+        ctx.audit.target = `payout:${payout.id}`;
+        ctx.audit.summary = { ...body, payout: payout.id, state: payout.state, created: false };
+        return { kind: 'json', status: 200, body: { payout } satisfies LookupPayoutReply };
+      }
+      const { detail, created } = result;
       ctx.audit.target = `transaction:${detail.id}`;
       ctx.audit.summary = { ...body, status: detail.status, created };
       return { kind: 'json', status: 200, body: detail };

@@ -1,10 +1,12 @@
 // Support's view of an order: look it up at the gateway (`status`), refresh it, read it.
-import type {
-  DriftReviewBody,
-  LookupBody,
-  LookupCandidate,
-  LookupConflictDetails,
-  TransactionDetail,
+import {
+  PAYOUT_SENT_STATES,
+  type DriftReviewBody,
+  type LookupBody,
+  type LookupCandidate,
+  type LookupConflictDetails,
+  type PayoutOrder,
+  type TransactionDetail,
 } from '@paydesk/shared/api';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import { AppError } from '../errors.js';
@@ -15,6 +17,7 @@ import { reviewDrift, type ReviewAudit } from './drift.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
+import { PayoutOrders } from './payout-orders.js';
 import { gatewayOrderId } from './rebills.js';
 import { asTransactionType } from './records.js';
 
@@ -28,11 +31,17 @@ export interface StatusAnswer {
   view: GatewayView | null;
 }
 
+/** What a lookup found: the order (learned now or refreshed), or the payout it belongs to. */
+export type LookupResult =
+  | { kind: 'transaction'; detail: TransactionDetail; created: boolean }
+  | { kind: 'payout'; payout: PayoutOrder };
+
 export class TransactionsService {
   constructor(
     private readonly ledger: Ledger,
     private readonly gateway: GatewayClient,
     private readonly endpointIds: readonly string[],
+    private readonly payoutOrders: PayoutOrders = new PayoutOrders(),
   ) {}
 
   /** Asks the gateway `status` for one order on one endpoint (never throws for the network). */
@@ -64,12 +73,15 @@ export class TransactionsService {
    * nothing recorded. An endpoint that does not answer ends the lookup (503), and so does a stop
    * under way (`stopping`, before each endpoint): each further endpoint could take
    * GATEWAY_TIMEOUT_MS, past the shutdown timeout that would cut the request.
+   * `payouts`: whether the caller may read payouts (`mayReadPayouts`); then an order that is a
+   * payout's not yet sent is answered with the payout (`unsentPayoutOrder`), asked nowhere.
    */
   async lookup(
     body: LookupBody,
     actor: ActorInfo,
     stopping: () => boolean = () => false,
-  ): Promise<{ detail: TransactionDetail; created: boolean }> {
+    { payouts = false }: { payouts?: boolean } = {},
+  ): Promise<LookupResult> {
     let clientOrderId = body.client_orderid;
     if (body.endpointId !== undefined && !this.endpointIds.includes(body.endpointId)) {
       throw new AppError(
@@ -85,6 +97,10 @@ export class TransactionsService {
           ],
         },
       );
+    }
+    if (payouts) {
+      const payout = await this.unsentPayoutOrder(body);
+      if (payout !== null) return { kind: 'payout', payout };
     }
     let endpoints = body.endpointId === undefined ? [...this.endpointIds] : [body.endpointId];
     if (body.orderid !== undefined) {
@@ -140,7 +156,7 @@ export class TransactionsService {
       }
       const { outcome, view } = await this.askStatus(endpointId, body.orderid, clientOrderId);
       if (view !== null && body.orderid !== undefined)
-        return this.learn(endpointId, { outcome, view }, actor);
+        return { kind: 'transaction', ...(await this.learn(endpointId, { outcome, view }, actor)) };
       // One order shown on several endpoints (one merchant's endpoints may share it): one match.
       if (view !== null && !found.some((f) => f.view.orderid === view.orderid))
         found.push({ endpointId, outcome, view });
@@ -159,7 +175,8 @@ export class TransactionsService {
       }
     }
     const [only, ...others] = found;
-    if (only !== undefined && others.length === 0) return this.learn(only.endpointId, only, actor);
+    if (only !== undefined && others.length === 0)
+      return { kind: 'transaction', ...(await this.learn(only.endpointId, only, actor)) };
     // What the caller typed is named back, a card-number-like value only masked (BIN, last four).
     const which = maskPans(
       body.orderid === undefined ? `client_orderid ${clientOrderId}` : `order ${body.orderid}`,
@@ -174,6 +191,41 @@ export class TransactionsService {
       'NOT_FOUND',
       `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,
     );
+  }
+
+  /**
+   * The payout whose order `body` names (its orderid, its client_orderid, both; on its endpoint if
+   * one is given) when that order is the payout's alone: its money order not sent
+   * (PAYOUT_SENT_STATES: a payout-check awaiting approval, a held payout, one rejected or lapsed)
+   * and not learned as a transaction (an order a lookup recorded before stays the transaction it
+   * is). Asking the gateway would only record the payout-check as a transaction of its own, beside
+   * the payout that already follows it. Null: the lookup goes on as for any order.
+   */
+  private async unsentPayoutOrder(body: LookupBody): Promise<PayoutOrder | null> {
+    const term = body.orderid ?? body.client_orderid;
+    if (term === undefined) return null;
+    const payout = (await this.payoutOrders.named(term)).find(
+      (p) =>
+        (body.orderid === undefined || p.orderid === body.orderid) &&
+        (body.client_orderid === undefined || p.clientOrderId === body.client_orderid) &&
+        (body.endpointId === undefined || p.endpointId === body.endpointId) &&
+        !PAYOUT_SENT_STATES.has(p.state),
+    );
+    if (payout === undefined) return null;
+    const { orderid } = payout;
+    const learned = await this.ledger.k
+      .selectFrom('transactions')
+      .select('id')
+      .where((eb) =>
+        orderid === null
+          ? eb.and([
+              eb('client_orderid', '=', payout.clientOrderId),
+              eb('endpoint_id', '=', payout.endpointId),
+            ])
+          : eb('orderid', '=', orderid),
+      )
+      .executeTakeFirst();
+    return learned === undefined ? payout : null;
   }
 
   /** The 409 of a lookup that found several orders: each named, none recorded. */

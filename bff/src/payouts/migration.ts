@@ -266,6 +266,22 @@ export function payoutQueueIndexMigration(): Migration {
   };
 }
 
+export const PAYOUT_ORDER_INDEX_MIGRATION_NAME = '0020-payout-order-index';
+
+/**
+ * The transactions search and the lookup find the payout a gateway order belongs to (a payout
+ * awaiting approval is no transaction yet) by its orderid or client_orderid: one query, `orderid =
+ * ? or client_orderid = ?`, each side read from an index (client_orderid's is its unique
+ * constraint's), never every payout.
+ */
+export function payoutOrderIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index payouts_orderid on payouts (orderid)`.execute(db);
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...payoutsMigrations(kind) }` after the payments one. */
 export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -274,6 +290,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_HOLD_LAPSE_MIGRATION_NAME]: payoutHoldLapseMigration(kind),
     [PAYOUT_PREPARE_KEY_MIGRATION_NAME]: payoutPrepareKeyMigration(),
     [PAYOUT_QUEUE_INDEX_MIGRATION_NAME]: payoutQueueIndexMigration(),
+    [PAYOUT_ORDER_INDEX_MIGRATION_NAME]: payoutOrderIndexMigration(),
   };
 }
 
@@ -301,6 +318,7 @@ export async function ensurePayoutsSchema(
     await payoutHoldLapseMigration(kind).up(trx);
     await payoutPrepareKeyMigration().up(trx);
     await payoutQueueIndexMigration().up(trx);
+    await payoutOrderIndexMigration().up(trx);
   });
   return true;
 }

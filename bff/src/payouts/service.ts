@@ -21,6 +21,7 @@ import {
   type Payout,
   type PayoutList,
   type PayoutListQuery,
+  type PayoutOrder,
   type PayoutState,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
@@ -206,6 +207,12 @@ export function interruptedMessage(what: string, state: string): string {
   return `The approval was interrupted before Paydesk recorded its outcome; the ${what} is ${state.replace('_', ' ')}. It was not sent again.`;
 }
 
+/** The columns that say whether (and when) a payout waiting for approval lapses (`stateOf`). */
+type LapseColumns = Pick<PayoutsTable, 'state' | 'mode' | 'created_at' | 'expires_at'>;
+
+/** At most this many payouts are named for one search term (`ordersNamed`; ids are unique). */
+const ORDERS_NAMED_MAX = 5;
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -224,7 +231,7 @@ export class PayoutsService {
    * the gateway does (expires_at), a held single one `holdMaxAgeMs` after it was prepared (the
    * setting as it is now, so a shorter one applies to the payouts already held). Null: it does not.
    */
-  lapsesAt(row: PayoutsTable): number | null {
+  lapsesAt(row: LapseColumns): number | null {
     if (row.state !== 'pending_approval') return null;
     return row.mode === 'single' ? row.created_at + this.c.options.holdMaxAgeMs : row.expires_at;
   }
@@ -236,7 +243,7 @@ export class PayoutsService {
   }
 
   /** The state as screens show it: a payout that lapsed is expired, whatever the row says. */
-  stateOf(row: PayoutsTable): PayoutState {
+  stateOf(row: LapseColumns): PayoutState {
     const at = this.lapsesAt(row);
     return (at !== null && at <= this.c.clock.now() ? 'expired' : row.state) as PayoutState;
   }
@@ -354,6 +361,43 @@ export class PayoutsService {
       orderid: row.orderid,
       at: new Date(this.c.clock.now()).toISOString(),
     });
+  }
+
+  /**
+   * The payouts whose gateway order `term` names exactly, its orderid or client_orderid, for the
+   * transactions search and the lookup (a payout's order is no transaction until its money was
+   * sent): one query, each side read from its index (`payouts_orderid`, 0020, and client_orderid's
+   * unique one). Oldest first. What a reader of payouts may see, never the destination.
+   */
+  async ordersNamed(term: string): Promise<PayoutOrder[]> {
+    const rows = await this.c.k
+      .selectFrom('payouts')
+      .select([
+        'id',
+        'state',
+        'mode',
+        'created_at',
+        'expires_at',
+        'amount_minor',
+        'currency',
+        'endpoint_id',
+        'orderid',
+        'client_orderid',
+      ])
+      .where((eb) => eb.or([eb('orderid', '=', term), eb('client_orderid', '=', term)]))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(ORDERS_NAMED_MAX)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      state: this.stateOf(row),
+      amount: formatMinorUnits(BigInt(row.amount_minor)),
+      currency: row.currency,
+      endpointId: row.endpoint_id,
+      orderid: row.orderid,
+      clientOrderId: row.client_orderid,
+    }));
   }
 
   async get(id: string, viewer: Actor): Promise<PayoutDetail> {

@@ -5,15 +5,17 @@ import {
   CurrencySchema,
   hasCents,
   isIsoCurrency,
+  LookupReplySchema,
   SEARCH_CARD_NUMBER_REFUSAL,
   StatsQuerySchema,
   TransactionExportQuerySchema,
   TransactionFilterSchema,
   transactionFilterRangeIssues,
   TransactionListQuerySchema,
+  TransactionPageSchema,
   transactionSearchCard,
 } from './payments.js';
-import { expiredCardField } from './payouts.js';
+import { expiredCardField, PAYOUT_SENT_STATES, PAYOUT_STATES } from './payouts.js';
 import { viewQueryProblems } from './views.js';
 
 describe('amounts', () => {
@@ -190,5 +192,53 @@ describe('the transaction search (q)', () => {
     for (const q of ['1111', '411111******1111', '1000328', 'shopper@example.com']) {
       expect(TransactionFilterSchema.safeParse({ q }).success).toBe(true);
     }
+  });
+});
+
+describe('a payout’s order in the transactions search and the lookup', () => {
+  const payout = {
+    id: '10000000-0000-4000-8000-000000000001',
+    state: 'pending_approval',
+    amount: '12.00',
+    currency: 'EUR',
+    endpointId: '1001',
+    orderid: '1000001',
+    clientOrderId: 'pd-payout-10000000-0000-4000-8000-000000000001',
+  };
+
+  it('when a list page names a payout, then it is read with it; a page without one (as before) still reads, and a payout never carries its destination', () => {
+    const page = { items: [], nextCursor: null, total: 0, totalCapped: false };
+    expect(TransactionPageSchema.parse(page).payouts).toBeUndefined();
+    expect(TransactionPageSchema.parse({ ...page, payouts: [payout] }).payouts).toEqual([payout]);
+    const held = { ...payout, orderid: null };
+    expect(TransactionPageSchema.parse({ ...page, payouts: [held] }).payouts).toEqual([held]);
+    const withDestination = { ...payout, destination: { masked: '411111******1111' } };
+    expect(TransactionPageSchema.parse({ ...page, payouts: [withDestination] }).payouts).toEqual([
+      payout,
+    ]);
+    expect(
+      TransactionPageSchema.safeParse({ ...page, payouts: [{ ...payout, amount: '12' }] }).success,
+    ).toBe(false);
+  });
+
+  it('when the lookup answers with a payout, then the reply reads as the payout, not as an order; an unknown field is refused', () => {
+    const reply = LookupReplySchema.parse({ payout });
+    expect('payout' in reply ? reply.payout.id : null).toBe(payout.id);
+    expect(LookupReplySchema.safeParse({ payout, extra: 1 }).success).toBe(false);
+    expect(LookupReplySchema.safeParse({ payout: { ...payout, state: 'paid' } }).success).toBe(
+      false,
+    );
+  });
+
+  it('when a payout’s money order was sent, then its state is among the sent ones; before (checked, held, refused, lapsed), it is not', () => {
+    expect(PAYOUT_STATES.filter((s) => PAYOUT_SENT_STATES.has(s))).toEqual([
+      'sending',
+      'processing',
+      'unknown',
+      'approved',
+      'declined',
+      'error',
+      'filtered',
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import {
   IsoDateTimeSchema,
   ReasonSchema,
 } from './common.js';
+import { PayoutStateSchema } from './payout-states.js';
 
 /** Said when a search holds a whole card number: the list finds a card by its last four. */
 export const SEARCH_CARD_NUMBER_REFUSAL =
@@ -316,6 +317,23 @@ export const TransactionSummarySchema = z.object({
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 
+/**
+ * A payout whose gateway order a search or a lookup named exactly (its orderid or client_orderid):
+ * what support needs to be led to the payout, for readers of payouts only. Never its destination.
+ */
+export const PayoutOrderSchema = z.object({
+  /** the payout's id (`/payouts/:id`) */
+  id: z.string(),
+  state: PayoutStateSchema,
+  amount: MoneySchema,
+  currency: z.string(),
+  endpointId: z.string(),
+  /** null while a held payout was not sent: the gateway has no order for it yet */
+  orderid: z.string().nullable(),
+  clientOrderId: z.string(),
+});
+export type PayoutOrder = z.infer<typeof PayoutOrderSchema>;
+
 export const TransactionPageSchema = z.object({
   items: z.array(TransactionSummarySchema),
   /** pass as `cursor` for the next page; null on the last page */
@@ -323,6 +341,12 @@ export const TransactionPageSchema = z.object({
   /** matching rows, counted up to a cap; `totalCapped` says the real number is larger */
   total: z.number().int().nonnegative(),
   totalCapped: z.boolean(),
+  /**
+   * Given when `q` matched no transaction (the first page is empty) but is a payout's orderid or
+   * client_orderid, and the caller may read payouts: that payout, to open instead. A payout's order
+   * is a transaction only once its money was sent (PAYOUT_SENT_STATES); one awaiting approval is not.
+   */
+  payouts: z.array(PayoutOrderSchema).optional(),
 });
 export type TransactionPage = z.infer<typeof TransactionPageSchema>;
 
@@ -439,6 +463,19 @@ export const LookupConflictDetailsSchema = z.object({
   candidates: z.array(LookupCandidateSchema).min(2),
 });
 export type LookupConflictDetails = z.infer<typeof LookupConflictDetailsSchema>;
+
+/**
+ * The lookup's reply when the order is a payout's whose money order was not sent (awaiting approval,
+ * held, rejected, lapsed: not in PAYOUT_SENT_STATES) and Paydesk has not learned it as a
+ * transaction: the payout to open. Nothing was recorded and the gateway was not asked (the payout's
+ * page checks its status).
+ */
+export const LookupPayoutReplySchema = z.object({ payout: PayoutOrderSchema }).strict();
+export type LookupPayoutReply = z.infer<typeof LookupPayoutReplySchema>;
+
+/** `POST /api/transactions/lookup`: the order, learned or refreshed; or the payout it belongs to. */
+export const LookupReplySchema = z.union([TransactionDetailSchema, LookupPayoutReplySchema]);
+export type LookupReply = z.infer<typeof LookupReplySchema>;
 
 export const CaptureBodySchema = z.object({ amount: AmountSchema.optional() }).strict();
 export type CaptureBody = z.infer<typeof CaptureBodySchema>;

@@ -11,6 +11,7 @@ import {
   TransactionStatusSchema,
   TransactionTypeSchema,
 } from './payments.js';
+import { PayoutStateSchema } from './payout-states.js';
 
 /**
  * An identifier or code typed by staff (e-wallet id, FPS bank id); free text uses `freeText`.
@@ -198,37 +199,12 @@ export const PayoutRejectBodySchema = z
   .strict();
 export type PayoutRejectBody = z.infer<typeof PayoutRejectBodySchema>;
 
-/**
- * Where a payout stands.
- * - checking: payout-check sent, its outcome not yet learned
- * - pending_approval: checked (two-step) or held (single); waits for a second ops user
- * - sending: an approver claimed it and the money-moving request is on its way
- * - processing: the gateway accepted it; the final status follows (status polling, callbacks)
- * - unknown: the reply was lost; reconciled with `status`, never sent again
- * - approved | declined | error | filtered: the gateway's final status
- * - check_declined: payout-check refused the destination; nothing can be paid
- * - rejected: an ops user rejected it; nothing was sent
- * - expired: the registration lapsed (24 h after payout-check), or a held single payout was not
- *   approved within PAYOUT_HOLD_MAX_AGE_MS (its sealed destination erased); cannot be approved
- * - failed: the gateway refused the request, or it was never applied
- */
-export const PAYOUT_STATES = [
-  'checking',
-  'pending_approval',
-  'sending',
-  'processing',
-  'unknown',
-  'approved',
-  'declined',
-  'error',
-  'filtered',
-  'check_declined',
-  'rejected',
-  'expired',
-  'failed',
-] as const;
-export const PayoutStateSchema = z.enum(PAYOUT_STATES);
-export type PayoutState = z.infer<typeof PayoutStateSchema>;
+export {
+  PAYOUT_SENT_STATES,
+  PAYOUT_STATES,
+  PayoutStateSchema,
+  type PayoutState,
+} from './payout-states.js';
 
 export const PayoutListQuerySchema = z
   .object({

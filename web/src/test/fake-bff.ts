@@ -225,6 +225,7 @@ export class FakeBff {
       options.transactions ?? defaultTransactions(),
       error,
       validation,
+      (term) => this.payouts.ordersNamed(term),
     );
     this.payouts = new FakePayouts(options.payouts ?? [], error, validation);
     this.home = new FakeHome(this.payments, error, validation);

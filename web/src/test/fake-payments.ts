@@ -9,7 +9,9 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   LookupBodySchema,
   LookupConflictDetailsSchema,
+  LookupPayoutReplySchema,
   OperationResultSchema,
+  PAYOUT_SENT_STATES,
   ReturnBodySchema,
   TransactionDetailSchema,
   TransactionListQuerySchema,
@@ -22,6 +24,7 @@ import {
   type FollowUpAction,
   type Operation,
   type OperationKind,
+  type PayoutOrder,
   type Role,
   type TransactionDetail,
   type LiveEvent,
@@ -197,6 +200,8 @@ export class FakePayments {
     transactions: TransactionDetail[],
     private readonly error: ErrorReply,
     private readonly validation: (issues: z.core.$ZodIssue[]) => PaymentsReply,
+    /** the payouts whose orderid or client_orderid a term is (the BFF's payouts module) */
+    private readonly payoutOrders: (term: string) => PayoutOrder[] = () => [],
   ) {
     this.transactions = transactions;
   }
@@ -330,6 +335,12 @@ export class FakePayments {
     const start = q.cursor === undefined ? 0 : Number(q.cursor.replace(/^after-/, ''));
     const items = rows.slice(start, start + q.limit);
     const end = start + items.length;
+    // As the BFF: a search that finds no transaction names the payout whose order it is (every
+    // reader of transactions may read payouts).
+    const payouts =
+      q.q !== undefined && items.length === 0 && q.cursor === undefined
+        ? this.payoutOrders(q.q)
+        : [];
     return {
       status: 200,
       body: TransactionPageSchema.parse({
@@ -337,6 +348,7 @@ export class FakePayments {
         nextCursor: end < rows.length ? `after-${end}` : null,
         total: Math.min(rows.length, this.totalCap),
         totalCapped: rows.length > this.totalCap,
+        ...(payouts.length === 0 ? {} : { payouts }),
       }),
     };
   }
@@ -345,6 +357,18 @@ export class FakePayments {
     const parsed = LookupBodySchema.safeParse(request.body);
     if (!parsed.success) return this.validation(parsed.error.issues);
     const { orderid, client_orderid: clientOrderId, endpointId } = parsed.data;
+    // As the BFF: the order of a payout whose money was not sent, not learned as a transaction,
+    // is answered with the payout (nothing recorded, the gateway not asked).
+    const payout = this.payoutOrders(orderid ?? clientOrderId ?? '').find(
+      (p) =>
+        (orderid === undefined || p.orderid === orderid) &&
+        (clientOrderId === undefined || p.clientOrderId === clientOrderId) &&
+        (endpointId === undefined || p.endpointId === endpointId) &&
+        !PAYOUT_SENT_STATES.has(p.state) &&
+        !this.transactions.some((t) => t.orderid === p.orderid),
+    );
+    if (payout !== undefined)
+      return { status: 200, body: LookupPayoutReplySchema.parse({ payout }) };
     const matches = this.transactions.filter(
       (t) =>
         (orderid === undefined || t.orderid === orderid) &&

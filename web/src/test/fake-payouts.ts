@@ -13,6 +13,7 @@ import {
   type PayoutChangeEvent,
   type PayoutDestination,
   type PayoutEvent,
+  type PayoutOrder,
   type Role,
   type User,
 } from '@paydesk/shared/api';
@@ -94,6 +95,21 @@ export class FakePayouts {
     private readonly validation: (issues: z.core.$ZodIssue[]) => PaymentsReply,
   ) {
     this.payouts = payouts;
+  }
+
+  /** The payouts whose orderid or client_orderid `term` is, as the BFF names them to a search. */
+  ordersNamed(term: string): PayoutOrder[] {
+    return this.payouts
+      .filter((p) => p.orderid === term || p.clientOrderId === term)
+      .map((p) => ({
+        id: p.id,
+        state: p.state,
+        amount: p.amount,
+        currency: p.currency,
+        endpointId: p.endpointId,
+        orderid: p.orderid,
+        clientOrderId: p.clientOrderId,
+      }));
   }
 
   /** Changes a payout as another ops user or the gateway would; returns the event the BFF streams. */

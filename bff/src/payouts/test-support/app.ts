@@ -161,6 +161,11 @@ export interface PayoutsTestApp {
   services: Services;
   payments: Payments;
   payouts: Payouts;
+  /**
+   * the platform's own payments core (createApp's), which serves `/api/transactions` here; its
+   * `payoutOrders` is attached to the platform's payouts, as in production
+   */
+  platformPayments: Payments;
   clock: ManualClock;
   logs: string[];
   client(): TestClient;
@@ -210,7 +215,11 @@ export async function startPayoutsApp(
     },
   });
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
-  const { app: platform, services } = createApp({
+  const {
+    app: platform,
+    services,
+    payments: platformPayments,
+  } = createApp({
     config,
     db,
     logger,
@@ -264,6 +273,7 @@ export async function startPayoutsApp(
     services,
     payments,
     payouts,
+    platformPayments,
     clock,
     logs,
     client: () => new TestClient(url, config.publicOrigin),

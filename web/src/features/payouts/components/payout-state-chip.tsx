@@ -1,7 +1,8 @@
 import Chip from '@mui/material/Chip';
 import type { PayoutState } from '@paydesk/shared/api';
 
-const LOOK: Record<
+/** Each state's words and colour (the chip's; also said in a sentence, lower case). */
+export const PAYOUT_STATE_LOOK: Record<
   PayoutState,
   { label: string; color: 'success' | 'error' | 'warning' | 'info' | 'default' }
 > = {
@@ -29,6 +30,8 @@ export function PayoutStateChip({
   withdrawn?: boolean;
 }) {
   const look =
-    state === 'rejected' && withdrawn ? { ...LOOK.rejected, label: 'Withdrawn' } : LOOK[state];
+    state === 'rejected' && withdrawn
+      ? { ...PAYOUT_STATE_LOOK.rejected, label: 'Withdrawn' }
+      : PAYOUT_STATE_LOOK[state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
 }

@@ -1,5 +1,6 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
+  LookupReplySchema,
   OperationResultSchema,
   TransactionDetailSchema,
   TransactionPageSchema,
@@ -51,8 +52,9 @@ export function transactionExportUrl(query: Omit<TransactionExportQuery, 'delimi
   return apiUrl('/api/transactions/export', { ...query, delimiter: csvDelimiterFor() });
 }
 
+/** The order, learned or refreshed; or (`{ payout }`) the payout whose order it is, nothing recorded. */
 export function lookupTransaction(body: LookupBody) {
-  return apiRequest('POST', '/api/transactions/lookup', TransactionDetailSchema, { body });
+  return apiRequest('POST', '/api/transactions/lookup', LookupReplySchema, { body });
 }
 
 export function refreshTransaction(id: string) {

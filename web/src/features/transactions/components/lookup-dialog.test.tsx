@@ -1,7 +1,7 @@
 import { TransactionDetailSchema, type LookupBody } from '@paydesk/shared/api';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { ApiError } from '../../../lib/api-client';
 import { lookupAttempts, serverProblem } from './lookup-dialog';
@@ -48,6 +48,26 @@ describe('status lookup', () => {
     });
     expect(typed('has space')).toMatchObject({ field: 'term' });
     expect(typed('')).toMatchObject({ field: 'term' });
+  });
+
+  it('when the text is an e-mail address or a masked card, then it is the transactions search, not a gateway lookup; four digits are still asked as an orderid and a client_orderid', () => {
+    expect(typed(' shopper@example.com ')).toEqual({ search: 'shopper@example.com' });
+    expect(typed('411111******1111')).toEqual({ search: '411111******1111' });
+    expect(typed('**** 1111')).toEqual({ search: '**** 1111' });
+    expect(typed('1111')).toEqual({
+      attempts: [
+        { kind: 'gateway', body: { orderid: '1111' } },
+        { kind: 'gateway', body: { client_orderid: '1111' } },
+      ],
+    });
+    // A client_orderid that holds an @ (no domain) is asked at the gateway; so is any text typed
+    // as the client_orderid (the second field).
+    expect(typed('order@shop')).toEqual({
+      attempts: [{ kind: 'gateway', body: { client_orderid: 'order@shop' } }],
+    });
+    expect(typed('', 'shopper@example.com')).toEqual({
+      attempts: [{ kind: 'gateway', body: { client_orderid: 'shopper@example.com' } }],
+    });
   });
 
   it('when the text is a Paydesk id (a UUID), then Paydesk’s own record is tried first, then a client_orderid', () => {
@@ -220,18 +240,102 @@ describe('status lookup', () => {
     ]);
   });
 
-  it('when an e-mail or a card’s last four finds no order at the gateway, then the dialog offers the transactions search, which finds them', async () => {
-    const app = renderApp('/account', bffAs(['support']));
+  it('when the text is an e-mail address, then the field’s hint says Look up searches the transactions, and it goes there without asking the gateway', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/account', bff);
     const field = await openDialog(app);
-    await app.user.type(field, 'shopper@example.com');
+    expect(field).toHaveAccessibleDescription(
+      'Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.',
+    );
+    await app.user.type(field, 'customer3@example.com');
+    expect(field).toHaveAccessibleDescription(
+      'An e-mail address is no order id: Look up searches the transactions for it (the gateway is not asked).',
+    );
     await app.user.click(screen.getByRole('button', { name: 'Look up' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=customer3%40example.com');
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Order 900003' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+  });
+
+  it('when a masked card is typed, then Enter goes to the transactions search for it, the gateway not asked', async () => {
+    const bff = bffAs(['support']);
+    const app = await lookUpOnList(bff, '411111******1111');
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=411111******1111');
+    });
+    expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+  });
+
+  it('when four digits find no order at the gateway (as orderid and client_orderid), then the dialog offers the transactions search, which finds them as a card’s last four', async () => {
+    const bff = bffAs(['support'], {
+      transactions: [
+        makeTransaction(1, {
+          card: {
+            bin: '555555',
+            lastFour: '4444',
+            brand: 'MASTERCARD',
+            masked: '555555******4444',
+          },
+        }),
+      ],
+    });
+    const app = await lookUpOnList(bff, '4444');
     await app.user.click(
-      await screen.findByRole('button', {
-        name: 'Search the transactions for “shopper@example.com”',
-      }),
+      await screen.findByRole('button', { name: 'Search the transactions for “4444”' }),
     );
     await waitFor(() => {
-      expect(app.location()).toBe('/transactions?q=shopper%40example.com');
+      expect(app.location()).toBe('/transactions?q=4444');
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Order 900001' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { orderid: '4444' },
+      { client_orderid: '4444' },
+    ]);
+  });
+
+  it('when the orderid is a payout’s awaiting approval (the BFF answers with the payout), then the payout opens; no second gateway lookup is made', async () => {
+    const payout = makePayout(1);
+    const bff = bffAs(['support'], { payouts: [payout] });
+    const app = await lookUpOnList(bff, '700001');
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${payout.id}`);
+    });
+    expect(await screen.findByRole('heading', { name: 'Payout of €101.00' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { orderid: '700001' },
+    ]);
+  });
+
+  it('when a payout’s client_orderid is looked up, then the payout opens', async () => {
+    const payout = makePayout(2, { mode: 'single', orderid: null });
+    const bff = bffAs(['finance'], { payouts: [payout] });
+    const app = await lookUpOnList(bff, 'payout-2');
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${payout.id}`);
+    });
+  });
+
+  it('when an id is a payout’s orderid and another order’s client_orderid, then the payout is offered beside the order, neither opened silently', async () => {
+    const payout = makePayout(1);
+    const bff = bffAs(['support'], {
+      payouts: [payout],
+      transactions: [makeTransaction(2, { clientOrderId: '700001' })],
+    });
+    const app = await lookUpOnList(bff, '700001');
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(await dialog.findByRole('list', { name: /One order matches/ })).toBeInTheDocument();
+    const notice = dialog.getByText(/is a payout/);
+    expect(notice).toHaveTextContent(
+      'Order “700001” is a payout (awaiting approval, €101.00): open the payout. Its order becomes a transaction only once the payout is sent.',
+    );
+    await app.user.click(dialog.getByRole('link', { name: 'open the payout' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${payout.id}`);
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });

@@ -15,8 +15,10 @@ import {
   LookupConflictDetailsSchema,
   TRANSACTION_ID_PATTERN,
   TransactionListQuerySchema,
+  transactionSearchCard,
   type LookupBody,
   type LookupCandidate,
+  type PayoutOrder,
   type TransactionDetail,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -32,6 +34,7 @@ import {
   transactionKeys,
 } from '../api/transactions';
 import { TYPE_LABELS } from './labels';
+import { PayoutOrderNotice } from './payout-order-notice';
 import { STATUS_LOOK } from './status-chip';
 
 /** What support typed: an id (first field), the order's client_orderid and its endpoint. */
@@ -46,18 +49,28 @@ export type LookupAttempt = { kind: 'id'; id: string } | { kind: 'gateway'; body
 
 type Field = keyof LookupInput;
 
+/** What the first field holds when it is no order's id: an e-mail address or a masked card. */
+function searchTermKind(term: string): 'email' | 'card' | null {
+  if (/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(term)) return 'email';
+  return transactionSearchCard(term) === null ? null : 'card';
+}
+
 /**
  * What to ask for, or what to correct. The first field may be Paydesk's id (a UUID: opened if
  * Paydesk knows it, else tried as a client_orderid), the gateway's orderid (digits: also tried as
  * a client_orderid, since both may match different orders) or a client_orderid. With the second
- * field, the first is the orderid the gateway needs it with (or empty).
+ * field, the first is the orderid the gateway needs it with (or empty). An e-mail address or a
+ * masked card alone is no order's id (the gateway finds orders by their ids only): `search`, the
+ * transactions list's search for it, without asking the gateway. Four digits may be an orderid or
+ * a client_orderid as well as a card's last four: the gateway is asked, and the list offered after.
  */
 export function lookupAttempts(
   input: LookupInput,
-): { attempts: LookupAttempt[] } | { field: Field; problem: string } {
+): { attempts: LookupAttempt[] } | { search: string } | { field: Field; problem: string } {
   const term = input.term.trim();
   const clientOrderId = input.clientOrderId.trim();
   const endpointId = input.endpointId.trim();
+  if (clientOrderId === '' && searchTermKind(term) !== null) return { search: term };
   const parse = (body: LookupBody) => {
     const parsed = LookupBodySchema.safeParse(endpointId === '' ? body : { ...body, endpointId });
     return parsed.success ? parsed.data : null;
@@ -94,7 +107,9 @@ export function lookupAttempts(
 }
 
 type LookupOutcome =
-  { kind: 'open'; detail: TransactionDetail } | { kind: 'choose'; candidates: LookupCandidate[] };
+  | { kind: 'open'; detail: TransactionDetail }
+  | { kind: 'payout'; payout: PayoutOrder }
+  | { kind: 'choose'; candidates: LookupCandidate[]; payouts: PayoutOrder[] };
 
 /** Nothing found; `needsClientOrderId`: Paydesk has not learned the orderid, which the gateway finds only with its client_orderid. */
 class NotFound extends Error {
@@ -117,11 +132,16 @@ const candidateOf = (d: Omit<LookupCandidate, 'id'> & { id: string }): LookupCan
 /**
  * Runs every attempt: each order found is a candidate (several from one client_orderid on several
  * endpoints, the BFF's 409). One order is opened; more are offered to choose from, never one of
- * them picked silently. A Paydesk id found opens at once.
+ * them picked silently. A Paydesk id found opens at once. An order that is a payout's not yet sent
+ * (the BFF answers with the payout, recording nothing) opens the payout when nothing else matched,
+ * else it is offered beside the orders.
  */
 async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<LookupOutcome> {
   const found = new Map<string, LookupCandidate>();
   const details = new Map<string, TransactionDetail>();
+  const payouts = new Map<string, PayoutOrder>();
+  /** the orderids found (an order's or a payout's) */
+  const orderids = new Set<string>();
   let needsClientOrderId = false;
   for (const attempt of attempts) {
     try {
@@ -130,7 +150,7 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
         asClientOrderId !== undefined &&
         attempt.kind === 'gateway' &&
         attempt.body.orderid === undefined &&
-        details.has(asClientOrderId)
+        orderids.has(asClientOrderId)
       ) {
         // Digits found as an orderid already: another order with them as its client_orderid is
         // looked for among the orders Paydesk knows (no second gateway call, no refused audit row).
@@ -148,9 +168,15 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
           detail: await client.query(transactionDetailQueryOptions(attempt.id)),
         };
       }
-      const detail = await lookupTransaction(attempt.body);
-      details.set(detail.orderid, detail);
-      found.set(detail.orderid, candidateOf(detail));
+      const reply = await lookupTransaction(attempt.body);
+      if ('payout' in reply) {
+        payouts.set(reply.payout.id, reply.payout);
+        if (reply.payout.orderid !== null) orderids.add(reply.payout.orderid);
+        continue;
+      }
+      details.set(reply.orderid, reply);
+      orderids.add(reply.orderid);
+      found.set(reply.orderid, candidateOf(reply));
     } catch (error) {
       if (!isApiError(error)) throw error;
       const conflict = LookupConflictDetailsSchema.safeParse(error.details);
@@ -168,10 +194,16 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
     }
   }
   const candidates = [...found.values()];
+  const payoutsFound = [...payouts.values()];
   const [only] = candidates;
   const detail = only === undefined ? undefined : details.get(only.orderid);
-  if (candidates.length === 1 && detail !== undefined) return { kind: 'open', detail };
-  if (candidates.length > 0) return { kind: 'choose', candidates };
+  if (payoutsFound.length === 0 && candidates.length === 1 && detail !== undefined)
+    return { kind: 'open', detail };
+  const [payout] = payoutsFound;
+  if (candidates.length === 0 && payoutsFound.length === 1 && payout !== undefined)
+    return { kind: 'payout', payout };
+  if (candidates.length + payoutsFound.length > 0)
+    return { kind: 'choose', candidates, payouts: payoutsFound };
   throw new NotFound(needsClientOrderId);
 }
 
@@ -203,12 +235,28 @@ export function serverProblem(
 }
 
 /**
- * Whether a term is one the transactions list finds and the gateway's look-up does not: an e-mail
- * or a card's last four (the list searches what Paydesk has learned; the gateway only by order).
+ * Whether a term the gateway did not find may be a card's last four, which the transactions list
+ * finds (the list searches what Paydesk has learned; the gateway only by order). An e-mail address
+ * or a masked card never reaches the gateway (`lookupAttempts`: `search`).
  */
 function listSearches(term: string): boolean {
-  const t = term.trim();
-  return /^\d{4}$/.test(t) || /^[^\s@]+@[^\s@]+$/.test(t);
+  return /^\d{4}$/.test(term.trim());
+}
+
+/** The id support asked for: the first field's, or the client_orderid given alone. */
+function askedTerm(asked: LookupInput): string {
+  const term = asked.term.trim();
+  return term === '' ? asked.clientOrderId.trim() : term;
+}
+
+/** The first field's hint: what Look up does with what is typed there. */
+function termHint(term: string, clientOrderId: string): string {
+  const kind = clientOrderId.trim() === '' ? searchTermKind(term.trim()) : null;
+  if (kind === 'email')
+    return 'An e-mail address is no order id: Look up searches the transactions for it (the gateway is not asked).';
+  if (kind === 'card')
+    return 'A card is no order id: Look up searches the transactions for it (the gateway is not asked).';
+  return 'Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.';
 }
 
 function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): string {
@@ -295,7 +343,10 @@ export default function LookupDialog({
     endpointId: '',
   });
   const [touched, setTouched] = useState(false);
-  const [candidates, setCandidates] = useState<LookupCandidate[] | null>(null);
+  const [choice, setChoice] = useState<{
+    candidates: LookupCandidate[];
+    payouts: PayoutOrder[];
+  } | null>(null);
   const termRef = useRef<HTMLInputElement>(null);
   const clientOrderIdRef = useRef<HTMLInputElement>(null);
   const endpointIdRef = useRef<HTMLInputElement>(null);
@@ -311,11 +362,17 @@ export default function LookupDialog({
     mutationFn: ({ attempts }: { attempts: LookupAttempt[]; asked: LookupInput }) =>
       lookUp(attempts, client),
     onMutate: () => {
-      setCandidates(null);
+      setChoice(null);
     },
     onSuccess: async (outcome) => {
       if (outcome.kind === 'choose') {
-        setCandidates(outcome.candidates);
+        setChoice({ candidates: outcome.candidates, payouts: outcome.payouts });
+        return;
+      }
+      if (outcome.kind === 'payout') {
+        // The order is a payout's, not a transaction: its page is where it is followed.
+        onClose();
+        await navigate(`/payouts/${encodeURIComponent(outcome.payout.id)}`);
         return;
       }
       client.setQueryData(transactionKeys.detail(outcome.detail.id), outcome.detail);
@@ -336,7 +393,11 @@ export default function LookupDialog({
     event.preventDefault();
     setTouched(true);
     if ('attempts' in plan) mutation.mutate({ attempts: plan.attempts, asked: input });
-    else focus(plan.field);
+    else if ('search' in plan) {
+      // No order's id: the transactions list finds it among the orders Paydesk has learned.
+      onClose();
+      void navigate(`/transactions?q=${encodeURIComponent(plan.search)}`);
+    } else focus(plan.field);
   };
   const choose = (c: LookupCandidate) => {
     const body = LookupBodySchema.parse({
@@ -348,7 +409,7 @@ export default function LookupDialog({
   };
   const change = (field: Field) => (event: { target: { value: string } }) => {
     setInput((current) => ({ ...current, [field]: event.target.value }));
-    setCandidates(null);
+    setChoice(null);
   };
   const error = mutation.error;
   const notFound = error instanceof NotFound;
@@ -411,9 +472,16 @@ export default function LookupDialog({
                 ) : null}
               </Alert>
             ) : null}
-            {candidates === null ? null : (
+            {choice === null ? null : (
+              <PayoutOrderNotice
+                term={askedTerm(mutation.variables?.asked ?? input)}
+                payouts={choice.payouts}
+                onOpen={onClose}
+              />
+            )}
+            {choice === null || choice.candidates.length === 0 ? null : (
               <CandidateList
-                candidates={candidates}
+                candidates={choice.candidates}
                 onChoose={choose}
                 disabled={mutation.isPending}
               />
@@ -422,7 +490,7 @@ export default function LookupDialog({
               {...fieldProps(
                 'term',
                 'Orderid or client_orderid (or Paydesk id)',
-                'Asks the gateway for the current status and opens the order.',
+                termHint(input.term, input.clientOrderId),
               )}
               inputRef={termRef}
               autoFocus

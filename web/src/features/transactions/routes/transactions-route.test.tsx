@@ -1,6 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { DEMO_PASSWORD, FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
+import {
+  DEMO_PASSWORD,
+  FakeBff,
+  makePayout,
+  makeTransaction,
+  makeUser,
+} from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
 function bffAs(
@@ -111,6 +117,45 @@ describe('transactions screen', () => {
         { client_orderid: '1000337' },
       ]);
     });
+  });
+
+  it('when a search finds no transaction but names a payout awaiting approval (its orderid or client_orderid), then the page says so and links to the payout instead of the gateway lookup', async () => {
+    const payout = makePayout(4, { amount: '250.00' });
+    const bff = bffAs(['support'], { payouts: [payout] });
+    const app = renderApp('/transactions?q=700004', bff);
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    const notice = screen.getByText(/is a payout/);
+    expect(notice).toHaveTextContent(
+      'Order “700004” is a payout (awaiting approval, €250.00): open the payout. Its order becomes a transaction only once the payout is sent.',
+    );
+    expect(screen.queryByRole('button', { name: /at the gateway/ })).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('link', { name: 'open the payout' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${payout.id}`);
+    });
+    expect(await screen.findByRole('heading', { name: 'Payout of €250.00' })).toBeInTheDocument();
+  });
+
+  it('when an auditor’s search names a held payout by its client_orderid, then it is shown with its state, without a lookup; a paid one says no more than that', async () => {
+    const bff = bffAs(['auditor'], {
+      payouts: [
+        makePayout(5, { mode: 'single', orderid: null }),
+        makePayout(6, { state: 'approved' }),
+      ],
+    });
+    const held = renderApp('/transactions?q=payout-5', bff);
+    expect(await screen.findByText(/is a payout/)).toHaveTextContent(
+      'Order “payout-5” is a payout (awaiting approval, €105.00): open the payout. Its order becomes a transaction only once the payout is sent.',
+    );
+    expect(screen.getByRole('link', { name: 'open the payout' })).toHaveAttribute(
+      'href',
+      '/payouts/10000000-0000-4000-8000-000000000005',
+    );
+    held.unmount();
+    renderApp('/transactions?q=700006', bff);
+    expect(await screen.findByText(/is a payout/)).toHaveTextContent(
+      'Order “700006” is a payout (paid, €106.00): open the payout.',
+    );
   });
 
   it('when a search finds nothing for a role that cannot look orders up, then no lookup is offered', async () => {

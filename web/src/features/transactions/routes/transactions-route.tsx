@@ -30,6 +30,7 @@ import { canLookUp } from '../api/permissions';
 import { transactionExportUrl, transactionListQueryOptions } from '../api/transactions';
 import { KeysetPager } from '../components/keyset-pager';
 import { LiveIndicator } from '../components/live-indicator';
+import { PayoutOrderNotice } from '../components/payout-order-notice';
 import { TransactionFilters } from '../components/transaction-filters';
 import { TransactionsTable } from '../components/transactions-table';
 import { ViewsButton } from '../components/views-button';
@@ -187,14 +188,23 @@ function TransactionsScreen() {
             onRetry={() => void list.refetch()}
           />
         ) : list.data.items.length === 0 && query.cursor === undefined ? (
-          <EmptyState
-            title={filtered ? 'No transactions match these filters' : 'No transactions yet'}
-          >
-            {filtered
-              ? 'Change or clear the filters to see more. Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'
-              : 'Orders appear here as the storefront sends them or as support looks them up.'}
-            {filter.q === undefined ? null : <LookUpAtGateway term={filter.q} />}
-          </EmptyState>
+          <>
+            {/* The search named a payout's order (one awaiting approval is no transaction yet):
+                the payout is where to go, and the gateway lookup would only lead there too. */}
+            {filter.q === undefined ? null : (
+              <PayoutOrderNotice term={filter.q} payouts={list.data.payouts ?? []} />
+            )}
+            <EmptyState
+              title={filtered ? 'No transactions match these filters' : 'No transactions yet'}
+            >
+              {filtered
+                ? 'Change or clear the filters to see more. Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'
+                : 'Orders appear here as the storefront sends them or as support looks them up.'}
+              {filter.q === undefined || (list.data.payouts ?? []).length > 0 ? null : (
+                <LookUpAtGateway term={filter.q} />
+              )}
+            </EmptyState>
+          </>
         ) : (
           <Paper variant="outlined">
             <Typography sx={{ px: 2, pt: 1.5 }} aria-live="polite">

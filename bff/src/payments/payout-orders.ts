@@ -1,0 +1,33 @@
+// The payouts a gateway order belongs to, for the transactions search and the lookup: a payout
+// awaiting approval already has its order (payout-check) but is no transaction until its money is
+// sent. The payouts module answers; app.ts attaches it (`payments.payoutOrders.attach`), since it
+// is built after the payments core. Unattached (the payments core alone), no order is a payout's.
+import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
+import type { PayoutOrder, Role } from '@paydesk/shared/api';
+
+export interface PayoutOrderSource {
+  /** the payouts whose orderid or client_orderid is `term`, exactly (PayoutsService.ordersNamed) */
+  ordersNamed(term: string): Promise<PayoutOrder[]>;
+}
+
+export class PayoutOrders {
+  #source: PayoutOrderSource | null = null;
+
+  attach(source: PayoutOrderSource): void {
+    this.#source = source;
+  }
+
+  named(term: string): Promise<PayoutOrder[]> {
+    return this.#source === null ? Promise.resolve([]) : this.#source.ordersNamed(term);
+  }
+}
+
+/**
+ * Whether a staff member with `roles` may be led to a payout: they may open it (`GET
+ * /api/payouts/:id`, the payouts route table's rule), so the transactions' readers and the lookup's
+ * users see a payout only where the payouts screen would show it to them.
+ */
+export function mayReadPayouts(roles: readonly Role[]): boolean {
+  const readers: readonly Role[] = PAYOUT_ROUTES['GET /api/payouts/:id'].access;
+  return roles.some((role) => readers.includes(role));
+}
