@@ -300,6 +300,68 @@ describe('config', () => {
     ]);
   });
 
+  it('when LARGE_AMOUNT_CONFIRM_ABOVE is unset, then amounts above 10000.00 need confirming in every currency; set, per currency with a bare default; off, never', () => {
+    const largeAmount = (value: string) =>
+      loadConfig({ ...base, LARGE_AMOUNT_CONFIRM_ABOVE: value }, { baseDir: dir }).largeAmount;
+    expect(loadConfig(base, { baseDir: dir }).largeAmount).toEqual({
+      default: '10000.00',
+      currencies: {},
+    });
+    expect(largeAmount('EUR:5000.00, usd:12000.5 ,2500')).toEqual({
+      default: '2500.00',
+      currencies: { EUR: '5000.00', USD: '12000.50' },
+    });
+    // Without a bare amount the other currencies keep the default; a bare `off` drops them.
+    expect(largeAmount('GBP:800.00')).toEqual({
+      default: '10000.00',
+      currencies: { GBP: '800.00' },
+    });
+    expect(largeAmount('GBP:800.00,off')).toEqual({ default: null, currencies: { GBP: '800.00' } });
+    expect(largeAmount('off')).toEqual({ default: null, currencies: {} });
+    expect(largeAmount(' OFF ')).toEqual({ default: null, currencies: {} });
+    expect(largeAmount('750')).toEqual({ default: '750.00', currencies: {} });
+    // An empty value counts as unset, as for every key.
+    expect(largeAmount('')).toEqual({ default: '10000.00', currencies: {} });
+  });
+
+  it('when LARGE_AMOUNT_CONFIRM_ABOVE is malformed, then start-up is refused naming the key and the rule, never the value', () => {
+    const rule = (value: string) => {
+      const issues = issuesOf({ ...base, LARGE_AMOUNT_CONFIRM_ABOVE: value });
+      expect(issues.map((i) => i.key)).toEqual(['LARGE_AMOUNT_CONFIRM_ABOVE']);
+      return issues[0]?.rule;
+    };
+    const form: unknown = expect.stringContaining(
+      'must be off, or a comma-separated list of CUR:amount',
+    );
+    expect(rule('ten thousand')).toEqual(form);
+    expect(rule('EUR:31337.77x')).not.toContain('31337');
+    expect(rule('EUR:5000.00,')).toEqual(form); // an empty entry
+    expect(rule('EUR=5000.00')).toEqual(form);
+    expect(rule('-5')).toEqual(form);
+    expect(rule('0')).toEqual(form);
+    expect(rule('1e4')).toEqual(form);
+    expect(rule('1000,2000')).toBe(
+      'must have at most one bare amount (or off) for the other currencies',
+    );
+    expect(rule('off,EUR:5000.00,off')).toBe(
+      'must have at most one bare amount (or off) for the other currencies',
+    );
+    expect(rule('ZZZ:100.00')).toBe(
+      'names a currency that is not an ISO 4217 code with 2 decimals',
+    );
+    // A currency without cents (JPY) cannot be charged by the gateway: refused as in requests.
+    expect(rule('JPY:100000')).toBe(
+      'names a currency that is not an ISO 4217 code with 2 decimals',
+    );
+    expect(rule('EUR:100.00,eur:200.00')).toBe('names EUR more than once');
+    expect(rule('EUR:12.345')).toBe(
+      'the amount for EUR must be a decimal amount above zero with at most 2 decimals (e.g. 10000.00)',
+    );
+    expect(rule('EUR:0.00')).toContain('the amount for EUR must be');
+    expect(rule('EUR:')).toContain('the amount for EUR must be');
+    expect(rule('EUR:99999999999999.00')).toContain('the amount for EUR must be');
+  });
+
   it('when LIVE_EVENTS_HEARTBEAT_MS is set, then event streams beat (and re-check their session) that often; unset, every 15 s; out of range is refused', () => {
     expect(loadConfig(base, { baseDir: dir }).liveEventsHeartbeatMs).toBe(15_000);
     expect(

@@ -6,7 +6,13 @@ import { createPrivateKey } from 'node:crypto';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { isIsoCurrency } from '@paydesk/shared/api';
+import {
+  AmountSchema,
+  hasCents,
+  isIsoCurrency,
+  type LargeAmountSettings,
+} from '@paydesk/shared/api';
+import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 
 export type EndpointConfig =
   | { kind: 'endpoint'; id: string; currency: string }
@@ -84,6 +90,11 @@ export interface Config {
    * it was prepared lapses, its sealed data erased (absent: the payouts default, 7 days)
    */
   payoutHoldMaxAgeMs?: number;
+  /**
+   * `LARGE_AMOUNT_CONFIRM_ABOVE`: a rebill, subscription, payment link or payout above its
+   * currency's threshold needs `confirmLargeAmount: true` (absent: above 10000.00 in every currency)
+   */
+  largeAmount?: LargeAmountSettings;
 }
 
 /** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
@@ -166,6 +177,55 @@ function currenciesOf(entries: string): string[] {
   });
 }
 
+const LARGE_AMOUNT_FORM =
+  'must be off, or a comma-separated list of CUR:amount entries (an ISO 4217 code with 2 decimals, an amount such as 10000.00) and at most one bare amount for the other currencies (e.g. EUR:10000.00,USD:12000.00,5000.00)';
+
+/**
+ * `LARGE_AMOUNT_CONFIRM_ABOVE`: `off`, or `CUR:amount` entries and at most one bare amount (or `off`)
+ * for the other currencies (without one: 10000.00). The rule broken, or the thresholds (amounts as
+ * two-decimal text).
+ */
+export function parseLargeAmountThresholds(
+  text: string,
+): { ok: true; settings: LargeAmountSettings } | { ok: false; rule: string } {
+  const value = text.trim();
+  if (value.toLowerCase() === 'off')
+    return { ok: true, settings: { default: null, currencies: {} } };
+  const normal = (amount: string) => formatMinorUnits(toMinorUnits(amount));
+  const currencies: Record<string, string> = {};
+  let fallback: string | null | undefined;
+  for (const raw of value.split(',')) {
+    const entry = raw.trim();
+    const m = /^([A-Za-z]{3}):(.*)$/.exec(entry);
+    if (m === null) {
+      if (fallback !== undefined)
+        return {
+          ok: false,
+          rule: 'must have at most one bare amount (or off) for the other currencies',
+        };
+      if (entry.toLowerCase() === 'off') fallback = null;
+      else if (AmountSchema.safeParse(entry).success) fallback = normal(entry);
+      else return { ok: false, rule: LARGE_AMOUNT_FORM };
+      continue;
+    }
+    const code = (m[1] ?? '').toUpperCase();
+    const amount = (m[2] ?? '').trim();
+    if (!isIsoCurrency(code) || !hasCents(code))
+      return { ok: false, rule: 'names a currency that is not an ISO 4217 code with 2 decimals' };
+    if (currencies[code] !== undefined) return { ok: false, rule: `names ${code} more than once` };
+    if (!AmountSchema.safeParse(amount).success)
+      return {
+        ok: false,
+        rule: `the amount for ${code} must be a decimal amount above zero with at most 2 decimals (e.g. 10000.00)`,
+      };
+    currencies[code] = normal(amount);
+  }
+  return {
+    ok: true,
+    settings: { default: fallback === undefined ? '10000.00' : fallback, currencies },
+  };
+}
+
 const envSchema = z.object({
   PORT: intIn(0, 65535, 8080),
   HOST: z.string().trim().min(1).optional(),
@@ -241,6 +301,17 @@ const envSchema = z.object({
   SETTLEMENT_CHECK_AFTER_MS: intIn(1_000, 604_800_000, 86_700_000),
   // 1 minute to 30 days, default 7 days
   PAYOUT_HOLD_MAX_AGE_MS: intIn(60_000, 2_592_000_000, 604_800_000),
+  // unset: above 10000.00 in every currency; `off`: never
+  LARGE_AMOUNT_CONFIRM_ABOVE: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return { default: '10000.00', currencies: {} };
+      const parsed = parseLargeAmountThresholds(v);
+      if (parsed.ok) return parsed.settings;
+      ctx.addIssue({ code: 'custom', message: parsed.rule });
+      return z.NEVER;
+    }),
 });
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -462,6 +533,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     },
     settlementCheckAfterMs: e.SETTLEMENT_CHECK_AFTER_MS,
     payoutHoldMaxAgeMs: e.PAYOUT_HOLD_MAX_AGE_MS,
+    largeAmount: e.LARGE_AMOUNT_CONFIRM_ABOVE,
   };
 }
 

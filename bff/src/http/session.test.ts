@@ -66,18 +66,36 @@ for (const variant of DB_VARIANTS) {
       try {
         const c = t2.client();
         const signIn = await c.login(ADMIN.email, ADMIN.password);
-        expect(SessionResponseSchema.parse(signIn.json).settings).toEqual({
+        expect(SessionResponseSchema.parse(signIn.json).settings).toMatchObject({
           payoutHoldMaxAgeMs: days(3),
         });
         const again = SessionResponseSchema.parse((await c.get('/api/session')).json);
-        expect(again.settings).toEqual({ payoutHoldMaxAgeMs: days(3) });
+        expect(again.settings).toMatchObject({ payoutHoldMaxAgeMs: days(3) });
       } finally {
         await t2.close();
       }
       const c = t.client();
       await c.login(ADMIN.email, ADMIN.password);
       const byDefault = SessionResponseSchema.parse((await c.get('/api/session')).json);
-      expect(byDefault.settings).toEqual({ payoutHoldMaxAgeMs: days(7) });
+      expect(byDefault.settings).toMatchObject({ payoutHoldMaxAgeMs: days(7) });
+    });
+
+    it('when LARGE_AMOUNT_CONFIRM_ABOVE is set, then the sign-in and session replies carry its thresholds for the SPA; unset, 10000.00 in every currency', async () => {
+      const largeAmount = { default: null, currencies: { EUR: '5000.00', USD: '7500.50' } };
+      const t2 = await startApp(variant, { config: { largeAmount } });
+      try {
+        const c = t2.client();
+        const signIn = await c.login(ADMIN.email, ADMIN.password);
+        expect(SessionResponseSchema.parse(signIn.json).settings?.largeAmount).toEqual(largeAmount);
+        const again = SessionResponseSchema.parse((await c.get('/api/session')).json);
+        expect(again.settings?.largeAmount).toEqual(largeAmount);
+      } finally {
+        await t2.close();
+      }
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const byDefault = SessionResponseSchema.parse((await c.get('/api/session')).json);
+      expect(byDefault.settings?.largeAmount).toEqual({ default: '10000.00', currencies: {} });
     });
 
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {

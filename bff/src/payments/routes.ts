@@ -38,6 +38,11 @@ import { noteFailure } from '../logger.js';
 import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
+import {
+  largeAmountSettings,
+  requireLargeAmountConfirmed,
+  withoutConfirmation,
+} from './large-amount.js';
 import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
 import { mayReadPayouts } from './payout-orders.js';
@@ -217,11 +222,13 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation: 'rebill', body: audited(body), idempotencyKey: key ?? null };
+      // Before the key is taken: a refusal stores no reply, the confirmed repeat may reuse the key.
+      requireLargeAmountConfirmed(largeAmountSettings(p.config), body);
       const reply = await services.idempotency.run(
         actor.id,
         key,
         keyRouteOf('rebill', ''),
-        body,
+        withoutConfirmation(body),
         async () => ({
           status: 200,
           body: await services.rebills.rebill(body, actor, ctx.client.ip, key ?? null, (id) => {
@@ -259,13 +266,15 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
         body: audited(body),
         idempotencyKey: key ?? null,
       };
-      // Before the key is taken: once the key is configured, the same request may be repeated.
+      // Before the key is taken: once the key is configured (or the amount confirmed), the same
+      // request may be repeated.
+      requireLargeAmountConfirmed(largeAmountSettings(p.config), body);
       requireRsaKey(p.config);
       const reply = await services.idempotency.run(
         actor.id,
         key,
         'subscription',
-        body,
+        withoutConfirmation(body),
         async () => ({
           status: 200,
           body: await services.subscriptions.create(

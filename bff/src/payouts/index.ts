@@ -3,7 +3,9 @@
 // stops its status poller (payouts.poller.start() / payouts.close()).
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { LargeAmountSettings } from '@paydesk/shared/api';
 import type { Config } from '../config.js';
+import { largeAmountSettings } from '../payments/large-amount.js';
 import type { Db } from '../db/connect.js';
 import { GatewayClient } from '../gateway-client/client.js';
 import type { LiveEvent } from '@paydesk/shared/api';
@@ -45,6 +47,8 @@ export interface Payouts {
   gateway: GatewayClient;
   idempotency: Idempotency;
   hasher: DestinationHasher;
+  /** the thresholds above which a payout or payment link needs `confirmLargeAmount: true` */
+  largeAmount: LargeAmountSettings;
   services: { payouts: PayoutsService; links: PaymentLinksService; cardInfo: CardInfoService };
   poller: PayoutPoller;
   /**
@@ -102,6 +106,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     gateway,
     idempotency,
     hasher,
+    largeAmount: largeAmountSettings(config),
     services: { payouts, links, cardInfo: new CardInfoService(ctx) },
     poller,
     onTransactionEvent: (event) => {

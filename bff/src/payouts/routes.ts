@@ -21,6 +21,7 @@ import { AppError, invalidParam, parseInput } from '../errors.js';
 import type { RouteRule } from '../http/route-table.js';
 import type { Interruption } from '../payments/idempotency.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
+import { requireLargeAmountConfirmed, withoutConfirmation } from '../payments/large-amount.js';
 import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
 import { CARD_REF_ID } from './card-info.js';
@@ -139,11 +140,14 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         endpointId: body.endpointId ?? null,
         orderDesc: body.orderDesc,
         destination: masked,
+        confirmLargeAmount: body.confirmLargeAmount ?? false,
       };
+      // Before the key is taken: a refusal stores no reply, the confirmed repeat may reuse the key.
+      requireLargeAmountConfirmed(p.largeAmount, body);
       const actor = actorOf(ctx);
       // The key is bound to the request with the destination as its keyed hash: never a plain hash of a card number.
       const hashed = {
-        ...body,
+        ...withoutConfirmation(body),
         destination: { kind: body.destination.kind, hash: p.hasher.hash(body.destination) },
       };
       // The payout keeps the key: a repeat of an interrupted request finds what it prepared.
@@ -212,10 +216,14 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         currency: body.currency ?? null,
         endpointId: body.endpointId ?? null,
         orderDesc: body.orderDesc,
+        confirmLargeAmount: body.confirmLargeAmount ?? false,
       };
+      // Before the key is taken: a refusal stores no reply, the confirmed repeat may reuse the key.
+      requireLargeAmountConfirmed(p.largeAmount, body);
       const actor = actorOf(ctx);
       const roles = parseRoles(requireAuth(ctx).user.roles);
-      const reply = await idempotent(ctx, 'payment_link.create', body, async () => {
+      const hashed = withoutConfirmation(body);
+      const reply = await idempotent(ctx, 'payment_link.create', hashed, async () => {
         const result = await links.create(body, actor, roles, ctx.client.ip, (id) => {
           ctx.audit.target = `link:${id}`;
         });

@@ -8,5 +8,6 @@ export * from './audit.js';
 export * from './health.js';
 export * from './payments.js';
 export * from './payouts.js';
+export * from './large-amount.js';
 export * from './views.js';
 export * from './events.js';

@@ -37,6 +37,13 @@ export const AmountSchema = z
   })
   .refine((v) => /[1-9]/.test(v), 'must be greater than zero');
 
+/**
+ * `confirmLargeAmount` in the bodies that create an order with an amount (rebill, subscription,
+ * payment link, payout): absent, or `true` once the person confirmed an amount above its
+ * currency's threshold (large-amount.ts).
+ */
+export const ConfirmLargeAmountSchema = z.literal(true).optional();
+
 /** Decimal text as shown in replies (may be `0.00`). */
 export const MoneySchema = z.string().regex(/^\d+\.\d{2}$/);
 
@@ -534,6 +541,7 @@ export const RebillBodySchema = z
       .optional(),
     orderDesc: freeText(1, 1024),
     reason: ReasonSchema,
+    confirmLargeAmount: ConfirmLargeAmountSchema,
   })
   .strict();
 export type RebillBody = z.infer<typeof RebillBodySchema>;
@@ -569,6 +577,7 @@ export const SubscriptionCreateBodySchema = z
     orderDesc: freeText(1, 1024),
     email: EmailSchema,
     endpointId: RebillBodySchema.shape.endpointId,
+    confirmLargeAmount: ConfirmLargeAmountSchema,
   })
   .strict();
 export type SubscriptionCreateBody = z.infer<typeof SubscriptionCreateBodySchema>;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { freeText, IsoDateTimeSchema, luhnValid } from './common.js';
 import {
+  ConfirmLargeAmountSchema,
   AmountSchema,
   CurrencySchema,
   MaskedCardSchema,
@@ -188,6 +189,7 @@ export const PayoutCreateBodySchema = z
     endpointId: EndpointIdSchema.optional(),
     orderDesc: freeText(1, 1024),
     mode: PayoutModeSchema.default('two-step'),
+    confirmLargeAmount: ConfirmLargeAmountSchema,
   })
   .strict();
 export type PayoutCreateBody = z.infer<typeof PayoutCreateBodySchema>;
@@ -366,6 +368,7 @@ export const PaymentLinkCreateBodySchema = z
     orderDesc: freeText(1, 1024),
     customer: LinkCustomerSchema.optional(),
     redirectUrl: ReturnUrlSchema.optional(),
+    confirmLargeAmount: ConfirmLargeAmountSchema,
   })
   .strict()
   .superRefine((b, ctx) => {

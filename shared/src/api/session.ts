@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema, IsoDateTimeSchema } from './common.js';
+import { LargeAmountSettingsSchema } from './large-amount.js';
 import { NewPasswordSchema, UserSchema } from './users.js';
 
 /**
@@ -31,6 +32,11 @@ export const SessionSettingsSchema = z.object({
    * after it was prepared lapses.
    */
   payoutHoldMaxAgeMs: z.number().int().positive(),
+  /**
+   * `LARGE_AMOUNT_CONFIRM_ABOVE`: above these amounts an order Paydesk creates needs
+   * `confirmLargeAmount: true` (large-amount.ts); absent from older instances.
+   */
+  largeAmount: LargeAmountSettingsSchema.optional(),
 });
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 

@@ -33,6 +33,7 @@ import {
   type Role,
   type User,
   type SessionOrigin,
+  type LargeAmountSettings,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
 import { FakePayments, makeTransaction } from './fake-payments';
@@ -42,6 +43,7 @@ import { FakeViews } from './fake-views';
 import { FakeCards, makeCardInfo } from './fake-cards';
 import { FakeLinks } from './fake-links';
 import { FakeSubscriptions } from './fake-subscriptions';
+import { largeAmountCheck } from './fake-large-amount';
 
 export { makeTransaction } from './fake-payments';
 export { makePayout } from './fake-payouts';
@@ -159,6 +161,14 @@ export class FakeBff {
    * no `settings`, as an older BFF instance answers.
    */
   payoutHoldMaxAgeMs: number | null = 7 * 24 * 60 * 60_000;
+  /**
+   * What the session replies say of the BFF's LARGE_AMOUNT_CONFIRM_ABOVE (here: above 10000.00 in
+   * any currency), and what the routes that create an order with an amount enforce; undefined: not
+   * said, and not enforced, as an older BFF instance.
+   */
+  largeAmount: LargeAmountSettings | undefined = { default: '10000.00', currencies: {} };
+  /** The thresholds the routes enforce when they differ from what the session said (changed since). */
+  largeAmountEnforced: LargeAmountSettings | undefined | 'as-said' = 'as-said';
   /** SESSION_IDLE_SECONDS and SESSION_ABSOLUTE_SECONDS, in ms: what the session replies say */
   idleTimeoutMs = 30 * 60_000;
   absoluteTimeoutMs = 12 * 60 * 60_000;
@@ -238,6 +248,12 @@ export class FakeBff {
     );
     this.subscriptions = new FakeSubscriptions(options.subscriptions ?? [], error, validation);
     this.links = new FakeLinks(options.links ?? [], error, validation);
+    const large = largeAmountCheck(
+      () => (this.largeAmountEnforced === 'as-said' ? this.largeAmount : this.largeAmountEnforced),
+      error,
+    );
+    for (const routes of [this.cards, this.subscriptions, this.links, this.payouts])
+      routes.largeAmount = large;
     const signedIn = options.signedInAs === undefined ? 'admin@example.com' : options.signedInAs;
     this.sessionUserId = signedIn === null ? null : (this.byEmail(signedIn)?.id ?? null);
   }
@@ -375,7 +391,12 @@ export class FakeBff {
       previousSession: this.previousSession,
       ...(this.payoutHoldMaxAgeMs === null
         ? {}
-        : { settings: { payoutHoldMaxAgeMs: this.payoutHoldMaxAgeMs } }),
+        : {
+            settings: {
+              payoutHoldMaxAgeMs: this.payoutHoldMaxAgeMs,
+              ...(this.largeAmount === undefined ? {} : { largeAmount: this.largeAmount }),
+            },
+          }),
     });
   }
 

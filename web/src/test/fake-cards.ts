@@ -23,6 +23,7 @@ import {
   type PaymentsReply,
   type PaymentsRequest,
 } from './fake-payments';
+import type { LargeAmountCheck } from './fake-large-amount';
 
 /** The replies stored per (user, Idempotency-Key), bound to the request they first came with. */
 export class KeyedReplies {
@@ -66,6 +67,8 @@ export class FakeCards {
   private keyed: KeyedReplies;
   private seq = 500;
 
+  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  largeAmount: LargeAmountCheck = () => null;
   constructor(
     cards: CardInfo[],
     private readonly payments: FakePayments,
@@ -140,6 +143,8 @@ export class FakeCards {
     const parsed = RebillBodySchema.safeParse(request.body ?? {});
     if (!parsed.success) return this.validation(parsed.error.issues);
     const body = parsed.data;
+    const large = this.largeAmount(body);
+    if (large) return large;
     const card = this.cards.get(body.cardRefId);
     if (!card) {
       // As the BFF answers it (payments/card-refs.ts): asked with get-card-info before the rebill.

@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { fromMinor, toMinor } from '../lib/money';
 import { KeyedReplies } from './fake-cards';
 import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
+import type { LargeAmountCheck } from './fake-large-amount';
 import { fakePage } from './fake-pages';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
@@ -95,6 +96,8 @@ export class FakeLinks {
   private keyed: KeyedReplies;
   private seq = 100;
 
+  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  largeAmount: LargeAmountCheck = () => null;
   constructor(
     links: PaymentLink[],
     private readonly error: ErrorReply,
@@ -196,6 +199,8 @@ export class FakeLinks {
           `a ${parsed.data.kind} needs the ${LINK_ROLE[parsed.data.kind]} role`,
         );
       }
+      const large = this.largeAmount(parsed.data);
+      if (large) return large;
       return this.keyed.run(request, user, () => this.create(parsed.data, user));
     }
     const refresh = /^\/api\/payment-links\/([^/]+)\/refresh$/.exec(path);

@@ -20,6 +20,7 @@ import {
 import type { z } from 'zod';
 import { fromMinor, toMinor } from '../lib/money';
 import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
+import type { LargeAmountCheck } from './fake-large-amount';
 import { fakePage } from './fake-pages';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
@@ -89,6 +90,8 @@ export class FakePayouts {
   private keys = new Map<string, { hash: string; reply: PaymentsReply }>();
   private seq = 100;
 
+  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  largeAmount: LargeAmountCheck = () => null;
   constructor(
     payouts: Payout[],
     private readonly error: ErrorReply,
@@ -264,6 +267,8 @@ export class FakePayouts {
       const parsed = PayoutCreateBodySchema.safeParse(request.body);
       if (!parsed.success) return this.validation(parsed.error.issues);
       const body = parsed.data;
+      const large = this.largeAmount(body);
+      if (large) return large;
       const n = ++this.seq;
       const payout = makePayout(n, {
         mode: body.mode,

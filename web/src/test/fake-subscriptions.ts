@@ -21,6 +21,7 @@ import {
   type PaymentsReply,
   type PaymentsRequest,
 } from './fake-payments';
+import type { LargeAmountCheck } from './fake-large-amount';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
@@ -87,6 +88,8 @@ export class FakeSubscriptions {
   private keyed: KeyedReplies;
   private seq = 100;
 
+  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  largeAmount: LargeAmountCheck = () => null;
   constructor(
     subscriptions: SubscriptionDetail[],
     private readonly error: ErrorReply,
@@ -136,6 +139,8 @@ export class FakeSubscriptions {
       );
     }
     const body = parsed.data;
+    const large = this.largeAmount(body);
+    if (large) return large;
     return this.keyed.run(request, user, () => {
       const n = ++this.seq;
       const subscription = makeSubscription(n, {

@@ -7,6 +7,7 @@ import {
   type SessionSettings,
 } from '@paydesk/shared/api';
 import { parseInput } from '../../errors.js';
+import { largeAmountSettings } from '../../payments/large-amount.js';
 import { resolvePayoutsOptions } from '../../payouts/context.js';
 import type { IssuedSession } from '../../services/auth.js';
 import type { Services } from '../../services/index.js';
@@ -16,9 +17,11 @@ import { requireAuth, type Handler } from '../run-route.js';
 
 export function sessionHandlers(s: Services) {
   // What the SPA says of held payouts ("lapses if not approved within 3 days"): the setting the
-  // payouts module runs with (PAYOUT_HOLD_MAX_AGE_MS, else its default).
+  // payouts module runs with (PAYOUT_HOLD_MAX_AGE_MS, else its default). Which amounts the SPA
+  // asks to confirm before sending: the thresholds the routes enforce (LARGE_AMOUNT_CONFIRM_ABOVE).
   const settings: SessionSettings = {
     payoutHoldMaxAgeMs: s.config.payoutHoldMaxAgeMs ?? resolvePayoutsOptions().holdMaxAgeMs,
+    largeAmount: largeAmountSettings(s.config),
   };
   const sessionBody = async (
     issued: Pick<IssuedSession, 'user' | 'session'>,

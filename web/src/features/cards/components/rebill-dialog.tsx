@@ -7,12 +7,22 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { RebillBodySchema, type OperationResult, type RebillBody } from '@paydesk/shared/api';
+import {
+  LARGE_AMOUNT_FIELD,
+  RebillBodySchema,
+  type OperationResult,
+  type RebillBody,
+} from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod';
+import {
+  LargeAmountConfirmField,
+  LargeAmountNote,
+  useLargeAmountConfirmation,
+} from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
@@ -100,18 +110,25 @@ export default function RebillDialog({
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const step = useConfirmStep<RebillBody>();
-  const { register, handleSubmit, formState, setError } = useForm<RebillInput, unknown, RebillBody>(
-    {
-      resolver: rebillResolver,
-      defaultValues: {
-        cardRefId,
-        amount: '',
-        currency: 'EUR',
-        endpointId: '',
-        orderDesc: '',
-        reason: '',
-      },
+  const { register, handleSubmit, formState, setError, control } = useForm<
+    RebillInput,
+    unknown,
+    RebillBody
+  >({
+    resolver: rebillResolver,
+    defaultValues: {
+      cardRefId,
+      amount: '',
+      currency: 'EUR',
+      endpointId: '',
+      orderDesc: '',
+      reason: '',
     },
+  });
+  // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
+  const large = useLargeAmountConfirmation(
+    useWatch({ control, name: 'amount' }),
+    useWatch({ control, name: 'currency' }),
   );
   const mutation = useMutation({
     mutationFn: (body: RebillBody) => sendRebill(body, keeper.keyFor(body)),
@@ -124,13 +141,14 @@ export default function RebillDialog({
     },
     // A failure is said once, in the dialog: beside the fields it names, else in its alert.
     onError: (error) => {
-      if (applyServerFieldErrors(error, setError, FIELDS)) step.edit();
+      const besideAmount = large.refused(error);
+      if (applyServerFieldErrors(error, setError, FIELDS) || besideAmount) step.edit();
     },
   });
   const errors = formState.errors;
   // A refusal that names only fields of the form is said under them (and goes once the field is
   // edited), not again in the alert.
-  const refused = serverFieldsNamed(mutation.error, FIELDS);
+  const refused = serverFieldsNamed(mutation.error, [...FIELDS, LARGE_AMOUNT_FIELD]);
 
   if (mutation.isSuccess) return <RebillDone result={mutation.data} onClose={onClose} />;
 
@@ -156,13 +174,14 @@ export default function RebillDialog({
           {confirming.endpointId === undefined ? '' : ` on endpoint ${confirming.endpointId}`} ·
           reason: “{confirming.reason}”. The customer’s card is charged at once.
         </Typography>
+        <LargeAmountNote large={large} confirmed={confirming.confirmLargeAmount} />
       </FollowUpFrame>
     );
   }
 
   return (
     <FollowUpFrame
-      {...step.formFrame(mutation, handleSubmit)}
+      {...step.formFrame(mutation, large.guard(handleSubmit))}
       title="Rebill a stored card"
       what="the rebill"
       currency="EUR"
@@ -186,7 +205,9 @@ export default function RebillDialog({
         currencyError={errors.currency}
         example="12.50"
         autoFocus
-      />
+      >
+        <LargeAmountConfirmField large={large} />
+      </MoneyFields>
       <TextField
         label="Description"
         required

@@ -18,6 +18,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm, useWatch, type FieldError } from 'react-hook-form';
 import { z } from 'zod';
+import {
+  LargeAmountConfirmField,
+  useLargeAmountConfirmation,
+} from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { FormDialog } from '../../../components/form-dialog';
 import { describeError } from '../../../lib/api-client';
@@ -149,6 +153,14 @@ export default function CreateLinkDialog({
       customer: Object.fromEntries(CUSTOMER_FIELDS.map((f) => [f.name, ''])),
     },
   });
+  const kind = useWatch({ control, name: 'kind' });
+  // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise); a
+  // kind without an amount asks nothing.
+  const typedAmount = useWatch({ control, name: 'amount' });
+  const large = useLargeAmountConfirmation(
+    kind === 'account-verification-form' ? '' : typedAmount,
+    useWatch({ control, name: 'currency' }),
+  );
   const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
     mutationFn: (body: PaymentLinkCreateBody) => createLink(body, keeper.keyFor(body)),
@@ -158,10 +170,10 @@ export default function CreateLinkDialog({
     },
     // A refusal is said once: beside the fields it names, else in the dialog's alert.
     onError: (error) => {
-      setBesideFields(applyServerFieldErrors(error, setError, SERVER_FIELDS));
+      const besideAmount = large.refused(error);
+      setBesideFields(applyServerFieldErrors(error, setError, SERVER_FIELDS) || besideAmount);
     },
   });
-  const kind = useWatch({ control, name: 'kind' });
   const [sent, setSent] = useState<PaymentLinkCreateBody | null>(null);
   const errors = formState.errors;
   const customerError = (name: CustomerField): FieldError | undefined => {
@@ -195,7 +207,7 @@ export default function CreateLinkDialog({
             mutation.mutate(sent);
             return;
           }
-          void handleSubmit((body) => {
+          void large.guard(handleSubmit)((body) => {
             setSent(body);
             mutation.mutate(body);
           })(event);
@@ -239,7 +251,9 @@ export default function CreateLinkDialog({
                 currencyError={errors.currency}
                 example="49.90"
                 disabled={locked}
-              />
+              >
+                <LargeAmountConfirmField large={large} disabled={locked} />
+              </MoneyFields>
             ) : null}
             <TextField
               label="Description"

@@ -15,6 +15,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  LARGE_AMOUNT_FIELD,
   PAYOUT_MODES,
   PayoutCreateBodySchema,
   type Payout,
@@ -26,6 +27,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SyntheticEvent } from 'react';
 import type { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
+import {
+  LargeAmountConfirmField,
+  useLargeAmountConfirmation,
+} from '../../../components/large-amount-confirm';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { sentenceOf } from '../../../lib/form-errors';
@@ -187,6 +192,9 @@ export default function PreparePayoutDialog({
   const amountRefusal = readAmount(draft.amount).refusal;
   if (submitted && amountRefusal !== undefined) clientMessages.set('amount', amountRefusal);
 
+  // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
+  const large = useLargeAmountConfirmation(draft.amount, draft.currency);
+
   const mutation = useMutation({
     mutationFn: (body: PayoutCreateBody) => preparePayout(body, keeper.keyFor(body)),
     onSuccess: async ({ payout, message }) => {
@@ -201,7 +209,11 @@ export default function PreparePayoutDialog({
       onClose();
       await client.invalidateQueries({ queryKey: payoutKeys.all });
     },
-    // A failure is said once, inline in the dialog (a snackbar would cover its buttons).
+    // A failure is said once, inline in the dialog (a snackbar would cover its buttons); a
+    // refused unconfirmed large amount at the confirmation field.
+    onError: (error) => {
+      large.refused(error);
+    },
   });
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
   const serverFields = isApiError(mutation.error) ? mutation.error.fieldErrors : [];
@@ -220,6 +232,7 @@ export default function PreparePayoutDialog({
     'currency',
     'orderDesc',
     'endpointId',
+    ...(large.shown ? [LARGE_AMOUNT_FIELD] : []),
     ...DESTINATION_FIELDS[draft.kind].map((field) => `destination.${field.name}`),
   ]);
   const besideFields = serverFields.some((f) => shownPaths.has(f.path));
@@ -228,9 +241,11 @@ export default function PreparePayoutDialog({
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSubmitted(true);
-    if (parsed.success) {
+    const confirmed = large.check();
+    const body = parsed.success && confirmed ? large.confirm(parsed.data) : null;
+    if (body !== null) {
       setChanged(new Set());
-      mutation.mutate(parsed.data);
+      mutation.mutate(body);
     }
   };
   const set =
@@ -366,6 +381,7 @@ export default function PreparePayoutDialog({
                 error={messageFor('currency') !== undefined}
                 helperText={messageFor('currency') ?? 'ISO code, e.g. EUR'}
               />
+              <LargeAmountConfirmField large={large} disabled={locked} />
             </Box>
             <TextField
               label="Description"

@@ -9,9 +9,14 @@ import {
   type SubscriptionCreateBody,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import {
+  LargeAmountConfirmField,
+  LargeAmountNote,
+  useLargeAmountConfirmation,
+} from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useNotify } from '../../../components/notifier';
 import { isApiError } from '../../../lib/api-client';
@@ -58,7 +63,7 @@ const SubscriptionFormSchema = z
   })
   .transform((v) => {
     const maxPayments = optional(v.maxPayments);
-    return Object.fromEntries(
+    return Object.fromEntries<unknown>(
       Object.entries({
         ...v,
         interval: whole(v.interval),
@@ -146,7 +151,7 @@ export default function CreateSubscriptionDialog({
   const notify = useNotify();
   const navigate = useNavigate();
   const step = useConfirmStep<SubscriptionCreateBody>();
-  const { register, handleSubmit, formState, setError } = useForm<
+  const { register, handleSubmit, formState, setError, control } = useForm<
     SubscriptionInput,
     unknown,
     SubscriptionCreateBody
@@ -165,6 +170,11 @@ export default function CreateSubscriptionDialog({
       endpointId: '',
     },
   });
+  // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
+  const large = useLargeAmountConfirmation(
+    useWatch({ control, name: 'amount' }),
+    useWatch({ control, name: 'currency' }),
+  );
   const mutation = useMutation({
     mutationFn: (body: SubscriptionCreateBody) => createSubscription(body, keeper.keyFor(body)),
     onSuccess: async (result) => {
@@ -179,7 +189,8 @@ export default function CreateSubscriptionDialog({
     },
     // A failure is said once, in the dialog: beside the fields it names, else in its alert.
     onError: (error) => {
-      if (applyServerFieldErrors(error, setError, FIELDS)) step.edit();
+      const besideAmount = large.refused(error);
+      if (applyServerFieldErrors(error, setError, FIELDS) || besideAmount) step.edit();
     },
   });
   const rsaMissing = mutation.isError && isRsaKeyMissing(mutation.error);
@@ -214,13 +225,14 @@ export default function CreateSubscriptionDialog({
           “{body.orderDesc}” · receipts to {body.email}. The gateway cannot cancel or change a plan
           once it exists.
         </Typography>
+        <LargeAmountNote large={large} confirmed={body.confirmLargeAmount} />
       </FollowUpFrame>
     );
   }
 
   return (
     <FollowUpFrame
-      {...step.formFrame(mutation, handleSubmit)}
+      {...step.formFrame(mutation, large.guard(handleSubmit))}
       title="New subscription"
       what="creating the subscription"
       currency="EUR"
@@ -248,6 +260,7 @@ export default function CreateSubscriptionDialog({
         amountLabel="Amount per charge"
         example="9.99"
       >
+        <LargeAmountConfirmField large={large} />
         <TextField
           label="Every"
           required
