@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -221,5 +222,31 @@ export function LargeAmountNote({
         ? 'This is a large amount: check it once more.'
         : `This is above ${threshold}: check the amount once more.`}
     </Typography>
+  );
+}
+
+/**
+ * For the second person approving what someone prepared (a payout, a payout-form link): the amount
+ * is above its currency's threshold, which the preparer confirmed by typing it twice. Nothing when
+ * it is not, or when the BFF does not say its thresholds.
+ */
+export function LargeAmountApprovalWarning({
+  amount,
+  currency,
+  preparer,
+}: {
+  amount: string;
+  currency: string;
+  /** who typed it twice, as a sentence's subject ("The ops user who prepared it") */
+  preparer: string;
+}) {
+  const settings = useSession().settings?.largeAmount;
+  const threshold = largeAmountThreshold(settings, currency);
+  if (threshold === null || !needsLargeAmountConfirmation(settings, amount, currency)) return null;
+  return (
+    <Alert severity="warning">
+      A large amount: above {formatMoney(threshold, currency)}. {preparer} typed it twice; check it
+      against what was agreed before you approve.
+    </Alert>
   );
 }

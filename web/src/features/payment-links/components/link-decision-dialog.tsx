@@ -2,6 +2,7 @@ import Typography from '@mui/material/Typography';
 import type { PaymentLink } from '@paydesk/shared/api';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
+import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
 import { formatMoney } from '../../../lib/format';
 import { formatMoneyInWords } from '../../../lib/money';
 import { Facts } from '../../transactions/components/amounts-panel';
@@ -46,17 +47,26 @@ export default function LinkDecisionDialog({
         ) : null
       }
       facts={
-        <Facts
-          rows={[
-            ['Kind', KIND_LABELS[link.kind]],
-            ['Amount', <strong key="a">{amount}</strong>],
-            ['Description', link.orderDesc],
-            // where the payee is sent after the form: the approver sees it before releasing it
-            ['Return address', link.returnUrl ?? '—'],
-            ['Created by', link.createdBy.email],
-            ['Client order id', link.clientOrderId],
-          ]}
-        />
+        <>
+          {decision === 'approve' && link.amount !== null && link.currency !== null ? (
+            <LargeAmountApprovalWarning
+              amount={link.amount}
+              currency={link.currency}
+              preparer="The ops user who created it"
+            />
+          ) : null}
+          <Facts
+            rows={[
+              ['Kind', KIND_LABELS[link.kind]],
+              ['Amount', <strong key="a">{amount}</strong>],
+              ['Description', link.orderDesc],
+              // where the payee is sent after the form: the approver sees it before releasing it
+              ['Return address', link.returnUrl ?? '—'],
+              ['Created by', link.createdBy.email],
+              ['Client order id', link.clientOrderId],
+            ]}
+          />
+        </>
       }
       approveNote="Approving sends the payout-form to the gateway; the payee can then enter where the money goes, and it leaves the account."
       approveLabel={`Approve ${amount}`}

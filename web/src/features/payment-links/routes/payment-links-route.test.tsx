@@ -185,6 +185,23 @@ describe('payment links', () => {
     expect(own.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });
 
+  it('when an ops user approves another’s payout form above the large-amount threshold, then the dialog says so', async () => {
+    const big = { ...LINKS[1]!, amount: '25000.00' };
+    const app = renderApp('/payment-links', bffAs(['ops'], [LINKS[0]!, big, LINKS[2]!]));
+    await screen.findByRole('table', { name: 'Payment links' });
+    await app.user.click(
+      rowOf('Seller payout 2').getByRole('button', {
+        name: 'Approve payout form of €25,000.00: Seller payout 2',
+      }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout form' }));
+    expect(
+      dialog.getByText(
+        /^A large amount: above €10,000\.00\. The ops user who created it typed it twice/,
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('when an ops user approves another’s payout form, then the amount and return address are stated, a key is sent, and the released page address shows beside the message that speaks of it', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payment-links', bff);

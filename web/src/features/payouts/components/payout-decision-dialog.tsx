@@ -4,6 +4,7 @@ import type { Payout } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
+import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
 import { formatMoney } from '../../../lib/format';
 import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
 import { formatMoneyInWords } from '../../../lib/money';
@@ -72,6 +73,11 @@ export default function PayoutDecisionDialog({
       facts={
         decision === 'approve' ? (
           <>
+            <LargeAmountApprovalWarning
+              amount={payout.amount}
+              currency={payout.currency}
+              preparer="The ops user who prepared it"
+            />
             <SimilarPendingWarning payout={payout} newTab />
             {payout.mode === 'single' ? (
               <Alert severity="warning">{notCheckedWarning(payout.destination.kind)}</Alert>

@@ -387,6 +387,35 @@ describe('payouts', () => {
     expect(await within(table).findByText('Freshly prepared')).toBeInTheDocument();
   });
 
+  it('when an ops user approves a payout above the large-amount threshold, then the dialog says so; below it, it does not', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.payouts = [
+      makePayout(1, { amount: '10000.01' }),
+      makePayout(2, { amount: '10000.00' }),
+    ];
+    const app = renderApp('/payouts', bff);
+    await app.user.click(
+      await screen.findByRole('button', {
+        name: 'Approve payout of €10,000.01 to 411111******1111',
+      }),
+    );
+    let dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(
+      dialog.getByText(
+        /^A large amount: above €10,000\.00\. The ops user who prepared it typed it twice/,
+      ),
+    ).toBeInTheDocument();
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    await app.user.click(
+      screen.getByRole('button', { name: 'Approve payout of €10,000.00 to 411111******1111' }),
+    );
+    dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    expect(dialog.queryByText(/A large amount/)).not.toBeInTheDocument();
+  });
+
   it('when another payout of the same amount to the same destination waits, then the approve dialog warns of it with a link to it', async () => {
     const bff = bffAs(['ops']);
     const other = '10000000-0000-4000-8000-000000000009';
