@@ -11,9 +11,10 @@ import {
   needsLargeAmountConfirmation,
   type LargeAmountSettings,
 } from '@paydesk/shared/api';
-import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
+import { toMinorUnits } from '@paydesk/shared/protocol';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { readable } from './amount-range.js';
 
 /** Unset `LARGE_AMOUNT_CONFIRM_ABOVE`: above 10,000.00 in every currency. */
 export const DEFAULT_LARGE_AMOUNT: LargeAmountSettings = { default: '10000.00', currencies: {} };
@@ -24,12 +25,6 @@ export const LARGE_AMOUNT_OFF: LargeAmountSettings = { default: null, currencies
 /** The thresholds the BFF runs with (a Config built without them: the default). */
 export function largeAmountSettings(config: Pick<Config, 'largeAmount'>): LargeAmountSettings {
   return config.largeAmount ?? DEFAULT_LARGE_AMOUNT;
-}
-
-/** `12345.6` → `12,345.60` (grouped, two decimals; never through a float). */
-function grouped(amount: string): string {
-  const [units = '0', cents = '00'] = formatMinorUnits(toMinorUnits(amount.trim())).split('.');
-  return `${units.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
 /**
@@ -46,7 +41,7 @@ export function requireLargeAmountConfirmed(
   if (!needsLargeAmountConfirmation(settings, amount, currency)) return;
   const threshold = largeAmountThreshold(settings, currency) ?? '0';
   const code = currency.toUpperCase();
-  const message = `Above ${code} ${grouped(threshold)} an amount needs confirming: confirm ${code} ${grouped(amount)} (${LARGE_AMOUNT_FIELD}: true).`;
+  const message = `Above ${code} ${readable(toMinorUnits(threshold))} an amount needs confirming: confirm ${code} ${readable(toMinorUnits(amount.trim()))} (${LARGE_AMOUNT_FIELD}: true).`;
   throw new AppError('VALIDATION_FAILED', `${LARGE_AMOUNT_FIELD}: ${message}`, {
     fields: [{ path: LARGE_AMOUNT_FIELD, rule: LARGE_AMOUNT_RULE, message }],
   });

@@ -9,7 +9,7 @@ import {
 } from '@paydesk/shared/api';
 import { useRef, useState, type RefObject } from 'react';
 import { useSession } from '../features/auth/components/session-context';
-import { serverFieldError } from '../features/transactions/components/follow-up-frame';
+import { refusedField, sentenceOf } from '../lib/form-errors';
 import { formatMoney } from '../lib/format';
 import { readAmount, toMinor } from '../lib/money';
 
@@ -153,8 +153,9 @@ export function useLargeAmountConfirmation(
         })(...args);
       },
     refused: (refusedError) => {
-      const message = serverFieldError(refusedError, LARGE_AMOUNT_FIELD);
-      if (message === undefined) return false;
+      const field = refusedField(refusedError, LARGE_AMOUNT_FIELD);
+      if (field === undefined) return false;
+      const message = sentenceOf(field.path, field.message, field.rule);
       setRefusal({ amount, currency, message });
       return true;
     },

@@ -1,4 +1,5 @@
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
+import type { FieldError } from '@paydesk/shared/api';
 import { isApiError } from './api-client';
 import { localAmountExample } from './money';
 
@@ -36,6 +37,11 @@ export function currencyRefusal(message: string | undefined): string | undefined
   if (/\bISO 4217 currency code\b/.test(message))
     return 'Not a real currency: an ISO code in use, e.g. EUR.';
   return undefined;
+}
+
+/** The server's refusal of the field at `path` (one the refusal names), or undefined. */
+export function refusedField(error: unknown, path: string): FieldError | undefined {
+  return isApiError(error) ? error.fieldErrors.find((named) => named.path === path) : undefined;
 }
 
 /**

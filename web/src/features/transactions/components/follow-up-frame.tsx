@@ -18,7 +18,7 @@ import {
 } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
 import { isApiError } from '../../../lib/api-client';
-import { sentenceOf } from '../../../lib/form-errors';
+import { refusedField, sentenceOf } from '../../../lib/form-errors';
 import { formatMoney } from '../../../lib/format';
 import { describeFollowUpError } from '../api/follow-up';
 
@@ -182,9 +182,8 @@ export function serverFieldError(
   path: string,
   currency?: string,
 ): string | undefined {
-  if (!isApiError(error)) return undefined;
-  const field = error.fieldErrors.find((named) => named.path === path);
-  if (field === undefined) return undefined;
+  const field = refusedField(error, path);
+  if (!isApiError(error) || field === undefined) return undefined;
   const { message } = field;
   const remaining = error.details?.remaining;
   if (currency === undefined || typeof remaining !== 'string' || !/^\d+\.\d{2}$/.test(remaining)) {

@@ -3,28 +3,7 @@ import axe from 'axe-core';
 import type { Operation } from '@paydesk/shared/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OperationsList } from './operations-list';
-
-/**
- * A screen `width` px wide: media queries on min-width and max-width match as a browser's would
- * (jsdom has no layout; the test setup's default is a wide screen).
- */
-function screenWidth(width: number) {
-  vi.spyOn(window, 'matchMedia').mockImplementation((media: string): MediaQueryList => {
-    const min = /min-width:\s*([\d.]+)px/.exec(media);
-    const max = /max-width:\s*([\d.]+)px/.exec(media);
-    const matches =
-      (min !== null || max !== null) &&
-      (min === null || width >= Number(min[1])) &&
-      (max === null || width <= Number(max[1]));
-    return Object.assign(new EventTarget(), {
-      media,
-      matches,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-    });
-  });
-}
+import { screenWidth } from '../../../test/screen-width';
 
 const operation = (n: number, overrides: Partial<Operation>): Operation => ({
   id: `op-${String(n)}`,
