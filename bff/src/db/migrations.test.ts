@@ -1,15 +1,17 @@
 // The temporary-passwords migration on a database that already has accounts: they stay as they
-// were (not temporary), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL; why PostgreSQL could
-// not be migrated (start-up), in words an operator can act on and without the password.
+// were (not temporary), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL; the audit log's
+// target index, built over the rows already there; why PostgreSQL could not be migrated
+// (start-up), in words an operator can act on and without the password.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
 import { DB_VARIANTS, PG_URL } from '../test-support/harness.js';
-import { openDatabase } from './connect.js';
+import { openDatabase, type DatabaseKind } from './connect.js';
 import {
   allMigrations,
+  AUDIT_TARGET_INDEX_MIGRATION_NAME,
   describeDatabaseError,
   migrateToLatest,
   TEMPORARY_PASSWORDS_MIGRATION_NAME,
@@ -62,6 +64,72 @@ for (const variant of DB_VARIANTS) {
           password_temporary_at: unknown;
         }>`select email, password_temporary_at from users`.execute(k);
         expect(rows.rows).toEqual([{ email: 'old@paydesk.test', password_temporary_at: null }]);
+      });
+    },
+  );
+}
+
+/** The columns of index `name`, in index order. */
+async function indexColumns(
+  k: Kysely<unknown>,
+  kind: DatabaseKind,
+  name: string,
+): Promise<string[]> {
+  const rows =
+    kind === 'postgres'
+      ? await sql<{ name: string }>`select pg_get_indexdef(i.indexrelid, n, true) as name
+          from pg_index i join pg_class c on c.oid = i.indexrelid
+          cross join generate_series(1, i.indnatts) n
+          where c.relname = ${name} order by n`.execute(k)
+      : await sql<{
+          name: string;
+        }>`select name from pragma_index_info(${name}) order by seqno`.execute(k);
+  return rows.rows.map((r) => r.name);
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(
+    `migration ${AUDIT_TARGET_INDEX_MIGRATION_NAME} (${variant.name})`,
+    () => {
+      let cleanup: (() => Promise<void>) | null = null;
+      afterEach(async () => {
+        await cleanup?.();
+        cleanup = null;
+      });
+
+      it('when the audit log already holds rows, then it adds an index on (target, seq) of audit_log and the rows stay as they were', async () => {
+        const created = await variant.create();
+        const k = bare(created.database);
+        cleanup = async () => {
+          await k.destroy();
+          await created.drop();
+        };
+        const before = Object.fromEntries(
+          Object.entries(allMigrations(variant.name)).filter(
+            ([name]) => name < AUDIT_TARGET_INDEX_MIGRATION_NAME,
+          ),
+        );
+        const earlier = await new Migrator({
+          db: k,
+          provider: { getMigrations: () => Promise.resolve(before) },
+        }).migrateToLatest();
+        expect(earlier.error).toBeUndefined();
+        expect(await indexColumns(k, variant.name, 'audit_log_target')).toEqual([]);
+        // On PostgreSQL the chain trigger sets seq and both hashes whatever the insert gives.
+        await sql`insert into audit_log (seq, at, actor_roles, action, target, summary, outcome, prev_hash, hash)
+          values (1, 1, '[]', 'test.old', 'transaction:t-old', '{}', 'success', 'p', 'h')`.execute(
+          k,
+        );
+        const stored = await sql`select * from audit_log`.execute(k);
+
+        await migrateToLatest(k, variant.name);
+
+        expect(await indexColumns(k, variant.name, 'audit_log_target')).toEqual(['target', 'seq']);
+        expect((await sql`select * from audit_log`.execute(k)).rows).toEqual(stored.rows);
+        const found = await sql<{
+          action: string;
+        }>`select action from audit_log where target = ${'transaction:t-old'}`.execute(k);
+        expect(found.rows).toEqual([{ action: 'test.old' }]);
       });
     },
   );

@@ -176,6 +176,23 @@ function secretChecksMigration(kind: DatabaseKind): Migration {
 
 export const SECRET_CHECKS_MIGRATION_NAME = '0015-secret-checks';
 
+export const AUDIT_TARGET_INDEX_MIGRATION_NAME = '0021-audit-target-index';
+
+/**
+ * The audit screen's Target filter (services/audit.ts, `target in (...)`) reads the rows of a few
+ * targets, newest first, from a log that only grows: without an index every page and its count
+ * read the whole log. With `seq` after `target` the rows of one target come in list order, so a
+ * page stops at its last row and the count reads the index alone. The append-only triggers guard
+ * the rows, not their indexes: building one changes no row.
+ */
+function auditTargetIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index audit_log_target on audit_log (target, seq)`.execute(db);
+    },
+  };
+}
+
 /** Every migration by name (the Migrator applies them in name order). */
 export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -186,6 +203,7 @@ export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
     '0008-audit-chain': auditChainMigration(kind),
     [TEMPORARY_PASSWORDS_MIGRATION_NAME]: temporaryPasswordsMigration(kind),
     [SECRET_CHECKS_MIGRATION_NAME]: secretChecksMigration(kind),
+    [AUDIT_TARGET_INDEX_MIGRATION_NAME]: auditTargetIndexMigration(),
   };
 }
 

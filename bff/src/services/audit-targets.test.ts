@@ -258,7 +258,7 @@ for (const variant of DB_VARIANTS) {
       expect(items.filter((item) => item.targetRef?.kind === 'payout')).toHaveLength(10);
     });
 
-    it('when the filter holds an orderid, a client_orderid, an e-mail or a record id, then it finds the rows of what it names; the stored target still works', async () => {
+    it('when the filter holds an orderid, a client_orderid, an e-mail, a card reference or a record id, then it finds the rows of what it names; the stored target still works', async () => {
       for (const target of [
         `transaction:${TX}`,
         `transaction:${TX_PENDING}`,
@@ -267,6 +267,7 @@ for (const variant of DB_VARIANTS) {
         `subscription:${PLAN}`,
         `user:${adminId}`,
         `account:${ADMIN.email}`,
+        'card-ref:910000022',
         'thing:1',
       ])
         await t.services.audit.append(row(target));
@@ -288,6 +289,8 @@ for (const variant of DB_VARIANTS) {
         `account:${ADMIN.email}`,
         `user:${adminId}`,
       ]);
+      // a card reference by its id, as the list shows it (a plan charges it: not the plan's rows)
+      expect(await targetsOf('910000022')).toEqual(['card-ref:910000022']);
       expect(await targetsOf('thing:1')).toEqual(['thing:1']);
       expect(await targetsOf('no-such-order')).toEqual([]);
       // The export filters as the list does.

@@ -8,6 +8,7 @@ import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import type { PaymentsTables } from '../payments/migration.js';
 import { gatewayOrderId } from '../payments/rebills.js';
+import { CARD_REF_ID } from '../payouts/card-info.js';
 import type { PayoutsTables } from '../payouts/migration.js';
 import type { ViewsTables } from '../views/migration.js';
 import { maskPans } from './redact.js';
@@ -163,7 +164,8 @@ export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise
  * The stored targets `text` names, for the filter: itself (a target as stored), and the targets of
  * the records it is the id of, or the orderid or client_orderid (transactions, payouts, payment
  * links), the recurring-payment id or client_orderid (subscriptions) or the e-mail (users, and
- * sign-ins to that e-mail) of: what the list shows as a target's label can be pasted here.
+ * sign-ins to that e-mail) of, and the card reference it is the id of: what the list shows as a
+ * target's label can be pasted here.
  */
 export async function targetsNamedBy(db: Db, text: string): Promise<string[]> {
   const k = targetsDb(db);
@@ -220,5 +222,8 @@ export async function targetsNamedBy(db: Db, text: string): Promise<string[]> {
   for (const r of users) targets.add(`user:${r.id}`);
   // Sign-in attempts name the e-mail typed, whether or not an account has it.
   if (email.includes('@')) targets.add(`account:${email}`);
+  // Card-info requests name the card reference asked about, which the screens show by its id (no
+  // table of Paydesk's holds every reference: the gateway keeps the cards, so nothing is read).
+  if (CARD_REF_ID.test(text)) targets.add(`card-ref:${text}`);
   return [...targets];
 }

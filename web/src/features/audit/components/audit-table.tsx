@@ -18,13 +18,14 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { CopyButton } from '../../../components/copyable-text';
 import { DataTable } from '../../../components/data-table';
 import { Pager } from '../../../components/pager';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
+import { CardRefLink } from '../../cards/components/card-ref-link';
 import { PAGE_SIZES } from '../api/audit-search-params';
 import { summaryText } from '../api/audit-summary';
 
@@ -41,9 +42,15 @@ const OUTCOME_COLOR: Record<AuditOutcome, 'success' | 'warning' | 'error'> = {
 /** Longer summaries start clamped to three lines so one verbose row does not push the rest away. */
 const CLAMP_OVER_CHARS = 160;
 
+/**
+ * The row's details: its summary, where the request came from and, once expanded, the target as
+ * stored when the Target column names it otherwise (the evidence, which the tooltip there shows
+ * only to a mouse).
+ */
 function AuditDetails({ row }: { row: AuditListItem }) {
   const text = summaryText(row.summary);
   const long = text.length > CLAMP_OVER_CHARS;
+  const stored = row.target !== null && targetName(row) !== null ? row.target : null;
   const [expanded, setExpanded] = useState(false);
   const clamped = long && !expanded;
   const { ip, requestId } = row;
@@ -64,7 +71,14 @@ function AuditDetails({ row }: { row: AuditListItem }) {
       >
         {text}
       </Typography>
-      {long ? (
+      {expanded && stored !== null ? (
+        <Typography variant="caption" component="div" sx={{ overflowWrap: 'anywhere' }}>
+          {'Stored target: '}
+          <code>{stored}</code>
+          <CopyButton label={`stored target of row ${String(row.seq)}`} value={stored} />
+        </Typography>
+      ) : null}
+      {long || stored !== null ? (
         <Link
           component="button"
           type="button"
@@ -127,36 +141,73 @@ function targetPath(ref: AuditTargetRef): string | null {
   }
 }
 
+/** What the Target column names a target by, and what kind of thing that is. */
+interface TargetName {
+  name: ReactNode;
+  kind: string;
+}
+
 /**
- * What the target names (an orderid, an e-mail), linked to its page, and what kind of record it
- * is; the target as stored, the evidence, is its tooltip (and in the exports). A target that
- * names nothing any more, or of a kind not resolved, shows as stored.
+ * What people know the row's target by: what the BFF resolved it to (an orderid, an e-mail),
+ * linked to its page; else, for the two kinds whose stored text already holds it, that text: a
+ * card reference's id (Paydesk keeps no record of a reference to resolve, the gateway keeps the
+ * card; Cards finds it by that id) and the e-mail of a sign-in no user has. Null when the target
+ * is to show as stored: none, one that names nothing any more, or of a kind not resolved.
+ */
+function targetName(row: AuditListItem): TargetName | null {
+  const { target, targetRef: ref } = row;
+  if (target === null) return null;
+  if (ref !== null) {
+    const path = targetPath(ref);
+    const text = ref.kind === 'user' ? <EmailText value={ref.label} /> : ref.label;
+    return {
+      name:
+        path === null ? (
+          text
+        ) : (
+          <Link component={RouterLink} to={path}>
+            {text}
+          </Link>
+        ),
+      kind: TARGET_KIND_LABELS[ref.kind],
+    };
+  }
+  const colon = target.indexOf(':');
+  const value = target.slice(colon + 1);
+  if (colon <= 0 || value === '') return null;
+  switch (target.slice(0, colon)) {
+    case 'card-ref':
+      return { name: <CardRefLink cardRefId={value} />, kind: 'Card reference' };
+    case 'account':
+      return { name: <EmailText value={value} />, kind: 'Sign-in e-mail (no user)' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * What the target names (`targetName`) and what kind of thing it is; the target as stored, the
+ * evidence, is its tooltip for a mouse and in the row's expanded details for everyone (and in the
+ * exports). A target with no name shows as stored.
  */
 function AuditTarget({ row }: { row: AuditListItem }) {
-  const { target, targetRef: ref } = row;
+  const { target } = row;
   const sx = { minWidth: 110, maxWidth: 180, overflowWrap: 'anywhere' } as const;
-  if (target === null || ref === null) {
+  const named = targetName(row);
+  if (target === null || named === null) {
     return (
       <Typography variant="body2" component="div" sx={sx}>
         {target ?? '—'}
       </Typography>
     );
   }
-  const path = targetPath(ref);
-  const text = ref.kind === 'user' ? <EmailText value={ref.label} /> : ref.label;
   return (
     <Box sx={sx} title={target}>
       <Typography variant="body2" component="div">
-        {path === null ? (
-          text
-        ) : (
-          <Link component={RouterLink} to={path}>
-            {text}
-          </Link>
-        )}
+        {named.name}
       </Typography>
       <Typography variant="caption" component="div" color="text.secondary">
-        {TARGET_KIND_LABELS[ref.kind]}
+        {named.kind}
       </Typography>
     </Box>
   );

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuditListItem, AuditRow, AuditVerifyResponse } from '@paydesk/shared/api';
-import { FakeBff, makeAuditRow } from '../../../test/fake-bff';
+import { FakeBff, makeAuditRow, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
 const lastListQuery = (bff: FakeBff) =>
@@ -116,7 +116,7 @@ describe('audit log screen', () => {
     expect(screen.queryByText(/idempotencyKey|replayed:|reasonCode|someNewFact/)).toBeNull();
   });
 
-  it('when a row’s target names a record, then the Target shows what people know it by, linked to its page, with the stored target as its tooltip; one that names nothing shows as stored', async () => {
+  it('when a row’s target names a record, then the Target shows what people know it by, linked to its page, with the stored target as its tooltip and in the row’s expanded details; one that names nothing shows as stored', async () => {
     const tx = '0f1e2d3c-4b5a-4697-8877-665544332211';
     const payout = '1a2b3c4d-0000-4000-8000-000000000001';
     const link = '1a2b3c4d-0000-4000-8000-000000000002';
@@ -146,7 +146,7 @@ describe('audit log screen', () => {
       { ...makeAuditRow(1, { target: `transaction:${gone}` }), targetRef: null },
     ];
     const audit: AuditRow[] = rows;
-    renderApp('/audit', new FakeBff({ audit }));
+    const app = renderApp('/audit', new FakeBff({ audit }));
     const table = await screen.findByRole('table', { name: 'Audit log' });
     const [, ...body] = within(table).getAllByRole('row');
     const cases = [
@@ -156,18 +156,78 @@ describe('audit log screen', () => {
       ['223706339', `/subscriptions/${plan}`, 'Subscription', `subscription:${plan}`],
       ['sam@example.com', '/users', 'User', 'user:u-2'],
     ] as const;
-    cases.forEach(([label, href, kind, raw], i) => {
+    for (const [i, [label, href, kind, raw]] of cases.entries()) {
       const row = body[i]!;
+      const seq = String(6 - i);
       const anchor = within(row).getByRole('link', { name: label });
       expect(anchor).toHaveAttribute('href', href);
       expect(within(row).getByText(kind)).toBeInTheDocument();
       expect(anchor.closest('[title]')).toHaveAttribute('title', raw);
       expect(within(row).queryByText(raw)).toBeNull();
-    });
-    // A target that no longer resolves is evidence all the same: shown as stored, with no link.
+      // Without a mouse: the details' toggle (a button, so also Enter on the keyboard) shows it.
+      const toggle = within(row).getByRole('button', { name: `Show all of row ${seq}'s details` });
+      toggle.focus();
+      await app.user.keyboard('{Enter}');
+      expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      expect(within(row).getByText(raw)).toBeInTheDocument();
+      expect(within(row).getByText(/Stored target/)).toBeInTheDocument();
+    }
+    await app.user.click(screen.getByRole('button', { name: 'Copy stored target of row 6' }));
+    expect(await navigator.clipboard.readText()).toBe(`transaction:${tx}`);
+    // A target that no longer resolves is evidence all the same: shown as stored, with no link,
+    // and nothing more to show in its details.
     const last = body[5]!;
     expect(within(last).getByText(`transaction:${gone}`)).toBeInTheDocument();
     expect(within(last).queryByRole('link')).toBeNull();
+    expect(within(last).queryByRole('button', { name: /Show all/ })).toBeNull();
+    expect(within(last).queryByText(/Stored target/)).toBeNull();
+  });
+
+  it('when a row’s target is a card reference or a sign-in to an e-mail no user has, then the Target shows the reference (linked to Cards for roles that open it) or the e-mail, and the stored target is in the expanded details', async () => {
+    const audit: AuditRow[] = [
+      makeAuditRow(2, { action: 'card.info', target: 'card-ref:910000022' }),
+      makeAuditRow(1, {
+        action: 'session.login',
+        outcome: 'refused',
+        target: 'account:nobody@example.com',
+      }),
+    ];
+    const rowsOf = async () => {
+      const table = await screen.findByRole('table', { name: 'Audit log' });
+      return within(table).getAllByRole('row').slice(1);
+    };
+    const users = [
+      makeUser({ email: 'admin@example.com', roles: ['admin', 'auditor'] }),
+      makeUser({ email: 'sue@example.com', roles: ['support', 'auditor'] }),
+    ];
+    // Support opens Cards: the reference links there, filled in.
+    const first = renderApp('/audit', new FakeBff({ audit, users, signedInAs: 'sue@example.com' }));
+    const [cardRow, signInRow] = await rowsOf();
+    expect(within(cardRow!).getByRole('link', { name: '910000022' })).toHaveAttribute(
+      'href',
+      '/cards?ref=910000022',
+    );
+    expect(within(cardRow!).getByText('Card reference')).toBeInTheDocument();
+    expect(within(cardRow!).queryByText('card-ref:910000022')).toBeNull();
+    expect(within(signInRow!).getByText('Sign-in e-mail (no user)')).toBeInTheDocument();
+    expect(within(signInRow!).getByText(/^nobody@/)).toBeInTheDocument();
+    expect(within(signInRow!).queryByRole('link')).toBeNull();
+    expect(within(signInRow!).queryByText('account:nobody@example.com')).toBeNull();
+    for (const [row, seq, raw] of [
+      [cardRow!, '2', 'card-ref:910000022'],
+      [signInRow!, '1', 'account:nobody@example.com'],
+    ] as const) {
+      await first.user.click(
+        within(row).getByRole('button', { name: `Show all of row ${seq}'s details` }),
+      );
+      expect(within(row).getByText(raw)).toBeInTheDocument();
+    }
+    first.unmount();
+    // An auditor alone does not open Cards: the reference, with no link.
+    renderApp('/audit', new FakeBff({ audit, users }));
+    const [auditorCardRow] = await rowsOf();
+    expect(within(auditorCardRow!).getByText('910000022')).toBeInTheDocument();
+    expect(within(auditorCardRow!).queryByRole('link')).toBeNull();
   });
 
   it('when the chain is verified, then the list is read again to hold the verification’s own row, and the badge says which row that is', async () => {
