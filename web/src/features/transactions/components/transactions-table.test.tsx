@@ -1,7 +1,8 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { TransactionSummary } from '@paydesk/shared/api';
+import { screenWidth } from '../../../test/screen-width';
 import { TransactionsTable } from './transactions-table';
 
 const row = (n: number, overrides: Partial<TransactionSummary> = {}): TransactionSummary => ({
@@ -117,6 +118,34 @@ describe('the transactions table', () => {
     // The amount is alone in the second column, on one line.
     expect(amount).toHaveTextContent(/^€1,234\.56$/);
     expect(within(amount!).getByText('€1,234.56')).toHaveStyle({ whiteSpace: 'nowrap' });
+    vi.restoreAllMocks();
+  });
+  it('when the screen is a laptop’s (1280 px), then the type and endpoint are under the amount, so the customer fits beside it; from 1536 px they have columns of their own', () => {
+    const headers = () =>
+      within(screen.getByRole('table', { name: 'Transactions' }))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    screenWidth(1280);
+    const [laptopRow] = renderTable([
+      row(1, { type: 'preauth', endpointId: '1002', currency: 'USD', amount: '80.00' }),
+    ]);
+    // Type and Endpoint as columns of their own pushed the customer off a 1280 px screen.
+    expect(headers()).toEqual(['Created', 'Order', 'Status', 'Amount', 'Card', 'Customer']);
+    const amount = within(laptopRow!).getAllByRole('cell')[3];
+    expect(amount).toHaveTextContent(/^\$80\.00PreauthEndpoint 1002$/);
+    cleanup();
+    screenWidth(1536);
+    renderTable([row(1)]);
+    expect(headers()).toEqual([
+      'Created',
+      'Order',
+      'Type',
+      'Status',
+      'Amount',
+      'Card',
+      'Customer',
+      'Endpoint',
+    ]);
     vi.restoreAllMocks();
   });
 });

@@ -200,6 +200,31 @@ const amountColumn = helper.accessor('amount', {
   ),
   sortDescFirst: true,
 });
+/**
+ * Below a wide screen, the amount with what kind of order it is and its endpoint under it
+ * ('Preauth', 'Endpoint 1001'): the two columns of their own pushed the customer off a 1280–1440 px
+ * laptop's screen, and support had to scroll sideways to read the e-mail they searched for.
+ */
+const amountAndTypeColumn = helper.accessor('amount', {
+  header: amountColumn.header,
+  cell: (info) => {
+    const row = info.row.original;
+    return (
+      <>
+        <span style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {formatMoney(row.amount, row.currency)}
+        </span>
+        <Typography variant="caption" component="div" color="text.secondary">
+          {TYPE_LABELS[row.type]}
+        </Typography>
+        <Typography variant="caption" component="div" color="text.secondary" noWrap>
+          Endpoint {row.endpointId}
+        </Typography>
+      </>
+    );
+  },
+  sortDescFirst: true,
+});
 const cardColumn = helper.accessor('card', {
   header: 'Card',
   enableSorting: false,
@@ -243,6 +268,16 @@ const columns = helper.columns([
   endpointColumn,
 ]);
 
+/** A laptop's screen: the type and endpoint under the amount, so the customer fits beside. */
+const mediumColumns = helper.columns([
+  createdColumn,
+  orderColumn,
+  statusColumn,
+  amountAndTypeColumn,
+  cardColumn,
+  customerColumn,
+]);
+
 /**
  * On a phone, what support looks for first comes first: the order and its status in one column,
  * its amount beside it, fit the width; the rest follows to the side.
@@ -273,9 +308,10 @@ export function TransactionsTable({
   const theme = useTheme();
   // noSsr: the first render already has the phone's column order (no reshuffle).
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const medium = useMediaQuery(theme.breakpoints.down('xl'), { noSsr: true });
   const table = useTable({
     features,
-    columns: phone ? phoneColumns : columns,
+    columns: phone ? phoneColumns : medium ? mediumColumns : columns,
     data: items,
     getRowId: (row) => row.id,
     manualSorting: true,
