@@ -1,7 +1,10 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   ROLE_LABELS,
   type AuditListItem,
@@ -18,7 +21,7 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { CopyButton } from '../../../components/copyable-text';
 import { DataTable } from '../../../components/data-table';
@@ -213,68 +216,121 @@ function AuditTarget({ row }: { row: AuditListItem }) {
   );
 }
 
-const columns = helper.columns([
-  helper.accessor('seq', { header: 'Row', cell: (info) => info.getValue() }),
-  helper.accessor('at', {
-    header: 'Time',
-    cell: (info) => <DateTime value={info.getValue()} stacked />,
-  }),
-  helper.accessor('actorEmail', {
-    header: 'Actor',
-    cell: (info) => {
-      const email = info.getValue();
-      return (
-        <>
-          <Typography variant="body2">
-            {email !== null ? (
-              <EmailText value={email} />
-            ) : info.row.original.requestId === null ? (
-              // No user and no request: Paydesk's own work (reconciler, poller, start-up).
-              'Paydesk (automatic)'
-            ) : (
-              'anonymous'
-            )}
-          </Typography>
-          <Typography variant="caption" color="text.secondary">
-            {info.row.original.actorRoles.map((role) => ROLE_LABELS[role]).join(', ')}
-          </Typography>
-        </>
-      );
-    },
-  }),
-  helper.accessor('action', {
-    header: 'Action',
-    cell: (info) => <code>{info.getValue()}</code>,
-  }),
-  helper.accessor('target', {
-    header: 'Target',
-    cell: (info) => <AuditTarget row={info.row.original} />,
-  }),
-  helper.accessor('outcome', {
-    header: 'Outcome',
-    cell: (info) => {
-      const row = info.row.original;
-      return (
-        <>
-          <Chip
-            size="small"
-            label={row.outcome}
-            color={OUTCOME_COLOR[row.outcome]}
-            variant="outlined"
-          />
-          {row.errorCode ? (
-            <Typography variant="caption" component="div" color="text.secondary">
-              {row.errorCode}
-            </Typography>
+/** An action's name, which may break after a dot ('payment_link.' / 'withdraw') on a narrow column. */
+function ActionText({ action }: { action: string }) {
+  const parts = action.split('.');
+  return (
+    <code>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 ? (
+            <>
+              .<wbr />
+            </>
           ) : null}
-        </>
-      );
-    },
-  }),
-  helper.accessor('summary', {
-    header: 'Details',
-    cell: (info) => <AuditDetails row={info.row.original} />,
-  }),
+        </Fragment>
+      ))}
+    </code>
+  );
+}
+
+/** The outcome's chip, and the error code of a refusal or failure under it. */
+function Outcome({ row }: { row: AuditListItem }) {
+  return (
+    <div>
+      <Chip
+        size="small"
+        label={row.outcome}
+        color={OUTCOME_COLOR[row.outcome]}
+        variant="outlined"
+      />
+      {row.errorCode ? (
+        <Typography variant="caption" component="div" color="text.secondary">
+          {row.errorCode}
+        </Typography>
+      ) : null}
+    </div>
+  );
+}
+
+const seqColumn = helper.accessor('seq', { header: 'Row', cell: (info) => info.getValue() });
+const atColumn = helper.accessor('at', {
+  header: 'Time',
+  cell: (info) => <DateTime value={info.getValue()} stacked />,
+});
+const actorColumn = helper.accessor('actorEmail', {
+  header: 'Actor',
+  cell: (info) => {
+    const email = info.getValue();
+    return (
+      <>
+        <Typography variant="body2">
+          {email !== null ? (
+            <EmailText value={email} />
+          ) : info.row.original.requestId === null ? (
+            // No user and no request: Paydesk's own work (reconciler, poller, start-up).
+            'Paydesk (automatic)'
+          ) : (
+            'anonymous'
+          )}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {info.row.original.actorRoles.map((role) => ROLE_LABELS[role]).join(', ')}
+        </Typography>
+      </>
+    );
+  },
+});
+const actionColumn = helper.accessor('action', {
+  header: 'Action',
+  cell: (info) => <ActionText action={info.getValue()} />,
+});
+const targetColumn = helper.accessor('target', {
+  header: 'Target',
+  cell: (info) => <AuditTarget row={info.row.original} />,
+});
+const outcomeColumn = helper.accessor('outcome', {
+  header: 'Outcome',
+  cell: (info) => <Outcome row={info.row.original} />,
+});
+const detailsColumn = helper.accessor('summary', {
+  header: 'Details',
+  cell: (info) => <AuditDetails row={info.row.original} />,
+});
+/** The outcome under the action: one column the width of the longer action name. */
+const actionAndOutcomeColumn = helper.accessor('action', {
+  id: 'actionAndOutcome',
+  header: 'Action and outcome',
+  cell: (info) => (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <ActionText action={info.getValue()} />
+      <Outcome row={info.row.original} />
+    </Stack>
+  ),
+});
+
+const columns = helper.columns([
+  seqColumn,
+  atColumn,
+  actorColumn,
+  actionColumn,
+  targetColumn,
+  outcomeColumn,
+  detailsColumn,
+]);
+
+/**
+ * A laptop's screen (below 1536 px): the outcome under the action, so the details, what an auditor
+ * reads a row for, fit beside them instead of off the screen's edge at 1280 px.
+ */
+const mediumColumns = helper.columns([
+  seqColumn,
+  atColumn,
+  actorColumn,
+  actionAndOutcomeColumn,
+  targetColumn,
+  detailsColumn,
 ]);
 
 /** One server page of audit rows; the table's pagination is manual and lives in the URL. */
@@ -289,9 +345,12 @@ export function AuditTable({
   pagination: PaginationState;
   onPaginationChange: (next: PaginationState) => void;
 }) {
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's columns (no reshuffle).
+  const medium = useMediaQuery(theme.breakpoints.down('xl'), { noSsr: true });
   const table = useTable({
     features,
-    columns,
+    columns: medium ? mediumColumns : columns,
     data: page.items,
     getRowId: (row) => String(row.seq),
     manualPagination: true,

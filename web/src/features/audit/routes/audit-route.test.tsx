@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AuditListItem, AuditRow, AuditVerifyResponse } from '@paydesk/shared/api';
 import { FakeBff, makeAuditRow, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 
 const lastListQuery = (bff: FakeBff) =>
   Object.fromEntries(bff.requestsTo('GET', '/api/audit').at(-1)!.query);
@@ -521,6 +522,35 @@ describe('audit log screen', () => {
     const rows = within(screen.getByRole('table', { name: 'Audit log' })).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('transaction.capture');
     expect(rows[1]).toHaveTextContent('unknown');
+  });
+
+  it('when the screen is a laptop’s (1280 px), then the outcome is under the action, so the details fit beside; from 1536 px each has a column', async () => {
+    const headers = () =>
+      within(screen.getByRole('table', { name: 'Audit log' }))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    const rows = [
+      makeAuditRow(1, {
+        action: 'payment_link.withdraw',
+        outcome: 'refused',
+        errorCode: 'FORBIDDEN',
+      }),
+    ];
+    screenWidth(1280);
+    const laptop = renderApp('/audit', new FakeBff({ audit: rows }));
+    await screen.findByRole('table', { name: 'Audit log' });
+    // Action and Outcome as columns of their own pushed Details off a 1280 px screen.
+    expect(headers()).toEqual(['Row', 'Time', 'Actor', 'Action and outcome', 'Target', 'Details']);
+    const cell = within(screen.getAllByRole('row')[1]!).getAllByRole('cell')[3]!;
+    expect(cell).toHaveTextContent(/^payment_link\.withdrawrefusedFORBIDDEN$/);
+    // The name may break after its dot on a narrow column.
+    expect(cell.querySelector('code wbr')).not.toBeNull();
+    laptop.unmount();
+    screenWidth(1536);
+    renderApp('/audit', new FakeBff({ audit: rows }));
+    await screen.findByRole('table', { name: 'Audit log' });
+    expect(headers()).toEqual(['Row', 'Time', 'Actor', 'Action', 'Target', 'Outcome', 'Details']);
+    vi.restoreAllMocks();
   });
 
   it('when filters are applied, then they go into the URL and the request, and the exports carry them', async () => {
