@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
@@ -9,11 +10,19 @@ import {
   type TimelineEntry,
   type TransactionStatus,
 } from '@paydesk/shared/api';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { CopyButton } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
 import { formatMoney } from '../../../lib/format';
+import { PRINT_HIDDEN_CLASS } from '../../../theme/print-styles';
 import { stageLabel } from './labels';
 import { STATUS_LOOK } from './status-chip';
+import {
+  hasTimelineData,
+  rawTimelineData,
+  timelineDetailGroups,
+  type DetailGroup,
+} from './timeline-data';
 
 const isStatus = (text: string): text is TransactionStatus =>
   (TRANSACTION_STATUSES as readonly string[]).includes(text);
@@ -79,6 +88,146 @@ export function timelineRuns(ordered: readonly TimelineEntry[]): Run[] {
   return runs;
 }
 
+const MONOSPACE = 'ui-monospace, monospace';
+
+/** One group of an entry's details ("Request"): its fields as a description list. */
+function DetailGroupRows({ group }: { group: DetailGroup }) {
+  const titleId = useId();
+  return (
+    <Box role="group" aria-labelledby={titleId}>
+      <Typography
+        id={titleId}
+        variant="caption"
+        component="p"
+        sx={{ m: 0, fontWeight: 600, ...(group.field ? { fontFamily: MONOSPACE } : {}) }}
+      >
+        {group.title}
+      </Typography>
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          // minmax(0, …): a long unbroken value (a URL, a gateway message) wraps instead of
+          // widening the page past a phone's screen; a long field name wraps within its 40%.
+          gridTemplateColumns: {
+            xs: 'fit-content(40%) minmax(0, 1fr)',
+            sm: 'minmax(120px, max-content) minmax(0, 1fr)',
+          },
+          columnGap: 1.5,
+          rowGap: 0.25,
+          m: 0,
+          mt: 0.25,
+        }}
+      >
+        {group.rows.map((row, i) => (
+          // A path may repeat (`a.b` beside `a: { b }`): the index keeps the keys apart.
+          <Box key={`${String(i)}:${row.name}`} sx={{ display: 'contents' }}>
+            <Typography
+              component="dt"
+              variant="caption"
+              color="text.secondary"
+              sx={{
+                minWidth: 0,
+                overflowWrap: 'anywhere',
+                // A field's name as the gateway writes it, so that it can be searched for.
+                ...(row.field ? { fontFamily: MONOSPACE } : {}),
+              }}
+            >
+              {row.name}
+            </Typography>
+            <Typography
+              component="dd"
+              variant="caption"
+              sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+            >
+              {typeof row.value === 'string'
+                ? row.value
+                : row.value.map((line, j) => (
+                    <Box key={j} component="span" sx={{ display: 'block' }}>
+                      {line}
+                    </Box>
+                  ))}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** The data as recorded, with a button to copy it (engineers paste it into tickets to the gateway). */
+function RawData({ raw }: { raw: string }) {
+  return (
+    <Box sx={{ position: 'relative', mt: 0.5 }}>
+      <Typography
+        component="pre"
+        variant="caption"
+        sx={{
+          m: 0,
+          p: 1,
+          pr: 5,
+          bgcolor: 'action.hover',
+          borderRadius: 1,
+          whiteSpace: 'pre-wrap',
+          overflowWrap: 'anywhere',
+          fontFamily: MONOSPACE,
+        }}
+      >
+        {raw}
+      </Typography>
+      <Box className={PRINT_HIDDEN_CLASS} sx={{ position: 'absolute', top: 2, right: 2 }}>
+        <CopyButton label="raw JSON" value={raw} />
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * An entry's Details: its data as labelled groups of fields (a gateway exchange's request and
+ * reply, a callback's fields), with the raw JSON a disclosure further. Data of a shape the groups
+ * cannot show is shown raw.
+ */
+function EntryDetails({ data, title }: { data: unknown; title: string }) {
+  // The groups are drawn once opened: an order reconciled for days has hundreds of entries, each
+  // with a few dozen fields no one reads unopened. The raw JSON is there from the start, as it
+  // always was, so that the browser's find-in-page still reaches a closed entry's values.
+  const [open, setOpen] = useState(false);
+  const groups = timelineDetailGroups(data, title);
+  const raw = rawTimelineData(data);
+  return (
+    <details
+      onToggle={(event) => {
+        setOpen(event.currentTarget.open);
+      }}
+    >
+      <summary>
+        <Typography variant="caption" component="span">
+          Details
+        </Typography>
+      </summary>
+      {groups === null ? (
+        <RawData raw={raw} />
+      ) : (
+        <Stack spacing={1} sx={{ mt: 0.5, pl: 1.5 }}>
+          {open
+            ? groups.map((group, i) => (
+                <DetailGroupRows key={`${String(i)}:${group.title}`} group={group} />
+              ))
+            : null}
+          <details>
+            <summary>
+              <Typography variant="caption" component="span">
+                Raw JSON
+              </Typography>
+            </summary>
+            <RawData raw={raw} />
+          </details>
+        </Stack>
+      )}
+    </details>
+  );
+}
+
 /** `focusFirst`: take the keyboard focus when shown (the first entry a fold just showed). */
 function TimelineItem({
   entry,
@@ -90,7 +239,6 @@ function TimelineItem({
   focusFirst?: boolean;
 }) {
   const look = KIND_LOOK[entry.kind];
-  const hasData = Object.keys(entry.data).length > 0;
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (focusFirst) ref.current?.focus();
@@ -112,30 +260,7 @@ function TimelineItem({
           {entry.actor ? ` · ${entry.actor}` : ''}
         </Typography>
       </Stack>
-      {hasData ? (
-        <details>
-          <summary>
-            <Typography variant="caption" component="span">
-              Details
-            </Typography>
-          </summary>
-          <Typography
-            component="pre"
-            variant="caption"
-            sx={{
-              m: 0,
-              mt: 0.5,
-              p: 1,
-              bgcolor: 'action.hover',
-              borderRadius: 1,
-              overflowX: 'auto',
-              fontFamily: 'ui-monospace, monospace',
-            }}
-          >
-            {JSON.stringify(entry.data, null, 2)}
-          </Typography>
-        </details>
-      ) : null}
+      {hasTimelineData(entry.data) ? <EntryDetails data={entry.data} title={look.label} /> : null}
     </ListItem>
   );
 }
