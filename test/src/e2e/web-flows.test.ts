@@ -159,6 +159,16 @@ describe.skipIf(chromiumPath === undefined)(
       await page.getByRole('table', { name: 'Transactions' }).waitFor();
       // On a 1366 px screen the list fits: no column is cut off behind a sideways scroll.
       expect(await sidewaysOverflow(page, 'Transactions')).toBe(0);
+      // So it does on a 1280 px laptop (the type and endpoint under the amount) and on a 1024 px
+      // screen, where the navigation opens from the menu button instead of taking 232 px.
+      for (const width of [1280, 1024]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.getByRole('table', { name: 'Transactions' }).waitFor();
+        expect(await sidewaysOverflow(page, 'Transactions'), `at ${String(width)} px`).toBe(0);
+      }
+      expect(await page.getByRole('button', { name: 'Open navigation' }).isVisible()).toBe(true);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.getByRole('button', { name: 'Open navigation' }).waitFor({ state: 'hidden' });
 
       await page.keyboard.press('Control+k');
       const dialog = page.getByRole('dialog', { name: 'Look up an order' });
@@ -376,8 +386,13 @@ describe.skipIf(chromiumPath === undefined)(
         .getByText(/^Chain verified up to row \d+$/)
         .waitFor();
       await page.getByRole('table', { name: 'Audit log' }).waitFor();
-      // Every column, the details last, shows without scrolling sideways.
+      // Every column, the details last, shows without scrolling sideways, on a laptop's 1280 px
+      // too (the outcome under the action).
       expect(await sidewaysOverflow(page, 'Audit log')).toBe(0);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.getByRole('columnheader', { name: 'Action and outcome' }).waitFor();
+      expect(await sidewaysOverflow(page, 'Audit log')).toBe(0);
+      await page.setViewportSize({ width: 1366, height: 900 });
       await record(page, '5-auditor-audit-log', { axe: true });
 
       const expected: [action: string, actor: string, rows: number][] = [

@@ -149,7 +149,11 @@ function PrintedLine() {
   );
 }
 
-/** AppBar + navigation drawer (permanent on wide screens, temporary on narrow ones) + the screen. */
+/**
+ * AppBar + navigation drawer + the screen. The drawer stays open from 1200 px; below, it opens from
+ * the menu button, so a 1024 px screen gives its tables the whole width (a permanent drawer took
+ * 232 px of it and the transactions and audit tables scrolled sideways).
+ */
 export function AppLayout() {
   const [mobileOpen, setMobileOpen] = useState(false);
   return (
@@ -175,7 +179,7 @@ export function AppLayout() {
             onClick={() => {
               setMobileOpen(true);
             }}
-            sx={{ mr: 1, display: { md: 'none' } }}
+            sx={{ mr: 1, display: { lg: 'none' } }}
           >
             <MenuIcon />
           </IconButton>
@@ -193,7 +197,7 @@ export function AppLayout() {
         onClose={() => {
           setMobileOpen(false);
         }}
-        sx={{ display: { xs: 'block', md: 'none' }, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+        sx={{ display: { xs: 'block', lg: 'none' }, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
       >
         <Toolbar />
         <Navigation
@@ -205,7 +209,7 @@ export function AppLayout() {
       <Drawer
         variant="permanent"
         sx={{
-          display: { xs: 'none', md: 'block' },
+          display: { xs: 'none', lg: 'block' },
           width: DRAWER_WIDTH,
           flexShrink: 0,
           '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
