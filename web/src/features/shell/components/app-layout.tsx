@@ -19,6 +19,8 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { NavLink, Outlet } from 'react-router';
@@ -152,10 +154,14 @@ function PrintedLine() {
 /**
  * AppBar + navigation drawer + the screen. The drawer stays open from 1200 px; below, it opens from
  * the menu button, so a 1024 px screen gives its tables the whole width (a permanent drawer took
- * 232 px of it and the transactions and audit tables scrolled sideways).
+ * 232 px of it and the transactions and audit tables scrolled sideways). Which one is chosen in
+ * script, as the tables choose their columns, so only one drawer is ever on the page.
  */
 export function AppLayout() {
   const [mobileOpen, setMobileOpen] = useState(false);
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's drawer (no flash of the other one).
+  const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
   return (
     // On paper: the screen alone, the page's full width (print-styles.tsx leaves out the bar, the
     // menu and every control).
@@ -172,17 +178,19 @@ export function AppLayout() {
         }}
       >
         <Toolbar>
-          <IconButton
-            color="inherit"
-            edge="start"
-            aria-label="Open navigation"
-            onClick={() => {
-              setMobileOpen(true);
-            }}
-            sx={{ mr: 1, display: { lg: 'none' } }}
-          >
-            <MenuIcon />
-          </IconButton>
+          {wide ? null : (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label="Open navigation"
+              onClick={() => {
+                setMobileOpen(true);
+              }}
+              sx={{ mr: 1 }}
+            >
+              <MenuIcon />
+            </IconButton>
+          )}
           <Typography variant="h6" component="p" sx={{ flexGrow: 1, fontWeight: 700 }}>
             Paydesk
           </Typography>
@@ -191,34 +199,36 @@ export function AppLayout() {
           <UserMenu />
         </Toolbar>
       </AppBar>
-      <Drawer
-        variant="temporary"
-        open={mobileOpen}
-        onClose={() => {
-          setMobileOpen(false);
-        }}
-        sx={{ display: { xs: 'block', lg: 'none' }, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
-      >
-        <Toolbar />
-        <Navigation
-          onNavigate={() => {
+      {wide ? (
+        <Drawer
+          variant="permanent"
+          sx={{
+            width: DRAWER_WIDTH,
+            flexShrink: 0,
+            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+          }}
+          open
+        >
+          <Toolbar />
+          <Navigation />
+        </Drawer>
+      ) : (
+        <Drawer
+          variant="temporary"
+          open={mobileOpen}
+          onClose={() => {
             setMobileOpen(false);
           }}
-        />
-      </Drawer>
-      <Drawer
-        variant="permanent"
-        sx={{
-          display: { xs: 'none', lg: 'block' },
-          width: DRAWER_WIDTH,
-          flexShrink: 0,
-          '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
-        }}
-        open
-      >
-        <Toolbar />
-        <Navigation />
-      </Drawer>
+          sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+        >
+          <Toolbar />
+          <Navigation
+            onNavigate={() => {
+              setMobileOpen(false);
+            }}
+          />
+        </Drawer>
+      )}
       <Box
         component="main"
         id={MAIN_ID}

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD, FakeBff, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 
 function bffWith(roles: Parameters<typeof makeUser>[0]['roles']) {
   return new FakeBff({
@@ -49,6 +50,29 @@ describe('shell', () => {
       'aria-current',
     );
     expect((await navLinks()).slice(0, 3)).toEqual(['Home', 'Transactions', 'Payouts']);
+  });
+
+  it('when the screen is narrower than 1200 px, then the navigation opens from the menu button and closes on choosing a screen; from 1200 px it stays open', async () => {
+    screenWidth(1024);
+    const narrow = renderApp('/', bffWith(['support', 'finance']));
+    const menu = await screen.findByRole('button', { name: 'Open navigation' });
+    // A permanent drawer took 232 px of a 1024 px screen, and the tables scrolled sideways.
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    await narrow.user.click(menu);
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await narrow.user.click(within(nav).getByRole('link', { name: 'Transactions' }));
+    await waitFor(() => {
+      expect(narrow.location()).toBe('/transactions');
+    });
+    await waitFor(() => {
+      expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    });
+    narrow.unmount();
+    screenWidth(1200);
+    renderApp('/', bffWith(['support', 'finance']));
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Open navigation' })).toBeNull();
+    vi.restoreAllMocks();
   });
 
   it('when there is no session, then a protected page sends to sign-in with next, and back after signing in', async () => {
