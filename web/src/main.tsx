@@ -4,9 +4,13 @@ import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/routes';
+import { reloadOnStaleChunks } from './features/shell/stale-build';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+
+// Before anything renders: even the first screen's code is a chunk loaded on demand.
+reloadOnStaleChunks();
 
 const queryClient = createQueryClient();
 

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { PaymentLink } from '@paydesk/shared/api';
-import { CopyableText } from '../../../components/copyable-text';
 import {
   DecisionButtons,
   OwnPendingDecision,
@@ -10,6 +9,7 @@ import {
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { KIND_LABELS, pageHolders, pageWithheld } from './link-labels';
+import { PageAddress } from './page-address';
 
 /**
  * What the signed-in user may do with a link, or what to know about it: the page address once
@@ -29,7 +29,7 @@ export function LinkDecision({
   if (link.redirectUrl !== null) {
     return (
       <Box sx={{ minWidth: 240 }}>
-        <CopyableText label="Page address" value={link.redirectUrl} />
+        <PageAddress value={link.redirectUrl} />
       </Box>
     );
   }

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import type { PaymentLinkResult } from '@paydesk/shared/api';
 import { useId } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { CopyableText } from '../../../components/copyable-text';
+import { PageAddress } from './page-address';
 
 function titleOf({ link }: PaymentLinkResult): string {
   if (link.state === 'pending_approval') return 'Payout form waits for approval';
@@ -45,7 +45,7 @@ export function LinkResultDialog({
             {result.message}
           </Alert>
           {link.redirectUrl !== null ? (
-            <CopyableText
+            <PageAddress
               label={link.kind === 'payout-form' ? 'Payee page address' : 'Customer page address'}
               value={link.redirectUrl}
             />

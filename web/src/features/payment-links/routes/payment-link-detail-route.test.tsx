@@ -167,6 +167,10 @@ describe('payment link detail', () => {
     expect(await screen.findByLabelText('Page address')).toHaveValue(
       'https://gateway.example/paynet/form/ppl-2',
     );
+    // The whole address, over the lines it needs: one line cut a long address off.
+    expect(screen.getByLabelText('Page address').tagName).toBe('TEXTAREA');
+    expect(screen.getByLabelText('Page address')).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(screen.getByRole('button', { name: 'Copy Page address' })).toBeInTheDocument();
     const timeline = screen.getByRole('list', { name: 'Timeline' });
     expect(within(timeline).getByText('Payout form link approved')).toBeInTheDocument();
     expect(screen.getByText('Approved by')).toBeInTheDocument();

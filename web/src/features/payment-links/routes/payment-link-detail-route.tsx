@@ -8,7 +8,6 @@ import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/share
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { CopyableText } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
@@ -31,6 +30,7 @@ import {
   refreshLink,
 } from '../api/payment-links';
 import { LinkDecision } from '../components/link-decision';
+import { PageAddress } from '../components/page-address';
 import {
   KIND_LABELS,
   LinkStateChip,
@@ -230,7 +230,7 @@ function DetailView({
         {checkResult}
         {link.redirectUrl !== null && !pageUsedUp(link) ? (
           <Box sx={{ maxWidth: 720 }}>
-            <CopyableText label="Page address" value={link.redirectUrl} />
+            <PageAddress value={link.redirectUrl} />
           </Box>
         ) : null}
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>

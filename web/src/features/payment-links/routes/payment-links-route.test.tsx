@@ -1,11 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
 import { heldPayoutForm } from '../../../test/fake-links';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 
 // Otto (ops) created payout-form 2; Olga is signed in.
 const LINKS = [
@@ -96,6 +97,68 @@ describe('payment links', () => {
     expect(rowOf('Invoice 1').getByLabelText('Page address')).toHaveValue(
       'https://gateway.example/paynet/form/1',
     );
+  });
+
+  it('when a sent link’s page address is long (the demo sandbox’s), then the list shows all of it, wrapped anywhere, with its copy button', async () => {
+    const address =
+      'http://127.0.0.1:8200/paynet/form/pl-7-3f9c2a41-5d0e-4b8e-9a77-0c1d2e3f4a5b?lang=en';
+    const app = renderApp(
+      '/payment-links',
+      bffAs(['support'], [makeLink(7, { redirectUrl: address })]),
+    );
+    await screen.findByRole('table', { name: 'Payment links' });
+    const field = rowOf('Invoice 7').getByLabelText('Page address');
+    expect(field).toHaveValue(address);
+    // One line cut it off after 'http://127.0.0.1:82'; a text area takes the lines it needs, and
+    // the address, which has no spaces, breaks anywhere.
+    expect(field.tagName).toBe('TEXTAREA');
+    expect(field).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(field).toHaveAttribute('readonly');
+    await app.user.click(rowOf('Invoice 7').getByRole('button', { name: 'Copy Page address' }));
+    expect(await navigator.clipboard.readText()).toBe(address);
+  });
+
+  it('when the screen is a phone’s (390 px), then the form, what it is for and its state come first in one column with the amount beside it; from 600 px the wide columns return', async () => {
+    const headers = () =>
+      within(screen.getByRole('table', { name: 'Payment links' }))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    screenWidth(390);
+    const phone = renderApp('/payment-links', bffAs(['support'], [makeLink(1)]));
+    await screen.findByRole('table', { name: 'Payment links' });
+    // Led by Created and Form, a 390 px screen showed neither the amount nor the state.
+    expect(headers()).toEqual(['Form and state', 'Amount', 'Link or decision', 'Created']);
+    const cells = rowOf('Invoice 1').getAllByRole('cell');
+    expect(cells).toHaveLength(4);
+    const [formAndState, amount, address, created] = cells;
+    expect(formAndState).toHaveTextContent('Sale form');
+    expect(within(formAndState!).getByRole('link', { name: 'Invoice 1' })).toHaveAttribute(
+      'href',
+      `/payment-links/${LINKS[0]!.id}`,
+    );
+    expect(formAndState).toHaveTextContent('payer1@example.com');
+    expect(within(formAndState!).getByText('Ready to share')).toBeInTheDocument();
+    // The amount alone beside it, on one line.
+    expect(amount).toHaveTextContent(/^€21\.00$/);
+    expect(amount).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(within(address!).getByLabelText('Page address')).toHaveValue(
+      'https://gateway.example/paynet/form/1',
+    );
+    expect(created!.querySelector('time')).not.toBeNull();
+    phone.unmount();
+
+    screenWidth(600);
+    renderApp('/payment-links', bffAs(['support'], [makeLink(1)]));
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(headers()).toEqual([
+      'Created',
+      'Form',
+      'Amount',
+      'Description',
+      'State',
+      'Link or decision',
+    ]);
+    vi.restoreAllMocks();
   });
 
   it('when there is none, then the empty state says so', async () => {
@@ -224,6 +287,9 @@ describe('payment links', () => {
     expect(screen.getAllByText(message)).toHaveLength(1);
     const page = 'https://gateway.example/paynet/form/ppl-2';
     expect(done.getByLabelText('Payee page address')).toHaveValue(page);
+    // the whole address, over as many lines as it needs (a one-line field cut it off)
+    expect(done.getByLabelText('Payee page address').tagName).toBe('TEXTAREA');
+    expect(done.getByLabelText('Payee page address')).toHaveStyle({ overflowWrap: 'anywhere' });
     expect(done.getByRole('link', { name: 'Open the link’s page' })).toHaveAttribute(
       'href',
       `/payment-links/${LINKS[1]!.id}`,

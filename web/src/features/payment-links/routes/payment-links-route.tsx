@@ -1,12 +1,15 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   PAYMENT_LINK_KINDS,
   PaymentLinkListQuerySchema,
@@ -64,6 +67,53 @@ function viewOf(params: URLSearchParams): View {
   return parsed.success ? parsed.data : 'all';
 }
 
+const TOP = { verticalAlign: 'top' } as const;
+
+/** When and by whom the link was created. */
+function Created({ link }: { link: PaymentLink }) {
+  return (
+    <>
+      <DateTime value={link.createdAt} />
+      <Typography variant="caption" component="div" color="text.secondary">
+        by {link.createdBy.email}
+      </Typography>
+    </>
+  );
+}
+
+/** The customer (or payee) the link is for, when it names one. */
+function Customer({ link }: { link: PaymentLink }) {
+  return link.customerEmail !== null ? (
+    <Typography variant="caption" component="div" color="text.secondary">
+      {link.customerEmail}
+    </Typography>
+  ) : null;
+}
+
+/** The description, which leads to the link's page. */
+function Description({ link }: { link: PaymentLink }) {
+  return (
+    <Link component={RouterLink} to={`/payment-links/${encodeURIComponent(link.id)}`}>
+      {link.orderDesc}
+    </Link>
+  );
+}
+
+function amountOf(link: PaymentLink): string {
+  return link.amount !== null && link.currency !== null
+    ? formatMoney(link.amount, link.currency)
+    : '—';
+}
+
+const WIDE_HEADERS = ['Created', 'Form', 'Amount', 'Description', 'State', 'Link or decision'];
+/**
+ * On a phone, what a reader looks for first comes first: which form it is, for what (the way to
+ * its page) and in what state, in one column, its amount beside it. Side by side, the creation
+ * time and the form filled a 390 px screen and the amount, state and page address were off its
+ * edge. The page address or decision (at least 240 px) and the creation follow to the side.
+ */
+const PHONE_HEADERS = ['Form and state', 'Amount', 'Link or decision', 'Created'];
+
 function LinksTable({
   items,
   myId,
@@ -75,63 +125,80 @@ function LinksTable({
   isOps: boolean;
   onDecide: (link: PaymentLink, decision: Decision) => void;
 }) {
+  const theme = useTheme();
+  // noSsr: the first render already has the phone's columns (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const decision = (link: PaymentLink) => (
+    <TableCell sx={TOP}>
+      <LinkDecision
+        link={link}
+        myId={myId}
+        isOps={isOps}
+        onDecide={(chosen) => {
+          onDecide(link, chosen);
+        }}
+      />
+    </TableCell>
+  );
+  const amount = (link: PaymentLink) => (
+    <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
+      {amountOf(link)}
+    </TableCell>
+  );
   return (
     <SidewaysTableContainer label="Payment links">
       <Table size="small" aria-label="Payment links">
         <TableHead>
           <TableRow>
-            <TableCell scope="col">Created</TableCell>
-            <TableCell scope="col">Form</TableCell>
-            <TableCell scope="col" align="right">
-              Amount
-            </TableCell>
-            <TableCell scope="col">Description</TableCell>
-            <TableCell scope="col">State</TableCell>
-            <TableCell scope="col">Link or decision</TableCell>
+            {(phone ? PHONE_HEADERS : WIDE_HEADERS).map((header) => (
+              <TableCell key={header} scope="col" align={header === 'Amount' ? 'right' : 'left'}>
+                {header}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
-          {items.map((link) => (
-            <TableRow key={link.id} hover>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <DateTime value={link.createdAt} />
-                <Typography variant="caption" component="div" color="text.secondary">
-                  by {link.createdBy.email}
-                </Typography>
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                {KIND_LABELS[link.kind]}
-                {link.customerEmail !== null ? (
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    {link.customerEmail}
-                  </Typography>
-                ) : null}
-              </TableCell>
-              <TableCell align="right" sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
-                {link.amount !== null && link.currency !== null
-                  ? formatMoney(link.amount, link.currency)
-                  : '—'}
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top', minWidth: 120, maxWidth: 200 }}>
-                <Link component={RouterLink} to={`/payment-links/${encodeURIComponent(link.id)}`}>
-                  {link.orderDesc}
-                </Link>
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <LinkStateChip link={link} />
-              </TableCell>
-              <TableCell sx={{ verticalAlign: 'top' }}>
-                <LinkDecision
-                  link={link}
-                  myId={myId}
-                  isOps={isOps}
-                  onDecide={(decision) => {
-                    onDecide(link, decision);
-                  }}
-                />
-              </TableCell>
-            </TableRow>
-          ))}
+          {items.map((link) =>
+            phone ? (
+              <TableRow key={link.id} hover>
+                <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 200 }}>
+                  <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+                    <div>
+                      {KIND_LABELS[link.kind]}
+                      <div>
+                        <Description link={link} />
+                      </div>
+                      <Customer link={link} />
+                    </div>
+                    <LinkStateChip link={link} />
+                  </Stack>
+                </TableCell>
+                {amount(link)}
+                {decision(link)}
+                <TableCell sx={TOP}>
+                  <Created link={link} />
+                </TableCell>
+              </TableRow>
+            ) : (
+              <TableRow key={link.id} hover>
+                <TableCell sx={TOP}>
+                  <Created link={link} />
+                </TableCell>
+                <TableCell sx={TOP}>
+                  {KIND_LABELS[link.kind]}
+                  <Customer link={link} />
+                </TableCell>
+                {amount(link)}
+                <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 200 }}>
+                  <Description link={link} />
+                </TableCell>
+                <TableCell sx={TOP}>
+                  <LinkStateChip link={link} />
+                </TableCell>
+                {decision(link)}
+              </TableRow>
+            ),
+          )}
         </TableBody>
       </Table>
     </SidewaysTableContainer>
