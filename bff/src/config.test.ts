@@ -362,6 +362,70 @@ describe('config', () => {
     expect(rule('EUR:99999999999999.00')).toContain('the amount for EUR must be');
   });
 
+  it('when ORDER_AMOUNT_LIMIT is unset, then an order may be at most 1000000.00 in every currency; set, per currency with a bare default; off, no limit', () => {
+    const limit = (value: string) =>
+      loadConfig({ ...base, ORDER_AMOUNT_LIMIT: value }, { baseDir: dir }).orderAmountLimit;
+    expect(loadConfig(base, { baseDir: dir }).orderAmountLimit).toEqual({
+      default: '1000000.00',
+      currencies: {},
+    });
+    expect(limit('EUR:500000, usd:750000.5 ,2000000')).toEqual({
+      default: '2000000.00',
+      currencies: { EUR: '500000.00', USD: '750000.50' },
+    });
+    // Without a bare amount the other currencies keep the default (not the large-amount one); a
+    // bare `off` drops them.
+    expect(limit('GBP:800000.00')).toEqual({
+      default: '1000000.00',
+      currencies: { GBP: '800000.00' },
+    });
+    expect(limit('GBP:800000.00,off')).toEqual({
+      default: null,
+      currencies: { GBP: '800000.00' },
+    });
+    expect(limit('off')).toEqual({ default: null, currencies: {} });
+    expect(limit(' Off ')).toEqual({ default: null, currencies: {} });
+    expect(limit('')).toEqual({ default: '1000000.00', currencies: {} });
+    // The two settings are read apart: one does not move the other.
+    const both = loadConfig(
+      { ...base, ORDER_AMOUNT_LIMIT: '50000.00', LARGE_AMOUNT_CONFIRM_ABOVE: 'off' },
+      { baseDir: dir },
+    );
+    expect(both.orderAmountLimit).toEqual({ default: '50000.00', currencies: {} });
+    expect(both.largeAmount).toEqual({ default: null, currencies: {} });
+  });
+
+  it('when ORDER_AMOUNT_LIMIT is malformed, then start-up is refused naming the key and the rule, never the value', () => {
+    const rule = (value: string) => {
+      const issues = issuesOf({ ...base, ORDER_AMOUNT_LIMIT: value });
+      expect(issues.map((i) => i.key)).toEqual(['ORDER_AMOUNT_LIMIT']);
+      return issues[0]?.rule;
+    };
+    const form: unknown = expect.stringContaining(
+      'must be off, or a comma-separated list of CUR:amount',
+    );
+    expect(rule('one million')).toEqual(form);
+    expect(rule('EUR:31337.77x')).toBe(
+      'the amount for EUR must be a decimal amount above zero with at most 2 decimals (e.g. 10000.00)',
+    );
+    expect(rule('1e6')).toEqual(form);
+    expect(rule('0')).toEqual(form);
+    expect(rule('1000000,2000000')).toBe(
+      'must have at most one bare amount (or off) for the other currencies',
+    );
+    expect(rule('ZZZ:100.00')).toBe(
+      'names a currency that is not an ISO 4217 code with 2 decimals',
+    );
+    expect(rule('EUR:100.00,eur:200.00')).toBe('names EUR more than once');
+    expect(rule('EUR:12.345')).toContain('the amount for EUR must be');
+    // Both keys wrong: each is named with its own rule.
+    expect(
+      issuesOf({ ...base, ORDER_AMOUNT_LIMIT: 'lots', LARGE_AMOUNT_CONFIRM_ABOVE: 'some' }).map(
+        (i) => i.key,
+      ),
+    ).toEqual(['LARGE_AMOUNT_CONFIRM_ABOVE', 'ORDER_AMOUNT_LIMIT']);
+  });
+
   it('when LIVE_EVENTS_HEARTBEAT_MS is set, then event streams beat (and re-check their session) that often; unset, every 15 s; out of range is refused', () => {
     expect(loadConfig(base, { baseDir: dir }).liveEventsHeartbeatMs).toBe(15_000);
     expect(

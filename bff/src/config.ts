@@ -11,6 +11,7 @@ import {
   hasCents,
   isIsoCurrency,
   type LargeAmountSettings,
+  type OrderAmountLimits,
 } from '@paydesk/shared/api';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 
@@ -95,6 +96,11 @@ export interface Config {
    * currency's threshold needs `confirmLargeAmount: true` (absent: above 10000.00 in every currency)
    */
   largeAmount?: LargeAmountSettings;
+  /**
+   * `ORDER_AMOUNT_LIMIT`: a rebill, subscription, payment link or payout above its currency's limit
+   * is refused, confirmed or not (absent: above 1000000.00 in every currency)
+   */
+  orderAmountLimit?: OrderAmountLimits;
 }
 
 /** `RECONCILE_*`: how fast an unknown outcome is chased with `status`. */
@@ -177,17 +183,29 @@ function currenciesOf(entries: string): string[] {
   });
 }
 
-const LARGE_AMOUNT_FORM =
+/** `LARGE_AMOUNT_CONFIRM_ABOVE` unset (or without a bare amount): for every other currency. */
+const LARGE_AMOUNT_UNSET = '10000.00';
+/** `ORDER_AMOUNT_LIMIT` unset (or without a bare amount): for every other currency. */
+const ORDER_AMOUNT_LIMIT_UNSET = '1000000.00';
+
+const AMOUNTS_PER_CURRENCY_FORM =
   'must be off, or a comma-separated list of CUR:amount entries (an ISO 4217 code with 2 decimals, an amount such as 10000.00) and at most one bare amount for the other currencies (e.g. EUR:10000.00,USD:12000.00,5000.00)';
 
+/** Amounts as two-decimal text per currency, and `default` for the others (null: none). */
+interface AmountsPerCurrency {
+  default: string | null;
+  currencies: Record<string, string>;
+}
+
 /**
- * `LARGE_AMOUNT_CONFIRM_ABOVE`: `off`, or `CUR:amount` entries and at most one bare amount (or `off`)
- * for the other currencies (without one: 10000.00). The rule broken, or the thresholds (amounts as
- * two-decimal text).
+ * `LARGE_AMOUNT_CONFIRM_ABOVE` and `ORDER_AMOUNT_LIMIT`: `off`, or `CUR:amount` entries and at most
+ * one bare amount (or `off`) for the other currencies (without one: `otherwise`, the key's
+ * default). The rule broken, or the amounts per currency (two-decimal text).
  */
-export function parseLargeAmountThresholds(
+export function parseAmountsPerCurrency(
   text: string,
-): { ok: true; settings: LargeAmountSettings } | { ok: false; rule: string } {
+  otherwise: string,
+): { ok: true; settings: AmountsPerCurrency } | { ok: false; rule: string } {
   const value = text.trim();
   if (value.toLowerCase() === 'off')
     return { ok: true, settings: { default: null, currencies: {} } };
@@ -205,7 +223,7 @@ export function parseLargeAmountThresholds(
         };
       if (entry.toLowerCase() === 'off') fallback = null;
       else if (AmountSchema.safeParse(entry).success) fallback = normal(entry);
-      else return { ok: false, rule: LARGE_AMOUNT_FORM };
+      else return { ok: false, rule: AMOUNTS_PER_CURRENCY_FORM };
       continue;
     }
     const code = (m[1] ?? '').toUpperCase();
@@ -222,7 +240,7 @@ export function parseLargeAmountThresholds(
   }
   return {
     ok: true,
-    settings: { default: fallback === undefined ? '10000.00' : fallback, currencies },
+    settings: { default: fallback === undefined ? otherwise : fallback, currencies },
   };
 }
 
@@ -306,8 +324,19 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined) return { default: '10000.00', currencies: {} };
-      const parsed = parseLargeAmountThresholds(v);
+      if (v === undefined) return { default: LARGE_AMOUNT_UNSET, currencies: {} };
+      const parsed = parseAmountsPerCurrency(v, LARGE_AMOUNT_UNSET);
+      if (parsed.ok) return parsed.settings;
+      ctx.addIssue({ code: 'custom', message: parsed.rule });
+      return z.NEVER;
+    }),
+  // unset: at most 1000000.00 per order in every currency; `off`: no limit
+  ORDER_AMOUNT_LIMIT: z
+    .string()
+    .optional()
+    .transform((v, ctx): OrderAmountLimits => {
+      if (v === undefined) return { default: ORDER_AMOUNT_LIMIT_UNSET, currencies: {} };
+      const parsed = parseAmountsPerCurrency(v, ORDER_AMOUNT_LIMIT_UNSET);
       if (parsed.ok) return parsed.settings;
       ctx.addIssue({ code: 'custom', message: parsed.rule });
       return z.NEVER;
@@ -534,6 +563,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     settlementCheckAfterMs: e.SETTLEMENT_CHECK_AFTER_MS,
     payoutHoldMaxAgeMs: e.PAYOUT_HOLD_MAX_AGE_MS,
     largeAmount: e.LARGE_AMOUNT_CONFIRM_ABOVE,
+    orderAmountLimit: e.ORDER_AMOUNT_LIMIT,
   };
 }
 

@@ -98,6 +98,29 @@ for (const variant of DB_VARIANTS) {
       expect(byDefault.settings?.largeAmount).toEqual({ default: '10000.00', currencies: {} });
     });
 
+    it('when ORDER_AMOUNT_LIMIT is set, then the sign-in and session replies carry its limits for the SPA; unset, 1000000.00 in every currency', async () => {
+      const orderAmountLimit = { default: '250000.00', currencies: { EUR: '500000.00' } };
+      const t2 = await startApp(variant, { config: { orderAmountLimit } });
+      try {
+        const c = t2.client();
+        const signIn = await c.login(ADMIN.email, ADMIN.password);
+        expect(SessionResponseSchema.parse(signIn.json).settings?.orderAmountLimit).toEqual(
+          orderAmountLimit,
+        );
+        const again = SessionResponseSchema.parse((await c.get('/api/session')).json);
+        expect(again.settings?.orderAmountLimit).toEqual(orderAmountLimit);
+      } finally {
+        await t2.close();
+      }
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const byDefault = SessionResponseSchema.parse((await c.get('/api/session')).json);
+      expect(byDefault.settings?.orderAmountLimit).toEqual({
+        default: '1000000.00',
+        currencies: {},
+      });
+    });
+
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {
       const t2 = await startApp(variant, {
         config: { publicOrigin: 'https://paydesk.example.com', secureCookies: true },

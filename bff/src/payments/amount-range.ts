@@ -5,8 +5,7 @@
 // disagreement is, its timeline and the audit log say why) and not applied; the callback is
 // answered, the job stopped, staff told (`StatusNotApplied`). ledger.ts `applyStatus` keeps the
 // rule for every path that applies a reply.
-import { formatMinorUnits } from '@paydesk/shared/protocol';
-import type { FieldError } from '@paydesk/shared/api';
+import { readableAmount, type FieldError } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { maskPans } from '../services/redact.js';
 import { platformTrx, type PayTrx } from './db.js';
@@ -21,10 +20,11 @@ export const MAX_COLUMN_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * An amount as staff read it in these messages, grouped by thousands ('90,071,992,547,409.91'):
  * an ungrouped run of 13 or more digits would be masked as a card number in the audit row and the
- * timeline, and such an amount is the one thing the reader must see.
+ * timeline, and such an amount is the one thing the reader must see. (The shared `readableAmount`:
+ * the order-limit refusal, said by the SPA too, groups its limit the same way.)
  */
 export function readable(minor: bigint): string {
-  return formatMinorUnits(minor).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return readableAmount(minor);
 }
 
 /** One amount of a reply beyond a column: the reply's field, its name in text, the amount. */

@@ -43,6 +43,7 @@ import {
   requireLargeAmountConfirmed,
   withoutConfirmation,
 } from './large-amount.js';
+import { orderAmountLimits, requireWithinOrderAmountLimit } from './order-limit.js';
 import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
 import { mayReadPayouts } from './payout-orders.js';
@@ -222,7 +223,9 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const actor = actorOf(ctx);
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation: 'rebill', body: audited(body), idempotencyKey: key ?? null };
-      // Before the key is taken: a refusal stores no reply, the confirmed repeat may reuse the key.
+      // Before the key is taken: a refusal stores no reply, the confirmed (or corrected) repeat may
+      // reuse the key. Above the limit, confirming would not help: that refusal comes first.
+      requireWithinOrderAmountLimit(orderAmountLimits(p.config), body);
       requireLargeAmountConfirmed(largeAmountSettings(p.config), body);
       const reply = await services.idempotency.run(
         actor.id,
@@ -266,8 +269,9 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
         body: audited(body),
         idempotencyKey: key ?? null,
       };
-      // Before the key is taken: once the key is configured (or the amount confirmed), the same
-      // request may be repeated.
+      // Before the key is taken: once the key is configured (or the amount confirmed or
+      // corrected), the same request may be repeated. Above the limit, confirming would not help.
+      requireWithinOrderAmountLimit(orderAmountLimits(p.config), body);
       requireLargeAmountConfirmed(largeAmountSettings(p.config), body);
       requireRsaKey(p.config);
       const reply = await services.idempotency.run(

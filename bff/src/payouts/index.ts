@@ -3,9 +3,10 @@
 // stops its status poller (payouts.poller.start() / payouts.close()).
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { LargeAmountSettings } from '@paydesk/shared/api';
+import type { LargeAmountSettings, OrderAmountLimits } from '@paydesk/shared/api';
 import type { Config } from '../config.js';
 import { largeAmountSettings } from '../payments/large-amount.js';
+import { orderAmountLimits } from '../payments/order-limit.js';
 import type { Db } from '../db/connect.js';
 import { GatewayClient } from '../gateway-client/client.js';
 import type { LiveEvent } from '@paydesk/shared/api';
@@ -49,6 +50,8 @@ export interface Payouts {
   hasher: DestinationHasher;
   /** the thresholds above which a payout or payment link needs `confirmLargeAmount: true` */
   largeAmount: LargeAmountSettings;
+  /** the limits above which a payout or payment link is refused, confirmed or not */
+  orderAmountLimit: OrderAmountLimits;
   services: { payouts: PayoutsService; links: PaymentLinksService; cardInfo: CardInfoService };
   poller: PayoutPoller;
   /**
@@ -107,6 +110,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     idempotency,
     hasher,
     largeAmount: largeAmountSettings(config),
+    orderAmountLimit: orderAmountLimits(config),
     services: { payouts, links, cardInfo: new CardInfoService(ctx) },
     poller,
     onTransactionEvent: (event) => {

@@ -22,6 +22,7 @@ import type { RouteRule } from '../http/route-table.js';
 import type { Interruption } from '../payments/idempotency.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
 import { requireLargeAmountConfirmed, withoutConfirmation } from '../payments/large-amount.js';
+import { requireWithinOrderAmountLimit } from '../payments/order-limit.js';
 import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
 import { CARD_REF_ID } from './card-info.js';
@@ -142,7 +143,9 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         destination: masked,
         confirmLargeAmount: body.confirmLargeAmount ?? false,
       };
-      // Before the key is taken: a refusal stores no reply, the confirmed repeat may reuse the key.
+      // Before the key is taken: a refusal stores no reply, the confirmed (or corrected) repeat may
+      // reuse the key. Above the limit, confirming would not help: that refusal comes first.
+      requireWithinOrderAmountLimit(p.orderAmountLimit, body);
       requireLargeAmountConfirmed(p.largeAmount, body);
       const actor = actorOf(ctx);
       // The key is bound to the request with the destination as its keyed hash: never a plain hash of a card number.
@@ -218,7 +221,9 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         orderDesc: body.orderDesc,
         confirmLargeAmount: body.confirmLargeAmount ?? false,
       };
-      // Before the key is taken: a refusal stores no reply, the confirmed repeat may reuse the key.
+      // Before the key is taken: a refusal stores no reply, the confirmed (or corrected) repeat may
+      // reuse the key. Above the limit, confirming would not help: that refusal comes first.
+      requireWithinOrderAmountLimit(p.orderAmountLimit, body);
       requireLargeAmountConfirmed(p.largeAmount, body);
       const actor = actorOf(ctx);
       const roles = parseRoles(requireAuth(ctx).user.roles);

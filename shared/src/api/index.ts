@@ -9,5 +9,6 @@ export * from './health.js';
 export * from './payments.js';
 export * from './payouts.js';
 export * from './large-amount.js';
+export * from './order-limit.js';
 export * from './views.js';
 export * from './events.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailSchema, IsoDateTimeSchema } from './common.js';
 import { LargeAmountSettingsSchema } from './large-amount.js';
+import { OrderAmountLimitsSchema } from './order-limit.js';
 import { NewPasswordSchema, UserSchema } from './users.js';
 
 /**
@@ -37,6 +38,11 @@ export const SessionSettingsSchema = z.object({
    * `confirmLargeAmount: true` (large-amount.ts); absent from older instances.
    */
   largeAmount: LargeAmountSettingsSchema.optional(),
+  /**
+   * `ORDER_AMOUNT_LIMIT`: above these amounts an order Paydesk creates is refused, confirmed or
+   * not (order-limit.ts); absent from older instances.
+   */
+  orderAmountLimit: OrderAmountLimitsSchema.optional(),
 });
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 

@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import {
   CurrencySchema,
   LARGE_AMOUNT_FIELD,
+  isAboveOrderAmountLimit,
   largeAmountThreshold,
   needsLargeAmountConfirmation,
 } from '@paydesk/shared/api';
@@ -12,6 +13,7 @@ import { useSession } from '../features/auth/components/session-context';
 import { refusedField, sentenceOf } from '../lib/form-errors';
 import { formatMoney } from '../lib/format';
 import { readAmount, toMinor } from '../lib/money';
+import { useOrderAmountLimits } from './order-amount-limit';
 
 /** The currency as the shared rule reads it ('eur ' → 'EUR'), or undefined when it is none. */
 function currencyOf(typed: string): string | undefined {
@@ -86,6 +88,7 @@ export function useLargeAmountConfirmation(
   currency: string,
 ): LargeAmountConfirmation {
   const settings = useSession().settings?.largeAmount;
+  const limits = useOrderAmountLimits();
   const inputRef = useRef<HTMLInputElement | null>(null);
   // The re-typed text belongs to the amount it confirmed: another amount starts it afresh.
   const [retyped, setRetyped] = useState({ amount, value: '' });
@@ -102,7 +105,11 @@ export function useLargeAmountConfirmation(
     code !== undefined &&
     typed !== undefined &&
     needsLargeAmountConfirmation(settings, typed.plain, code);
-  const shown = typed !== undefined && code !== undefined && (above || refusedHere);
+  // Above the per-order limit the amount is refused whatever is confirmed (the amount field says
+  // so): asking for it twice would only be in the way.
+  const overLimit =
+    code !== undefined && typed !== undefined && isAboveOrderAmountLimit(limits, typed.plain, code);
+  const shown = typed !== undefined && code !== undefined && !overLimit && (above || refusedHere);
 
   let error: string | undefined;
   if (shown) {

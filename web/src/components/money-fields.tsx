@@ -5,13 +5,15 @@ import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { fieldHelp } from '../lib/field-help';
 import { currencyRefusal } from '../lib/form-errors';
 import { isAmountRefusal, localAmountExample } from '../lib/money';
+import { isOrderLimitRefusal } from '../lib/order-limit';
 
 /**
  * The amount and currency of a react-hook-form money form, side by side (amount wider), with the
  * shared rules' words. `children` are more fields in the same grid (e.g. a subscription's period).
  * The amount stays text: the form's schema (AmountInputSchema) turns it into a decimal string,
  * never a float, reading the locale's decimal mark ('12,50' in de-DE) as well as a point. Its
- * refusals (thousands separators, above the largest amount) are said as they are. A currency is
+ * refusals (thousands separators, a decimal comma where the locale uses a point, above the largest
+ * amount, above the per-order limit) are said as they are. A currency is
  * refused for the rule it broke: its form, no cents (JPY), or no real currency (XXX).
  */
 export function MoneyFields({
@@ -46,7 +48,8 @@ export function MoneyFields({
         disabled={disabled}
         error={amountError !== undefined}
         helperText={
-          amountError?.message !== undefined && isAmountRefusal(amountError.message)
+          amountError?.message !== undefined &&
+          (isAmountRefusal(amountError.message) || isOrderLimitRefusal(amountError.message))
             ? amountError.message
             : fieldHelp(
                 amountError,

@@ -4,7 +4,9 @@ import {
   AmountInputSchema,
   amountRule,
   amountTooBigRefusal,
+  decimalCommaRefusal,
   formatMoneyInWords,
+  isAmountRefusal,
   fromMinor,
   localAmountExample,
   plainAmount,
@@ -111,5 +113,23 @@ describe("amounts as typed in the user's locale", () => {
       'At most 9999999999999,99.',
     ]);
     expect(AmountInputSchema.parse('9999999999999,99')).toBe('9999999999999.99');
+  });
+
+  it('when a decimal comma is typed where the locale’s decimal mark is a point, then the refusal says to use a point, with the amount so written', () => {
+    expect(readAmount('12,50', 'en-US')).toEqual({ refusal: 'Use a point for decimals: 12.50.' });
+    expect(readAmount(' 0,5 ', 'en-US')).toEqual({ refusal: 'Use a point for decimals: 0.5.' });
+    expect(decimalCommaRefusal('12.50')).toBe('Use a point for decimals: 12.50.');
+    expect(isAmountRefusal('Use a point for decimals: 12.50.')).toBe(true);
+    // Where a comma is the decimal mark it is read, as before.
+    expect(readAmount('12,50', 'de-DE')).toEqual({ amount: '12.50' });
+    // Thousands, or not an amount even with a point: their own refusal, or the usual rule.
+    expect(readAmount('1,234', 'en-US')).toEqual({ refusal: AMOUNT_GROUPING_REFUSAL });
+    for (const text of ['12,505', '1,2,3', '012,50', ',50', '12,'])
+      expect(readAmount(text, 'en-US').refusal ?? '').not.toMatch(/^Use a point/);
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+    expect(amountRule('12,50', '12.50')).toBe('Use a point for decimals: 12.50.');
+    expect(AmountInputSchema.safeParse('12,50').error?.issues.map((i) => i.message)).toEqual([
+      'Use a point for decimals: 12.50.',
+    ]);
   });
 });

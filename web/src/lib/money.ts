@@ -96,24 +96,52 @@ function isTooBig(amount: string): boolean {
   );
 }
 
+const DECIMAL_COMMA_HINT = 'Use a point for decimals: ';
+
+/**
+ * Said when a decimal comma is typed where the locale's decimal mark is a point ('12,50' in en-US):
+ * the usual rule ("at most 2 decimals") would not say what is wrong. `pointed`: the amount as it
+ * is to be typed ('12.50').
+ */
+export function decimalCommaRefusal(pointed: string): string {
+  return `${DECIMAL_COMMA_HINT}${pointed}.`;
+}
+
+/**
+ * The amount a plain text means with its comma as a decimal point ('12,50' → '12.50'), when that is
+ * the only thing wrong with it. `plainAmount` already turned the locale's own decimal comma into a
+ * point, so a comma left here is one the locale does not read as decimals.
+ */
+function withDecimalPoint(plain: string): string | undefined {
+  const match = /^(0|[1-9]\d*),(\d{1,2})$/.exec(plain);
+  return match === null ? undefined : `${match[1] ?? ''}.${match[2] ?? ''}`;
+}
+
 /**
  * An amount field's text read for a form (see `plainAmount`), refusing what the shared rules
- * refuse for a reason the usual rule does not say: thousands separators, or a size above
- * AMOUNT_MAX (`amountTooBigRefusal`). Any other text is handed on for the usual rule.
+ * refuse for a reason the usual rule does not say: thousands separators, a decimal comma the
+ * locale does not use (`decimalCommaRefusal`), or a size above AMOUNT_MAX (`amountTooBigRefusal`).
+ * Any other text is handed on for the usual rule. The API itself still takes a point only.
  */
 export function readAmount(
   typed: string,
   locale: string = userLocale(),
 ): { amount: string; refusal?: never } | { amount?: never; refusal: string } {
   const read = plainAmount(typed, locale);
-  if (read.amount !== undefined && isTooBig(read.amount))
-    return { refusal: amountTooBigRefusal(locale) };
+  if (read.amount === undefined) return read;
+  const pointed = withDecimalPoint(read.amount);
+  if (pointed !== undefined) return { refusal: decimalCommaRefusal(pointed) };
+  if (isTooBig(read.amount)) return { refusal: amountTooBigRefusal(locale) };
   return read;
 }
 
 /** Whether `message` is one of `readAmount`'s refusals, shown instead of the field's usual rule. */
 export function isAmountRefusal(message: string | undefined): boolean {
-  return message === AMOUNT_GROUPING_REFUSAL || message === amountTooBigRefusal();
+  return (
+    message === AMOUNT_GROUPING_REFUSAL ||
+    message === amountTooBigRefusal() ||
+    (message?.startsWith(DECIMAL_COMMA_HINT) ?? false)
+  );
 }
 
 /**
@@ -129,8 +157,8 @@ export function amountRule(typed: string, example: string): string {
 
 /**
  * A form's amount field (see `readAmount`): the typed text becomes plain decimal text for the
- * shared schema it is piped into; thousands separators and a size above AMOUNT_MAX are issues
- * whose message says so (`isAmountRefusal`).
+ * shared schema it is piped into; thousands separators, a decimal comma the locale does not use and
+ * a size above AMOUNT_MAX are issues whose message says so (`isAmountRefusal`).
  */
 export const AmountInputSchema = z.string().transform((typed, ctx) => {
   const read = readAmount(typed);

@@ -34,6 +34,7 @@ import {
   type User,
   type SessionOrigin,
   type LargeAmountSettings,
+  type OrderAmountLimits,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
 import { FakePayments, makeTransaction } from './fake-payments';
@@ -43,7 +44,7 @@ import { FakeViews } from './fake-views';
 import { FakeCards, makeCardInfo } from './fake-cards';
 import { FakeLinks } from './fake-links';
 import { FakeSubscriptions } from './fake-subscriptions';
-import { largeAmountCheck } from './fake-large-amount';
+import { largeAmountCheck, orderAmountLimitCheck } from './fake-large-amount';
 
 export { makeTransaction } from './fake-payments';
 export { makePayout } from './fake-payouts';
@@ -169,6 +170,13 @@ export class FakeBff {
   largeAmount: LargeAmountSettings | undefined = { default: '10000.00', currencies: {} };
   /** The thresholds the routes enforce when they differ from what the session said (changed since). */
   largeAmountEnforced: LargeAmountSettings | undefined | 'as-said' = 'as-said';
+  /**
+   * What the session replies say of the BFF's ORDER_AMOUNT_LIMIT (its default: 1000000.00 in any
+   * currency), and what the same routes enforce; undefined: not said, and not enforced.
+   */
+  orderAmountLimit: OrderAmountLimits | undefined = { default: '1000000.00', currencies: {} };
+  /** The limits the routes enforce when they differ from what the session said (changed since). */
+  orderAmountLimitEnforced: OrderAmountLimits | undefined | 'as-said' = 'as-said';
   /** SESSION_IDLE_SECONDS and SESSION_ABSOLUTE_SECONDS, in ms: what the session replies say */
   idleTimeoutMs = 30 * 60_000;
   absoluteTimeoutMs = 12 * 60 * 60_000;
@@ -252,8 +260,16 @@ export class FakeBff {
       () => (this.largeAmountEnforced === 'as-said' ? this.largeAmount : this.largeAmountEnforced),
       error,
     );
+    const limit = orderAmountLimitCheck(
+      () =>
+        this.orderAmountLimitEnforced === 'as-said'
+          ? this.orderAmountLimit
+          : this.orderAmountLimitEnforced,
+      error,
+    );
+    // As the BFF: above the limit confirming would not help, so that refusal comes first.
     for (const routes of [this.cards, this.subscriptions, this.links, this.payouts])
-      routes.largeAmount = large;
+      routes.largeAmount = (body) => limit(body) ?? large(body);
     const signedIn = options.signedInAs === undefined ? 'admin@example.com' : options.signedInAs;
     this.sessionUserId = signedIn === null ? null : (this.byEmail(signedIn)?.id ?? null);
   }
@@ -395,6 +411,9 @@ export class FakeBff {
             settings: {
               payoutHoldMaxAgeMs: this.payoutHoldMaxAgeMs,
               ...(this.largeAmount === undefined ? {} : { largeAmount: this.largeAmount }),
+              ...(this.orderAmountLimit === undefined
+                ? {}
+                : { orderAmountLimit: this.orderAmountLimit }),
             },
           }),
     });

@@ -67,7 +67,10 @@ export class FakeCards {
   private keyed: KeyedReplies;
   private seq = 500;
 
-  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  /**
+   * The BFF's amount rules: the per-order limit, then the large-amount confirmation (set by
+   * FakeBff from its session settings).
+   */
   largeAmount: LargeAmountCheck = () => null;
   constructor(
     cards: CardInfo[],

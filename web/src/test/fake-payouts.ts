@@ -90,7 +90,10 @@ export class FakePayouts {
   private keys = new Map<string, { hash: string; reply: PaymentsReply }>();
   private seq = 100;
 
-  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  /**
+   * The BFF's amount rules: the per-order limit, then the large-amount confirmation (set by
+   * FakeBff from its session settings).
+   */
   largeAmount: LargeAmountCheck = () => null;
   constructor(
     payouts: Payout[],

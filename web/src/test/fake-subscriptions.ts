@@ -88,7 +88,10 @@ export class FakeSubscriptions {
   private keyed: KeyedReplies;
   private seq = 100;
 
-  /** The BFF's large-amount rule (set by FakeBff from its session settings). */
+  /**
+   * The BFF's amount rules: the per-order limit, then the large-amount confirmation (set by
+   * FakeBff from its session settings).
+   */
   largeAmount: LargeAmountCheck = () => null;
   constructor(
     subscriptions: SubscriptionDetail[],

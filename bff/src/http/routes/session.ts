@@ -8,6 +8,7 @@ import {
 } from '@paydesk/shared/api';
 import { parseInput } from '../../errors.js';
 import { largeAmountSettings } from '../../payments/large-amount.js';
+import { orderAmountLimits } from '../../payments/order-limit.js';
 import { resolvePayoutsOptions } from '../../payouts/context.js';
 import type { IssuedSession } from '../../services/auth.js';
 import type { Services } from '../../services/index.js';
@@ -19,9 +20,11 @@ export function sessionHandlers(s: Services) {
   // What the SPA says of held payouts ("lapses if not approved within 3 days"): the setting the
   // payouts module runs with (PAYOUT_HOLD_MAX_AGE_MS, else its default). Which amounts the SPA
   // asks to confirm before sending: the thresholds the routes enforce (LARGE_AMOUNT_CONFIRM_ABOVE).
+  // Which amounts the SPA refuses before sending: the limits the routes enforce (ORDER_AMOUNT_LIMIT).
   const settings: SessionSettings = {
     payoutHoldMaxAgeMs: s.config.payoutHoldMaxAgeMs ?? resolvePayoutsOptions().holdMaxAgeMs,
     largeAmount: largeAmountSettings(s.config),
+    orderAmountLimit: orderAmountLimits(s.config),
   };
   const sessionBody = async (
     issued: Pick<IssuedSession, 'user' | 'session'>,

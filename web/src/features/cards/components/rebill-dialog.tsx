@@ -24,11 +24,12 @@ import {
   useLargeAmountConfirmation,
 } from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
+import { useAmountFormContext } from '../../../components/order-amount-limit';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
-import { withAmountRefusal } from '../../../lib/amount-resolver';
+import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
 import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { transactionKeys } from '../../transactions/api/transactions';
@@ -110,12 +111,15 @@ export default function RebillDialog({
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const step = useConfirmStep<RebillBody>();
+  // Above its currency's per-order limit the amount is refused at its field, before sending.
+  const amountContext = useAmountFormContext();
   const { register, handleSubmit, formState, setError, control } = useForm<
     RebillInput,
-    unknown,
+    AmountFormContext,
     RebillBody
   >({
     resolver: rebillResolver,
+    context: amountContext,
     defaultValues: {
       cardRefId,
       amount: '',

@@ -23,12 +23,13 @@ import {
   useLargeAmountConfirmation,
 } from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
+import { useAmountFormContext } from '../../../components/order-amount-limit';
 import { FormDialog } from '../../../components/form-dialog';
 import { describeError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
-import { withAmountRefusal } from '../../../lib/amount-resolver';
+import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
 import { readAmount } from '../../../lib/money';
 import { useHoldTime } from '../../payouts/components/hold-time';
 import { createLink, linkKeys } from '../api/payment-links';
@@ -137,12 +138,15 @@ export default function CreateLinkDialog({
   const client = useQueryClient();
   // How long a held payout-form waits for approval (the BFF's PAYOUT_HOLD_MAX_AGE_MS).
   const holdTime = useHoldTime();
+  // Above its currency's per-order limit the amount is refused at its field, before sending.
+  const amountContext = useAmountFormContext();
   const { register, handleSubmit, formState, setError, control } = useForm<
     LinkInput,
-    unknown,
+    AmountFormContext,
     PaymentLinkCreateBody
   >({
     resolver,
+    context: amountContext,
     defaultValues: {
       kind: kinds[0] ?? 'sale-form',
       amount: '',

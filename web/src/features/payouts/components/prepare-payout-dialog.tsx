@@ -32,11 +32,13 @@ import {
   useLargeAmountConfirmation,
 } from '../../../components/large-amount-confirm';
 import { useNotify } from '../../../components/notifier';
+import { useOrderAmountLimits } from '../../../components/order-amount-limit';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { sentenceOf } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
+import { orderLimitRefusal } from '../../../lib/order-limit';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 import { useHoldTime } from './hold-time';
@@ -178,6 +180,7 @@ export default function PreparePayoutDialog({
   const notify = useNotify();
   const modeLabelId = useId();
   const modeTexts = modes(useHoldTime());
+  const limits = useOrderAmountLimits();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
   // Fields changed since the server's last refusal: its words about them no longer apply.
@@ -188,8 +191,10 @@ export default function PreparePayoutDialog({
   const parsed = PayoutCreateBodySchema.safeParse(candidateOf(draft));
   const clientMessages =
     submitted && !parsed.success ? messagesOf(parsed.error.issues) : new Map<string, string>();
-  // Thousands separators, or more than the API takes (said with the locale's decimal mark).
-  const amountRefusal = readAmount(draft.amount).refusal;
+  // Thousands separators, a decimal comma, or more than the API takes (said with the locale's
+  // decimal mark); or more than the BFF's per-order limit, which it would refuse.
+  const amountRefusal =
+    readAmount(draft.amount).refusal ?? orderLimitRefusal(limits, draft.amount, draft.currency);
   if (submitted && amountRefusal !== undefined) clientMessages.set('amount', amountRefusal);
 
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
@@ -242,7 +247,10 @@ export default function PreparePayoutDialog({
     event.preventDefault();
     setSubmitted(true);
     const confirmed = large.check();
-    const body = parsed.success && confirmed ? large.confirm(parsed.data) : null;
+    const body =
+      parsed.success && confirmed && amountRefusal === undefined
+        ? large.confirm(parsed.data)
+        : null;
     if (body !== null) {
       setChanged(new Set());
       mutation.mutate(body);

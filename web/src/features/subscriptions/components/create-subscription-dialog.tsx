@@ -18,13 +18,14 @@ import {
   useLargeAmountConfirmation,
 } from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
+import { useAmountFormContext } from '../../../components/order-amount-limit';
 import { useNotify } from '../../../components/notifier';
 import { isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
-import { withAmountRefusal } from '../../../lib/amount-resolver';
+import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
 import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
@@ -151,12 +152,15 @@ export default function CreateSubscriptionDialog({
   const notify = useNotify();
   const navigate = useNavigate();
   const step = useConfirmStep<SubscriptionCreateBody>();
+  // Above its currency's per-order limit the amount is refused at its field, before sending.
+  const amountContext = useAmountFormContext();
   const { register, handleSubmit, formState, setError, control } = useForm<
     SubscriptionInput,
-    unknown,
+    AmountFormContext,
     SubscriptionCreateBody
   >({
     resolver,
+    context: amountContext,
     defaultValues: {
       cardRefId,
       amount: '',
