@@ -15,6 +15,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  expiredCardField,
   LARGE_AMOUNT_FIELD,
   PAYOUT_MODES,
   PayoutCreateBodySchema,
@@ -34,7 +35,7 @@ import {
 import { useNotify } from '../../../components/notifier';
 import { useOrderAmountLimits } from '../../../components/order-amount-limit';
 import { describeError, isApiError } from '../../../lib/api-client';
-import { sentenceOf } from '../../../lib/form-errors';
+import { currencyRefusal, sentenceOf } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
@@ -139,6 +140,18 @@ function candidateOf(draft: Draft): unknown {
   };
 }
 
+/**
+ * The schema's words where the other forms say it differently: the currency as the money fields
+ * say it (MoneyFields), and a card number's check digit as an IBAN's is said, without the
+ * algorithm's name.
+ */
+function fieldSentence(path: string, message: string): string | undefined {
+  if (path === 'currency') return currencyRefusal(message) ?? 'A 3-letter ISO code, e.g. EUR.';
+  if (path === 'destination.cardNumber' && /\bLuhn\b/.test(message))
+    return 'This is not a valid card number: its check digit does not match (look for a typing error).';
+  return undefined;
+}
+
 /** Sentences a person can act on, by field path (`destination.cardNumber`). */
 function messagesOf(issues: readonly z.core.$ZodIssue[]): Map<string, string> {
   const messages = new Map<string, string>();
@@ -147,13 +160,29 @@ function messagesOf(issues: readonly z.core.$ZodIssue[]): Map<string, string> {
     if (!messages.has(path)) {
       messages.set(
         path,
-        /^(Invalid|Too|Expected)/.test(issue.message)
-          ? 'Check this field.'
-          : sentenceOf(path, issue.message, issue.code),
+        fieldSentence(path, issue.message) ??
+          (/^(Invalid|Too|Expected)/.test(issue.message)
+            ? 'Check this field.'
+            : sentenceOf(path, issue.message, issue.code)),
       );
     }
   }
   return messages;
+}
+
+/**
+ * A card that has expired by the browser's clock, said at its expiry field (the BFF refuses it by
+ * its own clock; the schema cannot know the date). Only once both fields have a valid form.
+ */
+function expiredCard(draft: Draft, messages: ReadonlyMap<string, string>): [string, string] | null {
+  if (draft.kind !== 'card') return null;
+  if (messages.has('destination.expiryMonth') || messages.has('destination.expiryYear'))
+    return null;
+  const expiryMonth = draft.destination.expiryMonth ?? '';
+  const expiryYear = draft.destination.expiryYear ?? '';
+  if (!/^(0[1-9]|1[0-2])$/.test(expiryMonth) || !/^\d{4}$/.test(expiryYear)) return null;
+  const expired = expiredCardField({ expiryMonth, expiryYear }, Date.now());
+  return expired === null ? null : [`destination.${expired.path}`, sentenceOf('', expired.message)];
 }
 
 /** Whether `path` is `changed` or lies under it (`destination` holds `destination.cardNumber`). */
@@ -196,6 +225,8 @@ export default function PreparePayoutDialog({
   const amountRefusal =
     readAmount(draft.amount).refusal ?? orderLimitRefusal(limits, draft.amount, draft.currency);
   if (submitted && amountRefusal !== undefined) clientMessages.set('amount', amountRefusal);
+  const expired = submitted ? expiredCard(draft, clientMessages) : null;
+  if (expired !== null) clientMessages.set(...expired);
 
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
   const large = useLargeAmountConfirmation(draft.amount, draft.currency);
@@ -248,7 +279,10 @@ export default function PreparePayoutDialog({
     setSubmitted(true);
     const confirmed = large.check();
     const body =
-      parsed.success && confirmed && amountRefusal === undefined
+      parsed.success &&
+      confirmed &&
+      amountRefusal === undefined &&
+      expiredCard(draft, new Map()) === null
         ? large.confirm(parsed.data)
         : null;
     if (body !== null) {

@@ -740,6 +740,51 @@ describe('payouts', () => {
     });
   });
 
+  it('when a card payout has a mistyped number, an expired card and a currency not 3 letters, then each is said beside its field as the other forms say it, and nothing is sent until they are right', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const number = dialog.getByLabelText(/^Card number/);
+    const month = dialog.getByLabelText(/^Expiry month/);
+    const year = dialog.getByLabelText(/^Expiry year/);
+    const currency = dialog.getByLabelText(/^Currency/);
+    await app.user.type(number, '4111111111111112');
+    await app.user.type(dialog.getByLabelText(/^Cardholder name/), 'Jane Doe');
+    await app.user.type(month, '10');
+    await app.user.type(year, '2026');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '25.00');
+    await app.user.clear(currency);
+    await app.user.type(currency, 'EURO');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Refund of deposit');
+    const submit = dialog.getByRole('button', { name: 'Check and submit for approval' });
+    await app.user.click(submit);
+    expect(number).toHaveAccessibleDescription(
+      'This is not a valid card number: its check digit does not match (look for a typing error).',
+    );
+    expect(currency).toHaveAccessibleDescription('A 3-letter ISO code, e.g. EUR.');
+    await app.user.clear(number);
+    await app.user.type(number, '4111111111111111');
+    await app.user.clear(currency);
+    await app.user.type(currency, 'EUR');
+    await app.user.click(submit);
+    // October 2026 ended before 27 November 2026: the BFF would refuse it by its own clock.
+    expect(month).toHaveAccessibleDescription('The card expired at the end of 10/2026.');
+    expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
+    await app.user.clear(month);
+    await app.user.type(month, '11');
+    await app.user.click(submit);
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('POST', '/api/payouts')[0]!.body).toMatchObject({
+      destination: { kind: 'card', expiryMonth: '11', expiryYear: '2026' },
+      currency: 'EUR',
+    });
+    vi.useRealTimers();
+  });
+
   it('when a bank payout to an IBAN awaits approval, then the approver is told to compare the characters shown, the bank name and the BIC with the payee’s details, unchecked (single) or checked (two-step)', async () => {
     const iban = {
       kind: 'bank',
