@@ -639,6 +639,9 @@ describe('payouts', () => {
   });
 
   it('when the server says what is wrong with a field (an expired card) and names a rule for another, then both read as sentences beside their fields, and changing one field clears the server’s words about it alone', async () => {
+    // The browser's clock says the card is still valid (the dialog would say it expired itself);
+    // the BFF's, a month on, says it is not.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2025-01-15T12:00:00Z') });
     const bff = bffAs(['ops']).on('POST /api/payouts', () => ({
       status: 400,
       body: {
@@ -689,6 +692,7 @@ describe('payouts', () => {
     // Still said beside its field: no alert above the fields repeats it.
     expect(dialog.queryByRole('alert')).toBeNull();
     expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(1);
+    vi.useRealTimers();
   });
 
   it('when an amount with three decimals or above the maximum is typed in de-DE, then the rule says so with the decimal comma, as in the other dialogs', async () => {
