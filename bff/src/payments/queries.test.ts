@@ -231,6 +231,89 @@ for (const variant of DB_VARIANTS) {
       });
     });
 
+    it('when an order failed at the gateway, then its row says why, as its status reply did; an approved row says nothing', () => {
+      const declined = orders.find((o) => o.amount === '5.00');
+      expect(declined?.status).toBe('declined');
+      expect(declined?.failure).toEqual({
+        message: 'Card declined by the issuer (test card)',
+        code: 'DECLINED',
+      });
+      const approved = orders.filter((o) => o.status === 'approved');
+      expect(approved).toHaveLength(4);
+      expect(approved.every((o) => o.failure === undefined)).toBe(true);
+    });
+
+    it('when a failed order has several status replies, then the latest one’s reason is given, on one line and cut; a callback’s unsigned claim is not', async () => {
+      const day = Date.UTC(2004, 0, 1);
+      const failed = row(41, { status: 'error', stage: 'error', created_at: day + 1 });
+      const silent = row(42, { status: 'declined', stage: 'declined', created_at: day + 2 });
+      const exchange = (reply: Record<string, string>) =>
+        JSON.stringify({
+          operation: 'status',
+          request: { orderid: failed.orderid, client_orderid: failed.client_orderid },
+          httpStatus: 200,
+          reply: { type: 'status-response', status: 'error', ...reply },
+          outcome: 'reply',
+        });
+      const entry = (transactionId: string, kind: string, data: string) => ({
+        transaction_id: transactionId,
+        at: day,
+        kind,
+        title: 'status: error',
+        actor: null,
+        data,
+      });
+      const k = payDb(f.bff.db);
+      await k.insertInto('transactions').values([failed, silent]).execute();
+      try {
+        await k
+          .insertInto('transaction_timeline')
+          .values([
+            entry(
+              failed.id,
+              'gateway',
+              exchange({ 'error-message': 'Older reason', 'error-code': 'OLD' }),
+            ),
+            entry(
+              failed.id,
+              'reconcile',
+              exchange({
+                'error-message': `<b>Processing error</b>\nat the issuer ${'x'.repeat(300)}`,
+                'error-code': 'PROCESSING_ERROR',
+              }),
+            ),
+            entry(
+              failed.id,
+              'callback',
+              JSON.stringify({ status: 'error', error_message: 'a claim', error_code: 'CLAIM' }),
+            ),
+            entry(
+              silent.id,
+              'callback',
+              JSON.stringify({ status: 'declined', error_message: 'a claim', error_code: 'CLAIM' }),
+            ),
+          ])
+          .execute();
+        const items = (
+          await page(
+            'createdFrom=2004-01-01T00:00:00.000Z&createdTo=2004-01-02T00:00:00.000Z&sort=created_asc',
+          )
+        ).items;
+        expect(items.map((i) => i.id)).toEqual([failed.id, silent.id]);
+        const [first, second] = items;
+        expect(first?.failure?.code).toBe('PROCESSING_ERROR');
+        expect(first?.failure?.message).toMatch(/^<b>Processing error<\/b> at the issuer x+…$/);
+        expect(Array.from(first?.failure?.message ?? '')).toHaveLength(200);
+        expect(second?.failure).toBeNull();
+      } finally {
+        await k
+          .deleteFrom('transaction_timeline')
+          .where('transaction_id', 'in', [failed.id, silent.id])
+          .execute();
+        await k.deleteFrom('transactions').where('id', 'in', [failed.id, silent.id]).execute();
+      }
+    });
+
     it('when a query parameter is bad, then 400 names it', async () => {
       for (const [query, path] of [
         ['amountMin=1.234', 'query.amountMin'],

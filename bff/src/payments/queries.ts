@@ -6,8 +6,12 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import { voidedMinor } from '@paydesk/shared/domain';
 import {
+  EXCHANGE_ENTRY_KINDS,
+  FAILED_STATUSES,
+  orderFailureOf,
   TRANSACTION_ID_PATTERN,
   transactionSearchCard,
+  type OrderFailure,
   type StatsQuery,
   type StatsResponse,
   type TransactionExportQuery,
@@ -16,6 +20,7 @@ import {
   type TransactionListQuery,
   type TransactionPage,
   type TransactionSort,
+  type TransactionStatus,
   type TransactionType,
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
@@ -202,9 +207,12 @@ export class TransactionQueries {
     const last = page.at(-1);
     const more = rows.length > query.limit && last !== undefined;
     const total = Number(count.n);
-    const unknownKinds = await this.unknownOperationKinds(
-      page.filter((row) => row.unknown_ops === true || Number(row.unknown_ops) === 1),
-    );
+    const [unknownKinds, failures] = await Promise.all([
+      this.unknownOperationKinds(
+        page.filter((row) => row.unknown_ops === true || Number(row.unknown_ops) === 1),
+      ),
+      this.failures(page.filter((row) => FAILED_STATUSES.has(row.status as TransactionStatus))),
+    ]);
     const payoutOrders =
       payouts && query.q !== undefined && page.length === 0 && after === null
         ? await this.payoutOrders.named(query.q)
@@ -213,6 +221,9 @@ export class TransactionQueries {
       items: page.map(({ unknown_ops: _, ...row }) => ({
         ...toSummary(row),
         unknownOperations: unknownKinds.get(row.id) ?? [],
+        ...(FAILED_STATUSES.has(row.status as TransactionStatus)
+          ? { failure: failures.get(row.id) ?? null }
+          : {}),
       })),
       nextCursor: more
         ? encodeKeysetCursor(query.sort, { value: last[column(query.sort)], id: last.id })
@@ -249,6 +260,46 @@ export class TransactionQueries {
       if (!known.includes(kind)) kinds.set(op.transaction_id, [...known, kind]);
     }
     return kinds;
+  }
+
+  /**
+   * Why the gateway failed each of `rows` (the page's declined, error and filtered orders): the
+   * reason in the latest `status` reply recorded in its timeline (`orderFailureOf`). One query
+   * reads that one entry per order through `transaction_timeline_tx`; the entries it skips (a
+   * callback, a staff note, a refused follow-up's reply) hold no `status-response`.
+   */
+  private async failures(rows: readonly { id: string }[]): Promise<Map<string, OrderFailure>> {
+    const failures = new Map<string, OrderFailure>();
+    if (rows.length === 0) return failures;
+    const ids = rows.map((row) => row.id);
+    const kinds = [...EXCHANGE_ENTRY_KINDS];
+    const entries = await this.k
+      .selectFrom('transaction_timeline')
+      .select(['id', 'transaction_id', 'kind', 'data'])
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('transaction_timeline')
+          .select((inner) => inner.fn.max('id').as('id'))
+          .where('transaction_id', 'in', ids)
+          .where('kind', 'in', kinds)
+          .where('data', 'like', '%"status-response"%')
+          .groupBy('transaction_id'),
+      )
+      .execute();
+    for (const entry of entries) {
+      let data: unknown;
+      try {
+        data = JSON.parse(entry.data);
+      } catch {
+        continue;
+      }
+      if (typeof data !== 'object' || data === null) continue;
+      const failure = orderFailureOf([
+        { id: entry.id, kind: entry.kind, data: data as Record<string, unknown> },
+      ]);
+      if (failure !== null) failures.set(entry.transaction_id, failure);
+    }
+    return failures;
   }
 
   /**

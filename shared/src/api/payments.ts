@@ -11,6 +11,7 @@ import {
   ReasonSchema,
 } from './common.js';
 import { PayoutStateSchema } from './payout-states.js';
+import { OrderFailureSchema } from './transactions-failure.js';
 
 /** Said when a search holds a whole card number: the list finds a card by its last four. */
 export const SEARCH_CARD_NUMBER_REFUSAL =
@@ -321,6 +322,12 @@ export const TransactionSummarySchema = z.object({
    * status — a return on an approved sale, say. Empty when there is none; not given elsewhere.
    */
   unknownOperations: z.array(OperationKindSchema).optional(),
+  /**
+   * The list's rows: why the gateway failed an order that is declined, error or filtered, as its
+   * latest `status` reply said (`orderFailureOf`); null when it gave no reason. Not given
+   * elsewhere: an order's page reads it from its timeline the same way.
+   */
+  failure: OrderFailureSchema.nullable().optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 

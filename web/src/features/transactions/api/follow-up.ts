@@ -1,5 +1,6 @@
-import type { OperationResult, TransactionDetail } from '@paydesk/shared/api';
+import type { OperationResult, OperationState, TransactionDetail } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useRef } from 'react';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
@@ -31,7 +32,7 @@ export function describeFollowUpError(error: unknown, currency: string): string 
   }
 }
 
-function severityOf(result: OperationResult): 'success' | 'error' | 'info' {
+export function severityOf(result: OperationResult): 'success' | 'error' | 'info' {
   switch (result.operation.state) {
     case 'approved':
       return 'success';
@@ -47,6 +48,41 @@ function severityOf(result: OperationResult): 'success' | 'error' | 'info' {
   }
 }
 
+/** An operation's states before the gateway's final word: the message after sending says it follows. */
+const AWAITING: ReadonlySet<OperationState> = new Set(['sending', 'processing', 'unknown']);
+
+/**
+ * Where a follow-up's dialog tells the order's page of an operation whose outcome is still to
+ * come (`useOutcomeWhenFinal`). Without a page to tell (null), nothing follows it.
+ */
+export const AwaitOutcomeContext = createContext<((result: OperationResult) => void) | null>(null);
+
+/**
+ * Says the outcome of a follow-up the gateway accepted but had not finished when its reply came
+ * ("The gateway accepted the capture…; its final status follows…"): once the order as shown
+ * (`detail`, refetched on its live events) has the operation final, that message is replaced by
+ * the outcome ("Capture of €20.00 approved by the gateway."), so it never stands beside a page that
+ * already shows the capture done. The dialog is closed by then: the page holds this, and gives
+ * the function to call with the reply (AwaitOutcomeContext).
+ */
+export function useOutcomeWhenFinal(detail: TransactionDetail): (result: OperationResult) => void {
+  const notify = useNotify();
+  // The operation awaited; a ref, since a new reply only changes what the next `detail` is read for.
+  const awaited = useRef<string | null>(null);
+  useEffect(() => {
+    const id = awaited.current;
+    if (id === null) return;
+    const operation = detail.operations.find((o) => o.id === id);
+    if (operation === undefined || AWAITING.has(operation.state)) return;
+    awaited.current = null;
+    const result: OperationResult = { operation, transaction: detail, message: '' };
+    notify(describeOperationResult(result), severityOf(result));
+  }, [detail, notify]);
+  return useCallback((result: OperationResult) => {
+    awaited.current = AWAITING.has(result.operation.state) ? result.operation.id : null;
+  }, []);
+}
+
 /**
  * Sends one follow-up under this dialog's Idempotency-Key (created when the dialog opened, the same
  * for every retry of the same request), reports the operation's outcome in the snackbar (a refusal
@@ -56,6 +92,7 @@ export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const notify = useNotify();
+  const awaitOutcome = useContext(AwaitOutcomeContext);
   const mutation = useMutation({
     mutationFn: (request: FollowUpRequest) =>
       sendFollowUp(detail.id, request, keeper.keyFor(request.body)),
@@ -63,6 +100,8 @@ export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
       client.setQueryData(transactionKeys.detail(detail.id), result.transaction);
       // Written from the reply's figures, not the BFF's sentence: money reads as everywhere else.
       notify(describeOperationResult(result), severityOf(result));
+      // Not final yet: the page says the outcome when it comes.
+      awaitOutcome?.(result);
       onDone();
       await client.invalidateQueries({ queryKey: transactionKeys.all });
     },

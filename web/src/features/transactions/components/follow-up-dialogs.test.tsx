@@ -80,12 +80,14 @@ describe('a server refusal under a follow-up’s field', () => {
     const reason = await within(dialog).findByLabelText(/Reason/);
     const comment = within(dialog).getByLabelText(/Comment/);
     await waitFor(() => {
-      expect(comment).toHaveAccessibleDescription('This must not name the customer.');
+      expect(comment).toHaveAccessibleDescription('This must not name the customer. 20 / 255');
     });
     expect(reason).toHaveAccessibleDescription('This is not allowed for this order.');
     await app.user.clear(comment);
     await app.user.type(comment, 'paid twice');
-    expect(comment).toHaveAccessibleDescription('Kept in the order’s timeline and the audit log.');
+    expect(comment).toHaveAccessibleDescription(
+      'Kept in the order’s timeline and the audit log. 10 / 255',
+    );
     expect(comment).toHaveAttribute('aria-invalid', 'false');
     expect(reason).toHaveAccessibleDescription('This is not allowed for this order.');
     await app.user.selectOptions(reason, 'fraud');
@@ -107,15 +109,50 @@ describe('a server refusal under a follow-up’s field', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
     let dialog = await screen.findByRole('dialog', { name: 'Void the order' });
     let comment = await within(dialog).findByLabelText(/Comment/);
-    expect(comment).toHaveAccessibleDescription('The gateway refused this comment.');
+    expect(comment).toHaveAccessibleDescription('The gateway refused this comment. 18 / 255');
     await app.user.type(comment, ' by phone');
-    expect(comment).toHaveAccessibleDescription('Kept in the order’s timeline and the audit log.');
+    expect(comment).toHaveAccessibleDescription(
+      'Kept in the order’s timeline and the audit log. 27 / 255',
+    );
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
     dialog = await screen.findByRole('dialog', { name: 'Void the order' });
     comment = await within(dialog).findByLabelText(/Comment/);
-    expect(comment).toHaveAccessibleDescription('The gateway refused this comment.');
+    expect(comment).toHaveAccessibleDescription('The gateway refused this comment. 27 / 255');
     expect(comment).toHaveValue('customer cancelled by phone');
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/void`)).toHaveLength(2);
+  });
+});
+
+describe('a follow-up’s comment', () => {
+  it('when a void comment is typed, then its helper text counts the characters against the 255 allowed, and past them says so at once, before Continue', async () => {
+    const app = renderApp(PATH, financeWith());
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    const comment = await screen.findByLabelText(/Comment/);
+    expect(comment).toHaveAccessibleDescription(
+      'Kept in the order’s timeline and the audit log. 0 / 255',
+    );
+    await app.user.type(comment, 'customer cancelled');
+    expect(comment).toHaveAccessibleDescription(
+      'Kept in the order’s timeline and the audit log. 18 / 255',
+    );
+    expect(comment).toHaveAttribute('aria-invalid', 'false');
+    // Pasted past the limit: the field says by how much at once (as the API counts, ends trimmed).
+    await app.user.click(comment);
+    await app.user.paste(`${'x'.repeat(240)}  `);
+    expect(comment).toHaveAccessibleDescription('3 characters too many: up to 255. 258 / 255');
+    expect(comment).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('when a return comment is typed, then its helper text counts it too', async () => {
+    const app = renderApp(PATH, financeWith());
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    const comment = await screen.findByLabelText(/Comment/);
+    await app.user.type(comment, 'paid twice');
+    expect(comment).toHaveAccessibleDescription(
+      'Kept in the order’s timeline and the audit log. 10 / 255',
+    );
   });
 });

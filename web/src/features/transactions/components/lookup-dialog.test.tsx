@@ -340,6 +340,30 @@ describe('status lookup', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('when a lookup failed and the field is cleared and submitted, then only the new problem is said, not the old result beside it', async () => {
+    const app = await lookUpOnList(bffAs(['support']), '9999999');
+    const old = /Paydesk has not learned order “9999999” yet/;
+    expect(await screen.findByText(old)).toBeInTheDocument();
+    const field = await termField();
+    await app.user.clear(field);
+    await app.user.keyboard('{Enter}');
+    expect(
+      await screen.findByText('Type an orderid, a client_orderid or a Paydesk id.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(old)).not.toBeInTheDocument();
+    expect(within(screen.getByRole('dialog')).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('when the looked-up id is edited, then the old result goes at once; typing the client_orderid it asked for keeps it', async () => {
+    const app = await lookUpOnList(bffAs(['support']), '9999999');
+    const old = /Paydesk has not learned order “9999999” yet/;
+    expect(await screen.findByText(old)).toBeInTheDocument();
+    await app.user.type(screen.getByLabelText(/^client_orderid/), 'shop-9');
+    expect(screen.getByText(old)).toBeInTheDocument();
+    await app.user.type(await termField(), '8');
+    expect(screen.queryByText(old)).not.toBeInTheDocument();
+  });
+
   it('when no order matches after clicking “Look up”, then the keyboard focus is back in the field, not on the dialog', async () => {
     const app = renderApp('/transactions', bffAs(['support']));
     const field = await openDialog(app);

@@ -397,7 +397,12 @@ export default function LookupDialog({
       // No order's id: the transactions list finds it among the orders Paydesk has learned.
       onClose();
       void navigate(`/transactions?q=${encodeURIComponent(plan.search)}`);
-    } else focus(plan.field);
+    } else {
+      // A new attempt: what the last one found (or did not) is no answer to it. (A lookup still
+      // under way keeps going: its answer is the one to show.)
+      if (!mutation.isPending) mutation.reset();
+      focus(plan.field);
+    }
   };
   const choose = (c: LookupCandidate) => {
     const body = LookupBodySchema.parse({
@@ -413,6 +418,16 @@ export default function LookupDialog({
   };
   const error = mutation.error;
   const notFound = error instanceof NotFound;
+  // The last attempt's message is about what was asked then: once a field is edited it no longer
+  // applies and goes (a refused field's own message goes with that field, below). Asked for the
+  // client_orderid, typing it is what the message asked for: it stays until the next attempt.
+  const asked = mutation.variables?.asked;
+  const askedFor = notFound && error.needsClientOrderId ? 'clientOrderId' : null;
+  const stale =
+    asked !== undefined &&
+    (['term', 'clientOrderId', 'endpointId'] as const).some(
+      (field) => field !== askedFor && input[field] !== asked[field],
+    );
   // A field the server refused shows its message until that field is changed.
   const refused = mutation.isError ? serverProblem(error, mutation.variables.asked) : null;
   const serverRefusal =
@@ -451,7 +466,7 @@ export default function LookupDialog({
         <DialogTitle id={titleId}>Look up an order</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {mutation.isError && refused === null ? (
+            {mutation.isError && refused === null && !stale ? (
               <Alert severity={notFound ? 'info' : 'error'}>
                 {notFound
                   ? notFoundMessage(mutation.variables.asked, error.needsClientOrderId)

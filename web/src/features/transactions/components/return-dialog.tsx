@@ -15,6 +15,7 @@ import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { amountRule, formatMoneyInWords, fromMinor, readAmount, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
+import { commentHelp } from './comment-help';
 import {
   ConfirmQuestion,
   FollowUpFrame,
@@ -301,8 +302,11 @@ export default function ReturnDialog({
         multiline
         minRows={2}
         disabled={locked}
-        error={commentError !== undefined}
-        helperText={commentError ?? 'Kept in the order’s timeline and the audit log.'}
+        {...commentHelp(
+          draft.comment,
+          commentError,
+          'Kept in the order’s timeline and the audit log.',
+        )}
       />
     </FollowUpFrame>
   );

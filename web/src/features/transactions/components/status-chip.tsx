@@ -3,12 +3,15 @@ import ErrorOutline from '@mui/icons-material/ErrorOutlined';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
 import HighlightOff from '@mui/icons-material/HighlightOffOutlined';
 import HourglassEmpty from '@mui/icons-material/HourglassEmptyOutlined';
+import LockClockOutlined from '@mui/icons-material/LockClockOutlined';
+import PaidOutlined from '@mui/icons-material/PaidOutlined';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Undo from '@mui/icons-material/Undo';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import type { TransactionStatus } from '@paydesk/shared/api';
+import type { TransactionAmounts, TransactionStatus, TransactionType } from '@paydesk/shared/api';
 import type { ReactElement } from 'react';
+import { toMinor } from '../../../lib/money';
 
 interface Look {
   label: string;
@@ -92,27 +95,90 @@ const RETURNED_LOOK: Record<string, { label: string; title: string }> = {
 };
 
 /**
- * The status, the stage when it undid the order (with `returns`, also when money went back), and
- * the drift flag when the gateway and Paydesk disagree.
+ * Where an approved preauth's money stands, which its status alone (`approved`, whether the funds
+ * are only held or were taken) does not say: held (stage `authorized`), or captured (`captured`,
+ * and `settled` after it). With the order's amounts (its page), a capture of part of the hold says
+ * so; a list row has no amounts, and its title says to open the order for how much. A sale's
+ * approval is its capture: it needs no words. Undone or returned preauths have their own chip.
+ */
+export function holdLook({
+  type,
+  status,
+  stage,
+  amounts,
+}: {
+  type: TransactionType | undefined;
+  status: TransactionStatus;
+  stage: string | null;
+  amounts?: Pick<TransactionAmounts, 'authorized' | 'captured'> | undefined;
+}): { label: string; title: string; captured: boolean } | undefined {
+  if (type !== 'preauth' || status !== 'approved' || stage === null) return undefined;
+  if (stage === 'authorized') {
+    return {
+      label: 'Held',
+      title: 'Authorized: the amount is held on the customer’s card; nothing was captured yet.',
+      captured: false,
+    };
+  }
+  if (stage !== 'captured' && stage !== 'settled') return undefined;
+  if (amounts === undefined) {
+    return {
+      label: 'Captured',
+      title: 'The hold was captured; the order shows whether in full or in part.',
+      captured: true,
+    };
+  }
+  const authorized = toMinor(amounts.authorized) ?? 0n;
+  const captured = toMinor(amounts.captured) ?? 0n;
+  return captured > 0n && captured < authorized
+    ? {
+        label: 'Partly captured',
+        title: 'Part of the hold was captured; the rest was released to the customer.',
+        captured: true,
+      }
+    : { label: 'Captured', title: 'The whole hold was captured.', captured: true };
+}
+
+/**
+ * The status, an approved preauth's hold (`holdLook`: held or captured), the stage when it undid
+ * the order (with `returns`, also when money went back), and the drift flag when the gateway and
+ * Paydesk disagree.
  */
 export function TransactionStatusChips({
   status,
   stage = null,
   drift,
   returns = false,
+  type,
+  amounts,
 }: {
   status: TransactionStatus;
   stage?: string | null;
   drift: boolean;
   returns?: boolean;
+  /** the order's type: an approved preauth says whether it is held or captured */
+  type?: TransactionType;
+  /** the order's amounts (its page): a preauth captured in part says so */
+  amounts?: Pick<TransactionAmounts, 'authorized' | 'captured'>;
 }) {
   const undone =
     stage === null
       ? undefined
       : (UNDONE_LOOK[stage] ?? (returns ? RETURNED_LOOK[stage] : undefined));
+  const hold = holdLook({ type, status, stage, amounts });
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
       <StatusChip status={status} />
+      {hold === undefined ? null : (
+        <Chip
+          size="small"
+          icon={hold.captured ? <PaidOutlined /> : <LockClockOutlined />}
+          label={hold.label}
+          color="default"
+          variant="outlined"
+          title={hold.title}
+        />
+      )}
       {undone === undefined ? null : (
         <Chip
           size="small"

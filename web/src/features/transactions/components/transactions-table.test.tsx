@@ -47,6 +47,61 @@ describe('the transactions table', () => {
     expect(within(plain!).queryByText(/outcome unknown/)).toBeNull();
   });
 
+  it('when approved preauths are listed, then each row says whether the money is held or captured; a captured sale says nothing more, an undone or returned preauth says that instead', () => {
+    const [held, captured, settled, sale, voided, returned, declined] = renderTable([
+      row(1, { type: 'preauth', stage: 'authorized' }),
+      row(2, { type: 'preauth', stage: 'captured' }),
+      row(3, { type: 'preauth', stage: 'settled' }),
+      row(4, { type: 'sale', stage: 'captured' }),
+      row(5, { type: 'preauth', stage: 'voided' }),
+      row(6, { type: 'preauth', stage: 'partially_returned' }),
+      row(7, { type: 'preauth', status: 'declined', stage: 'declined' }),
+    ]);
+    // the Status column's chips, in order (the fourth column on a wide screen)
+    const chips = (r: HTMLElement | undefined) =>
+      Array.from(
+        within(r!).getAllByRole('cell')[3]!.querySelectorAll('.MuiChip-label'),
+        (chip) => chip.textContent,
+      );
+    expect(chips(held)).toEqual(['Approved', 'Held']);
+    expect(within(held!).getByText('Held').closest('[title]')).toHaveAttribute(
+      'title',
+      'Authorized: the amount is held on the customer’s card; nothing was captured yet.',
+    );
+    expect(chips(captured)).toEqual(['Approved', 'Captured']);
+    // A row has no amounts: whether the capture took all of the hold is on the order's page.
+    expect(within(captured!).getByText('Captured').closest('[title]')).toHaveAttribute(
+      'title',
+      'The hold was captured; the order shows whether in full or in part.',
+    );
+    expect(chips(settled)).toEqual(['Approved', 'Captured']);
+    expect(chips(sale)).toEqual(['Approved']);
+    expect(chips(voided)).toEqual(['Approved', 'Voided']);
+    expect(chips(returned)).toEqual(['Approved', 'Partly returned']);
+    expect(chips(declined)).toEqual(['Declined']);
+  });
+
+  it('when an order failed at the gateway, then its row says why under the status, as text, the whole reason in its title', () => {
+    const reason = '<b>Processing error</b> at the issuer';
+    const [failed, silent, approved] = renderTable([
+      row(1, {
+        status: 'error',
+        stage: 'error',
+        failure: { message: reason, code: 'PROCESSING_ERROR' },
+      }),
+      row(2, { status: 'declined', stage: 'declined', failure: null }),
+      row(3),
+    ]);
+    const status = within(failed!).getAllByRole('cell')[3]!;
+    const caption = within(status).getByText(`${reason} (code PROCESSING_ERROR)`);
+    expect(caption).toHaveAttribute('title', `${reason} (code PROCESSING_ERROR)`);
+    // Markup in the gateway's text is shown, never read as markup.
+    expect(status.querySelector('b')).toBeNull();
+    expect(within(status).getByText('Error')).toBeInTheDocument();
+    expect(within(silent!).getAllByRole('cell')[3]).toHaveTextContent(/^Declined$/);
+    expect(within(approved!).getAllByRole('cell')[3]).toHaveTextContent(/^Approved$/);
+  });
+
   it('when the order’s own outcome is unknown, or the row does not say (a reply without the field), then no operation marker is added', () => {
     const [own, older] = renderTable([
       row(1, { status: 'unknown', stage: null, unknownOperations: ['sale'] }),

@@ -6,11 +6,12 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type {
-  OperationKind,
-  TransactionSort,
-  TransactionStatus,
-  TransactionSummary,
+import {
+  failureText,
+  type OperationKind,
+  type TransactionSort,
+  type TransactionStatus,
+  type TransactionSummary,
 } from '@paydesk/shared/api';
 import {
   createColumnHelper,
@@ -140,12 +141,43 @@ function OrderCell({ row }: { row: TransactionSummary }) {
   );
 }
 
-/** The status, the stage that undid the order or sent money back, and follow-ups in doubt. */
+/**
+ * The status, a preauth's hold (held or captured), the stage that undid the order or sent money
+ * back, follow-ups in doubt, and why the gateway failed the order, so that support need not open
+ * it to answer "why was I declined?".
+ */
 function StatusCell({ row }: { row: TransactionSummary }) {
+  const failure = row.failure ?? null;
   return (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-      <TransactionStatusChips status={row.status} stage={row.stage} drift={row.drift} returns />
+      <TransactionStatusChips
+        status={row.status}
+        stage={row.stage}
+        drift={row.drift}
+        type={row.type}
+        returns
+      />
       <UnknownOperationChips status={row.status} kinds={row.unknownOperations ?? []} />
+      {failure === null ? null : (
+        <Typography
+          variant="caption"
+          component="div"
+          color="text.secondary"
+          // Two lines at most beside the other columns; the whole reason is the title (and on the
+          // order's page). Text, never markup: React writes the gateway's words as they are.
+          title={failureText(failure)}
+          sx={{
+            maxWidth: 220,
+            overflowWrap: 'anywhere',
+            display: '-webkit-box',
+            WebkitLineClamp: 2,
+            WebkitBoxOrient: 'vertical',
+            overflow: 'hidden',
+          }}
+        >
+          {failureText(failure)}
+        </Typography>
+      )}
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { textRefusalIn } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
+import { commentHelp } from './comment-help';
 import {
   ConfirmQuestion,
   FollowUpFrame,
@@ -140,8 +141,7 @@ export default function VoidDialog({
         multiline
         minRows={2}
         disabled={outcomeUnknown || mutation.isPending}
-        error={fieldError !== undefined}
-        helperText={fieldError ?? 'Kept in the order’s timeline and the audit log.'}
+        {...commentHelp(comment, fieldError, 'Kept in the order’s timeline and the audit log.')}
       />
     </FollowUpFrame>
   );

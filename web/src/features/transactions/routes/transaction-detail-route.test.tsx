@@ -112,6 +112,45 @@ describe('transaction detail', () => {
     expect(await screen.findByRole('heading', { name: 'Order not found' })).toBeInTheDocument();
   });
 
+  it('when the address holds the gateway’s orderid or the shop’s client_orderid, then the order is found among those Paydesk learned and the address becomes its own, without asking the gateway', async () => {
+    for (const id of ['900001', 'shop-1']) {
+      const bff = bffAs(['support']);
+      const app = renderApp(`/transactions/${id}`, bff);
+      expect(await heading()).toBeInTheDocument();
+      expect(app.location()).toBe(PATH);
+      expect(bff.requestsTo('GET', '/api/transactions').map((r) => r.query.get('q'))).toEqual([id]);
+      expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+      // Replaced, not pushed: Back does not return to the address that only pointed here.
+      app.unmount();
+    }
+  });
+
+  it('when no order Paydesk learned has that orderid or client_orderid, then the page says what was looked for and offers the gateway lookup, asking nothing yet', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/transactions/1000321', bff);
+    expect(await screen.findByRole('heading', { name: 'Order not found' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/Paydesk has learned no order with the orderid or client_orderid “1000321”/),
+    ).toBeInTheDocument();
+    expect(app.location()).toBe('/transactions/1000321');
+    expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+    expect(bff.requestsTo('GET', '/api/transactions/1000321')).toHaveLength(0);
+    await app.user.click(screen.getByRole('button', { name: 'Look up “1000321” at the gateway' }));
+    expect(await screen.findByLabelText(/^Orderid or client_orderid/)).toHaveValue('1000321');
+  });
+
+  it('when one client_orderid names orders on two endpoints, then both are listed to choose from, neither opened', async () => {
+    const bff = bffAs(['support'], makeTransaction(1, { clientOrderId: 'shared-7' }));
+    bff.payments.transactions.push(
+      makeTransaction(2, { clientOrderId: 'shared-7', endpointId: '1002' }),
+    );
+    const app = renderApp('/transactions/shared-7', bff);
+    const list = await screen.findByRole('list', { name: 'Orders “shared-7”' });
+    expect(within(list).getByRole('link', { name: 'Order 900001' })).toHaveAttribute('href', PATH);
+    expect(within(list).getByRole('link', { name: 'Order 900002' })).toBeInTheDocument();
+    expect(app.location()).toBe('/transactions/shared-7');
+  });
+
   it('when loading fails, then an error with a retry is shown', async () => {
     renderApp(
       PATH,
@@ -410,6 +449,74 @@ describe('transaction detail', () => {
     expect(amounts().queryByText('Hold released')).toBeNull();
   });
 
+  it('when a preauth is held, captured in part or captured in full, then its header says so in the list’s words', async () => {
+    const held = preauth();
+    const header = async () => within((await heading()).parentElement!);
+    let view = renderApp(PATH, bffAs(['support'], { ...held, stage: 'authorized' }));
+    expect((await header()).getByText('Held')).toBeInTheDocument();
+    expect((await header()).queryByText(/captured/i)).toBeNull();
+    view.unmount();
+
+    const captured = (amount: string) => ({
+      ...held,
+      stage: 'captured',
+      amounts: { ...held.amounts, captured: amount, remainingCapturable: '0.00' },
+    });
+    view = renderApp(PATH, bffAs(['support'], captured('12.50')));
+    expect((await header()).getByText('Partly captured').closest('[title]')).toHaveAttribute(
+      'title',
+      'Part of the hold was captured; the rest was released to the customer.',
+    );
+    expect((await header()).queryByText('Held')).toBeNull();
+    view.unmount();
+
+    renderApp(PATH, bffAs(['support'], captured('20.00')));
+    expect((await header()).getByText('Captured')).toBeInTheDocument();
+    expect((await header()).queryByText('Partly captured')).toBeNull();
+  });
+
+  it('when the gateway failed the order, then the header says why, from its latest status reply, as text', async () => {
+    const statusReply = (id: number, message: string, code: string) => ({
+      id,
+      at: '2026-11-20T09:02:00.000Z',
+      kind: 'gateway' as const,
+      title: 'status: error (error)',
+      actor: 'support@example.com',
+      data: {
+        operation: 'status',
+        request: { orderid: '900001', client_orderid: 'shop-1' },
+        httpStatus: 200,
+        reply: {
+          type: 'status-response',
+          status: 'error',
+          'error-message': message,
+          'error-code': code,
+        },
+      },
+    });
+    const failed = makeTransaction(1, {
+      status: 'error',
+      stage: 'error',
+      timeline: [
+        statusReply(1, 'An older reason', 'OLD'),
+        statusReply(2, '<i>Processing error at the issuer</i>', 'PROCESSING_ERROR'),
+      ],
+    });
+    renderApp(PATH, bffAs(['support'], failed));
+    const header = within((await heading()).parentElement!);
+    const reason = header.getByText(
+      'Error: <i>Processing error at the issuer</i> (code PROCESSING_ERROR)',
+    );
+    expect(reason.querySelector('i')).toBeNull();
+    expect(header.queryByText(/An older reason/)).toBeNull();
+  });
+
+  it('when an approved order is shown, then no failure reason is', async () => {
+    renderApp(PATH, bffAs(['support']));
+    const header = within((await heading()).parentElement!);
+    expect(header.queryByText(/\(code /)).toBeNull();
+  });
+
   it('when finance opens an order, then only the actions its lifecycle allows are offered', async () => {
     renderApp(
       PATH,
@@ -652,7 +759,7 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Return €12.50' }));
     const dialog = await screen.findByRole('dialog', { name: 'Return' });
     const comment = await within(dialog).findByLabelText(/Comment/);
-    expect(comment).toHaveAccessibleDescription('This must not name the customer.');
+    expect(comment).toHaveAccessibleDescription('This must not name the customer. 20 / 255');
     expect(comment).toHaveAttribute('aria-invalid', 'true');
     await waitFor(() => {
       expect(comment).toHaveFocus();
@@ -778,7 +885,7 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
     const dialog = await screen.findByRole('dialog', { name: 'Void the order' });
     const comment = await within(dialog).findByLabelText(/Comment/);
-    expect(comment).toHaveAccessibleDescription('The gateway refused this comment.');
+    expect(comment).toHaveAccessibleDescription('The gateway refused this comment. 18 / 255');
     expect(comment).toHaveFocus();
     expect(comment).toHaveValue('customer cancelled');
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
@@ -1092,21 +1199,49 @@ describe('transaction detail', () => {
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/refresh`)).toHaveLength(1);
   });
 
-  it('when an accepted operation comes back, then the message shows its amount as money, whatever the BFF’s sentence says', async () => {
-    const bff = bffAs(['finance'], preauth());
+  /**
+   * A capture the gateway accepted and has not finished, as the BFF answers it (the operation
+   * `processing`, the order recorded so); its final status comes later, by `finish`.
+   */
+  function acceptedCapture(bff: FakeBff) {
     bff.on('POST /api/transactions/:id/capture', (request) => {
       const reply = bff.payments.handle(request, bff.users[0])!;
       const result = reply.body as OperationResult;
+      const operation = { ...result.operation, state: 'processing' as const };
+      const transaction = {
+        ...result.transaction,
+        operations: result.transaction.operations.map((o) =>
+          o.id === operation.id ? operation : o,
+        ),
+      };
+      bff.payments.transactions = bff.payments.transactions.map((t) =>
+        t.id === ID ? transaction : t,
+      );
       return {
         status: 200,
         body: {
           ...result,
-          operation: { ...result.operation, state: 'processing' },
+          operation,
+          transaction,
           message:
             'The gateway accepted the capture of 20.00; its final status follows by callback or status check.',
         },
       };
     });
+    /** The gateway's callback: the capture ends `state`, as its status reply says. */
+    return (state: 'approved' | 'declined') => {
+      const current = bff.payments.byId(ID)!;
+      bff.payments.change(ID, {
+        operations: current.operations.map((o) =>
+          o.kind === 'capture' ? { ...o, state, updatedAt: '2026-11-20T18:00:00.000Z' } : o,
+        ),
+      });
+    };
+  }
+
+  it('when an accepted operation comes back, then the message shows its amount as money, whatever the BFF’s sentence says', async () => {
+    const bff = bffAs(['finance'], preauth());
+    acceptedCapture(bff);
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Capture' }));
@@ -1118,6 +1253,42 @@ describe('transaction detail', () => {
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/capture of 20\.00/)).not.toBeInTheDocument();
+  });
+
+  it('when the final status of an accepted capture arrives (the callback), then the message says the outcome instead of “its final status follows”', async () => {
+    const bff = bffAs(['finance'], preauth());
+    const finish = acceptedCapture(bff);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await screen.findByText('Live');
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
+    const accepted =
+      'The gateway accepted the capture of €20.00; its final status follows by callback or status check.';
+    expect(await screen.findByText(accepted)).toBeInTheDocument();
+    finish('approved');
+    expect(
+      await screen.findByText('Capture of €20.00 approved by the gateway.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(accepted)).not.toBeInTheDocument();
+  });
+
+  it('when an accepted capture ends declined, then the message says so', async () => {
+    const bff = bffAs(['finance'], preauth());
+    const finish = acceptedCapture(bff);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await screen.findByText('Live');
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
+    await screen.findByText(/its final status follows/);
+    finish('declined');
+    expect(
+      await screen.findByText('The gateway declined the capture of €20.00.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/its final status follows/)).not.toBeInTheDocument();
   });
 
   it('when the order has operations, then their table scrolls sideways in a focusable region that says so', async () => {

@@ -4,10 +4,24 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import type { FollowUpAction, TransactionDetail, TransactionEvent } from '@paydesk/shared/api';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import {
+  FAILED_STATUSES,
+  failureText,
+  orderFailureOf,
+  TRANSACTION_ID_PATTERN,
+  TransactionListQuerySchema,
+  type FollowUpAction,
+  type TransactionDetail,
+  type TransactionEvent,
+  type TransactionSummary,
+} from '@paydesk/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { CopyableCode, CopyButton } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
 import { useNotify } from '../../../components/notifier';
@@ -20,19 +34,23 @@ import { RequireRoles } from '../../auth/components/require-roles';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
+import { AwaitOutcomeContext, useOutcomeWhenFinal } from '../api/follow-up';
 import { useTransactionEvents } from '../api/live-events';
 import { canRefresh, canReviewDrift, offeredActions } from '../api/permissions';
 import {
   refreshTransaction,
   transactionDetailQueryOptions,
   transactionKeys,
+  transactionListQueryOptions,
 } from '../api/transactions';
 import { AmountsPanel, Facts, Panel, voidedAmount } from '../components/amounts-panel';
 import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
 import { OPERATION_LABELS, returnsCancelHold, stageLabel, TYPE_LABELS } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
+import { LookUpAtGateway } from '../components/look-up-at-gateway';
 import { OperationsList } from '../components/operations-list';
+import { PayoutOrderNotice } from '../components/payout-order-notice';
 import { STATUS_LOOK, TransactionStatusChips } from '../components/status-chip';
 import { Timeline } from '../components/timeline';
 import { RefreshButton } from '../../../components/refresh-button';
@@ -221,6 +239,9 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
   const actions = offeredActions(detail, user.roles);
   const liveNote = useLiveNote(detail);
   const live = useTransactionEvents(liveNote.onEvent);
+  const awaitOutcome = useOutcomeWhenFinal(detail);
+  // Why the gateway failed the order, from its latest status reply (the list's rows say the same).
+  const failure = FAILED_STATUSES.has(detail.status) ? orderFailureOf(detail.timeline) : null;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const afterDialog = useRef(false);
   const actionsKey = actions.join(' ');
@@ -302,6 +323,8 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
             status={detail.status}
             stage={detail.stage}
             drift={detail.drift}
+            type={detail.type}
+            amounts={detail.amounts}
           />
           <span>
             {TYPE_LABELS[detail.type]}
@@ -309,6 +332,12 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
             {detail.clientOrderId}
           </span>
         </Stack>
+        {failure === null ? null : (
+          // The gateway's words as text (React never reads them as markup), already one line.
+          <Box component="p" sx={{ m: 0, mt: 0.5, color: 'error.main' }}>
+            {STATUS_LOOK[detail.status].label}: {failureText(failure)}
+          </Box>
+        )}
       </PageHeader>
       {/* Says a change the live events brought (someone else's return, a callback) aloud. */}
       <Box role="status" aria-live="polite" sx={VISUALLY_HIDDEN}>
@@ -405,12 +434,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
       </Stack>
       <Suspense fallback={null}>
         {Dialog ? (
-          <Dialog
-            detail={detail}
-            onClose={() => {
-              setOpen(null);
-            }}
-          />
+          <AwaitOutcomeContext value={awaitOutcome}>
+            <Dialog
+              detail={detail}
+              onClose={() => {
+                setOpen(null);
+              }}
+            />
+          </AwaitOutcomeContext>
         ) : null}
         {reviewing ? (
           <DriftReviewDialog
@@ -425,21 +456,30 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
   );
 }
 
-function TransactionDetailScreen() {
-  const { id = '' } = useParams();
+/** The page of an order Paydesk cannot show: `children` say what was looked for, and where to go. */
+function OrderNotFound({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title="Order not found" />
+      <Alert severity="info">{children}</Alert>
+    </>
+  );
+}
+
+/**
+ * The order at Paydesk's own address (its id, a UUID), or the not-found page when there is none.
+ */
+function OrderById({ id }: { id: string }) {
   const detail = useQuery(transactionDetailQueryOptions(id));
   if (detail.isPending) return <LoadingState label="Loading the order…" />;
   if (detail.isError) {
     if (isNoSuchRecord(detail.error)) {
       return (
-        <>
-          <PageHeader title="Order not found" />
-          <Alert severity="info">
-            Paydesk knows no transaction with this address. Look the order up by its orderid or
-            client_orderid (Ctrl+K), or go back to{' '}
-            <RouterLink to="/transactions">all transactions</RouterLink>.
-          </Alert>
-        </>
+        <OrderNotFound>
+          Paydesk knows no transaction with this address. Look the order up by its orderid or
+          client_orderid (Ctrl+K), or go back to{' '}
+          <RouterLink to="/transactions">all transactions</RouterLink>.
+        </OrderNotFound>
       );
     }
     return (
@@ -452,6 +492,109 @@ function TransactionDetailScreen() {
     );
   }
   return <DetailView detail={detail.data} />;
+}
+
+/** Orders the list's search found whose orderid or client_orderid is `term` exactly. */
+function namedBy(items: readonly TransactionSummary[], term: string): TransactionSummary[] {
+  return items.filter((t) => t.orderid === term || t.clientOrderId === term);
+}
+
+/**
+ * An address that holds the gateway's orderid (or the shop's client_orderid) instead of Paydesk's
+ * id: support pastes such addresses from tickets and the gateway's back-office. The order is found
+ * among those Paydesk has learned, by the list's exact search (never by asking the gateway: opening
+ * a page must not send anything), and the address replaced by the order's own. None found: the
+ * page says what was looked for and offers the gateway lookup; several (one client_orderid on
+ * two endpoints): they are listed to choose from.
+ */
+function OrderByGatewayId({ term }: { term: string }) {
+  const navigate = useNavigate();
+  const text = term.trim();
+  // The list's rules for a search (no card number, at most 128 characters): an address that
+  // breaks them names no order, and is not repeated on the page.
+  const parsed = TransactionListQuerySchema.safeParse({ q: text, limit: 200 });
+  const query = parsed.success ? parsed.data : TransactionListQuerySchema.parse({});
+  const search = useQuery({ ...transactionListQueryOptions(query), enabled: parsed.success });
+  const found = search.data === undefined ? [] : namedBy(search.data.items, text);
+  const only = found.length === 1 ? found[0] : undefined;
+  useEffect(() => {
+    if (only !== undefined)
+      void navigate(`/transactions/${encodeURIComponent(only.id)}`, { replace: true });
+  }, [navigate, only]);
+
+  if (!parsed.success) {
+    return (
+      <OrderNotFound>
+        Paydesk knows no transaction with this address. Look the order up by its orderid or
+        client_orderid (Ctrl+K), or go back to{' '}
+        <RouterLink to="/transactions">all transactions</RouterLink>.
+      </OrderNotFound>
+    );
+  }
+  if (search.isPending || only !== undefined) return <LoadingState label="Finding the order…" />;
+  if (search.isError) {
+    return (
+      <ErrorState
+        error={search.error}
+        what="the order"
+        onRetry={() => void search.refetch()}
+        asPage
+      />
+    );
+  }
+  if (found.length > 1) {
+    return (
+      <>
+        <PageHeader title={`Orders “${text}”`} />
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {String(found.length)} orders Paydesk has learned have “{text}” as their orderid or
+          client_orderid (one client_orderid may be used on several endpoints). Choose one:
+        </Alert>
+        <List aria-label={`Orders “${text}”`}>
+          {found.map((t) => (
+            <ListItem key={t.id} disableGutters>
+              <ListItemText
+                primary={
+                  <Link component={RouterLink} to={`/transactions/${encodeURIComponent(t.id)}`}>
+                    Order {t.orderid}
+                  </Link>
+                }
+                secondary={`client_orderid ${t.clientOrderId} · endpoint ${t.endpointId} · ${TYPE_LABELS[t.type]} · ${formatMoney(t.amount, t.currency)} · ${STATUS_LOOK[t.status].label}`}
+              />
+            </ListItem>
+          ))}
+        </List>
+      </>
+    );
+  }
+  return (
+    <>
+      <OrderNotFound>
+        Paydesk has learned no order with the orderid or client_orderid “{text}”; the gateway was
+        not asked. Look the order up (Look up order, Ctrl+K), or go back to{' '}
+        <RouterLink to="/transactions">all transactions</RouterLink>.
+        <LookUpAtGateway term={text} align="flex-start" />
+      </OrderNotFound>
+      {search.data.payouts === undefined ? null : (
+        <Box sx={{ mt: 2 }}>
+          <PayoutOrderNotice term={text} payouts={search.data.payouts} />
+        </Box>
+      )}
+    </>
+  );
+}
+
+/**
+ * `/transactions/:id`: Paydesk's id opens the order; anything else is taken for the gateway's
+ * orderid or the shop's client_orderid (`OrderByGatewayId`).
+ */
+function TransactionDetailScreen() {
+  const { id = '' } = useParams();
+  return TRANSACTION_ID_PATTERN.test(id) ? (
+    <OrderById id={id} />
+  ) : (
+    <OrderByGatewayId key={id} term={id} />
+  );
 }
 
 export default function TransactionDetailRoute() {

@@ -1,5 +1,4 @@
 import Download from '@mui/icons-material/Download';
-import Search from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -7,14 +6,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { CreatedPreset, TransactionFilter, TransactionListQuery } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { CollapsibleFilters } from '../../../components/collapsible-filters';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { formatCount } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
-import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { readCreatedPreset } from '../api/created-presets';
 import { useTransactionEvents } from '../api/live-events';
@@ -26,16 +24,14 @@ import {
   writeTransactionQuery,
   type UnusableFilter,
 } from '../api/transaction-search-params';
-import { canLookUp } from '../api/permissions';
 import { transactionExportUrl, transactionListQueryOptions } from '../api/transactions';
 import { KeysetPager } from '../components/keyset-pager';
 import { LiveIndicator } from '../components/live-indicator';
+import { LookUpAtGateway } from '../components/look-up-at-gateway';
 import { PayoutOrderNotice } from '../components/payout-order-notice';
 import { TransactionFilters } from '../components/transaction-filters';
 import { TransactionsTable } from '../components/transactions-table';
 import { ViewsButton } from '../components/views-button';
-
-const LookupDialog = lazy(() => import('../components/lookup-dialog'));
 
 /** The cursors of the pages before this one (null = the first page), kept in the history entry. */
 interface PagerState {
@@ -50,43 +46,6 @@ function trailOf(state: unknown): PagerState['trail'] | null {
   return cursors.every((c): c is string | null => c === null || typeof c === 'string')
     ? cursors
     : null;
-}
-
-/**
- * A search that found nothing may name an order Paydesk has not learned yet: the status lookup
- * asks the gateway, with the search term filled in.
- */
-function LookUpAtGateway({ term }: { term: string }) {
-  const { user } = useSession();
-  const [open, setOpen] = useState(false);
-  if (!canLookUp(user.roles)) return null;
-  return (
-    <Stack spacing={1} sx={{ mt: 2, alignItems: 'center' }}>
-      <span>
-        Paydesk lists only the orders it has learned (from callbacks and lookups); the gateway may
-        know “{term}”.
-      </span>
-      <Button
-        variant="outlined"
-        startIcon={<Search />}
-        onClick={() => {
-          setOpen(true);
-        }}
-      >
-        Look up “{term}” at the gateway
-      </Button>
-      <Suspense fallback={null}>
-        {open ? (
-          <LookupDialog
-            initialTerm={term}
-            onClose={() => {
-              setOpen(false);
-            }}
-          />
-        ) : null}
-      </Suspense>
-    </Stack>
-  );
 }
 
 /**
