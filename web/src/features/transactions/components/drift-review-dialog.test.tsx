@@ -88,6 +88,10 @@ describe('drift banner and review', () => {
 
     await app.user.clear(comment);
     await app.user.type(comment, 'Checked at the gateway: approved.');
+    // Its length is counted as it is typed, as a void's and a return's comments are.
+    expect(comment).toHaveAccessibleDescription(
+      'Kept in the order’s timeline and the audit log. 33 / 255',
+    );
     await app.user.click(dialog.getByRole('button', { name: 'Mark reviewed' }));
     await waitFor(() => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

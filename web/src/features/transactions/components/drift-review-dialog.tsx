@@ -10,12 +10,13 @@ import TextField from '@mui/material/TextField';
 import { DriftReviewBodySchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { describeError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
+import { commentHelp } from './comment-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { reviewDrift, transactionKeys } from '../api/transactions';
 
@@ -36,7 +37,7 @@ export default function DriftReviewDialog({
   const titleId = useId();
   const client = useQueryClient();
   const notify = useNotify();
-  const { register, handleSubmit, formState, setError } = useForm<
+  const { register, handleSubmit, formState, setError, control } = useForm<
     ReviewInput,
     unknown,
     ReviewOutput
@@ -45,6 +46,7 @@ export default function DriftReviewDialog({
     defaultValues: { comment: '' },
   });
 
+  const comment = useWatch({ control, name: 'comment' });
   const [besideField, setBesideField] = useState(false);
   const mutation = useMutation({
     mutationFn: (body: ReviewOutput) => reviewDrift(detail.id, body),
@@ -96,10 +98,10 @@ export default function DriftReviewDialog({
               autoFocus
               multiline
               minRows={2}
-              error={formState.errors.comment !== undefined}
-              helperText={fieldHelp(
-                formState.errors.comment,
-                'Say what you checked (up to 255 characters).',
+              // With its live count, as the void's and the return's comments (up to 255).
+              {...commentHelp(
+                comment,
+                fieldHelp(formState.errors.comment, 'Say what you checked (up to 255 characters).'),
                 'Kept in the order’s timeline and the audit log.',
               )}
               {...register('comment')}
