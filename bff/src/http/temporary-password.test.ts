@@ -426,5 +426,117 @@ for (const variant of DB_VARIANTS) {
         ]),
       ).toEqual(Array.from({ length: 4 }, () => ['refused', 'VALIDATION_FAILED']));
     });
+
+    /** A 400 naming `path` alone, with the rule `weak_password` and a message saying why. */
+    const refusedAsWeak = (res: Reply, path: string) => {
+      expect(res.status, res.text).toBe(400);
+      const env = res.json as ErrorEnvelope;
+      expect(env.error.code).toBe('VALIDATION_FAILED');
+      const fields = env.error.details?.fields ?? [];
+      expect(fields.map((f) => [f.path, f.rule])).toEqual([[path, 'weak_password']]);
+      expect(fields[0]?.message).toMatch(/^too easy to guess: /);
+    };
+    const WEAK = ['aaaaaaaaaaaa', '111111111111', 'password1234'];
+
+    it('when an admin creates a user with a weak password (or one holding their e-mail or name), then 400 naming password (rule weak_password), no account, no password in the audit log or logs; a strong one is taken', async () => {
+      const email = 'weak.create@paydesk.test';
+      const body = { email, name: 'Weak Create', roles: ['support'] };
+      for (const password of [...WEAK, 'weak.create lantern harbour', 'Weak Create lantern']) {
+        refusedAsWeak(await admin.post('/api/users', { ...body, password }), 'password');
+        expect(await t.services.users.byEmail(email)).toBeUndefined();
+      }
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'user.create')
+        .where('summary', 'like', `%${email}%`)
+        .execute();
+      expect(rows.map((r) => [r.outcome, r.error_code])).toEqual(
+        Array.from({ length: 5 }, () => ['refused', 'VALIDATION_FAILED']),
+      );
+      const all = JSON.stringify(rows) + t.logs.join('');
+      for (const password of WEAK) expect(all).not.toContain(password);
+      expect(all).not.toContain('lantern');
+
+      const ok = await admin.post('/api/users', { ...body, password: 'violet lantern harbour' });
+      expect(ok.status, ok.text).toBe(201);
+    });
+
+    it('when an admin resets a password to a weak one, then 400 naming password (rule weak_password) and nothing changes: the old password, its state and the sessions stay', async () => {
+      const { user, email, password } = await created(['support']);
+      const { client } = await signedIn(email, password);
+      const before = await t.services.users.byId(user.id);
+      for (const weak of [...WEAK, `${email.split('@')[0] ?? ''} lantern harbour`]) {
+        refusedAsWeak(
+          await admin.post(`/api/users/${user.id}/reset-password`, { password: weak }),
+          'password',
+        );
+      }
+      expect(await t.services.users.byId(user.id)).toEqual(before);
+      expect((await client.get('/api/session')).status).toBe(200);
+      expect((await t.client().login(email, password)).status).toBe(200);
+      expect(
+        (await auditRows('user.reset_password', `user:${user.id}`)).map((r) => [
+          r.outcome,
+          r.error_code,
+        ]),
+      ).toEqual(Array.from({ length: 4 }, () => ['refused', 'VALIDATION_FAILED']));
+
+      const ok = await admin.post(`/api/users/${user.id}/reset-password`, {
+        password: 'violet lantern harbour',
+      });
+      expect(ok.status, ok.text).toBe(200);
+    });
+
+    it('when a user chooses a weak password of their own (after a temporary one, or later on My account), then 400 naming newPassword (rule weak_password), nothing changes and no wrong password is counted; a strong one is taken', async () => {
+      const { user, email, password } = await created(['support']);
+      const { client } = await signedIn(email, password);
+      const before = await t.services.users.byId(user.id);
+      for (const weak of [...WEAK, `${email.split('@')[0] ?? ''} lantern harbour`]) {
+        refusedAsWeak(
+          await client.post('/api/session/password', {
+            currentPassword: password,
+            newPassword: weak,
+          }),
+          'newPassword',
+        );
+      }
+      expect(await t.services.users.byId(user.id)).toEqual(before);
+      expect((await client.get('/api/session')).status).toBe(200);
+      const failures = () =>
+        t.db.k
+          .selectFrom('login_failures')
+          .selectAll()
+          .where('subject', '=', `account:${email}`)
+          .execute();
+      expect(await failures()).toEqual([]);
+
+      // Chosen: the temporary password is replaced.
+      const chosen = await client.post('/api/session/password', {
+        currentPassword: password,
+        newPassword: 'violet lantern harbour',
+      });
+      expect(chosen.status, chosen.text).toBe(200);
+      expect((await t.services.users.byId(user.id))?.password_temporary_at).toBeNull();
+
+      // Later, from My account: the same rule.
+      const own = await t.services.users.byId(user.id);
+      refusedAsWeak(
+        await client.post('/api/session/password', {
+          currentPassword: 'violet lantern harbour',
+          newPassword: 'password1234',
+        }),
+        'newPassword',
+      );
+      expect(await t.services.users.byId(user.id)).toEqual(own);
+      expect(await failures()).toEqual([]);
+      const later = await client.post('/api/session/password', {
+        currentPassword: 'violet lantern harbour',
+        newPassword: 'copper kettle meadow drift',
+      });
+      expect(later.status, later.text).toBe(200);
+      const all = JSON.stringify(await t.db.k.selectFrom('audit_log').selectAll().execute());
+      expect(all + t.logs.join('')).not.toContain('password1234');
+    });
   });
 }

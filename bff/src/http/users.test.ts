@@ -74,7 +74,7 @@ for (const variant of DB_VARIANTS) {
       const res = await admin.post('/api/users', {
         email: 'Ops.Lead@Paydesk.test',
         name: 'Ops Lead',
-        password: 'ops-lead-password',
+        password: 'temporary lantern for the lead',
         roles: ['ops', 'support'],
       });
       expect(res.status).toBe(201);
@@ -88,9 +88,9 @@ for (const variant of DB_VARIANTS) {
       });
       const list = UserListResponseSchema.parse((await admin.get('/api/users')).json);
       expect(list.items.map((u) => u.email)).toContain('ops.lead@paydesk.test');
-      expect((await t.client().login('ops.lead@paydesk.test', 'ops-lead-password')).status).toBe(
-        200,
-      );
+      expect(
+        (await t.client().login('ops.lead@paydesk.test', 'temporary lantern for the lead')).status,
+      ).toBe(200);
       const row = await t.db.k
         .selectFrom('audit_log')
         .selectAll()
@@ -177,7 +177,7 @@ for (const variant of DB_VARIANTS) {
           await admin.post('/api/users', {
             email: 'fin@paydesk.test',
             name: 'Fin',
-            password: 'fin-password-long',
+            password: 'temporary lantern for the team',
             roles: ['finance'],
           })
         ).json,
@@ -192,13 +192,13 @@ for (const variant of DB_VARIANTS) {
         roles: ['finance', 'auditor'],
       });
       const c = t.client();
-      await c.login('fin@paydesk.test', 'fin-password-long');
+      await c.login('fin@paydesk.test', 'temporary lantern for the team');
       // The admin chose the password: its holder chooses their own before anything else.
       expect(
         (
           await c.post('/api/session/password', {
-            currentPassword: 'fin-password-long',
-            newPassword: 'fin-own-password',
+            currentPassword: 'temporary lantern for the team',
+            newPassword: 'my own quiet harbour',
           })
         ).status,
       ).toBe(200);
@@ -211,7 +211,7 @@ for (const variant of DB_VARIANTS) {
           await admin.post('/api/users', {
             email: 'e@paydesk.test',
             name: 'E',
-            password: 'e-password-long',
+            password: 'e temporary lantern',
             roles: ['support'],
           })
         ).json,
@@ -239,7 +239,7 @@ for (const variant of DB_VARIANTS) {
           await admin.post('/api/users', {
             email: 'admin2@paydesk.test',
             name: 'A2',
-            password: 'admin2-password',
+            password: 'second admin lantern',
             roles: ['admin'],
           })
         ).json,
@@ -503,7 +503,7 @@ for (const variant of DB_VARIANTS) {
         admin.post('/api/users', {
           email,
           name: 'Never Created',
-          password: 'never-created-password',
+          password: 'unwritten row lantern',
           roles: ['ops'],
         }),
       );
@@ -517,7 +517,7 @@ for (const variant of DB_VARIANTS) {
           .where('summary', 'like', `%${email}%`)
           .execute(),
       ).toEqual([{ outcome: 'failed', error_code: 'INTERNAL' }]);
-      expect(errorCode(await t.client().login(email, 'never-created-password'))).toBe(
+      expect(errorCode(await t.client().login(email, 'unwritten row lantern'))).toBe(
         'INVALID_CREDENTIALS',
       );
     });

@@ -19,6 +19,7 @@ import {
   startSandbox,
   type PayoutsTestApp,
   type Sandbox,
+  passwordFor,
 } from './test-support/app.js';
 
 /** An audit row of the kind the rule reads. */
@@ -149,7 +150,7 @@ for (const variant of DB_VARIANTS) {
     /** The account's holder sets a password of their own (`POST /api/session/password`). */
     const ownPassword = async (who: TestClient & { email: string }) => {
       const res = await who.request('POST', '/api/session/password', {
-        currentPassword: `password-for-${who.email}`,
+        currentPassword: passwordFor(who.email),
         newPassword: `own-password-${randomUUID()}`,
       });
       expect(res.status, res.text).toBe(200);
@@ -281,19 +282,26 @@ for (const variant of DB_VARIANTS) {
       const admin = await bff.userWithRoles(['admin', 'ops']);
       // A new ops account: the admin chose its password, its holder then chose their own.
       const email = `reset-${randomUUID()}@paydesk.test`;
+      // (None holds the e-mail: the BFF would refuse it as too easy to guess.)
+      const secret = {
+        byAdmin: passwordFor(`${email} admin`),
+        own: passwordFor(`${email} own`),
+        reset: passwordFor(`${email} reset`),
+        ownAgain: passwordFor(`${email} own again`),
+      };
       const created = await admin.request('POST', '/api/users', {
         email,
         name: 'Reset later',
-        password: `admin-chose-${email}`,
+        password: secret.byAdmin,
         roles: ['ops'],
       });
       expect(created.status, created.text).toBe(201);
       const id = (created.json as { id: string }).id;
       const y = bff.client();
-      expect((await y.login(email, `admin-chose-${email}`)).status).toBe(200);
+      expect((await y.login(email, secret.byAdmin)).status).toBe(200);
       const own = await y.request('POST', '/api/session/password', {
-        currentPassword: `admin-chose-${email}`,
-        newPassword: `own-first-${email}`,
+        currentPassword: secret.byAdmin,
+        newPassword: secret.own,
       });
       expect(own.status, own.text).toBe(200);
       const items = await prepareBoth(y);
@@ -301,7 +309,7 @@ for (const variant of DB_VARIANTS) {
       expect(await offers(admin, items)).toEqual([true, true, true, true]);
 
       const reset = await admin.request('POST', `/api/users/${id}/reset-password`, {
-        password: `admin-reset-${email}`,
+        password: secret.reset,
       });
       expect(reset.status, reset.text).toBe(200);
       const before = await decide(admin, items);
@@ -319,11 +327,11 @@ for (const variant of DB_VARIANTS) {
       // The holder signs in with the reset password (nothing else works until they choose) and
       // chooses their own: the admin's control ends.
       const again = bff.client();
-      expect((await again.login(email, `admin-reset-${email}`)).status).toBe(200);
+      expect((await again.login(email, secret.reset)).status).toBe(200);
       expect(errorCode(await again.get('/api/payouts'))).toBe('PASSWORD_CHANGE_REQUIRED');
       const chosen = await again.request('POST', '/api/session/password', {
-        currentPassword: `admin-reset-${email}`,
-        newPassword: `own-again-${email}`,
+        currentPassword: secret.reset,
+        newPassword: secret.ownAgain,
       });
       expect(chosen.status, chosen.text).toBe(200);
       const after = await decide(admin, items);

@@ -22,6 +22,7 @@ import {
   post,
   startPayoutsApp,
   type PayoutsTestApp,
+  passwordFor,
 } from './test-support/app.js';
 
 const DAY = 86_400_000;
@@ -46,7 +47,7 @@ for (const variant of DB_VARIANTS) {
     const advance = async (ms: number) => {
       bff.clock.advance(ms);
       for (const c of [opsA, opsB]) {
-        expect((await c.login(c.email, `password-for-${c.email}`)).status).toBe(200);
+        expect((await c.login(c.email, passwordFor(c.email))).status).toBe(200);
       }
     };
     const holdPayout = async () => {

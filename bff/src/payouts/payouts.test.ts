@@ -28,6 +28,7 @@ import {
   walkPages,
   type PayoutsTestApp,
   type Sandbox,
+  passwordFor,
 } from './test-support/app.js';
 
 const BANK: PayoutDestination = {
@@ -325,9 +326,9 @@ for (const variant of DB_VARIANTS) {
       }
       // `promoted` signs in again: its session predates the ops role.
       const promotedNow = bff.client();
-      expect(
-        (await promotedNow.login(promoted.email, `password-for-${promoted.email}`)).status,
-      ).toBe(200);
+      expect((await promotedNow.login(promoted.email, passwordFor(promoted.email))).status).toBe(
+        200,
+      );
       const byBoss = await prepare(payoutBody(TEST_CARD, { mode: 'single', amount: '3.01' }), boss);
       const byPuppet = await prepare(
         payoutBody(TEST_CARD, { mode: 'single', amount: '3.02' }),
@@ -615,7 +616,7 @@ for (const variant of DB_VARIANTS) {
       bff.clock.advance(24 * 3600_000 + 1);
       // sessions lapse too: everyone signs in again
       for (const c of [opsA, opsB, opsC, finance, support, auditor, admin]) {
-        expect((await c.login(c.email, `password-for-${c.email}`)).status).toBe(200);
+        expect((await c.login(c.email, passwordFor(c.email))).status).toBe(200);
       }
       const expired = PayoutListSchema.parse(
         (await keep(opsB.get('/api/payouts?state=expired'))).json,

@@ -11,6 +11,7 @@ import type { Db } from '../db/connect.js';
 import { queryTemplate } from '../db/query-template.js';
 import type { Database, SessionsTable, UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
+import { weakPasswordError } from './password-strength.js';
 import type { Passwords } from './passwords.js';
 import type { Sealer } from './sealing.js';
 import { toUser } from './users.js';
@@ -511,6 +512,12 @@ export class Auth {
       throw new AppError('VALIDATION_FAILED', `newPassword: ${message}`, {
         fields: [{ path: 'newPassword', rule: 'differs', message }],
       });
+    }
+    const weak = weakPasswordError(newPassword, auth.user, 'newPassword');
+    if (weak !== null) {
+      // The current password was right: a weak new one is no guess to count.
+      await this.#release(reserved);
+      throw weak;
     }
     const passwordHash = await this.#passwords.hash(newPassword);
     const now = this.#clock.now();

@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.js';
 import type { Database, UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit.js';
+import { assertStrongPassword } from './password-strength.js';
 import type { Passwords } from './passwords.js';
 
 export function toUser(row: UsersTable): User {
@@ -219,6 +220,9 @@ export class Users {
         'you cannot reset your own password here: change it under My account, with your current password',
       );
     }
+    // Weighed against the account's own e-mail and name, read here (an unknown id: the 404 below).
+    const target = await this.byId(id);
+    if (target !== undefined) assertStrongPassword(password, target, 'password');
     // Hashed before the transaction: argon2 takes a while, and no lock need wait for it.
     const passwordHash = await this.#passwords.hash(password);
     return this.#change(id, {}, async (trx, row, now) => {

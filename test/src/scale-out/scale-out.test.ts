@@ -146,10 +146,10 @@ describe.skipIf(PG_URL === '')(
       const admin = new Staff(ADMIN.email, ADMIN.password, lb.origin);
       await admin.signIn(lb.origin);
       for (const [name, roles] of Object.entries(PEOPLE)) {
-        const person = new Staff(`${name}@scale-out.test`, `password-of-${name}-0123`, lb.origin);
+        const person = new Staff(`${name}@scale-out.test`, `pw-own-${randomUUID()}`, lb.origin);
         // A one-time password, then the person sets their own: four-eyes counts an account whose
         // password the admin chose as the admin's, so such ops users could not approve each other.
-        const oneTime = new Staff(person.email, `one-time-${name}-0123`, lb.origin);
+        const oneTime = new Staff(person.email, `pw-once-${randomUUID()}`, lb.origin);
         const res = await admin.send(lb.origin, 'POST', '/api/users', {
           email: person.email,
           name,

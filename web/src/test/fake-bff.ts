@@ -132,6 +132,20 @@ function error(status: number, code: ErrorCode, message: string, details?: Error
   };
 }
 
+/**
+ * The BFF's password strength rule, as far as the screens' tests need it: a password of one
+ * repeated character, or a very common one, is refused as the BFF refuses it (the real rule, with
+ * its dictionaries, lives in the BFF only).
+ */
+export const WEAK_PASSWORD_MESSAGE =
+  'too easy to guess: repeated characters like "aaa" are easy to guess; add more words that are less common';
+function weakPassword(path: string, password: string): Reply | null {
+  if (!/^(.)\1*$/.test(password) && password !== 'password1234') return null;
+  return error(400, 'VALIDATION_FAILED', `${path}: ${WEAK_PASSWORD_MESSAGE}`, {
+    fields: [{ path, rule: 'weak_password', message: WEAK_PASSWORD_MESSAGE }],
+  });
+}
+
 function validation(issues: z.core.$ZodIssue[]): Reply {
   return error(400, 'VALIDATION_FAILED', 'invalid request', {
     fields: issues.map((issue) => ({
@@ -460,6 +474,8 @@ export class FakeBff {
         fields: [{ path: 'newPassword', rule: 'differs', message }],
       });
     }
+    const weak = weakPassword('newPassword', parsed.data.newPassword);
+    if (weak !== null) return weak;
     this.passwords.set(auth.email, parsed.data.newPassword);
     return this.sessionReply(this.replaceUser({ ...auth, passwordChangeRequired: false }));
   }
@@ -508,6 +524,8 @@ export class FakeBff {
     if ('status' in auth) return auth;
     const parsed = CreateUserRequestSchema.safeParse(request.body);
     if (!parsed.success) return validation(parsed.error.issues);
+    const weak = weakPassword('password', parsed.data.password);
+    if (weak !== null) return weak;
     if (this.byEmail(parsed.data.email)) return error(409, 'EMAIL_TAKEN', 'taken');
     const user = makeUser({
       email: parsed.data.email,
@@ -536,6 +554,8 @@ export class FakeBff {
       if (user.id === auth.id) return error(403, 'FORBIDDEN', 'not for your own password');
       const parsed = ResetPasswordRequestSchema.safeParse(request.body);
       if (!parsed.success) return validation(parsed.error.issues);
+      const weak = weakPassword('password', parsed.data.password);
+      if (weak !== null) return weak;
       this.passwords.set(user.email, parsed.data.password);
       return this.reply(UserSchema, this.replaceUser({ ...user, passwordChangeRequired: true }));
     }

@@ -6,6 +6,7 @@ import {
 } from '@paydesk/shared/api';
 import { invalidParam, parseInput } from '../../errors.js';
 import type { Services } from '../../services/index.js';
+import { assertStrongPassword } from '../../services/password-strength.js';
 import { requireAuth, type Handler, type RouteContext } from '../run-route.js';
 
 const ID = /^[0-9a-f-]{36}$/;
@@ -30,6 +31,8 @@ export function userHandlers(s: Services) {
     const raw: unknown = ctx.req.body;
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
     ctx.audit.summary = { email: body.email, name: body.name, roles: body.roles };
+    // A temporary password still guards the account until its holder replaces it.
+    assertStrongPassword(body.password, body, 'password');
     // The admin chose the password: its holder must choose their own at the first sign-in.
     const user = await s.users.create(body, {
       temporaryPassword: true,

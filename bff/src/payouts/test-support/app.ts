@@ -2,7 +2,7 @@
 // a free port) and a real BFF (the platform's createApp) with the payouts routes and the payments
 // core's callback receiver mounted in front, on a real database (SQLite or PostgreSQL).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -280,7 +280,7 @@ export async function startPayoutsApp(
     userWithRoles: async (roles) => {
       counter += 1;
       const email = `po${counter}-${roles.join('-')}@paydesk.test`;
-      const password = `password-for-${email}`;
+      const password = passwordFor(email);
       // An account whose holder already chose its password (as after a first sign-in): a
       // temporary one would allow nothing but changing it.
       await services.users.create(
@@ -393,6 +393,14 @@ export function post(
 }
 
 /**
+ * The password of a test account, the same each time for its e-mail. Not built from the e-mail
+ * itself: the BFF refuses a password holding the account's e-mail or name.
+ */
+export function passwordFor(email: string): string {
+  return `pw-${createHash('sha256').update(email).digest('hex').slice(0, 16)}`;
+}
+
+/**
  * A staff account another one (an admin) created through `POST /api/users`: the audit log ties
  * them. Its password is then made not temporary in the database, as for an account created before
  * temporary passwords (migration 0011): such an account acts with the password its creator chose,
@@ -404,7 +412,7 @@ export async function accountCreatedBy(
   roles: Role[],
 ): Promise<TestClient & { email: string; id: string }> {
   const email = `made-${randomUUID()}@paydesk.test`;
-  const password = `password-for-${email}`;
+  const password = passwordFor(email);
   const res = await creator.request('POST', '/api/users', { email, name: 'Made', password, roles });
   if (res.status !== 201) throw new Error(`creating ${email} failed: ${res.status} ${res.text}`);
   await bff.k

@@ -193,6 +193,25 @@ describe('choose your password', () => {
     expect(app.location()).toBe('/audit');
   });
 
+  it('when the server refuses the new password as too easy to guess, then its reason shows at the new password field and the user stays on the page', async () => {
+    const app = renderApp('/audit', withTemporaryUser('new@example.com'));
+    const form = await choosePasswordForm();
+    await app.user.type(within(form).getByLabelText(/Current/), TEMPORARY);
+    await app.user.type(within(form).getByLabelText(/^New password/), 'password1234');
+    await app.user.type(within(form).getByLabelText(/Repeat new password/), 'password1234');
+    await app.user.click(
+      within(form).getByRole('button', { name: 'Save my password and continue' }),
+    );
+    await waitFor(() => {
+      expect(within(form).getByLabelText(/^New password/)).toHaveAccessibleDescription(
+        'Too easy to guess: repeated characters like "aaa" are easy to guess; add more words that are less common.',
+      );
+    });
+    expect(app.bff.requestsTo('POST', '/api/session/password')).toHaveLength(1);
+    expect(app.location()).toBe('/choose-password?next=%2Faudit');
+    expect(app.bff.passwords.get('new@example.com')).toBe(TEMPORARY);
+  });
+
   it('when such a user opens an app page directly, then they are sent to choose a password first; signing out instead leads to sign-in', async () => {
     const app = renderApp('/users', withTemporaryUser('new@example.com'));
     await choosePasswordForm();
