@@ -11,7 +11,9 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 export const IsoDateTimeSchema = z.iso.datetime();
 
 /** Lowercased, trimmed e-mail address. */
-export const EmailSchema = z.string().trim().toLowerCase().max(254).check(z.email());
+/** The longest e-mail address a mail server takes (RFC 5321's path, less its brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+export const EmailSchema = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH).check(z.email());
 
 /** Opaque identifier (UUID text). */
 export const IdSchema = z.string().min(1).max(64);

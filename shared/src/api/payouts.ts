@@ -196,8 +196,14 @@ export type PayoutCreateBody = z.infer<typeof PayoutCreateBodySchema>;
 export type PayoutCreateInput = z.input<typeof PayoutCreateBodySchema>;
 
 export const PayoutApproveBodySchema = z.object({}).strict();
+/**
+ * Rejecting (or withdrawing) a payout or a payout form: the reason is audited and shown to the
+ * preparer, so like card info it must say something (3 to 255 characters after trimming).
+ */
 export const PayoutRejectBodySchema = z
-  .object({ reason: freeText(1, 255, { multiline: true }) })
+  .object({
+    reason: freeText(3, 255, { multiline: true, tooShort: 'must say why (at least 3 characters)' }),
+  })
   .strict();
 export type PayoutRejectBody = z.infer<typeof PayoutRejectBodySchema>;
 

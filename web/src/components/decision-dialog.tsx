@@ -101,7 +101,7 @@ export function DecisionDialog<Result extends { message: string }>({
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
   const reasonError =
     submitted && !parsedReason.success
-      ? (textRefusalIn(parsedReason.error.issues) ?? 'Say why (up to 255 characters).')
+      ? (textRefusalIn(parsedReason.error.issues) ?? 'Say why in 3 to 255 characters.')
       : undefined;
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {

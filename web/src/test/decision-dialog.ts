@@ -4,8 +4,8 @@ import type { UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
 
 /**
- * In an open reject (or withdraw) dialog: sending with no reason is refused with the rule, then
- * `reason` is typed and sent with the `button` named.
+ * In an open reject (or withdraw) dialog: sending with no reason, or one too short to say anything
+ * ("ab"), is refused with the rule, then `reason` is typed and sent with the `button` named.
  */
 export async function sendWithReason(
   user: UserEvent,
@@ -15,7 +15,12 @@ export async function sendWithReason(
 ): Promise<void> {
   const inDialog = within(dialog);
   await user.click(inDialog.getByRole('button', { name: button }));
-  expect(inDialog.getByText('Say why (up to 255 characters).')).toBeInTheDocument();
-  await user.type(inDialog.getByLabelText(/Reason/), reason);
+  expect(inDialog.getByText('Say why in 3 to 255 characters.')).toBeInTheDocument();
+  const field = inDialog.getByLabelText(/Reason/);
+  await user.type(field, 'ab');
+  await user.click(inDialog.getByRole('button', { name: button }));
+  expect(inDialog.getByText('Say why in 3 to 255 characters.')).toBeInTheDocument();
+  await user.clear(field);
+  await user.type(field, reason);
   await user.click(inDialog.getByRole('button', { name: button }));
 }

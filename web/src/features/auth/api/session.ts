@@ -8,7 +8,7 @@ import {
   type TotpConfirmRequest,
 } from '@paydesk/shared/api';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { apiCommand, apiRequest, sessionEndOf } from '../../../lib/api-client';
+import { apiCommand, apiRequest, isApiError, sessionEndOf } from '../../../lib/api-client';
 import { liveHub } from '../../../lib/live-hub';
 
 export const sessionKeys = {
@@ -28,7 +28,11 @@ export const sessionKeys = {
 /** The keys that say what became of the session: kept until replaced, never garbage-collected. */
 export const SESSION_STATE_KEYS = [sessionKeys.ended, sessionKeys.lapsed, sessionKeys.activity];
 
-export type SessionEndReason = 'expired' | 'disabled' | 'signed-out';
+/**
+ * `signed-out`: the user chose to; `another-user`: a lapsed session was set aside for someone else
+ * to sign in (nothing to tell them about the previous user).
+ */
+export type SessionEndReason = 'expired' | 'disabled' | 'signed-out' | 'another-user';
 
 /** The page a user whose password an administrator chose is sent to (outside the app's shell). */
 export const CHOOSE_PASSWORD_PATH = '/choose-password';
@@ -68,8 +72,11 @@ export function sessionQueryOptions() {
         const reason = sessionEndOf(error);
         if (reason === null) throw error;
         // Signed in a moment ago and now not: the session timed out or was revoked, or the
-        // account was disabled (which the user is told even on a fresh page).
-        if (reason === 'disabled' || client.getQueryData(sessionKeys.current))
+        // account was disabled (which the user is told even on a fresh page). A fresh page (a
+        // reload, a link opened later) with a session the BFF says has expired is told so too;
+        // a browser that never signed in gets UNAUTHENTICATED and no such words.
+        const expiredCookie = isApiError(error) && error.code === 'SESSION_EXPIRED';
+        if (reason === 'disabled' || expiredCookie || client.getQueryData(sessionKeys.current))
           recordEnd(client, reason);
         return null;
       }
@@ -120,7 +127,7 @@ export function resumeSession(client: QueryClient, reply: SessionResponse): void
  * lapsed session) and the guard sends them to the sign-in page.
  */
 export function discardSession(client: QueryClient): void {
-  endSession(client, 'signed-out');
+  endSession(client, 'another-user');
   client.removeQueries({
     predicate: (query) =>
       query.queryKey[0] !== sessionKeys.current[0] && query.queryKey[0] !== sessionKeys.ended[0],

@@ -43,8 +43,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (shown === null) {
     const reason = client.getQueryData<SessionEndReason>(sessionKeys.ended);
     const params = new URLSearchParams();
-    if (reason !== 'signed-out') params.set('next', `${location.pathname}${location.search}`);
-    if (reason === 'expired' || reason === 'disabled') params.set('reason', reason);
+    // A user who signed out, or made way for another, starts afresh rather than where they were.
+    if (reason !== 'signed-out' && reason !== 'another-user')
+      params.set('next', `${location.pathname}${location.search}`);
+    // For the sign-in page's words only: the parameter grants nothing.
+    if (reason === 'expired' || reason === 'disabled' || reason === 'signed-out')
+      params.set('reason', reason);
     return <Navigate to={`/sign-in?${params.toString()}`} replace />;
   }
   if (shown.user.passwordChangeRequired) {

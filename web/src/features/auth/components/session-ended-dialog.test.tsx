@@ -124,7 +124,7 @@ describe('signing in again after the session ended during work', () => {
       expect(app.location()).toBe('/sign-in');
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.queryByText(/Your session has ended/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Your session ended/)).not.toBeInTheDocument();
     expect(app.queryClient.getQueryData(['session-lapsed'])).toBeUndefined();
     // Nothing of the previous user's pages stays in the cache.
     expect(

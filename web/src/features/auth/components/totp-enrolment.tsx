@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { CopyableText } from '../../../components/copyable-text';
 import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
+import { fieldHelp } from '../../../lib/field-help';
 import { confirmTotp, sessionKeys, startTotpEnrolment } from '../api/session';
 import { useSession } from './session-context';
 
@@ -107,7 +108,12 @@ function ConfirmCode({
             required
             slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
             error={formState.errors.code !== undefined}
-            helperText={formState.errors.code?.message ?? '6 digits'}
+            // The shared rule's words ("a 6-digit code") are a fragment: a sentence instead.
+            helperText={fieldHelp(
+              formState.errors.code,
+              'Enter the 6-digit code from your authenticator app.',
+              '6 digits',
+            )}
             {...register('code')}
           />
           <Button

@@ -115,6 +115,16 @@ describe('My account', () => {
       'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk',
     );
     const code = screen.getByLabelText(/Code from the app/);
+    // Too short: the field says the rule as a sentence, and nothing is sent.
+    await app.user.type(code, '12');
+    await app.user.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }));
+    await waitFor(() => {
+      expect(code).toHaveAccessibleDescription(
+        'Enter the 6-digit code from your authenticator app.',
+      );
+    });
+    expect(bff.requestsTo('POST', '/api/session/totp/confirm')).toHaveLength(0);
+    await app.user.clear(code);
     await app.user.type(code, '999999');
     await app.user.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }));
     await waitFor(() => {

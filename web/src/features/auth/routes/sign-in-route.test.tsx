@@ -116,13 +116,40 @@ describe('sign-in', () => {
 
   it('when sign-in came from an expired session, then it says so and returns to the page after', async () => {
     const app = renderApp('/sign-in?next=%2Fusers%3Fx%3D1&reason=expired', signedOut());
-    expect(await screen.findByText(/Your session has ended/)).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Your session ended; sign in again to carry on.',
+    );
     await app.user.type(await screen.findByLabelText(/E-mail/), 'admin@example.com');
     await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
     await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => {
       expect(app.location()).toBe('/users?x=1');
     });
+  });
+
+  it('when a page opens after its session expired, then sign-in says the session ended and returns there after', async () => {
+    const app = renderApp(
+      '/users',
+      signedOut().on('GET /api/session', () => ({
+        status: 401,
+        body: { error: { code: 'SESSION_EXPIRED', message: 'expired', requestId: 'r' } },
+      })),
+    );
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Fusers&reason=expired');
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Your session ended; sign in again to carry on.',
+    );
+  });
+
+  it('when a browser that never signed in opens a page, then sign-in says nothing about a session', async () => {
+    const app = renderApp('/users', signedOut());
+    await waitFor(() => {
+      expect(app.location()).toBe('/sign-in?next=%2Fusers');
+    });
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
   it('when next points to another site, then it is ignored', async () => {

@@ -14,6 +14,8 @@ export default function SignInRoute() {
   const [params] = useSearchParams();
   const session = useQuery(sessionQueryOptions());
   const next = safeNextPath(params.get('next'));
+  // Says why the user is here, in words only: the parameter is typed into the address bar as
+  // easily as set by the app, so it decides nothing else.
   const reason = params.get('reason');
 
   useEffect(() => {
@@ -35,9 +37,13 @@ export default function SignInRoute() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         The back-office for payments staff.
       </Typography>
-      {reason === 'expired' ? (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          Your session has ended. Sign in again to continue where you were.
+      {reason === 'signed-out' ? (
+        <Alert severity="info" role="status" sx={{ mb: 2 }}>
+          You signed out.
+        </Alert>
+      ) : reason === 'expired' ? (
+        <Alert severity="info" role="status" sx={{ mb: 2 }}>
+          Your session ended; sign in again to carry on.
         </Alert>
       ) : reason === 'disabled' ? (
         <Alert severity="warning" sx={{ mb: 2 }}>

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { CardInfoBodySchema, RebillBodySchema, type CardInfo } from '@paydesk/shared/api';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
@@ -51,14 +51,11 @@ export function CardInfoForm({
   onRefChange: (cardRefId: string) => void;
 }) {
   const titleId = useId();
-  const { register, handleSubmit, formState, setError, getValues, reset } = useForm<
-    LookupInput,
-    unknown,
-    Lookup
-  >({
-    resolver: zodResolver(LookupSchema),
-    defaultValues: { cardRefId: initialRef, reason: '' },
-  });
+  const { register, control, handleSubmit, formState, setError, getValues, setValue, setFocus } =
+    useForm<LookupInput, unknown, Lookup>({
+      resolver: zodResolver(LookupSchema),
+      defaultValues: { cardRefId: initialRef, reason: '' },
+    });
   const mutation = useMutation({
     mutationFn: ({ cardRefId, reason }: Lookup) => requestCardInfo(cardRefId, { reason }),
     onError: (error) => {
@@ -75,12 +72,15 @@ export function CardInfoForm({
     },
   });
   const { reset: resetLookup } = mutation;
-  // Another reference chosen (the list, a link): the field follows; the reason stays.
+  // Another reference chosen (the list, a link): the field follows and the reason stays. The
+  // reason is what is left to fill, so the keyboard goes there. The field is controlled, so its
+  // label moves up for the new value like it does for one typed in.
   useEffect(() => {
     if (initialRef === getValues('cardRefId')) return;
-    reset({ cardRefId: initialRef, reason: getValues('reason') });
+    setValue('cardRefId', initialRef, { shouldDirty: true, shouldValidate: true });
     resetLookup();
-  }, [initialRef, getValues, reset, resetLookup]);
+    setFocus('reason');
+  }, [initialRef, getValues, setValue, setFocus, resetLookup]);
   const errors = formState.errors;
   const fieldErrorsShown = errors.cardRefId !== undefined || errors.reason !== undefined;
 
@@ -100,18 +100,25 @@ export function CardInfoForm({
           <Typography variant="h2" id={titleId}>
             Look up a card
           </Typography>
-          <TextField
-            label="Card reference id"
-            required
-            autoComplete="off"
-            error={errors.cardRefId !== undefined}
-            helperText={fieldHelp(
-              errors.cardRefId,
-              'Enter the card reference id (letters, digits, no spaces).',
-              'Choose one from the list below, or copy it from an order’s detail.',
+          <Controller
+            name="cardRefId"
+            control={control}
+            render={({ field: { ref, ...field } }) => (
+              <TextField
+                {...field}
+                inputRef={ref}
+                label="Card reference id"
+                required
+                autoComplete="off"
+                error={errors.cardRefId !== undefined}
+                helperText={fieldHelp(
+                  errors.cardRefId,
+                  'Enter the card reference id (letters, digits, no spaces).',
+                  'Choose one from the list below, or copy it from an order’s detail.',
+                )}
+                slotProps={{ htmlInput: { spellCheck: false } }}
+              />
             )}
-            slotProps={{ htmlInput: { spellCheck: false } }}
-            {...register('cardRefId')}
           />
           <TextField
             label="Reason"

@@ -156,6 +156,13 @@ describe('cards', () => {
     await waitFor(() => {
       expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-2');
     });
+    // The label moves up out of the value's way, and the next thing to fill has the focus.
+    const refInput = lookupForm().getByLabelText(/Card reference id/);
+    expect(document.querySelector(`label[for="${refInput.id}"]`)).toHaveAttribute(
+      'data-shrink',
+      'true',
+    );
+    expect(lookupForm().getByLabelText(/Reason/)).toHaveFocus();
     expect(lookupForm().getByLabelText(/Reason/)).toHaveValue('dispute');
     expect(app.location()).toBe('/cards?ref=card-ref-2');
     await app.user.click(within(rows[1]!).getByRole('link', { name: 'Sale 900001' }));

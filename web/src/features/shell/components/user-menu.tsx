@@ -33,7 +33,8 @@ export function UserMenu() {
         predicate: (query) =>
           query.queryKey[0] !== 'session' && query.queryKey[0] !== 'session-ended',
       });
-      await navigate('/sign-in', { replace: true });
+      // The sign-in page says the user signed out (its only use of the reason).
+      await navigate('/sign-in?reason=signed-out', { replace: true });
     },
     onError: (error) => {
       notify(describeError(error), 'error');

@@ -149,16 +149,17 @@ describe('shell', () => {
       expect(app.location()).toBe('/sign-in?next=%2Fusers&reason=disabled');
     });
     expect(await screen.findByText(/Your account has been disabled/)).toBeInTheDocument();
-    expect(screen.queryByText(/Your session has ended/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Your session ended/)).not.toBeInTheDocument();
   });
 
-  it('when the user signs out, then the server session is deleted and sign-in shows without a next', async () => {
+  it('when the user signs out, then the server session is deleted and sign-in says so, without a next', async () => {
     const app = renderApp('/account', new FakeBff());
     await app.user.click(await screen.findByRole('button', { name: /Account menu for Ada Admin/ }));
     await app.user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
     await waitFor(() => {
-      expect(app.location()).toBe('/sign-in');
+      expect(app.location()).toBe('/sign-in?reason=signed-out');
     });
+    expect(await screen.findByRole('status')).toHaveTextContent('You signed out.');
     expect(app.bff.requestsTo('DELETE', '/api/session')).toHaveLength(1);
     expect(app.bff.requestsTo('DELETE', '/api/session')[0]!.headers.get('X-Requested-With')).toBe(
       'paydesk',

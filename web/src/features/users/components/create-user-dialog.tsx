@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import {
   CreateUserRequestSchema,
+  EMAIL_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   type CreateUserRequest,
 } from '@paydesk/shared/api';
@@ -112,7 +113,10 @@ export default function CreateUserDialog({
               required
               autoFocus
               error={formState.errors.email !== undefined}
-              helperText={fieldHelp(formState.errors.email, 'Enter a valid e-mail address.')}
+              helperText={fieldHelp(
+                formState.errors.email,
+                `Enter a valid e-mail address of up to ${EMAIL_MAX_LENGTH} characters.`,
+              )}
               {...register('email')}
             />
             <TextField

@@ -7,12 +7,13 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { ReasonSchema, type User } from '@paydesk/shared/api';
+import { ReasonSchema, type Role, type User } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
+import { useSession } from '../../auth/components/session-context';
 import { useNotify } from '../../../components/notifier';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
@@ -37,7 +38,8 @@ const STEPS: Record<
     confirmLabel: string;
     /** red for a step that locks someone out */
     confirmColor: 'error' | 'primary';
-    consequence: (user: User) => string;
+    /** `adminRoles`: the roles of the admin taking the step */
+    consequence: (user: User, adminRoles: readonly Role[]) => string;
     send: (user: User, reason: string) => Promise<User>;
     done: (user: User) => string;
   }
@@ -52,13 +54,17 @@ const STEPS: Record<
     done: (user) => `${user.email} is disabled and signed out.`,
   },
   // Enabling lets someone back in, and the BFF's four-eyes rule then ties the admin to the
-  // account for good (bff/README.md, Roles): said before it is done.
+  // account for good (bff/README.md, Roles): said before it is done, but only when either of them
+  // works with payouts (ops); for anyone else it is a rule that can never apply.
   enable: {
     title: 'Enable this user?',
     confirmLabel: 'Enable',
     confirmColor: 'primary',
-    consequence: (user) =>
-      `${user.email} will be able to sign in again, with the roles they have. From then on, you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared.`,
+    consequence: (user, adminRoles) =>
+      `${user.email} will be able to sign in again, with the roles they have.` +
+      (user.roles.includes('ops') || adminRoles.includes('ops')
+        ? ' From then on, you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared.'
+        : ''),
     send: (user, reason) => updateUser({ id: user.id, body: { disabled: false, reason } }),
     done: (user) => `${user.email} can sign in again.`,
   },
@@ -87,6 +93,7 @@ export default function UserReasonDialog({
   const client = useQueryClient();
   const notify = useNotify();
   const words = STEPS[step];
+  const { user: admin } = useSession();
   const { register, handleSubmit, formState, setError } = useForm<
     ReasonInput,
     unknown,
@@ -135,7 +142,7 @@ export default function UserReasonDialog({
             {mutation.isError && !besideField ? (
               <Alert severity="error">{describeUserError(mutation.error)}</Alert>
             ) : null}
-            <DialogContentText>{words.consequence(user)}</DialogContentText>
+            <DialogContentText>{words.consequence(user, admin.roles)}</DialogContentText>
             <TextField
               label="Reason"
               required

@@ -134,6 +134,31 @@ describe('users screen', () => {
     expect(app.bff.requestsTo('GET', '/api/users').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('when the server refuses the initial password as too easy to guess, then its reason shows at the password field and the dialog stays open', async () => {
+    const app = renderApp('/users', new FakeBff());
+    await usersTable();
+    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'weak@example.com');
+    await app.user.type(within(dialog).getByLabelText(/Name/), 'Weak Password');
+    await app.user.type(within(dialog).getByLabelText(/Initial password/), 'aaaaaaaaaaaa');
+    await app.user.click(within(dialog).getByLabelText(/Support/));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    await waitFor(() => {
+      expect(within(dialog).getByLabelText(/Initial password/)).toHaveAccessibleDescription(
+        'Too easy to guess: repeated characters like "aaa" are easy to guess; add more words that are less common.',
+      );
+    });
+    expect(within(dialog).getByLabelText(/Initial password/)).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(1);
+    // The dialog stays open, the entries kept, for another password.
+    expect(dialog).toBeVisible();
+    expect(within(dialog).getByLabelText(/E-mail/)).toHaveValue('weak@example.com');
+  });
+
   it('when the form breaks the shared rules, then the fields say so and nothing is sent', async () => {
     const app = renderApp('/users', new FakeBff());
     await usersTable();
@@ -142,7 +167,9 @@ describe('users screen', () => {
     await app.user.type(within(dialog).getByLabelText(/Initial password/), 'short');
     await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
     expect(await within(dialog).findByText('At least 12 characters.')).toBeInTheDocument();
-    expect(within(dialog).getByText('Enter a valid e-mail address.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Enter a valid e-mail address of up to 254 characters.'),
+    ).toBeInTheDocument();
     expect(within(dialog).getByText('Choose at least one role.')).toBeInTheDocument();
     expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(0);
   });
@@ -287,7 +314,7 @@ describe('users screen', () => {
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('when enabling, then it asks first and why, saying what it does (four-eyes too): Cancel and no reason send nothing, and Enable sends disabled: false with the reason', async () => {
+  it('when enabling, then it asks first and why, saying what it does: Cancel and no reason send nothing, and Enable sends disabled: false with the reason', async () => {
     const app = renderApp('/users', new FakeBff());
     const enable = () =>
       openFromRow(app, 'fin@example.com', 'Enable fin@example.com', 'Enable this user?');
@@ -298,11 +325,13 @@ describe('users screen', () => {
     });
     expect(app.bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
     dialog = await enable();
+    // Neither the finance account nor this admin works with payouts: no four-eyes words.
     expect(
       within(dialog).getByText(
-        /fin@example.com will be able to sign in again.*you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared/,
+        'fin@example.com will be able to sign in again, with the roles they have.',
       ),
     ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/count as one person/)).not.toBeInTheDocument();
     await app.user.click(within(dialog).getByRole('button', { name: 'Enable' }));
     expect(await within(dialog).findByText('Say why (3 to 500 characters).')).toBeInTheDocument();
     expect(app.bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
@@ -319,6 +348,43 @@ describe('users screen', () => {
         ),
       ).toBeInTheDocument();
     });
+  });
+
+  it('when enabling an ops account, then it says that the admin and the account count as one person for payout approvals', async () => {
+    const bff = new FakeBff({
+      users: [
+        makeUser({ email: 'admin@example.com', name: 'Ada Admin', roles: ['admin', 'auditor'] }),
+        makeUser({ email: 'olu@example.com', name: 'Olu Ops', roles: ['ops'], disabled: true }),
+      ],
+    });
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'olu@example.com',
+      'Enable olu@example.com',
+      'Enable this user?',
+    );
+    expect(
+      within(dialog).getByText(
+        /olu@example.com will be able to sign in again.*you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('when the e-mail is longer than the shared limit, then the field names the limit and nothing is sent', async () => {
+    const app = renderApp('/users', new FakeBff());
+    await usersTable();
+    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+    const email = `${'a'.repeat(244)}@example.com`;
+    expect(email).toHaveLength(256);
+    await app.user.click(within(dialog).getByLabelText(/E-mail/));
+    await app.user.paste(email);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    expect(
+      await within(dialog).findByText('Enter a valid e-mail address of up to 254 characters.'),
+    ).toBeInTheDocument();
+    expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(0);
   });
 
   it('when the last admin would lose the admin role, then the failure snackbar explains why', async () => {
