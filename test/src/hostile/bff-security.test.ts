@@ -485,7 +485,8 @@ for (const variant of DB_VARIANTS) {
       /** An account with every role, created through the API: its password is the admin's choice. */
       async function temporaryAccount(): Promise<{ id: string; password: string; client: Client }> {
         const email = `temporary-${randomUUID()}@paydesk.test`;
-        const password = `temporary-password-${randomUUID()}`;
+        // Not holding the account's name or e-mail, which the password rule refuses.
+        const password = `interim-passphrase-${randomUUID()}`;
         bff.secrets.push(password);
         const created = await admin.client.send('POST', '/api/users', {
           body: { json: { email, name: 'Temporary', password, roles: [...ROLES] } },
