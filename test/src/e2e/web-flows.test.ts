@@ -315,14 +315,18 @@ describe.skipIf(chromiumPath === undefined)(
       await prepare.getByRole('button', { name: 'Check and submit for approval' }).click();
       await prepare.waitFor({ state: 'detached' });
 
-      // A's own payout waits for someone else: nothing for A to approve, no Approve on A's row.
-      await a.getByText('Nothing waits for your approval.').waitFor();
-      await a.getByRole('tab', { name: 'Prepared by me' }).click();
+      // A's own payout waits for someone else. Prepared from the approval queue, the list turns
+      // to "Prepared by me", where it is, with no Approve on A's row (waiting for the queue's
+      // empty text first raced that switch).
+      await a.getByRole('tab', { name: 'Prepared by me', selected: true }).waitFor();
       const mine = a.getByRole('row').filter({ hasText: description });
       await mine.getByText('Awaiting approval', { exact: true }).waitFor();
       await mine.getByText('Yours: another ops user approves').waitFor();
       expect(await mine.getByRole('button', { name: /approve/i }).count()).toBe(0);
       await record(a, '4-ops-a-cannot-approve', { axe: true });
+      // ... and nothing for A to approve.
+      await a.getByRole('tab', { name: 'Awaiting my approval' }).click();
+      await a.getByText('Nothing waits for your approval.').waitFor();
 
       const b = await as(users.opsB, '/payouts');
       const waiting = b.getByRole('row').filter({ hasText: description });
