@@ -5,9 +5,13 @@
 // (`ORDER_AMOUNT_LIMIT`), gives them to the SPA in the session's settings, and refuses such a
 // request with 400 VALIDATION_FAILED naming `amount`, rule `too_big`, before anything is recorded
 // or sent. The SPA says the same words at the amount field before sending.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatMinorUnits, toMinorUnits } from '../protocol/money.js';
-import { AmountSchema } from './payments.js';
+import {
+  AmountsPerCurrencySchema,
+  amountForCurrency,
+  isAboveAmountForCurrency,
+} from './amounts-per-currency.js';
 
 /** The configuration key the refusal names, so that staff know what an admin changes. */
 export const ORDER_AMOUNT_LIMIT_KEY = 'ORDER_AMOUNT_LIMIT';
@@ -16,16 +20,8 @@ export const ORDER_AMOUNT_LIMIT_FIELD = 'amount';
 /** The rule the refusal names: the same as the amount's own size rule. */
 export const ORDER_AMOUNT_LIMIT_RULE = 'too_big';
 
-/**
- * The limits: an amount strictly above its currency's (else above `default`) is refused. Amounts
- * are decimal text (`1000000.00`), as everywhere in the API.
- */
-export const OrderAmountLimitsSchema = z.object({
-  /** for a currency not in `currencies`; null: no limit for those */
-  default: AmountSchema.nullable(),
-  /** per ISO 4217 code (upper case) */
-  currencies: z.record(z.string().regex(/^[A-Z]{3}$/), AmountSchema),
-});
+/** The limits: an amount strictly above its currency's (else above `default`) is refused. */
+export const OrderAmountLimitsSchema = AmountsPerCurrencySchema;
 export type OrderAmountLimits = z.infer<typeof OrderAmountLimitsSchema>;
 
 /**
@@ -38,27 +34,20 @@ export function readableAmount(minor: bigint): string {
 }
 
 /** The limit for `currency` (decimal text), or null when amounts in it have none. */
-export function orderAmountLimit(
+export const orderAmountLimit: (
   limits: OrderAmountLimits | undefined,
   currency: string,
-): string | null {
-  if (limits === undefined) return null;
-  return limits.currencies[currency.toUpperCase()] ?? limits.default;
-}
+) => string | null = amountForCurrency;
 
 /**
  * Whether `amount` in `currency` is strictly above its limit. False for text that is not an
  * amount (the amount's own rule refuses it) and when no limit is known (an older BFF).
  */
-export function isAboveOrderAmountLimit(
+export const isAboveOrderAmountLimit: (
   limits: OrderAmountLimits | undefined,
   amount: string,
   currency: string,
-): boolean {
-  const limit = orderAmountLimit(limits, currency);
-  if (limit === null || !AmountSchema.safeParse(amount).success) return false;
-  return toMinorUnits(amount.trim()) > toMinorUnits(limit);
-}
+) => boolean = isAboveAmountForCurrency;
 
 /**
  * What the refusal says of the amount, as a rule of the field ('at most EUR 1,000,000.00 per order
