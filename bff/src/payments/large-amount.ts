@@ -1,9 +1,7 @@
 // The large-amount guard (a slipped key, an extra zero): an order Paydesk creates with an amount
 // (rebill, subscription, payment link, payout) above its currency's threshold
 // (`LARGE_AMOUNT_CONFIRM_ABOVE`) is refused unless the body says `confirmLargeAmount: true`. The
-// routes call `requireLargeAmountConfirmed` right after the body is parsed, before the
-// Idempotency-Key is taken: the refusal is a 400 like any bad input (audited as refused by the
-// runner), stores no reply, and the corrected request may be sent again with the same key.
+// routes check it after the per-order ceiling, through `requireAmountAccepted` (amount-guards.ts).
 import {
   LARGE_AMOUNT_FIELD,
   LARGE_AMOUNT_RULE,

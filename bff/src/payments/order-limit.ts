@@ -1,11 +1,8 @@
 // The per-order ceiling (`ORDER_AMOUNT_LIMIT`): an order Paydesk creates with an amount (rebill,
 // subscription, payment link, payout) above its currency's limit is refused, even with
 // `confirmLargeAmount: true`: the large-amount confirmation catches a slipped key, but a person
-// can confirm a slipped key too. The routes call `requireWithinOrderAmountLimit` right after the
-// body is parsed, with the large-amount check and before it (confirming such an amount would not
-// help), before the Idempotency-Key is taken: the refusal is a 400 like any bad input (audited as
-// refused by the runner), stores no reply, and the corrected request may be sent again with the
-// same key.
+// can confirm a slipped key too. The routes check it with the large-amount guard, through
+// `requireAmountAccepted` (amount-guards.ts).
 import {
   ORDER_AMOUNT_LIMIT_FIELD,
   ORDER_AMOUNT_LIMIT_RULE,

@@ -38,12 +38,8 @@ import { noteFailure } from '../logger.js';
 import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
 import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
-import {
-  largeAmountSettings,
-  requireLargeAmountConfirmed,
-  withoutConfirmation,
-} from './large-amount.js';
-import { orderAmountLimits, requireWithinOrderAmountLimit } from './order-limit.js';
+import { amountGuards, requireAmountAccepted } from './amount-guards.js';
+import { withoutConfirmation } from './large-amount.js';
 import { exportFileName } from './queries.js';
 import type { AttemptAudit } from './operations.js';
 import { mayReadPayouts } from './payout-orders.js';
@@ -224,9 +220,8 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       const key = ctx.req.get(IDEMPOTENCY_KEY_HEADER);
       ctx.audit.summary = { operation: 'rebill', body: audited(body), idempotencyKey: key ?? null };
       // Before the key is taken: a refusal stores no reply, the confirmed (or corrected) repeat may
-      // reuse the key. Above the limit, confirming would not help: that refusal comes first.
-      requireWithinOrderAmountLimit(orderAmountLimits(p.config), body);
-      requireLargeAmountConfirmed(largeAmountSettings(p.config), body);
+      // reuse the key.
+      requireAmountAccepted(amountGuards(p.config), body);
       const reply = await services.idempotency.run(
         actor.id,
         key,
@@ -270,9 +265,8 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
         idempotencyKey: key ?? null,
       };
       // Before the key is taken: once the key is configured (or the amount confirmed or
-      // corrected), the same request may be repeated. Above the limit, confirming would not help.
-      requireWithinOrderAmountLimit(orderAmountLimits(p.config), body);
-      requireLargeAmountConfirmed(largeAmountSettings(p.config), body);
+      // corrected), the same request may be repeated.
+      requireAmountAccepted(amountGuards(p.config), body);
       requireRsaKey(p.config);
       const reply = await services.idempotency.run(
         actor.id,

@@ -3,10 +3,8 @@
 // stops its status poller (payouts.poller.start() / payouts.close()).
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { LargeAmountSettings, OrderAmountLimits } from '@paydesk/shared/api';
 import type { Config } from '../config.js';
-import { largeAmountSettings } from '../payments/large-amount.js';
-import { orderAmountLimits } from '../payments/order-limit.js';
+import { amountGuards, type AmountGuards } from '../payments/amount-guards.js';
 import type { Db } from '../db/connect.js';
 import { GatewayClient } from '../gateway-client/client.js';
 import type { LiveEvent } from '@paydesk/shared/api';
@@ -43,15 +41,12 @@ export interface PayoutsDeps {
   bus?: EventBus;
 }
 
-export interface Payouts {
+/** `AmountGuards`: the limits and large-amount thresholds a payout or payment link is held to. */
+export interface Payouts extends AmountGuards {
   options: PayoutsOptions;
   gateway: GatewayClient;
   idempotency: Idempotency;
   hasher: DestinationHasher;
-  /** the thresholds above which a payout or payment link needs `confirmLargeAmount: true` */
-  largeAmount: LargeAmountSettings;
-  /** the limits above which a payout or payment link is refused, confirmed or not */
-  orderAmountLimit: OrderAmountLimits;
   services: { payouts: PayoutsService; links: PaymentLinksService; cardInfo: CardInfoService };
   poller: PayoutPoller;
   /**
@@ -109,8 +104,7 @@ export function createPayouts(deps: PayoutsDeps): Payouts {
     gateway,
     idempotency,
     hasher,
-    largeAmount: largeAmountSettings(config),
-    orderAmountLimit: orderAmountLimits(config),
+    ...amountGuards(config),
     services: { payouts, links, cardInfo: new CardInfoService(ctx) },
     poller,
     onTransactionEvent: (event) => {

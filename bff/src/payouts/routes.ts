@@ -21,8 +21,8 @@ import { AppError, invalidParam, parseInput } from '../errors.js';
 import type { RouteRule } from '../http/route-table.js';
 import type { Interruption } from '../payments/idempotency.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
-import { requireLargeAmountConfirmed, withoutConfirmation } from '../payments/large-amount.js';
-import { requireWithinOrderAmountLimit } from '../payments/order-limit.js';
+import { requireAmountAccepted } from '../payments/amount-guards.js';
+import { withoutConfirmation } from '../payments/large-amount.js';
 import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
 import { CARD_REF_ID } from './card-info.js';
@@ -144,9 +144,8 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         confirmLargeAmount: body.confirmLargeAmount ?? false,
       };
       // Before the key is taken: a refusal stores no reply, the confirmed (or corrected) repeat may
-      // reuse the key. Above the limit, confirming would not help: that refusal comes first.
-      requireWithinOrderAmountLimit(p.orderAmountLimit, body);
-      requireLargeAmountConfirmed(p.largeAmount, body);
+      // reuse the key.
+      requireAmountAccepted(p, body);
       const actor = actorOf(ctx);
       // The key is bound to the request with the destination as its keyed hash: never a plain hash of a card number.
       const hashed = {
@@ -222,9 +221,8 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
         confirmLargeAmount: body.confirmLargeAmount ?? false,
       };
       // Before the key is taken: a refusal stores no reply, the confirmed (or corrected) repeat may
-      // reuse the key. Above the limit, confirming would not help: that refusal comes first.
-      requireWithinOrderAmountLimit(p.orderAmountLimit, body);
-      requireLargeAmountConfirmed(p.largeAmount, body);
+      // reuse the key.
+      requireAmountAccepted(p, body);
       const actor = actorOf(ctx);
       const roles = parseRoles(requireAuth(ctx).user.roles);
       const hashed = withoutConfirmation(body);
