@@ -1,8 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   SUBSCRIPTION_PERIODS,
   SubscriptionCreateBodySchema,
@@ -30,7 +33,7 @@ import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../..
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
-import { createdText, PERIOD_LABELS, periodText } from './subscription-labels';
+import { createdText, dayText, PERIOD_LABELS, periodText } from './subscription-labels';
 
 const FIELDS = [
   'cardRefId',
@@ -81,8 +84,11 @@ type SubscriptionInput = z.input<typeof SubscriptionFormSchema>;
 /** Today's date by the UTC calendar, the one the BFF and the gateway go by for `start_date`. */
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
-/** The start date's rule, as the BFF says it (`must be today (…, UTC) or later`). */
-const startDateRule = () => `A real date, today (${todayUtc()}, UTC) or later.`;
+/**
+ * The start date's rule, as the BFF says it (`must be today (…, UTC) or later`), with today said
+ * as the rest of the UI says dates.
+ */
+const startDateRule = () => `A real date, today (${dayText(todayUtc())}, UTC) or later.`;
 
 const formResolver = zodResolver(SubscriptionFormSchema);
 
@@ -103,7 +109,10 @@ const datedResolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody
     values: {},
     errors: {
       ...result.errors,
-      startDate: { type: 'not_in_past', message: `must be today (${todayUtc()}, UTC) or later` },
+      startDate: {
+        type: 'not_in_past',
+        message: `must be today (${dayText(todayUtc())}, UTC) or later`,
+      },
     },
   };
 };
@@ -133,7 +142,7 @@ function RsaKeyMissing({ message }: { message: string }) {
 function startText(body: SubscriptionCreateBody): string {
   return body.startDate === undefined || body.startDate <= todayUtc()
     ? 'starting today (the first charge is made at once)'
-    : `starting ${body.startDate}`;
+    : `starting ${dayText(body.startDate)}`;
 }
 
 /**
@@ -197,6 +206,9 @@ export default function CreateSubscriptionDialog({
       if (applyServerFieldErrors(error, setError, FIELDS) || besideAmount) step.edit();
     },
   });
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's columns (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const rsaMissing = mutation.isError && isRsaKeyMissing(mutation.error);
   const errors = formState.errors;
 
@@ -288,29 +300,45 @@ export default function CreateSubscriptionDialog({
             </option>
           ))}
         </TextField>
-        <TextField
-          label="Start date (optional)"
-          type="date"
-          error={errors.startDate !== undefined}
-          helperText={fieldHelp(
-            errors.startDate,
-            startDateRule(),
-            'Empty: today, charged at once.',
-          )}
-          slotProps={{ inputLabel: { shrink: true } }}
-          {...register('startDate')}
-        />
-        <TextField
-          label="Charges at most (optional)"
-          error={errors.maxPayments !== undefined}
-          helperText={fieldHelp(
-            errors.maxPayments,
-            'A whole number from 1 to 10000.',
-            'Empty: no end.',
-          )}
-          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          {...register('maxPayments')}
-        />
+        {/*
+          When the plan starts and ends, in halves of a row of their own (one above the other on a
+          phone): in the money grid's narrow third, "Charges at most (optional)" was cut off.
+        */}
+        <Box
+          role="group"
+          aria-label="Start and end"
+          sx={{
+            gridColumn: '1 / -1',
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: phone ? '1fr' : '1fr 1fr',
+          }}
+        >
+          <TextField
+            label="Start date (optional)"
+            type="date"
+            error={errors.startDate !== undefined}
+            helperText={fieldHelp(
+              errors.startDate,
+              startDateRule(),
+              'Empty: today, charged at once.',
+            )}
+            slotProps={{ inputLabel: { shrink: true } }}
+            {...register('startDate')}
+          />
+          {/* A short label (it shows whole while the field is empty); optional said beneath. */}
+          <TextField
+            label="Charges at most"
+            error={errors.maxPayments !== undefined}
+            helperText={fieldHelp(
+              errors.maxPayments,
+              'A whole number from 1 to 10000.',
+              'Optional. Empty: no end.',
+            )}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            {...register('maxPayments')}
+          />
+        </Box>
       </MoneyFields>
       <TextField
         label="Description"

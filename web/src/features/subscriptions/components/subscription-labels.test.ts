@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdText, firstChargeWait, FIRST_CHARGE_WAIT_MS } from './subscription-labels';
+import { createdText, dayText, firstChargeWait, FIRST_CHARGE_WAIT_MS } from './subscription-labels';
 
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 const plan = (start: string, paymentsMade = 0) => ({
@@ -45,5 +45,16 @@ describe('createdText', () => {
     expect(createdText(created('unknown', 1), 'en-US')).toBe(
       'The gateway’s answer to the subscription (€1,234.50 every week) was lost. Paydesk will not send it again; its first charge will link it.',
     );
+  });
+});
+
+describe('dayText', () => {
+  it('when a calendar day is said, then it is in the UI’s date style for the locale, never in ISO form, and the day itself (read by the UTC calendar)', () => {
+    expect(dayText('2026-11-27', 'en-US')).toBe('Nov 27, 2026');
+    expect(dayText('2026-11-27', 'en-GB')).toBe('27 Nov 2026');
+    expect(dayText('2026-11-27', 'de-DE')).toBe('27.11.2026');
+    // Days at the year's edges stay themselves (a local midnight reading would move them).
+    expect(dayText('2026-01-01', 'en-US')).toBe('Jan 1, 2026');
+    expect(dayText('2026-12-31', 'en-US')).toBe('Dec 31, 2026');
   });
 });

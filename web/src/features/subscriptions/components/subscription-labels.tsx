@@ -5,7 +5,7 @@ import type {
   SubscriptionState,
   SubscriptionSummary,
 } from '@paydesk/shared/api';
-import { formatMoney } from '../../../lib/format';
+import { formatDateAndTime, formatMoney } from '../../../lib/format';
 
 const LOOK: Record<
   SubscriptionState,
@@ -56,6 +56,15 @@ export function createdText(
     default:
       return `Subscription (${what}): ${LOOK[plan.state].label.toLowerCase()}.`;
   }
+}
+
+/**
+ * A calendar day as a date field and the BFF's `start_date` hold it ('2026-11-27'), said the way
+ * the rest of the UI says dates ('Nov 27, 2026' in en-US, '27.11.2026' in de-DE): the date of
+ * `formatDateAndTime`, read in UTC so that the day never moves with the user's time zone.
+ */
+export function dayText(day: string, locale?: string): string {
+  return formatDateAndTime(`${day}T00:00:00.000Z`, { timeZone: 'UTC', locale }).date;
 }
 
 /** '3 of 12 charges', '1 charge' */

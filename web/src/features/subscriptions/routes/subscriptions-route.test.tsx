@@ -1,6 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   FakeBff,
   makeCharge,
@@ -10,6 +10,7 @@ import {
 } from '../../../test/fake-bff';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 
 const PLAN = makeSubscription(1, {
   charges: [makeCharge(41, { amount: '1.99', status: 'approved' })],
@@ -36,7 +37,30 @@ async function fillCreateForm(app: ReturnType<typeof renderApp>) {
   await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
 }
 
+/** The browser's clock at `iso` (Date only: timers run as usual), for a test's dated messages. */
+function clockAt(iso: string) {
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(new Date(iso));
+}
+
+async function openCreateDialog(bff = bffAs(['finance'], [])) {
+  const app = renderApp('/subscriptions?ref=card-ref-7', bff);
+  await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+  const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+  return { app, dialog };
+}
+
+const headersOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent);
+
 describe('subscriptions', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
   itShowsTheListStates({
     path: '/subscriptions',
     route: 'GET /api/subscriptions',
@@ -63,6 +87,44 @@ describe('subscriptions', () => {
     expect(row).toHaveTextContent('1 of 12 charges');
     expect(row).toHaveTextContent('Active');
     expect(screen.queryByRole('button', { name: 'New subscription' })).not.toBeInTheDocument();
+  });
+
+  it('when the screen is a phone’s (390 px), then each plan is one column (name, state, schedule, next charge, customer) with its amount beside it, nothing to scroll to; from 600 px the wide columns return', async () => {
+    screenWidth(390);
+    renderApp('/subscriptions', bffAs(['support']));
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    // Six columns side by side made a 390 px screen scroll sideways, the state off its edge.
+    expect(headersOf(table)).toEqual(['Plan', 'Amount']);
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells).toHaveLength(2);
+    const [plan, amount] = cells;
+    expect(within(plan!).getByRole('link', { name: 'Monthly plan 1' })).toHaveAttribute(
+      'href',
+      `/subscriptions/${PLAN.id}`,
+    );
+    expect(within(plan!).getByText('Active')).toBeInTheDocument();
+    expect(plan).toHaveTextContent('every month');
+    expect(plan).toHaveTextContent('1 of 12 charges');
+    expect(plan).toHaveTextContent(/Next charge/);
+    expect(plan!.querySelector('time[datetime="2026-12-20T09:00:00.000Z"]')).not.toBeNull();
+    expect(plan).toHaveTextContent('subscriber1@example.com');
+    // A long name or address breaks inside the column instead of widening the table.
+    expect(plan!.querySelector('wbr')).not.toBeNull();
+    expect(plan).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(amount).toHaveTextContent(/^€1\.99$/);
+    expect(amount).toHaveStyle({ whiteSpace: 'nowrap' });
+    cleanup();
+
+    screenWidth(600);
+    renderApp('/subscriptions', bffAs(['support']));
+    expect(headersOf(await screen.findByRole('table', { name: 'Subscriptions' }))).toEqual([
+      'Plan',
+      'Amount',
+      'Schedule',
+      'Next charge',
+      'Customer',
+      'State',
+    ]);
   });
 
   it('when there are more plans than a page, then Next follows the cursor and Previous comes back', async () => {
@@ -132,7 +194,7 @@ describe('subscriptions', () => {
     expect(await screen.findByText('Could not load the subscription')).toBeInTheDocument();
   });
 
-  it('when finance creates a plan, then the shared rules run, the confirmation states it in words, and the body is sent under a key', async () => {
+  it('when finance creates a plan, then the shared rules run, the confirmation states it with the amount as the app writes money, and the body is sent under a key', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/subscriptions?ref=card-ref-7', bff);
     await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
@@ -278,26 +340,26 @@ describe('subscriptions', () => {
     ).toBeInTheDocument();
   });
 
-  it('when the start date is in the past, then the form refuses it with the BFF’s rule (today, UTC, or later) before any confirmation', async () => {
+  it('when the start date is in the past, then the form refuses it with the BFF’s rule (today, UTC, or later), today dated as the UI dates, before any confirmation', async () => {
+    // Late on the 27th in UTC: the rule goes by the UTC calendar whatever the browser's zone.
+    clockAt('2026-11-27T23:30:00.000Z');
     const bff = bffAs(['finance'], []);
-    const app = renderApp('/subscriptions?ref=card-ref-7', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    const { app, dialog } = await openCreateDialog(bff);
     const start = dialog.getByLabelText(/Start date/);
     await app.user.type(start, '2020-01-01');
     expect(start).toHaveValue('2020-01-01');
     await fillCreateForm(app);
-    const today = new Date().toISOString().slice(0, 10);
-    expect(
-      await dialog.findByText(`A real date, today (${today}, UTC) or later.`),
-    ).toBeInTheDocument();
+    // Not the ISO form (2026-11-27): dates are said as the rest of the UI says them.
+    const rule = 'A real date, today (Nov 27, 2026, UTC) or later.';
+    expect(await dialog.findByText(rule)).toBeInTheDocument();
+    expect(start).toHaveAccessibleDescription(rule);
     expect(start).toHaveAttribute('aria-invalid', 'true');
     expect(screen.queryByRole('dialog', { name: 'Confirm the subscription' })).toBeNull();
     // Every other field's rule is said in the same pass.
     await app.user.clear(dialog.getByLabelText(/Customer e-mail/));
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(await dialog.findByText('Enter a valid e-mail address.')).toBeInTheDocument();
-    expect(dialog.getByText(`A real date, today (${today}, UTC) or later.`)).toBeInTheDocument();
+    expect(dialog.getByText(rule)).toBeInTheDocument();
     await app.user.clear(start);
     await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'ann@example.com');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
@@ -317,11 +379,44 @@ describe('subscriptions', () => {
     await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'ann@example');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(await dialog.findByText('At most 9999999999999.99.')).toBeInTheDocument();
-    const today = new Date().toISOString().slice(0, 10);
-    expect(dialog.getByText(`A real date, today (${today}, UTC) or later.`)).toBeInTheDocument();
+    expect(dialog.getByText(/^A real date, today \(.+, UTC\) or later\.$/)).toBeInTheDocument();
     expect(dialog.getByText('Enter a valid e-mail address.')).toBeInTheDocument();
     expect(dialog.getByLabelText(/Description/)).toHaveAttribute('aria-invalid', 'true');
     expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
+  });
+
+  it('when a later start date is chosen, then the confirmation says it as the UI says dates, not in ISO form', async () => {
+    clockAt('2026-11-27T10:00:00.000Z');
+    const { app, dialog } = await openCreateDialog();
+    await app.user.type(dialog.getByLabelText(/Start date/), '2026-12-01');
+    await fillCreateForm(app);
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    expect(
+      confirm.getByText(
+        'Charge 9.90 euros every 2 weeks to the card of reference card-ref-7, starting Dec 1, 2026, 6 charges at most?',
+      ),
+    ).toBeInTheDocument();
+    expect(confirm.queryByText(/2026-12-01/)).toBeNull();
+  });
+
+  it('when the dialog opens, then the charge limit has a short label that shows whole, says it is optional beneath, and shares a row of its own with the start date (one above the other on a phone)', async () => {
+    const { dialog } = await openCreateDialog();
+    const limit = dialog.getByLabelText(/Charges at most/);
+    // 'Charges at most (optional)' was cut off in the money grid's narrow third.
+    expect(limit).toHaveAccessibleName('Charges at most');
+    expect(limit).toHaveAccessibleDescription('Optional. Empty: no end.');
+    const row = dialog.getByRole('group', { name: 'Start and end' });
+    expect(row).toContainElement(limit);
+    expect(row).toContainElement(dialog.getByLabelText(/Start date/));
+    expect(row).toHaveStyle({ gridTemplateColumns: '1fr 1fr' });
+    cleanup();
+
+    screenWidth(390);
+    const phone = await openCreateDialog();
+    expect(phone.dialog.getByRole('group', { name: 'Start and end' })).toHaveStyle({
+      gridTemplateColumns: '1fr',
+    });
+    expect(phone.dialog.getByLabelText(/Charges at most/)).toHaveAccessibleName('Charges at most');
   });
 
   it('when the merchant RSA key is not configured, then the dialog says so clearly, naming MERCHANT_RSA_KEY_FILE', async () => {

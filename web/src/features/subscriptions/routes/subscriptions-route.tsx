@@ -2,17 +2,21 @@ import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { SubscriptionListQuerySchema, type SubscriptionSummary } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
+import { EmailText } from '../../../components/email-text';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { formatMoney } from '../../../lib/format';
@@ -46,57 +50,111 @@ function trailOf(state: unknown): (string | null)[] | null {
     : null;
 }
 
+const TOP = { verticalAlign: 'top' } as const;
+
+const WIDE_HEADERS = ['Plan', 'Amount', 'Schedule', 'Next charge', 'Customer', 'State'];
+/**
+ * On a phone (below 600 px) the plan takes one column with what is looked for first, its name (the
+ * way to its page) and state, then its schedule, next charge and customer beneath; its amount
+ * stays beside it. Six columns side by side were 864 px wide, and a 390 px screen scrolled
+ * sideways to its schedule and never showed the state. When it was created is on the plan's page.
+ */
+const PHONE_HEADERS = ['Plan', 'Amount'];
+
+/** 'every month', with '1 of 12 charges' (and a first charge on its way) beneath. */
+function Schedule({ plan, asOf }: { plan: SubscriptionSummary; asOf: number }) {
+  return (
+    <>
+      {periodText(plan.schedule.period, plan.schedule.interval)}
+      <Typography variant="caption" component="div" color="text.secondary">
+        {chargesText(plan.schedule)}
+        {firstChargeWait(plan, asOf) === 'being_made' ? ' · first charge being made' : ''}
+      </Typography>
+    </>
+  );
+}
+
+function PlanLink({ plan }: { plan: SubscriptionSummary }) {
+  return (
+    <Link component={RouterLink} to={`/subscriptions/${encodeURIComponent(plan.id)}`}>
+      {plan.orderDesc}
+    </Link>
+  );
+}
+
 /** `asOf`: when the page was fetched (what it says is true as of then). */
 function SubscriptionsTable({ items, asOf }: { items: SubscriptionSummary[]; asOf: number }) {
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's columns (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const amount = (s: SubscriptionSummary) => (
+    // Level with the top of the phone's tall plan cell; centred as before beside the wide row's.
+    <TableCell align="right" sx={{ ...(phone ? TOP : {}), whiteSpace: 'nowrap' }}>
+      {formatMoney(s.amount, s.currency)}
+    </TableCell>
+  );
   return (
     <SidewaysTableContainer label="Subscriptions">
       <Table size="small" aria-label="Subscriptions">
         <TableHead>
           <TableRow>
-            <TableCell scope="col">Plan</TableCell>
-            <TableCell scope="col" align="right">
-              Amount
-            </TableCell>
-            <TableCell scope="col">Schedule</TableCell>
-            <TableCell scope="col">Next charge</TableCell>
-            <TableCell scope="col">Customer</TableCell>
-            <TableCell scope="col">State</TableCell>
+            {(phone ? PHONE_HEADERS : WIDE_HEADERS).map((header) => (
+              <TableCell key={header} scope="col" align={header === 'Amount' ? 'right' : 'left'}>
+                {header}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
-          {items.map((s) => (
-            <TableRow key={s.id} hover>
-              <TableCell sx={{ minWidth: 160 }}>
-                <Link component={RouterLink} to={`/subscriptions/${encodeURIComponent(s.id)}`}>
-                  {s.orderDesc}
-                </Link>
-                <Typography variant="caption" component="div" color="text.secondary">
-                  created <DateTime value={s.createdAt} />
-                </Typography>
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {formatMoney(s.amount, s.currency)}
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {periodText(s.schedule.period, s.schedule.interval)}
-                <Typography variant="caption" component="div" color="text.secondary">
-                  {chargesText(s.schedule)}
-                  {firstChargeWait(s, asOf) === 'being_made' ? ' · first charge being made' : ''}
-                </Typography>
-              </TableCell>
-              <TableCell>
-                {s.schedule.nextChargeAt === null ? (
-                  '—'
-                ) : (
-                  <DateTime value={s.schedule.nextChargeAt} />
-                )}
-              </TableCell>
-              <TableCell>{s.email}</TableCell>
-              <TableCell>
-                <SubscriptionStateChip state={s.state} />
-              </TableCell>
-            </TableRow>
-          ))}
+          {items.map((s) =>
+            phone ? (
+              <TableRow key={s.id} hover>
+                {/* A long name or address breaks rather than widening the screen. */}
+                <TableCell sx={{ ...TOP, overflowWrap: 'anywhere' }}>
+                  <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+                    <PlanLink plan={s} />
+                    <SubscriptionStateChip state={s.state} />
+                    <div>
+                      <Schedule plan={s} asOf={asOf} />
+                    </div>
+                    {s.schedule.nextChargeAt === null ? null : (
+                      <Typography variant="body2" component="div">
+                        Next charge <DateTime value={s.schedule.nextChargeAt} />
+                      </Typography>
+                    )}
+                    <Typography variant="body2" component="div" color="text.secondary">
+                      <EmailText value={s.email} />
+                    </Typography>
+                  </Stack>
+                </TableCell>
+                {amount(s)}
+              </TableRow>
+            ) : (
+              <TableRow key={s.id} hover>
+                <TableCell sx={{ minWidth: 160 }}>
+                  <PlanLink plan={s} />
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    created <DateTime value={s.createdAt} />
+                  </Typography>
+                </TableCell>
+                {amount(s)}
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  <Schedule plan={s} asOf={asOf} />
+                </TableCell>
+                <TableCell>
+                  {s.schedule.nextChargeAt === null ? (
+                    '—'
+                  ) : (
+                    <DateTime value={s.schedule.nextChargeAt} />
+                  )}
+                </TableCell>
+                <TableCell>{s.email}</TableCell>
+                <TableCell>
+                  <SubscriptionStateChip state={s.state} />
+                </TableCell>
+              </TableRow>
+            ),
+          )}
         </TableBody>
       </Table>
     </SidewaysTableContainer>
