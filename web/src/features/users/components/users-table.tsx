@@ -2,11 +2,14 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { ROLE_LABELS, type User } from '@paydesk/shared/api';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { DateTime } from '../../../components/date-time';
+import { EmailText } from '../../../components/email-text';
 
 const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, User>();
@@ -16,6 +19,210 @@ export interface UserActions {
   onToggleDisabled: (user: User) => void;
   onResetTotp: (user: User) => void;
   onResetPassword: (user: User) => void;
+}
+
+function NameAndEmail({ user }: { user: User }) {
+  return (
+    <div>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {user.name}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        <EmailText value={user.email} />
+      </Typography>
+    </div>
+  );
+}
+
+function RoleChips({ user }: { user: User }) {
+  return (
+    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      {user.roles.map((role) => (
+        <Chip key={role} label={ROLE_LABELS[role]} size="small" variant="outlined" />
+      ))}
+    </Stack>
+  );
+}
+
+function StateChips({ user, direction }: { user: User; direction: 'row' | 'column' }) {
+  return (
+    <Stack
+      direction={direction}
+      spacing={0.5}
+      useFlexGap
+      sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}
+    >
+      {user.disabled ? (
+        <Chip label="Disabled" size="small" color="default" />
+      ) : (
+        <Chip label="Active" size="small" color="success" variant="outlined" />
+      )}
+      {/* Set by an administrator (creation or a reset) until the user chooses their own. */}
+      {user.passwordChangeRequired ? (
+        <Chip
+          label="Temporary password"
+          size="small"
+          color="warning"
+          variant="outlined"
+          title="Set by an administrator: the user must choose their own at their next sign-in"
+          // May break onto two lines, so that the column stays narrow.
+          sx={{ height: 'auto', py: 0.25, '& .MuiChip-label': { whiteSpace: 'normal' } }}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+function LastSignIn({ user }: { user: User }) {
+  return user.lastLoginAt === null ? 'Never' : <DateTime value={user.lastLoginAt} />;
+}
+
+function ActionButtons({
+  user,
+  actions,
+  currentUserId,
+  wrap,
+}: {
+  user: User;
+  actions: UserActions;
+  currentUserId: string;
+  /** on a phone the buttons wrap onto more lines instead of widening the row */
+  wrap: boolean;
+}) {
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={wrap ? { flexWrap: 'wrap' } : undefined}>
+      <Button
+        size="small"
+        onClick={() => {
+          actions.onEdit(user);
+        }}
+        aria-label={`Edit ${user.email}`}
+      >
+        Edit
+      </Button>
+      {/* Locking oneself out is never the intended action. */}
+      {user.id === currentUserId ? null : (
+        <Button
+          size="small"
+          color={user.disabled ? 'primary' : 'error'}
+          onClick={() => {
+            actions.onToggleDisabled(user);
+          }}
+          aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+        >
+          {user.disabled ? 'Enable' : 'Disable'}
+        </Button>
+      )}
+      {/* One's own password is changed under My account, with the current one. */}
+      {user.id === currentUserId ? null : (
+        <Button
+          size="small"
+          color="warning"
+          sx={{ whiteSpace: 'nowrap' }}
+          onClick={() => {
+            actions.onResetPassword(user);
+          }}
+          aria-label={`Reset password of ${user.email}`}
+        >
+          Reset password
+        </Button>
+      )}
+      {/* One's own two-step is reset by another administrator (the BFF refuses it). */}
+      {user.totpEnabled && user.id !== currentUserId ? (
+        <Button
+          size="small"
+          color="warning"
+          sx={{ whiteSpace: 'nowrap' }}
+          onClick={() => {
+            actions.onResetTotp(user);
+          }}
+          aria-label={`Reset two-step sign-in of ${user.email}`}
+        >
+          Reset two-step
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+function wideColumns(actions: UserActions | null, currentUserId: string) {
+  return helper.columns([
+    helper.accessor('name', {
+      header: 'User',
+      cell: (info) => <NameAndEmail user={info.row.original} />,
+    }),
+    helper.accessor('roles', {
+      header: 'Roles',
+      cell: (info) => <RoleChips user={info.row.original} />,
+    }),
+    helper.accessor('disabled', {
+      header: 'Status',
+      cell: (info) => <StateChips user={info.row.original} direction="column" />,
+    }),
+    helper.accessor('totpEnabled', {
+      header: 'Two-step',
+      cell: (info) => (info.getValue() ? 'On' : 'Off'),
+    }),
+    helper.accessor('lastLoginAt', {
+      header: 'Last sign-in',
+      cell: (info) => <LastSignIn user={info.row.original} />,
+    }),
+    // A reader (an auditor) gets no actions column.
+    ...(actions === null
+      ? []
+      : [
+          helper.display({
+            id: 'actions',
+            header: 'Actions',
+            cell: ({ row }) => (
+              <ActionButtons
+                user={row.original}
+                actions={actions}
+                currentUserId={currentUserId}
+                wrap={false}
+              />
+            ),
+          }),
+        ]),
+  ]);
+}
+
+/**
+ * A phone's screen (below 600 px): each user is one cell, its name and e-mail, roles and state
+ * first, its two-step and last sign-in under them, then the actions, which wrap. Side by side, the
+ * six columns (the actions alone some 400 px) made a 390 px screen scroll sideways to reach the
+ * roles, the state and every action.
+ */
+function phoneColumns(actions: UserActions | null, currentUserId: string) {
+  return helper.columns([
+    helper.accessor('name', {
+      id: 'user',
+      header: 'User',
+      cell: ({ row }) => {
+        const user = row.original;
+        return (
+          <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+            <NameAndEmail user={user} />
+            <RoleChips user={user} />
+            <StateChips user={user} direction="row" />
+            <Typography variant="caption" component="div" color="text.secondary">
+              Two-step sign-in {user.totpEnabled ? 'on' : 'off'} ·{' '}
+              {user.lastLoginAt === null ? (
+                'never signed in'
+              ) : (
+                <>
+                  last sign-in <DateTime value={user.lastLoginAt} />
+                </>
+              )}
+            </Typography>
+            {actions === null ? null : (
+              <ActionButtons user={user} actions={actions} currentUserId={currentUserId} wrap />
+            )}
+          </Stack>
+        );
+      },
+    }),
+  ]);
 }
 
 export function UsersTable({
@@ -28,134 +235,12 @@ export function UsersTable({
   actions: UserActions | null;
   currentUserId: string;
 }) {
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's columns (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const columns = useMemo(
-    () =>
-      helper.columns([
-        helper.accessor('name', {
-          header: 'User',
-          cell: (info) => (
-            <>
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {info.getValue()}
-              </Typography>
-              <Typography variant="body2" color="text.secondary">
-                {info.row.original.email}
-              </Typography>
-            </>
-          ),
-        }),
-        helper.accessor('roles', {
-          header: 'Roles',
-          cell: (info) => (
-            <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
-              {info.getValue().map((role) => (
-                <Chip key={role} label={ROLE_LABELS[role]} size="small" variant="outlined" />
-              ))}
-            </Stack>
-          ),
-        }),
-        helper.accessor('disabled', {
-          header: 'Status',
-          cell: (info) => (
-            <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-              {info.getValue() ? (
-                <Chip label="Disabled" size="small" color="default" />
-              ) : (
-                <Chip label="Active" size="small" color="success" variant="outlined" />
-              )}
-              {/* Set by an administrator (creation or a reset) until the user chooses their own. */}
-              {info.row.original.passwordChangeRequired ? (
-                <Chip
-                  label="Temporary password"
-                  size="small"
-                  color="warning"
-                  variant="outlined"
-                  title="Set by an administrator: the user must choose their own at their next sign-in"
-                  // May break onto two lines, so that the column stays narrow.
-                  sx={{ height: 'auto', py: 0.25, '& .MuiChip-label': { whiteSpace: 'normal' } }}
-                />
-              ) : null}
-            </Stack>
-          ),
-        }),
-        helper.accessor('totpEnabled', {
-          header: 'Two-step',
-          cell: (info) => (info.getValue() ? 'On' : 'Off'),
-        }),
-        helper.accessor('lastLoginAt', {
-          header: 'Last sign-in',
-          cell: (info) => {
-            const value = info.getValue();
-            return value === null ? 'Never' : <DateTime value={value} />;
-          },
-        }),
-        // A reader (an auditor) gets no actions column.
-        ...(actions === null
-          ? []
-          : [
-              helper.display({
-                id: 'actions',
-                header: 'Actions',
-                cell: ({ row }) => {
-                  const user = row.original;
-                  return (
-                    <Stack direction="row" spacing={1}>
-                      <Button
-                        size="small"
-                        onClick={() => {
-                          actions.onEdit(user);
-                        }}
-                        aria-label={`Edit ${user.email}`}
-                      >
-                        Edit
-                      </Button>
-                      {/* Locking oneself out is never the intended action. */}
-                      {user.id === currentUserId ? null : (
-                        <Button
-                          size="small"
-                          color={user.disabled ? 'primary' : 'error'}
-                          onClick={() => {
-                            actions.onToggleDisabled(user);
-                          }}
-                          aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
-                        >
-                          {user.disabled ? 'Enable' : 'Disable'}
-                        </Button>
-                      )}
-                      {/* One's own password is changed under My account, with the current one. */}
-                      {user.id === currentUserId ? null : (
-                        <Button
-                          size="small"
-                          color="warning"
-                          sx={{ whiteSpace: 'nowrap' }}
-                          onClick={() => {
-                            actions.onResetPassword(user);
-                          }}
-                          aria-label={`Reset password of ${user.email}`}
-                        >
-                          Reset password
-                        </Button>
-                      )}
-                      {/* One's own two-step is reset by another administrator (the BFF refuses it). */}
-                      {user.totpEnabled && user.id !== currentUserId ? (
-                        <Button
-                          size="small"
-                          color="warning"
-                          onClick={() => {
-                            actions.onResetTotp(user);
-                          }}
-                          aria-label={`Reset two-step sign-in of ${user.email}`}
-                        >
-                          Reset two-step
-                        </Button>
-                      ) : null}
-                    </Stack>
-                  );
-                },
-              }),
-            ]),
-      ]),
-    [actions, currentUserId],
+    () => (phone ? phoneColumns : wideColumns)(actions, currentUserId),
+    [phone, actions, currentUserId],
   );
   const data = useMemo(() => [...users], [users]);
   const table = useTable({ features, columns, data, getRowId: (user) => user.id });

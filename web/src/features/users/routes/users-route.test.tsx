@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 
 async function usersTable() {
   return screen.findByRole('table', { name: 'Users' });
@@ -97,6 +98,74 @@ describe('users screen', () => {
     expect(within(fay).getByText('Disabled')).toBeInTheDocument();
     expect(within(fay).getByText('Never')).toBeInTheDocument();
     expect(within(fay).getByRole('button', { name: 'Enable fin@example.com' })).toBeInTheDocument();
+  });
+
+  it('when the screen is a phone’s (390 px), then each user is one cell: name and e-mail, roles, state, two-step and last sign-in, then the actions, nothing to the side; from 600 px the columns return', async () => {
+    const headers = (table: HTMLElement) =>
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    screenWidth(390);
+    const phone = renderApp('/users', new FakeBff());
+    let table = await usersTable();
+    // Six columns side by side (the actions alone some 400 px) scrolled sideways on a phone.
+    expect(headers(table)).toEqual(['User']);
+    const [sam, ...others] = within(rowOf(table, 'sam@example.com')).getAllByRole('cell');
+    expect(others).toHaveLength(0);
+    expect(sam).toHaveTextContent(/^Sam Supportsam@example\.comSupportActive/);
+    expect(sam).toHaveTextContent('Two-step sign-in on · last sign-in');
+    expect(sam!.querySelector('time')).not.toBeNull();
+    // The e-mail may break after its @, and the buttons onto more lines, so the cell stays narrow.
+    expect(within(sam!).getByText('sam@example.com').querySelector('wbr')).not.toBeNull();
+    for (const name of [
+      'Edit sam@example.com',
+      'Disable sam@example.com',
+      'Reset password of sam@example.com',
+      'Reset two-step sign-in of sam@example.com',
+    ])
+      expect(within(sam!).getByRole('button', { name })).toBeInTheDocument();
+    expect(
+      within(sam!).getByRole('button', { name: 'Edit sam@example.com' }).parentElement,
+    ).toHaveStyle({
+      flexWrap: 'wrap',
+    });
+    const fay = within(rowOf(table, 'fin@example.com')).getByRole('cell');
+    expect(fay).toHaveTextContent('Disabled');
+    expect(fay).toHaveTextContent('Two-step sign-in off · never signed in');
+    await phone.user.click(within(fay).getByRole('button', { name: 'Enable fin@example.com' }));
+    expect(await screen.findByRole('dialog', { name: 'Enable this user?' })).toBeInTheDocument();
+    phone.unmount();
+
+    screenWidth(600);
+    renderApp('/users', new FakeBff());
+    table = await usersTable();
+    expect(headers(table)).toEqual([
+      'User',
+      'Roles',
+      'Status',
+      'Two-step',
+      'Last sign-in',
+      'Actions',
+    ]);
+  });
+
+  it('when an auditor opens the screen on a phone, then each user is one cell with its state and no actions', async () => {
+    screenWidth(390);
+    renderApp(
+      '/users',
+      new FakeBff({
+        signedInAs: 'audrey@example.com',
+        users: [
+          makeUser({ email: 'audrey@example.com', roles: ['auditor'] }),
+          makeUser({ email: 'sam@example.com', roles: ['support'], passwordChangeRequired: true }),
+        ],
+      }),
+    );
+    const table = await usersTable();
+    const sam = within(rowOf(table, 'sam@example.com')).getByRole('cell');
+    expect(sam).toHaveTextContent(/^samsam@example\.comSupportActiveTemporary password/);
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(1);
+    expect(within(table).queryAllByRole('button')).toEqual([]);
   });
 
   it('when a user is created, then the shared schema is sent with the CSRF header and the list refreshes', async () => {
