@@ -212,13 +212,15 @@ describe('choose your password', () => {
     expect(app.bff.passwords.get('new@example.com')).toBe(TEMPORARY);
   });
 
-  it('when such a user opens an app page directly, then they are sent to choose a password first; signing out instead leads to sign-in', async () => {
+  it('when such a user opens an app page directly, then they are sent to choose a password first; signing out instead leads to sign-in, which says they signed out, as the user menu’s Sign out does', async () => {
     const app = renderApp('/users', withTemporaryUser('new@example.com'));
     await choosePasswordForm();
     expect(app.location()).toBe('/choose-password?next=%2Fusers');
     await app.user.click(screen.getByRole('button', { name: 'Sign out instead' }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeVisible();
-    expect(app.location()).toBe('/sign-in');
+    // A user who chose to sign out starts afresh: no `next`.
+    expect(app.location()).toBe('/sign-in?reason=signed-out');
+    expect(screen.getByRole('status')).toHaveTextContent('You signed out.');
     expect(app.bff.requestsTo('DELETE', '/api/session')).toHaveLength(1);
   });
 

@@ -27,6 +27,9 @@ function nextPath(raw: string | null): string {
   return next === null || next.startsWith(CHOOSE_PASSWORD_PATH) ? SCREENS.home.path : next;
 }
 
+/** Where "Sign out instead" leads: the sign-in page, saying "You signed out." */
+const SIGNED_OUT_PATH = '/sign-in?reason=signed-out';
+
 /** The sign-in page's frame, a little wider for the password rules. */
 function Frame({ children }: { children: ReactNode }) {
   return <AuthFrame maxWidth={480}>{children}</AuthFrame>;
@@ -52,7 +55,8 @@ export default function ChoosePasswordRoute() {
     mutationFn: signOut,
     onSuccess: async () => {
       endSession(client, 'signed-out');
-      await navigate('/sign-in', { replace: true });
+      // The sign-in page says the user signed out, as after Sign out in the app's user menu.
+      await navigate(SIGNED_OUT_PATH, { replace: true });
     },
   });
 
@@ -77,8 +81,11 @@ export default function ChoosePasswordRoute() {
   if (session.data === null) {
     const reason = client.getQueryData<SessionEndReason>(sessionKeys.ended);
     const query = new URLSearchParams();
+    // Reached first when the user signs out here (the session is gone before `navigate` runs),
+    // so it too says so. For the sign-in page's words only: the parameter grants nothing.
     if (reason !== 'signed-out') query.set('next', next);
-    if (reason === 'expired' || reason === 'disabled') query.set('reason', reason);
+    if (reason === 'expired' || reason === 'disabled' || reason === 'signed-out')
+      query.set('reason', reason);
     return <Navigate to={`/sign-in?${query.toString()}`} replace />;
   }
   // Chosen already (here, or in another tab): on to the page the user wanted.
