@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { windowCaption, windowStart } from './home-stats';
+import { labelledDays, windowCaption, windowStart } from './home-stats';
 
 describe('home windows', () => {
   // The browser's clock in New York (Node takes a new TZ at once), so that local and UTC days differ.
@@ -51,5 +51,24 @@ describe('home windows', () => {
     );
     expect(windowCaption(today, 1, now, 'UTC')).toBe('UTC day Nov 25');
     expect(windowCaption(today, 1, now, 'Europe/London')).toBe('UTC day Nov 25');
+  });
+
+  it('when a chart labels its days, then it names today and every day, every other day or whole weeks before it, no more labels than fit', () => {
+    const days = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        new Date(Date.UTC(2026, 10, 25 - (n - 1 - i))).toISOString().slice(0, 10),
+      );
+    const labelled = (n: number, fit: number) => [...labelledDays(days(n), fit)];
+    // 30 days: every week back from today, wherever the chart is (5, 6 or 10 labels fit).
+    const weekly = ['2026-10-28', '2026-11-04', '2026-11-11', '2026-11-18', '2026-11-25'];
+    expect(labelled(30, 5)).toEqual(weekly);
+    expect(labelled(30, 6)).toEqual(weekly);
+    expect(labelled(30, 10)).toEqual(weekly);
+    // 7 days: each day where 7 fit, else every other day.
+    expect(labelled(7, 10)).toEqual(days(7));
+    expect(labelled(7, 5)).toEqual(['2026-11-19', '2026-11-21', '2026-11-23', '2026-11-25']);
+    // 90 days: every two weeks where 10 fit, every four where 5 do.
+    expect(labelled(90, 10)).toHaveLength(7);
+    expect(labelled(90, 5)).toEqual(['2026-09-02', '2026-09-30', '2026-10-28', '2026-11-25']);
   });
 });

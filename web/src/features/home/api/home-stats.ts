@@ -156,6 +156,19 @@ function utcDays(fromIso: string, toIso: string): string[] {
   return days;
 }
 
+/** Days between two labelled days: every day, every other day, or whole weeks. */
+const LABEL_STEPS = [1, 2, 7, 14, 28] as const;
+
+/**
+ * The days a chart's x axis names: the latest (today) and every `step` days before it, the
+ * smallest step that gives at most `fit` labels (what the chart's width holds without crowding).
+ * Steps counted back from today read as a calendar ('every week') and keep today's bar named.
+ */
+export function labelledDays(days: readonly string[], fit: number): Set<string> {
+  const step = LABEL_STEPS.find((s) => Math.ceil(days.length / s) <= fit) ?? LABEL_STEPS[4];
+  return new Set(days.filter((_day, i) => (days.length - 1 - i) % step === 0));
+}
+
 /** One point per UTC day of the window (days without orders included) for one currency. */
 export function dailySeries(stats: StatsResponse, currency: string): DayPoint[] {
   return utcDays(stats.from, stats.to).map((day) => {

@@ -6,17 +6,48 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { BarChart } from '@mui/x-charts/BarChart';
 import type { StatsResponse } from '@paydesk/shared/api';
 import { useState } from 'react';
 import { formatCount, formatMoney, formatMoneyCompact } from '../../../lib/format';
 import { fromMinor } from '../../../lib/money';
-import { currenciesOf, dailySeries, type DayPoint } from '../api/home-stats';
+import { currenciesOf, dailySeries, labelledDays, type DayPoint } from '../api/home-stats';
 
 const dayLabel = (day: string) =>
   new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
     new Date(`${day}T00:00:00.000Z`),
   );
+
+/**
+ * How many day labels a chart's axis holds: a phone's (some 210 px of bars), two charts side by
+ * side from 1200 px (some 300 to 420 px each), one chart the screen wide between (600 to 830 px).
+ */
+function useLabelsThatFit(): number {
+  const theme = useTheme();
+  // noSsr: the first render already has the screen's labels (no reshuffle).
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const sideBySide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
+  return phone ? 5 : sideBySide ? 6 : 10;
+}
+
+/**
+ * The x axis of days: a tick and a label under the labelled days' bars only, chosen here rather
+ * than by the chart's own overlap check (which let a month's labels crowd edge to edge). The
+ * tooltip names every day.
+ */
+function dayAxis(days: string[], labelled: Set<string>) {
+  const shown = (day: string) => labelled.has(day);
+  return {
+    scaleType: 'band' as const,
+    data: days,
+    valueFormatter: dayLabel,
+    tickInterval: shown,
+    tickLabelInterval: shown,
+    tickPlacement: 'middle' as const,
+  };
+}
 
 /**
  * Axis ticks are integer minor units (the chart's scale); the text comes from decimal strings,
@@ -58,9 +89,11 @@ interface ChartProps {
   points: DayPoint[];
   currency: string;
   periodLabel: string;
+  /** the days the x axis names */
+  labelled: Set<string>;
 }
 
-function VolumeChart({ points, currency, periodLabel }: ChartProps) {
+function VolumeChart({ points, currency, periodLabel, labelled }: ChartProps) {
   const days = points.map((p) => p.day);
   const total = points.reduce((sum, p) => sum + BigInt(p.capturedMinor), 0n);
   return (
@@ -70,7 +103,7 @@ function VolumeChart({ points, currency, periodLabel }: ChartProps) {
     >
       <BarChart
         height={260}
-        xAxis={[{ scaleType: 'band', data: days, valueFormatter: dayLabel }]}
+        xAxis={[dayAxis(days, labelled)]}
         yAxis={[{ valueFormatter: tickMoney(currency), width: 80 }]}
         series={[
           {
@@ -96,7 +129,8 @@ function VolumeChart({ points, currency, periodLabel }: ChartProps) {
  * A count of orders, not money: the currency says which orders are counted (those placed in it),
  * never the unit, so the title does not read as an amount ('Orders per day, EUR' did).
  */
-function OrdersChart({ points, currency, periodLabel }: ChartProps) {
+function OrdersChart({ points, currency, periodLabel, labelled }: ChartProps) {
+  const days = points.map((p) => p.day);
   const orders = points.reduce((sum, p) => sum + p.count, 0);
   const approved = points.reduce((sum, p) => sum + p.approvedCount, 0);
   return (
@@ -106,7 +140,7 @@ function OrdersChart({ points, currency, periodLabel }: ChartProps) {
     >
       <BarChart
         height={260}
-        xAxis={[{ scaleType: 'band', data: points.map((p) => p.day), valueFormatter: dayLabel }]}
+        xAxis={[dayAxis(days, labelled)]}
         yAxis={[{ tickMinStep: 1, width: 48 }]}
         series={[
           { label: 'Approved', stack: 'orders', data: points.map((p) => p.approvedCount) },
@@ -133,8 +167,13 @@ export default function HomeCharts({
   const currencies = currenciesOf(stats);
   const [chosen, setChosen] = useState<string | null>(null);
   const currency = chosen !== null && currencies.includes(chosen) ? chosen : currencies[0];
+  const fit = useLabelsThatFit();
   if (currency === undefined) return null;
   const points = dailySeries(stats, currency);
+  const labelled = labelledDays(
+    points.map((p) => p.day),
+    fit,
+  );
   return (
     <Stack spacing={2}>
       {currencies.length > 1 ? (
@@ -156,8 +195,18 @@ export default function HomeCharts({
         </ToggleButtonGroup>
       ) : null}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
-        <VolumeChart points={points} currency={currency} periodLabel={periodLabel} />
-        <OrdersChart points={points} currency={currency} periodLabel={periodLabel} />
+        <VolumeChart
+          points={points}
+          currency={currency}
+          periodLabel={periodLabel}
+          labelled={labelled}
+        />
+        <OrdersChart
+          points={points}
+          currency={currency}
+          periodLabel={periodLabel}
+          labelled={labelled}
+        />
       </Box>
     </Stack>
   );

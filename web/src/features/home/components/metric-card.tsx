@@ -7,11 +7,14 @@ export function MetricCard({
   title,
   value,
   tone = 'normal',
+  describedBy,
   children,
 }: {
   title: string;
   value?: ReactNode;
   tone?: 'normal' | 'attention';
+  /** the id of words outside the card that explain it (said once for several cards) */
+  describedBy?: string;
   children?: ReactNode;
 }) {
   const id = `metric-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
@@ -19,6 +22,7 @@ export function MetricCard({
     <Paper
       component="section"
       aria-labelledby={id}
+      aria-describedby={describedBy}
       variant="outlined"
       sx={{
         p: 2,

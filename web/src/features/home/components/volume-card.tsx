@@ -5,9 +5,14 @@ import { formatCount, formatMoney } from '../../../lib/format';
 import type { CurrencyTotal } from '../api/home-stats';
 import { MetricCard } from './metric-card';
 
-/** What the captured volume is, in words (the schema's definition). */
+/**
+ * What the captured volume is, in words (the schema's definition): said once under the cards it
+ * explains, which name it as their description (`describedBy`); repeated in each card, the same
+ * long text stood twice side by side. It names what it defines, as it follows the returns card
+ * too (and, on a phone, comes after it).
+ */
 export const CAPTURED_NOTE =
-  'Money taken from customers, counted when it was taken: sales and rebills on approval, preauths on capture (holds authorized earlier included), for the captured part. Voids, uncaptured holds and payouts are not included; returns are not deducted. Orders and the approval rate are of the customers’ orders placed in the period: payouts and payout checks are not counted.';
+  'Captured means money taken from customers, counted when it was taken: sales and rebills on approval, preauths on capture (holds authorized earlier included), for the captured part. Voids, uncaptured holds and payouts are not included; returns are not deducted. Orders and the approval rate are of the customers’ orders placed in the period: payouts and payout checks are not counted.';
 
 /** The orders placed in the window of one currency (none: only money taken on earlier orders). */
 export function ordersText(count: number, approvedCount: number): string {
@@ -40,14 +45,17 @@ export function VolumeCard({
   title,
   covers,
   stats,
+  describedBy,
 }: {
   title: string;
   covers: string;
   stats: StatsResponse;
+  /** the id of the words that say what is counted (CAPTURED_NOTE, shown once for the cards) */
+  describedBy?: string;
 }) {
   const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
   return (
-    <MetricCard title={title}>
+    <MetricCard title={title} describedBy={describedBy}>
       <WindowLine text={covers} />
       {stats.volumes.length === 0 ? (
         <Typography sx={{ mt: 1 }} color="text.secondary">
@@ -70,11 +78,6 @@ export function VolumeCard({
             </Box>
           ))}
         </Box>
-      )}
-      {stats.volumes.length === 0 ? null : (
-        <Typography variant="caption" component="p" color="text.secondary" sx={{ mt: 1 }}>
-          {CAPTURED_NOTE}
-        </Typography>
       )}
       <Typography variant="body2" sx={{ mt: 1 }}>
         Approval rate <strong>{formatRate(stats.approvalRate)}</strong> · {formatCount(orders)}{' '}

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 import { windowCaption, windowStart } from '../api/home-stats';
 import { CAPTURED_NOTE } from '../components/volume-card';
 
@@ -101,9 +102,17 @@ describe('home screen', () => {
     const today = section('Today');
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
     expect(within(today).getByText('captured · 2 orders placed, 1 approved')).toBeInTheDocument();
-    expect(within(today).getByText(CAPTURED_NOTE)).toBeInTheDocument();
     expect(today).toHaveTextContent('Approval rate 50%');
     const period = section('Last 30 days');
+    // What "captured" counts is said once, under both cards, and is each card's description: in
+    // each card, the same long text stood twice side by side.
+    const [note, ...again] = screen.getAllByText(CAPTURED_NOTE);
+    expect(again).toHaveLength(0);
+    expect(section('Captured volume')).toContainElement(note!);
+    expect(today).not.toContainElement(note!);
+    expect(period).not.toContainElement(note!);
+    expect(today).toHaveAccessibleDescription(CAPTURED_NOTE);
+    expect(period).toHaveAccessibleDescription(CAPTURED_NOTE);
     expect(within(period).getByText('$13.50')).toBeInTheDocument();
     expect(within(period).getByText('captured · 3 orders placed, 1 approved')).toBeInTheDocument();
     expect(period).toHaveTextContent('Approval rate 66.7%');
@@ -316,6 +325,51 @@ describe('home screen', () => {
       await screen.findByRole('region', { name: 'Orders per day (USD orders)' }),
     ).toHaveTextContent('1 of 1 USD order approved, last 30 days.');
     expect(screen.queryByRole('region', { name: /^Orders per day, / })).toBeNull();
+  });
+
+  it('when the charts show 30 days, then the day axis names today and every 7th day before it, five labels at 1440, 1024 and 390 px; 7 days on a phone, every other day', async () => {
+    const dayLabel = (daysBack: number) => {
+      const now = new Date();
+      const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysBack);
+      return new Intl.DateTimeFormat(undefined, {
+        day: 'numeric',
+        month: 'short',
+        timeZone: 'UTC',
+      }).format(new Date(day));
+    };
+    /**
+     * The orders chart's x axis: its tick labels and how many tick marks it has. (jsdom lays the
+     * charts out 100 px wide, which leaves the volume chart, with its wider money axis, no room
+     * for bars or ticks; both charts label their days alike.)
+     */
+    const axis = () => {
+      const chart = screen.getByRole('region', { name: 'Orders per day (EUR orders)' });
+      const x = chart.querySelector('.MuiChartsAxis-directionX');
+      return {
+        labels: [...(x?.querySelectorAll('.MuiChartsAxis-tickLabel') ?? [])].map(
+          (label) => label.textContent,
+        ),
+        ticks: x?.querySelectorAll('.MuiChartsAxis-tick').length,
+      };
+    };
+    const weekly = { labels: [28, 21, 14, 7, 0].map(dayLabel), ticks: 5 };
+    for (const width of [1440, 1024, 390]) {
+      screenWidth(width);
+      const app = renderApp('/', bffAs(['support']));
+      await screen.findByRole('region', { name: 'Orders per day (EUR orders)' });
+      // All 30 days' labels, or as many as fit edge to edge, ran into each other.
+      await waitFor(() => {
+        expect(axis()).toEqual(weekly);
+      });
+      if (width === 390) {
+        await app.user.click(screen.getByRole('button', { name: '7 days' }));
+        const everyOther = { labels: [6, 4, 2, 0].map(dayLabel), ticks: 4 };
+        await waitFor(() => {
+          expect(axis()).toEqual(everyOther);
+        });
+      }
+      app.unmount();
+    }
   });
 
   it('when there are no orders, then the empty state says so and nothing needs attention', async () => {

@@ -5,7 +5,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useId, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
@@ -30,7 +30,7 @@ import {
 } from '../api/home-stats';
 import { AttentionCards } from '../components/attention-cards';
 import { Shortcuts } from '../components/shortcuts';
-import { ReturnsCard, VolumeCard } from '../components/volume-card';
+import { CAPTURED_NOTE, ReturnsCard, VolumeCard } from '../components/volume-card';
 
 const HomeCharts = lazy(() => import('../components/home-charts'));
 
@@ -71,6 +71,7 @@ function Dashboard() {
     void client.invalidateQueries({ queryKey: homeKeys.stats }, { cancelRefetch: false });
   }, [client]);
   const live = useTransactionEvents(refresh);
+  const capturedNoteId = useId();
   // Payouts prepared or decided elsewhere move the approval count.
   usePayoutEvents();
 
@@ -128,6 +129,7 @@ function Dashboard() {
   }
 
   const stats = periodStats.data;
+  const capturedNote = stats.volumes.length > 0 || today.data.volumes.length > 0;
   const pendingCard = pending.isSuccess
     ? {
         count: pending.data.items.length,
@@ -153,11 +155,17 @@ function Dashboard() {
         </Section>
         <Section title="Captured volume">
           <Box sx={grid}>
-            <VolumeCard title="Today" covers={windowCaption(todayFrom, 1)} stats={today.data} />
+            <VolumeCard
+              title="Today"
+              covers={windowCaption(todayFrom, 1)}
+              stats={today.data}
+              describedBy={capturedNote ? capturedNoteId : undefined}
+            />
             <VolumeCard
               title={periodLabel}
               covers={windowCaption(periodFrom, days)}
               stats={stats}
+              describedBy={capturedNote ? capturedNoteId : undefined}
             />
             <ReturnsCard
               title={`Returns, ${periodLabel.toLowerCase()}`}
@@ -165,6 +173,18 @@ function Dashboard() {
               totals={returnTotals(stats)}
             />
           </Box>
+          {/* Once for both captured cards (the period's has money whenever today's has). */}
+          {capturedNote ? (
+            <Typography
+              id={capturedNoteId}
+              variant="caption"
+              component="p"
+              color="text.secondary"
+              sx={{ mt: 1.5, maxWidth: '100ch' }}
+            >
+              {CAPTURED_NOTE}
+            </Typography>
+          ) : null}
         </Section>
         <Section title="Trends">
           {stats.volumes.length === 0 ? (
