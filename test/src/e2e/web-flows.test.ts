@@ -159,9 +159,10 @@ describe.skipIf(chromiumPath === undefined)(
       await page.getByRole('table', { name: 'Transactions' }).waitFor();
       // On a 1366 px screen the list fits: no column is cut off behind a sideways scroll.
       expect(await sidewaysOverflow(page, 'Transactions')).toBe(0);
-      // So it does on a 1280 px laptop (the type and endpoint under the amount) and on a 1024 px
-      // screen, where the navigation opens from the menu button instead of taking 232 px.
-      for (const width of [1280, 1024]) {
+      // So it does on a 1280 px laptop (the type and endpoint under the amount), on a 1024 px
+      // screen, where the navigation opens from the menu button instead of taking 232 px, and on an
+      // 800 px tablet (the status under the order, the card under the customer).
+      for (const width of [1280, 1024, 800]) {
         await page.setViewportSize({ width, height: 900 });
         await page.getByRole('table', { name: 'Transactions' }).waitFor();
         expect(await sidewaysOverflow(page, 'Transactions'), `at ${String(width)} px`).toBe(0);

@@ -189,6 +189,27 @@ describe('the transactions table', () => {
     const amount = within(laptopRow!).getAllByRole('cell')[3];
     expect(amount).toHaveTextContent(/^\$80\.00PreauthEndpoint 1002$/);
     cleanup();
+    // A tablet (800 px): the status under the order and the card under the customer as well; as
+    // columns of their own, the customer ended some 160 px off the screen.
+    screenWidth(800);
+    const [tabletRow] = renderTable([
+      row(2, {
+        type: 'preauth',
+        stage: 'authorized',
+        customerEmail: 'buyer@example.com',
+        card: { bin: '411111', lastFour: '1111', brand: 'VISA', masked: '411111******1111' },
+      }),
+    ]);
+    expect(headers()).toEqual(['Created', 'Order and status', 'Amount', 'Customer and card']);
+    const [, order, , customer] = within(tabletRow!).getAllByRole('cell');
+    expect(within(order!).getByRole('link', { name: 'Order 900002' })).toBeInTheDocument();
+    expect(within(order!).getByText('Held')).toBeInTheDocument();
+    expect(customer).toHaveTextContent(/^buyer@example\.com411111\*{6}1111 · VISA$/);
+    cleanup();
+    screenWidth(900);
+    renderTable([row(1)]);
+    expect(headers()).toEqual(['Created', 'Order', 'Status', 'Amount', 'Card', 'Customer']);
+    cleanup();
     screenWidth(1536);
     renderTable([row(1)]);
     expect(headers()).toEqual([
