@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { StatsResponse } from '@paydesk/shared/api';
+import { FINAL_STATUSES } from '@paydesk/shared/domain';
 import { formatCount, formatMoney } from '../../../lib/format';
 import type { CurrencyTotal } from '../api/home-stats';
 import { MetricCard } from './metric-card';
@@ -18,6 +19,19 @@ export const CAPTURED_NOTE =
 export function ordersText(count: number, approvedCount: number): string {
   if (count === 0) return 'no orders placed';
   return `${formatCount(count)} ${count === 1 ? 'order' : 'orders'} placed, ${formatCount(approvedCount)} approved`;
+}
+
+/**
+ * What the approval rate is of: the orders with a final status (approved, declined, error,
+ * filtered), as the BFF counts it. While some are still processing, that is fewer than the orders
+ * placed, and saying only '14 orders placed' beside 10 approved and 76.9% did not add up.
+ */
+export function approvalBasisText(placed: number, byStatus: Record<string, number>): string {
+  const decided = FINAL_STATUSES.reduce((sum, s) => sum + (byStatus[s] ?? 0), 0);
+  const placedText = `${formatCount(placed)} ${placed === 1 ? 'order' : 'orders'} placed`;
+  const open = placed - decided;
+  if (open <= 0) return ` · ${placedText}`;
+  return ` of the ${formatCount(decided)} decided · ${placedText}, ${formatCount(open)} still processing`;
 }
 
 export function formatRate(rate: number | null): string {
@@ -80,8 +94,8 @@ export function VolumeCard({
         </Box>
       )}
       <Typography variant="body2" sx={{ mt: 1 }}>
-        Approval rate <strong>{formatRate(stats.approvalRate)}</strong> · {formatCount(orders)}{' '}
-        {orders === 1 ? 'order' : 'orders'} placed
+        Approval rate <strong>{formatRate(stats.approvalRate)}</strong>
+        {approvalBasisText(orders, stats.byStatus)}
       </Typography>
     </MetricCard>
   );

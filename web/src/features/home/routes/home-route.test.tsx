@@ -102,7 +102,7 @@ describe('home screen', () => {
     const today = section('Today');
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
     expect(within(today).getByText('captured · 2 orders placed, 1 approved')).toBeInTheDocument();
-    expect(today).toHaveTextContent('Approval rate 50%');
+    expect(today).toHaveTextContent('Approval rate 50% · 2 orders placed');
     const period = section('Last 30 days');
     // What "captured" counts is said once, under both cards, and is each card's description: in
     // each card, the same long text stood twice side by side.
@@ -115,8 +115,10 @@ describe('home screen', () => {
     expect(period).toHaveAccessibleDescription(CAPTURED_NOTE);
     expect(within(period).getByText('$13.50')).toBeInTheDocument();
     expect(within(period).getByText('captured · 3 orders placed, 1 approved')).toBeInTheDocument();
-    expect(period).toHaveTextContent('Approval rate 66.7%');
-    expect(period).toHaveTextContent('4 orders placed');
+    // The rate is of the decided orders: with one still processing, said so, so the figures add up.
+    expect(period).toHaveTextContent(
+      'Approval rate 66.7% of the 3 decided · 4 orders placed, 1 still processing',
+    );
     const returns = section('Returns, last 30 days');
     expect(within(returns).getByText('$1.00')).toBeInTheDocument();
     expect(returns).toHaveTextContent('1 return');
