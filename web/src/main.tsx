@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/routes';
+import { followSignOutsElsewhere } from './features/auth/api/session';
 import { reloadOnStaleChunks } from './features/shell/stale-build';
 
 const container = document.getElementById('root');
@@ -13,6 +14,8 @@ if (!container) throw new Error('index.html has no #root element');
 reloadOnStaleChunks();
 
 const queryClient = createQueryClient();
+// A sign-out in another tab of this browser signs this one out at once.
+followSignOutsElsewhere(queryClient);
 
 createRoot(container).render(
   <StrictMode>

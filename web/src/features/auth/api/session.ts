@@ -107,6 +107,52 @@ export function endSession(client: QueryClient, reason: SessionEndReason): void 
 }
 
 /**
+ * The user signed out: the session is forgotten with everything loaded under it (only what says the
+ * session ended stays), and the guard sends them to the sign-in page, which says they signed out.
+ */
+export function forgetSignedOutSession(client: QueryClient): void {
+  endSession(client, 'signed-out');
+  client.removeQueries({
+    predicate: (query) =>
+      query.queryKey[0] !== sessionKeys.current[0] && query.queryKey[0] !== sessionKeys.ended[0],
+  });
+}
+
+/** What this browser's tabs say to each other about the session (one cookie, shared by all). */
+const SESSION_CHANNEL = 'paydesk-session';
+const SIGNED_OUT = 'signed-out';
+
+/**
+ * Tells this browser's other tabs that the user signed out here. The cookie is gone for them too,
+ * but until their next request they went on showing customers' data (with a green Live chip) for
+ * up to 20 seconds.
+ */
+export function announceSignOut(): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(SESSION_CHANNEL);
+  channel.postMessage(SIGNED_OUT);
+  channel.close();
+}
+
+/**
+ * Follows sign-outs in this browser's other tabs: a tab with a session forgets it at once, as if
+ * the user had signed out in it. Returns what stops following.
+ */
+export function followSignOutsElsewhere(client: QueryClient): () => void {
+  if (typeof BroadcastChannel === 'undefined') return () => undefined;
+  const channel = new BroadcastChannel(SESSION_CHANNEL);
+  channel.onmessage = (event: MessageEvent) => {
+    if (event.data !== SIGNED_OUT) return;
+    if (!client.getQueryData<SessionResponse | null>(sessionKeys.current)) return;
+    // The screens unmount on the way to sign-in, and the live-event stream closes with them.
+    forgetSignedOutSession(client);
+  };
+  return () => {
+    channel.close();
+  };
+}
+
+/**
  * The user whose session lapsed signed in again (`reply`): the page they were on carries on. What
  * it could not load meanwhile is asked for again; nothing it sent is sent again by itself (a
  * dialog keeps its Idempotency-Key, so pressing its button again is safe).

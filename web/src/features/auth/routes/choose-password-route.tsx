@@ -11,8 +11,9 @@ import { ErrorState, LoadingState } from '../../../components/page-states';
 import { describeError } from '../../../lib/api-client';
 import { safeNextPath, SCREENS } from '../../shell/navigation';
 import {
+  announceSignOut,
   CHOOSE_PASSWORD_PATH,
-  endSession,
+  forgetSignedOutSession,
   sessionKeys,
   sessionQueryOptions,
   signOut,
@@ -54,7 +55,8 @@ export default function ChoosePasswordRoute() {
   const signOutMutation = useMutation({
     mutationFn: signOut,
     onSuccess: async () => {
-      endSession(client, 'signed-out');
+      forgetSignedOutSession(client);
+      announceSignOut();
       // The sign-in page says the user signed out, as after Sign out in the app's user menu.
       await navigate(SIGNED_OUT_PATH, { replace: true });
     },

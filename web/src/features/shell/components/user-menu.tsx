@@ -10,7 +10,7 @@ import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useNotify } from '../../../components/notifier';
 import { describeError } from '../../../lib/api-client';
-import { endSession, signOut } from '../../auth/api/session';
+import { announceSignOut, forgetSignedOutSession, signOut } from '../../auth/api/session';
 import { useSession } from '../../auth/components/session-context';
 
 export function UserMenu() {
@@ -28,11 +28,8 @@ export function UserMenu() {
     mutationFn: signOut,
     onSuccess: async () => {
       close();
-      endSession(client, 'signed-out');
-      client.removeQueries({
-        predicate: (query) =>
-          query.queryKey[0] !== 'session' && query.queryKey[0] !== 'session-ended',
-      });
+      forgetSignedOutSession(client);
+      announceSignOut();
       // The sign-in page says the user signed out (its only use of the reason).
       await navigate('/sign-in?reason=signed-out', { replace: true });
     },
