@@ -5,13 +5,7 @@
 // `status`; nothing here ever sends a money-moving request twice.
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import {
-  decideCapture,
-  decideCardRef,
-  decideVoid,
-  type Decision,
-  type OrderFacts,
-} from '@paydesk/shared/domain';
+import { decideCapture, decideVoid, type Decision, type OrderFacts } from '@paydesk/shared/domain';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
   CaptureBody,
@@ -46,8 +40,10 @@ import {
   allowedActions,
   busyOperation,
   decideRefund,
+  decideStoredCard,
   factsOf,
   NOTHING_CAPTURED,
+  PAYEE_CARD,
 } from './records.js';
 import { gatewayOrderId } from './rebills.js';
 import type { ActorInfo } from './transactions.js';
@@ -83,7 +79,7 @@ const CAP_REASONS = [
 ];
 
 /** Refusals whose reason is a whole sentence of its own: the message says it as it is. */
-const SENTENCE_REASONS = new Set([NOTHING_CAPTURED]);
+const SENTENCE_REASONS = new Set([NOTHING_CAPTURED, PAYEE_CARD]);
 
 function refusal(
   decision: Decision<unknown>,
@@ -222,7 +218,7 @@ export class OperationsService {
     audit?: AttemptAudit,
   ): Promise<OperationResult> {
     return this.run(id, actor, key, audit, 'create-card-ref', (row, facts) => {
-      const d = decideCardRef(facts);
+      const d = decideStoredCard(facts);
       if (!d.ok) return { refused: refusal(d, 'create-card-ref', row, 0n) };
       if (row.card_ref_id !== null) {
         return {

@@ -222,6 +222,10 @@ export function busyOperation(
 export const NOTHING_CAPTURED =
   'Nothing was captured, so there is no money to return: void the hold to release it';
 
+/** Why Paydesk refuses a card reference on a payout (`decideStoredCard`). */
+export const PAYEE_CARD =
+  'The card of a payout is the payee’s, not a customer’s: Paydesk makes no reference to charge it';
+
 /**
  * A return as Paydesk offers and sends it: one that gives captured money back. The gateway also
  * takes a return on an uncaptured preauth, where it cancels the hold (design §4) and gives nothing
@@ -233,6 +237,18 @@ export function decideRefund(facts: OrderFacts, amountMinor?: bigint): Decision<
   if (whole.ok && whole.value.kind === 'cancel-hold')
     return { ok: false, reason: NOTHING_CAPTURED };
   return amountMinor === undefined ? whole : decideReturn(facts, amountMinor);
+}
+
+/**
+ * A card reference as Paydesk offers and makes it: only from an order whose card the customer
+ * agreed to have charged or verified. The gateway also makes one from a payout's card (design §4:
+ * any final approved order with card data), but that card is a payee's, who never agreed to be
+ * charged: a reference to it would let finance rebill someone Paydesk only ever paid.
+ */
+export function decideStoredCard(facts: OrderFacts): Decision {
+  if (facts.kind === 'payout' || facts.kind === 'pan-eligibility')
+    return { ok: false, reason: PAYEE_CARD };
+  return decideCardRef(facts);
 }
 
 /** Which follow-ups the rules allow now; none that the order is busy for (`busyOperation`). */
@@ -247,7 +263,7 @@ export function allowedActions(
   if (free('capture') && decideCapture(facts).ok) actions.push('capture');
   if (free('return') && decideRefund(facts).ok) actions.push('return');
   if (free('void') && decideVoid(facts).ok) actions.push('void');
-  if (free('card-ref') && decideCardRef(facts).ok && row.card_ref_id === null)
+  if (free('card-ref') && decideStoredCard(facts).ok && row.card_ref_id === null)
     actions.push('card-ref');
   return actions;
 }

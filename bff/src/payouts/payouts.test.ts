@@ -7,6 +7,7 @@ import {
   PayoutDetailSchema,
   PayoutListSchema,
   PayoutResultSchema,
+  TransactionDetailSchema,
   type ErrorEnvelope,
   type Payout,
   type PayoutCreateInput,
@@ -242,6 +243,37 @@ for (const variant of DB_VARIANTS) {
         await sandbox.control(`/sandbox/callbacks?orderid=${payout.orderid ?? ''}`)
       ).json as { callbacks: { url: string; state: string }[] };
       expect(callbacks.callbacks.map((c) => c.state)).toEqual(['delivered']);
+    });
+
+    it('when a card payout was paid, then its order offers no card reference and one asked for is refused (409), never sent, audited as refused: the card is the payee’s', async () => {
+      const payout = await prepare(payoutBody(TEST_CARD));
+      const approved = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
+      expect(approved.status, approved.text).toBe(200);
+      expect(await settleFinal(payout.id)).toBe('approved');
+      const order = await payDb(bff.db)
+        .selectFrom('transactions')
+        .select('id')
+        .where('orderid', '=', payout.orderid ?? '')
+        .executeTakeFirstOrThrow();
+      const detail = TransactionDetailSchema.parse(
+        (await keep(finance.get(`/api/transactions/${order.id}`))).json,
+      );
+      expect(detail).toMatchObject({ type: 'payout', status: 'approved' });
+      expect(detail.card).not.toBeNull();
+      expect(detail.allowedActions).not.toContain('card-ref');
+
+      const refused = await keep(post(finance, `/api/transactions/${order.id}/card-ref`, {}));
+      expect(refused.status, refused.text).toBe(409);
+      expect((refused.json as ErrorEnvelope).error).toMatchObject({
+        code: 'INVALID_STATE',
+        message:
+          'The card of a payout is the payee’s, not a customer’s: Paydesk makes no reference to charge it.',
+      });
+      const atGateway = await sandbox.order(payout.orderid ?? '');
+      expect(atGateway.operations.map((o) => o.type)).not.toContain('create-card-ref');
+      expect(
+        (await auditRows('transaction.card_ref', `transaction:${order.id}`)).map((r) => r.outcome),
+      ).toEqual(['refused']);
     });
 
     it('when two ops users approve the same payout at once, then payout-pay reaches the gateway once and the other gets 409', async () => {
