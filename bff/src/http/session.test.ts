@@ -4,6 +4,7 @@ import {
   SessionResponseSchema,
   TotpConfirmResponseSchema,
   TotpEnrolResponseSchema,
+  type ErrorEnvelope,
 } from '@paydesk/shared/api';
 import { openDatabase } from '../db/connect.js';
 import { AppError } from '../errors.js';
@@ -465,6 +466,63 @@ for (const variant of DB_VARIANTS) {
         other.cookies.set(name, f);
         expect(errorCode(await other.get('/api/session'))).toBe('UNAUTHENTICATED');
       }
+    });
+
+    it('when a right code is used again within its 30 seconds, then TOTP_INVALID says it was already used (rule already_used), audited so; a wrong code says wrong; with a wrong password neither is said', async () => {
+      const email = 'totp-reuse@paydesk.test';
+      const password = `password-for-${email}`;
+      const user = await t.userWithRoles(['support'], email);
+      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      const epoch = () => Math.floor(t.clock.now() / 1000);
+      const code1 = await generate({ secret: enrol.secret, epoch: epoch() });
+      expect((await user.post('/api/session/totp/confirm', { code: code1 })).status).toBe(200);
+      t.clock.advance(30_000);
+      const code2 = await generate({ secret: enrol.secret, epoch: epoch() });
+      expect((await t.client().login(email, password, code2)).status).toBe(200);
+
+      const reused = await t.client().login(email, password, code2);
+      expect(reused.status).toBe(401);
+      expect((reused.json as ErrorEnvelope).error).toMatchObject({
+        code: 'TOTP_INVALID',
+        message: 'this code was already used: wait for the next code in your app',
+        details: {
+          fields: [
+            {
+              path: 'totp',
+              rule: 'already_used',
+              message: 'this code was already used: wait for the next code in your app',
+            },
+          ],
+        },
+      });
+      const wrongCode = code2 === '000000' ? '111111' : '000000';
+      const wrong = await t.client().login(email, password, wrongCode);
+      expect((wrong.json as ErrorEnvelope).error).toMatchObject({
+        code: 'TOTP_INVALID',
+        details: { fields: [{ path: 'totp', rule: 'totp' }] },
+      });
+      // Whoever lacks the password learns nothing of the code.
+      const guess = await t.client().login(email, 'not the password at all', code2);
+      expect((guess.json as ErrorEnvelope).error.code).toBe('INVALID_CREDENTIALS');
+      expect((guess.json as ErrorEnvelope).error.details).toBeUndefined();
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'error_code', 'summary'])
+        .where('action', '=', 'session.login')
+        .where('target', '=', `account:${email}`)
+        .where('outcome', '=', 'refused')
+        .orderBy('seq')
+        .execute();
+      expect(
+        rows.map((r) => [
+          r.error_code,
+          (JSON.parse(r.summary) as { invalid?: unknown }).invalid ?? null,
+        ]),
+      ).toEqual([
+        ['TOTP_INVALID', ['totp: already_used']],
+        ['TOTP_INVALID', ['totp: totp']],
+        ['INVALID_CREDENTIALS', null],
+      ]);
     });
 
     it('when a user enrols TOTP, then login needs a code, each code works once, and recovery codes work once', async () => {

@@ -16,6 +16,13 @@ import {
   type TestClient,
 } from '../test-support/harness.js';
 import type { Db } from '../db/connect.js';
+import { toUser } from '../services/users.js';
+import type { UsersTable } from '../db/schema.js';
+
+const toUserOf = (row: UsersTable | undefined): User => {
+  if (row === undefined) throw new Error('no such user');
+  return toUser(row);
+};
 
 let refusals = 0;
 /**
@@ -224,38 +231,6 @@ for (const variant of DB_VARIANTS) {
       ).toBe('NOT_FOUND');
     });
 
-    it('when the last active admin would lose admin or be disabled, then 409 LAST_ADMIN', async () => {
-      const me = UserSchema.parse(
-        ((await admin.get('/api/session')).json as { user: unknown }).user,
-      );
-      expect(errorCode(await admin.patch(`/api/users/${me.id}`, { roles: ['auditor'] }))).toBe(
-        'LAST_ADMIN',
-      );
-      expect(
-        errorCode(await admin.patch(`/api/users/${me.id}`, { disabled: true, reason: 'test' })),
-      ).toBe('LAST_ADMIN');
-      const second = UserSchema.parse(
-        (
-          await admin.post('/api/users', {
-            email: 'admin2@paydesk.test',
-            name: 'A2',
-            password: 'second admin lantern',
-            roles: ['admin'],
-          })
-        ).json,
-      );
-      expect(second.roles).toEqual(['admin']);
-      const res = await admin.patch(`/api/users/${second.id}`, { disabled: true, reason: 'test' });
-      expect(res.status).toBe(200);
-      expect(UserSchema.parse(res.json).disabled).toBe(true);
-      const refused = await t.db.k
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('error_code', '=', 'LAST_ADMIN')
-        .execute();
-      expect(refused).toHaveLength(2);
-    });
-
     /** A new user, signed in: their client and their account as the session shows it. */
     const member = async (roles: User['roles']) => {
       const client = await t.userWithRoles(roles);
@@ -272,6 +247,137 @@ for (const variant of DB_VARIANTS) {
         .execute();
     const outcomes = async (action: string, id: string) =>
       (await auditRows(action, id)).map((r) => [r.outcome, r.error_code]);
+
+    it('when an admin removes their own Administrator role or disables themselves, then 409 names the field and why, audited as refused, and nothing changes; their name and other roles they may change', async () => {
+      const { client: self, user: me } = await member(['admin']);
+      const demote = await self.patch(`/api/users/${me.id}`, { roles: ['auditor'] });
+      expect(demote.status, demote.text).toBe(409);
+      expect((demote.json as ErrorEnvelope).error).toMatchObject({
+        code: 'CONFLICT',
+        message: 'you cannot remove your own Administrator role: ask another administrator',
+        details: {
+          fields: [
+            {
+              path: 'roles',
+              rule: 'keeps_own_admin',
+              message: 'you cannot remove your own Administrator role: ask another administrator',
+            },
+          ],
+        },
+      });
+      const disable = await self.patch(`/api/users/${me.id}`, {
+        disabled: true,
+        reason: 'leaving',
+      });
+      expect(disable.status, disable.text).toBe(409);
+      expect((disable.json as ErrorEnvelope).error.details?.fields).toEqual([
+        {
+          path: 'disabled',
+          rule: 'not_self',
+          message: 'you cannot disable your own account: ask another administrator',
+        },
+      ]);
+      expect(toUserOf(await t.services.users.byId(me.id))).toMatchObject({
+        roles: ['admin'],
+        disabled: false,
+      });
+      expect((await self.get('/api/users')).status).toBe(200);
+      const refused = await auditRows('user.update', me.id);
+      expect(
+        refused.map((r) => [r.outcome, r.error_code, r.actor_id, JSON.parse(r.summary) as unknown]),
+      ).toEqual([
+        [
+          'refused',
+          'CONFLICT',
+          me.id,
+          { change: { roles: ['auditor'] }, invalid: ['roles: keeps_own_admin'] },
+        ],
+        [
+          'refused',
+          'CONFLICT',
+          me.id,
+          { change: { disabled: true }, reason: 'leaving', invalid: ['disabled: not_self'] },
+        ],
+      ]);
+
+      // Their name and another role, keeping Administrator: saved.
+      const renamed = await self.patch(`/api/users/${me.id}`, {
+        name: 'Renamed Admin',
+        roles: ['admin', 'auditor'],
+      });
+      expect(renamed.status, renamed.text).toBe(200);
+      expect(UserSchema.parse(renamed.json)).toMatchObject({
+        name: 'Renamed Admin',
+        roles: ['admin', 'auditor'],
+      });
+      // Another administrator may take the role.
+      const byOther = await admin.patch(`/api/users/${me.id}`, { roles: ['auditor'] });
+      expect(byOther.status, byOther.text).toBe(200);
+      expect(UserSchema.parse(byOther.json).roles).toEqual(['auditor']);
+    });
+
+    it('when the last active admin would lose admin or be disabled, by anyone, then 409 LAST_ADMIN and nothing changes', async () => {
+      const { user: me } = SessionResponseSchema.parse((await admin.get('/api/session')).json);
+      // Other admins, disabled: the signed-in one is the last active.
+      const others = await t.db.k
+        .selectFrom('users')
+        .select('id')
+        .where('id', '!=', me.id)
+        .where('disabled_at', 'is', null)
+        .where('roles', 'like', '%admin%')
+        .execute();
+      for (const other of others) {
+        expect(
+          (await admin.patch(`/api/users/${other.id}`, { disabled: true, reason: 'test' })).status,
+        ).toBe(200);
+      }
+      // Only another administrator may do it through the API (one's own is refused first); the
+      // service is asked as one would be by another account, as two concurrent changes can.
+      const { user: bystander } = await member(['support']);
+      const entry = (err: string) => ({
+        actorId: bystander.id,
+        actorEmail: bystander.email,
+        actorRoles: ['support' as const],
+        action: 'user.update',
+        target: `user:${me.id}`,
+        summary: { test: err },
+        outcome: 'success' as const,
+        errorCode: null,
+        requestId: null,
+        ip: null,
+        userAgent: null,
+      });
+      for (const patch of [{ roles: ['auditor' as const] }, { disabled: true, reason: 'test' }]) {
+        await expect(
+          t.services.users.update(me.id, patch, bystander.id, () => entry('x')),
+        ).rejects.toMatchObject({ code: 'LAST_ADMIN', status: 409 });
+      }
+      expect(toUserOf(await t.services.users.byId(me.id))).toMatchObject({
+        roles: ['admin', 'auditor'],
+        disabled: false,
+      });
+      // Through the API, the admin's own is refused as their own (the clearer reason).
+      expect(errorCode(await admin.patch(`/api/users/${me.id}`, { roles: ['auditor'] }))).toBe(
+        'CONFLICT',
+      );
+      const second = UserSchema.parse(
+        (
+          await admin.post('/api/users', {
+            email: 'admin2@paydesk.test',
+            name: 'A2',
+            password: 'second admin lantern',
+            roles: ['admin'],
+          })
+        ).json,
+      );
+      const res = await admin.patch(`/api/users/${second.id}`, { disabled: true, reason: 'test' });
+      expect(res.status).toBe(200);
+      expect(UserSchema.parse(res.json).disabled).toBe(true);
+      // Re-enable the others, for the tests after this one.
+      for (const other of others) {
+        await admin.patch(`/api/users/${other.id}`, { disabled: false, reason: 'test done' });
+      }
+    });
 
     it('when an admin disables a user without a reason, or with a blank one, then 400 names reason and the rule, and the user stays enabled and signed in', async () => {
       const { client, user } = await member(['support']);

@@ -225,6 +225,7 @@ for (const variant of DB_VARIANTS) {
       ]);
       expect(await lastVerifySummary()).toEqual({
         anchor: null,
+        check: 'explicit',
         ok: true,
         reason: null,
         firstBrokenSeq: null,
@@ -242,6 +243,7 @@ for (const variant of DB_VARIANTS) {
       expect(anchored.head?.seq).toBe(8);
       expect(await lastVerifySummary()).toEqual({
         anchor: recordedAnchor(first.head),
+        check: 'explicit',
         ok: true,
         reason: null,
         firstBrokenSeq: null,
@@ -313,6 +315,95 @@ for (const variant of DB_VARIANTS) {
         anchor: recordedAnchor(recorded),
         reason: 'anchor_mismatch',
       });
+    });
+
+    /** The outcome and summary of the `audit.verify` rows, oldest first. */
+    const verifyRows = async () =>
+      (
+        await t.db.k
+          .selectFrom('audit_log')
+          .select(['seq', 'outcome', 'error_code', 'summary'])
+          .where('action', '=', 'audit.verify')
+          .orderBy('seq')
+          .execute()
+      ).map((r) => ({
+        seq: r.seq,
+        outcome: r.outcome,
+        errorCode: r.error_code,
+        summary: JSON.parse(r.summary) as Record<string, unknown>,
+      }));
+
+    it('when a check finds a recorded head not held or the chain broken, then its row is failed with the reason; a clean one stays success', async () => {
+      for (let i = 0; i < 5; i += 1) await t.services.audit.append(entry(i));
+      const clean = await verifyAt();
+      const wrongHead = await verifyAt(`?anchor=3:${'f'.repeat(64)}`);
+      expect(wrongHead).toMatchObject({ ok: false, reason: 'anchor_mismatch' });
+      const notFound = await verifyAt(`?anchor=999:${'f'.repeat(64)}`);
+      expect(notFound).toMatchObject({ ok: false, reason: 'anchor_missing' });
+      await dropTrigger('update');
+      await t.db.k
+        .updateTable('audit_log')
+        .set({ outcome: 'refused' })
+        .where('seq', '=', 4)
+        .execute();
+      const broken = await verifyAt();
+      expect(broken).toMatchObject({ ok: false, reason: 'hash_mismatch', firstBrokenSeq: 4 });
+      const rows = await verifyRows();
+      expect(rows.map((r) => r.seq)).toEqual([
+        clean.recordedSeq,
+        wrongHead.recordedSeq,
+        notFound.recordedSeq,
+        broken.recordedSeq,
+      ]);
+      expect(rows.map((r) => [r.outcome, r.errorCode, r.summary.reason])).toEqual([
+        ['success', null, null],
+        ['failed', null, 'anchor_mismatch'],
+        ['failed', null, 'anchor_missing'],
+        ['failed', null, 'hash_mismatch'],
+      ]);
+      // What an auditor filters on finds the three.
+      const failed = AuditListResponseSchema.parse(
+        (await auditor.get('/api/audit?action=audit.verify&outcome=failed')).json,
+      );
+      expect(failed.items.map((r) => r.seq)).toEqual(
+        [wrongHead.recordedSeq, notFound.recordedSeq, broken.recordedSeq].reverse(),
+      );
+    });
+
+    it('when the check is automatic and the chain is intact, then it is not recorded (no row, no recordedSeq); an explicit one, or an automatic one that finds a problem, is', async () => {
+      for (let i = 0; i < 3; i += 1) await t.services.audit.append(entry(i));
+      const count = async () =>
+        Number(
+          (
+            await t.db.k
+              .selectFrom('audit_log')
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await count();
+      for (let i = 0; i < 3; i += 1) {
+        const auto = await verifyAt('?check=automatic');
+        expect(auto).toMatchObject({ ok: true, head: { seq: before } });
+        expect(auto.recordedSeq).toBeUndefined();
+      }
+      expect(await count()).toBe(before);
+      expect(await verifyRows()).toEqual([]);
+
+      const explicit = await verifyAt('?check=explicit');
+      expect(explicit.recordedSeq).toBe(before + 1);
+      const autoAgainst = await verifyAt(`?check=automatic&anchor=2:${'e'.repeat(64)}`);
+      expect(autoAgainst).toMatchObject({ ok: false, reason: 'anchor_mismatch' });
+      expect(autoAgainst.recordedSeq).toBe(before + 2);
+      expect(
+        (await verifyRows()).map((r) => [r.seq, r.outcome, r.summary.check, r.summary.reason]),
+      ).toEqual([
+        [before + 1, 'success', 'explicit', null],
+        [before + 2, 'failed', 'automatic', 'anchor_mismatch'],
+      ]);
+      const bad = await auditor.get('/api/audit/verify?check=sometimes');
+      expect(bad.status).toBe(400);
+      expect((bad.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('query.check');
     });
 
     it('when the chain itself breaks below the anchor, then that break is reported, not the anchor', async () => {
@@ -390,6 +481,22 @@ for (const variant of DB_VARIANTS) {
         (await auditor.get('/api/audit?outcome=refused')).json,
       );
       expect(refused.items.map((r) => r.target)).toEqual(['thing:5']);
+      // An action or an e-mail by its beginning, in any case; wildcards are plain text.
+      const filtered = async (query: string) =>
+        AuditListResponseSchema.parse((await auditor.get(`/api/audit?pageSize=100&${query}`)).json)
+          .items;
+      expect(await filtered('action=test')).toHaveLength(30);
+      expect(await filtered('action=TEST.E')).toHaveLength(15);
+      expect(await filtered('action=test.odd')).toHaveLength(15);
+      expect(await filtered('action=test%25')).toHaveLength(0);
+      expect(await filtered('action=test_even')).toHaveLength(0);
+      expect(await filtered('action=test.evens')).toHaveLength(0);
+      const actor1 = await filtered('actor=Actor1');
+      expect(actor1).toHaveLength(10);
+      expect(actor1.every((r) => r.actorEmail === 'actor1@paydesk.test')).toBe(true);
+      expect(await filtered('actor=actor')).toHaveLength(30);
+      expect(await filtered('actor=actor_')).toHaveLength(0);
+      expect(await filtered('actor=actor1@paydesk.test.x')).toHaveLength(0);
       const byActor = AuditListResponseSchema.parse(
         (await auditor.get('/api/audit?actor=ACTOR1@paydesk.test&target=thing:4')).json,
       );
@@ -450,6 +557,41 @@ for (const variant of DB_VARIANTS) {
         const several = await plans({ target: ADMIN.email });
         expect(several.page.items.length).toBeGreaterThan(0);
         for (const plan of several.plans) expect(plan).toContain('audit_log_target');
+      },
+    );
+
+    onSqlite(
+      'when the list is filtered by the beginning of an action or an actor’s e-mail, then its count reads the matching rows from the column’s index, not the whole log',
+      async () => {
+        for (let i = 0; i < 30; i += 1) await t.services.audit.append(entry(i));
+        const selects: CompiledQuery[] = [];
+        const capture: KyselyPlugin = {
+          transformQuery: ({ node, queryId }) => {
+            if (SelectQueryNode.is(node))
+              selects.push(t.db.k.getExecutor().compileQuery(node, queryId));
+            return node;
+          },
+          transformResult: ({ result }) => Promise.resolve(result),
+        };
+        const log = new AuditLog({ ...t.db, k: t.db.k.withPlugin(capture) }, t.clock);
+        const countPlan = async (filter: AuditFilter) => {
+          selects.length = 0;
+          const page = await log.list(filter, 1, 100);
+          const count = selects.find(
+            (q) => q.sql.includes('from "audit_log"') && q.sql.includes('count('),
+          );
+          if (count === undefined) throw new Error('no count query');
+          const plan = await t.db.k.executeQuery(
+            CompiledQuery.raw(`explain query plan ${count.sql}`, [...count.parameters]),
+          );
+          return { total: page.total, plan: JSON.stringify(plan.rows) };
+        };
+        const byAction = await countPlan({ action: 'test.ev' });
+        expect(byAction.total).toBe(15);
+        expect(byAction.plan).toContain('audit_log_action');
+        const byActor = await countPlan({ actor: 'actor2' });
+        expect(byActor.total).toBe(10);
+        expect(byActor.plan).toContain('audit_log_actor');
       },
     );
 

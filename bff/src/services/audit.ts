@@ -4,10 +4,13 @@
 // (db/migrations.ts, 0008-audit-chain), on SQLite the writer (BEGIN IMMEDIATE) links it here.
 import { hash } from 'node:crypto';
 import {
+  sql,
   type CompiledQuery,
+  type ExpressionOrFactory,
   type InsertResult,
   type Kysely,
   type SelectQueryBuilder,
+  type SqlBool,
   type Transaction,
 } from 'kysely';
 import type {
@@ -269,14 +272,13 @@ export class AuditLog {
     let q: SelectQueryBuilder<Database, 'audit_log', object> = this.#db.k.selectFrom('audit_log');
     if (filter.actor !== undefined) {
       const actor = filter.actor;
-      q = q.where((eb) =>
-        eb.or([eb('actor_email', '=', actor.toLowerCase()), eb('actor_id', '=', actor)]),
-      );
+      // A user id is one exact value; anything else is an e-mail or its beginning.
+      q = USER_ID.test(actor)
+        ? q.where('actor_id', '=', actor.toLowerCase())
+        : q.where(startsWith(this.#db.kind, 'actor_email', actor.toLowerCase()));
     }
     if (filter.action !== undefined) {
-      q = filter.action.endsWith('.')
-        ? q.where('action', 'like', `${filter.action.replace(/[%_\\]/g, '')}%`)
-        : q.where('action', '=', filter.action);
+      q = q.where(startsWith(this.#db.kind, 'action', filter.action.toLowerCase()));
     }
     if (targets !== null) q = q.where('target', 'in', targets);
     if (filter.outcome !== undefined) q = q.where('outcome', '=', filter.outcome);
@@ -345,6 +347,44 @@ export class AuditLog {
   head(): Promise<AuditChainHead | null> {
     return readHead(this.#db);
   }
+}
+
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `column` begins with `prefix` (an exact value is its own prefix). On SQLite a range in the
+ * column's BINARY order, `[prefix, successor(prefix))`, which its index on the column answers (its
+ * LIKE, case-insensitive, never uses a BINARY index); on PostgreSQL a LIKE with the prefix's
+ * wildcards escaped: right under any collation, and answered by an index whose operator class or
+ * collation orders by code point (a range is not right under a linguistic collation, which sorts
+ * `user.create` after `user/`).
+ */
+function startsWith(
+  kind: Db['kind'],
+  column: 'action' | 'actor_email',
+  prefix: string,
+): ExpressionOrFactory<Database, 'audit_log', SqlBool> {
+  if (kind === 'postgres') {
+    const pattern = `${prefix.replace(/[!%_]/g, '!$&')}%`;
+    return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '!'`;
+  }
+  const end = successor(prefix);
+  return (eb) =>
+    end === null
+      ? eb(column, '>=', prefix)
+      : eb.and([eb(column, '>=', prefix), eb(column, '<', end)]);
+}
+
+/** The first text after every text that begins with `prefix`, in code-point order (null: none). */
+export function successor(prefix: string): string | null {
+  const points = Array.from(prefix, (c) => c.codePointAt(0) ?? 0);
+  while (points.length > 0) {
+    const last = points.pop() ?? 0;
+    // Past the surrogates, which are not text; past the last code point, carry to the one before.
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    if (next <= 0x10ffff) return String.fromCodePoint(...points, next);
+  }
+  return null;
 }
 
 /** The chain's last row, or null for an empty log. */

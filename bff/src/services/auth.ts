@@ -194,12 +194,23 @@ export class Auth {
       // hyphens are left out before telling them apart (and a recovery code's hash ignores them
       // and the case), so either is taken however it was typed.
       const code = input.totp.replace(/[\s-]/g, '');
-      const ok = /^\d{6}$/.test(code)
+      const verdict = /^\d{6}$/.test(code)
         ? await this.#consumeTotp(user, this.#sealer.open(user.totp_secret), code)
-        : await this.#consumeRecoveryCode(user.id, code);
-      if (!ok) {
+        : (await this.#consumeRecoveryCode(user.id, code))
+          ? 'ok'
+          : 'wrong';
+      if (verdict !== 'ok') {
         await this.#pruneFailures();
-        throw new AppError('TOTP_INVALID', 'the code is wrong or was already used');
+        // Said only to someone who gave the right password (checked above): a code that is right
+        // but was used already (the sign-in before, in the same 30 seconds) is not a mistyped one,
+        // and the cure is to wait for the next. It still counts as a failed attempt.
+        const message =
+          verdict === 'used'
+            ? 'this code was already used: wait for the next code in your app'
+            : 'the code is wrong or was already used';
+        throw new AppError('TOTP_INVALID', message, {
+          fields: [{ path: 'totp', rule: verdict === 'used' ? 'already_used' : 'totp', message }],
+        });
       }
     }
     // Success: the account's failures are forgiven, and this attempt was none.
@@ -276,17 +287,25 @@ export class Auth {
       .execute();
   }
 
-  /** True when `code` is valid now and its time step is later than any used before. */
-  async #consumeTotp(user: UsersTable, secret: string, code: string): Promise<boolean> {
+  /**
+   * `ok` when `code` is valid now and its time step is later than any used before (and it is now
+   * the last used); `used` when it is valid now but its step was used already; else `wrong`.
+   */
+  async #consumeTotp(
+    user: UsersTable,
+    secret: string,
+    code: string,
+  ): Promise<'ok' | 'used' | 'wrong'> {
+    // Checked without the last used step, to tell a code used already from a wrong one.
     const result = await verifyTotp({
       secret,
       token: code,
       epoch: Math.floor(this.#clock.now() / 1000),
       epochTolerance: 30,
-      ...(user.totp_last_step === null ? {} : { afterTimeStep: user.totp_last_step }),
     });
-    if (!result.valid || !('timeStep' in result)) return false;
+    if (!result.valid || !('timeStep' in result)) return 'wrong';
     const step = result.timeStep;
+    if (user.totp_last_step !== null && step <= user.totp_last_step) return 'used';
     // Compare-and-set in the database: two concurrent logins with one code cannot both pass.
     const updated = await this.#db.k
       .updateTable('users')
@@ -294,7 +313,8 @@ export class Auth {
       .where('id', '=', user.id)
       .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
       .executeTakeFirst();
-    return Number(updated.numUpdatedRows) === 1;
+    // None updated: a concurrent sign-in used this step (or a later one) first.
+    return Number(updated.numUpdatedRows) === 1 ? 'ok' : 'used';
   }
 
   async #consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
@@ -573,7 +593,7 @@ export class Auth {
       throw new AppError('TOTP_NOT_PENDING', 'start enrolment first');
     }
     const secret = this.#sealer.open(user.totp_pending_secret);
-    if (!(await this.#consumeTotp(user, secret, code))) {
+    if ((await this.#consumeTotp(user, secret, code)) !== 'ok') {
       throw new AppError('TOTP_INVALID', 'the code is wrong or was already used', {
         fields: [{ path: 'code', rule: 'totp', message: 'the code is wrong or was already used' }],
       });

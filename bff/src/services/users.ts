@@ -118,10 +118,16 @@ export class Users {
     });
   }
 
-  /** Applies a change; refuses one that would leave no active admin. Disabling revokes sessions. */
+  /**
+   * Applies a change by the administrator `byUserId`; refuses one that takes the administrator role
+   * from its own holder or disables them (409 CONFLICT naming the field: they would lock themselves
+   * out of the screen they did it on; another administrator may), and one that would leave no
+   * active admin. Disabling revokes sessions.
+   */
   async update(
     id: string,
     patch: UpdateUserRequest,
+    byUserId: string,
     /**
      * The audit row of the change, appended in its transaction: four-eyes reads which roles and
      * which enabling an admin chose from it, so the change never stands without it.
@@ -130,6 +136,7 @@ export class Users {
   ): Promise<{ user: User; before: User }> {
     // Serialise admin-set changes so two concurrent demotions cannot both pass the check.
     return this.#change(id, { serialise: true }, async (trx, row, now) => {
+      if (id === byUserId) refuseSelfLockout(row, patch);
       const changes = {
         name: patch.name ?? row.name,
         roles: patch.roles === undefined ? row.roles : JSON.stringify(orderRoles(patch.roles)),
@@ -303,6 +310,34 @@ export class Users {
       if (err instanceof AppError && err.code === 'EMAIL_TAKEN') return false;
       throw err;
     }
+  }
+}
+
+/**
+ * An administrator's change to their own account may rename them and change their other roles,
+ * never take their administrator role or disable them: the refusal names the field and why.
+ */
+function refuseSelfLockout(row: UsersTable, patch: UpdateUserRequest): void {
+  const refuse = (path: string, rule: string, message: string) => {
+    throw new AppError('CONFLICT', message, { fields: [{ path, rule, message }] });
+  };
+  if (patch.disabled === true && row.disabled_at === null) {
+    refuse(
+      'disabled',
+      'not_self',
+      'you cannot disable your own account: ask another administrator',
+    );
+  }
+  if (
+    patch.roles !== undefined &&
+    parseRoles(row.roles).includes('admin') &&
+    !patch.roles.includes('admin')
+  ) {
+    refuse(
+      'roles',
+      'keeps_own_admin',
+      'you cannot remove your own Administrator role: ask another administrator',
+    );
   }
 }
 

@@ -14,9 +14,18 @@ describe('audit verify anchors', () => {
   it('when an anchor is <seq>:<64 lowercase hex>, then it parses to its row and hash and prints back the same', () => {
     expect(AuditVerifyQuerySchema.parse({ anchor: `12:${hash}` })).toEqual({
       anchor: { seq: 12, hash },
+      check: 'explicit',
     });
     expect(formatAuditAnchor({ seq: 12, hash })).toBe(`12:${hash}`);
-    expect(AuditVerifyQuerySchema.parse({})).toEqual({});
+    expect(AuditVerifyQuerySchema.parse({})).toEqual({ check: 'explicit' });
+  });
+
+  it('when a check says it is automatic, then it parses so; absent it is explicit; anything else is refused', () => {
+    expect(AuditVerifyQuerySchema.parse({ check: 'automatic' })).toEqual({ check: 'automatic' });
+    expect(AuditVerifyQuerySchema.parse({ check: 'explicit' })).toEqual({ check: 'explicit' });
+    const bad = AuditVerifyQuerySchema.safeParse({ check: 'auto' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(['check']);
   });
 
   it('when an anchor is malformed, then it is refused with the anchor rule', () => {

@@ -54,9 +54,15 @@ export type AuditRow = z.infer<typeof AuditRowSchema>;
  */
 export const AuditFilterSchema = z
   .object({
-    /** actor e-mail (exact, case-insensitive) or user id */
+    /**
+     * an actor's e-mail or its beginning (case-insensitive: `support` finds `support@…` and
+     * `support.lead@…`), or a user id (exact)
+     */
     actor: z.string().trim().min(1).max(254).optional(),
-    /** exact action, or a prefix ending in `.` (e.g. `user.`) */
+    /**
+     * an action or its beginning (case-insensitive): `user.create`, `user.` or `user` (every
+     * `user.…` action), `transaction` (every `transaction.…` one)
+     */
     action: z.string().trim().min(1).max(100).optional(),
     /**
      * the target as stored (`transaction:<id>`), or what the screens name it by (`AuditTargetRef`'s
@@ -208,11 +214,21 @@ export const AuditAnchorSchema = z.string().transform((text, ctx): AuditAnchor =
   return anchor;
 });
 
+/**
+ * Who asked for a verification: `explicit`, a person (the default), or `automatic`, a screen on
+ * opening (the audit page checks the chain on every visit). An explicit check is always recorded;
+ * an automatic one only when it finds a problem, so that auditors' own visits do not flood the log.
+ */
+export const AUDIT_VERIFY_CHECKS = ['explicit', 'automatic'] as const;
+export const AuditVerifyCheckSchema = z.enum(AUDIT_VERIFY_CHECKS);
+export type AuditVerifyCheck = z.infer<typeof AuditVerifyCheckSchema>;
+
 /** `GET /api/audit/verify` query; strict (an unknown parameter is refused). */
 export const AuditVerifyQuerySchema = z
   .object({
     /** verify also that row `seq` still exists and still has exactly `hash` */
     anchor: AuditAnchorSchema.optional(),
+    check: AuditVerifyCheckSchema.default('explicit'),
   })
   .strict();
 export type AuditVerifyQuery = z.infer<typeof AuditVerifyQuerySchema>;
@@ -265,8 +281,10 @@ export const AuditVerifyResponseSchema = z.object({
   reason: AuditVerifyReasonSchema.nullable(),
   head: AuditChainHeadSchema.nullable(),
   /**
-   * The row that records this verification (`audit.verify`), written after `head` was read: the
-   * log's row count is then at least `head.seq + 1`. Absent from a reply that does not say.
+   * The row that records this verification (`audit.verify`, outcome `success` when `ok`, else
+   * `failed` with the reason), written after `head` was read: the log's row count is then at least
+   * `head.seq + 1`. Absent when the check was not recorded (an automatic one that found the chain
+   * intact) and from a reply that does not say.
    */
   recordedSeq: z.number().int().positive().optional(),
 });

@@ -4,9 +4,12 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { SessionContext } from '../features/auth/components/session-context';
 import { describeError, isForbidden } from '../lib/api-client';
 import { PageHeader } from './page-header';
 
@@ -35,6 +38,8 @@ export function ForbiddenState({
   asPage?: boolean;
 }) {
   const title = 'Not available to your roles';
+  // Outside a session (none signed in yet) there is no one to tell about roles they could give.
+  const admin = useContext(SessionContext)?.user.roles.includes('admin') === true;
   const panel = (
     <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
       <LockOutlined color="disabled" fontSize="large" aria-hidden />
@@ -44,7 +49,18 @@ export function ForbiddenState({
         </Typography>
       )}
       <Typography color="text.secondary" sx={{ mt: 1 }}>
-        Your roles do not allow {what}. Ask an administrator if you need access.
+        {admin ? (
+          <>
+            Your roles do not allow {what}: it is another role’s screen. As an administrator you can
+            give yourself that role in{' '}
+            <Link component={RouterLink} to="/users">
+              Users
+            </Link>
+            .
+          </>
+        ) : (
+          <>Your roles do not allow {what}. Ask an administrator if you need access.</>
+        )}
       </Typography>
     </Paper>
   );

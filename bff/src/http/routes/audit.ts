@@ -62,11 +62,12 @@ export function auditHandlers(s: Services) {
   };
 
   const verify: Handler = async (ctx) => {
-    const { anchor } = parseInput(AuditVerifyQuerySchema, ctx.req.query, 'query');
+    const { anchor, check } = parseInput(AuditVerifyQuerySchema, ctx.req.query, 'query');
     const result = await s.audit.verify(anchor ?? null);
     const { ok, reason, firstBrokenSeq, head } = result;
     ctx.audit.summary = {
       anchor: anchor === undefined ? null : formatAuditAnchor(anchor),
+      check,
       ok,
       reason,
       firstBrokenSeq,
@@ -77,10 +78,19 @@ export function auditHandlers(s: Services) {
       { head: head === null ? null : { seq: head.seq, hash: head.hash }, ok },
       'audit chain head',
     );
-    // Its own row is appended here rather than by the runner, so that the reply can say which it
-    // is: the list then shows one row more than the head, and the screen says why.
-    const recordedSeq = await s.audit.append(ctx.attemptEntry(null));
+    // An automatic check (the audit page's, on every visit) that finds the log intact says nothing
+    // an auditor needs: not recorded, or their own visits would flood the log. Any check a person
+    // asked for, and any that finds a problem, is.
     ctx.audit.recorded = true;
+    if (check === 'automatic' && ok) return { kind: 'json', status: 200, body: result };
+    // Its own row is appended here rather than by the runner, so that the reply can say which it
+    // is: the list then shows one row more than the head, and the screen says why. A check that
+    // finds the chain broken or a recorded head not held ended `failed` (the reason in its
+    // summary), so that an auditor filtering on the outcome finds it.
+    const recordedSeq = await s.audit.append({
+      ...ctx.attemptEntry(null),
+      outcome: ok ? 'success' : 'failed',
+    });
     return { kind: 'json', status: 200, body: { ...result, recordedSeq } };
   };
 

@@ -51,12 +51,13 @@ export function userHandlers(s: Services) {
    * (payouts/four-eyes.ts) reads what a change touched from the keys of `change` alone.
    */
   const update: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
     const id = userId(ctx);
     const body = parseInput(UpdateUserRequestSchema, ctx.req.body, 'body');
     // (An absent reason leaves no key: the audit log drops undefined values.)
     const { reason, ...change } = body;
     ctx.audit.summary = { change, reason };
-    const { user } = await s.users.update(id, body, (done) => {
+    const { user } = await s.users.update(id, body, auth.user.id, (done) => {
       const { before } = done;
       ctx.audit.summary = {
         change,

@@ -3,6 +3,7 @@ import {
   AuditVerifyResponseSchema,
   type AuditExportQueryInput,
   type AuditListQuery,
+  type AuditVerifyCheck,
   type CsvDelimiter,
 } from '@paydesk/shared/api';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
@@ -29,13 +30,21 @@ export function auditListQueryOptions(query: AuditListQuery) {
   });
 }
 
-/** Verifies the chain, and with `anchor` (`<seq>:<hash>`) that the recorded head still holds. */
-export function auditVerifyQueryOptions(anchor: string | null = null) {
+/**
+ * Verifies the chain, and with `anchor` (`<seq>:<hash>`) that the recorded head still holds.
+ * `check` says who asked: a person (`explicit`, always recorded in the log) or the page itself
+ * (`automatic`, recorded only when it finds a problem). Both answer the same query.
+ */
+export function auditVerifyQueryOptions(
+  anchor: string | null = null,
+  check: AuditVerifyCheck = 'explicit',
+) {
   return queryOptions({
     queryKey: auditKeys.verifyAgainst(anchor),
     queryFn: ({ signal }) =>
       apiRequest('GET', '/api/audit/verify', AuditVerifyResponseSchema, {
-        query: { anchor },
+        // Explicit is the BFF's default: said only when it is not.
+        query: { anchor, check: check === 'automatic' ? 'automatic' : null },
         signal,
       }),
     staleTime: 60_000,

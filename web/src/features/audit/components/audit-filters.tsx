@@ -83,6 +83,7 @@ export function AuditFilters({
         <TextField
           label="Actor"
           placeholder="e-mail or user id"
+          helperText="An e-mail or its beginning (support finds support@…), or a user id."
           value={draft.actor}
           onChange={set('actor')}
           fullWidth
@@ -90,7 +91,8 @@ export function AuditFilters({
         />
         <TextField
           label="Action"
-          placeholder="user.create, or user. for all"
+          placeholder="user.create, or user for all"
+          helperText="An action or its beginning: transaction finds every transaction.…"
           value={draft.action}
           onChange={set('action')}
           fullWidth

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeAuditRow } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
@@ -14,7 +14,7 @@ describe('the audit log table', () => {
     vi.restoreAllMocks();
   });
 
-  it('when the screen is a phone’s (390 px), then the action with its outcome and the time come first, then the target, then the actor and details; from 600 px the laptop’s columns return', async () => {
+  it('when the screen is a phone’s (390 px), then each row is one cell: the action with its outcome, the row and time, the actor, the target, then the details, nothing to the side', async () => {
     const rows = [
       makeAuditRow(7, {
         action: 'payment_link.withdraw',
@@ -26,19 +26,47 @@ describe('the audit log table', () => {
     screenWidth(390);
     renderApp('/audit', new FakeBff({ audit: rows }));
     await screen.findByRole('table', { name: 'Audit log' });
-    // Led by Row, Time and Actor, a 390 px screen showed no action at all.
-    expect(headers()).toEqual(['Action and outcome', 'Time', 'Target', 'Actor', 'Details', 'Row']);
+    // Five columns and more side by side scrolled sideways, cutting the Target header to "Tar".
+    expect(headers()).toEqual(['Entry']);
     const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('cell');
-    expect(cells[0]).toHaveTextContent(/^payment_link\.withdrawrefusedFORBIDDEN$/);
-    // The name may break after its dot, so the column stays narrow.
-    expect(cells[0]!.querySelector('code wbr')).not.toBeNull();
-    expect(cells[1]!.querySelector('time')).not.toBeNull();
-    expect(cells[3]).toHaveTextContent('admin@example.com');
-    expect(cells[4]).toHaveTextContent('row 7');
-    expect(cells[5]).toHaveTextContent(/^7$/);
-    cleanup();
+    expect(cells).toHaveLength(1);
+    const cell = cells[0]!;
+    expect(cell).toHaveTextContent(/^payment_link\.withdrawrefusedFORBIDDENRow #7 · /);
+    // The name may break after its dot.
+    expect(cell.querySelector('code wbr')).not.toBeNull();
+    expect(cell.querySelector('time')).not.toBeNull();
+    expect(cell).toHaveTextContent('admin@example.com');
+    expect(cell).toHaveTextContent('user:u-7');
+    expect(cell).toHaveTextContent('row 7');
+  });
 
-    screenWidth(600);
+  it('when the screen is a tablet’s (800 px), then four columns: row over time, outcome under action, target under actor, and the details beside them; from 1200 px the laptop’s columns return', async () => {
+    const rows = [
+      makeAuditRow(7, {
+        action: 'audit.verify',
+        target: 'user:u-7',
+        summary: { anchor: null, ok: true, headSeq: 6 },
+      }),
+    ];
+    screenWidth(800);
+    const tablet = renderApp('/audit', new FakeBff({ audit: rows }));
+    await screen.findByRole('table', { name: 'Audit log' });
+    // Six columns cut the details at 800 px ("Chain head ro…").
+    expect(headers()).toEqual([
+      'Row and time',
+      'Action and outcome',
+      'Actor and target',
+      'Details',
+    ]);
+    const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent(/^#7/);
+    expect(cells[0]!.querySelector('time')).not.toBeNull();
+    expect(cells[1]).toHaveTextContent(/^audit\.verifysuccess$/);
+    expect(cells[2]).toHaveTextContent(/^admin@example\.com.*user:u-7/);
+    expect(cells[3]).toHaveTextContent('Chain head row: 6');
+    tablet.unmount();
+
+    screenWidth(1200);
     renderApp('/audit', new FakeBff({ audit: rows }));
     await screen.findByRole('table', { name: 'Audit log' });
     expect(headers()).toEqual(['Row', 'Time', 'Actor', 'Action and outcome', 'Target', 'Details']);

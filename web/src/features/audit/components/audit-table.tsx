@@ -58,7 +58,7 @@ function AuditDetails({ row }: { row: AuditListItem }) {
   const clamped = long && !expanded;
   const { ip, requestId } = row;
   return (
-    <Box sx={{ minWidth: 200, maxWidth: 360 }}>
+    <Box sx={{ minWidth: 160, maxWidth: 360 }}>
       <Typography
         variant="caption"
         component="div"
@@ -254,6 +254,28 @@ function Outcome({ row }: { row: AuditListItem }) {
   );
 }
 
+/** Who did it: their e-mail (or what acted without one) and their roles under it. */
+function Actor({ row }: { row: AuditListItem }) {
+  const email = row.actorEmail;
+  return (
+    <div>
+      <Typography variant="body2">
+        {email !== null ? (
+          <EmailText value={email} />
+        ) : row.requestId === null ? (
+          // No user and no request: Paydesk's own work (reconciler, poller, start-up).
+          'Paydesk (automatic)'
+        ) : (
+          'anonymous'
+        )}
+      </Typography>
+      <Typography variant="caption" color="text.secondary">
+        {row.actorRoles.map((role) => ROLE_LABELS[role]).join(', ')}
+      </Typography>
+    </div>
+  );
+}
+
 const seqColumn = helper.accessor('seq', { header: 'Row', cell: (info) => info.getValue() });
 const atColumn = helper.accessor('at', {
   header: 'Time',
@@ -261,26 +283,7 @@ const atColumn = helper.accessor('at', {
 });
 const actorColumn = helper.accessor('actorEmail', {
   header: 'Actor',
-  cell: (info) => {
-    const email = info.getValue();
-    return (
-      <>
-        <Typography variant="body2">
-          {email !== null ? (
-            <EmailText value={email} />
-          ) : info.row.original.requestId === null ? (
-            // No user and no request: Paydesk's own work (reconciler, poller, start-up).
-            'Paydesk (automatic)'
-          ) : (
-            'anonymous'
-          )}
-        </Typography>
-        <Typography variant="caption" color="text.secondary">
-          {info.row.original.actorRoles.map((role) => ROLE_LABELS[role]).join(', ')}
-        </Typography>
-      </>
-    );
-  },
+  cell: (info) => <Actor row={info.row.original} />,
 });
 const actionColumn = helper.accessor('action', {
   header: 'Action',
@@ -310,6 +313,60 @@ const actionAndOutcomeColumn = helper.accessor('action', {
   ),
 });
 
+/** The row's number over its time: one narrow column. */
+const seqAndTimeColumn = helper.accessor('seq', {
+  id: 'seqAndTime',
+  header: 'Row and time',
+  cell: (info) => (
+    <Stack spacing={0.5}>
+      <span>#{info.getValue()}</span>
+      <DateTime value={info.row.original.at} stacked />
+    </Stack>
+  ),
+});
+/** Who did it over what it was done to. */
+const actorAndTargetColumn = helper.accessor('actorEmail', {
+  id: 'actorAndTarget',
+  header: 'Actor and target',
+  cell: (info) => (
+    <Stack spacing={1}>
+      <Actor row={info.row.original} />
+      <AuditTarget row={info.row.original} />
+    </Stack>
+  ),
+});
+/**
+ * A phone's whole row in one cell: what was done and how it ended, when (and the row's number),
+ * who did it, to what, then the details. Five columns and more side by side scrolled sideways at
+ * 390 px, cutting the Target header to "Tar".
+ */
+const entryColumn = helper.accessor('action', {
+  id: 'entry',
+  header: 'Entry',
+  cell: (info) => {
+    const row = info.row.original;
+    return (
+      <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ flexWrap: 'wrap', alignItems: 'center' }}
+        >
+          <ActionText action={row.action} />
+          <Outcome row={row} />
+        </Stack>
+        <Typography variant="caption" component="div" color="text.secondary">
+          Row #{row.seq} · <DateTime value={row.at} />
+        </Typography>
+        <Actor row={row} />
+        <AuditTarget row={row} />
+        <AuditDetails row={row} />
+      </Stack>
+    );
+  },
+});
+
 const columns = helper.columns([
   seqColumn,
   atColumn,
@@ -334,19 +391,19 @@ const mediumColumns = helper.columns([
 ]);
 
 /**
- * A phone's screen (below 600 px): what an auditor scans a row for first, what was done and how it
- * ended, with its time beside it, fit the width; the target, then who did it and the details,
- * follow to the side. Led by the row number and the actor, a 390 px screen showed no action at
- * all. The row number, which the chain badge names, comes last.
+ * A tablet's screen (600 to 1200 px, no side navigation): four columns, the row's number over its
+ * time, the outcome under the action, the target under the actor, then the details, which fit
+ * beside them at 800 px instead of being cut at the screen's edge.
  */
-const phoneColumns = helper.columns([
+const tabletColumns = helper.columns([
+  seqAndTimeColumn,
   actionAndOutcomeColumn,
-  atColumn,
-  targetColumn,
-  actorColumn,
+  actorAndTargetColumn,
   detailsColumn,
-  seqColumn,
 ]);
+
+/** A phone's screen (below 600 px): each row one cell (`entryColumn`). */
+const phoneColumns = helper.columns([entryColumn]);
 
 /** One server page of audit rows; the table's pagination is manual and lives in the URL. */
 export function AuditTable({
@@ -363,10 +420,11 @@ export function AuditTable({
   const theme = useTheme();
   // noSsr: the first render already has the screen's columns (no reshuffle).
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const tablet = useMediaQuery(theme.breakpoints.down('lg'), { noSsr: true });
   const medium = useMediaQuery(theme.breakpoints.down('xl'), { noSsr: true });
   const table = useTable({
     features,
-    columns: phone ? phoneColumns : medium ? mediumColumns : columns,
+    columns: phone ? phoneColumns : tablet ? tabletColumns : medium ? mediumColumns : columns,
     data: page.items,
     getRowId: (row) => String(row.seq),
     manualPagination: true,

@@ -1,6 +1,7 @@
 import GppBadOutlined from '@mui/icons-material/GppBadOutlined';
 import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -14,7 +15,7 @@ import {
   type AuditVerifyResponse,
 } from '@paydesk/shared/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { CopyButton } from '../../../components/copyable-text';
 import { describeError } from '../../../lib/api-client';
 import { formatCount, formatUtc } from '../../../lib/format';
@@ -42,9 +43,13 @@ interface Verdict {
  * list, refreshed after each verification) holds one row more than the head.
  */
 function recordedAs(result: AuditVerifyResponse): string {
-  return result.recordedSeq === undefined
-    ? ''
-    : ` This check is recorded as row #${result.recordedSeq}.`;
+  if (result.recordedSeq !== undefined) {
+    return ` This check is recorded as row #${result.recordedSeq}.`;
+  }
+  // The page's own check on opening, which found nothing wrong: not written to the log.
+  return result.ok
+    ? ' Checked on opening the page, not recorded; Verify again records a check.'
+    : '';
 }
 
 /** `result` of a verification, against the recorded head `anchor` (`<seq>:<hash>`) when given. */
@@ -105,16 +110,39 @@ function shortHash(hash: string): string {
   return hash.length > 16 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
 }
 
+/**
+ * `text` with `icon` right after it, never apart: a word joiner before the icon leaves no break
+ * between them, so on a narrow screen the icon wraps with the last word instead of standing alone
+ * on a line of its own. (The text stays one text node: it reads, and is found, whole.)
+ */
+function TextThenIcon({ text, icon }: { text: string; icon: ReactNode }) {
+  return (
+    <>
+      {text}
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {'\u2060'}
+        <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', ml: 0.25 }}>
+          {icon}
+        </Box>
+      </Box>
+    </>
+  );
+}
+
 /** The head to record outside Paydesk: the chain alone cannot show a rewrite or a cut end. */
 function ChainHead({ head }: { head: AuditChainHead }) {
   return (
     <Stack spacing={0.5}>
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography variant="body2" title={`${head.hash} (written ${formatUtc(head.createdAt)})`}>
-          Chain head: row #{head.seq}, hash {shortHash(head.hash)}
-        </Typography>
-        <CopyButton label="chain head" value={formatAuditAnchor(head)} />
-      </Stack>
+      <Typography
+        variant="body2"
+        component="div"
+        title={`${head.hash} (written ${formatUtc(head.createdAt)})`}
+      >
+        <TextThenIcon
+          text={`Chain head: row #${head.seq}, hash ${shortHash(head.hash)}`}
+          icon={<CopyButton label="chain head" value={formatAuditAnchor(head)} />}
+        />
+      </Typography>
       <Typography variant="body2" color="text.secondary">
         Keep a copy of it outside Paydesk (your audit notes, a ticket): verifying against it later
         shows whether rows up to it were removed or rewritten, which the chain alone cannot.
@@ -207,17 +235,29 @@ function AnchorForm({
 export function ChainBadge() {
   const client = useQueryClient();
   const [anchor, setAnchor] = useState<string | null>(null);
-  const verify = useQuery(auditVerifyQueryOptions(anchor));
+  // The check on opening the page (and on coming back to it) is the page's own: automatic. One a
+  // person asks for, Verify again or a recorded head, is explicit, and always recorded.
+  const verify = useQuery(
+    auditVerifyQueryOptions(anchor, anchor === null ? 'automatic' : 'explicit'),
+  );
+  const verifyAgain = () => {
+    // Into the same query (the badge shows it as any answer), asked as the person's own check.
+    client
+      .query({ ...auditVerifyQueryOptions(anchor, 'explicit'), staleTime: 0 })
+      .catch(() => undefined);
+  };
   // Each verification writes a row: once one is answered, the list is read again so that its
   // count and newest rows include that row. Not for a verdict answered before (cached from an
   // earlier visit, or of a head verified before): the list read since holds its row already.
   const answeredAt = Math.max(verify.dataUpdatedAt, verify.errorUpdatedAt);
   const seen = useRef(answeredAt);
+  // (A check not recorded wrote no row: the list stands.)
+  const wroteRow = verify.data?.recordedSeq !== undefined || verify.isError;
   useEffect(() => {
     if (answeredAt <= seen.current) return;
     seen.current = answeredAt;
-    void client.invalidateQueries({ queryKey: auditKeys.lists });
-  }, [answeredAt, client]);
+    if (wroteRow) void client.invalidateQueries({ queryKey: auditKeys.lists });
+  }, [answeredAt, client, wroteRow]);
   const verifyAgainst = (next: string) => {
     // Each attempt is answered afresh, the same head again too: its earlier verdict (cached for a
     // minute) is dropped, so the badge says "Verifying…" until this attempt's reply.
@@ -251,18 +291,22 @@ export function ChainBadge() {
           color={shown.tone}
           variant={shown.tone === 'error' ? 'filled' : 'outlined'}
         />
-        <Typography variant="body2" color="text.secondary">
-          {shown.detail}
+        <Typography variant="body2" component="div" color="text.secondary">
+          <TextThenIcon
+            text={shown.detail}
+            icon={
+              <IconButton
+                aria-label="Verify the chain again"
+                title="Verify again"
+                size="small"
+                disabled={verify.isFetching}
+                onClick={verifyAgain}
+              >
+                <RefreshIcon fontSize="small" />
+              </IconButton>
+            }
+          />
         </Typography>
-        <IconButton
-          aria-label="Verify the chain again"
-          title="Verify again"
-          size="small"
-          disabled={verify.isFetching}
-          onClick={() => void verify.refetch()}
-        >
-          <RefreshIcon fontSize="small" />
-        </IconButton>
       </Stack>
       {head === null ? null : <ChainHead head={head} />}
       <AnchorForm

@@ -54,6 +54,26 @@ describe('audit log screen', () => {
     expect(bff.requestsTo('GET', '/api/audit')).toHaveLength(0);
   });
 
+  it('when an administrator without the auditor role opens it, then it says it is another role’s screen and that they can give themselves the role in Users, not to ask an administrator', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'ada@example.com',
+      users: [makeUser({ email: 'ada@example.com', name: 'Ada', roles: ['admin'] })],
+    });
+    const app = renderApp('/audit', bff);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Not available to your roles' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Your roles do not allow the audit log: it is another role’s screen\./),
+    ).toHaveTextContent('As an administrator you can give yourself that role in Users.');
+    expect(screen.queryByText(/Ask an administrator/)).not.toBeInTheDocument();
+    await app.user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Users' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/users');
+    });
+    expect(bff.requestsTo('GET', '/api/audit')).toHaveLength(0);
+  });
+
   it('when a row has long details, then they start clamped and "Show all" expands them', async () => {
     const body = 'x'.repeat(300);
     const bff = new FakeBff({
@@ -263,6 +283,52 @@ describe('audit log screen', () => {
     expect(newest()).toHaveTextContent(/^122/);
   });
 
+  it('when the page opens, then its own check is sent as automatic and, found intact and not recorded, says so and leaves the list; Verify again is explicit and recorded', async () => {
+    const bff = new FakeBff();
+    bff.on('GET /api/audit/verify', (request) => {
+      const head = bff.audit.at(-1)!;
+      const automatic = request.query.get('check') === 'automatic';
+      const recordedSeq = head.seq + 1;
+      if (!automatic) bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify' }));
+      const reply: AuditVerifyResponse = {
+        ok: true,
+        rowsChecked: head.seq,
+        verifiedUpToSeq: head.seq,
+        firstBrokenSeq: null,
+        reason: null,
+        head: { seq: head.seq, hash: head.hash, createdAt: head.at },
+        ...(automatic ? {} : { recordedSeq }),
+      };
+      return { status: 200, body: reply };
+    });
+    const app = renderApp('/audit', bff);
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+    expect(
+      screen.getByText(/Checked on opening the page, not recorded; Verify again records a check\./),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/This check is recorded as row/)).toBeNull();
+    expect(await screen.findByText('120 rows')).toBeInTheDocument();
+    // Nothing was written: the list is not read again.
+    expect(bff.requestsTo('GET', '/api/audit')).toHaveLength(1);
+    await app.user.click(screen.getByRole('button', { name: 'Verify the chain again' }));
+    expect(await screen.findByText(/This check is recorded as row #121\./)).toBeInTheDocument();
+    expect(await screen.findByText('121 rows')).toBeInTheDocument();
+    expect(verifyQueries(bff)).toEqual([{ check: 'automatic' }, {}]);
+  });
+
+  it('when the screen is narrow (390 px), then the re-check and copy buttons are held to the text before them, not left on lines of their own', async () => {
+    screenWidth(390);
+    renderApp('/audit', new FakeBff());
+    await screen.findByText('Chain verified up to row 120');
+    for (const name of ['Verify the chain again', 'Copy chain head']) {
+      const holder = screen.getByRole('button', { name }).parentElement!.parentElement!;
+      expect(holder).toHaveStyle({ whiteSpace: 'nowrap' });
+      // A word joiner before the icon: no line break between the text and it.
+      expect(holder.firstChild?.textContent).toBe('\u2060');
+      expect(holder.previousSibling?.nodeType).toBe(Node.TEXT_NODE);
+    }
+  });
+
   it('when a row has a request id, then a button copies the whole id, for the keyboard too', async () => {
     const requestId = '0f1e2d3c-4b5a-4697-8877-665544332211';
     const app = renderApp('/audit', new FakeBff({ audit: [makeAuditRow(1, { requestId })] }));
@@ -356,7 +422,7 @@ describe('audit log screen', () => {
       expect(await screen.findByText(message)).toBeInTheDocument();
       expect(field).toHaveAttribute('aria-invalid', 'true');
     }
-    expect(verifyQueries(bff)).toEqual([{}]);
+    expect(verifyQueries(bff)).toEqual([{ check: 'automatic' }]);
   });
 
   it('when the chain is verified against a recorded head that does not match, then the anchor is sent and the badge says the head was copied wrongly or the rows up to it changed', async () => {
@@ -563,6 +629,13 @@ describe('audit log screen', () => {
     });
     const app = renderApp('/audit?page=1', bff);
     await screen.findByRole('table', { name: 'Audit log' });
+    // Both match a beginning (the BFF's prefix filter), and say so.
+    expect(screen.getByLabelText('Action')).toHaveAccessibleDescription(
+      'An action or its beginning: transaction finds every transaction.…',
+    );
+    expect(screen.getByLabelText('Actor')).toHaveAccessibleDescription(
+      'An e-mail or its beginning (support finds support@…), or a user id.',
+    );
     await app.user.type(screen.getByLabelText('Action'), 'user.');
     await app.user.selectOptions(screen.getByLabelText('Outcome'), 'refused');
     await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));

@@ -19,7 +19,10 @@ function messageFor(error: unknown): string {
     case 'INVALID_CREDENTIALS':
       return 'The e-mail address or the password is not right.';
     case 'TOTP_INVALID':
-      return 'That code is not valid. Use the current code from your app, or a recovery code.';
+      // Said only after the password was right: the code was right too, but signed in already.
+      return error.details?.fields?.some((f) => f.rule === 'already_used') === true
+        ? 'That code was already used. Wait for the next code in your app (a new one every 30 seconds), or use a recovery code.'
+        : 'That code is not valid. Use the current code from your app, or a recovery code.';
     default:
       return describeError(error);
   }

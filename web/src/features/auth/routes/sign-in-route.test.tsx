@@ -89,6 +89,39 @@ describe('sign-in', () => {
     ]);
   });
 
+  it('when the code was already used (the BFF says already_used), then the form says to wait for the next code, not that it is wrong', async () => {
+    const bff = signedOut().on('POST /api/session', (request) => {
+      const body = request.body as { totp?: string };
+      const fields =
+        body.totp === undefined
+          ? [{ path: 'totp', rule: 'required', message: 'a TOTP or recovery code is required' }]
+          : [{ path: 'totp', rule: 'already_used', message: 'this code was already used' }];
+      return {
+        status: 401,
+        body: {
+          error: {
+            code: body.totp === undefined ? 'TOTP_REQUIRED' : 'TOTP_INVALID',
+            message: fields[0]!.message,
+            details: { fields },
+            requestId: 'r-1',
+          },
+        },
+      };
+    });
+    const app = renderApp('/sign-in', bff);
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'sam@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const code = await screen.findByLabelText(/Authentication code/);
+    await app.user.type(code, VALID_TOTP);
+    await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'That code was already used. Wait for the next code in your app (a new one every 30 seconds), or use a recovery code.',
+    );
+    expect(alert).not.toHaveTextContent('not valid');
+  });
+
   it('when the code is typed as authenticator apps show it, with a space, then it is sent without the space and signs in', async () => {
     const app = renderApp('/sign-in', signedOut());
     await app.user.type(await screen.findByLabelText(/E-mail/), 'sam@example.com');

@@ -16,6 +16,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { useSession } from '../../auth/components/session-context';
 import { updateUser, userKeys } from '../api/users';
 import { RolesField } from './roles-field';
 import { describeUserError } from './user-errors';
@@ -27,6 +28,10 @@ type EditOutput = z.output<typeof EditSchema>;
 
 export default function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const titleId = useId();
+  const { user: me } = useSession();
+  // One's own Administrator role stays (the BFF refuses it too): without it one would be locked
+  // out of this very screen. Another administrator may take it.
+  const ownAdmin = user.id === me.id && user.roles.includes('admin');
   const client = useQueryClient();
   const notify = useNotify();
   const { register, control, handleSubmit, formState, setError } = useForm<
@@ -95,6 +100,13 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
                 <RolesField
                   value={field.value}
                   onChange={field.onChange}
+                  {...(ownAdmin
+                    ? {
+                        locked: ['admin'] as const,
+                        lockedReason:
+                          'You cannot remove your own Administrator role: another administrator can.',
+                      }
+                    : {})}
                   error={
                     fieldState.error
                       ? fieldHelp(fieldState.error, 'Choose at least one role.')

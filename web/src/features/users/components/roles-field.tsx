@@ -14,15 +14,22 @@ const ROLE_HINTS: Record<Role, string> = {
   auditor: 'audit log',
 };
 
-/** A labelled group of role checkboxes (a user may hold several). */
+/**
+ * A labelled group of role checkboxes (a user may hold several). A `locked` role's box cannot be
+ * changed, and `lockedReason` says why beneath the group.
+ */
 export function RolesField({
   value,
   onChange,
   error,
+  locked = [],
+  lockedReason,
 }: {
   value: readonly Role[];
   onChange: (roles: Role[]) => void;
   error?: string | undefined;
+  locked?: readonly Role[];
+  lockedReason?: string | undefined;
 }) {
   return (
     <FormControl component="fieldset" error={error !== undefined} variant="standard">
@@ -34,6 +41,7 @@ export function RolesField({
             control={
               <Checkbox
                 checked={value.includes(role)}
+                disabled={locked.includes(role)}
                 onChange={(event) => {
                   onChange(
                     event.target.checked
@@ -47,7 +55,12 @@ export function RolesField({
           />
         ))}
       </FormGroup>
-      <FormHelperText>{error ?? 'At least one role.'}</FormHelperText>
+      <FormHelperText>
+        {error ??
+          (lockedReason === undefined
+            ? 'At least one role.'
+            : `At least one role. ${lockedReason}`)}
+      </FormHelperText>
     </FormControl>
   );
 }

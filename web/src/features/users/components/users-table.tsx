@@ -81,16 +81,30 @@ function ActionButtons({
   user,
   actions,
   currentUserId,
-  wrap,
+  layout,
 }: {
   user: User;
   actions: UserActions;
   currentUserId: string;
-  /** on a phone the buttons wrap onto more lines instead of widening the row */
-  wrap: boolean;
+  /**
+   * `row`: side by side (a wide screen); `wrap`: onto more lines instead of widening the row (a
+   * phone); `stack`: one under the other, a column as wide as the widest (a tablet)
+   */
+  layout: 'row' | 'wrap' | 'stack';
 }) {
   return (
-    <Stack direction="row" spacing={1} useFlexGap sx={wrap ? { flexWrap: 'wrap' } : undefined}>
+    <Stack
+      direction={layout === 'stack' ? 'column' : 'row'}
+      spacing={layout === 'stack' ? 0.5 : 1}
+      useFlexGap
+      sx={
+        layout === 'wrap'
+          ? { flexWrap: 'wrap' }
+          : layout === 'stack'
+            ? { alignItems: 'flex-start' }
+            : undefined
+      }
+    >
       <Button
         size="small"
         onClick={() => {
@@ -179,7 +193,70 @@ function wideColumns(actions: UserActions | null, currentUserId: string) {
                 user={row.original}
                 actions={actions}
                 currentUserId={currentUserId}
-                wrap={false}
+                layout="row"
+              />
+            ),
+          }),
+        ]),
+  ]);
+}
+
+/** Two-step sign-in and the last sign-in, said in one line under the user. */
+function SignInFacts({ user }: { user: User }) {
+  return (
+    <Typography variant="caption" component="div" color="text.secondary">
+      Two-step sign-in {user.totpEnabled ? 'on' : 'off'} ·{' '}
+      {user.lastLoginAt === null ? (
+        'never signed in'
+      ) : (
+        <>
+          last sign-in <DateTime value={user.lastLoginAt} />
+        </>
+      )}
+    </Typography>
+  );
+}
+
+/**
+ * A tablet's screen (600 to 1200 px, no side navigation): three columns. The user with their
+ * two-step and last sign-in under them, the roles with the state under them, and the actions one
+ * under the other. Six columns side by side cut the actions to "Ed" at 800 px: Disable and Reset
+ * password were off the screen's edge.
+ */
+function tabletColumns(actions: UserActions | null, currentUserId: string) {
+  return helper.columns([
+    helper.accessor('name', {
+      id: 'user',
+      header: 'User',
+      cell: ({ row }) => (
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <NameAndEmail user={row.original} />
+          <SignInFacts user={row.original} />
+        </Stack>
+      ),
+    }),
+    helper.accessor('roles', {
+      id: 'rolesAndStatus',
+      header: 'Roles and status',
+      cell: ({ row }) => (
+        <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+          <RoleChips user={row.original} />
+          <StateChips user={row.original} direction="row" />
+        </Stack>
+      ),
+    }),
+    ...(actions === null
+      ? []
+      : [
+          helper.display({
+            id: 'actions',
+            header: 'Actions',
+            cell: ({ row }) => (
+              <ActionButtons
+                user={row.original}
+                actions={actions}
+                currentUserId={currentUserId}
+                layout="stack"
               />
             ),
           }),
@@ -205,18 +282,14 @@ function phoneColumns(actions: UserActions | null, currentUserId: string) {
             <NameAndEmail user={user} />
             <RoleChips user={user} />
             <StateChips user={user} direction="row" />
-            <Typography variant="caption" component="div" color="text.secondary">
-              Two-step sign-in {user.totpEnabled ? 'on' : 'off'} ·{' '}
-              {user.lastLoginAt === null ? (
-                'never signed in'
-              ) : (
-                <>
-                  last sign-in <DateTime value={user.lastLoginAt} />
-                </>
-              )}
-            </Typography>
+            <SignInFacts user={user} />
             {actions === null ? null : (
-              <ActionButtons user={user} actions={actions} currentUserId={currentUserId} wrap />
+              <ActionButtons
+                user={user}
+                actions={actions}
+                currentUserId={currentUserId}
+                layout="wrap"
+              />
             )}
           </Stack>
         );
@@ -238,9 +311,10 @@ export function UsersTable({
   const theme = useTheme();
   // noSsr: the first render already has the screen's columns (no reshuffle).
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const tablet = useMediaQuery(theme.breakpoints.down('lg'), { noSsr: true });
   const columns = useMemo(
-    () => (phone ? phoneColumns : wideColumns)(actions, currentUserId),
-    [phone, actions, currentUserId],
+    () => (phone ? phoneColumns : tablet ? tabletColumns : wideColumns)(actions, currentUserId),
+    [phone, tablet, actions, currentUserId],
   );
   const data = useMemo(() => [...users], [users]);
   const table = useTable({ features, columns, data, getRowId: (user) => user.id });

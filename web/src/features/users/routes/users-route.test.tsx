@@ -100,7 +100,7 @@ describe('users screen', () => {
     expect(within(fay).getByRole('button', { name: 'Enable fin@example.com' })).toBeInTheDocument();
   });
 
-  it('when the screen is a phone’s (390 px), then each user is one cell: name and e-mail, roles, state, two-step and last sign-in, then the actions, nothing to the side; from 600 px the columns return', async () => {
+  it('when the screen is a phone’s (390 px), then each user is one cell: name and e-mail, roles, state, two-step and last sign-in, then the actions, nothing to the side; from 600 px the tablet’s three columns follow', async () => {
     const headers = (table: HTMLElement) =>
       within(table)
         .getAllByRole('columnheader')
@@ -137,6 +137,41 @@ describe('users screen', () => {
     phone.unmount();
 
     screenWidth(600);
+    renderApp('/users', new FakeBff());
+    table = await usersTable();
+    expect(headers(table)).toEqual(['User', 'Roles and status', 'Actions']);
+  });
+
+  it('when the screen is a tablet’s (800 px), then three columns: the user with two-step and last sign-in, roles with the state, and every action one under the other; from 1200 px the six columns return', async () => {
+    const headers = (table: HTMLElement) =>
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    screenWidth(800);
+    const tablet = renderApp('/users', new FakeBff());
+    let table = await usersTable();
+    // Six columns side by side cut the actions to "Ed" at 800 px.
+    expect(headers(table)).toEqual(['User', 'Roles and status', 'Actions']);
+    const [user, roles, actions, ...rest] = within(rowOf(table, 'sam@example.com')).getAllByRole(
+      'cell',
+    );
+    expect(rest).toHaveLength(0);
+    expect(user).toHaveTextContent(
+      /^Sam Supportsam@example\.comTwo-step sign-in on · last sign-in/,
+    );
+    expect(roles).toHaveTextContent(/^SupportActive$/);
+    const buttons = within(actions!).getAllByRole('button');
+    expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Edit sam@example.com',
+      'Disable sam@example.com',
+      'Reset password of sam@example.com',
+      'Reset two-step sign-in of sam@example.com',
+    ]);
+    // One under the other: the column is as wide as "Reset password", not all four side by side.
+    expect(buttons[0]!.parentElement).toHaveStyle({ flexDirection: 'column' });
+    tablet.unmount();
+
+    screenWidth(1200);
     renderApp('/users', new FakeBff());
     table = await usersTable();
     expect(headers(table)).toEqual([
@@ -456,22 +491,90 @@ describe('users screen', () => {
     expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(0);
   });
 
-  it('when the last admin would lose the admin role, then the failure snackbar explains why', async () => {
-    const bff = new FakeBff();
+  it('when the last admin would lose the admin role, then the failure explains why', async () => {
+    const bff = new FakeBff({
+      users: [
+        makeUser({ email: 'admin@example.com', name: 'Ada Admin', roles: ['admin', 'auditor'] }),
+        makeUser({ email: 'ben@example.com', name: 'Ben Admin', roles: ['admin'] }),
+      ],
+    }).on('PATCH /api/users/:id', () => ({
+      status: 409,
+      body: { error: { code: 'LAST_ADMIN', message: 'last admin', requestId: 'r-1' } },
+    }));
     const app = renderApp('/users', bff);
-    const table = await usersTable();
-    await app.user.click(
-      within(rowOf(table, 'admin@example.com')).getByRole('button', {
-        name: 'Edit admin@example.com',
-      }),
+    const dialog = await openFromRow(
+      app,
+      'ben@example.com',
+      'Edit ben@example.com',
+      'Edit ben@example.com',
     );
-    const dialog = await screen.findByRole('dialog', { name: 'Edit admin@example.com' });
-    await app.user.click(within(dialog).getByLabelText(/Administrator/));
+    const admin = within(dialog).getByRole('checkbox', { name: /Administrator/ });
+    // Another administrator's role may be taken (the BFF keeps the last one).
+    expect(admin).toBeEnabled();
+    await app.user.click(admin);
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
     await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
       await screen.findByText(/At least one enabled administrator must remain/),
     ).toBeInTheDocument();
-    expect(bff.users[0]!.roles).toEqual(['admin', 'auditor']);
+    expect(bff.requestsTo('PATCH', '/api/users/u-ben')[0]?.body).toEqual({
+      name: 'Ben Admin',
+      roles: ['support'],
+    });
+  });
+
+  it('when an administrator edits their own row, then their Administrator box cannot be unticked and says why; their other roles and name save with admin kept', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'admin@example.com',
+      'Edit admin@example.com',
+      'Edit admin@example.com',
+    );
+    const admin = within(dialog).getByRole('checkbox', { name: /Administrator/ });
+    expect(admin).toBeChecked();
+    expect(admin).toBeDisabled();
+    expect(
+      within(dialog).getByText(
+        /You cannot remove your own Administrator role: another administrator can\./,
+      ),
+    ).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('PATCH', '/api/users/u-admin')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('PATCH', '/api/users/u-admin')[0]?.body).toEqual({
+      name: 'Ada Admin',
+      roles: ['admin'],
+    });
+    expect(bff.users[0]!.roles).toEqual(['admin']);
+  });
+
+  it('when the BFF refuses one’s own Administrator role anyway (409 naming roles), then its reason shows at the roles and the dialog stays', async () => {
+    const message = 'you cannot remove your own Administrator role: ask another administrator';
+    const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'CONFLICT',
+          message,
+          details: { fields: [{ path: 'roles', rule: 'keeps_own_admin', message }] },
+          requestId: 'r-2',
+        },
+      },
+    }));
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'admin@example.com',
+      'Edit admin@example.com',
+      'Edit admin@example.com',
+    );
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(new RegExp(message, 'i'))).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Edit admin@example.com' })).toBeInTheDocument();
   });
 
   it('when looking at one’s own row, then there is no Disable or Reset two-step button', async () => {
