@@ -3,11 +3,20 @@
 // sent. The payouts module answers; app.ts attaches it (`payments.payoutOrders.attach`), since it
 // is built after the payments core. Unattached (the payments core alone), no order is a payout's.
 import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
-import type { PayoutOrder, Role } from '@paydesk/shared/api';
+import type { PayoutOrder, Role, TransactionPayout } from '@paydesk/shared/api';
 
 export interface PayoutOrderSource {
   /** the payouts whose orderid or client_orderid is `term`, exactly (PayoutsService.ordersNamed) */
   ordersNamed(term: string): Promise<PayoutOrder[]>;
+  /**
+   * the payout whose gateway order this is, with who prepared and approved it
+   * (PayoutsService.payoutOfOrder); a source without it names none
+   */
+  payoutOfOrder?(order: {
+    orderid: string;
+    clientOrderId: string;
+    endpointId: string;
+  }): Promise<TransactionPayout | null>;
 }
 
 export class PayoutOrders {
@@ -19,6 +28,15 @@ export class PayoutOrders {
 
   named(term: string): Promise<PayoutOrder[]> {
     return this.#source === null ? Promise.resolve([]) : this.#source.ordersNamed(term);
+  }
+
+  /** The payout Paydesk prepared whose order this is (an order's detail), or null. */
+  async ofOrder(order: {
+    orderid: string;
+    clientOrderId: string;
+    endpointId: string;
+  }): Promise<TransactionPayout | null> {
+    return (await this.#source?.payoutOfOrder?.(order)) ?? null;
   }
 }
 

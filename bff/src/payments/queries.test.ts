@@ -243,6 +243,46 @@ for (const variant of DB_VARIANTS) {
       expect(approved.every((o) => o.failure === undefined)).toBe(true);
     });
 
+    it('when a preauth was captured in part, then its row says so, also once money went back; a whole capture, a hold or a sale is not partly captured', async () => {
+      const day = Date.UTC(2005, 0, 1);
+      const preauth = (n: number, captured: number, stage: string, returned = 0) =>
+        row(n, {
+          type: 'preauth',
+          stage,
+          amount_minor: 12000,
+          authorized_minor: 12000,
+          captured_minor: captured,
+          returned_minor: returned,
+          created_at: day + n,
+        });
+      const rows = [
+        preauth(51, 5000, 'captured'),
+        preauth(52, 5000, 'partially_returned', 2000),
+        preauth(53, 5000, 'returned', 5000),
+        preauth(54, 12000, 'captured'),
+        preauth(55, 0, 'authorized'),
+        row(56, {
+          stage: 'captured',
+          authorized_minor: 12000,
+          captured_minor: 12000,
+          created_at: day + 56,
+        }),
+      ];
+      await withRows(rows, async () => {
+        const listed = await page(
+          'createdFrom=2005-01-01T00:00:00.000Z&createdTo=2005-01-02T00:00:00.000Z&sort=created_asc',
+        );
+        expect(listed.items.map((i) => [Number(i.id.slice(-2)), i.partlyCaptured])).toEqual([
+          [51, true],
+          [52, true],
+          [53, true],
+          [54, false],
+          [55, false],
+          [56, false],
+        ]);
+      });
+    });
+
     it('when a failed order has several status replies, then the latest one’s reason is given, on one line and cut; a callback’s unsigned claim is not', async () => {
       const day = Date.UTC(2004, 0, 1);
       const failed = row(41, { status: 'error', stage: 'error', created_at: day + 1 });
@@ -383,7 +423,7 @@ for (const variant of DB_VARIANTS) {
       );
       const lines = res.text.trim().split('\r\n');
       expect(lines[0]).toBe(
-        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift',
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift,authorized,paidOut,failureMessage,failureCode,updatedAt',
       );
       expect(lines).toHaveLength(6);
       expect(lines.slice(1).every((l) => l.includes(email) && l.includes(',USD,'))).toBe(true);
@@ -500,12 +540,12 @@ for (const variant of DB_VARIANTS) {
         }),
       ];
       const header =
-        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift\r\n';
-      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,0.00,**** 1234,"a,b@example.com",yes\r\n`;
-      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,0.00,,jürgen.müller@exämple.de,no\r\n`;
-      const line4 = `e0000000-0000-4000-8000-000000000004,2001-01-01T00:00:00.008Z,1001,900000004,csv-4,sale,approved,voided,EUR,25.00,25.00,0.00,25.00,,,no\r\n`;
-      const line5 = `e0000000-0000-4000-8000-000000000005,2001-01-01T00:00:00.009Z,1001,900000005,csv-5,preauth,approved,voided,EUR,65.00,0.00,0.00,65.00,,,no\r\n`;
-      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,0.00,411111**********,'+mail@example.com,no\r\n`;
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift,authorized,paidOut,failureMessage,failureCode,updatedAt\r\n';
+      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,0.00,**** 1234,"a,b@example.com",yes,0.00,,,,2001-01-01T00:00:00.000Z\r\n`;
+      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,0.00,,jürgen.müller@exämple.de,no,0.00,,,,2001-01-01T00:00:00.000Z\r\n`;
+      const line4 = `e0000000-0000-4000-8000-000000000004,2001-01-01T00:00:00.008Z,1001,900000004,csv-4,sale,approved,voided,EUR,25.00,25.00,0.00,25.00,,,no,25.00,,,,2001-01-01T00:00:00.000Z\r\n`;
+      const line5 = `e0000000-0000-4000-8000-000000000005,2001-01-01T00:00:00.009Z,1001,900000005,csv-5,preauth,approved,voided,EUR,65.00,0.00,0.00,65.00,,,no,65.00,,,,2001-01-01T00:00:00.000Z\r\n`;
+      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,0.00,411111**********,'+mail@example.com,no,0.00,,,,2001-01-01T00:00:00.000Z\r\n`;
       const window = 'createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z';
       await withRows(rows, async () => {
         const { res, body } = await rawGet(
@@ -537,11 +577,11 @@ for (const variant of DB_VARIANTS) {
         expect(semicolon.res.status).toBe(200);
         expect(semicolon.body.toString('utf8')).toBe(
           `\uFEFF${header.replaceAll(',', ';')}` +
-            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";"0,00";**** 1234;"a,b@example.com";yes\r\n` +
-            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";"0,00";;jürgen.müller@exämple.de;no\r\n` +
-            `e0000000-0000-4000-8000-000000000004;2001-01-01T00:00:00.008Z;1001;900000004;csv-4;sale;approved;voided;EUR;"25,00";"25,00";"0,00";"25,00";;;no\r\n` +
-            `e0000000-0000-4000-8000-000000000005;2001-01-01T00:00:00.009Z;1001;900000005;csv-5;preauth;approved;voided;EUR;"65,00";"0,00";"0,00";"65,00";;;no\r\n` +
-            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";"0,00";411111**********;'+mail@example.com;no\r\n`,
+            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";"0,00";**** 1234;"a,b@example.com";yes;"0,00";;;;2001-01-01T00:00:00.000Z\r\n` +
+            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";"0,00";;jürgen.müller@exämple.de;no;"0,00";;;;2001-01-01T00:00:00.000Z\r\n` +
+            `e0000000-0000-4000-8000-000000000004;2001-01-01T00:00:00.008Z;1001;900000004;csv-4;sale;approved;voided;EUR;"25,00";"25,00";"0,00";"25,00";;;no;"25,00";;;;2001-01-01T00:00:00.000Z\r\n` +
+            `e0000000-0000-4000-8000-000000000005;2001-01-01T00:00:00.009Z;1001;900000005;csv-5;preauth;approved;voided;EUR;"65,00";"0,00";"0,00";"65,00";;;no;"65,00";;;;2001-01-01T00:00:00.000Z\r\n` +
+            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";"0,00";411111**********;'+mail@example.com;no;"0,00";;;;2001-01-01T00:00:00.000Z\r\n`,
         );
         const bad = await f.support.get(`/api/transactions/export?${window}&delimiter=tab`);
         expect(bad.status).toBe(400);
@@ -607,6 +647,173 @@ for (const variant of DB_VARIANTS) {
           'payout-check',
         ]);
       });
+    });
+
+    it('when failed orders and payouts are exported, then each line says why the gateway failed it (as the list row), what was authorized and paid out, and when it last changed; one failure query per batch', async () => {
+      const day = Date.UTC(2005, 0, 1);
+      const rows = [
+        row(51, {
+          status: 'declined',
+          stage: 'declined',
+          created_at: day + 1,
+          updated_at: day + 60_000,
+        }),
+        row(52, { status: 'error', stage: 'error', created_at: day + 2, updated_at: day + 2 }),
+        row(53, {
+          type: 'payout-check',
+          stage: 'paid',
+          amount_minor: 15000,
+          created_at: day + 3,
+          updated_at: day + 3,
+        }),
+        row(54, {
+          type: 'payout',
+          status: 'processing',
+          amount_minor: 4200,
+          created_at: day + 4,
+          updated_at: day + 4,
+        }),
+        row(55, {
+          type: 'payout-check',
+          stage: 'registered',
+          amount_minor: 700,
+          created_at: day + 5,
+          updated_at: day + 5,
+        }),
+        row(56, {
+          type: 'preauth',
+          stage: 'authorized',
+          amount_minor: 990,
+          authorized_minor: 990,
+          created_at: day + 6,
+          updated_at: day + 6,
+        }),
+      ];
+      const statusReply = (reply: Record<string, string>) =>
+        JSON.stringify({
+          operation: 'status',
+          httpStatus: 200,
+          reply: { type: 'status-response', ...reply },
+          outcome: 'reply',
+        });
+      const k = payDb(f.bff.db);
+      await k.insertInto('transactions').values(rows).execute();
+      try {
+        await k
+          .insertInto('transaction_timeline')
+          .values([
+            {
+              transaction_id: rows[0]?.id ?? '',
+              at: day,
+              kind: 'gateway',
+              title: 'status: declined',
+              actor: null,
+              data: statusReply({
+                status: 'declined',
+                'error-message': 'Insufficient funds; try later',
+                'error-code': 'NSF',
+              }),
+            },
+            {
+              transaction_id: rows[1]?.id ?? '',
+              at: day,
+              kind: 'callback',
+              title: 'callback: error',
+              actor: null,
+              // a callback's unsigned claim is not the reason, as in the list
+              data: JSON.stringify({ status: 'error', error_message: 'a claim', error_code: 'X' }),
+            },
+          ])
+          .execute();
+        const window = 'createdFrom=2005-01-01T00:00:00.000Z&createdTo=2005-01-02T00:00:00.000Z';
+        const { res, body } = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&sort=created_asc`,
+        );
+        expect(res.status).toBe(200);
+        const lines = body.subarray(3).toString('utf8').trim().split('\r\n');
+        // the columns a consumer read before keep their places; the new ones follow
+        expect(lines[0]?.split(',').slice(16)).toEqual([
+          'authorized',
+          'paidOut',
+          'failureMessage',
+          'failureCode',
+          'updatedAt',
+        ]);
+        const tail = (line: string | undefined) => (line ?? '').split(',').slice(15);
+        expect(lines[1]?.split(',')[6]).toBe('declined');
+        expect(
+          lines[1]?.endsWith(
+            ',no,0.00,,"Insufficient funds; try later",NSF,2005-01-01T00:01:00.000Z',
+          ),
+        ).toBe(true);
+        expect(tail(lines[2])).toEqual(['no', '0.00', '', '', '', '2005-01-01T00:00:00.002Z']);
+        // a paid two-step payout: its amount paid out; one under way or only checked: none yet
+        expect(tail(lines[3])).toEqual([
+          'no',
+          '0.00',
+          '150.00',
+          '',
+          '',
+          '2005-01-01T00:00:00.003Z',
+        ]);
+        expect(tail(lines[4])).toEqual(['no', '0.00', '0.00', '', '', '2005-01-01T00:00:00.004Z']);
+        expect(tail(lines[5])).toEqual(['no', '0.00', '0.00', '', '', '2005-01-01T00:00:00.005Z']);
+        // a charge: what was authorized, and no paid-out cell at all
+        expect(tail(lines[6])).toEqual(['no', '9.90', '', '', '', '2005-01-01T00:00:00.006Z']);
+        expect(lines).toHaveLength(7);
+        const semicolon = await rawGet(
+          f.support,
+          `/api/transactions/export?${window}&sort=created_asc&delimiter=semicolon`,
+        );
+        const semi = semicolon.body.subarray(3).toString('utf8').trim().split('\r\n');
+        expect(semi[3]?.endsWith(';no;"0,00";"150,00";;;2005-01-01T00:00:00.003Z')).toBe(true);
+
+        // Batches of 2: the failure reasons are read once per batch holding a failed order (the
+        // first), never once per row, and none for a batch without one.
+        const queries = f.bff.payments.services.queries as unknown as {
+          failures: (rows: readonly { id: string }[]) => Promise<Map<string, unknown>>;
+        };
+        const spy = vi.spyOn(queries, 'failures');
+        try {
+          const batches = [];
+          for await (const batch of f.bff.payments.services.queries.batches(
+            {
+              createdFrom: '2005-01-01T00:00:00.000Z',
+              createdTo: '2005-01-02T00:00:00.000Z',
+              sort: 'created_asc',
+              delimiter: 'comma',
+            },
+            2,
+          ))
+            batches.push(batch.map((r) => r.failure?.code ?? null));
+          expect(batches).toEqual([
+            ['NSF', null],
+            [null, null],
+            [null, null],
+          ]);
+          expect(spy.mock.calls.map(([failed]) => failed.length)).toEqual([2]);
+        } finally {
+          spy.mockRestore();
+        }
+      } finally {
+        await k
+          .deleteFrom('transaction_timeline')
+          .where(
+            'transaction_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+        await k
+          .deleteFrom('transactions')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+      }
     });
 
     it('when more orders match than the list counts, then the total stops at the cap and says so; at the cap it is exact', async () => {

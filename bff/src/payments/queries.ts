@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
-import { voidedMinor } from '@paydesk/shared/domain';
+import { isPartlyCaptured, voidedMinor } from '@paydesk/shared/domain';
 import {
   EXCHANGE_ENTRY_KINDS,
   FAILED_STATUSES,
@@ -29,7 +29,7 @@ import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { PayoutOrders } from './payout-orders.js';
-import { listedType, maskedCard, PAID_PAYOUT_STAGES, toSummary } from './records.js';
+import { listedType, maskedCard, PAID_PAYOUT_STAGES, paidOutOf, toSummary } from './records.js';
 import { attentionCounts, unknownOutcomeIds, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
@@ -221,6 +221,12 @@ export class TransactionQueries {
       items: page.map(({ unknown_ops: _, ...row }) => ({
         ...toSummary(row),
         unknownOperations: unknownKinds.get(row.id) ?? [],
+        // Neither the stage nor the amount says that a capture took only part of the hold.
+        partlyCaptured: isPartlyCaptured({
+          type: row.type,
+          authorizedMinor: big(row.authorized_minor),
+          capturedMinor: big(row.captured_minor),
+        }),
         ...(FAILED_STATUSES.has(row.status as TransactionStatus)
           ? { failure: failures.get(row.id) ?? null }
           : {}),
@@ -304,12 +310,14 @@ export class TransactionQueries {
 
   /**
    * Every filtered row with the CSV's columns only, in the list's order (`query.sort`), in keyset
-   * batches: memory stays flat, and no batch holds the (SQLite: only) connection for long.
+   * batches: memory stays flat, and no batch holds the (SQLite: only) connection for long. The
+   * batch's declined, error and filtered orders carry why the gateway failed them, as the list's
+   * rows do (`failures`: one query per batch that has any, never one per row).
    */
   async *batches(
     query: TransactionExportQuery,
     batchSize = EXPORT_BATCH,
-  ): AsyncGenerator<CsvRow[]> {
+  ): AsyncGenerator<CsvLine[]> {
     const { sort } = query;
     let after: Cursor | null = null;
     for (;;) {
@@ -317,7 +325,12 @@ export class TransactionQueries {
         .select(CSV_SOURCE_COLUMNS)
         .limit(batchSize)
         .execute();
-      if (rows.length > 0) yield rows;
+      if (rows.length > 0) {
+        const failed = rows.filter((row) => FAILED_STATUSES.has(row.status as TransactionStatus));
+        const failures =
+          failed.length === 0 ? new Map<string, OrderFailure>() : await this.failures(failed);
+        yield rows.map((row) => ({ ...row, failure: failures.get(row.id) ?? null }));
+      }
       const last = rows.at(-1);
       if (last === undefined || rows.length < batchSize) return;
       after = { sort, value: last[column(sort)], id: last.id };
@@ -391,6 +404,12 @@ export const CSV_COLUMNS = [
   'card',
   'customerEmail',
   'drift',
+  // Appended (a consumer reading the columns above by position still finds them there):
+  'authorized',
+  'paidOut',
+  'failureMessage',
+  'failureCode',
+  'updatedAt',
 ] as const;
 
 const UTF8_BOM = '\uFEFF';
@@ -451,8 +470,11 @@ const CSV_SOURCE_COLUMNS = [
   'card_brand',
   'customer_email',
   'drift',
+  'updated_at',
 ] as const;
 type CsvRow = Pick<TransactionsTable, (typeof CSV_SOURCE_COLUMNS)[number]>;
+/** A row of the CSV with why the gateway failed it (a declined, error or filtered order), or null. */
+export type CsvLine = CsvRow & { failure: OrderFailure | null };
 /** rows per keyset query of the export */
 const EXPORT_BATCH = 100;
 
@@ -460,11 +482,9 @@ const EXPORT_BATCH = 100;
  * One CSV line: `,` between cells and `.` in amounts, or (`semicolon`) `;` between cells and `,`
  * in amounts, as a spreadsheet in a decimal-comma locale reads them.
  */
-function csvRow(row: CsvRow, semicolon = false): string {
-  const money = (minor: unknown) => {
-    const text = formatMinorUnits(big(minor));
-    return semicolon ? text.replace('.', ',') : text;
-  };
+function csvRow(row: CsvLine, semicolon = false): string {
+  const decimal = (text: string) => (semicolon ? text.replace('.', ',') : text);
+  const money = (minor: unknown) => decimal(formatMinorUnits(big(minor)));
   const cells = [
     row.id,
     new Date(row.created_at).toISOString(),
@@ -488,6 +508,12 @@ function csvRow(row: CsvRow, semicolon = false): string {
     maskedCard(row)?.masked ?? '',
     row.customer_email ?? '',
     row.drift === 1 ? 'yes' : 'no',
+    money(row.authorized_minor),
+    // a payout's order: what was paid out (its amount once approved, else 0); empty for charges
+    decimal(paidOutOf(row).paidOut ?? ''),
+    row.failure?.message ?? '',
+    row.failure?.code ?? '',
+    new Date(row.updated_at).toISOString(),
   ];
   return cells.map(csvCell).join(semicolon ? ';' : ',');
 }

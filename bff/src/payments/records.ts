@@ -13,6 +13,7 @@ import {
 } from '@paydesk/shared/domain';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import {
+  paidOutMinor,
   TRANSACTION_TYPES,
   type FollowUpAction,
   type MaskedCard,
@@ -292,7 +293,22 @@ export function amountsOf(
     reserved: formatMinorUnits(reserved),
     remainingReturnable: formatMinorUnits(returnable),
     remainingCapturable: formatMinorUnits(capturable),
+    ...paidOutOf(row),
   };
+}
+
+/**
+ * `amounts.paidOut` of a payout's order (money out, `paidOutMinor`), as the detail and the CSV
+ * export say it; nothing for other orders.
+ */
+export function paidOutOf(
+  row: Pick<TransactionsTable, 'type' | 'stage' | 'status' | 'amount_minor'>,
+): { paidOut?: string } {
+  const paid = paidOutMinor(
+    { type: listedType(row), status: row.status as TransactionStatus, stage: row.stage },
+    big(row.amount_minor),
+  );
+  return paid === null ? {} : { paidOut: formatMinorUnits(paid) };
 }
 
 /** Gateway operation type (status `operations`, callback `type`) to our operation kind. */

@@ -1,10 +1,12 @@
 // Support's view of an order: look it up at the gateway (`status`), refresh it, read it.
 import {
+  isPayoutOrder,
   PAYOUT_SENT_STATES,
   type DriftReviewBody,
   type LookupBody,
   type LookupCandidate,
   type LookupConflictDetails,
+  type OperationKind,
   type PayoutOrder,
   type TransactionDetail,
 } from '@paydesk/shared/api';
@@ -20,6 +22,13 @@ import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from 
 import { PayoutOrders } from './payout-orders.js';
 import { gatewayOrderId } from './rebills.js';
 import { asTransactionType } from './records.js';
+
+/** The operations of a payout's order that ops users made (prepared, approved), not the gateway. */
+const PAYOUT_OPERATIONS: ReadonlySet<OperationKind> = new Set<OperationKind>([
+  'payout-check',
+  'payout-pay',
+  'payout',
+]);
 
 export interface ActorInfo {
   id: string;
@@ -61,7 +70,30 @@ export class TransactionsService {
   async get(id: string): Promise<TransactionDetail> {
     const detail = await this.ledger.detail(this.ledger.k, id);
     if (detail === null) throw new AppError('NOT_FOUND', `no transaction ${id}`);
-    return detail;
+    return this.withPayout(detail);
+  }
+
+  /**
+   * A payout's order with the payout Paydesk prepared for it (`detail.paydeskPayout`; one indexed query,
+   * for payout orders only), and its payout operations with the ops users behind them
+   * (`payoutStaff`): the gateway's status names no person, so they would read as the gateway's
+   * own. The payouts' readers are the transactions' (`mayReadPayouts`), and the destination is
+   * masked as the payout list shows it to them.
+   */
+  private async withPayout(detail: TransactionDetail): Promise<TransactionDetail> {
+    if (!isPayoutOrder(detail.type)) return detail;
+    const payout = await this.payoutOrders.ofOrder(detail);
+    if (payout === null) return { ...detail, paydeskPayout: null };
+    const payoutStaff = { preparedBy: payout.preparedBy, approvedBy: payout.approvedBy };
+    return {
+      ...detail,
+      paydeskPayout: payout,
+      operations: detail.operations.map((operation) =>
+        PAYOUT_OPERATIONS.has(operation.kind) && operation.requestedBy === null
+          ? { ...operation, payoutStaff }
+          : operation,
+      ),
+    };
   }
 
   /**
@@ -292,13 +324,13 @@ export class TransactionsService {
   }
 
   /** Finance marks the order's drift reviewed (drift.ts `reviewDrift`). */
-  reviewDrift(
+  async reviewDrift(
     id: string,
     body: DriftReviewBody,
     actor: ActorInfo,
     audit: ReviewAudit,
   ): Promise<TransactionDetail> {
-    return reviewDrift(this.ledger, id, body, actor, audit);
+    return this.withPayout(await reviewDrift(this.ledger, id, body, actor, audit));
   }
 
   /** `status` now for a known order; one with an amount Paydesk cannot hold: 502, as `learn`. */

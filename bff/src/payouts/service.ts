@@ -15,6 +15,7 @@ import {
 } from '@paydesk/shared/protocol';
 import {
   expiredCardField,
+  PAYOUT_SENT_STATES,
   type PayoutCreateBody,
   type PayoutDestination,
   type PayoutDetail,
@@ -23,6 +24,7 @@ import {
   type PayoutListQuery,
   type PayoutOrder,
   type PayoutState,
+  type TransactionPayout,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { Interruption } from '../payments/idempotency.js';
@@ -398,6 +400,61 @@ export class PayoutsService {
       orderid: row.orderid,
       clientOrderId: row.client_orderid,
     }));
+  }
+
+  /**
+   * The payout whose gateway order `order` is (its orderid, or its client_orderid on its endpoint),
+   * as an order's detail names it (`TransactionPayout`): who prepared and who approved it, and its
+   * destination masked. Null: no payout of Paydesk's. One query through `payouts_orderid` and the
+   * client_orderid's unique index.
+   */
+  async payoutOfOrder(order: {
+    orderid: string;
+    clientOrderId: string;
+    endpointId: string;
+  }): Promise<TransactionPayout | null> {
+    const row = await this.c.k
+      .selectFrom('payouts')
+      .select([
+        'id',
+        'state',
+        'mode',
+        'created_at',
+        'expires_at',
+        'endpoint_id',
+        'orderid',
+        'prepared_by_email',
+        'decided_by_email',
+        'destination_kind',
+        'destination_masked',
+      ])
+      .where((eb) =>
+        eb.or([
+          eb('orderid', '=', order.orderid),
+          eb.and([
+            eb('client_orderid', '=', order.clientOrderId),
+            eb('endpoint_id', '=', order.endpointId),
+          ]),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (row === undefined) return null;
+    const state = this.stateOf(row);
+    return {
+      id: row.id,
+      state,
+      preparedBy: row.prepared_by_email,
+      // The decider of a payout whose money order was sent approved it; one rejected, or whose
+      // approval lapsed at the gateway, was not approved.
+      approvedBy: PAYOUT_SENT_STATES.has(state) ? row.decided_by_email : null,
+      destination: {
+        kind: row.destination_kind as TransactionPayout['destination']['kind'],
+        masked: row.destination_masked,
+      },
+    };
   }
 
   async get(id: string, viewer: Actor): Promise<PayoutDetail> {

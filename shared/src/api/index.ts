@@ -8,6 +8,7 @@ export * from './audit.js';
 export * from './health.js';
 export * from './payments.js';
 export * from './transactions-failure.js';
+export * from './payout-money.js';
 export * from './payouts.js';
 export * from './large-amount.js';
 export * from './order-limit.js';

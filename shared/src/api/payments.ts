@@ -3,13 +3,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
 import { CsvDelimiterSchema } from './audit.js';
-import {
-  containsCardNumber,
-  EmailSchema,
-  freeText,
-  IsoDateTimeSchema,
-  ReasonSchema,
-} from './common.js';
+import { containsCardNumber, EmailSchema, freeText, IsoDateTimeSchema } from './common.js';
 import { PayoutStateSchema } from './payout-states.js';
 import { OrderFailureSchema } from './transactions-failure.js';
 
@@ -328,6 +322,12 @@ export const TransactionSummarySchema = z.object({
    * elsewhere: an order's page reads it from its timeline the same way.
    */
   failure: OrderFailureSchema.nullable().optional(),
+  /**
+   * The list's rows: whether the order is a preauth of which only part of the hold was captured
+   * (`isPartlyCaptured` of shared/domain), which neither its stage nor its amount says. Not given
+   * elsewhere: an order's page reads it from its amounts by the same rule.
+   */
+  partlyCaptured: z.boolean().optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 
@@ -379,6 +379,19 @@ export const OperationSchema = z.object({
   errorMessage: z.string().nullable(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
+  /**
+   * On an order's detail, the operations of a payout Paydesk prepared (`payout-check`,
+   * `payout-pay`, `payout`), which the gateway's status names without a person: the ops users
+   * behind it, from the payout's record (`TransactionPayout`). Absent elsewhere.
+   */
+  payoutStaff: z
+    .object({
+      /** e-mail of the ops user who prepared the payout (sent its payout-check) */
+      preparedBy: z.string(),
+      /** e-mail of the second ops user who approved it (sent its payout-pay or payout); null: none yet */
+      approvedBy: z.string().nullable(),
+    })
+    .optional(),
 });
 export type Operation = z.infer<typeof OperationSchema>;
 
@@ -406,8 +419,36 @@ export const TransactionAmountsSchema = z.object({
   reserved: MoneySchema,
   remainingReturnable: MoneySchema,
   remainingCapturable: MoneySchema,
+  /**
+   * A payout's order (money out; `isPayoutOrder`): what the gateway paid out, the amount once the
+   * payout (or payout-pay) was approved, else 0.00 (`paidOutMinor`; `payoutMoneyOf` says whether it
+   * is pending, failed or not sent). Absent on other orders, where authorized, captured and
+   * returned say what moved.
+   */
+  paidOut: MoneySchema.optional(),
 });
 export type TransactionAmounts = z.infer<typeof TransactionAmountsSchema>;
+
+/**
+ * The payout (four-eyes) Paydesk prepared whose gateway order this is, from the payouts' record:
+ * who prepared and who approved it, and where the money goes (masked, as the payout list shows it
+ * to every reader; never the holder's name or the card's expiry).
+ */
+export const TransactionPayoutSchema = z.object({
+  /** the payout's id (`/payouts/:id`) */
+  id: z.string(),
+  state: PayoutStateSchema,
+  /** e-mail of the ops user who prepared it */
+  preparedBy: z.string(),
+  /** e-mail of the second ops user who approved it (its money order sent); null: not approved */
+  approvedBy: z.string().nullable(),
+  destination: z.object({
+    kind: z.enum(['card', 'bank', 'ewallet', 'phone']),
+    /** `411111******1111`, `DE89 **** **** **** **30 00`, `********4567`, … */
+    masked: z.string(),
+  }),
+});
+export type TransactionPayout = z.infer<typeof TransactionPayoutSchema>;
 
 export const TransactionDetailSchema = TransactionSummarySchema.extend({
   amounts: TransactionAmountsSchema,
@@ -422,6 +463,13 @@ export const TransactionDetailSchema = TransactionSummarySchema.extend({
   lastCheckedAt: IsoDateTimeSchema.nullable(),
   operations: z.array(OperationSchema),
   timeline: z.array(TimelineEntrySchema),
+  /**
+   * A payout's order (`isPayoutOrder`): the payout Paydesk prepared for it (`TransactionPayout`),
+   * or null when Paydesk has none (a payout made elsewhere). Absent on other orders, and where
+   * the detail is the reply of a follow-up (capture, return, void, card-ref), which a payout has not.
+   * Not named `payout`: a lookup's reply with `payout` is the payout itself (`LookupPayoutReply`).
+   */
+  paydeskPayout: TransactionPayoutSchema.nullable().optional(),
 });
 export type TransactionDetail = z.infer<typeof TransactionDetailSchema>;
 
@@ -547,7 +595,9 @@ export const RebillBodySchema = z
       .regex(/^\d{1,18}$/, 'must be an endpoint id (digits)')
       .optional(),
     orderDesc: freeText(1, 1024),
-    reason: ReasonSchema,
+    // The rule of the other reasons a finance or ops user types for a money step (card info, a
+    // payout's rejection): 3 to 255 characters, so that the same field says the same everywhere.
+    reason: freeText(3, 255, { multiline: true, tooShort: 'must say why (at least 3 characters)' }),
     confirmLargeAmount: ConfirmLargeAmountSchema,
   })
   .strict();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   voidedMinor,
+  isPartlyCaptured,
   allowedFollowUps,
   canSettle,
   decideCapture,
@@ -174,5 +175,18 @@ describe('voided amount', () => {
     expect(voidedMinor({ ...order, capturedMinor: 0n, stage: 'voided' })).toBe(6500n);
     expect(voidedMinor({ ...order, stage: 'captured' })).toBeNull();
     expect(voidedMinor({ ...order, stage: null })).toBeNull();
+  });
+});
+
+describe('partly captured', () => {
+  it('when a preauth was captured in part, then it is partly captured whatever its stage says; a whole or no capture, or a sale, is not', () => {
+    const preauth = { type: 'preauth', authorizedMinor: 12000n };
+    expect(isPartlyCaptured({ ...preauth, capturedMinor: 5000n })).toBe(true);
+    expect(isPartlyCaptured({ ...preauth, capturedMinor: 11999n })).toBe(true);
+    expect(isPartlyCaptured({ ...preauth, capturedMinor: 12000n })).toBe(false);
+    expect(isPartlyCaptured({ ...preauth, capturedMinor: 0n })).toBe(false);
+    expect(isPartlyCaptured({ type: 'sale', authorizedMinor: 12000n, capturedMinor: 5000n })).toBe(
+      false,
+    );
   });
 });

@@ -187,6 +187,24 @@ export function voidedMinor(order: {
   return order.capturedMinor > 0n ? order.capturedMinor : order.authorizedMinor;
 }
 
+/**
+ * Whether an order is a preauth of which only part of the hold was captured (the rest released):
+ * neither its stage (`captured`, `settled`, and after returns `partially_returned` or `returned`)
+ * nor its amount (the whole hold) says so, and it stays true whatever follows the capture.
+ */
+export function isPartlyCaptured(order: {
+  /** the order's type (`preauth`, `sale`, ...) */
+  type: string;
+  authorizedMinor: bigint;
+  capturedMinor: bigint;
+}): boolean {
+  return (
+    order.type === 'preauth' &&
+    order.capturedMinor > 0n &&
+    order.capturedMinor < order.authorizedMinor
+  );
+}
+
 export type FollowUp = 'capture' | 'void' | 'return' | 'create-card-ref' | 'payout-pay';
 
 /** What may follow: the follow-up operations the rules allow right now. */

@@ -1,7 +1,12 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { TransactionDetail } from '@paydesk/shared/api';
+import {
+  FAILED_STATUSES,
+  payoutMoneyOf,
+  type TransactionDetail,
+  type TransactionPayout,
+} from '@paydesk/shared/api';
 import { voidedMinor } from '@paydesk/shared/domain';
 import { formatMoney } from '../../../lib/format';
 import { fromMinor, toMinor } from '../../../lib/money';
@@ -70,11 +75,120 @@ export function voidedAmount(detail: TransactionDetail): string | null {
   return voided === null ? null : fromMinor(voided);
 }
 
+const DESTINATION_WORDS: Record<TransactionPayout['destination']['kind'], string> = {
+  card: 'the card',
+  bank: 'the bank account',
+  ewallet: 'the e-wallet',
+  phone: 'the phone',
+};
+
+/** How a payout failed, after "Nothing was paid out: ". */
+const FAILED_WORDS: Partial<Record<TransactionDetail['status'], string>> = {
+  declined: 'the gateway declined it',
+  filtered: 'the gateway’s filters stopped it',
+  error: 'it ended in error at the gateway',
+};
+
+/** Where a payout's money goes: the payout's destination (masked), else the order's card. */
+function destinationText(detail: TransactionDetail): string | null {
+  const destination = detail.paydeskPayout?.destination;
+  if (destination) return `${DESTINATION_WORDS[destination.kind]} ${destination.masked}`;
+  return detail.card ? `the card ${detail.card.masked}` : null;
+}
+
+/**
+ * A payout's order (money out): what was paid out and to where, or why nothing was (pending,
+ * failed, only checked). Authorized, captured and returned are a charge's and never apply to it.
+ */
+function payoutRows(
+  detail: TransactionDetail,
+  money: (value: string) => React.ReactNode,
+): FactRow[] {
+  const { amounts, currency } = detail;
+  const state = payoutMoneyOf(detail);
+  const to = destinationText(detail);
+  const amount = formatMoney(amounts.amount, currency);
+  let paidOut: React.ReactNode;
+  switch (state) {
+    case 'paid':
+      paidOut = (
+        <>
+          <strong>{formatMoney(amounts.paidOut ?? amounts.amount, currency)}</strong>
+          {to === null ? null : ` to ${to}`}
+        </>
+      );
+      break;
+    case 'pending':
+      paidOut =
+        detail.status === 'unknown'
+          ? `Not known yet: the reply to the payout was lost; Paydesk confirms it with the gateway’s status before anything is sent again.`
+          : `Not yet: ${amount} is on its way${to === null ? '' : ` to ${to}`}; the gateway’s final status follows.`;
+      break;
+    case 'failed':
+      paidOut = `Nothing was paid out: ${FAILED_WORDS[detail.status] ?? 'the payout failed'}.`;
+      break;
+    default:
+      paidOut =
+        detail.stage === 'registered'
+          ? 'Nothing yet: the payout-check registered it; it is paid once a second ops user approves it.'
+          : 'Nothing was paid out.';
+  }
+  return [
+    ['Payout amount', money(amounts.amount)],
+    ['Paid out', paidOut],
+  ];
+}
+
+/**
+ * Why a charge's order moved no money, when it did not (all its amounts zero): a declined, error
+ * or filtered order, a card check (account verification, PAN eligibility), or one still awaiting
+ * its outcome. Null: its amounts say what moved.
+ */
+function nothingCharged(detail: TransactionDetail): string | null {
+  const { amounts } = detail;
+  const zero = [
+    amounts.authorized,
+    amounts.captured,
+    amounts.returned,
+    amounts.reserved,
+    amounts.remainingReturnable,
+    amounts.remainingCapturable,
+  ].every((value) => (toMinor(value) ?? 0n) === 0n);
+  if (!zero || detail.stage === 'voided' || detail.stage === 'hold_cancelled') return null;
+  if (FAILED_STATUSES.has(detail.status)) return 'Nothing was charged.';
+  if (detail.type === 'account-verification' || detail.type === 'pan-eligibility')
+    return 'Nothing was charged: a check of the card.';
+  if (detail.status === 'processing') return 'Nothing yet: the gateway has not decided the order.';
+  if (detail.status === 'unknown')
+    return 'Not known yet: Paydesk confirms the order with the gateway’s status.';
+  return null;
+}
+
 export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   const { amounts, currency } = detail;
   const money = (value: string) => (
     <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(value, currency)}</span>
   );
+  if (payoutMoneyOf(detail) !== null) {
+    return (
+      <Panel title="Amounts">
+        <Facts rows={payoutRows(detail, money)} />
+      </Panel>
+    );
+  }
+  const nothing = nothingCharged(detail);
+  if (nothing !== null) {
+    return (
+      <Panel title="Amounts">
+        <Facts
+          rows={[
+            ['Order amount', money(amounts.amount)],
+            ['Charged', nothing],
+          ]}
+        />
+      </Panel>
+    );
+  }
   const rows: [string, React.ReactNode][] = [
     ['Order amount', money(amounts.amount)],
     ['Authorized', money(amounts.authorized)],

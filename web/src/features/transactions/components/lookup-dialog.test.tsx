@@ -1,8 +1,9 @@
 import { TransactionDetailSchema, type LookupBody } from '@paydesk/shared/api';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 import { ApiError } from '../../../lib/api-client';
 import { lookupAttempts, serverProblem } from './lookup-dialog';
 
@@ -126,7 +127,7 @@ describe('status lookup', () => {
     ]);
   });
 
-  it('when Paydesk has not learned an orderid, then the dialog says the gateway needs its client_orderid too, and with it the order opens', async () => {
+  it('when Paydesk has not learned an orderid, then the dialog says plainly it has no such order and that the gateway needs its client_orderid too, and with it the order opens', async () => {
     const bff = bffAs(['support']);
     // As the BFF answers for an order only the gateway knows: the orderid alone is not enough.
     bff.on('POST /api/transactions/lookup', (request) => {
@@ -160,7 +161,7 @@ describe('status lookup', () => {
     const app = await lookUpOnList(bff, '900003');
     expect(
       await screen.findByText(
-        'Paydesk has not learned order “900003” yet, and the gateway finds an order by its orderid only together with its client_orderid (no order has “900003” as its client_orderid). Type the order’s client_orderid below.',
+        'Paydesk has no order “900003”, and the gateway has none with the client_orderid “900003”. To ask the gateway for order “900003”, add its client_orderid below: the gateway finds an order by its orderid only together with its client_orderid.',
       ),
     ).toBeInTheDocument();
     const second = screen.getByLabelText(/^client_orderid/);
@@ -245,7 +246,7 @@ describe('status lookup', () => {
     const app = renderApp('/account', bff);
     const field = await openDialog(app);
     expect(field).toHaveAccessibleDescription(
-      'Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.',
+      'A Paydesk id works too. Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.',
     );
     await app.user.type(field, 'customer3@example.com');
     expect(field).toHaveAccessibleDescription(
@@ -342,7 +343,7 @@ describe('status lookup', () => {
 
   it('when a lookup failed and the field is cleared and submitted, then only the new problem is said, not the old result beside it', async () => {
     const app = await lookUpOnList(bffAs(['support']), '9999999');
-    const old = /Paydesk has not learned order “9999999” yet/;
+    const old = /Paydesk has no order “9999999”/;
     expect(await screen.findByText(old)).toBeInTheDocument();
     const field = await termField();
     await app.user.clear(field);
@@ -356,7 +357,7 @@ describe('status lookup', () => {
 
   it('when the looked-up id is edited, then the old result goes at once; typing the client_orderid it asked for keeps it', async () => {
     const app = await lookUpOnList(bffAs(['support']), '9999999');
-    const old = /Paydesk has not learned order “9999999” yet/;
+    const old = /Paydesk has no order “9999999”/;
     expect(await screen.findByText(old)).toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/^client_orderid/), 'shop-9');
     expect(screen.getByText(old)).toBeInTheDocument();
@@ -509,6 +510,36 @@ describe('status lookup', () => {
       problem: 'Bad client_orderid.',
     });
     expect(serverProblem(refusal('amount'), asked)).toBeNull();
+  });
+
+  it('when the dialog is on a phone (390 px), then each field’s label is a few words that fit, and what the field is for is its hint', async () => {
+    screenWidth(390);
+    const app = renderApp('/transactions', bffAs(['support']));
+    await openDialog(app);
+    const dialog = within(screen.getByRole('dialog'));
+    const labels = Array.from(screen.getByRole('dialog').querySelectorAll('label'), (label) =>
+      label.textContent.replace(/\s*\*$/, ''),
+    );
+    expect(labels).toEqual(['Orderid or client_orderid', 'client_orderid', 'Endpoint (optional)']);
+    // An outlined field's label has some 250 px of a 390 px screen's dialog: about 30 characters.
+    for (const label of labels) expect(label.length).toBeLessThanOrEqual(30);
+    expect(dialog.getByLabelText('client_orderid')).toHaveAccessibleDescription(
+      'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client_orderid.',
+    );
+    expect(dialog.getByLabelText('Orderid or client_orderid')).toHaveAccessibleDescription(
+      /^A Paydesk id works too\./,
+    );
+    vi.restoreAllMocks();
+  });
+
+  it('when the gateway’s reply is an order that names its payout (a payout’s order), then the order opens, not the payout', async () => {
+    const order = makeTransaction(6, { type: 'payout' });
+    const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => ({
+      status: 200,
+      body: { ...order, payout: null },
+    }));
+    await lookUpOnList(bff, 'shop-6');
+    expect(await screen.findByRole('heading', { name: 'Order 900006' })).toBeInTheDocument();
   });
 
   it('when an auditor (no lookup role) presses Ctrl+K, then nothing opens and no button is offered', async () => {

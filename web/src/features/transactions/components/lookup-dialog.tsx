@@ -169,7 +169,9 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
         };
       }
       const reply = await lookupTransaction(attempt.body);
-      if ('payout' in reply) {
+      // A payout not yet sent is the reply's only field; an order (a payout's too, whose detail
+      // may name its payout) has its orderid.
+      if (!('orderid' in reply)) {
         payouts.set(reply.payout.id, reply.payout);
         if (reply.payout.orderid !== null) orderids.add(reply.payout.orderid);
         continue;
@@ -256,14 +258,14 @@ function termHint(term: string, clientOrderId: string): string {
     return 'An e-mail address is no order id: Look up searches the transactions for it (the gateway is not asked).';
   if (kind === 'card')
     return 'A card is no order id: Look up searches the transactions for it (the gateway is not asked).';
-  return 'Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.';
+  return 'A Paydesk id works too. Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.';
 }
 
 function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): string {
   const term = input.term.trim();
   const clientOrderId = input.clientOrderId.trim();
   if (needsClientOrderId)
-    return `Paydesk has not learned order “${term}” yet, and the gateway finds an order by its orderid only together with its client_orderid (no order has “${term}” as its client_orderid). Type the order’s client_orderid below.`;
+    return `Paydesk has no order “${term}”, and the gateway has none with the client_orderid “${term}”. To ask the gateway for order “${term}”, add its client_orderid below: the gateway finds an order by its orderid only together with its client_orderid.`;
   if (clientOrderId !== '')
     return term === ''
       ? `The gateway knows no order with client_orderid “${clientOrderId}”.`
@@ -504,7 +506,7 @@ export default function LookupDialog({
             <TextField
               {...fieldProps(
                 'term',
-                'Orderid or client_orderid (or Paydesk id)',
+                'Orderid or client_orderid',
                 termHint(input.term, input.clientOrderId),
               )}
               inputRef={termRef}
@@ -513,8 +515,8 @@ export default function LookupDialog({
             <TextField
               {...fieldProps(
                 'clientOrderId',
-                'client_orderid (for an orderid Paydesk has not learned)',
-                'The gateway finds an order by its orderid only together with its client_orderid.',
+                'client_orderid',
+                'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client_orderid.',
               )}
               inputRef={clientOrderIdRef}
             />

@@ -144,4 +144,33 @@ describe('the operations of an order', () => {
         .map((cell) => cell.textContent),
     ).toEqual(['Return', 'Approved', '€1,234.56', 'finance@example.com']);
   });
+
+  it('when a payout’s payout-check and payout-pay were learned from the gateway, then they are credited to the ops users who prepared and approved it, not to the gateway', () => {
+    const staff = { preparedBy: 'ops-a@example.com', approvedBy: 'ops-b@example.com' };
+    const payout = [
+      operation(11, { kind: 'payout-check', amount: '150.00', payoutStaff: staff }),
+      operation(12, { kind: 'payout-pay', amount: '150.00', payoutStaff: staff }),
+      operation(13, { kind: 'payout', amount: '42.00', payoutStaff: staff }),
+      // a payout made elsewhere: Paydesk knows no one behind it
+      operation(14, { kind: 'payout', amount: '7.00' }),
+    ];
+    const expected = [
+      'Paydesk (prepared by ops-a@example.com)',
+      'Paydesk (approved by ops-b@example.com)',
+      'Paydesk (prepared by ops-a@example.com, approved by ops-b@example.com)',
+      'gateway',
+    ];
+    screenWidth(600);
+    const { unmount } = render(<OperationsList operations={payout} currency="EUR" />);
+    const [, ...rows] = within(screen.getByRole('table', { name: 'Operations' })).getAllByRole(
+      'row',
+    );
+    expect(rows.map((row) => within(row).getAllByRole('cell')[3]?.textContent)).toEqual(expected);
+    unmount();
+
+    screenWidth(390);
+    render(<OperationsList operations={payout} currency="EUR" />);
+    const items = within(screen.getByRole('list', { name: 'Operations' })).getAllByRole('listitem');
+    expect(items.map((item) => factsOf(item).By)).toEqual(expected);
+  });
 });

@@ -64,8 +64,37 @@ function amountText(operation: Operation, currency: string, voided: string | nul
     : 'Whole order';
 }
 
-function requesterText(operation: Operation): string {
+/**
+ * Who made the operation. A payout's payout-check, payout-pay or payout are learned from the
+ * gateway's status, which names no person: the ops users of its four-eyes approval made them
+ * (`payoutStaff`, from the payout's record), not the gateway.
+ */
+export function requesterText(operation: Operation): string {
+  const staff = operation.payoutStaff;
+  if (staff !== undefined) {
+    const prepared = `prepared by ${staff.preparedBy}`;
+    const approved = staff.approvedBy === null ? null : `approved by ${staff.approvedBy}`;
+    if (operation.kind === 'payout-check') return `Paydesk (${prepared})`;
+    if (operation.kind === 'payout-pay' && approved !== null) return `Paydesk (${approved})`;
+    return `Paydesk (${approved === null ? prepared : `${prepared}, ${approved}`})`;
+  }
   return operation.requestedBy ?? (operation.origin === 'gateway' ? 'gateway' : '—');
+}
+
+/** The requester; a sentence naming a payout's ops users wraps, an e-mail alone stays one line. */
+function Requester({ operation }: { operation: Operation }) {
+  const by = requesterText(operation);
+  if (operation.payoutStaff !== undefined) {
+    return (
+      <Box
+        component="span"
+        sx={{ display: 'inline-block', whiteSpace: 'normal', minWidth: '12rem' }}
+      >
+        {by}
+      </Box>
+    );
+  }
+  return by.includes('@') ? <EmailText value={by} /> : <>{by}</>;
 }
 
 function Outcome({ operation }: { operation: Operation }) {
@@ -107,7 +136,6 @@ function OperationItems({ operations, currency, holdCancelled, voided }: ListPro
       sx={{ listStyle: 'none', m: 0, p: 0 }}
     >
       {operations.map((operation) => {
-        const by = requesterText(operation);
         return (
           <Box
             component="li"
@@ -136,7 +164,7 @@ function OperationItems({ operations, currency, holdCancelled, voided }: ListPro
                     {amountText(operation, currency, voided)}
                   </Box>,
                 ],
-                ['By', by.includes('@') ? <EmailText key="b" value={by} /> : by],
+                ['By', <Requester key="b" operation={operation} />],
                 ['Reason', reasonText(operation) ?? '—'],
                 ['When', <DateTime key="w" value={operation.createdAt} />],
               ]}
@@ -183,7 +211,13 @@ function OperationsTable({ operations, currency, holdCancelled, voided }: ListPr
                 {amountText(operation, currency, voided)}
               </TableCell>
               {/* An e-mail address on one line: broken, it reads as two words. */}
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{requesterText(operation)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {operation.payoutStaff === undefined ? (
+                  requesterText(operation)
+                ) : (
+                  <Requester operation={operation} />
+                )}
+              </TableCell>
               {/* Wide enough for a sentence a line: `anywhere` alone (for a long unbroken
                   token) would let the table squeeze the column to a word or less. */}
               <TableCell sx={{ minWidth: 280, maxWidth: 360, overflowWrap: 'anywhere' }}>

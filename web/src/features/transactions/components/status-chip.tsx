@@ -9,7 +9,12 @@ import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Undo from '@mui/icons-material/Undo';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import type { TransactionAmounts, TransactionStatus, TransactionType } from '@paydesk/shared/api';
+import { isPartlyCaptured } from '@paydesk/shared/domain';
+import type {
+  TransactionAmounts,
+  TransactionStatus,
+  TransactionSummary,
+} from '@paydesk/shared/api';
 import type { ReactElement } from 'react';
 import { toMinor } from '../../../lib/money';
 
@@ -80,8 +85,8 @@ const UNDONE_LOOK: Record<string, { label: string; title: string }> = {
 };
 
 /**
- * Stages of an approved order whose money went back in part or in full: a list row says so beside
- * the status (its page says the stage in its header and the amounts in full).
+ * Stages of an approved order whose money went back in part or in full: said beside the status,
+ * in its list row and in its page's header alike (the page has the amounts in full).
  */
 const RETURNED_LOOK: Record<string, { label: string; title: string }> = {
   partially_returned: {
@@ -95,77 +100,73 @@ const RETURNED_LOOK: Record<string, { label: string; title: string }> = {
 };
 
 /**
- * Where an approved preauth's money stands, which its status alone (`approved`, whether the funds
- * are only held or were taken) does not say: held (stage `authorized`), or captured (`captured`,
- * and `settled` after it). With the order's amounts (its page), a capture of part of the hold says
- * so; a list row has no amounts, and its title says to open the order for how much. A sale's
- * approval is its capture: it needs no words. Undone or returned preauths have their own chip.
+ * What the chips are said of: a list row (`partlyCaptured` given by the BFF) or an order's page
+ * (`amounts`, from which the same rule, `isPartlyCaptured`, reads it).
  */
-export function holdLook({
-  type,
-  status,
-  stage,
-  amounts,
-}: {
-  type: TransactionType | undefined;
-  status: TransactionStatus;
-  stage: string | null;
-  amounts?: Pick<TransactionAmounts, 'authorized' | 'captured'> | undefined;
-}): { label: string; title: string; captured: boolean } | undefined {
-  if (type !== 'preauth' || status !== 'approved' || stage === null) return undefined;
-  if (stage === 'authorized') {
+export type ChipsOrder = Pick<TransactionSummary, 'status' | 'stage' | 'drift'> &
+  Partial<Pick<TransactionSummary, 'type' | 'partlyCaptured'>> & {
+    amounts?: Pick<TransactionAmounts, 'authorized' | 'captured'> | undefined;
+  };
+
+/**
+ * Whether only part of a preauth's hold was captured: from the order's amounts (its page), else
+ * as its list row says; undefined when neither says.
+ */
+function partlyCapturedOf(order: ChipsOrder): boolean | undefined {
+  if (order.amounts === undefined) return order.partlyCaptured;
+  return isPartlyCaptured({
+    type: order.type ?? 'unknown',
+    authorizedMinor: toMinor(order.amounts.authorized) ?? 0n,
+    capturedMinor: toMinor(order.amounts.captured) ?? 0n,
+  });
+}
+
+/**
+ * Where an approved preauth's money stands, which its status alone (`approved`, whether the funds
+ * are only held or were taken) does not say: held (stage `authorized`), captured in part (whatever
+ * followed: returns, a void), or captured in full (`captured`, and `settled` after it; once money
+ * went back or the order was undone, that chip says so instead). A sale's approval is its capture:
+ * it needs no words.
+ */
+export function holdLook(
+  order: ChipsOrder,
+): { label: string; title: string; captured: boolean } | undefined {
+  if (order.type !== 'preauth' || order.status !== 'approved' || order.stage === null)
+    return undefined;
+  if (order.stage === 'authorized') {
     return {
       label: 'Held',
       title: 'Authorized: the amount is held on the customer’s card; nothing was captured yet.',
       captured: false,
     };
   }
-  if (stage !== 'captured' && stage !== 'settled') return undefined;
-  if (amounts === undefined) {
+  const partly = partlyCapturedOf(order);
+  if (partly === true) {
     return {
-      label: 'Captured',
-      title: 'The hold was captured; the order shows whether in full or in part.',
+      label: 'Partly captured',
+      title: 'Part of the hold was captured; the rest was released to the customer.',
       captured: true,
     };
   }
-  const authorized = toMinor(amounts.authorized) ?? 0n;
-  const captured = toMinor(amounts.captured) ?? 0n;
-  return captured > 0n && captured < authorized
+  if (order.stage !== 'captured' && order.stage !== 'settled') return undefined;
+  return partly === undefined
     ? {
-        label: 'Partly captured',
-        title: 'Part of the hold was captured; the rest was released to the customer.',
+        label: 'Captured',
+        title: 'The hold was captured; the order shows whether in full or in part.',
         captured: true,
       }
     : { label: 'Captured', title: 'The whole hold was captured.', captured: true };
 }
 
 /**
- * The status, an approved preauth's hold (`holdLook`: held or captured), the stage when it undid
- * the order (with `returns`, also when money went back), and the drift flag when the gateway and
- * Paydesk disagree.
+ * An order's status chips, the same in its list row and its page's header: the status, an
+ * approved preauth's hold (`holdLook`: held, partly or wholly captured), the stage when it undid
+ * the order or sent money back, and the drift flag when the gateway and Paydesk disagree.
  */
-export function TransactionStatusChips({
-  status,
-  stage = null,
-  drift,
-  returns = false,
-  type,
-  amounts,
-}: {
-  status: TransactionStatus;
-  stage?: string | null;
-  drift: boolean;
-  returns?: boolean;
-  /** the order's type: an approved preauth says whether it is held or captured */
-  type?: TransactionType;
-  /** the order's amounts (its page): a preauth captured in part says so */
-  amounts?: Pick<TransactionAmounts, 'authorized' | 'captured'>;
-}) {
-  const undone =
-    stage === null
-      ? undefined
-      : (UNDONE_LOOK[stage] ?? (returns ? RETURNED_LOOK[stage] : undefined));
-  const hold = holdLook({ type, status, stage, amounts });
+export function TransactionStatusChips({ order }: { order: ChipsOrder }) {
+  const { status, stage, drift } = order;
+  const undone = stage === null ? undefined : (UNDONE_LOOK[stage] ?? RETURNED_LOOK[stage]);
+  const hold = holdLook(order);
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
       <StatusChip status={status} />

@@ -81,6 +81,41 @@ describe('the transactions table', () => {
     expect(chips(declined)).toEqual(['Declined']);
   });
 
+  it('when a preauth was captured only in part, then its row says Partly captured, not Captured, and keeps saying so once money went back or the capture was voided', () => {
+    const preauth = (n: number, stage: string, partlyCaptured: boolean) =>
+      row(n, { type: 'preauth', amount: '120.00', stage, partlyCaptured });
+    const [part, settled, partReturned, returned, voided, whole, wholeReturned] = renderTable([
+      preauth(1, 'captured', true),
+      preauth(2, 'settled', true),
+      preauth(3, 'partially_returned', true),
+      preauth(4, 'returned', true),
+      preauth(5, 'voided', true),
+      preauth(6, 'captured', false),
+      preauth(7, 'partially_returned', false),
+    ]);
+    const chips = (r: HTMLElement | undefined) =>
+      Array.from(
+        within(r!).getAllByRole('cell')[3]!.querySelectorAll('.MuiChip-label'),
+        (chip) => chip.textContent,
+      );
+    expect(chips(part)).toEqual(['Approved', 'Partly captured']);
+    expect(within(part!).getByText('Partly captured').closest('[title]')).toHaveAttribute(
+      'title',
+      'Part of the hold was captured; the rest was released to the customer.',
+    );
+    expect(chips(settled)).toEqual(['Approved', 'Partly captured']);
+    expect(chips(partReturned)).toEqual(['Approved', 'Partly captured', 'Partly returned']);
+    expect(chips(returned)).toEqual(['Approved', 'Partly captured', 'Returned']);
+    expect(chips(voided)).toEqual(['Approved', 'Partly captured', 'Voided']);
+    // The row says a whole capture is one: no need to open the order to learn it.
+    expect(chips(whole)).toEqual(['Approved', 'Captured']);
+    expect(within(whole!).getByText('Captured').closest('[title]')).toHaveAttribute(
+      'title',
+      'The whole hold was captured.',
+    );
+    expect(chips(wholeReturned)).toEqual(['Approved', 'Partly returned']);
+  });
+
   it('when an order failed at the gateway, then its row says why under the status, as text, the whole reason in its title', () => {
     const reason = '<b>Processing error</b> at the issuer';
     const [failed, silent, approved] = renderTable([
@@ -93,13 +128,49 @@ describe('the transactions table', () => {
       row(3),
     ]);
     const status = within(failed!).getAllByRole('cell')[3]!;
-    const caption = within(status).getByText(`${reason} (code PROCESSING_ERROR)`);
-    expect(caption).toHaveAttribute('title', `${reason} (code PROCESSING_ERROR)`);
+    const caption = within(status).getByTitle(`${reason} (code PROCESSING_ERROR)`);
+    expect(caption).toHaveTextContent(`${reason} code PROCESSING_ERROR`);
     // Markup in the gateway's text is shown, never read as markup.
     expect(status.querySelector('b')).toBeNull();
     expect(within(status).getByText('Error')).toBeInTheDocument();
     expect(within(silent!).getAllByRole('cell')[3]).toHaveTextContent(/^Declined$/);
     expect(within(approved!).getAllByRole('cell')[3]).toHaveTextContent(/^Approved$/);
+  });
+
+  it('when a failed order’s reason is long, then only the reason is cut to two lines; its code is on a line of its own, never cut, at every width', () => {
+    const reason = `Filtered by the risk rules (test card) ${'and then some more words '.repeat(8)}`;
+    for (const width of [390, 800, 1280, 1600]) {
+      screenWidth(width);
+      const [failed, codeOnly] = renderTable([
+        row(1, {
+          status: 'filtered',
+          stage: 'filtered',
+          failure: { message: reason, code: 'RISK' },
+        }),
+        row(2, {
+          status: 'declined',
+          stage: 'declined',
+          failure: { message: null, code: 'DECLINED' },
+        }),
+      ]);
+      // The code is an element of its own, not the end of the reason's text.
+      const code = within(failed!).getByText('code RISK');
+      expect(code).toHaveTextContent(/^code RISK$/);
+      // Nothing between the code and its row cuts it off.
+      for (
+        let node: HTMLElement | null = code;
+        node !== null && node.tagName !== 'TD';
+        node = node.parentElement
+      ) {
+        expect(getComputedStyle(node).overflow, `${String(width)} px`).not.toBe('hidden');
+      }
+      const message = within(failed!).getByText(reason.trim());
+      expect(getComputedStyle(message).overflow).toBe('hidden');
+      expect(message).not.toHaveTextContent('RISK');
+      expect(within(codeOnly!).getByText('code DECLINED')).toBeInTheDocument();
+      cleanup();
+      vi.restoreAllMocks();
+    }
   });
 
   it('when the order’s own outcome is unknown, or the row does not say (a reply without the field), then no operation marker is added', () => {

@@ -1,4 +1,5 @@
 import HelpOutline from '@mui/icons-material/HelpOutlined';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -9,6 +10,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   failureText,
   type OperationKind,
+  type OrderFailure,
   type TransactionSort,
   type TransactionStatus,
   type TransactionSummary,
@@ -150,35 +152,49 @@ function StatusCell({ row }: { row: TransactionSummary }) {
   const failure = row.failure ?? null;
   return (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-      <TransactionStatusChips
-        status={row.status}
-        stage={row.stage}
-        drift={row.drift}
-        type={row.type}
-        returns
-      />
+      <TransactionStatusChips order={row} />
       <UnknownOperationChips status={row.status} kinds={row.unknownOperations ?? []} />
-      {failure === null ? null : (
-        <Typography
-          variant="caption"
-          component="div"
-          color="text.secondary"
-          // Two lines at most beside the other columns; the whole reason is the title (and on the
-          // order's page). Text, never markup: React writes the gateway's words as they are.
-          title={failureText(failure)}
+      {failure === null ? null : <FailureCaption failure={failure} />}
+    </Stack>
+  );
+}
+
+/**
+ * Why the gateway failed the order, under its status: the reason two lines at most beside the
+ * other columns (the whole of it is the title, and on the order's page), the code on a line of its
+ * own that is never cut, at any width: support quotes it. Text, never markup: React writes the
+ * gateway's words as they are.
+ */
+function FailureCaption({ failure }: { failure: OrderFailure }) {
+  return (
+    <Typography
+      variant="caption"
+      component="div"
+      color="text.secondary"
+      title={failureText(failure)}
+      sx={{ maxWidth: 220, overflowWrap: 'anywhere' }}
+    >
+      {failure.message === null ? null : (
+        <Box
+          component="span"
           sx={{
-            maxWidth: 220,
-            overflowWrap: 'anywhere',
             display: '-webkit-box',
             WebkitLineClamp: 2,
             WebkitBoxOrient: 'vertical',
             overflow: 'hidden',
           }}
         >
-          {failureText(failure)}
-        </Typography>
+          {failure.message}
+        </Box>
       )}
-    </Stack>
+      {/* Read as two words, not one, by a screen reader or a copy. */}
+      {failure.message === null || failure.code === null ? null : ' '}
+      {failure.code === null ? null : (
+        <Box component="span" sx={{ display: 'block' }}>
+          code {failure.code}
+        </Box>
+      )}
+    </Typography>
   );
 }
 

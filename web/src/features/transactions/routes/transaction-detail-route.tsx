@@ -319,13 +319,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           useFlexGap
           sx={{ alignItems: 'center', flexWrap: 'wrap' }}
         >
-          <TransactionStatusChips
-            status={detail.status}
-            stage={detail.stage}
-            drift={detail.drift}
-            type={detail.type}
-            amounts={detail.amounts}
-          />
+          <TransactionStatusChips order={detail} />
           <span>
             {TYPE_LABELS[detail.type]}
             {detail.stage ? ` · ${stageLabel(detail.stage)}` : ''} · client order{' '}

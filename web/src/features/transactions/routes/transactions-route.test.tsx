@@ -103,6 +103,19 @@ describe('transactions screen', () => {
     expect(query.get('limit')).toBe('50');
   });
 
+  it('when only filters (no search) match nothing, then the empty state says to change them, without the search help; a search that finds nothing gets it', async () => {
+    const view = renderApp('/transactions?type=payout', bffAs(['support']));
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    expect(screen.getByText(/^Change or clear the filters to see more\.$/)).toBeInTheDocument();
+    expect(screen.queryByText(/Search matches/)).not.toBeInTheDocument();
+    view.unmount();
+    renderApp('/transactions?q=nobody%40example.com', bffAs(['support']));
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    expect(screen.getByText(/Search matches an orderid/)).toHaveTextContent(
+      /^Change or clear the filters to see more\. Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card \(411111\*{6}1111\) exactly\./,
+    );
+  });
+
   it('when a search finds nothing, then the empty state offers the gateway lookup with the term filled in', async () => {
     const bff = bffAs(['support']);
     const app = renderApp('/transactions?q=1000337', bff);

@@ -157,8 +157,12 @@ function TransactionsScreen() {
               title={filtered ? 'No transactions match these filters' : 'No transactions yet'}
             >
               {filtered
-                ? 'Change or clear the filters to see more. Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'
+                ? 'Change or clear the filters to see more.'
                 : 'Orders appear here as the storefront sends them or as support looks them up.'}
+              {/* How a search matches, only when one was made. */}
+              {filter.q === undefined
+                ? null
+                : ' Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'}
               {filter.q === undefined || (list.data.payouts ?? []).length > 0 ? null : (
                 <LookUpAtGateway term={filter.q} />
               )}
