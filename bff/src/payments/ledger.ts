@@ -51,6 +51,7 @@ import type {
 import type { PaymentsOptions } from './options.js';
 import { gatewayOrderId, pendingOrderId } from './rebills.js';
 import { settlementCheckWrite } from './settlement.js';
+import { PAYOUT_HISTORY, withhold } from './withheld.js';
 import {
   allowedActions,
   amountsOf,
@@ -336,9 +337,19 @@ export function detailFrom(
         : (JSON.parse(row.drift_details) as Record<string, unknown>),
     lastCheckedAt: row.last_checked_at === null ? null : iso(row.last_checked_at),
     operations: ops.map(toOperation),
-    timeline: timeline.map(toTimelineEntry),
+    timeline: timeline.map((entry) => {
+      const shown = toTimelineEntry(entry);
+      // A payout's gateway order: its `status` replies echo the payee's name and the card's
+      // expiry, which the payout's own page shows to ops users alone.
+      return PAYOUT_TYPES.has(row.type)
+        ? { ...shown, data: withhold(shown.data, PAYOUT_HISTORY) as Record<string, unknown> }
+        : shown;
+    }),
   };
 }
+
+/** The order types of a payout (what `withhold` keeps from every reader of their timeline). */
+const PAYOUT_TYPES: ReadonlySet<string> = new Set(['payout', 'payout-check']);
 
 /** An order's row as locked, with its operations as stored. */
 export interface LockedOrder {

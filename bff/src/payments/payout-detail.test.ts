@@ -81,10 +81,12 @@ for (const variant of DB_VARIANTS) {
         approvedBy: opsB.email,
         destination: { kind: 'card', masked: payout.destination.masked },
       });
-      // masked, as the payout list shows it: never the holder, the expiry or the whole number
-      const text = JSON.stringify([detail.paydeskPayout, detail.operations]);
+      // masked, as the payout list shows it: never the holder, the expiry or the whole number,
+      // nor in the timeline, whose status replies echo the holder and the expiry (withheld)
+      const text = JSON.stringify(detail);
       for (const secret of ['Jane Payee', '4111111111111111', '2035'])
         expect(text).not.toContain(secret);
+      expect(JSON.stringify(detail.timeline)).toContain('"cardholder-name":"[withheld]"');
       const staff = { preparedBy: opsA.email, approvedBy: opsB.email };
       expect(
         detail.operations.map((o) => [o.kind, o.origin, o.requestedBy, o.payoutStaff]),

@@ -11,6 +11,7 @@ import type { Database } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
 import type { EventBus } from '../payments/events.js';
+import { PAYOUT_HISTORY, withhold, type Withheld } from '../payments/withheld.js';
 import type { AuditLog } from '../services/audit.js';
 import { redact } from '../services/redact.js';
 import type { Sealer } from '../services/sealing.js';
@@ -297,39 +298,6 @@ export function exchangeData(outcome: GatewayOutcome): Record<string, unknown> {
 }
 
 /**
- * What a timeline keeps from no reader, whatever their role: it is written without it, and an entry
- * stored before that rule is read back without it too.
- */
-export interface Withheld {
-  /** request and reply fields whose value is replaced by WITHHELD, wherever they stand */
-  fields: ReadonlySet<string>;
-  /** whether a card destination's `label` (its holder's name and expiry) is left out */
-  cardLabel: boolean;
-}
-
-export const WITHHELD = '[withheld]';
-
-/**
- * A payout's history: the payee's name and the card's expiry (the request's `card_printed_name`,
- * `expire_month`, `expire_year`, what `status` echoes of them, a card destination's label). Ops
- * users see them on the payout itself; support and auditors see the masked card alone.
- */
-export const PAYOUT_HISTORY: Withheld = {
-  fields: new Set([
-    'card_printed_name',
-    'expire_month',
-    'expire_year',
-    'card-printed-name',
-    'cardholder-name',
-    'expire-month',
-    'expire-year',
-    'card-exp-month',
-    'card-exp-year',
-  ]),
-  cardLabel: true,
-};
-
-/**
  * A payout-form link's history: the gateway's `redirect-url`, the payee's page, a bearer address
  * that pays whoever fills it in. Only the link's creator and approver are given it (`redirectUrl`).
  */
@@ -342,24 +310,6 @@ export const PAYOUT_FORM_HISTORY: Withheld = {
 export function withheldFor(subject: string, linkKind?: string): Withheld | null {
   if (subject.startsWith('payout:')) return PAYOUT_HISTORY;
   return linkKind === 'payout-form' ? PAYOUT_FORM_HISTORY : null;
-}
-
-/** `value` with what `w` withholds replaced. An unreadable reply naming such a field goes whole. */
-export function withhold(value: unknown, w: Withheld, key = ''): unknown {
-  if (typeof value === 'string') {
-    if (key === 'rawReply' && [...w.fields].some((f) => value.includes(f))) return WITHHELD;
-    return value;
-  }
-  if (Array.isArray(value)) return value.map((v) => withhold(v, w));
-  if (value === null || typeof value !== 'object') return value;
-  const object = value as Record<string, unknown>;
-  const card = w.cardLabel && object.kind === 'card';
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(object)) {
-    if (card && k === 'label') continue;
-    out[k] = w.fields.has(k) ? WITHHELD : withhold(v, w, k);
-  }
-  return out;
 }
 
 /** One entry of a payout's or a link's timeline (`payout_events`). */
