@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BankDestinationSchema,
+  CardDestinationSchema,
   IBAN_CHECK_DIGITS_MESSAGE,
   ibanCheckDigitsMatch,
   PaymentLinkCreateBodySchema,
@@ -147,5 +148,37 @@ describe('a payment link’s return address', () => {
       expect(refusal(url), url).toEqual([
         { path: 'redirectUrl', message: RETURN_URL_HTTPS_MESSAGE, rule: 'https_url' },
       ]);
+  });
+});
+
+describe('a payout card’s expiry month', () => {
+  const card = (expiryMonth: string) =>
+    CardDestinationSchema.safeParse({
+      kind: 'card',
+      cardNumber: '4111111111111111',
+      cardholderName: 'JANE DOE',
+      expiryMonth,
+      expiryYear: '2030',
+    });
+
+  it('when a month is typed with or without its leading zero, then it is taken and kept as two digits, as the gateway wants it', () => {
+    for (const [typed, kept] of [
+      ['9', '09'],
+      ['09', '09'],
+      [' 1 ', '01'],
+      ['10', '10'],
+      ['12', '12'],
+    ] as const) {
+      const parsed = card(typed);
+      expect(parsed.success && parsed.data.expiryMonth, typed).toBe(kept);
+    }
+  });
+
+  it('when it is not a month from 1 to 12, then it is refused, saying so in words', () => {
+    for (const typed of ['0', '00', '13', '123', 'ab', '']) {
+      const parsed = card(typed);
+      expect(parsed.success, typed).toBe(false);
+      expect(parsed.error?.issues.map((i) => i.message)).toEqual(['must be a month from 1 to 12']);
+    }
   });
 });

@@ -56,10 +56,12 @@ export const CardDestinationSchema = z
     kind: z.literal('card'),
     cardNumber: CardNumberSchema,
     cardholderName: freeText(1, 128),
+    /** 1 to 12, with or without a leading zero (`9` or `09`); always two digits once parsed */
     expiryMonth: z
       .string()
       .trim()
-      .regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
+      .overwrite((v) => (/^[1-9]$/.test(v) ? `0${v}` : v))
+      .regex(/^(0[1-9]|1[0-2])$/, 'must be a month from 1 to 12'),
     expiryYear: z
       .string()
       .trim()

@@ -347,7 +347,7 @@ describe.skipIf(chromiumPath === undefined)(
 
       // payout-pay runs at the gateway; its callback and the BFF's status check finish it, and the
       // open list follows (live payout events), with no reload.
-      await b.getByRole('tab', { name: 'History' }).click();
+      await b.getByRole('tab', { name: 'All payouts' }).click();
       const done = b.getByRole('row').filter({ hasText: description });
       await done.getByText('Paid', { exact: true }).waitFor({ timeout: 30_000 });
       await done.getByText(`Approved by ${users.opsB.email}`).waitFor();

@@ -75,10 +75,13 @@ export function createAppTheme(reduceMotion: boolean) {
         styleOverrides: { root: { '&.Mui-focusVisible': focusRing } },
       },
       MuiLink: { styleOverrides: { root: { '&:focus-visible': focusRing } } },
+      // Every control's label in sentence case, as written ('All payouts'), never MUI's capitals.
       MuiButton: {
         defaultProps: { disableElevation: true },
         styleOverrides: { root: { textTransform: 'none' } },
       },
+      MuiTab: { styleOverrides: { root: { textTransform: 'none' } } },
+      MuiToggleButton: { styleOverrides: { root: { textTransform: 'none' } } },
       MuiAppBar: { defaultProps: { elevation: 0 } },
       MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
     },

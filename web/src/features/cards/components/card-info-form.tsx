@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CardInfoBodySchema, RebillBodySchema, type CardInfo } from '@paydesk/shared/api';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useCallback, useEffect, useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { describeError, isApiError } from '../../../lib/api-client';
@@ -45,9 +45,12 @@ function CardFacts({ info }: { info: CardInfo }) {
 /** get-card-info for a card reference: always with a reason, which the audit log keeps. */
 export function CardInfoForm({
   initialRef,
+  chosenAt,
   onRefChange,
 }: {
   initialRef: string;
+  /** changes whenever a reference is chosen (the address's navigation key) */
+  chosenAt?: string;
   onRefChange: (cardRefId: string) => void;
 }) {
   const titleId = useId();
@@ -72,15 +75,22 @@ export function CardInfoForm({
     },
   });
   const { reset: resetLookup } = mutation;
-  // Another reference chosen (the list, a link): the field follows and the reason stays. The
-  // reason is what is left to fill, so the keyboard goes there. The field is controlled, so its
-  // label moves up for the new value like it does for one typed in.
+  // Each look-up has its own audited reason: another reference (chosen in the list, a link, or
+  // typed) empties the reason and takes away the card shown for the one before, so that a second
+  // card is never shown under the first one's reason. `chosenAt` changes with every choice, also
+  // of the reference already in the address after another one was typed.
+  const forgetLookup = useCallback(() => {
+    setValue('reason', '');
+    resetLookup();
+  }, [setValue, resetLookup]);
   useEffect(() => {
     if (initialRef === getValues('cardRefId')) return;
+    // The field is controlled, so its label moves up for the new value like for one typed in.
     setValue('cardRefId', initialRef, { shouldDirty: true, shouldValidate: true });
-    resetLookup();
+    forgetLookup();
+    // The reason is what is left to fill, so the keyboard goes there.
     setFocus('reason');
-  }, [initialRef, getValues, setValue, setFocus, resetLookup]);
+  }, [initialRef, chosenAt, getValues, setValue, setFocus, forgetLookup]);
   const errors = formState.errors;
   const fieldErrorsShown = errors.cardRefId !== undefined || errors.reason !== undefined;
 
@@ -106,6 +116,10 @@ export function CardInfoForm({
             render={({ field: { ref, ...field } }) => (
               <TextField
                 {...field}
+                onChange={(event) => {
+                  field.onChange(event);
+                  forgetLookup();
+                }}
                 inputRef={ref}
                 label="Card reference id"
                 required

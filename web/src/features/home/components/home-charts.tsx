@@ -182,7 +182,6 @@ export default function HomeCharts({
           size="small"
           value={currency}
           aria-label="Currency of the charts"
-          sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
           onChange={(_event, next: string | null) => {
             if (next !== null) setChosen(next);
           }}

@@ -86,7 +86,6 @@ function Dashboard() {
             size="small"
             value={period}
             aria-label="Period"
-            sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
             onChange={(_event, next: Period | null) => {
               if (next !== null) setParams(new URLSearchParams({ period: next }));
             }}

@@ -36,16 +36,51 @@ import { createLink, linkKeys } from '../api/payment-links';
 import { KIND_LABELS } from './link-labels';
 import { LinkResultDialog } from './link-result-dialog';
 
+/**
+ * `span`: how much of the two-column grid a field takes: the whole row, half of it (first and last
+ * name sit side by side on every screen), or half from 600 px and the whole row on a phone.
+ */
 const CUSTOMER_FIELDS = [
-  { name: 'email', label: 'E-mail', rule: 'An e-mail address of up to 50 characters.' },
-  { name: 'firstName', label: 'First name (optional)', rule: 'Up to 50 characters.' },
-  { name: 'lastName', label: 'Last name (optional)', rule: 'Up to 50 characters.' },
-  { name: 'phone', label: 'Phone', rule: '6-15 of 0-9 + - ( ) and space.' },
-  { name: 'address1', label: 'Address', rule: 'Required, up to 50 characters.' },
-  { name: 'city', label: 'City', rule: 'Required, up to 50 characters.' },
-  { name: 'zipCode', label: 'Postal code', rule: 'Required, up to 10 characters.' },
-  { name: 'country', label: 'Country', rule: 'A 2-letter ISO code, e.g. DE.' },
+  {
+    name: 'email',
+    label: 'E-mail',
+    rule: 'An e-mail address of up to 50 characters.',
+    span: 'row',
+  },
+  { name: 'firstName', label: 'First name (optional)', rule: 'Up to 50 characters.', span: 'half' },
+  { name: 'lastName', label: 'Last name (optional)', rule: 'Up to 50 characters.', span: 'half' },
+  {
+    name: 'phone',
+    label: 'Phone',
+    rule: 'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.',
+    span: 'wide',
+  },
+  { name: 'address1', label: 'Address', rule: 'Required, up to 50 characters.', span: 'wide' },
+  { name: 'city', label: 'City', rule: 'Required, up to 50 characters.', span: 'wide' },
+  { name: 'zipCode', label: 'Postal code', rule: 'Required, up to 10 characters.', span: 'wide' },
+  { name: 'country', label: 'Country', rule: 'A 2-letter ISO code, e.g. DE.', span: 'wide' },
 ] as const;
+const SPAN = {
+  row: { gridColumn: '1 / -1' },
+  half: {},
+  wide: { gridColumn: { xs: '1 / -1', sm: 'auto' } },
+} as const;
+
+/**
+ * What each form does, said under the choice: which step of the gateway the customer's page takes
+ * (spec: sale-form, preauth-form, payment-form, account-verification-form).
+ */
+const KIND_HELP: Record<Exclude<PaymentLinkKind, 'payout-form'>, string> = {
+  'sale-form':
+    'The customer enters the card on the gateway’s page and is charged at once (authorization and capture in one step).',
+  'preauth-form':
+    'The customer enters the card on the gateway’s page; the amount is only held. Capture it (or release it) later from the order.',
+  'payment-form':
+    'The gateway’s universal payment page, for when neither the sale form nor the preauthorization form fits; the customer pays the amount there.',
+  'account-verification-form':
+    'The customer enters the card on the gateway’s page; it is verified, not charged.',
+};
+
 type CustomerField = (typeof CUSTOMER_FIELDS)[number]['name'];
 
 const SERVER_FIELDS = [
@@ -236,7 +271,7 @@ export default function CreateLinkDialog({
               helperText={
                 kind === 'payout-form'
                   ? `The payee enters where the money goes. A second ops user must approve it first; it lapses if not approved ${holdTime}.`
-                  : 'The customer enters the card on the gateway’s page.'
+                  : KIND_HELP[kind as Exclude<PaymentLinkKind, 'payout-form'>]
               }
               slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
               {...register('kind')}
@@ -280,7 +315,7 @@ export default function CreateLinkDialog({
                   sx={{
                     display: 'grid',
                     gap: 2,
-                    gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+                    gridTemplateColumns: '1fr 1fr',
                   }}
                 >
                   {CUSTOMER_FIELDS.filter((f) => f.name !== 'phone' || needsPhone).map((f) => {
@@ -288,6 +323,7 @@ export default function CreateLinkDialog({
                     return (
                       <TextField
                         key={f.name}
+                        sx={SPAN[f.span]}
                         label={f.label}
                         required={!f.label.endsWith('(optional)')}
                         autoComplete="off"

@@ -1,6 +1,7 @@
-import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { PaymentLink } from '@paydesk/shared/api';
+import { Link as RouterLink } from 'react-router';
 import {
   DecisionButtons,
   OwnPendingDecision,
@@ -8,12 +9,13 @@ import {
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
-import { KIND_LABELS, pageHolders, pageWithheld } from './link-labels';
-import { PageAddress } from './page-address';
+import { KIND_LABELS, orderStatusText, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
+import { CompactPageAddress } from './page-address';
 
 /**
  * What the signed-in user may do with a link, or what to know about it: the page address once
- * sent, Approve / Reject for another's payout-form, Withdraw for their own, else why it has none.
+ * sent (until the page is used: then the order it made), Approve / Reject for another's
+ * payout-form, Withdraw for their own, else why it has none.
  */
 export function LinkDecision({
   link,
@@ -26,12 +28,25 @@ export function LinkDecision({
   isOps: boolean;
   onDecide: (decision: Decision) => void;
 }) {
-  if (link.redirectUrl !== null) {
+  // Once the customer (payee) used the page its address is no longer to share: the row says what
+  // came of it instead, the order it made.
+  if (link.order !== null && pageUsedUp(link)) {
     return (
-      <Box sx={{ minWidth: 240 }}>
-        <PageAddress value={link.redirectUrl} />
-      </Box>
+      <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
+        Page used: order{' '}
+        <Link
+          component={RouterLink}
+          to={`/transactions/${encodeURIComponent(link.order.transactionId)}`}
+        >
+          {link.order.orderid}
+        </Link>{' '}
+        ({orderStatusText(link.order)})
+      </Typography>
     );
+  }
+  // Only a sent link's page is to share (a rejected, withdrawn or lapsed one never had one).
+  if (link.redirectUrl !== null && link.state === 'sent') {
+    return <CompactPageAddress value={link.redirectUrl} />;
   }
   // canDecide is the BFF's four-eyes view (an ops user other than the creator); the screen agrees.
   const subject = `${KIND_LABELS[link.kind].toLowerCase()}${
@@ -62,7 +77,9 @@ export function LinkDecision({
             ? errorText(link.errorCode, link.errorMessage)
             : link.state === 'unknown'
               ? 'The gateway’s reply was lost; the page address is not known.'
-              : null;
+              : link.state === 'expired'
+                ? 'Lapsed before anyone approved it; nothing was sent.'
+                : null;
   return note === null ? null : (
     <Typography variant="caption" component="div" color="text.secondary" sx={{ maxWidth: 240 }}>
       {note}

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { PaymentLinkDetail } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
@@ -91,6 +92,60 @@ describe('payment link detail', () => {
     renderApp(`/payment-links/${SENT}`, bffAs(['finance']));
     expect(await screen.findByText('Customer e-mail')).toBeInTheDocument();
     expect(screen.queryByText('Payee e-mail')).toBeNull();
+  });
+
+  it('when a card form’s page is opened, then a panel named for it says who created it and when, and the customer entered at creation (name, phone as kept, address) shows beside the e-mail', async () => {
+    const bff = bffAs(['finance']);
+    bff.on('GET /api/payment-links/:id', (request) => {
+      const reply = bff.links.handle(request, bff.users[0]);
+      const body = reply?.body as PaymentLinkDetail;
+      // As the BFF keeps it: the request sent to the gateway, redacted (the phone to its last four).
+      return {
+        status: 200,
+        body: {
+          ...body,
+          events: body.events.map((event) =>
+            event.kind === 'gateway' && event.title.includes('sent to the gateway')
+              ? {
+                  ...event,
+                  data: {
+                    ...event.data,
+                    request: {
+                      client_orderid: 'pl-1',
+                      email: 'payer1@example.com',
+                      first_name: 'Jane',
+                      last_name: 'Doe',
+                      phone: '*********4567',
+                      address1: '1 Main St',
+                      city: 'Berlin',
+                      zip_code: '10115',
+                      country: 'DE',
+                    },
+                  },
+                }
+              : event,
+          ),
+        },
+      };
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    const creation = within(await screen.findByRole('region', { name: 'Creation' }));
+    expect(creation.getByText('Created by')).toBeInTheDocument();
+    expect(creation.getByText('Created at')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Created' })).not.toBeInTheDocument();
+    const facts = within(screen.getByRole('region', { name: 'Link' }));
+    expect(facts.getByText('Customer name').nextElementSibling).toHaveTextContent('Jane Doe');
+    expect(facts.getByText('Customer phone').nextElementSibling).toHaveTextContent('*********4567');
+    expect(facts.getByText('Customer address').nextElementSibling).toHaveTextContent(
+      '1 Main St, 10115 Berlin, DE',
+    );
+  });
+
+  it('when the API gives no request with the customer (a payout form, or nothing sent yet), then no customer rows are invented', async () => {
+    renderApp(`/payment-links/${HELD}`, bffAs(['ops']));
+    expect(await screen.findByText('Payee e-mail')).toBeInTheDocument();
+    expect(screen.queryByText('Customer name')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Four eyes' })).toBeInTheDocument();
   });
 
   it('when the customer pays while the link is open, then its order status shows without a reload', async () => {

@@ -6,6 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
@@ -251,16 +252,18 @@ function DetailView({
                   link.kind === 'payout-form' ? 'Payee e-mail' : 'Customer e-mail',
                   link.customerEmail ?? '—',
                 ],
+                ...customerRows(link),
                 ['Return address', link.returnUrl ?? '—'],
                 ['Endpoint', link.endpointId],
               ]}
             />
           </Panel>
-          <Panel title={held ? 'Four eyes' : 'Created'}>
+          {/* A card form has no second person: the panel says who created it and when. */}
+          <Panel title={held ? 'Four eyes' : 'Creation'}>
             <Facts
               rows={[
                 ['Created by', link.createdBy.email],
-                ['Created', <DateTime key="c" value={link.createdAt} />],
+                ['Created at', <DateTime key="c" value={link.createdAt} />],
                 ...decided,
                 ...(link.expiresAt === null
                   ? []
@@ -391,5 +394,40 @@ function orderMoneyRows(order: PaymentLinkDetail['order']): FactRow[] {
         part(money.returned, 'returned'),
       ].join(' · '),
     ],
+  ];
+}
+
+/** The fields of a gateway request as a link's timeline keeps them (redacted by the BFF). */
+const SentRequestSchema = z.object({ request: z.record(z.string(), z.string()) });
+
+/**
+ * The customer as entered when the link was created (name, phone, address), as the request sent to
+ * the gateway has them in the link's timeline: the link itself keeps only the e-mail. The phone
+ * comes masked, as the BFF keeps it. None for a payout-form (its payee fills the page in), nor
+ * before the request was sent.
+ */
+function customerRows(link: PaymentLinkDetail): FactRow[] {
+  if (link.kind === 'payout-form') return [];
+  let fields: Record<string, string> | undefined;
+  for (const event of link.events) {
+    if (event.kind !== 'gateway') continue;
+    const parsed = SentRequestSchema.safeParse(event.data);
+    if (parsed.success && parsed.data.request.address1 !== undefined) {
+      fields = parsed.data.request;
+      break;
+    }
+  }
+  if (fields === undefined) return [];
+  const joined = (...parts: (string | undefined)[]) =>
+    parts.filter((part) => part !== undefined && part.trim() !== '').join(' ');
+  const name = joined(fields.first_name, fields.last_name);
+  const place = joined(fields.zip_code, fields.city);
+  const address = [fields.address1, place, fields.country]
+    .filter((part) => part !== undefined && part !== '')
+    .join(', ');
+  return [
+    ['Customer name', name === '' ? '—' : name],
+    ['Customer phone', fields.phone ?? '—'],
+    ['Customer address', address === '' ? '—' : address],
   ];
 }

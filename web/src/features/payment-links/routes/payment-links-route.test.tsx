@@ -43,6 +43,11 @@ function rowOf(text: string) {
   return within(row);
 }
 
+/** A row's page address: one short line that opens the page, with the whole in its title. */
+function addressIn(row: { getByRole: (role: 'link', options: { name: RegExp }) => HTMLElement }) {
+  return row.getByRole('link', { name: /^Open the page address in a new tab/ });
+}
+
 describe('payment links', () => {
   itShowsTheListStates({
     path: '/payment-links',
@@ -92,14 +97,15 @@ describe('payment links', () => {
         'Page address only for otto@example.com (who created it) and ines@example.com (who approved it), who send it to the payee',
       ),
     ).toBeInTheDocument();
-    expect(row.queryByLabelText('Page address')).not.toBeInTheDocument();
+    expect(row.queryByRole('button', { name: 'Copy Page address' })).not.toBeInTheDocument();
     expect(screen.queryByText(/paynet\/form\/p4/)).not.toBeInTheDocument();
-    expect(rowOf('Invoice 1').getByLabelText('Page address')).toHaveValue(
+    expect(addressIn(rowOf('Invoice 1'))).toHaveAttribute(
+      'href',
       'https://gateway.example/paynet/form/1',
     );
   });
 
-  it('when a sent link’s page address is long (the demo sandbox’s), then the list shows all of it, wrapped anywhere, with its copy button', async () => {
+  it('when a sent link’s page address is long (the demo sandbox’s), then the list shows its end on one line, the whole in its title, with buttons to open and copy it', async () => {
     const address =
       'http://127.0.0.1:8200/paynet/form/pl-7-3f9c2a41-5d0e-4b8e-9a77-0c1d2e3f4a5b?lang=en';
     const app = renderApp(
@@ -107,15 +113,78 @@ describe('payment links', () => {
       bffAs(['support'], [makeLink(7, { redirectUrl: address })]),
     );
     await screen.findByRole('table', { name: 'Payment links' });
-    const field = rowOf('Invoice 7').getByLabelText('Page address');
-    expect(field).toHaveValue(address);
-    // One line cut it off after 'http://127.0.0.1:82'; a text area takes the lines it needs, and
-    // the address, which has no spaces, breaks anywhere.
-    expect(field.tagName).toBe('TEXTAREA');
-    expect(field).toHaveStyle({ overflowWrap: 'anywhere' });
-    expect(field).toHaveAttribute('readonly');
+    const open = addressIn(rowOf('Invoice 7'));
+    // Four lines of monospace in a 240 px field made the rows tall and the table wider than its
+    // card (the copy button off a 1024 px screen): now one line, the end that tells links apart.
+    expect(open).toHaveTextContent(/^…2e3f4a5b\?lang=en$/);
+    expect(open).toHaveAttribute('title', address);
+    expect(open).toHaveAttribute('href', address);
+    expect(open).toHaveAttribute('target', '_blank');
+    expect(open).toHaveStyle({ whiteSpace: 'nowrap', textOverflow: 'ellipsis' });
+    expect(rowOf('Invoice 7').queryByRole('textbox')).not.toBeInTheDocument();
     await app.user.click(rowOf('Invoice 7').getByRole('button', { name: 'Copy Page address' }));
     expect(await navigator.clipboard.readText()).toBe(address);
+  });
+
+  it('when a link’s page was used, or the link was rejected, withdrawn or lapsed, then its row offers no address to copy but says what came of it', async () => {
+    const order = (status: 'approved' | 'declined' | 'processing') => ({
+      transactionId: `00000000-0000-4000-8000-00000000000${status === 'approved' ? 1 : status === 'declined' ? 2 : 3}`,
+      orderid: status === 'approved' ? '800001' : status === 'declined' ? '800002' : '800003',
+      status,
+      stage: null,
+    });
+    renderApp(
+      '/payment-links',
+      bffAs(
+        ['finance'],
+        [
+          makeLink(1, { order: order('approved') }),
+          makeLink(2, { order: order('declined') }),
+          // still being paid: the page may yet be used, so its address stays
+          makeLink(3, { order: order('processing') }),
+          makeLink(4, {
+            ...heldPayoutForm(4),
+            state: 'expired',
+            orderDesc: 'Lapsed payout form',
+          }),
+          makeLink(5, {
+            ...heldPayoutForm(5),
+            state: 'rejected',
+            rejectReason: 'wrong payee',
+            decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+            orderDesc: 'Rejected payout form',
+          }),
+        ],
+      ),
+    );
+    await screen.findByRole('table', { name: 'Payment links' });
+    const paid = rowOf('Invoice 1');
+    expect(paid.queryByRole('button', { name: 'Copy Page address' })).not.toBeInTheDocument();
+    expect(paid.queryByRole('link', { name: /^Open the page address/ })).not.toBeInTheDocument();
+    expect(paid.getByText(/Page used: order/)).toHaveTextContent(
+      'Page used: order 800001 (approved)',
+    );
+    expect(paid.getByRole('link', { name: '800001' })).toHaveAttribute(
+      'href',
+      '/transactions/00000000-0000-4000-8000-000000000001',
+    );
+    expect(rowOf('Invoice 2').getByText(/Page used: order/)).toHaveTextContent(
+      'Page used: order 800002 (declined)',
+    );
+    expect(
+      rowOf('Invoice 2').queryByRole('button', { name: 'Copy Page address' }),
+    ).not.toBeInTheDocument();
+    expect(rowOf('Invoice 3').getByRole('button', { name: 'Copy Page address' })).toBeVisible();
+    expect(
+      rowOf('Lapsed payout form').getByText('Lapsed before anyone approved it; nothing was sent.'),
+    ).toBeInTheDocument();
+    expect(
+      rowOf('Rejected payout form').getByText('Rejected by ines@example.com: wrong payee'),
+    ).toBeInTheDocument();
+    for (const desc of ['Lapsed payout form', 'Rejected payout form'])
+      expect(
+        rowOf(desc).queryByRole('button', { name: 'Copy Page address' }),
+      ).not.toBeInTheDocument();
   });
 
   it('when the screen is a phone’s (390 px), then the form, what it is for and its state come first in one column with the amount beside it; from 600 px the wide columns return', async () => {
@@ -127,10 +196,10 @@ describe('payment links', () => {
     const phone = renderApp('/payment-links', bffAs(['support'], [makeLink(1)]));
     await screen.findByRole('table', { name: 'Payment links' });
     // Led by Created and Form, a 390 px screen showed neither the amount nor the state.
-    expect(headers()).toEqual(['Form and state', 'Amount', 'Link or decision', 'Created']);
+    expect(headers()).toEqual(['Link', 'Amount', 'Created']);
     const cells = rowOf('Invoice 1').getAllByRole('cell');
-    expect(cells).toHaveLength(4);
-    const [formAndState, amount, address, created] = cells;
+    expect(cells).toHaveLength(3);
+    const [formAndState, amount, created] = cells;
     expect(formAndState).toHaveTextContent('Sale form');
     expect(within(formAndState!).getByRole('link', { name: 'Invoice 1' })).toHaveAttribute(
       'href',
@@ -141,9 +210,15 @@ describe('payment links', () => {
     // The amount alone beside it, on one line.
     expect(amount).toHaveTextContent(/^€21\.00$/);
     expect(amount).toHaveStyle({ whiteSpace: 'nowrap' });
-    expect(within(address!).getByLabelText('Page address')).toHaveValue(
+    // The page address with its copy button in the same column, on screen: as a column of its
+    // own it was squeezed to "htt" with the copy button off the screen.
+    expect(addressIn(within(formAndState!))).toHaveAttribute(
+      'href',
       'https://gateway.example/paynet/form/1',
     );
+    expect(
+      within(formAndState!).getByRole('button', { name: 'Copy Page address' }),
+    ).toBeInTheDocument();
     expect(created!.querySelector('time')).not.toBeNull();
     phone.unmount();
 
@@ -300,7 +375,7 @@ describe('payment links', () => {
     await waitFor(() => {
       expect(rowOf('Seller payout 2').getByText('Ready to share')).toBeInTheDocument();
     });
-    expect(rowOf('Seller payout 2').getByLabelText('Page address')).toHaveValue(page);
+    expect(addressIn(rowOf('Seller payout 2'))).toHaveAttribute('href', page);
   });
 
   it('when another ops user approves a payout form elsewhere, then the list shows it released without a reload', async () => {
@@ -345,6 +420,37 @@ describe('payment links', () => {
     expect(await screen.findByText('No payout form waits for your approval.')).toBeInTheDocument();
   });
 
+  it('when finance chooses a form, then its help says what that form does, each differently; first and last name sit side by side', async () => {
+    const app = renderApp('/payment-links', bffAs(['finance'], []));
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    const form = dialog.getByLabelText('Form');
+    const helps = new Set<string>();
+    for (const [kind, words] of [
+      ['sale-form', /charged at once/],
+      ['preauth-form', /only held/],
+      ['payment-form', /universal payment page/],
+      ['account-verification-form', /verified, not charged/],
+    ] as const) {
+      await app.user.selectOptions(form, kind);
+      const help = form.getAttribute('aria-describedby');
+      const text = document.getElementById(help ?? '')?.textContent ?? '';
+      expect(text, kind).toMatch(words);
+      helps.add(text);
+    }
+    expect(helps.size).toBe(4);
+    await app.user.selectOptions(form, 'sale-form');
+    // The e-mail has a row of its own, so that the two names that follow share one.
+    const rootOf = (label: RegExp) => dialog.getByLabelText(label).closest('.MuiFormControl-root');
+    expect(rootOf(/^E-mail/)).toHaveStyle({ gridColumn: '1 / -1' });
+    expect(rootOf(/^First name/)).not.toHaveStyle({ gridColumn: '1 / -1' });
+    expect(rootOf(/^Last name/)).not.toHaveStyle({ gridColumn: '1 / -1' });
+    expect(rootOf(/^First name/)?.nextElementSibling).toBe(rootOf(/^Last name/));
+    expect(rootOf(/^First name/)?.parentElement).toHaveStyle({
+      gridTemplateColumns: '1fr 1fr',
+    });
+  });
+
   it('when finance creates a sale form, then the shared rules put errors next to the fields, and the link to copy is shown', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/payment-links', bff);
@@ -367,7 +473,11 @@ describe('payment links', () => {
     await app.user.type(dialog.getByLabelText(/Country/), 'de');
     await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
     // A sale form needs the customer's phone too; it was flagged with the country at once.
-    expect(await dialog.findByText('6-15 of 0-9 + - ( ) and space.')).toBeInTheDocument();
+    expect(
+      await dialog.findByText(
+        'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.',
+      ),
+    ).toBeInTheDocument();
     await app.user.type(dialog.getByLabelText(/^Phone/), '+49 30 1234567');
     await app.user.click(dialog.getByRole('button', { name: 'Create link' }));
     const done = within(await screen.findByRole('dialog', { name: 'Payment link ready' }));
@@ -460,7 +570,11 @@ describe('payment links', () => {
     }
     expect(dialog.getByLabelText(/^First name/)).toHaveAttribute('aria-invalid', 'false');
     expect(dialog.getByLabelText(/Return address/)).toHaveAttribute('aria-invalid', 'false');
-    expect(dialog.getByText('6-15 of 0-9 + - ( ) and space.')).toBeInTheDocument();
+    expect(
+      dialog.getByText(
+        'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.',
+      ),
+    ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/payment-links')).toHaveLength(0);
   });
 

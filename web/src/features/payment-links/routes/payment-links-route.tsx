@@ -21,6 +21,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
+import { EmailText } from '../../../components/email-text';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
@@ -75,7 +76,7 @@ function Created({ link }: { link: PaymentLink }) {
     <>
       <DateTime value={link.createdAt} />
       <Typography variant="caption" component="div" color="text.secondary">
-        by {link.createdBy.email}
+        by <EmailText value={link.createdBy.email} />
       </Typography>
     </>
   );
@@ -85,7 +86,7 @@ function Created({ link }: { link: PaymentLink }) {
 function Customer({ link }: { link: PaymentLink }) {
   return link.customerEmail !== null ? (
     <Typography variant="caption" component="div" color="text.secondary">
-      {link.customerEmail}
+      <EmailText value={link.customerEmail} />
     </Typography>
   ) : null;
 }
@@ -110,9 +111,11 @@ const WIDE_HEADERS = ['Created', 'Form', 'Amount', 'Description', 'State', 'Link
  * On a phone, what a reader looks for first comes first: which form it is, for what (the way to
  * its page) and in what state, in one column, its amount beside it. Side by side, the creation
  * time and the form filled a 390 px screen and the amount, state and page address were off its
- * edge. The page address or decision (at least 240 px) and the creation follow to the side.
+ * edge. The page address (one short line with its copy button) or the decision follows in that
+ * column too: as a column of its own it was squeezed to 'htt' and its copy button was off the
+ * screen. Only the creation is to the side.
  */
-const PHONE_HEADERS = ['Form and state', 'Amount', 'Link or decision', 'Created'];
+const PHONE_HEADERS = ['Link', 'Amount', 'Created'];
 
 function LinksTable({
   items,
@@ -128,18 +131,17 @@ function LinksTable({
   const theme = useTheme();
   // noSsr: the first render already has the phone's columns (no reshuffle).
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const decision = (link: PaymentLink) => (
-    <TableCell sx={TOP}>
-      <LinkDecision
-        link={link}
-        myId={myId}
-        isOps={isOps}
-        onDecide={(chosen) => {
-          onDecide(link, chosen);
-        }}
-      />
-    </TableCell>
+  const decide = (link: PaymentLink) => (
+    <LinkDecision
+      link={link}
+      myId={myId}
+      isOps={isOps}
+      onDecide={(chosen) => {
+        onDecide(link, chosen);
+      }}
+    />
   );
+  const decision = (link: PaymentLink) => <TableCell sx={TOP}>{decide(link)}</TableCell>;
   const amount = (link: PaymentLink) => (
     <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
       {amountOf(link)}
@@ -161,7 +163,7 @@ function LinksTable({
           {items.map((link) =>
             phone ? (
               <TableRow key={link.id} hover>
-                <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 200 }}>
+                <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 210 }}>
                   <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
                     <div>
                       {KIND_LABELS[link.kind]}
@@ -171,10 +173,10 @@ function LinksTable({
                       <Customer link={link} />
                     </div>
                     <LinkStateChip link={link} />
+                    {decide(link)}
                   </Stack>
                 </TableCell>
                 {amount(link)}
-                {decision(link)}
                 <TableCell sx={TOP}>
                   <Created link={link} />
                 </TableCell>

@@ -17,4 +17,20 @@ describe('relativeTime', () => {
     expect(relativeTime(at(3 * 3_600_000), now)).toBe('in 3 Stunden');
     vi.restoreAllMocks();
   });
+
+  it('when a deadline is between two whole units, then it is rounded down, never said later than it is', () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+    const minutes = (n: number) => n * 60_000;
+    // 23 h 33 min left: not 'in 24 hours'.
+    expect(relativeTime(at(minutes(23 * 60 + 33)), now)).toBe('in 23 hours');
+    expect(relativeTime(at(minutes(24 * 60) - 1), now)).toBe('in 23 hours');
+    expect(relativeTime(at(minutes(24 * 60)), now)).toBe('in 24 hours');
+    expect(relativeTime(at(minutes(59) + 59_000), now)).toBe('in 59 minutes');
+    expect(relativeTime(at(minutes(6.9 * 24 * 60)), now)).toBe('in 6 days');
+    expect(relativeTime(at(30_000), now)).toBe('in 30 seconds');
+    // Lapsed 90 minutes ago: said as longer ago (it lapsed no later than that), not '1 hour ago'.
+    expect(relativeTime(at(-minutes(90)), now)).toBe('2 hours ago');
+    expect(relativeTime(at(-30_000), now)).toBe('1 minute ago');
+    vi.restoreAllMocks();
+  });
 });

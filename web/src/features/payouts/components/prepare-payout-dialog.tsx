@@ -48,30 +48,89 @@ interface Field {
   name: string;
   label: string;
   hint?: string;
+  /** what to enter, said when it is left empty (rather than a bare "Required.") */
+  missing: string;
   inputMode?: 'numeric' | 'tel' | 'text';
 }
 
+/** The phone rule in words (the shared schema's "6-15 of 0-9 + - ( ) and space" reads as code). */
+const PHONE_RULE =
+  'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.';
+
 const DESTINATION_FIELDS: Record<PayoutDestinationKind, Field[]> = {
   card: [
-    { name: 'cardNumber', label: 'Card number', inputMode: 'numeric' },
-    { name: 'cardholderName', label: 'Cardholder name' },
-    { name: 'expiryMonth', label: 'Expiry month', hint: 'MM, e.g. 09', inputMode: 'numeric' },
-    { name: 'expiryYear', label: 'Expiry year', hint: 'YYYY', inputMode: 'numeric' },
+    {
+      name: 'cardNumber',
+      label: 'Card number',
+      missing: 'Enter the card number (13 to 19 digits).',
+      inputMode: 'numeric',
+    },
+    {
+      name: 'cardholderName',
+      label: 'Cardholder name',
+      missing: 'Enter the name as printed on the card.',
+    },
+    {
+      name: 'expiryMonth',
+      label: 'Expiry month',
+      hint: '1 to 12, e.g. 9 or 09',
+      missing: 'Enter the month the card expires, 1 to 12.',
+      inputMode: 'numeric',
+    },
+    {
+      name: 'expiryYear',
+      label: 'Expiry year',
+      hint: 'YYYY',
+      missing: 'Enter the year the card expires, in 4 digits.',
+      inputMode: 'numeric',
+    },
   ],
   bank: [
-    { name: 'accountNumber', label: 'Account number or IBAN' },
-    { name: 'bankName', label: 'Bank name' },
-    { name: 'bankBic', label: 'BIC', hint: '8 or 11 characters' },
+    {
+      name: 'accountNumber',
+      label: 'Account number or IBAN',
+      missing: 'Enter the payee’s IBAN or account number.',
+    },
+    { name: 'bankName', label: 'Bank name', missing: 'Enter the name of the payee’s bank.' },
+    {
+      name: 'bankBic',
+      label: 'BIC',
+      hint: '8 or 11 characters',
+      missing: 'Enter the bank’s BIC (8 or 11 characters).',
+    },
   ],
   ewallet: [
-    { name: 'ewalletType', label: 'E-wallet type', hint: 'e.g. paypal' },
-    { name: 'ewalletId', label: 'E-wallet id' },
+    {
+      name: 'ewalletType',
+      label: 'E-wallet type',
+      hint: 'e.g. paypal',
+      missing: 'Enter the kind of e-wallet, e.g. paypal.',
+    },
+    {
+      name: 'ewalletId',
+      label: 'E-wallet id',
+      missing: 'Enter the payee’s id in that e-wallet (an e-mail address or account id).',
+    },
   ],
   phone: [
-    { name: 'phone', label: 'Phone number', inputMode: 'tel' },
-    { name: 'fpsBankId', label: 'FPS bank id' },
+    {
+      name: 'phone',
+      label: 'Phone number',
+      hint: 'e.g. +44 7700 900123',
+      missing: 'Enter the payee’s phone number, e.g. +44 7700 900123.',
+      inputMode: 'tel',
+    },
+    { name: 'fpsBankId', label: 'FPS bank id', missing: 'Enter the payee’s FPS bank id.' },
   ],
 };
+
+/** What to enter in each field left empty, by path (`destination.bankName`, `orderDesc`). */
+const MISSING: ReadonlyMap<string, string> = new Map([
+  ...Object.values(DESTINATION_FIELDS)
+    .flat()
+    .map((field) => [`destination.${field.name}`, field.missing] as const),
+  ['orderDesc', 'Say what the payout is for (up to 1024 characters); the approver sees it.'],
+]);
 
 interface Draft {
   kind: PayoutDestinationKind;
@@ -141,11 +200,23 @@ function candidateOf(draft: Draft): unknown {
 }
 
 /**
+ * A rule said in words, whoever refused it (this form or the BFF): what to enter in a field left
+ * empty, and the phone number's characters.
+ */
+function plainRule(path: string, message: string): string | undefined {
+  if (message.trim() === 'is required') return MISSING.get(path);
+  if (path === 'destination.phone' && /^must be 6-15 of\b/.test(message)) return PHONE_RULE;
+  return undefined;
+}
+
+/**
  * The schema's words where the other forms say it differently: the currency as the money fields
  * say it (MoneyFields), and a card number's check digit as an IBAN's is said, without the
  * algorithm's name.
  */
 function fieldSentence(path: string, message: string): string | undefined {
+  const plain = plainRule(path, message);
+  if (plain !== undefined) return plain;
   if (path === 'currency') return currencyRefusal(message) ?? 'A 3-letter ISO code, e.g. EUR.';
   if (path === 'destination.cardNumber' && /\bLuhn\b/.test(message))
     return 'This is not a valid card number: its check digit does not match (look for a typing error).';
@@ -178,8 +249,10 @@ function expiredCard(draft: Draft, messages: ReadonlyMap<string, string>): [stri
   if (draft.kind !== 'card') return null;
   if (messages.has('destination.expiryMonth') || messages.has('destination.expiryYear'))
     return null;
-  const expiryMonth = draft.destination.expiryMonth ?? '';
-  const expiryYear = draft.destination.expiryYear ?? '';
+  // As the schema takes it: '9' is September, '09'.
+  const typedMonth = (draft.destination.expiryMonth ?? '').trim();
+  const expiryMonth = /^[1-9]$/.test(typedMonth) ? `0${typedMonth}` : typedMonth;
+  const expiryYear = (draft.destination.expiryYear ?? '').trim();
   if (!/^(0[1-9]|1[0-2])$/.test(expiryMonth) || !/^\d{4}$/.test(expiryYear)) return null;
   const expired = expiredCardField({ expiryMonth, expiryYear }, Date.now());
   return expired === null ? null : [`destination.${expired.path}`, sentenceOf('', expired.message)];
@@ -258,7 +331,10 @@ export default function PreparePayoutDialog({
   const serverMessages = new Map(
     serverFields
       .filter((f) => !isUnder(f.path, changed))
-      .map((f) => [f.path, sentenceOf(f.path, f.message, f.rule)] as const),
+      .map(
+        (f) =>
+          [f.path, plainRule(f.path, f.message) ?? sentenceOf(f.path, f.message, f.rule)] as const,
+      ),
   );
   const messageFor = (path: string) => clientMessages.get(path) ?? serverMessages.get(path);
   // A refusal is said beside the fields it names; anything else in the alert above them.

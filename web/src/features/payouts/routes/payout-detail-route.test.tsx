@@ -80,6 +80,10 @@ describe('payout detail', () => {
     expect(await within(timeline).findByText('payout rejected')).toBeInTheDocument();
     expect(screen.getByText(/Rejected by olga@example.com: wrong account/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
+    // The Reject button went with the decision: the heading has the focus, not the page's body.
+    await waitFor(() => {
+      expect(screen.getByRole('heading', { name: 'Payout of €101.00' })).toHaveFocus();
+    });
   });
 
   it('when the preparer withdraws their own payout, then its page says it was withdrawn by its preparer, not rejected', async () => {

@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PayoutDetail, PayoutState } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
@@ -30,6 +30,7 @@ import {
   refreshPayout,
 } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
+import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { PayoutDecision } from '../components/payout-decision';
 import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
@@ -199,6 +200,14 @@ function DetailView({
     payoutKeys.all,
   );
   const own = payout.preparedBy.id === myId;
+  // Approved, rejected or withdrawn, the page no longer offers the decision: the heading takes the
+  // focus its button had.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useFocusAfterDecision(
+    deciding !== null,
+    `${payout.state} ${String(payout.canDecide)}`,
+    () => headingRef.current,
+  );
   const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
   const decided: FactRow[] =
     payout.decidedBy === null
@@ -219,6 +228,7 @@ function DetailView({
       </Button>
       <PageHeader
         title={`Payout of ${formatMoney(payout.amount, payout.currency)}`}
+        headingRef={headingRef}
         actions={
           <>
             <LiveIndicator state={live} />

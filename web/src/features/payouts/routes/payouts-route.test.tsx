@@ -109,7 +109,7 @@ describe('payouts', () => {
   it('when a support user opens payouts, then only the history shows and nothing can be prepared or decided', async () => {
     renderApp('/payouts', bffAs(['support']));
     await screen.findByRole('table', { name: 'Payouts' });
-    expect(screen.getByRole('tab', { name: 'History' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'All payouts' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Prepare payout' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
     expect(screen.getByText('Paid')).toBeInTheDocument();
@@ -144,6 +144,51 @@ describe('payouts', () => {
     );
     expect(request!.headers.get(IDEMPOTENCY_KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
+
+  it('when an ops user approves a payout in the queue and its row goes, then the focus moves to the next payout, and to the heading once none is left', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.payouts = [
+      makePayout(1),
+      makePayout(4, { orderDesc: 'Seller settlement 4' }),
+      makePayout(2, { preparedBy: { id: 'u-olga', email: 'olga@example.com' } }),
+    ];
+    const app = renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    const approve = (desc: string) =>
+      within(within(table).getByText(desc).closest('tr')!).getByRole('button', {
+        name: /^Approve /,
+      });
+    await app.user.click(approve('Seller settlement 1'));
+    let dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    await app.user.click(dialog.getByRole('button', { name: /^Approve and pay/ }));
+    await waitFor(() => {
+      expect(within(table).queryByText('Seller settlement 1')).not.toBeInTheDocument();
+    });
+    // Not the page's body: the payout now in its place.
+    await waitFor(() => {
+      expect(screen.getByRole('link', { name: 'Seller settlement 4' })).toHaveFocus();
+    });
+
+    await app.user.click(approve('Seller settlement 4'));
+    dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    await app.user.click(dialog.getByRole('button', { name: /^Approve and pay/ }));
+    expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(screen.getByRole('heading', { name: 'Payouts' })).toHaveFocus();
+    });
+  });
+
+  it('when the tabs are shown, then they read in sentence case like the buttons, and the view of every payout says so rather than "History"', async () => {
+    renderApp('/payouts', bffAs(['ops']));
+    await screen.findByRole('table', { name: 'Payouts' });
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      'Awaiting my approval',
+      'Prepared by me',
+      'All payouts',
+    ]);
+    for (const tab of tabs) expect(tab).toHaveStyle({ textTransform: 'none' });
   });
 
   it('when an ops user double-clicks Approve and pay, faster than the dialog shows it is sending, then one approval is sent', async () => {
@@ -192,7 +237,8 @@ describe('payouts', () => {
   it('when the approval queue is shown on a phone, then each payout is one cell with all an approver needs (amount, destination, who prepared it, when it lapses) above Approve and Reject, nothing to the side', async () => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     try {
-      vi.setSystemTime(new Date('2026-11-20T09:01:00.000Z'));
+      // 23 h 34 min before the registration lapses.
+      vi.setSystemTime(new Date('2026-11-20T09:27:00.000Z'));
       screenWidth(390);
       renderApp('/payouts', bffAs(['ops']));
       const table = await screen.findByRole('table', { name: 'Payouts' });
@@ -203,7 +249,7 @@ describe('payouts', () => {
       expect(cell).toHaveTextContent(/^€101\.00Seller settlement 1411111\*{6}1111Card · JANE DOE/);
       expect(cell).toHaveTextContent(/Prepared .+ by otto@example\.com/);
       expect(payout.getByText('Awaiting approval')).toBeInTheDocument();
-      expect(cell).toHaveTextContent(/Lapses at .+ \(in 24 hours\)/);
+      expect(cell).toHaveTextContent(/Lapses at .+ \(in 23 hours\)/);
       expect(payout.getByRole('link', { name: 'Seller settlement 1' })).toBeInTheDocument();
       expect(payout.getByRole('button', { name: /^Approve / })).toBeInTheDocument();
       expect(payout.getByRole('button', { name: /^Reject / })).toBeInTheDocument();
@@ -241,7 +287,7 @@ describe('payouts', () => {
       }),
     );
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
-    await app.user.click(screen.getByRole('tab', { name: 'History' }));
+    await app.user.click(screen.getByRole('tab', { name: 'All payouts' }));
     const history = await screen.findByRole('table', { name: 'Payouts' });
     expect(within(history).getByText('Approved by ines@example.com')).toBeInTheDocument();
     bff.payments.publish(bff.payouts.change(first, { state: 'approved' }));
@@ -323,12 +369,13 @@ describe('payouts', () => {
   it('when the queue shows a payout, then its row says when it lapses, with how long is left', async () => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     try {
-      // Payout 1 is checked at 09:01 and its registration lapses 24 hours later.
-      vi.setSystemTime(new Date('2026-11-20T09:01:00.000Z'));
+      // Payout 1 is checked at 09:01 and its registration lapses 24 hours later: at 09:27 it has
+      // 23 h 34 min left, which is not "in 24 hours" (a deadline is never said later than it is).
+      vi.setSystemTime(new Date('2026-11-20T09:27:00.000Z'));
       renderApp('/payouts', bffAs(['ops']));
       const table = await screen.findByRole('table', { name: 'Payouts' });
       const row = within(table).getAllByRole('row')[1]!;
-      expect(row).toHaveTextContent(/Lapses at .+ \(in 24 hours\)/);
+      expect(row).toHaveTextContent(/Lapses at .+ \(in 23 hours\)/);
       expect(row.querySelector('time[datetime="2026-11-21T09:01:00.000Z"]')).not.toBeNull();
     } finally {
       vi.useRealTimers();
@@ -621,7 +668,7 @@ describe('payouts', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Awaiting my approval', 'Prepared by me', 'History']);
+    ).toEqual(['Awaiting my approval', 'Prepared by me', 'All payouts']);
     // MUI's scrollable tabs: the strip scrolls (with arrows on a phone); fixed tabs clip
     expect(getComputedStyle(tabs.parentElement!).overflowX).toBe('auto');
   });
@@ -785,6 +832,65 @@ describe('payouts', () => {
     expect(bff.requestsTo('POST', '/api/payouts')[0]!.body).toMatchObject({
       destination: { kind: 'card', expiryMonth: '11', expiryYear: '2026' },
       currency: 'EUR',
+    });
+    vi.useRealTimers();
+  });
+
+  it('when destination fields are left empty, then each says what to enter rather than a bare "Required."; a phone number’s rule is said in words', async () => {
+    const app = renderApp('/payouts', bffAs(['ops']));
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const submit = () =>
+      app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+    await app.user.selectOptions(dialog.getByLabelText('Destination'), 'bank');
+    await submit();
+    expect(dialog.getByLabelText(/^Bank name/)).toHaveAccessibleDescription(
+      'Enter the name of the payee’s bank.',
+    );
+    expect(dialog.getByLabelText(/^Description/)).toHaveAccessibleDescription(
+      'Say what the payout is for (up to 1024 characters); the approver sees it.',
+    );
+    await app.user.selectOptions(dialog.getByLabelText('Destination'), 'ewallet');
+    expect(dialog.getByLabelText(/^E-wallet id/)).toHaveAccessibleDescription(
+      'Enter the payee’s id in that e-wallet (an e-mail address or account id).',
+    );
+    await app.user.selectOptions(dialog.getByLabelText('Destination'), 'phone');
+    expect(dialog.getByLabelText(/^FPS bank id/)).toHaveAccessibleDescription(
+      'Enter the payee’s FPS bank id.',
+    );
+    await app.user.type(dialog.getByLabelText(/^Phone number/), '12#45');
+    expect(dialog.getByLabelText(/^Phone number/)).toHaveAccessibleDescription(
+      'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.',
+    );
+    expect(dialog.queryByText('Required.')).not.toBeInTheDocument();
+    expect(dialog.queryByText(/6-15 of/)).not.toBeInTheDocument();
+  });
+
+  it('when a card’s expiry month is typed without its leading zero ("9"), then it is taken and sent as two digits ("09")', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const month = dialog.getByLabelText(/^Expiry month/);
+    expect(month).toHaveAccessibleDescription('1 to 12, e.g. 9 or 09');
+    await app.user.type(dialog.getByLabelText(/^Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/^Cardholder name/), 'Jane Doe');
+    await app.user.type(month, '13');
+    await app.user.type(dialog.getByLabelText(/^Expiry year/), '2027');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '25.00');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Refund of deposit');
+    const submit = dialog.getByRole('button', { name: 'Check and submit for approval' });
+    await app.user.click(submit);
+    expect(month).toHaveAccessibleDescription('This must be a month from 1 to 12.');
+    await app.user.clear(month);
+    await app.user.type(month, '9');
+    await app.user.click(submit);
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('POST', '/api/payouts')[0]!.body).toMatchObject({
+      destination: { kind: 'card', expiryMonth: '09', expiryYear: '2027' },
     });
     vi.useRealTimers();
   });

@@ -12,7 +12,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState, type Ref } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
@@ -28,6 +28,7 @@ import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutPagesQueryOptions } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
+import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { LapsesAt } from '../components/lapse-time';
 import { PayoutDecision } from '../components/payout-decision';
 import { PayoutStateChip } from '../components/payout-state-chip';
@@ -44,10 +45,12 @@ const VIEWS: ListView<View>[] = [
     empty: 'Nothing waits for your approval.',
   },
   { value: 'mine', label: 'Prepared by me', empty: 'You have not prepared a payout yet.' },
-  { value: 'all', label: 'History', empty: 'No payouts yet.' },
+  // Every payout, also those still waiting for approval: support, finance and auditors have no
+  // other view, so it is not a history of decided ones alone, and its name says so.
+  { value: 'all', label: 'All payouts', empty: 'No payouts yet.' },
 ];
 
-const HISTORY = { value: 'all' as View, label: 'History', empty: 'No payouts yet.' };
+const ALL = { value: 'all' as View, label: 'All payouts', empty: 'No payouts yet.' };
 
 function viewOf(params: URLSearchParams, isOps: boolean): View {
   const parsed = PayoutListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
@@ -155,10 +158,12 @@ function PayoutsTable({
   items,
   myId,
   onDecide,
+  tableRef,
 }: {
   items: Payout[];
   myId: string;
   onDecide: (payout: Payout, decision: Decision) => void;
+  tableRef?: Ref<HTMLTableElement>;
 }) {
   const layout = useLayout();
   const decision = (payout: Payout) => (
@@ -172,7 +177,7 @@ function PayoutsTable({
   );
   return (
     <SidewaysTableContainer label="Payouts">
-      <Table size="small" aria-label="Payouts">
+      <Table size="small" aria-label="Payouts" ref={tableRef}>
         <TableHead>
           <TableRow>
             {HEADERS[layout].map((header) => (
@@ -248,12 +253,23 @@ function PayoutsScreen() {
     decision: Decision;
   } | null>(null);
   const views = isOps ? VIEWS : VIEWS.filter((v) => v.value === 'all');
-  const current = VIEWS.find((v) => v.value === view) ?? HISTORY;
+  const current = VIEWS.find((v) => v.value === view) ?? ALL;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  // Where the decided payout's row was: the row that takes its place (the next one) gets the
+  // focus once its Approve or Reject button went, else the last row, else the heading.
+  const decidedRow = useRef(0);
+  useFocusAfterDecision(deciding !== null, list.data, () => {
+    const rows = [...(tableRef.current?.tBodies[0]?.rows ?? [])];
+    const row = rows[decidedRow.current] ?? rows.at(-1);
+    return row?.querySelector<HTMLElement>('a[href^="/payouts/"]') ?? headingRef.current;
+  });
 
   return (
     <>
       <PageHeader
         title="Payouts"
+        headingRef={headingRef}
         actions={
           <>
             <LiveIndicator state={live} />
@@ -295,7 +311,12 @@ function PayoutsScreen() {
           <PayoutsTable
             items={items}
             myId={user.id}
+            tableRef={tableRef}
             onDecide={(payout, decision) => {
+              decidedRow.current = Math.max(
+                0,
+                items.findIndex((item) => item.id === payout.id),
+              );
               setDeciding({ payout, decision });
             }}
           />
