@@ -75,8 +75,7 @@ describe('requireLargeAmountConfirmed', () => {
   });
 });
 
-const AT_MOST_EUR_1M =
-  'at most EUR 1,000,000.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it';
+const AT_MOST_EUR_1M = 'at most EUR 1,000,000.00 per order; an administrator can raise the limit';
 
 describe('requireWithinOrderAmountLimit', () => {
   const limits = { default: '1000000.00', currencies: { USD: '500.00' } };
@@ -339,7 +338,7 @@ for (const variant of DB_VARIANTS) {
           f.bff.config.orderAmountLimit = { default: '1000000.00', currencies: { EUR: '500.00' } };
           const above = await post(f.finance, '/api/rebills', rebill({ amount: '500.01' }));
           expect(refusedField(above)?.message).toBe(
-            'at most EUR 500.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it',
+            'at most EUR 500.00 per order; an administrator can raise the limit',
           );
           const plan = await post(f.finance, '/api/subscriptions', subscription({ amount: '750' }));
           expect(refusedField(plan)?.path).toBe('amount');

@@ -122,6 +122,8 @@ for (const variant of DB_VARIANTS) {
         [{ currency: 'euro' }, '"path":"currency"'],
         [{ orderDesc: '' }, '"path":"orderDesc"'],
         [{ reason: undefined }, '"path":"reason"'],
+        // The rule of every reason for a money step (card info, a payout's rejection): 3 to 255.
+        [{ reason: 'x'.repeat(256) }, '"path":"reason","rule":"too_big"'],
         [{ endpointId: 'abc' }, '"path":"endpointId"'],
         [{ surprise: 1 }, 'surprise'],
       ];

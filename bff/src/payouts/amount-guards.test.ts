@@ -61,8 +61,7 @@ const payoutForm = (extra: Partial<PaymentLinkCreateInput> = {}): PaymentLinkCre
   ...extra,
 });
 
-const AT_MOST_EUR_1M =
-  'at most EUR 1,000,000.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it';
+const AT_MOST_EUR_1M = 'at most EUR 1,000,000.00 per order; an administrator can raise the limit';
 
 /** The refusal's one field, as the SPA reads it. */
 function refusedField(res: Reply) {
@@ -322,7 +321,7 @@ for (const variant of DB_VARIANTS) {
             payoutBody({ currency: 'USD', amount: '500.01' }),
           );
           expect(refusedField(usd)?.message).toBe(
-            'at most USD 500.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it',
+            'at most USD 500.00 per order; an administrator can raise the limit',
           );
           const usdLink = await post(
             ops,

@@ -332,6 +332,24 @@ describe('staff free-text fields', () => {
     });
   }
 
+  it('when a rebill, card-info or payout-rejection reason is typed, then the same rule holds for each: 3 to 255 characters after trimming', () => {
+    const reasons: [z.ZodType, (reason: string) => unknown][] = [
+      [RebillBodySchema, (reason) => ({ ...rebill, reason })],
+      [CardInfoBodySchema, (reason) => ({ reason })],
+      [PayoutRejectBodySchema, (reason) => ({ reason })],
+    ];
+    for (const [schema, withReason] of reasons) {
+      expect(messages(schema, withReason(` ${'x'.repeat(255)} `))).toEqual([]);
+      expect(messages(schema, withReason('abc'))).toEqual([]);
+      expect(messages(schema, withReason('x'.repeat(256)))).toEqual([
+        'must be at most 255 characters',
+      ]);
+      expect(messages(schema, withReason(' ab '))).toEqual([
+        'must say why (at least 3 characters)',
+      ]);
+    }
+  });
+
   it('when a payment link’s postal code holds a control character, then it is refused', () => {
     expect(
       messages(PaymentLinkCreateBodySchema, {

@@ -13,8 +13,11 @@ import {
   isAboveAmountForCurrency,
 } from './amounts-per-currency.js';
 
-/** The configuration key the refusal names, so that staff know what an admin changes. */
-export const ORDER_AMOUNT_LIMIT_KEY = 'ORDER_AMOUNT_LIMIT';
+/**
+ * The words every refusal of the limit ends with, the BFF's and the SPA's: staff learn that an
+ * administrator can raise the limit, never the name of the setting (it means nothing to them).
+ */
+export const ORDER_AMOUNT_LIMIT_RAISE = 'per order; an administrator can raise';
 /** The field the refusal names. */
 export const ORDER_AMOUNT_LIMIT_FIELD = 'amount';
 /** The rule the refusal names: the same as the amount's own size rule. */
@@ -50,12 +53,12 @@ export const isAboveOrderAmountLimit: (
 ) => boolean = isAboveAmountForCurrency;
 
 /**
- * What the refusal says of the amount, as a rule of the field ('at most EUR 1,000,000.00 per order
- * (ORDER_AMOUNT_LIMIT); an admin can raise it'): the BFF's field message, and the SPA's words at
- * the field before sending.
+ * What the refusal says of the amount, as a rule of the field ('at most EUR 1,000,000.00 per order;
+ * an administrator can raise the limit'): the BFF's field message. The SPA says the same at the
+ * field before sending, with the amount as it writes money.
  */
 export function orderAmountLimitRule(limit: string, currency: string): string {
-  return `at most ${currency.toUpperCase()} ${readableAmount(toMinorUnits(limit))} per order (${ORDER_AMOUNT_LIMIT_KEY}); an admin can raise it`;
+  return `at most ${currency.toUpperCase()} ${readableAmount(toMinorUnits(limit))} ${ORDER_AMOUNT_LIMIT_RAISE} the limit`;
 }
 
 /** The rule `amount` in `currency` breaks (`orderAmountLimitRule`), or undefined when within. */

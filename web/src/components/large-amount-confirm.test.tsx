@@ -27,13 +27,17 @@ describe.each(CASES)('the $name dialog and a large amount', (c) => {
     await app.user.type(form.getByLabelText(c.amountLabel), '12000.5');
     const again = form.getByLabelText(CONFIRM);
     expect(again).toBeRequired();
+    // Why it is there, said from the start; nothing is wrong before anything is typed or sent.
     expect(again).toHaveAccessibleDescription(
-      'Above €10,000.00 Paydesk asks for the amount twice.',
+      'Above €10,000.00, type the amount again to confirm it.',
     );
+    expect(again).toHaveAttribute('aria-invalid', 'false');
 
     await app.user.click(form.getByRole('button', { name: c.submit }));
     await waitFor(() => {
-      expect(again).toHaveAccessibleDescription('Type the amount again to confirm it.');
+      expect(again).toHaveAccessibleDescription(
+        'Above €10,000.00, type the amount again to confirm it.',
+      );
     });
     expect(again).toHaveAttribute('aria-invalid', 'true');
     await waitFor(() => {
@@ -59,6 +63,31 @@ describe.each(CASES)('the $name dialog and a large amount', (c) => {
     expect(sent).toMatchObject({ confirmLargeAmount: true });
     // (rebill and subscription send it with two decimals, the others as typed)
     expect(String(sent?.amount)).toMatch(/^12000\.50?$/);
+  });
+
+  it('when the amount is typed again with thousands separators, then nothing is said while typing; once the field is left, the example obeys the rule', async () => {
+    const bff = bffAs(c.roles);
+    const { app, form } = await openDialog(c, bff);
+    await app.user.type(form.getByLabelText(c.amountLabel), '25000');
+    const again = form.getByLabelText(CONFIRM);
+    // On the way to the amount ('2', '25', …) nothing is wrong yet.
+    await app.user.type(again, '25,000.00');
+    expect(again).toHaveAttribute('aria-invalid', 'false');
+    expect(again).toHaveAccessibleDescription(
+      'Above €10,000.00, type the amount again to confirm it.',
+    );
+    await app.user.tab();
+    expect(again).toHaveAttribute('aria-invalid', 'true');
+    expect(again).toHaveAccessibleDescription(
+      'Type the amount as above, without thousands separators, e.g. 25000.00.',
+    );
+    // Judged as typed from then on.
+    await app.user.clear(again);
+    await app.user.type(again, '25000.00');
+    expect(again).toHaveAttribute('aria-invalid', 'false');
+    await app.user.clear(again);
+    await app.user.type(again, '2500');
+    expect(again).toHaveAccessibleDescription('You typed €2,500.00 here but €25,000.00 above.');
   });
 
   it('when the amount changes, then the re-typed one is cleared; below the threshold the field goes and the flag with it', async () => {

@@ -12,7 +12,7 @@ import { useRef, useState, type RefObject } from 'react';
 import { useSession } from '../features/auth/components/session-context';
 import { refusedField, sentenceOf } from '../lib/form-errors';
 import { formatMoney } from '../lib/format';
-import { readAmount, toMinor } from '../lib/money';
+import { fromMinor, localAmount, readAmount, toMinor } from '../lib/money';
 import { useOrderAmountLimits } from './order-amount-limit';
 
 /** The currency as the shared rule reads it ('eur ' → 'EUR'), or undefined when it is none. */
@@ -51,6 +51,10 @@ export interface LargeAmountConfirmation {
   /** the re-typed amount */
   value: string;
   onChange: (value: string) => void;
+  /** the field was left: what is typed there is judged from then on */
+  onBlur: () => void;
+  /** why the field is there ('Above €10,000.00, type the amount again to confirm it.') */
+  why: string;
   /** what the field says is wrong, or undefined */
   error: string | undefined;
   inputRef: RefObject<HTMLInputElement | null>;
@@ -96,6 +100,10 @@ export function useLargeAmountConfirmation(
   // A submit refused for this amount: an empty field says so from then on.
   const [submittedFor, setSubmittedFor] = useState<string | null>(null);
   const submitted = submittedFor === amount;
+  // The field left with something typed: judged from then on, not at each key while typing ('2'
+  // on the way to '25000' is no mistake).
+  const [leftFor, setLeftFor] = useState<string | null>(null);
+  const judged = submitted || leftFor === amount;
   const value = retyped.amount === amount ? retyped.value : '';
   const code = currencyOf(currency);
   const typed = minorOf(amount);
@@ -111,14 +119,22 @@ export function useLargeAmountConfirmation(
     code !== undefined && typed !== undefined && isAboveOrderAmountLimit(limits, typed.plain, code);
   const shown = typed !== undefined && code !== undefined && !overLimit && (above || refusedHere);
 
+  const threshold = above ? largeAmountThreshold(settings, code) : null;
+  // Why the field is there, said from the start; and, in red, after a submit with it empty.
+  const why =
+    threshold === null || code === undefined
+      ? 'Paydesk asks for a large amount twice: type it again to confirm it.'
+      : `Above ${formatMoney(threshold, code)}, type the amount again to confirm it.`;
   let error: string | undefined;
   if (shown) {
     const again = minorOf(value);
     if (refusedHere && refusal.message !== undefined) error = refusal.message;
-    else if (!submitted && value.trim() === '') error = undefined;
-    else if (value.trim() === '') error = 'Type the amount again to confirm it.';
+    // Nothing is wrong before the user typed here or tried to go on.
+    else if (value.trim() === '') error = submitted ? why : undefined;
+    else if (!judged) error = undefined;
     else if (again === undefined)
-      error = `Type the amount as above, e.g. ${formatMoney(typed.plain, code)}, without thousands separators.`;
+      // The example obeys the rule it gives: the amount plain, as the amount field takes it.
+      error = `Type the amount as above, without thousands separators, e.g. ${localAmount(fromMinor(typed.minor))}.`;
     else if (again.minor !== typed.minor)
       error = `You typed ${formatMoney(again.plain, code)} here but ${formatMoney(typed.plain, code)} above.`;
   }
@@ -138,13 +154,17 @@ export function useLargeAmountConfirmation(
   return {
     shown,
     // Asked by the server alone (its thresholds changed since sign-in): the session's is stale.
-    threshold: above ? largeAmountThreshold(settings, code) : null,
+    threshold,
     currency: code,
     value,
     onChange: (next) => {
       setRetyped({ amount, value: next });
       setRefusal((current) => (current === null ? null : { ...current, message: undefined }));
     },
+    onBlur: () => {
+      if (value.trim() !== '') setLeftFor(amount);
+    },
+    why,
     error,
     inputRef,
     confirm,
@@ -188,7 +208,6 @@ export function LargeAmountConfirmField({
   disabled?: boolean;
 }) {
   if (!large.shown) return null;
-  const threshold = thresholdText(large);
   return (
     <TextField
       label="Type the amount again to confirm"
@@ -199,14 +218,10 @@ export function LargeAmountConfirmField({
       onChange={(event) => {
         large.onChange(event.target.value);
       }}
+      onBlur={large.onBlur}
       inputRef={large.inputRef}
       error={large.error !== undefined}
-      helperText={
-        large.error ??
-        (threshold === undefined
-          ? 'Paydesk asks for a large amount twice.'
-          : `Above ${threshold} Paydesk asks for the amount twice.`)
-      }
+      helperText={large.error ?? large.why}
       sx={{ gridColumn: '1 / -1' }}
       slotProps={{ htmlInput: { inputMode: 'decimal', spellCheck: false } }}
     />

@@ -1,6 +1,6 @@
 // The per-order ceiling in the four dialogs that create an order with an amount: above the
 // currency's limit (the fake session says 1000000.00, as the BFF's default) the amount field says
-// so in the BFF's words and nothing is sent, confirmed or not; the BFF's own refusal (its limits
+// so, as the app writes money, and nothing is sent, confirmed or not; the BFF's own refusal (its limits
 // changed since sign-in) shows at the same field. And a decimal comma where the locale's mark is a
 // point is answered with a point.
 import { screen, waitFor, within } from '@testing-library/react';
@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { bffAs, CASES, openDialog, sentBodies } from '../test/amount-dialogs';
 
 const CONFIRM = /Type the amount again to confirm/;
-const AT_MOST_EUR_1M =
-  'At most EUR 1,000,000.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it.';
+// Said as the app writes money, with no setting's name staff would not know.
+const AT_MOST_EUR_1M = 'At most €1,000,000.00 per order; an administrator can raise this limit.';
 
 describe.each(CASES)('the $name dialog and the per-order limit', (c) => {
   it('when the amount is above the limit, then the amount field says so, nothing more is asked and no request is sent', async () => {
@@ -64,7 +64,7 @@ describe.each(CASES)('the $name dialog and the per-order limit', (c) => {
     await app.user.click(form.getByRole('button', { name: c.submit }));
     await waitFor(() => {
       expect(amount).toHaveAccessibleDescription(
-        'At most USD 500.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it.',
+        'At most $500.00 per order; an administrator can raise this limit.',
       );
     });
     expect(bff.requestsTo(...c.request)).toHaveLength(0);
@@ -94,7 +94,7 @@ describe.each(CASES)('the $name dialog and the per-order limit', (c) => {
     const amount = await form.findByLabelText(c.amountLabel);
     await waitFor(() => {
       expect(amount).toHaveAccessibleDescription(
-        'At most EUR 500.00 per order (ORDER_AMOUNT_LIMIT); an admin can raise it.',
+        'At most EUR 500.00 per order; an administrator can raise the limit.',
       );
     });
     expect(amount).toHaveAttribute('aria-invalid', 'true');
@@ -134,7 +134,7 @@ describe('a session that says no limits (an older BFF)', () => {
     await app.user.click(form.getByRole('button', { name: c.submit }));
     await waitFor(() => {
       expect(form.getByLabelText(CONFIRM)).toHaveAccessibleDescription(
-        'Type the amount again to confirm it.',
+        'Above €10,000.00, type the amount again to confirm it.',
       );
     });
     expect(amount).not.toHaveAttribute('aria-invalid', 'true');

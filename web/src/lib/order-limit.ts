@@ -1,22 +1,21 @@
-// The per-order ceiling (the BFF's ORDER_AMOUNT_LIMIT, in the session's `settings.orderAmountLimit`)
-// as the amount forms say it: the BFF refuses an amount above its currency's limit, confirmed or
-// not, so the form says so at the amount field, in the BFF's words, before any request is sent.
+// The per-order ceiling (the BFF's limits, in the session's `settings.orderAmountLimit`) as the
+// amount forms say it: the BFF refuses an amount above its currency's limit, confirmed or not, so
+// the form says so at the amount field before any request is sent. Staff are told an
+// administrator can raise it, never the name of the setting that does.
 import {
   CurrencySchema,
-  ORDER_AMOUNT_LIMIT_FIELD,
-  ORDER_AMOUNT_LIMIT_KEY,
-  ORDER_AMOUNT_LIMIT_RULE,
-  orderAmountLimitRefusal,
+  isAboveOrderAmountLimit,
+  ORDER_AMOUNT_LIMIT_RAISE,
+  orderAmountLimit,
   type OrderAmountLimits,
 } from '@paydesk/shared/api';
-import { sentenceOf } from './form-errors';
+import { formatMoney } from './format';
 import { readAmount } from './money';
 
 /**
- * The refusal of the typed amount in the typed currency ('At most EUR 1,000,000.00 per order
- * (ORDER_AMOUNT_LIMIT); an admin can raise it.'), as the BFF's refusal is said at the field, or
- * undefined: within the limit, no limit known (an older BFF), or text that is not an amount or a
- * currency (their own rules say so).
+ * The refusal of the typed amount in the typed currency ('At most €1,000,000.00 per order; an
+ * administrator can raise this limit.'), or undefined: within the limit, no limit known (an older
+ * BFF), or text that is not an amount or a currency (their own rules say so).
  */
 export function orderLimitRefusal(
   limits: OrderAmountLimits | undefined,
@@ -26,13 +25,18 @@ export function orderLimitRefusal(
   const amount = readAmount(typedAmount).amount;
   const currency = CurrencySchema.safeParse(typedCurrency);
   if (amount === undefined || !currency.success) return undefined;
-  const rule = orderAmountLimitRefusal(limits, amount, currency.data);
-  return rule === undefined
+  const code = currency.data;
+  if (!isAboveOrderAmountLimit(limits, amount, code)) return undefined;
+  const limit = orderAmountLimit(limits, code);
+  return limit === null
     ? undefined
-    : sentenceOf(ORDER_AMOUNT_LIMIT_FIELD, rule, ORDER_AMOUNT_LIMIT_RULE);
+    : `At most ${formatMoney(limit, code)} ${ORDER_AMOUNT_LIMIT_RAISE} this limit.`;
 }
 
-/** Whether `message` is the limit's refusal (`orderLimitRefusal`), shown as it is at the field. */
+/**
+ * Whether `message` is the limit's refusal, the SPA's (`orderLimitRefusal`) or the BFF's (its
+ * limits changed since sign-in): shown as it is at the field.
+ */
 export function isOrderLimitRefusal(message: string | undefined): boolean {
-  return message?.includes(`per order (${ORDER_AMOUNT_LIMIT_KEY})`) ?? false;
+  return message?.includes(ORDER_AMOUNT_LIMIT_RAISE) ?? false;
 }

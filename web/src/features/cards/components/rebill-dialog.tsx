@@ -42,6 +42,8 @@ import {
 import { cardKeys, sendRebill } from '../api/cards';
 
 const FIELDS = ['cardRefId', 'amount', 'currency', 'endpointId', 'orderDesc', 'reason'] as const;
+/** The most a reason may hold: the rule of every reason for a money step (card info, …). */
+const REASON_MAX = RebillBodySchema.shape.reason.maxLength ?? 255;
 
 // Every field is text in the form; an empty endpoint means "the default for the currency".
 const RebillFormSchema = z
@@ -231,8 +233,8 @@ export default function RebillDialog({
         error={errors.reason !== undefined}
         helperText={fieldHelp(
           errors.reason,
-          'Say why the card is charged again (3 to 500 characters).',
-          'Kept in the audit log.',
+          `Say why the card is charged again (3 to ${String(REASON_MAX)} characters).`,
+          `3 to ${String(REASON_MAX)} characters, kept in the audit log.`,
         )}
         {...register('reason')}
       />

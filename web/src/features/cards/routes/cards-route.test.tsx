@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { screenWidth } from '../../../test/screen-width';
 
 function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
   return new FakeBff({
@@ -149,7 +150,6 @@ describe('cards', () => {
     expect(rows[1]).toHaveTextContent('Sale 900001');
     expect(rows[1]).toHaveTextContent('2');
     expect(rows[2]).toHaveTextContent('555555******4444 · MASTERCARD');
-    await app.user.type(lookupForm().getByLabelText(/Reason/), 'dispute');
     await app.user.click(
       within(table).getByRole('link', { name: 'Use card reference card-ref-2' }),
     );
@@ -163,10 +163,118 @@ describe('cards', () => {
       'true',
     );
     expect(lookupForm().getByLabelText(/Reason/)).toHaveFocus();
-    expect(lookupForm().getByLabelText(/Reason/)).toHaveValue('dispute');
     expect(app.location()).toBe('/cards?ref=card-ref-2');
     await app.user.click(within(rows[1]!).getByRole('link', { name: 'Sale 900001' }));
     expect(await screen.findByRole('heading', { name: 'Order 900001' })).toBeInTheDocument();
+  });
+
+  it('when a card was shown and another reference is chosen in the list or typed, then the reason and the card shown are cleared: each look-up has its own reason', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'me@example.com',
+      users: [makeUser({ email: 'me@example.com', roles: ['support'] })],
+      transactions: [
+        makeTransaction(1, { cardRefId: 'card-ref-1' }),
+        makeTransaction(2, { cardRefId: 'card-ref-2' }),
+      ],
+      cards: [
+        makeCardInfo('card-ref-1'),
+        makeCardInfo('card-ref-2', { brand: 'MASTERCARD', maskedNumber: '555555******4444' }),
+      ],
+    });
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const table = await screen.findByRole('table', { name: 'Card references' });
+    const reason = () => lookupForm().getByLabelText(/Reason/);
+    const show = () => lookupForm().getByRole('button', { name: 'Show card information' });
+    await app.user.type(reason(), 'Customer A disputes a charge');
+    await app.user.click(show());
+    expect(
+      await screen.findByRole('region', { name: 'Card behind the reference' }),
+    ).toHaveTextContent('411111******1111');
+
+    // Chosen in the list: the first customer's reason and card go.
+    await app.user.click(
+      within(table).getByRole('link', { name: 'Use card reference card-ref-2' }),
+    );
+    await waitFor(() => {
+      expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-2');
+    });
+    expect(reason()).toHaveValue('');
+    expect(reason()).toHaveFocus();
+    expect(
+      screen.queryByRole('region', { name: 'Card behind the reference' }),
+    ).not.toBeInTheDocument();
+    // One click cannot show the second card: its reason is asked for.
+    await app.user.click(show());
+    expect(
+      await lookupForm().findByText('Say why you need the card details (3 to 255 characters).'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/cards/card-ref-2/info')).toHaveLength(0);
+
+    await app.user.type(reason(), 'Customer B asked for the expiry');
+    await app.user.click(show());
+    expect(
+      await screen.findByRole('region', { name: 'Card behind the reference' }),
+    ).toHaveTextContent('555555******4444');
+    expect(bff.requestsTo('POST', '/api/cards/card-ref-2/info')[0]!.body).toEqual({
+      reason: 'Customer B asked for the expiry',
+    });
+
+    // Typed: the same.
+    await app.user.type(lookupForm().getByLabelText(/Card reference id/), 'x');
+    expect(reason()).toHaveValue('');
+    expect(
+      screen.queryByRole('region', { name: 'Card behind the reference' }),
+    ).not.toBeInTheDocument();
+
+    // Back in the list to the reference in the address (card-ref-2): the field follows again.
+    await app.user.click(
+      within(table).getByRole('link', { name: 'Use card reference card-ref-2' }),
+    );
+    await waitFor(() => {
+      expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-2');
+    });
+    expect(bff.requestsTo('POST', '/api/cards/card-ref-1/info')).toHaveLength(1);
+  });
+
+  it('when the screen is a phone’s (390 px), then each card reference is one cell with its card, the order it was made from, how many orders carry it and when it was last used; from 600 px the columns return', async () => {
+    const bff = () =>
+      new FakeBff({
+        signedInAs: 'me@example.com',
+        users: [makeUser({ email: 'me@example.com', roles: ['support'] })],
+        transactions: [
+          makeTransaction(1, { cardRefId: 'card-ref-1' }),
+          makeTransaction(3, { type: 'rebill', cardRefId: 'card-ref-1' }),
+        ],
+      });
+    const headers = (table: HTMLElement) =>
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    screenWidth(390);
+    const phone = renderApp('/cards', bff());
+    const table = await screen.findByRole('table', { name: 'Card references' });
+    expect(headers(table)).toEqual(['Card reference']);
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells).toHaveLength(1);
+    const cell = within(cells[0]!);
+    expect(cell.getByRole('link', { name: 'Use card reference card-ref-1' })).toBeInTheDocument();
+    expect(cells[0]).toHaveTextContent('411111******1111 · VISA');
+    expect(cell.getByRole('link', { name: 'Sale 900001' })).toBeInTheDocument();
+    expect(cells[0]).toHaveTextContent(/Made from Sale 900001/);
+    expect(cells[0]).toHaveTextContent(/2 orders · last used/);
+    expect(cells[0]!.querySelector('time')).not.toBeNull();
+    phone.unmount();
+
+    screenWidth(600);
+    renderApp('/cards', bff());
+    expect(headers(await screen.findByRole('table', { name: 'Card references' }))).toEqual([
+      'Card reference',
+      'Card',
+      'Made from',
+      'Orders',
+      'Last used',
+    ]);
+    vi.restoreAllMocks();
   });
 
   it('when no order carries a card reference, then the list says how one is made', async () => {
@@ -191,6 +299,10 @@ describe('cards', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Rebill a card' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
     expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-1');
+    // The reason's rule is said before Continue: that of every reason for a money step.
+    expect(dialog.getByLabelText(/Reason/)).toHaveAccessibleDescription(
+      '3 to 255 characters, kept in the audit log.',
+    );
     await app.user.type(dialog.getByLabelText(/^Amount/), '12.345');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(
@@ -200,7 +312,7 @@ describe('cards', () => {
       dialog.getByText('Say what the charge is for (up to 1024 characters).'),
     ).toBeInTheDocument();
     expect(
-      dialog.getByText('Say why the card is charged again (3 to 500 characters).'),
+      dialog.getByText('Say why the card is charged again (3 to 255 characters).'),
     ).toBeInTheDocument();
     await app.user.clear(dialog.getByLabelText(/^Amount/));
     await app.user.type(dialog.getByLabelText(/^Amount/), '12.5');

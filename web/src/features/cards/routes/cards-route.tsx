@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -21,6 +21,7 @@ const RebillDialog = lazy(() => import('../components/rebill-dialog'));
 function CardsScreen() {
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
+  const { key: chosenAt } = useLocation();
   const ref = params.get('ref') ?? '';
   const [rebilling, setRebilling] = useState(false);
   const canRebill = user.roles.includes('finance');
@@ -64,6 +65,7 @@ function CardsScreen() {
         <Paper variant="outlined" sx={{ p: 2, maxWidth: 720 }}>
           <CardInfoForm
             initialRef={ref}
+            chosenAt={chosenAt}
             onRefChange={(next) => {
               if (next !== ref) setParams(new URLSearchParams({ ref: next }), { replace: true });
             }}

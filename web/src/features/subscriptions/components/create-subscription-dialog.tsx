@@ -33,6 +33,7 @@ import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../..
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
+import { CREATED_STATE } from './created-state';
 import { createdText, dayText, PERIOD_LABELS, periodText } from './subscription-labels';
 
 const FIELDS = [
@@ -198,7 +199,10 @@ export default function CreateSubscriptionDialog({
       );
       await client.invalidateQueries({ queryKey: subscriptionKeys.all });
       onClose();
-      await navigate(`/subscriptions/${encodeURIComponent(result.subscription.id)}`);
+      // The keyboard goes on from the new plan's heading, not from the page's body.
+      await navigate(`/subscriptions/${encodeURIComponent(result.subscription.id)}`, {
+        state: CREATED_STATE,
+      });
     },
     // A failure is said once, in the dialog: beside the fields it names, else in its alert.
     onError: (error) => {
@@ -255,9 +259,11 @@ export default function CreateSubscriptionDialog({
       dirty={formState.isDirty}
       onClose={onClose}
     >
+      {/* The keyboard starts in the first field to fill: the reference, unless it came given. */}
       <TextField
         label="Card reference id"
         required
+        autoFocus={cardRefId === ''}
         autoComplete="off"
         error={errors.cardRefId !== undefined}
         helperText={fieldHelp(
@@ -275,6 +281,7 @@ export default function CreateSubscriptionDialog({
         currencyError={errors.currency}
         amountLabel="Amount per charge"
         example="9.99"
+        autoFocus={cardRefId !== ''}
       >
         <LargeAmountConfirmField large={large} />
         <TextField

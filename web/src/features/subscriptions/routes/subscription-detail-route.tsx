@@ -12,7 +12,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { SubscriptionDetail } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink, useParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import { PageHeader } from '../../../components/page-header';
@@ -25,6 +26,7 @@ import { StatusChip } from '../../transactions/components/status-chip';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { useSubscriptionChargeEvents } from '../api/charge-events';
 import { subscriptionDetailQueryOptions } from '../api/subscriptions';
+import { isCreatedState } from '../components/created-state';
 import {
   chargesText,
   firstChargeWait,
@@ -106,7 +108,21 @@ function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number })
   );
 }
 
-function DetailView({ detail, asOf }: { detail: SubscriptionDetail; asOf: number }) {
+function DetailView({
+  detail,
+  asOf,
+  justCreated,
+}: {
+  detail: SubscriptionDetail;
+  asOf: number;
+  /** reached from the New subscription dialog: the keyboard starts at the heading */
+  justCreated: boolean;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // Once, when the page shows (not again as the plan's data updates).
+  useEffect(() => {
+    if (justCreated) headingRef.current?.focus();
+  }, [justCreated]);
   const { schedule } = detail;
   const live = useSubscriptionChargeEvents();
   return (
@@ -114,7 +130,11 @@ function DetailView({ detail, asOf }: { detail: SubscriptionDetail; asOf: number
       <Button component={RouterLink} to="/subscriptions" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
         All subscriptions
       </Button>
-      <PageHeader title={detail.orderDesc} actions={<LiveIndicator state={live} />}>
+      <PageHeader
+        title={detail.orderDesc}
+        headingRef={headingRef}
+        actions={<LiveIndicator state={live} />}
+      >
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
           <SubscriptionStateChip state={detail.state} />
           <span>
@@ -191,6 +211,7 @@ function DetailView({ detail, asOf }: { detail: SubscriptionDetail; asOf: number
 
 function SubscriptionDetailScreen() {
   const { id = '' } = useParams();
+  const location = useLocation();
   const detail = useQuery({
     ...subscriptionDetailQueryOptions(id),
     // Its first charge on its way: asked again until it shows, in case its event came before this
@@ -211,7 +232,13 @@ function SubscriptionDetailScreen() {
       />
     );
   }
-  return <DetailView detail={detail.data} asOf={detail.dataUpdatedAt} />;
+  return (
+    <DetailView
+      detail={detail.data}
+      asOf={detail.dataUpdatedAt}
+      justCreated={isCreatedState(location.state)}
+    />
+  );
 }
 
 export default function SubscriptionDetailRoute() {

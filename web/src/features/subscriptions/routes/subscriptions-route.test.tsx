@@ -244,6 +244,39 @@ describe('subscriptions', () => {
     expect(app.location()).toMatch(/^\/subscriptions\/20000000-/);
   });
 
+  it('when the dialog opens, then the keyboard is in the first field to fill: the card reference, or the amount when the reference came given', async () => {
+    const bff = bffAs(['finance'], []);
+    let app = renderApp('/subscriptions', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    let dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveFocus();
+    await app.user.keyboard('card-ref-9');
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-9');
+    cleanup();
+
+    // Opened from Cards: the reference is filled in, the amount is next.
+    app = renderApp('/subscriptions?create=1&ref=card-ref-7', bff);
+    dialog = within(await screen.findByRole('dialog', { name: 'New subscription' }));
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-7');
+    await waitFor(() => {
+      expect(dialog.getByLabelText(/Amount per charge/)).toHaveFocus();
+    });
+    await app.user.keyboard('9.9');
+    expect(dialog.getByLabelText(/Amount per charge/)).toHaveValue('9.9');
+  });
+
+  it('when a plan is created, then its page opens with the keyboard focus on its heading, not on the page’s body', async () => {
+    const app = renderApp('/subscriptions?ref=card-ref-7', bffAs(['finance'], []));
+    await app.user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    await fillCreateForm(app);
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    await app.user.click(confirm.getByRole('button', { name: /^Create:/ }));
+    const heading = await screen.findByRole('heading', { name: 'Fortnightly coffee' });
+    await waitFor(() => {
+      expect(heading).toHaveFocus();
+    });
+  });
+
   it('when a plan starting today is created, then its page says the first charge is being made (not “No charge yet”) and shows the charge once Paydesk has it, even when no event reaches the page', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/subscriptions?ref=card-ref-7', bff);

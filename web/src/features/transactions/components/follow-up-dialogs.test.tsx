@@ -86,7 +86,7 @@ describe('a server refusal under a follow-up’s field', () => {
     await app.user.clear(comment);
     await app.user.type(comment, 'paid twice');
     expect(comment).toHaveAccessibleDescription(
-      'Kept in the order’s timeline and the audit log. 10 / 255',
+      'Up to 255 characters, kept in the order’s timeline and the audit log. 10 / 255',
     );
     expect(comment).toHaveAttribute('aria-invalid', 'false');
     expect(reason).toHaveAccessibleDescription('This is not allowed for this order.');
@@ -112,7 +112,7 @@ describe('a server refusal under a follow-up’s field', () => {
     expect(comment).toHaveAccessibleDescription('The gateway refused this comment. 18 / 255');
     await app.user.type(comment, ' by phone');
     expect(comment).toHaveAccessibleDescription(
-      'Kept in the order’s timeline and the audit log. 27 / 255',
+      'Up to 255 characters, kept in the order’s timeline and the audit log. 27 / 255',
     );
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
@@ -131,11 +131,11 @@ describe('a follow-up’s comment', () => {
     await app.user.click(screen.getByRole('button', { name: 'Void' }));
     const comment = await screen.findByLabelText(/Comment/);
     expect(comment).toHaveAccessibleDescription(
-      'Kept in the order’s timeline and the audit log. 0 / 255',
+      'Up to 255 characters, kept in the order’s timeline and the audit log. 0 / 255',
     );
     await app.user.type(comment, 'customer cancelled');
     expect(comment).toHaveAccessibleDescription(
-      'Kept in the order’s timeline and the audit log. 18 / 255',
+      'Up to 255 characters, kept in the order’s timeline and the audit log. 18 / 255',
     );
     expect(comment).toHaveAttribute('aria-invalid', 'false');
     // Pasted past the limit: the field says by how much at once (as the API counts, ends trimmed).
@@ -145,14 +145,71 @@ describe('a follow-up’s comment', () => {
     expect(comment).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it('when a return comment is typed, then its helper text counts it too', async () => {
+  it('when a return comment is typed, then its rule is said before anything is typed, and past 255 characters the field refuses it, also on Continue', async () => {
     const app = renderApp(PATH, financeWith());
     await screen.findByRole('heading', { name: 'Order 900001' });
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
     const comment = await screen.findByLabelText(/Comment/);
+    expect(comment).toHaveAccessibleDescription(
+      'Up to 255 characters, kept in the order’s timeline and the audit log. 0 / 255',
+    );
     await app.user.type(comment, 'paid twice');
     expect(comment).toHaveAccessibleDescription(
-      'Kept in the order’s timeline and the audit log. 10 / 255',
+      'Up to 255 characters, kept in the order’s timeline and the audit log. 10 / 255',
     );
+    await app.user.clear(comment);
+    await app.user.click(comment);
+    await app.user.paste('x'.repeat(600));
+    expect(comment).toHaveAccessibleDescription('345 characters too many: up to 255. 600 / 255');
+    expect(comment).toHaveAttribute('aria-invalid', 'true');
+    await app.user.click(screen.getByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(comment).toHaveAccessibleDescription(
+      'Say in a few words what happened (up to 255 characters). 600 / 255',
+    );
+    expect(comment).toHaveFocus();
+    expect(screen.queryByRole('dialog', { name: 'Confirm the return' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the return’s scope', () => {
+  it('when “Part” is chosen, then the amount it asks for takes the keyboard focus', async () => {
+    const app = renderApp(PATH, financeWith());
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    await app.user.click(await screen.findByRole('radio', { name: 'Part' }));
+    expect(await screen.findByLabelText(/Amount to return/)).toHaveFocus();
+    await app.user.keyboard('5');
+    expect(screen.getByLabelText(/Amount to return/)).toHaveValue('5');
+  });
+});
+
+describe('a confirmation step and the keyboard', () => {
+  it('when Continue leads to the confirmation, then the question says how to reach its button: Enter there sends nothing, Tab goes straight to the button, and Enter on it sends', async () => {
+    const bff = financeWith(makeTransaction(1, { type: 'preauth', amount: '20.00' }));
+    const app = renderApp(PATH, bff);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByLabelText(/Amount to capture/));
+    await app.user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the capture' });
+    const question = within(dialog).getByText(/^Capture 20\.00 euros/);
+    expect(question).toHaveFocus();
+    expect(question).toHaveAccessibleDescription('Press Tab to reach “Capture €20.00”.');
+    expect(within(dialog).getByText('Press Tab to reach “Capture €20.00”.')).toBeVisible();
+    // A second Enter meant for Continue sends nothing.
+    await app.user.keyboard('{Enter}');
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(0);
+    await app.user.tab();
+    expect(within(dialog).getByRole('button', { name: 'Capture €20.00' })).toHaveFocus();
+    // Back and Cancel are still there, a Shift+Tab away.
+    await app.user.tab({ shift: true });
+    expect(within(dialog).getByRole('button', { name: 'Back' })).toHaveFocus();
+    await app.user.tab();
+    await app.user.keyboard('{Enter}');
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(1);
+    });
   });
 });

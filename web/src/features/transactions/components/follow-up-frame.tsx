@@ -7,6 +7,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
+  createContext,
+  useContext,
   useEffect,
   useId,
   useRef,
@@ -21,6 +23,18 @@ import { isApiError } from '../../../lib/api-client';
 import { refusedField, sentenceOf } from '../../../lib/form-errors';
 import { formatMoney } from '../../../lib/format';
 import { describeFollowUpError } from '../api/follow-up';
+import { COMMENT_MAX } from './comment-help';
+
+/** A follow-up comment's hint: its rule, said before it is broken, and where it is kept. */
+export const COMMENT_HINT = `Up to ${String(COMMENT_MAX)} characters, kept in the order’s timeline and the audit log.`;
+
+/** What a confirmation's question knows of the step's primary button. */
+interface ConfirmButton {
+  /** its words ("Capture €40.00", "Send again") */
+  label: string;
+  ref: RefObject<HTMLButtonElement | null>;
+}
+const ConfirmButtonContext = createContext<ConfirmButton | null>(null);
 
 /** A field of the form that takes the keyboard. */
 const FIELD = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
@@ -82,6 +96,8 @@ export function FollowUpFrame({
 }) {
   const titleId = useId();
   const formRef = useRef<HTMLFormElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const primaryLabel = outcomeUnknown ? 'Send again' : submitLabel;
   const wasConfirming = useRef(confirming);
   useEffect(() => {
     // Back from the confirmation: the keyboard resumes in the form, not on the dialog's frame.
@@ -129,7 +145,11 @@ export function FollowUpFrame({
             ) : error !== null && error !== undefined ? (
               <Alert severity="error">{describeFollowUpError(error, currency)}</Alert>
             ) : null}
-            {children}
+            <ConfirmButtonContext
+              value={confirming ? { label: primaryLabel, ref: submitRef } : null}
+            >
+              {children}
+            </ConfirmButtonContext>
           </Stack>
         </DialogContent>
         <DialogActions>
@@ -142,13 +162,14 @@ export function FollowUpFrame({
             </Button>
           ) : null}
           <Button
+            ref={submitRef}
             type="submit"
             variant="contained"
             color={destructive ? 'error' : 'primary'}
             loading={pending}
             onClick={ignoreMultiClick}
           >
-            {outcomeUnknown ? 'Send again' : submitLabel}
+            {primaryLabel}
           </Button>
         </DialogActions>
       </form>
@@ -158,17 +179,40 @@ export function FollowUpFrame({
 
 /**
  * The question of a confirmation step. It takes the keyboard focus when it appears, so a screen
- * reader says it, and an Enter meant for "Continue" lands on it, where it sends nothing.
+ * reader says it, and an Enter meant for "Continue" lands on it, where it sends nothing. The way
+ * on is said under it and is one deliberate key: Tab from the question goes straight to the step's
+ * primary button (then Shift+Tab reaches Back and Cancel), where Enter sends.
  */
 export function ConfirmQuestion({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLParagraphElement>(null);
+  const button = useContext(ConfirmButtonContext);
+  const hintId = useId();
   useEffect(() => {
     ref.current?.focus();
   }, []);
   return (
-    <Typography ref={ref} tabIndex={-1} variant="h6" component="p">
-      {children}
-    </Typography>
+    <>
+      <Typography
+        ref={ref}
+        tabIndex={-1}
+        variant="h6"
+        component="p"
+        aria-describedby={button === null ? undefined : hintId}
+        onKeyDown={(event) => {
+          const target = button?.ref.current ?? null;
+          if (event.key !== 'Tab' || event.shiftKey || target === null || target.disabled) return;
+          event.preventDefault();
+          target.focus();
+        }}
+      >
+        {children}
+      </Typography>
+      {button === null ? null : (
+        <Typography id={hintId} variant="body2" color="text.secondary">
+          Press Tab to reach “{button.label}”.
+        </Typography>
+      )}
+    </>
   );
 }
 

@@ -10,13 +10,14 @@ import {
   type ReturnBody,
   type TransactionDetail,
 } from '@paydesk/shared/api';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { amountRule, formatMoneyInWords, fromMinor, readAmount, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { commentHelp } from './comment-help';
 import {
+  COMMENT_HINT,
   ConfirmQuestion,
   FollowUpFrame,
   serverFieldsNamed,
@@ -115,6 +116,15 @@ export default function ReturnDialog({
     }
   }
   const amountRef = useRef<HTMLInputElement>(null);
+  // "Part" chosen with a click or Space: the amount it asks for appears under it and takes the
+  // keyboard. Not with the arrow keys, which move between the choices and keep the focus there.
+  const byArrow = useRef(false);
+  const amountWanted = useRef(false);
+  useEffect(() => {
+    if (!amountWanted.current || draft.scope !== 'partial') return;
+    amountWanted.current = false;
+    amountRef.current?.focus();
+  }, [draft.scope]);
   const reasonRef = useRef<HTMLSelectElement>(null);
   const commentRef = useRef<HTMLTextAreaElement>(null);
   const result = check(draft, remaining, detail.currency);
@@ -241,13 +251,16 @@ export default function ReturnDialog({
           aria-labelledby={scopeId}
           row
           value={draft.scope}
+          onKeyDown={(event) => {
+            byArrow.current = event.key.startsWith('Arrow');
+          }}
           onChange={(event) => {
             // Another scope is another amount: what the server said of the one sent is past.
             server.edited('amount');
-            setDraft((current) => ({
-              ...current,
-              scope: event.target.value === 'partial' ? 'partial' : 'full',
-            }));
+            const scope = event.target.value === 'partial' ? 'partial' : 'full';
+            setDraft((current) => ({ ...current, scope }));
+            amountWanted.current = scope === 'partial' && !byArrow.current;
+            byArrow.current = false;
           }}
         >
           <FormControlLabel
@@ -302,11 +315,7 @@ export default function ReturnDialog({
         multiline
         minRows={2}
         disabled={locked}
-        {...commentHelp(
-          draft.comment,
-          commentError,
-          'Kept in the order’s timeline and the audit log.',
-        )}
+        {...commentHelp(draft.comment, commentError, COMMENT_HINT)}
       />
     </FollowUpFrame>
   );

@@ -8,6 +8,7 @@ import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { commentHelp } from './comment-help';
 import {
+  COMMENT_HINT,
   ConfirmQuestion,
   FollowUpFrame,
   serverFieldsNamed,
@@ -141,7 +142,7 @@ export default function VoidDialog({
         multiline
         minRows={2}
         disabled={outcomeUnknown || mutation.isPending}
-        {...commentHelp(comment, fieldError, 'Kept in the order’s timeline and the audit log.')}
+        {...commentHelp(comment, fieldError, COMMENT_HINT)}
       />
     </FollowUpFrame>
   );
