@@ -28,10 +28,9 @@ export function ordersText(count: number, approvedCount: number): string {
  */
 export function approvalBasisText(placed: number, byStatus: Record<string, number>): string {
   const decided = FINAL_STATUSES.reduce((sum, s) => sum + (byStatus[s] ?? 0), 0);
-  const placedText = `${formatCount(placed)} ${placed === 1 ? 'order' : 'orders'} placed`;
   const open = placed - decided;
-  if (open <= 0) return ` · ${placedText}`;
-  return ` of the ${formatCount(decided)} decided · ${placedText}, ${formatCount(open)} still processing`;
+  if (open <= 0) return ` · ${formatCount(placed)} ${placed === 1 ? 'order' : 'orders'} placed`;
+  return ` of the ${formatCount(decided)} decided (${formatCount(open)} still processing)`;
 }
 
 export function formatRate(rate: number | null): string {

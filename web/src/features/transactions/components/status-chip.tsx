@@ -1,3 +1,4 @@
+import CallMadeOutlined from '@mui/icons-material/CallMadeOutlined';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutline from '@mui/icons-material/ErrorOutlined';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
@@ -10,10 +11,11 @@ import Undo from '@mui/icons-material/Undo';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import { isPartlyCaptured } from '@paydesk/shared/domain';
-import type {
-  TransactionAmounts,
-  TransactionStatus,
-  TransactionSummary,
+import {
+  payoutMoneyOf,
+  type TransactionAmounts,
+  type TransactionStatus,
+  type TransactionSummary,
 } from '@paydesk/shared/api';
 import type { ReactElement } from 'react';
 import { toMinor } from '../../../lib/money';
@@ -159,17 +161,49 @@ export function holdLook(
 }
 
 /**
+ * Where a payout order's money stands, which its `approved` alone (the same word as a sale's, money
+ * in) does not say: paid out to the payee, or only checked (nothing sent). Pending and failed
+ * payouts say so by their status.
+ */
+export function payoutLook(order: ChipsOrder): { label: string; title: string } | undefined {
+  if (order.type === undefined) return undefined;
+  switch (payoutMoneyOf({ type: order.type, status: order.status, stage: order.stage })) {
+    case 'paid':
+      return { label: 'Paid out', title: 'Money out: the amount was sent to the payee.' };
+    case 'not_sent':
+      return {
+        label: 'Not paid out',
+        title: 'The payout was checked (payout-check) but no money was sent.',
+      };
+    default:
+      return undefined;
+  }
+}
+
+/**
  * An order's status chips, the same in its list row and its page's header: the status, an
- * approved preauth's hold (`holdLook`: held, partly or wholly captured), the stage when it undid
+ * approved preauth's hold (`holdLook`: held, partly or wholly captured), a payout's money out
+ * (`payoutLook`), the stage when it undid
  * the order or sent money back, and the drift flag when the gateway and Paydesk disagree.
  */
 export function TransactionStatusChips({ order }: { order: ChipsOrder }) {
   const { status, stage, drift } = order;
   const undone = stage === null ? undefined : (UNDONE_LOOK[stage] ?? RETURNED_LOOK[stage]);
   const hold = holdLook(order);
+  const payout = payoutLook(order);
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
       <StatusChip status={status} />
+      {payout === undefined ? null : (
+        <Chip
+          size="small"
+          icon={<CallMadeOutlined />}
+          label={payout.label}
+          color="default"
+          variant="outlined"
+          title={payout.title}
+        />
+      )}
       {hold === undefined ? null : (
         <Chip
           size="small"

@@ -116,6 +116,29 @@ describe('the transactions table', () => {
     expect(chips(wholeReturned)).toEqual(['Approved', 'Partly returned']);
   });
 
+  it('when payouts are listed, then a paid one says Paid out (money out, not a sale’s approval) and one only checked says Not paid out; one on its way or declined adds nothing', () => {
+    const rows = renderTable([
+      row(1, { type: 'payout', stage: 'paid' }),
+      row(2, { type: 'payout-check', stage: 'registered' }),
+      row(3, { type: 'payout-check', stage: 'processing' }),
+      row(4, { type: 'payout', status: 'declined', stage: null }),
+      row(5, { type: 'sale' }),
+    ]);
+    const chips = (r: HTMLElement | undefined) =>
+      within(r!)
+        .queryAllByText(/^(Paid out|Not paid out)$/)
+        .map((c) => c.textContent);
+    expect(chips(rows[0])).toEqual(['Paid out']);
+    expect(within(rows[0]!).getByText('Paid out').closest('[title]')).toHaveAttribute(
+      'title',
+      'Money out: the amount was sent to the payee.',
+    );
+    expect(chips(rows[1])).toEqual(['Not paid out']);
+    expect(chips(rows[2])).toEqual([]);
+    expect(chips(rows[3])).toEqual([]);
+    expect(chips(rows[4])).toEqual([]);
+  });
+
   it('when an order failed at the gateway, then its row says why under the status, as text, the whole reason in its title', () => {
     const reason = '<b>Processing error</b> at the issuer';
     const [failed, silent, approved] = renderTable([
