@@ -37,14 +37,20 @@ export function shortAddress(value: string): string {
  * showed only 'htt' on a phone. About 150 px wide, it fits even a phone's first column.
  */
 export function CompactPageAddress({ value }: { value: string }) {
+  // The gateway's words: opened only as a web address (never `javascript:` or the like).
+  const openable = /^https?:\/\//i.test(value);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.25, maxWidth: '100%' }}>
       <Link
-        href={value}
-        target="_blank"
-        rel="noopener noreferrer"
+        {...(openable
+          ? {
+              href: value,
+              target: '_blank',
+              rel: 'noopener noreferrer',
+              'aria-label': `Open the page address in a new tab: ${value}`,
+            }
+          : { component: 'span' })}
         title={value}
-        aria-label={`Open the page address in a new tab: ${value}`}
         variant="caption"
         sx={{
           fontFamily: 'ui-monospace, monospace',
