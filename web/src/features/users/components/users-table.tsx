@@ -159,6 +159,29 @@ function ActionButtons({
   );
 }
 
+/** The actions column (none for a reader, an auditor), its buttons laid out as `layout` says. */
+function actionsColumn(
+  actions: UserActions | null,
+  currentUserId: string,
+  layout: 'row' | 'stack',
+) {
+  if (actions === null) return [];
+  return [
+    helper.display({
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row }) => (
+        <ActionButtons
+          user={row.original}
+          actions={actions}
+          currentUserId={currentUserId}
+          layout={layout}
+        />
+      ),
+    }),
+  ];
+}
+
 function wideColumns(actions: UserActions | null, currentUserId: string) {
   return helper.columns([
     helper.accessor('name', {
@@ -181,23 +204,7 @@ function wideColumns(actions: UserActions | null, currentUserId: string) {
       header: 'Last sign-in',
       cell: (info) => <LastSignIn user={info.row.original} />,
     }),
-    // A reader (an auditor) gets no actions column.
-    ...(actions === null
-      ? []
-      : [
-          helper.display({
-            id: 'actions',
-            header: 'Actions',
-            cell: ({ row }) => (
-              <ActionButtons
-                user={row.original}
-                actions={actions}
-                currentUserId={currentUserId}
-                layout="row"
-              />
-            ),
-          }),
-        ]),
+    ...actionsColumn(actions, currentUserId, 'row'),
   ]);
 }
 
@@ -245,22 +252,7 @@ function tabletColumns(actions: UserActions | null, currentUserId: string) {
         </Stack>
       ),
     }),
-    ...(actions === null
-      ? []
-      : [
-          helper.display({
-            id: 'actions',
-            header: 'Actions',
-            cell: ({ row }) => (
-              <ActionButtons
-                user={row.original}
-                actions={actions}
-                currentUserId={currentUserId}
-                layout="stack"
-              />
-            ),
-          }),
-        ]),
+    ...actionsColumn(actions, currentUserId, 'stack'),
   ]);
 }
 
