@@ -533,7 +533,7 @@ export class Auth {
         fields: [{ path: 'newPassword', rule: 'differs', message }],
       });
     }
-    const weak = weakPasswordError(newPassword, auth.user, 'newPassword');
+    const weak = await weakPasswordError(newPassword, auth.user, 'newPassword');
     if (weak !== null) {
       // The current password was right: a weak new one is no guess to count.
       await this.#release(reserved);

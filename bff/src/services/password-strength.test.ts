@@ -1,28 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { assertStrongPassword, passwordWeakness } from './password-strength.js';
+import { assertStrongPassword, passwordWeakness, strengthWorker } from './password-strength.js';
 
 const jane = { email: 'jane.doe@example.com', name: 'Jane Doe' };
 
 describe('password strength', () => {
-  it('when a password is one character repeated, then it is refused, saying so', () => {
-    expect(passwordWeakness('aaaaaaaaaaaa', jane)).toMatch(
+  it('when a password is one character repeated, then it is refused, saying so', async () => {
+    expect(await passwordWeakness('aaaaaaaaaaaa', jane)).toMatch(
       /^too easy to guess: repeated characters like "aaa" are easy to guess; .*add more words/,
     );
   });
 
-  it('when a password is a run of digits, then it is refused', () => {
-    expect(passwordWeakness('111111111111', jane)).toMatch(/^too easy to guess: /);
-    expect(passwordWeakness('123456789012', jane)).toMatch(/^too easy to guess: /);
+  it('when a password is a run of digits, then it is refused', async () => {
+    expect(await passwordWeakness('111111111111', jane)).toMatch(/^too easy to guess: /);
+    expect(await passwordWeakness('123456789012', jane)).toMatch(/^too easy to guess: /);
   });
 
-  it('when a password is a common one, then it is refused, saying so', () => {
-    expect(passwordWeakness('password1234', jane)).toMatch(
+  it('when a password is a common one, then it is refused, saying so', async () => {
+    expect(await passwordWeakness('password1234', jane)).toMatch(
       /^too easy to guess: this is similar to a commonly used password/,
     );
   });
 
-  it('when a password holds the e-mail’s local part or the name, as written or run together, then it is refused, whatever else it holds', () => {
+  it('when a password holds the e-mail’s local part or the name, as written or run together, then it is refused, whatever else it holds', async () => {
     const refusal =
       "too easy to guess: it contains the account's e-mail address or name; leave them out";
     for (const password of [
@@ -31,28 +31,31 @@ describe('password strength', () => {
       'JaneDoe-battery-staple-9',
       'battery staple janedoe',
     ]) {
-      expect(passwordWeakness(password, jane), password).toBe(refusal);
+      expect(await passwordWeakness(password, jane), password).toBe(refusal);
     }
     // The same words for another account are strong.
     expect(
-      passwordWeakness('jane.doe battery staple', { email: 'sam@example.com', name: 'Sam' }),
+      await passwordWeakness('jane.doe battery staple', { email: 'sam@example.com', name: 'Sam' }),
     ).toBeNull();
     // A 3-letter name is not refused inside an ordinary word ("samba" for Sam).
     expect(
-      passwordWeakness('violet samba lantern harbour', { email: 'sam@example.com', name: 'Sam' }),
+      await passwordWeakness('violet samba lantern harbour', {
+        email: 'sam@example.com',
+        name: 'Sam',
+      }),
     ).toBeNull();
   });
 
-  it('when a password is a passphrase of uncommon words, then it passes', () => {
-    expect(passwordWeakness('correct horse battery staple', jane)).toBeNull();
-    expect(passwordWeakness('violet lantern under harbour', jane)).toBeNull();
+  it('when a password is a passphrase of uncommon words, then it passes', async () => {
+    expect(await passwordWeakness('correct horse battery staple', jane)).toBeNull();
+    expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();
   });
 
-  it('when a weak password is refused, then the error is 400 VALIDATION_FAILED naming the field with rule weak_password, and never holds the password', () => {
+  it('when a weak password is refused, then the error is 400 VALIDATION_FAILED naming the field with rule weak_password, and never holds the password', async () => {
     const password = 'password1234';
     let caught: unknown;
     try {
-      assertStrongPassword(password, jane, 'newPassword');
+      await assertStrongPassword(password, jane, 'newPassword');
     } catch (err) {
       caught = err;
     }
@@ -66,8 +69,23 @@ describe('password strength', () => {
     expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(
       password,
     );
-    expect(() => {
-      assertStrongPassword('correct horse battery staple', jane, 'password');
-    }).not.toThrow();
+    await expect(
+      assertStrongPassword('correct horse battery staple', jane, 'password'),
+    ).resolves.toBeUndefined();
+  });
+
+  it('when passwords are checked, then zxcvbn runs in a worker (its dictionaries out of the BFF’s heap), one for checks at once, started again after it ended', async () => {
+    await strengthWorker.stop();
+    expect(strengthWorker.running).toBe(false);
+    const verdicts = await Promise.all([
+      passwordWeakness('aaaaaaaaaaaa', jane),
+      passwordWeakness('correct horse battery staple', jane),
+      passwordWeakness('password1234', jane),
+    ]);
+    expect(verdicts.map((v) => v === null)).toEqual([false, true, false]);
+    expect(strengthWorker.running).toBe(true);
+    await strengthWorker.stop();
+    expect(strengthWorker.running).toBe(false);
+    expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();
   });
 });

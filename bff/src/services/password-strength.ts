@@ -1,7 +1,6 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as en from '@zxcvbn-ts/language-en';
+import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.js';
+import type { StrengthAnswer, StrengthQuestion } from './password-strength-worker.js';
 
 /**
  * The lowest zxcvbn score a new password may have (0 to 4): 3 is "safely unguessable: moderate
@@ -9,13 +8,90 @@ import { AppError } from '../errors.js';
  */
 export const MIN_PASSWORD_SCORE = 3;
 
-// Built once, at start-up: the dictionaries are megabytes, and every check reuses them. (In the BFF
-// only: the SPA never loads them.)
-const zxcvbn = new ZxcvbnFactory({
-  translations: en.translations,
-  graphs: common.adjacencyGraphs,
-  dictionary: { ...common.dictionary, ...en.dictionary },
-});
+/** How long the worker stays after its last answer (the next password often follows soon). */
+const WORKER_IDLE_MS = 5_000;
+
+/**
+ * zxcvbn, in a worker thread started on the first check and ended once idle: its dictionaries are
+ * megabytes (some 60 MiB once loaded), needed only when a person chooses a password, and a worker's
+ * memory goes with it. (In the BFF only: the SPA never loads them.)
+ */
+class StrengthWorker {
+  #worker: Worker | null = null;
+  #next = 1;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (answer: StrengthAnswer) => void; reject: (error: Error) => void }
+  >();
+  #idle: NodeJS.Timeout | null = null;
+
+  check(password: string, words: string[]): Promise<StrengthAnswer> {
+    const worker = this.#start();
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
+    const id = this.#next++;
+    // Waiting for an answer keeps the process alive; an idle worker does not.
+    worker.ref();
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, password, words } satisfies StrengthQuestion);
+    });
+  }
+
+  /** Whether the worker runs now (for the tests). */
+  get running(): boolean {
+    return this.#worker !== null;
+  }
+
+  /** Ends the worker now (the tests; the idle timer does it otherwise). */
+  async stop(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker !== null) await worker.terminate();
+  }
+
+  #start(): Worker {
+    if (this.#worker !== null) return this.#worker;
+    // Built, the worker is JavaScript beside this file; in the tests, the TypeScript source.
+    const file = import.meta.url.endsWith('.ts')
+      ? './password-strength-worker.ts'
+      : './password-strength-worker.js';
+    const worker = new Worker(new URL(file, import.meta.url));
+    worker.on('message', (answer: StrengthAnswer) => {
+      const waiting = this.#waiting.get(answer.id);
+      this.#waiting.delete(answer.id);
+      waiting?.resolve(answer);
+      if (this.#waiting.size > 0) return;
+      worker.unref();
+      this.#stopWhenIdle(worker);
+    });
+    const fail = (error: Error) => {
+      if (this.#worker === worker) this.#worker = null;
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
+      this.#waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      fail(new Error(`the password-strength worker ended (exit code ${String(code)})`));
+    });
+    this.#worker = worker;
+    return worker;
+  }
+
+  #stopWhenIdle(worker: Worker): void {
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => {
+      this.#idle = null;
+      if (this.#worker !== worker || this.#waiting.size > 0) return;
+      this.#worker = null;
+      void worker.terminate();
+    }, WORKER_IDLE_MS);
+    this.#idle.unref();
+  }
+}
+
+/** The BFF's one strength checker. */
+export const strengthWorker = new StrengthWorker();
 
 /** Whose password it is: what they would be tempted to put in it. */
 export interface PasswordOwner {
@@ -53,7 +129,10 @@ function clause(sentence: string): string {
  * Why `password` is too weak for `owner`, in words a person can act on, or null when it is strong
  * enough. The password itself never appears in the answer.
  */
-export function passwordWeakness(password: string, owner: PasswordOwner): string | null {
+export async function passwordWeakness(
+  password: string,
+  owner: PasswordOwner,
+): Promise<string | null> {
   const { whole, words } = personalWords(owner);
   // Written as they are ("jane.doe", "jane doe") or run together ("janedoe"); other spellings
   // ("jane-doe") are zxcvbn's to weigh, with the words as its user inputs.
@@ -61,9 +140,8 @@ export function passwordWeakness(password: string, owner: PasswordOwner): string
   if (whole.some((w) => lower.includes(w))) {
     return "too easy to guess: it contains the account's e-mail address or name; leave them out";
   }
-  const result = zxcvbn.check(password, words);
-  if (result.score >= MIN_PASSWORD_SCORE) return null;
-  const { warning, suggestions } = result.feedback;
+  const { score, warning, suggestions } = await strengthWorker.check(password, words);
+  if (score >= MIN_PASSWORD_SCORE) return null;
   const advice = [...(warning === null || warning === '' ? [] : [warning]), ...suggestions]
     .map(clause)
     .filter((s) => s !== '');
@@ -77,12 +155,12 @@ export function passwordWeakness(password: string, owner: PasswordOwner): string
  * field (`path`, as the body names it) with the rule `weak_password`. Applies to every password a
  * person chooses in Paydesk: an administrator's for a new or reset account, and a user's own.
  */
-export function weakPasswordError(
+export async function weakPasswordError(
   password: string,
   owner: PasswordOwner,
   path: string,
-): AppError | null {
-  const message = passwordWeakness(password, owner);
+): Promise<AppError | null> {
+  const message = await passwordWeakness(password, owner);
   if (message === null) return null;
   return new AppError('VALIDATION_FAILED', `${path}: ${message}`, {
     fields: [{ path, rule: 'weak_password', message }],
@@ -90,7 +168,11 @@ export function weakPasswordError(
 }
 
 /** Throws `weakPasswordError`'s refusal, if any. */
-export function assertStrongPassword(password: string, owner: PasswordOwner, path: string): void {
-  const error = weakPasswordError(password, owner, path);
+export async function assertStrongPassword(
+  password: string,
+  owner: PasswordOwner,
+  path: string,
+): Promise<void> {
+  const error = await weakPasswordError(password, owner, path);
   if (error !== null) throw error;
 }

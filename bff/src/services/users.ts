@@ -229,7 +229,7 @@ export class Users {
     }
     // Weighed against the account's own e-mail and name, read here (an unknown id: the 404 below).
     const target = await this.byId(id);
-    if (target !== undefined) assertStrongPassword(password, target, 'password');
+    if (target !== undefined) await assertStrongPassword(password, target, 'password');
     // Hashed before the transaction: argon2 takes a while, and no lock need wait for it.
     const passwordHash = await this.#passwords.hash(password);
     return this.#change(id, {}, async (trx, row, now) => {

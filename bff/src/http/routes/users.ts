@@ -32,7 +32,7 @@ export function userHandlers(s: Services) {
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
     ctx.audit.summary = { email: body.email, name: body.name, roles: body.roles };
     // A temporary password still guards the account until its holder replaces it.
-    assertStrongPassword(body.password, body, 'password');
+    await assertStrongPassword(body.password, body, 'password');
     // The admin chose the password: its holder must choose their own at the first sign-in.
     const user = await s.users.create(body, {
       temporaryPassword: true,
