@@ -7,11 +7,12 @@ import {
   toMinorUnits,
   type GatewayReply,
 } from '@paydesk/shared/protocol';
-import type {
-  OperationResult,
-  TransactionDetail,
-  TransactionEvent,
-  TransactionStatus,
+import {
+  isPayoutOrder,
+  type OperationResult,
+  type TransactionDetail,
+  type TransactionEvent,
+  type TransactionStatus,
 } from '@paydesk/shared/api';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
@@ -341,15 +342,12 @@ export function detailFrom(
       const shown = toTimelineEntry(entry);
       // A payout's gateway order: its `status` replies echo the payee's name and the card's
       // expiry, which the payout's own page shows to ops users alone.
-      return PAYOUT_TYPES.has(row.type)
+      return isPayoutOrder(asTransactionType(row.type))
         ? { ...shown, data: withhold(shown.data, PAYOUT_HISTORY) as Record<string, unknown> }
         : shown;
     }),
   };
 }
-
-/** The order types of a payout (what `withhold` keeps from every reader of their timeline). */
-const PAYOUT_TYPES: ReadonlySet<string> = new Set(['payout', 'payout-check']);
 
 /** An order's row as locked, with its operations as stored. */
 export interface LockedOrder {

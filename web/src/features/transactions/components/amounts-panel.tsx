@@ -7,7 +7,7 @@ import {
   type TransactionDetail,
   type TransactionPayout,
 } from '@paydesk/shared/api';
-import { voidedMinor } from '@paydesk/shared/domain';
+import { isPartlyCaptured, voidedMinor } from '@paydesk/shared/domain';
 import { formatMoney } from '../../../lib/format';
 import { fromMinor, toMinor } from '../../../lib/money';
 
@@ -206,10 +206,8 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   const authorized = toMinor(amounts.authorized) ?? 0n;
   const captured = toMinor(amounts.captured) ?? 0n;
   if (
-    detail.type === 'preauth' &&
     detail.stage !== 'voided' &&
-    captured > 0n &&
-    captured < authorized
+    isPartlyCaptured({ type: detail.type, authorizedMinor: authorized, capturedMinor: captured })
   ) {
     rows.push(['Hold released', money(fromMinor(authorized - captured))]);
   }
