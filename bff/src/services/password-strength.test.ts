@@ -88,4 +88,13 @@ describe('password strength', () => {
     expect(strengthWorker.running).toBe(false);
     expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();
   });
+
+  it('when the worker ends (idle) just as the next check starts a new one, then the old one’s end does not fail the new check', async () => {
+    expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();
+    // Not awaited: the old worker's exit arrives while the next check waits on the new worker.
+    const stopped = strengthWorker.stop();
+    const next = passwordWeakness('correct horse battery staple', jane);
+    await stopped;
+    expect(await next).toBeNull();
+  });
 });

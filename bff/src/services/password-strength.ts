@@ -66,7 +66,10 @@ class StrengthWorker {
       this.#stopWhenIdle(worker);
     });
     const fail = (error: Error) => {
-      if (this.#worker === worker) this.#worker = null;
+      // A worker ended for being idle (or stopped) had no one waiting: the ones waiting now are
+      // the next worker's, which its own end would fail.
+      if (this.#worker !== worker) return;
+      this.#worker = null;
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
     };
