@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { assertStrongPassword, passwordWeakness, strengthWorker } from './password-strength.js';
+import { assertStrongPassword, passwordWeakness, strengthChecker } from './password-strength.js';
 
 const jane = { email: 'jane.doe@example.com', name: 'Jane Doe' };
 
@@ -74,25 +74,25 @@ describe('password strength', () => {
     ).resolves.toBeUndefined();
   });
 
-  it('when passwords are checked, then zxcvbn runs in a worker (its dictionaries out of the BFF’s heap), one for checks at once, started again after it ended', async () => {
-    await strengthWorker.stop();
-    expect(strengthWorker.running).toBe(false);
+  it('when passwords are checked, then zxcvbn runs in a child process (its dictionaries out of the BFF’s memory), one for checks at once, started again after it ended', async () => {
+    await strengthChecker.stop();
+    expect(strengthChecker.running).toBe(false);
     const verdicts = await Promise.all([
       passwordWeakness('aaaaaaaaaaaa', jane),
       passwordWeakness('correct horse battery staple', jane),
       passwordWeakness('password1234', jane),
     ]);
     expect(verdicts.map((v) => v === null)).toEqual([false, true, false]);
-    expect(strengthWorker.running).toBe(true);
-    await strengthWorker.stop();
-    expect(strengthWorker.running).toBe(false);
+    expect(strengthChecker.running).toBe(true);
+    await strengthChecker.stop();
+    expect(strengthChecker.running).toBe(false);
     expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();
   });
 
-  it('when the worker ends (idle) just as the next check starts a new one, then the old one’s end does not fail the new check', async () => {
+  it('when the checker ends (idle) just as the next check starts a new one, then the old one’s end does not fail the new check', async () => {
     expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();
-    // Not awaited: the old worker's exit arrives while the next check waits on the new worker.
-    const stopped = strengthWorker.stop();
+    // Not awaited: the old checker's exit arrives while the next check waits on the new one.
+    const stopped = strengthChecker.stop();
     const next = passwordWeakness('correct horse battery staple', jane);
     await stopped;
     expect(await next).toBeNull();

@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { AppError } from '../errors.js';
-import type { StrengthAnswer, StrengthQuestion } from './password-strength-worker.js';
+import type { StrengthAnswer, StrengthQuestion } from './password-strength-process.js';
 
 /**
  * The lowest zxcvbn score a new password may have (0 to 4): 3 is "safely unguessable: moderate
@@ -8,16 +9,18 @@ import type { StrengthAnswer, StrengthQuestion } from './password-strength-worke
  */
 export const MIN_PASSWORD_SCORE = 3;
 
-/** How long the worker stays after its last answer (the next password often follows soon). */
-const WORKER_IDLE_MS = 5_000;
+/** How long the checker stays after its last answer (the next password often follows soon). */
+const IDLE_MS = 5_000;
 
 /**
- * zxcvbn, in a worker thread started on the first check and ended once idle: its dictionaries are
- * megabytes (some 60 MiB once loaded), needed only when a person chooses a password, and a worker's
- * memory goes with it. (In the BFF only: the SPA never loads them.)
+ * zxcvbn, in a child process started on the first check and ended once idle: its dictionaries are
+ * megabytes (some 60 MiB once loaded), needed only when a person chooses a password, and a
+ * process's memory all goes with it (a worker thread's did not: see password-strength-process.ts).
+ * It gets no environment, so none of the BFF's settings. (In the BFF only: the SPA never loads
+ * the dictionaries.)
  */
-class StrengthWorker {
-  #worker: Worker | null = null;
+class StrengthChecker {
+  #child: ChildProcess | null = null;
   #next = 1;
   readonly #waiting = new Map<
     number,
@@ -26,75 +29,92 @@ class StrengthWorker {
   #idle: NodeJS.Timeout | null = null;
 
   check(password: string, words: string[]): Promise<StrengthAnswer> {
-    const worker = this.#start();
+    const child = this.#start();
     if (this.#idle !== null) clearTimeout(this.#idle);
     this.#idle = null;
     const id = this.#next++;
-    // Waiting for an answer keeps the process alive; an idle worker does not.
-    worker.ref();
+    // Waiting for an answer keeps the BFF alive; an idle checker does not.
+    child.ref();
+    child.channel?.ref();
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, password, words } satisfies StrengthQuestion);
+      child.send({ id, password, words } satisfies StrengthQuestion, (error) => {
+        if (error === null) return;
+        this.#waiting.delete(id);
+        reject(error);
+      });
     });
   }
 
-  /** Whether the worker runs now (for the tests). */
+  /** Whether the checker runs now (for the tests). */
   get running(): boolean {
-    return this.#worker !== null;
+    return this.#child !== null;
   }
 
-  /** Ends the worker now (the tests; the idle timer does it otherwise). */
+  /** Ends the checker now (the tests; the idle timer does it otherwise). */
   async stop(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = null;
-    if (worker !== null) await worker.terminate();
+    const child = this.#child;
+    this.#child = null;
+    // Already gone (it ended on its own): nothing to wait for.
+    if (child?.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill();
+    await exited;
   }
 
-  #start(): Worker {
-    if (this.#worker !== null) return this.#worker;
-    // Built, the worker is JavaScript beside this file; in the tests, the TypeScript source.
+  #start(): ChildProcess {
+    if (this.#child !== null) return this.#child;
+    // Built, the checker is JavaScript beside this file; in the tests, the TypeScript source.
     const file = import.meta.url.endsWith('.ts')
-      ? './password-strength-worker.ts'
-      : './password-strength-worker.js';
-    const worker = new Worker(new URL(file, import.meta.url));
-    worker.on('message', (answer: StrengthAnswer) => {
+      ? './password-strength-process.ts'
+      : './password-strength-process.js';
+    const child = fork(new URL(file, import.meta.url), {
+      execArgv: [],
+      env: {},
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.on('message', (message) => {
+      const answer = message as StrengthAnswer;
       const waiting = this.#waiting.get(answer.id);
       this.#waiting.delete(answer.id);
       waiting?.resolve(answer);
       if (this.#waiting.size > 0) return;
-      worker.unref();
-      this.#stopWhenIdle(worker);
+      child.unref();
+      child.channel?.unref();
+      this.#stopWhenIdle(child);
     });
     const fail = (error: Error) => {
-      // A worker ended for being idle (or stopped) had no one waiting: the ones waiting now are
-      // the next worker's, which its own end would fail.
-      if (this.#worker !== worker) return;
-      this.#worker = null;
+      // A checker ended for being idle (or stopped) had no one waiting: the ones waiting now are
+      // the next checker's, which its own end would fail.
+      if (this.#child !== child) return;
+      this.#child = null;
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
     };
-    worker.on('error', fail);
-    worker.on('exit', (code) => {
-      fail(new Error(`the password-strength worker ended (exit code ${String(code)})`));
+    child.on('error', fail);
+    child.on('exit', (code, signal) => {
+      fail(
+        new Error(`the password-strength checker ended (${signal ?? `exit code ${String(code)}`})`),
+      );
     });
-    this.#worker = worker;
-    return worker;
+    this.#child = child;
+    return child;
   }
 
-  #stopWhenIdle(worker: Worker): void {
+  #stopWhenIdle(child: ChildProcess): void {
     if (this.#idle !== null) clearTimeout(this.#idle);
     this.#idle = setTimeout(() => {
       this.#idle = null;
-      if (this.#worker !== worker || this.#waiting.size > 0) return;
-      this.#worker = null;
-      void worker.terminate();
-    }, WORKER_IDLE_MS);
+      if (this.#child !== child || this.#waiting.size > 0) return;
+      this.#child = null;
+      child.kill();
+    }, IDLE_MS);
     this.#idle.unref();
   }
 }
 
 /** The BFF's one strength checker. */
-export const strengthWorker = new StrengthWorker();
+export const strengthChecker = new StrengthChecker();
 
 /** Whose password it is: what they would be tempted to put in it. */
 export interface PasswordOwner {
@@ -143,7 +163,7 @@ export async function passwordWeakness(
   if (whole.some((w) => lower.includes(w))) {
     return "too easy to guess: it contains the account's e-mail address or name; leave them out";
   }
-  const { score, warning, suggestions } = await strengthWorker.check(password, words);
+  const { score, warning, suggestions } = await strengthChecker.check(password, words);
   if (score >= MIN_PASSWORD_SCORE) return null;
   const advice = [...(warning === null || warning === '' ? [] : [warning]), ...suggestions]
     .map(clause)

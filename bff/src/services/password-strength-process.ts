@@ -1,9 +1,9 @@
-// zxcvbn in a worker thread (password-strength.ts starts it on demand and ends it when idle). Its
-// dictionaries take some 60 MiB once loaded: held here, they go when the worker ends, instead of
-// staying in the BFF's heap for good (they pushed its resting memory, and the CSV export's peak,
-// past 200 MB). No relative imports: Node runs this file as TypeScript in the tests, as JavaScript
-// once built.
-import { parentPort } from 'node:worker_threads';
+// zxcvbn in a child process (password-strength.ts starts it on demand and ends it when idle). Its
+// dictionaries take some 60 MiB once loaded: held here, they go when the process ends, instead of
+// staying in the BFF for good (they pushed its resting memory, and the CSV export's peak, past
+// 200 MB). A worker thread was tried first: its end left 40-odd MiB with the BFF's allocator,
+// more after each start. No relative imports: Node runs this file as TypeScript in the tests, as
+// JavaScript once built.
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
@@ -29,7 +29,7 @@ const zxcvbn = new ZxcvbnFactory({
   dictionary: { ...common.dictionary, ...en.dictionary },
 });
 
-parentPort?.on('message', (question: StrengthQuestion) => {
+process.on('message', (question: StrengthQuestion) => {
   const { score, feedback } = zxcvbn.check(question.password, question.words);
   const answer: StrengthAnswer = {
     id: question.id,
@@ -37,5 +37,9 @@ parentPort?.on('message', (question: StrengthQuestion) => {
     warning: feedback.warning,
     suggestions: feedback.suggestions,
   };
-  parentPort?.postMessage(answer);
+  process.send?.(answer);
+});
+// The BFF gone, so is the reason to stay.
+process.on('disconnect', () => {
+  process.exit(0);
 });
