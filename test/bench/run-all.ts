@@ -42,6 +42,7 @@ if (pg) {
       ...(quick ? ['--rows', '20000', '--samples', '5'] : []),
     ],
     ['load.ts', '--db', 'postgres', ...(quick ? ['--duration', '2', '--rows', '5000'] : [])],
+    ['audit-filter-bench.mjs', ...(quick ? ['20000', '5'] : [])],
     [
       'payments.bench.ts',
       'callback-burst',

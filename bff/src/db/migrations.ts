@@ -193,6 +193,24 @@ function auditTargetIndexMigration(): Migration {
   };
 }
 
+export const AUDIT_PREFIX_INDEX_MIGRATION_NAME = '0022-audit-prefix-index';
+
+/**
+ * The audit screen's Actor and Action filters match a beginning (services/audit.ts,
+ * `startsWith`). On PostgreSQL that is a range under `collate "C"`, which the indexes of 0001 (in
+ * the database's collation) cannot answer: without these, every filtered page and its count read
+ * the whole log. SQLite's range uses 0001's indexes: nothing to add there.
+ */
+function auditPrefixIndexMigration(kind: DatabaseKind): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (kind !== 'postgres') return;
+      await sql`create index audit_log_actor_c on audit_log (actor_email collate "C")`.execute(db);
+      await sql`create index audit_log_action_c on audit_log (action collate "C")`.execute(db);
+    },
+  };
+}
+
 /** Every migration by name (the Migrator applies them in name order). */
 export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -204,6 +222,7 @@ export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
     [TEMPORARY_PASSWORDS_MIGRATION_NAME]: temporaryPasswordsMigration(kind),
     [SECRET_CHECKS_MIGRATION_NAME]: secretChecksMigration(kind),
     [AUDIT_TARGET_INDEX_MIGRATION_NAME]: auditTargetIndexMigration(),
+    [AUDIT_PREFIX_INDEX_MIGRATION_NAME]: auditPrefixIndexMigration(kind),
   };
 }
 

@@ -352,23 +352,23 @@ export class AuditLog {
 const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * `column` begins with `prefix` (an exact value is its own prefix). On SQLite a range in the
- * column's BINARY order, `[prefix, successor(prefix))`, which its index on the column answers (its
- * LIKE, case-insensitive, never uses a BINARY index); on PostgreSQL a LIKE with the prefix's
- * wildcards escaped: right under any collation, and answered by an index whose operator class or
- * collation orders by code point (a range is not right under a linguistic collation, which sorts
- * `user.create` after `user/`).
+ * `column` begins with `prefix` (an exact value is its own prefix): a range in code-point order,
+ * `[prefix, successor(prefix))`. SQLite's BINARY columns are in that order, and their indexes
+ * answer it (its LIKE, case-insensitive, never uses a BINARY index). PostgreSQL's columns are in
+ * the database's collation, where a range is not right (a linguistic one sorts `user.create` after
+ * `user/`), so the range is taken under `collate "C"` (UTF-8 bytes, the code points' order),
+ * which the `…_c` indexes of migration 0022 answer.
  */
 function startsWith(
   kind: Db['kind'],
   column: 'action' | 'actor_email',
   prefix: string,
 ): ExpressionOrFactory<Database, 'audit_log', SqlBool> {
-  if (kind === 'postgres') {
-    const pattern = `${prefix.replace(/[!%_]/g, '!$&')}%`;
-    return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '!'`;
-  }
   const end = successor(prefix);
+  if (kind === 'postgres') {
+    const from = sql<SqlBool>`${sql.ref(column)} collate "C" >= ${prefix}`;
+    return end === null ? from : sql<SqlBool>`${from} and ${sql.ref(column)} collate "C" < ${end}`;
+  }
   return (eb) =>
     end === null
       ? eb(column, '>=', prefix)
