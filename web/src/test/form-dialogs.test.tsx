@@ -126,6 +126,7 @@ const CASES: FormCase[] = [
     open: openWith('Return', 'Return'),
     field: /Comment/,
     send: async (user, dialog) => {
+      await user.click(within(dialog).getByRole('radio', { name: /All of it/ }));
       await user.selectOptions(within(dialog).getByLabelText(/Reason/), 'duplicate');
       await type(user, dialog, /Comment/, 'double charge');
       await press(user, 'Continue');

@@ -72,7 +72,8 @@ describe('a server refusal under a follow-up’s field', () => {
     const app = renderApp(PATH, bff);
     await screen.findByRole('heading', { name: 'Order 900001' });
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
-    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'Ann Smith paid twice');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Return €20.00' }));

@@ -1,5 +1,8 @@
 import Alert from '@mui/material/Alert';
+import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
@@ -31,11 +34,15 @@ type Reason = ReturnBody['reasonCode'];
 const FIELDS = ['amount', 'reasonCode', 'comment'] as const;
 
 interface Draft {
-  scope: 'full' | 'partial';
+  /** '' until the user chooses: a slip must not return the whole amount meant to be a part */
+  scope: 'full' | 'partial' | '';
   amount: string;
   reasonCode: Reason | '';
   comment: string;
 }
+
+/** Said on the scope's choices when Continue is pressed before one is chosen. */
+const SCOPE_REQUIRED = 'Choose whether to return all of it or part of it.';
 
 /** The body for a valid draft, else the message of each field that needs attention. */
 function check(
@@ -45,8 +52,10 @@ function check(
 ):
   | { body: ReturnBody; errors?: never; overCap?: never }
   | { body?: never; errors: Partial<Record<keyof Draft, string>>; overCap: boolean } {
-  // Typed in the user's locale ('12,50'); the remaining amount arrives as '12.50'.
-  const typed = draft.scope === 'full' ? { amount: remaining } : readAmount(draft.amount);
+  // Typed in the user's locale ('12,50'); the remaining amount arrives as '12.50'. Before a scope
+  // is chosen there is no amount to check: the reason and comment are checked against what is
+  // left, and the missing choice is said instead.
+  const typed = draft.scope === 'partial' ? readAmount(draft.amount) : { amount: remaining };
   const amount = typed.amount ?? '';
   const parsed = ReturnBodySchema.safeParse({
     amount,
@@ -54,11 +63,12 @@ function check(
     comment: draft.comment,
   });
   const errors: Partial<Record<keyof Draft, string>> = {};
+  if (draft.scope === '') errors.scope = SCOPE_REQUIRED;
   let overCap = false;
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
-      if (field === 'amount')
+      if (field === 'amount' && draft.scope !== '')
         errors.amount = amountRule(draft.scope === 'full' ? remaining : draft.amount, '12.50');
       if (field === 'reasonCode') errors.reasonCode = 'Choose why the money goes back.';
       // A refused text (a card number, a control character) says so; else the usual rule.
@@ -71,7 +81,7 @@ function check(
   }
   const minor = toMinor(amount);
   const cap = toMinor(remaining) ?? 0n;
-  if (errors.amount === undefined && minor !== undefined && minor > cap) {
+  if (draft.scope !== '' && errors.amount === undefined && minor !== undefined && minor > cap) {
     errors.amount = `At most the remaining returnable amount, ${formatMoney(remaining, currency)}.`;
     overCap = true;
   }
@@ -94,8 +104,9 @@ export default function ReturnDialog({
   const server = useServerFieldErrors(mutation.error);
   const remaining = detail.amounts.remainingReturnable;
   const scopeId = useId();
+  const scopeHelpId = useId();
   const [draft, setDraft] = useState<Draft>({
-    scope: 'full',
+    scope: '',
     amount: '',
     reasonCode: '',
     comment: '',
@@ -115,6 +126,8 @@ export default function ReturnDialog({
       setStep('form');
     }
   }
+  // The first choice, where the keyboard goes when none was made.
+  const scopeRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
   // "Part" chosen with a click or Space: the amount it asks for appears under it and takes the
   // keyboard. Not with the arrow keys, which move between the choices and keep the focus there.
@@ -133,6 +146,7 @@ export default function ReturnDialog({
   const amountError =
     (result.overCap === true ? result.errors.amount : errors.amount) ??
     server.messageFor('amount', detail.currency);
+  const scopeError = errors.scope;
   const reasonError = errors.reasonCode ?? server.messageFor('reasonCode');
   const commentError = errors.comment ?? server.messageFor('comment');
   // The fields the form shows (the amount only for part of it), in its order: a refusal that
@@ -147,6 +161,9 @@ export default function ReturnDialog({
       setDraft((current) => ({ ...current, [key]: event.target.value }));
     };
   const locked = outcomeUnknown || mutation.isPending;
+  // The choice's message is also each choice's description: the keyboard lands on a choice, and a
+  // screen reader says why there.
+  const scopeDescribed = scopeError === undefined ? undefined : { 'aria-describedby': scopeHelpId };
   const amountText = result.body?.amount ?? remaining;
 
   if (step === 'confirm' && result.body !== undefined) {
@@ -201,10 +218,7 @@ export default function ReturnDialog({
       resumeAt={firstRefused === undefined ? null : refusedRef[firstRefused]}
       submitLabel="Continue"
       dirty={
-        draft.scope !== 'full' ||
-        draft.amount !== '' ||
-        draft.reasonCode !== '' ||
-        draft.comment !== ''
+        draft.scope !== '' || draft.amount !== '' || draft.reasonCode !== '' || draft.comment !== ''
       }
       onClose={onClose}
       onSubmit={() => {
@@ -217,13 +231,15 @@ export default function ReturnDialog({
         // The keyboard goes to the first field that needs attention, as the sign-in form does.
         const errors = result.errors;
         const first =
-          errors.amount !== undefined
-            ? amountRef.current
-            : errors.reasonCode !== undefined
-              ? reasonRef.current
-              : errors.comment !== undefined
-                ? commentRef.current
-                : null;
+          errors.scope !== undefined
+            ? scopeRef.current
+            : errors.amount !== undefined
+              ? amountRef.current
+              : errors.reasonCode !== undefined
+                ? reasonRef.current
+                : errors.comment !== undefined
+                  ? commentRef.current
+                  : null;
         first?.focus();
       }}
     >
@@ -243,12 +259,13 @@ export default function ReturnDialog({
           : ''}
         ).
       </Typography>
-      <div>
-        <Typography component="p" id={scopeId} variant="body2" color="text.secondary">
-          How much
-        </Typography>
+      <FormControl required error={scopeError !== undefined}>
+        <FormLabel id={scopeId}>How much</FormLabel>
         <RadioGroup
           aria-labelledby={scopeId}
+          aria-required
+          aria-describedby={scopeError === undefined ? undefined : scopeHelpId}
+          aria-invalid={scopeError === undefined ? undefined : true}
           row
           value={draft.scope}
           onKeyDown={(event) => {
@@ -265,13 +282,21 @@ export default function ReturnDialog({
         >
           <FormControlLabel
             value="full"
-            control={<Radio />}
+            control={<Radio slotProps={{ input: { ref: scopeRef, ...scopeDescribed } }} />}
             label={`All of it (${formatMoney(remaining, detail.currency)})`}
             disabled={locked}
           />
-          <FormControlLabel value="partial" control={<Radio />} label="Part" disabled={locked} />
+          <FormControlLabel
+            value="partial"
+            control={<Radio slotProps={{ input: scopeDescribed }} />}
+            label="Part"
+            disabled={locked}
+          />
         </RadioGroup>
-      </div>
+        {scopeError !== undefined ? (
+          <FormHelperText id={scopeHelpId}>{scopeError}</FormHelperText>
+        ) : null}
+      </FormControl>
       {draft.scope === 'partial' ? (
         <TextField
           label={`Amount to return (${detail.currency})`}

@@ -736,7 +736,8 @@ describe('transaction detail', () => {
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
-    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'card 4111 1111 1111 1111 charged twice');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(
@@ -775,7 +776,8 @@ describe('transaction detail', () => {
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
-    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
@@ -861,7 +863,8 @@ describe('transaction detail', () => {
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
-    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Return €20.00' }));
@@ -1074,7 +1077,8 @@ describe('transaction detail', () => {
     const app = renderApp(PATH, bff);
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
-    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
     screen.getByRole('button', { name: 'Continue' }).focus();
     await app.user.keyboard('{Enter}{Enter}');
@@ -1127,11 +1131,48 @@ describe('transaction detail', () => {
     expect(amount).toHaveFocus();
   });
 
-  it('when Continue of a return finds the reason and comment missing, then the focus goes to the reason', async () => {
+  it('when the return dialog opens, then neither “All of it” nor “Part” is chosen, and Continue without a choice sends nothing, says so on the choice and puts the focus there', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Return' });
+    const scope = within(dialog).getByRole('radiogroup', { name: 'How much' });
+    const all = within(scope).getByRole('radio', { name: 'All of it (€20.00)' });
+    const part = within(scope).getByRole('radio', { name: 'Part' });
+    expect(all).not.toBeChecked();
+    expect(part).not.toBeChecked();
+    expect(scope).not.toHaveAccessibleDescription();
+    // Everything else filled in: only the choice is missing.
+    await app.user.selectOptions(within(dialog).getByLabelText(/Reason/), 'duplicate');
+    await app.user.type(within(dialog).getByLabelText(/Comment/), 'double charge');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const message = 'Choose whether to return all of it or part of it.';
+    expect(scope).toHaveAccessibleDescription(message);
+    expect(scope).toHaveAttribute('aria-invalid', 'true');
+    expect(all).toHaveAccessibleDescription(message);
+    expect(all).toHaveFocus();
+    expect(screen.queryByRole('dialog', { name: 'Confirm the return' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Return 20.00 euros to the customer?')).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(0);
+    // Chosen, the message goes and Continue leads to the confirmation.
+    await app.user.click(all);
+    expect(scope).not.toHaveAccessibleDescription();
+    expect(within(dialog).queryByText(message)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(0);
+  });
+
+  it('when Continue of a return finds the choice, the reason and the comment missing, then the focus goes to the choice, then the reason, then the comment', async () => {
     const app = renderApp(PATH, bffAs(['finance']));
     await heading();
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
     await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect(screen.getByRole('radio', { name: /All of it/ })).toHaveFocus();
+    await app.user.click(screen.getByRole('radio', { name: /All of it/ }));
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByLabelText(/Reason/)).toHaveFocus();
     await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -1189,7 +1230,8 @@ describe('transaction detail', () => {
       action: 'Return',
       transaction: () => makeTransaction(1, { amount: '20.00' }),
       send: async (app) => {
-        await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+        await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+        await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
         await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
         await app.user.click(screen.getByRole('button', { name: 'Continue' }));
         await app.user.click(await screen.findByRole('button', { name: 'Return €20.00' }));
@@ -1377,7 +1419,8 @@ describe('transaction detail', () => {
     await heading();
     await screen.findByText('Live');
     await app.user.click(screen.getByRole('button', { name: 'Return' }));
-    await app.user.selectOptions(await screen.findByLabelText(/Reason/), 'duplicate');
+    await app.user.click(await screen.findByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'charged twice');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
