@@ -187,7 +187,7 @@ describe('payment links', () => {
       ).not.toBeInTheDocument();
   });
 
-  it('when the screen is a phone’s (390 px), then the form, what it is for and its state come first in one column with the amount beside it; from 600 px the wide columns return', async () => {
+  it('when the screen is a phone’s (390 px), then each link is one column with its form, what it is for, its state, when and by whom it was created and its page address, with only the amount beside it; from 600 px the wide columns return', async () => {
     const headers = () =>
       within(screen.getByRole('table', { name: 'Payment links' }))
         .getAllByRole('columnheader')
@@ -195,31 +195,32 @@ describe('payment links', () => {
     screenWidth(390);
     const phone = renderApp('/payment-links', bffAs(['support'], [makeLink(1)]));
     await screen.findByRole('table', { name: 'Payment links' });
-    // Led by Created and Form, a 390 px screen showed neither the amount nor the state.
-    expect(headers()).toEqual(['Link', 'Amount', 'Created']);
+    // Led by Created and Form, a 390 px screen showed neither the amount nor the state; with
+    // Created as a third column, the table still ran past the screen's edge, scrolled sideways.
+    expect(headers()).toEqual(['Link', 'Amount']);
     const cells = rowOf('Invoice 1').getAllByRole('cell');
-    expect(cells).toHaveLength(3);
-    const [formAndState, amount, created] = cells;
-    expect(formAndState).toHaveTextContent('Sale form');
-    expect(within(formAndState!).getByRole('link', { name: 'Invoice 1' })).toHaveAttribute(
+    expect(cells).toHaveLength(2);
+    const [link, amount] = cells;
+    const inLink = within(link!);
+    expect(link).toHaveTextContent(/^Sale form/);
+    expect(inLink.getByRole('link', { name: 'Invoice 1' })).toHaveAttribute(
       'href',
       `/payment-links/${LINKS[0]!.id}`,
     );
-    expect(formAndState).toHaveTextContent('payer1@example.com');
-    expect(within(formAndState!).getByText('Ready to share')).toBeInTheDocument();
+    expect(link).toHaveTextContent('payer1@example.com');
+    expect(inLink.getByText('Ready to share')).toBeInTheDocument();
+    // When and by whom: a secondary line in the same column, not a column of its own.
+    const created = inLink.getByText(/^Created/);
+    expect(created).toHaveTextContent(`by ${LINKS[0]!.createdBy.email}`);
+    expect(created.querySelector('time')).toHaveAttribute('datetime', LINKS[0]!.createdAt);
     // The amount alone beside it, on one line.
     expect(amount).toHaveTextContent(/^€21\.00$/);
     expect(amount).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(amount!.querySelector('time')).toBeNull();
     // The page address with its copy button in the same column, on screen: as a column of its
     // own it was squeezed to "htt" with the copy button off the screen.
-    expect(addressIn(within(formAndState!))).toHaveAttribute(
-      'href',
-      'https://gateway.example/paynet/form/1',
-    );
-    expect(
-      within(formAndState!).getByRole('button', { name: 'Copy Page address' }),
-    ).toBeInTheDocument();
-    expect(created!.querySelector('time')).not.toBeNull();
+    expect(addressIn(inLink)).toHaveAttribute('href', 'https://gateway.example/paynet/form/1');
+    expect(inLink.getByRole('button', { name: 'Copy Page address' })).toBeInTheDocument();
     phone.unmount();
 
     screenWidth(600);
@@ -233,6 +234,26 @@ describe('payment links', () => {
       'State',
       'Link or decision',
     ]);
+    expect(screen.queryByText(/^Created/, { selector: 'td *' })).not.toBeInTheDocument();
+    vi.restoreAllMocks();
+  });
+
+  it('when an ops user opens the list on a phone (390 px), then a payout form awaiting approval shows its state, creator and the Approve and Reject buttons in its one column, the amount beside it', async () => {
+    screenWidth(390);
+    const app = renderApp('/payment-links', bffAs(['ops']));
+    await screen.findByRole('table', { name: 'Payment links' });
+    const cells = rowOf('Seller payout 2').getAllByRole('cell');
+    expect(cells).toHaveLength(2);
+    const [link, amount] = cells;
+    const inLink = within(link!);
+    expect(link).toHaveTextContent(/^Payout form/);
+    expect(inLink.getByText('Awaiting approval')).toBeInTheDocument();
+    expect(inLink.getByText(/^Created/)).toHaveTextContent('by otto@example.com');
+    expect(inLink.getByRole('button', { name: /^Approve/ })).toBeInTheDocument();
+    expect(inLink.getByRole('button', { name: /^Reject/ })).toBeInTheDocument();
+    expect(amount).toHaveTextContent(/^€\d/);
+    await app.user.click(inLink.getByRole('button', { name: /^Reject/ }));
+    expect(await screen.findByRole('dialog', { name: /Reject/ })).toBeInTheDocument();
     vi.restoreAllMocks();
   });
 

@@ -82,6 +82,15 @@ function Created({ link }: { link: PaymentLink }) {
   );
 }
 
+/** The same, as one secondary line under what the link is (a phone's row). */
+function CreatedLine({ link }: { link: PaymentLink }) {
+  return (
+    <Typography variant="caption" component="div" color="text.secondary">
+      Created <DateTime value={link.createdAt} /> by <EmailText value={link.createdBy.email} />
+    </Typography>
+  );
+}
+
 /** The customer (or payee) the link is for, when it names one. */
 function Customer({ link }: { link: PaymentLink }) {
   return link.customerEmail !== null ? (
@@ -108,14 +117,16 @@ function amountOf(link: PaymentLink): string {
 
 const WIDE_HEADERS = ['Created', 'Form', 'Amount', 'Description', 'State', 'Link or decision'];
 /**
- * On a phone, what a reader looks for first comes first: which form it is, for what (the way to
- * its page) and in what state, in one column, its amount beside it. Side by side, the creation
- * time and the form filled a 390 px screen and the amount, state and page address were off its
- * edge. The page address (one short line with its copy button) or the decision follows in that
- * column too: as a column of its own it was squeezed to 'htt' and its copy button was off the
- * screen. Only the creation is to the side.
+ * On a phone (below 600 px), what a reader looks for first comes first: which form it is, for what
+ * (the way to its page) and in what state, in one column, its amount beside it, as the
+ * subscriptions and users lists do. Side by side, the creation time and the form filled a 390 px
+ * screen and the amount, state and page address were off its edge. The page address (one short
+ * line with its copy button) or the decision follows in that column too: as a column of its own it
+ * was squeezed to 'htt' and its copy button was off the screen. When and by whom it was created is
+ * a secondary line in that column as well: as a third column it still pushed the table past a
+ * 390 px screen's edge, to be scrolled sideways.
  */
-const PHONE_HEADERS = ['Link', 'Amount', 'Created'];
+const PHONE_HEADERS = ['Link', 'Amount'];
 
 function LinksTable({
   items,
@@ -163,7 +174,8 @@ function LinksTable({
           {items.map((link) =>
             phone ? (
               <TableRow key={link.id} hover>
-                <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 210 }}>
+                {/* A long description or address breaks rather than widening the screen. */}
+                <TableCell sx={{ ...TOP, minWidth: 120, overflowWrap: 'anywhere' }}>
                   <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
                     <div>
                       {KIND_LABELS[link.kind]}
@@ -173,13 +185,11 @@ function LinksTable({
                       <Customer link={link} />
                     </div>
                     <LinkStateChip link={link} />
+                    <CreatedLine link={link} />
                     {decide(link)}
                   </Stack>
                 </TableCell>
                 {amount(link)}
-                <TableCell sx={TOP}>
-                  <Created link={link} />
-                </TableCell>
               </TableRow>
             ) : (
               <TableRow key={link.id} hover>
