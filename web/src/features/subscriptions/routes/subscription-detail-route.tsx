@@ -1,5 +1,6 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -10,7 +11,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { SubscriptionDetail } from '@paydesk/shared/api';
+import type { SubscriptionDetail, SubscriptionState } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
@@ -37,6 +38,39 @@ import {
 /** How often a plan whose first charge is on its way is asked for again (events may go by first). */
 const FIRST_CHARGE_POLL_MS = 2_000;
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
+
+/**
+ * The states in which the gateway may charge the card again: the plan runs, is being created, or
+ * its creation's reply was lost (it may exist). A completed plan charges no more, and a refused or
+ * unsent one never existed at the gateway.
+ */
+const MAY_CHARGE_AGAIN: readonly SubscriptionState[] = ['active', 'sending', 'unknown'];
+
+/**
+ * How a plan is stopped. The gateway's API offers no operation to cancel or pause a recurring
+ * payment (payment-api.md: create-recurring-payment only), so Paydesk cannot; the gateway's own
+ * support or merchant portal can, given the plan's id there.
+ */
+function HowToStop({ detail }: { detail: SubscriptionDetail }) {
+  return (
+    // A note to read when wanted, not news: not announced as an alert when the page opens.
+    <Alert severity="info" role="note" sx={{ mt: 2 }}>
+      <AlertTitle>Stopping this plan</AlertTitle>
+      Paydesk cannot stop or pause a plan: the payment gateway does not offer a way to do it. To
+      stop the charges, contact the gateway’s support or use its merchant portal, giving them{' '}
+      {detail.recurringPaymentId === null ? (
+        <>
+          the client order id <code>{detail.clientOrderId}</code>
+        </>
+      ) : (
+        <>
+          the recurring payment id <strong>{detail.recurringPaymentId}</strong>
+        </>
+      )}
+      .
+    </Alert>
+  );
+}
 
 /** `asOf`: when the detail was fetched (what it says is true as of then). */
 function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number }) {
@@ -177,6 +211,7 @@ function DetailView({
                 ['Charges', chargesText(schedule)],
               ]}
             />
+            {MAY_CHARGE_AGAIN.includes(detail.state) ? <HowToStop detail={detail} /> : null}
           </Panel>
           <Panel title="Plan">
             <Facts

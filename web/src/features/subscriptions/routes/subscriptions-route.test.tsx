@@ -165,6 +165,38 @@ describe('subscriptions', () => {
     expect(await screen.findByRole('heading', { name: 'Order 900041' })).toBeInTheDocument();
   });
 
+  it('when a running plan is opened, then beside its schedule a note says Paydesk cannot stop it and how it is stopped, with the id to give; a plan that charges no more has no such note', async () => {
+    const waiting = makeSubscription(2, { state: 'unknown', recurringPaymentId: null });
+    const done = makeSubscription(3, { state: 'completed' });
+    const refused = makeSubscription(4, { state: 'refused', recurringPaymentId: null });
+    renderApp(`/subscriptions/${PLAN.id}`, bffAs(['finance'], [PLAN, waiting, done, refused]));
+    await screen.findByRole('heading', { name: 'Monthly plan 1' });
+    const schedule = within(screen.getByRole('region', { name: 'Schedule' }));
+    const note = schedule.getByRole('note');
+    expect(note).toHaveTextContent(/^Stopping this plan/);
+    expect(note).toHaveTextContent(
+      'Paydesk cannot stop or pause a plan: the payment gateway does not offer a way to do it. To stop the charges, contact the gateway’s support or use its merchant portal, giving them the recurring payment id 3001.',
+    );
+    // Read when wanted: not announced as news when the page opens.
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    cleanup();
+
+    // No id at the gateway known yet (its reply was lost): the plan's own order id is given.
+    renderApp(`/subscriptions/${waiting.id}`, bffAs(['finance'], [PLAN, waiting, done, refused]));
+    await screen.findByRole('heading', { name: 'Monthly plan 2' });
+    expect(
+      within(screen.getByRole('region', { name: 'Schedule' })).getByRole('note'),
+    ).toHaveTextContent(/giving them the client order id rp-2\.$/);
+    cleanup();
+
+    for (const plan of [done, refused]) {
+      renderApp(`/subscriptions/${plan.id}`, bffAs(['finance'], [PLAN, waiting, done, refused]));
+      await screen.findByRole('heading', { name: plan.orderDesc });
+      expect(screen.queryByText('Stopping this plan')).not.toBeInTheDocument();
+      cleanup();
+    }
+  });
+
   it('when a plan does not exist, then the detail says so', async () => {
     renderApp('/subscriptions/20000000-0000-4000-8000-000000000099', bffAs(['support']));
     expect(await screen.findByText('Subscription not found')).toBeInTheDocument();
