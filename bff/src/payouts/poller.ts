@@ -4,7 +4,7 @@
 // LOCKED on PostgreSQL; BEGIN IMMEDIATE on SQLite) so several BFF instances never check one twice.
 // Sent payment links whose order Paydesk has not learned (a lost callback) are followed too, on a
 // slow schedule of their own (`options.linkFollow`; PaymentLinksService.claimDueChecks).
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
 import { AppError } from '../errors.js';
@@ -17,13 +17,29 @@ import {
   nextPollDelay,
   type Actor,
   type Ctx,
+  type PayoutsDatabase,
   type StatusAnswer,
 } from './context.js';
 import type { PaymentLinksTable, PayoutsTable } from './migration.js';
 import { LINK_CHECK_TITLE, type PaymentLinksService } from './links.js';
-import type { PayoutOutcome, PayoutsService } from './service.js';
+import { mayBePaidLate, NOT_APPLIED, type PayoutOutcome, type PayoutsService } from './service.js';
 
 const AWAITED = ['checking', 'processing', 'unknown'];
+
+/**
+ * The payouts a status check can still tell more about: outcome awaited, or judged not applied
+ * after their money-moving request was sent (`mayBePaidLate`: the gateway may apply it late).
+ */
+function reopenable(eb: ExpressionBuilder<PayoutsDatabase, 'payouts'>) {
+  return eb.or([
+    eb('state', 'in', AWAITED),
+    eb.and([
+      eb('state', '=', 'failed'),
+      eb('error_code', '=', NOT_APPLIED),
+      eb('decided_at', 'is not', null),
+    ]),
+  ]);
+}
 
 /** Why a status check learned nothing (`timeout`, `HTTP 500`), for a log line; null: it did. */
 function noAnswerReason(answer: StatusAnswer): string | null {
@@ -66,7 +82,8 @@ export class PayoutPoller {
   /**
    * Makes a payout with this gateway order id due now (hook it to the payments core's event bus:
    * a callback for the order means its status is worth asking at once). A payout whose scheduled
-   * checks had stopped (`poll_next_at` NULL) while its outcome is still open gets one check too.
+   * checks had stopped (`poll_next_at` NULL) while its outcome is still open gets one check too, as
+   * does one judged not applied whose request the gateway may have applied late (`reopenable`).
    */
   async nudge(orderid: string): Promise<void> {
     const now = this.c.clock.now();
@@ -74,13 +91,14 @@ export class PayoutPoller {
       .updateTable('payouts')
       .set({ poll_next_at: now })
       .where('orderid', '=', orderid)
-      .where('state', 'in', AWAITED)
+      .where(reopenable)
       .execute();
   }
 
   /**
-   * A staff "Check payment status": asks `status` now for a payout whose outcome is open and
-   * applies the answer as a scheduled check does (nothing that moves money is sent). The payout's
+   * A staff "Check payment status": asks `status` now for a payout whose outcome is open, or that
+   * was judged not applied after its money request was sent (`mayBePaidLate`), and applies the
+   * answer as a scheduled check does (nothing that moves money is sent). The payout's
    * lease is taken first, as the poller's claim does, so it never races a check of another
    * instance; the schedule is left as it was.
    */
@@ -91,12 +109,12 @@ export class PayoutPoller {
       .updateTable('payouts')
       .set({ lease_owner: options.instanceId, lease_until: now + options.poll.leaseMs })
       .where('id', '=', id)
-      .where('state', 'in', AWAITED)
+      .where(reopenable)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
       .executeTakeFirst();
     const row = await this.payouts.row(id);
     if (Number(leased.numUpdatedRows) !== 1) {
-      if (!AWAITED.includes(row.state)) {
+      if (!AWAITED.includes(row.state) && !mayBePaidLate(row)) {
         throw new AppError(
           'INVALID_STATE',
           `The payout is ${row.state.replace('_', ' ')}: its outcome is not open, there is nothing to check.`,
@@ -117,11 +135,14 @@ export class PayoutPoller {
       );
     }
     const open = AWAITED.includes(after.state);
+    const operation = after.mode === 'single' ? 'payout' : 'payout-pay';
     return {
       payout: await this.payouts.viewOf(after, actor),
-      message: open
-        ? `The gateway does not show a final outcome yet (the payout is ${after.state}). Check again later.`
-        : `The gateway shows the payout ${after.state.replace('_', ' ')}.`,
+      message: mayBePaidLate(after)
+        ? `The gateway still does not show the ${operation}: the payout stays failed (judged not applied). A late payment is still possible: check again before preparing it again.`
+        : open
+          ? `The gateway does not show a final outcome yet (the payout is ${after.state}). Check again later.`
+          : `The gateway shows the payout ${after.state.replace('_', ' ')}.`,
     };
   }
 
@@ -292,7 +313,9 @@ export class PayoutPoller {
       if (db.kind === 'postgres') {
         const due = await sql<{ id: string }>`
           select id from payouts
-          where poll_next_at <= ${now} and state in ('checking', 'processing', 'unknown')
+          where poll_next_at <= ${now}
+            and (state in ('checking', 'processing', 'unknown')
+              or (state = 'failed' and error_code = ${NOT_APPLIED} and decided_at is not null))
             and (lease_until is null or lease_until <= ${now})
           order by poll_next_at limit ${options.poll.batchSize}
           for update skip locked`.execute(trx);
@@ -302,7 +325,7 @@ export class PayoutPoller {
           .selectFrom('payouts')
           .select('id')
           .where('poll_next_at', '<=', now)
-          .where('state', 'in', AWAITED)
+          .where(reopenable)
           .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
           .orderBy('poll_next_at')
           .limit(options.poll.batchSize)
@@ -348,6 +371,9 @@ export class PayoutPoller {
     if (AWAITED.includes(after.state)) {
       if (by === undefined) await this.reschedule(after, noAnswerReason(answer));
       else await this.payouts.update(row.id, { lease_owner: null, lease_until: null });
+    } else if (after.lease_owner !== null) {
+      // Judged not applied and not answered: its one check is over (a later callback asks again).
+      await this.payouts.update(row.id, this.payouts.pollStop());
     }
     return answer.kind === 'no-answer' ? undefined : after;
   }

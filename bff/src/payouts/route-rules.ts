@@ -12,8 +12,9 @@ export const PAYOUT_ROUTES = {
   'GET /api/payouts/:id': { access: READERS, action: 'payout.read', auditSuccess: false },
   'POST /api/payouts/:id/approve': { access: OPS, action: 'payout.approve', auditSuccess: true },
   'POST /api/payouts/:id/reject': { access: OPS, action: 'payout.reject', auditSuccess: true },
-  // A `status` check now of a payout whose outcome is open (moves no money: no Idempotency-Key),
-  // for the staff who handle orders, as a payment link's; auditors read and do not act.
+  // A `status` check now of a payout whose outcome is open, or that was judged not applied after
+  // its money request was sent (the gateway may pay it late); moves no money: no Idempotency-Key.
+  // For the staff who handle orders, as a payment link's; auditors read and do not act.
   'POST /api/payouts/:id/refresh': {
     access: ['support', 'finance', 'ops'],
     action: 'payout.refresh',

@@ -77,6 +77,27 @@ const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
 /** At most this many possible duplicates are named on a payout (`similarPending`). */
 const SIMILAR_MAX = 10;
 
+/** A payout judged not applied (`notFound`) and its money request was sent: it may be paid late. */
+export const NOT_APPLIED = 'NOT_APPLIED';
+
+/**
+ * The error code a payout keeps once the gateway shows it paid (or paying) after Paydesk had judged
+ * it not applied: staff may have prepared it again meanwhile (`appliedAfterNotApplied`).
+ */
+export const PAID_AFTER_NOT_APPLIED = 'PAID_AFTER_NOT_APPLIED';
+
+/** How far back preparing a payout looks for one of the same kind judged not applied. */
+const LATE_PAYMENT_LOOKBACK_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * Whether a payout was judged not applied after its money-moving request (payout-pay, or a single
+ * payout's `payout`) was sent: the gateway may still apply it, so a callback or a status check of
+ * its order is still worth applying (`PayoutsService.applyStatus`).
+ */
+export function mayBePaidLate(row: Pick<PayoutsTable, 'state' | 'error_code' | 'decided_at'>) {
+  return row.state === 'failed' && row.error_code === NOT_APPLIED && row.decided_at !== null;
+}
+
 /** Columns only the status poller's schedule uses: writing just these is no change a screen shows. */
 const SCHEDULE_COLUMNS = new Set<string>([
   'poll_first_at',
@@ -640,7 +661,10 @@ export class PayoutsService {
         data: { mode: 'single', destination: masked },
       });
       // The hold lapses (PAYOUT_HOLD_MAX_AGE_MS, `lapsesAt`): the one who prepares it learns when.
-      return { payout: await this.viewOf(row, actor), message: this.heldMessage(row) };
+      return {
+        payout: await this.viewOf(row, actor),
+        message: `${this.heldMessage(row)}${await this.paidLateWarning(row)}`,
+      };
     }
 
     // A safety net, as a money operation's step A has: should this instance stop before it records
@@ -722,7 +746,37 @@ export class PayoutsService {
       };
     }
     const after = await this.applyCheck(sent, answer.view);
-    return { payout: await this.viewOf(after, actor), message: checkedMessage(after) };
+    const warning = after.state === 'pending_approval' ? await this.paidLateWarning(after) : '';
+    return {
+      payout: await this.viewOf(after, actor),
+      message: `${checkedMessage(after)}${warning}`,
+    };
+  }
+
+  /**
+   * What preparing `row` adds when a payout of the same amount and currency to the same
+   * destination (its keyed hash) was judged not applied in the last LATE_PAYMENT_LOOKBACK_MS after
+   * its money request was sent (`mayBePaidLate`): the gateway may still pay that one late, so this
+   * one could pay the payee twice. Empty when there is none.
+   */
+  private async paidLateWarning(row: PayoutsTable): Promise<string> {
+    const found = await this.c.k
+      .selectFrom('payouts')
+      .select('id')
+      .where('destination_hash', '=', row.destination_hash)
+      .where('state', '=', 'failed')
+      .where('error_code', '=', NOT_APPLIED)
+      .where('decided_at', 'is not', null)
+      .where('amount_minor', '=', row.amount_minor)
+      .where('currency', '=', row.currency)
+      .where('created_at', '>=', this.c.clock.now() - LATE_PAYMENT_LOOKBACK_MS)
+      .where('id', '<>', row.id)
+      .orderBy('created_at')
+      .limit(SIMILAR_MAX)
+      .execute();
+    if (found.length === 0) return '';
+    const ids = found.map((f) => f.id).join(', ');
+    return ` Caution: ${found.length === 1 ? `payout ${ids}` : `payouts ${ids}`} of the same amount to the same destination ${found.length === 1 ? 'was' : 'were'} judged not applied, and the gateway may still pay late: check ${found.length === 1 ? 'its' : 'their'} status before this one is approved, or it may be paid twice.`;
   }
 
   /** How long after it began a prepare's request is certainly over (payout-check, then status). */
@@ -1261,6 +1315,7 @@ export class PayoutsService {
 
   /** Applies a status answer to a payout whose outcome is awaited; returns the row afterwards. */
   async applyStatus(row: PayoutsTable, view: StatusView | null): Promise<PayoutsTable> {
+    if (mayBePaidLate(row)) return this.recheckNotApplied(row, view);
     if (row.state === 'checking') {
       if (view === null) return this.notFound(row, 'the payout-check');
       return this.applyCheck(row, view);
@@ -1281,13 +1336,23 @@ export class PayoutsService {
       return this.notFound(row, `the ${operation}`);
     }
     if (FINAL_STATUSES.has(view.status) && view.stage !== 'processing') {
+      // Paid after Paydesk had judged it not applied: it keeps saying so (`appliedAfterNotApplied`).
+      const paidLate = view.status === 'approved' && row.error_code === PAID_AFTER_NOT_APPLIED;
       return this.update(
         row.id,
         {
           state: view.status,
           orderid,
-          error_code: view.status === 'approved' ? null : view.errorCode,
-          error_message: view.status === 'approved' ? null : view.errorMessage,
+          error_code: paidLate
+            ? row.error_code
+            : view.status === 'approved'
+              ? null
+              : view.errorCode,
+          error_message: paidLate
+            ? row.error_message
+            : view.status === 'approved'
+              ? null
+              : view.errorMessage,
           ...this.pollStop(),
         },
         this.reconciled(),
@@ -1299,20 +1364,123 @@ export class PayoutsService {
     return row;
   }
 
-  /** The gateway does not show the request: after a while it was not applied. */
+  /**
+   * The gateway does not show the request: after a while Paydesk judges it not applied. A verdict,
+   * not a fact: the gateway may still apply a money-moving request it held (`recheckNotApplied`),
+   * so its words say so; a payout-check moves no money, nothing can have been paid.
+   */
   private async notFound(row: PayoutsTable, what: string): Promise<PayoutsTable> {
     const sentAt = row.sent_at ?? row.updated_at;
-    if (this.c.clock.now() - sentAt < this.c.options.poll.notAppliedAfterMs) return row;
+    const after = this.c.options.poll.notAppliedAfterMs;
+    if (this.c.clock.now() - sentAt < after) return row;
+    const judged = `The gateway still did not show ${what} ${describeDuration(after)} after it was sent, so Paydesk judged it not applied.`;
+    const advice =
+      what === 'the payout-check'
+        ? ' A payout-check moves no money: nothing was paid. Prepare the payout again if it is still due.'
+        : ' The gateway may still apply it late: before preparing the payout again, check its status (“Check payment status”) and its order at the gateway.';
     return this.update(
       row.id,
       {
         state: 'failed',
-        error_code: 'NOT_APPLIED',
-        error_message: `The gateway never applied ${what}; nothing was paid. Prepare the payout again if it is still due.`,
+        error_code: NOT_APPLIED,
+        error_message: `${judged}${advice}`,
         ...this.pollStop(),
       },
       this.reconciled(),
     );
+  }
+
+  /**
+   * A `status` answer for a payout judged not applied whose money-moving request was sent
+   * (`mayBePaidLate`: asked on its order's callback, or by staff). Still not shown, or not the
+   * payout-pay: it stays failed, its checks stop again. Shown after all: the gateway held the
+   * request past the verdict and applied it (`appliedAfterNotApplied`).
+   */
+  private async recheckNotApplied(
+    row: PayoutsTable,
+    view: StatusView | null,
+  ): Promise<PayoutsTable> {
+    const applied =
+      view !== null &&
+      (row.mode === 'single' || view.lastOperation === 'payout-pay' || view.stage === 'paid');
+    if (view === null || !applied) {
+      // Only the schedule: nothing a screen shows changed.
+      return this.update(row.id, this.pollStop());
+    }
+    return this.appliedAfterNotApplied(row, view);
+  }
+
+  /**
+   * The gateway shows a payout Paydesk had judged not applied (`notFound`): it held the request
+   * past the verdict and applied it. The payout takes the gateway's status (still processing: it
+   * is followed again); since its money moved (or may), and staff may have prepared it again as
+   * the verdict allowed, it keeps PAID_AFTER_NOT_APPLIED with words saying so, its timeline says
+   * so, and it is audited as reconciled and as a disagreement to review (`payout.drift`, as an
+   * order's `transaction.drift`). Declined or failed at the gateway after all: no money moved,
+   * nothing to flag.
+   */
+  private async appliedAfterNotApplied(row: PayoutsTable, view: StatusView): Promise<PayoutsTable> {
+    const operation = row.mode === 'single' ? 'payout' : 'payout-pay';
+    const amount = `${formatMinorUnits(BigInt(row.amount_minor))} ${row.currency}`;
+    const what = `the ${operation} of ${amount} to ${row.destination_masked}`;
+    const approvedBy = row.decided_by_email === null ? '' : ` approved by ${row.decided_by_email}`;
+    const orderid = row.orderid ?? view.orderid;
+    const processing = !FINAL_STATUSES.has(view.status) || view.stage === 'processing';
+    const moved = processing || view.status === 'approved';
+    const state: PayoutState = processing ? 'processing' : (view.status as PayoutState);
+    const message = `${what}${approvedBy} was applied by the gateway after Paydesk had judged it not applied (${processing ? 'processing' : view.status}): check whether it was prepared again and paid twice.`;
+    const set: Partial<PayoutsTable> = moved
+      ? {
+          state,
+          orderid,
+          error_code: PAID_AFTER_NOT_APPLIED,
+          error_message: message.charAt(0).toUpperCase() + message.slice(1),
+          ...(processing ? this.pollStart() : this.pollStop()),
+        }
+      : {
+          state,
+          orderid,
+          error_code: view.errorCode,
+          error_message: view.errorMessage,
+          ...this.pollStop(),
+        };
+    return this.update(row.id, set, {
+      events: [
+        {
+          kind: 'reconcile',
+          title: moved
+            ? `${operation} applied by the gateway after Paydesk had judged it not applied (${processing ? 'processing' : view.status}): check for a repeat of this payout`
+            : `${operation} reached the gateway after Paydesk had judged it not applied: ${view.status}`,
+          actor: null,
+          data: {
+            finding: 'applied_after_not_applied',
+            status: view.status,
+            stage: view.stage,
+            orderid,
+          },
+        },
+      ],
+      audit: (after) =>
+        moved
+          ? {
+              ...this.systemAudit('payout.drift', after, {
+                state: after.state,
+                finding: 'applied_after_not_applied',
+                reasons: [message],
+                approvedBy: after.decided_by_email,
+                preparedBy: after.prepared_by_email,
+              }),
+              outcome: 'failed',
+              errorCode: 'DRIFT',
+            }
+          : this.systemAudit('payout.reconciled', after, {
+              state: after.state,
+              errorCode: after.error_code,
+              finding: 'applied_after_not_applied',
+              approvedBy: after.decided_by_email,
+              preparedBy: after.prepared_by_email,
+            }),
+    });
   }
 
   /**

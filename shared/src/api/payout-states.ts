@@ -14,7 +14,9 @@ import { z } from 'zod';
  * - rejected: an ops user rejected it; nothing was sent
  * - expired: the registration lapsed (24 h after payout-check), or a held single payout was not
  *   approved within PAYOUT_HOLD_MAX_AGE_MS (its sealed destination erased); cannot be approved
- * - failed: the gateway refused the request, or it was never applied
+ * - failed: the gateway refused the request, or Paydesk judged it not applied (NOT_APPLIED: the
+ *   gateway still did not show it a while after it was sent; an approval so judged may still be
+ *   paid late, and is then approved with PAID_AFTER_NOT_APPLIED)
  */
 export const PAYOUT_STATES = [
   'checking',

@@ -228,11 +228,16 @@ export class FakePayouts {
     return reply;
   }
 
-  /** As the BFF: `status` now for a payout whose outcome is open, the answer applied. */
+  /**
+   * As the BFF: `status` now for a payout whose outcome is open, or whose approval was sent and
+   * judged not applied (the gateway may pay it late), the answer applied.
+   */
   private refresh(id: string, user: User): PaymentsReply {
     const payout = this.payouts.find((p) => p.id === id);
     if (!payout) return this.error(404, 'NOT_FOUND', 'no such payout');
-    if (!['checking', 'processing', 'unknown'].includes(payout.state)) {
+    const paidLatePossible =
+      payout.state === 'failed' && payout.errorCode === 'NOT_APPLIED' && payout.decidedBy !== null;
+    if (!['checking', 'processing', 'unknown'].includes(payout.state) && !paidLatePossible) {
       return this.error(
         409,
         'INVALID_STATE',

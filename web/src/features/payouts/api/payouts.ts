@@ -74,10 +74,29 @@ export function refreshPayout(id: string) {
   });
 }
 
-/** Whether the payout's outcome is open: a status check can still tell more. */
-export function mayCheckPayout(payout: Pick<Payout, 'state'>): boolean {
+/** Whether a status check can still tell more: the outcome is open, or a late payment is possible. */
+export function mayCheckPayout(payout: Pick<Payout, 'state' | 'errorCode' | 'decidedBy'>): boolean {
+  return outcomeOpen(payout) || mayBePaidLate(payout);
+}
+
+/** Whether Paydesk still waits for the gateway's final answer. */
+export function outcomeOpen(payout: Pick<Payout, 'state'>): boolean {
   return payout.state === 'checking' || payout.state === 'processing' || payout.state === 'unknown';
 }
+
+/**
+ * A payout whose approval was sent (payout-pay, or a single payout) and that Paydesk judged not
+ * applied when the gateway still did not show it: the gateway may yet pay it, so it can be checked
+ * again, and a callback for its order makes Paydesk check (bff payouts `mayBePaidLate`).
+ */
+export function mayBePaidLate(payout: Pick<Payout, 'state' | 'errorCode' | 'decidedBy'>): boolean {
+  return (
+    payout.state === 'failed' && payout.errorCode === 'NOT_APPLIED' && payout.decidedBy !== null
+  );
+}
+
+/** A payout the gateway paid after Paydesk had judged it not applied: check for a repeat of it. */
+export const PAID_AFTER_NOT_APPLIED = 'PAID_AFTER_NOT_APPLIED';
 
 /** Whether Paydesk's scheduled status checks gave up on it (its timeline says so). */
 export function checksStopped(payout: Pick<PayoutDetail, 'events'>): boolean {

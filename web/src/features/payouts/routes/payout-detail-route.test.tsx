@@ -259,12 +259,36 @@ describe('payout detail', () => {
     expect(within(panel).queryByText('Approved by')).not.toBeInTheDocument();
   });
 
-  it('when the gateway never applied an approved payout, then its approver is named as having attempted it', async () => {
+  it('when Paydesk judged an approved payout not applied, then its page warns the gateway may still pay it, offers "Check payment status" and its order, and names the approver as having approved it', async () => {
     const bff = bffAs(['ops']);
-    bff.payouts.change(LOST, { state: 'failed', errorCode: 'NOT_APPLIED' });
-    renderApp(`/payouts/${LOST}`, bff);
+    const judged =
+      'The gateway still did not show the payout-pay 1 minute after it was sent, so Paydesk judged it not applied.';
+    bff.payouts.change(LOST, { state: 'failed', errorCode: 'NOT_APPLIED', errorMessage: judged });
+    bff.payouts.gatewayShows.set(LOST, 'approved');
+    const app = renderApp(`/payouts/${LOST}`, bff);
+    const note = await screen.findByText(/Use “Check payment status” before preparing it again/);
+    expect(note.closest('[role="alert"]')?.className).toMatch(/Warning/);
+    expect(note.textContent).toContain(judged);
     const panel = await screen.findByRole('region', { name: 'Four eyes' });
-    expect(within(panel).getByText('Approval attempted by')).toBeInTheDocument();
+    expect(within(panel).getByText('Approved by')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'its order in Transactions' })).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Check payment status' }));
+    expect(await screen.findByText('The gateway shows the payout approved.')).toBeInTheDocument();
+  });
+
+  it('when the gateway paid a payout after Paydesk had judged it not applied, then its page says so as a warning, not "The gateway paid it."', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(LOST, {
+      state: 'approved',
+      errorCode: 'PAID_AFTER_NOT_APPLIED',
+      errorMessage: 'check whether it was prepared again and paid twice',
+    });
+    renderApp(`/payouts/${LOST}`, bff);
+    const note = await screen.findByText(
+      'The gateway paid it after Paydesk had judged it not applied: check whether it was prepared again and paid twice',
+    );
+    expect(note.closest('[role="alert"]')?.className).toMatch(/Warning/);
+    expect(screen.queryByText('The gateway paid it.')).not.toBeInTheDocument();
   });
 
   it('when the status checks of an unknown payout stopped, then the page says to use "Check payment status", and checking shows the outcome the gateway gives; the button goes once it is settled', async () => {

@@ -24,7 +24,10 @@ import { Timeline } from '../../transactions/components/timeline';
 import { usePayoutEvents } from '../api/live-payouts';
 import {
   checksStopped,
+  mayBePaidLate,
   mayCheckPayout,
+  outcomeOpen,
+  PAID_AFTER_NOT_APPLIED,
   payoutDetailQueryOptions,
   payoutKeys,
   refreshPayout,
@@ -41,7 +44,18 @@ const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-di
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boolean }) {
   const error = errorText(payout.errorCode, payout.errorMessage);
-  if (mayCheckPayout(payout) && checksStopped(payout)) {
+  if (mayBePaidLate(payout)) {
+    // The BFF's message says what was judged and that a late payment is still possible.
+    return (
+      <Alert severity="warning">
+        {error || 'Paydesk judged the payout not applied, but the gateway may still pay it late.'}{' '}
+        {canCheck
+          ? 'Use “Check payment status” before preparing it again.'
+          : 'Support, finance or ops can ask the gateway with “Check payment status”.'}
+      </Alert>
+    );
+  }
+  if (outcomeOpen(payout) && checksStopped(payout)) {
     return (
       <Alert severity="warning">
         The outcome is not known yet{error ? ` (${error})` : ''}. Paydesk’s scheduled status checks
@@ -96,6 +110,14 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
         </Alert>
       );
     case 'approved':
+      if (payout.errorCode === PAID_AFTER_NOT_APPLIED) {
+        return (
+          <Alert severity="warning">
+            The gateway paid it after Paydesk had judged it not applied
+            {payout.errorMessage ? `: ${payout.errorMessage}` : '.'}
+          </Alert>
+        );
+      }
       return <Alert severity="success">The gateway paid it.</Alert>;
     case 'rejected':
       return (
@@ -159,7 +181,7 @@ function GatewayOrder({ payout }: { payout: PayoutDetail }) {
   return (
     <>
       <code>{payout.orderid}</code>
-      {SENT.has(payout.state) ? (
+      {SENT.has(payout.state) || mayBePaidLate(payout) ? (
         <>
           {' · '}
           <Link component={RouterLink} to={`/transactions?q=${encodeURIComponent(payout.orderid)}`}>
@@ -172,14 +194,12 @@ function GatewayOrder({ payout }: { payout: PayoutDetail }) {
 }
 
 /**
- * What the decider did: an approval that never reached the gateway (the registration lapsed first,
- * or the gateway never applied it) was only attempted.
+ * What the decider did: an approval that never reached the gateway (the registration lapsed first)
+ * was only attempted. One judged not applied was sent, and the gateway may still pay it.
  */
 function deciderLabel(payout: PayoutDetail): string {
   if (payout.rejectReason !== null) return payout.withdrawn ? 'Withdrawn by' : 'Rejected by';
-  const notSent =
-    payout.state === 'expired' || (payout.state === 'failed' && payout.errorCode === 'NOT_APPLIED');
-  return notSent ? 'Approval attempted by' : 'Approved by';
+  return payout.state === 'expired' ? 'Approval attempted by' : 'Approved by';
 }
 
 function DetailView({

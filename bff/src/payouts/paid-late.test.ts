@@ -1,0 +1,242 @@
+// A payout Paydesk judged not applied (failed NOT_APPLIED) that the gateway pays late (it held the
+// payout-pay past the verdict): corrected on its order's callback or a staff status check, flagged
+// for review and audited, never sent twice; the verdict's words say it is one (QA27 finding 1).
+// Against the real sandbox process, on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  PayoutDetailSchema,
+  PayoutResultSchema,
+  type LiveEvent,
+  type PayoutCreateInput,
+} from '@paydesk/shared/api';
+import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
+import {
+  post,
+  startPayoutsApp,
+  startSandbox,
+  TEST_CARD,
+  type PayoutsTestApp,
+  type Sandbox,
+} from './test-support/app.js';
+
+function payoutBody(amount: string): PayoutCreateInput {
+  return { destination: TEST_CARD, amount, currency: 'EUR', orderDesc: 'Paid late' };
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(
+    `payouts paid after the not-applied verdict (${variant.name})`,
+    () => {
+      let sandbox: Sandbox;
+      let bff: PayoutsTestApp;
+      let opsA: TestClient & { email: string };
+      let opsB: TestClient & { email: string };
+      let support: TestClient & { email: string };
+      const published: LiveEvent[] = [];
+
+      beforeAll(async () => {
+        sandbox = await startSandbox();
+        bff = await startPayoutsApp(variant, sandbox.baseUrl);
+        opsA = await bff.userWithRoles(['ops']);
+        opsB = await bff.userWithRoles(['ops']);
+        support = await bff.userWithRoles(['support']);
+        bff.payments.bus.subscribe((event) => {
+          published.push(event);
+        });
+      });
+      afterAll(async () => {
+        await bff.close();
+        await sandbox.stop();
+      });
+      afterEach(async () => {
+        await sandbox.faults({});
+      });
+
+      const row = (id: string) =>
+        bff.k.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const auditRows = (action: string, target: string) =>
+        bff.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', action)
+          .where('target', '=', target)
+          .orderBy('seq')
+          .execute();
+      const prepare = async (amount: string) => {
+        const res = await post(opsA, '/api/payouts', payoutBody(amount));
+        expect(res.status, res.text).toBe(200);
+        return PayoutResultSchema.parse(res.json);
+      };
+
+      /**
+       * A checked two-step payout whose payout-pay the sandbox holds: unknown when the approval
+       * gives up, then judged not applied by the poller once notAppliedAfterMs has passed. The hold
+       * is still on.
+       */
+      const judgedNotApplied = async (amount: string) => {
+        const { payout } = await prepare(amount);
+        expect(payout.state).toBe('pending_approval');
+        await sandbox.faults({ hold: true, operations: ['payout-pay'] });
+        const res = await post(opsB, `/api/payouts/${payout.id}/approve`, {});
+        expect(res.status, res.text).toBe(200);
+        expect(PayoutResultSchema.parse(res.json).payout.state).toBe('unknown');
+        bff.clock.advance(61_000);
+        await bff.payouts.poller.runOnce();
+        const failed = await row(payout.id);
+        expect(failed).toMatchObject({
+          state: 'failed',
+          error_code: 'NOT_APPLIED',
+          poll_next_at: null,
+        });
+        return payout;
+      };
+
+      /** Lifts the hold and waits until the sandbox shows the payout-pay it held. */
+      const lift = async (orderid: string) => {
+        await sandbox.faults({});
+        await vi.waitFor(
+          async () => {
+            const ops = (await sandbox.order(orderid)).operations;
+            expect(ops.some((o) => o.type === 'payout-pay')).toBe(true);
+          },
+          { timeout: 5_000, interval: 20 },
+        );
+      };
+
+      it('when the gateway pays a payout after Paydesk judged it not applied, then its callback makes it approved, flagged PAID_AFTER_NOT_APPLIED with a timeline entry, a payout.drift audit row and a live event; payout-pay was sent once', async () => {
+        const payout = await judgedNotApplied('88.88');
+        const orderid = payout.orderid ?? '';
+        // The verdict says what Paydesk inferred, and that a late payment is still possible.
+        const failed = await row(payout.id);
+        expect(failed.error_message).toMatch(/judged it not applied/);
+        expect(failed.error_message).toMatch(/may still apply it late/);
+        expect(failed.error_message).not.toMatch(/nothing was paid/);
+        // Preparing it again warns that the first one may still be paid.
+        const again = await prepare('88.88');
+        expect(again.message).toContain(`Caution: payout ${payout.id}`);
+
+        await lift(orderid);
+        // Its callback reaches the payments core: the payout's check is due at once.
+        await sandbox.advance(5);
+        await vi.waitFor(
+          async () => {
+            const due = await row(payout.id);
+            expect(due.poll_next_at).not.toBeNull();
+            expect(due.poll_next_at ?? Infinity).toBeLessThanOrEqual(bff.clock.now());
+          },
+          { timeout: 5_000, interval: 20 },
+        );
+        published.length = 0;
+        await bff.payouts.poller.runOnce();
+        const after = await row(payout.id);
+        expect(after).toMatchObject({
+          state: 'approved',
+          error_code: 'PAID_AFTER_NOT_APPLIED',
+          poll_next_at: null,
+          lease_owner: null,
+        });
+        expect(after.error_message).toMatch(/after Paydesk had judged it not applied/);
+        expect(after.error_message).toMatch(/paid twice/);
+        expect(published).toContainEqual(
+          expect.objectContaining({
+            type: 'payout.updated',
+            payoutId: payout.id,
+            state: 'approved',
+          }),
+        );
+
+        const detail = PayoutDetailSchema.parse((await opsA.get(`/api/payouts/${payout.id}`)).json);
+        expect(detail).toMatchObject({ state: 'approved', errorCode: 'PAID_AFTER_NOT_APPLIED' });
+        expect(detail.events.map((e) => e.title)).toContain(
+          'payout-pay applied by the gateway after Paydesk had judged it not applied (approved): check for a repeat of this payout',
+        );
+        const drift = await auditRows('payout.drift', `payout:${payout.id}`);
+        expect(drift.map((a) => [a.actor_id, a.outcome, a.error_code])).toEqual([
+          [null, 'failed', 'DRIFT'],
+        ]);
+        expect(JSON.parse(drift[0]?.summary ?? '{}')).toMatchObject({
+          state: 'approved',
+          finding: 'applied_after_not_applied',
+          approvedBy: opsB.email,
+          preparedBy: opsA.email,
+          orderid,
+        });
+
+        // Sent once; a later check leaves it as it is (no second flag, no second audit row).
+        const atGateway = await sandbox.order(orderid);
+        expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+        expect(atGateway.orderStage).toBe('paid');
+        await bff.payouts.poller.nudge(orderid);
+        await bff.payouts.poller.runOnce();
+        expect(await row(payout.id)).toMatchObject({ state: 'approved', poll_next_at: null });
+        expect(await auditRows('payout.drift', `payout:${payout.id}`)).toHaveLength(1);
+        // Its new twin was only prepared: nothing of it reached the payout-pay.
+        expect((await row(again.payout.id)).state).toBe('pending_approval');
+      });
+
+      it('when staff check the status of a payout judged not applied, then it stays failed while the gateway does not show it (its checks stopped again), and once the gateway paid it late it is corrected and flagged; audited as payout.refresh', async () => {
+        const payout = await judgedNotApplied('77.77');
+        const orderid = payout.orderid ?? '';
+        // Still held: the gateway does not show it.
+        const still = await post(support, `/api/payouts/${payout.id}/refresh`, {});
+        expect(still.status, still.text).toBe(200);
+        const stillResult = PayoutResultSchema.parse(still.json);
+        expect(stillResult.payout.state).toBe('failed');
+        expect(stillResult.message).toMatch(/late payment is still possible/);
+        expect(await row(payout.id)).toMatchObject({
+          state: 'failed',
+          error_code: 'NOT_APPLIED',
+          poll_next_at: null,
+          lease_owner: null,
+        });
+
+        await lift(orderid);
+        await sandbox.advance(5);
+        const res = await post(support, `/api/payouts/${payout.id}/refresh`, {});
+        expect(res.status, res.text).toBe(200);
+        const corrected = PayoutResultSchema.parse(res.json).payout;
+        // The callback may have got there first: either way it ends approved and flagged.
+        if (corrected.state !== 'approved') {
+          expect(corrected.state).toBe('processing');
+          await vi.waitFor(
+            async () => {
+              await sandbox.advance(5);
+              bff.clock.advance(10_000);
+              await bff.payouts.poller.runOnce();
+              expect((await row(payout.id)).state).toBe('approved');
+            },
+            { timeout: 5_000, interval: 20 },
+          );
+        }
+        expect(await row(payout.id)).toMatchObject({
+          state: 'approved',
+          error_code: 'PAID_AFTER_NOT_APPLIED',
+          lease_owner: null,
+        });
+        expect(await auditRows('payout.drift', `payout:${payout.id}`)).toHaveLength(1);
+        const refreshes = await auditRows('payout.refresh', `payout:${payout.id}`);
+        expect(refreshes.map((a) => [a.outcome, a.actor_email])).toContainEqual([
+          'success',
+          support.email,
+        ]);
+        const atGateway = await sandbox.order(orderid);
+        expect(atGateway.operations.filter((o) => o.type === 'payout-pay')).toHaveLength(1);
+      });
+
+      it('when the payout-check is judged not applied, then the words say a payout-check moves no money, and a status check of it is refused (nothing can be paid late)', async () => {
+        await sandbox.faults({ errorRate: 1, operations: ['payout-check'] });
+        const { payout } = await prepare('66.66');
+        expect(payout.state).toBe('checking');
+        await sandbox.faults({});
+        bff.clock.advance(120_000);
+        await bff.payouts.poller.runOnce();
+        const failed = await row(payout.id);
+        expect(failed).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
+        expect(failed.error_message).toMatch(/judged it not applied/);
+        expect(failed.error_message).toMatch(/moves no money: nothing was paid/);
+        const res = await post(support, `/api/payouts/${payout.id}/refresh`, {});
+        expect(res.status, res.text).toBe(409);
+      });
+    },
+  );
+}
