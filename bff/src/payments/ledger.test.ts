@@ -10,7 +10,13 @@ import { payDb, type PayTrx } from './db.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { InProcessEventBus } from './events.js';
 import { StatusNotApplied } from './amount-range.js';
-import { Ledger, totalsOutOfRange, totalsWithUnseen, type GatewayView } from './ledger.js';
+import {
+  answeredWithError,
+  Ledger,
+  totalsOutOfRange,
+  totalsWithUnseen,
+  type GatewayView,
+} from './ledger.js';
 import { ensurePaymentsSchema, type TransactionOperationsTable } from './migration.js';
 import { resolveOptions } from './options.js';
 
@@ -108,6 +114,24 @@ describe('totals with the operations of ours a reply does not list, near 2^53 mi
           "with Paydesk's returns it does not list, more than Paydesk can hold exactly (90,071,992,547,409.91 at most)",
       },
     ]);
+  });
+});
+
+describe('an unanswered operation the gateway answered with an error', () => {
+  it('when it carries an error code, or was recorded earlier as `gateway answered 500`, then it counts as answered with an error; no reply or a timeout does not', () => {
+    const op = (error_code: string | null, error_message: string | null) => ({
+      ...acceptedReturn('t', 'R', 1),
+      state: 'unknown',
+      error_code,
+      error_message,
+    });
+    expect(answeredWithError(op('INTERNAL', 'gateway answered 500: failed'))).toBe(true);
+    expect(answeredWithError(op(null, 'gateway answered 502'))).toBe(true);
+    expect(answeredWithError(op(null, 'the connection closed before the gateway answered'))).toBe(
+      false,
+    );
+    expect(answeredWithError(op(null, 'no reply within 15000 ms'))).toBe(false);
+    expect(answeredWithError(op(null, null))).toBe(false);
   });
 });
 
@@ -625,6 +649,159 @@ for (const variant of DB_VARIANTS) {
           error_code: 'GATEWAY_REFUSED',
         },
       ]);
+    });
+
+    describe('lost replies of the same kind and amount', () => {
+      const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
+      /** A return of ours of 20.00 whose outcome is unknown, sent at `sentAt`. */
+      const lostReturn = (
+        tx: string,
+        id: string,
+        sentAt: number,
+        error: { code: string | null; message: string },
+      ): TransactionOperationsTable => ({
+        ...acceptedReturn(tx, id, 2_000),
+        id,
+        state: 'unknown',
+        reserved_minor: 2_000,
+        gateway_serial: null,
+        idempotency_key: `k-${id}`,
+        requested_by: `${id}@paydesk.test`,
+        error_code: error.code,
+        error_message: error.message,
+        sent_at: sentAt,
+        created_at: sentAt,
+        updated_at: sentAt,
+      });
+      const gatewayReturn = (serial: string, at: number) => ({
+        serial,
+        type: 'return',
+        amountMinor: 2_000n,
+        status: 'approved',
+        processingDate: new Date(at).toISOString(),
+      });
+      const apply = (orderid: string, clientOrderId: string, ops: GatewayView['operations']) =>
+        ledger.tx((trx) =>
+          ledger.applyStatus(
+            trx,
+            '1001',
+            {
+              ...view(2_000n * BigInt(ops.length - 1), ops),
+              orderid,
+              clientOrderId,
+            },
+            { source: 'reconcile', actor: null, exchange: null },
+          ),
+        );
+      const NO_REPLY = { code: null, message: 'the connection closed before the gateway answered' };
+      const ERROR_500 = {
+        code: 'INTERNAL',
+        message: 'gateway answered 500: failed',
+      };
+
+      it('when the request without a reply was sent after the gateway applied the return, then the return goes to the earlier one answered with a 500', async () => {
+        const first = await learnSale('777201', 'alike-1');
+        const tx = first.row.id;
+        await payDb(db)
+          .insertInto('transaction_operations')
+          .values([
+            lostReturn(tx, 'op-500-early', T0, ERROR_500),
+            lostReturn(tx, 'op-drop-late', T0 + 60_000, NO_REPLY),
+          ])
+          .execute();
+        await apply('777201', 'alike-1', [SALE, gatewayReturn('GR1', T0 + 1_000)]);
+        const detail = await ledger.detail(ledger.k, tx);
+        const byId = new Map(detail?.operations.map((o) => [o.id, o]));
+        expect(byId.get('op-500-early')).toMatchObject({ state: 'approved', gatewaySerial: 'GR1' });
+        expect(byId.get('op-drop-late')).toMatchObject({ state: 'unknown', gatewaySerial: null });
+        const found = detail?.timeline.find((e) => e.title.includes('found at the gateway'));
+        expect(found?.data.rankedBelow).toEqual([
+          { operationId: 'op-drop-late', why: 'sent_after' },
+        ]);
+        expect(detail?.drift).toBe(false);
+      });
+
+      it('when two requests alike could be the one return the gateway shows, then the first sent gets it, and the timeline and the drift note say it was a guess', async () => {
+        const first = await learnSale('777202', 'alike-2');
+        const tx = first.row.id;
+        await payDb(db)
+          .insertInto('transaction_operations')
+          .values([
+            lostReturn(tx, 'op-drop-a', T0, NO_REPLY),
+            lostReturn(tx, 'op-drop-b', T0 + 1_000, NO_REPLY),
+          ])
+          .execute();
+        const result = await apply('777202', 'alike-2', [SALE, gatewayReturn('GR2', T0 + 5_000)]);
+        const detail = await ledger.detail(ledger.k, tx);
+        const byId = new Map(detail?.operations.map((o) => [o.id, o]));
+        expect(byId.get('op-drop-a')).toMatchObject({ state: 'approved', gatewaySerial: 'GR2' });
+        expect(byId.get('op-drop-b')).toMatchObject({ state: 'unknown' });
+        expect(result.drift).toEqual([
+          "the gateway's return of 20.00 (serial GR2) was attributed to the request of op-drop-a@paydesk.test at 2026-11-21T09:00:00.000Z, the first sent; Paydesk cannot tell it from op-drop-b@paydesk.test at 2026-11-21T09:00:01.000Z (check who requested it)",
+        ]);
+        expect(detail?.drift).toBe(true);
+        const guess = detail?.timeline.find((e) => e.data.finding === 'ambiguous_match');
+        expect(guess?.title).toBe(
+          'return of 20.00 at the gateway attributed by guess to the first request sent: 2 alike requests could be it',
+        );
+        expect(guess?.data).toMatchObject({
+          serialNumber: 'GR2',
+          operationId: 'op-drop-a',
+          alternatives: [{ operationId: 'op-drop-b', requestedBy: 'op-drop-b@paydesk.test' }],
+        });
+      });
+
+      it('when the gateway applies late one of two returns judged not applied, then it is linked to the one that got no reply rather than the one answered with a 500', async () => {
+        const first = await learnSale('777204', 'alike-4');
+        const tx = first.row.id;
+        await payDb(db)
+          .insertInto('transaction_operations')
+          .values([
+            {
+              ...lostReturn(tx, 'op-gone-500', T0, ERROR_500),
+              state: 'not_applied',
+              reserved_minor: 0,
+            },
+            {
+              ...lostReturn(tx, 'op-gone-drop', T0 + 1_000, NO_REPLY),
+              state: 'not_applied',
+              reserved_minor: 0,
+            },
+          ])
+          .execute();
+        const result = await apply('777204', 'alike-4', [SALE, gatewayReturn('GR5', T0 + 2_000)]);
+        const detail = await ledger.detail(ledger.k, tx);
+        const byId = new Map(detail?.operations.map((o) => [o.id, o]));
+        expect(byId.get('op-gone-drop')).toMatchObject({ state: 'approved', gatewaySerial: 'GR5' });
+        expect(byId.get('op-gone-500')).toMatchObject({
+          state: 'not_applied',
+          gatewaySerial: null,
+        });
+        expect(result.drift).toEqual([
+          'return of 20.00 requested by op-gone-drop@paydesk.test was applied by the gateway after Paydesk had judged it not applied (check for a repeat of it)',
+        ]);
+      });
+
+      it('when the gateway shows as many returns alike as there were requests, all approved, then each gets one and nothing is flagged', async () => {
+        const first = await learnSale('777203', 'alike-3');
+        const tx = first.row.id;
+        await payDb(db)
+          .insertInto('transaction_operations')
+          .values([
+            lostReturn(tx, 'op-both-a', T0, NO_REPLY),
+            lostReturn(tx, 'op-both-b', T0 + 1_000, NO_REPLY),
+          ])
+          .execute();
+        const result = await apply('777203', 'alike-3', [
+          SALE,
+          gatewayReturn('GR3', T0 + 2_000),
+          gatewayReturn('GR4', T0 + 3_000),
+        ]);
+        expect(result.drift).toEqual([]);
+        const detail = await ledger.detail(ledger.k, tx);
+        expect(detail?.operations.filter((o) => o.state === 'approved')).toHaveLength(3);
+        expect(detail?.timeline.some((e) => e.data.finding === 'ambiguous_match')).toBe(false);
+      });
     });
   });
 }

@@ -208,6 +208,72 @@ export function viewOfStatus(reply: GatewayReply): GatewayView | null {
   };
 }
 
+/**
+ * How far the gateway's clock may be behind Paydesk's: a request sent up to this long after an
+ * operation's processing-date may still be it (the dates are the gateway's, `sent_at` Paydesk's).
+ */
+export const CLOCK_SKEW_MS = 5_000;
+
+/** An unanswered operation of ours whose request the gateway answered with an HTTP error (5xx). */
+export function answeredWithError(o: TransactionOperationsTable): boolean {
+  if (o.error_code !== null) return true;
+  // Recorded before the gateway's error-code was kept: `gateway answered 500`.
+  return o.error_message !== null && /^gateway answered \d{3}\b/.test(o.error_message);
+}
+
+/** A gateway operation given to one of several requests of ours alike: see `noteGuesses`. */
+interface Guess {
+  op: TransactionOperationsTable;
+  g: GatewayOp;
+  alike: TransactionOperationsTable[];
+}
+
+/**
+ * Which of `pool` (operations of ours of unknown or given-up outcome, oldest first) the gateway's
+ * operation `g` most likely is: same kind and (when both name one) same amount; never one sent
+ * after `g` happened (its processing-date, give or take `CLOCK_SKEW_MS`); one whose request got no
+ * reply at all (timeout, dropped connection) before one the gateway answered with an HTTP error (a
+ * 5xx: it saw the request and failed it, so less likely applied); then the first sent. `alike`:
+ * the other candidates just as likely (a guess when not empty); `rankedBelow`: the ones of the
+ * same kind and amount ranked below, and why.
+ */
+export function likeliest(
+  pool: readonly TransactionOperationsTable[],
+  g: GatewayOp,
+  kind: string,
+): {
+  index: number;
+  alike: TransactionOperationsTable[];
+  rankedBelow: { operationId: string; why: 'sent_after' | 'answered_with_error' }[];
+} | null {
+  const happened = g.processingDate === null ? NaN : Date.parse(g.processingDate);
+  const rankedBelow: { operationId: string; why: 'sent_after' | 'answered_with_error' }[] = [];
+  const eligible: { index: number; op: TransactionOperationsTable; erred: boolean }[] = [];
+  pool.forEach((o, index) => {
+    if (o.kind !== kind) return;
+    if (o.amount_minor !== null && g.amountMinor !== null && big(o.amount_minor) !== g.amountMinor)
+      return;
+    if (Number.isFinite(happened) && o.sent_at !== null && o.sent_at > happened + CLOCK_SKEW_MS) {
+      rankedBelow.push({ operationId: o.id, why: 'sent_after' });
+      return;
+    }
+    eligible.push({ index, op: o, erred: answeredWithError(o) });
+  });
+  if (eligible.length === 0) return null;
+  const unanswered = eligible.filter((c) => !c.erred);
+  const best = unanswered.length > 0 ? unanswered : eligible;
+  const [first, ...rest] = [...best].sort(
+    (a, b) =>
+      (a.op.sent_at ?? a.op.created_at) - (b.op.sent_at ?? b.op.created_at) || a.index - b.index,
+  );
+  if (first === undefined) return null;
+  if (best === unanswered) {
+    for (const c of eligible)
+      if (c.erred) rankedBelow.push({ operationId: c.op.id, why: 'answered_with_error' });
+  }
+  return { index: first.index, alike: rest.map((c) => c.op), rankedBelow };
+}
+
 /** How `applyStatus` was asked for a reply. */
 type ApplyHow = Parameters<Ledger['applyStatus']>[3];
 
@@ -961,9 +1027,10 @@ export class Ledger {
     const givenUp = ops.filter(
       (o) => o.origin === 'paydesk' && o.gateway_serial === null && o.state === 'not_applied',
     );
-    const sameAs = (g: GatewayOp, kind: string) => (o: TransactionOperationsTable) =>
-      o.kind === kind &&
-      (o.amount_minor === null || g.amountMinor === null || big(o.amount_minor) === g.amountMinor);
+    // Attributions among requests alike (same kind and amount, same likelihood), each the first
+    // sent: checked once every listed operation is matched (see `noteGuesses`).
+    const guesses: Guess[] = [];
+    const matchedAs = new Map<string, string>();
     // A serial listed twice is one operation, one row to write: its last listing counts.
     const listed = new Map(view.operations.map((g) => [g.serial, g]));
     for (const g of listed.values()) {
@@ -984,10 +1051,11 @@ export class Ledger {
         }
         continue;
       }
-      // An operation of ours whose reply was lost: same kind and (when it has one) same amount.
-      const index = waiting.findIndex(sameAs(g, kind));
-      if (index >= 0) {
-        const matched = waiting.splice(index, 1)[0];
+      // An operation of ours whose reply was lost: same kind and (when it has one) same amount,
+      // the one most likely applied (`likeliest`).
+      const pick = likeliest(waiting, g, kind);
+      if (pick !== null) {
+        const matched = waiting.splice(pick.index, 1)[0];
         if (matched !== undefined) {
           const changes = {
             state: g.status,
@@ -997,20 +1065,29 @@ export class Ledger {
           };
           writes.push(updateOperationRow(trx, { id: matched.id, changes }));
           after.set(matched.id, { ...matched, ...changes });
+          matchedAs.set(matched.id, g.status);
+          if (pick.alike.length > 0) guesses.push({ op: matched, g, alike: pick.alike });
           await this.timeline(trx, transactionId, {
             kind: 'reconcile',
             title: `${matched.kind} found at the gateway: ${g.status} (it was applied; not sent again)`,
             actor: null,
-            data: { operationId: matched.id, serialNumber: g.serial, status: g.status },
+            data: {
+              operationId: matched.id,
+              serialNumber: g.serial,
+              status: g.status,
+              ...(pick.rankedBelow.length === 0 ? {} : { rankedBelow: pick.rankedBelow }),
+            },
           });
           await this.auditReconciled(trx, transactionId, matched, 'applied', g.status);
         }
         continue;
       }
-      const late = givenUp.findIndex(sameAs(g, kind));
-      if (late >= 0) {
-        const matched = givenUp.splice(late, 1)[0];
+      const late = likeliest(givenUp, g, kind);
+      if (late !== null) {
+        const matched = givenUp.splice(late.index, 1)[0];
         if (matched !== undefined) {
+          matchedAs.set(matched.id, g.status);
+          if (late.alike.length > 0) guesses.push({ op: matched, g, alike: late.alike });
           await this.appliedAfterNotApplied(trx, transactionId, matched, g, now, writes, drift);
           after.set(matched.id, {
             ...matched,
@@ -1050,6 +1127,7 @@ export class Ledger {
           .onConflict((oc) => oc.columns(['transaction_id', 'gateway_serial']).doNothing()),
       );
     }
+    await this.noteGuesses(trx, transactionId, guesses, matchedAs, drift);
     // create-card-ref leaves no operation in the status reply, only the card-ref-id.
     if (view.cardRefId !== null) {
       for (const o of waiting.filter((w) => w.kind === 'card-ref')) {
@@ -1084,6 +1162,49 @@ export class Ledger {
       await this.auditReconciled(trx, transactionId, o, 'not_applied', null);
     }
     return [...after.values()];
+  }
+
+  /**
+   * Attributions that were a guess: the gateway's operation went to the first sent of requests
+   * alike (same kind and amount, both unanswered or both answered with an error, none sent after
+   * it), and one of the others was not matched by this reply, or to an operation of another
+   * status. Their requester, reason and comment may belong to another request: the timeline says
+   * so, and the order is flagged for finance's review. Requests alike that the gateway all shows
+   * with the same status are not a guess worth a word (each of them was applied).
+   */
+  private async noteGuesses(
+    trx: PayTrx,
+    transactionId: string,
+    guesses: readonly Guess[],
+    matchedAs: ReadonlyMap<string, string>,
+    drift: string[],
+  ): Promise<void> {
+    for (const { op, g, alike } of guesses) {
+      const open = alike.filter((o) => matchedAs.get(o.id) !== g.status);
+      if (open.length === 0) continue;
+      const what = `${op.kind}${op.amount_minor === null ? '' : ` of ${formatMinorUnits(big(op.amount_minor))}`}`;
+      const who = (o: TransactionOperationsTable) =>
+        `${o.requested_by ?? 'Paydesk'}${o.sent_at === null ? '' : ` at ${iso(o.sent_at)}`}`;
+      drift.push(
+        `the gateway's ${what} (serial ${g.serial}) was attributed to the request of ${who(op)}, the first sent; Paydesk cannot tell it from ${open.map(who).join(', ')} (check who requested it)`,
+      );
+      await this.timeline(trx, transactionId, {
+        kind: 'reconcile',
+        title: `${what} at the gateway attributed by guess to the first request sent: ${open.length + 1} alike requests could be it`,
+        actor: null,
+        data: {
+          finding: 'ambiguous_match',
+          serialNumber: g.serial,
+          operationId: op.id,
+          alternatives: open.map((o) => ({
+            operationId: o.id,
+            requestedBy: o.requested_by,
+            sentAt: o.sent_at === null ? null : iso(o.sent_at),
+            state: o.state,
+          })),
+        },
+      });
+    }
   }
 
   /**

@@ -111,6 +111,142 @@ for (const variant of DB_VARIANTS) {
       expect(job).toBeUndefined();
     });
 
+    it("when two returns of the same amount are lost, one answered 500 and one whose reply was dropped, then the gateway's return goes to the dropped one and the 500 is judged not applied (QA finding 3)", async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '100.10');
+      await f.sandbox.faults({ errorRate: 1, operations: ['return'] });
+      const refused = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '33.37',
+        reasonCode: 'customer_request',
+        comment: 'B-500',
+      });
+      expect(refused.status).toBe(200);
+      const b500 = OperationResultSchema.parse(refused.json);
+      expect(b500.operation).toMatchObject({ state: 'unknown', errorCode: 'INTERNAL' });
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['return'] });
+      const dropped = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '33.37',
+        reasonCode: 'customer_request',
+        comment: 'A-drop',
+      });
+      expect(dropped.status).toBe(200);
+      const aDrop = OperationResultSchema.parse(dropped.json);
+      expect(aDrop.operation).toMatchObject({ state: 'unknown', errorCode: null });
+      await f.sandbox.faults({});
+      const atGateway = await f.sandbox.order(order.orderid);
+      expect(atGateway.operations.filter((o) => o.type === 'return')).toHaveLength(1);
+
+      await reconcileAfter(5_000);
+      const found = await detail(tx.id);
+      const a = found.operations.find((o) => o.id === aDrop.operation.id);
+      const b = found.operations.find((o) => o.id === b500.operation.id);
+      expect(a).toMatchObject({ state: 'processing', comment: 'A-drop' });
+      expect(a?.gatewaySerial).not.toBeNull();
+      expect(b).toMatchObject({ state: 'unknown', gatewaySerial: null, comment: 'B-500' });
+      const entry = found.timeline.find(
+        (e) =>
+          e.title.includes('found at the gateway') && e.data.operationId === aDrop.operation.id,
+      );
+      expect(entry?.data.rankedBelow).toEqual([
+        { operationId: b500.operation.id, why: 'answered_with_error' },
+      ]);
+      // A preference, not a guess: nothing flagged.
+      expect(found.drift).toBe(false);
+
+      await reconcileAfter(61_000);
+      const after = await detail(tx.id);
+      expect(after.operations.find((o) => o.id === b500.operation.id)?.state).toBe('not_applied');
+      expect(after.operations.find((o) => o.id === aDrop.operation.id)?.state).toBe('processing');
+      expect(after.amounts).toMatchObject({ returned: '33.37', reserved: '0.00' });
+      const audits = await f.bff.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'transaction.reconcile')
+        .where('target', '=', `transaction:${tx.id}`)
+        .execute();
+      const findings = audits.map((r) => JSON.parse(r.summary) as Record<string, unknown>);
+      expect(findings).toHaveLength(2);
+      expect(findings.find((x) => x.finding === 'applied')).toMatchObject({
+        operation: 'return',
+        amount: '33.37',
+      });
+      expect(findings.find((x) => x.finding === 'not_applied')).toBeDefined();
+    });
+
+    it('when the gateway answers a return with 500 and an error code, then the operation keeps the code and the message says the gateway answered with an error, not that the answer was lost', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '30.00');
+      await f.sandbox.faults({ errorRate: 1, operations: ['return'] });
+      const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '10.01',
+        reasonCode: 'other',
+        comment: '500',
+      });
+      expect(res.status).toBe(200);
+      const result = OperationResultSchema.parse(res.json);
+      expect(result.operation).toMatchObject({
+        state: 'unknown',
+        errorCode: 'INTERNAL',
+        errorMessage:
+          'gateway answered 500: injected fault: the gateway failed before applying the operation',
+      });
+      expect(result.message).toBe(
+        "The gateway answered the return of 10.01 with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation); Paydesk cannot tell whether it was applied. Paydesk is asking the gateway for the order's status and will not send it again; the amount stays reserved until then.",
+      );
+      expect(result.message).not.toContain('lost');
+      const entry = result.transaction.timeline.find((e) => e.title.startsWith('return: '));
+      expect(entry?.title).toBe('return: outcome unknown (HTTP 500, INTERNAL)');
+    });
+
+    it('when the reply to a return is dropped, then the operation says in words that the connection closed, and the library code stays in the timeline data', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '30.00');
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['return'] });
+      const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '5.00',
+        reasonCode: 'other',
+        comment: 'drop',
+      });
+      const result = OperationResultSchema.parse(res.json);
+      expect(result.operation).toMatchObject({
+        state: 'unknown',
+        errorCode: null,
+        errorMessage: 'the connection closed before the gateway answered',
+      });
+      expect(result.message).toContain(
+        "The gateway's answer to the return of 5.00 was lost (the connection closed before the gateway answered).",
+      );
+      expect(result.message).not.toMatch(/UND_ERR|connection-lost/);
+      const entry = result.transaction.timeline.find((e) => e.title.startsWith('return: '));
+      expect(entry?.title).toBe('return: outcome unknown (connection-lost)');
+      expect(String(entry?.data.error)).toContain('connection lost before a reply');
+    });
+
+    it('when the gateway answers a refresh with 500, then the refusal says it answered with an error (status, code, message); when it drops the reply, that it did not answer', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '12.00');
+      await f.sandbox.faults({ errorRate: 1, operations: ['status'] });
+      const erred = await post(f.support, `/api/transactions/${tx.id}/refresh`, {});
+      expect(erred.status).toBe(503);
+      expect(errorCode(erred)).toBe('GATEWAY_UNAVAILABLE');
+      expect(erred.json).toMatchObject({
+        error: {
+          message:
+            'The gateway answered the status request with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation). Nothing changed; try again.',
+          details: { gatewayHttpStatus: 500, gatewayErrorCode: 'INTERNAL' },
+        },
+      });
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['status'] });
+      const dropped = await post(f.support, `/api/transactions/${tx.id}/refresh`, {});
+      expect(dropped.status).toBe(503);
+      expect(dropped.json).toMatchObject({
+        error: {
+          message:
+            'The gateway did not answer the status request (the connection closed before the gateway answered). Nothing changed; try again.',
+        },
+      });
+      await f.sandbox.faults({});
+      const titles = (await detail(tx.id)).timeline.map((e) => e.title);
+      expect(titles).toContain('status: error answer (HTTP 500, INTERNAL)');
+      expect(titles).toContain('status: no answer (connection-lost)');
+    });
+
     it('when the gateway answers a capture with 500, then the capture is unknown, and after the window the reconciler marks it not applied and a new capture goes through once', async () => {
       const { order, tx } = await learnedOrder(f, 'preauth', '70.00');
       await f.sandbox.faults({ errorRate: 1, operations: ['capture'] });
@@ -292,7 +428,7 @@ for (const variant of DB_VARIANTS) {
           'k-timeout-01',
         );
         expect(result.operation.state).toBe('unknown');
-        expect(result.operation.errorMessage).toContain('no reply within 100 ms');
+        expect(result.operation.errorMessage).toBe('no answer within 100 ms');
       } finally {
         await impatient.close();
       }

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { amountsOutOfRange, recordOutOfRange } from './amount-range.js';
 import type { ReconcileJobsTable } from './migration.js';
 import { exchangeData } from './gateway.js';
+import { errorAnswerOf, unansweredTag } from './gateway-errors.js';
 import type { Idempotency } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 import { nextReconcileDelay } from './options.js';
@@ -160,7 +161,10 @@ export class Reconciler {
       await ledger.tx((trx) =>
         ledger.timeline(trx, row.id, {
           kind: 'reconcile',
-          title: `status check: no answer (${outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason})`,
+          title:
+            outcome.kind === 'reply'
+              ? `status check: no answer (HTTP ${outcome.httpStatus})`
+              : `status check: ${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`,
           actor: null,
           data: exchangeData(outcome),
         }),

@@ -17,7 +17,13 @@ import { maskPans } from '../services/redact.js';
 import { StatusNotApplied } from './amount-range.js';
 import { reviewDrift, type ReviewAudit } from './drift.js';
 import { exchangeData } from './gateway.js';
-import { gatewayRefusal } from './gateway-errors.js';
+import {
+  answerText,
+  errorAnswerOf,
+  gatewayRefusal,
+  unansweredTag,
+  unansweredText,
+} from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
 import { PayoutOrders } from './payout-orders.js';
 import { gatewayOrderId } from './rebills.js';
@@ -44,6 +50,29 @@ export interface StatusAnswer {
 export type LookupResult =
   | { kind: 'transaction'; detail: TransactionDetail; created: boolean }
   | { kind: 'payout'; payout: PayoutOrder };
+
+/**
+ * A `status` request whose answer Paydesk did not get, said as it happened: the gateway answered
+ * with an error (its HTTP status, code and message), or did not answer (no answer in time, the
+ * connection closed). Nothing changed either way.
+ */
+function unansweredStatus(
+  outcome: Exclude<GatewayOutcome, { kind: 'reply' }>,
+  where = '',
+): AppError {
+  const answer = errorAnswerOf(outcome);
+  if (answer !== null) {
+    return new AppError(
+      'GATEWAY_UNAVAILABLE',
+      `The gateway answered the status request${where} with an error (${answerText(answer)}). Nothing changed; try again.`,
+      { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
+    );
+  }
+  return new AppError(
+    'GATEWAY_UNAVAILABLE',
+    `The gateway did not answer the status request${where} (${unansweredText(outcome)}). Nothing changed; try again.`,
+  );
+}
 
 export class TransactionsService {
   constructor(
@@ -200,10 +229,7 @@ export class TransactionsService {
         // Timeout, connection lost, 5xx: the gateway is not answering, so the next endpoints are
         // not asked (each would wait GATEWAY_TIMEOUT_MS too), and an order already seen is not
         // picked: the endpoint that did not answer may hold another with this client_orderid.
-        throw new AppError(
-          'GATEWAY_UNAVAILABLE',
-          `The gateway did not answer the status request on endpoint ${endpointId}. Nothing changed; try again.`,
-        );
+        throw unansweredStatus(outcome, ` on endpoint ${endpointId}`);
       }
     }
     const [only, ...others] = found;
@@ -354,17 +380,17 @@ export class TransactionsService {
       await this.ledger.tx((trx) =>
         this.ledger.timeline(trx, id, {
           kind: 'gateway',
-          title: `status: no answer (${outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason})`,
+          title:
+            outcome.kind === 'reply'
+              ? `status: no answer (HTTP ${outcome.httpStatus})`
+              : `status: ${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`,
           actor: actor?.email ?? null,
           data: exchangeData(outcome),
         }),
       );
       if (outcome.kind === 'reply')
         throw gatewayRefusal(outcome.httpStatus, outcome.reply, 'status');
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        'The gateway did not answer the status request. Nothing changed; try again.',
-      );
+      throw unansweredStatus(outcome);
     }
     const result = await this.ledger.tx((trx) =>
       this.ledger.applyStatus(trx, row.endpoint_id, view, {

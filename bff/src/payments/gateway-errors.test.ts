@@ -1,0 +1,89 @@
+// What staff read when Paydesk did not learn a gateway request's outcome: the gateway's error said
+// as an answer (HTTP status, code, message), no answer said in words, never a library code.
+import { describe, expect, it } from 'vitest';
+import type { GatewayExchange, GatewayOutcome } from '../gateway-client/client.js';
+import { lostOutcome, unansweredTag, unansweredText } from './gateway-errors.js';
+
+type Unlearned = Exclude<GatewayOutcome, { kind: 'reply' }>;
+
+function exchange(patch: Partial<GatewayExchange>): GatewayExchange {
+  return {
+    operation: 'return',
+    endpointId: '1001',
+    url: 'http://gateway.test/api/v2/return/1001',
+    request: {},
+    sentAt: '2026-11-27T19:00:00.000Z',
+    receivedAt: '2026-11-27T19:00:15.000Z',
+    httpStatus: null,
+    reply: null,
+    rawReply: null,
+    error: null,
+    ...patch,
+  };
+}
+
+const timeout: Unlearned = {
+  kind: 'unknown',
+  reason: 'timeout',
+  exchange: exchange({ error: 'no reply within 15000 ms' }),
+};
+const dropped: Unlearned = {
+  kind: 'unknown',
+  reason: 'connection-lost',
+  exchange: exchange({ error: 'connection lost before a reply (UND_ERR_SOCKET)' }),
+};
+const internal: Unlearned = {
+  kind: 'unknown',
+  reason: 'server-error',
+  exchange: exchange({
+    httpStatus: 500,
+    reply: { type: 'error', 'error-code': 'INTERNAL', 'error-message': 'database   down' },
+    error: 'gateway answered 500',
+  }),
+};
+const badGateway: Unlearned = {
+  kind: 'unknown',
+  reason: 'server-error',
+  exchange: exchange({
+    httpStatus: 502,
+    rawReply: '<html>',
+    error: 'the gateway reply could not be read',
+  }),
+};
+
+describe('outcomes Paydesk did not learn, as staff read them', () => {
+  it('when the gateway did not answer in time or closed the connection, then it is said in words, without the library code', () => {
+    expect(unansweredText(timeout)).toBe('no answer within 15 s');
+    expect(unansweredText(dropped)).toBe('the connection closed before the gateway answered');
+    expect(lostOutcome(dropped, 'return of 5.00')).toMatchObject({
+      state: 'unknown',
+      errorCode: null,
+      errorMessage: 'the connection closed before the gateway answered',
+    });
+    expect(lostOutcome(timeout, 'return of 5.00').message).toBe(
+      "The gateway's answer to the return of 5.00 was lost (no answer within 15 s). Paydesk is asking the gateway for the order's status and will not send it again.",
+    );
+    expect(unansweredTag(timeout)).toBe('timeout');
+  });
+
+  it('when the gateway answered with a 5xx, then its HTTP status, code and message are kept and said as an answer; one without a readable body is named by its HTTP status', () => {
+    expect(unansweredText(internal)).toBe(
+      'the gateway answered with an error (HTTP 500, INTERNAL: database down)',
+    );
+    expect(lostOutcome(internal, 'return of 5.00')).toMatchObject({
+      state: 'unknown',
+      errorCode: 'INTERNAL',
+      errorMessage: 'gateway answered 500: database down',
+      title: 'outcome unknown (HTTP 500, INTERNAL)',
+    });
+    expect(unansweredText(badGateway)).toBe(
+      'the gateway answered with an error (HTTP 502) that Paydesk could not read',
+    );
+    expect(lostOutcome(badGateway, 'capture of 1.00')).toMatchObject({
+      errorCode: 'HTTP_502',
+      errorMessage: 'gateway answered 502',
+      message:
+        "The gateway answered the capture of 1.00 with an error (HTTP 502); Paydesk cannot tell whether it was applied. Paydesk is asking the gateway for the order's status and will not send it again.",
+    });
+  });
+});
