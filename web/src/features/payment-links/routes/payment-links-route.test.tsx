@@ -187,7 +187,7 @@ describe('payment links', () => {
       ).not.toBeInTheDocument();
   });
 
-  it('when the screen is a phone’s (390 px), then each link is one column with its form, what it is for, its state, when and by whom it was created and its page address, with only the amount beside it; from 600 px the wide columns return', async () => {
+  it('when the screen is a phone’s (390 px), then each link is one column with its form, what it is for, its state, when and by whom it was created and its page address, with only the amount beside it; from 600 px the tablet’s three columns, from 900 px the wide ones', async () => {
     const headers = () =>
       within(screen.getByRole('table', { name: 'Payment links' }))
         .getAllByRole('columnheader')
@@ -224,6 +224,12 @@ describe('payment links', () => {
     phone.unmount();
 
     screenWidth(600);
+    const tablet = renderApp('/payment-links', bffAs(['support'], [makeLink(1)]));
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(headers()).toEqual(['Link', 'Amount', 'Page address or decision']);
+    tablet.unmount();
+
+    screenWidth(900);
     renderApp('/payment-links', bffAs(['support'], [makeLink(1)]));
     await screen.findByRole('table', { name: 'Payment links' });
     expect(headers()).toEqual([
@@ -232,9 +238,59 @@ describe('payment links', () => {
       'Amount',
       'Description',
       'State',
-      'Link or decision',
+      'Page address or decision',
     ]);
     expect(screen.queryByText(/^Created/, { selector: 'td *' })).not.toBeInTheDocument();
+    vi.restoreAllMocks();
+  });
+
+  it('when the screen is a tablet’s (800 px), then each link is the phone’s column (form, what it is for, state, when and by whom created) with its amount beside it and its page address and copy button, or the Approve and Reject buttons, in a third column, nothing to scroll to', async () => {
+    screenWidth(800);
+    const app = renderApp('/payment-links', bffAs(['ops']));
+    const table = await screen.findByRole('table', { name: 'Payment links' });
+    // The six wide columns needed some 820 px: an 800 px screen scrolled sideways, the copy
+    // button off its edge.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Link', 'Amount', 'Page address or decision']);
+
+    const sent = rowOf('Invoice 1').getAllByRole('cell');
+    expect(sent).toHaveLength(3);
+    const [link, amount, address] = sent;
+    const inLink = within(link!);
+    expect(link).toHaveTextContent(/^Sale form/);
+    expect(inLink.getByRole('link', { name: 'Invoice 1' })).toHaveAttribute(
+      'href',
+      `/payment-links/${LINKS[0]!.id}`,
+    );
+    expect(link).toHaveTextContent('payer1@example.com');
+    expect(inLink.getByText('Ready to share')).toBeInTheDocument();
+    const created = inLink.getByText(/^Created/);
+    expect(created).toHaveTextContent(`by ${LINKS[0]!.createdBy.email}`);
+    expect(created.querySelector('time')).toHaveAttribute('datetime', LINKS[0]!.createdAt);
+    // A long description or e-mail breaks inside the column rather than widening the table.
+    expect(link).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(amount).toHaveTextContent(/^€21\.00$/);
+    expect(amount).toHaveStyle({ whiteSpace: 'nowrap' });
+    // The page address with its copy button in a column of its own, not under the link.
+    expect(inLink.queryByRole('button', { name: 'Copy Page address' })).not.toBeInTheDocument();
+    const inAddress = within(address!);
+    expect(addressIn(inAddress)).toHaveAttribute('href', 'https://gateway.example/paynet/form/1');
+    await app.user.click(inAddress.getByRole('button', { name: 'Copy Page address' }));
+    expect(await navigator.clipboard.readText()).toBe('https://gateway.example/paynet/form/1');
+
+    // Another's payout form: its state and creator in the first column, the decision in the third.
+    const waiting = rowOf('Seller payout 2').getAllByRole('cell');
+    expect(waiting).toHaveLength(3);
+    const [payout, , decision] = waiting;
+    expect(within(payout!).getByText('Awaiting approval')).toBeInTheDocument();
+    expect(within(payout!).getByText(/^Created/)).toHaveTextContent('by otto@example.com');
+    expect(within(payout!).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(decision!).getByRole('button', { name: /^Approve/ })).toBeInTheDocument();
+    await app.user.click(within(decision!).getByRole('button', { name: /^Reject/ }));
+    expect(await screen.findByRole('dialog', { name: /Reject/ })).toBeInTheDocument();
     vi.restoreAllMocks();
   });
 

@@ -18,7 +18,7 @@ import {
   type PaymentLinkListQuery,
 } from '@paydesk/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
@@ -115,7 +115,14 @@ function amountOf(link: PaymentLink): string {
     : '—';
 }
 
-const WIDE_HEADERS = ['Created', 'Form', 'Amount', 'Description', 'State', 'Link or decision'];
+const WIDE_HEADERS = [
+  'Created',
+  'Form',
+  'Amount',
+  'Description',
+  'State',
+  'Page address or decision',
+];
 /**
  * On a phone (below 600 px), what a reader looks for first comes first: which form it is, for what
  * (the way to its page) and in what state, in one column, its amount beside it, as the
@@ -127,6 +134,37 @@ const WIDE_HEADERS = ['Created', 'Form', 'Amount', 'Description', 'State', 'Link
  * 390 px screen's edge, to be scrolled sideways.
  */
 const PHONE_HEADERS = ['Link', 'Amount'];
+/**
+ * On a tablet (600–900 px), the phone's first column and amount, with the page address (and its
+ * copy button) or the decision in a column of its own beside them. The six wide columns needed
+ * some 820 px: at 800 px the table scrolled sideways and the copy button was off the screen's
+ * edge. A fourth column for the creation time, as the transactions list leads with, still pushed
+ * the table past a 600 px screen's edge: when and by whom stays a secondary line, as on a phone.
+ */
+const TABLET_HEADERS = ['Link', 'Amount', 'Page address or decision'];
+
+type Layout = 'phone' | 'tablet' | 'wide';
+
+/** A phone's or tablet's first column: the form, what it is for, its state and its creation. */
+function LinkSummary({ link, children }: { link: PaymentLink; children?: ReactNode }) {
+  return (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <div>
+        {KIND_LABELS[link.kind]}
+        <div>
+          <Description link={link} />
+        </div>
+        <Customer link={link} />
+      </div>
+      <LinkStateChip link={link} />
+      <CreatedLine link={link} />
+      {children}
+    </Stack>
+  );
+}
+
+/** A long description or address breaks rather than widening the screen. */
+const SUMMARY_CELL = { ...TOP, minWidth: 120, overflowWrap: 'anywhere' } as const;
 
 function LinksTable({
   items,
@@ -140,8 +178,12 @@ function LinksTable({
   onDecide: (link: PaymentLink, decision: Decision) => void;
 }) {
   const theme = useTheme();
-  // noSsr: the first render already has the phone's columns (no reshuffle).
+  // noSsr: the first render already has the phone's (tablet's) columns (no reshuffle).
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const tablet = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const layout: Layout = phone ? 'phone' : tablet ? 'tablet' : 'wide';
+  const headers =
+    layout === 'phone' ? PHONE_HEADERS : layout === 'tablet' ? TABLET_HEADERS : WIDE_HEADERS;
   const decide = (link: PaymentLink) => (
     <LinkDecision
       link={link}
@@ -158,12 +200,55 @@ function LinksTable({
       {amountOf(link)}
     </TableCell>
   );
+  const row = (link: PaymentLink) => {
+    switch (layout) {
+      case 'phone':
+        return (
+          <>
+            <TableCell sx={SUMMARY_CELL}>
+              <LinkSummary link={link}>{decide(link)}</LinkSummary>
+            </TableCell>
+            {amount(link)}
+          </>
+        );
+      case 'tablet':
+        return (
+          <>
+            <TableCell sx={SUMMARY_CELL}>
+              <LinkSummary link={link} />
+            </TableCell>
+            {amount(link)}
+            {decision(link)}
+          </>
+        );
+      case 'wide':
+        return (
+          <>
+            <TableCell sx={TOP}>
+              <Created link={link} />
+            </TableCell>
+            <TableCell sx={TOP}>
+              {KIND_LABELS[link.kind]}
+              <Customer link={link} />
+            </TableCell>
+            {amount(link)}
+            <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 200 }}>
+              <Description link={link} />
+            </TableCell>
+            <TableCell sx={TOP}>
+              <LinkStateChip link={link} />
+            </TableCell>
+            {decision(link)}
+          </>
+        );
+    }
+  };
   return (
     <SidewaysTableContainer label="Payment links">
       <Table size="small" aria-label="Payment links">
         <TableHead>
           <TableRow>
-            {(phone ? PHONE_HEADERS : WIDE_HEADERS).map((header) => (
+            {headers.map((header) => (
               <TableCell key={header} scope="col" align={header === 'Amount' ? 'right' : 'left'}>
                 {header}
               </TableCell>
@@ -171,46 +256,11 @@ function LinksTable({
           </TableRow>
         </TableHead>
         <TableBody>
-          {items.map((link) =>
-            phone ? (
-              <TableRow key={link.id} hover>
-                {/* A long description or address breaks rather than widening the screen. */}
-                <TableCell sx={{ ...TOP, minWidth: 120, overflowWrap: 'anywhere' }}>
-                  <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-                    <div>
-                      {KIND_LABELS[link.kind]}
-                      <div>
-                        <Description link={link} />
-                      </div>
-                      <Customer link={link} />
-                    </div>
-                    <LinkStateChip link={link} />
-                    <CreatedLine link={link} />
-                    {decide(link)}
-                  </Stack>
-                </TableCell>
-                {amount(link)}
-              </TableRow>
-            ) : (
-              <TableRow key={link.id} hover>
-                <TableCell sx={TOP}>
-                  <Created link={link} />
-                </TableCell>
-                <TableCell sx={TOP}>
-                  {KIND_LABELS[link.kind]}
-                  <Customer link={link} />
-                </TableCell>
-                {amount(link)}
-                <TableCell sx={{ ...TOP, minWidth: 120, maxWidth: 200 }}>
-                  <Description link={link} />
-                </TableCell>
-                <TableCell sx={TOP}>
-                  <LinkStateChip link={link} />
-                </TableCell>
-                {decision(link)}
-              </TableRow>
-            ),
-          )}
+          {items.map((link) => (
+            <TableRow key={link.id} hover>
+              {row(link)}
+            </TableRow>
+          ))}
         </TableBody>
       </Table>
     </SidewaysTableContainer>

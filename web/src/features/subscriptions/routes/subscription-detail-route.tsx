@@ -11,6 +11,8 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { SubscriptionDetail, SubscriptionState } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -72,9 +74,32 @@ function HowToStop({ detail }: { detail: SubscriptionDetail }) {
   );
 }
 
+type Charge = SubscriptionDetail['charges'][number];
+
+const TOP = { verticalAlign: 'top' } as const;
+
+/** A charge's order (the way to its page) and, under it, the shop's own id for it. */
+function ChargeOrder({ charge }: { charge: Charge }) {
+  return (
+    <div>
+      <Link component={RouterLink} to={`/transactions/${encodeURIComponent(charge.id)}`}>
+        Order {charge.orderid}
+      </Link>
+      <Typography variant="caption" component="div" color="text.secondary">
+        {charge.clientOrderId}
+      </Typography>
+    </div>
+  );
+}
+
 /** `asOf`: when the detail was fetched (what it says is true as of then). */
 function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number }) {
   const { charges } = detail;
+  const theme = useTheme();
+  // On a phone (below 600 px), the status and when it was charged go under the order, the amount
+  // beside it: four columns ran some 480 px wide, and a 390 px screen scrolled sideways to reach
+  // the time it was charged. noSsr: the first render already has the phone's columns.
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const wait = charges.length === 0 ? firstChargeWait(detail, asOf) : null;
   if (wait === 'being_made') {
     return (
@@ -101,7 +126,39 @@ function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number })
       </Typography>
     );
   }
-  return (
+  return phone ? (
+    <SidewaysTableContainer label="Charges">
+      <Table size="small" aria-label="Charges">
+        <TableHead>
+          <TableRow>
+            <TableCell scope="col">Charge</TableCell>
+            <TableCell scope="col" align="right">
+              Amount
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {charges.map((charge) => (
+            <TableRow key={charge.id}>
+              {/* A long client order id breaks rather than widening the screen. */}
+              <TableCell sx={{ ...TOP, minWidth: 120, overflowWrap: 'anywhere' }}>
+                <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+                  <ChargeOrder charge={charge} />
+                  <StatusChip status={charge.status} />
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    Charged <DateTime value={charge.createdAt} />
+                  </Typography>
+                </Stack>
+              </TableCell>
+              <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
+                {formatMoney(charge.amount, charge.currency)}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </SidewaysTableContainer>
+  ) : (
     <SidewaysTableContainer label="Charges">
       <Table size="small" aria-label="Charges">
         <TableHead>
@@ -118,12 +175,7 @@ function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number })
           {charges.map((charge) => (
             <TableRow key={charge.id}>
               <TableCell>
-                <Link component={RouterLink} to={`/transactions/${encodeURIComponent(charge.id)}`}>
-                  Order {charge.orderid}
-                </Link>
-                <Typography variant="caption" component="div" color="text.secondary">
-                  {charge.clientOrderId}
-                </Typography>
+                <ChargeOrder charge={charge} />
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 {formatMoney(charge.amount, charge.currency)}

@@ -165,6 +165,41 @@ describe('subscriptions', () => {
     expect(await screen.findByRole('heading', { name: 'Order 900041' })).toBeInTheDocument();
   });
 
+  it('when a plan is opened on a phone (390 px), then each charge is one column (its order, status and when it was charged) with its amount beside it, nothing to scroll to; from 600 px the four columns return', async () => {
+    screenWidth(390);
+    renderApp(`/subscriptions/${PLAN.id}`, bffAs(['support']));
+    const table = await screen.findByRole('table', { name: 'Charges' });
+    // Order, amount, status and time side by side ran some 480 px wide: a 390 px screen scrolled
+    // sideways to reach when the charge was made.
+    expect(headersOf(table)).toEqual(['Charge', 'Amount']);
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells).toHaveLength(2);
+    const [charge, amount] = cells;
+    const inCharge = within(charge!);
+    expect(inCharge.getByRole('link', { name: 'Order 900041' })).toHaveAttribute(
+      'href',
+      `/transactions/${PLAN.charges[0]!.id}`,
+    );
+    expect(charge).toHaveTextContent('rp-41-1');
+    expect(inCharge.getByText('Approved')).toBeInTheDocument();
+    const charged = inCharge.getByText(/^Charged/);
+    expect(charged.querySelector('time')).toHaveAttribute('datetime', PLAN.charges[0]!.createdAt);
+    // A long client order id breaks inside the column instead of widening the table.
+    expect(charge).toHaveStyle({ overflowWrap: 'anywhere' });
+    expect(amount).toHaveTextContent(/^€1\.99$/);
+    expect(amount).toHaveStyle({ whiteSpace: 'nowrap' });
+    cleanup();
+
+    screenWidth(600);
+    renderApp(`/subscriptions/${PLAN.id}`, bffAs(['support']));
+    expect(headersOf(await screen.findByRole('table', { name: 'Charges' }))).toEqual([
+      'Order',
+      'Amount',
+      'Status',
+      'Charged',
+    ]);
+  });
+
   it('when a running plan is opened, then beside its schedule a note says Paydesk cannot stop it and how it is stopped, with the id to give; a plan that charges no more has no such note', async () => {
     const waiting = makeSubscription(2, { state: 'unknown', recurringPaymentId: null });
     const done = makeSubscription(3, { state: 'completed' });
