@@ -376,7 +376,7 @@ export class TransactionQueries {
     }
     const [window, attention] = await Promise.all([
       windowStats(this.k, from, to),
-      attentionCounts(this.k),
+      attentionCounts(this.k, this.clock.now()),
     ]);
     return {
       from: new Date(from).toISOString(),

@@ -93,7 +93,12 @@ for (const variant of DB_VARIANTS) {
     it('when orders have an unknown outcome or drift, then the attention counts hold them whatever their age', async () => {
       const res = await support.get(`/api/stats?from=${new Date(NOW - DAY).toISOString()}`);
       const stats = StatsResponseSchema.parse(res.json);
-      expect(stats.attention).toEqual({ unknown: 1, drift: 2, cap: 1000 });
+      expect(stats.attention).toEqual({
+        unknown: 1,
+        drift: 2,
+        cap: 1000,
+        notApplied: { count: 0, days: 7, orders: [] },
+      });
       expect(stats.byStatus.unknown).toBeUndefined();
     });
 
@@ -575,4 +580,100 @@ for (const variant of DB_VARIANTS) {
       });
     },
   );
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`follow-ups the gateway never applied (${variant.name})`, () => {
+    let t: TestApp;
+    let support: TestClient;
+    // The window of the not-applied follow-ups is the last seven days by the app's clock, which
+    // test-support/app.ts starts at NOW.
+    const now = NOW;
+    const orders = [1, 2, 3, 4, 5].map((n) =>
+      row(900 + n, { created_at: now - 10 * DAY, updated_at: now - 10 * DAY }),
+    );
+    beforeAll(async () => {
+      t = await startApp(variant);
+      support = await t.userWithRoles(['support']);
+      const k = payDb(t.db);
+      const [returned, rebilled, old, learned, done] = orders as [
+        TransactionsTable,
+        TransactionsTable,
+        TransactionsTable,
+        TransactionsTable,
+        TransactionsTable,
+      ];
+      await k.insertInto('transactions').values(orders).execute();
+      await k
+        .insertInto('transaction_operations')
+        .values([
+          op(901, returned, {
+            state: 'not_applied',
+            amount_minor: 1001,
+            requested_by: 'finance.demo@paydesk.local',
+            created_at: now - DAY,
+            updated_at: now - DAY + 60_000,
+          }),
+          op(902, rebilled, {
+            kind: 'rebill',
+            state: 'not_applied',
+            amount_minor: 1991,
+            created_at: now - 2 * DAY,
+            updated_at: now - 2 * DAY,
+          }),
+          // sent eight days ago: out of the window
+          op(903, old, {
+            kind: 'capture',
+            state: 'not_applied',
+            created_at: now - 8 * DAY,
+            updated_at: now - 8 * DAY,
+          }),
+          // learned from the gateway, not sent by staff
+          op(904, learned, {
+            origin: 'gateway',
+            state: 'not_applied',
+            created_at: now - DAY,
+            updated_at: now - DAY,
+          }),
+          // applied: nothing to redo
+          op(905, done, { state: 'approved', created_at: now - DAY, updated_at: now - DAY }),
+        ])
+        .execute();
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('when staff follow-ups of the last days were judged not applied, then the attention counts them and names the latest orders', async () => {
+      const res = await support.get('/api/stats');
+      expect(res.status, res.text).toBe(200);
+      const stats = StatsResponseSchema.parse(res.json);
+      expect(stats.attention.notApplied).toEqual({
+        count: 2,
+        days: 7,
+        orders: [
+          {
+            id: orders[0]?.id,
+            orderid: '700901',
+            clientOrderId: 'stats-901',
+            kind: 'return',
+            amount: '10.01',
+            currency: 'EUR',
+            requestedBy: 'finance.demo@paydesk.local',
+            at: new Date(now - DAY).toISOString(),
+          },
+          {
+            id: orders[1]?.id,
+            orderid: '700902',
+            clientOrderId: 'stats-902',
+            kind: 'rebill',
+            amount: '19.91',
+            currency: 'EUR',
+            requestedBy: null,
+            at: new Date(now - 2 * DAY).toISOString(),
+          },
+        ],
+      });
+    });
+  });
 }

@@ -1,8 +1,8 @@
 // The home screen's statistics: captured volume per currency and per UTC day, status counts,
 // returns per day, and the orders that need a person whatever their age (outcome unknown, flagged
-// drift). Money is dated by when it was taken: a sale or rebill by its approval (the order's own
-// operation, `created_at`), a preauth's capture by the capture operation; returns by the return
-// operation. Order counts stay per order created in the window, and are of the customers' orders:
+// drift), with the follow-ups of the last days the gateway never applied. Money is dated by when
+// it was taken: a sale or rebill by its approval (the order's own operation, `created_at`), a
+// preauth's capture by the capture operation; returns by the return operation. Order counts stay per order created in the window, and are of the customers' orders:
 // payouts and payout-checks (money out, the payouts screen's) are not counted, nor in the approval
 // rate. Every query reads the window through an index: `transactions_created` (or, for the orders
 // the gateway never created, `transactions_status_created`; for payouts, `transactions_type_created`),
@@ -299,7 +299,73 @@ export function unknownOutcomeIds(k: PayDb) {
     );
 }
 
-export async function attentionCounts(k: PayDb): Promise<StatsResponse['attention']> {
+/** How far back the home screen looks for follow-ups the gateway never applied. */
+export const NOT_APPLIED_DAYS = 7;
+/** How many of them the home screen names, newest first, to open. */
+export const NOT_APPLIED_LISTED = 5;
+/**
+ * The follow-ups staff send on an order, and the rebill (a new order made from a card reference):
+ * when one is judged not applied, nothing moved and it may still be due. Payouts are not here: the
+ * payouts screen shows a failed payout.
+ */
+export const NOT_APPLIED_KINDS = ['capture', 'return', 'void', 'card-ref', 'rebill'] as const;
+
+/**
+ * The follow-ups sent by staff in the last `NOT_APPLIED_DAYS` days that reconciliation judged not
+ * applied (`not_applied`): counted up to `ATTENTION_CAP`, and the latest few named. Read through
+ * `transaction_operations_kind_created` (kind and the window), as the captures and returns are.
+ */
+export async function notAppliedFollowUps(
+  k: PayDb,
+  now: number,
+): Promise<NonNullable<StatsResponse['attention']['notApplied']>> {
+  const since = now - NOT_APPLIED_DAYS * DAY;
+  const recent = k
+    .selectFrom('transaction_operations as o')
+    .innerJoin('transactions as t', 't.id', 'o.transaction_id')
+    .where('o.kind', 'in', NOT_APPLIED_KINDS)
+    .where('o.created_at', '>=', since)
+    .where('o.state', '=', 'not_applied')
+    .where('o.origin', '=', 'paydesk');
+  const [counted, latest] = await Promise.all([
+    k
+      .selectFrom(recent.select('o.id').limit(ATTENTION_CAP).as('capped'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
+    recent
+      .select([
+        't.id as id',
+        't.orderid as orderid',
+        't.client_orderid as client_orderid',
+        't.currency as currency',
+        'o.kind as kind',
+        'o.amount_minor as amount_minor',
+        'o.requested_by as requested_by',
+        'o.created_at as created_at',
+      ])
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(NOT_APPLIED_LISTED)
+      .execute(),
+  ]);
+  return {
+    count: Number(big(counted.n)),
+    days: NOT_APPLIED_DAYS,
+    orders: latest.map((r) => ({
+      id: r.id,
+      orderid: r.orderid,
+      clientOrderId: r.client_orderid,
+      kind: r.kind as (typeof NOT_APPLIED_KINDS)[number],
+      amount: r.amount_minor === null ? null : formatMinorUnits(big(r.amount_minor)),
+      currency: r.currency,
+      requestedBy: r.requested_by,
+      at: new Date(Number(big(r.created_at))).toISOString(),
+    })),
+  };
+}
+
+/** `now`: the clock, for the not-applied follow-ups' window (the others have none). */
+export async function attentionCounts(k: PayDb, now: number): Promise<StatsResponse['attention']> {
   const capped = async (match: (eb: TxEb) => Expression<SqlBool>) => {
     const row = await k
       .selectFrom(
@@ -309,9 +375,10 @@ export async function attentionCounts(k: PayDb): Promise<StatsResponse['attentio
       .executeTakeFirstOrThrow();
     return Number(big(row.n));
   };
-  const [unknown, drift] = await Promise.all([
+  const [unknown, drift, notApplied] = await Promise.all([
     capped((eb) => eb('id', 'in', unknownOutcomeIds(k))),
     capped((eb) => eb('drift', '=', 1)),
+    notAppliedFollowUps(k, now),
   ]);
-  return { unknown, drift, cap: ATTENTION_CAP };
+  return { unknown, drift, cap: ATTENTION_CAP, notApplied };
 }

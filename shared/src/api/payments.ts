@@ -833,6 +833,32 @@ export const StatsResponseSchema = z.object({
     unknown: z.number().int().nonnegative(),
     drift: z.number().int().nonnegative(),
     cap: z.number().int().positive(),
+    /**
+     * Follow-ups staff sent in the last `days` days (a capture, return, void, card reference or
+     * rebill) that reconciliation judged not applied by the gateway (`not_applied`): nothing moved,
+     * and they may still be due. `count` is capped like the others; `orders` are the latest few
+     * (newest first), to open. Absent from a BFF that does not count them.
+     */
+    notApplied: z
+      .object({
+        count: z.number().int().nonnegative(),
+        days: z.number().int().positive(),
+        orders: z.array(
+          z.object({
+            /** Paydesk's id of the order */
+            id: z.string(),
+            orderid: z.string(),
+            clientOrderId: z.string(),
+            kind: OperationKindSchema,
+            amount: MoneySchema.nullable(),
+            currency: z.string(),
+            requestedBy: z.string().nullable(),
+            /** when the follow-up was sent */
+            at: IsoDateTimeSchema,
+          }),
+        ),
+      })
+      .optional(),
   }),
 });
 export type StatsResponse = z.infer<typeof StatsResponseSchema>;
