@@ -17,4 +17,66 @@ describe('the attention cards', () => {
       within(card).getByRole('link', { name: 'Show orders with an unknown outcome' }),
     ).toHaveAttribute('href', '/transactions?status=unknown');
   });
+
+  it('when follow-ups of the last days were not made by the gateway, then a card counts them and links to their orders', () => {
+    render(
+      <MemoryRouter>
+        <AttentionCards
+          attention={{
+            unknown: 0,
+            drift: 0,
+            cap: 1000,
+            notApplied: {
+              count: 7,
+              days: 7,
+              orders: [
+                {
+                  id: '00000000-0000-4000-8000-000000000001',
+                  orderid: '1000330',
+                  clientOrderId: 'shop-1',
+                  kind: 'return',
+                  amount: '10.01',
+                  currency: 'EUR',
+                  requestedBy: 'finance.demo@paydesk.local',
+                  at: '2026-11-27T19:18:43.764Z',
+                },
+                {
+                  id: '00000000-0000-4000-8000-000000000002',
+                  orderid: 'pending:rb-1acf',
+                  clientOrderId: 'rb-1acf',
+                  kind: 'rebill',
+                  amount: '19.91',
+                  currency: 'EUR',
+                  requestedBy: null,
+                  at: '2026-11-27T19:10:00.000Z',
+                },
+              ],
+            },
+          }}
+          pending={null}
+        />
+      </MemoryRouter>,
+    );
+    const card = screen.getByRole('region', { name: 'Not made by the gateway (7 days)' });
+    expect(within(card).getByText('7')).toBeInTheDocument();
+    expect(card).toHaveTextContent('nothing moved');
+    expect(
+      within(card).getByRole('link', { name: 'Return €10.01 on order 1000330' }),
+    ).toHaveAttribute('href', '/transactions/00000000-0000-4000-8000-000000000001');
+    expect(
+      within(card).getByRole('link', {
+        name: 'Rebill €19.91 on order (number not known yet; client order rb-1acf)',
+      }),
+    ).toHaveAttribute('href', '/transactions/00000000-0000-4000-8000-000000000002');
+    expect(card).toHaveTextContent('The latest 2 are listed');
+  });
+
+  it('when the BFF does not count follow-ups not made, then no such card is shown', () => {
+    render(
+      <MemoryRouter>
+        <AttentionCards attention={{ unknown: 0, drift: 0, cap: 1000 }} pending={null} />
+      </MemoryRouter>,
+    );
+    expect(screen.queryByRole('region', { name: /Not made/ })).not.toBeInTheDocument();
+  });
 });

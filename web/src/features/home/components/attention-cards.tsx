@@ -1,15 +1,68 @@
+import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { StatsResponse } from '@paydesk/shared/api';
 import { Link as RouterLink } from 'react-router';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatMoney } from '../../../lib/format';
+import { orderName } from '../../../lib/order-number';
+import { OPERATION_LABELS } from '../../transactions/components/labels';
 import { MetricCard } from './metric-card';
+
+type NotApplied = NonNullable<StatsResponse['attention']['notApplied']>;
+
+/**
+ * Follow-ups of the last days the gateway never made (a return, capture, void, card reference or
+ * rebill judged not applied): nothing moved, and they may still be due. The list has no filter for
+ * them, so the card names the latest orders to open, and says when there are more.
+ */
+function NotAppliedCard({ notApplied, cap }: { notApplied: NotApplied; cap: number }) {
+  const { count, days, orders } = notApplied;
+  return (
+    <MetricCard
+      title={`Not made by the gateway (${String(days)} days)`}
+      value={countText(count, cap)}
+      tone={count > 0 ? 'attention' : 'normal'}
+    >
+      <Typography variant="body2" color="text.secondary">
+        Returns, captures, voids, card references and rebills staff asked for that the gateway did
+        not make: nothing moved. Do them again if they are still due.
+      </Typography>
+      {orders.length === 0 ? null : (
+        <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2.5 }}>
+          {orders.map((order) => (
+            <li key={`${order.id} ${order.at}`}>
+              <Link
+                component={RouterLink}
+                to={`/transactions/${encodeURIComponent(order.id)}`}
+                variant="body2"
+              >
+                {OPERATION_LABELS[order.kind]}
+                {order.amount === null
+                  ? ''
+                  : ` ${formatMoney(order.amount, order.currency)}`} on {orderName(order)}
+              </Link>
+            </li>
+          ))}
+        </Box>
+      )}
+      {count > orders.length ? (
+        <Typography variant="body2" color="text.secondary">
+          The latest {formatCount(orders.length)} are listed; each order’s page says what was not
+          made.
+        </Typography>
+      ) : null}
+    </MetricCard>
+  );
+}
 
 function countText(n: number, cap: number): string {
   return n >= cap ? `${formatCount(cap)}+` : formatCount(n);
 }
 
-/** What needs a person now: unknown outcomes, drift, payouts waiting for a second approver. */
+/**
+ * What needs a person now: unknown outcomes, drift, follow-ups the gateway did not make (when the
+ * BFF counts them), payouts waiting for a second approver.
+ */
 export function AttentionCards({
   attention,
   pending,
@@ -55,6 +108,9 @@ export function AttentionCards({
           </Link>
         </MetricCard>
       ))}
+      {attention.notApplied === undefined ? null : (
+        <NotAppliedCard notApplied={attention.notApplied} cap={attention.cap} />
+      )}
       {pending === null ? null : (
         <MetricCard
           title={pending.mine ? 'Payouts awaiting your approval' : 'Payouts awaiting approval'}

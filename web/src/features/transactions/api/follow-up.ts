@@ -8,6 +8,22 @@ import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency
 import { describeOperationResult } from './operation-message';
 import { sendFollowUp, transactionKeys, type FollowUpRequest } from './transactions';
 
+/** A message as a sentence: its first letter a capital, and a full stop at its end. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return trimmed;
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * A refusal that sending the same request again cannot change (`INVALID_STATE`: the order's state
+ * does not allow it, or another operation must settle first): the dialog then offers only Close.
+ */
+export function isFinalRefusal(error: unknown): boolean {
+  return isApiError(error) && error.code === 'INVALID_STATE' && error.fieldErrors.length === 0;
+}
+
 /** What a refusal says, with the remaining amount when the server names one. */
 export function describeFollowUpError(error: unknown, currency: string): string {
   if (!isApiError(error)) return describeError(error);
@@ -19,9 +35,12 @@ export function describeFollowUpError(error: unknown, currency: string): string 
       const remainingCurrency =
         typeof error.details?.currency === 'string' ? error.details.currency : currency;
       if (typeof remaining === 'string' && /^\d+\.\d{2}$/.test(remaining)) {
+        // The server's message says the remaining amount as plain text: said here in money.
         return `Refused: ${reason ?? error.message}. Remaining: ${formatMoney(remaining, remainingCurrency)}.`;
       }
-      return reason === null ? error.message : `Refused: ${reason}.`;
+      // The server's whole sentence, which says what to do next ('…; refresh the order first.'),
+      // not only its short reason ('capture outcome not known yet').
+      return sentence(error.message);
     }
     case 'IDEMPOTENCY_KEY_REUSED':
       return 'This request was already sent with different details. Close the dialog and open it again.';

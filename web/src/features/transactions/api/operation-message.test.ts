@@ -48,6 +48,21 @@ describe('describeOperationResult', () => {
     );
   });
 
+  it('when the gateway answered with an error (HTTP 500), then it says so, and that the outcome is not known yet', () => {
+    expect(
+      describeOperationResult(
+        resultOf({
+          kind: 'return',
+          state: 'unknown',
+          errorCode: 'INTERNAL',
+          errorMessage: 'gateway answered 500',
+        }),
+      ),
+    ).toBe(
+      'Paydesk sent the return of €40.50 and the gateway answered with an error (HTTP 500, INTERNAL). Paydesk cannot tell yet whether it was made; it is asking the gateway for the order’s status and will not send it again.',
+    );
+  });
+
   it('when the gateway declined, then its own words follow', () => {
     expect(
       describeOperationResult(

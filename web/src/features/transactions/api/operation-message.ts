@@ -2,9 +2,10 @@ import type { OperationKind, OperationResult } from '@paydesk/shared/api';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { OPERATION_LABELS } from '../components/labels';
+import { answerClause, gatewayAnswerOf } from './gateway-answer';
 
 /** 'Card reference' → 'card reference'; a name that starts with an acronym ('PAN …') stays. */
-function inSentence(kind: OperationKind): string {
+export function inSentence(kind: OperationKind): string {
   const label = OPERATION_LABELS[kind];
   return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }
@@ -38,8 +39,14 @@ export function describeOperationResult(result: OperationResult): string {
     case 'sending':
     case 'processing':
       return `The gateway accepted ${what}; its final status follows by callback or status check.`;
-    case 'unknown':
+    case 'unknown': {
+      // The gateway answered with an error (a 500, say): nothing was lost, but the outcome is open.
+      const answer = gatewayAnswerOf(operation);
+      if (answer.kind === 'error') {
+        return `Paydesk sent ${what}${answerClause(answer)}. Paydesk cannot tell yet whether it was made; it is asking the gateway for the order’s status and will not send it again.`;
+      }
       return `The gateway’s answer to ${what} was lost. Paydesk is asking the gateway for the order’s status and will not send it again.`;
+    }
     case 'declined':
       return `The gateway declined ${what}${gatewayWords(result)}.`;
     case 'filtered':

@@ -19,6 +19,7 @@ import { fieldHelp } from '../../../lib/field-help';
 import { commentHelp } from './comment-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { reviewDrift, transactionKeys } from '../api/transactions';
+import { orderName } from '../../../lib/order-number';
 
 type ReviewInput = z.input<typeof DriftReviewBodySchema>;
 type ReviewOutput = z.output<typeof DriftReviewBodySchema>;
@@ -52,7 +53,7 @@ export default function DriftReviewDialog({
     mutationFn: (body: ReviewOutput) => reviewDrift(detail.id, body),
     onSuccess: async (fresh) => {
       client.setQueryData(transactionKeys.detail(detail.id), fresh);
-      notify(`Drift on order ${detail.orderid} marked reviewed.`);
+      notify(`Drift on ${orderName(detail)} marked reviewed.`);
       onClose();
       // Home's figures follow the live event the review sends.
       await client.invalidateQueries({ queryKey: transactionKeys.lists });
@@ -89,8 +90,8 @@ export default function DriftReviewDialog({
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
             <DialogContentText>
-              Say what you checked. The drift flag on order {detail.orderid} is cleared; the
-              timeline keeps what differed, and a new difference flags the order again.
+              Say what you checked. The drift flag on {orderName(detail)} is cleared; the timeline
+              keeps what differed, and a new difference flags the order again.
             </DialogContentText>
             <TextField
               label="Comment"

@@ -22,7 +22,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { isApiError } from '../../../lib/api-client';
 import { refusedField, sentenceOf } from '../../../lib/form-errors';
 import { formatMoney } from '../../../lib/format';
-import { describeFollowUpError } from '../api/follow-up';
+import { describeFollowUpError, isFinalRefusal } from '../api/follow-up';
 import { COMMENT_MAX } from './comment-help';
 
 /** A follow-up comment's hint: its rule, said before it is broken, and where it is kept. */
@@ -97,7 +97,14 @@ export function FollowUpFrame({
   const titleId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const primaryLabel = outcomeUnknown ? 'Send again' : submitLabel;
+  // Refused in a way the same request cannot change: only Close is offered, and takes the focus
+  // from the button that went away.
+  const final = !outcomeUnknown && !pending && isFinalRefusal(error);
+  useEffect(() => {
+    if (final) closeRef.current?.focus();
+  }, [final]);
   const wasConfirming = useRef(confirming);
   useEffect(() => {
     // Back from the confirmation: the keyboard resumes in the form, not on the dialog's frame.
@@ -143,34 +150,49 @@ export function FollowUpFrame({
                 Sending again is safe: it is the same request, and Paydesk will not do it twice.
               </Alert>
             ) : error !== null && error !== undefined ? (
-              <Alert severity="error">{describeFollowUpError(error, currency)}</Alert>
+              <Alert severity="error">
+                {describeFollowUpError(error, currency)}
+                {final ? (
+                  <Typography variant="body2" sx={{ mt: 0.5 }}>
+                    Sending it again would be refused too: close this dialog; the order’s page shows
+                    what can be done now.
+                  </Typography>
+                ) : null}
+              </Alert>
             ) : null}
             <ConfirmButtonContext
-              value={confirming ? { label: primaryLabel, ref: submitRef } : null}
+              value={confirming && !final ? { label: primaryLabel, ref: submitRef } : null}
             >
               {children}
             </ConfirmButtonContext>
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={pending}>
-            Cancel
+          <Button
+            ref={closeRef}
+            onClick={onClose}
+            disabled={pending}
+            variant={final ? 'contained' : 'text'}
+          >
+            {final ? 'Close' : 'Cancel'}
           </Button>
-          {onBack && !outcomeUnknown ? (
+          {onBack && !outcomeUnknown && !final ? (
             <Button onClick={onBack} disabled={pending}>
               Back
             </Button>
           ) : null}
-          <Button
-            ref={submitRef}
-            type="submit"
-            variant="contained"
-            color={destructive ? 'error' : 'primary'}
-            loading={pending}
-            onClick={ignoreMultiClick}
-          >
-            {primaryLabel}
-          </Button>
+          {final ? null : (
+            <Button
+              ref={submitRef}
+              type="submit"
+              variant="contained"
+              color={destructive ? 'error' : 'primary'}
+              loading={pending}
+              onClick={ignoreMultiClick}
+            >
+              {primaryLabel}
+            </Button>
+          )}
         </DialogActions>
       </form>
     </FormDialog>

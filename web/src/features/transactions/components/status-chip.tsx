@@ -54,7 +54,7 @@ export function StatusChip({ status }: { status: TransactionStatus }) {
       variant={look.variant}
       title={
         status === 'unknown'
-          ? 'The gateway’s answer was lost; Paydesk is asking it for the status.'
+          ? 'Paydesk does not know the outcome yet (the gateway’s answer was an error or did not come); it is asking the gateway for the status.'
           : undefined
       }
     />

@@ -36,6 +36,19 @@ function renderTable(items: TransactionSummary[]) {
 }
 
 describe('the transactions table', () => {
+  it('when a rebill’s order number is not known yet, then its row says so, with the client order id, never the placeholder', () => {
+    const [pending] = renderTable([
+      row(1, { type: 'rebill', orderid: 'pending:rb-1acfeed6', clientOrderId: 'rb-1acfeed6' }),
+    ]);
+    const link = within(pending!).getByRole('link', {
+      name: 'Order (number not known yet; client order rb-1acfeed6)',
+    });
+    expect(link).toHaveTextContent('Order number not known yet');
+    expect(link).toHaveAttribute('href', '/transactions/00000000-0000-4000-8000-000000000001');
+    expect(within(pending!).getByText('rb-1acfeed6')).toBeInTheDocument();
+    expect(pending).not.toHaveTextContent('pending:');
+  });
+
   it('when an approved order has a return and a void whose outcome is unknown, then its row says so beside the known status', () => {
     const [marked, plain] = renderTable([
       row(1, { unknownOperations: ['return', 'void'] }),

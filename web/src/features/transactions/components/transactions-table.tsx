@@ -30,6 +30,7 @@ import { formatMoney } from '../../../lib/format';
 import { EmailText } from '../../../components/email-text';
 import { TransactionStatusChips } from './status-chip';
 import { OPERATION_LABELS, TYPE_LABELS } from './labels';
+import { knownOrderId, orderName } from '../../../lib/order-number';
 
 /**
  * A row's follow-ups whose outcome is unknown (their reply was lost; Paydesk is asking the gateway
@@ -119,15 +120,17 @@ const createdColumn = helper.accessor('createdAt', {
 });
 /** The order's link and, under it, the shop's own id for it. */
 function OrderCell({ row }: { row: TransactionSummary }) {
+  // A rebill the gateway has not named yet has a placeholder orderid: never shown as a number.
+  const known = knownOrderId(row.orderid);
   return (
     <>
       <Link
         component={RouterLink}
         to={`/transactions/${encodeURIComponent(row.id)}`}
-        sx={{ fontFamily: 'ui-monospace, monospace' }}
-        aria-label={`Order ${row.orderid}`}
+        sx={known === null ? undefined : { fontFamily: 'ui-monospace, monospace' }}
+        aria-label={orderName(row, { capital: true })}
       >
-        {row.orderid}
+        {known ?? 'Order number not known yet'}
       </Link>
       <Typography
         variant="caption"

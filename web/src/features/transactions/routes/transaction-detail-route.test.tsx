@@ -395,8 +395,171 @@ describe('transaction detail', () => {
       .find((a) => a.textContent.includes('Return: outcome unknown'));
     expect(alert).toBeDefined();
     expect(alert).toHaveTextContent(
-      'Paydesk sent a return of €2.50 but the gateway’s answer was lost. It is asking the gateway for the status and will not send anything again on its own. Until then, the return is held against what can still be returned. Refresh the status to ask now.',
+      'Paydesk sent a return of €2.50 but no answer came from the gateway. Paydesk cannot tell yet whether the return was made, and is asking the gateway for the status; it will not send anything again on its own. Until then, the return is held against what can still be returned. Refresh the status to ask now.',
     );
+  });
+
+  it('when the gateway answered a follow-up with an error (HTTP 500 and a code), then the page says so, not that the answer was lost', async () => {
+    const sale = makeTransaction(1, { amount: '20.00' });
+    const at = '2026-11-20T10:00:00.000Z';
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...sale,
+        operations: [
+          ...sale.operations,
+          {
+            ...sale.operations[0]!,
+            id: 'op-r',
+            kind: 'return' as const,
+            origin: 'paydesk' as const,
+            state: 'unknown' as const,
+            amount: '10.01',
+            errorCode: 'INTERNAL',
+            errorMessage: 'gateway answered 500',
+            createdAt: at,
+            updatedAt: at,
+          },
+        ],
+      }),
+    );
+    await heading();
+    const alert = screen
+      .getAllByRole('alert')
+      .find((a) => a.textContent.includes('Return: outcome unknown'));
+    expect(alert).toHaveTextContent(
+      'Paydesk sent a return of €10.01 and the gateway answered with an error (HTTP 500, INTERNAL). Paydesk cannot tell yet whether the return was made, and is asking the gateway for the status',
+    );
+    expect(alert).not.toHaveTextContent(/lost/);
+  });
+
+  it('when a return of the last days was judged not applied, then the page says it was not made, by whom and when, and to return again if still due', async () => {
+    const sale = makeTransaction(1, { amount: '100.10' });
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const notApplied = {
+      ...sale.operations[0]!,
+      id: 'op-r',
+      kind: 'return' as const,
+      origin: 'paydesk' as const,
+      state: 'not_applied' as const,
+      amount: '10.01',
+      requestedBy: 'finance.demo@paydesk.local',
+      errorMessage: 'gateway answered 500',
+      createdAt: at,
+      updatedAt: at,
+    };
+    renderApp(PATH, bffAs(['finance'], { ...sale, operations: [...sale.operations, notApplied] }));
+    await heading();
+    const alert = screen
+      .getAllByRole('alert')
+      .find((a) => a.textContent.includes('Return not made'));
+    expect(alert).toBeDefined();
+    expect(alert).toHaveTextContent(
+      /The return of €10\.01 requested by finance\.demo@paydesk\.local at .+ was not made by the gateway: nothing was returned to the customer\. Return again if it is still due\./,
+    );
+    expect(alert).toHaveTextContent('Paydesk records it and flags the order with drift');
+    expect(within(alert!).getByText((_, el) => el?.tagName === 'TIME')).toHaveAttribute(
+      'datetime',
+      at,
+    );
+  });
+
+  it('when the not-applied return is old, or was made again since, then no banner is shown for it', async () => {
+    const sale = makeTransaction(1, { amount: '100.10' });
+    const base = {
+      ...sale.operations[0]!,
+      kind: 'return' as const,
+      origin: 'paydesk' as const,
+      amount: '10.01',
+    };
+    const old = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    const recent = new Date(Date.now() - 3_600_000).toISOString();
+    const later = new Date(Date.now() - 1_800_000).toISOString();
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...sale,
+        operations: [
+          ...sale.operations,
+          { ...base, id: 'op-old', state: 'not_applied' as const, createdAt: old, updatedAt: old },
+          {
+            ...base,
+            id: 'op-new',
+            state: 'not_applied' as const,
+            createdAt: recent,
+            updatedAt: recent,
+          },
+          {
+            ...base,
+            id: 'op-redo',
+            state: 'approved' as const,
+            createdAt: later,
+            updatedAt: later,
+          },
+        ],
+      }),
+    );
+    await heading();
+    expect(screen.queryByText(/not made/)).not.toBeInTheDocument();
+  });
+
+  it('when a rebill’s order number is not known yet, then the page never shows the placeholder as its number', async () => {
+    const rebill = makeTransaction(1, {
+      type: 'rebill',
+      amount: '19.91',
+      orderid: 'pending:rb-1acfeed6-0000-4000-8000-000000000001',
+      clientOrderId: 'rb-1acfeed6-0000-4000-8000-000000000001',
+    });
+    renderApp(PATH, bffAs(['finance'], rebill));
+    expect(
+      await screen.findByRole('heading', { name: 'Order number not known yet' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/pending:/)).not.toBeInTheDocument();
+    expect(screen.getAllByText(/rb-1acfeed6-0000-4000-8000-000000000001/).length).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('when a void is refused because a capture awaits its outcome, then the server’s advice is said in full and only Close is offered', async () => {
+    const bff = bffAs(['finance'], preauth());
+    bff.on('POST /api/transactions/:id/void', () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'INVALID_STATE',
+          message:
+            'void refused: a capture is still awaiting its outcome; refresh the order first.',
+          requestId: 'r-409',
+          details: { reason: 'capture outcome not known yet' },
+        },
+      },
+    }));
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    await screen.findByRole('dialog', { name: 'Void the order' });
+    await app.user.type(screen.getByLabelText(/Comment/), 'customer cancelled');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
+    const dialog = screen.getByRole('dialog');
+    expect(
+      await within(dialog).findByText(
+        'Void refused: a capture is still awaiting its outcome; refresh the order first.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/capture outcome not known yet/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Void €20.00' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(/Press Tab to reach/)).not.toBeInTheDocument();
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    await waitFor(() => {
+      expect(close).toHaveFocus();
+    });
+    expect(keysOf(bff, 'void')).toHaveLength(1);
+    await app.user.click(close);
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
   });
 
   it('when a captured preauth was returned in part, then the return is called a return', async () => {

@@ -15,6 +15,7 @@ import {
   TRANSACTION_ID_PATTERN,
   TransactionListQuerySchema,
   type FollowUpAction,
+  type Operation,
   type TransactionDetail,
   type TransactionEvent,
   type TransactionSummary,
@@ -29,13 +30,22 @@ import { ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
+import { knownOrderId, orderName } from '../../../lib/order-number';
 import { fromMinor, toMinor } from '../../../lib/money';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { AwaitOutcomeContext, useOutcomeWhenFinal } from '../api/follow-up';
+import {
+  answerClause,
+  gatewayAnswerOf,
+  NOT_MADE_EFFECT,
+  recentNotApplied,
+  REDO_ADVICE,
+} from '../api/gateway-answer';
 import { useTransactionEvents } from '../api/live-events';
+import { inSentence } from '../api/operation-message';
 import { canRefresh, canReviewDrift, offeredActions } from '../api/permissions';
 import {
   refreshTransaction,
@@ -87,13 +97,26 @@ function Attention({
     detail.status === 'unknown'
       ? []
       : detail.operations.filter((operation) => operation.state === 'unknown');
+  // The request behind an order whose own outcome is unknown (a rebill, say): its latest unknown one.
+  const orderOp =
+    detail.status === 'unknown'
+      ? detail.operations.findLast((operation) => operation.state === 'unknown')
+      : undefined;
+  const notApplied = recentNotApplied(detail.operations);
+  const sent = (operation: Operation) =>
+    operation.amount === null
+      ? `a ${inSentence(operation.kind)}`
+      : `a ${inSentence(operation.kind)} of ${formatMoney(operation.amount, detail.currency)}`;
   return (
     <>
       {detail.status === 'unknown' ? (
         <Alert severity="warning">
           <AlertTitle>Outcome unknown</AlertTitle>
-          Paydesk sent a request but the gateway’s answer was lost. It is asking the gateway for the
-          status and will not send anything again on its own. Refresh the status to ask now.
+          {orderOp === undefined
+            ? 'Paydesk sent a request but did not learn its outcome.'
+            : `Paydesk sent ${sent(orderOp)}${answerClause(gatewayAnswerOf(orderOp))}.`}{' '}
+          Paydesk cannot tell yet whether it was made, and is asking the gateway for the status; it
+          will not send anything again on its own. Refresh the status to ask now.
         </Alert>
       ) : null}
       {unknownOps.length > 0 ? (
@@ -103,20 +126,48 @@ function Attention({
               ? `${OPERATION_LABELS[unknownOps[0]?.kind ?? 'return']}: outcome unknown`
               : `${String(unknownOps.length)} follow-ups: outcome unknown`}
           </AlertTitle>
-          Paydesk sent{' '}
           {unknownOps
-            .map((operation) =>
-              operation.amount === null
-                ? `a ${OPERATION_LABELS[operation.kind].toLowerCase()}`
-                : `a ${OPERATION_LABELS[operation.kind].toLowerCase()} of ${formatMoney(operation.amount, detail.currency)}`,
+            .map(
+              (operation) =>
+                `Paydesk sent ${sent(operation)}${answerClause(gatewayAnswerOf(operation))}.`,
             )
-            .join(' and ')}{' '}
-          but the gateway’s answer was lost. It is asking the gateway for the status and will not
-          send anything again on its own.
+            .join(' ')}{' '}
+          Paydesk cannot tell yet whether{' '}
+          {unknownOps.length === 1
+            ? `the ${inSentence(unknownOps[0]?.kind ?? 'return')} was`
+            : 'they were'}{' '}
+          made, and is asking the gateway for the status; it will not send anything again on its
+          own.
           {unknownOps.some((operation) => operation.kind === 'return')
             ? ' Until then, the return is held against what can still be returned.'
             : ''}{' '}
           Refresh the status to ask now.
+        </Alert>
+      ) : null}
+      {notApplied.length > 0 ? (
+        <Alert severity="error">
+          <AlertTitle>
+            {notApplied.length === 1
+              ? `${OPERATION_LABELS[notApplied[0]?.kind ?? 'return']} not made`
+              : `${String(notApplied.length)} follow-ups not made`}
+          </AlertTitle>
+          {notApplied.map((operation) => (
+            <div key={operation.id}>
+              The {inSentence(operation.kind)}
+              {operation.amount === null
+                ? ''
+                : ` of ${formatMoney(operation.amount, detail.currency)}`}
+              {operation.requestedBy === null ? '' : ` requested by ${operation.requestedBy}`} at{' '}
+              <DateTime value={operation.createdAt} /> was not made by the gateway:{' '}
+              {NOT_MADE_EFFECT[operation.kind]}. {REDO_ADVICE[operation.kind]}
+            </div>
+          ))}
+          <div>
+            Paydesk judged {notApplied.length === 1 ? 'it' : 'them'} not made because the gateway’s
+            status, asked after the request, did not show {notApplied.length === 1 ? 'it' : 'them'}.
+            Should the gateway still apply {notApplied.length === 1 ? 'it' : 'one'} late, Paydesk
+            records it and flags the order with drift.
+          </div>
         </Alert>
       ) : null}
       {detail.drift ? (
@@ -283,7 +334,11 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
         All transactions
       </Button>
       <PageHeader
-        title={`Order ${detail.orderid}`}
+        title={
+          knownOrderId(detail.orderid) === null
+            ? 'Order number not known yet'
+            : `Order ${detail.orderid}`
+        }
         headingRef={headingRef}
         actions={
           <>
@@ -393,7 +448,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           <Panel title="Order">
             <Facts
               rows={[
-                ['Orderid', <CopyableCode key="o" label="Orderid" value={detail.orderid} />],
+                [
+                  'Orderid',
+                  knownOrderId(detail.orderid) === null ? (
+                    'not known yet: the gateway has not named the order'
+                  ) : (
+                    <CopyableCode key="o" label="Orderid" value={detail.orderid} />
+                  ),
+                ],
                 [
                   'Client order id',
                   <CopyableCode key="c" label="Client order id" value={detail.clientOrderId} />,
@@ -550,7 +612,7 @@ function OrderByGatewayId({ term }: { term: string }) {
               <ListItemText
                 primary={
                   <Link component={RouterLink} to={`/transactions/${encodeURIComponent(t.id)}`}>
-                    Order {t.orderid}
+                    {orderName(t, { capital: true })}
                   </Link>
                 }
                 secondary={`client_orderid ${t.clientOrderId} · endpoint ${t.endpointId} · ${TYPE_LABELS[t.type]} · ${formatMoney(t.amount, t.currency)} · ${STATUS_LOOK[t.status].label}`}

@@ -1,0 +1,117 @@
+import type { Operation, OperationKind } from '@paydesk/shared/api';
+import { errorText } from '../../../lib/gateway-error';
+
+/**
+ * What Paydesk heard back for an operation whose outcome it does not know, from the operation's
+ * recorded error: the gateway answered with an error (an HTTP status such as 500, or an error
+ * code), no answer came in time, or none came at all (the connection was lost). Read from
+ * `errorCode` and `errorMessage` as the BFF records them ('gateway answered 500', 'no answer within
+ * 15 s' (older rows: 'no reply within 15000 ms'), the gateway's own code and message when it
+ * sends them).
+ */
+export type GatewayAnswer =
+  { kind: 'error'; words: string } | { kind: 'timeout'; seconds: number } | { kind: 'none' };
+
+const ANSWERED = /\bgateway answered (\d{3})\b\.?/i;
+const TIMEOUT = /\bno (?:reply|answer) within (\d+(?:\.\d+)?) ?(ms|s)\b/i;
+
+export function gatewayAnswerOf(
+  operation: Pick<Operation, 'errorCode' | 'errorMessage'>,
+): GatewayAnswer {
+  const message = operation.errorMessage?.trim() ?? '';
+  const code = operation.errorCode?.trim() ?? '';
+  const answered = ANSWERED.exec(message);
+  const http = answered?.[1] ?? null;
+  if (http !== null || code !== '') {
+    // The gateway's own words, without the transport's 'gateway answered 500' said again.
+    const rest = message.replace(ANSWERED, '').replace(/^[\s:;,.-]+|[\s:;,]+$/g, '');
+    const words = errorText(code === '' ? null : code, rest === '' ? null : rest);
+    return {
+      kind: 'error',
+      words: [http === null ? null : `HTTP ${http}`, words === '' ? null : words]
+        .filter((w): w is string => w !== null)
+        .join(', '),
+    };
+  }
+  const timeout = TIMEOUT.exec(message);
+  if (timeout?.[1] !== undefined) {
+    const amount = Number(timeout[1]);
+    return {
+      kind: 'timeout',
+      seconds: timeout[2]?.toLowerCase() === 'ms' ? Math.round(amount / 1000) : amount,
+    };
+  }
+  return { kind: 'none' };
+}
+
+/**
+ * What happened to the request, as a clause after 'Paydesk sent a return of €10.01': ' and the
+ * gateway answered with an error (HTTP 500, INTERNAL)', ' but had no answer from the gateway
+ * within 15 s', ' but no answer came from the gateway' (a lost connection, or nothing recorded).
+ */
+export function answerClause(answer: GatewayAnswer): string {
+  switch (answer.kind) {
+    case 'error':
+      return ` and the gateway answered with an error${answer.words === '' ? '' : ` (${answer.words})`}`;
+    case 'timeout':
+      return ` but had no answer from the gateway within ${String(answer.seconds)} s`;
+    case 'none':
+      return ' but no answer came from the gateway';
+  }
+}
+
+/** The follow-ups staff send, and the rebill: what did not happen when one was not applied. */
+export const NOT_MADE_EFFECT: Partial<Record<OperationKind, string>> = {
+  capture: 'nothing was captured',
+  return: 'nothing was returned to the customer',
+  void: 'the order was not voided',
+  'card-ref': 'no card reference was made',
+  rebill: 'the card was not charged',
+};
+
+/** What to do about a follow-up not made, if it is still due. */
+export const REDO_ADVICE: Partial<Record<OperationKind, string>> = {
+  capture: 'Capture again if it is still due.',
+  return: 'Return again if it is still due.',
+  void: 'Void again if it is still due.',
+  'card-ref': 'Create the card reference again if it is still needed.',
+  rebill: 'Rebill the card again (Cards) if the charge is still due.',
+};
+
+/** How long a not-applied follow-up stays announced on its order (Home counts the same days). */
+export const NOT_APPLIED_RECENT_DAYS = 7;
+
+/** A later request of the same kind in one of these states was made again (or is on its way). */
+const REDONE_STATES: ReadonlySet<Operation['state']> = new Set([
+  'sending',
+  'processing',
+  'approved',
+  'unknown',
+]);
+
+/**
+ * The follow-ups staff sent on this order in the last days that the gateway never applied
+ * (`not_applied`), oldest first, leaving out one followed by a later request of the same kind
+ * (made again, or on its way).
+ */
+export function recentNotApplied(
+  operations: readonly Operation[],
+  now: number = Date.now(),
+): Operation[] {
+  const since = now - NOT_APPLIED_RECENT_DAYS * 86_400_000;
+  return operations.filter(
+    (operation) =>
+      operation.state === 'not_applied' &&
+      operation.origin === 'paydesk' &&
+      NOT_MADE_EFFECT[operation.kind] !== undefined &&
+      Date.parse(operation.createdAt) >= since &&
+      !operations.some(
+        (later) =>
+          later !== operation &&
+          later.kind === operation.kind &&
+          later.origin === 'paydesk' &&
+          REDONE_STATES.has(later.state) &&
+          Date.parse(later.createdAt) > Date.parse(operation.createdAt),
+      ),
+  );
+}
