@@ -15,7 +15,7 @@ import { textRefusalIn } from '../lib/field-help';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../lib/idempotency';
 import type { Decision } from './decision-buttons';
 import { FormDialog } from './form-dialog';
-import { useNotify } from './notifier';
+import { useNotify, type Severity } from './notifier';
 import { useOneAtATime } from '../lib/one-at-a-time';
 
 /**
@@ -38,6 +38,7 @@ export function DecisionDialog<Result extends { message: string }>({
   approve,
   reject,
   failed,
+  severity,
   queryKey,
   done,
   onClose,
@@ -60,8 +61,16 @@ export function DecisionDialog<Result extends { message: string }>({
   lostReplyNote?: string;
   approve: (idempotencyKey: string) => Promise<Result>;
   reject: (body: PayoutRejectBody, idempotencyKey: string) => Promise<Result>;
-  /** whether the answer is a failure (notified as an error) */
-  failed: (result: Result) => boolean;
+  /**
+   * whether the answer is a failure (notified as an error; else as a success); superseded by
+   * `severity`, which can also say an outcome is not known yet
+   */
+  failed?: (result: Result) => boolean;
+  /**
+   * how the answer is notified: `success` only for a real success, `warning` for an outcome not
+   * known yet, `error` for a refusal or failure, `info` while the final status is to come
+   */
+  severity?: (result: Result) => Severity;
   /** the lists to refresh after a definite answer */
   queryKey: QueryKey;
   /**
@@ -88,7 +97,10 @@ export function DecisionDialog<Result extends { message: string }>({
     },
     onSuccess: async (result) => {
       if ((done?.(result) ?? null) === null) {
-        notify(result.message, failed(result) ? 'error' : 'success');
+        notify(
+          result.message,
+          severity?.(result) ?? (failed?.(result) === true ? 'error' : 'success'),
+        );
         onClose();
       }
       await client.invalidateQueries({ queryKey });

@@ -2,7 +2,8 @@ import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
-type Severity = 'success' | 'error' | 'info';
+/** `warning`: an outcome not known yet (neither a success nor a failure). */
+export type Severity = 'success' | 'warning' | 'error' | 'info';
 interface Note {
   id: number;
   message: string;
@@ -29,7 +30,10 @@ export function NotifierProvider({ children }: { children: ReactNode }) {
       <Snackbar
         key={note?.id}
         open={note !== null}
-        autoHideDuration={note?.severity === 'error' ? 10_000 : 5_000}
+        // What needs reading (a failure, an outcome not known yet) stays longer.
+        autoHideDuration={
+          note?.severity === 'error' || note?.severity === 'warning' ? 10_000 : 5_000
+        }
         onClose={(_event, reason) => {
           if (reason !== 'clickaway') close();
         }}

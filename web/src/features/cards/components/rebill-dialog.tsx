@@ -1,19 +1,24 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   LARGE_AMOUNT_FIELD,
   RebillBodySchema,
+  type Operation,
   type OperationResult,
+  type OperationState,
   type RebillBody,
+  type TransactionDetail,
 } from '@paydesk/shared/api';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -26,14 +31,21 @@ import {
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useAmountFormContext } from '../../../components/order-amount-limit';
 import { formatMoney } from '../../../lib/format';
+import { errorText } from '../../../lib/gateway-error';
+import { knownOrderId, orderNumberText } from '../../../lib/order-number';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
 import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
 import { describeOperationResult } from '../../transactions/api/operation-message';
-import { transactionKeys } from '../../transactions/api/transactions';
+import { useTransactionEvents } from '../../transactions/api/live-events';
+import {
+  transactionDetailQueryOptions,
+  transactionKeys,
+} from '../../transactions/api/transactions';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
+import { LiveIndicator } from '../../transactions/components/live-indicator';
 import {
   ConfirmQuestion,
   FollowUpFrame,
@@ -66,33 +78,148 @@ type RebillInput = z.input<typeof RebillFormSchema>;
 /** The shared rules, with a refused amount said together with the other fields' errors. */
 const rebillResolver = withAmountRefusal(zodResolver(RebillFormSchema));
 
+/** The rebill's states before the gateway's final word: the dialog follows the order meanwhile. */
+const AWAITING: ReadonlySet<OperationState> = new Set(['sending', 'processing', 'unknown']);
+
+/** How often the order is asked for while its outcome is awaited, besides its live events. */
+const FOLLOW_MS = 4_000;
+
+interface RebillOutcome {
+  title: string;
+  severity: 'success' | 'info' | 'warning' | 'error';
+  /** the alert's heading, for what must not be missed */
+  heading: string | null;
+  text: string;
+}
+
+/**
+ * What the result dialog says of the rebill `operation` on its new order. An outcome not known yet
+ * is a warning (the card may or may not have been charged), never an error: a user who read it as
+ * a failure and rebilled again could charge the card twice.
+ */
+function rebillOutcome(operation: Operation, order: TransactionDetail): RebillOutcome {
+  const amount =
+    operation.amount === null ? '' : ` of ${formatMoney(operation.amount, order.currency)}`;
+  const said = describeOperationResult({ operation, transaction: order, message: '' });
+  // What went wrong, without a network library's code ("… (UND_ERR_SOCKET)"): staff read it.
+  const gateway = errorText(
+    operation.errorCode,
+    operation.errorMessage?.replace(/\s*\([A-Z][A-Z0-9]*_[A-Z0-9_]+\)\s*$/, '') ?? null,
+  );
+  const gatewayWords = gateway === '' ? '' : ` (${gateway})`;
+  switch (operation.state) {
+    case 'approved':
+      return {
+        title: 'Rebill approved',
+        severity: 'success',
+        heading: null,
+        text: `${said} The card was charged.`,
+      };
+    case 'sending':
+    case 'processing':
+      return {
+        title: 'Rebill sent',
+        severity: 'info',
+        heading: 'Awaiting the gateway’s final status',
+        text: `The gateway accepted the rebill${amount}; its final status follows. Do not rebill again: this dialog shows the result as soon as it comes.`,
+      };
+    case 'unknown':
+      return {
+        title: 'Rebill sent: outcome not known yet',
+        severity: 'warning',
+        heading: 'Outcome not known yet — do not rebill again',
+        text: `Paydesk cannot tell yet whether the gateway made the rebill${amount} and charged the card${gatewayWords}. Paydesk is asking the gateway for the order’s status and will never send the rebill again; this dialog shows the result as soon as it is known.`,
+      };
+    case 'declined':
+      return {
+        title: 'Rebill declined',
+        severity: 'error',
+        heading: null,
+        text: `${said} The card was not charged.`,
+      };
+    case 'filtered':
+      return {
+        title: 'Rebill stopped',
+        severity: 'error',
+        heading: null,
+        text: `${said} The card was not charged.`,
+      };
+    case 'error':
+      return { title: 'Rebill failed', severity: 'error', heading: null, text: said };
+    case 'refused':
+      return { title: 'Rebill refused', severity: 'error', heading: null, text: said };
+    case 'not_applied':
+      return {
+        title: 'Not charged',
+        severity: 'error',
+        heading: null,
+        text: `The gateway has no order for the rebill${amount}: it was never created, and the card was not charged. Rebill again if the charge is still due.`,
+      };
+    case 'not_sent':
+      return {
+        title: 'Not charged',
+        severity: 'error',
+        heading: null,
+        text: `The rebill${amount} was never sent to the gateway: the card was not charged. Rebill again if the charge is still due.`,
+      };
+  }
+}
+
+/**
+ * The rebill's result. While its outcome is awaited (processing, or its reply lost) the dialog
+ * follows the new order, by its live events and by asking for it every few seconds, and turns into
+ * the final result when it comes. The gateway's order number is shown once known, never the BFF's
+ * `pending:` placeholder.
+ */
 function RebillDone({ result, onClose }: { result: OperationResult; onClose: () => void }) {
   const titleId = useId();
-  const approved = result.operation.state === 'approved';
+  const live = useTransactionEvents();
+  const { data } = useQuery({
+    ...transactionDetailQueryOptions(result.transaction.id),
+    refetchInterval: (query) => {
+      const order = query.state.data ?? result.transaction;
+      const operation = order.operations.find((o) => o.id === result.operation.id);
+      return AWAITING.has((operation ?? result.operation).state) ? FOLLOW_MS : false;
+    },
+  });
+  const order = data ?? result.transaction;
+  const operation = order.operations.find((o) => o.id === result.operation.id) ?? result.operation;
+  const awaiting = AWAITING.has(operation.state);
+  const outcome = rebillOutcome(operation, order);
+  const number = knownOrderId(order.orderid);
+  const money = formatMoney(order.amount, order.currency);
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <DialogTitle id={titleId}>Rebill sent</DialogTitle>
+      <DialogTitle id={titleId}>{outcome.title}</DialogTitle>
       <DialogContent>
-        <Alert
-          severity={
-            approved ? 'success' : result.operation.state === 'processing' ? 'info' : 'error'
-          }
-        >
-          {describeOperationResult(result)}
+        <Alert severity={outcome.severity}>
+          {outcome.heading === null ? null : <AlertTitle>{outcome.heading}</AlertTitle>}
+          {outcome.text}
         </Alert>
         <Typography sx={{ mt: 2 }}>
-          New order {result.transaction.orderid} for{' '}
-          {formatMoney(result.transaction.amount, result.transaction.currency)}.
+          {number !== null
+            ? `New order ${number} for ${money}.`
+            : operation.state === 'not_applied' || operation.state === 'not_sent'
+              ? `No order was created for ${money} (client order ${order.clientOrderId}).`
+              : `New order for ${money}: ${orderNumberText(order)}.`}
         </Typography>
+        {awaiting ? (
+          <Stack direction="row" spacing={1} sx={{ mt: 2, alignItems: 'center' }}>
+            <LiveIndicator state={live} />
+            <Typography variant="body2" color="text.secondary">
+              Following the order: the result shows here when the gateway’s answer is known.
+            </Typography>
+          </Stack>
+        ) : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>
         <Button
           variant="contained"
           component={RouterLink}
-          to={`/transactions/${encodeURIComponent(result.transaction.id)}`}
+          to={`/transactions/${encodeURIComponent(order.id)}`}
         >
-          Open order {result.transaction.orderid}
+          {number === null ? 'Open the order' : `Open order ${number}`}
         </Button>
       </DialogActions>
     </Dialog>
@@ -138,8 +265,10 @@ export default function RebillDialog({
   );
   const mutation = useMutation({
     mutationFn: (body: RebillBody) => sendRebill(body, keeper.keyFor(body)),
-    // The answer shows in the dialog (RebillDone), not also in a snackbar over it.
-    onSuccess: async () => {
+    // The answer shows in the dialog (RebillDone), not also in a snackbar over it; the dialog then
+    // follows the new order, starting from the reply's.
+    onSuccess: async (result) => {
+      client.setQueryData(transactionKeys.detail(result.transaction.id), result.transaction);
       await Promise.all([
         client.invalidateQueries({ queryKey: transactionKeys.all }),
         client.invalidateQueries({ queryKey: cardKeys.all }),

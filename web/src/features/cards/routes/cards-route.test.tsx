@@ -325,7 +325,7 @@ describe('cards', () => {
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
     await app.user.click(confirm.getByRole('button', { name: 'Charge €12.50' }));
-    const done = within(await screen.findByRole('dialog', { name: 'Rebill sent' }));
+    const done = within(await screen.findByRole('dialog', { name: 'Rebill approved' }));
     const [request] = bff.requestsTo('POST', '/api/rebills');
     expect(request!.body).toEqual({
       cardRefId: 'card-ref-1',
@@ -362,7 +362,7 @@ describe('cards', () => {
       confirm.getByText('Charge 5,50 Euro to the card of reference card-ref-1?'),
     ).toBeInTheDocument();
     await app.user.click(confirm.getByRole('button', { name: /^Charge/ }));
-    await screen.findByRole('dialog', { name: 'Rebill sent' });
+    await screen.findByRole('dialog', { name: 'Rebill approved' });
     const [request] = bff.requestsTo('POST', '/api/rebills');
     expect(request!.body).toMatchObject({ amount: '5.50', currency: 'EUR' });
   });
@@ -390,7 +390,7 @@ describe('cards', () => {
     expect(await confirm.findByText('No answer yet')).toBeInTheDocument();
     expect(confirm.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
     await app.user.click(confirm.getByRole('button', { name: 'Send again' }));
-    await screen.findByRole('dialog', { name: 'Rebill sent' });
+    await screen.findByRole('dialog', { name: 'Rebill approved' });
     const requests = bff.requestsTo('POST', '/api/rebills');
     expect(requests).toHaveLength(2);
     expect(requests[1]!.headers.get(IDEMPOTENCY_KEY_HEADER)).toBe(

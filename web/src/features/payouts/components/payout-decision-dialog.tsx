@@ -11,6 +11,7 @@ import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
 import { checkedNote, NOT_CHECKED_NOTE, notCheckedWarning } from './payout-mode';
+import { payoutResultSeverity } from './result-severity';
 import { SimilarPendingWarning } from './similar-pending';
 
 /**
@@ -110,7 +111,7 @@ export default function PayoutDecisionDialog({
       lostReplyNote=", and Paydesk will not pay twice"
       approve={(key) => approvePayout(payout.id, key)}
       reject={(body, key) => rejectPayout(payout.id, body, key)}
-      failed={(result) => result.payout.state === 'failed'}
+      severity={(result) => payoutResultSeverity(result.payout.state)}
       queryKey={payoutKeys.all}
       onClose={onClose}
     />

@@ -43,6 +43,7 @@ import { orderLimitRefusal } from '../../../lib/order-limit';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 import { useHoldTime } from './hold-time';
+import { payoutResultSeverity } from './result-severity';
 
 interface Field {
   name: string;
@@ -163,6 +164,19 @@ function isDirty(draft: Draft): boolean {
     draft.endpointId !== EMPTY.endpointId ||
     draft.mode !== EMPTY.mode
   );
+}
+
+/**
+ * A prepare whose payout-check's outcome is not known yet (its reply lost, or the gateway's answer
+ * not confirmed yet), in words that promise nothing: the check may never have been made (an HTTP
+ * 500 is refused before it is applied), and the payout then fails rather than awaiting approval.
+ */
+function checkNotKnownMessage(payout: Pick<Payout, 'errorCode'>): string {
+  const code =
+    payout.errorCode === null || payout.errorCode === ''
+      ? ''
+      : ` (the gateway answered with the error ${payout.errorCode})`;
+  return `The outcome of the payout-check is not known yet${code}; Paydesk is asking the gateway. Nothing was paid. If the gateway made the check, the payout then waits for approval; if it never did, the payout is marked failed and must be prepared again. Do not prepare it again meanwhile.`;
 }
 
 /**
@@ -311,8 +325,10 @@ export default function PreparePayoutDialog({
         payout.mode === 'single' && payout.state === 'pending_approval' && payout.expiresAt
           ? // When the hold lapses, in the user's time zone (the BFF's message says it in UTC).
             `The payout is held until a second ops user approves it; it lapses ${formatDateTime(payout.expiresAt)} if not approved. Nothing was sent yet.`
-          : message,
-        payout.state === 'check_declined' ? 'error' : 'success',
+          : payout.state === 'checking'
+            ? checkNotKnownMessage(payout)
+            : message,
+        payoutResultSeverity(payout.state),
       );
       onPrepared?.(payout);
       onClose();

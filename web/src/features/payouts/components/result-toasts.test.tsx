@@ -1,0 +1,144 @@
+// How the answer to a payout's preparation or decision is announced: a green success only for a
+// real success; a warning when the outcome is not known; an error for what the gateway refused or
+// what failed.
+import { PayoutResultSchema, type Payout } from '@paydesk/shared/api';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { sendWithReason } from '../../../test/decision-dialog';
+import { renderApp } from '../../../test/render-app';
+
+// Otto prepared payout 1; Olga (signed in, ops) decides it or prepares her own.
+function bff() {
+  return new FakeBff({
+    signedInAs: 'olga@example.com',
+    users: [
+      makeUser({ email: 'olga@example.com', name: 'Olga Ops', roles: ['ops'] }),
+      makeUser({ email: 'otto@example.com', name: 'Otto Ops', roles: ['ops'] }),
+    ],
+    payouts: [makePayout(1)],
+  });
+}
+
+/** The route answers with payout 1 (or a new one) in `state`, saying `message`. */
+function answering(
+  server: FakeBff,
+  route: string,
+  state: Payout['state'],
+  message: string,
+  overrides: Partial<Payout> = {},
+) {
+  return server.on(route, () => ({
+    status: 200,
+    body: PayoutResultSchema.parse({ payout: makePayout(1, { state, ...overrides }), message }),
+  }));
+}
+
+/** The snackbar's alert saying `text`. */
+async function snackbar(text: string | RegExp) {
+  const said = await screen.findByText(text);
+  const alert = said.closest('.MuiAlert-root');
+  expect(alert).not.toBeNull();
+  expect(alert).toHaveClass('MuiAlert-filled');
+  return alert as HTMLElement;
+}
+
+const COLOUR = {
+  success: 'MuiAlert-colorSuccess',
+  info: 'MuiAlert-colorInfo',
+  warning: 'MuiAlert-colorWarning',
+  error: 'MuiAlert-colorError',
+} as const;
+
+describe('the answer to an approval', () => {
+  it.each([
+    ['approved', 'success'],
+    ['processing', 'info'],
+    ['unknown', 'warning'],
+    ['declined', 'error'],
+    ['error', 'error'],
+    ['filtered', 'error'],
+    ['failed', 'error'],
+  ] as const)('when the payout ends %s, then the snackbar is a %s', async (state, severity) => {
+    const server = answering(
+      bff(),
+      'POST /api/payouts/:id/approve',
+      state,
+      `The payout-pay ended ${state}.`,
+    );
+    const app = renderApp('/payouts', server);
+    await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Approve and pay €101.00' }));
+    const alert = await snackbar(`The payout-pay ended ${state}.`);
+    expect(alert).toHaveClass(COLOUR[severity]);
+    for (const other of Object.values(COLOUR))
+      if (other !== COLOUR[severity]) expect(alert).not.toHaveClass(other);
+  });
+
+  it('when a payout is rejected as asked, then the snackbar is a success', async () => {
+    const server = answering(bff(), 'POST /api/payouts/:id/reject', 'rejected', 'Payout rejected.');
+    const app = renderApp('/payouts', server);
+    await app.user.click(await screen.findByRole('button', { name: /^Reject / }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
+    await sendWithReason(app.user, dialog, 'Reject', 'wrong destination');
+    expect(await snackbar('Payout rejected.')).toHaveClass(COLOUR.success);
+  });
+});
+
+/** Prepares a card payout of €31.41 in the dialog. */
+async function prepare(app: ReturnType<typeof renderApp>) {
+  await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+  const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+  await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+  await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+  await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+  await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
+  await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
+  await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+  await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
+}
+
+describe('the answer to a preparation', () => {
+  it('when the payout-check’s outcome is not known, then the snackbar warns, in words that promise no approval', async () => {
+    const server = answering(
+      bff(),
+      'POST /api/payouts',
+      'checking',
+      'The outcome of the payout-check is not known (server-error, gateway error INTERNAL); Paydesk asks the gateway for it with status, and the payout waits for approval once checked.',
+      { errorCode: 'INTERNAL', errorMessage: 'gateway answered 500' },
+    );
+    const app = renderApp('/payouts', server);
+    await prepare(app);
+    const alert = await snackbar(/The outcome of the payout-check is not known yet/);
+    expect(alert).toHaveClass(COLOUR.warning);
+    expect(alert).toHaveTextContent('the gateway answered with the error INTERNAL');
+    expect(alert).toHaveTextContent('Nothing was paid.');
+    expect(alert).toHaveTextContent(/if it never did, the payout is marked failed/);
+    expect(alert).not.toHaveTextContent('waits for approval once checked');
+  });
+
+  it('when the payout-check declines the destination, then the snackbar is an error', async () => {
+    const server = answering(
+      bff(),
+      'POST /api/payouts',
+      'check_declined',
+      'The payout-check declined the destination; nothing can be paid.',
+    );
+    const app = renderApp('/payouts', server);
+    await prepare(app);
+    expect(await snackbar(/payout-check declined the destination/)).toHaveClass(COLOUR.error);
+  });
+
+  it('when the payout is checked and waits for approval, then the snackbar is a success', async () => {
+    const server = answering(
+      bff(),
+      'POST /api/payouts',
+      'pending_approval',
+      'Checked by the gateway; the payout waits for a second ops user.',
+    );
+    const app = renderApp('/payouts', server);
+    await prepare(app);
+    expect(await snackbar(/waits for a second ops user/)).toHaveClass(COLOUR.success);
+  });
+});
