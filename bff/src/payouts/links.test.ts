@@ -18,6 +18,7 @@ import { createLogger } from '../logger.js';
 import { DB_VARIANTS, errorCode, type TestClient } from '../test-support/harness.js';
 import { createPayouts } from './index.js';
 import {
+  auditRows as auditRowsOf,
   accountCreatedBy,
   DEMO,
   demoMerchant,
@@ -87,14 +88,7 @@ for (const variant of DB_VARIANTS) {
       await sandbox.faults({});
     });
 
-    const auditRows = (action: string, target: string) =>
-      bff.k
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('action', '=', action)
-        .where('target', '=', target)
-        .orderBy('seq')
-        .execute();
+    const auditRows = (action: string, target: string) => auditRowsOf(bff, action, target);
 
     for (const kind of [
       'sale-form',

@@ -11,6 +11,7 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
 import {
+  auditRows as auditRowsOf,
   post,
   startPayoutsApp,
   startSandbox,
@@ -54,14 +55,7 @@ for (const variant of DB_VARIANTS) {
 
       const row = (id: string) =>
         bff.k.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const auditRows = (action: string, target: string) =>
-        bff.k
-          .selectFrom('audit_log')
-          .selectAll()
-          .where('action', '=', action)
-          .where('target', '=', target)
-          .orderBy('seq')
-          .execute();
+      const auditRows = (action: string, target: string) => auditRowsOf(bff, action, target);
       const prepare = async (amount: string) => {
         const res = await post(opsA, '/api/payouts', payoutBody(amount));
         expect(res.status, res.text).toBe(200);

@@ -18,6 +18,7 @@ import { payDb } from '../payments/db.js';
 import { Sealer } from '../services/sealing.js';
 import { sealBinding } from './destination.js';
 import {
+  auditRows as auditRowsOf,
   accountCreatedBy,
   key,
   post,
@@ -128,14 +129,7 @@ for (const variant of DB_VARIANTS) {
       );
       return state;
     };
-    const auditRows = (action: string, target: string) =>
-      bff.k
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('action', '=', action)
-        .where('target', '=', target)
-        .orderBy('seq')
-        .execute();
+    const auditRows = (action: string, target: string) => auditRowsOf(bff, action, target);
 
     it('when ops prepares a two-step payout, then payout-check is sent now and it waits for approval with only a masked destination and its keyed hash', async () => {
       const payout = await prepare(payoutBody(TEST_CARD));

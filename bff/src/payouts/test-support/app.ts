@@ -436,6 +436,17 @@ export async function userId(bff: PayoutsTestApp, email: string): Promise<string
   return row.id;
 }
 
+/** The audit rows of `action` on `target`, oldest first. */
+export function auditRows(bff: PayoutsTestApp, action: string, target: string) {
+  return bff.k
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action)
+    .where('target', '=', target)
+    .orderBy('seq')
+    .execute();
+}
+
 /**
  * Every row of a keyset-paged list (`path` with its query but no `limit`/`cursor`), `limit` rows a
  * page, following `nextCursor` until it is null.

@@ -126,66 +126,56 @@ function Charges({ detail, asOf }: { detail: SubscriptionDetail; asOf: number })
       </Typography>
     );
   }
-  return phone ? (
+  // On a phone the charge's status and time go under its order, so two columns fit.
+  return (
     <SidewaysTableContainer label="Charges">
       <Table size="small" aria-label="Charges">
         <TableHead>
           <TableRow>
-            <TableCell scope="col">Charge</TableCell>
+            <TableCell scope="col">{phone ? 'Charge' : 'Order'}</TableCell>
             <TableCell scope="col" align="right">
               Amount
             </TableCell>
+            {phone ? null : (
+              <>
+                <TableCell scope="col">Status</TableCell>
+                <TableCell scope="col">Charged</TableCell>
+              </>
+            )}
           </TableRow>
         </TableHead>
         <TableBody>
           {charges.map((charge) => (
             <TableRow key={charge.id}>
-              {/* A long client order id breaks rather than widening the screen. */}
-              <TableCell sx={{ ...TOP, minWidth: 120, overflowWrap: 'anywhere' }}>
-                <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+              {phone ? (
+                // A long client order id breaks rather than widening the screen.
+                <TableCell sx={{ ...TOP, minWidth: 120, overflowWrap: 'anywhere' }}>
+                  <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+                    <ChargeOrder charge={charge} />
+                    <StatusChip status={charge.status} />
+                    <Typography variant="caption" component="div" color="text.secondary">
+                      Charged <DateTime value={charge.createdAt} />
+                    </Typography>
+                  </Stack>
+                </TableCell>
+              ) : (
+                <TableCell>
                   <ChargeOrder charge={charge} />
-                  <StatusChip status={charge.status} />
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    Charged <DateTime value={charge.createdAt} />
-                  </Typography>
-                </Stack>
-              </TableCell>
-              <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
+                </TableCell>
+              )}
+              <TableCell align="right" sx={{ ...(phone ? TOP : {}), whiteSpace: 'nowrap' }}>
                 {formatMoney(charge.amount, charge.currency)}
               </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </SidewaysTableContainer>
-  ) : (
-    <SidewaysTableContainer label="Charges">
-      <Table size="small" aria-label="Charges">
-        <TableHead>
-          <TableRow>
-            <TableCell scope="col">Order</TableCell>
-            <TableCell scope="col" align="right">
-              Amount
-            </TableCell>
-            <TableCell scope="col">Status</TableCell>
-            <TableCell scope="col">Charged</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {charges.map((charge) => (
-            <TableRow key={charge.id}>
-              <TableCell>
-                <ChargeOrder charge={charge} />
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {formatMoney(charge.amount, charge.currency)}
-              </TableCell>
-              <TableCell>
-                <StatusChip status={charge.status} />
-              </TableCell>
-              <TableCell>
-                <DateTime value={charge.createdAt} />
-              </TableCell>
+              {phone ? null : (
+                <>
+                  <TableCell>
+                    <StatusChip status={charge.status} />
+                  </TableCell>
+                  <TableCell>
+                    <DateTime value={charge.createdAt} />
+                  </TableCell>
+                </>
+              )}
             </TableRow>
           ))}
         </TableBody>

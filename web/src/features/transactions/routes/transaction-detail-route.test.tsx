@@ -55,6 +55,27 @@ function amounts() {
   return within(screen.getByRole('region', { name: 'Amounts' }));
 }
 
+/** A sale of €20.00 (or `amount`) with one more operation: a return Paydesk sent, as `changes` say. */
+function saleWithReturn(
+  changes: Partial<TransactionDetail['operations'][number]>,
+  amount = '20.00',
+): TransactionDetail {
+  const sale = makeTransaction(1, { amount });
+  const operation = {
+    ...sale.operations[0]!,
+    id: 'op-r',
+    kind: 'return' as const,
+    origin: 'paydesk' as const,
+    ...changes,
+  };
+  return { ...sale, operations: [...sale.operations, operation] };
+}
+
+/** The page's alert that says `text`. */
+function alertSaying(text: string) {
+  return screen.getAllByRole('alert').find((a) => a.textContent.includes(text));
+}
+
 function keysOf(bff: FakeBff, action: string): (string | null)[] {
   return bff
     .requestsTo('POST', `/api/transactions/${ID}/${action}`)
@@ -368,31 +389,16 @@ describe('transaction detail', () => {
   });
 
   it('when a follow-up’s outcome is unknown on an order whose own status is known, then the page says so at the top', async () => {
-    const sale = makeTransaction(1, { amount: '20.00' });
     const at = '2026-11-20T10:00:00.000Z';
     renderApp(
       PATH,
-      bffAs(['finance'], {
-        ...sale,
-        operations: [
-          ...sale.operations,
-          {
-            ...sale.operations[0]!,
-            id: 'op-r',
-            kind: 'return' as const,
-            origin: 'paydesk' as const,
-            state: 'unknown' as const,
-            amount: '2.50',
-            createdAt: at,
-            updatedAt: at,
-          },
-        ],
-      }),
+      bffAs(
+        ['finance'],
+        saleWithReturn({ state: 'unknown', amount: '2.50', createdAt: at, updatedAt: at }),
+      ),
     );
     await heading();
-    const alert = screen
-      .getAllByRole('alert')
-      .find((a) => a.textContent.includes('Return: outcome unknown'));
+    const alert = alertSaying('Return: outcome unknown');
     expect(alert).toBeDefined();
     expect(alert).toHaveTextContent(
       'Paydesk sent a return of €2.50 but no answer came from the gateway. Paydesk cannot tell yet whether the return was made, and is asking the gateway for the status; it will not send anything again on its own. Until then, the return is held against what can still be returned. Refresh the status to ask now.',
@@ -400,33 +406,23 @@ describe('transaction detail', () => {
   });
 
   it('when the gateway answered a follow-up with an error (HTTP 500 and a code), then the page says so, not that the answer was lost', async () => {
-    const sale = makeTransaction(1, { amount: '20.00' });
     const at = '2026-11-20T10:00:00.000Z';
     renderApp(
       PATH,
-      bffAs(['finance'], {
-        ...sale,
-        operations: [
-          ...sale.operations,
-          {
-            ...sale.operations[0]!,
-            id: 'op-r',
-            kind: 'return' as const,
-            origin: 'paydesk' as const,
-            state: 'unknown' as const,
-            amount: '10.01',
-            errorCode: 'INTERNAL',
-            errorMessage: 'gateway answered 500',
-            createdAt: at,
-            updatedAt: at,
-          },
-        ],
-      }),
+      bffAs(
+        ['finance'],
+        saleWithReturn({
+          state: 'unknown',
+          amount: '10.01',
+          errorCode: 'INTERNAL',
+          errorMessage: 'gateway answered 500',
+          createdAt: at,
+          updatedAt: at,
+        }),
+      ),
     );
     await heading();
-    const alert = screen
-      .getAllByRole('alert')
-      .find((a) => a.textContent.includes('Return: outcome unknown'));
+    const alert = alertSaying('Return: outcome unknown');
     expect(alert).toHaveTextContent(
       'Paydesk sent a return of €10.01 and the gateway answered with an error (HTTP 500, INTERNAL). Paydesk cannot tell yet whether the return was made, and is asking the gateway for the status',
     );
@@ -434,25 +430,21 @@ describe('transaction detail', () => {
   });
 
   it('when a return of the last days was judged not applied, then the page says it was not made, by whom and when, and to return again if still due', async () => {
-    const sale = makeTransaction(1, { amount: '100.10' });
     const at = new Date(Date.now() - 3_600_000).toISOString();
-    const notApplied = {
-      ...sale.operations[0]!,
-      id: 'op-r',
-      kind: 'return' as const,
-      origin: 'paydesk' as const,
-      state: 'not_applied' as const,
-      amount: '10.01',
-      requestedBy: 'finance.demo@paydesk.local',
-      errorMessage: 'gateway answered 500',
-      createdAt: at,
-      updatedAt: at,
-    };
-    renderApp(PATH, bffAs(['finance'], { ...sale, operations: [...sale.operations, notApplied] }));
+    const order = saleWithReturn(
+      {
+        state: 'not_applied',
+        amount: '10.01',
+        requestedBy: 'finance.demo@paydesk.local',
+        errorMessage: 'gateway answered 500',
+        createdAt: at,
+        updatedAt: at,
+      },
+      '100.10',
+    );
+    renderApp(PATH, bffAs(['finance'], order));
     await heading();
-    const alert = screen
-      .getAllByRole('alert')
-      .find((a) => a.textContent.includes('Return not made'));
+    const alert = alertSaying('Return not made');
     expect(alert).toBeDefined();
     expect(alert).toHaveTextContent(
       /The return of €10\.01 requested by finance\.demo@paydesk\.local at .+ was not made by the gateway: nothing was returned to the customer\. Return again if it is still due\./,
