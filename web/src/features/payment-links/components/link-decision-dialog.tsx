@@ -7,6 +7,7 @@ import { formatMoney } from '../../../lib/format';
 import { formatMoneyInWords } from '../../../lib/money';
 import { Facts } from '../../transactions/components/amounts-panel';
 import { approveLink, linkKeys, rejectLink } from '../api/payment-links';
+import { linkDecisionSeverity, withDecisionMessage } from './link-decision-outcome';
 import { KIND_LABELS } from './link-labels';
 import { LinkResultDialog } from './link-result-dialog';
 
@@ -76,9 +77,13 @@ export default function LinkDecisionDialog({
           : 'Shown to the ops user who created it, and audited.'
       }
       rejectLabel={own ? 'Withdraw' : 'Reject'}
-      approve={(key) => approveLink(link.id, key)}
-      reject={(body, key) => rejectLink(link.id, body, key)}
-      failed={(result) => result.link.state === 'failed'}
+      lostReplyNote={
+        decision === 'approve' ? ', and Paydesk never sends a payout form twice' : undefined
+      }
+      // Said in its own colour and words: green only for a released page or a rejection as asked.
+      approve={async (key) => withDecisionMessage(await approveLink(link.id, key))}
+      reject={async (body, key) => withDecisionMessage(await rejectLink(link.id, body, key))}
+      severity={(result) => linkDecisionSeverity(result)}
       queryKey={linkKeys.all}
       // The released page address, to copy and send, beside the message that speaks of it.
       done={(result) =>

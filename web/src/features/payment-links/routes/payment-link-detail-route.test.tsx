@@ -393,9 +393,33 @@ describe('payment link detail', () => {
       'href',
       '/transactions/00000000-0000-4000-8000-000000000003',
     );
-    expect(screen.getByText(/page address is not known\. Create a new link/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/page address is not known\. Create a new link if the customer still needs/),
+    ).toBeInTheDocument();
     expect(screen.getByText(/INTERRUPTED/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
+  });
+
+  it('when a payout form’s reply was lost, then the page speaks of the payee, not a customer', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'otto@example.com',
+      users: [makeUser({ email: 'otto@example.com', name: 'Otto', roles: ['ops'] })],
+      links: [
+        makeLink(3, {
+          kind: 'payout-form',
+          state: 'unknown',
+          orderid: null,
+          redirectUrl: null,
+          errorCode: 'INTERRUPTED',
+          errorMessage: 'the instance sending it stopped before recording the reply',
+        }),
+      ],
+    });
+    renderApp(`/payment-links/${LOST}`, bff);
+    expect(
+      await screen.findByText(/Create a new link if the payee still needs one/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/customer still needs/)).not.toBeInTheDocument();
   });
 
   it('when a sent link has no order yet, then a reader may check its payment status: an order the gateway shows appears at once and the button goes', async () => {

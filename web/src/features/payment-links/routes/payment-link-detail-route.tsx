@@ -95,8 +95,8 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       return (
         <Alert severity="warning">
           The gateway’s reply was lost{error ? ` (${error})` : ''}: the order may exist, but its
-          page address is not known. Create a new link if the customer still needs one; whatever
-          this order does still arrives by callback.
+          page address is not known. Create a new link if the {who} still needs one; whatever this
+          order does still arrives by callback.
         </Alert>
       );
     case 'rejected':
