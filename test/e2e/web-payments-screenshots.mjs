@@ -266,7 +266,7 @@ try {
     await page.getByText('Outcome unknown', { exact: true }).waitFor();
     await shoot(page, `unknown-${colorScheme}`, { fullPage: true });
     await page.goto(`${base}/transactions/${id(44)}`);
-    await page.getByText('The gateway and Paydesk disagree').waitFor();
+    await page.getByText('The gateway contradicted Paydesk’s record').waitFor();
     await shoot(page, `drift-${colorScheme}`);
 
     // Status lookup from anywhere.

@@ -60,13 +60,13 @@ for (const variant of DB_VARIANTS) {
         });
         expectConsistent(after);
         expect(after.driftDetails).toMatchObject({
-          reasons: ['status approved at Paydesk, declined at the gateway'],
+          reasons: ['Paydesk had the order approved; the gateway says declined'],
           paydesk: { status: 'approved', authorized: '6.01', captured: '6.01', returned: '0.00' },
           gateway: { status: 'declined', authorized: '6.01', captured: '6.01', returned: '0.00' },
         });
         const drifts = after.timeline.filter((e) => e.kind === 'drift');
         expect(drifts.map((e) => e.title)).toEqual([
-          'the gateway disagrees with Paydesk: status approved at Paydesk, declined at the gateway',
+          "the gateway contradicted Paydesk's record: Paydesk had the order approved; the gateway says declined",
         ]);
         const audit = await f.bff.db.k
           .selectFrom('audit_log')
@@ -78,7 +78,7 @@ for (const variant of DB_VARIANTS) {
         expect(audit[0]).toMatchObject({ outcome: 'failed', error_code: 'DRIFT' });
         expect(JSON.parse(audit[0]?.summary ?? '{}')).toMatchObject({
           orderid: order.orderid,
-          reasons: ['status approved at Paydesk, declined at the gateway'],
+          reasons: ['Paydesk had the order approved; the gateway says declined'],
           detectedBy: 'refresh',
         });
 

@@ -77,7 +77,7 @@ for (const variant of DB_VARIANTS) {
         expect(JSON.parse(row?.summary ?? '{}')).toMatchObject({
           detectedBy: 'refresh',
           foundBy: `status check asked by ${FINANCE}`,
-          reasons: ['status declined at Paydesk, approved at the gateway'],
+          reasons: ['Paydesk had the order declined; the gateway says approved'],
         });
 
         // The reconciler's status check (no staff member): no actor, said as the reconciler.
@@ -96,7 +96,7 @@ for (const variant of DB_VARIANTS) {
         const tx = await flaggedSale();
         const flagged = await detail(tx.id);
         expect(flagged.driftDetails).toMatchObject({
-          reasons: ['status declined at Paydesk, approved at the gateway'],
+          reasons: ['Paydesk had the order declined; the gateway says approved'],
         });
         expect(flagged.driftDetails?.agreedSince).toBeUndefined();
 
@@ -134,7 +134,7 @@ for (const variant of DB_VARIANTS) {
         expect(reviewed.driftDetails).toBeNull();
         const drifts = reviewed.timeline.filter((e) => e.kind === 'drift');
         expect(drifts.map((e) => e.title)).toEqual([
-          'the gateway disagrees with Paydesk: status declined at Paydesk, approved at the gateway',
+          "the gateway contradicted Paydesk's record: Paydesk had the order declined; the gateway says approved",
         ]);
         const last = reviewed.timeline.at(-1);
         expect(last).toMatchObject({
@@ -144,7 +144,7 @@ for (const variant of DB_VARIANTS) {
         });
         expect(last?.data).toMatchObject({
           comment: 'Checked at the gateway: approved.',
-          reviewed: { reasons: ['status declined at Paydesk, approved at the gateway'] },
+          reviewed: { reasons: ['Paydesk had the order declined; the gateway says approved'] },
         });
         expect((await detail(tx.id)).drift).toBe(false);
 
@@ -158,7 +158,7 @@ for (const variant of DB_VARIANTS) {
         expect(JSON.parse(audit[0]?.summary ?? '{}')).toEqual({
           orderid: tx.orderid,
           comment: 'Checked at the gateway: approved.',
-          reviewed: ['status declined at Paydesk, approved at the gateway'],
+          reviewed: ['Paydesk had the order declined; the gateway says approved'],
         });
 
         expect(await flaggedIds()).not.toContain(tx.id);

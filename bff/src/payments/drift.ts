@@ -2,12 +2,22 @@
 // its audit row says; whether the two sides agree again since; and finance's review, which clears
 // the flag while the timeline and the audit log keep what was reviewed.
 import type { DriftReviewBody, TransactionDetail } from '@paydesk/shared/api';
+import { formatMinorUnits } from '@paydesk/shared/protocol';
 import { AppError } from '../errors.js';
 import type { AuditEntry } from '../services/audit.js';
 import { lockTransaction, platformTrx } from './db.js';
 import type { Ledger } from './ledger.js';
 import { iso } from './records.js';
 import type { ActorInfo } from './transactions.js';
+
+/**
+ * An amount as the drift reasons and the timeline say it, with its currency as the BFF's other
+ * messages do (`10.00 EUR`); the bare amount only when the order's currency is not known.
+ */
+export function moneyText(minor: bigint, currency: string): string {
+  const amount = formatMinorUnits(minor);
+  return currency === '' ? amount : `${amount} ${currency}`;
+}
 
 /** What asked the `status` whose reply showed the drift. */
 export type DriftSource = 'lookup' | 'callback' | 'refresh' | 'reconcile';

@@ -518,7 +518,7 @@ for (const variant of DB_VARIANTS) {
           { source: 'refresh', actor: null, exchange: null },
         ),
       );
-      expect(result.drift).toContain('returned 130.00 exceeds captured 100.00');
+      expect(result.drift).toContain('returned 130.00 EUR exceeds captured 100.00 EUR');
       const detail = await ledger.detail(ledger.k, first.row.id);
       expect(detail?.drift).toBe(true);
       expect(detail?.amounts).toMatchObject({ returned: '130.00', remainingReturnable: '0.00' });
@@ -737,12 +737,12 @@ for (const variant of DB_VARIANTS) {
         expect(byId.get('op-drop-a')).toMatchObject({ state: 'approved', gatewaySerial: 'GR2' });
         expect(byId.get('op-drop-b')).toMatchObject({ state: 'unknown' });
         expect(result.drift).toEqual([
-          "the gateway's return of 20.00 (serial GR2) was attributed to the request of op-drop-a@paydesk.test at 2026-11-21T09:00:00.000Z, the first sent; Paydesk cannot tell it from op-drop-b@paydesk.test at 2026-11-21T09:00:01.000Z (check who requested it)",
+          "the gateway's return of 20.00 EUR (serial GR2) was attributed to the request of op-drop-a@paydesk.test at 2026-11-21T09:00:00.000Z, the first sent; Paydesk cannot tell it from op-drop-b@paydesk.test at 2026-11-21T09:00:01.000Z (check who requested it)",
         ]);
         expect(detail?.drift).toBe(true);
         const guess = detail?.timeline.find((e) => e.data.finding === 'ambiguous_match');
         expect(guess?.title).toBe(
-          'return of 20.00 at the gateway attributed by guess to the first request sent: 2 alike requests could be it',
+          'return of 20.00 EUR at the gateway attributed by guess to the first request sent: 2 alike requests could be it',
         );
         expect(guess?.data).toMatchObject({
           serialNumber: 'GR2',
@@ -778,7 +778,7 @@ for (const variant of DB_VARIANTS) {
           gatewaySerial: null,
         });
         expect(result.drift).toEqual([
-          'return of 20.00 requested by op-gone-drop@paydesk.test was applied by the gateway after Paydesk had judged it not applied (check for a repeat of it)',
+          'return of 20.00 EUR requested by op-gone-drop@paydesk.test was applied by the gateway after Paydesk had judged it not applied (check for a repeat of it)',
         ]);
       });
 

@@ -41,7 +41,7 @@ import {
   type PayDb,
   type PayTrx,
 } from './db.js';
-import { agreedAgain, driftAuditEntry, finderOf, type DriftSource } from './drift.js';
+import { agreedAgain, driftAuditEntry, finderOf, moneyText, type DriftSource } from './drift.js';
 import type { EventBus } from './events.js';
 import { keyRouteOf, settleInterruptedKey, takingInsert, type KeyTaking } from './idempotency.js';
 import type {
@@ -368,16 +368,18 @@ function driftSides(before: TransactionsTable, view: GatewayView) {
 function brokenInvariants(
   view: GatewayView,
   totals: { capturedMinor: bigint; returnedMinor: bigint },
+  /** the order's currency, for the texts */
+  currency: string,
 ): string[] {
   const reasons: string[] = [];
   if (isCharge(view.type) && totals.capturedMinor > view.authorizedMinor) {
     reasons.push(
-      `captured ${formatMinorUnits(totals.capturedMinor)} exceeds authorized ${formatMinorUnits(view.authorizedMinor)}`,
+      `captured ${moneyText(totals.capturedMinor, currency)} exceeds authorized ${moneyText(view.authorizedMinor, currency)}`,
     );
   }
   if (totals.capturedMinor > 0n && totals.returnedMinor > totals.capturedMinor) {
     reasons.push(
-      `returned ${formatMinorUnits(totals.returnedMinor)} exceeds captured ${formatMinorUnits(totals.capturedMinor)}`,
+      `returned ${moneyText(totals.returnedMinor, currency)} exceeds captured ${moneyText(totals.capturedMinor, currency)}`,
     );
   }
   return reasons;
@@ -744,14 +746,18 @@ export class Ledger {
     const beyond = totalsOutOfRange(view, totals);
     if (beyond.length > 0) return this.recordUnholdable(trx, view, beyond, how);
     const drift = created ? [] : this.driftOf(before, ops, view);
+    // The order's currency, as the drift and timeline texts name it with each amount.
+    const currency = view.currency === '' ? before.currency : view.currency;
     // The writes below touch each row once (the order's row, some of its operations, new
     // timeline rows, its reconcile job, its settlement check, a subscription, the caller's own
     // rows): one write batch (db/write-batch.ts). The order is locked, so the row as updated is
     // kept in memory.
     const writes: Write[] = [];
-    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes, drift);
+    const opsAfter = await this.syncOperations(trx, before.id, ops, view, now, writes, drift, {
+      currency,
+    });
     // Never what the gateway's caps allow: shown as it is, and flagged.
-    drift.push(...brokenInvariants(view, totals));
+    drift.push(...brokenInvariants(view, totals, currency));
 
     const driftDetails =
       drift.length > 0
@@ -764,7 +770,7 @@ export class Ledger {
       status: view.status,
       stage: view.stage,
       type: view.type === 'unknown' ? before.type : view.type,
-      currency: view.currency === '' ? before.currency : view.currency,
+      currency,
       amount_minor: toColumn(view.amountMinor),
       authorized_minor: toColumn(view.authorizedMinor),
       captured_minor: toColumn(totals.capturedMinor),
@@ -798,7 +804,8 @@ export class Ledger {
     if (drift.length > 0) {
       entries.push({
         kind: 'drift',
-        title: `the gateway disagrees with Paydesk: ${drift.join('; ')}`,
+        // Said as what happened: Paydesk took the gateway's figures (the previous entry's status).
+        title: `the gateway contradicted Paydesk's record: ${drift.join(' · ')}`,
         actor: null,
         data: JSON.parse(driftDetails ?? '{}') as Record<string, unknown>,
       });
@@ -968,22 +975,26 @@ export class Ledger {
           o.origin === 'paydesk' &&
           ['sending', 'unknown', 'processing'].includes(o.state),
       );
+    // Said as what happened: Paydesk had its record; the gateway's, applied, is what it shows now.
+    const ours = (minor: bigint) => moneyText(minor, before.currency);
+    const theirs = (minor: bigint) =>
+      moneyText(minor, view.currency === '' ? before.currency : view.currency);
     const reasons: string[] = [];
     if (
       isFinalStatus(before.status) &&
       isFinalStatus(view.status) &&
       before.status !== view.status
     ) {
-      reasons.push(`status ${before.status} at Paydesk, ${view.status} at the gateway`);
+      reasons.push(`Paydesk had the order ${before.status}; the gateway says ${view.status}`);
     }
     if (!pending('capture') && view.capturedMinor < big(before.captured_minor)) {
       reasons.push(
-        `captured ${formatMinorUnits(big(before.captured_minor))} at Paydesk, ${formatMinorUnits(view.capturedMinor)} at the gateway`,
+        `Paydesk had ${ours(big(before.captured_minor))} captured; the gateway ${theirs(view.capturedMinor)}`,
       );
     }
     if (!pending('return') && view.returnedMinor < big(before.returned_minor)) {
       reasons.push(
-        `returned ${formatMinorUnits(big(before.returned_minor))} at Paydesk, ${formatMinorUnits(view.returnedMinor)} at the gateway`,
+        `Paydesk had ${ours(big(before.returned_minor))} returned; the gateway ${theirs(view.returnedMinor)}`,
       );
     }
     if (
@@ -992,7 +1003,9 @@ export class Ledger {
       view.stage !== null &&
       view.stage !== 'voided'
     ) {
-      reasons.push(`voided at Paydesk, ${view.stage} at the gateway`);
+      reasons.push(
+        `Paydesk had the order voided; the gateway says ${view.stage.replace(/_/g, ' ')}`,
+      );
     }
     return reasons;
   }
@@ -1006,6 +1019,8 @@ export class Ledger {
     writes: Write[],
     /** drift reasons found here are added to it (an operation applied after "not applied") */
     drift: string[],
+    /** `currency`: the order's, named with each amount its texts say */
+    text: { currency: string },
   ): Promise<TransactionOperationsTable[]> {
     // The operations as they are after this call (the order is locked), for needsReconcile; the
     // gateway's own operations inserted here are left out (it looks at Paydesk's only). Each
@@ -1088,7 +1103,16 @@ export class Ledger {
         if (matched !== undefined) {
           matchedAs.set(matched.id, g.status);
           if (late.alike.length > 0) guesses.push({ op: matched, g, alike: late.alike });
-          await this.appliedAfterNotApplied(trx, transactionId, matched, g, now, writes, drift);
+          await this.appliedAfterNotApplied(
+            trx,
+            transactionId,
+            matched,
+            g,
+            now,
+            writes,
+            drift,
+            text.currency,
+          );
           after.set(matched.id, {
             ...matched,
             state: g.status,
@@ -1127,7 +1151,7 @@ export class Ledger {
           .onConflict((oc) => oc.columns(['transaction_id', 'gateway_serial']).doNothing()),
       );
     }
-    await this.noteGuesses(trx, transactionId, guesses, matchedAs, drift);
+    await this.noteGuesses(trx, transactionId, guesses, matchedAs, drift, text.currency);
     // create-card-ref leaves no operation in the status reply, only the card-ref-id.
     if (view.cardRefId !== null) {
       for (const o of waiting.filter((w) => w.kind === 'card-ref')) {
@@ -1178,11 +1202,12 @@ export class Ledger {
     guesses: readonly Guess[],
     matchedAs: ReadonlyMap<string, string>,
     drift: string[],
+    currency: string,
   ): Promise<void> {
     for (const { op, g, alike } of guesses) {
       const open = alike.filter((o) => matchedAs.get(o.id) !== g.status);
       if (open.length === 0) continue;
-      const what = `${op.kind}${op.amount_minor === null ? '' : ` of ${formatMinorUnits(big(op.amount_minor))}`}`;
+      const what = `${op.kind}${op.amount_minor === null ? '' : ` of ${moneyText(big(op.amount_minor), currency)}`}`;
       const who = (o: TransactionOperationsTable) =>
         `${o.requested_by ?? 'Paydesk'}${o.sent_at === null ? '' : ` at ${iso(o.sent_at)}`}`;
       drift.push(
@@ -1222,6 +1247,7 @@ export class Ledger {
     now: number,
     writes: Write[],
     drift: string[],
+    currency: string,
   ): Promise<void> {
     const changes = {
       state: g.status,
@@ -1230,7 +1256,7 @@ export class Ledger {
       updated_at: now,
     };
     writes.push(updateOperationRow(trx, { id: op.id, changes }));
-    const what = `${op.kind}${op.amount_minor === null ? '' : ` of ${formatMinorUnits(big(op.amount_minor))}`}`;
+    const what = `${op.kind}${op.amount_minor === null ? '' : ` of ${moneyText(big(op.amount_minor), currency)}`}`;
     const by = op.requested_by === null ? '' : ` requested by ${op.requested_by}`;
     // Declined (or failed) at the gateway after all: no money moved, nothing to flag.
     const moved = g.status === 'processing' || g.status === 'approved';

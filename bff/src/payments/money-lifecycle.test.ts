@@ -107,7 +107,9 @@ for (const variant of DB_VARIANTS) {
       );
       expect(
         after.timeline.some((e) =>
-          e.title.includes('return of 3.00 applied by the gateway after it was judged not applied'),
+          e.title.includes(
+            'return of 3.00 EUR applied by the gateway after it was judged not applied',
+          ),
         ),
       ).toBe(true);
       const reconciled = await auditOf('transaction.reconcile', tx.id);

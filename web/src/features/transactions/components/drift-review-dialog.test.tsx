@@ -12,19 +12,29 @@ import { renderApp } from '../../../test/render-app';
 const ID = '00000000-0000-4000-8000-000000000001';
 const PATH = `/transactions/${ID}`;
 const REVIEW = 'POST /api/transactions/:id/drift/review';
-const REASON = 'status declined at Paydesk, approved at the gateway';
+const REASON = 'Paydesk had the order declined; the gateway says approved';
+/** A reason as rows flagged before it was said in the past tense keep it. */
+const OLDER_REASON = 'status declined at Paydesk, approved at the gateway';
+const TITLE = 'The gateway contradicted Paydesk’s record';
 const SINCE = '2026-11-20T10:15:00.000Z';
 
-function bffAs(roles: Role[], driftDetails: TransactionDetail['driftDetails']) {
+function bffAs(
+  roles: Role[],
+  driftDetails: TransactionDetail['driftDetails'],
+  overrides: Partial<TransactionDetail> = {},
+) {
   return new FakeBff({
     signedInAs: 'me@example.com',
     users: [makeUser({ email: 'me@example.com', name: 'Me', roles })],
-    transactions: [makeTransaction(1, { drift: true, driftDetails })],
+    transactions: [makeTransaction(1, { ...overrides, drift: true, driftDetails })],
   });
 }
 
-const driftAlert = async () =>
-  (await screen.findByText(/^The gateway and Paydesk disagree/)).closest('[role="alert"]');
+const driftAlert = async (title = TITLE): Promise<HTMLElement> => {
+  const alert = (await screen.findByText(title)).closest('[role="alert"]');
+  if (!(alert instanceof HTMLElement)) throw new Error('no drift alert');
+  return alert;
+};
 
 describe('drift banner and review', () => {
   it('when a later status reply agrees again, then the banner says since when and asks for a review; finance marks it reviewed with a comment, a server refusal is said under the field, and the detail refreshes', async () => {
@@ -64,9 +74,7 @@ describe('drift banner and review', () => {
     await screen.findByRole('heading', { name: 'Order 900001' });
 
     const alert = await driftAlert();
-    if (!(alert instanceof HTMLElement)) throw new Error('no drift alert');
     const banner = within(alert);
-    expect(banner.getByText('The gateway and Paydesk disagreed')).toBeInTheDocument();
     expect(banner.getByText(REASON)).toBeInTheDocument();
     expect(banner.getByText(/agree again since/)).toHaveTextContent(/review and clear the flag\.$/);
     expect(alert.querySelector('time')?.getAttribute('datetime')).toBe(SINCE);
@@ -103,22 +111,73 @@ describe('drift banner and review', () => {
     ]);
     expect(sent.every((r) => r.headers.get(CSRF_HEADER) === CSRF_HEADER_VALUE)).toBe(true);
     await waitFor(() => {
-      expect(screen.queryByText(/^The gateway and Paydesk disagree/)).not.toBeInTheDocument();
+      expect(screen.queryByText(TITLE)).not.toBeInTheDocument();
     });
     expect(await screen.findByText(/marked reviewed/)).toBeInTheDocument();
   });
 
-  it('when the two sides have not agreed since, then the banner says they disagree and nothing about agreeing; a role that may not review sees no button', async () => {
+  it('when the two sides have not agreed since, then the banner says the gateway contradicted Paydesk and nothing about agreeing; a role that may not review sees no button and is told finance reviews it', async () => {
     renderApp(
       PATH,
       bffAs(['support'], { detectedAt: '2026-11-20T10:00:00.000Z', reasons: [REASON] }),
     );
     const alert = await driftAlert();
-    if (!(alert instanceof HTMLElement)) throw new Error('no drift alert');
     const banner = within(alert);
-    expect(banner.getByText('The gateway and Paydesk disagree')).toBeInTheDocument();
     expect(banner.getByText(REASON)).toBeInTheDocument();
     expect(banner.queryByText(/agree again/)).not.toBeInTheDocument();
     expect(banner.queryByRole('button', { name: 'Mark reviewed' })).not.toBeInTheDocument();
+    expect(alert).toHaveTextContent(
+      'Finance checks the order at the gateway and marks the drift reviewed; the timeline keeps what differed.',
+    );
+  });
+
+  it('when the gateway’s status contradicted Paydesk’s record, then the banner says what Paydesk had recorded, that it now shows the gateway’s figures, and what to do, never that the two do not match now; an older row’s reason is shown as recorded', async () => {
+    // Paydesk had the sale approved and captured; the gateway said declined: the page shows the
+    // gateway's word, as Paydesk now records it.
+    renderApp(
+      PATH,
+      bffAs(
+        ['finance'],
+        {
+          detectedAt: '2026-11-20T10:00:00.000Z',
+          reasons: ['Paydesk had the order approved; the gateway says declined', OLDER_REASON],
+          paydesk: { status: 'approved', stage: 'captured', captured: '11.50', returned: '0.00' },
+          gateway: { status: 'declined', stage: null, captured: '11.50', returned: '0.00' },
+        },
+        { status: 'declined' },
+      ),
+    );
+    const alert = await driftAlert();
+    const banner = within(alert);
+    expect(
+      banner.getByText('The gateway’s status differed from what Paydesk had recorded:'),
+    ).toBeInTheDocument();
+    expect(
+      banner.getByText('Paydesk had the order approved; the gateway says declined'),
+    ).toBeInTheDocument();
+    expect(banner.getByText(OLDER_REASON)).toBeInTheDocument();
+    expect(alert).toHaveTextContent(
+      'Paydesk now shows the gateway’s figures: the gateway holds the money. Check the order at the gateway, then mark the drift reviewed; the timeline keeps what differed.',
+    );
+    expect(alert).not.toHaveTextContent(/does not match|disagree/);
+    expect(banner.getByRole('button', { name: 'Mark reviewed' })).toBeInTheDocument();
+  });
+
+  it('when the gateway’s status could not be applied (an amount Paydesk cannot hold), then the banner says Paydesk kept its own figures, not that it shows the gateway’s', async () => {
+    const reason =
+      "the gateway's status shows amount 99,999,999,999,999,999.99, more than Paydesk can hold (90,071,992,547,409.91 at most): not applied; check the order at the gateway";
+    renderApp(
+      PATH,
+      bffAs(['support'], {
+        detectedAt: '2026-11-20T10:00:00.000Z',
+        reasons: [reason],
+        gateway: { status: 'approved', stage: null, amount: '99,999,999,999,999,999.99' },
+      }),
+    );
+    const alert = await driftAlert('Paydesk could not apply the gateway’s status');
+    const banner = within(alert);
+    expect(banner.getByText(reason)).toBeInTheDocument();
+    expect(alert).toHaveTextContent('Paydesk kept its own figures.');
+    expect(alert).not.toHaveTextContent(/now shows|contradicted/);
   });
 });

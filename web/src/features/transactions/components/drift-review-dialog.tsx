@@ -90,8 +90,9 @@ export default function DriftReviewDialog({
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
             <DialogContentText>
-              Say what you checked. The drift flag on {orderName(detail)} is cleared; the timeline
-              keeps what differed, and a new difference flags the order again.
+              Say what you checked. The drift flag on {orderName(detail)} is cleared and its figures
+              stay as they are; the timeline keeps what differed, and a new difference flags the
+              order again.
             </DialogContentText>
             <TextField
               label="Comment"

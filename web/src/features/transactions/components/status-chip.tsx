@@ -69,7 +69,7 @@ export function DriftChip() {
       label="Drift"
       color="warning"
       variant="filled"
-      title="The gateway’s status and Paydesk’s record disagree; see the timeline."
+      title="The gateway contradicted Paydesk’s record; the order is flagged for review (its page says how)."
     />
   );
 }
@@ -184,7 +184,7 @@ export function payoutLook(order: ChipsOrder): { label: string; title: string } 
  * An order's status chips, the same in its list row and its page's header: the status, an
  * approved preauth's hold (`holdLook`: held, partly or wholly captured), a payout's money out
  * (`payoutLook`), the stage when it undid
- * the order or sent money back, and the drift flag when the gateway and Paydesk disagree.
+ * the order or sent money back, and the drift flag when the gateway contradicted Paydesk's record.
  */
 export function TransactionStatusChips({ order }: { order: ChipsOrder }) {
   const { status, stage, drift } = order;

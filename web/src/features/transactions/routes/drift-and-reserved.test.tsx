@@ -21,7 +21,7 @@ describe('transaction detail: drift reasons and returns awaiting an outcome', ()
             driftDetails: {
               detectedAt: '2026-01-01T00:00:00.000Z',
               reasons: [
-                'return of 3.00 requested by a@b.test was applied by the gateway after Paydesk had judged it not applied (check for a repeat of it)',
+                'return of 3.00 EUR requested by a@b.test was applied by the gateway after Paydesk had judged it not applied (check for a repeat of it)',
               ],
             },
             amounts: { ...base.amounts, reserved: '2.00', remainingReturnable: '8.00' },
@@ -30,9 +30,11 @@ describe('transaction detail: drift reasons and returns awaiting an outcome', ()
       }),
     );
     await screen.findByRole('heading', { name: 'Order 900001' });
-    expect(screen.getByText('The gateway and Paydesk disagree')).toBeInTheDocument();
+    expect(screen.getByText('The gateway contradicted Paydesk’s record')).toBeInTheDocument();
     expect(
-      screen.getByText(/return of 3\.00 requested by a@b\.test was applied by the gateway after/),
+      screen.getByText(
+        /return of 3\.00 EUR requested by a@b\.test was applied by the gateway after/,
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/detectedAt/)).not.toBeInTheDocument();
     const amounts = within(screen.getByRole('region', { name: 'Amounts' }));

@@ -742,8 +742,12 @@ describe('transaction detail', () => {
       ),
     );
     expect(await screen.findByText('Outcome unknown')).toBeInTheDocument();
-    expect(screen.getByText('The gateway and Paydesk disagree')).toBeInTheDocument();
-    expect(screen.getByText(/gateway approved, paydesk declined/)).toBeInTheDocument();
+    expect(screen.getByText('The gateway contradicted Paydesk’s record')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'The gateway’s status differed from what Paydesk had recorded: gateway approved, paydesk declined.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('when finance captures part of a preauth, then the amount defaults to the hold, is sent as decimal text under a key, and the order updates', async () => {

@@ -92,6 +92,8 @@ function Attention({
   onReview: (() => void) | null;
 }) {
   const since = agreedSince(detail.driftDetails);
+  const reasons = driftReasons(detail.driftDetails);
+  const kept = recordKept(detail.driftDetails);
   // A follow-up whose reply was lost, on an order whose own status is known: said as plainly.
   const unknownOps =
     detail.status === 'unknown'
@@ -181,27 +183,40 @@ function Attention({
             )
           }
         >
+          {/* Said as what happened: Paydesk took the gateway's figures when it found the drift
+              (the page shows them), unless the reply could not be applied at all. */}
           <AlertTitle>
-            {since === null
-              ? 'The gateway and Paydesk disagree'
-              : 'The gateway and Paydesk disagreed'}
+            {kept
+              ? 'Paydesk could not apply the gateway’s status'
+              : 'The gateway contradicted Paydesk’s record'}
           </AlertTitle>
-          {since === null
-            ? 'The gateway’s status does not match Paydesk’s record'
-            : 'The gateway’s status did not match Paydesk’s record'}
-          ; the difference is in the timeline
-          {driftReasons(detail.driftDetails) === null && detail.driftDetails
-            ? `: ${Object.entries(detail.driftDetails)
-                .map(
-                  ([key, value]) =>
-                    `${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-                )
-                .join(', ')}`
-            : ''}
-          .
-          {driftReasons(detail.driftDetails)?.map((reason) => (
+          <div>
+            {kept
+              ? 'The gateway’s status showed what Paydesk cannot record'
+              : 'The gateway’s status differed from what Paydesk had recorded'}
+            {reasons === null && detail.driftDetails
+              ? `: ${Object.entries(detail.driftDetails)
+                  .map(
+                    ([key, value]) =>
+                      `${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+                  )
+                  .join(', ')}.`
+              : reasons === null
+                ? '.'
+                : ':'}
+          </div>
+          {reasons?.map((reason) => (
             <div key={reason}>{reason}</div>
           ))}
+          <div>
+            {kept
+              ? 'Paydesk kept its own figures. '
+              : 'Paydesk now shows the gateway’s figures: the gateway holds the money. '}
+            {onReview === null
+              ? 'Finance checks the order at the gateway and marks the drift reviewed'
+              : 'Check the order at the gateway, then mark the drift reviewed'}
+            ; the timeline keeps what differed.
+          </div>
           {since === null ? null : (
             <div>
               The gateway and Paydesk agree again since <DateTime value={since} />; review and clear
@@ -223,11 +238,26 @@ function agreedSince(details: TransactionDetail['driftDetails']): string | null 
   return typeof since === 'string' && !Number.isNaN(Date.parse(since)) ? since : null;
 }
 
-/** The reasons the BFF recorded for a drift (its `driftDetails.reasons`), when there are any. */
+/**
+ * The reasons the BFF recorded for a drift (its `driftDetails.reasons`), when there are any: free
+ * text, shown as recorded (older rows keep their older words).
+ */
 function driftReasons(details: TransactionDetail['driftDetails']): string[] | null {
   const reasons = details?.reasons;
-  if (!Array.isArray(reasons) || reasons.length === 0) return null;
-  return reasons.filter((r): r is string => typeof r === 'string');
+  if (!Array.isArray(reasons)) return null;
+  const texts = reasons.filter((r): r is string => typeof r === 'string');
+  return texts.length === 0 ? null : texts;
+}
+
+/**
+ * Whether Paydesk kept its own record: the gateway's reply was not applied (an amount Paydesk
+ * cannot hold), so the details keep the gateway's side alone. Any other drift applied the reply,
+ * and its details keep both sides (`paydesk`, `gateway`).
+ */
+function recordKept(details: TransactionDetail['driftDetails']): boolean {
+  if (details === null || 'paydesk' in details) return false;
+  const gateway = details.gateway;
+  return typeof gateway === 'object' && gateway !== null;
 }
 
 // Off screen but read aloud (sx would take a width of 1 as 100%: hence '1px').
