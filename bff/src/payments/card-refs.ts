@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { PayDb } from './db.js';
+import { answerText, errorAnswerOf, unansweredText } from './gateway-errors.js';
 import { PENDING_ORDERID_PREFIX } from './rebills.js';
 
 /**
@@ -43,8 +44,8 @@ export async function requireCardRefOnEndpoint(
  * that a charge on it is refused before any record is written or anything is charged. A reference
  * on an order the gateway made (its card reference, or a charge it accepted) needs no question;
  * any other is looked up with get-card-info, which creates nothing. When that lookup gets no
- * answer, 503 and nothing is written (the request may be repeated); any other reply leaves the
- * decision to the charge itself.
+ * answer, or a 5xx (said with the gateway's HTTP status and error code), 503 and nothing is written
+ * (the request may be repeated); any other reply leaves the decision to the charge itself.
  */
 export async function requireCardRefAtGateway(
   k: PayDb,
@@ -62,9 +63,18 @@ export async function requireCardRefAtGateway(
   if (seen !== undefined) return;
   const outcome = await gateway.send('get-card-info', endpointId, { cardrefid: cardRefId });
   if (outcome.kind !== 'reply') {
+    // Said as it happened: an error answer with the gateway's HTTP status and code, or no answer.
+    const answer = errorAnswerOf(outcome);
+    if (answer !== null) {
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        `The gateway answered get-card-info for the card reference with an error (${answerText(answer)}); nothing was sent or recorded. Try again.`,
+        { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
+      );
+    }
     throw new AppError(
       'GATEWAY_UNAVAILABLE',
-      `The gateway did not answer get-card-info for the card reference (${outcome.reason}); nothing was sent or recorded. Try again.`,
+      `The gateway did not answer get-card-info for the card reference (${unansweredText(outcome)}); nothing was sent or recorded. Try again.`,
     );
   }
   if (outcome.httpStatus !== 404) return;

@@ -225,5 +225,56 @@ for (const variant of DB_VARIANTS) {
         await second.close();
       }
     });
+
+    it('when a check gets a 5xx, a dropped reply or no answer in time, then its timeline says so in words with the gateway’s error code, never `server-error` or `timeout`, and it is asked again', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '26.00');
+      advanceTo((await checkOf(tx.id))?.due_at ?? 0);
+      const allDue = async (run: () => Promise<number>) => {
+        while ((await run()) > 0);
+      };
+      const titles = async () => settlementTitles(await detail(tx.id));
+      try {
+        await f.sandbox.faults({ errorRate: 1, operations: ['status'] });
+        await allDue(runChecks);
+        const retryAt = new Date(f.bff.clock.now() + RETRY_MS).toISOString();
+        expect(await titles()).toEqual([
+          `settlement check 1 of ${MAX_CHECKS}: the gateway answered with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation); asked again at ${retryAt}`,
+        ]);
+        expect((await detail(tx.id)).stage).toBe('captured');
+
+        f.bff.clock.advance(RETRY_MS);
+        await f.sandbox.faults({ dropResponseRate: 1, operations: ['status'] });
+        await allDue(runChecks);
+        expect((await titles())[1]).toBe(
+          `settlement check 2 of ${MAX_CHECKS}: the connection closed before the gateway answered; asked again at ${new Date(f.bff.clock.now() + RETRY_MS).toISOString()}`,
+        );
+
+        f.bff.clock.advance(RETRY_MS);
+        await f.sandbox.faults({ latencyMs: 400, operations: ['status'] });
+        const impatient = createPayments({
+          config: f.bff.config,
+          db: f.bff.db,
+          clock: f.bff.clock,
+          logger: f.bff.logger,
+          audit: f.bff.services.audit,
+          options: {
+            gatewayTimeoutMs: 100,
+            settlement: { afterMs: AFTER_MS, retryAfterMs: RETRY_MS, maxChecks: MAX_CHECKS },
+          },
+        });
+        try {
+          await allDue(() => impatient.reconciler.settlement.runOnce());
+        } finally {
+          await impatient.close();
+        }
+        expect((await titles())[2]).toBe(
+          `settlement check 3 of ${MAX_CHECKS}: no answer within 100 ms; no further checks (refresh the order to ask again)`,
+        );
+        expect((await titles()).join('\n')).not.toMatch(/server-error|connection-lost|timeout/);
+      } finally {
+        await new Promise((r) => setTimeout(r, 400));
+        await f.sandbox.faults({});
+      }
+    });
   });
 }

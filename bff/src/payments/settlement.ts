@@ -19,6 +19,7 @@ import { PollLoop } from '../jobs/poll-loop.js';
 import { amountsOutOfRange } from './amount-range.js';
 import type { PayDb, PayTrx } from './db.js';
 import { exchangeData } from './gateway.js';
+import { unansweredText } from './gateway-errors.js';
 import type { GatewayView, Ledger } from './ledger.js';
 import type { SettlementChecksTable, TransactionsTable } from './migration.js';
 import { gatewayOrderId } from './rebills.js';
@@ -212,12 +213,18 @@ export class SettlementChecks {
       maxChecks: t.maxChecks,
     };
     if (view === null) {
-      const why = outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}` : outcome.reason;
+      // Said as it happened, as the other follow-ups say it: a reply that is no status (its HTTP
+      // status and the gateway's error code), an error answer (`the gateway answered with an error
+      // (HTTP 500, INTERNAL: …)`), or no answer in words (`no answer within 15 s`).
+      const why =
+        outcome.kind === 'reply'
+          ? `the gateway answered the status request with HTTP ${String(outcome.httpStatus)}${outcome.reply.errorCode === undefined ? '' : ` (${outcome.reply.errorCode})`}`
+          : unansweredText(outcome);
       await ledger.tx(async (trx) => {
         if (!(await this.mine(trx, claim))) return;
         await ledger.timeline(trx, id, {
           kind: 'reconcile',
-          title: `${of}: no answer (${why}); ${then}`,
+          title: `${of}: ${why}; ${then}`,
           actor: null,
           data: { ...data, ...exchangeData(outcome) },
         });

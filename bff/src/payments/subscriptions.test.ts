@@ -11,6 +11,7 @@ import {
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
 import { payDb } from './db.js';
+import { createPayments } from './index.js';
 import { advanceSchedule, nextChargeAt, scheduleText } from './subscriptions.js';
 import { startPaymentsApp } from './test-support/app.js';
 import { key, learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
@@ -361,6 +362,127 @@ for (const variant of DB_VARIANTS) {
       } finally {
         await noKey.close();
       }
+    });
+
+    it('when the gateway answers the create with a 5xx, then the plan is unknown with the gateway’s error code kept, and staff read the answer in words, never `server-error`; the recovery that finds no plan says the same', async () => {
+      await f.sandbox.faults({ errorRate: 1, operations: ['create-recurring-payment'] });
+      const res = await post(f.finance, '/api/subscriptions', body({ amount: '5.55' }));
+      await f.sandbox.faults({});
+      expect(res.status, res.text).toBe(200);
+      const result = SubscriptionResultSchema.parse(res.json);
+      expect(result.subscription).toMatchObject({
+        state: 'unknown',
+        errorCode: 'INTERNAL',
+        errorMessage:
+          'gateway answered 500: injected fault: the gateway failed before applying the operation',
+      });
+      expect(result.message).toBe(
+        'The gateway answered the subscription (5.55 EUR every day) with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation); Paydesk cannot tell whether the plan was created. Paydesk will not send it again; its first charge will link it.',
+      );
+      expect(res.text).not.toContain('server-error');
+
+      // The gateway never applied it: once certainly abandoned, the recovery marks it not created,
+      // naming the error answer it got (not a lost reply).
+      f.bff.clock.advance(70_000);
+      await f.bff.payments.reconciler.runOnce();
+      const settled = await detail(result.subscription.id);
+      expect(settled).toMatchObject({ state: 'not_sent', errorCode: 'NOT_CREATED' });
+      expect(settled.errorMessage).toContain(
+        'Paydesk did not learn the outcome of its create-recurring-payment (the gateway answered it with an error: HTTP 500, INTERNAL)',
+      );
+      expect(settled.errorMessage).not.toContain('reply was lost');
+    });
+
+    it('when the reply to the create is dropped, then the plan records and staff read that the connection closed, in words, with no library code', async () => {
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['create-recurring-payment'] });
+      const res = await post(f.finance, '/api/subscriptions', body({ amount: '5.56' }));
+      await f.sandbox.faults({});
+      expect(res.status, res.text).toBe(200);
+      const result = SubscriptionResultSchema.parse(res.json);
+      expect(result.subscription).toMatchObject({
+        state: 'unknown',
+        errorCode: null,
+        errorMessage: 'the connection closed before the gateway answered',
+      });
+      expect(result.message).toBe(
+        "The gateway's answer to the subscription (5.56 EUR every day) was lost (the connection closed before the gateway answered). Paydesk will not send it again; its first charge will link it.",
+      );
+      expect(res.text).not.toMatch(/connection-lost|UND_ERR/);
+    });
+
+    it('when the gateway does not answer the create in time, then the plan and staff read “no answer within …”, never `timeout`', async () => {
+      const impatient = createPayments({
+        config: f.bff.config,
+        db: f.bff.db,
+        clock: f.bff.clock,
+        logger: f.bff.logger,
+        audit: f.bff.services.audit,
+        options: { gatewayTimeoutMs: 100 },
+      });
+      await f.sandbox.faults({ latencyMs: 400, operations: ['create-recurring-payment'] });
+      try {
+        const result = await impatient.services.subscriptions.create(
+          {
+            cardRefId,
+            amount: '5.57',
+            currency: 'EUR',
+            period: 'day',
+            interval: 1,
+            maxPayments: 1,
+            orderDesc: 'slow plan',
+            email: 'subscriber@example.com',
+          },
+          { id: 'u1', email: 'finance@paydesk.test' },
+          null,
+          null,
+        );
+        expect(result.subscription).toMatchObject({
+          state: 'unknown',
+          errorCode: null,
+          errorMessage: 'no answer within 100 ms',
+        });
+        expect(result.message).toBe(
+          "The gateway's answer to the subscription (5.57 EUR every day) was lost (no answer within 100 ms). Paydesk will not send it again; its first charge will link it.",
+        );
+      } finally {
+        // The gateway applies it after the wait: let it finish before the faults go.
+        await new Promise((r) => setTimeout(r, 500));
+        await f.sandbox.faults({});
+        await impatient.close();
+      }
+    });
+
+    it('when get-card-info for an unseen card reference gets a 5xx or no answer, then 503 says so in words with the gateway’s code, and no plan is recorded', async () => {
+      // A card reference the gateway knows and Paydesk has never seen: made by the shop itself.
+      const order = await f.shop.place('sale', { amount: '3.00' });
+      await f.sandbox.advance(61);
+      const made = await f.bff.payments.gateway.send('create-card-ref', '1001', {
+        client_orderid: order.clientOrderId,
+        orderid: order.orderid,
+      });
+      const unseen = made.kind === 'reply' ? (made.reply.fields['card-ref-id'] ?? '') : '';
+      expect(unseen).not.toBe('');
+      const rows = () => payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
+      const before = await rows();
+      await f.sandbox.faults({ errorRate: 1, operations: ['get-card-info'] });
+      const failed = await post(f.finance, '/api/subscriptions', body({ cardRefId: unseen }));
+      expect(failed.status, failed.text).toBe(503);
+      expect((failed.json as ErrorEnvelope).error).toMatchObject({
+        code: 'GATEWAY_UNAVAILABLE',
+        message:
+          'The gateway answered get-card-info for the card reference with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation); nothing was sent or recorded. Try again.',
+        details: { gatewayHttpStatus: 500, gatewayErrorCode: 'INTERNAL' },
+      });
+
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['get-card-info'] });
+      const dropped = await post(f.finance, '/api/subscriptions', body({ cardRefId: unseen }));
+      expect(dropped.status, dropped.text).toBe(503);
+      expect((dropped.json as ErrorEnvelope).error.message).toBe(
+        'The gateway did not answer get-card-info for the card reference (the connection closed before the gateway answered); nothing was sent or recorded. Try again.',
+      );
+      for (const res of [failed, dropped])
+        expect(res.text).not.toMatch(/server-error|connection-lost/);
+      expect((await rows()).length).toBe(before.length);
     });
   });
 }

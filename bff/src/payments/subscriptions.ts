@@ -30,7 +30,13 @@ import { amountsOutOfRange, auditNotRecorded, StatusNotApplied } from './amount-
 import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
 import { big, platformTrx, toColumn, type PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
-import { gatewayRefusal } from './gateway-errors.js';
+import {
+  answerText,
+  errorAnswerOf,
+  gatewayRefusal,
+  lostOutcome,
+  unansweredText,
+} from './gateway-errors.js';
 import type { GatewayView, Ledger } from './ledger.js';
 import type { SubscriptionsTable } from './migration.js';
 import { nextReconcileDelay } from './options.js';
@@ -217,8 +223,8 @@ export class SubscriptionsService {
     return {
       subscription,
       message:
-        result.state === 'unknown'
-          ? `The gateway's answer to the subscription (${label}) was lost (${outcome.kind === 'unknown' ? outcome.reason : 'no reply'}). Paydesk will not send it again; its first charge will link it.`
+        result.state === 'unknown' && outcome.kind === 'unknown'
+          ? lostPlanText(outcome, label)
           : `Subscription ${subscription.recurringPaymentId ?? ''} created: ${label}. Each charge arrives as a rebill order by callback.`,
     };
   }
@@ -335,6 +341,21 @@ export class SubscriptionsService {
   }
 }
 
+/**
+ * What staff read of a create whose outcome Paydesk did not learn: an error answer with the
+ * gateway's HTTP status, code and message, or no answer in words (`no answer within 15 s`).
+ */
+function lostPlanText(
+  outcome: Extract<GatewayOutcome, { kind: 'unknown' }>,
+  label: string,
+): string {
+  const next = 'Paydesk will not send it again; its first charge will link it.';
+  const answer = errorAnswerOf(outcome);
+  if (answer !== null)
+    return `The gateway answered the subscription (${label}) with an error (${answerText(answer)}); Paydesk cannot tell whether the plan was created. ${next}`;
+  return `The gateway's answer to the subscription (${label}) was lost (${unansweredText(outcome)}). ${next}`;
+}
+
 function classify(outcome: GatewayOutcome): {
   state: 'active' | 'unknown' | 'refused' | 'not_sent';
   recurringPaymentId: string | null;
@@ -352,12 +373,15 @@ function classify(outcome: GatewayOutcome): {
     };
   }
   if (outcome.kind === 'unknown') {
+    // Recorded as the other operations record it: a 5xx keeps the gateway's error-code (HTTP_<status>
+    // when it names none) and `gateway answered 500: <its message>`; no reply is said in words.
+    const lost = lostOutcome(outcome, 'create-recurring-payment');
     return {
       state: 'unknown',
       recurringPaymentId: null,
       serial: null,
-      errorCode: null,
-      errorMessage: outcome.exchange.error,
+      errorCode: lost.errorCode,
+      errorMessage: lost.errorMessage,
     };
   }
   const reply = outcome.reply;
@@ -387,6 +411,20 @@ type Finding = 'created' | 'not_created';
 
 function notFound(outcome: GatewayOutcome): boolean {
   return outcome.kind === 'reply' && outcome.httpStatus === 404;
+}
+
+/**
+ * How a plan's create went unlearned, from what its row records: the instance stopped before
+ * recording the reply, the gateway answered with an error (its HTTP status and error code, as
+ * `classify` records them: `gateway answered 500: …`, INTERNAL), or the reply was lost.
+ */
+function unlearnedCreate(plan: SubscriptionsTable): string {
+  if (plan.state === 'sending') return 'the instance sending it stopped before recording the reply';
+  const status = /^gateway answered (\d{3})\b/.exec(plan.error_message ?? '')?.[1];
+  if (status === undefined) return 'the reply was lost';
+  const code =
+    plan.error_code === null || plan.error_code === `HTTP_${status}` ? '' : `, ${plan.error_code}`;
+  return `the gateway answered it with an error: HTTP ${status}${code}`;
 }
 
 function describeOutcome(outcome: GatewayOutcome): string {
@@ -559,7 +597,7 @@ export class SubscriptionRecovery {
     const message =
       finding === 'created'
         ? null
-        : `The plan was not created: Paydesk did not learn the gateway's answer to its create-recurring-payment (${plan.state === 'sending' ? 'the instance sending it stopped before recording the reply' : 'the reply was lost'}), and after the safe delay the gateway knows neither the plan (${plan.client_orderid}) nor its first charge (${found.evidence}). Nothing will be charged; it was not sent again. Create a new subscription if the customer still wants one.`;
+        : `The plan was not created: Paydesk did not learn the outcome of its create-recurring-payment (${unlearnedCreate(plan)}), and after the safe delay the gateway knows neither the plan (${plan.client_orderid}) nor its first charge (${found.evidence}). Nothing will be charged; it was not sent again. Create a new subscription if the customer still wants one.`;
     await this.ledger.tx(async (trx) => {
       const done = await trx
         .updateTable('subscriptions')

@@ -5,6 +5,7 @@ import type { CardInfo, CardRefList } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { maskTail } from '../gateway-client/redact.js';
 import { big, payDb } from '../payments/db.js';
+import { answerText, errorAnswerOf, unansweredText } from '../payments/gateway-errors.js';
 import { NOT_CREATED_STAGE } from '../payments/stats.js';
 import { asTransactionType, iso, maskedCard } from '../payments/records.js';
 import { resolveEndpoint, type Ctx } from './context.js';
@@ -86,11 +87,20 @@ export class CardInfoService {
     const endpoint = resolveEndpoint(this.c.config, endpointId, undefined);
     const outcome = await this.c.gateway.send('get-card-info', endpoint, { cardrefid: cardRefId });
     if (outcome.kind !== 'reply') {
-      const code = outcome.exchange.reply?.['error-code'];
+      // Said as it happened: an error answer keeps the gateway's HTTP status and error code; no
+      // answer is said in words (`no answer within 15 s`), never the client's own reason code.
+      const answer = errorAnswerOf(outcome);
+      if (answer !== null) {
+        throw new AppError(
+          'GATEWAY_UNAVAILABLE',
+          `The gateway answered get-card-info with an error (${answerText(answer)}). Try again.`,
+          { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
+        );
+      }
       throw new AppError(
         'GATEWAY_UNAVAILABLE',
-        `The gateway did not answer get-card-info (${outcome.kind === 'unknown' ? outcome.reason : 'not sent'}${code === undefined ? '' : `, ${code}`}). Try again.`,
-        { gatewayErrorCode: code ?? null },
+        `The gateway did not answer get-card-info (${unansweredText(outcome)}). Try again.`,
+        { gatewayErrorCode: null },
       );
     }
     const { httpStatus, reply } = outcome;

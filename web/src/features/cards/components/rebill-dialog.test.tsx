@@ -1,5 +1,5 @@
 import { OperationResultSchema, type Operation, type TransactionDetail } from '@paydesk/shared/api';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
@@ -85,7 +85,12 @@ const CLIENT_ORDER = 'rb-37d584ff-bfe6-456e-8c00-208e0ce9c333';
  * Finance on Cards; the rebill's reply is as the BFF gives it when the gateway's reply was lost:
  * operation `unknown`, the order under the `pending:` placeholder the gateway has not replaced yet.
  */
-function lostReply() {
+function lostReply(
+  error: Pick<Operation, 'errorCode' | 'errorMessage'> = {
+    errorCode: null,
+    errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+  },
+) {
   const bff = new FakeBff({
     signedInAs: 'me@example.com',
     users: [makeUser({ email: 'me@example.com', name: 'Me', roles: ['finance'] })],
@@ -110,8 +115,7 @@ function lostReply() {
     requestedBy: 'me@example.com',
     reasonCode: null,
     comment: 'agreed',
-    errorCode: null,
-    errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+    ...error,
     createdAt: base.createdAt,
     updatedAt: base.updatedAt,
   };
@@ -174,6 +178,30 @@ describe('a rebill whose reply was lost', () => {
       `/transactions/${REBILL_ID}`,
     );
     expect(screen.getByRole('dialog')).not.toHaveTextContent('pending:');
+  });
+
+  it('when the gateway answered the rebill with a 5xx or not in time, then the warning says so in words with its HTTP status and code, never the recorded form', async () => {
+    const { bff } = lostReply({
+      errorCode: 'INTERNAL',
+      errorMessage:
+        'gateway answered 500: injected fault: the gateway failed before applying the operation',
+    });
+    const alert = within(await chargedRebill(renderApp('/cards?ref=card-ref-1', bff))).getByRole(
+      'alert',
+    );
+    expect(alert).toHaveClass('MuiAlert-colorWarning');
+    expect(alert).toHaveTextContent(
+      'charged the card (the gateway answered with an error: HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation).',
+    );
+    expect(alert).not.toHaveTextContent(/gateway answered 500|server-error/);
+    cleanup();
+
+    const slow = lostReply({ errorCode: null, errorMessage: 'no answer within 15 s' });
+    const warning = within(
+      await chargedRebill(renderApp('/cards?ref=card-ref-1', slow.bff)),
+    ).getByRole('alert');
+    expect(warning).toHaveTextContent('charged the card (no answer within 15 s).');
+    expect(warning).not.toHaveTextContent('timeout');
   });
 
   it('when the gateway confirms it approved, then the dialog turns into the success with the order number', async () => {

@@ -38,6 +38,7 @@ import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
 import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { gatewayAnswerOf } from '../../transactions/api/gateway-answer';
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { useTransactionEvents } from '../../transactions/api/live-events';
 import {
@@ -101,11 +102,19 @@ function rebillOutcome(operation: Operation, order: TransactionDetail): RebillOu
   const amount =
     operation.amount === null ? '' : ` of ${formatMoney(operation.amount, order.currency)}`;
   const said = describeOperationResult({ operation, transaction: order, message: '' });
-  // What went wrong, without a network library's code ("… (UND_ERR_SOCKET)"): staff read it.
-  const gateway = errorText(
-    operation.errorCode,
-    operation.errorMessage?.replace(/\s*\([A-Z][A-Z0-9]*_[A-Z0-9_]+\)\s*$/, '') ?? null,
-  );
+  // What went wrong, in words: the gateway's error answer with its HTTP status, code and message
+  // (recorded as `INTERNAL`, 'gateway answered 500: …'), no answer in time, or what was recorded,
+  // without a network library's code ("… (UND_ERR_SOCKET)"): staff read it.
+  const answer = gatewayAnswerOf(operation);
+  const gateway =
+    answer.kind === 'error'
+      ? `the gateway answered with an error${answer.words === '' ? '' : `: ${answer.words}`}`
+      : answer.kind === 'timeout'
+        ? `no answer within ${String(answer.seconds)} s`
+        : errorText(
+            operation.errorCode,
+            operation.errorMessage?.replace(/\s*\([A-Z][A-Z0-9]*_[A-Z0-9_]+\)\s*$/, '') ?? null,
+          );
   const gatewayWords = gateway === '' ? '' : ` (${gateway})`;
   switch (operation.state) {
     case 'approved':

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createdText, dayText, firstChargeWait, FIRST_CHARGE_WAIT_MS } from './subscription-labels';
+import {
+  createdText,
+  dayText,
+  firstChargeWait,
+  FIRST_CHARGE_WAIT_MS,
+  unknownPlanNote,
+} from './subscription-labels';
 
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 const plan = (start: string, paymentsMade = 0) => ({
@@ -45,6 +51,55 @@ describe('createdText', () => {
     expect(createdText(created('unknown', 1), 'en-US')).toBe(
       'The gateway’s answer to the subscription (€1,234.50 every week) was lost. Paydesk will not send it again; its first charge will link it.',
     );
+  });
+});
+
+describe('a plan whose outcome is not known, in words', () => {
+  const INTERNAL = {
+    errorCode: 'INTERNAL',
+    errorMessage:
+      'gateway answered 500: injected fault: the gateway failed before applying the operation',
+  };
+  const unknown = (error: { errorCode: string | null; errorMessage: string | null }) => ({
+    state: 'unknown' as const,
+    recurringPaymentId: null,
+    amount: '9.99',
+    currency: 'EUR',
+    schedule: { period: 'day', interval: 1 } as Parameters<typeof createdText>[0]['schedule'],
+    ...error,
+  });
+
+  it('when the gateway answered the create with a 5xx, then the sentence says it answered with an error, with its HTTP status, code and message, never the recorded form', () => {
+    const text = createdText(unknown(INTERNAL), 'en-US');
+    expect(text).toBe(
+      'The gateway answered the subscription (€9.99 every day) with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation): the plan may exist. Paydesk will not send it again; its first charge will link it.',
+    );
+    expect(text).not.toMatch(/gateway answered 500|server-error|was lost/);
+    expect(unknownPlanNote(INTERNAL)).toEqual({
+      text: 'The gateway answered with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation): the plan may exist. Paydesk does not send it again; its first charge names it.',
+      saysError: true,
+    });
+  });
+
+  it('when the gateway did not answer in time, then the sentence says how long, never `timeout`; a lost reply says it was lost', () => {
+    const timeout = { errorCode: null, errorMessage: 'no answer within 15 s' };
+    expect(createdText(unknown(timeout), 'en-US')).toBe(
+      'The gateway did not answer the subscription (€9.99 every day) within 15 s: the plan may exist. Paydesk will not send it again; its first charge will link it.',
+    );
+    expect(unknownPlanNote(timeout).text).toBe(
+      'The gateway did not answer within 15 s: the plan may exist. Paydesk does not send it again; its first charge names it.',
+    );
+    const dropped = {
+      errorCode: null,
+      errorMessage: 'the connection closed before the gateway answered',
+    };
+    expect(createdText(unknown(dropped), 'en-US')).toBe(
+      'The gateway’s answer to the subscription (€9.99 every day) was lost. Paydesk will not send it again; its first charge will link it.',
+    );
+    expect(unknownPlanNote(dropped)).toEqual({
+      text: 'The gateway’s reply was lost: the plan may exist. Paydesk does not send it again; its first charge names it.',
+      saysError: false,
+    });
   });
 });
 

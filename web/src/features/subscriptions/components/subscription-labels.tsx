@@ -1,11 +1,13 @@
 import Chip from '@mui/material/Chip';
 import type {
+  SubscriptionDetail,
   SubscriptionPeriod,
   SubscriptionSchedule,
   SubscriptionState,
   SubscriptionSummary,
 } from '@paydesk/shared/api';
 import { formatDateAndTime, formatMoney } from '../../../lib/format';
+import { gatewayAnswerOf } from '../../transactions/api/gateway-answer';
 
 const LOOK: Record<
   SubscriptionState,
@@ -37,14 +39,66 @@ export function periodText(period: SubscriptionPeriod, interval: number): string
 }
 
 /**
+ * What Paydesk heard back for a plan whose creation's outcome it does not know, from its recorded
+ * error as the BFF records it (`INTERNAL`, 'gateway answered 500: …'; 'no answer within 15 s'):
+ * the gateway answered with an error, did not answer in time, or its answer was lost.
+ */
+function unlearnedText(
+  plan: Partial<Pick<SubscriptionDetail, 'errorCode' | 'errorMessage'>>,
+  what: string,
+): string {
+  const answer = gatewayAnswerOf({
+    errorCode: plan.errorCode ?? null,
+    errorMessage: plan.errorMessage ?? null,
+  });
+  switch (answer.kind) {
+    case 'error':
+      return `The gateway answered the subscription (${what}) with an error${answer.words === '' ? '' : ` (${answer.words})`}: the plan may exist.`;
+    case 'timeout':
+      return `The gateway did not answer the subscription (${what}) within ${String(answer.seconds)} s: the plan may exist.`;
+    case 'none':
+      return `The gateway’s answer to the subscription (${what}) was lost.`;
+  }
+}
+
+/**
+ * The note on a plan whose creation's outcome is not known, and whether it says the recorded error
+ * itself (then the error is not shown again beside it): the gateway answered with an error (its
+ * HTTP status, code and message), did not answer in time, or its reply was lost.
+ */
+export function unknownPlanNote(plan: Pick<SubscriptionDetail, 'errorCode' | 'errorMessage'>): {
+  text: string;
+  saysError: boolean;
+} {
+  const answer = gatewayAnswerOf(plan);
+  const next = 'the plan may exist. Paydesk does not send it again; its first charge names it.';
+  switch (answer.kind) {
+    case 'error':
+      return {
+        text: `The gateway answered with an error${answer.words === '' ? '' : ` (${answer.words})`}: ${next}`,
+        saysError: true,
+      };
+    case 'timeout':
+      return {
+        text: `The gateway did not answer within ${String(answer.seconds)} s: ${next}`,
+        saysError: true,
+      };
+    case 'none':
+      return { text: `The gateway’s reply was lost: ${next}`, saysError: false };
+  }
+}
+
+/**
  * What creating `plan` came to, said from the plan itself (amount in the user's locale), not from
- * the server's English: 'Subscription 7001 created: €9.90 every 2 weeks. …'.
+ * the server's English: 'Subscription 7001 created: €9.90 every 2 weeks. …'. A plan whose outcome
+ * is not known says what the gateway answered, from its recorded error.
  */
 export function createdText(
   plan: Pick<
     SubscriptionSummary,
     'state' | 'recurringPaymentId' | 'amount' | 'currency' | 'schedule'
-  >,
+  > &
+    Partial<Pick<SubscriptionDetail, 'errorCode' | 'errorMessage'>>,
   locale?: string,
 ): string {
   const what = `${formatMoney(plan.amount, plan.currency, locale)} ${periodText(plan.schedule.period, plan.schedule.interval)}`;
@@ -52,7 +106,7 @@ export function createdText(
     case 'active':
       return `Subscription ${plan.recurringPaymentId === null ? '' : `${plan.recurringPaymentId} `}created: ${what}. Each charge arrives as a rebill order by callback.`;
     case 'unknown':
-      return `The gateway’s answer to the subscription (${what}) was lost. Paydesk will not send it again; its first charge will link it.`;
+      return `${unlearnedText(plan, what)} Paydesk will not send it again; its first charge will link it.`;
     default:
       return `Subscription (${what}): ${LOOK[plan.state].label.toLowerCase()}.`;
   }

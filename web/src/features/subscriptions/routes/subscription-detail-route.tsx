@@ -35,6 +35,7 @@ import {
   firstChargeWait,
   periodText,
   SubscriptionStateChip,
+  unknownPlanNote,
 } from '../components/subscription-labels';
 
 /** How often a plan whose first charge is on its way is asked for again (events may go by first). */
@@ -201,6 +202,8 @@ function DetailView({
   }, [justCreated]);
   const { schedule } = detail;
   const live = useSubscriptionChargeEvents();
+  // What the gateway answered, in words, when the plan's outcome is not known.
+  const unknownNote = detail.state === 'unknown' ? unknownPlanNote(detail) : null;
   return (
     <>
       <Button component={RouterLink} to="/subscriptions" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
@@ -220,15 +223,10 @@ function DetailView({
         </Stack>
       </PageHeader>
       <Stack spacing={2}>
-        {detail.errorMessage !== null ? (
+        {detail.errorMessage !== null && unknownNote?.saysError !== true ? (
           <Alert severity="error">{errorText(detail.errorCode, detail.errorMessage)}</Alert>
         ) : null}
-        {detail.state === 'unknown' ? (
-          <Alert severity="warning">
-            The gateway’s reply was lost: the plan may exist. Paydesk does not send it again; its
-            first charge names it.
-          </Alert>
-        ) : null}
+        {unknownNote !== null ? <Alert severity="warning">{unknownNote.text}</Alert> : null}
         <Box
           sx={{
             display: 'grid',

@@ -232,6 +232,41 @@ describe('subscriptions', () => {
     }
   });
 
+  it('when a plan’s create got a 5xx or no answer in time, then its page says so in words with the gateway’s code, once, never the recorded form or a reason code', async () => {
+    const answered = makeSubscription(5, {
+      state: 'unknown',
+      recurringPaymentId: null,
+      charges: [],
+      errorCode: 'INTERNAL',
+      errorMessage:
+        'gateway answered 500: injected fault: the gateway failed before applying the operation',
+    });
+    const slow = makeSubscription(6, {
+      state: 'unknown',
+      recurringPaymentId: null,
+      charges: [],
+      errorCode: null,
+      errorMessage: 'no answer within 15 s',
+    });
+    renderApp(`/subscriptions/${answered.id}`, bffAs(['support'], [answered, slow]));
+    await screen.findByRole('heading', { name: 'Monthly plan 5' });
+    const [note, ...others] = screen.getAllByRole('alert');
+    expect(others).toEqual([]);
+    expect(note).toHaveClass('MuiAlert-colorWarning');
+    expect(note).toHaveTextContent(
+      'The gateway answered with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation): the plan may exist. Paydesk does not send it again; its first charge names it.',
+    );
+    expect(document.body).not.toHaveTextContent(/gateway answered 500|server-error|reply was lost/);
+    cleanup();
+
+    renderApp(`/subscriptions/${slow.id}`, bffAs(['support'], [answered, slow]));
+    await screen.findByRole('heading', { name: 'Monthly plan 6' });
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'The gateway did not answer within 15 s: the plan may exist. Paydesk does not send it again; its first charge names it.',
+    ]);
+    expect(document.body).not.toHaveTextContent(/timeout|reply was lost/);
+  });
+
   it('when a plan does not exist, then the detail says so', async () => {
     renderApp('/subscriptions/20000000-0000-4000-8000-000000000099', bffAs(['support']));
     expect(await screen.findByText('Subscription not found')).toBeInTheDocument();
