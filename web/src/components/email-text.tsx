@@ -1,12 +1,9 @@
-/** An e-mail address that may wrap after the `@` (never in the middle of a name) in narrow cells. */
+import { BreakableText } from './breakable-text';
+
+/**
+ * An e-mail address that may wrap after the `@` (never in the middle of a name) in narrow cells;
+ * a long name or domain also before a "." (`breakablePieces`).
+ */
 export function EmailText({ value }: { value: string }) {
-  const at = value.indexOf('@');
-  if (at < 0) return <>{value}</>;
-  return (
-    <>
-      {value.slice(0, at + 1)}
-      <wbr />
-      {value.slice(at + 1)}
-    </>
-  );
+  return <BreakableText text={value} />;
 }

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import type { TransactionDetail } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
-import { AmountsPanel } from './amounts-panel';
+import { AmountsPanel, Facts } from './amounts-panel';
 import { makeTransaction } from '../../../test/fake-payments';
 
 /** The panel's facts as a screen reader pairs them: label → text. */
@@ -128,5 +128,24 @@ describe('AmountsPanel', () => {
       }),
     );
     expect(facts.Captured).toBe('€15.50');
+  });
+});
+
+describe('facts on a narrow screen', () => {
+  it('when a value is an e-mail address, then it may wrap after its “@”, and a long name in it before a “.”, never in the middle of a name', () => {
+    render(
+      <Facts
+        rows={[
+          ['Prepared by', 'support.demo@paydesk.local'],
+          ['Customer e-mail', 'jeanbaptiste.rousseaudelacroix@paydesk.local'],
+          ['Amount', '€1,000.50'],
+        ]}
+      />,
+    );
+    const [short, long, amount] = screen.getAllByRole('definition');
+    expect(short).toHaveTextContent(/^support\.demo@paydesk\.local$/);
+    expect(short?.innerHTML).toBe('support.demo@<wbr>paydesk.local');
+    expect(long?.innerHTML).toBe('jeanbaptiste<wbr>.rousseaudelacroix@<wbr>paydesk.local');
+    expect(amount?.innerHTML).toBe('€1,000.50');
   });
 });

@@ -8,6 +8,7 @@ import {
   type TransactionPayout,
 } from '@paydesk/shared/api';
 import { isPartlyCaptured, voidedMinor } from '@paydesk/shared/domain';
+import { BreakableText } from '../../../components/breakable-text';
 import { formatMoney } from '../../../lib/format';
 import { fromMinor, toMinor } from '../../../lib/money';
 
@@ -38,12 +39,15 @@ export function Facts({ rows }: { rows: FactRow[] }) {
           <Typography component="dt" variant="body2" color="text.secondary">
             {label}
           </Typography>
+          {/* A long word breaks where a reader expects it (BreakableText: an e-mail after its "@",
+              before a "."); only a piece that alone is wider than the column breaks anywhere, as
+              the last resort that keeps the page from scrolling sideways. */}
           <Typography
             component="dd"
             variant="body2"
             sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}
           >
-            {value}
+            {typeof value === 'string' ? <BreakableText text={value} /> : value}
           </Typography>
         </Box>
       ))}

@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -212,5 +212,101 @@ describe('a confirmation step and the keyboard', () => {
     await waitFor(() => {
       expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(1);
     });
+  });
+});
+
+describe('a follow-up that waits on a slow gateway', () => {
+  const NOTE =
+    /^Waiting for the gateway’s answer… Paydesk waits a few seconds for it; do not close this window or send it again\.$/;
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Lets `ms` of the fake clock go by, timers firing on the way. */
+  async function pass(ms: number) {
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(ms);
+    });
+  }
+
+  /**
+   * Holds the reply to `POST path` until the returned function is called, as a BFF does while it
+   * waits for the gateway; every other request is answered at once.
+   */
+  function holdReplyTo(bff: FakeBff, path: string): () => void {
+    const { promise: held, resolve: release } = Promise.withResolvers<undefined>();
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if ((init.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith(path)) await held;
+      return bff.fetch(input, init);
+    });
+    return () => {
+      release(undefined);
+    };
+  }
+
+  it('when the capture’s reply takes more than 2 seconds, then the dialog says it waits for the gateway, in a polite live region, keeps open on Escape, and drops the note when the answer comes', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+      shouldAdvanceTime: true,
+    });
+    const bff = financeWith(makeTransaction(1, { type: 'preauth', amount: '20.00' }));
+    // After its wait the BFF could not learn the outcome: the dialog stays, to send again.
+    bff.on('POST /api/transactions/:id/capture', () => ({
+      status: 502,
+      body: {
+        error: {
+          code: 'GATEWAY_UNAVAILABLE',
+          message: 'the gateway did not answer',
+          requestId: 'r-502',
+        },
+      },
+    }));
+    const app = renderApp(PATH, bff);
+    const release = holdReplyTo(bff, `/api/transactions/${ID}/capture`);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
+    const dialog = screen.getByRole('dialog', { name: 'Confirm the capture' });
+    await pass(1_500);
+    expect(within(dialog).queryByText(NOTE)).not.toBeInTheDocument();
+    await pass(600);
+    const note = within(dialog).getByText(NOTE);
+    expect(note.closest('[aria-live]')).toHaveAttribute('aria-live', 'polite');
+    // Nothing closes the dialog meanwhile, nor sends it again.
+    await app.user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Confirm the capture' })).toBe(dialog);
+    expect(within(dialog).getByRole('button', { name: /Capture €20\.00/ })).toBeDisabled();
+    release();
+    expect(await within(dialog).findByText('No answer yet')).toBeInTheDocument();
+    expect(within(dialog).queryByText(NOTE)).not.toBeInTheDocument();
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(1);
+  });
+
+  it('when creating a card reference waits on the gateway, then the note comes after 2 seconds, not before, and goes with the dialog when the answer comes', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+      shouldAdvanceTime: true,
+    });
+    const bff = financeWith();
+    const app = renderApp(PATH, bff);
+    const release = holdReplyTo(bff, `/api/transactions/${ID}/card-ref`);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Create card reference' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create a card reference' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create card reference' }));
+    await pass(1_900);
+    expect(within(dialog).queryByText(NOTE)).not.toBeInTheDocument();
+    await pass(200);
+    expect(within(dialog).getByText(NOTE)).toBeInTheDocument();
+    release();
+    await waitFor(() => {
+      expect(
+        screen.queryByRole('dialog', { name: 'Create a card reference' }),
+      ).not.toBeInTheDocument();
+    });
+    expect(screen.queryByText(NOTE)).not.toBeInTheDocument();
   });
 });

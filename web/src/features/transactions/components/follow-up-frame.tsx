@@ -19,6 +19,7 @@ import {
   type SyntheticEvent,
 } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
+import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { isApiError } from '../../../lib/api-client';
 import { refusedField, sentenceOf } from '../../../lib/form-errors';
 import { formatMoney } from '../../../lib/format';
@@ -48,7 +49,8 @@ const REFUSED_FIELD = [
 /**
  * The frame every follow-up dialog shares: title, form, the outcome of the last attempt, and the
  * buttons. When the outcome is unknown (no reply), the form is locked and the only way forward is
- * to send the very same request again, which the Idempotency-Key makes safe.
+ * to send the very same request again, which the Idempotency-Key makes safe. While its request
+ * waits on a slow gateway, nothing closes it, and after a while it says that it waits.
  */
 export function FollowUpFrame({
   title,
@@ -166,6 +168,7 @@ export function FollowUpFrame({
               {children}
             </ConfirmButtonContext>
           </Stack>
+          <GatewayWaitNote waiting={pending} />
         </DialogContent>
         <DialogActions>
           <Button

@@ -1,0 +1,50 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+
+/**
+ * How long a request to the gateway runs before its dialog says that it waits: a usual answer
+ * comes sooner, so the spinner alone says enough until then.
+ */
+export const GATEWAY_WAIT_NOTE_AFTER_MS = 2_000;
+
+/**
+ * What staff read while a slow gateway is awaited. The BFF's own wait (GATEWAY_TIMEOUT_MS) is not
+ * told to the SPA, so the note does not name a number of seconds.
+ */
+export const GATEWAY_WAIT_NOTE =
+  'Waiting for the gateway’s answer… Paydesk waits a few seconds for it; do not close this window or send it again.';
+
+/** True once `waiting` has lasted `afterMs` without a break; false again as soon as it ends. */
+export function useWaitedLong(waiting: boolean, afterMs = GATEWAY_WAIT_NOTE_AFTER_MS): boolean {
+  const [long, setLong] = useState(false);
+  useEffect(() => {
+    if (!waiting) return undefined;
+    const timer = setTimeout(() => {
+      setLong(true);
+    }, afterMs);
+    return () => {
+      clearTimeout(timer);
+      setLong(false);
+    };
+  }, [waiting, afterMs]);
+  return waiting && long;
+}
+
+/**
+ * Said in a dialog whose request waits on the gateway (`waiting`), once it has waited a while:
+ * that the answer is still to come, and that closing or sending again would not help. The live
+ * region is there from the start, so that a screen reader says the note when it appears.
+ */
+export function GatewayWaitNote({ waiting }: { waiting: boolean }) {
+  const long = useWaitedLong(waiting);
+  return (
+    <Box aria-live="polite" aria-atomic="true" sx={{ mt: long ? 2 : 0 }}>
+      {long ? (
+        <Typography variant="body2" color="text.secondary">
+          {GATEWAY_WAIT_NOTE}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
