@@ -3,6 +3,10 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { paymentsMigrations } from '../payments/migration.js';
+import {
+  NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME,
+  notAppliedOperationsIndexMigration,
+} from '../payments/not-applied-index-migration.js';
 import { payoutsMigrations } from '../payouts/migration.js';
 import { viewsMigrations } from '../views/migration.js';
 import type { DatabaseKind } from './connect.js';
@@ -223,6 +227,7 @@ export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
     [SECRET_CHECKS_MIGRATION_NAME]: secretChecksMigration(kind),
     [AUDIT_TARGET_INDEX_MIGRATION_NAME]: auditTargetIndexMigration(),
     [AUDIT_PREFIX_INDEX_MIGRATION_NAME]: auditPrefixIndexMigration(kind),
+    [NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME]: notAppliedOperationsIndexMigration(),
   };
 }
 

@@ -30,7 +30,7 @@ import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { PayoutOrders } from './payout-orders.js';
 import { listedType, maskedCard, PAID_PAYOUT_STAGES, paidOutOf, toSummary } from './records.js';
-import { attentionCounts, unknownOutcomeIds, windowStats } from './stats.js';
+import { attentionCounts, notAppliedOrderIds, unknownOutcomeIds, windowStats } from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
 function drained(out: Writable): Promise<void> {
@@ -105,7 +105,8 @@ export class TransactionQueries {
     private readonly payoutOrders: PayoutOrders = new PayoutOrders(),
   ) {}
 
-  private filtered(filter: TransactionFilter): Q {
+  /** `now`: the clock, for the window of `notMade` (an export's batches all read the same one). */
+  private filtered(filter: TransactionFilter, now: number = this.clock.now()): Q {
     let q: Q = this.k.selectFrom('transactions');
     // Unknown outcome: the order's own, or an operation's whatever the order's status.
     if (filter.status === 'unknown') q = q.where('id', 'in', unknownOutcomeIds(this.k));
@@ -122,6 +123,9 @@ export class TransactionQueries {
     if (filter.amountMax !== undefined)
       q = q.where('amount_minor', '<=', toColumn(toMinorUnits(filter.amountMax)));
     if (filter.drift !== undefined) q = q.where('drift', '=', filter.drift === 'true' ? 1 : 0);
+    // A follow-up not made, as the home screen's card counts them (by the clock, the last days):
+    // the few operations found through their partial index, their orders then read by id.
+    if (filter.notMade === 'true') q = q.where('id', 'in', notAppliedOrderIds(this.k, now));
     if (filter.q !== undefined) {
       const term = filter.q;
       const card = transactionSearchCard(term);
@@ -319,9 +323,10 @@ export class TransactionQueries {
     batchSize = EXPORT_BATCH,
   ): AsyncGenerator<CsvLine[]> {
     const { sort } = query;
+    const now = this.clock.now();
     let after: Cursor | null = null;
     for (;;) {
-      const rows: CsvRow[] = await this.ordered(this.filtered(query), sort, after)
+      const rows: CsvRow[] = await this.ordered(this.filtered(query, now), sort, after)
         .select(CSV_SOURCE_COLUMNS)
         .limit(batchSize)
         .execute();
@@ -438,6 +443,7 @@ export function exportFileName(filter: TransactionFilter, now: number): string {
     filter.currency,
     filter.endpoint === undefined ? undefined : `endpoint${filter.endpoint}`,
     filter.drift === undefined ? undefined : filter.drift === 'true' ? 'drift' : 'no-drift',
+    filter.notMade === undefined ? undefined : 'not-made',
     filter.createdFrom === undefined ? undefined : `from${day(filter.createdFrom)}`,
     filter.createdTo === undefined ? undefined : `before${day(filter.createdTo)}`,
     filter.amountMin === undefined ? undefined : `min${filter.amountMin}`,

@@ -677,3 +677,130 @@ for (const variant of DB_VARIANTS) {
     });
   });
 }
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(
+    `the list's filter of follow-ups not made (${variant.name})`,
+    () => {
+      let t: TestApp;
+      let support: TestClient;
+      // The app's clock starts at NOW (test-support/app.ts): the window is the seven days before.
+      const now = NOW;
+      const order = (n: number, patch: Partial<TransactionsTable> = {}) =>
+        row(950 + n, { created_at: now - 30 * DAY + n, updated_at: now - 30 * DAY + n, ...patch });
+      const returned = order(1);
+      const lastDay = order(2);
+      const tooOld = order(3);
+      const learned = order(4);
+      const payout = order(5, { type: 'payout' });
+      const applied = order(6);
+      const twice = order(7, { currency: 'USD' });
+      const declined = order(8, { status: 'declined' });
+      const notMade = (o: TransactionsTable, n: number, kind: string, at: number) =>
+        op(950 + n, o, { kind, state: 'not_applied', created_at: at, updated_at: at });
+      beforeAll(async () => {
+        t = await startApp(variant);
+        support = await t.userWithRoles(['support']);
+        const k = payDb(t.db);
+        await k
+          .insertInto('transactions')
+          .values([returned, lastDay, tooOld, learned, payout, applied, twice, declined])
+          .execute();
+        await k
+          .insertInto('transaction_operations')
+          .values([
+            notMade(returned, 1, 'return', now - DAY),
+            // a minute inside the seven days, and a minute before them
+            notMade(lastDay, 2, 'rebill', now - 7 * DAY + 60_000),
+            notMade(tooOld, 3, 'capture', now - 7 * DAY - 60_000),
+            // learned from the gateway, not sent by staff
+            { ...notMade(learned, 4, 'return', now - DAY), origin: 'gateway' },
+            // not a follow-up of the card's: a payout shows as failed on the payouts screen
+            notMade(payout, 5, 'payout', now - DAY),
+            op(956, applied, { kind: 'void', state: 'approved', created_at: now - DAY }),
+            // two follow-ups not made on one order: listed once
+            notMade(twice, 7, 'void', now - 2 * DAY),
+            notMade(twice, 8, 'card-ref', now - 3 * DAY),
+            notMade(declined, 9, 'capture', now - 4 * DAY),
+          ])
+          .execute();
+      });
+      afterAll(async () => {
+        await t.close();
+      });
+
+      const listed = async (query: string) => {
+        const res = await support.get(`/api/transactions?${query}`);
+        expect(res.status, res.text).toBe(200);
+        return TransactionPageSchema.parse(res.json);
+      };
+
+      it('when the list is filtered by notMade=true, then exactly the orders with a staff follow-up of the last seven days the gateway never made come back, each once, as many as the home screen counts', async () => {
+        const page = await listed('notMade=true');
+        // newest order first
+        expect(page.items.map((i) => i.orderid)).toEqual(
+          [declined, twice, lastDay, returned].map((o) => o.orderid),
+        );
+        expect(page.total).toBe(4);
+        const stats = StatsResponseSchema.parse((await support.get('/api/stats')).json);
+        expect(stats.attention.notApplied?.count).toBe(5);
+        expect(new Set(stats.attention.notApplied?.orders.map((o) => o.id))).toEqual(
+          new Set(page.items.map((i) => i.id)),
+        );
+      });
+
+      it('when notMade=true is combined with other filters and paged, then each narrows it and the pages follow one another', async () => {
+        const declinedOnly = await listed('notMade=true&status=declined');
+        expect(declinedOnly.items.map((i) => i.orderid)).toEqual([declined.orderid]);
+        const usd = await listed('notMade=true&currency=USD');
+        expect(usd.items.map((i) => i.orderid)).toEqual([twice.orderid]);
+        const first = await listed('notMade=true&sort=created_asc&limit=3');
+        expect(first.items.map((i) => i.orderid)).toEqual(
+          [returned, lastDay, twice].map((o) => o.orderid),
+        );
+        const second = await listed(
+          `notMade=true&sort=created_asc&limit=3&cursor=${encodeURIComponent(first.nextCursor ?? '')}`,
+        );
+        expect(second.items.map((i) => i.orderid)).toEqual([declined.orderid]);
+        expect(second.nextCursor).toBeNull();
+      });
+
+      it('when two more minutes pass, then the follow-up sent a minute inside the seven days leaves the filter', async () => {
+        t.clock.advance(2 * 60_000);
+        try {
+          const page = await listed('notMade=true');
+          expect(page.items.map((i) => i.orderid)).not.toContain(lastDay.orderid);
+          expect(page.total).toBe(3);
+        } finally {
+          t.clock.advance(-2 * 60_000);
+        }
+      });
+
+      it('when the export is filtered by notMade=true, then it holds the same orders and says so in its name', async () => {
+        const csv = await support.get('/api/transactions/export?notMade=true');
+        expect(csv.status, csv.text).toBe(200);
+        const ids = csv.text
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(',')[0]);
+        expect(ids).toEqual([declined, twice, lastDay, returned].map((o) => o.id));
+        expect(csv.headers.get('content-disposition')).toContain('-not-made-');
+      });
+
+      it('when notMade is not true, then 400 names query.notMade and its rule', async () => {
+        for (const bad of ['false', 'yes', '1']) {
+          const res = await support.get(`/api/transactions?notMade=${bad}`);
+          expect(res.status).toBe(400);
+          const field = (res.json as ErrorEnvelope).error.details?.fields?.[0];
+          expect(field?.path).toBe('query.notMade');
+          expect(field?.message).toBe("must be 'true'");
+        }
+        const csv = await support.get('/api/transactions/export?notMade=no');
+        expect(csv.status).toBe(400);
+        expect((csv.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe('query.notMade');
+      });
+    },
+  );
+}

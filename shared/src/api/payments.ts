@@ -194,6 +194,12 @@ const TransactionFilterFields = z
       .optional(),
     /** `true`: only orders where the gateway and Paydesk disagreed; `false`: only the others */
     drift: z.enum(['true', 'false'], "must be 'true' or 'false'").optional(),
+    /**
+     * `true`: only orders with a follow-up staff sent in the last 7 days (a capture, return, void,
+     * card reference or rebill) that the gateway never made (judged not applied), as the home
+     * screen's "Not made by the gateway" card counts them; there is no `false`
+     */
+    notMade: z.enum(['true'], "must be 'true'").optional(),
   })
   .strict();
 

@@ -17,6 +17,15 @@ describe('saved view bodies', () => {
     expect(ViewCreateBodySchema.parse(body('')).query).toBe('');
   });
 
+  it('when the query holds the follow-ups-not-made filter, then it is accepted; a bad value is named', () => {
+    expect(ViewCreateBodySchema.parse(body('notMade=true&sort=created_desc')).query).toBe(
+      'notMade=true&sort=created_desc',
+    );
+    expect(viewQueryProblems('transactions', 'notMade=yes')).toEqual([
+      expect.stringContaining('notMade'),
+    ]);
+  });
+
   it('when the query names an unknown parameter, a cursor, a repeated key or a bad value, then each is named', () => {
     expect(viewQueryProblems('transactions', 'evil=1')).toEqual([
       '"evil" is not a parameter of the transactions list',

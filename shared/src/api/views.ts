@@ -38,6 +38,7 @@ export const VIEW_PARAMS = {
     amountMin: t.amountMin,
     amountMax: t.amountMax,
     drift: t.drift,
+    notMade: t.notMade,
     sort: t.sort,
     limit: t.limit,
   },

@@ -71,6 +71,26 @@ describe('the attention cards', () => {
     expect(card).toHaveTextContent('The latest 2 are listed');
   });
 
+  it('when follow-ups were not made by the gateway, then the card links to the list filtered to all their orders, as the other cards link to theirs', () => {
+    render(
+      <MemoryRouter>
+        <AttentionCards
+          attention={{
+            unknown: 0,
+            drift: 0,
+            cap: 1000,
+            notApplied: { count: 12, days: 7, orders: [] },
+          }}
+          pending={null}
+        />
+      </MemoryRouter>,
+    );
+    const card = screen.getByRole('region', { name: 'Not made by the gateway (7 days)' });
+    expect(
+      within(card).getByRole('link', { name: 'Show orders with a follow-up not made' }),
+    ).toHaveAttribute('href', '/transactions?notMade=true');
+  });
+
   it('when the BFF does not count follow-ups not made, then no such card is shown', () => {
     render(
       <MemoryRouter>

@@ -10,10 +10,14 @@ import { MetricCard } from './metric-card';
 
 type NotApplied = NonNullable<StatsResponse['attention']['notApplied']>;
 
+/** The transactions list with the orders the not-made card counts (the list's `notMade=true`). */
+const NOT_MADE_LIST_HREF = '/transactions?notMade=true';
+
 /**
  * Follow-ups of the last days the gateway never made (a return, capture, void, card reference or
- * rebill judged not applied): nothing moved, and they may still be due. The list has no filter for
- * them, so the card names the latest orders to open, and says when there are more.
+ * rebill judged not applied): nothing moved, and they may still be due. The card names the latest
+ * orders to open, and links to the list filtered to all of them (`notMade=true`), as the other
+ * cards link to theirs.
  */
 function NotAppliedCard({ notApplied, cap }: { notApplied: NotApplied; cap: number }) {
   const { count, days, orders } = notApplied;
@@ -51,6 +55,9 @@ function NotAppliedCard({ notApplied, cap }: { notApplied: NotApplied; cap: numb
           made.
         </Typography>
       ) : null}
+      <Link component={RouterLink} to={NOT_MADE_LIST_HREF} variant="body2">
+        Show orders with a follow-up not made
+      </Link>
     </MetricCard>
   );
 }
@@ -84,7 +91,7 @@ export function AttentionCards({
       n: attention.drift,
       href: '/transactions?drift=true',
       link: 'Show orders with drift',
-      hint: 'The gateway and Paydesk disagree about these orders.',
+      hint: 'The gateway contradicted Paydesk’s record of these orders: check them at the gateway.',
     },
   ];
   return (

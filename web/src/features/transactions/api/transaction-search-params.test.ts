@@ -93,6 +93,23 @@ describe('transaction search params', () => {
     expect(readTransactionLink(new URLSearchParams('status=&amountMin=%20')).unusable).toEqual([]);
   });
 
+  it('when a link holds notMade, then true is applied and written back, and any other value is named as unusable', () => {
+    const read = readTransactionLink(new URLSearchParams('notMade=true&status=approved'));
+    expect(read.query).toEqual({
+      notMade: 'true',
+      status: 'approved',
+      sort: 'created_desc',
+      limit: 50,
+    });
+    expect(read.unusable).toEqual([]);
+    expect(writeTransactionQuery(read.query).toString()).toBe('status=approved&notMade=true');
+    const bad = readTransactionLink(new URLSearchParams('notMade=false'));
+    expect(bad.query).toEqual({ sort: 'created_desc', limit: 50 });
+    expect(bad.unusable.map((u) => [u.label, u.value, u.reason])).toEqual([
+      ['Follow-ups', 'false', 'unknown'],
+    ]);
+  });
+
   it('when written back, then defaults are left out and the round trip is exact', () => {
     expect(writeTransactionQuery({ sort: 'created_desc', limit: 50 }).toString()).toBe('');
     const query = {

@@ -21,6 +21,7 @@ export const FILTER_KEYS = [
   'amountMin',
   'amountMax',
   'drift',
+  'notMade',
 ] as const satisfies readonly (keyof TransactionFilter)[];
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -38,6 +39,7 @@ export const FILTER_LABELS: Record<(typeof FILTER_KEYS)[number] | 'created', str
   amountMin: 'Amount from',
   amountMax: 'Amount to',
   drift: 'Drift',
+  notMade: 'Follow-ups',
   created: 'Created',
 };
 
@@ -53,6 +55,7 @@ const NOT_A: Record<(typeof FILTER_KEYS)[number] | 'created', string> = {
   amountMin: 'not an amount',
   amountMax: 'not an amount',
   drift: 'unknown',
+  notMade: 'unknown',
   created: 'unknown',
 };
 

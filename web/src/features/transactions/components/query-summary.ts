@@ -1,5 +1,6 @@
 import { formatDateTime } from '../../../lib/format';
 import { CREATED_PRESET_LABELS, readCreatedPreset } from '../api/created-presets';
+import { NOT_APPLIED_RECENT_DAYS } from '../api/gateway-answer';
 import { filterOf, readTransactionQuery } from '../api/transaction-search-params';
 import { TYPE_LABELS } from './labels';
 import { statusFilterLabel } from './transaction-filters';
@@ -25,6 +26,9 @@ export function describeTransactionQuery(text: string): string {
   if (filter.type !== undefined) parts.push(`Type ${TYPE_LABELS[filter.type]}`);
   if (filter.drift !== undefined) {
     parts.push(filter.drift === 'true' ? 'Drift flagged' : 'Drift not flagged');
+  }
+  if (filter.notMade === 'true') {
+    parts.push(`Follow-up not made by the gateway (${String(NOT_APPLIED_RECENT_DAYS)} days)`);
   }
   if (filter.endpoint !== undefined) parts.push(`Endpoint ${filter.endpoint}`);
   if (filter.currency !== undefined) parts.push(`Currency ${filter.currency}`);

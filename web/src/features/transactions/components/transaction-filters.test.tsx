@@ -109,4 +109,10 @@ describe('the unknown outcome status', () => {
     );
     expect(describeTransactionQuery('status=approved')).toBe('Status Approved · newest first');
   });
+
+  it('when a saved view lists follow-ups the gateway did not make, then its description says so', () => {
+    expect(describeTransactionQuery('notMade=true')).toBe(
+      'Follow-up not made by the gateway (7 days) · newest first',
+    );
+  });
 });

@@ -20,6 +20,7 @@ import { currencyRefusal } from '../../../lib/form-errors';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
 import { localAmount, localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
+import { NOT_APPLIED_RECENT_DAYS } from '../api/gateway-answer';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
 
@@ -38,9 +39,19 @@ export function statusFilterLabel(status: TransactionStatus): string {
 }
 
 const DRIFT_OPTIONS = [
-  { value: 'true', label: 'Flagged: gateway and Paydesk disagree' },
+  { value: 'true', label: 'Flagged: the gateway contradicted Paydesk' },
   { value: 'false', label: 'Not flagged' },
 ];
+
+/**
+ * The follow-ups filter (the BFF's `notMade=true`): the orders Home's "Not made by the gateway"
+ * card counts. Its label and help say which follow-ups, and over which days.
+ */
+export const NOT_MADE_FILTER = {
+  label: 'Follow-ups',
+  option: `Not made by the gateway (${String(NOT_APPLIED_RECENT_DAYS)} days)`,
+  help: `Orders with a return, capture, void, card reference or rebill staff asked for in the last ${String(NOT_APPLIED_RECENT_DAYS)} days that the gateway did not make.`,
+} as const;
 
 interface Draft {
   q: string;
@@ -55,6 +66,7 @@ interface Draft {
   amountMin: string;
   amountMax: string;
   drift: string;
+  notMade: string;
 }
 
 type DraftKey = keyof Draft;
@@ -79,6 +91,7 @@ function draftOf({ filter, created }: Applied): Draft {
     amountMin: localAmount(filter.amountMin ?? ''),
     amountMax: localAmount(filter.amountMax ?? ''),
     drift: filter.drift ?? '',
+    notMade: filter.notMade ?? '',
   };
 }
 
@@ -146,6 +159,7 @@ function filterOfDraft(draft: Draft): TransactionFilter {
     'amountMin',
     'amountMax',
     'drift',
+    'notMade',
   ] as const) {
     const value =
       key === 'amountMin' || key === 'amountMax' ? valueOf(draft, key) : draft[key].trim();
@@ -263,6 +277,13 @@ export function TransactionFilters({
           value={draft.drift}
           onChange={set('drift')}
           options={DRIFT_OPTIONS}
+        />
+        <AnySelect
+          label={NOT_MADE_FILTER.label}
+          value={draft.notMade}
+          onChange={set('notMade')}
+          options={[{ value: 'true', label: NOT_MADE_FILTER.option }]}
+          helperText={draft.notMade === 'true' ? NOT_MADE_FILTER.help : undefined}
         />
         {text('endpoint', 'Endpoint', { inputMode: 'numeric' })}
         {text('currency', 'Currency', { placeholder: 'EUR' })}

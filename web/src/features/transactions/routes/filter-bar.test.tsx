@@ -91,6 +91,50 @@ describe('the filter bar', () => {
     );
   });
 
+  it('when “Not made by the gateway” is chosen as a follow-ups filter, then it goes into the URL, the request and the export, and Clear takes it out', async () => {
+    const bff = support();
+    const app = renderApp('/transactions', bff);
+    await screen.findByRole('table', { name: 'Transactions' });
+    await app.user.selectOptions(
+      screen.getByLabelText('Follow-ups'),
+      'Not made by the gateway (7 days)',
+    );
+    expect(
+      screen.getByText(
+        'Orders with a return, capture, void, card reference or rebill staff asked for in the last 7 days that the gateway did not make.',
+      ),
+    ).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?notMade=true');
+    });
+    await waitFor(() => {
+      expect(bff.requestsTo('GET', '/api/transactions').at(-1)!.query.get('notMade')).toBe('true');
+    });
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/transactions/export?notMade=true&sort=created_desc&delimiter=comma',
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions');
+    });
+    expect(screen.getByLabelText('Follow-ups')).toHaveValue('');
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/transactions/export?sort=created_desc&delimiter=comma',
+    );
+  });
+
+  it('when a shared link holds notMade=true, then the form shows the filter chosen and the list asks for it', async () => {
+    const bff = support();
+    renderApp('/transactions?notMade=true&status=approved', bff);
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(screen.getByLabelText('Follow-ups')).toHaveValue('true');
+    const query = bff.requestsTo('GET', '/api/transactions').at(-1)!.query;
+    expect([query.get('notMade'), query.get('status')]).toEqual(['true', 'approved']);
+  });
+
   it('when a German types the amount range with decimal commas, then the plain amounts go into the URL; thousands separators are refused by name', async () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
     const bff = support();
