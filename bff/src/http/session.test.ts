@@ -122,6 +122,41 @@ for (const variant of DB_VARIANTS) {
       });
     });
 
+    it('when GATEWAY_TIMEOUT_MS is set, then the sign-in and session replies carry it for the SPA, and nothing else of the configuration', async () => {
+      const t2 = await startApp(variant, { config: { gatewayTimeoutMs: 7_500 } });
+      try {
+        const c = t2.client();
+        const signIn = await c.login(ADMIN.email, ADMIN.password);
+        const again = await c.get('/api/session');
+        for (const reply of [signIn, again]) {
+          expect(reply.status).toBe(200);
+          expect(SessionResponseSchema.parse(reply.json).settings?.gatewayTimeoutMs).toBe(7_500);
+          // The raw reply, before the schema strips what it does not know: no other key is new.
+          const raw = reply.json as { settings?: Record<string, unknown> };
+          expect(Object.keys(raw).sort()).toEqual([
+            'absoluteExpiresAt',
+            'idleExpiresAt',
+            'previousSession',
+            'settings',
+            'user',
+          ]);
+          expect(Object.keys(raw.settings ?? {}).sort()).toEqual([
+            'gatewayTimeoutMs',
+            'largeAmount',
+            'orderAmountLimit',
+            'payoutHoldMaxAgeMs',
+          ]);
+        }
+      } finally {
+        await t2.close();
+      }
+      // The test harness's own (2 s), not a default of the SPA's.
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      const byDefault = SessionResponseSchema.parse((await c.get('/api/session')).json);
+      expect(byDefault.settings?.gatewayTimeoutMs).toBe(2_000);
+    });
+
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {
       const t2 = await startApp(variant, {
         config: { publicOrigin: 'https://paydesk.example.com', secureCookies: true },

@@ -43,6 +43,12 @@ export const SessionSettingsSchema = z.object({
    * not (order-limit.ts); absent from older instances.
    */
   orderAmountLimit: OrderAmountLimitsSchema.optional(),
+  /**
+   * `GATEWAY_TIMEOUT_MS`: how long the BFF waits for the gateway's answer to an operation before
+   * its outcome is unknown (what a follow-up dialog says while it waits); absent from older
+   * instances.
+   */
+  gatewayTimeoutMs: z.number().int().positive().optional(),
 });
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 

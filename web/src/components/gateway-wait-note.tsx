@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import { SessionContext } from '../features/auth/components/session-context';
 
 /**
  * How long a request to the gateway runs before its dialog says that it waits: a usual answer
@@ -9,11 +10,17 @@ import { useEffect, useState } from 'react';
 export const GATEWAY_WAIT_NOTE_AFTER_MS = 2_000;
 
 /**
- * What staff read while a slow gateway is awaited. The BFF's own wait (GATEWAY_TIMEOUT_MS) is not
- * told to the SPA, so the note does not name a number of seconds.
+ * What staff read while a slow gateway is awaited: how long the BFF waits for it (its
+ * GATEWAY_TIMEOUT_MS, from the session's settings) in whole seconds, rounded up and never "0 s"
+ * (2500 ms: "up to 3 s"); "a few seconds" when the BFF did not say (an older instance).
  */
-export const GATEWAY_WAIT_NOTE =
-  'Waiting for the gateway’s answer… Paydesk waits a few seconds for it; do not close this window or send it again.';
+export function gatewayWaitNote(timeoutMs: number | undefined): string {
+  const wait =
+    timeoutMs === undefined || !Number.isFinite(timeoutMs) || timeoutMs <= 0
+      ? 'a few seconds'
+      : `up to ${String(Math.max(1, Math.ceil(timeoutMs / 1000)))} s`;
+  return `Waiting for the gateway’s answer… Paydesk waits ${wait} for it; do not close this window or send it again.`;
+}
 
 /** True once `waiting` has lasted `afterMs` without a break; false again as soon as it ends. */
 export function useWaitedLong(waiting: boolean, afterMs = GATEWAY_WAIT_NOTE_AFTER_MS): boolean {
@@ -38,11 +45,13 @@ export function useWaitedLong(waiting: boolean, afterMs = GATEWAY_WAIT_NOTE_AFTE
  */
 export function GatewayWaitNote({ waiting }: { waiting: boolean }) {
   const long = useWaitedLong(waiting);
+  // The context rather than useSession(): a dialog shown without a session still says its note.
+  const timeoutMs = useContext(SessionContext)?.settings?.gatewayTimeoutMs;
   return (
     <Box aria-live="polite" aria-atomic="true" sx={{ mt: long ? 2 : 0 }}>
       {long ? (
         <Typography variant="body2" color="text.secondary">
-          {GATEWAY_WAIT_NOTE}
+          {gatewayWaitNote(timeoutMs)}
         </Typography>
       ) : null}
     </Box>

@@ -191,6 +191,11 @@ export class FakeBff {
   orderAmountLimit: OrderAmountLimits | undefined = { default: '1000000.00', currencies: {} };
   /** The limits the routes enforce when they differ from what the session said (changed since). */
   orderAmountLimitEnforced: OrderAmountLimits | undefined | 'as-said' = 'as-said';
+  /**
+   * What the session replies say of the BFF's GATEWAY_TIMEOUT_MS (its default: 15 s); undefined:
+   * not said, as an older BFF instance.
+   */
+  gatewayTimeoutMs: number | undefined = 15_000;
   /** SESSION_IDLE_SECONDS and SESSION_ABSOLUTE_SECONDS, in ms: what the session replies say */
   idleTimeoutMs = 30 * 60_000;
   absoluteTimeoutMs = 12 * 60 * 60_000;
@@ -428,6 +433,9 @@ export class FakeBff {
               ...(this.orderAmountLimit === undefined
                 ? {}
                 : { orderAmountLimit: this.orderAmountLimit }),
+              ...(this.gatewayTimeoutMs === undefined
+                ? {}
+                : { gatewayTimeoutMs: this.gatewayTimeoutMs }),
             },
           }),
     });

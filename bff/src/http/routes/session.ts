@@ -21,10 +21,13 @@ export function sessionHandlers(s: Services) {
   // payouts module runs with (PAYOUT_HOLD_MAX_AGE_MS, else its default). Which amounts the SPA
   // asks to confirm before sending: the thresholds the routes enforce (LARGE_AMOUNT_CONFIRM_ABOVE).
   // Which amounts the SPA refuses before sending: the limits the routes enforce (ORDER_AMOUNT_LIMIT).
+  // How long a follow-up dialog says Paydesk waits for the gateway: the wait the payments and
+  // payouts modules run with (GATEWAY_TIMEOUT_MS; a duration, nothing of where the gateway is).
   const settings: SessionSettings = {
     payoutHoldMaxAgeMs: s.config.payoutHoldMaxAgeMs ?? resolvePayoutsOptions().holdMaxAgeMs,
     largeAmount: largeAmountSettings(s.config),
     orderAmountLimit: orderAmountLimits(s.config),
+    gatewayTimeoutMs: s.config.gatewayTimeoutMs,
   };
   const sessionBody = async (
     issued: Pick<IssuedSession, 'user' | 'session'>,

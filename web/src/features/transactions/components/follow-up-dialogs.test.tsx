@@ -216,7 +216,11 @@ describe('a confirmation step and the keyboard', () => {
 });
 
 describe('a follow-up that waits on a slow gateway', () => {
+  /** The note with the wait the session's settings say (the fake BFF's: GATEWAY_TIMEOUT_MS 15 s). */
   const NOTE =
+    /^Waiting for the gateway’s answer… Paydesk waits up to 15 s for it; do not close this window or send it again\.$/;
+  /** The note when the session does not say the BFF's wait (an older instance). */
+  const NOTE_UNSAID =
     /^Waiting for the gateway’s answer… Paydesk waits a few seconds for it; do not close this window or send it again\.$/;
 
   afterEach(() => {
@@ -308,5 +312,54 @@ describe('a follow-up that waits on a slow gateway', () => {
       ).not.toBeInTheDocument();
     });
     expect(screen.queryByText(NOTE)).not.toBeInTheDocument();
+  });
+
+  /** Confirms a void of order 900001 whose reply is held; returns the dialog and the release. */
+  async function voidHeld(bff: FakeBff) {
+    const app = renderApp(PATH, bff);
+    const release = holdReplyTo(bff, `/api/transactions/${ID}/void`);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Void' }));
+    await app.user.type(await screen.findByLabelText(/Comment/), 'customer cancelled');
+    await app.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Void €20.00' }));
+    return { dialog: await screen.findByRole('dialog', { name: /void/i }), release };
+  }
+
+  it('when the BFF’s gateway timeout is 2.5 seconds, then the note says it waits up to 3 s', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+      shouldAdvanceTime: true,
+    });
+    const bff = financeWith();
+    bff.gatewayTimeoutMs = 2_500;
+    const { dialog, release } = await voidHeld(bff);
+    await pass(2_100);
+    expect(
+      within(dialog).getByText(
+        'Waiting for the gateway’s answer… Paydesk waits up to 3 s for it; do not close this window or send it again.',
+      ),
+    ).toBeInTheDocument();
+    release();
+    await waitFor(() => {
+      expect(screen.queryByText(/Waiting for the gateway/)).not.toBeInTheDocument();
+    });
+  });
+
+  it('when the session does not say the BFF’s gateway timeout (an older instance), then the note says it waits a few seconds', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+      shouldAdvanceTime: true,
+    });
+    const bff = financeWith();
+    bff.gatewayTimeoutMs = undefined;
+    const { dialog, release } = await voidHeld(bff);
+    await pass(2_100);
+    expect(within(dialog).getByText(NOTE_UNSAID)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/up to \d+ s/)).not.toBeInTheDocument();
+    release();
+    await waitFor(() => {
+      expect(screen.queryByText(/Waiting for the gateway/)).not.toBeInTheDocument();
+    });
   });
 });
