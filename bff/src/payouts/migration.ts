@@ -282,6 +282,26 @@ export function payoutOrderIndexMigration(): Migration {
   };
 }
 
+export const PAYOUT_PAID_LATE_INDEX_MIGRATION_NAME = '0025-payout-paid-late-index';
+
+/**
+ * The payouts the gateway paid after Paydesk had judged them not applied (`PAID_AFTER_NOT_APPLIED`)
+ * are few among many: the list's `paidLate=true` filter, and the home screen's card that counts
+ * them, page through this partial index newest first (created_at, id) rather than walk every
+ * payout to find them. The code is written out in the query as the index says it (a bound
+ * parameter would keep SQLite, and PostgreSQL's generic plan, from using it). The database keeps
+ * it with the `error_code`: no upkeep from the code that writes payouts.
+ */
+export function payoutPaidLateIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index payouts_paid_late on payouts (created_at, id) where error_code = 'PAID_AFTER_NOT_APPLIED'`.execute(
+        db,
+      );
+    },
+  };
+}
+
 /** For the platform's migration provider: `{ ...payoutsMigrations(kind) }` after the payments one. */
 export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -291,6 +311,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_PREPARE_KEY_MIGRATION_NAME]: payoutPrepareKeyMigration(),
     [PAYOUT_QUEUE_INDEX_MIGRATION_NAME]: payoutQueueIndexMigration(),
     [PAYOUT_ORDER_INDEX_MIGRATION_NAME]: payoutOrderIndexMigration(),
+    [PAYOUT_PAID_LATE_INDEX_MIGRATION_NAME]: payoutPaidLateIndexMigration(),
   };
 }
 
@@ -319,6 +340,7 @@ export async function ensurePayoutsSchema(
     await payoutPrepareKeyMigration().up(trx);
     await payoutQueueIndexMigration().up(trx);
     await payoutOrderIndexMigration().up(trx);
+    await payoutPaidLateIndexMigration().up(trx);
   });
   return true;
 }

@@ -2,10 +2,13 @@
 // payout-pay past the verdict): corrected on its order's callback or a staff status check, flagged
 // for review and audited, never sent twice; the verdict's words say it is one (QA27 finding 1).
 // Against the real sandbox process, on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL.
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   PayoutDetailSchema,
+  PayoutListSchema,
   PayoutResultSchema,
+  type ErrorEnvelope,
   type LiveEvent,
   type PayoutCreateInput,
 } from '@paydesk/shared/api';
@@ -16,9 +19,12 @@ import {
   startPayoutsApp,
   startSandbox,
   TEST_CARD,
+  walkPages,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
+
+const DAY = 86_400_000;
 
 function payoutBody(amount: string): PayoutCreateInput {
   return { destination: TEST_CARD, amount, currency: 'EUR', orderDesc: 'Paid late' };
@@ -230,6 +236,147 @@ for (const variant of DB_VARIANTS) {
         expect(failed.error_message).toMatch(/moves no money: nothing was paid/);
         const res = await post(support, `/api/payouts/${payout.id}/refresh`, {});
         expect(res.status, res.text).toBe(409);
+      });
+
+      /** Lifts the hold, then follows `ids` (each judged not applied) until the gateway paid them. */
+      const paidLate = async (ids: readonly string[]) => {
+        await sandbox.faults({});
+        await sandbox.advance(5);
+        for (const id of ids) {
+          await vi.waitFor(
+            async () => {
+              await sandbox.advance(5);
+              bff.clock.advance(10_000);
+              await bff.payouts.poller.runOnce();
+              if ((await row(id)).state === 'failed')
+                await post(support, `/api/payouts/${id}/refresh`, {});
+              expect(await row(id)).toMatchObject({
+                state: 'approved',
+                error_code: 'PAID_AFTER_NOT_APPLIED',
+              });
+            },
+            { timeout: 10_000, interval: 50 },
+          );
+        }
+      };
+
+      it('when payouts were paid after the not-applied verdict, then paidLate=true lists exactly them, newest first, page by page, decidedFrom keeps those decided since; any reader may list them', async () => {
+        const first = await judgedNotApplied('55.55');
+        const second = await judgedNotApplied('44.44');
+        // Prepared again as the verdict allowed, and one of another amount: neither is paid late.
+        const repeat = await prepare('55.55');
+        const other = await prepare('55.50');
+        await paidLate([first.id, second.id]);
+        const firstDecided = new Date((await row(first.id)).decided_at ?? 0).toISOString();
+        const secondDecided = new Date((await row(second.id)).decided_at ?? 0).toISOString();
+        expect(secondDecided > firstDecided).toBe(true);
+
+        const ids = async (client: TestClient, query: string) => {
+          const res = await client.get(`/api/payouts?${query}`);
+          expect(res.status, res.text).toBe(200);
+          return PayoutListSchema.parse(res.json).items.map((p) => p.id);
+        };
+        // Every payout flagged so far (those of the tests before too), none other.
+        const all = PayoutListSchema.parse(
+          (await support.get('/api/payouts?paidLate=true&limit=200')).json,
+        ).items;
+        expect(all.map((p) => p.errorCode)).toEqual(all.map(() => 'PAID_AFTER_NOT_APPLIED'));
+        expect(all.map((p) => p.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+        expect(all.map((p) => p.id)).not.toContain(repeat.payout.id);
+        expect(all.map((p) => p.id)).not.toContain(other.payout.id);
+        // Decided since this test's first: exactly this test's two, newest first, for any reader.
+        const since = `paidLate=true&decidedFrom=${encodeURIComponent(firstDecided)}`;
+        for (const client of [support, opsA]) {
+          expect(await ids(client, since)).toEqual([second.id, first.id]);
+        }
+        expect(
+          await ids(opsA, `paidLate=true&decidedFrom=${encodeURIComponent(secondDecided)}`),
+        ).toEqual([second.id]);
+        // The prepared-by-me view keeps the filter too (opsA prepared them all).
+        expect(await ids(opsA, `${since}&view=mine`)).toEqual([second.id, first.id]);
+        // Keyset pages, one payout each: the same payouts, each once.
+        const walked = await walkPages(
+          opsA,
+          `/api/payouts?${since}`,
+          (json) => PayoutListSchema.parse(json),
+          1,
+        );
+        expect(walked.items.map((p) => p.id)).toEqual([second.id, first.id]);
+        expect(walked.pages).toBe(2);
+      });
+
+      it('when a payout was paid after the not-applied verdict, then its page names the payouts of the same amount to the same destination prepared within 7 days after it, with their states; any other payout names none', async () => {
+        const payout = await judgedNotApplied('33.33');
+        const repeat = await prepare('33.33');
+        const otherAmount = await prepare('33.30');
+        await paidLate([payout.id]);
+        // Prepared more than 7 days after it: no repeat of it.
+        const muchLater = await prepare('33.33');
+        const preparedAt = (await row(payout.id)).created_at;
+        await bff.k
+          .updateTable('payouts')
+          .set({ created_at: preparedAt + 7 * DAY + 1 })
+          .where('id', '=', muchLater.payout.id)
+          .execute();
+        // Prepared at the same 7 days after it: still a repeat of it.
+        const weekLater = await prepare('33.33');
+        await bff.k
+          .updateTable('payouts')
+          .set({ created_at: preparedAt + 7 * DAY })
+          .where('id', '=', weekLater.payout.id)
+          .execute();
+
+        for (const client of [support, opsB]) {
+          const res = await client.get(`/api/payouts/${payout.id}`);
+          expect(res.status, res.text).toBe(200);
+          const detail = PayoutDetailSchema.parse(res.json);
+          expect(detail.errorCode).toBe('PAID_AFTER_NOT_APPLIED');
+          // Oldest first, with what tells whether it was paid too.
+          expect(detail.repeatCandidates).toEqual([
+            {
+              id: repeat.payout.id,
+              state: 'pending_approval',
+              orderid: repeat.payout.orderid,
+              preparedBy: { id: repeat.payout.preparedBy.id, email: opsA.email },
+              decidedBy: null,
+              createdAt: repeat.payout.createdAt,
+            },
+            expect.objectContaining({
+              id: weekLater.payout.id,
+              createdAt: new Date(preparedAt + 7 * DAY).toISOString(),
+            }),
+          ]);
+        }
+        // Payouts not paid late carry none, even of the same kind.
+        for (const id of [repeat.payout.id, otherAmount.payout.id, muchLater.payout.id]) {
+          const detail = PayoutDetailSchema.parse((await opsA.get(`/api/payouts/${id}`)).json);
+          expect(detail.repeatCandidates).toEqual([]);
+        }
+      });
+
+      it('when payouts are listed paid late, newest first after a cursor, then the plan reads the partial index payouts_paid_late (0025) rather than every payout', async () => {
+        const query = `select id from payouts where error_code = 'PAID_AFTER_NOT_APPLIED' and (created_at, id) < (${bff.clock.now()}, 'z') order by created_at desc, id desc limit 51`;
+        const plan =
+          variant.name === 'postgres'
+            ? await bff.k.transaction().execute(async (trx) => {
+                await sql`set local enable_seqscan = off`.execute(trx);
+                return sql.raw<Record<string, unknown>>(`explain ${query}`).execute(trx);
+              })
+            : await sql.raw<Record<string, unknown>>(`explain query plan ${query}`).execute(bff.k);
+        expect(JSON.stringify(plan.rows)).toContain('payouts_paid_late');
+      });
+
+      it('when the paid-late filter or decidedFrom is not a value they take, then 400 names the field and its rule', async () => {
+        for (const [query, path, rule] of [
+          ['paidLate=yes', 'query.paidLate', 'invalid_value'],
+          ['paidLate=false', 'query.paidLate', 'invalid_value'],
+          ['decidedFrom=yesterday', 'query.decidedFrom', 'invalid_format'],
+        ] as const) {
+          const res = await support.get(`/api/payouts?${query}`);
+          expect(res.status, res.text).toBe(400);
+          const fields = (res.json as ErrorEnvelope).error.details?.fields ?? [];
+          expect(fields.map((f) => [f.path, f.rule])).toEqual([[path, rule]]);
+        }
       });
     },
   );

@@ -23,6 +23,7 @@ import {
   type PayoutList,
   type PayoutListQuery,
   type PayoutOrder,
+  type PayoutRepeatCandidate,
   type PayoutState,
   type TransactionPayout,
 } from '@paydesk/shared/api';
@@ -483,6 +484,7 @@ export class PayoutsService {
     return {
       ...(await this.viewOf(row, viewer)),
       events: await eventsOf(this.c.k, `payout:${id}`),
+      repeatCandidates: await this.repeatCandidatesOf(row),
     };
   }
 
@@ -510,6 +512,12 @@ export class PayoutsService {
       query = query.where('state', '=', q.state);
     }
     if (q.view === 'mine') query = query.where('prepared_by', '=', viewer.id);
+    // Paid after Paydesk had judged them not applied: each may have been prepared and paid again.
+    // The code written out, as the partial index `payouts_paid_late` (0025) says it.
+    if (q.paidLate === 'true')
+      query = query.where('error_code', '=', sql.lit(PAID_AFTER_NOT_APPLIED));
+    if (q.decidedFrom !== undefined)
+      query = query.where('decided_at', '>=', Date.parse(q.decidedFrom));
     const { page: rows, nextCursor } = queue
       ? await this.queuePage(
           query.where('prepared_by', 'not in', decider.excludedPreparers),
@@ -760,23 +768,73 @@ export class PayoutsService {
    * one could pay the payee twice. Empty when there is none.
    */
   private async paidLateWarning(row: PayoutsTable): Promise<string> {
-    const found = await this.c.k
-      .selectFrom('payouts')
+    const found = await this.sameKind(row, {
+      from: this.c.clock.now() - LATE_PAYMENT_LOOKBACK_MS,
+    })
       .select('id')
-      .where('destination_hash', '=', row.destination_hash)
       .where('state', '=', 'failed')
       .where('error_code', '=', NOT_APPLIED)
       .where('decided_at', 'is not', null)
-      .where('amount_minor', '=', row.amount_minor)
-      .where('currency', '=', row.currency)
-      .where('created_at', '>=', this.c.clock.now() - LATE_PAYMENT_LOOKBACK_MS)
-      .where('id', '<>', row.id)
-      .orderBy('created_at')
-      .limit(SIMILAR_MAX)
       .execute();
     if (found.length === 0) return '';
     const ids = found.map((f) => f.id).join(', ');
     return ` Caution: ${found.length === 1 ? `payout ${ids}` : `payouts ${ids}`} of the same amount to the same destination ${found.length === 1 ? 'was' : 'were'} judged not applied, and the gateway may still pay late: check ${found.length === 1 ? 'its' : 'their'} status before this one is approved, or it may be paid twice.`;
+  }
+
+  /**
+   * The other payouts of the same amount and currency to the same destination as `row` (its keyed
+   * hash, `payouts_destination`) prepared from `from` (and until `to`), oldest first, at most
+   * SIMILAR_MAX: the one definition of "the same payout again" for the warning when preparing one
+   * (`paidLateWarning`) and the repeats named on a payout paid late (`repeatCandidatesOf`).
+   */
+  private sameKind(row: PayoutsTable, window: { from: number; to?: number }) {
+    let query = this.c.k
+      .selectFrom('payouts')
+      .where('destination_hash', '=', row.destination_hash)
+      .where('amount_minor', '=', row.amount_minor)
+      .where('currency', '=', row.currency)
+      .where('created_at', '>=', window.from)
+      .where('id', '<>', row.id);
+    if (window.to !== undefined) query = query.where('created_at', '<=', window.to);
+    return query.orderBy('created_at').orderBy('id').limit(SIMILAR_MAX);
+  }
+
+  /**
+   * A payout the gateway paid after Paydesk had judged it not applied (PAID_AFTER_NOT_APPLIED):
+   * the payouts that may repeat it, as preparing them was warned of (`paidLateWarning`), those of
+   * the same kind (`sameKind`) prepared within LATE_PAYMENT_LOOKBACK_MS after it. Any other payout:
+   * none, and nothing is read.
+   */
+  async repeatCandidatesOf(row: PayoutsTable): Promise<PayoutRepeatCandidate[]> {
+    if (row.error_code !== PAID_AFTER_NOT_APPLIED) return [];
+    const found = await this.sameKind(row, {
+      from: row.created_at,
+      to: row.created_at + LATE_PAYMENT_LOOKBACK_MS,
+    })
+      .select([
+        'id',
+        'state',
+        'mode',
+        'created_at',
+        'expires_at',
+        'orderid',
+        'prepared_by',
+        'prepared_by_email',
+        'decided_by',
+        'decided_by_email',
+      ])
+      .execute();
+    return found.map((other) => ({
+      id: other.id,
+      state: this.stateOf(other),
+      orderid: other.orderid,
+      preparedBy: { id: other.prepared_by, email: other.prepared_by_email },
+      decidedBy:
+        other.decided_by === null
+          ? null
+          : { id: other.decided_by, email: other.decided_by_email ?? '' },
+      createdAt: new Date(other.created_at).toISOString(),
+    }));
   }
 
   /** How long after it began a prepare's request is certainly over (payout-check, then status). */

@@ -221,6 +221,14 @@ export const PayoutListQuerySchema = z
     state: PayoutStateSchema.optional(),
     /** mine = prepared by me; awaiting-my-approval = pending, prepared by someone else */
     view: z.enum(['all', 'mine', 'awaiting-my-approval']).default('all'),
+    /**
+     * `true`: only the payouts the gateway paid after Paydesk had judged them not applied (error
+     * code `PAID_AFTER_NOT_APPLIED`): ops may have prepared one again and paid the payee twice.
+     * There is no `false`.
+     */
+    paidLate: z.enum(['true'], "must be 'true'").optional(),
+    /** only the payouts approved or rejected (`decidedAt`) at or after this time */
+    decidedFrom: IsoDateTimeSchema.optional(),
     /** keyset cursor (opaque): the previous page's `nextCursor`, for the same view */
     cursor: z.string().trim().min(1).max(512).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -604,7 +612,30 @@ export const PayoutEventSchema = z.object({
 });
 export type PayoutEvent = z.infer<typeof PayoutEventSchema>;
 
-export const PayoutDetailSchema = PayoutSchema.extend({ events: z.array(PayoutEventSchema) });
+/**
+ * A payout that may repeat one the gateway paid late: what its page names of it (its state says
+ * whether it was paid too).
+ */
+export const PayoutRepeatCandidateSchema = PayoutSchema.pick({
+  id: true,
+  state: true,
+  orderid: true,
+  preparedBy: true,
+  decidedBy: true,
+  createdAt: true,
+});
+export type PayoutRepeatCandidate = z.infer<typeof PayoutRepeatCandidateSchema>;
+
+export const PayoutDetailSchema = PayoutSchema.extend({
+  events: z.array(PayoutEventSchema),
+  /**
+   * Only on a payout the gateway paid after Paydesk had judged it not applied
+   * (`PAID_AFTER_NOT_APPLIED`), else empty: the other payouts of the same amount and currency to
+   * the same destination (its keyed hash) prepared within 7 days after it, oldest first, at most
+   * 10. Any that was paid too paid the payee twice.
+   */
+  repeatCandidates: z.array(PayoutRepeatCandidateSchema).default([]),
+});
 export type PayoutDetail = z.infer<typeof PayoutDetailSchema>;
 
 /** One payment link with its history (created, approved or rejected, the gateway's reply). */

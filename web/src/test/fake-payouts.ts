@@ -14,6 +14,7 @@ import {
   type PayoutDestination,
   type PayoutEvent,
   type PayoutOrder,
+  type PayoutRepeatCandidate,
   type Role,
   type User,
 } from '@paydesk/shared/api';
@@ -161,6 +162,37 @@ export class FakePayouts {
     );
   }
 
+  /**
+   * As the BFF, on a payout paid after a not-applied verdict only: the payouts of the same amount
+   * and currency to the same destination (here: its masked form) prepared within 7 days after it,
+   * oldest first, at most 10.
+   */
+  private repeatCandidates(payout: Payout): PayoutRepeatCandidate[] {
+    if (payout.errorCode !== 'PAID_AFTER_NOT_APPLIED') return [];
+    const from = Date.parse(payout.createdAt);
+    return this.payouts
+      .filter(
+        (p) =>
+          p.id !== payout.id &&
+          p.destination.kind === payout.destination.kind &&
+          p.destination.masked === payout.destination.masked &&
+          p.amount === payout.amount &&
+          p.currency === payout.currency &&
+          Date.parse(p.createdAt) >= from &&
+          Date.parse(p.createdAt) <= from + 7 * 86_400_000,
+      )
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
+      .slice(0, 10)
+      .map((p) => ({
+        id: p.id,
+        state: p.state,
+        orderid: p.orderid,
+        preparedBy: p.preparedBy,
+        decidedBy: p.decidedBy,
+        createdAt: p.createdAt,
+      }));
+  }
+
   handle(request: PaymentsRequest, user: User | undefined): PaymentsReply | null {
     const { method, path } = request;
     if (!path.startsWith('/api/payouts')) return null;
@@ -177,6 +209,7 @@ export class FakePayouts {
         body: PayoutDetailSchema.parse({
           ...this.view(payout, user),
           events: this.timeline(payout),
+          repeatCandidates: this.repeatCandidates(payout),
         }),
       };
     }
@@ -185,10 +218,16 @@ export class FakePayouts {
         return this.error(403, 'FORBIDDEN', 'no');
       const parsed = PayoutListQuerySchema.safeParse(Object.fromEntries(request.query));
       if (!parsed.success) return this.validation(parsed.error.issues);
-      const { view, state } = parsed.data;
+      const { view, state, paidLate, decidedFrom } = parsed.data;
       const page = fakePage(
         this.payouts
           .filter((p) => state === undefined || p.state === state)
+          .filter((p) => paidLate === undefined || p.errorCode === 'PAID_AFTER_NOT_APPLIED')
+          .filter(
+            (p) =>
+              decidedFrom === undefined ||
+              (p.decidedAt !== null && Date.parse(p.decidedAt) >= Date.parse(decidedFrom)),
+          )
           .filter((p) => view !== 'mine' || p.preparedBy.id === user.id)
           .filter(
             (p) =>

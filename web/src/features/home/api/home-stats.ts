@@ -102,6 +102,30 @@ export function pendingPayoutsQuery(isOps: boolean): PayoutListQuery {
   };
 }
 
+/**
+ * How far back the paid-late card counts: the payouts decided (approved) in the last 30 whole UTC
+ * days (`windowStart`, so the query key stays the same all day).
+ */
+export const PAID_LATE_DAYS = 30;
+
+/** The list answers at most this many; the count shows "at least" while more remain. */
+export const PAID_LATE_LIMIT = 50;
+
+/**
+ * The payouts list filtered to the payouts paid after a not-applied verdict (every view's; an ops
+ * user's default queue never holds one), which the card links to.
+ */
+export const PAID_LATE_LIST_HREF = '/payouts?view=all&paidLate=true';
+
+/**
+ * Payouts the gateway paid after Paydesk had judged them not applied (`paidLate=true`), decided
+ * since `from`: the list's own filter, a small page, no count endpoint.
+ */
+export function paidLatePayoutsQuery(from: string): PayoutListQuery {
+  return { view: 'all', paidLate: 'true', decidedFrom: from, limit: PAID_LATE_LIMIT };
+}
+
+/** A page of `GET /api/payouts` for a card (the approval queue, the payouts paid late). */
 export function pendingPayoutsQueryOptions(query: PayoutListQuery) {
   return queryOptions({
     queryKey: homeKeys.pendingPayouts(query),

@@ -99,4 +99,41 @@ describe('the attention cards', () => {
     );
     expect(screen.queryByRole('region', { name: /Not made/ })).not.toBeInTheDocument();
   });
+  it('when payouts were paid after a not-applied verdict, then a card beside the approval count says how many (at least, when capped), calls for attention and links to them', () => {
+    const { rerender } = render(
+      <MemoryRouter>
+        <AttentionCards
+          attention={{ unknown: 0, drift: 0, cap: 1000 }}
+          pending={{ count: 0, capped: false, href: '/payouts', mine: false }}
+          paidLate={{ count: 3, capped: false, days: 30, href: '/payouts?view=all&paidLate=true' }}
+        />
+      </MemoryRouter>,
+    );
+    const regions = screen.getAllByRole('region').map((r) => r.getAttribute('aria-labelledby'));
+    expect(regions.slice(-2)).toEqual([
+      'metric-payouts-awaiting-approval',
+      'metric-payouts-paid-after-a-not-applied-verdict',
+    ]);
+    const card = screen.getByRole('region', { name: 'Payouts paid after a not-applied verdict' });
+    expect(within(card).getByText('3')).toBeInTheDocument();
+    expect(card).toHaveStyle({ borderLeftWidth: '4px' });
+    expect(card).toHaveTextContent('check that none was prepared and paid again');
+    expect(
+      within(card).getByRole('link', { name: 'Show payouts paid after a not-applied verdict' }),
+    ).toHaveAttribute('href', '/payouts?view=all&paidLate=true');
+    rerender(
+      <MemoryRouter>
+        <AttentionCards
+          attention={{ unknown: 0, drift: 0, cap: 1000 }}
+          pending={null}
+          paidLate={{ count: 50, capped: true, days: 30, href: '/payouts?view=all&paidLate=true' }}
+        />
+      </MemoryRouter>,
+    );
+    expect(
+      within(
+        screen.getByRole('region', { name: 'Payouts paid after a not-applied verdict' }),
+      ).getByText('50+'),
+    ).toBeInTheDocument();
+  });
 });

@@ -66,16 +66,51 @@ function countText(n: number, cap: number): string {
   return n >= cap ? `${formatCount(cap)}+` : formatCount(n);
 }
 
+/** The payouts paid after a not-applied verdict that Home counts, and the list of them. */
+export interface PaidLateCount {
+  count: number;
+  /** more remain than the page counted: the count is "at least" */
+  capped: boolean;
+  /** counted over the payouts decided in the last `days` days */
+  days: number;
+  href: string;
+}
+
+/**
+ * Payouts the gateway paid after Paydesk had judged them not applied: ops may have prepared one
+ * again as the verdict allowed, and paid the payee twice. Each payout's page names its repeats.
+ */
+function PaidLateCard({ paidLate }: { paidLate: PaidLateCount }) {
+  return (
+    <MetricCard
+      title="Payouts paid after a not-applied verdict"
+      value={`${formatCount(paidLate.count)}${paidLate.capped ? '+' : ''}`}
+      tone={paidLate.count > 0 ? 'attention' : 'normal'}
+    >
+      <Typography variant="body2" color="text.secondary">
+        Decided in the last {String(paidLate.days)} days. The gateway paid these after Paydesk
+        judged them not applied: check that none was prepared and paid again.
+      </Typography>
+      <Link component={RouterLink} to={paidLate.href} variant="body2">
+        Show payouts paid after a not-applied verdict
+      </Link>
+    </MetricCard>
+  );
+}
+
 /**
  * What needs a person now: unknown outcomes, drift, follow-ups the gateway did not make (when the
- * BFF counts them), payouts waiting for a second approver.
+ * BFF counts them), payouts waiting for a second approver, payouts paid after a not-applied
+ * verdict (for those who may see payouts).
  */
 export function AttentionCards({
   attention,
   pending,
+  paidLate = null,
 }: {
   attention: StatsResponse['attention'];
   pending: { count: number; capped: boolean; href: string; mine: boolean } | null;
+  paidLate?: PaidLateCount | null;
 }) {
   const cards = [
     {
@@ -136,6 +171,7 @@ export function AttentionCards({
           </Link>
         </MetricCard>
       )}
+      {paidLate === null ? null : <PaidLateCard paidLate={paidLate} />}
     </>
   );
 }

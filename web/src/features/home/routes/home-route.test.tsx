@@ -246,6 +246,56 @@ describe('home screen', () => {
     expect(request!.query.get('state')).toBe('pending_approval');
   });
 
+  it('when payouts were paid after a not-applied verdict, then a card counts those decided in the last 30 days, asked of the list’s own filter, and links to the list filtered to them', async () => {
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const paidLate = (n: number, decidedAt: string) =>
+      makePayout(n, {
+        state: 'approved',
+        errorCode: 'PAID_AFTER_NOT_APPLIED',
+        errorMessage: 'Paid after Paydesk had judged it not applied',
+        decidedBy: { id: 'u-otto', email: 'otto@example.com' },
+        decidedAt,
+      });
+    const bff = bffAs(['ops'], {
+      payouts: [
+        paidLate(1, at(now - 2 * DAY)),
+        paidLate(2, at(now - 20 * DAY)),
+        // decided before the 30 days: not counted
+        paidLate(3, at(now - 45 * DAY)),
+        makePayout(4, { state: 'approved', decidedAt: at(now - DAY) }),
+      ],
+    });
+    renderApp('/', bff);
+    const card = await screen.findByRole('region', {
+      name: 'Payouts paid after a not-applied verdict',
+    });
+    await waitFor(() => {
+      expect(within(card).getByText('2')).toBeInTheDocument();
+    });
+    expect(card).toHaveTextContent('Decided in the last 30 days');
+    expect(card).toHaveTextContent(
+      'The gateway paid these after Paydesk judged them not applied: check that none was prepared and paid again.',
+    );
+    expect(
+      within(card).getByRole('link', { name: 'Show payouts paid after a not-applied verdict' }),
+    ).toHaveAttribute('href', '/payouts?view=all&paidLate=true');
+    const request = bff
+      .requestsTo('GET', '/api/payouts')
+      .find((r) => r.query.get('paidLate') === 'true');
+    expect(request!.query.get('decidedFrom')).toBe(windowStart(30));
+    expect(Number(request!.query.get('limit'))).toBeLessThanOrEqual(50);
+  });
+
+  it('when no payout was paid after a not-applied verdict, then its card says 0 without calling for attention', async () => {
+    renderApp('/', bffAs(['support'], { payouts: [makePayout(1, { state: 'approved' })] }));
+    const card = await screen.findByRole('region', {
+      name: 'Payouts paid after a not-applied verdict',
+    });
+    expect(within(card).getByText('0')).toBeInTheDocument();
+    expect(card).not.toHaveStyle({ borderLeftWidth: '4px' });
+  });
+
   it('when a payout is decided elsewhere, then the live event updates the approval count', async () => {
     const bff = bffAs(['ops'], { payouts: [makePayout(1), makePayout(2)] });
     renderApp('/', bff);

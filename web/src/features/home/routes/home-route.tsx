@@ -17,6 +17,9 @@ import { useTransactionEvents } from '../../transactions/api/live-events';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import {
   homeKeys,
+  PAID_LATE_DAYS,
+  PAID_LATE_LIST_HREF,
+  paidLatePayoutsQuery,
   PENDING_LIMIT,
   pendingPayoutsQuery,
   pendingPayoutsQueryOptions,
@@ -66,6 +69,13 @@ function Dashboard() {
   const periodStats = useQuery(statsQueryOptions(periodFrom));
   const isOps = user.roles.includes('ops');
   const pending = useQuery(pendingPayoutsQueryOptions(pendingPayoutsQuery(isOps)));
+  // Payouts the gateway paid after a not-applied verdict: for whoever may see payouts.
+  const seesPayouts = allows(SCREENS.payouts, user.roles);
+  const paidLateFrom = windowStart(PAID_LATE_DAYS);
+  const paidLate = useQuery({
+    ...pendingPayoutsQueryOptions(paidLatePayoutsQuery(paidLateFrom)),
+    enabled: seesPayouts,
+  });
   // A status change anywhere moves the figures: refetch them (a running refetch is reused).
   const refresh = useCallback(() => {
     void client.invalidateQueries({ queryKey: homeKeys.stats }, { cancelRefetch: false });
@@ -137,6 +147,15 @@ function Dashboard() {
         mine: isOps,
       }
     : null;
+  const paidLateCard =
+    seesPayouts && paidLate.isSuccess
+      ? {
+          count: paidLate.data.items.length,
+          capped: paidLate.data.nextCursor !== null,
+          days: PAID_LATE_DAYS,
+          href: PAID_LATE_LIST_HREF,
+        }
+      : null;
 
   return (
     <>
@@ -144,11 +163,21 @@ function Dashboard() {
       <Stack spacing={3}>
         <Section title="Needs attention">
           <Box sx={grid}>
-            <AttentionCards attention={stats.attention} pending={pendingCard} />
+            <AttentionCards
+              attention={stats.attention}
+              pending={pendingCard}
+              paidLate={paidLateCard}
+            />
           </Box>
           {pending.isError ? (
             <Alert severity="warning" sx={{ mt: 2 }}>
               Could not count the payouts awaiting approval: {describeError(pending.error)}
+            </Alert>
+          ) : null}
+          {seesPayouts && paidLate.isError ? (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              Could not count the payouts paid after a not-applied verdict:{' '}
+              {describeError(paidLate.error)}
             </Alert>
           ) : null}
         </Section>

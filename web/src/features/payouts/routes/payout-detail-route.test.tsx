@@ -291,6 +291,67 @@ describe('payout detail', () => {
     expect(screen.queryByText('The gateway paid it.')).not.toBeInTheDocument();
   });
 
+  it('when the gateway paid a payout after Paydesk had judged it not applied, then its page lists the payouts of the same amount to the same destination prepared within 7 days after it, each linked with its state and who prepared it; another payout lists none', async () => {
+    const bff = bffAs(['auditor']);
+    bff.payouts.change(LOST, {
+      state: 'approved',
+      errorCode: 'PAID_AFTER_NOT_APPLIED',
+      errorMessage: 'check whether it was prepared again and paid twice',
+    });
+    const same = { amount: '103.00', currency: 'EUR' };
+    const paidTwice = makePayout(4, {
+      ...same,
+      state: 'approved',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      decidedAt: '2026-11-21T10:00:00.000Z',
+      createdAt: '2026-11-21T09:00:00.000Z',
+    });
+    const waiting = makePayout(5, {
+      ...same,
+      preparedBy: { id: 'u-olga', email: 'olga@example.com' },
+      createdAt: '2026-11-22T09:00:00.000Z',
+    });
+    const elsewhere = makePayout(6, {
+      ...same,
+      destination: { kind: 'card', masked: '555555******4444', label: 'JOHN ROE' },
+      createdAt: '2026-11-21T09:00:00.000Z',
+    });
+    const weeksLater = makePayout(7, { ...same, createdAt: '2026-12-01T09:00:00.000Z' });
+    bff.payouts.payouts = [...bff.payouts.payouts, paidTwice, waiting, elsewhere, weeksLater];
+    const app = renderApp(`/payouts/${LOST}`, bff);
+    const panel = await screen.findByRole('region', { name: 'Possible repeats of this payout' });
+    expect(panel).toHaveTextContent(
+      'Other payouts of the same amount to the same destination were prepared within 7 days after this one; any that was paid too paid the payee twice',
+    );
+    const items = within(panel).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByRole('link')).toHaveAttribute('href', `/payouts/${paidTwice.id}`);
+    expect(items[0]).toHaveTextContent('Paid');
+    expect(items[0]).toHaveTextContent('otto@example.com');
+    expect(items[0]).toHaveTextContent('decided by ines@example.com');
+    expect(within(items[1]!).getByRole('link')).toHaveAttribute('href', `/payouts/${waiting.id}`);
+    expect(items[1]).toHaveTextContent('olga@example.com');
+    // Its link opens the repeat's own page, which names no repeats of its own.
+    await app.user.click(within(items[0]!).getByRole('link'));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${paidTwice.id}`);
+    });
+    expect(await screen.findByRole('heading', { name: 'Payout of €103.00' })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('region', { name: 'Possible repeats of this payout' }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('when a payout paid after the not-applied verdict has no repeat, then its page says none was prepared', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(LOST, { state: 'approved', errorCode: 'PAID_AFTER_NOT_APPLIED' });
+    renderApp(`/payouts/${LOST}`, bff);
+    const panel = await screen.findByRole('region', { name: 'Possible repeats of this payout' });
+    expect(panel).toHaveTextContent(
+      'No other payout of the same amount to the same destination was prepared within 7 days after this one.',
+    );
+  });
+
   it('when the status checks of an unknown payout stopped, then the page says to use "Check payment status", and checking shows the outcome the gateway gives; the button goes once it is settled', async () => {
     const bff = bffAs(['support']);
     bff.payouts.events.set(LOST, [

@@ -37,6 +37,7 @@ import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { PayoutDecision } from '../components/payout-decision';
 import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
+import { RepeatCandidates } from '../components/repeat-candidates';
 import { SimilarPendingWarning } from '../components/similar-pending';
 
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
@@ -270,6 +271,7 @@ function DetailView({
       <Stack spacing={2}>
         <StateNote payout={payout} canCheck={canCheck} />
         <SimilarPendingWarning payout={payout} />
+        <RepeatCandidates payout={payout} />
         {checkResult}
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           <Panel title="Payout">

@@ -87,6 +87,73 @@ describe('payouts', () => {
     expect(asked.map((r) => r.query.get('cursor'))).toEqual([null, expect.any(String)]);
   });
 
+  it('when an ops user presses “Paid after a not-applied verdict”, then the address and the request carry paidLate=true over every payout, only those the gateway paid late are listed, other views keep it, and pressing it again clears it', async () => {
+    const bff = bffAs(['ops']);
+    const late = makePayout(4, {
+      state: 'approved',
+      errorCode: 'PAID_AFTER_NOT_APPLIED',
+      errorMessage:
+        'Paid after Paydesk had judged it not applied: check whether it was paid twice.',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      decidedAt: '2026-11-20T12:00:00.000Z',
+    });
+    const mineLate = makePayout(5, {
+      state: 'approved',
+      errorCode: 'PAID_AFTER_NOT_APPLIED',
+      preparedBy: { id: 'u-olga', email: 'olga@example.com' },
+      decidedBy: { id: 'u-otto', email: 'otto@example.com' },
+      decidedAt: '2026-11-20T12:00:00.000Z',
+    });
+    bff.payouts.payouts = [...bff.payouts.payouts, late, mineLate];
+    const app = renderApp('/payouts', bff);
+    await screen.findByRole('table', { name: 'Payouts' });
+    const chip = screen.getByRole('button', { name: 'Paid after a not-applied verdict' });
+    expect(chip).toHaveAttribute('aria-pressed', 'false');
+    await app.user.click(chip);
+    // The approval queue never holds one: the filter shows every payout.
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=all&paidLate=true');
+    });
+    expect(
+      await screen.findByText('2 payouts paid after a not-applied verdict'),
+    ).toBeInTheDocument();
+    const last = bff.requestsTo('GET', '/api/payouts').at(-1)!;
+    expect(last.query.get('paidLate')).toBe('true');
+    expect(last.query.get('view')).toBe('all');
+    const table = screen.getByRole('table', { name: 'Payouts' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getByRole('link').getAttribute('href'))).toEqual(
+      expect.arrayContaining([`/payouts/${late.id}`, `/payouts/${mineLate.id}`]),
+    );
+    expect(rows).toHaveLength(2);
+    expect(
+      screen.getByRole('button', { name: 'Paid after a not-applied verdict' }),
+    ).toHaveAttribute('aria-pressed', 'true');
+    // Prepared by me keeps the filter.
+    await app.user.click(screen.getByRole('tab', { name: 'Prepared by me' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=mine&paidLate=true');
+    });
+    expect(
+      await screen.findByText('1 payout paid after a not-applied verdict'),
+    ).toBeInTheDocument();
+    // Pressed again: cleared, the view stays.
+    await app.user.click(screen.getByRole('button', { name: 'Paid after a not-applied verdict' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=mine');
+    });
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.has('paidLate')).toBe(false);
+  });
+
+  it('when a reader opens the payouts filtered to those paid after a not-applied verdict and none is, then the empty state says so', async () => {
+    const bff = bffAs(['support']);
+    renderApp('/payouts?paidLate=true', bff);
+    expect(
+      await screen.findByText('No payout was paid after a not-applied verdict.'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.get('paidLate')).toBe('true');
+  });
+
   it('when an ops user looks at their own payouts, then the pending one is visibly not approvable by them', async () => {
     const app = renderApp('/payouts', bffAs(['ops']));
     await app.user.click(await screen.findByRole('tab', { name: 'Prepared by me' }));

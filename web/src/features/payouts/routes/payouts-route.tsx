@@ -1,5 +1,6 @@
 import AddCircleOutline from '@mui/icons-material/AddCircleOutlined';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -52,10 +53,65 @@ const VIEWS: ListView<View>[] = [
 
 const ALL = { value: 'all' as View, label: 'All payouts', empty: 'No payouts yet.' };
 
+/** `?paidLate=true`: only the payouts the gateway paid after a not-applied verdict. */
+function paidLateOf(params: URLSearchParams): boolean {
+  return params.get('paidLate') === 'true';
+}
+
+/**
+ * The view in the address; without one, an ops user's approval queue, or every payout when only
+ * those paid late are asked for (none of them waits for approval).
+ */
 function viewOf(params: URLSearchParams, isOps: boolean): View {
   const parsed = PayoutListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
   if (parsed.success && params.has('view')) return parsed.data;
-  return isOps ? 'awaiting-my-approval' : 'all';
+  return isOps && !paidLateOf(params) ? 'awaiting-my-approval' : 'all';
+}
+
+/** The address of a view, with the paid-late filter where the view can hold such payouts. */
+function paramsOf(view: View, paidLate: boolean): URLSearchParams {
+  return new URLSearchParams(
+    paidLate && view !== 'awaiting-my-approval' ? { view, paidLate: 'true' } : { view },
+  );
+}
+
+/**
+ * The paid-late filter as a chip: pressed, it lists only the payouts the gateway paid after
+ * Paydesk had judged them not applied (each may have been prepared and paid again); pressed again,
+ * or its clear icon, shows them all. In the approval queue, which never holds one, it moves to
+ * every payout.
+ */
+function PaidLateFilter({ on, onChange }: { on: boolean; onChange: (next: boolean) => void }) {
+  return (
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+    >
+      <Chip
+        label="Paid after a not-applied verdict"
+        color={on ? 'warning' : 'default'}
+        variant={on ? 'filled' : 'outlined'}
+        aria-pressed={on}
+        onClick={() => {
+          onChange(!on);
+        }}
+        {...(on
+          ? {
+              onDelete: () => {
+                onChange(false);
+              },
+            }
+          : {})}
+      />
+      {on ? (
+        <Typography variant="body2" color="text.secondary">
+          The gateway paid these after Paydesk judged them not applied: open each to check that it
+          was not prepared and paid again.
+        </Typography>
+      ) : null}
+    </Stack>
+  );
 }
 
 /** Table cells start at the top: a row's lines read across from its first line. */
@@ -245,7 +301,10 @@ function PayoutsScreen() {
   const isOps = user.roles.includes('ops');
   const [params, setParams] = useSearchParams();
   const view = viewOf(params, isOps);
-  const list = useInfiniteQuery(payoutPagesQueryOptions({ view, limit: 100 }));
+  const paidLate = paidLateOf(params) && view !== 'awaiting-my-approval';
+  const list = useInfiniteQuery(
+    payoutPagesQueryOptions({ view, limit: 100, ...(paidLate ? { paidLate: 'true' } : {}) }),
+  );
   const live = usePayoutEvents();
   const [preparing, setPreparing] = useState(false);
   const [deciding, setDeciding] = useState<{
@@ -290,21 +349,33 @@ function PayoutsScreen() {
         Every payout needs two people: one ops user prepares it (two-step: checked by payout-check
         at once; single: held unchecked), another approves it.
       </PageHeader>
+      <PaidLateFilter
+        on={paidLate}
+        onChange={(next) => {
+          setParams(paramsOf(next && view === 'awaiting-my-approval' ? 'all' : view, next));
+        }}
+      />
       <ViewTabsPanel
         label="Which payouts"
         views={views}
         value={view}
         onChange={(next) => {
-          setParams(new URLSearchParams({ view: next }));
+          setParams(paramsOf(next, paidLate));
         }}
         list={list}
         loading="Loading payouts…"
         what="the payouts"
-        empty={current.empty}
+        empty={
+          paidLate
+            ? view === 'mine'
+              ? 'None of your payouts was paid after a not-applied verdict.'
+              : 'No payout was paid after a not-applied verdict.'
+            : current.empty
+        }
         count={(n) =>
           view === 'awaiting-my-approval'
             ? `${n} waiting for your approval, soonest to lapse first`
-            : `${n} ${n === '1' ? 'payout' : 'payouts'} shown`
+            : `${n} ${n === '1' ? 'payout' : 'payouts'} ${paidLate ? 'paid after a not-applied verdict' : 'shown'}`
         }
       >
         {(items) => (
