@@ -7,6 +7,10 @@ import {
   NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME,
   notAppliedOperationsIndexMigration,
 } from '../payments/not-applied-index-migration.js';
+import {
+  UNANSWERED_OUTCOMES_MIGRATION_NAME,
+  unansweredOutcomesMigration,
+} from '../payments/unanswered-migration.js';
 import { payoutsMigrations } from '../payouts/migration.js';
 import { viewsMigrations } from '../views/migration.js';
 import type { DatabaseKind } from './connect.js';
@@ -228,6 +232,7 @@ export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
     [AUDIT_TARGET_INDEX_MIGRATION_NAME]: auditTargetIndexMigration(),
     [AUDIT_PREFIX_INDEX_MIGRATION_NAME]: auditPrefixIndexMigration(kind),
     [NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME]: notAppliedOperationsIndexMigration(),
+    [UNANSWERED_OUTCOMES_MIGRATION_NAME]: unansweredOutcomesMigration(),
   };
 }
 

@@ -148,6 +148,7 @@ describe('GatewayClient', () => {
     expect(outcome).toMatchObject({
       kind: 'unknown',
       reason: 'timeout',
+      waitedMs: 100,
       exchange: { error: 'no reply within 100 ms' },
     });
   });

@@ -55,10 +55,12 @@ export interface GatewayExchange {
 export type GatewayOutcome =
   /** The gateway answered with a reply it meant: 200, or a definite 4xx refusal. */
   | { kind: 'reply'; httpStatus: number; reply: GatewayReply; exchange: GatewayExchange }
-  /** The request may have been applied: timeout, dropped connection, 5xx, unreadable reply. */
+  /** The request may have been applied: no reply within `waitedMs` (the client's timeout). */
+  | { kind: 'unknown'; reason: 'timeout'; waitedMs: number; exchange: GatewayExchange }
+  /** The request may have been applied: dropped connection, 5xx, unreadable reply. */
   | {
       kind: 'unknown';
-      reason: 'timeout' | 'connection-lost' | 'server-error' | 'unreadable-reply';
+      reason: 'connection-lost' | 'server-error' | 'unreadable-reply';
       exchange: GatewayExchange;
     }
   /** The request certainly did not reach the gateway (connection refused, bad address). */
@@ -190,7 +192,12 @@ export class GatewayClient {
       exchange.receivedAt = this.now().toISOString();
       if (deadline.signal.aborted) {
         exchange.error = `no reply within ${this.options.timeoutMs} ms`;
-        return this.failed({ kind: 'unknown', reason: 'timeout', exchange });
+        return this.failed({
+          kind: 'unknown',
+          reason: 'timeout',
+          waitedMs: this.options.timeoutMs,
+          exchange,
+        });
       }
       const code = errorCode(error);
       if (code !== undefined && NOT_SENT_CODES.has(code)) {

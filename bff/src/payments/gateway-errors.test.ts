@@ -2,7 +2,15 @@
 // as an answer (HTTP status, code, message), no answer said in words, never a library code.
 import { describe, expect, it } from 'vitest';
 import type { GatewayExchange, GatewayOutcome } from '../gateway-client/client.js';
-import { lostOutcome, unansweredTag, unansweredText } from './gateway-errors.js';
+import {
+  lostOutcome,
+  unansweredColumns,
+  unansweredFromProse,
+  unansweredOf,
+  unansweredOfRow,
+  unansweredTag,
+  unansweredText,
+} from './gateway-errors.js';
 
 type Unlearned = Exclude<GatewayOutcome, { kind: 'reply' }>;
 
@@ -25,6 +33,7 @@ function exchange(patch: Partial<GatewayExchange>): GatewayExchange {
 const timeout: Unlearned = {
   kind: 'unknown',
   reason: 'timeout',
+  waitedMs: 15_000,
   exchange: exchange({ error: 'no reply within 15000 ms' }),
 };
 const dropped: Unlearned = {
@@ -85,5 +94,105 @@ describe('outcomes Paydesk did not learn, as staff read them', () => {
       message:
         "The gateway answered the capture of 1.00 with an error (HTTP 502); Paydesk cannot tell whether it was applied. Paydesk is asking the gateway for the order's status and will not send it again.",
     });
+  });
+});
+
+describe('how an outcome went unlearned, as a record', () => {
+  it('when an outcome is not learned, then it is recorded by kind: the 5xx answer with its status, code and message (one line), the wait in ms, a lost connection, an unreadable reply; a request not sent has none', () => {
+    expect(unansweredOf(internal)).toEqual({
+      kind: 'error',
+      httpStatus: 500,
+      code: 'INTERNAL',
+      message: 'database down',
+    });
+    expect(lostOutcome(internal, 'return of 5.00').unanswered).toEqual(unansweredOf(internal));
+    expect(unansweredOf(badGateway)).toEqual({
+      kind: 'error',
+      httpStatus: 502,
+      code: null,
+      message: null,
+    });
+    // the wait as the client waited it, whatever its exchange's words say
+    expect(
+      unansweredOf({ ...timeout, waitedMs: 1_500, exchange: exchange({ error: 'timed out' }) }),
+    ).toEqual({ kind: 'timeout', waitedMs: 1_500 });
+    expect(
+      unansweredText({ ...timeout, waitedMs: 1_500, exchange: exchange({ error: 'timed out' }) }),
+    ).toBe('no answer within 1.5 s');
+    expect(unansweredOf(dropped)).toEqual({ kind: 'connection-closed' });
+    expect(
+      unansweredOf({
+        kind: 'unknown',
+        reason: 'unreadable-reply',
+        exchange: exchange({ httpStatus: 200, rawReply: '<html>' }),
+      }),
+    ).toEqual({ kind: 'unreadable', httpStatus: 200 });
+    const notSent: Unlearned = {
+      kind: 'not-sent',
+      reason: 'could not connect to the gateway (ECONNREFUSED)',
+      exchange: exchange({}),
+    };
+    expect(unansweredOf(notSent)).toBeNull();
+    expect(lostOutcome(notSent, 'return of 5.00').unanswered).toBeNull();
+  });
+
+  it('when a record is stored in its columns, then it reads back the same; a row with a reply reads null', () => {
+    for (const outcome of [internal, badGateway, timeout, dropped]) {
+      const unanswered = unansweredOf(outcome);
+      expect(
+        unansweredOfRow({
+          ...unansweredColumns(unanswered),
+          error_code: null,
+          error_message: null,
+        }),
+      ).toEqual(unanswered);
+    }
+    expect(
+      unansweredOfRow({
+        ...unansweredColumns(null),
+        error_code: '05',
+        error_message: 'Do not honour',
+      }),
+    ).toBeNull();
+  });
+
+  it('when a row recorded before the record was kept is read, then its words give the same record as one recorded now', () => {
+    for (const outcome of [internal, badGateway, timeout, dropped]) {
+      const recorded = lostOutcome(outcome, 'return of 5.00');
+      expect(unansweredFromProse(recorded.errorCode, recorded.errorMessage)).toEqual(
+        recorded.unanswered,
+      );
+    }
+    // older words
+    expect(unansweredFromProse(null, 'gateway answered 500')).toEqual({
+      kind: 'error',
+      httpStatus: 500,
+      code: null,
+      message: null,
+    });
+    expect(unansweredFromProse(null, 'no reply within 15000 ms')).toEqual({
+      kind: 'timeout',
+      waitedMs: 15_000,
+    });
+    expect(unansweredFromProse(null, 'no answer within 800 ms')).toEqual({
+      kind: 'timeout',
+      waitedMs: 800,
+    });
+    expect(unansweredFromProse(null, 'connection lost before a reply (UND_ERR_SOCKET)')).toEqual({
+      kind: 'connection-closed',
+    });
+    expect(unansweredFromProse(null, 'the gateway reply could not be read')).toEqual({
+      kind: 'unreadable',
+      httpStatus: null,
+    });
+    expect(unansweredFromProse(null, "the gateway's reply could not be read (HTTP 302)")).toEqual({
+      kind: 'unreadable',
+      httpStatus: 302,
+    });
+    // words that do not say how, or a reply's own words: nothing is made up
+    expect(unansweredFromProse(null, 'no answer in time')).toBeNull();
+    expect(unansweredFromProse('05', 'Do not honour')).toBeNull();
+    expect(unansweredFromProse(null, 'the gateway answered 500 times')).toBeNull();
+    expect(unansweredFromProse(null, null)).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 // A gateway refusal (400/401/404/409, or a 200 that is not the expected reply) as a staff-facing
 // AppError carrying the gateway's error code; the raw reply stays in the redacted timeline.
+import type { Unanswered } from '@paydesk/shared/api';
 import type { GatewayReply } from '@paydesk/shared/protocol';
 import type { GatewayOutcome } from '../gateway-client/client.js';
 import { AppError } from '../errors.js';
+import type { UnansweredColumns } from './migration.js';
 
 export interface GatewayRefusalDetails {
   gatewayHttpStatus: number;
@@ -11,9 +13,8 @@ export interface GatewayRefusalDetails {
 }
 
 function quote(text: string | undefined): string {
-  if (text === undefined || text.trim() === '') return '';
-  const clean = text.replace(/\s+/g, ' ').trim().slice(0, 300);
-  return `: ${clean}`;
+  const clean = cleanMessage(text ?? null);
+  return clean === null ? '' : `: ${clean}`;
 }
 
 export function gatewayRefusal(
@@ -68,6 +69,8 @@ export interface RecordedOutcome {
   /** the gateway's error-code of a 5xx reply (`HTTP_<status>` when it names none); null: no reply */
   errorCode: string | null;
   errorMessage: string | null;
+  /** how the outcome went unlearned (null: not sent); stored by `unansweredColumns` */
+  unanswered: Unanswered | null;
   title: string;
   message: string;
 }
@@ -118,10 +121,8 @@ export function unansweredText(outcome: Exclude<GatewayOutcome, { kind: 'reply' 
     return `the gateway answered with an error (${answerText(answer)})${unread}`;
   }
   switch (outcome.reason) {
-    case 'timeout': {
-      const ms = /no reply within (\d+) ms/.exec(outcome.exchange.error ?? '')?.[1];
-      return ms === undefined ? 'no answer in time' : `no answer within ${duration(Number(ms))}`;
-    }
+    case 'timeout':
+      return `no answer within ${duration(outcome.waitedMs)}`;
     case 'connection-lost':
       return 'the connection closed before the gateway answered';
     default:
@@ -156,6 +157,7 @@ export function lostOutcome(
       serial: null,
       errorCode: null,
       errorMessage: outcome.reason,
+      unanswered: null,
       title: 'not sent',
       message: 'not sent',
     };
@@ -168,9 +170,10 @@ export function lostOutcome(
       state: 'unknown',
       serial: null,
       errorCode: answer.code ?? `HTTP_${String(answer.httpStatus)}`,
-      // `gateway answered 500: <the gateway's error-message>`, the form the web reads the HTTP
-      // status from (web/src/features/transactions/api/gateway-answer.ts).
+      // `gateway answered 500: <the gateway's error-message>`, for the timeline and the audit; the
+      // web reads `unanswered`, never this text.
       errorMessage: `gateway answered ${String(answer.httpStatus)}${quote(answer.message ?? undefined)}`,
+      unanswered: unansweredOf(outcome),
       title: `outcome unknown (${unansweredTag(outcome)})`,
       message: `The gateway answered the ${label} with an error (${answerText(answer)}); Paydesk cannot tell whether it was applied. ${checking}`,
     };
@@ -180,7 +183,155 @@ export function lostOutcome(
     serial: null,
     errorCode: null,
     errorMessage: text,
+    unanswered: unansweredOf(outcome),
     title: `outcome unknown (${unansweredTag(outcome)})`,
     message: `The gateway's answer to the ${label} was lost (${text}). ${checking}`,
   };
+}
+
+/** The gateway's error-message as recorded: one line, at most 300 characters; null: none. */
+function cleanMessage(text: string | null): string | null {
+  if (text === null || text.trim() === '') return null;
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+/**
+ * How an outcome went unlearned, as the operation (or plan) records it and the web reads it: the
+ * gateway's error answer (a 5xx; its code and message when it sent them and they could be read),
+ * no answer within the client's wait, the connection closed, or a reply that could not be read.
+ * Null: the request was not sent (its outcome is known: nothing happened).
+ */
+export function unansweredOf(
+  outcome: Exclude<GatewayOutcome, { kind: 'reply' }>,
+): Unanswered | null {
+  if (outcome.kind === 'not-sent') return null;
+  const answer = errorAnswerOf(outcome);
+  if (answer !== null) {
+    return {
+      kind: 'error',
+      httpStatus: answer.httpStatus,
+      code: answer.code,
+      message: cleanMessage(answer.message),
+    };
+  }
+  switch (outcome.reason) {
+    case 'timeout':
+      return { kind: 'timeout', waitedMs: outcome.waitedMs };
+    case 'connection-lost':
+      return { kind: 'connection-closed' };
+    default:
+      return { kind: 'unreadable', httpStatus: outcome.exchange.httpStatus };
+  }
+}
+
+/** `unanswered` as its row's columns (0024-unanswered-outcomes); all null for null. */
+export function unansweredColumns(unanswered: Unanswered | null): UnansweredColumns {
+  const none: UnansweredColumns = {
+    unanswered_kind: null,
+    unanswered_http_status: null,
+    unanswered_code: null,
+    unanswered_message: null,
+    unanswered_waited_ms: null,
+  };
+  if (unanswered === null) return none;
+  switch (unanswered.kind) {
+    case 'error':
+      return {
+        ...none,
+        unanswered_kind: 'error',
+        unanswered_http_status: unanswered.httpStatus,
+        unanswered_code: unanswered.code,
+        unanswered_message: unanswered.message,
+      };
+    case 'timeout':
+      return { ...none, unanswered_kind: 'timeout', unanswered_waited_ms: unanswered.waitedMs };
+    case 'connection-closed':
+      return { ...none, unanswered_kind: 'connection-closed' };
+    case 'unreadable':
+      return {
+        ...none,
+        unanswered_kind: 'unreadable',
+        unanswered_http_status: unanswered.httpStatus,
+      };
+  }
+}
+
+/**
+ * An operation's (or plan's) `unanswered` from its row: its columns, or, for a row recorded before
+ * they were kept (0024), what its recorded error says (`unansweredFromProse`).
+ */
+export function unansweredOfRow(
+  row: UnansweredColumns & { error_code: string | null; error_message: string | null },
+): Unanswered | null {
+  switch (row.unanswered_kind) {
+    case null:
+      return unansweredFromProse(row.error_code, row.error_message);
+    case 'error':
+      return row.unanswered_http_status === null
+        ? null
+        : {
+            kind: 'error',
+            httpStatus: row.unanswered_http_status,
+            code: row.unanswered_code,
+            message: row.unanswered_message,
+          };
+    case 'timeout':
+      return row.unanswered_waited_ms === null
+        ? null
+        : { kind: 'timeout', waitedMs: row.unanswered_waited_ms };
+    case 'connection-closed':
+      return { kind: 'connection-closed' };
+    case 'unreadable':
+      return { kind: 'unreadable', httpStatus: row.unanswered_http_status };
+    default:
+      return null;
+  }
+}
+
+const PROSE_ANSWERED = /^gateway answered (\d{3})(?:: (.*))?$/s;
+const PROSE_TIMEOUT = /^no (?:answer|reply) within (\d+(?:\.\d+)?) (ms|s)$/;
+const PROSE_DROPPED =
+  /^(?:the connection closed before the gateway answered|connection lost before a reply(?: \([A-Z0-9_]+\))?)$/;
+const PROSE_UNREADABLE = /^the gateway(?:'s reply| reply) could not be read(?: \(HTTP (\d{3})\))?$/;
+
+/**
+ * The one place that reads the words Paydesk recorded before 0024 kept `unanswered` in columns,
+ * so that older orders still say how their outcome went unlearned. The forms `lostOutcome` wrote
+ * (and, before it, the client's own `exchange.error`): `gateway answered 500[: message]` with the
+ * gateway's code in `error_code` (`HTTP_500` when it named none; null in the oldest rows), `no
+ * answer within 15 s` (`1.5 s`, `800 ms`; older: `no reply within 15000 ms`), `the connection
+ * closed before the gateway answered` (older: `connection lost before a reply (UND_ERR_SOCKET)`),
+ * `the gateway's reply could not be read (HTTP 200)` (older: `the gateway reply could not be
+ * read`). Anything else (a reply's own words, `no answer in time` without its wait): null.
+ */
+export function unansweredFromProse(
+  errorCode: string | null,
+  errorMessage: string | null,
+): Unanswered | null {
+  const text = errorMessage?.trim() ?? '';
+  const answered = PROSE_ANSWERED.exec(text);
+  if (answered?.[1] !== undefined) {
+    const httpStatus = Number(answered[1]);
+    const code = errorCode?.trim() ?? '';
+    return {
+      kind: 'error',
+      httpStatus,
+      code: code === '' || code === `HTTP_${String(httpStatus)}` ? null : code,
+      message: cleanMessage(answered[2] ?? null),
+    };
+  }
+  const timeout = PROSE_TIMEOUT.exec(text);
+  if (timeout?.[1] !== undefined) {
+    const amount = Number(timeout[1]);
+    return { kind: 'timeout', waitedMs: Math.round(timeout[2] === 's' ? amount * 1000 : amount) };
+  }
+  if (PROSE_DROPPED.test(text)) return { kind: 'connection-closed' };
+  const unreadable = PROSE_UNREADABLE.exec(text);
+  if (unreadable !== null) {
+    return {
+      kind: 'unreadable',
+      httpStatus: unreadable[1] === undefined ? null : Number(unreadable[1]),
+    };
+  }
+  return null;
 }

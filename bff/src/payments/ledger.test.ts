@@ -19,6 +19,7 @@ import {
 } from './ledger.js';
 import { ensurePaymentsSchema, type TransactionOperationsTable } from './migration.js';
 import { resolveOptions } from './options.js';
+import { unansweredColumns } from './gateway-errors.js';
 
 const SALE = {
   serial: 'S0',
@@ -72,6 +73,7 @@ function acceptedReturn(tx: string, serial: string, amount: number): Transaction
     comment: 'x',
     error_code: null,
     error_message: null,
+    ...unansweredColumns(null),
     sent_at: now,
     created_at: now,
     updated_at: now,

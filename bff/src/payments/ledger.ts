@@ -43,6 +43,7 @@ import {
 } from './db.js';
 import { agreedAgain, driftAuditEntry, finderOf, moneyText, type DriftSource } from './drift.js';
 import type { EventBus } from './events.js';
+import { unansweredColumns, unansweredOfRow } from './gateway-errors.js';
 import { keyRouteOf, settleInterruptedKey, takingInsert, type KeyTaking } from './idempotency.js';
 import type {
   TransactionOperationsTable,
@@ -217,8 +218,8 @@ export const CLOCK_SKEW_MS = 5_000;
 /** An unanswered operation of ours whose request the gateway answered with an HTTP error (5xx). */
 export function answeredWithError(o: TransactionOperationsTable): boolean {
   if (o.error_code !== null) return true;
-  // Recorded before the gateway's error-code was kept: `gateway answered 500`.
-  return o.error_message !== null && /^gateway answered \d{3}\b/.test(o.error_message);
+  // Recorded before the gateway's error-code was kept (`gateway answered 500`): read once, there.
+  return unansweredOfRow(o)?.kind === 'error';
 }
 
 /** A gateway operation given to one of several requests of ours alike: see `noteGuesses`. */
@@ -947,6 +948,7 @@ export class Ledger {
         state: 'active',
         error_code: null,
         error_message: null,
+        ...unansweredColumns(null),
         updated_at: this.clock.now(),
       })
       .where('client_orderid', '=', match[1])

@@ -170,6 +170,7 @@ for (const variant of DB_VARIANTS) {
             ? Promise.resolve({
                 kind: 'unknown',
                 reason: 'timeout',
+                waitedMs: 15_000,
                 exchange: {
                   operation,
                   endpointId,

@@ -41,7 +41,25 @@ export interface TransactionsTable {
   updated_at: number;
 }
 
-export interface TransactionOperationsTable {
+/**
+ * How the outcome of a request went unlearned (0024-unanswered-outcomes; `Unanswered` of
+ * @paydesk/shared/api, written by `unansweredColumns`): `unanswered_kind` error | timeout |
+ * connection-closed | unreadable, null when there was a reply (or the row is older than 0024: its
+ * `error_message` then says it).
+ */
+export interface UnansweredColumns {
+  unanswered_kind: string | null;
+  /** the HTTP status of an error answer, or of a reply that could not be read */
+  unanswered_http_status: number | null;
+  /** the gateway's error-code of an error answer; null: it named none */
+  unanswered_code: string | null;
+  /** the gateway's error-message of an error answer (one line, at most 300 characters) */
+  unanswered_message: string | null;
+  /** how long Paydesk waited for the answer that did not come */
+  unanswered_waited_ms: number | null;
+}
+
+export interface TransactionOperationsTable extends UnansweredColumns {
   id: string;
   transaction_id: string;
   kind: string;
@@ -129,7 +147,7 @@ export interface SettlementChecksTable {
 }
 
 /** A v4 recurring payment Paydesk created (0004-subscriptions). */
-export interface SubscriptionsTable {
+export interface SubscriptionsTable extends UnansweredColumns {
   id: string;
   endpoint_id: string;
   client_orderid: string;

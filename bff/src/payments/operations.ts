@@ -12,6 +12,7 @@ import type {
   OperationKind,
   OperationResult,
   ReturnBody,
+  Unanswered,
   VoidBody,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
@@ -20,7 +21,7 @@ import { runWrites, type Write } from '../db/write-batch.js';
 import type { AuditEntry } from '../services/audit.js';
 import { big, platformTrx, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
-import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
+import { gatewayRefusal, lostOutcome, unansweredColumns } from './gateway-errors.js';
 import { Idempotency, IdempotencyClaim } from './idempotency.js';
 import {
   detailFrom,
@@ -390,6 +391,7 @@ export class OperationsService {
           gateway_serial: result.serial ?? op.gateway_serial,
           error_code: result.errorCode,
           error_message: result.errorMessage,
+          ...unansweredColumns(result.unanswered),
           updated_at: now,
         };
         writes.push(updateOperationRow(trx, { id: opId, changes: opChanges }));
@@ -604,6 +606,7 @@ export class OperationsService {
     serial: string | null;
     errorCode: string | null;
     errorMessage: string | null;
+    unanswered: Unanswered | null;
     title: string;
     message: string;
   } {
@@ -620,6 +623,7 @@ export class OperationsService {
         serial: reply.serialNumber ?? null,
         errorCode: null,
         errorMessage: null,
+        unanswered: null,
         title: approved ? 'approved' : 'accepted',
         message: approved
           ? `Card reference ${reply.fields['card-ref-id'] ?? ''} created.`
@@ -631,6 +635,7 @@ export class OperationsService {
       serial: reply.serialNumber ?? null,
       errorCode: reply.errorCode ?? `HTTP_${outcome.httpStatus}`,
       errorMessage: reply.errorMessage ?? null,
+      unanswered: null,
       title: `refused (HTTP ${outcome.httpStatus}${reply.errorCode === undefined ? '' : `, ${reply.errorCode}`})`,
       message: 'refused',
     };

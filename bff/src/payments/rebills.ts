@@ -5,7 +5,7 @@
 // a placeholder (`pending:<client_orderid>`) that the first reply or status replaces.
 import { randomUUID } from 'node:crypto';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
-import type { OperationResult, RebillBody } from '@paydesk/shared/api';
+import type { OperationResult, RebillBody, Unanswered } from '@paydesk/shared/api';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
@@ -13,7 +13,7 @@ import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
 import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
 import { lockTransaction, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
-import { gatewayRefusal, lostOutcome } from './gateway-errors.js';
+import { gatewayRefusal, lostOutcome, unansweredColumns } from './gateway-errors.js';
 import type { Ledger } from './ledger.js';
 import { toOperation } from './records.js';
 import type { ActorInfo } from './transactions.js';
@@ -165,6 +165,7 @@ export class RebillService {
             gateway_serial: result.serial ?? op.gateway_serial,
             error_code: result.errorCode,
             error_message: result.errorMessage,
+            ...unansweredColumns(result.unanswered),
             updated_at: now,
           })
           .where('id', '=', opId)
@@ -245,6 +246,7 @@ function classify(
   serial: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  unanswered: Unanswered | null;
   title: string;
   message: string;
 } {
@@ -260,6 +262,7 @@ function classify(
       serial: reply.serialNumber ?? null,
       errorCode: null,
       errorMessage: null,
+      unanswered: null,
       title: 'accepted',
       message: `The gateway accepted the ${label} as order ${reply.orderId}; its final status follows by callback or status check.`,
     };
@@ -269,6 +272,7 @@ function classify(
     serial: reply.serialNumber ?? null,
     errorCode: reply.errorCode ?? `HTTP_${outcome.httpStatus}`,
     errorMessage: reply.errorMessage ?? null,
+    unanswered: null,
     title: `refused (HTTP ${outcome.httpStatus}${reply.errorCode === undefined ? '' : `, ${reply.errorCode}`})`,
     message: 'refused',
   };

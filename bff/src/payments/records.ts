@@ -31,6 +31,7 @@ import type {
   TransactionsTable,
   TransactionTimelineTable,
 } from './migration.js';
+import { unansweredOfRow } from './gateway-errors.js';
 import { big } from './db.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -115,6 +116,7 @@ export function toOperation(row: TransactionOperationsTable): Operation {
     comment: row.comment,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    unanswered: unansweredOfRow(row),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

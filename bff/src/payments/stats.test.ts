@@ -10,6 +10,7 @@ import {
 import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
 import { payDb } from './db.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
+import { unansweredColumns } from './gateway-errors.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -227,6 +228,7 @@ function op(
     comment: null,
     error_code: null,
     error_message: null,
+    ...unansweredColumns(null),
     sent_at: null,
     created_at: tx.created_at + 1_000,
     updated_at: tx.created_at + 1_000,

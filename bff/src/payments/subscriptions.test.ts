@@ -375,6 +375,26 @@ for (const variant of DB_VARIANTS) {
         errorCode: 'INTERNAL',
         errorMessage:
           'gateway answered 500: injected fault: the gateway failed before applying the operation',
+        unanswered: {
+          kind: 'error',
+          httpStatus: 500,
+          code: 'INTERNAL',
+          message: 'injected fault: the gateway failed before applying the operation',
+        },
+      });
+      expect((await detail(result.subscription.id)).unanswered).toEqual(
+        result.subscription.unanswered,
+      );
+      expect(
+        await payDb(f.bff.db)
+          .selectFrom('subscriptions')
+          .select(['unanswered_kind', 'unanswered_http_status', 'unanswered_code'])
+          .where('id', '=', result.subscription.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({
+        unanswered_kind: 'error',
+        unanswered_http_status: 500,
+        unanswered_code: 'INTERNAL',
       });
       expect(result.message).toBe(
         'The gateway answered the subscription (5.55 EUR every day) with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation); Paydesk cannot tell whether the plan was created. Paydesk will not send it again; its first charge will link it.',
@@ -386,7 +406,11 @@ for (const variant of DB_VARIANTS) {
       f.bff.clock.advance(70_000);
       await f.bff.payments.reconciler.runOnce();
       const settled = await detail(result.subscription.id);
-      expect(settled).toMatchObject({ state: 'not_sent', errorCode: 'NOT_CREATED' });
+      expect(settled).toMatchObject({
+        state: 'not_sent',
+        errorCode: 'NOT_CREATED',
+        unanswered: null,
+      });
       expect(settled.errorMessage).toContain(
         'Paydesk did not learn the outcome of its create-recurring-payment (the gateway answered it with an error: HTTP 500, INTERNAL)',
       );
@@ -403,6 +427,7 @@ for (const variant of DB_VARIANTS) {
         state: 'unknown',
         errorCode: null,
         errorMessage: 'the connection closed before the gateway answered',
+        unanswered: { kind: 'connection-closed' },
       });
       expect(result.message).toBe(
         "The gateway's answer to the subscription (5.56 EUR every day) was lost (the connection closed before the gateway answered). Paydesk will not send it again; its first charge will link it.",
@@ -440,6 +465,7 @@ for (const variant of DB_VARIANTS) {
           state: 'unknown',
           errorCode: null,
           errorMessage: 'no answer within 100 ms',
+          unanswered: { kind: 'timeout', waitedMs: 100 },
         });
         expect(result.message).toBe(
           "The gateway's answer to the subscription (5.57 EUR every day) was lost (no answer within 100 ms). Paydesk will not send it again; its first charge will link it.",

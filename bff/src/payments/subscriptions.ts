@@ -19,6 +19,7 @@ import type {
   SubscriptionResult,
   SubscriptionState,
   SubscriptionSummary,
+  Unanswered,
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -35,6 +36,8 @@ import {
   errorAnswerOf,
   gatewayRefusal,
   lostOutcome,
+  unansweredColumns,
+  unansweredOfRow,
   unansweredText,
 } from './gateway-errors.js';
 import type { GatewayView, Ledger } from './ledger.js';
@@ -192,6 +195,7 @@ export class SubscriptionsService {
         gateway_serial: result.serial,
         error_code: result.errorCode,
         error_message: result.errorMessage,
+        ...unansweredColumns(result.unanswered),
         exchange: JSON.stringify(redact(exchangeData(outcome))),
         updated_at: this.clock.now(),
       })
@@ -252,6 +256,7 @@ export class SubscriptionsService {
       startDate: row.start_date,
       errorCode: row.error_code,
       errorMessage: row.error_message,
+      unanswered: unansweredOfRow(row),
       charges: charges.map(toSummary),
     };
   }
@@ -362,6 +367,7 @@ function classify(outcome: GatewayOutcome): {
   serial: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  unanswered: Unanswered | null;
 } {
   if (outcome.kind === 'not-sent') {
     return {
@@ -370,6 +376,7 @@ function classify(outcome: GatewayOutcome): {
       serial: null,
       errorCode: null,
       errorMessage: outcome.reason,
+      unanswered: null,
     };
   }
   if (outcome.kind === 'unknown') {
@@ -382,6 +389,7 @@ function classify(outcome: GatewayOutcome): {
       serial: null,
       errorCode: lost.errorCode,
       errorMessage: lost.errorMessage,
+      unanswered: lost.unanswered,
     };
   }
   const reply = outcome.reply;
@@ -393,6 +401,7 @@ function classify(outcome: GatewayOutcome): {
       serial: reply.serialNumber ?? null,
       errorCode: null,
       errorMessage: null,
+      unanswered: null,
     };
   }
   return {
@@ -401,6 +410,7 @@ function classify(outcome: GatewayOutcome): {
     serial: reply.serialNumber ?? null,
     errorCode: reply.errorCode ?? `HTTP_${outcome.httpStatus}`,
     errorMessage: reply.errorMessage ?? null,
+    unanswered: null,
   };
 }
 
@@ -420,11 +430,10 @@ function notFound(outcome: GatewayOutcome): boolean {
  */
 function unlearnedCreate(plan: SubscriptionsTable): string {
   if (plan.state === 'sending') return 'the instance sending it stopped before recording the reply';
-  const status = /^gateway answered (\d{3})\b/.exec(plan.error_message ?? '')?.[1];
-  if (status === undefined) return 'the reply was lost';
-  const code =
-    plan.error_code === null || plan.error_code === `HTTP_${status}` ? '' : `, ${plan.error_code}`;
-  return `the gateway answered it with an error: HTTP ${status}${code}`;
+  const unanswered = unansweredOfRow(plan);
+  if (unanswered?.kind !== 'error') return 'the reply was lost';
+  const code = unanswered.code === null ? '' : `, ${unanswered.code}`;
+  return `the gateway answered it with an error: HTTP ${String(unanswered.httpStatus)}${code}`;
 }
 
 function describeOutcome(outcome: GatewayOutcome): string {
@@ -610,6 +619,7 @@ export class SubscriptionRecovery {
                   : { recurring_payment_id: found.recurringPaymentId }),
                 error_code: null,
                 error_message: null,
+                ...unansweredColumns(null),
                 check_at: null,
                 lease_owner: null,
                 lease_until: null,
@@ -619,6 +629,7 @@ export class SubscriptionRecovery {
                 state: 'not_sent',
                 error_code: 'NOT_CREATED',
                 error_message: message,
+                ...unansweredColumns(null),
                 check_at: null,
                 lease_owner: null,
                 lease_until: null,

@@ -14,6 +14,7 @@ import { payDb } from './db.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import { unknownOutcomeIds } from './stats.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
+import { unansweredColumns } from './gateway-errors.js';
 
 const DAY = 86_400_000;
 const AT = Date.UTC(2026, 10, 1);
@@ -71,6 +72,7 @@ function operation(
     comment: null,
     error_code: null,
     error_message: null,
+    ...unansweredColumns(null),
     sent_at: AT + n,
     created_at: AT + orderNumber * 1000 + n,
     updated_at: AT + orderNumber * 1000 + n,

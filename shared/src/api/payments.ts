@@ -370,6 +370,28 @@ export const TransactionPageSchema = z.object({
 });
 export type TransactionPage = z.infer<typeof TransactionPageSchema>;
 
+/**
+ * How Paydesk failed to learn the outcome of a request it sent (the operation, or a plan's create,
+ * is then `unknown`), recorded when it happened: the gateway answered with an error (a 5xx: its
+ * HTTP status, and its own error-code and error-message when it sent them and they could be read),
+ * no answer came within the wait (`waitedMs`), the connection closed before an answer, or the reply
+ * could not be read (its HTTP status when one came). Null for a request with a reply, and for one
+ * recorded before this was kept whose recorded error does not say. Staff read it in words: the
+ * recorded `errorMessage` is for the timeline and the audit, never parsed.
+ */
+export const UnansweredSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('error'),
+    httpStatus: z.number().int(),
+    code: z.string().nullable(),
+    message: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal('timeout'), waitedMs: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal('connection-closed') }),
+  z.object({ kind: z.literal('unreadable'), httpStatus: z.number().int().nullable() }),
+]);
+export type Unanswered = z.infer<typeof UnansweredSchema>;
+
 export const OperationSchema = z.object({
   id: z.string(),
   kind: OperationKindSchema,
@@ -383,6 +405,8 @@ export const OperationSchema = z.object({
   comment: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /** how its outcome went unlearned, when it did: see UnansweredSchema */
+  unanswered: UnansweredSchema.nullable(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
   /**
@@ -696,6 +720,8 @@ export const SubscriptionDetailSchema = SubscriptionSummarySchema.extend({
   startDate: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /** how the create's outcome went unlearned, when it did: see UnansweredSchema */
+  unanswered: UnansweredSchema.nullable(),
   /** the rebill orders the plan produced, newest first */
   charges: z.array(TransactionSummarySchema),
 });

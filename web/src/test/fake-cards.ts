@@ -179,6 +179,7 @@ export class FakeCards {
       comment: body.reason,
       errorCode: null,
       errorMessage: null,
+      unanswered: null,
       createdAt: base.createdAt,
       updatedAt: base.updatedAt,
     };

@@ -74,6 +74,7 @@ export function makeSubscription(
     startDate: null,
     errorCode: null,
     errorMessage: null,
+    unanswered: null,
     charges: [],
     ...overrides,
   });
@@ -192,7 +193,8 @@ export class FakeSubscriptions {
       status: 200,
       body: SubscriptionPageSchema.parse({
         items: page.map(
-          ({ startDate: _s, errorCode: _e, errorMessage: _m, charges: _c, ...s }) => s,
+          ({ startDate: _s, errorCode: _e, errorMessage: _m, unanswered: _u, charges: _c, ...s }) =>
+            s,
         ),
         nextCursor: next,
       }),

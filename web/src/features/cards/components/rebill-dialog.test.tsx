@@ -86,9 +86,10 @@ const CLIENT_ORDER = 'rb-37d584ff-bfe6-456e-8c00-208e0ce9c333';
  * operation `unknown`, the order under the `pending:` placeholder the gateway has not replaced yet.
  */
 function lostReply(
-  error: Pick<Operation, 'errorCode' | 'errorMessage'> = {
+  error: Pick<Operation, 'errorCode' | 'errorMessage' | 'unanswered'> = {
     errorCode: null,
     errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+    unanswered: { kind: 'connection-closed' },
   },
 ) {
   const bff = new FakeBff({
@@ -185,6 +186,12 @@ describe('a rebill whose reply was lost', () => {
       errorCode: 'INTERNAL',
       errorMessage:
         'gateway answered 500: injected fault: the gateway failed before applying the operation',
+      unanswered: {
+        kind: 'error',
+        httpStatus: 500,
+        code: 'INTERNAL',
+        message: 'injected fault: the gateway failed before applying the operation',
+      },
     });
     const alert = within(await chargedRebill(renderApp('/cards?ref=card-ref-1', bff))).getByRole(
       'alert',
@@ -196,7 +203,11 @@ describe('a rebill whose reply was lost', () => {
     expect(alert).not.toHaveTextContent(/gateway answered 500|server-error/);
     cleanup();
 
-    const slow = lostReply({ errorCode: null, errorMessage: 'no answer within 15 s' });
+    const slow = lostReply({
+      errorCode: null,
+      errorMessage: 'no answer within 15 s',
+      unanswered: { kind: 'timeout', waitedMs: 15_000 },
+    });
     const warning = within(
       await chargedRebill(renderApp('/cards?ref=card-ref-1', slow.bff)),
     ).getByRole('alert');

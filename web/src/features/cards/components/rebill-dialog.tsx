@@ -103,8 +103,8 @@ function rebillOutcome(operation: Operation, order: TransactionDetail): RebillOu
     operation.amount === null ? '' : ` of ${formatMoney(operation.amount, order.currency)}`;
   const said = describeOperationResult({ operation, transaction: order, message: '' });
   // What went wrong, in words: the gateway's error answer with its HTTP status, code and message
-  // (recorded as `INTERNAL`, 'gateway answered 500: …'), no answer in time, or what was recorded,
-  // without a network library's code ("… (UND_ERR_SOCKET)"): staff read it.
+  // (the operation's `unanswered`), no answer in time, or what was recorded, without a network
+  // library's code ("… (UND_ERR_SOCKET)"): staff read it.
   const answer = gatewayAnswerOf(operation);
   const gateway =
     answer.kind === 'error'

@@ -1,3 +1,4 @@
+import type { SubscriptionDetail } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import {
   createdText,
@@ -59,8 +60,16 @@ describe('a plan whose outcome is not known, in words', () => {
     errorCode: 'INTERNAL',
     errorMessage:
       'gateway answered 500: injected fault: the gateway failed before applying the operation',
+    unanswered: {
+      kind: 'error' as const,
+      httpStatus: 500,
+      code: 'INTERNAL',
+      message: 'injected fault: the gateway failed before applying the operation',
+    },
   };
-  const unknown = (error: { errorCode: string | null; errorMessage: string | null }) => ({
+  const unknown = (
+    error: Pick<SubscriptionDetail, 'errorCode' | 'errorMessage' | 'unanswered'>,
+  ) => ({
     state: 'unknown' as const,
     recurringPaymentId: null,
     amount: '9.99',
@@ -82,7 +91,11 @@ describe('a plan whose outcome is not known, in words', () => {
   });
 
   it('when the gateway did not answer in time, then the sentence says how long, never `timeout`; a lost reply says it was lost', () => {
-    const timeout = { errorCode: null, errorMessage: 'no answer within 15 s' };
+    const timeout = {
+      errorCode: null,
+      errorMessage: 'no answer within 15 s',
+      unanswered: { kind: 'timeout' as const, waitedMs: 15_000 },
+    };
     expect(createdText(unknown(timeout), 'en-US')).toBe(
       'The gateway did not answer the subscription (€9.99 every day) within 15 s: the plan may exist. Paydesk will not send it again; its first charge will link it.',
     );
@@ -92,6 +105,7 @@ describe('a plan whose outcome is not known, in words', () => {
     const dropped = {
       errorCode: null,
       errorMessage: 'the connection closed before the gateway answered',
+      unanswered: { kind: 'connection-closed' as const },
     };
     expect(createdText(unknown(dropped), 'en-US')).toBe(
       'The gateway’s answer to the subscription (€9.99 every day) was lost. Paydesk will not send it again; its first charge will link it.',

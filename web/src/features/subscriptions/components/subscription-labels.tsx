@@ -39,18 +39,15 @@ export function periodText(period: SubscriptionPeriod, interval: number): string
 }
 
 /**
- * What Paydesk heard back for a plan whose creation's outcome it does not know, from its recorded
- * error as the BFF records it (`INTERNAL`, 'gateway answered 500: …'; 'no answer within 15 s'):
- * the gateway answered with an error, did not answer in time, or its answer was lost.
+ * What Paydesk heard back for a plan whose creation's outcome it does not know, from how the BFF
+ * recorded it went unlearned (`unanswered`): the gateway answered with an error, did not answer in
+ * time, or its answer was lost.
  */
 function unlearnedText(
-  plan: Partial<Pick<SubscriptionDetail, 'errorCode' | 'errorMessage'>>,
+  plan: Partial<Pick<SubscriptionDetail, 'unanswered'>>,
   what: string,
 ): string {
-  const answer = gatewayAnswerOf({
-    errorCode: plan.errorCode ?? null,
-    errorMessage: plan.errorMessage ?? null,
-  });
+  const answer = gatewayAnswerOf({ unanswered: plan.unanswered ?? null });
   switch (answer.kind) {
     case 'error':
       return `The gateway answered the subscription (${what}) with an error${answer.words === '' ? '' : ` (${answer.words})`}: the plan may exist.`;
@@ -66,7 +63,7 @@ function unlearnedText(
  * itself (then the error is not shown again beside it): the gateway answered with an error (its
  * HTTP status, code and message), did not answer in time, or its reply was lost.
  */
-export function unknownPlanNote(plan: Pick<SubscriptionDetail, 'errorCode' | 'errorMessage'>): {
+export function unknownPlanNote(plan: Pick<SubscriptionDetail, 'unanswered'>): {
   text: string;
   saysError: boolean;
 } {
@@ -98,7 +95,7 @@ export function createdText(
     SubscriptionSummary,
     'state' | 'recurringPaymentId' | 'amount' | 'currency' | 'schedule'
   > &
-    Partial<Pick<SubscriptionDetail, 'errorCode' | 'errorMessage'>>,
+    Partial<Pick<SubscriptionDetail, 'unanswered'>>,
   locale?: string,
 ): string {
   const what = `${formatMoney(plan.amount, plan.currency, locale)} ${periodText(plan.schedule.period, plan.schedule.interval)}`;

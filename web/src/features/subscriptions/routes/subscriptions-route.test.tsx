@@ -240,6 +240,12 @@ describe('subscriptions', () => {
       errorCode: 'INTERNAL',
       errorMessage:
         'gateway answered 500: injected fault: the gateway failed before applying the operation',
+      unanswered: {
+        kind: 'error',
+        httpStatus: 500,
+        code: 'INTERNAL',
+        message: 'injected fault: the gateway failed before applying the operation',
+      },
     });
     const slow = makeSubscription(6, {
       state: 'unknown',
@@ -247,6 +253,7 @@ describe('subscriptions', () => {
       charges: [],
       errorCode: null,
       errorMessage: 'no answer within 15 s',
+      unanswered: { kind: 'timeout', waitedMs: 15_000 },
     });
     renderApp(`/subscriptions/${answered.id}`, bffAs(['support'], [answered, slow]));
     await screen.findByRole('heading', { name: 'Monthly plan 5' });

@@ -19,6 +19,7 @@ function op(patch: Partial<Operation>): Operation {
     comment: null,
     errorCode: null,
     errorMessage: null,
+    unanswered: null,
     createdAt: at,
     updatedAt: at,
     ...patch,
@@ -26,35 +27,55 @@ function op(patch: Partial<Operation>): Operation {
 }
 
 describe('what the gateway answered', () => {
-  it('when the gateway answered 500, then it is an error with the HTTP status, not a lost answer', () => {
-    expect(gatewayAnswerOf({ errorCode: null, errorMessage: 'gateway answered 500' })).toEqual({
-      kind: 'error',
-      words: 'HTTP 500',
-    });
+  it('when the gateway answered 500 naming no code, then it is an error with the HTTP status, not a lost answer', () => {
+    expect(
+      gatewayAnswerOf({
+        unanswered: { kind: 'error', httpStatus: 500, code: null, message: null },
+      }),
+    ).toEqual({ kind: 'error', words: 'HTTP 500' });
   });
 
-  it('when the gateway’s code and message are recorded too, then both are said once', () => {
-    const answer = gatewayAnswerOf({ errorCode: 'INTERNAL', errorMessage: 'Internal error' });
-    expect(answer).toEqual({ kind: 'error', words: 'INTERNAL: Internal error' });
+  it('when the gateway’s code and message are recorded too, then both are said once, after the HTTP status', () => {
+    const answer = gatewayAnswerOf({
+      unanswered: { kind: 'error', httpStatus: 503, code: 'INTERNAL', message: 'Internal error' },
+    });
+    expect(answer).toEqual({ kind: 'error', words: 'HTTP 503, INTERNAL: Internal error' });
     expect(
       answerClause(
-        gatewayAnswerOf({ errorCode: 'INTERNAL', errorMessage: 'gateway answered 500' }),
+        gatewayAnswerOf({
+          unanswered: { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
+        }),
       ),
     ).toBe(' and the gateway answered with an error (HTTP 500, INTERNAL)');
   });
 
-  it('when no reply came in time, or none at all, then that is said in seconds, or plainly', () => {
-    // as the BFF records it now, and as older rows have it
-    const timeout = gatewayAnswerOf({ errorCode: null, errorMessage: 'no answer within 15 s' });
-    expect(answerClause(timeout)).toBe(' but had no answer from the gateway within 15 s');
-    const older = gatewayAnswerOf({ errorCode: null, errorMessage: 'no reply within 15000 ms' });
-    expect(answerClause(older)).toBe(' but had no answer from the gateway within 15 s');
-    const lost = gatewayAnswerOf({
-      errorCode: null,
-      errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+  it('when no reply came within the wait, then it is said in seconds as staff read them', () => {
+    const within = (waitedMs: number) =>
+      answerClause(gatewayAnswerOf({ unanswered: { kind: 'timeout', waitedMs } }));
+    expect(within(15_000)).toBe(' but had no answer from the gateway within 15 s');
+    expect(within(1_500)).toBe(' but had no answer from the gateway within 1.5 s');
+    expect(within(800)).toBe(' but had no answer from the gateway within 1 s');
+  });
+
+  it('when the connection closed, the reply could not be read, or nothing was recorded, then no answer came', () => {
+    expect(answerClause(gatewayAnswerOf({ unanswered: { kind: 'connection-closed' } }))).toBe(
+      ' but no answer came from the gateway',
+    );
+    expect(gatewayAnswerOf({ unanswered: { kind: 'unreadable', httpStatus: 200 } })).toEqual({
+      kind: 'none',
     });
-    expect(answerClause(lost)).toBe(' but no answer came from the gateway');
-    expect(gatewayAnswerOf({ errorCode: null, errorMessage: null })).toEqual({ kind: 'none' });
+    expect(gatewayAnswerOf({ unanswered: null })).toEqual({ kind: 'none' });
+  });
+
+  it('when the recorded error reads like an answer but nothing says the outcome went unlearned, then it is not read', () => {
+    expect(
+      gatewayAnswerOf(
+        op({ errorCode: 'INTERNAL', errorMessage: 'gateway answered 500: Internal error' }),
+      ),
+    ).toEqual({ kind: 'none' });
+    expect(gatewayAnswerOf(op({ errorMessage: 'no answer within 15 s' }))).toEqual({
+      kind: 'none',
+    });
   });
 });
 

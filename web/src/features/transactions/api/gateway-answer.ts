@@ -2,46 +2,37 @@ import type { Operation, OperationKind } from '@paydesk/shared/api';
 import { errorText } from '../../../lib/gateway-error';
 
 /**
- * What Paydesk heard back for an operation whose outcome it does not know, from the operation's
- * recorded error: the gateway answered with an error (an HTTP status such as 500, or an error
- * code), no answer came in time, or none came at all (the connection was lost). Read from
- * `errorCode` and `errorMessage` as the BFF records them ('gateway answered 500', 'no answer within
- * 15 s' (older rows: 'no reply within 15000 ms'), the gateway's own code and message when it
- * sends them).
+ * What Paydesk heard back for an operation (or a plan's create) whose outcome it does not know,
+ * from the `unanswered` the BFF records when it happens: the gateway answered with an error (its
+ * HTTP status, and its own code and message when it sent them), no answer came within the wait, or
+ * none came at all (the connection closed, an unreadable reply, or nothing recorded). The recorded
+ * `errorMessage` is for the timeline; it is never read here.
  */
 export type GatewayAnswer =
   { kind: 'error'; words: string } | { kind: 'timeout'; seconds: number } | { kind: 'none' };
 
-const ANSWERED = /\bgateway answered (\d{3})\b\.?/i;
-const TIMEOUT = /\bno (?:reply|answer) within (\d+(?:\.\d+)?) ?(ms|s)\b/i;
+/** A wait in seconds as staff read it: `15`, `1.5`; under a second, whole (`1`, `0`). */
+function seconds(ms: number): number {
+  return ms < 1000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10;
+}
 
-export function gatewayAnswerOf(
-  operation: Pick<Operation, 'errorCode' | 'errorMessage'>,
-): GatewayAnswer {
-  const message = operation.errorMessage?.trim() ?? '';
-  const code = operation.errorCode?.trim() ?? '';
-  const answered = ANSWERED.exec(message);
-  const http = answered?.[1] ?? null;
-  if (http !== null || code !== '') {
-    // The gateway's own words, without the transport's 'gateway answered 500' said again.
-    const rest = message.replace(ANSWERED, '').replace(/^[\s:;,.-]+|[\s:;,]+$/g, '');
-    const words = errorText(code === '' ? null : code, rest === '' ? null : rest);
-    return {
-      kind: 'error',
-      words: [http === null ? null : `HTTP ${http}`, words === '' ? null : words]
-        .filter((w): w is string => w !== null)
-        .join(', '),
-    };
+export function gatewayAnswerOf(operation: Pick<Operation, 'unanswered'>): GatewayAnswer {
+  const { unanswered } = operation;
+  switch (unanswered?.kind) {
+    case 'error': {
+      const words = errorText(unanswered.code, unanswered.message);
+      return {
+        kind: 'error',
+        words: [`HTTP ${String(unanswered.httpStatus)}`, words === '' ? null : words]
+          .filter((w): w is string => w !== null)
+          .join(', '),
+      };
+    }
+    case 'timeout':
+      return { kind: 'timeout', seconds: seconds(unanswered.waitedMs) };
+    default:
+      return { kind: 'none' };
   }
-  const timeout = TIMEOUT.exec(message);
-  if (timeout?.[1] !== undefined) {
-    const amount = Number(timeout[1]);
-    return {
-      kind: 'timeout',
-      seconds: timeout[2]?.toLowerCase() === 'ms' ? Math.round(amount / 1000) : amount,
-    };
-  }
-  return { kind: 'none' };
 }
 
 /**

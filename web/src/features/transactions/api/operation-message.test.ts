@@ -56,6 +56,7 @@ describe('describeOperationResult', () => {
           state: 'unknown',
           errorCode: 'INTERNAL',
           errorMessage: 'gateway answered 500',
+          unanswered: { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
         }),
       ),
     ).toBe(

@@ -17,6 +17,7 @@ const operation = (n: number, overrides: Partial<Operation>): Operation => ({
   comment: null,
   errorCode: null,
   errorMessage: null,
+  unanswered: null,
   createdAt: '2026-11-25T10:00:00.000Z',
   updatedAt: '2026-11-25T10:00:00.000Z',
   ...overrides,

@@ -416,6 +416,7 @@ describe('transaction detail', () => {
           amount: '10.01',
           errorCode: 'INTERNAL',
           errorMessage: 'gateway answered 500',
+          unanswered: { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
           createdAt: at,
           updatedAt: at,
         }),
