@@ -42,7 +42,7 @@ export const OPERATION_STATE_LABELS: Record<OperationState, string> = {
   error: 'Error',
   filtered: 'Filtered',
   unknown: 'Unknown outcome',
-  not_applied: 'Not applied',
+  not_applied: 'Not made',
   not_sent: 'Not sent',
   refused: 'Refused',
 };

@@ -146,6 +146,33 @@ describe('the operations of an order', () => {
     ).toEqual(['Return', 'Approved', '€1,234.56', 'finance@example.com']);
   });
 
+  it('when a follow-up was not made by the gateway, then its outcome reads Not made, the word the order page and the filters use', () => {
+    screenWidth(600);
+    render(
+      <OperationsList
+        operations={[
+          operation(5, {
+            kind: 'return',
+            origin: 'paydesk',
+            state: 'not_applied',
+            amount: '5.55',
+            requestedBy: 'finance@example.com',
+          }),
+        ]}
+        currency="EUR"
+        voided={null}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Operations' });
+    const [, row] = within(table).getAllByRole('row');
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .slice(0, 3)
+        .map((cell) => cell.textContent),
+    ).toEqual(['Return', 'Not made', '€5.55']);
+  });
+
   it('when a payout’s payout-check and payout-pay were learned from the gateway, then they are credited to the ops users who prepared and approved it, not to the gateway', () => {
     const staff = { preparedBy: 'ops-a@example.com', approvedBy: 'ops-b@example.com' };
     const payout = [

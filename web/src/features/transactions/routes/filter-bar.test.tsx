@@ -95,10 +95,7 @@ describe('the filter bar', () => {
     const bff = support();
     const app = renderApp('/transactions', bff);
     await screen.findByRole('table', { name: 'Transactions' });
-    await app.user.selectOptions(
-      screen.getByLabelText('Follow-ups'),
-      'Not made by the gateway (7 days)',
-    );
+    await app.user.selectOptions(screen.getByLabelText('Follow-ups'), 'Not made, last 7 days');
     expect(
       screen.getByText(
         'Orders with a return, capture, void, card reference or rebill staff asked for in the last 7 days that the gateway did not make.',
