@@ -303,6 +303,92 @@ for (const variant of DB_VARIANTS) {
         }
       });
 
+      it('when a whole card number is given as orderid or client_orderid (spaces or dashes too), then 400 names the field and says to search by the last four; nothing goes to the gateway, and neither the audit nor the log holds it', async () => {
+        const pan = '4111111111111111';
+        const sent: string[] = [];
+        const send = f.bff.payments.gateway.send.bind(f.bff.payments.gateway);
+        const spy = vi
+          .spyOn(f.bff.payments.gateway, 'send')
+          .mockImplementation((operation, endpointId, fields) => {
+            sent.push(`${operation}@${endpointId}`);
+            return send(operation, endpointId, fields);
+          });
+        try {
+          const cases: [Record<string, string>, 'orderid' | 'client_orderid'][] = [
+            [{ orderid: pan }, 'orderid'],
+            [{ client_orderid: pan }, 'client_orderid'],
+            [{ client_orderid: '4111 1111 1111 1111' }, 'client_orderid'],
+            [{ orderid: '4111-1111-1111-1111' }, 'orderid'],
+            [{ orderid: '1000333', client_orderid: pan, endpointId: '1001' }, 'client_orderid'],
+          ];
+          for (const [body, field] of cases) {
+            const res = await lookup(body);
+            expect(res.status, JSON.stringify(body)).toBe(400);
+            const env = res.json as ErrorEnvelope;
+            expect(env.error.code).toBe('VALIDATION_FAILED');
+            expect(env.error.message).toBe(
+              `${field}: looks like a card number: search by its last four digits`,
+            );
+            expect(env.error.details?.fields).toEqual([
+              {
+                path: field,
+                rule: 'no_card_number',
+                message: 'looks like a card number: search by its last four digits',
+              },
+            ]);
+            expect(res.text).not.toContain('1111111111');
+            expect(res.text).not.toContain('1111 1111');
+          }
+          expect(sent).toEqual([]);
+          const rows = await f.bff.db.k
+            .selectFrom('audit_log')
+            .selectAll()
+            .where('action', '=', 'transaction.lookup')
+            .execute();
+          const allAudit = JSON.stringify(rows);
+          for (const form of [pan, '4111 1111 1111 1111', '4111-1111-1111-1111'])
+            expect(allAudit).not.toContain(form);
+          const logged = f.bff.logs.join('\n');
+          for (const form of [pan, '4111 1111 1111 1111', '4111-1111-1111-1111'])
+            expect(logged).not.toContain(form);
+        } finally {
+          spy.mockRestore();
+        }
+      });
+
+      it('when an endpoint is chosen and the order is on another one, then 404 says only that endpoint was asked and to leave the endpoint empty; without it the order is found', async () => {
+        const order = await f.shop.place('sale', {
+          amount: '7.05',
+          currency: 'USD',
+          endpointId: '1002',
+        });
+        const res = await lookup({
+          orderid: order.orderid,
+          client_orderid: order.clientOrderId,
+          endpointId: '1001',
+        });
+        expect(res.status).toBe(404);
+        const env = res.json as ErrorEnvelope;
+        expect(env.error.code).toBe('NOT_FOUND');
+        expect(env.error.message).toBe(
+          `Endpoint 1001 has no order ${order.orderid}; only that endpoint was asked, and the order may be on another one (1002). Look up again with the endpoint left empty to ask every endpoint.`,
+        );
+        expect(env.error.message).not.toContain('The gateway knows no');
+        expect(await recorded(order.orderid)).toBeNull();
+        const everywhere = await lookup({
+          orderid: order.orderid,
+          client_orderid: order.clientOrderId,
+        });
+        expect(everywhere.status, everywhere.text).toBe(200);
+        expect(TransactionDetailSchema.parse(everywhere.json).endpointId).toBe('1002');
+        // Asked on every endpoint, none has it: the gateway knows no such order.
+        const nowhere = await lookup({ client_orderid: `nowhere-${randomUUID()}` });
+        expect(nowhere.status).toBe(404);
+        expect((nowhere.json as ErrorEnvelope).error.message).toMatch(
+          /^The gateway knows no client_orderid nowhere-.* on endpoints 1001, 1002\.$/,
+        );
+      });
+
       it('when the instance begins to stop during a lookup, then no further endpoint is asked: 503 SERVICE_UNAVAILABLE, nothing recorded', async () => {
         const order = await f.shop.place('sale', {
           amount: '8.00',

@@ -245,6 +245,14 @@ export class TransactionsService {
       found.sort((a, b) => rank(a.endpointId) - rank(b.endpointId));
       throw await this.conflict(which, found);
     }
+    // Asked on the endpoint support chose only: the order may well be on another one, which was
+    // not asked; "the gateway knows no order" would be a wrong answer to pass on to a customer.
+    const notAsked = this.endpointIds.filter((e) => !endpoints.includes(e));
+    if (body.endpointId !== undefined && notAsked.length > 0)
+      throw new AppError(
+        'NOT_FOUND',
+        `Endpoint ${body.endpointId} has no ${which}; only that endpoint was asked, and the order may be on another one (${notAsked.join(', ')}). Look up again with the endpoint left empty to ask every endpoint.`,
+      );
     throw new AppError(
       'NOT_FOUND',
       `The gateway knows no ${which} on endpoint${endpoints.length === 1 ? '' : 's'} ${endpoints.join(', ')}.`,

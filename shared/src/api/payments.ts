@@ -510,15 +510,38 @@ const ClientOrderIdSchema = z
   .max(128)
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
-/** `POST /api/transactions/lookup`: at least one of orderid and client_orderid. */
+/**
+ * Said when a lookup's orderid or client_orderid holds a whole card number: it is never sent to
+ * the gateway as an id; the transactions list finds the card by its last four.
+ */
+export const LOOKUP_CARD_NUMBER_REFUSAL =
+  'looks like a card number: search by its last four digits';
+
+/**
+ * A lookup id must not be a whole card number (the list's `q` rule, `containsCardNumber`): it would
+ * go to the gateway. Checked first and alone (`abort`), so the 400 names this rule only.
+ */
+const notACardNumber = <T extends z.ZodString>(id: T) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => !containsCardNumber(v), {
+      message: LOOKUP_CARD_NUMBER_REFUSAL,
+      params: { rule: 'no_card_number' },
+      abort: true,
+    })
+    .pipe(id);
+
+/** `POST /api/transactions/lookup`: orderid or client_orderid (or both), neither a card number. */
 export const LookupBodySchema = z
   .object({
-    orderid: z
-      .string()
-      .trim()
-      .regex(/^\d{1,30}$/, 'must be the gateway order id (digits)')
-      .optional(),
-    client_orderid: ClientOrderIdSchema.optional(),
+    orderid: notACardNumber(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,30}$/, 'must be the gateway order id (digits)'),
+    ).optional(),
+    client_orderid: notACardNumber(ClientOrderIdSchema).optional(),
     endpointId: z
       .string()
       .trim()

@@ -97,6 +97,91 @@ describe('status lookup', () => {
     expect(typed('1000337', '', 'EU')).toMatchObject({ field: 'endpointId' });
   });
 
+  it('when a whole card number is typed (digits, spaces or dashes; either field), then no look-up is planned and the field names the rule', () => {
+    for (const [term, clientOrderId, field] of [
+      ['4111111111111111', '', 'term'],
+      ['4111 1111 1111 1111', '', 'term'],
+      ['5555-5555-5555-4444', '', 'term'],
+      ['1000337', '4111111111111111', 'clientOrderId'],
+      ['', '4111 1111 1111 1111', 'clientOrderId'],
+    ] as const) {
+      expect(typed(term, clientOrderId)).toEqual({
+        field,
+        problem: 'Looks like a card number: it is not sent. Search by its last four digits.',
+        lastFour: term === '5555-5555-5555-4444' ? '4444' : '1111',
+      });
+    }
+    // Digits that fail the Luhn check, or too few, are still ids.
+    expect(typed('4111111111111112')).toHaveProperty('attempts');
+    expect(typed('1000337')).toHaveProperty('attempts');
+  });
+
+  it('when a whole card number is typed with spaces, then the dialog says at once it is never sent, shows only its last four, sends nothing on Look up, and offers the last-four search', async () => {
+    const bff = bffAs(['support'], {
+      transactions: [
+        makeTransaction(1, {
+          card: { bin: '411111', lastFour: '1111', brand: 'VISA', masked: '411111******1111' },
+        }),
+      ],
+    });
+    const app = renderApp('/account', bff);
+    const field = await openDialog(app);
+    await app.user.type(field, '4111 1111 1111 1111');
+    const dialog = screen.getByRole('dialog', { name: 'Look up an order' });
+    expect(
+      within(dialog).getByText(
+        /^That looks like a whole card number \(ending 1111\)\. Paydesk never sends a card number to the gateway nor searches by it: search the transactions by its last four digits\./,
+      ),
+    ).toBeInTheDocument();
+    expect(field).toHaveAccessibleDescription(
+      'Looks like a card number: it is not sent. Search by its last four digits.',
+    );
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Look up' }));
+    await app.user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'Look up an order' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+    // Never shown back, whole or in its groups, except in the field it was typed in.
+    const shown = dialog.textContent.replace(/\s+/g, '');
+    expect(shown).not.toContain('4111111111111111');
+    expect(shown).not.toContain('411111');
+    await app.user.click(
+      within(dialog).getByRole('button', { name: 'Search the transactions for “1111”' }),
+    );
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=1111');
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Order 900001' })).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+  });
+
+  it('when a look-up on a chosen endpoint finds nothing, then the dialog says only that endpoint was asked, not that the gateway knows no order, and offers to ask every endpoint, which finds it', async () => {
+    const bff = bffAs(['support'], {
+      transactions: [
+        makeTransaction(1, { endpointId: '1002', currency: 'USD', orderid: '1000333' }),
+      ],
+    });
+    const app = renderApp('/account', bff);
+    const field = await openDialog(app);
+    await app.user.type(field, '1000333');
+    await app.user.type(screen.getByLabelText(/^client_orderid/), 'shop-1');
+    await app.user.type(screen.getByLabelText(/^Endpoint/), '1001{Enter}');
+    const message = await screen.findByText(/^Endpoint 1001 has no order/);
+    expect(message).toHaveTextContent(
+      /^Endpoint 1001 has no order “1000333” with client_orderid “shop-1”\. Only endpoint 1001 was asked: the order may be on another endpoint\. Leave the Endpoint empty to ask every endpoint\./,
+    );
+    expect(screen.queryByText(/The gateway knows no/)).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Look up on every endpoint' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000001');
+    });
+    expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
+      { orderid: '1000333', client_orderid: 'shop-1', endpointId: '1001' },
+      { orderid: '1000333', client_orderid: 'shop-1' },
+    ]);
+  });
+
   it('when support presses Ctrl+K anywhere and types an orderid, then the gateway is asked and the order opens', async () => {
     const bff = bffAs(['support']);
     const app = renderApp('/account', bff);

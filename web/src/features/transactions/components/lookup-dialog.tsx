@@ -11,6 +11,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  findCardNumbers,
   LookupBodySchema,
   LookupConflictDetailsSchema,
   TRANSACTION_ID_PATTERN,
@@ -49,6 +50,28 @@ export type LookupAttempt = { kind: 'id'; id: string } | { kind: 'gateway'; body
 
 type Field = keyof LookupInput;
 
+/**
+ * A whole card number typed in the first field or the client_orderid (13–19 digits passing the
+ * Luhn check, spaces or dashes between them: the list's `q` rule and the BFF's): never sent to the
+ * gateway as an id nor shown back. `lastFour` is what the transactions list finds the card by.
+ */
+export function cardNumberIn(input: LookupInput): { field: Field; lastFour: string } | null {
+  for (const field of ['term', 'clientOrderId'] as const) {
+    const [card] = findCardNumbers(input[field]);
+    if (card !== undefined) return { field, lastFour: card.digits.slice(-4) };
+  }
+  return null;
+}
+
+/** What the dialog says of a whole card number (the number itself never repeated). */
+export function cardNumberNotice(lastFour: string): string {
+  return `That looks like a whole card number (ending ${lastFour}). Paydesk never sends a card number to the gateway nor searches by it: search the transactions by its last four digits.`;
+}
+
+/** The field's own message for a whole card number (the dialog's notice says the rest). */
+const CARD_NUMBER_PROBLEM =
+  'Looks like a card number: it is not sent. Search by its last four digits.';
+
 /** What the first field holds when it is no order's id: an e-mail address or a masked card. */
 function searchTermKind(term: string): 'email' | 'card' | null {
   if (/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(term)) return 'email';
@@ -66,7 +89,14 @@ function searchTermKind(term: string): 'email' | 'card' | null {
  */
 export function lookupAttempts(
   input: LookupInput,
-): { attempts: LookupAttempt[] } | { search: string } | { field: Field; problem: string } {
+):
+  | { attempts: LookupAttempt[] }
+  | { search: string }
+  | { field: Field; problem: string; lastFour?: string } {
+  // A card number goes nowhere: not to the BFF (which would refuse it too), not to the gateway.
+  const card = cardNumberIn(input);
+  if (card !== null)
+    return { field: card.field, problem: CARD_NUMBER_PROBLEM, lastFour: card.lastFour };
   const term = input.term.trim();
   const clientOrderId = input.clientOrderId.trim();
   const endpointId = input.endpointId.trim();
@@ -261,20 +291,32 @@ function termHint(term: string, clientOrderId: string): string {
   return 'A Paydesk id works too. Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.';
 }
 
+/**
+ * What was not found. With an endpoint chosen, only that endpoint was asked: the order may be on
+ * another, so the message says so rather than "the gateway knows no order".
+ */
 function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): string {
   const term = input.term.trim();
   const clientOrderId = input.clientOrderId.trim();
+  const endpointId = input.endpointId.trim();
   if (needsClientOrderId)
     return `Paydesk has no order “${term}”, and the gateway has none with the client_orderid “${term}”. To ask the gateway for order “${term}”, add its client_orderid below: the gateway finds an order by its orderid only together with its client_orderid.`;
+  const gateway = endpointId === '' ? 'The gateway knows' : `Endpoint ${endpointId} has`;
+  const onlyThere =
+    endpointId === ''
+      ? ''
+      : ` Only endpoint ${endpointId} was asked: the order may be on another endpoint. Leave the Endpoint empty to ask every endpoint.`;
   if (clientOrderId !== '')
     return term === ''
-      ? `The gateway knows no order with client_orderid “${clientOrderId}”.`
-      : `The gateway knows no order “${term}” with client_orderid “${clientOrderId}”.`;
+      ? `${gateway} no order with client_orderid “${clientOrderId}”.${onlyThere}`
+      : `${gateway} no order “${term}” with client_orderid “${clientOrderId}”.${onlyThere}`;
   if (TRANSACTION_ID_PATTERN.test(term))
-    return `Paydesk knows no order with the id “${term}”, and the gateway knows none with that client_orderid.`;
+    return endpointId === ''
+      ? `Paydesk knows no order with the id “${term}”, and the gateway knows none with that client_orderid.`
+      : `Paydesk knows no order with the id “${term}”, and endpoint ${endpointId} has none with that client_orderid.${onlyThere}`;
   return /^\d+$/.test(term)
-    ? `The gateway knows no order “${term}” as an orderid or a client_orderid.`
-    : `The gateway knows no order “${term}” as a client_orderid.`;
+    ? `${gateway} no order “${term}” as an orderid or a client_orderid.${onlyThere}`
+    : `${gateway} no order “${term}” as a client_orderid.${onlyThere}`;
 }
 
 /**
@@ -436,7 +478,21 @@ export default function LookupDialog({
     refused !== null && input[refused.field] === mutation.variables?.asked[refused.field]
       ? refused
       : null;
-  const problem = (touched && 'field' in plan ? plan : null) ?? serverRefusal;
+  // A card number is said at once, before anything could be sent; other problems on Look up.
+  const cardLastFour = 'field' in plan ? plan.lastFour : undefined;
+  const problem =
+    ((touched || cardLastFour !== undefined) && 'field' in plan ? plan : null) ?? serverRefusal;
+  const searchList = (q: string) => {
+    onClose();
+    void navigate(`/transactions?q=${encodeURIComponent(q)}`);
+  };
+  /** Asks again with the Endpoint left empty: every configured endpoint. */
+  const everyEndpoint = (asked: LookupInput) => {
+    const next = { ...asked, endpointId: '' };
+    setInput(next);
+    const again = lookupAttempts(next);
+    if ('attempts' in again) mutation.mutate({ attempts: again.attempts, asked: next });
+  };
   /** A field's value, its problem (else `hint`) and its read-only state while asking. */
   const fieldProps = (field: Field, label: string, hint: string) => ({
     label,
@@ -468,20 +524,45 @@ export default function LookupDialog({
         <DialogTitle id={titleId}>Look up an order</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {mutation.isError && refused === null && !stale ? (
+            {cardLastFour === undefined ? null : (
+              <Alert severity="warning">
+                {cardNumberNotice(cardLastFour)}
+                <Button
+                  size="small"
+                  sx={{ display: 'block', mt: 1, px: 0 }}
+                  onClick={() => {
+                    searchList(cardLastFour);
+                  }}
+                >
+                  Search the transactions for “{cardLastFour}”
+                </Button>
+              </Alert>
+            )}
+            {cardLastFour === undefined && mutation.isError && refused === null && !stale ? (
               <Alert severity={notFound ? 'info' : 'error'}>
                 {notFound
                   ? notFoundMessage(mutation.variables.asked, error.needsClientOrderId)
                   : failureMessage(error)}
+                {notFound &&
+                !error.needsClientOrderId &&
+                mutation.variables.asked.endpointId.trim() !== '' ? (
+                  <Button
+                    size="small"
+                    sx={{ display: 'block', mt: 1, px: 0 }}
+                    disabled={mutation.isPending}
+                    onClick={() => {
+                      everyEndpoint(mutation.variables.asked);
+                    }}
+                  >
+                    Look up on every endpoint
+                  </Button>
+                ) : null}
                 {notFound && listSearches(mutation.variables.asked.term) ? (
                   <Button
                     size="small"
                     sx={{ display: 'block', mt: 1, px: 0 }}
                     onClick={() => {
-                      onClose();
-                      void navigate(
-                        `/transactions?q=${encodeURIComponent(mutation.variables.asked.term.trim())}`,
-                      );
+                      searchList(mutation.variables.asked.term.trim());
                     }}
                   >
                     Search the transactions for “{mutation.variables.asked.term.trim()}”

@@ -132,6 +132,32 @@ describe('transactions screen', () => {
     });
   });
 
+  it('when a search for an e-mail, a name or a masked card finds nothing, then no gateway look-up is offered (the gateway finds orders by id only): the page says what the list searches and to check the spelling; an id-like term still gets the look-up', async () => {
+    for (const [term, encoded] of [
+      ['shoper@example.com', 'shoper%40example.com'],
+      ['QA SHOPPER', 'QA%20SHOPPER'],
+      ['411111******1234', '411111******1234'],
+    ] as const) {
+      const view = renderApp(`/transactions?q=${encoded}`, bffAs(['support']));
+      expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+      expect(screen.getByText(/Search matches an orderid/)).toHaveTextContent(
+        `Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly. Check the spelling of “${term}”. The gateway cannot be searched for it: it finds an order only by its orderid or client_orderid, not by an e-mail, a name or a card.`,
+      );
+      expect(screen.queryByRole('button', { name: /at the gateway/ })).not.toBeInTheDocument();
+      view.unmount();
+    }
+    // What could be an order's id (orderid, client_orderid, four digits) is still offered.
+    for (const term of ['1000337', 'qa-usd', '3220']) {
+      const view = renderApp(`/transactions?q=${term}`, bffAs(['support']));
+      expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: `Look up “${term}” at the gateway` }),
+      ).toBeInTheDocument();
+      expect(screen.queryByText(/Check the spelling/)).not.toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
   it('when a search finds no transaction but names a payout awaiting approval (its orderid or client_orderid), then the page says so and links to the payout instead of the gateway lookup', async () => {
     const payout = makePayout(4, { amount: '250.00' });
     const bff = bffAs(['support'], { payouts: [payout] });

@@ -4,7 +4,13 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { CreatedPreset, TransactionFilter, TransactionListQuery } from '@paydesk/shared/api';
+import {
+  LookupBodySchema,
+  transactionSearchCard,
+  type CreatedPreset,
+  type TransactionFilter,
+  type TransactionListQuery,
+} from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
@@ -32,6 +38,19 @@ import { PayoutOrderNotice } from '../components/payout-order-notice';
 import { TransactionFilters } from '../components/transaction-filters';
 import { TransactionsTable } from '../components/transactions-table';
 import { ViewsButton } from '../components/views-button';
+
+/**
+ * Whether a search term that found nothing could be an order's id at the gateway, which finds an
+ * order only by its orderid or client_orderid (printable, no spaces; never a card number: the
+ * lookup's own rule). An e-mail address, a name with spaces or a masked card cannot be: offering
+ * the gateway look-up for them would only lead back to this empty list.
+ */
+export function gatewayCouldFind(term: string): boolean {
+  const t = term.trim();
+  if (/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(t)) return false;
+  if (transactionSearchCard(t) !== null) return false;
+  return LookupBodySchema.safeParse({ client_orderid: t }).success;
+}
 
 /** The cursors of the pages before this one (null = the first page), kept in the history entry. */
 interface PagerState {
@@ -163,7 +182,21 @@ function TransactionsScreen() {
               {filter.q === undefined
                 ? null
                 : ' Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'}
-              {filter.q === undefined || (list.data.payouts ?? []).length > 0 ? null : (
+              {/* The gateway is offered only for what could be an order's id; for anything else
+                  (an e-mail, a name, a card) it would find nothing either. */}
+              {filter.q === undefined ||
+              (list.data.payouts ?? []).length > 0 ||
+              gatewayCouldFind(filter.q) ? null : (
+                <>
+                  {' '}
+                  Check the spelling of “{filter.q}”. The gateway cannot be searched for it: it
+                  finds an order only by its orderid or client_orderid, not by an e-mail, a name or
+                  a card.
+                </>
+              )}
+              {filter.q === undefined ||
+              (list.data.payouts ?? []).length > 0 ||
+              !gatewayCouldFind(filter.q) ? null : (
                 <LookUpAtGateway term={filter.q} />
               )}
             </EmptyState>
