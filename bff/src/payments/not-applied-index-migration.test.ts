@@ -91,8 +91,11 @@ for (const variant of DB_VARIANTS) {
             ...query,
             sql: `explain query plan ${query.sql}`,
           });
-          expect(plan.rows.map((r) => r.detail).join(' ')).toContain(
-            'USING INDEX transaction_operations_not_applied',
+          const details = plan.rows.map((r) => r.detail).join(' ');
+          expect(details).toContain('USING INDEX transaction_operations_not_applied');
+          // and a redo since is looked for among its order's later operations only
+          expect(details).toContain(
+            'SEARCH later USING INDEX transaction_operations_tx (transaction_id=? AND created_at>?)',
           );
         }
       });

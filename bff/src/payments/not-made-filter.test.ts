@@ -78,4 +78,94 @@ for (const variant of DB_VARIANTS) {
       expect(await notMadeIds(await f.bff.userWithRoles(['support']))).toEqual([]);
     });
   });
+
+  describe.skipIf(variant.skip)(`follow-ups not made, then done again (${variant.name})`, () => {
+    let f: Fixture;
+    const reconcileAfter = async (ms: number) => {
+      f.bff.clock.advance(ms);
+      return f.bff.payments.reconciler.runOnce();
+    };
+    const notMadeIds = async () => {
+      const res = await f.support.get('/api/transactions?notMade=true');
+      expect(res.status, res.text).toBe(200);
+      return TransactionPageSchema.parse(res.json).items.map((i) => i.id);
+    };
+    beforeAll(async () => {
+      f = await startFixture(variant);
+    });
+    afterAll(async () => {
+      await f.close();
+    });
+    afterEach(async () => {
+      await f.sandbox.faults({});
+    });
+
+    /** A return of `amount` on `id` that the gateway answers with 500 and the reconciler judges not applied. */
+    const returnNotMade = async (id: string, amount: string) => {
+      await f.sandbox.faults({ errorRate: 1, operations: ['return'] });
+      const res = await post(f.finance, `/api/transactions/${id}/return`, {
+        amount,
+        reasonCode: 'customer_request',
+        comment: 'answered 500',
+      });
+      expect(res.status, res.text).toBe(200);
+      await f.sandbox.faults({});
+      await reconcileAfter(5_000);
+      await reconcileAfter(61_000);
+      return OperationResultSchema.parse(res.json).operation;
+    };
+    const notMadeOnItsPage = async (id: string) =>
+      TransactionDetailSchema.parse((await f.support.get(`/api/transactions/${id}`)).json)
+        .operations.filter((o) => o.state === 'not_applied')
+        .map((o) => o.kind);
+
+    it('when a return not made is made again, then it leaves Home and notMade=true; made again but not made either, or followed by another follow-up, it stays, its order listed once', async () => {
+      const { tx: redone } = await learnedOrder(f, 'sale', '30.00');
+      const { tx: twice } = await learnedOrder(f, 'sale', '31.00');
+      const { tx: other } = await learnedOrder(f, 'sale', '32.00');
+      await returnNotMade(redone.id, '5.55');
+      await returnNotMade(twice.id, '6.66');
+      await returnNotMade(other.id, '7.77');
+      expect(new Set(await notMadeIds())).toEqual(new Set([redone.id, twice.id, other.id]));
+
+      // made again, and approved
+      const again = await post(f.finance, `/api/transactions/${redone.id}/return`, {
+        amount: '5.55',
+        reasonCode: 'customer_request',
+        comment: 'again',
+      });
+      expect(again.status, again.text).toBe(200);
+      const redo = OperationResultSchema.parse(again.json).operation;
+      expect(redo.state).toBe('processing');
+      // sent again, and not made either
+      await returnNotMade(twice.id, '6.66');
+      // a card reference is no return
+      const cardRef = await post(f.finance, `/api/transactions/${other.id}/card-ref`, {});
+      expect(cardRef.status, cardRef.text).toBe(200);
+      expect(OperationResultSchema.parse(cardRef.json).operation.state).toBe('approved');
+
+      // the gateway's callback approves the return made again
+      await f.sandbox.advance(61);
+      const redoneNow = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${redone.id}`)).json,
+      );
+      expect(redoneNow.operations.find((o) => o.id === redo.id)?.state).toBe('approved');
+
+      const ids = await notMadeIds();
+      expect(ids).not.toContain(redone.id);
+      expect(ids.filter((id) => id === twice.id)).toHaveLength(1);
+      expect(ids).toContain(other.id);
+      const csv = await f.support.get('/api/transactions/export?notMade=true');
+      expect(csv.text).not.toContain(redone.id);
+      expect(csv.text).toContain(twice.id);
+      const stats = StatsResponseSchema.parse((await f.support.get('/api/stats')).json);
+      const named = stats.attention.notApplied?.orders.map((o) => o.id) ?? [];
+      expect(named).not.toContain(redone.id);
+      // Home counts follow-ups: the order made twice without success has two
+      expect(named.filter((id) => id === twice.id)).toHaveLength(2);
+      expect(named).toContain(other.id);
+      // the order page still shows the first return as not applied, in its operations
+      expect(await notMadeOnItsPage(redone.id)).toEqual(['return']);
+    });
+  });
 }

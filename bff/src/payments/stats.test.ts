@@ -2,6 +2,7 @@
 // over HTTP on a real database; the rows are written directly, as the ledger would leave them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
+import { notMadeFollowUps } from '@paydesk/shared/domain';
 import {
   StatsResponseSchema,
   TransactionPageSchema,
@@ -11,6 +12,7 @@ import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-su
 import { payDb } from './db.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import { unansweredColumns } from './gateway-errors.js';
+import { notAppliedOperations } from './stats.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -805,4 +807,109 @@ for (const variant of DB_VARIANTS) {
       });
     },
   );
+}
+
+for (const variant of DB_VARIANTS) {
+  describe.skipIf(variant.skip)(`follow-ups not made, then done again (${variant.name})`, () => {
+    let t: TestApp;
+    let support: TestClient;
+    // The app's clock starts at NOW (test-support/app.ts): the window is the seven days before.
+    const now = NOW;
+    const order = (n: number) =>
+      row(980 + n, { created_at: now - 30 * DAY + n, updated_at: now - 30 * DAY + n });
+    const redone = order(1);
+    const redoneUnknown = order(2);
+    const redoneNotMade = order(3);
+    const otherKind = order(4);
+    const redoneBefore = order(5);
+    const redoRefused = order(6);
+    const redoLearned = order(7);
+    const orders = [
+      redone,
+      redoneUnknown,
+      redoneNotMade,
+      otherKind,
+      redoneBefore,
+      redoRefused,
+      redoLearned,
+    ];
+    const at = (o: TransactionsTable, n: number, kind: string, state: string, when: number) =>
+      op(980 + n, o, { kind, state, created_at: when, updated_at: when });
+    const operations = [
+      // not made, then made again (approved): no longer due
+      at(redone, 1, 'return', 'not_applied', now - 2 * DAY),
+      at(redone, 2, 'return', 'approved', now - DAY),
+      // not made, then sent again and its outcome not known yet: it may have been made
+      at(redoneUnknown, 3, 'capture', 'not_applied', now - 2 * DAY),
+      at(redoneUnknown, 4, 'capture', 'unknown', now - DAY),
+      // sent again, and the gateway did not make that one either: both stay
+      at(redoneNotMade, 5, 'return', 'not_applied', now - 3 * DAY),
+      at(redoneNotMade, 6, 'return', 'not_applied', now - 2 * DAY),
+      // followed by a follow-up of another kind: the capture is still not made
+      at(otherKind, 7, 'capture', 'not_applied', now - 2 * DAY),
+      at(otherKind, 8, 'void', 'approved', now - DAY),
+      // a return made before the one not made does not redo it
+      at(redoneBefore, 9, 'return', 'approved', now - 3 * DAY),
+      at(redoneBefore, 10, 'return', 'not_applied', now - 2 * DAY),
+      // the second request was refused by the gateway: nothing moved
+      at(redoRefused, 11, 'return', 'not_applied', now - 3 * DAY),
+      at(redoRefused, 12, 'return', 'declined', now - 2 * DAY),
+      // a return learned from the gateway is no redo by staff
+      at(redoLearned, 13, 'return', 'not_applied', now - 3 * DAY),
+      { ...at(redoLearned, 14, 'return', 'approved', now - 2 * DAY), origin: 'gateway' },
+    ];
+    beforeAll(async () => {
+      t = await startApp(variant);
+      support = await t.userWithRoles(['support']);
+      const k = payDb(t.db);
+      await k.insertInto('transactions').values(orders).execute();
+      await k.insertInto('transaction_operations').values(operations).execute();
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    /** the order page's rule (shared with the web's banner), over each order's operations */
+    const byTheOrderPage = () =>
+      orders.flatMap((o) =>
+        notMadeFollowUps(
+          operations
+            .filter((operation) => operation.transaction_id === o.id)
+            .map((operation) => ({ ...operation, createdAt: operation.created_at })),
+          now,
+        ).map((operation) => ({ order: o, operation })),
+      );
+
+    it('when a follow-up not made was made again (or is on its way), then Home, the list and the export leave it out, as its order page does; redone but not made, or followed by another kind, it stays', async () => {
+      const stillDue = [redoLearned, redoRefused, redoneBefore, otherKind, redoneNotMade];
+      const page = TransactionPageSchema.parse(
+        (await support.get('/api/transactions?notMade=true')).json,
+      );
+      // newest order first, each once
+      expect(page.items.map((i) => i.orderid)).toEqual(stillDue.map((o) => o.orderid));
+      expect(page.total).toBe(5);
+
+      const stats = StatsResponseSchema.parse((await support.get('/api/stats')).json);
+      // per follow-up: the order redone but not made again has two
+      expect(stats.attention.notApplied?.count).toBe(6);
+      expect(stats.attention.notApplied?.orders.map((o) => o.id)).not.toContain(redone.id);
+      expect(stats.attention.notApplied?.orders.map((o) => o.id)).not.toContain(redoneUnknown.id);
+
+      const csv = await support.get('/api/transactions/export?notMade=true');
+      expect(csv.status, csv.text).toBe(200);
+      expect(csv.text).not.toContain(redone.id);
+      expect(csv.text).not.toContain(redoneUnknown.id);
+      for (const o of stillDue) expect(csv.text).toContain(o.id);
+
+      // the same follow-ups as the order pages name
+      const named = byTheOrderPage();
+      expect(named).toHaveLength(stats.attention.notApplied?.count ?? -1);
+      expect(new Set(named.map((n) => n.order.id))).toEqual(new Set(page.items.map((i) => i.id)));
+      const listed = await notAppliedOperations(payDb(t.db), now)
+        .select('o.id')
+        .orderBy('o.id')
+        .execute();
+      expect(listed.map((r) => r.id)).toEqual(named.map((n) => n.operation.id).sort());
+    });
+  });
 }

@@ -1,1 +1,2 @@
 export * from './lifecycle.js';
+export * from './not-made.js';

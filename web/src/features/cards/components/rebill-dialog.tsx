@@ -30,6 +30,7 @@ import {
 } from '../../../components/large-amount-confirm';
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useAmountFormContext } from '../../../components/order-amount-limit';
+import { SpokenMoney } from '../../../components/spoken-money';
 import { formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { knownOrderId, orderNumberText } from '../../../lib/order-number';
@@ -37,7 +38,7 @@ import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
-import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { AmountInputSchema, fromMinor, toMinor } from '../../../lib/money';
 import { gatewayAnswerOf } from '../../transactions/api/gateway-answer';
 import { describeOperationResult } from '../../transactions/api/operation-message';
 import { useTransactionEvents } from '../../transactions/api/live-events';
@@ -310,8 +311,8 @@ export default function RebillDialog({
         onClose={onClose}
       >
         <ConfirmQuestion>
-          Charge {formatMoneyInWords(confirming.amount, confirming.currency)} to the card of
-          reference {confirming.cardRefId}?
+          Charge <SpokenMoney amount={confirming.amount} currency={confirming.currency} /> to the
+          card of reference {confirming.cardRefId}?
         </ConfirmQuestion>
         <Typography color="text.secondary">
           A new order “{confirming.orderDesc}”

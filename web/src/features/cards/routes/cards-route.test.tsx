@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { seenAs } from '../../../test/seen-text';
 import { screenWidth } from '../../../test/screen-width';
 
 function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
@@ -321,7 +322,7 @@ describe('cards', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
     expect(
-      confirm.getByText('Charge 12.50 euros to the card of reference card-ref-1?'),
+      confirm.getByText(seenAs('Charge €12.50 to the card of reference card-ref-1?')),
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
     await app.user.click(confirm.getByRole('button', { name: 'Charge €12.50' }));
@@ -359,7 +360,7 @@ describe('cards', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
     expect(
-      confirm.getByText('Charge 5,50 Euro to the card of reference card-ref-1?'),
+      confirm.getByText(seenAs('Charge 5,50 € to the card of reference card-ref-1?')),
     ).toBeInTheDocument();
     await app.user.click(confirm.getByRole('button', { name: /^Charge/ }));
     await screen.findByRole('dialog', { name: 'Rebill approved' });

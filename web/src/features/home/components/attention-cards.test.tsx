@@ -7,7 +7,7 @@ describe('the attention cards', () => {
   it('when orders have an unknown outcome, then the card counts them, says a follow-up counts too, and links to the list’s Unknown outcome filter', () => {
     render(
       <MemoryRouter>
-        <AttentionCards attention={{ unknown: 2, drift: 0, cap: 1000 }} pending={null} />
+        <AttentionCards mayRedo attention={{ unknown: 2, drift: 0, cap: 1000 }} pending={null} />
       </MemoryRouter>,
     );
     const card = screen.getByRole('region', { name: 'Unknown outcome' });
@@ -22,6 +22,7 @@ describe('the attention cards', () => {
     render(
       <MemoryRouter>
         <AttentionCards
+          mayRedo
           attention={{
             unknown: 0,
             drift: 0,
@@ -75,6 +76,7 @@ describe('the attention cards', () => {
     render(
       <MemoryRouter>
         <AttentionCards
+          mayRedo
           attention={{
             unknown: 0,
             drift: 0,
@@ -91,10 +93,36 @@ describe('the attention cards', () => {
     ).toHaveAttribute('href', '/transactions?notMade=true');
   });
 
+  it('when follow-ups were not made, then who may do them again is told to, and the others to ask finance', () => {
+    const attention = {
+      unknown: 0,
+      drift: 0,
+      cap: 1000,
+      notApplied: { count: 1, days: 7, orders: [] },
+    };
+    const { unmount } = render(
+      <MemoryRouter>
+        <AttentionCards attention={attention} pending={null} mayRedo />
+      </MemoryRouter>,
+    );
+    const card = () => screen.getByRole('region', { name: 'Not made by the gateway (7 days)' });
+    expect(card()).toHaveTextContent('nothing moved. Do them again if they are still due.');
+    unmount();
+    render(
+      <MemoryRouter>
+        <AttentionCards attention={attention} pending={null} mayRedo={false} />
+      </MemoryRouter>,
+    );
+    expect(card()).toHaveTextContent(
+      'nothing moved. Ask finance to do them again if they are still due.',
+    );
+    expect(card()).not.toHaveTextContent('Do them again');
+  });
+
   it('when the BFF does not count follow-ups not made, then no such card is shown', () => {
     render(
       <MemoryRouter>
-        <AttentionCards attention={{ unknown: 0, drift: 0, cap: 1000 }} pending={null} />
+        <AttentionCards mayRedo attention={{ unknown: 0, drift: 0, cap: 1000 }} pending={null} />
       </MemoryRouter>,
     );
     expect(screen.queryByRole('region', { name: /Not made/ })).not.toBeInTheDocument();
@@ -103,6 +131,7 @@ describe('the attention cards', () => {
     const { rerender } = render(
       <MemoryRouter>
         <AttentionCards
+          mayRedo
           attention={{ unknown: 0, drift: 0, cap: 1000 }}
           pending={{ count: 0, capped: false, href: '/payouts', mine: false }}
           paidLate={{ count: 3, capped: false, days: 30, href: '/payouts?view=all&paidLate=true' }}
@@ -124,6 +153,7 @@ describe('the attention cards', () => {
     rerender(
       <MemoryRouter>
         <AttentionCards
+          mayRedo
           attention={{ unknown: 0, drift: 0, cap: 1000 }}
           pending={null}
           paidLate={{ count: 50, capped: true, days: 30, href: '/payouts?view=all&paidLate=true' }}

@@ -15,11 +15,20 @@ const NOT_MADE_LIST_HREF = '/transactions?notMade=true';
 
 /**
  * Follow-ups of the last days the gateway never made (a return, capture, void, card reference or
- * rebill judged not applied): nothing moved, and they may still be due. The card names the latest
+ * rebill judged not applied) and not made again since (the BFF's `notAppliedOperations`, the
+ * order page's rule): nothing moved, and they may still be due. The card names the latest
  * orders to open, and links to the list filtered to all of them (`notMade=true`), as the other
  * cards link to theirs.
  */
-function NotAppliedCard({ notApplied, cap }: { notApplied: NotApplied; cap: number }) {
+function NotAppliedCard({
+  notApplied,
+  cap,
+  mayRedo,
+}: {
+  notApplied: NotApplied;
+  cap: number;
+  mayRedo: boolean;
+}) {
   const { count, days, orders } = notApplied;
   return (
     <MetricCard
@@ -29,7 +38,10 @@ function NotAppliedCard({ notApplied, cap }: { notApplied: NotApplied; cap: numb
     >
       <Typography variant="body2" color="text.secondary">
         Returns, captures, voids, card references and rebills staff asked for that the gateway did
-        not make: nothing moved. Do them again if they are still due.
+        not make, and that no one has made again since: nothing moved.{' '}
+        {mayRedo
+          ? 'Do them again if they are still due.'
+          : 'Ask finance to do them again if they are still due.'}
       </Typography>
       {orders.length === 0 ? null : (
         <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2.5 }}>
@@ -101,16 +113,19 @@ function PaidLateCard({ paidLate }: { paidLate: PaidLateCount }) {
 /**
  * What needs a person now: unknown outcomes, drift, follow-ups the gateway did not make (when the
  * BFF counts them), payouts waiting for a second approver, payouts paid after a not-applied
- * verdict (for those who may see payouts).
+ * verdict (for those who may see payouts). `mayRedo`: the user may do the follow-ups not made
+ * again (finance); the others are told to ask finance.
  */
 export function AttentionCards({
   attention,
   pending,
   paidLate = null,
+  mayRedo,
 }: {
   attention: StatsResponse['attention'];
   pending: { count: number; capped: boolean; href: string; mine: boolean } | null;
   paidLate?: PaidLateCount | null;
+  mayRedo: boolean;
 }) {
   const cards = [
     {
@@ -151,7 +166,7 @@ export function AttentionCards({
         </MetricCard>
       ))}
       {attention.notApplied === undefined ? null : (
-        <NotAppliedCard notApplied={attention.notApplied} cap={attention.cap} />
+        <NotAppliedCard notApplied={attention.notApplied} cap={attention.cap} mayRedo={mayRedo} />
       )}
       {pending === null ? null : (
         <MetricCard

@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { NOT_MADE_KINDS } from '@paydesk/shared/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -14,6 +15,7 @@ import { useSession } from '../../auth/components/session-context';
 import { usePayoutEvents } from '../../payouts/api/live-payouts';
 import { allows, SCREENS } from '../../shell/navigation';
 import { useTransactionEvents } from '../../transactions/api/live-events';
+import { canRedo } from '../../transactions/api/permissions';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import {
   homeKeys,
@@ -167,6 +169,7 @@ function Dashboard() {
               attention={stats.attention}
               pending={pendingCard}
               paidLate={paidLateCard}
+              mayRedo={NOT_MADE_KINDS.every((kind) => canRedo(kind, user.roles))}
             />
           </Box>
           {pending.isError ? (

@@ -3,8 +3,8 @@ import type { PaymentLink } from '@paydesk/shared/api';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
 import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
+import { SpokenMoney } from '../../../components/spoken-money';
 import { formatMoney } from '../../../lib/format';
-import { formatMoneyInWords } from '../../../lib/money';
 import { Facts } from '../../transactions/components/amounts-panel';
 import { approveLink, linkKeys, rejectLink } from '../api/payment-links';
 import { linkDecisionSeverity, withDecisionMessage } from './link-decision-outcome';
@@ -43,7 +43,7 @@ export default function LinkDecisionDialog({
       question={
         link.amount !== null && link.currency !== null ? (
           <Typography variant="h6" component="p">
-            Release a payout form for {formatMoneyInWords(link.amount, link.currency)}?
+            Release a payout form for <SpokenMoney amount={link.amount} currency={link.currency} />?
           </Typography>
         ) : null
       }

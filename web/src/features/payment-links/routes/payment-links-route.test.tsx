@@ -6,6 +6,7 @@ import { heldPayoutForm } from '../../../test/fake-links';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { seenAs } from '../../../test/seen-text';
 import { screenWidth } from '../../../test/screen-width';
 
 // Otto (ops) created payout-form 2; Olga is signed in.
@@ -427,7 +428,7 @@ describe('payment links', () => {
       }),
     );
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout form' }));
-    expect(dialog.getByText('Release a payout form for 75.00 euros?')).toBeInTheDocument();
+    expect(dialog.getByText(seenAs('Release a payout form for €75.00?'))).toBeInTheDocument();
     // where the payee is sent afterwards, seen before it is released
     expect(dialog.getByText('Return address')).toBeInTheDocument();
     expect(dialog.getByText('https://shop.example/payees/2/done')).toBeInTheDocument();

@@ -5,9 +5,9 @@ import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
 import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
+import { SpokenMoney } from '../../../components/spoken-money';
 import { formatMoney } from '../../../lib/format';
 import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
-import { formatMoneyInWords } from '../../../lib/money';
 import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
 import { checkedNote, NOT_CHECKED_NOTE, notCheckedWarning } from './payout-mode';
@@ -68,7 +68,8 @@ export default function PayoutDecisionDialog({
       }
       question={
         <Typography variant="h6" component="p">
-          Pay {formatMoneyInWords(payout.amount, payout.currency)} to {payout.destination.masked}?
+          Pay <SpokenMoney amount={payout.amount} currency={payout.currency} /> to{' '}
+          {payout.destination.masked}?
         </Typography>
       }
       facts={

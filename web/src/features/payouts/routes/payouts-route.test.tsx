@@ -6,6 +6,7 @@ import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { seenAs } from '../../../test/seen-text';
 import { screenWidth } from '../../../test/screen-width';
 
 function headersOf(table: HTMLElement) {
@@ -201,7 +202,9 @@ describe('payouts', () => {
     const app = renderApp('/payouts', bff);
     await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
-    expect(within(dialog).getByText('Pay 101.00 euros to 411111******1111?')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(seenAs('Pay €101.00 to 411111******1111?')),
+    ).toBeInTheDocument();
     expect(within(dialog).getByText('Seller settlement 1')).toBeInTheDocument();
     await app.user.click(within(dialog).getByRole('button', { name: 'Approve and pay €101.00' }));
     expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
@@ -988,7 +991,7 @@ describe('payouts', () => {
       }),
     );
     const single = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
-    expect(single.getByText('Pay 101.00 euros to DE89 **** **** **** **30 00?')).toBeVisible();
+    expect(single.getByText(seenAs('Pay €101.00 to DE89 **** **** **** **30 00?'))).toBeVisible();
     expect(
       single.getByText(
         `Single payout: the gateway has not checked this destination. Before approving, ${compare}`,

@@ -23,13 +23,14 @@ import {
 import { EndpointField, MoneyFields } from '../../../components/money-fields';
 import { useAmountFormContext } from '../../../components/order-amount-limit';
 import { useNotify } from '../../../components/notifier';
+import { SpokenMoney } from '../../../components/spoken-money';
 import { isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useIdempotencyKeeper } from '../../../lib/idempotency';
 import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-resolver';
-import { AmountInputSchema, formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { AmountInputSchema, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
@@ -233,7 +234,7 @@ export default function CreateSubscriptionDialog({
           <RsaKeyMissing message={mutation.error.message} />
         ) : null}
         <ConfirmQuestion>
-          Charge {formatMoneyInWords(body.amount, body.currency)}{' '}
+          Charge <SpokenMoney amount={body.amount} currency={body.currency} />{' '}
           {periodText(body.period, body.interval)} to the card of reference {body.cardRefId},{' '}
           {startText(body)}
           {body.maxPayments === undefined

@@ -10,6 +10,7 @@ import {
 } from '../../../test/fake-bff';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { renderApp } from '../../../test/render-app';
+import { seenAs } from '../../../test/seen-text';
 import { screenWidth } from '../../../test/screen-width';
 
 const PLAN = makeSubscription(1, {
@@ -323,7 +324,9 @@ describe('subscriptions', () => {
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
     expect(
       confirm.getByText(
-        'Charge 9.90 euros every 2 weeks to the card of reference card-ref-7, starting today (the first charge is made at once), 6 charges at most?',
+        seenAs(
+          'Charge €9.90 every 2 weeks to the card of reference card-ref-7, starting today (the first charge is made at once), 6 charges at most?',
+        ),
       ),
     ).toBeInTheDocument();
     await app.user.click(confirm.getByRole('button', { name: /^Create: €9.90 every 2 weeks/ }));
@@ -535,7 +538,9 @@ describe('subscriptions', () => {
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
     expect(
       confirm.getByText(
-        'Charge 9.90 euros every 2 weeks to the card of reference card-ref-7, starting Dec 1, 2026, 6 charges at most?',
+        seenAs(
+          'Charge €9.90 every 2 weeks to the card of reference card-ref-7, starting Dec 1, 2026, 6 charges at most?',
+        ),
       ),
     ).toBeInTheDocument();
     expect(confirm.queryByText(/2026-12-01/)).toBeNull();

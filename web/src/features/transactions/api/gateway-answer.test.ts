@@ -97,5 +97,20 @@ describe('follow-ups not made', () => {
     // a later request also not made does not hide the first
     const again = op({ id: 'again', createdAt: new Date(NOW - HOUR / 2).toISOString() });
     expect(recentNotApplied([recent, again], NOW).map((o) => o.id)).toEqual(['recent', 'again']);
+    // on its way, or of unknown outcome: it may be made; refused, or sent before: it is not
+    for (const state of ['sending', 'processing', 'unknown'] as const)
+      expect(recentNotApplied([recent, { ...redone, state }], NOW)).toEqual([]);
+    expect(
+      recentNotApplied([recent, { ...redone, state: 'declined' }], NOW).map((o) => o.id),
+    ).toEqual(['recent']);
+    const before = { ...redone, createdAt: new Date(NOW - 2 * HOUR).toISOString() };
+    expect(recentNotApplied([recent, before], NOW).map((o) => o.id)).toEqual(['recent']);
+    // a follow-up of another kind, or learned from the gateway, redoes nothing
+    expect(recentNotApplied([recent, { ...redone, kind: 'void' }], NOW).map((o) => o.id)).toEqual([
+      'recent',
+    ]);
+    expect(
+      recentNotApplied([recent, { ...redone, origin: 'gateway' }], NOW).map((o) => o.id),
+    ).toEqual(['recent']);
   });
 });

@@ -1,4 +1,5 @@
 import type { Operation, OperationKind } from '@paydesk/shared/api';
+import { NOT_MADE_DAYS, notMadeFollowUps } from '@paydesk/shared/domain';
 import { errorText } from '../../../lib/gateway-error';
 
 /**
@@ -60,7 +61,7 @@ export const NOT_MADE_EFFECT: Partial<Record<OperationKind, string>> = {
   rebill: 'the card was not charged',
 };
 
-/** What to do about a follow-up not made, if it is still due. */
+/** What to do about a follow-up not made, if it is still due: for those who may do it again. */
 export const REDO_ADVICE: Partial<Record<OperationKind, string>> = {
   capture: 'Capture again if it is still due.',
   return: 'Return again if it is still due.',
@@ -69,40 +70,33 @@ export const REDO_ADVICE: Partial<Record<OperationKind, string>> = {
   rebill: 'Rebill the card again (Cards) if the charge is still due.',
 };
 
-/** How long a not-applied follow-up stays announced on its order (Home counts the same days). */
-export const NOT_APPLIED_RECENT_DAYS = 7;
+/** The same, for those who may not do that follow-up (support, ops): who can. */
+export const ASK_REDO_ADVICE: Partial<Record<OperationKind, string>> = {
+  capture: 'Ask finance to capture it again if it is still due.',
+  return: 'Ask finance to return it again if it is still due.',
+  void: 'Ask finance to void it again if it is still due.',
+  'card-ref': 'Ask finance to create the card reference again if it is still needed.',
+  rebill: 'Ask finance to rebill the card again if the charge is still due.',
+};
 
-/** A later request of the same kind in one of these states was made again (or is on its way). */
-const REDONE_STATES: ReadonlySet<Operation['state']> = new Set([
-  'sending',
-  'processing',
-  'approved',
-  'unknown',
-]);
+/** What to do about a follow-up not made: do it again, or (not allowed to) ask finance to. */
+export function redoAdvice(kind: OperationKind, mayRedo: boolean): string | undefined {
+  return (mayRedo ? REDO_ADVICE : ASK_REDO_ADVICE)[kind];
+}
+
+/** How long a not-applied follow-up stays announced on its order (Home counts the same days). */
+export const NOT_APPLIED_RECENT_DAYS = NOT_MADE_DAYS;
 
 /**
  * The follow-ups staff sent on this order in the last days that the gateway never applied
- * (`not_applied`), oldest first, leaving out one followed by a later request of the same kind
- * (made again, or on its way).
+ * (`not_applied`), oldest first, leaving out one followed by a later request of the same kind by
+ * Paydesk being sent, processing, approved or of unknown outcome (made again, or on its way): the
+ * rule of Home's card and the list's `notMade=true` (BFF `notAppliedOperations`), shared as
+ * `notMadeFollowUps`.
  */
 export function recentNotApplied(
   operations: readonly Operation[],
   now: number = Date.now(),
 ): Operation[] {
-  const since = now - NOT_APPLIED_RECENT_DAYS * 86_400_000;
-  return operations.filter(
-    (operation) =>
-      operation.state === 'not_applied' &&
-      operation.origin === 'paydesk' &&
-      NOT_MADE_EFFECT[operation.kind] !== undefined &&
-      Date.parse(operation.createdAt) >= since &&
-      !operations.some(
-        (later) =>
-          later !== operation &&
-          later.kind === operation.kind &&
-          later.origin === 'paydesk' &&
-          REDONE_STATES.has(later.state) &&
-          Date.parse(later.createdAt) > Date.parse(operation.createdAt),
-      ),
-  );
+  return notMadeFollowUps(operations, now);
 }

@@ -1,11 +1,12 @@
+import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { AmountSchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useRef, useState } from 'react';
-import { formatMoney } from '../../../lib/format';
+import { SpokenMoney } from '../../../components/spoken-money';
+import { formatDateAndTime, formatMoney } from '../../../lib/format';
 import {
   amountRule,
-  formatMoneyInWords,
   fromMinor,
   localAmount,
   plainAmount,
@@ -19,6 +20,51 @@ import {
   serverFieldsNamed,
   useServerFieldErrors,
 } from './follow-up-frame';
+import { STATUS_LOOK } from './status-chip';
+
+/** When an operation was done, as the sentence says it: '10:44:24 PM UTC'. */
+function timeOf(at: string): string {
+  const { time, zone } = formatDateAndTime(at);
+  return `${time} ${zone}`;
+}
+
+/**
+ * Why nothing is left to capture on `detail`, from its operations: the capture that took the hold
+ * (how much, when, by whom, and what of the hold was released), the void that released it, or the
+ * order's status when the gateway ended it.
+ */
+export function nothingLeftToCapture(detail: TransactionDetail): string {
+  const latest = (kind: 'capture' | 'void') =>
+    detail.operations
+      .filter(
+        (operation) =>
+          operation.kind === kind &&
+          ['approved', 'processing', 'sending', 'unknown'].includes(operation.state),
+      )
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  const by = (who: string | null) => (who === null ? '' : ` by ${who}`);
+  const capture = latest('capture');
+  if (capture !== undefined && capture.amount !== null) {
+    const taken = formatMoney(capture.amount, detail.currency);
+    const releasedMinor =
+      (toMinor(detail.amounts.authorized) ?? 0n) - (toMinor(capture.amount) ?? 0n);
+    const released =
+      releasedMinor > 0n && capture.state === 'approved'
+        ? ` ${formatMoney(fromMinor(releasedMinor), detail.currency)} of the hold was released to the customer.`
+        : '';
+    const verb = capture.state === 'approved' ? 'was captured' : 'was sent for capture';
+    const pending = capture.state === 'approved' ? '' : ' Its outcome is not final yet.';
+    return `Nothing left to capture: ${taken} ${verb} at ${timeOf(capture.createdAt)}${by(capture.requestedBy)}.${released}${pending} A preauth is captured once.`;
+  }
+  const voided = latest('void');
+  if (voided !== undefined) {
+    return `Nothing left to capture: the hold was released (voided at ${timeOf(voided.createdAt)}${by(voided.requestedBy)}).`;
+  }
+  if (detail.status !== 'approved') {
+    return `Nothing left to capture: the order is now ${STATUS_LOOK[detail.status].label}, and the hold was released.`;
+  }
+  return 'Nothing left to capture: the hold was released or captured meanwhile.';
+}
 
 /**
  * Capture of a preauth: partial allowed, defaulting to the whole remaining hold. Like a return,
@@ -64,6 +110,39 @@ export default function CaptureDialog({
   const close = () => {
     if (!mutation.isPending) onClose();
   };
+  // The hold may change while the dialog is open (a colleague's capture or void, another tab, a
+  // status from the gateway): the order's live data says so. Our own capture's change (while it is
+  // on its way, or done) is not news; an unknown outcome keeps "Send again", which is safe.
+  const [seenHold, setSeenHold] = useState(hold);
+  const [changedFrom, setChangedFrom] = useState<string | null>(null);
+  const own = mutation.isPending || mutation.isSuccess || outcomeUnknown;
+  if (hold !== seenHold) {
+    setSeenHold(hold);
+    if (!own) {
+      setChangedFrom(changedFrom ?? seenHold);
+      setStep('form');
+    }
+  }
+  if (!own && (holdMinor === 0n || !detail.allowedActions.includes('capture'))) {
+    // Nothing can be captured any more: said plainly, with the server's refusal if one came, and
+    // only Close is offered.
+    return (
+      <FollowUpFrame
+        title="Capture"
+        what="the capture"
+        currency={detail.currency}
+        pending={false}
+        error={mutation.error}
+        outcomeUnknown={false}
+        submitLabel="Continue"
+        closeOnly
+        onClose={close}
+        onSubmit={close}
+      >
+        <Alert severity="info">{nothingLeftToCapture(detail)}</Alert>
+      </FollowUpFrame>
+    );
+  }
 
   if (step === 'confirm' && rule === undefined && minor !== undefined) {
     // Sent in the usual two-decimal form: '12.5' → '12.50'.
@@ -96,7 +175,8 @@ export default function CaptureDialog({
         }}
       >
         <ConfirmQuestion>
-          Capture {formatMoneyInWords(captured, detail.currency)} from the customer’s card?
+          Capture <SpokenMoney amount={captured} currency={detail.currency} /> from the customer’s
+          card?
         </ConfirmQuestion>
         <Typography color="text.secondary">
           Order {detail.orderid} ·{' '}
@@ -131,6 +211,12 @@ export default function CaptureDialog({
         amountRef.current?.focus();
       }}
     >
+      {changedFrom !== null && changedFrom !== hold ? (
+        <Alert severity="warning">
+          While this was open, the hold changed from {formatMoney(changedFrom, detail.currency)} to{' '}
+          {formatMoney(hold, detail.currency)}. Check the amount before you go on.
+        </Alert>
+      ) : null}
       <Typography>
         Held on the card: <strong>{formatMoney(hold, detail.currency)}</strong>. A capture is done
         once; whatever is not captured is released to the customer.

@@ -77,7 +77,13 @@ describe('drift banner and review', () => {
     const banner = within(alert);
     expect(banner.getByText(REASON)).toBeInTheDocument();
     expect(banner.getByText(/agree again since/)).toHaveTextContent(/review and clear the flag\.$/);
-    expect(alert.querySelector('time')?.getAttribute('datetime')).toBe(SINCE);
+    // Since when they agree, and when the difference was found: two instants, never one.
+    expect(
+      [...alert.querySelectorAll('time')].map((time) => time.getAttribute('datetime')),
+    ).toEqual([SINCE, '2026-11-20T10:00:00.000Z']);
+    expect(banner.getByText(/agree again since/)).toHaveTextContent(
+      /agree again since .+ \(a later status than the one that found the difference, at .+\); review and clear the flag\.$/,
+    );
 
     await app.user.click(banner.getByRole('button', { name: 'Mark reviewed' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Mark the drift reviewed' }));
@@ -131,6 +137,17 @@ describe('drift banner and review', () => {
     );
   });
 
+  it('when the drift’s details say the two sides agree since the very instant the drift was found, then the banner does not say they agree again: the same reply cannot contradict and agree', async () => {
+    const found = '2026-11-27T22:56:35.768Z';
+    renderApp(
+      PATH,
+      bffAs(['finance'], { detectedAt: found, reasons: [REASON], agreedSince: found }),
+    );
+    const alert = await driftAlert();
+    expect(within(alert).getByText(REASON)).toBeInTheDocument();
+    expect(alert).not.toHaveTextContent(/agree again/);
+  });
+
   it('when the gateway’s status contradicted Paydesk’s record, then the banner says what Paydesk had recorded, that it now shows the gateway’s figures, and what to do, never that the two do not match now; an older row’s reason is shown as recorded', async () => {
     // Paydesk had the sale approved and captured; the gateway said declined: the page shows the
     // gateway's word, as Paydesk now records it.
@@ -157,9 +174,9 @@ describe('drift banner and review', () => {
     ).toBeInTheDocument();
     expect(banner.getByText(OLDER_REASON)).toBeInTheDocument();
     expect(alert).toHaveTextContent(
-      'Paydesk now shows the gateway’s figures: the gateway holds the money. Check the order at the gateway, then mark the drift reviewed; the timeline keeps what differed.',
+      'Paydesk now shows the gateway’s record, which is what counts for the money. Check the order at the gateway, then mark the drift reviewed; the timeline keeps what differed.',
     );
-    expect(alert).not.toHaveTextContent(/does not match|disagree/);
+    expect(alert).not.toHaveTextContent(/does not match|disagree|holds the money/);
     expect(banner.getByRole('button', { name: 'Mark reviewed' })).toBeInTheDocument();
   });
 

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { heardText, seenAs, seenText } from '../../../test/seen-text';
 
 // A refusal that names fields of a follow-up's form sends its confirmation back to the form, the
 // server's words under those fields; each goes as soon as its field is edited.
@@ -195,10 +196,14 @@ describe('a confirmation step and the keyboard', () => {
     await app.user.click(await screen.findByLabelText(/Amount to capture/));
     await app.user.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Confirm the capture' });
-    const question = within(dialog).getByText(/^Capture 20\.00 euros/);
+    // The amount is seen as everywhere else, and read out with its currency in words.
+    const question = within(dialog).getByText(seenAs('Capture €20.00 from the customer’s card?'));
+    expect(heardText(question)).toBe('Capture 20.00 euros from the customer’s card?');
     expect(question).toHaveFocus();
     expect(question).toHaveAccessibleDescription('Press Tab to reach “Capture €20.00”.');
-    expect(within(dialog).getByText('Press Tab to reach “Capture €20.00”.')).toBeVisible();
+    // Guidance for screen-reader users, not text shown to everyone.
+    expect(seenText(dialog)).not.toContain('Press Tab');
+    expect(seenText(dialog)).not.toContain('euros');
     // A second Enter meant for Continue sends nothing.
     await app.user.keyboard('{Enter}');
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(0);

@@ -19,6 +19,7 @@ import {
   type SyntheticEvent,
 } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
+import { VISUALLY_HIDDEN } from '../../../components/spoken-money';
 import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { isApiError } from '../../../lib/api-client';
 import { refusedField, sentenceOf } from '../../../lib/form-errors';
@@ -67,6 +68,7 @@ export function FollowUpFrame({
   onClose,
   onBack,
   resumeAt,
+  closeOnly = false,
   children,
 }: {
   title: string;
@@ -94,6 +96,11 @@ export function FollowUpFrame({
    * react-hook-form field given the server's message), and after Back, the form's first field
    */
   resumeAt?: RefObject<HTMLElement | null> | null | undefined;
+  /**
+   * nothing is left to do (the order changed while the dialog was open, as its children say):
+   * only Close is offered, and takes the focus
+   */
+  closeOnly?: boolean;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -103,7 +110,8 @@ export function FollowUpFrame({
   const primaryLabel = outcomeUnknown ? 'Send again' : submitLabel;
   // Refused in a way the same request cannot change: only Close is offered, and takes the focus
   // from the button that went away.
-  const final = !outcomeUnknown && !pending && isFinalRefusal(error);
+  const refusedForGood = !outcomeUnknown && !pending && isFinalRefusal(error);
+  const final = closeOnly || refusedForGood;
   useEffect(() => {
     if (final) closeRef.current?.focus();
   }, [final]);
@@ -154,7 +162,7 @@ export function FollowUpFrame({
             ) : error !== null && error !== undefined ? (
               <Alert severity="error">
                 {describeFollowUpError(error, currency)}
-                {final ? (
+                {refusedForGood ? (
                   <Typography variant="body2" sx={{ mt: 0.5 }}>
                     Sending it again would be refused too: close this dialog; the order’s page shows
                     what can be done now.
@@ -205,7 +213,7 @@ export function FollowUpFrame({
 /**
  * The question of a confirmation step. It takes the keyboard focus when it appears, so a screen
  * reader says it, and an Enter meant for "Continue" lands on it, where it sends nothing. The way
- * on is said under it and is one deliberate key: Tab from the question goes straight to the step's
+ * on is said to screen readers (its description, not shown) and is one deliberate key: Tab from the question goes straight to the step's
  * primary button (then Shift+Tab reaches Back and Cancel), where Enter sends.
  */
 export function ConfirmQuestion({ children }: { children: ReactNode }) {
@@ -233,9 +241,11 @@ export function ConfirmQuestion({ children }: { children: ReactNode }) {
         {children}
       </Typography>
       {button === null ? null : (
-        <Typography id={hintId} variant="body2" color="text.secondary">
+        // Keyboard guidance for screen-reader users (it is the question's description): not shown
+        // to everyone, for whom the button is in plain sight.
+        <span id={hintId} style={VISUALLY_HIDDEN}>
           Press Tab to reach “{button.label}”.
-        </Typography>
+        </span>
       )}
     </>
   );

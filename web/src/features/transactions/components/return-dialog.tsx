@@ -14,9 +14,10 @@ import {
   type TransactionDetail,
 } from '@paydesk/shared/api';
 import { useEffect, useId, useRef, useState } from 'react';
+import { SpokenMoney } from '../../../components/spoken-money';
 import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
-import { amountRule, formatMoneyInWords, fromMinor, readAmount, toMinor } from '../../../lib/money';
+import { amountRule, fromMinor, readAmount, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { commentHelp } from './comment-help';
 import {
@@ -197,7 +198,7 @@ export default function ReturnDialog({
         }}
       >
         <ConfirmQuestion>
-          Return {formatMoneyInWords(amountText, detail.currency)} to the customer?
+          Return <SpokenMoney amount={amountText} currency={detail.currency} /> to the customer?
         </ConfirmQuestion>
         <Typography color="text.secondary">
           Order {detail.orderid} · reason: {RETURN_REASON_LABELS[body.reasonCode]} · “{body.comment}

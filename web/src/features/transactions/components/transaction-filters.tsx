@@ -50,7 +50,7 @@ const DRIFT_OPTIONS = [
 export const NOT_MADE_FILTER = {
   label: 'Follow-ups',
   option: `Not made, last ${String(NOT_APPLIED_RECENT_DAYS)} days`,
-  help: `Orders with a return, capture, void, card reference or rebill staff asked for in the last ${String(NOT_APPLIED_RECENT_DAYS)} days that the gateway did not make.`,
+  help: `Orders with a return, capture, void, card reference or rebill staff asked for in the last ${String(NOT_APPLIED_RECENT_DAYS)} days that the gateway did not make and no one has made again since.`,
 } as const;
 
 interface Draft {

@@ -2,9 +2,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { VoidBodySchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useRef, useState } from 'react';
+import { SpokenMoney } from '../../../components/spoken-money';
 import { textRefusalIn } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
-import { formatMoneyInWords, fromMinor, toMinor } from '../../../lib/money';
+import { fromMinor, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
 import { commentHelp } from './comment-help';
 import {
@@ -90,9 +91,17 @@ export default function VoidDialog({
         }}
       >
         <ConfirmQuestion>
-          {capturedPreauth
-            ? `Void the ${formatMoneyInWords(voided, detail.currency)} captured on order ${detail.orderid}?`
-            : `Void order ${detail.orderid} for its whole amount, ${formatMoneyInWords(voided, detail.currency)}?`}
+          {capturedPreauth ? (
+            <>
+              Void the <SpokenMoney amount={voided} currency={detail.currency} /> captured on order{' '}
+              {detail.orderid}?
+            </>
+          ) : (
+            <>
+              Void order {detail.orderid} for its whole amount,{' '}
+              <SpokenMoney amount={voided} currency={detail.currency} />?
+            </>
+          )}
         </ConfirmQuestion>
         <Typography color="text.secondary">
           {consequence} Comment: “{body.comment}”. A void cannot be undone.

@@ -98,7 +98,7 @@ describe('the filter bar', () => {
     await app.user.selectOptions(screen.getByLabelText('Follow-ups'), 'Not made, last 7 days');
     expect(
       screen.getByText(
-        'Orders with a return, capture, void, card reference or rebill staff asked for in the last 7 days that the gateway did not make.',
+        'Orders with a return, capture, void, card reference or rebill staff asked for in the last 7 days that the gateway did not make and no one has made again since.',
       ),
     ).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));

@@ -7,6 +7,7 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
+import { seenAs } from '../../../test/seen-text';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const PATH = `/transactions/${ID}`;
@@ -208,7 +209,9 @@ describe('transaction detail', () => {
     expect(screen.queryByRole('button', { name: 'Return' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Void' })).not.toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Refresh status' }));
-    expect(await screen.findByText(/Status asked: the gateway says approved/)).toBeInTheDocument();
+    expect(
+      await screen.findByText('Status checked: the gateway says Approved.'),
+    ).toBeInTheDocument();
     expect(
       app.bff
         .requestsTo('POST', `/api/transactions/${ID}/refresh`)[0]!
@@ -455,6 +458,24 @@ describe('transaction detail', () => {
       'datetime',
       at,
     );
+  });
+
+  it('when a user who may not return (support, ops) sees a return not made, then the page says to ask finance, not to return again', async () => {
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const order = saleWithReturn(
+      { state: 'not_applied', amount: '10.01', createdAt: at, updatedAt: at },
+      '100.10',
+    );
+    for (const roles of [['support'], ['ops']] as const) {
+      const { unmount } = renderApp(PATH, bffAs([...roles], order));
+      await heading();
+      const alert = alertSaying('Return not made');
+      expect(alert).toHaveTextContent(
+        /nothing was returned to the customer\. Ask finance to return it again if it is still due\./,
+      );
+      expect(alert).not.toHaveTextContent('Return again');
+      unmount();
+    }
   });
 
   it('when the not-applied return is old, or was made again since, then no banner is shown for it', async () => {
@@ -776,7 +797,7 @@ describe('transaction detail', () => {
     expect(screen.getByText('€7.50 of the hold will be released.')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(
-      await screen.findByText('Capture 12.50 euros from the customer’s card?'),
+      await screen.findByText(seenAs('Capture €12.50 from the customer’s card?')),
     ).toBeInTheDocument();
     expect(keysOf(bff, 'capture')).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Capture €12.50' }));
@@ -810,7 +831,7 @@ describe('transaction detail', () => {
     expect(screen.getByText('7,50 € of the hold will be released.')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(
-      await screen.findByText('Capture 12,50 Euro from the customer’s card?'),
+      await screen.findByText(seenAs('Capture 12,50 € from the customer’s card?')),
     ).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: /^Capture 12,50/ }));
     await waitFor(() => {
@@ -838,7 +859,7 @@ describe('transaction detail', () => {
     await app.user.selectOptions(screen.getByLabelText(/Reason/), 'customer_request');
     await app.user.type(screen.getByLabelText(/Comment/), 'changed mind');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Return 12.50 euros to the customer?')).toBeInTheDocument();
+    expect(await screen.findByText(seenAs('Return €12.50 to the customer?'))).toBeInTheDocument();
     expect(keysOf(bff, 'return')).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Return €12.50' }));
     expect(
@@ -903,11 +924,11 @@ describe('transaction detail', () => {
     expect(
       screen.getByText('Must not contain a card number; give the last four digits only.'),
     ).toBeInTheDocument();
-    expect(screen.queryByText('Return 20.00 euros to the customer?')).not.toBeInTheDocument();
+    expect(screen.queryByText(seenAs('Return €20.00 to the customer?'))).not.toBeInTheDocument();
     await app.user.clear(screen.getByLabelText(/Comment/));
     await app.user.type(screen.getByLabelText(/Comment/), 'card ending 1111 charged twice');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    expect(await screen.findByText(seenAs('Return €20.00 to the customer?'))).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Return €20.00' }));
     await waitFor(() => {
       expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`).map((r) => r.body)).toEqual([
@@ -940,7 +961,7 @@ describe('transaction detail', () => {
     await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    expect(await screen.findByText(seenAs('Return €20.00 to the customer?'))).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Return €20.00' }));
     const message = 'Refused: exceeds the captured amount not yet returned. Remaining: €3.00.';
     expect(await within(screen.getByRole('dialog')).findByText(message)).toBeInTheDocument();
@@ -1032,7 +1053,7 @@ describe('transaction detail', () => {
     expect(await within(confirm).findByRole('alert')).toHaveTextContent(
       'Amount: must be greater than zero.',
     );
-    expect(screen.getByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    expect(screen.getByText(seenAs('Return €20.00 to the customer?'))).toBeInTheDocument();
   });
 
   it('when the server refuses a confirmed capture, naming the amount, then the form comes back with the message under the amount, the focus on it and the amount kept', async () => {
@@ -1175,7 +1196,7 @@ describe('transaction detail', () => {
     await app.user.type(screen.getByLabelText(/Comment/), 'customer cancelled');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(
-      await screen.findByText('Void order 900001 for its whole amount, 20.00 euros?'),
+      await screen.findByText(seenAs('Void order 900001 for its whole amount, €20.00?')),
     ).toBeInTheDocument();
     expect(keysOf(bff, 'void')).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Void €20.00' }));
@@ -1212,7 +1233,7 @@ describe('transaction detail', () => {
     await app.user.type(dialog.getByLabelText(/Comment/), 'duplicate order');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(
-      await screen.findByText('Void the 60.50 euros captured on order 900001?'),
+      await screen.findByText(seenAs('Void the €60.50 captured on order 900001?')),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Void €60.50' })).toBeInTheDocument();
   });
@@ -1242,7 +1263,7 @@ describe('transaction detail', () => {
     await app.user.type(screen.getByLabelText(/Comment/), 'double charge');
     screen.getByRole('button', { name: 'Continue' }).focus();
     await app.user.keyboard('{Enter}{Enter}');
-    const question = await screen.findByText('Return 20.00 euros to the customer?');
+    const question = await screen.findByText(seenAs('Return €20.00 to the customer?'));
     expect(document.activeElement).toBe(question);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(keysOf(bff, 'return')).toHaveLength(0);
@@ -1265,7 +1286,7 @@ describe('transaction detail', () => {
     await app.user.click(screen.getByRole('button', { name: 'Capture' }));
     expect(await screen.findByLabelText(/Amount to capture/)).toHaveFocus();
     await app.user.keyboard('{Enter}');
-    const question = await screen.findByText('Capture 20.00 euros from the customer’s card?');
+    const question = await screen.findByText(seenAs('Capture €20.00 from the customer’s card?'));
     expect(question).toHaveFocus();
     await app.user.keyboard('{Enter}');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -1313,7 +1334,7 @@ describe('transaction detail', () => {
     expect(all).toHaveAccessibleDescription(message);
     expect(all).toHaveFocus();
     expect(screen.queryByRole('dialog', { name: 'Confirm the return' })).not.toBeInTheDocument();
-    expect(screen.queryByText('Return 20.00 euros to the customer?')).not.toBeInTheDocument();
+    expect(screen.queryByText(seenAs('Return €20.00 to the customer?'))).not.toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(0);
     // Chosen, the message goes and Continue leads to the confirmation.
@@ -1321,7 +1342,7 @@ describe('transaction detail', () => {
     expect(scope).not.toHaveAccessibleDescription();
     expect(within(dialog).queryByText(message)).not.toBeInTheDocument();
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    expect(await screen.findByText(seenAs('Return €20.00 to the customer?'))).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(0);
   });
 
@@ -1583,7 +1604,7 @@ describe('transaction detail', () => {
     await app.user.selectOptions(screen.getByLabelText(/Reason/), 'duplicate');
     await app.user.type(screen.getByLabelText(/Comment/), 'charged twice');
     await app.user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Return 20.00 euros to the customer?')).toBeInTheDocument();
+    expect(await screen.findByText(seenAs('Return €20.00 to the customer?'))).toBeInTheDocument();
     const current = bff.payments.byId(ID)!;
     bff.payments.change(ID, {
       stage: 'partially_returned',
@@ -1594,8 +1615,8 @@ describe('transaction detail', () => {
         'While this was open, what can be returned changed from €20.00 to €5.00 (another return, or a status from the gateway). Check the amount before you go on.',
       ),
     ).toBeInTheDocument();
-    expect(screen.queryByText('Return 20.00 euros to the customer?')).toBeNull();
-    expect(screen.queryByText('Return 5.00 euros to the customer?')).toBeNull();
+    expect(screen.queryByText(seenAs('Return €20.00 to the customer?'))).toBeNull();
+    expect(screen.queryByText(seenAs('Return €5.00 to the customer?'))).toBeNull();
     expect(screen.getByLabelText('All of it (€5.00)')).toBeChecked();
     expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(0);
     // Read and confirmed again: the new amount is sent.

@@ -42,11 +42,11 @@ import {
   gatewayAnswerOf,
   NOT_MADE_EFFECT,
   recentNotApplied,
-  REDO_ADVICE,
+  redoAdvice,
 } from '../api/gateway-answer';
 import { useTransactionEvents } from '../api/live-events';
 import { inSentence } from '../api/operation-message';
-import { canRefresh, canReviewDrift, offeredActions } from '../api/permissions';
+import { canRedo, canRefresh, canReviewDrift, offeredActions } from '../api/permissions';
 import {
   refreshTransaction,
   transactionDetailQueryOptions,
@@ -92,6 +92,7 @@ function Attention({
   onReview: (() => void) | null;
 }) {
   const since = agreedSince(detail.driftDetails);
+  const found = driftFoundAt(detail.driftDetails);
   const reasons = driftReasons(detail.driftDetails);
   const kept = recordKept(detail.driftDetails);
   // A follow-up whose reply was lost, on an order whose own status is known: said as plainly.
@@ -105,6 +106,8 @@ function Attention({
       ? detail.operations.findLast((operation) => operation.state === 'unknown')
       : undefined;
   const notApplied = recentNotApplied(detail.operations);
+  // Who may do a follow-up not made again is told to; the others, whom to ask.
+  const { user } = useSession();
   const sent = (operation: Operation) =>
     operation.amount === null
       ? `a ${inSentence(operation.kind)}`
@@ -161,7 +164,8 @@ function Attention({
                 : ` of ${formatMoney(operation.amount, detail.currency)}`}
               {operation.requestedBy === null ? '' : ` requested by ${operation.requestedBy}`} at{' '}
               <DateTime value={operation.createdAt} /> was not made by the gateway:{' '}
-              {NOT_MADE_EFFECT[operation.kind]}. {REDO_ADVICE[operation.kind]}
+              {NOT_MADE_EFFECT[operation.kind]}.{' '}
+              {redoAdvice(operation.kind, canRedo(operation.kind, user.roles))}
             </div>
           ))}
           <div>
@@ -211,7 +215,7 @@ function Attention({
           <div>
             {kept
               ? 'Paydesk kept its own figures. '
-              : 'Paydesk now shows the gateway’s figures: the gateway holds the money. '}
+              : 'Paydesk now shows the gateway’s record, which is what counts for the money. '}
             {onReview === null
               ? 'Finance checks the order at the gateway and marks the drift reviewed'
               : 'Check the order at the gateway, then mark the drift reviewed'}
@@ -219,8 +223,15 @@ function Attention({
           </div>
           {since === null ? null : (
             <div>
-              The gateway and Paydesk agree again since <DateTime value={since} />; review and clear
-              the flag.
+              The gateway and Paydesk agree again since <DateTime value={since} />
+              {found === null ? null : (
+                <>
+                  {' '}
+                  (a later status than the one that found the difference, at{' '}
+                  <DateTime value={found} />)
+                </>
+              )}
+              ; review and clear the flag.
             </div>
           )}
         </Alert>
@@ -229,13 +240,24 @@ function Attention({
   );
 }
 
+/** When the drift was found (`driftDetails.detectedAt`), or null when the details do not say. */
+function driftFoundAt(details: TransactionDetail['driftDetails']): string | null {
+  const found = details?.detectedAt;
+  return typeof found === 'string' && !Number.isNaN(Date.parse(found)) ? found : null;
+}
+
 /**
  * Since when a later status reply agrees with Paydesk again (`driftDetails.agreedSince`, set by the
  * BFF when a reply applied without drift), or null: not since the drift was found.
  */
 function agreedSince(details: TransactionDetail['driftDetails']): string | null {
   const since = details?.agreedSince;
-  return typeof since === 'string' && !Number.isNaN(Date.parse(since)) ? since : null;
+  if (typeof since !== 'string' || Number.isNaN(Date.parse(since))) return null;
+  // Only a reply after the one that found the drift agrees "again": the same instant (or an
+  // earlier one) would have the banner say that they contradict and agree at once.
+  const found = driftFoundAt(details);
+  if (found !== null && Date.parse(since) <= Date.parse(found)) return null;
+  return since;
 }
 
 /**
@@ -280,8 +302,16 @@ function describeLiveChange(before: TransactionDetail, after: TransactionDetail)
   };
   grew('captured', 'captured');
   grew('returned', 'returned');
-  if (before.stage !== after.stage && after.stage !== null) changes.push(stageLabel(after.stage));
-  if (before.status !== after.status) changes.push(`now ${STATUS_LOOK[after.status].label}`);
+  const statusChanged = before.status !== after.status;
+  // A stage that only repeats the new status ('declined', now Declined) is said once, as the status.
+  if (
+    before.stage !== after.stage &&
+    after.stage !== null &&
+    !(statusChanged && stageLabel(after.stage).toLowerCase() === after.status)
+  ) {
+    changes.push(stageLabel(after.stage));
+  }
+  if (statusChanged) changes.push(`now ${STATUS_LOOK[after.status].label}`);
   return changes.length === 0 ? 'Order updated.' : `Order updated: ${changes.join(', ')}.`;
 }
 
@@ -346,7 +376,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
     onSuccess: async (fresh) => {
       client.setQueryData(transactionKeys.detail(detail.id), fresh);
       notify(
-        `Status asked: the gateway says ${fresh.status}${fresh.drift ? ' (drift flagged)' : ''}.`,
+        `Status checked: the gateway says ${STATUS_LOOK[fresh.status].label}${fresh.drift ? ' (drift flagged)' : ''}.`,
         fresh.drift ? 'info' : 'success',
       );
       await client.invalidateQueries({ queryKey: transactionKeys.lists });
