@@ -690,6 +690,31 @@ function seedSelect(kind: 'sqlite' | 'postgres'): string {
     'Bench Customer', 'callback', ${BASE_MS} + i * 1000, ${BASE_MS} + i * 1000`;
 }
 
+/** Every this many orders, one return staff sent in the last days that the gateway did not make. */
+const NOT_MADE_EVERY = 2000;
+const OPERATION_COLUMNS =
+  'id, transaction_id, kind, origin, state, amount_minor, requested_by, created_at, updated_at';
+
+/**
+ * Order i's return not made (for the list's `notMade=true`), sent up to six days before `now` (the
+ * second parameter); every other one was made again a minute later (approved), so it is not
+ * listed: the filter's partial index finds the 1-in-2,000, its redo check reads each one's order.
+ */
+function notMadeSelect(kind: 'sqlite' | 'postgres', from: string): string {
+  const pad = (prefix: string) =>
+    kind === 'sqlite'
+      ? `printf('${prefix}-0000-4000-8000-%012d', i)`
+      : `'${prefix}-0000-4000-8000-' || lpad(i::text, 12, '0')`;
+  const now = kind === 'sqlite' ? '?2' : '$2::bigint';
+  const at = `${now} - ((i / ${NOT_MADE_EVERY}) % 6) * 86400000 - 3600000`;
+  return `select ${pad('c0000000')}, ${pad('b0000000')}, 'return', 'paydesk', 'not_applied', 100,
+      'finance@example.com', ${at}, ${at} from ${from}
+    union all
+    select ${pad('d0000000')}, ${pad('b0000000')}, 'return', 'paydesk', 'approved', 100,
+      'finance@example.com', ${at} + 60000, ${at} + 60000 from ${from}
+    where (i / ${NOT_MADE_EVERY}) % 2 = 0`;
+}
+
 export async function seedSqlite(file: string, rows: number): Promise<void> {
   const { DatabaseSync } = await import('node:sqlite');
   const db = new DatabaseSync(file);
@@ -699,6 +724,10 @@ export async function seedSqlite(file: string, rows: number): Promise<void> {
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
      insert into transactions (${COLUMNS}) ${seedSelect('sqlite')} from n`,
   ).run(rows);
+  db.prepare(
+    `with recursive n(i) as (select ${NOT_MADE_EVERY} union all select i + ${NOT_MADE_EVERY} from n where i + ${NOT_MADE_EVERY} <= ?)
+     insert into transaction_operations (${OPERATION_COLUMNS}) ${notMadeSelect('sqlite', 'n')}`,
+  ).run(rows, Date.now());
   db.exec('commit');
   db.exec('analyze');
   db.close();
@@ -712,7 +741,15 @@ export async function seedPostgres(url: string, rows: number): Promise<void> {
     `insert into transactions (${COLUMNS}) ${seedSelect('postgres')} from generate_series(1, $1::bigint) as i`,
     [rows],
   );
+  await client.query(
+    `insert into transaction_operations (${OPERATION_COLUMNS}) ${notMadeSelect(
+      'postgres',
+      `generate_series(${NOT_MADE_EVERY}, $1::bigint, ${NOT_MADE_EVERY}) as i`,
+    )}`,
+    [rows, Date.now()],
+  );
   await client.query('analyze transactions');
+  await client.query('analyze transaction_operations');
   await client.end();
 }
 
@@ -811,6 +848,11 @@ async function listBench(): Promise<void> {
         deep = p.nextCursor;
       }
       const declined2 = (await page('status=declined&limit=50')).nextCursor;
+      // The seeded returns not made and not made again (notMadeSelect): a page of them, or all.
+      const notMadeWanted = Math.min(50, Math.ceil(Math.floor(rows / NOT_MADE_EVERY) / 2));
+      const notMadeGot = (await page('notMade=true&limit=50')).items.length;
+      if (notMadeGot !== notMadeWanted)
+        throw new Error(`notMade=true: ${notMadeGot} orders, ${notMadeWanted} seeded`);
       const mid = new Date(BASE_MS + Math.floor(rows / 2) * 1000);
       const queries: [string, string][] = [
         ['first page (newest 50)', 'limit=50'],
@@ -831,6 +873,7 @@ async function listBench(): Promise<void> {
         ['q = last four', 'q=4242&limit=50'],
         ['q = orderid', `q=${900000000 + Math.floor(rows / 3)}&limit=50`],
         ['q = client_orderid', `q=bench-${Math.floor(rows / 4)}&limit=50`],
+        ['notMade=true (1 in 4,000 orders)', 'notMade=true&limit=50'],
       ];
       const lines = ['| query | p50 | p95 | max |', '| --- | --- | --- | --- |'];
       for (const [label, query] of queries) {
