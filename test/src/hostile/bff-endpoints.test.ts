@@ -180,7 +180,7 @@ for (const variant of DB_VARIANTS) {
         404,
         null,
       );
-      expect(r404.text).toContain('endpoint 1002');
+      expect(r404.text).toContain('Endpoint 1002 has no order');
       await refused(
         support,
         '/api/transactions/lookup',
