@@ -2,29 +2,17 @@
 // were (not temporary), on SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL; the audit log's
 // target index, built over the rows already there; why PostgreSQL could not be migrated
 // (start-up), in words an operator can act on and without the password.
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Config } from '../config.js';
 import { DB_VARIANTS, PG_URL } from '../test-support/harness.js';
+import { databaseBefore } from '../test-support/migrations.js';
 import { openDatabase, type DatabaseKind } from './connect.js';
 import {
-  allMigrations,
   AUDIT_TARGET_INDEX_MIGRATION_NAME,
   describeDatabaseError,
   migrateToLatest,
   TEMPORARY_PASSWORDS_MIGRATION_NAME,
 } from './migrations.js';
-import { NodeSqliteDatabase, NodeSqliteDialect } from './node-sqlite-dialect.js';
-
-function bare(database: Config['database']): Kysely<unknown> {
-  if (database.kind === 'sqlite')
-    return new Kysely({ dialect: new NodeSqliteDialect(new NodeSqliteDatabase(database.file)) });
-  return new Kysely({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
-  });
-}
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(
@@ -37,23 +25,9 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when accounts exist before it runs, then they are not temporary afterwards', async () => {
-        const created = await variant.create();
-        const k = bare(created.database);
-        cleanup = async () => {
-          await k.destroy();
-          await created.drop();
-        };
         // Every migration before it: the database as an earlier version left it.
-        const before = Object.fromEntries(
-          Object.entries(allMigrations(variant.name)).filter(
-            ([name]) => name < TEMPORARY_PASSWORDS_MIGRATION_NAME,
-          ),
-        );
-        const earlier = await new Migrator({
-          db: k,
-          provider: { getMigrations: () => Promise.resolve(before) },
-        }).migrateToLatest();
-        expect(earlier.error).toBeUndefined();
+        const { k, drop } = await databaseBefore(variant, TEMPORARY_PASSWORDS_MIGRATION_NAME);
+        cleanup = drop;
         await sql`insert into users (id, email, name, password_hash, roles, created_at, updated_at)
         values ('u-old', 'old@paydesk.test', 'Old', 'hash', '["ops"]', 1, 1)`.execute(k);
 
@@ -98,22 +72,8 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when the audit log already holds rows, then it adds an index on (target, seq) of audit_log and the rows stay as they were', async () => {
-        const created = await variant.create();
-        const k = bare(created.database);
-        cleanup = async () => {
-          await k.destroy();
-          await created.drop();
-        };
-        const before = Object.fromEntries(
-          Object.entries(allMigrations(variant.name)).filter(
-            ([name]) => name < AUDIT_TARGET_INDEX_MIGRATION_NAME,
-          ),
-        );
-        const earlier = await new Migrator({
-          db: k,
-          provider: { getMigrations: () => Promise.resolve(before) },
-        }).migrateToLatest();
-        expect(earlier.error).toBeUndefined();
+        const { k, drop } = await databaseBefore(variant, AUDIT_TARGET_INDEX_MIGRATION_NAME);
+        cleanup = drop;
         expect(await indexColumns(k, variant.name, 'audit_log_target')).toEqual([]);
         // On PostgreSQL the chain trigger sets seq and both hashes whatever the insert gives.
         await sql`insert into audit_log (seq, at, actor_roles, action, target, summary, outcome, prev_hash, hash)

@@ -1,26 +1,16 @@
 // The payments migration through Kysely's Migrator (as the platform's provider runs it) and the
 // test-time fallback, on both databases, each on a database of its own.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
-import type { Config } from '../config.js';
-import { NodeSqliteDatabase, NodeSqliteDialect } from '../db/node-sqlite-dialect.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
+import { bareKysely } from '../test-support/migrations.js';
 import {
   ensurePaymentsSchema,
   paymentsMigrations,
   SETTLEMENT_CHECKS_MIGRATION_NAME,
 } from './migration.js';
 import { SETTLEMENT_CHECK_AFTER_MS_DEFAULT } from './options.js';
-
-function bare(database: Config['database']): Kysely<unknown> {
-  if (database.kind === 'sqlite')
-    return new Kysely({ dialect: new NodeSqliteDialect(new NodeSqliteDatabase(database.file)) });
-  return new Kysely({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
-  });
-}
 
 const TABLES = [
   'transactions',
@@ -42,7 +32,7 @@ for (const variant of DB_VARIANTS) {
     });
     const fresh = async (): Promise<Kysely<unknown>> => {
       const created = await variant.create();
-      const k = bare(created.database);
+      const k = bareKysely(created.database);
       cleanup = async () => {
         await k.destroy();
         await created.drop();

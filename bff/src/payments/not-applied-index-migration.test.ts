@@ -2,25 +2,14 @@
 // PostgreSQL: the partial index of the operations judged not applied is built over the rows
 // already there, and the follow-ups the home screen and the list look for are found (on SQLite,
 // through it).
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Config } from '../config.js';
-import { NodeSqliteDatabase, NodeSqliteDialect } from '../db/node-sqlite-dialect.js';
-import { allMigrations, migrateToLatest } from '../db/migrations.js';
+import { migrateToLatest } from '../db/migrations.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
+import { databaseBefore } from '../test-support/migrations.js';
 import type { PayDatabase } from './db.js';
 import { NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME } from './not-applied-index-migration.js';
 import { notAppliedOperations } from './stats.js';
-
-function bare(database: Config['database']): Kysely<unknown> {
-  if (database.kind === 'sqlite')
-    return new Kysely({ dialect: new NodeSqliteDialect(new NodeSqliteDatabase(database.file)) });
-  return new Kysely({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
-  });
-}
 
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
 
@@ -35,22 +24,11 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when operations exist before it runs, then it adds a partial index on (kind, created_at) of those not applied, and the follow-ups not made are found, on SQLite through it', async () => {
-        const created = await variant.create();
-        const k = bare(created.database);
-        cleanup = async () => {
-          await k.destroy();
-          await created.drop();
-        };
-        const before = Object.fromEntries(
-          Object.entries(allMigrations(variant.name)).filter(
-            ([name]) => name < NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME,
-          ),
+        const { k, drop } = await databaseBefore(
+          variant,
+          NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME,
         );
-        const earlier = await new Migrator({
-          db: k,
-          provider: { getMigrations: () => Promise.resolve(before) },
-        }).migrateToLatest();
-        expect(earlier.error).toBeUndefined();
+        cleanup = drop;
         await sql`insert into transactions (id, endpoint_id, orderid, client_orderid, type, status,
             currency, amount_minor, source, created_at, updated_at)
           values ('t-1', '1001', '700001', 'c-1', 'sale', 'approved', 'EUR', 1000, 'paydesk',

@@ -18,7 +18,12 @@ import {
 } from 'kysely';
 import { formatMinorUnits } from '@paydesk/shared/protocol';
 import type { StatsResponse } from '@paydesk/shared/api';
-import { NOT_MADE_DAYS, NOT_MADE_KINDS, REDONE_STATES } from '@paydesk/shared/domain';
+import {
+  NOT_MADE_DAYS,
+  NOT_MADE_KINDS,
+  REDONE_STATES,
+  type NotMadeKind,
+} from '@paydesk/shared/domain';
 import { big, exactSum, sumParts, type PayDatabase, type PayDb } from './db.js';
 
 const DAY = 86_400_000;
@@ -301,25 +306,14 @@ export function unknownOutcomeIds(k: PayDb) {
     );
 }
 
-/**
- * How far back the home screen, and the list's `notMade` filter, look for follow-ups the gateway
- * never applied (shared with the order page's banner).
- */
-export const NOT_APPLIED_DAYS = NOT_MADE_DAYS;
 /** How many of them the home screen names, newest first, to open. */
 export const NOT_APPLIED_LISTED = 5;
-/**
- * The follow-ups staff send on an order, and the rebill (a new order made from a card reference):
- * when one is judged not applied, nothing moved and it may still be due. Payouts are not here: the
- * payouts screen shows a failed payout.
- */
-export const NOT_APPLIED_KINDS = NOT_MADE_KINDS;
 
 /**
  * The follow-ups that were not made, the one definition of the home screen's card
  * (`notAppliedFollowUps`) and of the list's `notMade=true` filter and its export (queries.ts): the
- * operations of `NOT_APPLIED_KINDS` sent by Paydesk (origin `paydesk`) in the last
- * `NOT_APPLIED_DAYS` days by `now` that reconciliation judged not applied (`not_applied`), as `o`,
+ * operations of `NOT_MADE_KINDS` sent by Paydesk (origin `paydesk`) in the last
+ * `NOT_MADE_DAYS` days by `now` that reconciliation judged not applied (`not_applied`), as `o`,
  * unless done again since: a later operation of the same kind on the same order, also sent by
  * Paydesk, recorded strictly after it (`created_at`), in one of `REDONE_STATES` (sending,
  * processing, approved, or unknown: made again, or on its way). A redo also not applied, or
@@ -339,8 +333,8 @@ export const NOT_APPLIED_KINDS = NOT_MADE_KINDS;
 export function notAppliedOperations(k: PayDb, now: number) {
   return k
     .selectFrom('transaction_operations as o')
-    .where('o.kind', 'in', NOT_APPLIED_KINDS)
-    .where('o.created_at', '>=', now - NOT_APPLIED_DAYS * DAY)
+    .where('o.kind', 'in', NOT_MADE_KINDS)
+    .where('o.created_at', '>=', now - NOT_MADE_DAYS * DAY)
     .where('o.state', '=', sql.lit('not_applied'))
     .where('o.origin', '=', 'paydesk')
     .where((eb) =>
@@ -371,7 +365,7 @@ export function notAppliedOrderIds(k: PayDb, now: number) {
 }
 
 /**
- * The follow-ups sent by staff in the last `NOT_APPLIED_DAYS` days that reconciliation judged not
+ * The follow-ups sent by staff in the last `NOT_MADE_DAYS` days that reconciliation judged not
  * applied and that were not done again since (`notAppliedOperations`): counted up to
  * `ATTENTION_CAP`, and the latest few named.
  */
@@ -407,12 +401,12 @@ export async function notAppliedFollowUps(
   ]);
   return {
     count: Number(big(counted.n)),
-    days: NOT_APPLIED_DAYS,
+    days: NOT_MADE_DAYS,
     orders: latest.map((r) => ({
       id: r.id,
       orderid: r.orderid,
       clientOrderId: r.client_orderid,
-      kind: r.kind as (typeof NOT_APPLIED_KINDS)[number],
+      kind: r.kind as NotMadeKind,
       amount: r.amount_minor === null ? null : formatMinorUnits(big(r.amount_minor)),
       currency: r.currency,
       requestedBy: r.requested_by,

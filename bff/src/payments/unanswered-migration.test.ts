@@ -2,25 +2,14 @@
 // PostgreSQL: the columns of how an outcome went unlearned are added to operations and plans
 // without rewriting the operations' table, rows already there keep null in them, and those rows
 // still read how their outcome went unlearned, from their recorded words.
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Config } from '../config.js';
-import { NodeSqliteDatabase, NodeSqliteDialect } from '../db/node-sqlite-dialect.js';
-import { allMigrations, migrateToLatest } from '../db/migrations.js';
+import { migrateToLatest } from '../db/migrations.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
+import { databaseBefore } from '../test-support/migrations.js';
 import type { PayDatabase } from './db.js';
 import { unansweredOfRow } from './gateway-errors.js';
 import { UNANSWERED_OUTCOMES_MIGRATION_NAME } from './unanswered-migration.js';
-
-function bare(database: Config['database']): Kysely<unknown> {
-  if (database.kind === 'sqlite')
-    return new Kysely({ dialect: new NodeSqliteDialect(new NodeSqliteDatabase(database.file)) });
-  return new Kysely({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
-  });
-}
 
 const NOW = Date.UTC(2026, 10, 27, 9, 0, 0);
 
@@ -35,22 +24,8 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when operations and plans exist before it runs, then they gain the nullable columns (null for them, the table not rewritten) and still read how their outcome went unlearned from their words', async () => {
-        const created = await variant.create();
-        const k = bare(created.database);
-        cleanup = async () => {
-          await k.destroy();
-          await created.drop();
-        };
-        const before = Object.fromEntries(
-          Object.entries(allMigrations(variant.name)).filter(
-            ([name]) => name < UNANSWERED_OUTCOMES_MIGRATION_NAME,
-          ),
-        );
-        const earlier = await new Migrator({
-          db: k,
-          provider: { getMigrations: () => Promise.resolve(before) },
-        }).migrateToLatest();
-        expect(earlier.error).toBeUndefined();
+        const { k, drop } = await databaseBefore(variant, UNANSWERED_OUTCOMES_MIGRATION_NAME);
+        cleanup = drop;
         await sql`insert into transactions (id, endpoint_id, orderid, client_orderid, type, status,
             currency, amount_minor, source, created_at, updated_at)
           values ('t-1', '1001', '700001', 'c-1', 'sale', 'approved', 'EUR', 1000, 'paydesk',

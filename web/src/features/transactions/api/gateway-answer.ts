@@ -1,5 +1,5 @@
 import type { Operation, OperationKind } from '@paydesk/shared/api';
-import { NOT_MADE_DAYS, notMadeFollowUps } from '@paydesk/shared/domain';
+import { notMadeFollowUps } from '@paydesk/shared/domain';
 import { errorText } from '../../../lib/gateway-error';
 
 /**
@@ -83,9 +83,6 @@ export const ASK_REDO_ADVICE: Partial<Record<OperationKind, string>> = {
 export function redoAdvice(kind: OperationKind, mayRedo: boolean): string | undefined {
   return (mayRedo ? REDO_ADVICE : ASK_REDO_ADVICE)[kind];
 }
-
-/** How long a not-applied follow-up stays announced on its order (Home counts the same days). */
-export const NOT_APPLIED_RECENT_DAYS = NOT_MADE_DAYS;
 
 /**
  * The follow-ups staff sent on this order in the last days that the gateway never applied

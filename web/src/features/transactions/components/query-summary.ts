@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../lib/format';
 import { CREATED_PRESET_LABELS, readCreatedPreset } from '../api/created-presets';
-import { NOT_APPLIED_RECENT_DAYS } from '../api/gateway-answer';
+import { NOT_MADE_DAYS } from '@paydesk/shared/domain';
 import { filterOf, readTransactionQuery } from '../api/transaction-search-params';
 import { TYPE_LABELS } from './labels';
 import { statusFilterLabel } from './transaction-filters';
@@ -28,7 +28,7 @@ export function describeTransactionQuery(text: string): string {
     parts.push(filter.drift === 'true' ? 'Drift flagged' : 'Drift not flagged');
   }
   if (filter.notMade === 'true') {
-    parts.push(`Follow-up not made by the gateway (${String(NOT_APPLIED_RECENT_DAYS)} days)`);
+    parts.push(`Follow-up not made by the gateway (${String(NOT_MADE_DAYS)} days)`);
   }
   if (filter.endpoint !== undefined) parts.push(`Endpoint ${filter.endpoint}`);
   if (filter.currency !== undefined) parts.push(`Currency ${filter.currency}`);

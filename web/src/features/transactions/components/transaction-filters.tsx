@@ -20,7 +20,7 @@ import { currencyRefusal } from '../../../lib/form-errors';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
 import { localAmount, localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
-import { NOT_APPLIED_RECENT_DAYS } from '../api/gateway-answer';
+import { NOT_MADE_DAYS } from '@paydesk/shared/domain';
 import { TYPE_LABELS } from './labels';
 import { STATUS_LOOK } from './status-chip';
 
@@ -49,8 +49,8 @@ const DRIFT_OPTIONS = [
  */
 export const NOT_MADE_FILTER = {
   label: 'Follow-ups',
-  option: `Not made, last ${String(NOT_APPLIED_RECENT_DAYS)} days`,
-  help: `Orders with a return, capture, void, card reference or rebill staff asked for in the last ${String(NOT_APPLIED_RECENT_DAYS)} days that the gateway did not make and no one has made again since.`,
+  option: `Not made, last ${String(NOT_MADE_DAYS)} days`,
+  help: `Orders with a return, capture, void, card reference or rebill staff asked for in the last ${String(NOT_MADE_DAYS)} days that the gateway did not make and no one has made again since.`,
 } as const;
 
 interface Draft {
