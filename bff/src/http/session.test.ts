@@ -141,6 +141,7 @@ for (const variant of DB_VARIANTS) {
             'user',
           ]);
           expect(Object.keys(raw.settings ?? {}).sort()).toEqual([
+            'endpoints',
             'gatewayTimeoutMs',
             'largeAmount',
             'orderAmountLimit',
@@ -155,6 +156,39 @@ for (const variant of DB_VARIANTS) {
       await c.login(ADMIN.email, ADMIN.password);
       const byDefault = SessionResponseSchema.parse((await c.get('/api/session')).json);
       expect(byDefault.settings?.gatewayTimeoutMs).toBe(2_000);
+    });
+
+    it('when MERCHANT_ENDPOINTS names endpoints and groups, then the sign-in and session replies carry each id with the currencies it takes, and nothing else of the merchant', async () => {
+      const merchant = {
+        ...t.config.merchant,
+        endpoints: [
+          { kind: 'endpoint', id: '1001', currency: 'EUR' },
+          { kind: 'endpoint', id: '1002', currency: 'USD' },
+          { kind: 'group', id: '2001', currencies: ['EUR', 'USD'] },
+          { kind: 'group', id: '2002' },
+        ],
+      } satisfies TestApp['config']['merchant'];
+      const t2 = await startApp(variant, { config: { merchant } });
+      try {
+        const c = t2.client();
+        const signIn = await c.login(ADMIN.email, ADMIN.password);
+        const again = await c.get('/api/session');
+        for (const reply of [signIn, again]) {
+          expect(reply.status).toBe(200);
+          // The raw reply: exactly these keys, so no login, control key or RSA key rides along.
+          const raw = reply.json as { settings?: { endpoints?: unknown } };
+          expect(raw.settings?.endpoints).toEqual([
+            { id: '1001', kind: 'endpoint', currencies: ['EUR'] },
+            { id: '1002', kind: 'endpoint', currencies: ['USD'] },
+            { id: '2001', kind: 'group', currencies: ['EUR', 'USD'] },
+            { id: '2002', kind: 'group', currencies: null },
+          ]);
+          expect(reply.text).not.toContain(t.config.merchant.controlKey);
+          expect(reply.text).not.toContain(t.config.merchant.login);
+        }
+      } finally {
+        await t2.close();
+      }
     });
 
     it('when the public origin is https, then the cookie is __Host- prefixed and Secure', async () => {

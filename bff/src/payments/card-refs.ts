@@ -1,29 +1,24 @@
-// Card references belong to the endpoint they were made on: the gateway charges one only through
-// that endpoint (or a group holding it). A reference Paydesk learned on one endpoint and named on
-// another is refused here, before any record is written or anything is sent.
-import type { Config } from '../config.js';
+// Card references belong to the endpoint they were made on: the gateway charges or describes one
+// only through that endpoint (or a group holding it). A charge or lookup named without an endpoint
+// goes to the reference's own endpoint when Paydesk knows it; a charge that cannot go there (in a
+// currency that endpoint does not take, or named on another endpoint) is refused here, before any
+// record is written or anything is sent.
+import type { Config, EndpointConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient } from '../gateway-client/client.js';
+import { resolveEndpoint, takesCurrency } from '../payouts/context.js';
 import type { PayDb } from './db.js';
-import { answerText, errorAnswerOf, unansweredText } from './gateway-errors.js';
+import { unansweredQuestion } from './gateway-errors.js';
 import { PENDING_ORDERID_PREFIX } from './rebills.js';
 
+type PlainEndpoint = Extract<EndpointConfig, { kind: 'endpoint' }>;
+
 /**
- * Throws 400 naming `cardRefId` when the reference is known (from the order it was made from) on
- * configured endpoints other than `endpointId`. Groups are not checked: the configuration does not
- * say which endpoints a group holds, so the gateway decides.
+ * The configured endpoints (not groups) a card reference is known on: those of the orders it was
+ * made from. A rebill may have named it anywhere, so rebills do not count. Empty: Paydesk does not
+ * know where it was made (the gateway decides).
  */
-export async function requireCardRefOnEndpoint(
-  k: PayDb,
-  config: Config,
-  cardRefId: string,
-  endpointId: string,
-): Promise<void> {
-  const endpoints = new Set(
-    config.merchant.endpoints.filter((e) => e.kind === 'endpoint').map((e) => e.id),
-  );
-  if (!endpoints.has(endpointId)) return;
-  // The orders a reference was made from (a rebill may have named it anywhere, so rebills do not count).
+async function madeOn(k: PayDb, config: Config, cardRefId: string): Promise<PlainEndpoint[]> {
   const rows = await k
     .selectFrom('transactions')
     .select('endpoint_id')
@@ -31,9 +26,80 @@ export async function requireCardRefOnEndpoint(
     .where('card_ref_id', '=', cardRefId)
     .where('type', '<>', 'rebill')
     .execute();
-  const known = rows.map((r) => r.endpoint_id).filter((id) => endpoints.has(id));
-  if (known.length === 0 || known.includes(endpointId)) return;
-  const message = `card reference ${cardRefId} was made on endpoint ${known.join(', ')}, not ${endpointId}: charge it there`;
+  const ids = new Set(rows.map((r) => r.endpoint_id));
+  return config.merchant.endpoints.filter(
+    (e): e is PlainEndpoint => e.kind === 'endpoint' && ids.has(e.id),
+  );
+}
+
+/** `endpoint 1002, which takes USD` / `endpoints 1001 (EUR) and 1002 (USD)` */
+function describeEndpoints(endpoints: readonly PlainEndpoint[]): string {
+  const [only] = endpoints;
+  if (only !== undefined && endpoints.length === 1)
+    return `endpoint ${only.id}, which takes ${only.currency}`;
+  const named = endpoints.map((e) => `${e.id} (${e.currency})`);
+  return `endpoints ${named.slice(0, -1).join(', ')} and ${named.at(-1) ?? ''}`;
+}
+
+/**
+ * The endpoint get-card-info asks about a card reference: the one named; else the endpoint the
+ * reference was made on when Paydesk knows exactly one; else the first configured endpoint.
+ */
+export async function cardRefLookupEndpoint(
+  k: PayDb,
+  config: Config,
+  cardRefId: string,
+  requested: string | undefined,
+): Promise<string> {
+  if (requested === undefined) {
+    const known = await madeOn(k, config, cardRefId);
+    if (known.length === 1 && known[0] !== undefined) return known[0].id;
+  }
+  return resolveEndpoint(config, requested, undefined);
+}
+
+/**
+ * The endpoint a charge on a card reference (a rebill, a subscription) is sent to, checked before
+ * anything is written or sent. The endpoint or group named, or the one of the currency, must be
+ * configured and take the currency (`resolveEndpoint`: 400 naming `endpointId` or `currency`).
+ * Then:
+ * - none named and the reference known on exactly one configured endpoint: that endpoint, which
+ *   must take the currency (400 naming `currency`, rule `card_ref_currency`);
+ * - else, when the reference is known on configured endpoints and the chosen endpoint is another
+ *   one: 400 naming `cardRefId` (rule `card_ref_endpoint`), saying where it was made and in which
+ *   currency. Groups are not checked: the configuration does not say which endpoints a group
+ *   holds, so the gateway decides;
+ * - a reference Paydesk does not know goes to the endpoint of the currency (see
+ *   `requireCardRefAtGateway`).
+ * `action` is what the advice tells staff to do (`rebill it`).
+ */
+export async function cardRefChargeEndpoint(
+  k: PayDb,
+  config: Config,
+  cardRefId: string,
+  requested: string | undefined,
+  currency: string,
+  action: string,
+): Promise<string> {
+  // First, so that a currency no configured endpoint takes is refused as that, whatever the card.
+  const resolved = resolveEndpoint(config, requested, currency);
+  const known = await madeOn(k, config, cardRefId);
+  const [only] = known;
+  if (requested === undefined && only !== undefined && known.length === 1) {
+    if (takesCurrency(only, currency) !== false) return only.id;
+    const message = `card reference ${cardRefId} was made on ${describeEndpoints(known)}: ${action} in ${only.currency}`;
+    throw new AppError('VALIDATION_FAILED', `currency: ${message}`, {
+      fields: [{ path: 'currency', rule: 'card_ref_currency', message }],
+    });
+  }
+  const chosen = config.merchant.endpoints.find((e) => e.id === resolved);
+  if (chosen?.kind !== 'endpoint' || known.length === 0 || known.some((e) => e.id === resolved))
+    return resolved;
+  const advice =
+    only !== undefined && known.length === 1
+      ? `${action} on endpoint ${only.id} in ${only.currency}`
+      : `${action} on one of those, in its currency`;
+  const message = `card reference ${cardRefId} was made on ${describeEndpoints(known)}, not on endpoint ${resolved}: ${advice}`;
   throw new AppError('VALIDATION_FAILED', `cardRefId: ${message}`, {
     fields: [{ path: 'cardRefId', rule: 'card_ref_endpoint', message }],
   });
@@ -63,18 +129,10 @@ export async function requireCardRefAtGateway(
   if (seen !== undefined) return;
   const outcome = await gateway.send('get-card-info', endpointId, { cardrefid: cardRefId });
   if (outcome.kind !== 'reply') {
-    // Said as it happened: an error answer with the gateway's HTTP status and code, or no answer.
-    const answer = errorAnswerOf(outcome);
-    if (answer !== null) {
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        `The gateway answered get-card-info for the card reference with an error (${answerText(answer)}); nothing was sent or recorded. Try again.`,
-        { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
-      );
-    }
-    throw new AppError(
-      'GATEWAY_UNAVAILABLE',
-      `The gateway did not answer get-card-info for the card reference (${unansweredText(outcome)}); nothing was sent or recorded. Try again.`,
+    throw unansweredQuestion(
+      outcome,
+      'get-card-info for the card reference',
+      'nothing was sent or recorded',
     );
   }
   if (outcome.httpStatus !== 404) return;

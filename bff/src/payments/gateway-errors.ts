@@ -130,6 +130,34 @@ export function unansweredText(outcome: Exclude<GatewayOutcome, { kind: 'reply' 
   }
 }
 
+/**
+ * 503 for a question to the gateway (get-card-info) that got no usable answer, said as it
+ * happened: an error answer with the gateway's HTTP status and error code, or no answer in words
+ * (`no answer within 15 s`), never the client's own reason code. `asked` is the question as staff
+ * read it (`get-card-info for the card reference`); `consequence`, when given, what the caller did not
+ * do because of it (`nothing was sent or recorded`). Either way the request may be repeated.
+ */
+export function unansweredQuestion(
+  outcome: Exclude<GatewayOutcome, { kind: 'reply' }>,
+  asked: string,
+  consequence?: string,
+): AppError {
+  const tail = consequence === undefined ? '' : `; ${consequence}`;
+  const answer = errorAnswerOf(outcome);
+  if (answer !== null) {
+    return new AppError(
+      'GATEWAY_UNAVAILABLE',
+      `The gateway answered ${asked} with an error (${answerText(answer)})${tail}. Try again.`,
+      { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
+    );
+  }
+  return new AppError(
+    'GATEWAY_UNAVAILABLE',
+    `The gateway did not answer ${asked} (${unansweredText(outcome)})${tail}. Try again.`,
+    { gatewayErrorCode: null },
+  );
+}
+
 /** A short tag of an outcome not learned, for a timeline title: `HTTP 500, INTERNAL`, `timeout`. */
 export function unansweredTag(outcome: Exclude<GatewayOutcome, { kind: 'reply' }>): string {
   const answer = errorAnswerOf(outcome);

@@ -9,8 +9,8 @@ import type { OperationResult, RebillBody, Unanswered } from '@paydesk/shared/ap
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
-import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
-import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
+import { callbackUrl, gatewayIp } from '../payouts/context.js';
+import { cardRefChargeEndpoint, requireCardRefAtGateway } from './card-refs.js';
 import { lockTransaction, toColumn } from './db.js';
 import { exchangeData } from './gateway.js';
 import { gatewayRefusal, lostOutcome, unansweredColumns } from './gateway-errors.js';
@@ -45,8 +45,15 @@ export class RebillService {
     onCreated: (id: string) => void = () => undefined,
   ): Promise<OperationResult> {
     const ledger = this.ledger;
-    const endpointId = resolveEndpoint(this.config, body.endpointId, body.currency);
-    await requireCardRefOnEndpoint(ledger.k, this.config, body.cardRefId, endpointId);
+    // The reference's own endpoint when none is named and Paydesk knows where it was made.
+    const endpointId = await cardRefChargeEndpoint(
+      ledger.k,
+      this.config,
+      body.cardRefId,
+      body.endpointId,
+      body.currency,
+      'rebill it',
+    );
     await requireCardRefAtGateway(ledger.k, this.gateway, body.cardRefId, endpointId);
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();

@@ -25,10 +25,10 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { GatewayClient, GatewayOutcome } from '../gateway-client/client.js';
-import { callbackUrl, gatewayIp, resolveEndpoint } from '../payouts/context.js';
+import { callbackUrl, gatewayIp } from '../payouts/context.js';
 import { redact } from '../services/redact.js';
 import { amountsOutOfRange, auditNotRecorded, StatusNotApplied } from './amount-range.js';
-import { requireCardRefAtGateway, requireCardRefOnEndpoint } from './card-refs.js';
+import { cardRefChargeEndpoint, requireCardRefAtGateway } from './card-refs.js';
 import { big, platformTrx, toColumn, type PayDb } from './db.js';
 import { exchangeData } from './gateway.js';
 import {
@@ -115,7 +115,16 @@ export class SubscriptionsService {
     onCreated: (id: string) => void = () => undefined,
   ): Promise<SubscriptionResult> {
     requireRsaKey(this.config);
-    const endpointId = resolveEndpoint(this.config, body.endpointId, body.currency);
+    // The reference's own endpoint when none is named and Paydesk knows where it was made; a
+    // reference that cannot be charged there is refused before the plan is written or sent.
+    const endpointId = await cardRefChargeEndpoint(
+      this.k,
+      this.config,
+      body.cardRefId,
+      body.endpointId,
+      body.currency,
+      'set up the subscription',
+    );
     const now = this.clock.now();
     const today = iso(now).slice(0, 10);
     // The gateway takes today or a later day (start_date, fields.md), by the UTC calendar.
@@ -125,7 +134,6 @@ export class SubscriptionsService {
         fields: [{ path: 'startDate', rule: 'not_in_past', message }],
       });
     }
-    await requireCardRefOnEndpoint(this.k, this.config, body.cardRefId, endpointId);
     await requireCardRefAtGateway(this.k, this.gateway, body.cardRefId, endpointId);
     const amountMinor = toMinorUnits(body.amount);
     const id = randomUUID();

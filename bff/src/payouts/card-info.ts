@@ -2,13 +2,13 @@
 // brand, masked number and expiry in the reply — never the holder's name or anything more.
 import { sql } from 'kysely';
 import type { CardInfo, CardRefList } from '@paydesk/shared/api';
-import { AppError } from '../errors.js';
 import { maskTail } from '../gateway-client/redact.js';
 import { big, payDb } from '../payments/db.js';
-import { answerText, errorAnswerOf, unansweredText } from '../payments/gateway-errors.js';
+import { cardRefLookupEndpoint } from '../payments/card-refs.js';
+import { unansweredQuestion } from '../payments/gateway-errors.js';
 import { NOT_CREATED_STAGE } from '../payments/stats.js';
 import { asTransactionType, iso, maskedCard } from '../payments/records.js';
-import { resolveEndpoint, type Ctx } from './context.js';
+import type { Ctx } from './context.js';
 import { gatewayRefusal } from './gateway-errors.js';
 
 export const CARD_REF_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -18,7 +18,8 @@ export class CardInfoService {
 
   /**
    * The card references Paydesk knows: every one some order carries (made with create-card-ref,
-   * or learned from a rebill's callback), with the order it came from; most recently used first.
+   * or learned from a rebill's callback), with the order it came from and that order's endpoint
+   * and currency (where the gateway charges it); most recently used first.
    * Last used is when the card was last charged: the latest order made with it, by its creation
    * (the gateway's processing date as recorded), so returns, voids and refreshes of an order do not
    * move it. A rebill the gateway never created charged nothing: it counts only when no order
@@ -75,6 +76,8 @@ export class CardInfoService {
             orderid: source.orderid,
             type: asTransactionType(source.type),
           },
+          endpointId: source.endpoint_id,
+          currency: source.currency,
           orders: Number(big(ref.orders)),
           lastUsedAt: iso(Number(big(ref.last_used))),
         },
@@ -84,25 +87,15 @@ export class CardInfoService {
   }
 
   async info(cardRefId: string, endpointId: string | undefined): Promise<CardInfo> {
-    const endpoint = resolveEndpoint(this.c.config, endpointId, undefined);
+    // Asked where the reference was made when Paydesk knows it: the gateway knows it only there.
+    const endpoint = await cardRefLookupEndpoint(
+      payDb(this.c.db),
+      this.c.config,
+      cardRefId,
+      endpointId,
+    );
     const outcome = await this.c.gateway.send('get-card-info', endpoint, { cardrefid: cardRefId });
-    if (outcome.kind !== 'reply') {
-      // Said as it happened: an error answer keeps the gateway's HTTP status and error code; no
-      // answer is said in words (`no answer within 15 s`), never the client's own reason code.
-      const answer = errorAnswerOf(outcome);
-      if (answer !== null) {
-        throw new AppError(
-          'GATEWAY_UNAVAILABLE',
-          `The gateway answered get-card-info with an error (${answerText(answer)}). Try again.`,
-          { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
-        );
-      }
-      throw new AppError(
-        'GATEWAY_UNAVAILABLE',
-        `The gateway did not answer get-card-info (${unansweredText(outcome)}). Try again.`,
-        { gatewayErrorCode: null },
-      );
-    }
+    if (outcome.kind !== 'reply') throw unansweredQuestion(outcome, 'get-card-info');
     const { httpStatus, reply } = outcome;
     if (httpStatus !== 200 || reply.type !== 'get-card-info-response')
       throw gatewayRefusal(httpStatus, reply, 'get-card-info');

@@ -80,6 +80,12 @@ for (const variant of DB_VARIANTS) {
         [refA, first.id, 'sale', 2],
         [refB, second.id, 'sale', 1],
       ]);
+      // Where the gateway charges each (its source order's endpoint) and in what, even for refA,
+      // whose latest order is the rebill.
+      expect(items.map((i) => [i.endpointId, i.currency])).toEqual([
+        ['1001', 'EUR'],
+        ['1001', 'EUR'],
+      ]);
       expect(items[0]?.card?.masked).toBe('411111******1111');
       expect(items[1]?.card?.masked).toBe('555555******4444');
       expect(Date.parse(items[0]?.lastUsedAt ?? '')).toBeGreaterThan(

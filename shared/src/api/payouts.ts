@@ -592,6 +592,13 @@ export const CardRefSummarySchema = z.object({
   card: MaskedCardSchema.nullable(),
   /** the first order that carries the reference (where it was made) */
   source: z.object({ transactionId: z.string(), orderid: z.string(), type: TransactionTypeSchema }),
+  /**
+   * The endpoint the reference was made on (its source order's): the gateway charges it only
+   * there, or through a group holding that endpoint.
+   */
+  endpointId: z.string(),
+  /** the source order's currency: what a rebill of the card is charged in unless said otherwise */
+  currency: z.string(),
   /** orders that carry it: the source, its rebills and subscription charges */
   orders: z.number().int().nonnegative(),
   lastUsedAt: IsoDateTimeSchema,

@@ -24,6 +24,17 @@ export const SessionOriginSchema = z.object({
 export type SessionOrigin = z.infer<typeof SessionOriginSchema>;
 
 /**
+ * A configured endpoint or endpoint group. `currencies`: an endpoint's one currency; a group's
+ * currencies, or null when the configuration does not say (the gateway then decides).
+ */
+export const EndpointChoiceSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['endpoint', 'group']),
+  currencies: z.array(z.string()).nullable(),
+});
+export type EndpointChoice = z.infer<typeof EndpointChoiceSchema>;
+
+/**
  * The BFF's settings its users' screens need, the same for every user (read-only here; set at the
  * BFF's start-up).
  */
@@ -49,6 +60,12 @@ export const SessionSettingsSchema = z.object({
    * instances.
    */
   gatewayTimeoutMs: z.number().int().positive().optional(),
+  /**
+   * `MERCHANT_ENDPOINTS`: the endpoints and endpoint groups orders can be created on, with the
+   * currencies each takes (ids and currencies only, nothing of the merchant's keys), so that a
+   * form offers them and refuses a mismatch before sending; absent from older instances.
+   */
+  endpoints: z.array(EndpointChoiceSchema).optional(),
 });
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 

@@ -1,7 +1,9 @@
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import type { ReactNode } from 'react';
+import type { EndpointChoice } from '@paydesk/shared/api';
+import { useContext, type ReactNode } from 'react';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { SessionContext } from '../features/auth/components/session-context';
 import { fieldHelp } from '../lib/field-help';
 import { currencyRefusal } from '../lib/form-errors';
 import { isAmountRefusal, localAmountExample } from '../lib/money';
@@ -65,11 +67,14 @@ export function MoneyFields({
         required
         disabled={disabled}
         error={currencyError !== undefined}
-        helperText={fieldHelp(
-          currencyError,
-          currencyRefusal(currencyError?.message) ?? 'A 3-letter ISO code, e.g. EUR.',
-          'ISO code',
-        )}
+        helperText={
+          saidWords(currencyError) ??
+          fieldHelp(
+            currencyError,
+            currencyRefusal(currencyError?.message) ?? 'A 3-letter ISO code, e.g. EUR.',
+            'ISO code',
+          )
+        }
         {...currency}
       />
       {children}
@@ -77,28 +82,112 @@ export function MoneyFields({
   );
 }
 
-/** The optional endpoint id of a react-hook-form form: empty means the currency's default. */
+/**
+ * The type of a field error whose message is already a sentence written for staff (a form's own
+ * check that knows more than the shared rules, e.g. which endpoint a card reference was made on):
+ * the money fields and the endpoint field show it as it is, as they show the server's words.
+ */
+export const SAID_ERROR = 'said';
+
+/** The error's own words when it is the server's or a form's own sentence (`SAID_ERROR`). */
+function saidWords(error: FieldError | undefined): string | undefined {
+  return (error?.type === 'server' || error?.type === SAID_ERROR) && error.message
+    ? error.message
+    : undefined;
+}
+
+/** What an endpoint or group takes, in words: "EUR, USD" or "currencies not configured". */
+export function currenciesText(choice: EndpointChoice): string {
+  return choice.currencies === null || choice.currencies.length === 0
+    ? 'currencies not configured'
+    : choice.currencies.join(', ');
+}
+
+/**
+ * An option of the endpoint choice: "1001 · EUR", "Group 2001 · EUR, USD", "Group 2002 ·
+ * currencies not configured"; marked when its currencies are known and `currency` (the form's, once
+ * it is a 3-letter code) is not among them, so that a mismatch is seen before sending.
+ */
+export function endpointChoiceText(choice: EndpointChoice, currency?: string): string {
+  const name = choice.kind === 'group' ? `Group ${choice.id}` : choice.id;
+  const code = currency?.trim().toUpperCase() ?? '';
+  const refused =
+    /^[A-Z]{3}$/.test(code) && choice.currencies !== null && !choice.currencies.includes(code);
+  return `${name} · ${currenciesText(choice)}${refused ? ` (does not take ${code})` : ''}`;
+}
+
+/**
+ * The optional endpoint id of a react-hook-form form: empty means the currency's default (or what
+ * `defaultChoice` says it means in this form). When the session says which endpoints and groups
+ * are configured it is a choice among them with the currencies each takes; from an older BFF
+ * instance, which does not say, it stays a free-text field of digits. The choice is a native
+ * select, so that `register` works on it as on a text field.
+ */
 export function EndpointField({
   field,
   error,
   disabled,
+  currency,
+  defaultChoice,
 }: {
   field: UseFormRegisterReturn;
   error: FieldError | undefined;
   disabled?: boolean;
+  /** the form's currency: the choices that do not take it are marked */
+  currency?: string;
+  /** what the empty choice means here, e.g. "The card reference’s endpoint (1001)" */
+  defaultChoice?: string;
 }) {
+  // The context rather than useSession(): a form shown without a session still works.
+  const endpoints = useContext(SessionContext)?.settings?.endpoints;
+  if (endpoints === undefined || endpoints.length === 0) {
+    return (
+      <TextField
+        label="Endpoint (optional)"
+        disabled={disabled}
+        error={error !== undefined}
+        helperText={
+          saidWords(error) ??
+          fieldHelp(
+            error,
+            'An endpoint id is digits only.',
+            defaultChoice === undefined
+              ? 'Leave empty for the currency’s default endpoint.'
+              : `Leave empty for ${lowerFirst(defaultChoice)}.`,
+          )
+        }
+        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        {...field}
+      />
+    );
+  }
   return (
     <TextField
-      label="Endpoint (optional)"
+      select
+      label="Endpoint"
       disabled={disabled}
       error={error !== undefined}
-      helperText={fieldHelp(
-        error,
-        'An endpoint id is digits only.',
-        'Leave empty for the currency’s default endpoint.',
-      )}
-      slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+      helperText={
+        saidWords(error) ??
+        fieldHelp(
+          error,
+          'Choose one of the configured endpoints, or the default.',
+          'The endpoint or endpoint group that takes the order, with the currencies each takes.',
+        )
+      }
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       {...field}
-    />
+    >
+      <option value="">{defaultChoice ?? 'Default for the currency'}</option>
+      {endpoints.map((choice) => (
+        <option key={`${choice.kind} ${choice.id}`} value={choice.id}>
+          {endpointChoiceText(choice, currency)}
+        </option>
+      ))}
+    </TextField>
   );
+}
+
+function lowerFirst(text: string): string {
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }

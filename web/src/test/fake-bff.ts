@@ -35,6 +35,7 @@ import {
   type SessionOrigin,
   type LargeAmountSettings,
   type OrderAmountLimits,
+  type EndpointChoice,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
 import { FakePayments, makeTransaction } from './fake-payments';
@@ -196,6 +197,12 @@ export class FakeBff {
    * not said, as an older BFF instance.
    */
   gatewayTimeoutMs: number | undefined = 15_000;
+  /**
+   * What the session replies say of the BFF's MERCHANT_ENDPOINTS (the endpoints and groups with
+   * their currencies), and what the rebill route checks a card reference's endpoint and currency
+   * against; undefined (the default): not said, as an older BFF instance, and not checked.
+   */
+  endpoints: EndpointChoice[] | undefined = undefined;
   /** SESSION_IDLE_SECONDS and SESSION_ABSOLUTE_SECONDS, in ms: what the session replies say */
   idleTimeoutMs = 30 * 60_000;
   absoluteTimeoutMs = 12 * 60 * 60_000;
@@ -289,6 +296,8 @@ export class FakeBff {
     // As the BFF: above the limit confirming would not help, so that refusal comes first.
     for (const routes of [this.cards, this.subscriptions, this.links, this.payouts])
       routes.largeAmount = (body) => limit(body) ?? large(body);
+    this.cards.endpoints = () => this.endpoints;
+    this.subscriptions.cardRefRefusal = (body) => this.cards.cardRefRefusal(body);
     const signedIn = options.signedInAs === undefined ? 'admin@example.com' : options.signedInAs;
     this.sessionUserId = signedIn === null ? null : (this.byEmail(signedIn)?.id ?? null);
   }
@@ -436,6 +445,7 @@ export class FakeBff {
               ...(this.gatewayTimeoutMs === undefined
                 ? {}
                 : { gatewayTimeoutMs: this.gatewayTimeoutMs }),
+              ...(this.endpoints === undefined ? {} : { endpoints: this.endpoints }),
             },
           }),
     });

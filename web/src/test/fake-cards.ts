@@ -11,6 +11,7 @@ import {
   RebillBodySchema,
   type CardInfo,
   type CardRefSummary,
+  type EndpointChoice,
   type Role,
   type User,
 } from '@paydesk/shared/api';
@@ -72,6 +73,8 @@ export class FakeCards {
    * FakeBff from its session settings).
    */
   largeAmount: LargeAmountCheck = () => null;
+  /** The configured endpoints and groups (set by FakeBff from its session settings). */
+  endpoints: () => EndpointChoice[] | undefined = () => undefined;
   constructor(
     cards: CardInfo[],
     private readonly payments: FakePayments,
@@ -132,6 +135,8 @@ export class FakeCards {
         cardRefId: t.cardRefId,
         card: known?.card ?? t.card,
         source: known?.source ?? { transactionId: t.id, orderid: t.orderid, type: t.type },
+        endpointId: known?.endpointId ?? t.endpointId,
+        currency: known?.currency ?? t.currency,
         orders: (known?.orders ?? 0) + 1,
         // the card's last charge: its latest order's creation, not the last change to an order
         lastUsedAt: t.createdAt,
@@ -142,12 +147,46 @@ export class FakeCards {
       .slice(0, limit);
   }
 
+  /**
+   * As the BFF (payments/card-refs.ts, rebills.ts, subscriptions.ts): a rebill or a subscription
+   * without an endpoint goes to the one its reference was made on, and is refused when that
+   * endpoint does not take the currency; a reference named on another configured plain endpoint
+   * is refused (groups are not checked). FakeSubscriptions asks it too (set by FakeBff).
+   */
+  cardRefRefusal(body: {
+    cardRefId: string;
+    currency: string;
+    endpointId?: string | undefined;
+  }): PaymentsReply | null {
+    const endpoints = this.endpoints();
+    const ref = this.list(200).find((r) => r.cardRefId === body.cardRefId);
+    if (endpoints === undefined || ref === undefined) return null;
+    const target = body.endpointId ?? ref.endpointId;
+    const plain = endpoints.find((e) => e.kind === 'endpoint' && e.id === target);
+    if (plain === undefined) return null;
+    if (target !== ref.endpointId) {
+      const message = `card reference ${ref.cardRefId} was made on endpoint ${ref.endpointId}, not ${target}: charge it there`;
+      return this.error(400, 'VALIDATION_FAILED', `cardRefId: ${message}`, {
+        fields: [{ path: 'cardRefId', rule: 'card_ref_endpoint', message }],
+      });
+    }
+    if (plain.currencies !== null && !plain.currencies.includes(body.currency)) {
+      const message = `card reference ${ref.cardRefId} was made on endpoint ${ref.endpointId}, which takes ${plain.currencies.join(', ')}, not ${body.currency}`;
+      return this.error(400, 'VALIDATION_FAILED', `currency: ${message}`, {
+        fields: [{ path: 'currency', rule: 'card_ref_currency', message }],
+      });
+    }
+    return null;
+  }
+
   private rebill(request: PaymentsRequest, user: User): PaymentsReply {
     const parsed = RebillBodySchema.safeParse(request.body ?? {});
     if (!parsed.success) return this.validation(parsed.error.issues);
     const body = parsed.data;
     const large = this.largeAmount(body);
     if (large) return large;
+    const refused = this.cardRefRefusal(body);
+    if (refused) return refused;
     const card = this.cards.get(body.cardRefId);
     if (!card) {
       // As the BFF answers it (payments/card-refs.ts): asked with get-card-info before the rebill.

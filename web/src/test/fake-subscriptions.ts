@@ -8,6 +8,7 @@ import {
   SubscriptionPageSchema,
   SubscriptionResultSchema,
   type Role,
+  type SubscriptionCreateBody,
   type SubscriptionDetail,
   type TransactionSummary,
   type User,
@@ -94,6 +95,11 @@ export class FakeSubscriptions {
    * FakeBff from its session settings).
    */
   largeAmount: LargeAmountCheck = () => null;
+  /**
+   * The BFF's card reference rules (FakeCards.cardRefRefusal, set by FakeBff): the reference's
+   * own endpoint and the currencies it takes.
+   */
+  cardRefRefusal: (body: SubscriptionCreateBody) => PaymentsReply | null = () => null;
   constructor(
     subscriptions: SubscriptionDetail[],
     private readonly error: ErrorReply,
@@ -145,6 +151,8 @@ export class FakeSubscriptions {
     const body = parsed.data;
     const large = this.largeAmount(body);
     if (large) return large;
+    const refused = this.cardRefRefusal(body);
+    if (refused) return refused;
     return this.keyed.run(request, user, () => {
       const n = ++this.seq;
       const subscription = makeSubscription(n, {

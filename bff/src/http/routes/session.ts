@@ -23,11 +23,19 @@ export function sessionHandlers(s: Services) {
   // Which amounts the SPA refuses before sending: the limits the routes enforce (ORDER_AMOUNT_LIMIT).
   // How long a follow-up dialog says Paydesk waits for the gateway: the wait the payments and
   // payouts modules run with (GATEWAY_TIMEOUT_MS; a duration, nothing of where the gateway is).
+  // Which endpoints a form offers and which currencies each takes: MERCHANT_ENDPOINTS, ids and
+  // currencies only (never the merchant's login or keys). A group whose currencies are not
+  // configured says null: the gateway decides.
   const settings: SessionSettings = {
     payoutHoldMaxAgeMs: s.config.payoutHoldMaxAgeMs ?? resolvePayoutsOptions().holdMaxAgeMs,
     largeAmount: largeAmountSettings(s.config),
     orderAmountLimit: orderAmountLimits(s.config),
     gatewayTimeoutMs: s.config.gatewayTimeoutMs,
+    endpoints: s.config.merchant.endpoints.map((e) =>
+      e.kind === 'endpoint'
+        ? { id: e.id, kind: 'endpoint', currencies: [e.currency] }
+        : { id: e.id, kind: 'group', currencies: e.currencies ?? null },
+    ),
   };
   const sessionBody = async (
     issued: Pick<IssuedSession, 'user' | 'session'>,

@@ -14,6 +14,12 @@ export const cardKeys = {
   list: (limit: number) => ['cards', 'list', limit] as const,
 };
 
+/**
+ * How many card references the Cards screen lists; the rebill dialog asks for the same list (the
+ * same query, usually cached already) to know the endpoint and currency of a reference.
+ */
+export const CARD_REF_LIST_LIMIT = 100;
+
 /** The card references Paydesk knows (orders carrying one), most recently used first. */
 export function cardRefListQueryOptions(limit: number) {
   return queryOptions({

@@ -57,12 +57,31 @@ function Source({ item }: { item: CardRefSummary }) {
   );
 }
 
-const WIDE_HEADERS = ['Card reference', 'Card', 'Made from', 'Orders', 'Last used'];
+/**
+ * The endpoint the reference was made on and its source order's currency, "1001 · EUR": the
+ * gateway charges the card only there, and a rebill goes there in that currency by default.
+ */
+function MadeOn({ item }: { item: CardRefSummary }) {
+  return (
+    <>
+      {item.endpointId} · {item.currency}
+    </>
+  );
+}
+
+const WIDE_HEADERS = [
+  'Card reference',
+  'Card',
+  'Made from',
+  'Endpoint · currency',
+  'Orders',
+  'Last used',
+];
 
 /**
  * On a phone each reference is one cell, as the payouts' list does it: the reference, its card,
- * the order it was made from, how many orders carry it and when it was last used, one under the
- * other. In five columns a 390 px screen showed the reference and the card, and the rest was off
+ * the order and endpoint it was made from, how many orders carry it and when it was last used, one
+ * under the other. In five columns a 390 px screen showed the reference and the card, and the rest was off
  * its edge.
  */
 function PhoneRow({ item }: { item: CardRefSummary }) {
@@ -75,7 +94,7 @@ function PhoneRow({ item }: { item: CardRefSummary }) {
             <Card item={item} />
           </Typography>
           <Typography variant="body2" component="div">
-            Made from <Source item={item} />
+            Made from <Source item={item} /> on endpoint <MadeOn item={item} />
           </Typography>
           <Typography variant="caption" component="div" color="text.secondary">
             {item.orders === 1 ? '1 order' : `${formatCount(item.orders)} orders`} · last used{' '}
@@ -118,6 +137,9 @@ export function CardRefTable({ items }: { items: CardRefSummary[] }) {
                 </TableCell>
                 <TableCell>
                   <Source item={item} />
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  <MadeOn item={item} />
                 </TableCell>
                 <TableCell align="right">{formatCount(item.orders)}</TableCell>
                 <TableCell>

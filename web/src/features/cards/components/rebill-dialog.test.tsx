@@ -2,6 +2,7 @@ import { OperationResultSchema, type Operation, type TransactionDetail } from '@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { knownCardRefsBff } from '../../../test/known-card-refs';
 import { renderApp } from '../../../test/render-app';
 
 /** Finance on Cards, every rebill refused by a 400 that names `path`. */
@@ -253,5 +254,159 @@ describe('a rebill whose reply was lost', () => {
     );
     expect(dialog.getByText(/No order was created for €19\.91/)).toHaveTextContent(CLIENT_ORDER);
     expect(screen.getByRole('dialog')).not.toHaveTextContent('pending:');
+  });
+});
+
+/** Opens the rebill on Cards (its list loaded) and fills all but the currency and endpoint. */
+async function openRebill(app: ReturnType<typeof renderApp>) {
+  await screen.findByRole('table', { name: 'Card references' });
+  await app.user.click(screen.getByRole('button', { name: 'Rebill a card' }));
+  const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+  await app.user.type(dialog.getByLabelText(/^Amount/), '5');
+  await app.user.type(dialog.getByLabelText(/Description/), 'Top-up');
+  await app.user.type(dialog.getByLabelText(/Reason/), 'agreed');
+  return dialog;
+}
+
+describe('a rebill of a card reference Paydesk knows', () => {
+  it('when the reference is given or typed, then the currency is its own and the field says where it was made, until the user types a currency', async () => {
+    const app = renderApp('/cards?ref=card-ref-1', knownCardRefsBff());
+    const dialog = await openRebill(app);
+    const ref = dialog.getByLabelText(/Card reference id/);
+    const currency = dialog.getByLabelText(/Currency/);
+    expect(ref).toHaveAccessibleDescription('Made on endpoint 1002 · USD');
+    expect(currency).toHaveValue('USD');
+    // Typed: the currency follows the reference.
+    await app.user.clear(ref);
+    await app.user.type(ref, 'card-ref-2');
+    expect(ref).toHaveAccessibleDescription('Made on endpoint 1001 · EUR');
+    expect(currency).toHaveValue('EUR');
+    // A reference the list does not hold says nothing of an endpoint and leaves the currency.
+    await app.user.type(ref, 'x');
+    expect(ref).not.toHaveAccessibleDescription(/Made on/);
+    expect(currency).toHaveValue('EUR');
+    // Once the user chose the currency, another reference leaves it.
+    await app.user.clear(currency);
+    await app.user.type(currency, 'USD');
+    await app.user.clear(ref);
+    await app.user.type(ref, 'card-ref-2');
+    expect(currency).toHaveValue('USD');
+  });
+
+  it('when the endpoint is left empty, then the confirm step names the reference’s endpoint and the rebill is sent in its currency without one', async () => {
+    const bff = knownCardRefsBff();
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const dialog = await openRebill(app);
+    const endpoint = dialog.getByLabelText(/^Endpoint/);
+    expect(within(endpoint).getByRole('option', { selected: true })).toHaveTextContent(
+      'The card reference’s endpoint (1002)',
+    );
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(confirm.getByText(/A new order “Top-up” on endpoint 1002 · reason/)).toBeInTheDocument();
+    await app.user.click(confirm.getByRole('button', { name: 'Charge $5.00' }));
+    await screen.findByRole('dialog', { name: 'Rebill approved' });
+    expect(bff.requestsTo('POST', '/api/rebills')[0]!.body).toEqual({
+      cardRefId: 'card-ref-1',
+      amount: '5.00',
+      currency: 'USD',
+      orderDesc: 'Top-up',
+      reason: 'agreed',
+    });
+  });
+
+  it('when another plain endpoint is chosen, then the endpoint field says where the reference was made and what to do, before the confirm step, and nothing is sent', async () => {
+    const bff = knownCardRefsBff();
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const dialog = await openRebill(app);
+    const endpoint = dialog.getByLabelText(/^Endpoint/);
+    await app.user.selectOptions(endpoint, '1001');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const refusal =
+      'Card reference card-ref-1 was made on endpoint 1002, which takes USD, and the gateway charges it only there: choose the card reference’s endpoint and rebill it in USD.';
+    await waitFor(() => {
+      expect(endpoint).toHaveAccessibleDescription(refusal);
+    });
+    expect(endpoint).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('dialog', { name: 'Confirm the rebill' })).not.toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+    // Its own endpoint, chosen, is taken; so is a group (the gateway decides).
+    await app.user.selectOptions(endpoint, '1002');
+    await waitFor(() => {
+      expect(endpoint).toHaveAttribute('aria-invalid', 'false');
+    });
+    await app.user.selectOptions(endpoint, '2001');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(
+      confirm.getByText(/A new order “Top-up” through endpoint group 2001 · reason/),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+  });
+
+  it('when the currency is one the reference’s endpoint does not take, then the currency field says which it takes, before the confirm step, and nothing is sent', async () => {
+    const bff = knownCardRefsBff();
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const dialog = await openRebill(app);
+    const currency = dialog.getByLabelText(/Currency/);
+    await app.user.clear(currency);
+    await app.user.type(currency, 'EUR');
+    // The choices that do not take it are marked.
+    expect(
+      within(dialog.getByLabelText(/^Endpoint/)).getByRole('option', {
+        name: '1002 · USD (does not take EUR)',
+      }),
+    ).toBeInTheDocument();
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const refusal =
+      'Card reference card-ref-1 was made on endpoint 1002, which takes USD: rebill it in USD.';
+    await waitFor(() => {
+      expect(currency).toHaveAccessibleDescription(refusal);
+    });
+    expect(screen.queryByRole('dialog', { name: 'Confirm the rebill' })).not.toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+    // In its currency the rebill goes on.
+    await app.user.clear(currency);
+    await app.user.type(currency, 'usd');
+    expect(currency).toHaveAccessibleDescription('ISO code');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('dialog', { name: 'Confirm the rebill' })).toBeInTheDocument();
+  });
+
+  it('when the session does not say the endpoints (an older BFF), then the endpoint is typed, nothing is refused before sending, and the BFF’s refusal comes back beside the field', async () => {
+    const message =
+      'card reference card-ref-1 was made on endpoint 1002, not on endpoint 1001: rebill it on endpoint 1002 in USD';
+    const bff = knownCardRefsBff(null).on('POST /api/rebills', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: `cardRefId: ${message}`,
+          requestId: 'r-400',
+          details: { fields: [{ path: 'cardRefId', rule: 'card_ref_endpoint', message }] },
+        },
+      },
+    }));
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const dialog = await openRebill(app);
+    const endpoint = dialog.getByLabelText(/^Endpoint/);
+    expect(endpoint.tagName).toBe('INPUT');
+    expect(endpoint).toHaveAccessibleDescription(
+      'Leave empty for the card reference’s endpoint (1002).',
+    );
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveAccessibleDescription(
+      'Made on endpoint 1002 · USD',
+    );
+    await app.user.type(endpoint, '1001');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(confirm.getByText(/on endpoint 1001 · reason/)).toBeInTheDocument();
+    await app.user.click(confirm.getByRole('button', { name: 'Charge $5.00' }));
+    const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    await waitFor(() => {
+      expect(back.getByLabelText(/Card reference id/)).toHaveAccessibleDescription(
+        'Card reference card-ref-1 was made on endpoint 1002, not on endpoint 1001: rebill it on endpoint 1002 in USD.',
+      );
+    });
   });
 });

@@ -54,6 +54,15 @@ import {
   serverFieldsNamed,
 } from '../../transactions/components/follow-up-frame';
 import { cardKeys, sendRebill } from '../api/cards';
+import {
+  knownRef,
+  madeOnText,
+  refEndpointChoice,
+  useCardRefFormContext,
+  useCurrencyFollowingRef,
+  withCardRefRefusals,
+  type CardRefFormContext,
+} from './card-ref-endpoint';
 
 const FIELDS = ['cardRefId', 'amount', 'currency', 'endpointId', 'orderDesc', 'reason'] as const;
 /** The most a reason may hold: the rule of every reason for a money step (card info, …). */
@@ -77,8 +86,22 @@ const RebillFormSchema = z
   .transform((body) => ({ ...body, amount: fromMinor(toMinor(body.amount) ?? 0n) }));
 type RebillInput = z.input<typeof RebillFormSchema>;
 
-/** The shared rules, with a refused amount said together with the other fields' errors. */
-const rebillResolver = withAmountRefusal(zodResolver(RebillFormSchema));
+/**
+ * What the rebill form checks besides the shared rules: the per-order limits, and the card
+ * references Paydesk knows (the Cards list) with the configured endpoints (the session's
+ * settings), so that a reference charged on the wrong endpoint or in the wrong currency is said
+ * at its field before the confirm step.
+ */
+type RebillFormContext = AmountFormContext & CardRefFormContext;
+
+/**
+ * The shared rules, with a refused amount said together with the other fields' errors; then the
+ * card reference's endpoint and currency.
+ */
+const rebillResolver = withCardRefRefusals(
+  withAmountRefusal(zodResolver(RebillFormSchema)),
+  'rebill it',
+);
 
 /** The rebill's states before the gateway's final word: the dialog follows the order meanwhile. */
 const AWAITING: ReadonlySet<OperationState> = new Set(['sending', 'processing', 'unknown']);
@@ -250,29 +273,32 @@ export default function RebillDialog({
   const keeper = useIdempotencyKeeper();
   const client = useQueryClient();
   const step = useConfirmStep<RebillBody>();
+  // The Cards screen's list and the configured endpoints: the endpoint and currency of a reference.
+  const { cardRefs, endpoints } = useCardRefFormContext();
   // Above its currency's per-order limit the amount is refused at its field, before sending.
-  const amountContext = useAmountFormContext();
-  const { register, handleSubmit, formState, setError, control } = useForm<
+  const context: RebillFormContext = { ...useAmountFormContext(), cardRefs, endpoints };
+  const { register, handleSubmit, formState, setError, control, resetField } = useForm<
     RebillInput,
-    AmountFormContext,
+    RebillFormContext,
     RebillBody
   >({
     resolver: rebillResolver,
-    context: amountContext,
+    context,
     defaultValues: {
       cardRefId,
       amount: '',
-      currency: 'EUR',
+      currency: knownRef(cardRefs, cardRefId)?.currency ?? 'EUR',
       endpointId: '',
       orderDesc: '',
       reason: '',
     },
   });
+  const currency = useWatch({ control, name: 'currency' });
+  const ref = knownRef(cardRefs, useWatch({ control, name: 'cardRefId' }));
+  // The currency follows a known reference until the user types one.
+  const currencyChosen = useCurrencyFollowingRef(ref, resetField);
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
-  const large = useLargeAmountConfirmation(
-    useWatch({ control, name: 'amount' }),
-    useWatch({ control, name: 'currency' }),
-  );
+  const large = useLargeAmountConfirmation(useWatch({ control, name: 'amount' }), currency);
   const mutation = useMutation({
     mutationFn: (body: RebillBody) => sendRebill(body, keeper.keyFor(body)),
     // The answer shows in the dialog (RebillDone), not also in a snackbar over it; the dialog then
@@ -299,6 +325,9 @@ export default function RebillDialog({
 
   const confirming = step.confirming;
   if (confirming !== null) {
+    // Where the rebill goes, when known: the endpoint chosen, or the reference's own.
+    const target = confirming.endpointId ?? knownRef(cardRefs, confirming.cardRefId)?.endpointId;
+    const group = endpoints?.some((e) => e.kind === 'group' && e.id === target) === true;
     return (
       <FollowUpFrame
         {...step.confirmFrame(mutation, confirming)}
@@ -316,8 +345,12 @@ export default function RebillDialog({
         </ConfirmQuestion>
         <Typography color="text.secondary">
           A new order “{confirming.orderDesc}”
-          {confirming.endpointId === undefined ? '' : ` on endpoint ${confirming.endpointId}`} ·
-          reason: “{confirming.reason}”. The customer’s card is charged at once.
+          {target === undefined
+            ? ''
+            : group
+              ? ` through endpoint group ${target}`
+              : ` on endpoint ${target}`}{' '}
+          · reason: “{confirming.reason}”. The customer’s card is charged at once.
         </Typography>
         <LargeAmountNote large={large} confirmed={confirming.confirmLargeAmount} />
       </FollowUpFrame>
@@ -329,7 +362,7 @@ export default function RebillDialog({
       {...step.formFrame(mutation, large.guard(handleSubmit))}
       title="Rebill a stored card"
       what="the rebill"
-      currency="EUR"
+      currency={currency}
       error={refused.named.length > 0 && !refused.elsewhere ? null : mutation.error}
       dirty={formState.isDirty}
       onClose={onClose}
@@ -339,13 +372,17 @@ export default function RebillDialog({
         required
         autoComplete="off"
         error={errors.cardRefId !== undefined}
-        helperText={fieldHelp(errors.cardRefId, 'Enter the card reference id (no spaces).')}
+        helperText={fieldHelp(
+          errors.cardRefId,
+          'Enter the card reference id (no spaces).',
+          ref === undefined ? undefined : madeOnText(ref),
+        )}
         slotProps={{ htmlInput: { spellCheck: false } }}
         {...register('cardRefId')}
       />
       <MoneyFields
         amount={register('amount')}
-        currency={register('currency')}
+        currency={register('currency', { onChange: currencyChosen })}
         amountError={errors.amount}
         currencyError={errors.currency}
         example="12.50"
@@ -377,7 +414,12 @@ export default function RebillDialog({
         )}
         {...register('reason')}
       />
-      <EndpointField field={register('endpointId')} error={errors.endpointId} />
+      <EndpointField
+        field={register('endpointId')}
+        error={errors.endpointId}
+        currency={currency}
+        defaultChoice={refEndpointChoice(ref)}
+      />
     </FollowUpFrame>
   );
 }

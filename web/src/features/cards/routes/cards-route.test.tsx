@@ -133,6 +133,8 @@ describe('cards', () => {
         makeTransaction(1, { cardRefId: 'card-ref-1' }),
         makeTransaction(2, {
           cardRefId: 'card-ref-2',
+          endpointId: '1002',
+          currency: 'USD',
           card: {
             bin: '555555',
             lastFour: '4444',
@@ -151,6 +153,14 @@ describe('cards', () => {
     expect(rows[1]).toHaveTextContent('Sale 900001');
     expect(rows[1]).toHaveTextContent('2');
     expect(rows[2]).toHaveTextContent('555555******4444 · MASTERCARD');
+    // Where each was made: the gateway charges it only there, by default in that currency.
+    const madeOn = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    const column = madeOn.indexOf('Endpoint · currency');
+    expect(column).toBe(3);
+    expect(within(rows[1]!).getAllByRole('cell')[column]).toHaveTextContent(/^1001 · EUR$/);
+    expect(within(rows[2]!).getAllByRole('cell')[column]).toHaveTextContent(/^1002 · USD$/);
     await app.user.click(
       within(table).getByRole('link', { name: 'Use card reference card-ref-2' }),
     );
@@ -261,7 +271,7 @@ describe('cards', () => {
     expect(cell.getByRole('link', { name: 'Use card reference card-ref-1' })).toBeInTheDocument();
     expect(cells[0]).toHaveTextContent('411111******1111 · VISA');
     expect(cell.getByRole('link', { name: 'Sale 900001' })).toBeInTheDocument();
-    expect(cells[0]).toHaveTextContent(/Made from Sale 900001/);
+    expect(cells[0]).toHaveTextContent(/Made from Sale 900001 on endpoint 1001 · EUR/);
     expect(cells[0]).toHaveTextContent(/2 orders · last used/);
     expect(cells[0]!.querySelector('time')).not.toBeNull();
     phone.unmount();
@@ -272,6 +282,7 @@ describe('cards', () => {
       'Card reference',
       'Card',
       'Made from',
+      'Endpoint · currency',
       'Orders',
       'Last used',
     ]);

@@ -12,7 +12,7 @@ import { PageHeader } from '../../../components/page-header';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
-import { cardRefListQueryOptions } from '../api/cards';
+import { CARD_REF_LIST_LIMIT, cardRefListQueryOptions } from '../api/cards';
 import { CardInfoForm } from '../components/card-info-form';
 import { CardRefTable } from '../components/card-ref-table';
 
@@ -25,7 +25,7 @@ function CardsScreen() {
   const ref = params.get('ref') ?? '';
   const [rebilling, setRebilling] = useState(false);
   const canRebill = user.roles.includes('finance');
-  const refs = useQuery(cardRefListQueryOptions(100));
+  const refs = useQuery(cardRefListQueryOptions(CARD_REF_LIST_LIMIT));
   return (
     <>
       <PageHeader

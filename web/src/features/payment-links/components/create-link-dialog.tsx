@@ -196,9 +196,10 @@ export default function CreateLinkDialog({
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise); a
   // kind without an amount asks nothing.
   const typedAmount = useWatch({ control, name: 'amount' });
+  const currency = useWatch({ control, name: 'currency' });
   const large = useLargeAmountConfirmation(
     kind === 'account-verification-form' ? '' : typedAmount,
-    useWatch({ control, name: 'currency' }),
+    currency,
   );
   const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
@@ -353,6 +354,9 @@ export default function CreateLinkDialog({
               field={register('endpointId')}
               error={errors.endpointId}
               disabled={locked}
+              // The endpoints that do not take the link's currency are marked; a kind without an
+              // amount has no currency to take.
+              currency={withAmount ? currency : undefined}
             />
           </Stack>
         </DialogContent>

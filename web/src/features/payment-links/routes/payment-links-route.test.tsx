@@ -529,6 +529,35 @@ describe('payment links', () => {
     });
   });
 
+  it('when the session says the configured endpoints, then the endpoint choices that do not take the link’s currency are marked; a form without an amount marks none', async () => {
+    const bff = bffAs(['finance'], []);
+    bff.endpoints = [
+      { id: '1001', kind: 'endpoint', currencies: ['EUR'] },
+      { id: '1002', kind: 'endpoint', currencies: ['USD'] },
+      { id: '2002', kind: 'group', currencies: null },
+    ];
+    const app = renderApp('/payment-links', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'New payment link' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'New payment link' }));
+    const endpoint = dialog.getByLabelText(/^Endpoint/);
+    const options = () =>
+      within(endpoint)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    expect(options()).toEqual([
+      'Default for the currency',
+      '1001 · EUR',
+      '1002 · USD (does not take EUR)',
+      'Group 2002 · currencies not configured',
+    ]);
+    await app.user.clear(dialog.getByLabelText(/Currency/));
+    await app.user.type(dialog.getByLabelText(/Currency/), 'usd');
+    expect(options()).toContain('1001 · EUR (does not take USD)');
+    expect(options()).toContain('1002 · USD');
+    await app.user.selectOptions(dialog.getByLabelText('Form'), 'account-verification-form');
+    expect(options().filter((text) => text.includes('does not take'))).toEqual([]);
+  });
+
   it('when finance creates a sale form, then the shared rules put errors next to the fields, and the link to copy is shown', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/payment-links', bff);

@@ -33,6 +33,15 @@ import { withAmountRefusal, type AmountFormContext } from '../../../lib/amount-r
 import { AmountInputSchema, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
+import {
+  knownRef,
+  madeOnText,
+  refEndpointChoice,
+  useCardRefFormContext,
+  useCurrencyFollowingRef,
+  withCardRefRefusals,
+  type CardRefFormContext,
+} from '../../cards/components/card-ref-endpoint';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
 import { CREATED_STATE } from './created-state';
 import { createdText, dayText, PERIOD_LABELS, periodText } from './subscription-labels';
@@ -119,8 +128,18 @@ const datedResolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody
   };
 };
 
-/** And a refused amount said together with the other fields' errors. */
-const resolver = withAmountRefusal(datedResolver);
+/**
+ * What the form checks besides the shared rules: the per-order limits, and the card references
+ * Paydesk knows with the configured endpoints, so that a plan on the wrong endpoint or in a
+ * currency the reference's endpoint does not take is said at its field before the confirm step.
+ */
+type SubscriptionFormContext = AmountFormContext & CardRefFormContext;
+
+/**
+ * And a refused amount said together with the other fields' errors; then the card reference's
+ * endpoint and currency, in the BFF's words for a subscription.
+ */
+const resolver = withCardRefRefusals(withAmountRefusal(datedResolver), 'set up the subscription');
 
 /** The BFF refuses every create until the merchant RSA key is configured (v4 is RSA-signed). */
 function isRsaKeyMissing(error: unknown): boolean {
@@ -163,19 +182,21 @@ export default function CreateSubscriptionDialog({
   const notify = useNotify();
   const navigate = useNavigate();
   const step = useConfirmStep<SubscriptionCreateBody>();
+  // The Cards screen's list and the configured endpoints: the endpoint and currency of a reference.
+  const { cardRefs, endpoints } = useCardRefFormContext();
   // Above its currency's per-order limit the amount is refused at its field, before sending.
-  const amountContext = useAmountFormContext();
-  const { register, handleSubmit, formState, setError, control } = useForm<
+  const context: SubscriptionFormContext = { ...useAmountFormContext(), cardRefs, endpoints };
+  const { register, handleSubmit, formState, setError, control, resetField } = useForm<
     SubscriptionInput,
-    AmountFormContext,
+    SubscriptionFormContext,
     SubscriptionCreateBody
   >({
     resolver,
-    context: amountContext,
+    context,
     defaultValues: {
       cardRefId,
       amount: '',
-      currency: 'EUR',
+      currency: knownRef(cardRefs, cardRefId)?.currency ?? 'EUR',
       period: 'month',
       interval: '1',
       startDate: '',
@@ -185,11 +206,12 @@ export default function CreateSubscriptionDialog({
       endpointId: '',
     },
   });
+  const currency = useWatch({ control, name: 'currency' });
+  const ref = knownRef(cardRefs, useWatch({ control, name: 'cardRefId' }));
+  // The currency follows a known reference until the user types one.
+  const currencyChosen = useCurrencyFollowingRef(ref, resetField);
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
-  const large = useLargeAmountConfirmation(
-    useWatch({ control, name: 'amount' }),
-    useWatch({ control, name: 'currency' }),
-  );
+  const large = useLargeAmountConfirmation(useWatch({ control, name: 'amount' }), currency);
   const mutation = useMutation({
     mutationFn: (body: SubscriptionCreateBody) => createSubscription(body, keeper.keyFor(body)),
     onSuccess: async (result) => {
@@ -256,7 +278,7 @@ export default function CreateSubscriptionDialog({
       {...step.formFrame(mutation, large.guard(handleSubmit))}
       title="New subscription"
       what="creating the subscription"
-      currency="EUR"
+      currency={currency}
       dirty={formState.isDirty}
       onClose={onClose}
     >
@@ -270,14 +292,16 @@ export default function CreateSubscriptionDialog({
         helperText={fieldHelp(
           errors.cardRefId,
           'Enter the card reference id (no spaces).',
-          'Created on an approved order’s detail (Create card reference).',
+          ref === undefined
+            ? 'Created on an approved order’s detail (Create card reference).'
+            : madeOnText(ref),
         )}
         slotProps={{ htmlInput: { spellCheck: false } }}
         {...register('cardRefId')}
       />
       <MoneyFields
         amount={register('amount')}
-        currency={register('currency')}
+        currency={register('currency', { onChange: currencyChosen })}
         amountError={errors.amount}
         currencyError={errors.currency}
         amountLabel="Amount per charge"
@@ -368,7 +392,12 @@ export default function CreateSubscriptionDialog({
         helperText={fieldHelp(errors.email, 'Enter a valid e-mail address.')}
         {...register('email')}
       />
-      <EndpointField field={register('endpointId')} error={errors.endpointId} />
+      <EndpointField
+        field={register('endpointId')}
+        error={errors.endpointId}
+        currency={currency}
+        defaultChoice={refEndpointChoice(ref)}
+      />
     </FollowUpFrame>
   );
 }
