@@ -65,6 +65,11 @@ for (const variant of DB_VARIANTS) {
       expect(after.operations.find((o) => o.id === lost.id)?.state).toBe('not_applied');
 
       expect(await notMadeIds()).toEqual([tx.id]);
+      // every list's row says which follow-up was not made, not only the filter's
+      const all = TransactionPageSchema.parse((await f.support.get('/api/transactions')).json);
+      const notMade = Object.fromEntries(all.items.map((i) => [i.id, i.notMade]));
+      expect(notMade[tx.id]).toEqual(['return']);
+      expect(notMade[made.id]).toEqual([]);
       const csv = await f.support.get('/api/transactions/export?notMade=true');
       expect(csv.status, csv.text).toBe(200);
       expect(csv.text).toContain(tx.id);
@@ -153,6 +158,14 @@ for (const variant of DB_VARIANTS) {
 
       const ids = await notMadeIds();
       expect(ids).not.toContain(redone.id);
+      const rows = TransactionPageSchema.parse((await f.support.get('/api/transactions')).json);
+      const kinds = Object.fromEntries(rows.items.map((i) => [i.id, i.notMade]));
+      // made again: its row names nothing; not made twice: the return once
+      expect([kinds[redone.id], kinds[twice.id], kinds[other.id]]).toEqual([
+        [],
+        ['return'],
+        ['return'],
+      ]);
       expect(ids.filter((id) => id === twice.id)).toHaveLength(1);
       expect(ids).toContain(other.id);
       const csv = await f.support.get('/api/transactions/export?notMade=true');

@@ -30,7 +30,13 @@ import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { PayoutOrders } from './payout-orders.js';
 import { listedType, maskedCard, PAID_PAYOUT_STAGES, paidOutOf, toSummary } from './records.js';
-import { attentionCounts, notAppliedOrderIds, unknownOutcomeIds, windowStats } from './stats.js';
+import {
+  attentionCounts,
+  notAppliedOperations,
+  notAppliedOrderIds,
+  unknownOutcomeIds,
+  windowStats,
+} from './stats.js';
 
 /** Resolves on `drain`, rejects when the stream closes first; leaves no listener behind. */
 function drained(out: Writable): Promise<void> {
@@ -96,6 +102,20 @@ function byType(q: Q, type: TransactionType): Q {
     default:
       return q.where('type', '=', type);
   }
+}
+
+/**
+ * The follow-ups not made and not made again (`notAppliedOperations`) of the orders `ids` (a
+ * page's, at most its size), oldest first: their order's id and kind. The `id in (…)` on
+ * `transaction_id` lets the planner read them through `transaction_operations_tx` as well as
+ * through the partial index of the operations not applied; either reads a few rows.
+ */
+export function notMadeOperationsOf(k: PayDb, ids: readonly string[], now: number) {
+  return notAppliedOperations(k, now)
+    .where('o.transaction_id', 'in', ids)
+    .select(['o.transaction_id as transaction_id', 'o.kind as kind'])
+    .orderBy('o.created_at')
+    .orderBy('o.id');
 }
 
 export class TransactionQueries {
@@ -179,7 +199,9 @@ export class TransactionQueries {
     { payouts = false }: { payouts?: boolean } = {},
   ): Promise<TransactionPage> {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor, query.sort);
-    const base = this.filtered(query);
+    // One clock for the filter and the rows' `notMade`: each order `notMade=true` lists names one.
+    const now = this.clock.now();
+    const base = this.filtered(query, now);
     const [rows, count] = await Promise.all([
       this.ordered(base, query.sort, after)
         .selectAll()
@@ -211,11 +233,12 @@ export class TransactionQueries {
     const last = page.at(-1);
     const more = rows.length > query.limit && last !== undefined;
     const total = Number(count.n);
-    const [unknownKinds, failures] = await Promise.all([
+    const [unknownKinds, failures, notMade] = await Promise.all([
       this.unknownOperationKinds(
         page.filter((row) => row.unknown_ops === true || Number(row.unknown_ops) === 1),
       ),
       this.failures(page.filter((row) => FAILED_STATUSES.has(row.status as TransactionStatus))),
+      this.notMadeKinds(page, now),
     ]);
     const payoutOrders =
       payouts && query.q !== undefined && page.length === 0 && after === null
@@ -225,6 +248,7 @@ export class TransactionQueries {
       items: page.map(({ unknown_ops: _, ...row }) => ({
         ...toSummary(row),
         unknownOperations: unknownKinds.get(row.id) ?? [],
+        notMade: notMade.get(row.id) ?? [],
         // Neither the stage nor the amount says that a capture took only part of the hold.
         partlyCaptured: isPartlyCaptured({
           type: row.type,
@@ -264,6 +288,33 @@ export class TransactionQueries {
       )
       .orderBy('created_at')
       .execute();
+    for (const op of ops) {
+      const known = kinds.get(op.transaction_id) ?? [];
+      const kind = op.kind as OperationKind;
+      if (!known.includes(kind)) kinds.set(op.transaction_id, [...known, kind]);
+    }
+    return kinds;
+  }
+
+  /**
+   * The kinds of the follow-ups the gateway did not make and that were not made again, per order
+   * of `rows` (the page's), each kind once, in the order first sent: the rule of the `notMade=true`
+   * filter and Home's card (`notAppliedOperations`, tested against the order page's
+   * `notMadeFollowUps`), by the same clock as the filter. One query per page: the few operations
+   * judged not applied in the window, through their partial index or the page's ids, and the redo
+   * looked for among each one's order's later operations, as the filter does.
+   */
+  private async notMadeKinds(
+    rows: readonly { id: string }[],
+    now: number,
+  ): Promise<Map<string, OperationKind[]>> {
+    const kinds = new Map<string, OperationKind[]>();
+    if (rows.length === 0) return kinds;
+    const ops = await notMadeOperationsOf(
+      this.k,
+      rows.map((row) => row.id),
+      now,
+    ).execute();
     for (const op of ops) {
       const known = kinds.get(op.transaction_id) ?? [];
       const kind = op.kind as OperationKind;

@@ -334,6 +334,13 @@ export const TransactionSummarySchema = z.object({
    * elsewhere: an order's page reads it from its amounts by the same rule.
    */
   partlyCaptured: z.boolean().optional(),
+  /**
+   * The list's rows: the kinds of the order's follow-ups the gateway did not make and that were
+   * not made again (`notMadeFollowUps` of shared/domain: sent by Paydesk in the last
+   * `NOT_MADE_DAYS` days), each kind once, in the order first sent. Empty when there is none; not
+   * given elsewhere: an order's page reads them from its operations by the same rule.
+   */
+  notMade: z.array(OperationKindSchema).optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 

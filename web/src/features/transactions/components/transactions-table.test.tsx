@@ -209,6 +209,62 @@ describe('the transactions table', () => {
     }
   });
 
+  it('when an order has follow-ups the gateway did not make, then its row names each, in the app’s words, with what did not happen; none when it has none or the row does not say', () => {
+    const [returned, every, declined, none, older] = renderTable([
+      row(1, { notMade: ['return'] }),
+      row(2, { notMade: ['capture', 'return', 'void', 'card-ref', 'rebill'] }),
+      row(3, { status: 'declined', stage: null, notMade: ['capture'] }),
+      row(4, { notMade: [] }),
+      row(5),
+    ]);
+    const chips = (r: HTMLElement | undefined) =>
+      Array.from(
+        within(r!).getAllByRole('cell')[3]!.querySelectorAll('.MuiChip-label'),
+        (chip) => chip.textContent,
+      );
+    expect(chips(returned)).toEqual(['Approved', 'Return not made']);
+    expect(within(returned!).getByText('Return not made').closest('[title]')).toHaveAttribute(
+      'title',
+      'Staff asked for a return in the last 7 days that the gateway did not make: nothing was returned to the customer. No one has made it again; the order’s page says more.',
+    );
+    expect(chips(every).slice(1)).toEqual([
+      'Capture not made',
+      'Return not made',
+      'Void not made',
+      'Card reference not made',
+      'Rebill not made',
+    ]);
+    expect(within(every!).getByText('Card reference not made').closest('[title]')).toHaveAttribute(
+      'title',
+      expect.stringContaining('a card reference in the last 7 days'),
+    );
+    // whatever the order's own status
+    expect(chips(declined)).toEqual(['Declined', 'Capture not made']);
+    expect(within(none!).queryByText(/not made/)).toBeNull();
+    expect(within(older!).queryByText(/not made/)).toBeNull();
+  });
+
+  it('when the screen is a phone’s (390 px), then the follow-ups not made are under the order with its status, in the first column, beside the amount', () => {
+    screenWidth(390);
+    const [phoneRow] = renderTable([
+      row(1, {
+        amount: '1234.56',
+        stage: 'partially_returned',
+        unknownOperations: ['return'],
+        notMade: ['card-ref', 'void'],
+      }),
+    ]);
+    const [order, amount] = within(phoneRow!).getAllByRole('cell');
+    expect(within(order!).getByText('Card reference not made')).toBeInTheDocument();
+    expect(within(order!).getByText('Void not made')).toBeInTheDocument();
+    // The chips wrap onto lines of their own and are never wider than the column.
+    const chip = within(order!).getByText('Card reference not made').closest('.MuiChip-root');
+    expect(chip).toHaveStyle({ maxWidth: '100%' });
+    expect(getComputedStyle(chip!.parentElement!).flexWrap).toBe('wrap');
+    expect(amount).toHaveTextContent(/^€1,234\.56$/);
+    vi.restoreAllMocks();
+  });
+
   it('when the order’s own outcome is unknown, or the row does not say (a reply without the field), then no operation marker is added', () => {
     const [own, older] = renderTable([
       row(1, { status: 'unknown', stage: null, unknownOperations: ['sale'] }),

@@ -1,3 +1,4 @@
+import ErrorOutline from '@mui/icons-material/ErrorOutlined';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -28,8 +29,11 @@ import { DataTable } from '../../../components/data-table';
 import { DateTime } from '../../../components/date-time';
 import { formatMoney } from '../../../lib/format';
 import { EmailText } from '../../../components/email-text';
+import { NOT_MADE_DAYS } from '@paydesk/shared/domain';
 import { TransactionStatusChips } from './status-chip';
-import { OPERATION_LABELS, TYPE_LABELS } from './labels';
+import { OPERATION_LABELS, OPERATION_STATE_LABELS, TYPE_LABELS } from './labels';
+import { NOT_MADE_EFFECT } from '../api/gateway-answer';
+import { inSentence } from '../api/operation-message';
 import { knownOrderId, orderName } from '../../../lib/order-number';
 
 /**
@@ -58,6 +62,39 @@ export function UnknownOperationChips({
           title={`The gateway’s answer to the ${OPERATION_LABELS[kind].toLowerCase()} was lost; Paydesk is asking it for the status.`}
         />
       ))}
+    </Stack>
+  );
+}
+
+/** "Return not made": the order page's banner's title, in the app's word for the state. */
+export function notMadeLabel(kind: OperationKind): string {
+  return `${OPERATION_LABELS[kind]} ${OPERATION_STATE_LABELS.not_applied.toLowerCase()}`;
+}
+
+/**
+ * A row's follow-ups the gateway did not make and that no one made again (the BFF's `notMade`,
+ * the rule of the `notMade=true` filter and of the order page's banner): "Return not made", so
+ * that finance sees what is still due without opening each order. Whatever the order's status.
+ */
+export function NotMadeChips({ kinds }: { kinds: readonly OperationKind[] }) {
+  if (kinds.length === 0) return null;
+  return (
+    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap', maxWidth: '100%' }}>
+      {kinds.map((kind) => {
+        const effect = NOT_MADE_EFFECT[kind];
+        return (
+          <Chip
+            key={kind}
+            size="small"
+            icon={<ErrorOutline />}
+            label={notMadeLabel(kind)}
+            color="warning"
+            variant="outlined"
+            sx={{ maxWidth: '100%' }}
+            title={`Staff asked for a ${inSentence(kind)} in the last ${String(NOT_MADE_DAYS)} days that the gateway did not make${effect === undefined ? '' : `: ${effect}`}. No one has made it again; the order’s page says more.`}
+          />
+        );
+      })}
     </Stack>
   );
 }
@@ -148,7 +185,7 @@ function OrderCell({ row }: { row: TransactionSummary }) {
 
 /**
  * The status, a preauth's hold (held or captured), the stage that undid the order or sent money
- * back, follow-ups in doubt, and why the gateway failed the order, so that support need not open
+ * back, follow-ups in doubt or not made, and why the gateway failed the order, so that support need not open
  * it to answer "why was I declined?".
  */
 function StatusCell({ row }: { row: TransactionSummary }) {
@@ -157,6 +194,7 @@ function StatusCell({ row }: { row: TransactionSummary }) {
     <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
       <TransactionStatusChips order={row} />
       <UnknownOperationChips status={row.status} kinds={row.unknownOperations ?? []} />
+      <NotMadeChips kinds={row.notMade ?? []} />
       {failure === null ? null : <FailureCaption failure={failure} />}
     </Stack>
   );
