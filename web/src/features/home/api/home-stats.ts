@@ -113,9 +113,12 @@ export const PAID_LATE_LIMIT = 50;
 
 /**
  * The payouts list filtered to the payouts paid after a not-applied verdict (every view's; an ops
- * user's default queue never holds one), which the card links to.
+ * user's default queue never holds one) and decided since `from`, as the card counts them: the
+ * card links to what it counted.
  */
-export const PAID_LATE_LIST_HREF = '/payouts?view=all&paidLate=true';
+export function paidLateListHref(from: string): string {
+  return `/payouts?${new URLSearchParams({ view: 'all', paidLate: 'true', decidedFrom: from }).toString()}`;
+}
 
 /**
  * Payouts the gateway paid after Paydesk had judged them not applied (`paidLate=true`), decided

@@ -279,7 +279,11 @@ describe('home screen', () => {
     );
     expect(
       within(card).getByRole('link', { name: 'Show payouts paid after a not-applied verdict' }),
-    ).toHaveAttribute('href', '/payouts?view=all&paidLate=true');
+    ).toHaveAttribute(
+      'href',
+      // the list of what the card counted: the same 30 days
+      `/payouts?view=all&paidLate=true&decidedFrom=${encodeURIComponent(windowStart(30))}`,
+    );
     const request = bff
       .requestsTo('GET', '/api/payouts')
       .find((r) => r.query.get('paidLate') === 'true');

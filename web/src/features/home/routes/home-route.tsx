@@ -20,7 +20,7 @@ import { LiveIndicator } from '../../transactions/components/live-indicator';
 import {
   homeKeys,
   PAID_LATE_DAYS,
-  PAID_LATE_LIST_HREF,
+  paidLateListHref,
   paidLatePayoutsQuery,
   PENDING_LIMIT,
   pendingPayoutsQuery,
@@ -155,7 +155,7 @@ function Dashboard() {
           count: paidLate.data.items.length,
           capped: paidLate.data.nextCursor !== null,
           days: PAID_LATE_DAYS,
-          href: PAID_LATE_LIST_HREF,
+          href: paidLateListHref(paidLateFrom),
         }
       : null;
 

@@ -146,6 +146,57 @@ describe('payouts', () => {
     expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.has('paidLate')).toBe(false);
   });
 
+  it('when Home’s card links to the payouts paid late and decided since a date, then only those are asked for and listed, the bound is said, and “Show all dates” drops it', async () => {
+    const bff = bffAs(['support']);
+    const lateRecent = makePayout(4, {
+      state: 'approved',
+      errorCode: 'PAID_AFTER_NOT_APPLIED',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      decidedAt: '2026-11-20T12:00:00.000Z',
+    });
+    const lateOld = makePayout(5, {
+      state: 'approved',
+      errorCode: 'PAID_AFTER_NOT_APPLIED',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      decidedAt: '2026-10-01T12:00:00.000Z',
+    });
+    bff.payouts.payouts = [...bff.payouts.payouts, lateRecent, lateOld];
+    const from = '2026-11-01T00:00:00.000Z';
+    const app = renderApp(`/payouts?view=all&paidLate=true&decidedFrom=${from}`, bff);
+    expect(
+      await screen.findByText('1 payout paid after a not-applied verdict'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.get('decidedFrom')).toBe(from);
+    const table = screen.getByRole('table', { name: 'Payouts' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getByRole('link').getAttribute('href')),
+    ).toEqual([`/payouts/${lateRecent.id}`]);
+    expect(screen.getByText(/Only those decided since/)).toHaveTextContent(
+      `Only those decided since ${formatDateTime(from)}.`,
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Show all dates' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=all&paidLate=true');
+    });
+    expect(
+      await screen.findByText('2 payouts paid after a not-applied verdict'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.has('decidedFrom')).toBe(false);
+  });
+
+  it('when the address holds a decided-since bound that is not a date-time, then it is ignored', async () => {
+    const bff = bffAs(['support']);
+    renderApp('/payouts?view=all&paidLate=true&decidedFrom=yesterday', bff);
+    expect(
+      await screen.findByText('No payout was paid after a not-applied verdict.'),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.has('decidedFrom')).toBe(false);
+    expect(screen.queryByText(/Only those decided since/)).not.toBeInTheDocument();
+  });
+
   it('when a reader opens the payouts filtered to those paid after a not-applied verdict and none is, then the empty state says so', async () => {
     const bff = bffAs(['support']);
     renderApp('/payouts?paidLate=true', bff);

@@ -20,7 +20,7 @@ import { EmailText } from '../../../components/email-text';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
-import { formatMoney } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
@@ -68,11 +68,28 @@ function viewOf(params: URLSearchParams, isOps: boolean): View {
   return isOps && !paidLateOf(params) ? 'awaiting-my-approval' : 'all';
 }
 
-/** The address of a view, with the paid-late filter where the view can hold such payouts. */
-function paramsOf(view: View, paidLate: boolean): URLSearchParams {
-  return new URLSearchParams(
-    paidLate && view !== 'awaiting-my-approval' ? { view, paidLate: 'true' } : { view },
+/**
+ * `?decidedFrom=…` with the paid-late filter: only those decided since then (Home's card counts
+ * the last 30 days and links here with it). An address that is not a date-time is ignored.
+ */
+function decidedFromOf(params: URLSearchParams): string | undefined {
+  const parsed = PayoutListQuerySchema.shape.decidedFrom.safeParse(
+    params.get('decidedFrom') ?? undefined,
   );
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The address of a view, with the paid-late filter (and its decided-since bound) where the view
+ * can hold such payouts.
+ */
+function paramsOf(view: View, paidLate: boolean, decidedFrom?: string): URLSearchParams {
+  if (!paidLate || view === 'awaiting-my-approval') return new URLSearchParams({ view });
+  return new URLSearchParams({
+    view,
+    paidLate: 'true',
+    ...(decidedFrom === undefined ? {} : { decidedFrom }),
+  });
 }
 
 /**
@@ -81,7 +98,18 @@ function paramsOf(view: View, paidLate: boolean): URLSearchParams {
  * or its clear icon, shows them all. In the approval queue, which never holds one, it moves to
  * every payout.
  */
-function PaidLateFilter({ on, onChange }: { on: boolean; onChange: (next: boolean) => void }) {
+function PaidLateFilter({
+  on,
+  decidedFrom,
+  onChange,
+  onAllDates,
+}: {
+  on: boolean;
+  /** the decided-since bound of the address, said beside the chip with a way to drop it */
+  decidedFrom: string | undefined;
+  onChange: (next: boolean) => void;
+  onAllDates: () => void;
+}) {
   return (
     <Stack
       direction="row"
@@ -108,6 +136,15 @@ function PaidLateFilter({ on, onChange }: { on: boolean; onChange: (next: boolea
         <Typography variant="body2" color="text.secondary">
           The gateway paid these after Paydesk judged them not applied: open each to check that it
           was not prepared and paid again.
+          {decidedFrom === undefined ? null : (
+            <>
+              {' '}
+              Only those decided since {formatDateTime(decidedFrom)}.{' '}
+              <Link component="button" variant="body2" onClick={onAllDates}>
+                Show all dates
+              </Link>
+            </>
+          )}
         </Typography>
       ) : null}
     </Stack>
@@ -302,8 +339,14 @@ function PayoutsScreen() {
   const [params, setParams] = useSearchParams();
   const view = viewOf(params, isOps);
   const paidLate = paidLateOf(params) && view !== 'awaiting-my-approval';
+  const decidedFrom = paidLate ? decidedFromOf(params) : undefined;
   const list = useInfiniteQuery(
-    payoutPagesQueryOptions({ view, limit: 100, ...(paidLate ? { paidLate: 'true' } : {}) }),
+    payoutPagesQueryOptions({
+      view,
+      limit: 100,
+      ...(paidLate ? { paidLate: 'true' } : {}),
+      ...(decidedFrom === undefined ? {} : { decidedFrom }),
+    }),
   );
   const live = usePayoutEvents();
   const [preparing, setPreparing] = useState(false);
@@ -351,8 +394,12 @@ function PayoutsScreen() {
       </PageHeader>
       <PaidLateFilter
         on={paidLate}
+        decidedFrom={decidedFrom}
         onChange={(next) => {
           setParams(paramsOf(next && view === 'awaiting-my-approval' ? 'all' : view, next));
+        }}
+        onAllDates={() => {
+          setParams(paramsOf(view, paidLate));
         }}
       />
       <ViewTabsPanel
@@ -360,7 +407,7 @@ function PayoutsScreen() {
         views={views}
         value={view}
         onChange={(next) => {
-          setParams(paramsOf(next, paidLate));
+          setParams(paramsOf(next, paidLate, decidedFrom));
         }}
         list={list}
         loading="Loading payouts…"
@@ -369,7 +416,9 @@ function PayoutsScreen() {
           paidLate
             ? view === 'mine'
               ? 'None of your payouts was paid after a not-applied verdict.'
-              : 'No payout was paid after a not-applied verdict.'
+              : decidedFrom === undefined
+                ? 'No payout was paid after a not-applied verdict.'
+                : 'No payout decided since then was paid after a not-applied verdict.'
             : current.empty
         }
         count={(n) =>
