@@ -85,6 +85,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** The node flags the BFF runs with: bff/package.json `paydesk.nodeFlags`. */
+function bffNodeFlags() {
+  const manifest = JSON.parse(readFileSync(join(root, 'bff', 'package.json'), 'utf8'));
+  return manifest.paydesk?.nodeFlags ?? [];
+}
+
 function startChild(name, script, childEnv, nodeFlags = []) {
   if (!existsSync(script)) {
     fail(`${name}: ${script} does not exist. Build first: pnpm -r build (npm start does this).`);
@@ -696,11 +702,10 @@ async function main() {
     delete bffEnv.MERCHANT_CONTROL_KEY_FILE;
   }
 
-  // A smaller young generation keeps a long CSV export's garbage from growing the heap by 100 MB
-  // (test/bench/RESULTS-payments.md); it costs nothing measurable elsewhere.
-  const bff = startChild('bff', join(root, 'bff', 'dist', 'main.js'), bffEnv, [
-    '--max-semi-space-size=16',
-  ]);
+  // The BFF's own node flags (bff/package.json `paydesk.nodeFlags`, as its `start` script and the
+  // README's deployment run it): a smaller young generation keeps a long CSV export's garbage from
+  // growing the heap by 60-100 MB (test/bench/RESULTS-payments.md).
+  const bff = startChild('bff', join(root, 'bff', 'dist', 'main.js'), bffEnv, bffNodeFlags());
   if (bff === null) return;
   const localUrl = `http://127.0.0.1:${port}`;
   const ready = await waitReady(

@@ -78,8 +78,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Extra node flags for the BFF process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`), from the environment. */
-const BFF_NODE_FLAGS = (process.env.BENCH_BFF_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+/**
+ * The BFF's node flags: its own (bff/package.json `paydesk.nodeFlags`, as `npm start`, its `start`
+ * script and the README's deployment run it), then extra ones from the environment (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/x`). `BENCH_BFF_PLAIN_NODE=1` leaves its own out (plain
+ * `node main.js`, to compare).
+ */
+const BFF_NODE_FLAGS = [
+  ...(process.env.BENCH_BFF_PLAIN_NODE === '1'
+    ? []
+    : ((
+        JSON.parse(readFileSync(join(root, 'bff', 'package.json'), 'utf8')) as {
+          paydesk?: { nodeFlags?: string[] };
+        }
+      ).paydesk?.nodeFlags ?? [])),
+  ...(process.env.BENCH_BFF_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+];
 /**
  * BENCH_STATEMENTS_FILE: the BFF preloads count-statements.mjs, which counts the SQL statements it
  * sends to PostgreSQL and writes them to that file on SIGUSR2 (load.ts prints them per request).
@@ -818,6 +832,7 @@ async function listBench(): Promise<void> {
   const kind = process.argv.includes('postgres') ? 'postgres' : 'sqlite';
   const rows = arg('rows', 1_000_000);
   const samples = arg('samples', 100);
+  const exportRounds = Math.max(1, arg('exports', 1));
   const sandboxPort = arg('sandbox-port', 0) || (await freePort());
   const bffPort = arg('bff-port', 0) || (await freePort());
   process.stdout.write(
@@ -888,35 +903,39 @@ async function listBench(): Promise<void> {
       process.stdout.write(`${lines.join('\n')}\n`);
       mark('list done');
 
-      // (c) the whole set as CSV; peak RSS of the BFF process during the export.
+      // (c) the whole set as CSV; peak RSS of the BFF process during the export (`--exports N`
+      // repeats it on the same BFF, to see how often a peak stands out).
       const pid = bff.child.pid ?? 0;
-      writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM (peak RSS) to the current RSS
-      const before = rssKiB(pid, 'VmRSS');
-      // what the RSS before is made of: file-backed pages (mostly the node binary's code) and
-      // anonymous memory (V8's heap, malloc)
-      const beforeFile = rssKiB(pid, 'RssFile');
-      const beforeAnon = rssKiB(pid, 'RssAnon');
-      let sampledPeak = before;
-      const sampler = setInterval(() => {
-        sampledPeak = Math.max(sampledPeak, rssKiB(pid, 'VmRSS'));
-      }, 50);
-      mark('export start');
-      const t1 = performance.now();
-      const res = await support.call('GET', '/api/transactions/export');
-      const seconds = (performance.now() - t1) / 1000;
-      mark('export end');
-      clearInterval(sampler);
-      if (res.status !== 200) throw new Error(`export: HTTP ${res.status}`);
-      let lineCount = 0;
-      for (let i = res.text.indexOf('\n'); i >= 0; i = res.text.indexOf('\n', i + 1)) lineCount++;
-      const dataRows = lineCount - 1;
-      const peak = Math.max(sampledPeak, rssKiB(pid, 'VmHWM'));
-      process.stdout.write(
-        `export: ${dataRows} rows, ${(res.text.length / 2 ** 20).toFixed(1)} MiB in ${seconds.toFixed(2)} s = ` +
-          `${Math.round(dataRows / seconds)} rows/s; BFF RSS ${Math.round(before / 1024)} MiB before ` +
-          `(${Math.round(beforeFile / 1024)} file-backed, ${Math.round(beforeAnon / 1024)} anonymous), ` +
-          `peak ${Math.round(peak / 1024)} MiB during the export\n`,
-      );
+      for (let round = 1; round <= exportRounds; round++) {
+        writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM (peak RSS) to the current RSS
+        const before = rssKiB(pid, 'VmRSS');
+        // what the RSS before is made of: file-backed pages (mostly the node binary's code) and
+        // anonymous memory (V8's heap, malloc)
+        const beforeFile = rssKiB(pid, 'RssFile');
+        const beforeAnon = rssKiB(pid, 'RssAnon');
+        let sampledPeak = before;
+        const sampler = setInterval(() => {
+          sampledPeak = Math.max(sampledPeak, rssKiB(pid, 'VmRSS'));
+        }, 50);
+        mark('export start');
+        const t1 = performance.now();
+        const res = await support.call('GET', '/api/transactions/export');
+        const seconds = (performance.now() - t1) / 1000;
+        mark('export end');
+        clearInterval(sampler);
+        if (res.status !== 200) throw new Error(`export: HTTP ${res.status}`);
+        let lineCount = 0;
+        for (let i = res.text.indexOf('\n'); i >= 0; i = res.text.indexOf('\n', i + 1)) lineCount++;
+        const dataRows = lineCount - 1;
+        const peak = Math.max(sampledPeak, rssKiB(pid, 'VmHWM'));
+        process.stdout.write(
+          `export: ${dataRows} rows, ${(res.text.length / 2 ** 20).toFixed(1)} MiB in ${seconds.toFixed(2)} s = ` +
+            `${Math.round(dataRows / seconds)} rows/s; BFF RSS ${Math.round(before / 1024)} MiB before ` +
+            `(${Math.round(beforeFile / 1024)} file-backed, ${Math.round(beforeAnon / 1024)} anonymous), ` +
+            `peak ${Math.round(peak / 1024)} MiB during the export` +
+            `${exportRounds > 1 ? ` (export ${String(round)} of ${String(exportRounds)})` : ''}\n`,
+        );
+      }
     } finally {
       await stopProc(bff);
     }

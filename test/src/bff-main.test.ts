@@ -1,6 +1,6 @@
 // The built BFF entry point: a bad configuration stops it with the key and the rule, never the value.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +31,22 @@ describe('bff main', () => {
     for (const value of ['not-a-port', 'SECRET-GATEWAY', 'VERY-SECRET-CONTROL-KEY', 'DBPASSWORD']) {
       expect(result.stderr + result.stdout).not.toContain(value);
     }
+  });
+
+  it('when the BFF is run as documented, then it gets its own node flags: its start script and the README’s deployment name every one of bff/package.json paydesk.nodeFlags, and npm start’s launcher reads them from there', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'bff', 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+      paydesk: { nodeFlags: string[] };
+    };
+    const flags = manifest.paydesk.nodeFlags;
+    // the export's memory depends on it (test/bench/RESULTS-payments.md)
+    expect(flags).toContain('--max-semi-space-size=16');
+    expect(manifest.scripts.start).toBe(`node ${flags.join(' ')} dist/main.js`);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const runs = readme.split('\n').filter((line) => /^node .*bff\/dist\/main\.js/.test(line));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const line of runs) expect(line).toContain(`node ${flags.join(' ')} bff/dist/main.js`);
+    const launcher = readFileSync(join(root, 'scripts', 'start.mjs'), 'utf8');
+    expect(launcher).toMatch(/startChild\('bff', [^;]*bffNodeFlags\(\)\)/);
   });
 });
