@@ -48,7 +48,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     /** A user the admin creates through the API (with a password of the admin's choosing). */
-    const created = async (roles: User['roles'] = ['ops', 'finance', 'support', 'auditor']) => {
+    const created = async (roles: User['roles'] = ['ops', 'finance', 'support']) => {
       counter += 1;
       const email = `temp${counter}@paydesk.test`;
       const password = `admin-chosen-${counter}-password`;

@@ -189,14 +189,15 @@ for (const variant of DB_VARIANTS) {
           })
         ).json,
       );
+      // (Finance and Auditor do not go together: the move is from one to the other.)
       const res = await admin.patch(`/api/users/${created.id}`, {
         name: 'Fin Two',
-        roles: ['finance', 'auditor'],
+        roles: ['support', 'auditor'],
       });
       expect(res.status).toBe(200);
       expect(UserSchema.parse(res.json)).toMatchObject({
         name: 'Fin Two',
-        roles: ['finance', 'auditor'],
+        roles: ['support', 'auditor'],
       });
       const c = t.client();
       await c.login('fin@paydesk.test', 'temporary lantern for the team');
@@ -314,6 +315,187 @@ for (const variant of DB_VARIANTS) {
       const byOther = await admin.patch(`/api/users/${me.id}`, { roles: ['auditor'] });
       expect(byOther.status, byOther.text).toBe(200);
       expect(UserSchema.parse(byOther.json).roles).toEqual(['auditor']);
+    });
+
+    const SELF_OPS = 'You cannot give yourself Operations: another administrator must.';
+    const CONFLICT_WORDS =
+      'An auditor reviews payouts and money operations, so cannot also hold Operations or Finance: give these roles to different people.';
+    /** The audit row of the request `res` answered (a refused create has no target). */
+    const rowOf = async (res: { headers: Headers }) =>
+      t.db.k
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('request_id', '=', res.headers.get('x-request-id'))
+        .executeTakeFirstOrThrow();
+    const refusedAs = (res: { status: number; json: unknown }, code: string, rule: string) => {
+      const error = (res.json as ErrorEnvelope).error;
+      expect(error.code).toBe(code);
+      expect(error.details?.fields?.map((f) => [f.path, f.rule])).toEqual([['roles', rule]]);
+      return error.details?.fields?.[0]?.message;
+    };
+
+    it('when an admin gives themselves Operations or Finance, then 409 names roles and why, audited as refused, and nothing changes; another admin may grant it, and they may keep or remove it', async () => {
+      const { client: self, user: me } = await member(['admin']);
+      const grantOps = await self.patch(`/api/users/${me.id}`, {
+        name: 'Self Granter',
+        roles: ['admin', 'ops'],
+      });
+      expect(grantOps.status, grantOps.text).toBe(409);
+      expect(refusedAs(grantOps, 'CONFLICT', 'no_self_money_role')).toBe(SELF_OPS);
+      expect((grantOps.json as ErrorEnvelope).error.message).toBe(SELF_OPS);
+      const grantBoth = await self.patch(`/api/users/${me.id}`, {
+        roles: ['admin', 'ops', 'finance'],
+      });
+      expect(grantBoth.status, grantBoth.text).toBe(409);
+      expect(refusedAs(grantBoth, 'CONFLICT', 'no_self_money_role')).toBe(
+        'You cannot give yourself Finance or Operations: another administrator must.',
+      );
+      // Nothing changed: not the roles, not the name sent with them.
+      expect(toUserOf(await t.services.users.byId(me.id))).toMatchObject({
+        name: me.name,
+        roles: ['admin'],
+      });
+      expect(
+        (await auditRows('user.update', me.id)).map((r) => [
+          r.outcome,
+          r.error_code,
+          r.actor_id,
+          JSON.parse(r.summary) as unknown,
+        ]),
+      ).toEqual([
+        [
+          'refused',
+          'CONFLICT',
+          me.id,
+          {
+            change: { name: 'Self Granter', roles: ['admin', 'ops'] },
+            invalid: ['roles: no_self_money_role'],
+          },
+        ],
+        [
+          'refused',
+          'CONFLICT',
+          me.id,
+          {
+            change: { roles: ['admin', 'ops', 'finance'] },
+            invalid: ['roles: no_self_money_role'],
+          },
+        ],
+      ]);
+
+      // Another administrator grants it.
+      const byOther = await admin.patch(`/api/users/${me.id}`, { roles: ['admin', 'ops'] });
+      expect(byOther.status, byOther.text).toBe(200);
+      expect(UserSchema.parse(byOther.json).roles).toEqual(['ops', 'admin']);
+      // They keep it while renaming themselves, and may give it up.
+      const kept = await self.patch(`/api/users/${me.id}`, {
+        name: 'Keeps Ops',
+        roles: ['ops', 'admin'],
+      });
+      expect(kept.status, kept.text).toBe(200);
+      const dropped = await self.patch(`/api/users/${me.id}`, { roles: ['admin'] });
+      expect(dropped.status, dropped.text).toBe(200);
+      expect(toUserOf(await t.services.users.byId(me.id))).toMatchObject({
+        name: 'Keeps Ops',
+        roles: ['admin'],
+      });
+    });
+
+    it('when Auditor would go with Operations or Finance on a new account, then 400 names roles and the rule, audited as refused, and no account is made', async () => {
+      for (const roles of [
+        ['ops', 'auditor'],
+        ['finance', 'auditor'],
+        ['support', 'finance', 'ops', 'auditor'],
+      ] as const) {
+        const email = `sod-${roles.join('-')}@paydesk.test`;
+        const res = await admin.post('/api/users', {
+          email,
+          name: 'Two Hats',
+          password: 'temporary lantern for two hats',
+          roles,
+        });
+        expect(res.status, res.text).toBe(400);
+        expect(refusedAs(res, 'VALIDATION_FAILED', 'roles_conflict')).toBe(CONFLICT_WORDS);
+        expect(await t.services.users.byEmail(email)).toBeUndefined();
+        const row = await rowOf(res);
+        expect([row.action, row.outcome, row.error_code]).toEqual([
+          'user.create',
+          'refused',
+          'VALIDATION_FAILED',
+        ]);
+        expect(JSON.parse(row.summary)).toMatchObject({ invalid: ['roles: roles_conflict'] });
+      }
+      // The service refuses it too, whoever asks.
+      await expect(
+        t.services.users.create(
+          {
+            email: 'sod-service@paydesk.test',
+            name: 'Two Hats',
+            password: 'temporary lantern for two hats',
+            roles: ['ops', 'auditor'],
+          },
+          { temporaryPassword: true },
+        ),
+      ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+      expect(await t.services.users.byEmail('sod-service@paydesk.test')).toBeUndefined();
+    });
+
+    it('when an edit would put Auditor with Operations or Finance, then 400 names roles and the rule, audited as refused, and nothing changes', async () => {
+      const { user: ops } = await member(['ops']);
+      const { user: auditor } = await member(['auditor']);
+      for (const [user, roles] of [
+        [ops, ['ops', 'auditor']],
+        [auditor, ['finance', 'auditor']],
+      ] as const) {
+        const res = await admin.patch(`/api/users/${user.id}`, { roles });
+        expect(res.status, res.text).toBe(400);
+        expect(refusedAs(res, 'VALIDATION_FAILED', 'roles_conflict')).toBe(CONFLICT_WORDS);
+        expect(toUserOf(await t.services.users.byId(user.id)).roles).toEqual(user.roles);
+        const row = await rowOf(res);
+        expect([row.action, row.target, row.outcome]).toEqual([
+          'user.update',
+          `user:${user.id}`,
+          'refused',
+        ]);
+        expect(JSON.parse(row.summary)).toEqual({
+          change: { roles },
+          invalid: ['roles: roles_conflict'],
+        });
+      }
+      // Auditor with Support or Administrator is no conflict.
+      const fine = await admin.patch(`/api/users/${auditor.id}`, {
+        roles: ['support', 'auditor'],
+      });
+      expect(fine.status, fine.text).toBe(200);
+    });
+
+    it('when an account already holds Auditor with Operations (made before the rule), then it still signs in and works, may be renamed or have a role taken, but gains none while the mix stays', async () => {
+      const { client, user } = await member(['ops']);
+      // As an account made before the rule stands in the database.
+      await t.db.k
+        .updateTable('users')
+        .set({ roles: JSON.stringify(['ops', 'auditor']) })
+        .where('id', '=', user.id)
+        .execute();
+      const session = SessionResponseSchema.parse((await client.get('/api/session')).json);
+      expect(session.user.roles).toEqual(['ops', 'auditor']);
+      expect((await client.get('/api/audit')).status).toBe(200);
+      const again = t.client();
+      expect((await again.login(user.email, `password-for-${user.email}`)).status).toBe(200);
+
+      const renamed = await admin.patch(`/api/users/${user.id}`, {
+        name: 'Legacy Two Hats',
+        roles: ['ops', 'auditor'],
+      });
+      expect(renamed.status, renamed.text).toBe(200);
+      const more = await admin.patch(`/api/users/${user.id}`, {
+        roles: ['support', 'ops', 'auditor'],
+      });
+      expect(more.status, more.text).toBe(400);
+      expect(refusedAs(more, 'VALIDATION_FAILED', 'roles_conflict')).toBe(CONFLICT_WORDS);
+      const split = await admin.patch(`/api/users/${user.id}`, { roles: ['auditor'] });
+      expect(split.status, split.text).toBe(200);
+      expect(UserSchema.parse(split.json).roles).toEqual(['auditor']);
     });
 
     it('when the last active admin would lose admin or be disabled, by anyone, then 409 LAST_ADMIN and nothing changes', async () => {

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
-import type { CreateUserRequest, Role, UpdateUserRequest, User } from '@paydesk/shared/api';
+import {
+  rolesConflict,
+  rolesRefusal,
+  type CreateUserRequest,
+  type Role,
+  type RolesRefusal,
+  type UpdateUserRequest,
+  type User,
+} from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import type { Database, UsersTable } from '../db/schema.js';
@@ -79,6 +87,8 @@ export class Users {
       auditEntry?: (user: User) => AuditEntry;
     },
   ): Promise<User> {
+    // The route's schema says it first; here too, so that no caller makes such an account.
+    refuseRoles(rolesConflict(input.roles));
     const passwordHash = await this.#passwords.hash(input.password);
     const now = this.#clock.now();
     const row: UsersTable = {
@@ -121,8 +131,11 @@ export class Users {
   /**
    * Applies a change by the administrator `byUserId`; refuses one that takes the administrator role
    * from its own holder or disables them (409 CONFLICT naming the field: they would lock themselves
-   * out of the screen they did it on; another administrator may), and one that would leave no
-   * active admin. Disabling revokes sessions.
+   * out of the screen they did it on; another administrator may), one by which they give themselves
+   * a money role (409 CONFLICT naming `roles`: four eyes would be two of one person's; another
+   * administrator may), one that adds a role into Auditor with a money role (400 naming `roles`:
+   * segregation of duties; an account that already holds such a mix keeps it, see
+   * `rolesConflict`), and one that would leave no active admin. Disabling revokes sessions.
    */
   async update(
     id: string,
@@ -137,6 +150,16 @@ export class Users {
     // Serialise admin-set changes so two concurrent demotions cannot both pass the check.
     return this.#change(id, { serialise: true }, async (trx, row, now) => {
       if (id === byUserId) refuseSelfLockout(row, patch);
+      // Weighed against the roles read in this transaction (the lock above orders changes).
+      if (patch.roles !== undefined) {
+        refuseRoles(
+          rolesRefusal({
+            roles: patch.roles,
+            before: parseRoles(row.roles),
+            self: id === byUserId,
+          }),
+        );
+      }
       const changes = {
         name: patch.name ?? row.name,
         roles: patch.roles === undefined ? row.roles : JSON.stringify(orderRoles(patch.roles)),
@@ -339,6 +362,19 @@ function refuseSelfLockout(row: UsersTable, patch: UpdateUserRequest): void {
       'you cannot remove your own Administrator role: ask another administrator',
     );
   }
+}
+
+/**
+ * Refuses a roles change the shared rule refuses, naming `roles` and the rule in the same words the
+ * web says at the roles field: a self-granted money role is a conflict with who holds the change
+ * (409, as keeping one's own Administrator role), a segregation-of-duties mix bad input (400).
+ */
+function refuseRoles(refusal: RolesRefusal | undefined): void {
+  if (refusal === undefined) return;
+  const fields = [{ path: 'roles', rule: refusal.rule, message: refusal.message }];
+  throw refusal.rule === 'no_self_money_role'
+    ? new AppError('CONFLICT', refusal.message, { fields })
+    : new AppError('VALIDATION_FAILED', `roles: ${refusal.message}`, { fields });
 }
 
 /**

@@ -26,3 +26,73 @@ export const RoleSetSchema = z
   .min(1)
   .max(ROLES.length)
   .refine((roles) => new Set(roles).size === roles.length, { message: 'roles must be distinct' });
+
+/**
+ * The roles that move money: Finance (captures, returns, rebills, links) and Operations (payouts
+ * and their four-eyes approval).
+ */
+export const MONEY_ROLES: readonly Role[] = ['finance', 'ops'];
+
+/** Why a change of an account's roles is refused: the field is always `roles`. */
+export interface RolesRefusal {
+  rule: 'no_self_money_role' | 'roles_conflict';
+  message: string;
+}
+
+const listed = (roles: readonly Role[]) => roles.map((role) => ROLE_LABELS[role]).join(' or ');
+
+/**
+ * An administrator may not give themselves a money role: one person could then both create an
+ * ops account and approve its payouts, or approve with their own, and four eyes would be two of
+ * one person's. Another administrator grants it. Removing one's own money role stays allowed, as
+ * does keeping one already held.
+ */
+export function selfMoneyRoleRefusal(
+  roles: readonly Role[],
+  before: readonly Role[],
+): RolesRefusal | undefined {
+  const added = MONEY_ROLES.filter((role) => roles.includes(role) && !before.includes(role));
+  if (added.length === 0) return undefined;
+  return {
+    rule: 'no_self_money_role',
+    message: `You cannot give yourself ${listed(added)}: another administrator must.`,
+  };
+}
+
+/** Segregation of duties: the auditor's words when Auditor meets a money role on one account. */
+export const ROLES_CONFLICT_MESSAGE =
+  'An auditor reviews payouts and money operations, so cannot also hold Operations or Finance: give these roles to different people.';
+
+/**
+ * Segregation of duties: Auditor reviews what Operations and Finance do, so one account does not
+ * hold both. `before` is the account's roles before the change (none for a new account): an
+ * account that already holds such a mix (made before this rule) keeps working, and a change that
+ * only keeps or removes its roles is allowed (renaming it, or taking one of them away); a change
+ * that adds any role to a conflicting set is refused.
+ */
+export function rolesConflict(
+  roles: readonly Role[],
+  before: readonly Role[] = [],
+): RolesRefusal | undefined {
+  const conflicting = roles.includes('auditor') && MONEY_ROLES.some((role) => roles.includes(role));
+  if (!conflicting) return undefined;
+  if (roles.every((role) => before.includes(role))) return undefined;
+  return { rule: 'roles_conflict', message: ROLES_CONFLICT_MESSAGE };
+}
+
+/**
+ * The one rule for a change of an account's roles, used by the BFF (which refuses it) and the web
+ * (which says it at the roles field before sending): `self` when the administrator changes their
+ * own account. A self-grant is said first: it is refused whatever the rest of the set.
+ */
+export function rolesRefusal(change: {
+  roles: readonly Role[];
+  before?: readonly Role[];
+  self?: boolean;
+}): RolesRefusal | undefined {
+  const before = change.before ?? [];
+  return (
+    (change.self === true ? selfMoneyRoleRefusal(change.roles, before) : undefined) ??
+    rolesConflict(change.roles, before)
+  );
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema, freeText, IdSchema, IsoDateTimeSchema, ReasonSchema } from './common.js';
-import { RoleSetSchema } from './roles.js';
+import { ROLES_CONFLICT_MESSAGE, RoleSetSchema, rolesConflict } from './roles.js';
 
 /** Password rule for new passwords: 12 to 256 characters. */
 export const PASSWORD_MIN_LENGTH = 12;
@@ -36,18 +36,27 @@ export type UserListResponse = z.infer<typeof UserListResponseSchema>;
 
 /**
  * `POST /api/users` body; reply 201 `User`. The password is temporary: the user must choose their
- * own at their first sign-in.
+ * own at their first sign-in. Auditor does not go with Operations or Finance on one account
+ * (`rolesConflict`: segregation of duties).
  */
-export const CreateUserRequestSchema = z.strictObject({
-  email: EmailSchema,
-  name: UserNameSchema,
-  password: NewPasswordSchema,
-  roles: RoleSetSchema,
-});
+export const CreateUserRequestSchema = z
+  .strictObject({
+    email: EmailSchema,
+    name: UserNameSchema,
+    password: NewPasswordSchema,
+    roles: RoleSetSchema,
+  })
+  .refine((b) => rolesConflict(b.roles) === undefined, {
+    path: ['roles'],
+    message: ROLES_CONFLICT_MESSAGE,
+    params: { rule: 'roles_conflict' },
+  });
 export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
 
 /**
- * `PATCH /api/users/:id` body (at least one of name, roles, disabled); reply `User`. Disabling
+ * `PATCH /api/users/:id` body (at least one of name, roles, disabled); reply `User`. The roles are
+ * weighed against the account's current ones by `rolesRefusal` (the BFF refuses a self-granted
+ * money role, 409, and a change into Auditor with a money role, 400, both naming `roles`). Disabling
  * locks someone out, and enabling lets someone back in and ties the admin to the account for
  * four-eyes: both say why (`reason`, kept in the audit row). Any other change may.
  */

@@ -144,6 +144,8 @@ export default function CreateUserDialog({
               control={control}
               name="roles"
               render={({ field, fieldState }) => (
+                // A new account: Auditor with a money role is said at the boxes as they are ticked
+                // (the shared schema stops the submit, the BFF refuses it).
                 <RolesField
                   value={field.value}
                   onChange={field.onChange}

@@ -7,7 +7,15 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { RoleSetSchema, UserNameSchema, type User } from '@paydesk/shared/api';
+import {
+  MONEY_ROLES,
+  RoleSetSchema,
+  UserNameSchema,
+  rolesRefusal,
+  selfMoneyRoleRefusal,
+  type Role,
+  type User,
+} from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -26,12 +34,41 @@ const EditSchema = z.object({ name: UserNameSchema, roles: RoleSetSchema });
 type EditInput = z.input<typeof EditSchema>;
 type EditOutput = z.output<typeof EditSchema>;
 
+/**
+ * The edit form's rules for this account: the shared roles rule (as the BFF weighs it, against the
+ * account's current roles and whether it is one's own) stops the submit, in the same words the
+ * roles field already shows.
+ */
+function editSchemaFor(before: readonly Role[], self: boolean) {
+  return EditSchema.superRefine((values, ctx) => {
+    const refusal = rolesRefusal({ roles: values.roles, before, self });
+    if (refusal === undefined) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['roles'],
+      message: refusal.message,
+      params: { rule: refusal.rule },
+    });
+  });
+}
+
 export default function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const titleId = useId();
   const { user: me } = useSession();
+  const self = user.id === me.id;
   // One's own Administrator role stays (the BFF refuses it too): without it one would be locked
   // out of this very screen. Another administrator may take it.
-  const ownAdmin = user.id === me.id && user.roles.includes('admin');
+  const ownAdmin = self && user.roles.includes('admin');
+  // Nor does one give oneself a money role (the BFF refuses it too): four eyes would be two of one
+  // person's. Another administrator may grant it; one held already may be kept or given up.
+  const lockedMoney = self ? MONEY_ROLES.filter((role) => !user.roles.includes(role)) : [];
+  const locked: Role[] = [...(ownAdmin ? (['admin'] as const) : []), ...lockedMoney];
+  const lockedReason = [
+    ownAdmin ? 'You cannot remove your own Administrator role: another administrator can.' : null,
+    selfMoneyRoleRefusal([...user.roles, ...lockedMoney], user.roles)?.message ?? null,
+  ]
+    .filter((reason) => reason !== null)
+    .join(' ');
   const client = useQueryClient();
   const notify = useNotify();
   const { register, control, handleSubmit, formState, setError } = useForm<
@@ -39,7 +76,7 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     unknown,
     EditOutput
   >({
-    resolver: zodResolver(EditSchema),
+    resolver: zodResolver(editSchemaFor(user.roles, self)),
     defaultValues: { name: user.name, roles: user.roles },
   });
 
@@ -100,13 +137,9 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
                 <RolesField
                   value={field.value}
                   onChange={field.onChange}
-                  {...(ownAdmin
-                    ? {
-                        locked: ['admin'] as const,
-                        lockedReason:
-                          'You cannot remove your own Administrator role: another administrator can.',
-                      }
-                    : {})}
+                  before={user.roles}
+                  self={self}
+                  {...(locked.length > 0 ? { locked, lockedReason } : {})}
                   error={
                     fieldState.error
                       ? fieldHelp(fieldState.error, 'Choose at least one role.')

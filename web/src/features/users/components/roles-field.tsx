@@ -4,7 +4,8 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
-import { ROLE_LABELS, ROLES, type Role } from '@paydesk/shared/api';
+import { ROLE_LABELS, ROLES, rolesRefusal, type Role } from '@paydesk/shared/api';
+import { useId } from 'react';
 
 const ROLE_HINTS: Record<Role, string> = {
   support: 'read, status lookup, card info',
@@ -16,7 +17,10 @@ const ROLE_HINTS: Record<Role, string> = {
 
 /**
  * A labelled group of role checkboxes (a user may hold several). A `locked` role's box cannot be
- * changed, and `lockedReason` says why beneath the group.
+ * changed, and `lockedReason` says why beneath the group. The shared roles rule (`rolesRefusal`,
+ * the one the BFF refuses by) is said beneath the group as soon as the boxes break it, in the
+ * BFF's words, weighed against the account's current roles (`before`, none for a new account) and
+ * whether the administrator is changing their own (`self`).
  */
 export function RolesField({
   value,
@@ -24,15 +28,28 @@ export function RolesField({
   error,
   locked = [],
   lockedReason,
+  before = [],
+  self = false,
 }: {
   value: readonly Role[];
   onChange: (roles: Role[]) => void;
   error?: string | undefined;
   locked?: readonly Role[];
   lockedReason?: string | undefined;
+  before?: readonly Role[];
+  self?: boolean;
 }) {
+  const helpId = useId();
+  const refusal = rolesRefusal({ roles: value, before, self });
+  const problem = refusal?.message ?? error;
   return (
-    <FormControl component="fieldset" error={error !== undefined} variant="standard">
+    // The help says why a box is locked or the set refused: read with the group, not only seen.
+    <FormControl
+      component="fieldset"
+      error={problem !== undefined}
+      variant="standard"
+      aria-describedby={helpId}
+    >
       <FormLabel component="legend">Roles</FormLabel>
       <FormGroup>
         {ROLES.map((role) => (
@@ -55,8 +72,8 @@ export function RolesField({
           />
         ))}
       </FormGroup>
-      <FormHelperText>
-        {error ??
+      <FormHelperText id={helpId} aria-live="polite">
+        {problem ??
           (lockedReason === undefined
             ? 'At least one role.'
             : `At least one role. ${lockedReason}`)}

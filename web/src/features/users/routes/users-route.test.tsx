@@ -577,6 +577,170 @@ describe('users screen', () => {
     expect(screen.getByRole('dialog', { name: 'Edit admin@example.com' })).toBeInTheDocument();
   });
 
+  const CONFLICT =
+    'An auditor reviews payouts and money operations, so cannot also hold Operations or Finance: give these roles to different people.';
+
+  it('when an administrator edits their own row, then Operations and Finance cannot be ticked and the roles group says why; their other roles still save', async () => {
+    const app = renderApp('/users', new FakeBff());
+    const dialog = await openFromRow(
+      app,
+      'admin@example.com',
+      'Edit admin@example.com',
+      'Edit admin@example.com',
+    );
+    for (const name of [/Operations/, /Finance/]) {
+      const box = within(dialog).getByRole('checkbox', { name });
+      expect(box).not.toBeChecked();
+      expect(box).toBeDisabled();
+    }
+    // Said beside the boxes, and read out with the group.
+    expect(within(dialog).getByRole('group', { name: 'Roles' })).toHaveAccessibleDescription(
+      /You cannot give yourself Finance or Operations: another administrator must\./,
+    );
+    expect(within(dialog).getByRole('checkbox', { name: /Support/ })).toBeEnabled();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(app.bff.requestsTo('PATCH', '/api/users/u-admin')).toHaveLength(1);
+    });
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-admin')[0]?.body).toEqual({
+      name: 'Ada Admin',
+      roles: ['support', 'admin', 'auditor'],
+    });
+  });
+
+  it('when an administrator who already holds Operations edits their own row, then they may untick it', async () => {
+    const bff = new FakeBff();
+    bff.users[0] = { ...bff.users[0]!, roles: ['ops', 'admin'] };
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'admin@example.com',
+      'Edit admin@example.com',
+      'Edit admin@example.com',
+    );
+    const ops = within(dialog).getByRole('checkbox', { name: /Operations/ });
+    expect(ops).toBeEnabled();
+    expect(within(dialog).getByRole('checkbox', { name: /Finance/ })).toBeDisabled();
+    expect(
+      within(dialog).getByText(/You cannot give yourself Finance: another administrator must\./),
+    ).toBeInTheDocument();
+    await app.user.click(ops);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('PATCH', '/api/users/u-admin')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('PATCH', '/api/users/u-admin')[0]?.body).toMatchObject({
+      roles: ['admin'],
+    });
+  });
+
+  it('when the BFF refuses a money role one gives oneself anyway (409 naming roles), then its words show at the roles and the dialog stays', async () => {
+    const message = 'You cannot give yourself Operations: another administrator must.';
+    const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'CONFLICT',
+          message,
+          details: { fields: [{ path: 'roles', rule: 'no_self_money_role', message }] },
+          requestId: 'r-3',
+        },
+      },
+    }));
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'admin@example.com',
+      'Edit admin@example.com',
+      'Edit admin@example.com',
+    );
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(message)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Edit admin@example.com' })).toBeInTheDocument();
+  });
+
+  it('when Auditor is ticked with Operations or Finance for a new user, then the roles field says why at once and nothing is sent; untangled, it is', async () => {
+    const app = renderApp('/users', new FakeBff());
+    await usersTable();
+    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'two.hats@example.com');
+    await app.user.type(within(dialog).getByLabelText(/Name/), 'Two Hats');
+    await app.user.type(
+      within(dialog).getByLabelText(/Initial password/),
+      'a long enough password',
+    );
+    await app.user.click(within(dialog).getByLabelText(/Operations/));
+    expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByLabelText(/Auditor/));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    expect(within(dialog).getByRole('group', { name: 'Roles' })).toHaveAccessibleDescription(
+      CONFLICT,
+    );
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(0);
+    // Finance instead of Operations: the same words.
+    await app.user.click(within(dialog).getByLabelText(/Operations/));
+    await app.user.click(within(dialog).getByLabelText(/Finance/));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    await app.user.click(within(dialog).getByLabelText(/Auditor/));
+    expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    await waitFor(() => {
+      expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(1);
+    });
+    expect(app.bff.requestsTo('POST', '/api/users')[0]?.body).toMatchObject({
+      roles: ['finance'],
+    });
+  });
+
+  it('when Auditor is ticked for someone holding Finance, then the roles field says why and nothing is sent', async () => {
+    const bff = new FakeBff();
+    bff.users[2] = { ...bff.users[2]!, disabled: false };
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'fin@example.com',
+      'Edit fin@example.com',
+      'Edit fin@example.com',
+    );
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    expect(bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
+  });
+
+  it('when an account already holds Auditor with Operations, then it may be renamed or have a role taken without a refusal, but gains none', async () => {
+    const bff = new FakeBff();
+    bff.users[1] = { ...bff.users[1]!, roles: ['ops', 'auditor'] };
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'sam@example.com',
+      'Edit sam@example.com',
+      'Edit sam@example.com',
+    );
+    expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
+    expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    const name = within(dialog).getByLabelText(/Name/);
+    await app.user.clear(name);
+    await app.user.type(name, 'Sam Two Hats');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('PATCH', '/api/users/u-sam')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('PATCH', '/api/users/u-sam')[0]?.body).toEqual({
+      name: 'Sam Two Hats',
+      roles: ['ops', 'auditor'],
+    });
+  });
+
   it('when looking at one’s own row, then there is no Disable or Reset two-step button', async () => {
     const bff = new FakeBff();
     bff.users[0] = { ...bff.users[0]!, totpEnabled: true };
