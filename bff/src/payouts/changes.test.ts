@@ -161,7 +161,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the instance stops right after sending the payout-check (its outcome never recorded), then once that request is certainly over the poller learns the check from the gateway: awaiting approval, audited', async () => {
-      await refuse('payout_events', 'title', 'payout-check');
+      await refuse('payout_events', 'title', "check of the payee's details");
       const failed = await post(opsA, '/api/payouts', cardPayout('3.50'));
       expect(failed.status, failed.text).toBe(500);
       await undo.pop()?.();
@@ -222,7 +222,7 @@ for (const variant of DB_VARIANTS) {
       const result = PayoutResultSchema.parse(res.json);
       expect(result.payout.state).toBe('checking');
       expect(result.message).toBe(
-        'The payout-check was sent; its outcome is being confirmed with the gateway.',
+        "The payee's details were sent to the gateway for checking; Paydesk is confirming the outcome with it.",
       );
       expect((await row(result.payout.id)).poll_next_at).not.toBeNull();
       await vi.waitFor(
@@ -249,7 +249,7 @@ for (const variant of DB_VARIANTS) {
       expect(String(undone?.data.reason)).toMatch(/could not confirm the registered payout/);
       expect(detail.events.map((e) => e.title).slice(-3)).toEqual([
         'payout approved',
-        'status before payout-pay',
+        'status before paying',
         'approval undone: nothing was sent; the payout waits for approval again',
       ]);
       expect((await sandbox.order(payout.orderid ?? '')).operations.map((o) => o.type)).toEqual([

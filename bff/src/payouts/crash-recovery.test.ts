@@ -354,7 +354,7 @@ for (const variant of DB_VARIANTS) {
 
       await expectConfirming(
         retry,
-        `it prepared payout ${id}, whose payout-check outcome is being confirmed`,
+        `it prepared payout ${id}, whose check of the payee's details is being confirmed`,
       );
 
       await bff.payouts.poller.runOnce();

@@ -196,7 +196,7 @@ export async function requireSeparatePeople(
   k: PayoutsDb,
   preparerId: string,
   approverId: string,
-  what: 'payout' | 'payout-form link',
+  what: 'payout' | 'payout form',
 ): Promise<void> {
   const why = (await accountControl(k)).refusal(preparerId, approverId);
   if (why !== null) {

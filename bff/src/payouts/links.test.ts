@@ -180,8 +180,14 @@ for (const variant of DB_VARIANTS) {
       await sandbox.faults({ dropResponseRate: 1, operations: ['sale-form'] });
       const res = await post(finance, '/api/payment-links', link('sale-form'));
       await sandbox.faults({});
-      const lost = PaymentLinkResultSchema.parse(res.json).link;
+      const { link: lost, message } = PaymentLinkResultSchema.parse(res.json);
       expect(lost).toMatchObject({ state: 'unknown', orderid: null, redirectUrl: null });
+      // One plain sentence, the form named in words; the client's reason code is said nowhere
+      // staff read, neither in the reply nor in the link's recorded error (F3).
+      expect(message).toMatch(/^The gateway's answer to the sale form was lost \(/);
+      expect(lost.errorMessage).toBe('the connection closed before the gateway answered');
+      for (const text of [message, lost.errorMessage ?? ''])
+        expect(text).not.toMatch(/sale-form|connection-lost|server-error/);
       const lookup = await post(
         support,
         '/api/transactions/lookup',
@@ -472,7 +478,7 @@ for (const variant of DB_VARIANTS) {
       });
       expect(res.status, res.text).toBe(200);
       const withdrawn = PaymentLinkResultSchema.parse(res.json);
-      expect(withdrawn.message).toBe('You withdrew the payout-form link; nothing was sent.');
+      expect(withdrawn.message).toBe('You withdrew the payout form; nothing was sent.');
       expect(withdrawn.link).toMatchObject({
         state: 'rejected',
         withdrawn: true,
@@ -505,7 +511,7 @@ for (const variant of DB_VARIANTS) {
       });
       expect(rejected.status, rejected.text).toBe(200);
       expect(PaymentLinkResultSchema.parse(rejected.json)).toMatchObject({
-        message: 'The payout-form link was rejected; nothing was sent.',
+        message: 'The payout form was rejected; nothing was sent.',
         link: { state: 'rejected', withdrawn: false, decidedBy: { email: opsB.email } },
       });
       expect(await timeline(other.id)).toContainEqual(['Payout form link rejected', opsB.email]);
@@ -721,7 +727,8 @@ for (const variant of DB_VARIANTS) {
       expect((unknown.json as ErrorEnvelope).error.details).toMatchObject({
         gatewayErrorCode: 'NOT_FOUND',
       });
-      expect((unknown.json as ErrorEnvelope).error.message).toContain('NOT_FOUND');
+      // The code stays in the details; staff read words (card-info.test.ts has the sentences).
+      expect((unknown.json as ErrorEnvelope).error.message).toMatch(/^No card is stored under/);
 
       await sandbox.faults({ errorRate: 1, operations: ['get-card-info'] });
       const down = await finance.post(`/api/cards/${cardRefId}/info`, {

@@ -23,6 +23,7 @@ import type {
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import { StatusNotApplied } from '../payments/amount-range.js';
+import { unansweredText } from '../payments/gateway-errors.js';
 import type { Interruption } from '../payments/idempotency.js';
 import type { AuditEntry } from '../services/audit.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
@@ -51,7 +52,7 @@ import {
 } from './context.js';
 import { decodeKeyset, keysetPage } from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
-import { gatewayRefusal } from './gateway-errors.js';
+import { gatewayRefusal, unlearnedSentence } from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
 import { interruptedApproval, interruptedMessage, lapseHeldRows } from './service.js';
 
@@ -77,6 +78,12 @@ export const LINK_KIND_LABELS: Readonly<Record<PaymentLinkKind, string>> = {
   'account-verification-form': 'Account verification form',
   'payout-form': 'Payout form',
 };
+
+/** A link's kind as a sentence names it (`the payout form`): its label, never the gateway's name. */
+function kindWords(kind: string): string {
+  const label = (LINK_KIND_LABELS as Record<string, string | undefined>)[kind];
+  return label === undefined ? kind : label.toLowerCase();
+}
 
 /** The timeline title of a link's request to the gateway: what came of it, in staff's words. */
 function sentTitle(kind: PaymentLinkKind, outcome: GatewayOutcome): string {
@@ -554,7 +561,7 @@ export class PaymentLinksService {
       return {
         link: await this.viewOf(row, actor),
         message:
-          'The payout-form link is held until a second ops user approves it; its page address is released then.',
+          'The payout form is held until a second ops user approves it; its page address is released then.',
       };
     }
     return this.send(row, request, actor);
@@ -566,16 +573,16 @@ export class PaymentLinksService {
     if (row.created_by === actor.id) {
       throw new AppError(
         'FOUR_EYES_REQUIRED',
-        'Every payout needs two people: an ops user other than the one who created this payout-form link must approve it.',
+        'Every payout needs two people: an ops user other than the one who created this payout form must approve it.',
       );
     }
-    await requireSeparatePeople(c.k, row.created_by, actor.id, 'payout-form link');
+    await requireSeparatePeople(c.k, row.created_by, actor.id, 'payout form');
     const lapsesAt = this.lapsesAt(row);
     if (lapsesAt !== null && lapsesAt <= c.clock.now()) {
       await this.write(id, this.lapse(row), { state: 'pending_approval' }, ...this.lapsed());
       throw new AppError(
         'INVALID_STATE',
-        'The held payout-form link lapsed (not approved in time; its sealed request was erased) and cannot be approved; create it again.',
+        'The held payout form lapsed (not approved in time; its sealed request was erased) and cannot be approved; create it again.',
         { state: 'expired' },
       );
     }
@@ -632,13 +639,13 @@ export class PaymentLinksService {
         const link = await this.viewOf(row, actor);
         const next =
           link.state === 'sent'
-            ? ' Send this page address to the payee; the outcome arrives by callback.'
+            ? ' Send this page address to the payee. Paydesk learns the outcome from the gateway automatically when the payee finishes.'
             : link.state === 'unknown'
               ? ' Its page address is not known: create a new link; the callback receiver records whatever this one does.'
               : '';
         return {
           link,
-          message: `${interruptedMessage('payout-form link', link.state)}${next}`,
+          message: `${interruptedMessage('payout form', link.state)}${next}`,
         } satisfies LinkOutcome;
       },
     });
@@ -715,7 +722,7 @@ export class PaymentLinksService {
       }
       throw new AppError(
         'GATEWAY_UNAVAILABLE',
-        `The gateway could not be reached; the ${row.kind} was not sent. Try again.`,
+        `The gateway could not be reached; the ${kindWords(row.kind)} was not sent. Try again.`,
       );
     }
     if (outcome.kind === 'unknown') {
@@ -723,16 +730,18 @@ export class PaymentLinksService {
       const after = await set({
         state: 'unknown',
         error_code: code ?? outcome.reason.toUpperCase(),
-        error_message: `the reply was lost (${outcome.reason})`,
+        // In words (the reason code stays in the timeline's exchange); the code column keeps the
+        // gateway's code, or the reason's as it always did.
+        error_message: unansweredText(outcome),
       });
       return {
         link: await this.viewOf(after, actor),
-        message: `The ${row.kind} reply was lost (${outcome.reason}${code === undefined ? '' : `, ${code}`}); the order may exist at the gateway but its page address is not known. Create a new link; the callback receiver records whatever the lost one does.`,
+        message: `${unlearnedSentence(outcome, `the ${kindWords(row.kind)}`)} The order may exist at the gateway but its page address is not known. Create a new link; the callback receiver records whatever the lost one does.`,
       };
     }
     const { httpStatus, reply } = outcome;
     if (httpStatus !== 200 || reply.redirectUrl === undefined) {
-      const err = gatewayRefusal(httpStatus, reply, row.kind);
+      const err = gatewayRefusal(httpStatus, reply, kindWords(row.kind));
       await set({
         state: 'failed',
         error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
@@ -745,9 +754,10 @@ export class PaymentLinksService {
       orderid: reply.orderId ?? null,
       redirect_url: reply.redirectUrl,
     });
+    const who = row.kind === 'payout-form' ? 'payee' : 'customer';
     return {
       link: await this.viewOf(after, actor),
-      message: `Send this page address to the ${row.kind === 'payout-form' ? 'payee' : 'customer'}; the outcome arrives by callback.`,
+      message: `Send this page address to the ${who}. Paydesk learns the outcome from the gateway automatically when the ${who} finishes.`,
     };
   }
 
@@ -805,8 +815,8 @@ export class PaymentLinksService {
     return {
       link: await this.viewOf(after, actor),
       message: withdrawal
-        ? `You withdrew the ${row.kind} link; nothing was sent.`
-        : `The ${row.kind} link was rejected; nothing was sent.`,
+        ? `You withdrew the ${kindWords(row.kind)}; nothing was sent.`
+        : `The ${kindWords(row.kind)} was rejected; nothing was sent.`,
     };
   }
 

@@ -148,7 +148,7 @@ for (const variant of DB_VARIANTS) {
         const detail = PayoutDetailSchema.parse((await opsA.get(`/api/payouts/${payout.id}`)).json);
         expect(detail).toMatchObject({ state: 'approved', errorCode: 'PAID_AFTER_NOT_APPLIED' });
         expect(detail.events.map((e) => e.title)).toContain(
-          'payout-pay applied by the gateway after Paydesk had judged it not applied (approved): check for a repeat of this payout',
+          'payout applied by the gateway after Paydesk had judged it not applied (approved): check for a repeat of this payout',
         );
         const drift = await auditRows('payout.drift', `payout:${payout.id}`);
         expect(drift.map((a) => [a.actor_id, a.outcome, a.error_code])).toEqual([
@@ -234,6 +234,8 @@ for (const variant of DB_VARIANTS) {
         expect(failed).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
         expect(failed.error_message).toMatch(/judged it not applied/);
         expect(failed.error_message).toMatch(/moves no money: nothing was paid/);
+        // Said in staff's words, not the gateway's operation name (F2).
+        expect(failed.error_message).not.toMatch(/payout-(check|pay)/);
         const res = await post(support, `/api/payouts/${payout.id}/refresh`, {});
         expect(res.status, res.text).toBe(409);
       });

@@ -33,6 +33,12 @@ import {
   passwordFor,
 } from './test-support/app.js';
 
+/**
+ * What staff must never read in a payout's sentences (F2, F3): the gateway's operation names and
+ * the gateway client's reason codes. The timeline's exchange data keeps them for engineers.
+ */
+const JARGON = /payout-(check|pay|form)|v2 payout|connection-lost|server-error|unreadable-reply/;
+
 const BANK: PayoutDestination = {
   kind: 'bank',
   accountNumber: 'DE89370400440532013000',
@@ -215,10 +221,10 @@ for (const variant of DB_VARIANTS) {
       expect(detail.state).toBe('approved');
       expect(detail.events.map((e) => e.title)).toEqual(
         expect.arrayContaining([
-          'payout-check',
+          "check of the payee's details",
           'payout approved',
-          'status before payout-pay',
-          'payout-pay',
+          'status before paying',
+          'payment of the checked payout',
           'status check',
         ]),
       );
@@ -566,8 +572,8 @@ for (const variant of DB_VARIANTS) {
       );
       expect(detail.state).toBe('expired');
       expect(detail.events.map((e) => e.title).slice(-2)).toEqual([
-        'status before payout-pay',
-        'expired at the gateway before payout-pay',
+        'status before paying',
+        'expired at the gateway before it was paid',
       ]);
       const expired = await auditRows('payout.expired', `payout:${payout.id}`);
       expect(expired.map((r) => [r.actor_id, r.outcome])).toEqual([[null, 'success']]);
@@ -659,7 +665,7 @@ for (const variant of DB_VARIANTS) {
         (await keep(opsB.get(`/api/payouts/${payout.id}`))).json,
       );
       expect(detail.events.map((e) => e.title).at(-1)).toBe(
-        'expired at the gateway before payout-pay',
+        'expired at the gateway before it was paid',
       );
       expect(
         (await auditRows('payout.expired', `payout:${payout.id}`)).map((r) => r.actor_id),
@@ -674,6 +680,9 @@ for (const variant of DB_VARIANTS) {
       const result = PayoutResultSchema.parse(res.json);
       expect(result.payout.state).toBe('unknown');
       expect(result.message).toMatch(/never sends it again/);
+      // One plain sentence: the answer was lost, in words; never an operation or reason code.
+      expect(result.message).toMatch(/^The gateway's answer to the payout was lost \(/);
+      expect(result.message).not.toMatch(JARGON);
       await sandbox.faults({});
       // a new approval is refused: nothing is sent again
       expect((await keep(post(opsC, `/api/payouts/${payout.id}/approve`, {}))).status).toBe(409);
@@ -694,10 +703,10 @@ for (const variant of DB_VARIANTS) {
       const payout = await prepare(payoutBody(BANK, { mode: 'single', amount: '5.00' }));
       await sandbox.faults({ dropResponseRate: 1, operations: ['payout'] });
       const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
-      expect(PayoutResultSchema.parse(res.json).payout).toMatchObject({
-        state: 'unknown',
-        orderid: null,
-      });
+      const dropped = PayoutResultSchema.parse(res.json);
+      expect(dropped.payout).toMatchObject({ state: 'unknown', orderid: null });
+      expect(dropped.message).toMatch(/^The gateway's answer to the payout was lost/);
+      expect(dropped.message).not.toMatch(JARGON);
       expect((await row(payout.id)).destination_sealed).toBeNull();
       await sandbox.faults({});
       expect(await settleFinal(payout.id)).toBe('approved');
@@ -823,14 +832,24 @@ for (const variant of DB_VARIANTS) {
       expect(res.status, res.text).toBe(200);
       const { payout, message } = PayoutResultSchema.parse(res.json);
       expect(payout.state).toBe('checking');
-      expect(message).toMatch(/server-error, gateway error INTERNAL/);
+      // What the gateway answered, said once (its HTTP status and code), in a plain sentence.
+      expect(message).toMatch(
+        /^The gateway answered the check of the payee's details with an error \(HTTP 500, INTERNAL\b/,
+      );
+      expect(message.match(/INTERNAL/g)).toHaveLength(1);
+      expect(message).not.toMatch(JARGON);
       await sandbox.faults({});
       bff.clock.advance(10_000);
       await bff.payouts.poller.runOnce();
       // the 500 came before the operation was applied: the gateway never shows it
       bff.clock.advance(120_000);
       await bff.payouts.poller.runOnce();
-      expect(await row(payout.id)).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
+      const failed = await row(payout.id);
+      expect(failed).toMatchObject({ state: 'failed', error_code: 'NOT_APPLIED' });
+      expect(failed.error_message).toMatch(
+        /^The gateway still did not show the check of the payee's details/,
+      );
+      expect(failed.error_message).not.toMatch(JARGON);
     });
 
     it('when the gateway refuses the payout-check (400), then 502 GATEWAY_ERROR names the gateway code and the payout is failed', async () => {

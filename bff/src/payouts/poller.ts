@@ -135,11 +135,10 @@ export class PayoutPoller {
       );
     }
     const open = AWAITED.includes(after.state);
-    const operation = after.mode === 'single' ? 'payout' : 'payout-pay';
     return {
       payout: await this.payouts.viewOf(after, actor),
       message: mayBePaidLate(after)
-        ? `The gateway still does not show the ${operation}: the payout stays failed (judged not applied). A late payment is still possible: check again before preparing it again.`
+        ? `The gateway still does not show the payout: the payout stays failed (judged not applied). A late payment is still possible: check again before preparing it again.`
         : open
           ? `The gateway does not show a final outcome yet (the payout is ${after.state}). Check again later.`
           : `The gateway shows the payout ${after.state.replace('_', ' ')}.`,

@@ -207,7 +207,9 @@ for (const variant of DB_VARIANTS) {
         expect(seen.text).not.toMatch(EXPIRY);
         // The gateway exchanges are still there, with the masked card.
         const titles = seen.detail.events.map((e) => e.title);
-        expect(titles).toEqual(expect.arrayContaining(['payout-check', 'payout-pay']));
+        expect(titles).toEqual(
+          expect.arrayContaining(["check of the payee's details", 'payment of the checked payout']),
+        );
         expect(JSON.stringify(seen.detail.events)).toContain('411111******1111');
       }
       // Stored without them: the timeline and the audit row of the preparation.

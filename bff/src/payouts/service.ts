@@ -31,7 +31,7 @@ import { AppError } from '../errors.js';
 import type { Interruption } from '../payments/idempotency.js';
 import type { GatewayOutcome } from '../gateway-client/client.js';
 import type { AuditEntry } from '../services/audit.js';
-import { gatewayRefusal } from './gateway-errors.js';
+import { gatewayRefusal, PAYOUT_REQUEST_WORDS, unlearnedSentence } from './gateway-errors.js';
 import {
   addEvent,
   askStatus,
@@ -199,12 +199,19 @@ export async function lapseHeldRows<TB extends 'payouts' | 'payment_links', Row>
 function checkNotSent(): AppError {
   return new AppError(
     'GATEWAY_UNAVAILABLE',
-    'The gateway could not be reached; the payout-check was not sent. Try again.',
+    "The gateway could not be reached, so it did not check the payee's details; nothing was prepared. Try again.",
   );
 }
 
 const CHECK_CONFIRMING =
-  'The payout-check was sent; its outcome is being confirmed with the gateway.';
+  "The payee's details were sent to the gateway for checking; Paydesk is confirming the outcome with it.";
+
+/**
+ * The timeline titles of a two-step payout's check as Paydesk wrote them before they were said in
+ * staff's words (`CHECK_TITLE`): `checkRefusal` finds an older payout's check under either.
+ */
+const CHECK_TITLE = "check of the payee's details";
+const CHECK_TITLES = [CHECK_TITLE, 'payout-check'];
 
 /** What a prepare answers once `status` told its payout-check's outcome (applied to `row`). */
 function checkedMessage(row: PayoutsTable): string {
@@ -687,7 +694,7 @@ export class PayoutsService {
       },
       {
         kind: 'staff',
-        title: 'payout prepared; payout-check sent',
+        title: "payout prepared; payee's details sent to the gateway for checking",
         actor: actor.email,
         data: { mode: 'two-step', destination: masked },
       },
@@ -699,7 +706,7 @@ export class PayoutsService {
     );
     await addEvent(c.k, c.clock, subject, {
       kind: 'gateway',
-      title: 'payout-check',
+      title: CHECK_TITLE,
       actor: actor.email,
       data: exchangeData(outcome),
     });
@@ -724,12 +731,12 @@ export class PayoutsService {
       });
       return {
         payout: await this.viewOf(after, actor),
-        message: `The outcome of the payout-check is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status, and the payout waits for approval once checked.`,
+        message: `${unlearnedSentence(outcome, `the ${PAYOUT_REQUEST_WORDS.check}`)} Nothing was paid. Paydesk is asking the gateway whether it checked them; once checked, the payout waits for approval.`,
       };
     }
     const { reply, httpStatus } = outcome;
     if (httpStatus !== 200 || reply.orderId === undefined) {
-      const err = gatewayRefusal(httpStatus, reply, 'payout-check');
+      const err = gatewayRefusal(httpStatus, reply, PAYOUT_REQUEST_WORDS.check);
       await this.update(id, {
         state: 'failed',
         error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
@@ -743,7 +750,7 @@ export class PayoutsService {
     const answer = await askStatus(c.gateway, endpointId, clientOrderId, reply.orderId);
     await addEvent(c.k, c.clock, subject, {
       kind: 'gateway',
-      title: 'status after payout-check',
+      title: 'status after the check',
       actor: null,
       data: exchangeData(answer.outcome),
     });
@@ -873,7 +880,7 @@ export class PayoutsService {
         if (row.state === 'checking') {
           return {
             kind: 'confirming',
-            message: `The first attempt of this request was interrupted before it answered; it prepared payout ${row.id}, whose payout-check outcome is being confirmed with the gateway (the payout’s timeline shows the status checks). Nothing is prepared twice: once the outcome is known, this same request gets the payout.`,
+            message: `The first attempt of this request was interrupted before it answered; it prepared payout ${row.id}, whose check of the payee's details is being confirmed with the gateway (the payout’s timeline shows the status checks). Nothing is prepared twice: once the outcome is known, this same request gets the payout.`,
           };
         }
         if (row.state === 'failed' && row.error_code === 'NOT_SENT')
@@ -905,7 +912,7 @@ export class PayoutsService {
       .select('data')
       .where('subject', '=', `payout:${row.id}`)
       .where('kind', '=', 'gateway')
-      .where('title', '=', 'payout-check')
+      .where('title', 'in', CHECK_TITLES)
       .orderBy('id')
       .executeTakeFirst();
     if (entry === undefined) return null;
@@ -920,7 +927,7 @@ export class PayoutsService {
       return null;
     }
     if (httpStatus === 200 && reply.orderId !== undefined) return null;
-    const refusal = gatewayRefusal(httpStatus, reply, 'payout-check');
+    const refusal = gatewayRefusal(httpStatus, reply, PAYOUT_REQUEST_WORDS.check);
     const recorded =
       row.state === 'failed' && row.error_code === (reply.errorCode ?? `HTTP_${httpStatus}`)
         ? row.error_message
@@ -996,7 +1003,8 @@ export class PayoutsService {
           state: 'check_declined',
           orderid,
           error_code: view.errorCode ?? view.status.toUpperCase(),
-          error_message: view.errorMessage ?? `payout-check ${view.status}`,
+          error_message:
+            view.errorMessage ?? `the gateway's check of the payee's details: ${view.status}`,
           ...this.pollStop(),
         },
         checked,
@@ -1035,7 +1043,7 @@ export class PayoutsService {
       await this.write(id, { state: 'expired' }, { state: 'pending_approval' }, this.expiry());
       throw new AppError(
         'INVALID_STATE',
-        'The registered payout expired (24 h after its payout-check) and cannot be approved; prepare it again.',
+        "The registered payout expired (24 h after the gateway checked the payee's details) and cannot be approved; prepare it again.",
         { state: 'expired' },
       );
     }
@@ -1160,7 +1168,7 @@ export class PayoutsService {
     const before = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, orderid);
     await addEvent(c.k, c.clock, subject, {
       kind: 'gateway',
-      title: 'status before payout-pay',
+      title: 'status before paying',
       actor: actor.email,
       data: exchangeData(before.outcome),
     });
@@ -1179,7 +1187,7 @@ export class PayoutsService {
       await this.update(row.id, { state: 'expired' }, this.expiry());
       throw new AppError(
         'INVALID_STATE',
-        'The registered payout expired at the gateway (24 h after its payout-check) and cannot be approved; prepare it again.',
+        "The registered payout expired at the gateway (24 h after it checked the payee's details) and cannot be approved; prepare it again.",
         { state: 'expired' },
       );
     }
@@ -1215,11 +1223,11 @@ export class PayoutsService {
     });
     await addEvent(c.k, c.clock, subject, {
       kind: 'gateway',
-      title: 'payout-pay',
+      title: 'payment of the checked payout',
       actor: actor.email,
       data: exchangeData(outcome),
     });
-    return this.afterSend(row, outcome, actor, 'payout-pay');
+    return this.afterSend(row, outcome, actor, PAYOUT_REQUEST_WORDS.pay);
   }
 
   private async sendSingle(
@@ -1235,11 +1243,11 @@ export class PayoutsService {
     );
     await addEvent(c.k, c.clock, `payout:${row.id}`, {
       kind: 'gateway',
-      title: 'payout (v2)',
+      title: 'single payout sent',
       actor: actor.email,
       data: exchangeData(outcome),
     });
-    return this.afterSend(row, outcome, actor, 'payout');
+    return this.afterSend(row, outcome, actor, PAYOUT_REQUEST_WORDS.single);
   }
 
   private async afterSend(
@@ -1256,7 +1264,7 @@ export class PayoutsService {
         actor,
         new AppError(
           'GATEWAY_UNAVAILABLE',
-          `The gateway could not be reached; the ${operation} was not sent and the payout still waits for approval.`,
+          'The gateway could not be reached; nothing was sent and the payout still waits for approval.',
         ),
       );
     }
@@ -1274,7 +1282,7 @@ export class PayoutsService {
       });
       return {
         payout: await this.viewOf(after, actor),
-        message: `The outcome of the ${operation} is not known (${outcome.reason}${code === null ? '' : `, gateway error ${code}`}); Paydesk asks the gateway for it with status and never sends it again.`,
+        message: `${unlearnedSentence(outcome, `the ${operation}`)} Paydesk cannot tell yet whether it was paid: it is asking the gateway and never sends it again.`,
       };
     }
     const { httpStatus, reply } = outcome;
@@ -1294,7 +1302,7 @@ export class PayoutsService {
           error_code: reply.errorCode ?? `HTTP_${httpStatus}`,
           error_message: err.message,
         },
-        state === 'expired' ? this.expiry(operation) : {},
+        state === 'expired' ? this.expiry() : {},
       );
       throw err;
     }
@@ -1307,7 +1315,7 @@ export class PayoutsService {
     });
     return {
       payout: await this.viewOf(after, actor),
-      message: `The gateway accepted the ${operation}; its final status follows.`,
+      message: `The gateway accepted the ${operation}; Paydesk follows it until it is paid or declined.`,
     };
   }
 
@@ -1375,11 +1383,10 @@ export class PayoutsService {
   async applyStatus(row: PayoutsTable, view: StatusView | null): Promise<PayoutsTable> {
     if (mayBePaidLate(row)) return this.recheckNotApplied(row, view);
     if (row.state === 'checking') {
-      if (view === null) return this.notFound(row, 'the payout-check');
+      if (view === null) return this.notFound(row, 'check');
       return this.applyCheck(row, view);
     }
-    const operation = row.mode === 'single' ? 'payout' : 'payout-pay';
-    if (view === null) return this.notFound(row, `the ${operation}`);
+    if (view === null) return this.notFound(row, 'pay');
     const orderid = row.orderid ?? view.orderid;
     const payApplied =
       row.mode === 'single' || view.lastOperation === 'payout-pay' || view.stage === 'paid';
@@ -1388,10 +1395,10 @@ export class PayoutsService {
         return this.update(
           row.id,
           { state: 'expired', ...this.pollStop() },
-          { ...this.reconciled(), events: this.expiry(operation).events },
+          { ...this.reconciled(), events: this.expiry().events },
         );
       }
-      return this.notFound(row, `the ${operation}`);
+      return this.notFound(row, 'pay');
     }
     if (FINAL_STATUSES.has(view.status) && view.stage !== 'processing') {
       // Paid after Paydesk had judged it not applied: it keeps saying so (`appliedAfterNotApplied`).
@@ -1425,16 +1432,17 @@ export class PayoutsService {
   /**
    * The gateway does not show the request: after a while Paydesk judges it not applied. A verdict,
    * not a fact: the gateway may still apply a money-moving request it held (`recheckNotApplied`),
-   * so its words say so; a payout-check moves no money, nothing can have been paid.
+   * so its words say so; a check of the payee's details moves no money, nothing can have been paid.
    */
-  private async notFound(row: PayoutsTable, what: string): Promise<PayoutsTable> {
+  private async notFound(row: PayoutsTable, request: 'check' | 'pay'): Promise<PayoutsTable> {
     const sentAt = row.sent_at ?? row.updated_at;
     const after = this.c.options.poll.notAppliedAfterMs;
     if (this.c.clock.now() - sentAt < after) return row;
+    const what = request === 'check' ? "the check of the payee's details" : 'the payout';
     const judged = `The gateway still did not show ${what} ${describeDuration(after)} after it was sent, so Paydesk judged it not applied.`;
     const advice =
-      what === 'the payout-check'
-        ? ' A payout-check moves no money: nothing was paid. Prepare the payout again if it is still due.'
+      request === 'check'
+        ? " Checking the payee's details moves no money: nothing was paid. Prepare the payout again if it is still due."
         : ' The gateway may still apply it late: before preparing the payout again, check its status (“Check payment status”) and its order at the gateway.';
     return this.update(
       row.id,
@@ -1478,7 +1486,7 @@ export class PayoutsService {
    * nothing to flag.
    */
   private async appliedAfterNotApplied(row: PayoutsTable, view: StatusView): Promise<PayoutsTable> {
-    const operation = row.mode === 'single' ? 'payout' : 'payout-pay';
+    const operation = 'payout';
     const amount = `${formatMinorUnits(BigInt(row.amount_minor))} ${row.currency}`;
     const what = `the ${operation} of ${amount} to ${row.destination_masked}`;
     const approvedBy = row.decided_by_email === null ? '' : ` approved by ${row.decided_by_email}`;
@@ -1562,12 +1570,12 @@ export class PayoutsService {
    * What goes with marking a registered payout expired (the gateway's 24 h, whoever noticed it):
    * a timeline entry and a system audit row naming whoever tried to approve it, if anyone did.
    */
-  private expiry(operation = 'payout-pay'): ChangeOptions {
+  private expiry(): ChangeOptions {
     return {
       events: [
         {
           kind: 'reconcile',
-          title: `expired at the gateway before ${operation}`,
+          title: 'expired at the gateway before it was paid',
           actor: null,
           data: {},
         },

@@ -362,7 +362,11 @@ describe.skipIf(chromiumPath === undefined)(
       await done.getByRole('link', { name: description }).click();
       await b.getByRole('heading', { name: 'Payout of €25.00' }).waitFor();
       const timeline = b.getByRole('list', { name: 'Timeline' });
-      for (const title of ['payout prepared; payout-check sent', 'payout approved', 'payout-pay'])
+      for (const title of [
+        "payout prepared; payee's details sent to the gateway for checking",
+        'payout approved',
+        'payment of the checked payout',
+      ])
         await timeline.getByText(title, { exact: true }).waitFor();
       await timeline.getByText(users.opsB.email, { exact: false }).first().waitFor();
       await record(b, '4-ops-payout-detail', { axe: true });

@@ -9,8 +9,16 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { PayoutRejectBodySchema, type PayoutRejectBody } from '@paydesk/shared/api';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useId, useState, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
-import { describeError } from '../lib/api-client';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
+import { describeError, isApiError, type ApiError } from '../lib/api-client';
 import { textRefusalIn } from '../lib/field-help';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../lib/idempotency';
 import type { Decision } from './decision-buttons';
@@ -19,10 +27,25 @@ import { useNotify, type Severity } from './notifier';
 import { useOneAtATime } from '../lib/one-at-a-time';
 
 /**
+ * Whether a decision was refused for good: what was decided is no longer waiting for a decision
+ * (another approver got there first, it was rejected or withdrawn, it lapsed) or no longer matches
+ * what was prepared. Sending the same decision again would be refused the same way, unlike a lost
+ * reply or an unavailable gateway (`isOutcomeUnknown`), where sending again is the way on.
+ */
+export function isRefusedForGood(error: unknown): error is ApiError {
+  return (
+    isApiError(error) &&
+    (error.code === 'INVALID_STATE' || error.code === 'CONFLICT') &&
+    error.fieldErrors.length === 0
+  );
+}
+
+/**
  * The second pair of eyes: approve, or reject with a reason, something another user created (a
  * payout, a payout form); or its creator withdraws it (a rejection too, never an approval). The
  * dialog's Idempotency-Key is created when it opens and reused when the same decision is sent
- * again after a lost reply. Each screen supplies its own words and facts.
+ * again after a lost reply. Each screen supplies its own words and facts. After a refusal for good
+ * (`isRefusedForGood`) only Close is left, with what happened in the screen's words (`refused`).
  */
 export function DecisionDialog<Result extends { message: string }>({
   id,
@@ -41,6 +64,7 @@ export function DecisionDialog<Result extends { message: string }>({
   severity,
   queryKey,
   done,
+  refused,
   onClose,
 }: {
   /** the id of what is decided; an approval's key is bound to it */
@@ -78,6 +102,11 @@ export function DecisionDialog<Result extends { message: string }>({
    * address an approval released, which the approver must be able to copy.
    */
   done?: (result: Result) => ReactElement | null;
+  /**
+   * What a refusal for good means, said from what is known now (e.g. who decided it instead, from
+   * the refreshed lists), as the alert to show; by default the server's sentence as an error
+   */
+  refused?: (error: ApiError) => ReactNode;
   onClose: () => void;
 }) {
   const titleId = useId();
@@ -111,6 +140,12 @@ export function DecisionDialog<Result extends { message: string }>({
     },
   });
   const outcomeUnknown = mutation.isError && isOutcomeUnknown(mutation.error);
+  // Nothing left to decide: only Close is offered, and takes the focus from the button that went.
+  const final = !outcomeUnknown && isRefusedForGood(mutation.error) ? mutation.error : null;
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (final !== null) closeRef.current?.focus();
+  }, [final]);
   const reasonError =
     submitted && !parsedReason.success
       ? (textRefusalIn(parsedReason.error.issues) ?? 'Say why in 3 to 255 characters.')
@@ -118,6 +153,7 @@ export function DecisionDialog<Result extends { message: string }>({
 
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (final !== null) return;
     setSubmitted(true);
     if (decision === 'reject' && !parsedReason.success) return;
     once((done) => {
@@ -131,7 +167,7 @@ export function DecisionDialog<Result extends { message: string }>({
   return (
     <FormDialog
       open
-      dirty={decision === 'reject' && reason.trim() !== ''}
+      dirty={final === null && decision === 'reject' && reason.trim() !== ''}
       busy={mutation.isPending}
       onClose={onClose}
       aria-labelledby={titleId}
@@ -148,12 +184,21 @@ export function DecisionDialog<Result extends { message: string }>({
                 {describeError(mutation.error)} Sending again is safe: it is the same request
                 {lostReplyNote ?? ''}.
               </Alert>
+            ) : final !== null ? (
+              (refused?.(final) ?? (
+                <Alert severity="error">
+                  {describeError(final)}
+                  <Typography variant="body2" sx={{ mt: 0.5 }}>
+                    Sending it again would be refused too.
+                  </Typography>
+                </Alert>
+              ))
             ) : mutation.isError ? (
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
-            {decision === 'approve' ? question : null}
+            {decision === 'approve' && final === null ? question : null}
             {facts}
-            {decision === 'reject' ? (
+            {final !== null ? null : decision === 'reject' ? (
               <TextField
                 label="Reason"
                 value={reason}
@@ -174,17 +219,24 @@ export function DecisionDialog<Result extends { message: string }>({
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={mutation.isPending}>
-            Cancel
-          </Button>
           <Button
-            type="submit"
-            variant="contained"
-            color={decision === 'approve' ? 'primary' : 'error'}
-            loading={mutation.isPending}
+            ref={closeRef}
+            onClick={onClose}
+            disabled={mutation.isPending}
+            variant={final === null ? 'text' : 'contained'}
           >
-            {outcomeUnknown ? 'Send again' : decision === 'approve' ? approveLabel : rejectLabel}
+            {final === null ? 'Cancel' : 'Close'}
           </Button>
+          {final === null ? (
+            <Button
+              type="submit"
+              variant="contained"
+              color={decision === 'approve' ? 'primary' : 'error'}
+              loading={mutation.isPending}
+            >
+              {outcomeUnknown ? 'Send again' : decision === 'approve' ? approveLabel : rejectLabel}
+            </Button>
+          ) : null}
         </DialogActions>
       </form>
     </FormDialog>

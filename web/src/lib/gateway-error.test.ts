@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorText } from './gateway-error';
+import { asClause, errorText, staffErrorText } from './gateway-error';
 
 describe('errorText', () => {
   it('when the message already names the code, then the code is not said again', () => {
@@ -21,5 +21,92 @@ describe('errorText', () => {
     expect(errorText(null, 'timeout')).toBe('timeout');
     expect(errorText('TIMEOUT', null)).toBe('TIMEOUT');
     expect(errorText(null, null)).toBe('');
+  });
+});
+
+/** What staff must never read: the gateway client's reason codes, or a code said twice. */
+const RAW = /connection-lost|server-error|unreadable-reply|UND_ERR|gateway answered \d/;
+
+describe('staffErrorText', () => {
+  it.each([
+    // as payouts record an answer not learned (the gateway client's words)
+    ['INTERNAL', 'gateway answered 500', 'The gateway answered with an error (HTTP 500, INTERNAL)'],
+    [
+      'INTERNAL',
+      'gateway answered 502: upstream down',
+      'The gateway answered with an error (HTTP 502, INTERNAL: upstream down)',
+    ],
+    [null, 'gateway answered 500', 'The gateway answered with an error (HTTP 500)'],
+    ['HTTP_500', 'gateway answered 500', 'The gateway answered with an error (HTTP 500)'],
+    [
+      null,
+      'connection lost before a reply (UND_ERR_SOCKET)',
+      'The gateway’s answer was lost: the connection closed before it answered',
+    ],
+    [null, 'no reply within 15000 ms', 'No answer came from the gateway within 15 s'],
+    [null, 'the gateway reply could not be read', 'The gateway’s reply could not be read'],
+    // as payment links recorded a lost reply before, and record it now
+    [
+      'CONNECTION-LOST',
+      'the reply was lost (connection-lost)',
+      'The gateway’s answer was lost: the connection closed before it answered',
+    ],
+    ['TIMEOUT', 'the reply was lost (timeout)', 'No answer came from the gateway in time'],
+    [
+      'INTERNAL',
+      'the reply was lost (server-error)',
+      'The gateway answered with an error (INTERNAL)',
+    ],
+    [
+      'CONNECTION-LOST',
+      'the connection closed before the gateway answered',
+      'The gateway’s answer was lost: the connection closed before it answered',
+    ],
+    ['TIMEOUT', 'no answer within 1.5 s', 'No answer came from the gateway within 1.5 s'],
+    [
+      'INTERNAL',
+      'the gateway answered with an error (HTTP 500, INTERNAL)',
+      'The gateway answered with an error (HTTP 500, INTERNAL)',
+    ],
+  ])('when %s / %s is recorded, then it is one plain sentence: %s', (code, message, said) => {
+    const text = staffErrorText(code, message);
+    expect(text).toBe(said);
+    expect(text).not.toMatch(RAW);
+    if (code !== null) expect(text.split(code).length - 1).toBeLessThanOrEqual(1);
+    expect(text).not.toMatch(/^[A-Z_-]{4,}:/);
+  });
+
+  it('when Paydesk’s own code goes with a sentence, then the sentence is said without the code', () => {
+    const judged =
+      'The gateway still did not show the payout 1 minute after it was sent, so Paydesk judged it not applied.';
+    expect(staffErrorText('NOT_APPLIED', judged)).toBe(judged);
+    expect(staffErrorText('PAID_AFTER_NOT_APPLIED', 'the payout was applied late')).toBe(
+      'The payout was applied late',
+    );
+    expect(staffErrorText('INTERRUPTED', 'the instance stopped')).toBe('The instance stopped');
+    expect(staffErrorText('NOT_APPLIED', null)).toBe('');
+  });
+
+  it('when the gateway’s own code goes with its words, then it is said once, as errorText does', () => {
+    expect(staffErrorText('DECLINED', 'card blocked')).toBe('DECLINED: card blocked');
+    expect(
+      staffErrorText(
+        'VALIDATION_FAILED',
+        'The gateway rejected the payout request as invalid (VALIDATION_FAILED): card expired. Nothing was changed.',
+      ),
+    ).toBe(
+      'The gateway rejected the payout request as invalid (VALIDATION_FAILED): card expired. Nothing was changed.',
+    );
+    expect(staffErrorText(null, null)).toBe('');
+  });
+});
+
+describe('asClause', () => {
+  it('when a sentence follows a colon, then its first letter is lower-cased and its full stop dropped, but not a code’s', () => {
+    expect(asClause('The gateway’s answer was lost.')).toBe('the gateway’s answer was lost');
+    expect(asClause('DECLINED: card blocked')).toBe('DECLINED: card blocked');
+    expect(asClause('No answer came from the gateway within 15 s')).toBe(
+      'no answer came from the gateway within 15 s',
+    );
   });
 });

@@ -341,7 +341,8 @@ export class FakeLinks {
         link: this.view(link, user),
         message: payout
           ? 'Payout form held: a second ops user must approve it before its page is released.'
-          : 'Payment link created: send the page address to the customer.',
+          : // As the BFF answers it (bff/src/payouts/links.ts).
+            'Send this page address to the customer. Paydesk learns the outcome from the gateway automatically when the customer finishes.',
       }),
     };
   }
@@ -394,9 +395,9 @@ export class FakeLinks {
       body: PaymentLinkResultSchema.parse({
         link: this.view(next, user),
         message: approve
-          ? 'Send this page address to the payee; the outcome arrives by callback.'
+          ? 'Send this page address to the payee. Paydesk learns the outcome from the gateway automatically when the payee finishes.'
           : next.withdrawn
-            ? 'You withdrew the payout-form link; nothing was sent.'
+            ? 'You withdrew the payout form; nothing was sent.'
             : 'Payout form rejected; nothing was sent.',
       }),
     };

@@ -154,7 +154,7 @@ export class FakePayouts {
         {
           at: payout.createdAt,
           kind: 'staff',
-          title: 'payout prepared; payout-check sent',
+          title: "payout prepared; payee's details sent to the gateway for checking",
           actor: payout.preparedBy.email,
           data: { mode: payout.mode },
         },

@@ -69,7 +69,7 @@ export default function LinkDecisionDialog({
           />
         </>
       }
-      approveNote="Approving sends the payout-form to the gateway; the payee can then enter where the money goes, and it leaves the account."
+      approveNote="Approving releases the payee’s payout form: the gateway makes its page, the payee enters where the money goes there, and it leaves the account."
       approveLabel={`Approve ${amount}`}
       reasonHint={
         own

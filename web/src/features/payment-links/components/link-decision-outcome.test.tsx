@@ -79,7 +79,7 @@ describe('the answer to a payout form’s approval', () => {
     await approveFromTheList(bff());
     const done = within(await screen.findByRole('dialog', { name: 'Payout form ready' }));
     const said = done.getByText(
-      'Send this page address to the payee; the outcome arrives by callback.',
+      'Send this page address to the payee. Paydesk learns the outcome from the gateway automatically when the payee finishes.',
     );
     const alert = said.closest<HTMLElement>('.MuiAlert-root');
     expect(alert).not.toBeNull();
@@ -90,21 +90,59 @@ describe('the answer to a payout form’s approval', () => {
   });
 
   it.each([
-    ['no answer in time', 'TIMEOUT', 'the reply was lost (timeout)', 'timeout'],
-    ['a 5xx', 'INTERNAL', 'the reply was lost (server-error)', 'server-error, INTERNAL'],
+    // as the BFF records it now: its words, the client's reason (or the gateway's) as the code
+    [
+      'no answer in time',
+      'TIMEOUT',
+      'no answer within 15 s',
+      'no answer came from the gateway within 15 s',
+    ],
+    [
+      'a 5xx',
+      'INTERNAL',
+      'the gateway answered with an error (HTTP 500, INTERNAL)',
+      'the gateway answered with an error (HTTP 500, INTERNAL)',
+    ],
+    [
+      'a lost connection',
+      'CONNECTION-LOST',
+      'the connection closed before the gateway answered',
+      'the gateway’s answer was lost: the connection closed before it answered',
+    ],
+    // as it was recorded before: the client's reason code in the message too
+    [
+      'a lost connection (recorded before)',
+      'CONNECTION-LOST',
+      'the reply was lost (connection-lost)',
+      'the gateway’s answer was lost: the connection closed before it answered',
+    ],
+    [
+      'a 5xx (recorded before)',
+      'INTERNAL',
+      'the reply was lost (server-error)',
+      'the gateway answered with an error (INTERNAL)',
+    ],
   ])(
-    'when the gateway gave %s, then a warning says the outcome is not known, not to approve it again, and that Paydesk records what comes',
-    async (_what, errorCode, errorMessage, reason) => {
+    'when the gateway gave %s, then a warning says the outcome is not known in one plain sentence, not to approve it again, and that Paydesk records what comes',
+    async (_what, errorCode, errorMessage, words) => {
       const server = approvalEnds(
         bff(),
         { state: 'unknown', errorCode, errorMessage },
-        `The payout-form reply was lost (${reason}); the order may exist at the gateway but its page address is not known. Create a new link; the callback receiver records whatever the lost one does.`,
+        'The gateway’s answer to the payout form was lost (no answer within 15 s). The order may exist at the gateway but its page address is not known.',
       );
       await approveFromTheList(server);
       const alert = await snackbar();
       expectColour(alert, 'warning');
-      expect(alert).toHaveTextContent(/^Not known yet whether the gateway made the payout form/);
-      expect(alert).toHaveTextContent(`(${errorCode}: ${errorMessage})`);
+      expect(alert).toHaveTextContent(
+        `Not known yet whether the gateway made the payout form: ${words}. Do not approve it again`,
+      );
+      // No reason code, no "CODE:" lead, the gateway's own code said once (F3).
+      expect(alert).not.toHaveTextContent(
+        /connection-lost|server-error|payout-form|\b[A-Z][A-Z_-]{3,}:/,
+      );
+      expect(alert.textContent.match(/INTERNAL/g)?.length ?? 0).toBe(
+        errorCode === 'INTERNAL' ? 1 : 0,
+      );
       expect(alert).toHaveTextContent(
         'Do not approve it again: it was sent once, and Paydesk never sends it twice.',
       );
@@ -122,8 +160,8 @@ describe('the answer to a payout form’s approval', () => {
   it('when it is approved on the link’s own page and the outcome is not known, then the same warning shows there', async () => {
     const server = approvalEnds(
       bff(),
-      { state: 'unknown', errorCode: 'TIMEOUT', errorMessage: 'the reply was lost (timeout)' },
-      'The payout-form reply was lost (timeout); the order may exist at the gateway but its page address is not known.',
+      { state: 'unknown', errorCode: 'TIMEOUT', errorMessage: 'no answer within 15 s' },
+      'The gateway’s answer to the payout form was lost (no answer within 15 s). The order may exist at the gateway but its page address is not known.',
     );
     const app = renderApp(`/payment-links/${HELD.id}`, server);
     await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
@@ -136,17 +174,19 @@ describe('the answer to a payout form’s approval', () => {
 
   it('when the approval comes back with the link failed (the gateway refused it), then an error says so with the reason', async () => {
     const reason =
-      'The gateway rejected the payout-form request as invalid (300): Invalid amount. Nothing was changed.';
+      'The gateway rejected the payout form request as invalid (300): Invalid amount. Nothing was changed.';
     const server = approvalEnds(
       bff(),
       { state: 'failed', errorCode: '300', errorMessage: reason },
-      'The approval was interrupted before Paydesk recorded its outcome; the payout-form link is failed. It was not sent again.',
+      'The approval was interrupted before Paydesk recorded its outcome; the payout form is failed. It was not sent again.',
     );
     await approveFromTheList(server);
     const alert = await snackbar();
     expectColour(alert, 'error');
     expect(alert).toHaveTextContent(/^The gateway refused the payout form/);
-    expect(alert).toHaveTextContent(reason);
+    expect(alert).toHaveTextContent(
+      'The gateway refused the payout form: the gateway rejected the payout form request as invalid (300): Invalid amount. Nothing was changed. No page was made',
+    );
     expect(alert).toHaveTextContent('No page was made and nothing can be paid with it');
   });
 
@@ -157,13 +197,13 @@ describe('the answer to a payout form’s approval', () => {
         error: {
           code: 'GATEWAY_ERROR',
           message:
-            'The gateway rejected the payout-form request as invalid (300): Invalid amount. Nothing was changed.',
+            'The gateway rejected the payout form request as invalid (300): Invalid amount. Nothing was changed.',
           requestId: 'req-1',
         },
       },
     }));
     const dialog = await approveFromTheList(server);
-    const said = await within(dialog).findByText(/The gateway rejected the payout-form request/);
+    const said = await within(dialog).findByText(/The gateway rejected the payout form request/);
     const alert = said.closest<HTMLElement>('.MuiAlert-root');
     expect(alert).not.toBeNull();
     if (alert) expectColour(alert, 'error');

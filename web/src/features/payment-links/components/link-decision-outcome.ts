@@ -1,6 +1,6 @@
 import type { PaymentLinkResult } from '@paydesk/shared/api';
 import type { Severity } from '../../../components/notifier';
-import { errorText } from '../../../lib/gateway-error';
+import { asClause, staffErrorText } from '../../../lib/gateway-error';
 import { payoutResultSeverity } from '../../payouts/components/result-severity';
 import { KIND_LABELS } from './link-labels';
 
@@ -20,13 +20,13 @@ export function linkDecisionSeverity({ link }: Pick<PaymentLinkResult, 'link'>):
  */
 export function linkDecisionMessage({ link, message }: PaymentLinkResult): string {
   const form = KIND_LABELS[link.kind].toLowerCase();
-  const why = errorText(link.errorCode, link.errorMessage);
+  const why = staffErrorText(link.errorCode, link.errorMessage);
   switch (link.state) {
     case 'unknown':
       // The BFF does not ask the gateway about a link whose reply was lost: only a callback tells.
-      return `Not known yet whether the gateway made the ${form}${why === '' ? '' : ` (${why})`}. Do not approve it again: it was sent once, and Paydesk never sends it twice. Its page address is not known, so nobody can send it to the payee; Paydesk records whatever its order does when the gateway calls back, and the link’s page shows it. Create a new ${form} only if the payee still needs a page.`;
+      return `Not known yet whether the gateway made the ${form}${why === '' ? '' : `: ${asClause(why)}`}. Do not approve it again: it was sent once, and Paydesk never sends it twice. Its page address is not known, so nobody can send it to the payee; Paydesk records whatever its order does when the gateway calls back, and the link’s page shows it. Create a new ${form} only if the payee still needs a page.`;
     case 'failed':
-      return `The gateway refused the ${form}${why === '' ? '' : `: ${why}`}. No page was made and nothing can be paid with it; it is not sent again. Create a new ${form} once that is dealt with, if the payee is still due the payout.`;
+      return `The gateway refused the ${form}${why === '' ? '' : `: ${asClause(why)}`}. No page was made and nothing can be paid with it; it is not sent again. Create a new ${form} once that is dealt with, if the payee is still due the payout.`;
     case 'expired':
       return `The ${form} lapsed before it was approved; nothing was sent. Create it again if the payee is still due the payout.`;
     case 'pending_approval':

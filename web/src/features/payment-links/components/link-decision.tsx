@@ -8,7 +8,7 @@ import {
   type Decision,
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
-import { errorText } from '../../../lib/gateway-error';
+import { staffErrorText } from '../../../lib/gateway-error';
 import { KIND_LABELS, orderStatusText, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
 import { CompactPageAddress } from './page-address';
 
@@ -74,7 +74,7 @@ export function LinkDecision({
         : link.rejectReason !== null
           ? `${link.withdrawn ? 'Withdrawn' : 'Rejected'} by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
           : link.errorMessage !== null
-            ? errorText(link.errorCode, link.errorMessage)
+            ? staffErrorText(link.errorCode, link.errorMessage)
             : link.state === 'unknown'
               ? 'The gateway’s reply was lost; the page address is not known.'
               : link.state === 'expired'

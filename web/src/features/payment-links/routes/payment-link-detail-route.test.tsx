@@ -153,7 +153,7 @@ describe('payment link detail', () => {
     bff.links.orders.delete(SENT);
     renderApp(`/payment-links/${SENT}`, bff);
     expect(
-      await screen.findByText('no callback yet: the customer has not finished the form'),
+      await screen.findByText('not yet: the customer has not finished the form'),
     ).toBeInTheDocument();
     expect(screen.getByText('Ready to share')).toBeInTheDocument();
     bff.links.orders.set(SENT, {
@@ -172,9 +172,7 @@ describe('payment link detail', () => {
       at: '2026-11-20T10:00:00.000Z',
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(
-      screen.getByText('no callback yet: the customer has not finished the form'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('not yet: the customer has not finished the form')).toBeInTheDocument();
     // ... this order's does
     bff.payments.publish({
       type: 'transaction.created',
@@ -396,7 +394,13 @@ describe('payment link detail', () => {
     expect(
       screen.getByText(/page address is not known\. Create a new link if the customer still needs/),
     ).toBeInTheDocument();
-    expect(screen.getByText(/INTERRUPTED/)).toBeInTheDocument();
+    // What happened, in words; Paydesk's own code does not lead them (F3).
+    expect(
+      screen.getByText(
+        /^The instance sending it stopped before recording the reply\. The order may exist/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/INTERRUPTED/)).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
   });
 
@@ -459,9 +463,7 @@ describe('payment link detail', () => {
     const app = renderApp(`/payment-links/${SENT}`, bff);
     await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
     expect(await screen.findByText(/The customer has not paid yet/)).toBeInTheDocument();
-    expect(
-      screen.getByText('no callback yet: the customer has not finished the form'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('not yet: the customer has not finished the form')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Check payment status' })).toBeInTheDocument();
   });
 

@@ -418,6 +418,34 @@ describe('payment links', () => {
     ).toBeInTheDocument();
   });
 
+  it('when another approver released the payout form first, then the refusal is said with only Close left, which takes the focus', async () => {
+    const refusal = 'The link is sent: another approver got there first.';
+    const bff = bffAs(['ops']).on('POST /api/payment-links/:id/approve', () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'INVALID_STATE',
+          message: refusal,
+          details: { state: 'sent' },
+          requestId: 'r-409',
+        },
+      },
+    }));
+    const app = renderApp('/payment-links', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    await app.user.click(
+      rowOf('Seller payout 2').getByRole('button', {
+        name: 'Approve payout form of €75.00: Seller payout 2',
+      }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout form' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Approve €75.00' }));
+    expect(await dialog.findByText(refusal)).toBeInTheDocument();
+    expect(dialog.getByText('Sending it again would be refused too.')).toBeInTheDocument();
+    expect(dialog.getAllByRole('button').map((b) => b.textContent)).toEqual(['Close']);
+    expect(dialog.getByRole('button', { name: 'Close' })).toHaveFocus();
+  });
+
   it('when an ops user approves another’s payout form, then the amount and return address are stated, a key is sent, and the released page address shows beside the message that speaks of it', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payment-links', bff);
@@ -435,7 +463,8 @@ describe('payment links', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Approve €75.00' }));
     // "Send this page address …": the address is right there, to copy, and said once
     const done = within(await screen.findByRole('dialog', { name: 'Payout form ready' }));
-    const message = 'Send this page address to the payee; the outcome arrives by callback.';
+    const message =
+      'Send this page address to the payee. Paydesk learns the outcome from the gateway automatically when the payee finishes.';
     expect(done.getByText(message)).toBeInTheDocument();
     expect(screen.getAllByText(message)).toHaveLength(1);
     const page = 'https://gateway.example/paynet/form/ppl-2';
@@ -591,6 +620,13 @@ describe('payment links', () => {
     expect(done.getByLabelText('Customer page address')).toHaveValue(
       'https://gateway.example/paynet/form/101',
     );
+    // How Paydesk learns the outcome is not the staff's concern, only that it does (QA F8).
+    expect(
+      done.getByText(
+        'Send this page address to the customer. Paydesk learns the outcome from the gateway automatically when the customer finishes.',
+      ),
+    ).toBeInTheDocument();
+    expect(done.queryByText(/callback/)).not.toBeInTheDocument();
     const [request] = bff.requestsTo('POST', '/api/payment-links');
     expect(request!.body).toEqual({
       kind: 'sale-form',
@@ -718,7 +754,7 @@ describe('payment links', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw your payout form' });
     await sendWithReason(app.user, dialog, 'Withdraw', 'made by mistake');
     expect(
-      await screen.findByText('You withdrew the payout-form link; nothing was sent.'),
+      await screen.findByText('You withdrew the payout form; nothing was sent.'),
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[2]!.id}/reject`)[0]!.body).toEqual({
       reason: 'made by mistake',
@@ -747,7 +783,7 @@ describe('payment links', () => {
     fireEvent.submit(form);
     fireEvent.submit(form);
     expect(
-      await screen.findByText('You withdrew the payout-form link; nothing was sent.'),
+      await screen.findByText('You withdrew the payout form; nothing was sent.'),
     ).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(bff.requestsTo('POST', `/api/payment-links/${LINKS[2]!.id}/reject`)).toHaveLength(1);

@@ -1,16 +1,21 @@
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
-import type { Payout } from '@paydesk/shared/api';
+import { PayoutStateSchema, type Payout, type PayoutState } from '@paydesk/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { useContext, type ReactNode } from 'react';
 import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
 import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
 import { SpokenMoney } from '../../../components/spoken-money';
+import { describeError, type ApiError } from '../../../lib/api-client';
+import { SessionContext } from '../../auth/components/session-context';
 import { formatMoney } from '../../../lib/format';
 import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
-import { approvePayout, payoutKeys, rejectPayout } from '../api/payouts';
+import { approvePayout, payoutDetailQueryOptions, payoutKeys, rejectPayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
 import { checkedNote, NOT_CHECKED_NOTE, notCheckedWarning } from './payout-mode';
+import { PAYOUT_STATE_LOOK } from './payout-state-chip';
 import { payoutResultSeverity } from './result-severity';
 import { SimilarPendingWarning } from './similar-pending';
 
@@ -99,8 +104,8 @@ export default function PayoutDecisionDialog({
       }
       approveNote={
         payout.mode === 'single'
-          ? 'Approving sends the payout itself (a v2 payout) for exactly these details; money leaves the account.'
-          : 'Approving sends payout-pay for exactly these details; money leaves the account.'
+          ? 'Approving sends the payout for exactly these details in one step; money leaves the account.'
+          : 'Approving pays the payout the gateway checked, for exactly these details; money leaves the account.'
       }
       approveLabel={`Approve and pay ${formatMoney(payout.amount, payout.currency)}`}
       reasonHint={
@@ -114,7 +119,113 @@ export default function PayoutDecisionDialog({
       reject={(body, key) => rejectPayout(payout.id, body, key)}
       severity={(result) => payoutResultSeverity(result.payout.state)}
       queryKey={payoutKeys.all}
+      refused={(error) => <PayoutRefusal payout={payout} error={error} />}
       onClose={onClose}
     />
   );
+}
+
+/** The payout's state a refusal names (the BFF's `details.state`), if it names one. */
+function refusedState(error: ApiError): PayoutState | null {
+  const parsed = PayoutStateSchema.safeParse(error.details?.state);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * What a decision refused for good means, from where the payout stands now: its detail, fetched
+ * afresh (the refusal refreshed the payouts' queries), else the state the refusal named. Who
+ * decided it instead and when, and whether money went out; no alarm when someone else simply got
+ * there first.
+ */
+export function PayoutRefusal({ payout, error }: { payout: Payout; error: ApiError }) {
+  const detail = useQuery(payoutDetailQueryOptions(payout.id));
+  const myId = useContext(SessionContext)?.user.id;
+  // While it is fetched again, what was cached may be from before the refusal.
+  const now = detail.isFetching ? undefined : detail.data;
+  const state = now?.state ?? refusedState(error);
+  const decider = now?.decidedBy ?? null;
+  const decidedAt = now?.decidedAt ?? null;
+  const who = decider === null ? null : decider.id === myId ? 'You' : decider.email;
+  const whoDid = (verb: string, fallback: string): ReactNode =>
+    who === null ? (
+      fallback
+    ) : (
+      <>
+        {who} {verb} it
+        {decidedAt === null ? null : (
+          <>
+            {' '}
+            at <DateTime value={decidedAt} />
+          </>
+        )}
+      </>
+    );
+  const said = (severity: 'info' | 'warning', words: ReactNode) => (
+    <Alert severity={severity}>{words}</Alert>
+  );
+  switch (state) {
+    case 'sending':
+    case 'processing':
+      return said(
+        'info',
+        <>
+          {whoDid('approved', 'Another approver approved it')}; it is being paid. Nothing more to
+          do.
+        </>,
+      );
+    case 'unknown':
+      return said(
+        'info',
+        <>
+          {whoDid('approved', 'Another approver approved it')}; Paydesk is confirming with the
+          gateway whether it was paid. Nothing more to do.
+        </>,
+      );
+    case 'approved':
+      return said(
+        'info',
+        <>{whoDid('approved', 'Another approver approved it')}; it was paid. Nothing more to do.</>,
+      );
+    case 'declined':
+    case 'error':
+    case 'filtered':
+    case 'failed':
+      return said(
+        'warning',
+        <>
+          {whoDid('approved', 'Another approver approved it')}
+          {`, but it was not paid (${PAYOUT_STATE_LOOK[state].label.toLowerCase()}); its page says why. Nothing more to do here.`}
+        </>,
+      );
+    case 'rejected': {
+      const withdrawn = now?.withdrawn ?? false;
+      const reason = now?.rejectReason ?? null;
+      return said(
+        'info',
+        <>
+          {whoDid(withdrawn ? 'withdrew' : 'rejected', 'It was rejected')}
+          {reason === null || withdrawn ? '' : ` (“${reason}”)`}; nothing was paid. Nothing more to
+          do.
+        </>,
+      );
+    }
+    case 'expired':
+      return said(
+        'warning',
+        payout.mode === 'single'
+          ? 'Nothing was paid: the held payout lapsed before it was approved. Ask ops to prepare it again.'
+          : 'Nothing was paid: the gateway’s check lapsed. Ask ops to prepare it again.',
+      );
+    default:
+      // Still waiting (nothing reached the gateway), or a refusal about what was prepared: the
+      // server's sentence says what to do.
+      return (
+        <Alert severity="error">
+          {describeError(error)}
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            Sending it again would be refused too.
+          </Typography>
+        </Alert>
+      );
+  }
 }

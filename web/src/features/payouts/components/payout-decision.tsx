@@ -1,5 +1,5 @@
 import Typography from '@mui/material/Typography';
-import type { Payout } from '@paydesk/shared/api';
+import type { Payout, PayoutState } from '@paydesk/shared/api';
 import {
   DecisionButtons,
   OwnPendingDecision,
@@ -7,6 +7,18 @@ import {
 } from '../../../components/decision-buttons';
 import { EmailText } from '../../../components/email-text';
 import { formatMoney } from '../../../lib/format';
+
+/**
+ * The final states of an approved payout in which its money did not go out: it lapsed at the
+ * gateway before payout-pay, the gateway refused it, or Paydesk judged it not applied.
+ */
+const NOT_PAID_STATES: ReadonlySet<PayoutState> = new Set<PayoutState>([
+  'expired',
+  'failed',
+  'declined',
+  'error',
+  'filtered',
+]);
 
 /**
  * What the signed-in user may do about a payout, or who decided it: Approve / Reject for another's
@@ -44,9 +56,12 @@ export function PayoutDecision({
     );
   }
   if (payout.decidedBy) {
+    // Beside a state that says no money went out (Expired, Failed, Declined…), a bare "Approved
+    // by" would read as if it did.
     return (
       <Typography variant="caption" component="div" color="text.secondary">
         Approved by <EmailText value={payout.decidedBy.email} />
+        {NOT_PAID_STATES.has(payout.state) ? ' · not paid' : null}
       </Typography>
     );
   }

@@ -2,8 +2,9 @@ import type { PayoutDestinationKind, PayoutMode } from '@paydesk/shared/api';
 
 /** A payout's mode in words, as its detail shows it. */
 export const MODE_LABELS: Record<PayoutMode, string> = {
-  'two-step': 'Two-step: payout-check when prepared, payout-pay when approved',
-  single: 'Single: held unchecked, and the v2 payout sent when approved',
+  'two-step':
+    'Two-step: the gateway checked the payee’s details when it was prepared; approving pays',
+  single: 'Single: held unchecked, and sent as a one-step payout when approved',
 };
 
 /**
@@ -29,7 +30,7 @@ export function notCheckedWarning(kind: PayoutDestinationKind): string {
 export const NOT_CHECKED_NOTE =
   'Single payout: the gateway has not checked this destination. Rejecting it sends nothing, and its held destination is erased.';
 
-/** Said when a two-step payout is approved: payout-check knows the destination can be paid, not whose it is. */
+/** Said when a two-step payout is approved: the gateway's check knows the destination can be paid, not whose it is. */
 export function checkedNote(kind: PayoutDestinationKind): string {
   return `The gateway checked that this destination can be paid, not that it is the payee’s: compare ${WHAT_TO_COMPARE[kind]} with the payee’s details.`;
 }

@@ -25,7 +25,7 @@ import {
   type PayoutMode,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 import type { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import {
@@ -37,8 +37,9 @@ import { useOrderAmountLimits } from '../../../components/order-amount-limit';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { currencyRefusal, sentenceOf } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
+import { asClause, staffErrorText } from '../../../lib/gateway-error';
 import { orderLimitRefusal } from '../../../lib/order-limit';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
@@ -171,12 +172,9 @@ function isDirty(draft: Draft): boolean {
  * not confirmed yet), in words that promise nothing: the check may never have been made (an HTTP
  * 500 is refused before it is applied), and the payout then fails rather than awaiting approval.
  */
-function checkNotKnownMessage(payout: Pick<Payout, 'errorCode'>): string {
-  const code =
-    payout.errorCode === null || payout.errorCode === ''
-      ? ''
-      : ` (the gateway answered with the error ${payout.errorCode})`;
-  return `The outcome of the payout-check is not known yet${code}; Paydesk is asking the gateway. Nothing was paid. If the gateway made the check, the payout then waits for approval; if it never did, the payout is marked failed and must be prepared again. Do not prepare it again meanwhile.`;
+function checkNotKnownMessage(payout: Pick<Payout, 'errorCode' | 'errorMessage'>): string {
+  const why = staffErrorText(payout.errorCode, payout.errorMessage);
+  return `Not known yet whether the gateway checked the payee’s details${why === '' ? '' : `: ${asClause(why)}`}. Paydesk is asking the gateway. Nothing was paid. If the gateway made the check, the payout then waits for approval; if it never did, the payout is marked failed and must be prepared again. Do not prepare it again meanwhile.`;
 }
 
 /**
@@ -187,12 +185,12 @@ function modes(holdTime: string): Record<PayoutMode, { label: string; help: stri
   return {
     'two-step': {
       label: 'Two-step (checked now)',
-      help: 'The gateway checks the destination now (payout-check); the approval then pays it (payout-pay). The check lapses after 24 hours.',
+      help: 'The gateway checks the payee’s details now; approving then pays it. The check lapses after 24 hours.',
     },
     single: {
       label: 'Single (not checked)',
       // The date itself is said once the payout is prepared.
-      help: `Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it (v2 payout) when approved, without any check of the destination first. It lapses if not approved ${holdTime}.`,
+      help: `Nothing goes to the gateway now: Paydesk holds the payout encrypted and sends it as a one-step payout when approved, without any check of the destination first. It lapses if not approved ${holdTime}.`,
     },
   };
 }
@@ -237,15 +235,29 @@ function fieldSentence(path: string, message: string): string | undefined {
   return undefined;
 }
 
-/** Sentences a person can act on, by field path (`destination.cardNumber`). */
-function messagesOf(issues: readonly z.core.$ZodIssue[]): Map<string, string> {
+/** What is typed in a field that says what to enter when empty (`MISSING`); else ''. */
+function typedAt(draft: Draft, path: string): string {
+  if (path === 'orderDesc') return draft.orderDesc;
+  return path.startsWith('destination.')
+    ? (draft.destination[path.slice('destination.'.length)] ?? '')
+    : '';
+}
+
+/**
+ * Sentences a person can act on, by field path (`destination.cardNumber`). A field left empty
+ * says what to enter, whichever rule the schema broke first ("must be 13-19 digits" for an empty
+ * card number), as its neighbours do.
+ */
+function messagesOf(issues: readonly z.core.$ZodIssue[], draft: Draft): Map<string, string> {
   const messages = new Map<string, string>();
   for (const issue of issues) {
     const path = issue.path.map(String).join('.');
     if (!messages.has(path)) {
+      const missing = typedAt(draft, path).trim() === '' ? MISSING.get(path) : undefined;
       messages.set(
         path,
-        fieldSentence(path, issue.message) ??
+        missing ??
+          fieldSentence(path, issue.message) ??
           (/^(Invalid|Too|Expected)/.test(issue.message)
             ? 'Check this field.'
             : sentenceOf(path, issue.message, issue.code)),
@@ -270,6 +282,18 @@ function expiredCard(draft: Draft, messages: ReadonlyMap<string, string>): [stri
   if (!/^(0[1-9]|1[0-2])$/.test(expiryMonth) || !/^\d{4}$/.test(expiryYear)) return null;
   const expired = expiredCardField({ expiryMonth, expiryYear }, Date.now());
   return expired === null ? null : [`destination.${expired.path}`, sentenceOf('', expired.message)];
+}
+
+/** A field that says it is refused (MUI's `error`); the first in the document is the first shown. */
+const FIRST_REFUSED = [
+  'input:not([disabled])[aria-invalid="true"]',
+  'select:not([disabled])[aria-invalid="true"]',
+  'textarea:not([disabled])[aria-invalid="true"]',
+].join(', ');
+
+/** An instant as the toasts say it: the user's time zone named, as <DateTime> names it. */
+function withZone(value: string): string {
+  return `${formatDateTime(value)} ${formatDateAndTime(value).zone}`;
 }
 
 /** Whether `path` is `changed` or lies under it (`destination` holds `destination.cardNumber`). */
@@ -299,6 +323,14 @@ export default function PreparePayoutDialog({
   const limits = useOrderAmountLimits();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
+  // Each refused submit moves the keyboard to the first field that says what is wrong, in the
+  // dialog's order, as the react-hook-form dialogs do (shouldFocusError).
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusedSubmits, setRefusedSubmits] = useState(0);
+  useEffect(() => {
+    if (refusedSubmits === 0) return;
+    formRef.current?.querySelector<HTMLElement>(FIRST_REFUSED)?.focus();
+  }, [refusedSubmits]);
   // Fields changed since the server's last refusal: its words about them no longer apply.
   const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
   const markChanged = (path: string) => {
@@ -306,7 +338,9 @@ export default function PreparePayoutDialog({
   };
   const parsed = PayoutCreateBodySchema.safeParse(candidateOf(draft));
   const clientMessages =
-    submitted && !parsed.success ? messagesOf(parsed.error.issues) : new Map<string, string>();
+    submitted && !parsed.success
+      ? messagesOf(parsed.error.issues, draft)
+      : new Map<string, string>();
   // Thousands separators, a decimal comma, or more than the API takes (said with the locale's
   // decimal mark); or more than the BFF's per-order limit, which it would refuse.
   const amountRefusal =
@@ -324,7 +358,7 @@ export default function PreparePayoutDialog({
       notify(
         payout.mode === 'single' && payout.state === 'pending_approval' && payout.expiresAt
           ? // When the hold lapses, in the user's time zone (the BFF's message says it in UTC).
-            `The payout is held until a second ops user approves it; it lapses ${formatDateTime(payout.expiresAt)} if not approved. Nothing was sent yet.`
+            `The payout is held until a second ops user approves it; it lapses ${withZone(payout.expiresAt)} if not approved. Nothing was sent yet.`
           : payout.state === 'checking'
             ? checkNotKnownMessage(payout)
             : message,
@@ -380,6 +414,8 @@ export default function PreparePayoutDialog({
     if (body !== null) {
       setChanged(new Set());
       mutation.mutate(body);
+    } else {
+      setRefusedSubmits((count) => count + 1);
     }
   };
   const set =
@@ -399,7 +435,7 @@ export default function PreparePayoutDialog({
       fullWidth
       maxWidth="sm"
     >
-      <form noValidate aria-labelledby={titleId} onSubmit={submit}>
+      <form ref={formRef} noValidate aria-labelledby={titleId} onSubmit={submit}>
         <DialogTitle id={titleId}>Prepare a payout</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>

@@ -64,13 +64,13 @@ describe('the answer to an approval', () => {
       bff(),
       'POST /api/payouts/:id/approve',
       state,
-      `The payout-pay ended ${state}.`,
+      `The payout ended ${state}.`,
     );
     const app = renderApp('/payouts', server);
     await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
     await app.user.click(within(dialog).getByRole('button', { name: 'Approve and pay €101.00' }));
-    const alert = await snackbar(`The payout-pay ended ${state}.`);
+    const alert = await snackbar(`The payout ended ${state}.`);
     expect(alert).toHaveClass(COLOUR[severity]);
     for (const other of Object.values(COLOUR))
       if (other !== COLOUR[severity]) expect(alert).not.toHaveClass(other);
@@ -100,23 +100,54 @@ async function prepare(app: ReturnType<typeof renderApp>) {
 }
 
 describe('the answer to a preparation', () => {
-  it('when the payout-check’s outcome is not known, then the snackbar warns, in words that promise no approval', async () => {
-    const server = answering(
-      bff(),
-      'POST /api/payouts',
-      'checking',
-      'The outcome of the payout-check is not known (server-error, gateway error INTERNAL); Paydesk asks the gateway for it with status, and the payout waits for approval once checked.',
-      { errorCode: 'INTERNAL', errorMessage: 'gateway answered 500' },
-    );
-    const app = renderApp('/payouts', server);
-    await prepare(app);
-    const alert = await snackbar(/The outcome of the payout-check is not known yet/);
-    expect(alert).toHaveClass(COLOUR.warning);
-    expect(alert).toHaveTextContent('the gateway answered with the error INTERNAL');
-    expect(alert).toHaveTextContent('Nothing was paid.');
-    expect(alert).toHaveTextContent(/if it never did, the payout is marked failed/);
-    expect(alert).not.toHaveTextContent('waits for approval once checked');
-  });
+  it.each([
+    [
+      'a 500',
+      'INTERNAL',
+      'gateway answered 500',
+      'the gateway answered with an error (HTTP 500, INTERNAL)',
+    ],
+    [
+      'a lost reply',
+      null,
+      'connection lost before a reply (UND_ERR_SOCKET)',
+      'the gateway’s answer was lost: the connection closed before it answered',
+    ],
+    [
+      'no reply in time',
+      null,
+      'no reply within 15000 ms',
+      'no answer came from the gateway within 15 s',
+    ],
+  ])(
+    'when the check’s outcome is not known after %s, then the snackbar warns in one plain sentence that promises no approval',
+    async (_what, errorCode, errorMessage, words) => {
+      const server = answering(
+        bff(),
+        'POST /api/payouts',
+        'checking',
+        "The gateway answered the check of the payee's details with an error (HTTP 500, INTERNAL). Nothing was paid. Paydesk is asking the gateway whether it checked them; once checked, the payout waits for approval.",
+        { errorCode, errorMessage },
+      );
+      const app = renderApp('/payouts', server);
+      await prepare(app);
+      const alert = await snackbar(
+        /^Not known yet whether the gateway checked the payee’s details/,
+      );
+      expect(alert).toHaveClass(COLOUR.warning);
+      expect(alert).toHaveTextContent(
+        `Not known yet whether the gateway checked the payee’s details: ${words}. Paydesk is asking the gateway.`,
+      );
+      // Never the gateway's operation name, the client's reason codes, or a code said twice (F2, F3).
+      expect(alert).not.toHaveTextContent(
+        /payout-(check|pay)|connection-lost|server-error|UND_ERR/,
+      );
+      expect(alert.textContent.match(/INTERNAL/g)?.length ?? 0).toBe(errorCode === null ? 0 : 1);
+      expect(alert).toHaveTextContent('Nothing was paid.');
+      expect(alert).toHaveTextContent(/if it never did, the payout is marked failed/);
+      expect(alert).not.toHaveTextContent('waits for approval once checked');
+    },
+  );
 
   it('when the payout-check declines the destination, then the snackbar is an error', async () => {
     const server = answering(

@@ -31,14 +31,14 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
     {
       at: '2026-11-20T09:03:00.000Z',
       kind: 'staff',
-      title: 'payout prepared; payout-check sent',
+      title: "payout prepared; payee's details sent to the gateway for checking",
       actor: 'otto@example.com',
       data: {},
     },
     {
       at: '2026-11-20T10:00:00.000Z',
       kind: 'gateway',
-      title: 'payout-pay',
+      title: 'payment of the checked payout',
       actor: 'ines@example.com',
       data: { outcome: 'unknown', reason: 'timeout' },
     },
@@ -54,6 +54,46 @@ function bffAs(roles: Parameters<typeof makeUser>[0]['roles']) {
 }
 
 describe('payout detail', () => {
+  it('when a payout’s timeline was written with the gateway’s operation names, then its titles are said in staff’s words; the raw exchange keeps the name', async () => {
+    const bff = bffAs(['ops']);
+    const old = [
+      'payout prepared; payout-check sent',
+      'payout-check',
+      'status after payout-check',
+      'status before payout-pay',
+      'payout-pay',
+      'expired at the gateway before payout-pay',
+    ];
+    bff.payouts.events.set(
+      LOST,
+      old.map((title, i) => ({
+        at: `2026-11-20T09:0${String(i)}:00.000Z`,
+        kind: title.startsWith('payout prepared') ? ('staff' as const) : ('gateway' as const),
+        title,
+        actor: null,
+        data: { operation: 'payout-pay' },
+      })),
+    );
+    renderApp(`/payouts/${LOST}`, bff);
+    const timeline = await screen.findByRole('list', { name: 'Timeline' });
+    const titles = within(timeline)
+      .getAllByRole('listitem')
+      .map((i) => i.textContent);
+    expect(titles).toEqual([
+      expect.stringContaining("payout prepared; payee's details sent to the gateway for checking"),
+      expect.stringContaining("check of the payee's details"),
+      expect.stringContaining('status after the check'),
+      expect.stringContaining('status before paying'),
+      expect.stringContaining('payment of the checked payout'),
+      expect.stringContaining('expired at the gateway before it was paid'),
+    ]);
+    for (const t of titles) {
+      // the title line says it in words; the raw exchange under Details keeps the name
+      expect(t.split('Details')[0]).not.toMatch(/payout-(check|pay)/);
+      expect(t).toContain('"operation": "payout-pay"');
+    }
+  });
+
   it('when an ops user opens a payout from the queue, then they see what was checked, the gateway order and its timeline, and can decide it there', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
@@ -72,7 +112,11 @@ describe('payout detail', () => {
     expect(screen.getByText('700001')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /in Transactions/ })).not.toBeInTheDocument();
     const timeline = screen.getByRole('list', { name: 'Timeline' });
-    expect(within(timeline).getByText('payout prepared; payout-check sent')).toBeInTheDocument();
+    expect(
+      within(timeline).getByText(
+        "payout prepared; payee's details sent to the gateway for checking",
+      ),
+    ).toBeInTheDocument();
 
     await app.user.click(screen.getByRole('button', { name: /^Reject / }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject the payout' });
@@ -173,8 +217,8 @@ describe('payout detail', () => {
         .getAllByRole('listitem')
         .map((i) => i.textContent),
     ).toEqual([
-      expect.stringContaining('payout prepared; payout-check sent'),
-      expect.stringContaining('payout-pay'),
+      expect.stringContaining("payout prepared; payee's details sent to the gateway for checking"),
+      expect.stringContaining('payment of the checked payout'),
       expect.stringContaining('status check'),
     ]);
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
@@ -199,6 +243,10 @@ describe('payout detail', () => {
     expect(await screen.findByRole('heading', { name: 'Payout of €101.00' })).toBeInTheDocument();
     expect(screen.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
     expect(screen.getByText(/Approving sends the payout itself/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/^Single: held unchecked, and sent as a one-step payout/),
+    ).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/payout-(check|pay)|v2 payout/);
     expect(screen.getByText(/^Single: held unchecked/)).toBeInTheDocument();
     expect(screen.queryByText('Registration lapses')).toBeNull();
   });
@@ -262,13 +310,15 @@ describe('payout detail', () => {
   it('when Paydesk judged an approved payout not applied, then its page warns the gateway may still pay it, offers "Check payment status" and its order, and names the approver as having approved it', async () => {
     const bff = bffAs(['ops']);
     const judged =
-      'The gateway still did not show the payout-pay 1 minute after it was sent, so Paydesk judged it not applied.';
+      'The gateway still did not show the payout 1 minute after it was sent, so Paydesk judged it not applied.';
     bff.payouts.change(LOST, { state: 'failed', errorCode: 'NOT_APPLIED', errorMessage: judged });
     bff.payouts.gatewayShows.set(LOST, 'approved');
     const app = renderApp(`/payouts/${LOST}`, bff);
     const note = await screen.findByText(/Use “Check payment status” before preparing it again/);
     expect(note.closest('[role="alert"]')?.className).toMatch(/Warning/);
     expect(note.textContent).toContain(judged);
+    // Paydesk's own code is not said to staff: the sentence says what it means (F3).
+    expect(note.textContent).not.toContain('NOT_APPLIED');
     const panel = await screen.findByRole('region', { name: 'Four eyes' });
     expect(within(panel).getByText('Approved by')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'its order in Transactions' })).toBeInTheDocument();
@@ -281,12 +331,16 @@ describe('payout detail', () => {
     bff.payouts.change(LOST, {
       state: 'approved',
       errorCode: 'PAID_AFTER_NOT_APPLIED',
-      errorMessage: 'check whether it was prepared again and paid twice',
+      errorMessage:
+        'The payout of 33.00 EUR to 400000******0002 approved by ines@example.com was applied by the gateway after Paydesk had judged it not applied (approved): check whether it was prepared again and paid twice.',
     });
     renderApp(`/payouts/${LOST}`, bff);
+    // The BFF's sentence, said once: not led by its code, nor by a second "after Paydesk had judged".
     const note = await screen.findByText(
-      'The gateway paid it after Paydesk had judged it not applied: check whether it was prepared again and paid twice',
+      'The payout of 33.00 EUR to 400000******0002 approved by ines@example.com was applied by the gateway after Paydesk had judged it not applied (approved): check whether it was prepared again and paid twice.',
     );
+    expect(note.textContent.match(/judged it not applied/g)).toHaveLength(1);
+    expect(note.textContent).not.toContain('PAID_AFTER_NOT_APPLIED');
     expect(note.closest('[role="alert"]')?.className).toMatch(/Warning/);
     expect(screen.queryByText('The gateway paid it.')).not.toBeInTheDocument();
   });

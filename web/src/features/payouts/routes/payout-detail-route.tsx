@@ -14,7 +14,7 @@ import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { useStatusCheck } from '../../../components/refresh-button';
 import { formatMoney } from '../../../lib/format';
-import { errorText } from '../../../lib/gateway-error';
+import { asClause, staffErrorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -39,12 +39,14 @@ import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
 import { RepeatCandidates } from '../components/repeat-candidates';
 import { SimilarPendingWarning } from '../components/similar-pending';
+import { timelineTitle } from '../components/timeline-titles';
 
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boolean }) {
-  const error = errorText(payout.errorCode, payout.errorMessage);
+  // One sentence: what the gateway answered in words, Paydesk's own codes not leading it.
+  const error = staffErrorText(payout.errorCode, payout.errorMessage);
   if (mayBePaidLate(payout)) {
     // The BFF's message says what was judged and that a late payment is still possible.
     return (
@@ -59,8 +61,9 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
   if (outcomeOpen(payout) && checksStopped(payout)) {
     return (
       <Alert severity="warning">
-        The outcome is not known yet{error ? ` (${error})` : ''}. Paydesk’s scheduled status checks
-        stopped after the last attempt (a callback for the order makes it check once more);{' '}
+        The outcome is not known yet{error ? `: ${asClause(error)}` : ''}. Paydesk’s scheduled
+        status checks stopped after the last attempt (a callback for the order makes it check once
+        more);{' '}
         {canCheck
           ? 'use “Check payment status” to ask the gateway now.'
           : 'support, finance or ops can ask the gateway now with “Check payment status”.'}{' '}
@@ -105,17 +108,17 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
     case 'unknown':
       return (
         <Alert severity="warning">
-          The outcome is not known yet{error ? ` (${error})` : ''}. Paydesk asks the gateway with
-          status checks (“Check payment status” asks now) and never sends the payout again: do not
-          prepare it again until it is settled.
+          The outcome is not known yet{error ? `: ${asClause(error)}` : ''}. Paydesk asks the
+          gateway with status checks (“Check payment status” asks now) and never sends the payout
+          again: do not prepare it again until it is settled.
         </Alert>
       );
     case 'approved':
       if (payout.errorCode === PAID_AFTER_NOT_APPLIED) {
         return (
           <Alert severity="warning">
-            The gateway paid it after Paydesk had judged it not applied
-            {payout.errorMessage ? `: ${payout.errorMessage}` : '.'}
+            {/* The BFF's message already says it was paid after the verdict: not said twice. */}
+            {error || 'The gateway paid it after Paydesk had judged it not applied.'}
           </Alert>
         );
       }
@@ -314,7 +317,13 @@ function DetailView({
           </Panel>
         </Box>
         <Panel title="Timeline">
-          <Timeline entries={payout.events.map((event, id) => ({ ...event, id }))} />
+          <Timeline
+            entries={payout.events.map((event, id) => ({
+              ...event,
+              title: timelineTitle(event.title),
+              id,
+            }))}
+          />
         </Panel>
       </Stack>
       <Suspense fallback={null}>

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it, vi } from 'vitest';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
@@ -662,7 +662,14 @@ describe('payouts', () => {
     const twoStep = within(modes).getByRole('radio', { name: /^Two-step/ });
     const single = within(modes).getByRole('radio', { name: /^Single/ });
     expect(twoStep).toBeChecked();
-    expect(within(modes).getByText(/checks the destination now \(payout-check\)/)).toBeVisible();
+    expect(
+      within(modes).getByText(
+        /^The gateway checks the payee’s details now; approving then pays it\./,
+      ),
+    ).toBeVisible();
+    expect(within(modes).getByText(/sends it as a one-step payout when approved/)).toBeVisible();
+    // The gateway's operation names are for engineers, not in what ops read (F2).
+    expect(dialog.queryByText(/payout-(check|pay)|v2 payout/)).toBeNull();
     expect(within(modes).getByText(/without any check of the destination/)).toBeVisible();
     expect(within(modes).getByText(/It lapses if not approved within 3 days\.$/)).toBeVisible();
     // The hint is in the locale's form, as the amount is typed.
@@ -687,10 +694,10 @@ describe('payouts', () => {
     });
     const held = bff.payouts.payouts.find((p) => p.orderDesc === 'Prize');
     expect(held?.expiresAt).toBeTruthy();
-    // When the hold lapses, in the user's own form (the BFF says it in UTC).
+    // When the hold lapses, in the user's own form and time zone, named (the BFF says it in UTC).
     expect(
       await screen.findByText(
-        `The payout is held until a second ops user approves it; it lapses ${formatDateTime(String(held?.expiresAt))} if not approved. Nothing was sent yet.`,
+        `The payout is held until a second ops user approves it; it lapses ${formatDateTime(String(held?.expiresAt))} ${formatDateAndTime(String(held?.expiresAt)).zone} if not approved. Nothing was sent yet.`,
       ),
     ).toBeVisible();
   });
@@ -717,11 +724,13 @@ describe('payouts', () => {
     expect(dialog.queryByText('Checked')).toBeNull();
     expect(dialog.queryByText('Registration lapses')).toBeNull();
     expect(dialog.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
-    expect(dialog.getByText(/Approving sends the payout itself/)).toBeInTheDocument();
-    expect(dialog.queryByText(/payout-pay/)).toBeNull();
+    expect(
+      dialog.getByText(/^Approving sends the payout for exactly these details in one step/),
+    ).toBeInTheDocument();
+    expect(dialog.queryByText(/payout-pay|v2 payout/)).toBeNull();
   });
 
-  it('when a two-step payout awaits approval, then the approval still says when it was checked and that payout-pay pays it', async () => {
+  it('when a two-step payout awaits approval, then the approval still says when it was checked and that approving pays it, without the gateway’s operation names', async () => {
     const app = renderApp('/payouts', bffAs(['ops']));
     await app.user.click(
       await screen.findByRole('button', { name: 'Approve payout of €101.00 to 411111******1111' }),
@@ -731,7 +740,10 @@ describe('payouts', () => {
     expect(dialog.getByText('Registration lapses')).toBeInTheDocument();
     expect(dialog.queryByText('Check expires')).toBeNull();
     expect(dialog.queryByText(/has not checked/)).toBeNull();
-    expect(dialog.getByText(/Approving sends payout-pay/)).toBeInTheDocument();
+    expect(
+      dialog.getByText(/^Approving pays the payout the gateway checked, for exactly these details/),
+    ).toBeInTheDocument();
+    expect(dialog.queryByText(/payout-(check|pay)/)).toBeNull();
   });
 
   it('when the gateway refused a payout, then its row names the error code once', async () => {
@@ -753,6 +765,46 @@ describe('payouts', () => {
     ).toBeInTheDocument();
     expect(table.textContent.match(/VALIDATION_FAILED/g)).toHaveLength(1);
   });
+
+  it.each([
+    [
+      'the gateway answered 500 (a check whose outcome is not known)',
+      { state: 'checking', errorCode: 'INTERNAL', errorMessage: 'gateway answered 500' },
+      'The gateway answered with an error (HTTP 500, INTERNAL)',
+    ],
+    [
+      'the reply to the payout was lost',
+      {
+        state: 'unknown',
+        errorCode: null,
+        errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+      },
+      'The gateway’s answer was lost: the connection closed before it answered',
+    ],
+    [
+      'Paydesk judged it not applied',
+      {
+        state: 'failed',
+        errorCode: 'NOT_APPLIED',
+        errorMessage:
+          'The gateway still did not show the payout 1 minute after it was sent, so Paydesk judged it not applied.',
+      },
+      'The gateway still did not show the payout 1 minute after it was sent, so Paydesk judged it not applied.',
+    ],
+  ] as const)(
+    'when %s, then its row says so in one plain sentence, with no raw code leading it',
+    async (_what, overrides, words) => {
+      const bff = bffAs(['ops']);
+      bff.payouts.payouts = [makePayout(4, { ...overrides })];
+      renderApp('/payouts?view=all', bff);
+      const table = await screen.findByRole('table', { name: 'Payouts' });
+      expect(within(table).getByText(words)).toBeInTheDocument();
+      expect(table.textContent).not.toMatch(
+        /NOT_APPLIED|INTERNAL:|gateway answered 500|UND_ERR|connection-lost|server-error/,
+      );
+      expect(table.textContent.match(/INTERNAL/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('when several payouts wait, then each row’s Approve and Reject name the payout they decide', async () => {
     const bff = bffAs(['ops']);

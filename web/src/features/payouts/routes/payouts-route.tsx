@@ -21,7 +21,7 @@ import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatDateTime, formatMoney } from '../../../lib/format';
-import { errorText } from '../../../lib/gateway-error';
+import { staffErrorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -197,7 +197,7 @@ function StateDetails({ payout }: { payout: Payout }) {
       ) : null}
       {payout.errorMessage ? (
         <Typography variant="caption" component="div" color="text.secondary">
-          {errorText(payout.errorCode, payout.errorMessage)}
+          {staffErrorText(payout.errorCode, payout.errorMessage)}
         </Typography>
       ) : null}
     </>
@@ -389,8 +389,8 @@ function PayoutsScreen() {
           </>
         }
       >
-        Every payout needs two people: one ops user prepares it (two-step: checked by payout-check
-        at once; single: held unchecked), another approves it.
+        Every payout needs two people: one ops user prepares it (two-step: the gateway checks the
+        payee’s details at once; single: held unchecked), another approves it.
       </PageHeader>
       <PaidLateFilter
         on={paidLate}

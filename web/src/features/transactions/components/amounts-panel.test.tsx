@@ -84,7 +84,7 @@ describe('AmountsPanel', () => {
       payoutOrder({ type: 'payout-check', stage: 'registered', paydeskPayout: null }, '0.00'),
     );
     expect(facts['Paid out']).toBe(
-      'Nothing yet: the payout-check registered it; it is paid once a second ops user approves it.',
+      'Nothing yet: the gateway checked the payee’s details; it is paid once a second ops user approves it.',
     );
   });
 

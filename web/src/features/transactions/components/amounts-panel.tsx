@@ -134,7 +134,7 @@ function payoutRows(
     default:
       paidOut =
         detail.stage === 'registered'
-          ? 'Nothing yet: the payout-check registered it; it is paid once a second ops user approves it.'
+          ? 'Nothing yet: the gateway checked the payee’s details; it is paid once a second ops user approves it.'
           : 'Nothing was paid out.';
   }
   return [

@@ -141,7 +141,9 @@ export function FollowUpFrame({
   return (
     <FormDialog
       open
-      dirty={dirty}
+      // Once only Close is left, nothing typed can be sent any more: no guard keeps it (nor the
+      // page, on a reload) open.
+      dirty={dirty && !final}
       busy={pending}
       onClose={onClose}
       aria-labelledby={titleId}

@@ -173,7 +173,7 @@ export function payoutLook(order: ChipsOrder): { label: string; title: string } 
     case 'not_sent':
       return {
         label: 'Not paid out',
-        title: 'The payout was checked (payout-check) but no money was sent.',
+        title: 'The gateway checked the payee’s details, but no money was sent.',
       };
     default:
       return undefined;

@@ -1,0 +1,113 @@
+// Preparing a payout: a refused submit takes the keyboard to the first field that says what is
+// wrong; the held payout's toast names the time zone of its lapse; a half-typed payout is not lost
+// to a reload without the browser asking.
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeBff, makeUser } from '../../../test/fake-bff';
+import { renderApp } from '../../../test/render-app';
+import { formatDateAndTime, formatDateTime } from '../../../lib/format';
+
+function bff() {
+  return new FakeBff({
+    signedInAs: 'olga@example.com',
+    users: [makeUser({ email: 'olga@example.com', name: 'Olga Ops', roles: ['ops'] })],
+    payouts: [],
+  });
+}
+
+async function open(app: ReturnType<typeof renderApp>) {
+  await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+  return within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+}
+
+const SUBMIT = 'Check and submit for approval';
+
+/** Whether a `beforeunload` now would make the browser ask before leaving. */
+function leavingAsks(): boolean {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+}
+
+describe('a refused submit', () => {
+  it('when nothing is filled in, then the card number, the first field, takes the focus and says what to enter as its neighbours do', async () => {
+    const app = renderApp('/payouts', bff());
+    const dialog = await open(app);
+    await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
+    const cardNumber = dialog.getByLabelText(/Card number/);
+    await waitFor(() => {
+      expect(cardNumber).toHaveFocus();
+    });
+    expect(cardNumber).toHaveAccessibleDescription('Enter the card number (13 to 19 digits).');
+    expect(dialog.queryByText('This must be 13-19 digits.')).toBeNull();
+    expect(dialog.getByText('Enter the name as printed on the card.')).toBeInTheDocument();
+  });
+
+  it('when the first fields are good, then the first refused one takes the focus, again on each submit', async () => {
+    const app = renderApp('/payouts', bff());
+    const dialog = await open(app);
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
+    const month = dialog.getByLabelText(/Expiry month/);
+    await waitFor(() => {
+      expect(month).toHaveFocus();
+    });
+    // Moved away and sent again unchanged: the focus goes back.
+    dialog.getByRole('button', { name: SUBMIT }).focus();
+    await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
+    await waitFor(() => {
+      expect(month).toHaveFocus();
+    });
+    // A number typed wrong is said by its rule, not as missing.
+    await app.user.clear(dialog.getByLabelText(/Card number/));
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111');
+    await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
+    await waitFor(() => {
+      expect(dialog.getByLabelText(/Card number/)).toHaveFocus();
+    });
+    expect(dialog.getByLabelText(/Card number/)).not.toHaveAccessibleDescription(
+      'Enter the card number (13 to 19 digits).',
+    );
+  });
+});
+
+describe('a held single payout', () => {
+  it('when it is prepared, then the toast says when it lapses with the time zone named', async () => {
+    const server = bff();
+    const app = renderApp('/payouts', server);
+    const dialog = await open(app);
+    await app.user.click(dialog.getByRole('radio', { name: /^Single/ }));
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+    await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
+    const expiresAt = await waitFor(() => {
+      const at = server.payouts.payouts[0]?.expiresAt;
+      expect(at).toBeTruthy();
+      return at ?? '';
+    });
+    const zoned = `it lapses ${formatDateTime(expiresAt)} ${formatDateAndTime(expiresAt).zone} if not approved`;
+    expect(
+      await screen.findByText(new RegExp(zoned.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('leaving the page', () => {
+  it('when something is typed, then a reload or tab close asks first; once the dialog is cancelled it no longer does', async () => {
+    const app = renderApp('/payouts', bff());
+    const dialog = await open(app);
+    expect(leavingAsks()).toBe(false);
+    await app.user.type(dialog.getByLabelText(/^Amount/), '10');
+    expect(leavingAsks()).toBe(true);
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+    expect(leavingAsks()).toBe(false);
+  });
+});
