@@ -1,7 +1,7 @@
 // The one declarative table of API routes and who may call them. The app registers exactly these
 // routes, and every request passes CSRF, authentication and authorization from this table before
 // its handler runs. `action` names the audit-log action; reads audit only their refusals.
-import type { Role } from '@paydesk/shared/api';
+import type { AuditAction, Role } from '@paydesk/shared/api';
 import { PAYMENT_ROUTES } from '../payments/route-rules.js';
 import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
 import { VIEW_ROUTES } from '../views/route-rules.js';
@@ -10,7 +10,8 @@ export type Access = 'public' | 'authenticated' | readonly Role[];
 
 export interface RouteRule {
   access: Access;
-  action: string;
+  /** one of the actions the audit screen says in words (shared AUDIT_ACTION_WORDS) */
+  action: AuditAction;
   /** also audit successful calls (every state-changing route, and sensitive reads) */
   auditSuccess: boolean;
   /**

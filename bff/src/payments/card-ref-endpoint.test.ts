@@ -193,7 +193,8 @@ for (const variant of DB_VARIANTS) {
             expect.objectContaining({
               path: 'cardRefId',
               rule: 'card_ref_unknown',
-              message: 'the gateway does not know this card reference on endpoint 1001',
+              message:
+                'no card is stored under this reference at the gateway (endpoint 1001); check the reference, or pick one from the list of stored cards',
             }),
           ]);
         });

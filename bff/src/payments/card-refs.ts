@@ -111,7 +111,8 @@ export async function cardRefChargeEndpoint(
  * on an order the gateway made (its card reference, or a charge it accepted) needs no question;
  * any other is looked up with get-card-info, which creates nothing. When that lookup gets no
  * answer, or a 5xx (said with the gateway's HTTP status and error code), 503 and nothing is written
- * (the request may be repeated); any other reply leaves the decision to the charge itself.
+ * (the request may be repeated); any other reply leaves the decision to the charge itself. The
+ * words are for finance staff: no API names (`get-card-info`, `cardrefid`).
  */
 export async function requireCardRefAtGateway(
   k: PayDb,
@@ -131,14 +132,15 @@ export async function requireCardRefAtGateway(
   if (outcome.kind !== 'reply') {
     throw unansweredQuestion(
       outcome,
-      'get-card-info for the card reference',
-      'nothing was sent or recorded',
+      "Paydesk's question about this card",
+      'nothing was charged or recorded',
     );
   }
   if (outcome.httpStatus !== 404) return;
   // What the caller typed is not named back: the field is (it could hold anything, a PAN too).
-  const message = `the gateway does not know this card reference on endpoint ${endpointId}`;
-  throw new AppError('NOT_FOUND', `cardRefId: ${message}; nothing was sent or recorded.`, {
+  // The endpoint stays: a reference made on another endpoint is unknown on this one.
+  const message = `no card is stored under this reference at the gateway (endpoint ${endpointId}); check the reference, or pick one from the list of stored cards`;
+  throw new AppError('NOT_FOUND', `cardRefId: ${message}; nothing was charged or recorded.`, {
     fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }],
     gatewayHttpStatus: 404,
     gatewayErrorCode: outcome.reply.errorCode ?? null,

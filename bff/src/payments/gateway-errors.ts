@@ -131,29 +131,32 @@ export function unansweredText(outcome: Exclude<GatewayOutcome, { kind: 'reply' 
 }
 
 /**
- * 503 for a question to the gateway (get-card-info) that got no usable answer, said as it
- * happened: an error answer with the gateway's HTTP status and error code, or no answer in words
- * (`no answer within 15 s`), never the client's own reason code. `asked` is the question as staff
- * read it (`get-card-info for the card reference`); `consequence`, when given, what the caller did not
- * do because of it (`nothing was sent or recorded`). Either way the request may be repeated.
+ * 503 for a question to the gateway (get-card-info) that got no usable answer, in words for staff:
+ * an error answer as its HTTP status and error code only (`HTTP 500, code INTERNAL`: the gateway's
+ * own error-message is for the logs, not for finance staff), or no answer in words (`no answer
+ * within 15 s`), never the client's own reason code nor the operation's API name. `asked` is the
+ * question as staff read it (`the card information request`); `consequence` what the caller did
+ * not do because of it (`nothing was charged or recorded`; default: `nothing was changed`, which
+ * is true of a question). Either way the request may be repeated.
  */
 export function unansweredQuestion(
   outcome: Exclude<GatewayOutcome, { kind: 'reply' }>,
   asked: string,
-  consequence?: string,
+  consequence = 'nothing was changed',
 ): AppError {
-  const tail = consequence === undefined ? '' : `; ${consequence}`;
+  const retry = `; ${consequence}. Try again in a minute.`;
   const answer = errorAnswerOf(outcome);
   if (answer !== null) {
+    const code = answer.code === null ? '' : `, code ${answer.code}`;
     return new AppError(
       'GATEWAY_UNAVAILABLE',
-      `The gateway answered ${asked} with an error (${answerText(answer)})${tail}. Try again.`,
+      `The gateway could not answer ${asked} just now (HTTP ${String(answer.httpStatus)}${code})${retry}`,
       { gatewayHttpStatus: answer.httpStatus, gatewayErrorCode: answer.code },
     );
   }
   return new AppError(
     'GATEWAY_UNAVAILABLE',
-    `The gateway did not answer ${asked} (${unansweredText(outcome)})${tail}. Try again.`,
+    `The gateway did not answer ${asked} (${unansweredText(outcome)})${retry}`,
     { gatewayErrorCode: null },
   );
 }

@@ -90,7 +90,7 @@ for (const variant of DB_VARIANTS) {
       const created = result.subscription;
       // In words: "every day", not "every 1 day".
       expect(result.message).toBe(
-        `Subscription ${created.recurringPaymentId ?? ''} created: 9.99 EUR every day. Each charge arrives as a rebill order by callback.`,
+        `Subscription ${created.recurringPaymentId ?? ''} created: 9.99 EUR every day. Paydesk learns each charge, a rebill order, from the gateway automatically.`,
       );
       expect(created).toMatchObject({
         state: 'active',
@@ -496,7 +496,7 @@ for (const variant of DB_VARIANTS) {
       expect((failed.json as ErrorEnvelope).error).toMatchObject({
         code: 'GATEWAY_UNAVAILABLE',
         message:
-          'The gateway answered get-card-info for the card reference with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation); nothing was sent or recorded. Try again.',
+          "The gateway could not answer Paydesk's question about this card just now (HTTP 500, code INTERNAL); nothing was charged or recorded. Try again in a minute.",
         details: { gatewayHttpStatus: 500, gatewayErrorCode: 'INTERNAL' },
       });
 
@@ -504,10 +504,10 @@ for (const variant of DB_VARIANTS) {
       const dropped = await post(f.finance, '/api/subscriptions', body({ cardRefId: unseen }));
       expect(dropped.status, dropped.text).toBe(503);
       expect((dropped.json as ErrorEnvelope).error.message).toBe(
-        'The gateway did not answer get-card-info for the card reference (the connection closed before the gateway answered); nothing was sent or recorded. Try again.',
+        "The gateway did not answer Paydesk's question about this card (the connection closed before the gateway answered); nothing was charged or recorded. Try again in a minute.",
       );
       for (const res of [failed, dropped])
-        expect(res.text).not.toMatch(/server-error|connection-lost/);
+        expect(res.text).not.toMatch(/server-error|connection-lost|get-card-info|cardrefid/);
       expect((await rows()).length).toBe(before.length);
     });
   });

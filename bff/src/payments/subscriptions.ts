@@ -237,7 +237,7 @@ export class SubscriptionsService {
       message:
         result.state === 'unknown' && outcome.kind === 'unknown'
           ? lostPlanText(outcome, label)
-          : `Subscription ${subscription.recurringPaymentId ?? ''} created: ${label}. Each charge arrives as a rebill order by callback.`,
+          : `Subscription ${subscription.recurringPaymentId ?? ''} created: ${label}. Paydesk learns each charge, a rebill order, from the gateway automatically.`,
     };
   }
 

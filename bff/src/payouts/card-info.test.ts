@@ -16,6 +16,12 @@ import {
   type Sandbox,
 } from './test-support/app.js';
 
+/**
+ * What staff must never read: the API's operation and field names, the gateway's raw codes and
+ * messages (the codes stay in `details` for support).
+ */
+const API_WORDS = /get-card-info|cardrefid|NOT_FOUND|injected fault/;
+
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`card info when the gateway misbehaves (${variant.name})`, () => {
     let sandbox: Sandbox;
@@ -75,10 +81,33 @@ for (const variant of DB_VARIANTS) {
       expect((res.json as ErrorEnvelope).error).toMatchObject({
         code: 'GATEWAY_UNAVAILABLE',
         message:
-          'The gateway answered get-card-info with an error (HTTP 500, INTERNAL: injected fault: the gateway failed before applying the operation). Try again.',
+          'The gateway could not answer the card information request just now (HTTP 500, code INTERNAL); nothing was changed. Try again in a minute.',
         details: { gatewayHttpStatus: 500, gatewayErrorCode: 'INTERNAL' },
       });
       expect(res.text).not.toContain('server-error');
+      expect((res.json as ErrorEnvelope).error.message).not.toMatch(API_WORDS);
+    });
+
+    it('when the gateway stores no card under the reference, then 404 says so in words and points to the list, never naming the API, its fields or the endpoint', async () => {
+      const res = await lookUp('123');
+      expect(res.status, res.text).toBe(404);
+      expect((res.json as ErrorEnvelope).error).toMatchObject({
+        code: 'NOT_FOUND',
+        message:
+          'No card is stored under reference 123 at the gateway. Check the reference, or pick one from the list below.',
+        details: { gatewayHttpStatus: 404 },
+      });
+      expect((res.json as ErrorEnvelope).error.message).not.toMatch(API_WORDS);
+      expect((res.json as ErrorEnvelope).error.message).not.toMatch(/endpoint/i);
+    });
+
+    it('when a reference that looks like a card number is unknown, then the message does not repeat it', async () => {
+      const res = await lookUp('5555555555554444');
+      expect(res.status, res.text).toBe(404);
+      expect((res.json as ErrorEnvelope).error.message).toBe(
+        'No card is stored under this reference at the gateway. Check the reference, or pick one from the list below.',
+      );
+      expect(res.text).not.toContain('5555555555554444');
     });
 
     it('when the gateway closes the connection before answering, then 503 says so in words, with no library code', async () => {
@@ -88,10 +117,11 @@ for (const variant of DB_VARIANTS) {
       expect((res.json as ErrorEnvelope).error).toMatchObject({
         code: 'GATEWAY_UNAVAILABLE',
         message:
-          'The gateway did not answer get-card-info (the connection closed before the gateway answered). Try again.',
+          'The gateway did not answer the card information request (the connection closed before the gateway answered); nothing was changed. Try again in a minute.',
         details: { gatewayErrorCode: null },
       });
       expect(res.text).not.toMatch(/connection-lost|UND_ERR/);
+      expect((res.json as ErrorEnvelope).error.message).not.toMatch(API_WORDS);
     });
 
     it('when the gateway does not answer in time, then the message says how long Paydesk waited, never `timeout`', async () => {
@@ -112,7 +142,8 @@ for (const variant of DB_VARIANTS) {
         expect(err).toBeInstanceOf(AppError);
         expect(err).toMatchObject({
           code: 'GATEWAY_UNAVAILABLE',
-          message: 'The gateway did not answer get-card-info (no answer within 100 ms). Try again.',
+          message:
+            'The gateway did not answer the card information request (no answer within 100 ms); nothing was changed. Try again in a minute.',
         });
       } finally {
         await new Promise((r) => setTimeout(r, 400));

@@ -2,6 +2,8 @@
 // brand, masked number and expiry in the reply — never the holder's name or anything more.
 import { sql } from 'kysely';
 import type { CardInfo, CardRefList } from '@paydesk/shared/api';
+import type { GatewayReply } from '@paydesk/shared/protocol';
+import { AppError } from '../errors.js';
 import { maskTail } from '../gateway-client/redact.js';
 import { big, payDb } from '../payments/db.js';
 import { cardRefLookupEndpoint } from '../payments/card-refs.js';
@@ -12,6 +14,37 @@ import type { Ctx } from './context.js';
 import { gatewayRefusal } from './gateway-errors.js';
 
 export const CARD_REF_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** How staff read the question in messages: never its API name (`get-card-info`). */
+const ASKED = 'the card information request';
+
+/**
+ * A refusal of get-card-info in words for support and finance staff. A 404 says that no card is
+ * stored under the reference and where to find one, without the gateway's own message (it names
+ * the request field `cardrefid` and the endpoint); the reference is named back unless it looks
+ * like a card number (13 or more digits), which must not be echoed into an error that may be
+ * logged or screenshotted. Other refusals keep the gateway's code and message (support needs them
+ * to raise a ticket), under the request's plain name.
+ */
+function cardInfoRefusal(cardRefId: string, httpStatus: number, reply: GatewayReply): AppError {
+  if (httpStatus === 404) {
+    const under = /^\d{13,}$/.test(cardRefId) ? 'this reference' : `reference ${cardRefId}`;
+    return new AppError(
+      'NOT_FOUND',
+      `No card is stored under ${under} at the gateway. Check the reference, or pick one from the list below.`,
+      { gatewayHttpStatus: httpStatus, gatewayErrorCode: reply.errorCode ?? null },
+    );
+  }
+  if (httpStatus === 200) {
+    // Answered, but not with card details (the reply's type is the API's, not for staff).
+    return new AppError(
+      'GATEWAY_ERROR',
+      `The gateway answered ${ASKED} without the card details; nothing was changed. Try again in a minute.`,
+      { gatewayHttpStatus: httpStatus, gatewayErrorCode: reply.errorCode ?? null },
+    );
+  }
+  return gatewayRefusal(httpStatus, reply, 'card information');
+}
 
 export class CardInfoService {
   constructor(private readonly c: Ctx) {}
@@ -95,10 +128,10 @@ export class CardInfoService {
       endpointId,
     );
     const outcome = await this.c.gateway.send('get-card-info', endpoint, { cardrefid: cardRefId });
-    if (outcome.kind !== 'reply') throw unansweredQuestion(outcome, 'get-card-info');
+    if (outcome.kind !== 'reply') throw unansweredQuestion(outcome, ASKED);
     const { httpStatus, reply } = outcome;
     if (httpStatus !== 200 || reply.type !== 'get-card-info-response')
-      throw gatewayRefusal(httpStatus, reply, 'get-card-info');
+      throw cardInfoRefusal(cardRefId, httpStatus, reply);
     const f = reply.fields;
     const bin = f.bin ?? null;
     const last4 = f['last-four-digits'] ?? null;

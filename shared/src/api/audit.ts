@@ -28,6 +28,82 @@ export const PLATFORM_AUDIT_ACTIONS = [
   'audit.export',
 ] as const;
 
+/**
+ * Each action the BFF writes to the audit log, in words for auditors ("Approved a payout", not
+ * `payout.approve`): what the actor did, or what Paydesk did by itself. The BFF's route rules are
+ * typed by these names (`AuditAction`), so a route with an action the audit screen cannot say does
+ * not compile; the machine name stays beside the words there (the Action filter and the CSV take
+ * it).
+ */
+export const AUDIT_ACTION_WORDS = {
+  'session.login': 'Signed in',
+  'session.read': 'Checked who is signed in',
+  'session.logout': 'Signed out',
+  'session.password_change': 'Changed own password',
+  'session.totp_enrol': 'Started setting up two-step sign-in',
+  'session.totp_confirm': 'Turned on two-step sign-in',
+  'user.list': 'Listed users',
+  'user.create': 'Created a user',
+  'user.update': 'Changed a user',
+  'user.reset_totp': 'Reset a user’s two-step sign-in',
+  'user.reset_password': 'Reset a user’s password',
+  'audit.list': 'Read the audit log',
+  'audit.verify': 'Checked the audit log’s chain',
+  'audit.export': 'Exported the audit log',
+  'transaction.list': 'Listed transactions',
+  'transaction.export': 'Exported transactions',
+  'transaction.lookup': 'Looked up an order at the gateway',
+  'transaction.read': 'Opened a transaction',
+  'transaction.refresh': 'Asked the gateway for a transaction’s status',
+  'transaction.drift': 'Found the gateway disagreeing about a transaction',
+  'transaction.drift_reviewed': 'Reviewed a gateway disagreement',
+  'transaction.capture': 'Captured a payment',
+  'transaction.return': 'Refunded a payment',
+  'transaction.void': 'Voided a payment',
+  'transaction.card_ref': 'Stored a card for later charges',
+  'transaction.rebill': 'Charged a stored card (rebill)',
+  'transaction.reconcile': 'Learned a transaction’s outcome from the gateway',
+  'transaction.reconcile_gave_up': 'Stopped asking the gateway about a transaction',
+  'subscription.list': 'Listed subscriptions',
+  'subscription.create': 'Created a subscription',
+  'subscription.read': 'Opened a subscription',
+  'subscription.reconcile': 'Learned a subscription’s outcome from the gateway',
+  'events.subscribe': 'Opened live updates',
+  'stats.read': 'Read the home page figures',
+  'payout.list': 'Listed payouts',
+  'payout.prepare': 'Prepared a payout',
+  'payout.read': 'Opened a payout',
+  'payout.approve': 'Approved a payout',
+  'payout.reject': 'Rejected a payout',
+  'payout.withdraw': 'Withdrew own payout',
+  'payout.refresh': 'Asked the gateway for a payout’s status',
+  'payout.checked': 'Gateway checked a payout’s details',
+  'payout.drift': 'Found the gateway disagreeing about a payout',
+  'payout.reconciled': 'Learned a payout’s outcome from the gateway',
+  'payout.reconcile_gave_up': 'Stopped asking the gateway about a payout',
+  'payout.expired': 'Approval lapsed',
+  'payment_link.list': 'Listed payment links',
+  'payment_link.create': 'Created a payment link',
+  'payment_link.read': 'Opened a payment link',
+  'payment_link.refresh': 'Asked the gateway for a payment link’s status',
+  'payment_link.approve': 'Approved a payout form',
+  'payment_link.reject': 'Rejected a payout form',
+  'payment_link.withdraw': 'Withdrew own payout form',
+  'card.list': 'Listed stored cards',
+  'card.info': 'Looked up card details',
+  'view.list': 'Listed saved views',
+  'view.create': 'Saved a view',
+  'view.delete': 'Deleted a saved view',
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTION_WORDS;
+
+/** The words of a recorded action, or undefined for one this build does not know (a newer BFF's). */
+export function auditActionWords(action: string): string | undefined {
+  return Object.hasOwn(AUDIT_ACTION_WORDS, action)
+    ? AUDIT_ACTION_WORDS[action as AuditAction]
+    : undefined;
+}
+
 /** One audit row. `summary` is the redacted request summary (never a secret or a PAN). */
 export const AuditRowSchema = z.object({
   seq: z.number().int().positive(),

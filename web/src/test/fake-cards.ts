@@ -107,13 +107,12 @@ export class FakeCards {
       if (!parsed.success) return this.validation(parsed.error.issues);
       const card = this.cards.get(decodeURIComponent(info[1]));
       if (!card) {
+        // As the BFF answers it (payouts/card-info.ts).
         return this.error(
-          502,
-          'GATEWAY_ERROR',
-          'The gateway refused get-card-info: unknown cardrefid.',
-          {
-            gatewayErrorCode: '2',
-          },
+          404,
+          'NOT_FOUND',
+          `No card is stored under reference ${decodeURIComponent(info[1])} at the gateway. Check the reference, or pick one from the list below.`,
+          { gatewayHttpStatus: 404, gatewayErrorCode: 'NOT_FOUND' },
         );
       }
       return { status: 200, body: CardInfoSchema.parse(card) };
@@ -190,12 +189,18 @@ export class FakeCards {
     const card = this.cards.get(body.cardRefId);
     if (!card) {
       // As the BFF answers it (payments/card-refs.ts): asked with get-card-info before the rebill.
-      const message = 'the gateway does not know this card reference on endpoint 1001';
-      return this.error(404, 'NOT_FOUND', `cardRefId: ${message}; nothing was sent or recorded.`, {
-        fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }],
-        gatewayHttpStatus: 404,
-        gatewayErrorCode: null,
-      });
+      const message =
+        'no card is stored under this reference at the gateway (endpoint 1001); check the reference, or pick one from the list of stored cards';
+      return this.error(
+        404,
+        'NOT_FOUND',
+        `cardRefId: ${message}; nothing was charged or recorded.`,
+        {
+          fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }],
+          gatewayHttpStatus: 404,
+          gatewayErrorCode: null,
+        },
+      );
     }
     const n = ++this.seq;
     const amount = fromMinor(toMinor(body.amount) ?? 0n);

@@ -18,7 +18,7 @@ describe('audit summary labels', () => {
     expect(summaryKeyLabel('_')).toBe('_');
   });
 
-  it('when values are nested, then their keys read as words too, empty ones are left out and the values stay as recorded', () => {
+  it('when values are nested, then their keys read as words too, empty ones are left out, flags are said by name and other values stay as recorded', () => {
     expect(
       summaryText({
         change: { roles: ['finance'], disabled: true },
@@ -28,6 +28,36 @@ describe('audit summary labels', () => {
         headSeq: 42,
         ok: true,
       }),
-    ).toBe('Change: roles finance, disabled true · Chain head row: 42 · Chain intact: true');
+    ).toBe('Change: roles finance, disabled · Chain head row: 42 · Chain intact: Yes');
+  });
+
+  it('when a value is true or false, then it reads Yes or No (QA F6)', () => {
+    expect(summaryText({ secondFactorGiven: false, replayed: false }, 'session.login')).toBe(
+      'Second factor given: No · Replayed (stored reply): No',
+    );
+    expect(summaryText({ check: 'explicit', ok: true }, 'audit.verify')).toBe(
+      'Checked: on request · Chain intact: Yes',
+    );
+  });
+
+  it('when a payout’s or link’s state, a kind or a mode is recorded, then it reads as the screens say it; ids and codes stay as recorded', () => {
+    expect(summaryText({ result: 'pending_approval' }, 'payout.prepare')).toBe(
+      'Result: Awaiting approval',
+    );
+    expect(summaryText({ state: 'approved', mode: 'two-step' }, 'payout.reconciled')).toBe(
+      'State: Paid · Mode: Two-step (checked, then paid on approval)',
+    );
+    expect(summaryText({ kind: 'payout-form', result: 'sent' }, 'payment_link.create')).toBe(
+      'Kind: Payout form · Result: Ready to share',
+    );
+    expect(summaryText({ status: 'unknown' }, 'transaction.capture')).toBe(
+      'Status: Unknown outcome',
+    );
+    expect(
+      summaryText({ destination: { kind: 'card', masked: '555555******4444' } }, 'payout.prepare'),
+    ).toBe('Destination: Card 555555******4444');
+    expect(
+      summaryText({ errorCode: 'NOT_APPLIED', orderid: '1000332', state: 'whatever' }, 'payout.x'),
+    ).toBe('Error code: NOT_APPLIED · Gateway order id: 1000332 · State: whatever');
   });
 });

@@ -42,7 +42,8 @@ function filterOfDraft(draft: Draft): AuditFilter {
   return filter;
 }
 
-const OUTCOME_LABELS: Record<AuditOutcome, string> = {
+/** An outcome in words: the filter's options and the table's chips say it alike. */
+export const OUTCOME_LABELS: Record<AuditOutcome, string> = {
   success: 'Success',
   refused: 'Refused',
   failed: 'Failed',
@@ -92,7 +93,7 @@ export function AuditFilters({
         <TextField
           label="Action"
           placeholder="user.create, or user for all"
-          helperText="An action or its beginning: transaction finds every transaction.…"
+          helperText="The name under an action’s words in the table, or its beginning: payout finds every payout action."
           value={draft.action}
           onChange={set('action')}
           fullWidth

@@ -31,7 +31,9 @@ describe('the audit log table', () => {
     const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('cell');
     expect(cells).toHaveLength(1);
     const cell = cells[0]!;
-    expect(cell).toHaveTextContent(/^payment_link\.withdrawrefusedFORBIDDENRow #7 · /);
+    expect(cell).toHaveTextContent(
+      /^Withdrew own payout formpayment_link\.withdrawRefusedFORBIDDENRow #7 · /,
+    );
     // The name may break after its dot.
     expect(cell.querySelector('code wbr')).not.toBeNull();
     expect(cell.querySelector('time')).not.toBeNull();
@@ -61,14 +63,39 @@ describe('the audit log table', () => {
     const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('cell');
     expect(cells[0]).toHaveTextContent(/^#7/);
     expect(cells[0]!.querySelector('time')).not.toBeNull();
-    expect(cells[1]).toHaveTextContent(/^audit\.verifysuccess$/);
+    expect(cells[1]).toHaveTextContent(/^Checked the audit log’s chainaudit\.verifySuccess$/);
     expect(cells[2]).toHaveTextContent(/^admin@example\.com.*user:u-7/);
     expect(cells[3]).toHaveTextContent('Chain head row: 6');
+    expect(cells[3]).toHaveTextContent('Chain intact: Yes');
     tablet.unmount();
 
     screenWidth(1200);
     renderApp('/audit', new FakeBff({ audit: rows }));
     await screen.findByRole('table', { name: 'Audit log' });
     expect(headers()).toEqual(['Row', 'Time', 'Actor', 'Action and outcome', 'Target', 'Details']);
+  });
+
+  it('when an auditor reads a row, then its action is in words with its name under it for the Action filter, and its details say Yes/No and the screens’ state labels (QA F6)', async () => {
+    const rows = [
+      makeAuditRow(9, {
+        action: 'payout.prepare',
+        summary: { result: 'pending_approval', replayed: false },
+      }),
+      makeAuditRow(8, { action: 'card.info', summary: { reason: 'ticket 9912' } }),
+      makeAuditRow(7, { action: 'session.login', summary: { secondFactorGiven: false } }),
+    ];
+    screenWidth(1600);
+    renderApp('/audit', new FakeBff({ audit: rows }));
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    expect(within(table).getByText('Prepared a payout')).toBeInTheDocument();
+    expect(within(table).getByText('Looked up card details')).toBeInTheDocument();
+    expect(within(table).getByText('Signed in')).toBeInTheDocument();
+    const name = within(table).getByTitle('Action name (for the Action filter): payout.prepare');
+    expect(name).toHaveTextContent('payout.prepare');
+    expect(
+      within(table).getByText('Result: Awaiting approval · Replayed (stored reply): No'),
+    ).toBeInTheDocument();
+    expect(within(table).getByText('Second factor given: No')).toBeInTheDocument();
+    expect(within(table).queryByText(/pending_approval|: false|: true/)).not.toBeInTheDocument();
   });
 });

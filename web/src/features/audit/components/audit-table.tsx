@@ -30,7 +30,9 @@ import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { PAGE_SIZES } from '../api/audit-search-params';
+import { auditActionLabel } from '../api/audit-actions';
 import { summaryText } from '../api/audit-summary';
+import { OUTCOME_LABELS } from './audit-filters';
 
 const features = tableFeatures({ rowPaginationFeature });
 const helper = createColumnHelper<typeof features, AuditListItem>();
@@ -51,7 +53,7 @@ const CLAMP_OVER_CHARS = 160;
  * only to a mouse).
  */
 function AuditDetails({ row }: { row: AuditListItem }) {
-  const text = summaryText(row.summary);
+  const text = summaryText(row.summary, row.action);
   const long = text.length > CLAMP_OVER_CHARS;
   const stored = row.target !== null && targetName(row) !== null ? row.target : null;
   const [expanded, setExpanded] = useState(false);
@@ -216,22 +218,33 @@ function AuditTarget({ row }: { row: AuditListItem }) {
   );
 }
 
-/** An action's name, which may break after a dot ('payment_link.' / 'withdraw') on a narrow column. */
+/**
+ * An action in words ("Approved a payout"), its name under it: the Action filter takes the name,
+ * and the export holds it. The name may break after a dot ('payment_link.' / 'withdraw') on a
+ * narrow column.
+ */
 function ActionText({ action }: { action: string }) {
   const parts = action.split('.');
   return (
-    <code>
-      {parts.map((part, i) => (
-        <Fragment key={i}>
-          {part}
-          {i < parts.length - 1 ? (
-            <>
-              .<wbr />
-            </>
-          ) : null}
-        </Fragment>
-      ))}
-    </code>
+    <div>
+      <Typography variant="body2" component="div">
+        {auditActionLabel(action)}
+      </Typography>
+      <Typography variant="caption" component="div" color="text.secondary">
+        <code title={`Action name (for the Action filter): ${action}`}>
+          {parts.map((part, i) => (
+            <Fragment key={i}>
+              {part}
+              {i < parts.length - 1 ? (
+                <>
+                  .<wbr />
+                </>
+              ) : null}
+            </Fragment>
+          ))}
+        </code>
+      </Typography>
+    </div>
   );
 }
 
@@ -241,7 +254,7 @@ function Outcome({ row }: { row: AuditListItem }) {
     <div>
       <Chip
         size="small"
-        label={row.outcome}
+        label={OUTCOME_LABELS[row.outcome]}
         color={OUTCOME_COLOR[row.outcome]}
         variant="outlined"
       />

@@ -112,7 +112,7 @@ describe('audit log screen', () => {
     expect(screen.queryByText(/null|\{/)).toBeNull();
   });
 
-  it('when a row’s details have camelCase keys, then known ones read as labels and others as words; values stay as recorded', async () => {
+  it('when a row’s details have camelCase keys, then known ones read as labels and others as words; values stay as recorded (true/false as Yes/No)', async () => {
     const bff = new FakeBff({
       audit: [
         makeAuditRow(1, {
@@ -131,7 +131,7 @@ describe('audit log screen', () => {
     renderApp('/audit', bff);
     expect(
       await screen.findByText(
-        'Operation: return · Request: amount 1.00, reason code customer_request · Idempotency key: demo-key-1 · Replayed (stored reply): false · Gateway serial: serial-1 · Some new fact: x',
+        'Operation: return · Request: amount 1.00, reason code customer_request · Idempotency key: demo-key-1 · Replayed (stored reply): No · Gateway serial: serial-1 · Some new fact: x',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/idempotencyKey|replayed:|reasonCode|someNewFact/)).toBeNull();
@@ -587,7 +587,7 @@ describe('audit log screen', () => {
     expect(await screen.findByText('1 row match')).toBeInTheDocument();
     const rows = within(screen.getByRole('table', { name: 'Audit log' })).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('transaction.capture');
-    expect(rows[1]).toHaveTextContent('unknown');
+    expect(rows[1]).toHaveTextContent('Unknown (reply lost)');
   });
 
   it('when the screen is a laptop’s (1280 px), then the outcome is under the action, so the details fit beside; from 1536 px each has a column', async () => {
@@ -608,7 +608,9 @@ describe('audit log screen', () => {
     // Action and Outcome as columns of their own pushed Details off a 1280 px screen.
     expect(headers()).toEqual(['Row', 'Time', 'Actor', 'Action and outcome', 'Target', 'Details']);
     const cell = within(screen.getAllByRole('row')[1]!).getAllByRole('cell')[3]!;
-    expect(cell).toHaveTextContent(/^payment_link\.withdrawrefusedFORBIDDEN$/);
+    expect(cell).toHaveTextContent(
+      /^Withdrew own payout formpayment_link\.withdrawRefusedFORBIDDEN$/,
+    );
     // The name may break after its dot on a narrow column.
     expect(cell.querySelector('code wbr')).not.toBeNull();
     laptop.unmount();
@@ -631,7 +633,7 @@ describe('audit log screen', () => {
     await screen.findByRole('table', { name: 'Audit log' });
     // Both match a beginning (the BFF's prefix filter), and say so.
     expect(screen.getByLabelText('Action')).toHaveAccessibleDescription(
-      'An action or its beginning: transaction finds every transaction.…',
+      'The name under an action’s words in the table, or its beginning: payout finds every payout action.',
     );
     expect(screen.getByLabelText('Actor')).toHaveAccessibleDescription(
       'An e-mail or its beginning (support finds support@…), or a user id.',

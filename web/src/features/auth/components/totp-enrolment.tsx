@@ -65,7 +65,8 @@ function ConfirmCode({
         Scan this code with your authenticator app, or type the secret into it by hand; then enter
         the code it shows.
       </Typography>
-      {/* Drawn here from the otpauth URI: the secret never leaves the page for an image service. */}
+      {/* Drawn here from the setup link (the otpauth URI): the secret never leaves the page for an
+          image service. Staff read "setup link": "otpauth URI" is the standard's name, not theirs. */}
       <Box
         sx={{
           alignSelf: 'flex-start',
@@ -83,11 +84,15 @@ function ConfirmCode({
           bgColor="#ffffff"
           fgColor="#000000"
           role="img"
-          aria-label="QR code of the otpauth URI, to scan with an authenticator app"
+          aria-label="QR code of the setup link, to scan with an authenticator app"
         />
       </Box>
       <CopyableText label="Secret" value={enrolment.secret} />
-      <CopyableText label="otpauth URI" value={enrolment.otpauthUri} multiline />
+      <CopyableText
+        label="Setup link (for apps that cannot scan the code)"
+        value={enrolment.otpauthUri}
+        multiline
+      />
       <form
         noValidate
         aria-label="Confirm authenticator code"

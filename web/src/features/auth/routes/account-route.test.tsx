@@ -111,7 +111,7 @@ describe('My account', () => {
     const app = renderApp('/account', bff);
     await app.user.click(await screen.findByRole('button', { name: 'Set up two-step sign-in' }));
     expect(await screen.findByDisplayValue('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
-    expect(screen.getByLabelText('otpauth URI')).toHaveValue(
+    expect(screen.getByLabelText('Setup link (for apps that cannot scan the code)')).toHaveValue(
       'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk',
     );
     const code = screen.getByLabelText(/Code from the app/);
@@ -144,11 +144,11 @@ describe('My account', () => {
     expect(screen.queryByLabelText('Recovery codes')).not.toBeInTheDocument();
     expect(bff.users[0]!.totpEnabled).toBe(true);
   });
-  it('when TOTP enrolment starts, then a QR code of the otpauth URI is drawn in the page to scan, beside the secret for typing in', async () => {
+  it('when TOTP enrolment starts, then a QR code of the setup link (the otpauth URI) is drawn in the page to scan, beside the secret for typing in', async () => {
     const bff = new FakeBff();
     const app = renderApp('/account', bff);
     await app.user.click(await screen.findByRole('button', { name: 'Set up two-step sign-in' }));
-    const qr = await screen.findByRole('img', { name: /^QR code of the otpauth URI/ });
+    const qr = await screen.findByRole('img', { name: /^QR code of the setup link/ });
     expect(qr.tagName.toLowerCase()).toBe('svg');
     const uri = 'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk';
     // the same modules as a QR code of exactly the URI (not of the secret alone)

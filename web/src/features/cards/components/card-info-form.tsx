@@ -6,8 +6,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CardInfoBodySchema, RebillBodySchema, type CardInfo } from '@paydesk/shared/api';
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
@@ -42,7 +42,7 @@ function CardFacts({ info }: { info: CardInfo }) {
   );
 }
 
-/** get-card-info for a card reference: always with a reason, which the audit log keeps. */
+/** The card behind a card reference: always with a reason, which the audit log keeps. */
 export function CardInfoForm({
   initialRef,
   chosenAt,
@@ -79,6 +79,16 @@ export function CardInfoForm({
   // typed) empties the reason and takes away the card shown for the one before, so that a second
   // card is never shown under the first one's reason. `chosenAt` changes with every choice, also
   // of the reference already in the address after another one was typed.
+  // Emptied rather than kept: the audit log keeps one reason per card looked up, and an auditor
+  // reading "Customer A disputes a charge" beside customer B's card could not tell whether anyone
+  // meant it for B. Carrying it over would let one ticket's reason cover any number of cards. The
+  // cost is a second typing, so the field says why it is empty (`reasonCleared`) rather than only
+  // "Say why…" on the next press: derived from the reference a reason was last typed for, so that
+  // no state is set by the effect below.
+  const [reasonTypedFor, setReasonTypedFor] = useState<string | null>(null);
+  const [watchedRef, watchedReason] = useWatch({ control, name: ['cardRefId', 'reason'] });
+  const reasonCleared =
+    watchedReason === '' && reasonTypedFor !== null && reasonTypedFor !== watchedRef;
   const forgetLookup = useCallback(() => {
     setValue('reason', '');
     resetLookup();
@@ -142,10 +152,18 @@ export function CardInfoForm({
             error={errors.reason !== undefined}
             helperText={fieldHelp(
               errors.reason,
-              'Say why you need the card details (3 to 255 characters).',
-              'Required: kept in the audit log with your name.',
+              reasonCleared
+                ? 'Say why you need this card’s details (3 to 255 characters): the reason was cleared when the card reference changed, because each look-up is audited with its own reason.'
+                : 'Say why you need the card details (3 to 255 characters).',
+              reasonCleared
+                ? 'Cleared for the new card reference: each look-up is kept in the audit log with its own reason.'
+                : 'Required: kept in the audit log with your name.',
             )}
-            {...register('reason')}
+            {...register('reason', {
+              onChange: (event: { target: { value: string } }) => {
+                setReasonTypedFor(event.target.value === '' ? null : getValues('cardRefId'));
+              },
+            })}
           />
           <div>
             <Button type="submit" variant="contained" loading={mutation.isPending}>

@@ -106,12 +106,19 @@ describe('cards', () => {
     ).toBeInTheDocument();
   });
 
-  it('when the gateway does not know the reference, then its refusal is shown', async () => {
+  it('when the gateway does not know the reference, then its refusal is shown in the BFF’s words, pointing to the list', async () => {
     const app = renderApp('/cards?ref=card-ref-9', bffAs(['support']));
     await screen.findByRole('heading', { name: 'Cards' });
     await app.user.type(lookupForm().getByLabelText(/Reason/), 'checking');
     await app.user.click(lookupForm().getByRole('button', { name: 'Show card information' }));
-    expect(await screen.findByText(/unknown cardrefid/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'No card is stored under reference card-ref-9 at the gateway. Check the reference, or pick one from the list below.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/get-card-info|cardrefid/)).not.toBeInTheDocument();
+    // A failed look-up keeps the reason: it is the same look-up, tried again.
+    expect(lookupForm().getByLabelText(/Reason/)).toHaveValue('checking');
   });
 
   it('when the lookup is on its way, then the button shows progress', async () => {
@@ -211,17 +218,25 @@ describe('cards', () => {
     });
     expect(reason()).toHaveValue('');
     expect(reason()).toHaveFocus();
+    // The field says why it is empty, before anyone presses the button.
+    expect(reason()).toHaveAccessibleDescription(
+      'Cleared for the new card reference: each look-up is kept in the audit log with its own reason.',
+    );
     expect(
       screen.queryByRole('region', { name: 'Card behind the reference' }),
     ).not.toBeInTheDocument();
-    // One click cannot show the second card: its reason is asked for.
+    // One click cannot show the second card: its reason is asked for, saying why it went.
     await app.user.click(show());
     expect(
-      await lookupForm().findByText('Say why you need the card details (3 to 255 characters).'),
+      await lookupForm().findByText(
+        'Say why you need this card’s details (3 to 255 characters): the reason was cleared when the card reference changed, because each look-up is audited with its own reason.',
+      ),
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/cards/card-ref-2/info')).toHaveLength(0);
 
     await app.user.type(reason(), 'Customer B asked for the expiry');
+    // Typing a reason ends the explanation: the usual hint is back.
+    expect(reason()).toHaveAccessibleDescription('Required: kept in the audit log with your name.');
     await app.user.click(show());
     expect(
       await screen.findByRole('region', { name: 'Card behind the reference' }),
@@ -449,13 +464,14 @@ describe('cards', () => {
   });
 
   it('when the gateway does not know the card reference (the BFF’s 404 naming cardRefId), then the form comes back with the message under Card reference id, not the API’s field name', async () => {
-    const message = 'the gateway does not know this card reference on endpoint 1001';
+    const message =
+      'no card is stored under this reference at the gateway (endpoint 1001); check the reference, or pick one from the list of stored cards';
     const bff = bffAs(['finance']).on('POST /api/rebills', () => ({
       status: 404,
       body: {
         error: {
           code: 'NOT_FOUND',
-          message: `cardRefId: ${message}; nothing was sent or recorded.`,
+          message: `cardRefId: ${message}; nothing was charged or recorded.`,
           requestId: 'r-404',
           details: { fields: [{ path: 'cardRefId', rule: 'card_ref_unknown', message }] },
         },
@@ -472,7 +488,8 @@ describe('cards', () => {
     await app.user.click(confirm.getByRole('button', { name: /Charge/ }));
     const back = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
     // Said as the form's own sentences are: a capital and a full stop.
-    const sentence = 'The gateway does not know this card reference on endpoint 1001.';
+    const sentence =
+      'No card is stored under this reference at the gateway (endpoint 1001); check the reference, or pick one from the list of stored cards.';
     expect(await back.findByText(sentence)).toBeInTheDocument();
     expect(back.getByLabelText(/Card reference id/)).toHaveAccessibleDescription(sentence);
     expect(screen.queryByText(/cardRefId/)).not.toBeInTheDocument();

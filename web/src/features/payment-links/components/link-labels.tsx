@@ -126,3 +126,6 @@ export function pageHolders(link: Pick<PaymentLink, 'createdBy' | 'decidedBy'>):
     ? creator
     : `${creator} and ${link.decidedBy.email} (who approved it)`;
 }
+
+/** The state labels, for the audit log: the same words as the chip. */
+export { LOOK as LINK_STATE_LOOK };

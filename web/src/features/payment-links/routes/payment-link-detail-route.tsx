@@ -14,7 +14,7 @@ import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { formatMoney } from '../../../lib/format';
-import { errorText } from '../../../lib/gateway-error';
+import { staffErrorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -46,7 +46,7 @@ const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ link }: { link: PaymentLinkDetail }) {
-  const error = errorText(link.errorCode, link.errorMessage);
+  const error = staffErrorText(link.errorCode, link.errorMessage);
   const who = link.kind === 'payout-form' ? 'payee' : 'customer';
   const paidTo = paidOutTo(link);
   switch (link.state) {
@@ -80,23 +80,23 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
         return (
           <Alert severity="info">
             Its page address pays whoever fills it in, so only {pageHolders(link)} see it and send
-            it to the payee; ask them if the payee needs it again. The order’s outcome arrives by
-            callback and shows here and among the transactions.
+            it to the payee; ask them if the payee needs it again. Paydesk learns the order’s
+            outcome from the gateway automatically and shows it here and among the transactions.
           </Alert>
         );
       }
       return (
         <Alert severity="success">
-          Send the page address to the {who}; the order’s outcome arrives by callback and shows here
-          and among the transactions.
+          Send the page address to the {who}. Paydesk learns the order’s outcome from the gateway
+          automatically when the {who} finishes, and shows it here and among the transactions.
         </Alert>
       );
     case 'unknown':
       return (
         <Alert severity="warning">
-          The gateway’s reply was lost{error ? ` (${error})` : ''}: the order may exist, but its
-          page address is not known. Create a new link if the {who} still needs one; whatever this
-          order does still arrives by callback.
+          {error ? `${error}.` : 'The gateway’s reply was lost.'} The order may exist, but its page
+          address is not known. Create a new link if the {who} still needs one; if this order goes
+          ahead anyway, Paydesk still learns of it from the gateway automatically.
         </Alert>
       );
     case 'rejected':
@@ -190,7 +190,7 @@ function DetailView({
       known === null ? (
         '—'
       ) : (
-        `no callback yet: the ${link.kind === 'payout-form' ? 'payee' : 'customer'} has not finished the form`
+        `not yet: the ${link.kind === 'payout-form' ? 'payee' : 'customer'} has not finished the form`
       )
     ) : (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>

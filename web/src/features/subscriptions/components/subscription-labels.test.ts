@@ -41,10 +41,10 @@ describe('createdText', () => {
 
   it('when a plan is created, then its sentence has the amount in the user’s locale and the schedule in words', () => {
     expect(createdText(created('active', 2), 'de-DE')).toBe(
-      'Subscription 7001 created: 1.234,50\u00a0€ every 2 weeks. Each charge arrives as a rebill order by callback.',
+      'Subscription 7001 created: 1.234,50\u00a0€ every 2 weeks. Paydesk learns each charge automatically from the gateway and lists it as a rebill order.',
     );
     expect(createdText(created('active', 1), 'en-US')).toBe(
-      'Subscription 7001 created: €1,234.50 every week. Each charge arrives as a rebill order by callback.',
+      'Subscription 7001 created: €1,234.50 every week. Paydesk learns each charge automatically from the gateway and lists it as a rebill order.',
     );
   });
 

@@ -101,7 +101,7 @@ export function createdText(
   const what = `${formatMoney(plan.amount, plan.currency, locale)} ${periodText(plan.schedule.period, plan.schedule.interval)}`;
   switch (plan.state) {
     case 'active':
-      return `Subscription ${plan.recurringPaymentId === null ? '' : `${plan.recurringPaymentId} `}created: ${what}. Each charge arrives as a rebill order by callback.`;
+      return `Subscription ${plan.recurringPaymentId === null ? '' : `${plan.recurringPaymentId} `}created: ${what}. Paydesk learns each charge automatically from the gateway and lists it as a rebill order.`;
     case 'unknown':
       return `${unlearnedText(plan, what)} Paydesk will not send it again; its first charge will link it.`;
     default:

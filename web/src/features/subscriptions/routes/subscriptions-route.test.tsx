@@ -76,6 +76,11 @@ describe('subscriptions', () => {
     renderApp('/subscriptions', bffAs(['finance'], []));
     expect(await screen.findByText('No subscriptions yet.')).toBeInTheDocument();
     expect(screen.getByText(/Create one from a card reference/)).toBeInTheDocument();
+    // The intro says what finance staff need, not the API's name (QA F8).
+    expect(
+      screen.getByText(/Paydesk learns each charge automatically from the gateway/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/v4|recurring payments\)|callback/)).not.toBeInTheDocument();
   });
 
   it('when support opens the list, then each plan shows amount, schedule, next charge and state, and nothing can be created', async () => {
@@ -335,7 +340,7 @@ describe('subscriptions', () => {
     const [plan] = bff.subscriptions.subscriptions;
     expect(
       await screen.findByText(
-        `Subscription ${plan!.recurringPaymentId ?? ''} created: €9.90 every 2 weeks. Each charge arrives as a rebill order by callback.`,
+        `Subscription ${plan!.recurringPaymentId ?? ''} created: €9.90 every 2 weeks. Paydesk learns each charge automatically from the gateway and lists it as a rebill order.`,
       ),
     ).toBeInTheDocument();
     expect(

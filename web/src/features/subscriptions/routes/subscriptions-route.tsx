@@ -207,8 +207,8 @@ function SubscriptionsScreen() {
           </>
         }
       >
-        Recurring charges of a stored card (v4 recurring payments). The gateway charges them on
-        schedule; each charge is an order of its own.
+        Recurring charges of a stored card. The gateway charges them on schedule; each charge is an
+        order of its own, and Paydesk learns each charge automatically from the gateway.
       </PageHeader>
       <Paper variant="outlined">
         {list.isPending ? (
