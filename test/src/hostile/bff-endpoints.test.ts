@@ -120,11 +120,16 @@ for (const variant of DB_VARIANTS) {
       ...extra,
     });
 
-    it("when endpoint 1001's card reference is rebilled or subscribed on endpoint 1002 (named, or chosen by the currency), then 400 naming cardRefId, nothing recorded, nothing sent to the gateway", async () => {
-      for (const extra of [{ endpointId: '1002' }, {}]) {
-        const r1 = await refused(finance, '/api/rebills', rebill(extra), 400, 'cardRefId');
+    it("when endpoint 1001's card reference is rebilled or subscribed on endpoint 1002, or in USD with no endpoint named, then 400 naming cardRefId (the endpoint) or currency (its endpoint takes EUR), nothing recorded, nothing sent to the gateway", async () => {
+      // Named on 1002: the reference is not charged there. None named: it goes to its own
+      // endpoint, 1001, which does not take USD.
+      for (const [extra, field] of [
+        [{ endpointId: '1002' }, 'cardRefId'],
+        [{}, 'currency'],
+      ] as const) {
+        const r1 = await refused(finance, '/api/rebills', rebill(extra), 400, field);
         expect(r1.text).toContain('endpoint 1001');
-        await refused(finance, '/api/subscriptions', subscription(extra), 400, 'cardRefId');
+        await refused(finance, '/api/subscriptions', subscription(extra), 400, field);
       }
       // On its own endpoint the reference is charged (the refusal above was about the endpoint).
       const sent = charges();
