@@ -47,6 +47,22 @@ export function knownRef(
   return id === '' ? undefined : refs?.find((ref) => ref.cardRefId === id);
 }
 
+/**
+ * Where a charge on a card reference goes, for its confirm step: the endpoint or group chosen, or
+ * (none chosen) the known reference's own endpoint, as the BFF sends it: ` on endpoint 1002`,
+ * ` through endpoint group 2001`; '' when not known (an unknown reference, the currency's default).
+ */
+export function chargeTargetText(
+  chosen: string | undefined,
+  ref: CardRefSummary | undefined,
+  endpoints: readonly EndpointChoice[] | undefined,
+): string {
+  const target = chosen ?? ref?.endpointId;
+  if (target === undefined) return '';
+  const group = endpoints?.some((e) => e.kind === 'group' && e.id === target) === true;
+  return group ? ` through endpoint group ${target}` : ` on endpoint ${target}`;
+}
+
 /** What the empty endpoint choice means for a known reference: its own endpoint. */
 export function refEndpointChoice(ref: CardRefSummary | undefined): string | undefined {
   return ref === undefined ? undefined : `The card reference’s endpoint (${ref.endpointId})`;

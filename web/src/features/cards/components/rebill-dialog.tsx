@@ -55,6 +55,7 @@ import {
 } from '../../transactions/components/follow-up-frame';
 import { cardKeys, sendRebill } from '../api/cards';
 import {
+  chargeTargetText,
   knownRef,
   madeOnText,
   refEndpointChoice,
@@ -326,8 +327,11 @@ export default function RebillDialog({
   const confirming = step.confirming;
   if (confirming !== null) {
     // Where the rebill goes, when known: the endpoint chosen, or the reference's own.
-    const target = confirming.endpointId ?? knownRef(cardRefs, confirming.cardRefId)?.endpointId;
-    const group = endpoints?.some((e) => e.kind === 'group' && e.id === target) === true;
+    const target = chargeTargetText(
+      confirming.endpointId,
+      knownRef(cardRefs, confirming.cardRefId),
+      endpoints,
+    );
     return (
       <FollowUpFrame
         {...step.confirmFrame(mutation, confirming)}
@@ -344,13 +348,8 @@ export default function RebillDialog({
           card of reference {confirming.cardRefId}?
         </ConfirmQuestion>
         <Typography color="text.secondary">
-          A new order “{confirming.orderDesc}”
-          {target === undefined
-            ? ''
-            : group
-              ? ` through endpoint group ${target}`
-              : ` on endpoint ${target}`}{' '}
-          · reason: “{confirming.reason}”. The customer’s card is charged at once.
+          A new order “{confirming.orderDesc}”{target} · reason: “{confirming.reason}”. The
+          customer’s card is charged at once.
         </Typography>
         <LargeAmountNote large={large} confirmed={confirming.confirmLargeAmount} />
       </FollowUpFrame>

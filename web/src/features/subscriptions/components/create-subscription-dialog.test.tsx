@@ -60,6 +60,8 @@ describe('a subscription on a card reference Paydesk knows', () => {
     );
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    // The confirm step says where the plan goes: the reference's own endpoint.
+    expect(confirm.getByText(/“Monthly membership” on endpoint 1002 · receipts to/)).toBeVisible();
     await app.user.click(confirm.getByRole('button', { name: /^Create: \$5\.00 every month/ }));
     expect(await screen.findByRole('heading', { name: 'Monthly membership' })).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/subscriptions')[0]!.body).toEqual({
@@ -98,6 +100,7 @@ describe('a subscription on a card reference Paydesk knows', () => {
     await app.user.selectOptions(endpoint, '2001');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the subscription' }));
+    expect(confirm.getByText(/through endpoint group 2001 · receipts to/)).toBeVisible();
     await app.user.click(confirm.getByRole('button', { name: /^Create: \$5\.00/ }));
     expect(await screen.findByRole('heading', { name: 'Monthly membership' })).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/subscriptions')[0]!.body).toMatchObject({

@@ -34,6 +34,7 @@ import { AmountInputSchema, fromMinor, toMinor } from '../../../lib/money';
 import { useConfirmStep } from '../../transactions/components/confirm-step';
 import { ConfirmQuestion, FollowUpFrame } from '../../transactions/components/follow-up-frame';
 import {
+  chargeTargetText,
   knownRef,
   madeOnText,
   refEndpointChoice,
@@ -265,8 +266,9 @@ export default function CreateSubscriptionDialog({
           ?
         </ConfirmQuestion>
         <Typography color="text.secondary">
-          “{body.orderDesc}” · receipts to {body.email}. The gateway cannot cancel or change a plan
-          once it exists.
+          “{body.orderDesc}”
+          {chargeTargetText(body.endpointId, knownRef(cardRefs, body.cardRefId), endpoints)} ·
+          receipts to {body.email}. The gateway cannot cancel or change a plan once it exists.
         </Typography>
         <LargeAmountNote large={large} confirmed={body.confirmLargeAmount} />
       </FollowUpFrame>
