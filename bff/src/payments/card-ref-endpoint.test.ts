@@ -11,11 +11,9 @@ import {
   SubscriptionResultSchema,
   type ErrorEnvelope,
 } from '@paydesk/shared/api';
-import { GatewayClient } from '../gateway-client/client.js';
 import { DB_VARIANTS } from '../test-support/harness.js';
-import { payDb } from './db.js';
-import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
-import { MERCHANT_PRIVATE_KEY_PEM, TEST_MERCHANT } from './test-support/sandbox-process.js';
+import { effectsOf, expectNothingDone, startFixtureWithEndpoints } from './test-support/effects.js';
+import { learnedOrder, post, type Fixture } from './test-support/fixture.js';
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(
@@ -46,44 +44,14 @@ for (const variant of DB_VARIANTS) {
           email: 'subscriber@example.com',
           ...extra,
         });
-      /** Rows written, and gateway requests sent (operation, endpoint), while `work` runs. */
-      const effectsOf = async (work: () => Promise<void>) => {
-        const k = payDb(f.bff.db);
-        const count = async () => ({
-          transactions: (await k.selectFrom('transactions').select('id').execute()).length,
-          subscriptions: (await k.selectFrom('subscriptions').select('id').execute()).length,
-        });
-        const before = await count();
-        const send = vi.spyOn(GatewayClient.prototype, 'send');
-        try {
-          await work();
-          return {
-            written: { before, after: await count() },
-            sent: send.mock.calls.map(([operation, endpointId]) => [operation, endpointId]),
-          };
-        } finally {
-          send.mockRestore();
-        }
-      };
-
       beforeAll(async () => {
-        f = await startFixture(variant, {
-          app: {
-            config: {
-              merchant: {
-                ...TEST_MERCHANT,
-                rsaPrivateKeyPem: MERCHANT_PRIVATE_KEY_PEM,
-                // Two USD endpoints, 1003 first: USD alone (and no currency at all) would choose it.
-                // The sandbox has no endpoint 1003, so nothing may be sent there.
-                endpoints: [
-                  { kind: 'endpoint', id: '1003', currency: 'USD' },
-                  { kind: 'endpoint', id: '1001', currency: 'EUR' },
-                  { kind: 'endpoint', id: '1002', currency: 'USD' },
-                ],
-              },
-            },
-          },
-        });
+        // Two USD endpoints, 1003 first: USD alone (and no currency at all) would choose it. The
+        // sandbox has no endpoint 1003, so nothing may be sent there.
+        f = await startFixtureWithEndpoints(variant, [
+          { kind: 'endpoint', id: '1003', currency: 'USD' },
+          { kind: 'endpoint', id: '1001', currency: 'EUR' },
+          { kind: 'endpoint', id: '1002', currency: 'USD' },
+        ]);
         const { tx } = await learnedOrder(f, 'sale', '10.00', {
           endpointId: '1002',
           currency: 'USD',
@@ -103,7 +71,7 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when a card reference made on endpoint 1002 is rebilled or subscribed in USD without an endpoint, then each goes to 1002, not to 1003 (the first USD endpoint)', async () => {
-        const effects = await effectsOf(async () => {
+        const effects = await effectsOf(f, async () => {
           const res = await rebill();
           expect(res.status, res.text).toBe(200);
           expect(OperationResultSchema.parse(res.json).transaction.endpointId).toBe('1002');
@@ -118,7 +86,7 @@ for (const variant of DB_VARIANTS) {
       });
 
       it('when it is rebilled or subscribed without an endpoint in a currency its endpoint does not take, then 400 names currency and says to charge it in USD; nothing is written or sent', async () => {
-        const effects = await effectsOf(async () => {
+        await expectNothingDone(f, async () => {
           for (const [send, action] of [
             [rebill, 'rebill it'],
             [subscribe, 'set up the subscription'],
@@ -133,12 +101,10 @@ for (const variant of DB_VARIANTS) {
             });
           }
         });
-        expect(effects.written.after).toEqual(effects.written.before);
-        expect(effects.sent).toEqual([]);
       });
 
       it('when it is rebilled or subscribed on another endpoint, then 400 names cardRefId and says where it was made and in which currency; nothing is written or sent', async () => {
-        const effects = await effectsOf(async () => {
+        await expectNothingDone(f, async () => {
           for (const [send, action] of [
             [rebill, 'rebill it'],
             [subscribe, 'set up the subscription'],
@@ -151,12 +117,10 @@ for (const variant of DB_VARIANTS) {
             ]);
           }
         });
-        expect(effects.written.after).toEqual(effects.written.before);
-        expect(effects.sent).toEqual([]);
       });
 
       it('when support asks for its card details without an endpoint, then get-card-info asks 1002, not 1003 (the first endpoint); the list names 1002 and USD', async () => {
-        const effects = await effectsOf(async () => {
+        const effects = await effectsOf(f, async () => {
           const res = await f.support.post(`/api/cards/${cardRefId}/info`, {
             reason: 'customer asked which card was charged',
           });
@@ -186,7 +150,7 @@ for (const variant of DB_VARIANTS) {
         });
         const unseen = made.kind === 'reply' ? (made.reply.fields['card-ref-id'] ?? '') : '';
         expect(unseen).not.toBe('');
-        const effects = await effectsOf(async () => {
+        const effects = await effectsOf(f, async () => {
           const res = await rebill({ cardRefId: unseen, currency: 'EUR' });
           expect(res.status, res.text).toBe(404);
           expect((res.json as ErrorEnvelope).error.details?.fields).toEqual([

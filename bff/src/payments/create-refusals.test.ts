@@ -4,12 +4,9 @@
 // payment links, payouts), through the BFF's HTTP API against the real sandbox process.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OperationResultSchema, PayoutResultSchema, type ErrorEnvelope } from '@paydesk/shared/api';
-import { GatewayClient } from '../gateway-client/client.js';
-import type { PayoutsDb } from '../payouts/context.js';
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
-import { payDb } from './db.js';
-import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
-import { MERCHANT_PRIVATE_KEY_PEM, TEST_MERCHANT } from './test-support/sandbox-process.js';
+import { expectNothingDone, startFixtureWithEndpoints } from './test-support/effects.js';
+import { learnedOrder, post, type Fixture } from './test-support/fixture.js';
 
 const CUSTOMER = {
   email: 'buyer@example.com',
@@ -44,43 +41,13 @@ for (const variant of DB_VARIANTS) {
       endpointId?: string,
     ) => [client: TestClient, path: string, body: Record<string, unknown>][];
 
-    /** Rows the four create routes write, and gateway requests sent, while `work` runs. */
-    const effectsOf = async (work: () => Promise<void>) => {
-      const k = payDb(f.bff.db);
-      const pk: PayoutsDb = f.bff.db.k;
-      const count = async () => ({
-        transactions: (await k.selectFrom('transactions').select('id').execute()).length,
-        subscriptions: (await k.selectFrom('subscriptions').select('id').execute()).length,
-        links: (await pk.selectFrom('payment_links').select('id').execute()).length,
-        payouts: (await pk.selectFrom('payouts').select('id').execute()).length,
-      });
-      const before = await count();
-      const send = vi.spyOn(GatewayClient.prototype, 'send');
-      try {
-        await work();
-        return { written: { before, after: await count() }, sent: send.mock.calls.length };
-      } finally {
-        send.mockRestore();
-      }
-    };
-
     beforeAll(async () => {
-      f = await startFixture(variant, {
-        app: {
-          config: {
-            merchant: {
-              ...TEST_MERCHANT,
-              rsaPrivateKeyPem: MERCHANT_PRIVATE_KEY_PEM,
-              endpoints: [
-                { kind: 'endpoint', id: '1001', currency: 'EUR' },
-                { kind: 'endpoint', id: '1002', currency: 'USD' },
-                // the sandbox's group 2001 holds 1001 and 1002
-                { kind: 'group', id: '2001', currencies: ['EUR', 'USD'] },
-              ],
-            },
-          },
-        },
-      });
+      f = await startFixtureWithEndpoints(variant, [
+        { kind: 'endpoint', id: '1001', currency: 'EUR' },
+        { kind: 'endpoint', id: '1002', currency: 'USD' },
+        // the sandbox's group 2001 holds 1001 and 1002
+        { kind: 'group', id: '2001', currencies: ['EUR', 'USD'] },
+      ]);
       ops = await f.bff.userWithRoles(['ops']);
       const { tx } = await learnedOrder(f, 'sale', '10.00');
       const ref = OperationResultSchema.parse(
@@ -139,7 +106,7 @@ for (const variant of DB_VARIANTS) {
 
     it('when no configured endpoint or endpoint group takes the currency, then each create answers 400 naming currency, writes nothing, sends nothing, and the refusal is audited', async () => {
       const auditBefore = (await f.bff.db.k.selectFrom('audit_log').select('seq').execute()).length;
-      const effects = await effectsOf(async () => {
+      await expectNothingDone(f, async () => {
         for (const [client, path, body] of [...creates('GBP'), ...creates('GBP', '2001')]) {
           const res = await post(client, path, body);
           expect(res.status, `${path} ${res.text}`).toBe(400);
@@ -154,8 +121,6 @@ for (const variant of DB_VARIANTS) {
           );
         }
       });
-      expect(effects.written.after).toEqual(effects.written.before);
-      expect(effects.sent).toBe(0);
       const audit = await f.bff.db.k
         .selectFrom('audit_log')
         .select(['action', 'outcome', 'error_code'])
@@ -173,7 +138,7 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the currency is not an ISO 4217 code at all, then each create answers 400 naming currency, writes nothing and sends nothing', async () => {
-      const effects = await effectsOf(async () => {
+      await expectNothingDone(f, async () => {
         for (const code of ['ZZZ', 'XXX']) {
           for (const [client, path, body] of creates(code)) {
             const res = await post(client, path, body);
@@ -187,12 +152,10 @@ for (const variant of DB_VARIANTS) {
           }
         }
       });
-      expect(effects.written.after).toEqual(effects.written.before);
-      expect(effects.sent).toBe(0);
     });
 
     it('when a payout card has expired (by the BFF clock, 2026-11-21), then 400 names its expiry field and nothing is written or sent; a card valid to the end of this month is taken', async () => {
-      const effects = await effectsOf(async () => {
+      await expectNothingDone(f, async () => {
         for (const [expiryMonth, expiryYear, field] of [
           ['12', '2025', 'destination.expiryYear'],
           ['10', '2026', 'destination.expiryMonth'],
@@ -216,8 +179,6 @@ for (const variant of DB_VARIANTS) {
           }
         }
       });
-      expect(effects.written.after).toEqual(effects.written.before);
-      expect(effects.sent).toBe(0);
       // Held until approved (single mode): nothing is sent now, so the sandbox's clock cannot differ.
       const held = await post(ops, '/api/payouts', {
         destination: { ...CARD, expiryMonth: '11', expiryYear: '2026' },

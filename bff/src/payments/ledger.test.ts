@@ -19,7 +19,7 @@ import {
 } from './ledger.js';
 import { ensurePaymentsSchema, type TransactionOperationsTable } from './migration.js';
 import { resolveOptions } from './options.js';
-import { unansweredColumns } from './gateway-errors.js';
+import { operationRow } from './test-support/rows.js';
 
 const SALE = {
   serial: 'S0',
@@ -58,26 +58,21 @@ const MAX_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 /** An accepted return of ours (serial `serial`) of `amount` minor units, on order `tx`. */
 function acceptedReturn(tx: string, serial: string, amount: number): TransactionOperationsTable {
   const now = Date.UTC(2026, 10, 21, 9, 0, 0);
-  return {
+  return operationRow({
     id: `op-${serial}`,
     transaction_id: tx,
     kind: 'return',
-    origin: 'paydesk',
     state: 'approved',
     amount_minor: amount,
-    reserved_minor: 0,
     gateway_serial: serial,
     idempotency_key: `k-${serial}`,
     requested_by: 'finance@paydesk.test',
     reason_code: 'other',
     comment: 'x',
-    error_code: null,
-    error_message: null,
-    ...unansweredColumns(null),
     sent_at: now,
     created_at: now,
     updated_at: now,
-  };
+  });
 }
 
 describe('totals with the operations of ours a reply does not list, near 2^53 minor units', () => {
@@ -353,25 +348,18 @@ for (const variant of DB_VARIANTS) {
           (trx) =>
             trx
               .insertInto('transaction_operations')
-              .values({
-                id: 'op-while-waiting',
-                transaction_id: id,
-                kind: 'capture',
-                origin: 'paydesk',
-                state: 'processing',
-                amount_minor: 100,
-                reserved_minor: 0,
-                gateway_serial: null,
-                idempotency_key: null,
-                requested_by: null,
-                reason_code: null,
-                comment: null,
-                error_code: null,
-                error_message: null,
-                sent_at: 1,
-                created_at: 1,
-                updated_at: 1,
-              })
+              .values(
+                operationRow({
+                  id: 'op-while-waiting',
+                  transaction_id: id,
+                  kind: 'capture',
+                  state: 'processing',
+                  amount_minor: 100,
+                  sent_at: 1,
+                  created_at: 1,
+                  updated_at: 1,
+                }),
+              )
               .execute(),
         );
         expect(seen?.ops.map((o) => o.id)).toContain('op-while-waiting');
@@ -387,27 +375,13 @@ for (const variant of DB_VARIANTS) {
       );
       expect(first.created).toBe(true);
       const k = payDb(db);
-      const now = Date.UTC(2026, 10, 21, 9, 0, 0);
       await k
         .insertInto('transaction_operations')
         .values({
+          ...acceptedReturn(first.row.id, 'R1', 3_000),
           id: 'op-return-1',
-          transaction_id: first.row.id,
-          kind: 'return',
-          origin: 'paydesk',
           state: 'processing',
-          amount_minor: 3_000,
-          reserved_minor: 0,
-          gateway_serial: 'R1',
           idempotency_key: 'k',
-          requested_by: 'finance@paydesk.test',
-          reason_code: 'other',
-          comment: 'x',
-          error_code: null,
-          error_message: null,
-          sent_at: now,
-          created_at: now,
-          updated_at: now,
         })
         .execute();
       await k
@@ -483,29 +457,14 @@ for (const variant of DB_VARIANTS) {
 
     it('when the totals Paydesk would record show more returned than captured, then they are shown as they are, flagged as drift, and no return is allowed', async () => {
       const first = await learnSale('777090', 'over-returned-1');
-      const now = Date.UTC(2026, 10, 21, 9, 0, 0);
       // An accepted return of ours (serial R9) that the next reply does not list, and a return
       // of 50.00 that it does: together more than the 100.00 captured.
       await payDb(db)
         .insertInto('transaction_operations')
         .values({
+          ...acceptedReturn(first.row.id, 'R9', 8_000),
           id: 'op-return-over',
-          transaction_id: first.row.id,
-          kind: 'return',
-          origin: 'paydesk',
-          state: 'approved',
-          amount_minor: 8_000,
-          reserved_minor: 0,
-          gateway_serial: 'R9',
           idempotency_key: 'k-over',
-          requested_by: 'finance@paydesk.test',
-          reason_code: 'other',
-          comment: 'x',
-          error_code: null,
-          error_message: null,
-          sent_at: now,
-          created_at: now,
-          updated_at: now,
         })
         .execute();
       const result = await ledger.tx((trx) =>

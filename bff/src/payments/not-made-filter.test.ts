@@ -8,23 +8,27 @@ import {
   TransactionDetailSchema,
   TransactionPageSchema,
 } from '@paydesk/shared/api';
-import { DB_VARIANTS } from '../test-support/harness.js';
-import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
+import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
+import {
+  learnedOrder,
+  post,
+  reconcileAfter,
+  startFixture,
+  type Fixture,
+} from './test-support/fixture.js';
 
 const DAY = 86_400_000;
+
+/** The orders `client` sees listed by `notMade=true`. */
+async function notMadeIds(client: TestClient): Promise<string[]> {
+  const res = await client.get('/api/transactions?notMade=true');
+  expect(res.status, res.text).toBe(200);
+  return TransactionPageSchema.parse(res.json).items.map((i) => i.id);
+}
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`follow-ups not made, listed (${variant.name})`, () => {
     let f: Fixture;
-    const reconcileAfter = async (ms: number) => {
-      f.bff.clock.advance(ms);
-      return f.bff.payments.reconciler.runOnce();
-    };
-    const notMadeIds = async (client = f.support) => {
-      const res = await client.get('/api/transactions?notMade=true');
-      expect(res.status, res.text).toBe(200);
-      return TransactionPageSchema.parse(res.json).items.map((i) => i.id);
-    };
     beforeAll(async () => {
       f = await startFixture(variant);
     });
@@ -55,16 +59,16 @@ for (const variant of DB_VARIANTS) {
       expect(lost.state).toBe('unknown');
       await f.sandbox.faults({});
       // Still unknown: not (yet) a follow-up not made.
-      expect(await notMadeIds()).toEqual([]);
+      expect(await notMadeIds(f.support)).toEqual([]);
 
-      await reconcileAfter(5_000);
-      await reconcileAfter(61_000);
+      await reconcileAfter(f, 5_000);
+      await reconcileAfter(f, 61_000);
       const after = TransactionDetailSchema.parse(
         (await f.support.get(`/api/transactions/${tx.id}`)).json,
       );
       expect(after.operations.find((o) => o.id === lost.id)?.state).toBe('not_applied');
 
-      expect(await notMadeIds()).toEqual([tx.id]);
+      expect(await notMadeIds(f.support)).toEqual([tx.id]);
       // every list's row says which follow-up was not made, not only the filter's
       const all = TransactionPageSchema.parse((await f.support.get('/api/transactions')).json);
       const notMade = Object.fromEntries(all.items.map((i) => [i.id, i.notMade]));
@@ -86,15 +90,6 @@ for (const variant of DB_VARIANTS) {
 
   describe.skipIf(variant.skip)(`follow-ups not made, then done again (${variant.name})`, () => {
     let f: Fixture;
-    const reconcileAfter = async (ms: number) => {
-      f.bff.clock.advance(ms);
-      return f.bff.payments.reconciler.runOnce();
-    };
-    const notMadeIds = async () => {
-      const res = await f.support.get('/api/transactions?notMade=true');
-      expect(res.status, res.text).toBe(200);
-      return TransactionPageSchema.parse(res.json).items.map((i) => i.id);
-    };
     beforeAll(async () => {
       f = await startFixture(variant);
     });
@@ -115,8 +110,8 @@ for (const variant of DB_VARIANTS) {
       });
       expect(res.status, res.text).toBe(200);
       await f.sandbox.faults({});
-      await reconcileAfter(5_000);
-      await reconcileAfter(61_000);
+      await reconcileAfter(f, 5_000);
+      await reconcileAfter(f, 61_000);
       return OperationResultSchema.parse(res.json).operation;
     };
     const notMadeOnItsPage = async (id: string) =>
@@ -131,7 +126,9 @@ for (const variant of DB_VARIANTS) {
       await returnNotMade(redone.id, '5.55');
       await returnNotMade(twice.id, '6.66');
       await returnNotMade(other.id, '7.77');
-      expect(new Set(await notMadeIds())).toEqual(new Set([redone.id, twice.id, other.id]));
+      expect(new Set(await notMadeIds(f.support))).toEqual(
+        new Set([redone.id, twice.id, other.id]),
+      );
 
       // made again, and approved
       const again = await post(f.finance, `/api/transactions/${redone.id}/return`, {
@@ -156,7 +153,7 @@ for (const variant of DB_VARIANTS) {
       );
       expect(redoneNow.operations.find((o) => o.id === redo.id)?.state).toBe('approved');
 
-      const ids = await notMadeIds();
+      const ids = await notMadeIds(f.support);
       expect(ids).not.toContain(redone.id);
       const rows = TransactionPageSchema.parse((await f.support.get('/api/transactions')).json);
       const kinds = Object.fromEntries(rows.items.map((i) => [i.id, i.notMade]));

@@ -9,8 +9,8 @@ import { TransactionPageSchema, type TransactionPage } from '@paydesk/shared/api
 import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
 import { payDb } from './db.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
-import { unansweredColumns } from './gateway-errors.js';
 import { notMadeOperationsOf } from './queries.js';
+import { operationRow, rowId, transactionRow, VISA_COLUMNS } from './test-support/rows.js';
 
 const DAY = 86_400_000;
 /** the test app's clock (test-support/harness.ts) */
@@ -18,33 +18,16 @@ const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
 
 function order(n: number, patch: Partial<TransactionsTable> = {}): TransactionsTable {
   const at = NOW - 30 * DAY + n;
-  return {
-    id: `00000000-0000-4000-8000-${String(1200 + n).padStart(12, '0')}`,
-    endpoint_id: '1001',
+  return transactionRow({
+    id: rowId('00000000', 1200 + n),
     orderid: String(701200 + n),
     client_orderid: `rows-${n}`,
-    type: 'sale',
-    status: 'approved',
-    stage: null,
-    currency: 'EUR',
-    amount_minor: 1000,
-    authorized_minor: 1000,
-    captured_minor: 1000,
-    returned_minor: 0,
-    card_bin: '411111',
-    card_last4: '1111',
-    card_brand: 'VISA',
-    card_ref_id: null,
+    ...VISA_COLUMNS,
     customer_email: `rows${n}@example.com`,
-    customer_name: null,
-    drift: 0,
-    drift_details: null,
-    source: 'callback',
-    last_checked_at: null,
     created_at: at,
     updated_at: at,
     ...patch,
-  };
+  });
 }
 
 let opSeq = 0;
@@ -56,27 +39,15 @@ function op(
   patch: Partial<TransactionOperationsTable> = {},
 ): TransactionOperationsTable {
   opSeq += 1;
-  return {
-    id: `00000000-0000-4000-a000-${String(1200 + opSeq).padStart(12, '0')}`,
+  return operationRow({
+    id: rowId('00000000', 1200 + opSeq, 'a000'),
     transaction_id: tx.id,
     kind,
-    origin: 'paydesk',
     state,
-    amount_minor: 0,
-    reserved_minor: 0,
-    gateway_serial: null,
-    idempotency_key: null,
-    requested_by: null,
-    reason_code: null,
-    comment: null,
-    error_code: null,
-    error_message: null,
-    ...unansweredColumns(null),
-    sent_at: null,
     created_at: at,
     updated_at: at,
     ...patch,
-  };
+  });
 }
 
 for (const variant of DB_VARIANTS) {

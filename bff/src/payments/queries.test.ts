@@ -15,6 +15,7 @@ import type { TransactionsTable } from './migration.js';
 import type { TestClient } from '../test-support/harness.js';
 import { csvCell, exportFileName, TOTAL_CAP } from './queries.js';
 import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
+import { rowId, transactionRow } from './test-support/rows.js';
 import { CARDS } from './test-support/storefront.js';
 
 describe('csv cells', () => {
@@ -81,33 +82,18 @@ async function rawGet(client: TestClient, path: string): Promise<{ res: Response
 /** A transactions row written straight to the database (the list and export tests' own data). */
 const EXPORT_DAY = Date.UTC(2001, 0, 1);
 function row(n: number, fields: Partial<TransactionsTable>): TransactionsTable {
-  return {
-    id: `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    endpoint_id: '1001',
+  return transactionRow({
+    id: rowId('e0000000', n),
     orderid: `90000000${n}`,
     client_orderid: `csv-${n}`,
-    type: 'sale',
-    status: 'approved',
-    stage: null,
-    currency: 'EUR',
     amount_minor: 100,
     authorized_minor: 0,
     captured_minor: 0,
-    returned_minor: 0,
-    card_bin: null,
-    card_last4: null,
-    card_brand: null,
-    card_ref_id: null,
-    customer_email: null,
-    customer_name: null,
-    drift: 0,
-    drift_details: null,
     source: 'lookup',
-    last_checked_at: null,
     created_at: EXPORT_DAY,
     updated_at: EXPORT_DAY,
     ...fields,
-  };
+  });
 }
 
 for (const variant of DB_VARIANTS) {

@@ -11,40 +11,23 @@ import {
 import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-support/harness.js';
 import { payDb } from './db.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
-import { unansweredColumns } from './gateway-errors.js';
 import { notAppliedOperations } from './stats.js';
+import { operationRow, rowId, transactionRow, VISA_COLUMNS } from './test-support/rows.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
 
 function row(n: number, patch: Partial<TransactionsTable>): TransactionsTable {
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    endpoint_id: '1001',
+  return transactionRow({
+    id: rowId('00000000', n),
     orderid: String(700000 + n),
     client_orderid: `stats-${n}`,
-    type: 'sale',
-    status: 'approved',
-    stage: null,
-    currency: 'EUR',
-    amount_minor: 1000,
-    authorized_minor: 1000,
-    captured_minor: 1000,
-    returned_minor: 0,
-    card_bin: '411111',
-    card_last4: '1111',
-    card_brand: 'VISA',
-    card_ref_id: null,
+    ...VISA_COLUMNS,
     customer_email: `stats${n}@example.com`,
-    customer_name: null,
-    drift: 0,
-    drift_details: null,
-    source: 'callback',
-    last_checked_at: null,
     created_at: NOW - DAY,
     updated_at: NOW - DAY,
     ...patch,
-  };
+  });
 }
 
 for (const variant of DB_VARIANTS) {
@@ -153,25 +136,17 @@ for (const variant of DB_VARIANTS) {
       await k
         .insertInto('transaction_operations')
         .values(
-          gbp.map((tx, i) => ({
-            id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
-            transaction_id: tx.id,
-            kind: 'return',
-            origin: 'paydesk',
-            state: 'approved',
-            amount_minor: MAX_MINOR,
-            reserved_minor: 0,
-            gateway_serial: null,
-            idempotency_key: null,
-            requested_by: null,
-            reason_code: null,
-            comment: null,
-            error_code: null,
-            error_message: null,
-            sent_at: null,
-            created_at: NOW - DAY,
-            updated_at: NOW - DAY,
-          })),
+          gbp.map((tx, i) =>
+            operationRow({
+              id: rowId('00000000', i, '9000'),
+              transaction_id: tx.id,
+              kind: 'return',
+              state: 'approved',
+              amount_minor: MAX_MINOR,
+              created_at: NOW - DAY,
+              updated_at: NOW - DAY,
+            }),
+          ),
         )
         .execute();
       for (let from = 0; from < MANY; from += 500) {
@@ -215,27 +190,15 @@ function op(
   tx: TransactionsTable,
   patch: Partial<TransactionOperationsTable>,
 ): TransactionOperationsTable {
-  return {
-    id: `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`,
+  return operationRow({
+    id: rowId('00000000', n, 'a000'),
     transaction_id: tx.id,
     kind: 'return',
-    origin: 'paydesk',
     state: 'approved',
-    amount_minor: 0,
-    reserved_minor: 0,
-    gateway_serial: null,
-    idempotency_key: null,
-    requested_by: null,
-    reason_code: null,
-    comment: null,
-    error_code: null,
-    error_message: null,
-    ...unansweredColumns(null),
-    sent_at: null,
     created_at: tx.created_at + 1_000,
     updated_at: tx.created_at + 1_000,
     ...patch,
-  };
+  });
 }
 
 for (const variant of DB_VARIANTS) {

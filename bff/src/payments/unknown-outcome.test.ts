@@ -13,42 +13,33 @@ import { DB_VARIANTS, startApp, type TestApp, type TestClient } from '../test-su
 import { payDb } from './db.js';
 import type { TransactionOperationsTable, TransactionsTable } from './migration.js';
 import { unknownOutcomeIds } from './stats.js';
-import { learnedOrder, post, startFixture, type Fixture } from './test-support/fixture.js';
-import { unansweredColumns } from './gateway-errors.js';
+import {
+  learnedOrder,
+  post,
+  reconcileAfter,
+  startFixture,
+  type Fixture,
+} from './test-support/fixture.js';
+import { operationRow, rowId, transactionRow } from './test-support/rows.js';
 
 const DAY = 86_400_000;
 const AT = Date.UTC(2026, 10, 1);
 
-const idOf = (n: number) => `0a000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const idOf = (n: number) => rowId('0a000000', n);
 
 function order(n: number, patch: Partial<TransactionsTable> = {}): TransactionsTable {
-  return {
+  return transactionRow({
     id: idOf(n),
-    endpoint_id: '1001',
     orderid: String(810000 + n),
     client_orderid: `unknown-${n}`,
-    type: 'sale',
-    status: 'approved',
     stage: 'captured',
-    currency: 'EUR',
     amount_minor: 1000 + n,
     authorized_minor: 1000 + n,
     captured_minor: 1000 + n,
-    returned_minor: 0,
-    card_bin: null,
-    card_last4: null,
-    card_brand: null,
-    card_ref_id: null,
-    customer_email: null,
-    customer_name: null,
-    drift: 0,
-    drift_details: null,
-    source: 'callback',
-    last_checked_at: null,
     created_at: AT + n * 1000,
     updated_at: AT + n * 1000,
     ...patch,
-  };
+  });
 }
 
 function operation(
@@ -57,26 +48,18 @@ function operation(
   kind: string,
   state: string,
 ): TransactionOperationsTable {
-  return {
-    id: `0b000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  return operationRow({
+    id: rowId('0b000000', n),
     transaction_id: idOf(orderNumber),
     kind,
-    origin: 'paydesk',
     state,
     amount_minor: 100,
     reserved_minor: state === 'unknown' ? 100 : 0,
-    gateway_serial: null,
-    idempotency_key: null,
     requested_by: 'finance@paydesk.test',
-    reason_code: null,
-    comment: null,
-    error_code: null,
-    error_message: null,
-    ...unansweredColumns(null),
     sent_at: AT + n,
     created_at: AT + orderNumber * 1000 + n,
     updated_at: AT + orderNumber * 1000 + n,
-  };
+  });
 }
 
 /** Every page of `query`, following `nextCursor`. */
@@ -275,8 +258,7 @@ for (const variant of DB_VARIANTS) {
         expect(await attention()).toBe(1);
         expect((await exported()).map((line) => line.split(',')[0])).toEqual([tx.id]);
 
-        f.bff.clock.advance(5_000);
-        expect(await f.bff.payments.reconciler.runOnce()).toBeGreaterThanOrEqual(1);
+        expect(await reconcileAfter(f, 5_000)).toBeGreaterThanOrEqual(1);
         expect((await unknownList()).items).toEqual([]);
         expect(await attention()).toBe(0);
         expect(await exported()).toEqual([]);

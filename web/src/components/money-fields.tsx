@@ -146,16 +146,13 @@ export function EndpointField({
         label="Endpoint (optional)"
         disabled={disabled}
         error={error !== undefined}
-        helperText={
-          saidWords(error) ??
-          fieldHelp(
-            error,
-            'An endpoint id is digits only.',
-            defaultChoice === undefined
-              ? 'Leave empty for the currency’s default endpoint.'
-              : `Leave empty for ${lowerFirst(defaultChoice)}.`,
-          )
-        }
+        helperText={endpointHelp(
+          error,
+          'An endpoint id is digits only.',
+          defaultChoice === undefined
+            ? 'Leave empty for the currency’s default endpoint.'
+            : `Leave empty for ${lowerFirst(defaultChoice)}.`,
+        )}
         slotProps={{ htmlInput: { inputMode: 'numeric' } }}
         {...field}
       />
@@ -167,14 +164,11 @@ export function EndpointField({
       label="Endpoint"
       disabled={disabled}
       error={error !== undefined}
-      helperText={
-        saidWords(error) ??
-        fieldHelp(
-          error,
-          'Choose one of the configured endpoints, or the default.',
-          'The endpoint or endpoint group that takes the order, with the currencies each takes.',
-        )
-      }
+      helperText={endpointHelp(
+        error,
+        'Choose one of the configured endpoints, or the default.',
+        'The endpoint or endpoint group that takes the order, with the currencies each takes.',
+      )}
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       {...field}
     >
@@ -186,6 +180,18 @@ export function EndpointField({
       ))}
     </TextField>
   );
+}
+
+/**
+ * What the endpoint field says beneath it, in either shape: the server's or the form's own words
+ * for its error as they are, else `rule` for an error, else `hint`.
+ */
+function endpointHelp(
+  error: FieldError | undefined,
+  rule: string,
+  hint: string,
+): string | undefined {
+  return saidWords(error) ?? fieldHelp(error, rule, hint);
 }
 
 function lowerFirst(text: string): string {

@@ -96,3 +96,9 @@ export function post(
     idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey },
   );
 }
+
+/** Moves the BFF's clock on by `ms` and runs its reconciler once (how many orders it checked). */
+export async function reconcileAfter(f: Fixture, ms: number): Promise<number> {
+  f.bff.clock.advance(ms);
+  return f.bff.payments.reconciler.runOnce();
+}

@@ -2,7 +2,13 @@ import { OperationResultSchema, type Operation, type TransactionDetail } from '@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeCardInfo, makeTransaction, makeUser } from '../../../test/fake-bff';
-import { knownCardRefsBff } from '../../../test/known-card-refs';
+import {
+  expectCurrencyCheckedWithEndpoint,
+  expectRefusedBeforeConfirm,
+  knownCardRefsBff,
+  refuseEurBeforeConfirm,
+  REBILL,
+} from '../../../test/known-card-refs';
 import { renderApp } from '../../../test/render-app';
 
 /** Finance on Cards, every rebill refused by a 400 that names `path`. */
@@ -268,6 +274,10 @@ async function openRebill(app: ReturnType<typeof renderApp>) {
   return dialog;
 }
 
+/** The refusal of a rebill of card-ref-1 (made on endpoint 1002, USD) in EUR there. */
+const CURRENCY_REFUSED =
+  'Card reference card-ref-1 was made on endpoint 1002, which takes USD: rebill it in USD.';
+
 describe('a rebill of a card reference Paydesk knows', () => {
   it('when the reference is given or typed, then the currency is its own and the field says where it was made, until the user types a currency', async () => {
     const app = renderApp('/cards?ref=card-ref-1', knownCardRefsBff());
@@ -321,15 +331,14 @@ describe('a rebill of a card reference Paydesk knows', () => {
     const dialog = await openRebill(app);
     const endpoint = dialog.getByLabelText(/^Endpoint/);
     await app.user.selectOptions(endpoint, '1001');
-    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
-    const refusal =
-      'Card reference card-ref-1 was made on endpoint 1002, which takes USD, and the gateway charges it only there: choose the card reference’s endpoint and rebill it in USD.';
-    await waitFor(() => {
-      expect(endpoint).toHaveAccessibleDescription(refusal);
-    });
-    expect(endpoint).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.queryByRole('dialog', { name: 'Confirm the rebill' })).not.toBeInTheDocument();
-    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+    await expectRefusedBeforeConfirm(
+      app,
+      bff,
+      dialog,
+      REBILL,
+      endpoint,
+      'Card reference card-ref-1 was made on endpoint 1002, which takes USD, and the gateway charges it only there: choose the card reference’s endpoint and rebill it in USD.',
+    );
     // Its own endpoint, chosen, is taken; so is a group (the gateway decides).
     await app.user.selectOptions(endpoint, '1002');
     await waitFor(() => {
@@ -348,29 +357,26 @@ describe('a rebill of a card reference Paydesk knows', () => {
     const bff = knownCardRefsBff();
     const app = renderApp('/cards?ref=card-ref-1', bff);
     const dialog = await openRebill(app);
-    const currency = dialog.getByLabelText(/Currency/);
-    await app.user.clear(currency);
-    await app.user.type(currency, 'EUR');
-    // The choices that do not take it are marked.
-    expect(
-      within(dialog.getByLabelText(/^Endpoint/)).getByRole('option', {
-        name: '1002 · USD (does not take EUR)',
-      }),
-    ).toBeInTheDocument();
-    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
-    const refusal =
-      'Card reference card-ref-1 was made on endpoint 1002, which takes USD: rebill it in USD.';
-    await waitFor(() => {
-      expect(currency).toHaveAccessibleDescription(refusal);
-    });
-    expect(screen.queryByRole('dialog', { name: 'Confirm the rebill' })).not.toBeInTheDocument();
-    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+    // The endpoint choices that do not take it are marked.
+    const currency = await refuseEurBeforeConfirm(app, bff, dialog, REBILL, CURRENCY_REFUSED);
     // In its currency the rebill goes on.
     await app.user.clear(currency);
     await app.user.type(currency, 'usd');
     expect(currency).toHaveAccessibleDescription('ISO code');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByRole('dialog', { name: 'Confirm the rebill' })).toBeInTheDocument();
+  });
+
+  it('when the currency was refused and only the endpoint is changed to one that may take it, then the currency’s refusal goes at once, and comes back with the reference’s endpoint', async () => {
+    const bff = knownCardRefsBff();
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const dialog = await openRebill(app);
+    await refuseEurBeforeConfirm(app, bff, dialog, REBILL, CURRENCY_REFUSED);
+    await expectCurrencyCheckedWithEndpoint(app, dialog, CURRENCY_REFUSED);
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('dialog', { name: 'Confirm the rebill' })).toHaveTextContent(
+      'through endpoint group 2001',
+    );
   });
 
   it('when the session does not say the endpoints (an older BFF), then the endpoint is typed, nothing is refused before sending, and the BFF’s refusal comes back beside the field', async () => {

@@ -413,8 +413,12 @@ export default function RebillDialog({
         )}
         {...register('reason')}
       />
+      {/*
+        Whether the currency is refused depends on the endpoint: once the form has been checked,
+        another endpoint checks the currency again (its refusal does not stay until it is edited).
+      */}
       <EndpointField
-        field={register('endpointId')}
+        field={register('endpointId', { deps: 'currency' })}
         error={errors.endpointId}
         currency={currency}
         defaultChoice={refEndpointChoice(ref)}

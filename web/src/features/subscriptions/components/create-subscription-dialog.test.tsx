@@ -1,6 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { knownCardRefsBff } from '../../../test/known-card-refs';
+import {
+  expectCurrencyCheckedWithEndpoint,
+  expectRefusedBeforeConfirm,
+  knownCardRefsBff,
+  refuseEurBeforeConfirm,
+  SUBSCRIPTION,
+} from '../../../test/known-card-refs';
 import { renderApp } from '../../../test/render-app';
 
 /**
@@ -23,6 +29,10 @@ async function openPlan(app: ReturnType<typeof renderApp>, known = true) {
 }
 
 const PATH = '/subscriptions?create=1&ref=card-ref-1';
+
+/** The refusal of a plan on card-ref-1 (made on endpoint 1002, USD) in EUR there. */
+const CURRENCY_REFUSED =
+  'Card reference card-ref-1 was made on endpoint 1002, which takes USD: set up the subscription in USD.';
 
 describe('a subscription on a card reference Paydesk knows', () => {
   it('when the reference is given or typed, then the currency is its own and the field says where it was made, until the user types a currency', async () => {
@@ -81,17 +91,14 @@ describe('a subscription on a card reference Paydesk knows', () => {
     const dialog = await openPlan(app);
     const endpoint = dialog.getByLabelText(/^Endpoint/);
     await app.user.selectOptions(endpoint, '1001');
-    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
-    const refusal =
-      'Card reference card-ref-1 was made on endpoint 1002, which takes USD, and the gateway charges it only there: choose the card reference’s endpoint and set up the subscription in USD.';
-    await waitFor(() => {
-      expect(endpoint).toHaveAccessibleDescription(refusal);
-    });
-    expect(endpoint).toHaveAttribute('aria-invalid', 'true');
-    expect(
-      screen.queryByRole('dialog', { name: 'Confirm the subscription' }),
-    ).not.toBeInTheDocument();
-    expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
+    await expectRefusedBeforeConfirm(
+      app,
+      bff,
+      dialog,
+      SUBSCRIPTION,
+      endpoint,
+      'Card reference card-ref-1 was made on endpoint 1002, which takes USD, and the gateway charges it only there: choose the card reference’s endpoint and set up the subscription in USD.',
+    );
     // Its own endpoint, chosen, is taken; so is a group (the gateway decides).
     await app.user.selectOptions(endpoint, '1002');
     await waitFor(() => {
@@ -113,25 +120,8 @@ describe('a subscription on a card reference Paydesk knows', () => {
     const bff = knownCardRefsBff();
     const app = renderApp(PATH, bff);
     const dialog = await openPlan(app);
-    const currency = dialog.getByLabelText(/Currency/);
-    await app.user.clear(currency);
-    await app.user.type(currency, 'EUR');
-    // The choices that do not take it are marked.
-    expect(
-      within(dialog.getByLabelText(/^Endpoint/)).getByRole('option', {
-        name: '1002 · USD (does not take EUR)',
-      }),
-    ).toBeInTheDocument();
-    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
-    const refusal =
-      'Card reference card-ref-1 was made on endpoint 1002, which takes USD: set up the subscription in USD.';
-    await waitFor(() => {
-      expect(currency).toHaveAccessibleDescription(refusal);
-    });
-    expect(
-      screen.queryByRole('dialog', { name: 'Confirm the subscription' }),
-    ).not.toBeInTheDocument();
-    expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
+    // The endpoint choices that do not take it are marked.
+    const currency = await refuseEurBeforeConfirm(app, bff, dialog, SUBSCRIPTION, CURRENCY_REFUSED);
     // In its currency the plan goes on.
     await app.user.clear(currency);
     await app.user.type(currency, 'usd');
@@ -140,6 +130,18 @@ describe('a subscription on a card reference Paydesk knows', () => {
     expect(
       await screen.findByRole('dialog', { name: 'Confirm the subscription' }),
     ).toBeInTheDocument();
+  });
+
+  it('when the currency was refused and only the endpoint is changed to one that may take it, then the currency’s refusal goes at once, and comes back with the reference’s endpoint', async () => {
+    const bff = knownCardRefsBff();
+    const app = renderApp(PATH, bff);
+    const dialog = await openPlan(app);
+    await refuseEurBeforeConfirm(app, bff, dialog, SUBSCRIPTION, CURRENCY_REFUSED);
+    await expectCurrencyCheckedWithEndpoint(app, dialog, CURRENCY_REFUSED);
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByRole('dialog', { name: 'Confirm the subscription' }),
+    ).toHaveTextContent('through endpoint group 2001');
   });
 
   it('when the Cards list cannot be had, then nothing is refused before sending, and the BFF’s refusal of the currency comes back beside the field', async () => {

@@ -29,6 +29,33 @@ async function openFromRow(
   return screen.findByRole('dialog', { name: dialog });
 }
 
+/** Opens the Edit dialog of the user `email` from their row. */
+function openEdit(app: ReturnType<typeof renderApp>, email: string): Promise<HTMLElement> {
+  return openFromRow(app, email, `Edit ${email}`, `Edit ${email}`);
+}
+
+/**
+ * The administrator (admin@example.com) saves their own row unchanged and the BFF refuses its
+ * roles with a 409 saying `message` (by `rule`); returns the dialog.
+ */
+async function ownRolesRefused(message: string, rule: string): Promise<HTMLElement> {
+  const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
+    status: 409,
+    body: {
+      error: {
+        code: 'CONFLICT',
+        message,
+        details: { fields: [{ path: 'roles', rule, message }] },
+        requestId: 'r-409',
+      },
+    },
+  }));
+  const app = renderApp('/users', bff);
+  const dialog = await openEdit(app, 'admin@example.com');
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+  return dialog;
+}
+
 describe('users screen', () => {
   it('when the list is loading, then a loading state is shown', async () => {
     renderApp(
@@ -502,12 +529,7 @@ describe('users screen', () => {
       body: { error: { code: 'LAST_ADMIN', message: 'last admin', requestId: 'r-1' } },
     }));
     const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'ben@example.com',
-      'Edit ben@example.com',
-      'Edit ben@example.com',
-    );
+    const dialog = await openEdit(app, 'ben@example.com');
     const admin = within(dialog).getByRole('checkbox', { name: /Administrator/ });
     // Another administrator's role may be taken (the BFF keeps the last one).
     expect(admin).toBeEnabled();
@@ -526,12 +548,7 @@ describe('users screen', () => {
   it('when an administrator edits their own row, then their Administrator box cannot be unticked and says why; their other roles and name save with admin kept', async () => {
     const bff = new FakeBff();
     const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'admin@example.com',
-      'Edit admin@example.com',
-      'Edit admin@example.com',
-    );
+    const dialog = await openEdit(app, 'admin@example.com');
     const admin = within(dialog).getByRole('checkbox', { name: /Administrator/ });
     expect(admin).toBeChecked();
     expect(admin).toBeDisabled();
@@ -554,25 +571,7 @@ describe('users screen', () => {
 
   it('when the BFF refuses one’s own Administrator role anyway (409 naming roles), then its reason shows at the roles and the dialog stays', async () => {
     const message = 'you cannot remove your own Administrator role: ask another administrator';
-    const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
-      status: 409,
-      body: {
-        error: {
-          code: 'CONFLICT',
-          message,
-          details: { fields: [{ path: 'roles', rule: 'keeps_own_admin', message }] },
-          requestId: 'r-2',
-        },
-      },
-    }));
-    const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'admin@example.com',
-      'Edit admin@example.com',
-      'Edit admin@example.com',
-    );
-    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const dialog = await ownRolesRefused(message, 'keeps_own_admin');
     expect(await within(dialog).findByText(new RegExp(message, 'i'))).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Edit admin@example.com' })).toBeInTheDocument();
   });
@@ -582,12 +581,7 @@ describe('users screen', () => {
 
   it('when an administrator edits their own row, then Operations and Finance cannot be ticked and the roles group says why; their other roles still save', async () => {
     const app = renderApp('/users', new FakeBff());
-    const dialog = await openFromRow(
-      app,
-      'admin@example.com',
-      'Edit admin@example.com',
-      'Edit admin@example.com',
-    );
+    const dialog = await openEdit(app, 'admin@example.com');
     for (const name of [/Operations/, /Finance/]) {
       const box = within(dialog).getByRole('checkbox', { name });
       expect(box).not.toBeChecked();
@@ -613,12 +607,7 @@ describe('users screen', () => {
     const bff = new FakeBff();
     bff.users[0] = { ...bff.users[0]!, roles: ['ops', 'admin'] };
     const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'admin@example.com',
-      'Edit admin@example.com',
-      'Edit admin@example.com',
-    );
+    const dialog = await openEdit(app, 'admin@example.com');
     const ops = within(dialog).getByRole('checkbox', { name: /Operations/ });
     expect(ops).toBeEnabled();
     expect(within(dialog).getByRole('checkbox', { name: /Finance/ })).toBeDisabled();
@@ -637,25 +626,7 @@ describe('users screen', () => {
 
   it('when the BFF refuses a money role one gives oneself anyway (409 naming roles), then its words show at the roles and the dialog stays', async () => {
     const message = 'You cannot give yourself Operations: another administrator must.';
-    const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
-      status: 409,
-      body: {
-        error: {
-          code: 'CONFLICT',
-          message,
-          details: { fields: [{ path: 'roles', rule: 'no_self_money_role', message }] },
-          requestId: 'r-3',
-        },
-      },
-    }));
-    const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'admin@example.com',
-      'Edit admin@example.com',
-      'Edit admin@example.com',
-    );
-    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const dialog = await ownRolesRefused(message, 'no_self_money_role');
     expect(await within(dialog).findByText(message)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Edit admin@example.com' })).toBeInTheDocument();
   });
@@ -700,12 +671,7 @@ describe('users screen', () => {
     const bff = new FakeBff();
     bff.users[2] = { ...bff.users[2]!, disabled: false };
     const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'fin@example.com',
-      'Edit fin@example.com',
-      'Edit fin@example.com',
-    );
+    const dialog = await openEdit(app, 'fin@example.com');
     await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
     await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -717,12 +683,7 @@ describe('users screen', () => {
     const bff = new FakeBff();
     bff.users[1] = { ...bff.users[1]!, roles: ['ops', 'auditor'] };
     const app = renderApp('/users', bff);
-    const dialog = await openFromRow(
-      app,
-      'sam@example.com',
-      'Edit sam@example.com',
-      'Edit sam@example.com',
-    );
+    const dialog = await openEdit(app, 'sam@example.com');
     expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
     await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
