@@ -627,7 +627,7 @@ export class OperationsService {
         title: approved ? 'approved' : 'accepted',
         message: approved
           ? `Card reference ${reply.fields['card-ref-id'] ?? ''} created.`
-          : `The gateway accepted the ${label}; its final status follows by callback or status check.`,
+          : `The gateway accepted the ${label} and is processing it; Paydesk updates the order as soon as the gateway reports its final status.`,
       };
     }
     return {

@@ -271,7 +271,7 @@ function classify(
       errorMessage: null,
       unanswered: null,
       title: 'accepted',
-      message: `The gateway accepted the ${label} as order ${reply.orderId}; its final status follows by callback or status check.`,
+      message: `The gateway accepted the ${label} as order ${reply.orderId} and is processing it; Paydesk updates the order as soon as the gateway reports its final status.`,
     };
   }
   return {

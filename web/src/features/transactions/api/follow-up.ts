@@ -78,7 +78,7 @@ export const AwaitOutcomeContext = createContext<((result: OperationResult) => v
 
 /**
  * Says the outcome of a follow-up the gateway accepted but had not finished when its reply came
- * ("The gateway accepted the capture…; its final status follows…"): once the order as shown
+ * ("The gateway accepted the capture… and is processing it…"): once the order as shown
  * (`detail`, refetched on its live events) has the operation final, that message is replaced by
  * the outcome ("Capture of €20.00 approved by the gateway."), so it never stands beside a page that
  * already shows the capture done. The dialog is closed by then: the page holds this, and gives

@@ -5,7 +5,7 @@ import { describeOperationResult } from './operation-message';
 
 function resultOf(
   operation: Partial<Operation>,
-  message = 'The gateway accepted the capture of 40.50; its final status follows.',
+  message = 'The gateway accepted the capture of 40.50 and is processing it.',
 ): OperationResult {
   const transaction = makeTransaction(1, { type: 'preauth', amount: '40.50' });
   const base = transaction.operations[0]!;
@@ -28,7 +28,7 @@ function resultOf(
 describe('describeOperationResult', () => {
   it('when the gateway accepted a capture, then the amount reads as money in its currency, not as the BFF’s decimal text', () => {
     expect(describeOperationResult(resultOf({}))).toBe(
-      'The gateway accepted the capture of €40.50; its final status follows by callback or status check.',
+      'The gateway accepted the capture of €40.50 and is processing it; Paydesk updates the order as soon as the gateway reports its final status.',
     );
   });
 
@@ -76,7 +76,7 @@ describe('describeOperationResult', () => {
     const result = resultOf({ kind: 'rebill' });
     result.transaction.currency = 'USD';
     expect(describeOperationResult(result)).toBe(
-      'The gateway accepted the rebill of $40.50; its final status follows by callback or status check.',
+      'The gateway accepted the rebill of $40.50 and is processing it; Paydesk updates the order as soon as the gateway reports its final status.',
     );
   });
 });

@@ -38,7 +38,7 @@ export function describeOperationResult(result: OperationResult): string {
       return `${What} approved by the gateway.`;
     case 'sending':
     case 'processing':
-      return `The gateway accepted ${what}; its final status follows by callback or status check.`;
+      return `The gateway accepted ${what} and is processing it; Paydesk updates the order as soon as the gateway reports its final status.`;
     case 'unknown': {
       // The gateway answered with an error (a 500, say): nothing was lost, but the outcome is open.
       const answer = gatewayAnswerOf(operation);

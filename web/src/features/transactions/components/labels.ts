@@ -11,7 +11,8 @@ export const TYPE_LABELS: Record<TransactionType, string> = {
   preauth: 'Preauth',
   rebill: 'Rebill',
   payout: 'Payout',
-  'payout-check': 'Payout check',
+  // a two-step payout the gateway checked and nobody paid (a paid one lists as Payout)
+  'payout-check': 'Payout (checked, not paid)',
   'account-verification': 'Account verification',
   transfer: 'Transfer',
   'pan-eligibility': 'PAN eligibility',
@@ -27,8 +28,9 @@ export const OPERATION_LABELS: Record<OperationKind, string> = {
   'card-ref': 'Card reference',
   rebill: 'Rebill',
   payout: 'Payout',
-  'payout-check': 'Payout check',
-  'payout-pay': 'Payout pay',
+  // the gateway's check of the payee's details, then the payment that follows the approval
+  'payout-check': 'Payee check',
+  'payout-pay': 'Payout payment',
   'account-verification': 'Account verification',
   transfer: 'Transfer',
   'pan-eligibility': 'PAN eligibility',

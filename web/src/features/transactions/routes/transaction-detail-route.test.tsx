@@ -1493,7 +1493,7 @@ describe('transaction detail', () => {
           operation,
           transaction,
           message:
-            'The gateway accepted the capture of 20.00; its final status follows by callback or status check.',
+            'The gateway accepted the capture of 20.00 and is processing it; Paydesk updates the order as soon as the gateway reports its final status.',
         },
       };
     });
@@ -1518,13 +1518,13 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
     expect(
       await screen.findByText(
-        'The gateway accepted the capture of €20.00; its final status follows by callback or status check.',
+        'The gateway accepted the capture of €20.00 and is processing it; Paydesk updates the order as soon as the gateway reports its final status.',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/capture of 20\.00/)).not.toBeInTheDocument();
   });
 
-  it('when the final status of an accepted capture arrives (the callback), then the message says the outcome instead of “its final status follows”', async () => {
+  it('when the final status of an accepted capture arrives (the callback), then the message says the outcome instead of “is processing it”', async () => {
     const bff = bffAs(['finance'], preauth());
     const finish = acceptedCapture(bff);
     const app = renderApp(PATH, bff);
@@ -1534,7 +1534,7 @@ describe('transaction detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
     const accepted =
-      'The gateway accepted the capture of €20.00; its final status follows by callback or status check.';
+      'The gateway accepted the capture of €20.00 and is processing it; Paydesk updates the order as soon as the gateway reports its final status.';
     expect(await screen.findByText(accepted)).toBeInTheDocument();
     finish('approved');
     expect(
@@ -1552,12 +1552,12 @@ describe('transaction detail', () => {
     await app.user.click(screen.getByRole('button', { name: 'Capture' }));
     await app.user.click(await screen.findByRole('button', { name: 'Continue' }));
     await app.user.click(await screen.findByRole('button', { name: 'Capture €20.00' }));
-    await screen.findByText(/its final status follows/);
+    await screen.findByText(/and is processing it/);
     finish('declined');
     expect(
       await screen.findByText('The gateway declined the capture of €20.00.'),
     ).toBeInTheDocument();
-    expect(screen.queryByText(/its final status follows/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/and is processing it/)).not.toBeInTheDocument();
   });
 
   it('when the order has operations, then their table scrolls sideways in a focusable region that says so', async () => {
