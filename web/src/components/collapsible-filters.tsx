@@ -7,24 +7,32 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
+/** Whether filter bars fold (below `md`); read on the first render, so a phone never flashes. */
+export function useFoldedFilters(): boolean {
+  const theme = useTheme();
+  return useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+}
+
 /**
  * A list screen's filter bar: always open on wide screens; below `md` it folds behind a
  * "Filters (n active)" toggle so the rows come first on a phone, and folds again when a new
- * filter is applied (`appliedKey` changes), the keyboard focus going back to the toggle.
+ * filter is applied (`appliedKey` changes), the keyboard focus going back to the toggle. A `lead`
+ * (the search field) stays in view above the toggle when folded; `active` then counts the rest.
  */
 export function CollapsibleFilters({
   active,
   appliedKey,
+  lead,
   children,
 }: {
   active: number;
   /** the applied filter in some stable text form */
   appliedKey: string;
+  /** shown above the toggle on a narrow screen, never folded (wide screens: put it in children) */
+  lead?: ReactNode;
   children: ReactNode;
 }) {
-  const theme = useTheme();
-  // noSsr: read the media query on the first render, so a phone never flashes the open bar.
-  const narrow = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const narrow = useFoldedFilters();
   const [open, setOpen] = useState(false);
   const [openFor, setOpenFor] = useState(appliedKey);
   const regionId = useId();
@@ -50,6 +58,7 @@ export function CollapsibleFilters({
   }
   return (
     <Paper variant="outlined" sx={{ p: 1 }}>
+      {lead === undefined ? null : <Box sx={{ p: 1, pb: 0.5 }}>{lead}</Box>}
       <Button
         ref={toggleRef}
         aria-expanded={open}

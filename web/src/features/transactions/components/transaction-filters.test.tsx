@@ -8,7 +8,7 @@ describe('transaction filters', () => {
   it('when an amount bound is above the largest the API takes, then the field says the maximum, not the usual rule, and nothing is applied', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
-    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    render(<TransactionFilters value={{}} created={undefined} appliedKey="" onApply={onApply} />);
     const from = screen.getByLabelText('Amount from');
     await user.type(from, '99999999999999999');
     expect(from).toHaveAccessibleDescription('At most 9999999999999.99.');
@@ -26,7 +26,7 @@ describe('transaction filters', () => {
   it('when a whole card number is typed in Search, then it is refused beside the field and never applied (so never in the address); its last four are searched', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
-    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    render(<TransactionFilters value={{}} created={undefined} appliedKey="" onApply={onApply} />);
     const search = screen.getByLabelText('Search');
     await user.type(search, '4111 1111 1111 1111');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));
@@ -43,7 +43,7 @@ describe('transaction filters', () => {
   it('when a draft with errors was never applied, then Clear empties the form and its errors, and applies no filter', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
-    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    render(<TransactionFilters value={{}} created={undefined} appliedKey="" onApply={onApply} />);
     const from = screen.getByLabelText('Created from (your time)');
     const to = screen.getByLabelText('Created before (your time)');
     await user.type(from, '2026-11-25T12:00');
@@ -66,7 +66,7 @@ describe('transaction filters', () => {
   it('when the currency is refused, then the field says the rule it broke: no cents, no real currency, or its form', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
-    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    render(<TransactionFilters value={{}} created={undefined} appliedKey="" onApply={onApply} />);
     const currency = screen.getByLabelText('Currency');
     await user.type(currency, 'JPY');
     expect(currency).toHaveAccessibleDescription(
@@ -89,7 +89,7 @@ describe('the unknown outcome status', () => {
   it('when Unknown outcome is chosen, then its label and help say it also takes orders with a follow-up whose outcome is unknown, and it applies status=unknown', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
-    render(<TransactionFilters value={{}} created={undefined} onApply={onApply} />);
+    render(<TransactionFilters value={{}} created={undefined} appliedKey="" onApply={onApply} />);
     const status = screen.getByLabelText('Status');
     expect(status).not.toHaveAccessibleDescription();
     await user.selectOptions(

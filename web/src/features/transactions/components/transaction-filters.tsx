@@ -14,6 +14,7 @@ import {
 } from '@paydesk/shared/api';
 import { useState, type SyntheticEvent } from 'react';
 import { AnySelect } from '../../../components/any-select';
+import { CollapsibleFilters, useFoldedFilters } from '../../../components/collapsible-filters';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { useAppliedDraft } from '../../../lib/applied-draft';
 import { currencyRefusal } from '../../../lib/form-errors';
@@ -179,16 +180,24 @@ function filterOfDraft(draft: Draft): TransactionFilter {
  * keyboard focus stays in the form after "Apply". "Clear" empties the form and the applied filters,
  * if any.
  */
+/**
+ * The transactions' filter bar (a `CollapsibleFilters`): on a phone the search stays in view above
+ * the folded filters, since finding an order is what support comes for.
+ */
 export function TransactionFilters({
   value,
   created,
+  appliedKey,
   onApply,
 }: {
   value: TransactionFilter;
   /** the applied relative window, whose dates `value` holds as of today */
   created: CreatedPreset | undefined;
+  /** the applied filter in some stable text form: the folded bar closes when it changes */
+  appliedKey: string;
   onApply: (filter: TransactionFilter, created: CreatedPreset | undefined) => void;
 }) {
+  const folded = useFoldedFilters();
   const [touched, setTouched] = useState(false);
   const [draft, setDraft, resetTo] = useAppliedDraft({ filter: value, created }, draftOf, () => {
     setTouched(false);
@@ -244,86 +253,94 @@ export function TransactionFilters({
     />
   );
 
+  const search = text('q', 'Search', {
+    placeholder: 'orderid, client_orderid, e-mail or last four',
+  });
+  const active = Object.keys(value).filter((key) => !folded || key !== 'q').length;
   return (
     <form aria-label="Transaction filters" onSubmit={submit} noValidate role="search">
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 2,
-          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' },
-        }}
+      <CollapsibleFilters
+        appliedKey={appliedKey}
+        active={active}
+        {...(folded ? { lead: search } : {})}
       >
-        <Box sx={{ gridColumn: { sm: 'span 2' } }}>
-          {text('q', 'Search', { placeholder: 'orderid, client_orderid, e-mail or last four' })}
-        </Box>
-        <AnySelect
-          label="Status"
-          value={draft.status}
-          onChange={set('status')}
-          options={TRANSACTION_STATUSES.map((status) => ({
-            value: status,
-            label: statusFilterLabel(status),
-          }))}
-          helperText={draft.status === 'unknown' ? UNKNOWN_OUTCOME_FILTER.help : undefined}
-        />
-        <AnySelect
-          label="Type"
-          value={draft.type}
-          onChange={set('type')}
-          options={TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))}
-        />
-        <AnySelect
-          label="Drift"
-          value={draft.drift}
-          onChange={set('drift')}
-          options={DRIFT_OPTIONS}
-        />
-        <AnySelect
-          label={NOT_MADE_FILTER.label}
-          value={draft.notMade}
-          onChange={set('notMade')}
-          options={[{ value: 'true', label: NOT_MADE_FILTER.option }]}
-          helperText={draft.notMade === 'true' ? NOT_MADE_FILTER.help : undefined}
-        />
-        {text('endpoint', 'Endpoint', { inputMode: 'numeric' })}
-        {text('currency', 'Currency', { placeholder: 'EUR' })}
-        {text('amountMin', 'Amount from', { inputMode: 'decimal' })}
-        {text('amountMax', 'Amount to', { inputMode: 'decimal' })}
-        <DateTimeRangeFields
-          presets={{
-            label: 'Created',
-            value: draft.created,
-            onChange: choosePreset,
-            options: CREATED_PRESET_OPTIONS,
-          }}
-          from={{
-            label: 'Created from (your time)',
-            value: draft.createdFrom,
-            onChange: setDate('createdFrom'),
-          }}
-          to={{
-            label: 'Created before (your time)',
-            value: draft.createdTo,
-            onChange: setDate('createdTo'),
-          }}
-          inverted={rangeInverted}
-          invertedHelp="Must be after “Created from”."
-        />
-      </Box>
-      <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-        <Button type="submit" variant="contained">
-          Apply filters
-        </Button>
-        <Button
-          onClick={() => {
-            // The form empties even when nothing was applied (a draft that was never applied).
-            resetTo({ filter: {}, created: undefined });
-            onApply({}, undefined);
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' },
           }}
         >
-          Clear
-        </Button>
-      </Stack>
+          {folded ? null : <Box sx={{ gridColumn: { sm: 'span 2' } }}>{search}</Box>}
+          <AnySelect
+            label="Status"
+            value={draft.status}
+            onChange={set('status')}
+            options={TRANSACTION_STATUSES.map((status) => ({
+              value: status,
+              label: statusFilterLabel(status),
+            }))}
+            helperText={draft.status === 'unknown' ? UNKNOWN_OUTCOME_FILTER.help : undefined}
+          />
+          <AnySelect
+            label="Type"
+            value={draft.type}
+            onChange={set('type')}
+            options={TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))}
+          />
+          <AnySelect
+            label="Drift"
+            value={draft.drift}
+            onChange={set('drift')}
+            options={DRIFT_OPTIONS}
+          />
+          <AnySelect
+            label={NOT_MADE_FILTER.label}
+            value={draft.notMade}
+            onChange={set('notMade')}
+            options={[{ value: 'true', label: NOT_MADE_FILTER.option }]}
+            helperText={draft.notMade === 'true' ? NOT_MADE_FILTER.help : undefined}
+          />
+          {text('endpoint', 'Endpoint', { inputMode: 'numeric' })}
+          {text('currency', 'Currency', { placeholder: 'EUR' })}
+          {text('amountMin', 'Amount from', { inputMode: 'decimal' })}
+          {text('amountMax', 'Amount to', { inputMode: 'decimal' })}
+          <DateTimeRangeFields
+            presets={{
+              label: 'Created',
+              value: draft.created,
+              onChange: choosePreset,
+              options: CREATED_PRESET_OPTIONS,
+            }}
+            from={{
+              label: 'Created from (your time)',
+              value: draft.createdFrom,
+              onChange: setDate('createdFrom'),
+            }}
+            to={{
+              label: 'Created before (your time)',
+              value: draft.createdTo,
+              onChange: setDate('createdTo'),
+            }}
+            inverted={rangeInverted}
+            invertedHelp="Must be after “Created from”."
+          />
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+          <Button type="submit" variant="contained">
+            Apply filters
+          </Button>
+          <Button
+            onClick={() => {
+              // The form empties even when nothing was applied (a draft that was never applied).
+              resetTo({ filter: {}, created: undefined });
+              onApply({}, undefined);
+            }}
+          >
+            Clear
+          </Button>
+        </Stack>
+      </CollapsibleFilters>
     </form>
   );
 }

@@ -64,6 +64,28 @@ describe('the filter bar', () => {
     );
   });
 
+  it('when the screen is narrow, then the transactions search stays in view above the folded filters, and Enter applies it', async () => {
+    narrowScreen();
+    const app = renderApp('/transactions?currency=EUR', support());
+    await screen.findByRole('table', { name: 'Transactions' });
+    const toggle = screen.getByRole('button', { name: 'Filters (1 active)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByLabelText('Status')).not.toBeVisible();
+    const search = screen.getByRole('textbox', { name: 'Search' });
+    expect(search).toBeVisible();
+    await app.user.type(search, '4242{Enter}');
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=4242&currency=EUR');
+    });
+    // The search in view is not counted among the folded filters; it keeps what was applied.
+    expect(screen.getByRole('button', { name: 'Filters (1 active)' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('4242');
+    expect(screen.getAllByRole('textbox', { name: 'Search' })).toHaveLength(1);
+  });
+
   it('when the screen is narrow, then the audit log filters fold the same way', async () => {
     narrowScreen();
     const app = renderApp('/audit?outcome=success', support());

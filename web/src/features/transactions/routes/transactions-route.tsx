@@ -14,7 +14,6 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { CollapsibleFilters } from '../../../components/collapsible-filters';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { formatCount } from '../../../lib/format';
@@ -153,9 +152,12 @@ function TransactionsScreen() {
       <Stack spacing={2}>
         {/* Not remounted on a change (the focus would drop to the page): the form follows the
             applied filter, and on a phone the bar folds away again once filters are applied. */}
-        <CollapsibleFilters appliedKey={currentQuery} active={Object.keys(filter).length}>
-          <TransactionFilters value={filter} created={created} onApply={applyFilter} />
-        </CollapsibleFilters>
+        <TransactionFilters
+          value={filter}
+          created={created}
+          appliedKey={currentQuery}
+          onApply={applyFilter}
+        />
         <UnusableFiltersNotice unusable={unusable} />
         {list.isPending ? (
           <LoadingState label="Loading transactions…" />
