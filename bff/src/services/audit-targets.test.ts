@@ -201,18 +201,48 @@ for (const variant of DB_VARIANTS) {
       const page = await list('?action=test.target');
       expect(page.total).toBe(targets.length);
       expect(byTarget(page.items)).toEqual({
-        [`transaction:${TX}`]: { kind: 'transaction', id: TX, label: '9000123' },
+        [`transaction:${TX}`]: {
+          kind: 'transaction',
+          id: TX,
+          label: '9000123',
+          orderid: '9000123',
+        },
         // no gateway orderid yet: the client_orderid, never the placeholder
-        [`transaction:${TX_PENDING}`]: { kind: 'transaction', id: TX_PENDING, label: 'rb-abc' },
+        [`transaction:${TX_PENDING}`]: {
+          kind: 'transaction',
+          id: TX_PENDING,
+          label: 'rb-abc',
+          orderid: null,
+        },
         [`transaction:${TX_GONE}`]: null,
-        [`payout:${PAYOUT}`]: { kind: 'payout', id: PAYOUT, label: '9000200' },
-        [`link:${LINK}`]: { kind: 'link', id: LINK, label: '9000300' },
-        [`link:${LINK_NO_ORDER}`]: { kind: 'link', id: LINK_NO_ORDER, label: 'pd-link-2' },
-        [`subscription:${PLAN}`]: { kind: 'subscription', id: PLAN, label: '223706339' },
-        [`user:${adminId}`]: { kind: 'user', id: adminId, label: ADMIN.email },
-        [`account:${ADMIN.email}`]: { kind: 'user', id: adminId, label: ADMIN.email },
+        [`payout:${PAYOUT}`]: { kind: 'payout', id: PAYOUT, label: '9000200', orderid: '9000200' },
+        [`link:${LINK}`]: { kind: 'link', id: LINK, label: '9000300', orderid: '9000300' },
+        [`link:${LINK_NO_ORDER}`]: {
+          kind: 'link',
+          id: LINK_NO_ORDER,
+          label: 'pd-link-2',
+          orderid: null,
+        },
+        [`subscription:${PLAN}`]: {
+          kind: 'subscription',
+          id: PLAN,
+          label: '223706339',
+          orderid: '223706339',
+        },
+        [`user:${adminId}`]: { kind: 'user', id: adminId, label: ADMIN.email, orderid: null },
+        [`account:${ADMIN.email}`]: {
+          kind: 'user',
+          id: adminId,
+          label: ADMIN.email,
+          orderid: null,
+        },
         'account:nobody@paydesk.test': null,
-        [`view:${VIEW}`]: { kind: 'view', id: VIEW, label: 'Declined this week' },
+        [`view:${VIEW}`]: {
+          kind: 'view',
+          id: VIEW,
+          label: 'Declined this week',
+          orderid: null,
+        },
         'card-ref:910000022': null,
         'thing:1': null,
         null: null,
@@ -302,6 +332,36 @@ for (const variant of DB_VARIANTS) {
           .split('\n')
           .map((line) => (JSON.parse(line) as { target: string | null }).target),
       ).toEqual([`transaction:${TX}`]);
+    });
+
+    it('when the filter holds a record’s id (with or without its kind, in any case), its orderid or client_orderid, then it finds that record’s rows; a row naming a record that is gone is found by the id it holds', async () => {
+      const targets = [`transaction:${TX}`, `link:${LINK_NO_ORDER}`, `payout:${TX_GONE}`];
+      for (const target of targets) await t.services.audit.append(row(target));
+      const page = await list('?action=test.target');
+      const refs = byTarget(page.items);
+      expect(refs[`transaction:${TX}`]).toEqual({
+        kind: 'transaction',
+        id: TX,
+        label: '9000123',
+        orderid: '9000123',
+      });
+      expect(refs[`link:${LINK_NO_ORDER}`]).toMatchObject({ kind: 'link', id: LINK_NO_ORDER });
+      expect(refs[`payout:${TX_GONE}`]).toBeNull();
+      const targetsOf = async (text: string) =>
+        (await list(`?action=test.target&target=${encodeURIComponent(text)}`)).items.map(
+          (item) => item.target,
+        );
+      for (const typed of [TX, TX.toUpperCase(), `transaction:${TX}`, '9000123', 'shop-order-1'])
+        expect(await targetsOf(typed), typed).toEqual([`transaction:${TX}`]);
+      for (const typed of [LINK_NO_ORDER, `link:${LINK_NO_ORDER}`, 'pd-link-2'])
+        expect(await targetsOf(typed), typed).toEqual([`link:${LINK_NO_ORDER}`]);
+      expect(await targetsOf(TX_GONE)).toEqual([`payout:${TX_GONE}`]);
+      // a kind before the text searches that kind only
+      expect(await targetsOf(`payout:${TX}`)).toEqual([]);
+      const verified = AuditVerifyResponseSchema.parse(
+        (await auditor.get('/api/audit/verify')).json,
+      );
+      expect(verified.ok).toBe(true);
     });
 
     it('when the chain is verified, then the reply names the row that records it, the row after the head, and the list holds it', async () => {

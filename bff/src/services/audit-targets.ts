@@ -39,18 +39,39 @@ export function parseTarget(target: string | null): { kind: StoredKind; id: stri
 /** A label from stored text: never a card number, even in a merchant's client_orderid. */
 const label = (text: string) => maskPans(text);
 
+/** The gateway's orderid of a transaction, null while it holds a placeholder. */
+const transactionOrderid = (r: { orderid: string }) => {
+  const orderid = gatewayOrderId(r.orderid);
+  return orderid === undefined ? null : label(orderid);
+};
+
 /** The gateway's orderid of a transaction, its client_orderid while that is a placeholder. */
 const transactionLabel = (r: { orderid: string; client_orderid: string }) =>
-  label(gatewayOrderId(r.orderid) ?? r.client_orderid);
+  transactionOrderid(r) ?? label(r.client_orderid);
 
 /** A payout's or payment link's gateway orderid, its client_orderid until the gateway named it. */
 const orderLabel = (r: { orderid: string | null; client_orderid: string }) =>
   label(r.orderid ?? r.client_orderid);
 
+/** The kinds whose records have an order at the gateway (orderid, client_orderid). */
+type OrderKind = 'transaction' | 'payout' | 'link';
+const ORDER_TABLES = {
+  transaction: 'transactions',
+  payout: 'payouts',
+  link: 'payment_links',
+} as const satisfies Record<OrderKind, keyof (PaymentsTables & PayoutsTables)>;
+
+interface OrderRecord {
+  id: string;
+  orderid: string | null;
+  client_orderid: string;
+}
+
 /**
  * Each row with `targetRef`: what its target names (transaction, payout, payment link,
  * subscription, user or saved view), looked up with one query per kind for all of `rows`; null when
- * the row has none, of a kind not resolved, or naming a record that is gone.
+ * the row has none, of a kind not resolved, or naming a record that is gone. Every row names its
+ * record `<kind>:<Paydesk id>` (the id of its page), as written since the first release.
  */
 export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise<AuditListItem[]> {
   const ids = new Map<StoredKind, Set<string>>(KINDS.map((k) => [k, new Set<string>()]));
@@ -75,36 +96,38 @@ export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise
       }),
     );
   };
-  lookup(
-    'transaction',
-    (keys) =>
+  const orders = (kind: OrderKind, ref: (r: OrderRecord) => AuditTargetRef) => {
+    const keys = wanted(kind);
+    if (keys.length === 0) return;
+    lookups.push(
       k
-        .selectFrom('transactions')
+        .selectFrom(ORDER_TABLES[kind])
         .select(['id', 'orderid', 'client_orderid'])
         .where('id', 'in', keys)
-        .execute(),
-    (r) => [[`transaction:${r.id}`, { kind: 'transaction', id: r.id, label: transactionLabel(r) }]],
-  );
-  lookup(
-    'payout',
-    (keys) =>
-      k
-        .selectFrom('payouts')
-        .select(['id', 'orderid', 'client_orderid'])
-        .where('id', 'in', keys)
-        .execute(),
-    (r) => [[`payout:${r.id}`, { kind: 'payout', id: r.id, label: orderLabel(r) }]],
-  );
-  lookup(
-    'link',
-    (keys) =>
-      k
-        .selectFrom('payment_links')
-        .select(['id', 'orderid', 'client_orderid'])
-        .where('id', 'in', keys)
-        .execute(),
-    (r) => [[`link:${r.id}`, { kind: 'link', id: r.id, label: orderLabel(r) }]],
-  );
+        .execute()
+        .then((records: OrderRecord[]) => {
+          for (const r of records) found.set(`${kind}:${r.id}`, ref(r));
+        }),
+    );
+  };
+  orders('transaction', (r) => ({
+    kind: 'transaction',
+    id: r.id,
+    label: transactionLabel({ orderid: r.orderid ?? '', client_orderid: r.client_orderid }),
+    orderid: transactionOrderid({ orderid: r.orderid ?? '' }),
+  }));
+  orders('payout', (r) => ({
+    kind: 'payout',
+    id: r.id,
+    label: orderLabel(r),
+    orderid: r.orderid === null ? null : label(r.orderid),
+  }));
+  orders('link', (r) => ({
+    kind: 'link',
+    id: r.id,
+    label: orderLabel(r),
+    orderid: r.orderid === null ? null : label(r.orderid),
+  }));
   lookup(
     'subscription',
     (keys) =>
@@ -120,6 +143,7 @@ export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise
           kind: 'subscription',
           id: r.id,
           label: label(r.recurring_payment_id ?? r.client_orderid),
+          orderid: r.recurring_payment_id === null ? null : label(r.recurring_payment_id),
         },
       ],
     ],
@@ -141,7 +165,7 @@ export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise
         .execute()
         .then((users) => {
           for (const u of users) {
-            const ref: AuditTargetRef = { kind: 'user', id: u.id, label: u.email };
+            const ref: AuditTargetRef = { kind: 'user', id: u.id, label: u.email, orderid: null };
             found.set(`user:${u.id}`, ref);
             found.set(`account:${u.email}`, ref);
           }
@@ -151,7 +175,7 @@ export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise
   lookup(
     'view',
     (keys) => k.selectFrom('saved_views').select(['id', 'name']).where('id', 'in', keys).execute(),
-    (r) => [[`view:${r.id}`, { kind: 'view', id: r.id, label: r.name }]],
+    (r) => [[`view:${r.id}`, { kind: 'view', id: r.id, label: r.name, orderid: null }]],
   );
   await Promise.all(lookups);
   return rows.map((row) => ({
@@ -160,70 +184,107 @@ export async function resolveTargets(db: Db, rows: readonly AuditRow[]): Promise
   }));
 }
 
+/** A record's id as the SPA's addresses hold it (`/payouts/:id`): compared in lowercase. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The kinds a filter's text may be prefixed with (`payout:1000123`): only that kind is searched. */
+const FILTER_KINDS = [...KINDS, 'card-ref'] as const;
+type FilterKind = (typeof FILTER_KINDS)[number];
+
+function splitKind(text: string): { kind: FilterKind; rest: string } | null {
+  const colon = text.indexOf(':');
+  if (colon <= 0) return null;
+  const kind = FILTER_KINDS.find((k) => k === text.slice(0, colon));
+  const rest = text.slice(colon + 1).trim();
+  return kind === undefined || rest === '' ? null : { kind, rest };
+}
+
 /**
- * The stored targets `text` names, for the filter: itself (a target as stored), and the targets of
+ * The stored targets `typed` names, for the filter: itself (a target as stored), and the targets of
  * the records it is the id of, or the orderid or client_orderid (transactions, payouts, payment
  * links), the recurring-payment id or client_orderid (subscriptions) or the e-mail (users, and
  * sign-ins to that e-mail) of, and the card reference it is the id of: what the list shows as a
- * target's label can be pasted here.
+ * target's label can be pasted here. `payout:` (or another kind's name and a colon) before it
+ * searches that kind only, so a payout's page address's id finds its rows with or without it.
+ * `<kind>:<text>` of every kind is searched too: a row naming a record that is gone, or an id that
+ * named nothing (a refused request for `/api/transactions/<typo>`), is found by the id it holds.
  */
-export async function targetsNamedBy(db: Db, text: string): Promise<string[]> {
+export async function targetsNamedBy(db: Db, typed: string): Promise<string[]> {
   const k = targetsDb(db);
+  const prefixed = splitKind(typed);
+  const text = prefixed?.rest ?? typed;
+  const wants = (kind: FilterKind) => prefixed === null || prefixed.kind === kind;
+  const id = UUID.test(text) ? text.toLowerCase() : text;
   const email = text.toLowerCase();
+  const none = Promise.resolve([]);
+  const orders = (kind: OrderKind): Promise<OrderRecord[]> =>
+    wants(kind)
+      ? k
+          .selectFrom(ORDER_TABLES[kind])
+          .select(['id', 'orderid', 'client_orderid'])
+          .where((eb) =>
+            eb.or([eb('id', '=', id), eb('orderid', '=', text), eb('client_orderid', '=', text)]),
+          )
+          .limit(MATCHES_PER_KIND)
+          .execute()
+      : none;
   const [transactions, payouts, links, subscriptions, users] = await Promise.all([
-    k
-      .selectFrom('transactions')
-      .select('id')
-      .where((eb) =>
-        eb.or([eb('id', '=', text), eb('orderid', '=', text), eb('client_orderid', '=', text)]),
-      )
-      .limit(MATCHES_PER_KIND)
-      .execute(),
-    k
-      .selectFrom('payouts')
-      .select('id')
-      .where((eb) =>
-        eb.or([eb('id', '=', text), eb('orderid', '=', text), eb('client_orderid', '=', text)]),
-      )
-      .limit(MATCHES_PER_KIND)
-      .execute(),
-    k
-      .selectFrom('payment_links')
-      .select('id')
-      .where((eb) =>
-        eb.or([eb('id', '=', text), eb('orderid', '=', text), eb('client_orderid', '=', text)]),
-      )
-      .limit(MATCHES_PER_KIND)
-      .execute(),
-    k
-      .selectFrom('subscriptions')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb('id', '=', text),
-          eb('recurring_payment_id', '=', text),
-          eb('client_orderid', '=', text),
-        ]),
-      )
-      .limit(MATCHES_PER_KIND)
-      .execute(),
-    k
-      .selectFrom('users')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', text), eb('email', '=', email)]))
-      .limit(MATCHES_PER_KIND)
-      .execute(),
+    orders('transaction'),
+    orders('payout'),
+    orders('link'),
+    wants('subscription')
+      ? k
+          .selectFrom('subscriptions')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb('id', '=', id),
+              eb('recurring_payment_id', '=', text),
+              eb('client_orderid', '=', text),
+            ]),
+          )
+          .limit(MATCHES_PER_KIND)
+          .execute()
+      : none,
+    wants('user')
+      ? k
+          .selectFrom('users')
+          .select('id')
+          .where((eb) => eb.or([eb('id', '=', id), eb('email', '=', email)]))
+          .limit(MATCHES_PER_KIND)
+          .execute()
+      : none,
   ]);
-  const targets = new Set<string>([text]);
-  for (const r of transactions) targets.add(`transaction:${r.id}`);
-  for (const r of payouts) targets.add(`payout:${r.id}`);
-  for (const r of links) targets.add(`link:${r.id}`);
+  const targets = new Set<string>([typed]);
+  for (const kind of KINDS) {
+    if (kind === 'account' || !wants(kind)) continue;
+    targets.add(`${kind}:${text}`);
+    targets.add(`${kind}:${id}`);
+  }
+  const found: [OrderKind, OrderRecord[]][] = [
+    ['transaction', transactions],
+    ['payout', payouts],
+    ['link', links],
+  ];
+  for (const [kind, records] of found) {
+    for (const r of records) targets.add(`${kind}:${r.id}`);
+  }
   for (const r of subscriptions) targets.add(`subscription:${r.id}`);
   for (const r of users) targets.add(`user:${r.id}`);
   // Sign-in attempts name the e-mail typed, whether or not an account has it.
-  if (email.includes('@')) targets.add(`account:${email}`);
+  if (wants('account') && email.includes('@')) targets.add(`account:${email}`);
   // Card-info requests name the card reference asked about, which the screens show by its id (no
   // table of Paydesk's holds every reference: the gateway keeps the cards, so nothing is read).
-  if (CARD_REF_ID.test(text)) targets.add(`card-ref:${text}`);
-  return [...targets];
+  if (wants('card-ref') && CARD_REF_ID.test(text)) targets.add(`card-ref:${text}`);
+  // Only those some row holds (read from the audit_log_target index): the list's query then names
+  // no more targets than it must, one where one is all (its rows come newest first, unsorted).
+  const held = await k
+    .selectFrom('audit_log')
+    .select('target')
+    .distinct()
+    .where('target', 'in', [...targets])
+    .execute();
+  const named = held.flatMap((r) => (r.target === null ? [] : [r.target]));
+  // None held: the text itself, which no row holds either (the filter finds nothing).
+  return named.length > 0 ? named.sort() : [typed];
 }

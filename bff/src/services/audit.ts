@@ -316,6 +316,19 @@ export class AuditLog {
 
   /** The filtered rows oldest first, read in keyset batches (constant memory). */
   async *stream(filter: AuditFilter, batchSize = 2_000): AsyncGenerator<AuditRow> {
+    for await (const rows of this.#batches(filter, batchSize)) yield* rows;
+  }
+
+  /**
+   * `stream`'s rows, each with what its target names (`targetRef`, as the list's): looked up per
+   * batch, one query per kind.
+   */
+  async *streamWithTargets(filter: AuditFilter, batchSize = 2_000): AsyncGenerator<AuditListItem> {
+    for await (const rows of this.#batches(filter, batchSize))
+      yield* await resolveTargets(this.#db, rows);
+  }
+
+  async *#batches(filter: AuditFilter, batchSize: number): AsyncGenerator<AuditRow[]> {
     const targets = await this.#targets(filter);
     let after = 0;
     for (;;) {
@@ -325,7 +338,7 @@ export class AuditLog {
         .orderBy('seq', 'asc')
         .limit(batchSize)
         .execute();
-      for (const r of rows) yield toAuditRow(r);
+      if (rows.length > 0) yield rows.map(toAuditRow);
       const last = rows.at(-1);
       if (last === undefined || rows.length < batchSize) return;
       after = last.seq;

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AUDIT_CSV_HEADER,
   AuditListResponseSchema,
   AuditVerifyQuerySchema,
   AuditVerifyResponseSchema,
   formatAuditAnchor,
+  auditTargetWords,
   parseAuditAnchor,
+  shortAuditId,
   type AuditRow,
 } from './audit.js';
 
@@ -85,7 +88,37 @@ describe('audit list targets', () => {
       label: '9000123',
     };
     const parsed = AuditListResponseSchema.parse(page([{ ...row, targetRef: ref }]));
-    expect(parsed.items[0]).toEqual({ ...row, targetRef: ref });
+    // a reply without the gateway's orderid (an older BFF) reads it as not known
+    expect(parsed.items[0]).toEqual({ ...row, targetRef: { ...ref, orderid: null } });
+    const withOrder = AuditListResponseSchema.parse(
+      page([{ ...row, targetRef: { ...ref, orderid: '9000123' } }]),
+    );
+    expect(withOrder.items[0]?.targetRef?.orderid).toBe('9000123');
+  });
+
+  it('when a target is said in words, then it is its kind, its Paydesk id and the gateway order beside it where known', () => {
+    const id = '1f3a5b7c-4b5a-4697-8877-665544332211';
+    const payout = { kind: 'payout', id, label: '1000123', orderid: '1000123' } as const;
+    expect(auditTargetWords(`payout:${id}`, payout)).toBe(`Payout ${id} · order 1000123`);
+    expect(auditTargetWords(`payout:${id}`, payout, shortAuditId)).toBe(
+      'Payout 1f3a5b7c… · order 1000123',
+    );
+    // not sent to the gateway yet: no order beside it (never the client's order id)
+    expect(auditTargetWords(`link:${id}`, { kind: 'link', id, label: 'pd-1', orderid: null })).toBe(
+      `Payment link ${id}`,
+    );
+    // an old row naming the payout by its order: said as the payout's id all the same
+    expect(auditTargetWords('payout:1000123', payout, shortAuditId)).toBe(
+      'Payout 1f3a5b7c… · order 1000123',
+    );
+    expect(
+      auditTargetWords('user:u1', { kind: 'user', id: 'u1', label: 'a@b.test', orderid: null }),
+    ).toBe('User a@b.test');
+    expect(auditTargetWords('card-ref:910000022', null)).toBe('Card reference 910000022');
+    expect(auditTargetWords('account:x@y.test', null)).toBe('Sign-in e-mail (no user) x@y.test');
+    expect(auditTargetWords('thing:1', null)).toBeNull();
+    expect(auditTargetWords(null, null)).toBeNull();
+    expect(AUDIT_CSV_HEADER.at(-1)).toBe('targetInWords');
   });
 
   it('when a list row carries no resolved target, then it reads as null (the raw target is all there is)', () => {

@@ -189,8 +189,100 @@ export const AuditTargetRefSchema = z.object({
   kind: AuditTargetKindSchema,
   id: z.string(),
   label: z.string(),
+  /**
+   * The gateway's own number for it, where known: a transaction's, payout's or payment link's
+   * orderid, a subscription's recurring-payment id; null until the gateway named it (and for users
+   * and saved views). (Absent reads as null.)
+   */
+  orderid: z.string().nullable().default(null),
 });
 export type AuditTargetRef = z.infer<typeof AuditTargetRefSchema>;
+
+/** A target's kind in words, as the audit screen and the CSV export say it. */
+export const AUDIT_TARGET_KIND_WORDS: Record<AuditTargetKind, string> = {
+  transaction: 'Transaction',
+  payout: 'Payout',
+  link: 'Payment link',
+  subscription: 'Subscription',
+  user: 'User',
+  view: 'Saved view',
+};
+
+/**
+ * A target in words, in parts: the kind (`Payout`), the Paydesk name of the record (its id, the
+ * address of its page; a user's e-mail, a saved view's name) and what the gateway calls it, where
+ * known (`order 1000123`). `idShown` shortens a record's id (the screen: its start); the CSV says
+ * it whole. Null for a row with no target, or one of a kind not said in words (shown as stored).
+ */
+export interface AuditTargetWords {
+  kind: string;
+  name: string;
+  /** the record's id, when `name` is one (a link's address, the full id behind a short one) */
+  id: string | null;
+  gateway: string | null;
+}
+
+/** The start of an id the screen shows (a UUID's first block), the whole id when short. */
+export function shortAuditId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
+export function auditTargetParts(
+  target: string | null,
+  ref: AuditTargetRef | null,
+  idShown: (id: string) => string = (id) => id,
+): AuditTargetWords | null {
+  if (target === null) return null;
+  if (ref !== null) {
+    const kind = AUDIT_TARGET_KIND_WORDS[ref.kind];
+    switch (ref.kind) {
+      case 'transaction':
+      case 'payout':
+      case 'link':
+        return {
+          kind,
+          name: idShown(ref.id),
+          id: ref.id,
+          gateway: ref.orderid === null ? null : `order ${ref.orderid}`,
+        };
+      case 'subscription':
+        return {
+          kind,
+          name: idShown(ref.id),
+          id: ref.id,
+          gateway: ref.orderid === null ? null : `recurring payment ${ref.orderid}`,
+        };
+      case 'user':
+        return { kind, name: ref.label, id: null, gateway: null };
+      case 'view':
+        return { kind, name: `"${ref.label}"`, id: null, gateway: null };
+    }
+  }
+  const colon = target.indexOf(':');
+  const value = target.slice(colon + 1);
+  if (colon <= 0 || value === '') return null;
+  switch (target.slice(0, colon)) {
+    // Paydesk keeps no record of a card reference (the gateway keeps the card): its id is its name.
+    case 'card-ref':
+      return { kind: 'Card reference', name: value, id: null, gateway: null };
+    case 'account':
+      return { kind: 'Sign-in e-mail (no user)', name: value, id: null, gateway: null };
+    default:
+      return null;
+  }
+}
+
+/** `auditTargetParts` as one line: `Payout 1f3a… · order 1000123`. */
+export function auditTargetWords(
+  target: string | null,
+  ref: AuditTargetRef | null,
+  idShown?: (id: string) => string,
+): string | null {
+  const parts = auditTargetParts(target, ref, idShown);
+  if (parts === null) return null;
+  const { kind, name, gateway } = parts;
+  return gateway === null ? `${kind} ${name}` : `${kind} ${name} · ${gateway}`;
+}
 
 /**
  * A row of `GET /api/audit`: the stored row and its target resolved. `targetRef` is null when the
@@ -250,9 +342,14 @@ export const AUDIT_EXPORT_COLUMNS = [
 
 /**
  * The CSV's header: the column names, but for `at`, which says its time is UTC (ISO 8601 with a
- * `Z`), not the reader's time as the screen shows it.
+ * `Z`), not the reader's time as the screen shows it; then `targetInWords`, the target as the
+ * screen says it (`auditTargetWords`, ids whole), looked up when exported (no part of the row or
+ * its hash). It comes last, so the row's own columns keep their places.
  */
-export const AUDIT_CSV_HEADER = AUDIT_EXPORT_COLUMNS.map((c) => (c === 'at' ? 'atUtc' : c));
+export const AUDIT_CSV_HEADER = [
+  ...AUDIT_EXPORT_COLUMNS.map((c) => (c === 'at' ? 'atUtc' : c)),
+  'targetInWords',
+];
 
 /**
  * An anchor: a chain head recorded outside Paydesk, written `<seq>:<hash>` (the row's number from

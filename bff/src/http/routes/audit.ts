@@ -6,9 +6,11 @@ import {
   AuditListQuerySchema,
   AuditVerifyQuerySchema,
   CSV_DELIMITER_CHARS,
+  auditTargetWords,
   formatAuditAnchor,
   type AuditFilter,
   type AuditRow,
+  type AuditTargetRef,
   type CsvDelimiter,
 } from '@paydesk/shared/api';
 import { parseInput } from '../../errors.js';
@@ -34,9 +36,19 @@ function csvCell(value: unknown): string {
 /** The byte-order mark tells Excel the file is UTF-8 (as the transactions CSV's does). */
 const UTF8_BOM = '\uFEFF';
 
-export function csvLine(row: AuditRow, delimiter: CsvDelimiter = 'comma'): string {
+/**
+ * A row of the CSV: the row's columns as stored, then its target in words (`auditTargetWords`, as
+ * the screen says it, ids whole) when `targetRef` holds what it names.
+ */
+export function csvLine(
+  row: AuditRow,
+  delimiter: CsvDelimiter = 'comma',
+  targetRef: AuditTargetRef | null = null,
+): string {
   const sep = CSV_DELIMITER_CHARS[delimiter];
-  return `${AUDIT_EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(sep)}\r\n`;
+  const cells = AUDIT_EXPORT_COLUMNS.map((c) => csvCell(row[c]));
+  cells.push(csvCell(auditTargetWords(row.target, targetRef)));
+  return `${cells.join(sep)}\r\n`;
 }
 
 async function write(res: Response, chunk: string): Promise<void> {
@@ -107,10 +119,14 @@ export function auditHandlers(s: Services) {
         format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       filename: `paydesk-audit-${stamp}.${format}`,
       write: async (res: Response) => {
-        if (format === 'csv') await write(res, `${UTF8_BOM}${AUDIT_CSV_HEADER.join(sep)}\r\n`);
-        for await (const row of s.audit.stream(f)) {
-          await write(res, format === 'csv' ? csvLine(row, delimiter) : `${JSON.stringify(row)}\n`);
+        if (format === 'csv') {
+          await write(res, `${UTF8_BOM}${AUDIT_CSV_HEADER.join(sep)}\r\n`);
+          for await (const { targetRef, ...row } of s.audit.streamWithTargets(f))
+            await write(res, csvLine(row, delimiter, targetRef));
+          return;
         }
+        // The JSONL lines are the rows as stored (`AuditRow`'s keys), nothing looked up.
+        for await (const row of s.audit.stream(f)) await write(res, `${JSON.stringify(row)}\n`);
       },
     });
   };

@@ -6,12 +6,12 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
+  auditTargetParts,
   ROLE_LABELS,
+  shortAuditId,
   type AuditListItem,
   type AuditListResponse,
   type AuditOutcome,
-  type AuditTargetKind,
-  type AuditTargetRef,
 } from '@paydesk/shared/api';
 import {
   createColumnHelper,
@@ -21,16 +21,18 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { CopyButton } from '../../../components/copyable-text';
 import { DataTable } from '../../../components/data-table';
 import { Pager } from '../../../components/pager';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
+import { useSession } from '../../auth/components/session-context';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { PAGE_SIZES } from '../api/audit-search-params';
 import { auditActionLabel } from '../api/audit-actions';
+import { auditTargetPath } from '../api/audit-targets';
 import { summaryText } from '../api/audit-summary';
 import { OUTCOME_LABELS } from './audit-filters';
 
@@ -55,7 +57,8 @@ const CLAMP_OVER_CHARS = 160;
 function AuditDetails({ row }: { row: AuditListItem }) {
   const text = summaryText(row.summary, row.action);
   const long = text.length > CLAMP_OVER_CHARS;
-  const stored = row.target !== null && targetName(row) !== null ? row.target : null;
+  const stored =
+    row.target !== null && auditTargetParts(row.target, row.targetRef) !== null ? row.target : null;
   const [expanded, setExpanded] = useState(false);
   const clamped = long && !expanded;
   const { ip, requestId } = row;
@@ -115,104 +118,52 @@ function AuditDetails({ row }: { row: AuditListItem }) {
   );
 }
 
-const TARGET_KIND_LABELS: Record<AuditTargetKind, string> = {
-  transaction: 'Transaction',
-  payout: 'Payout',
-  link: 'Payment link',
-  subscription: 'Subscription',
-  user: 'User',
-  view: 'Saved view',
-};
-
 /**
- * The screen that shows a target, null when none does. The audit log is for auditors, who may open
- * each of these screens (web/src/features/shell/navigation.ts); a user's is the users list.
- */
-function targetPath(ref: AuditTargetRef): string | null {
-  const id = encodeURIComponent(ref.id);
-  switch (ref.kind) {
-    case 'transaction':
-      return `/transactions/${id}`;
-    case 'payout':
-      return `/payouts/${id}`;
-    case 'link':
-      return `/payment-links/${id}`;
-    case 'subscription':
-      return `/subscriptions/${id}`;
-    case 'user':
-      return '/users';
-    case 'view':
-      return null;
-  }
-}
-
-/** What the Target column names a target by, and what kind of thing that is. */
-interface TargetName {
-  name: ReactNode;
-  kind: string;
-}
-
-/**
- * What people know the row's target by: what the BFF resolved it to (an orderid, an e-mail),
- * linked to its page; else, for the two kinds whose stored text already holds it, that text: a
- * card reference's id (Paydesk keeps no record of a reference to resolve, the gateway keeps the
- * card; Cards finds it by that id) and the e-mail of a sign-in no user has. Null when the target
- * is to show as stored: none, one that names nothing any more, or of a kind not resolved.
- */
-function targetName(row: AuditListItem): TargetName | null {
-  const { target, targetRef: ref } = row;
-  if (target === null) return null;
-  if (ref !== null) {
-    const path = targetPath(ref);
-    const text = ref.kind === 'user' ? <EmailText value={ref.label} /> : ref.label;
-    return {
-      name:
-        path === null ? (
-          text
-        ) : (
-          <Link component={RouterLink} to={path}>
-            {text}
-          </Link>
-        ),
-      kind: TARGET_KIND_LABELS[ref.kind],
-    };
-  }
-  const colon = target.indexOf(':');
-  const value = target.slice(colon + 1);
-  if (colon <= 0 || value === '') return null;
-  switch (target.slice(0, colon)) {
-    case 'card-ref':
-      return { name: <CardRefLink cardRefId={value} />, kind: 'Card reference' };
-    case 'account':
-      return { name: <EmailText value={value} />, kind: 'Sign-in e-mail (no user)' };
-    default:
-      return null;
-  }
-}
-
-/**
- * What the target names (`targetName`) and what kind of thing it is; the target as stored, the
- * evidence, is its tooltip for a mouse and in the row's expanded details for everyone (and in the
- * exports). A target with no name shows as stored.
+ * What the row's target names, in the words the CSV export uses too (shared `auditTargetParts`):
+ * its kind, the record's Paydesk id (its start; a user's e-mail, a card reference's id) and the
+ * gateway's order number beside it where known: "Payout 1f3a… · order 1000123". The name links to
+ * the record's page when the reader's roles open it (a card reference: Cards), else is plain text.
+ * The target as stored, the evidence, is the tooltip for a mouse and in the row's expanded details
+ * for everyone (and in the exports). A target said in no words shows as stored.
  */
 function AuditTarget({ row }: { row: AuditListItem }) {
-  const { target } = row;
+  const { user } = useSession();
+  const { target, targetRef: ref } = row;
   const sx = { minWidth: 110, maxWidth: 180, overflowWrap: 'anywhere' } as const;
-  const named = targetName(row);
-  if (target === null || named === null) {
+  const parts = auditTargetParts(target, ref, shortAuditId);
+  if (target === null || parts === null) {
     return (
       <Typography variant="body2" component="div" sx={sx}>
         {target ?? '—'}
       </Typography>
     );
   }
+  const kind = target.slice(0, target.indexOf(':'));
+  const name =
+    ref?.kind === 'user' || kind === 'account' ? (
+      <EmailText value={parts.name} />
+    ) : kind === 'card-ref' ? (
+      <CardRefLink cardRefId={parts.name} />
+    ) : (
+      parts.name
+    );
+  const path = ref === null ? null : auditTargetPath(ref, user.roles);
+  const words = (
+    <>
+      {parts.kind} {name}
+    </>
+  );
   return (
     <Box sx={sx} title={target}>
       <Typography variant="body2" component="div">
-        {named.name}
-      </Typography>
-      <Typography variant="caption" component="div" color="text.secondary">
-        {named.kind}
+        {path === null ? (
+          words
+        ) : (
+          <Link component={RouterLink} to={path}>
+            {words}
+          </Link>
+        )}
+        {parts.gateway === null ? null : ` · ${parts.gateway}`}
       </Typography>
     </Box>
   );
