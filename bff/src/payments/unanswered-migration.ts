@@ -5,7 +5,7 @@ import type { Migration } from 'kysely/migration';
 
 export const UNANSWERED_OUTCOMES_MIGRATION_NAME = '0024-unanswered-outcomes';
 
-/** The columns of `UnansweredColumns` (migration.ts), in both tables that record an outcome. */
+/** The columns of `UnansweredColumns` (migration.ts), in every table that records an outcome. */
 const COLUMNS = [
   ['unanswered_kind', 'text'],
   ['unanswered_http_status', 'integer'],
@@ -13,6 +13,13 @@ const COLUMNS = [
   ['unanswered_message', 'text'],
   ['unanswered_waited_ms', 'integer'],
 ] as const;
+
+/** Adds the `UnansweredColumns` to `table`: nullable, no default, so no row is rewritten. */
+export async function addUnansweredColumns(db: Kysely<unknown>, table: string): Promise<void> {
+  for (const [column, type] of COLUMNS) {
+    await sql.raw(`alter table ${table} add column ${column} ${type}`).execute(db);
+  }
+}
 
 /**
  * Nullable columns without a default: on PostgreSQL (11+) adding one only changes the catalog, and
@@ -24,9 +31,7 @@ export function unansweredOutcomesMigration(): Migration {
   return {
     async up(db: Kysely<unknown>) {
       for (const table of ['transaction_operations', 'subscriptions']) {
-        for (const [column, type] of COLUMNS) {
-          await sql.raw(`alter table ${table} add column ${column} ${type}`).execute(db);
-        }
+        await addUnansweredColumns(db, table);
       }
     },
   };

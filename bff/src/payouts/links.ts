@@ -52,7 +52,12 @@ import {
 } from './context.js';
 import { decodeKeyset, keysetPage } from './keyset.js';
 import { deciderFor, requireSeparatePeople, type Decider } from './four-eyes.js';
-import { gatewayRefusal, unlearnedSentence } from './gateway-errors.js';
+import {
+  gatewayRefusal,
+  unansweredOfColumns,
+  unansweredSet,
+  unlearnedSentence,
+} from './gateway-errors.js';
 import type { PaymentLinksTable } from './migration.js';
 import { interruptedApproval, interruptedMessage, lapseHeldRows } from './service.js';
 
@@ -373,6 +378,7 @@ export class PaymentLinksService {
       withdrawn: row.state === 'rejected' && row.decided_by === row.created_by,
       errorCode: row.error_code,
       errorMessage: row.error_message,
+      unanswered: unansweredOfColumns(row),
       canDecide: decider.mayDecide(row.created_by, state === 'pending_approval'),
       expiresAt: lapsesAt === null ? null : new Date(lapsesAt).toISOString(),
       order: order ?? null,
@@ -543,6 +549,7 @@ export class PaymentLinksService {
       reject_reason: null,
       error_code: null,
       error_message: null,
+      ...unansweredSet(null),
       expires_at: null,
       created_at: now,
       updated_at: now,
@@ -731,8 +738,9 @@ export class PaymentLinksService {
         state: 'unknown',
         error_code: code ?? outcome.reason.toUpperCase(),
         // In words (the reason code stays in the timeline's exchange); the code column keeps the
-        // gateway's code, or the reason's as it always did.
+        // gateway's code, or the reason's as it always did. The web reads `unanswered`.
         error_message: unansweredText(outcome),
+        ...unansweredSet(outcome),
       });
       return {
         link: await this.viewOf(after, actor),
@@ -1184,9 +1192,15 @@ export class PaymentLinksService {
     audit?: (after: PaymentLinksTable) => AuditEntry,
   ): Promise<PaymentLinksTable | undefined> {
     const { clock } = this.c;
+    // As a payout's: a change of state or of the recorded error no longer goes unanswered.
+    const clears = ['state', 'error_code', 'error_message'].some((column) => column in set);
     let update = trx
       .updateTable('payment_links')
-      .set({ ...set, updated_at: clock.now() })
+      .set({
+        ...(clears && !('unanswered_kind' in set) ? unansweredSet(null) : {}),
+        ...set,
+        updated_at: clock.now(),
+      })
       .where('id', '=', id);
     if (guard.state !== undefined) update = update.where('state', '=', guard.state);
     if (guard.notCreatedBy !== undefined)

@@ -4,8 +4,14 @@
 import { sql, type Generated, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { DatabaseKind } from '../db/connect.js';
+import type { UnansweredColumns } from '../payments/migration.js';
+import {
+  PAYOUT_UNANSWERED_MIGRATION_NAME,
+  payoutUnansweredMigration,
+} from './unanswered-migration.js';
 
-export interface PayoutsTable {
+/** `UnansweredColumns` (0026): how its check's or payout's outcome went unlearned, while it is not known. */
+export interface PayoutsTable extends UnansweredColumns {
   id: string;
   /** two-step | single */
   mode: string;
@@ -53,7 +59,8 @@ export interface PayoutsTable {
   updated_at: number;
 }
 
-export interface PaymentLinksTable {
+/** `UnansweredColumns` (0026): how its create's outcome went unlearned (state `unknown`). */
+export interface PaymentLinksTable extends UnansweredColumns {
   id: string;
   kind: string;
   state: string;
@@ -312,6 +319,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_QUEUE_INDEX_MIGRATION_NAME]: payoutQueueIndexMigration(),
     [PAYOUT_ORDER_INDEX_MIGRATION_NAME]: payoutOrderIndexMigration(),
     [PAYOUT_PAID_LATE_INDEX_MIGRATION_NAME]: payoutPaidLateIndexMigration(),
+    [PAYOUT_UNANSWERED_MIGRATION_NAME]: payoutUnansweredMigration(),
   };
 }
 
@@ -341,6 +349,7 @@ export async function ensurePayoutsSchema(
     await payoutQueueIndexMigration().up(trx);
     await payoutOrderIndexMigration().up(trx);
     await payoutPaidLateIndexMigration().up(trx);
+    await payoutUnansweredMigration().up(trx);
   });
   return true;
 }

@@ -31,7 +31,13 @@ import { AppError } from '../errors.js';
 import type { Interruption } from '../payments/idempotency.js';
 import type { GatewayOutcome } from '../gateway-client/client.js';
 import type { AuditEntry } from '../services/audit.js';
-import { gatewayRefusal, PAYOUT_REQUEST_WORDS, unlearnedSentence } from './gateway-errors.js';
+import {
+  gatewayRefusal,
+  PAYOUT_REQUEST_WORDS,
+  unansweredOfColumns,
+  unansweredSet,
+  unlearnedSentence,
+} from './gateway-errors.js';
 import {
   addEvent,
   askStatus,
@@ -327,6 +333,7 @@ export class PayoutsService {
       expiresAt: iso(this.lapsesAt(row) ?? row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
+      unanswered: unansweredOfColumns(row),
       canDecide: decider.mayDecide(row.prepared_by, state === 'pending_approval'),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
@@ -650,6 +657,7 @@ export class PayoutsService {
       expires_at: null,
       error_code: null,
       error_message: null,
+      ...unansweredSet(null),
       sent_at: null,
       poll_first_at: null,
       poll_next_at: null,
@@ -727,6 +735,7 @@ export class PayoutsService {
         sent_at: now,
         error_code: code,
         error_message: outcome.exchange.error,
+        ...unansweredSet(outcome),
         ...this.pollStart(),
       });
       return {
@@ -995,7 +1004,11 @@ export class PayoutsService {
       );
     }
     if (view.stage === 'expired')
-      return this.update(row.id, { state: 'expired', orderid, ...this.pollStop() }, checked);
+      return this.update(
+        row.id,
+        { state: 'expired', orderid, ...this.learned(row), ...this.pollStop() },
+        checked,
+      );
     if (FINAL_STATUSES.has(view.status)) {
       return this.update(
         row.id,
@@ -1278,6 +1291,7 @@ export class PayoutsService {
         sent_at: now,
         error_code: code,
         error_message: outcome.exchange.error,
+        ...unansweredSet(outcome),
         ...this.pollStart(),
       });
       return {
@@ -1394,7 +1408,7 @@ export class PayoutsService {
       if (view.stage === 'expired') {
         return this.update(
           row.id,
-          { state: 'expired', ...this.pollStop() },
+          { state: 'expired', ...this.learned(row), ...this.pollStop() },
           { ...this.reconciled(), events: this.expiry().events },
         );
       }
@@ -1425,7 +1439,7 @@ export class PayoutsService {
     }
     // still processing: the state shows it, the poller asks again
     if (row.state === 'unknown' || row.orderid !== orderid)
-      return this.update(row.id, { state: 'processing', orderid });
+      return this.update(row.id, { state: 'processing', orderid, ...this.learned(row) });
     return row;
   }
 
@@ -1704,9 +1718,16 @@ export class PayoutsService {
     change: ChangeOptions,
   ): Promise<PayoutsTable | undefined> {
     const { clock, audit } = this.c;
+    // A change of state or of the recorded error says how the outcome went unlearned, or it is
+    // learned (or refused, or said in Paydesk's own words): no longer unanswered.
+    const clears = ['state', 'error_code', 'error_message'].some((column) => column in set);
     let update = trx
       .updateTable('payouts')
-      .set({ ...set, updated_at: clock.now() })
+      .set({
+        ...(clears && !('unanswered_kind' in set) ? unansweredSet(null) : {}),
+        ...set,
+        updated_at: clock.now(),
+      })
       .where('id', '=', id);
     if (guard.state !== undefined) update = update.where('state', '=', guard.state);
     if (guard.notPreparedBy !== undefined)
@@ -1722,6 +1743,14 @@ export class PayoutsService {
       .executeTakeFirstOrThrow();
     if (change.audit !== undefined) await audit.appendIn(trx, change.audit(row));
     return row;
+  }
+
+  /**
+   * For a write that learns the outcome of a payout whose check or payout went unlearned: the
+   * recorded words of how it did go too (the timeline keeps them), as an operation's do.
+   */
+  private learned(row: PayoutsTable): Partial<PayoutsTable> {
+    return row.unanswered_kind === null ? {} : { error_code: null, error_message: null };
   }
 
   /** `write` without a guard: the row afterwards. */

@@ -11,6 +11,7 @@ import {
   MoneySchema,
   TransactionStatusSchema,
   TransactionTypeSchema,
+  UnansweredSchema,
 } from './payments.js';
 import { PayoutStateSchema } from './payout-states.js';
 
@@ -285,6 +286,11 @@ export const PayoutSchema = z.object({
   expiresAt: IsoDateTimeSchema.nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /**
+   * how the outcome of its check, or of its payout, went unlearned while it is not known (see
+   * UnansweredSchema); null once learned, and for a refusal (said by errorCode and errorMessage)
+   */
+  unanswered: UnansweredSchema.nullable(),
   /** whether the caller may approve or reject it now */
   canDecide: z.boolean(),
   createdAt: IsoDateTimeSchema,
@@ -477,6 +483,11 @@ export const PaymentLinkSchema = z.object({
   withdrawn: z.boolean().default(false),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /**
+   * how the outcome of its create went unlearned (its state is then `unknown`; see
+   * UnansweredSchema); null otherwise, and for a refusal (said by errorCode and errorMessage)
+   */
+  unanswered: UnansweredSchema.nullable(),
   canDecide: z.boolean(),
   /**
    * when `decidedBy` approved or rejected it (null: not decided; absent from older instances), as a

@@ -24,58 +24,7 @@ describe('errorText', () => {
   });
 });
 
-/** What staff must never read: the gateway client's reason codes, or a code said twice. */
-const RAW = /connection-lost|server-error|unreadable-reply|UND_ERR|gateway answered \d/;
-
 describe('staffErrorText', () => {
-  it.each([
-    // as payouts record an answer not learned (the gateway client's words)
-    ['INTERNAL', 'gateway answered 500', 'The gateway answered with an error (HTTP 500, INTERNAL)'],
-    [
-      'INTERNAL',
-      'gateway answered 502: upstream down',
-      'The gateway answered with an error (HTTP 502, INTERNAL: upstream down)',
-    ],
-    [null, 'gateway answered 500', 'The gateway answered with an error (HTTP 500)'],
-    ['HTTP_500', 'gateway answered 500', 'The gateway answered with an error (HTTP 500)'],
-    [
-      null,
-      'connection lost before a reply (UND_ERR_SOCKET)',
-      'The gateway’s answer was lost: the connection closed before it answered',
-    ],
-    [null, 'no reply within 15000 ms', 'No answer came from the gateway within 15 s'],
-    [null, 'the gateway reply could not be read', 'The gateway’s reply could not be read'],
-    // as payment links recorded a lost reply before, and record it now
-    [
-      'CONNECTION-LOST',
-      'the reply was lost (connection-lost)',
-      'The gateway’s answer was lost: the connection closed before it answered',
-    ],
-    ['TIMEOUT', 'the reply was lost (timeout)', 'No answer came from the gateway in time'],
-    [
-      'INTERNAL',
-      'the reply was lost (server-error)',
-      'The gateway answered with an error (INTERNAL)',
-    ],
-    [
-      'CONNECTION-LOST',
-      'the connection closed before the gateway answered',
-      'The gateway’s answer was lost: the connection closed before it answered',
-    ],
-    ['TIMEOUT', 'no answer within 1.5 s', 'No answer came from the gateway within 1.5 s'],
-    [
-      'INTERNAL',
-      'the gateway answered with an error (HTTP 500, INTERNAL)',
-      'The gateway answered with an error (HTTP 500, INTERNAL)',
-    ],
-  ])('when %s / %s is recorded, then it is one plain sentence: %s', (code, message, said) => {
-    const text = staffErrorText(code, message);
-    expect(text).toBe(said);
-    expect(text).not.toMatch(RAW);
-    if (code !== null) expect(text.split(code).length - 1).toBeLessThanOrEqual(1);
-    expect(text).not.toMatch(/^[A-Z_-]{4,}:/);
-  });
-
   it('when Paydesk’s own code goes with a sentence, then the sentence is said without the code', () => {
     const judged =
       'The gateway still did not show the payout 1 minute after it was sent, so Paydesk judged it not applied.';

@@ -65,6 +65,7 @@ export function makeLink(n: number, overrides: Partial<PaymentLink> = {}): Payme
     rejectReason: null,
     errorCode: null,
     errorMessage: null,
+    unanswered: null,
     canDecide: false,
     expiresAt: null,
     order: null,

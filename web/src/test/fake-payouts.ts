@@ -46,6 +46,7 @@ export function makePayout(n: number, overrides: Partial<Payout> = {}): Payout {
     expiresAt: iso(24 * 60 + n),
     errorCode: null,
     errorMessage: null,
+    unanswered: null,
     canDecide: false,
     createdAt: iso(n),
     updatedAt: iso(n),

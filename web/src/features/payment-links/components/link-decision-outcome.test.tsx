@@ -1,7 +1,7 @@
 // How the answer to a payout form's approval or rejection is announced, as a payout's is: green only
 // for a released page or a rejection as asked; a warning, in words that invite no second approval,
 // when the outcome is not known; an error, with the reason, when the gateway refused it.
-import { PaymentLinkResultSchema, type PaymentLink } from '@paydesk/shared/api';
+import { PaymentLinkResultSchema, type PaymentLink, type Unanswered } from '@paydesk/shared/api';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeUser } from '../../../test/fake-bff';
@@ -89,45 +89,51 @@ describe('the answer to a payout form’s approval', () => {
     );
   });
 
-  it.each([
-    // as the BFF records it now: its words, the client's reason (or the gateway's) as the code
+  it.each<[string, string, string, Unanswered, string]>([
+    // as the BFF records it now: `unanswered`, beside its words and the client's reason (or the
+    // gateway's) as the code, which are not read
     [
       'no answer in time',
       'TIMEOUT',
       'no answer within 15 s',
+      { kind: 'timeout', waitedMs: 15_000 },
       'no answer came from the gateway within 15 s',
     ],
     [
       'a 5xx',
       'INTERNAL',
       'the gateway answered with an error (HTTP 500, INTERNAL)',
+      { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
       'the gateway answered with an error (HTTP 500, INTERNAL)',
     ],
     [
       'a lost connection',
       'CONNECTION-LOST',
       'the connection closed before the gateway answered',
-      'the gateway’s answer was lost: the connection closed before it answered',
+      { kind: 'connection-closed' },
+      'no answer came from the gateway',
     ],
-    // as it was recorded before: the client's reason code in the message too
+    // as it was recorded before, `unanswered` as migration 0026 filled it
     [
       'a lost connection (recorded before)',
       'CONNECTION-LOST',
       'the reply was lost (connection-lost)',
-      'the gateway’s answer was lost: the connection closed before it answered',
+      { kind: 'connection-closed' },
+      'no answer came from the gateway',
     ],
     [
       'a 5xx (recorded before)',
       'INTERNAL',
       'the reply was lost (server-error)',
-      'the gateway answered with an error (INTERNAL)',
+      { kind: 'error', httpStatus: 502, code: 'INTERNAL', message: null },
+      'the gateway answered with an error (HTTP 502, INTERNAL)',
     ],
   ])(
     'when the gateway gave %s, then a warning says the outcome is not known in one plain sentence, not to approve it again, and that Paydesk records what comes',
-    async (_what, errorCode, errorMessage, words) => {
+    async (_what, errorCode, errorMessage, unanswered, words) => {
       const server = approvalEnds(
         bff(),
-        { state: 'unknown', errorCode, errorMessage },
+        { state: 'unknown', errorCode, errorMessage, unanswered },
         'The gateway’s answer to the payout form was lost (no answer within 15 s). The order may exist at the gateway but its page address is not known.',
       );
       await approveFromTheList(server);
@@ -160,7 +166,12 @@ describe('the answer to a payout form’s approval', () => {
   it('when it is approved on the link’s own page and the outcome is not known, then the same warning shows there', async () => {
     const server = approvalEnds(
       bff(),
-      { state: 'unknown', errorCode: 'TIMEOUT', errorMessage: 'no answer within 15 s' },
+      {
+        state: 'unknown',
+        errorCode: 'TIMEOUT',
+        errorMessage: 'no answer within 15 s',
+        unanswered: { kind: 'timeout', waitedMs: 15_000 },
+      },
       'The gateway’s answer to the payout form was lost (no answer within 15 s). The order may exist at the gateway but its page address is not known.',
     );
     const app = renderApp(`/payment-links/${HELD.id}`, server);

@@ -8,7 +8,7 @@ import {
   type Decision,
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
-import { staffErrorText } from '../../../lib/gateway-error';
+import { recordedErrorText } from '../../payouts/api/unanswered-words';
 import { KIND_LABELS, orderStatusText, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
 import { CompactPageAddress } from './page-address';
 
@@ -73,8 +73,8 @@ export function LinkDecision({
         ? `Page address only for ${pageHolders(link)}, who send it to the payee`
         : link.rejectReason !== null
           ? `${link.withdrawn ? 'Withdrawn' : 'Rejected'} by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
-          : link.errorMessage !== null
-            ? staffErrorText(link.errorCode, link.errorMessage)
+          : link.errorMessage !== null || link.unanswered !== null
+            ? recordedErrorText(link)
             : link.state === 'unknown'
               ? 'The gateway’s reply was lost; the page address is not known.'
               : link.state === 'expired'

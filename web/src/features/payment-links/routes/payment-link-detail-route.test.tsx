@@ -404,6 +404,40 @@ describe('payment link detail', () => {
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
   });
 
+  it.each([
+    [
+      { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
+      'The gateway answered with an error (HTTP 500, INTERNAL)',
+    ],
+    [{ kind: 'timeout', waitedMs: 15_000 }, 'No answer came from the gateway within 15 s'],
+    [{ kind: 'connection-closed' }, 'No answer came from the gateway'],
+  ] as const)(
+    'when a link’s create went unlearned (%j), then its page says how in the words an order’s operations use, not its recorded words or code',
+    async (unanswered, words) => {
+      const bff = new FakeBff({
+        signedInAs: 'olga@example.com',
+        users: [makeUser({ email: 'olga@example.com', name: 'Olga', roles: ['support'] })],
+        links: [
+          makeLink(3, {
+            state: 'unknown',
+            orderid: null,
+            redirectUrl: null,
+            // as links recorded it before 0026: the client's reason, never read
+            errorCode: 'CONNECTION-LOST',
+            errorMessage: 'the reply was lost (connection-lost)',
+            unanswered,
+          }),
+        ],
+      });
+      renderApp(`/payment-links/${LOST}`, bff);
+      const note = await screen.findByText(/The order may exist, but its page address/);
+      expect(note.textContent.startsWith(`${words}. The order may exist`)).toBe(true);
+      expect(document.body.textContent).not.toMatch(
+        /connection-lost|CONNECTION-LOST|reply was lost/,
+      );
+    },
+  );
+
   it('when a payout form’s reply was lost, then the page speaks of the payee, not a customer', async () => {
     const bff = new FakeBff({
       signedInAs: 'otto@example.com',

@@ -39,7 +39,8 @@ import { currencyRefusal, sentenceOf } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
-import { asClause, staffErrorText } from '../../../lib/gateway-error';
+import { asClause } from '../../../lib/gateway-error';
+import { recordedErrorText } from '../api/unanswered-words';
 import { orderLimitRefusal } from '../../../lib/order-limit';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
@@ -172,8 +173,10 @@ function isDirty(draft: Draft): boolean {
  * not confirmed yet), in words that promise nothing: the check may never have been made (an HTTP
  * 500 is refused before it is applied), and the payout then fails rather than awaiting approval.
  */
-function checkNotKnownMessage(payout: Pick<Payout, 'errorCode' | 'errorMessage'>): string {
-  const why = staffErrorText(payout.errorCode, payout.errorMessage);
+function checkNotKnownMessage(
+  payout: Pick<Payout, 'errorCode' | 'errorMessage' | 'unanswered'>,
+): string {
+  const why = recordedErrorText(payout);
   return `Not known yet whether the gateway checked the payee’s details${why === '' ? '' : `: ${asClause(why)}`}. Paydesk is asking the gateway. Nothing was paid. If the gateway made the check, the payout then waits for approval; if it never did, the payout is marked failed and must be prepared again. Do not prepare it again meanwhile.`;
 }
 

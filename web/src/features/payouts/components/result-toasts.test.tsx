@@ -1,7 +1,7 @@
 // How the answer to a payout's preparation or decision is announced: a green success only for a
 // real success; a warning when the outcome is not known; an error for what the gateway refused or
 // what failed.
-import { PayoutResultSchema, type Payout } from '@paydesk/shared/api';
+import { PayoutResultSchema, type Payout, type Unanswered } from '@paydesk/shared/api';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
@@ -100,34 +100,38 @@ async function prepare(app: ReturnType<typeof renderApp>) {
 }
 
 describe('the answer to a preparation', () => {
-  it.each([
+  // `unanswered` as the BFF records it, beside the client's words, which are not read
+  it.each<[string, string | null, string, Unanswered, string]>([
     [
       'a 500',
       'INTERNAL',
       'gateway answered 500',
+      { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
       'the gateway answered with an error (HTTP 500, INTERNAL)',
     ],
     [
       'a lost reply',
       null,
       'connection lost before a reply (UND_ERR_SOCKET)',
-      'the gateway’s answer was lost: the connection closed before it answered',
+      { kind: 'connection-closed' },
+      'no answer came from the gateway',
     ],
     [
       'no reply in time',
       null,
       'no reply within 15000 ms',
+      { kind: 'timeout', waitedMs: 15_000 },
       'no answer came from the gateway within 15 s',
     ],
   ])(
     'when the check’s outcome is not known after %s, then the snackbar warns in one plain sentence that promises no approval',
-    async (_what, errorCode, errorMessage, words) => {
+    async (_what, errorCode, errorMessage, unanswered, words) => {
       const server = answering(
         bff(),
         'POST /api/payouts',
         'checking',
         "The gateway answered the check of the payee's details with an error (HTTP 500, INTERNAL). Nothing was paid. Paydesk is asking the gateway whether it checked them; once checked, the payout waits for approval.",
-        { errorCode, errorMessage },
+        { errorCode, errorMessage, unanswered },
       );
       const app = renderApp('/payouts', server);
       await prepare(app);
@@ -140,7 +144,7 @@ describe('the answer to a preparation', () => {
       );
       // Never the gateway's operation name, the client's reason codes, or a code said twice (F2, F3).
       expect(alert).not.toHaveTextContent(
-        /payout-(check|pay)|connection-lost|server-error|UND_ERR/,
+        /payout-(check|pay)|connection-lost|server-error|UND_ERR|15000 ms/,
       );
       expect(alert.textContent.match(/INTERNAL/g)?.length ?? 0).toBe(errorCode === null ? 0 : 1);
       expect(alert).toHaveTextContent('Nothing was paid.');

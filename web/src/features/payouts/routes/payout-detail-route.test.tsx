@@ -280,6 +280,36 @@ describe('payout detail', () => {
     expect(screen.queryByRole('button', { name: /^Approve/ })).not.toBeInTheDocument();
   });
 
+  it.each([
+    [
+      { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: 'Internal error' },
+      'the gateway answered with an error (HTTP 500, INTERNAL: Internal error)',
+    ],
+    [{ kind: 'timeout', waitedMs: 15_000 }, 'no answer came from the gateway within 15 s'],
+    [{ kind: 'connection-closed' }, 'no answer came from the gateway'],
+  ] as const)(
+    'when a payout’s outcome went unlearned (%j), then its page says how in the words an order’s operations use, not its recorded words',
+    async (unanswered, words) => {
+      const bff = bffAs(['support']);
+      // the words recorded beside it are for the timeline: never read, whatever they say
+      bff.payouts.change(LOST, {
+        errorCode: 'CONNECTION-LOST',
+        errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+        unanswered,
+      });
+      renderApp(`/payouts/${LOST}`, bff);
+      const note = await screen.findByText(/^The outcome is not known yet/);
+      expect(note.textContent).toMatch(
+        new RegExp(
+          `^The outcome is not known yet: ${words.replace(/[()]/g, '\\$&')}\\. Paydesk asks`,
+        ),
+      );
+      expect(document.body.textContent).not.toMatch(
+        /UND_ERR|connection lost before|CONNECTION-LOST/,
+      );
+    },
+  );
+
   it('when the gateway refused a payout, then its page names the error code once', async () => {
     const bff = bffAs(['ops']);
     bff.payouts.change(FIRST, {

@@ -14,7 +14,8 @@ import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { useStatusCheck } from '../../../components/refresh-button';
 import { formatMoney } from '../../../lib/format';
-import { asClause, staffErrorText } from '../../../lib/gateway-error';
+import { asClause } from '../../../lib/gateway-error';
+import { recordedErrorText } from '../api/unanswered-words';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -45,8 +46,9 @@ const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-di
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boolean }) {
-  // One sentence: what the gateway answered in words, Paydesk's own codes not leading it.
-  const error = staffErrorText(payout.errorCode, payout.errorMessage);
+  // One sentence: how its outcome went unlearned, or what the gateway answered, in words;
+  // Paydesk's own codes not leading it.
+  const error = recordedErrorText(payout);
   if (mayBePaidLate(payout)) {
     // The BFF's message says what was judged and that a late payment is still possible.
     return (

@@ -769,7 +769,12 @@ describe('payouts', () => {
   it.each([
     [
       'the gateway answered 500 (a check whose outcome is not known)',
-      { state: 'checking', errorCode: 'INTERNAL', errorMessage: 'gateway answered 500' },
+      {
+        state: 'checking',
+        errorCode: 'INTERNAL',
+        errorMessage: 'gateway answered 500',
+        unanswered: { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
+      },
       'The gateway answered with an error (HTTP 500, INTERNAL)',
     ],
     [
@@ -778,8 +783,19 @@ describe('payouts', () => {
         state: 'unknown',
         errorCode: null,
         errorMessage: 'connection lost before a reply (UND_ERR_SOCKET)',
+        unanswered: { kind: 'connection-closed' },
       },
-      'The gateway’s answer was lost: the connection closed before it answered',
+      'No answer came from the gateway',
+    ],
+    [
+      'no answer came to the payout in time',
+      {
+        state: 'unknown',
+        errorCode: null,
+        errorMessage: 'no reply within 15000 ms',
+        unanswered: { kind: 'timeout', waitedMs: 15_000 },
+      },
+      'No answer came from the gateway within 15 s',
     ],
     [
       'Paydesk judged it not applied',
@@ -800,7 +816,7 @@ describe('payouts', () => {
       const table = await screen.findByRole('table', { name: 'Payouts' });
       expect(within(table).getByText(words)).toBeInTheDocument();
       expect(table.textContent).not.toMatch(
-        /NOT_APPLIED|INTERNAL:|gateway answered 500|UND_ERR|connection-lost|server-error/,
+        /NOT_APPLIED|INTERNAL:|gateway answered 500|UND_ERR|connection-lost|server-error|15000 ms/,
       );
       expect(table.textContent.match(/INTERNAL/g)?.length ?? 0).toBeLessThanOrEqual(1);
     },

@@ -21,13 +21,13 @@ import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
 import { formatDateTime, formatMoney } from '../../../lib/format';
-import { staffErrorText } from '../../../lib/gateway-error';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutPagesQueryOptions } from '../api/payouts';
+import { recordedErrorText } from '../api/unanswered-words';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { LapsesAt } from '../components/lapse-time';
@@ -184,6 +184,7 @@ function DescriptionLink({ payout }: { payout: Payout }) {
 
 /** Its state, when it lapses while it waits, and what else the approver must know of it. */
 function StateDetails({ payout }: { payout: Payout }) {
+  const error = recordedErrorText(payout);
   return (
     <>
       <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
@@ -195,9 +196,9 @@ function StateDetails({ payout }: { payout: Payout }) {
           Single: not checked by the gateway
         </Typography>
       ) : null}
-      {payout.errorMessage ? (
+      {error ? (
         <Typography variant="caption" component="div" color="text.secondary">
-          {staffErrorText(payout.errorCode, payout.errorMessage)}
+          {error}
         </Typography>
       ) : null}
     </>
