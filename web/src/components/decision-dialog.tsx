@@ -53,6 +53,7 @@ export function DecisionDialog<Result extends { message: string }>({
   title,
   question,
   facts,
+  decidedFacts = facts,
   approveNote,
   approveLabel,
   reasonHint,
@@ -74,6 +75,11 @@ export function DecisionDialog<Result extends { message: string }>({
   /** the approval's question in words (shown only when approving) */
   question: ReactNode;
   facts: ReactNode;
+  /**
+   * shown instead of `facts` once the decision was refused for good (someone else decided, it
+   * lapsed): the record's facts without the warnings meant for whoever decides
+   */
+  decidedFacts?: ReactNode;
   /** what approving does (shown instead of the reason field) */
   approveNote: string;
   approveLabel: string;
@@ -197,7 +203,7 @@ export function DecisionDialog<Result extends { message: string }>({
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}
             {decision === 'approve' && final === null ? question : null}
-            {facts}
+            {final === null ? facts : decidedFacts}
             {final !== null ? null : decision === 'reject' ? (
               <TextField
                 label="Reason"

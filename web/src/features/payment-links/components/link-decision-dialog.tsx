@@ -29,6 +29,19 @@ export default function LinkDecisionDialog({
 }) {
   const amount =
     link.amount !== null && link.currency !== null ? formatMoney(link.amount, link.currency) : '—';
+  const linkFacts = (
+    <Facts
+      rows={[
+        ['Kind', KIND_LABELS[link.kind]],
+        ['Amount', <strong key="a">{amount}</strong>],
+        ['Description', link.orderDesc],
+        // where the payee is sent after the form: the approver sees it before releasing it
+        ['Return address', link.returnUrl ?? '—'],
+        ['Created by', link.createdBy.email],
+        ['Client order id', link.clientOrderId],
+      ]}
+    />
+  );
   return (
     <DecisionDialog
       id={link.id}
@@ -56,19 +69,10 @@ export default function LinkDecisionDialog({
               preparer="The ops user who created it"
             />
           ) : null}
-          <Facts
-            rows={[
-              ['Kind', KIND_LABELS[link.kind]],
-              ['Amount', <strong key="a">{amount}</strong>],
-              ['Description', link.orderDesc],
-              // where the payee is sent after the form: the approver sees it before releasing it
-              ['Return address', link.returnUrl ?? '—'],
-              ['Created by', link.createdBy.email],
-              ['Client order id', link.clientOrderId],
-            ]}
-          />
+          {linkFacts}
         </>
       }
+      decidedFacts={linkFacts}
       approveNote="Approving releases the payee’s payout form: the gateway makes its page, the payee enters where the money goes there, and it leaves the account."
       approveLabel={`Approve ${amount}`}
       reasonHint={

@@ -23,6 +23,8 @@ function bff(overrides: Partial<Payout> = {}) {
 
 const DECIDED_AT = '2026-11-28T00:55:42.000Z';
 
+const COMPARE_ADVICE = 'The gateway checked that this destination can be paid';
+
 /**
  * The approval is refused with 409 INVALID_STATE naming `state`, as the BFF refuses it once the
  * payout has moved on (`patch`: what it now is, as its detail then says).
@@ -43,9 +45,13 @@ function refusedAs(
   });
 }
 
-async function approve(app: ReturnType<typeof renderApp>) {
+async function openApproval(app: ReturnType<typeof renderApp>) {
   await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
-  const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
+  return screen.findByRole('dialog', { name: 'Approve the payout' });
+}
+
+async function approve(app: ReturnType<typeof renderApp>, opened?: HTMLElement) {
+  const dialog = opened ?? (await openApproval(app));
   await app.user.click(within(dialog).getByRole('button', { name: 'Approve and pay €101.00' }));
   return dialog;
 }
@@ -62,7 +68,10 @@ describe('an approval refused for good', () => {
       },
     );
     const app = renderApp('/payouts', server);
-    const dialog = await approve(app);
+    // what the approver is to compare before deciding (gone once nothing is left to decide)
+    const opened = await openApproval(app);
+    expect(opened).toHaveTextContent(COMPARE_ADVICE);
+    const dialog = await approve(app, opened);
     const said = await within(dialog).findByText(/approved it at/);
     const alert = said.closest<HTMLElement>('.MuiAlert-root');
     await waitFor(() => {
@@ -80,6 +89,9 @@ describe('an approval refused for good', () => {
     ).toEqual(['Close']);
     expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
     expect(dialog).not.toHaveTextContent('money leaves the account');
+    // The payout's facts stay; the advice for deciding goes.
+    expect(within(dialog).getByText('Prepared by')).toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent(COMPARE_ADVICE);
     // The row was refreshed: it no longer waits for this approver.
     await app.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => {

@@ -102,6 +102,7 @@ export default function PayoutDecisionDialog({
           <PayoutFacts payout={payout} />
         )
       }
+      decidedFacts={<PayoutFacts payout={payout} />}
       approveNote={
         payout.mode === 'single'
           ? 'Approving sends the payout for exactly these details in one step; money leaves the account.'
