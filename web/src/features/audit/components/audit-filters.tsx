@@ -101,8 +101,7 @@ export function AuditFilters({
         />
         <TextField
           label="Target"
-          // What the Target column shows finds its rows, as does the target as stored; rows written
-          // before every target was the record's id are found by the same words (the BFF's
+          // What the Target column shows finds its rows, as does the target as stored (the BFF's
           // services/audit-targets.ts).
           placeholder="id, order number, e-mail, or as stored"
           helperText="A record’s id as in its page’s address (payout: before it or not), its order number at the gateway or our order reference, an e-mail, or a card reference."
