@@ -22,7 +22,13 @@ import {
 } from './context.js';
 import type { PaymentLinksTable, PayoutsTable } from './migration.js';
 import { LINK_CHECK_TITLE, type PaymentLinksService } from './links.js';
-import { mayBePaidLate, NOT_APPLIED, type PayoutOutcome, type PayoutsService } from './service.js';
+import {
+  mayBePaidLate,
+  mayPayAgain,
+  NOT_APPLIED,
+  type PayoutOutcome,
+  type PayoutsService,
+} from './service.js';
 
 const AWAITED = ['checking', 'processing', 'unknown'];
 
@@ -138,7 +144,9 @@ export class PayoutPoller {
     return {
       payout: await this.payouts.viewOf(after, actor),
       message: mayBePaidLate(after)
-        ? `The gateway still does not show the payout: the payout stays failed (judged not applied). A late payment is still possible: check again before preparing it again.`
+        ? mayPayAgain(after, clock.now())
+          ? `The gateway still does not show the payout: the payout stays failed (judged not applied). A late payment is still possible: check again, or have an ops user other than its preparer pay it again (the gateway pays this checked payout at most once).`
+          : `The gateway still does not show the payout: the payout stays failed (judged not applied). A late payment is still possible: check again before preparing it again.`
         : open
           ? `The gateway does not show a final outcome yet (the payout is ${after.state}). Check again later.`
           : `The gateway shows the payout ${after.state.replace('_', ' ')}.`,

@@ -12,6 +12,13 @@ export const PAYOUT_ROUTES = {
   'GET /api/payouts/:id': { access: READERS, action: 'payout.read', auditSuccess: false },
   'POST /api/payouts/:id/approve': { access: OPS, action: 'payout.approve', auditSuccess: true },
   'POST /api/payouts/:id/reject': { access: OPS, action: 'payout.reject', auditSuccess: true },
+  // Paying again, on the same checked order, a two-step payout whose payment the gateway did not
+  // make (judged not applied): an ops user other than its preparer, under an Idempotency-Key.
+  'POST /api/payouts/:id/pay-again': {
+    access: OPS,
+    action: 'payout.pay_again',
+    auditSuccess: true,
+  },
   // A `status` check now of a payout whose outcome is open, or that was judged not applied after
   // its money request was sent (the gateway may pay it late); moves no money: no Idempotency-Key.
   // For the staff who handle orders, as a payment link's; auditors read and do not act.

@@ -198,6 +198,25 @@ export function payoutHandlers(p: Payouts): Record<PayoutRouteKey, Handler> {
       undefined,
       (id, actor) => payouts.isWithdrawal(id, actor),
     ),
+    'POST /api/payouts/:id/pay-again': async (ctx) => {
+      // Moves money, as an approval: CSRF, session and roles are the runner's; the Idempotency-Key
+      // is required, and a repeat of an interrupted one learns what it did from the payout.
+      const id = idParam(ctx, 'payout');
+      const actor = actorOf(ctx);
+      const body = parseInput(PayoutApproveBodySchema, ctx.req.body ?? {}, 'body'); // an empty body
+      ctx.audit.summary = { operation: 'pay_again' };
+      return idempotent(
+        ctx,
+        `payout.pay_again ${id}`,
+        body,
+        async () => {
+          const result = await payouts.payAgain(id, actor);
+          note(ctx, result);
+          return result;
+        },
+        payouts.payAgainInterruption(id, actor),
+      );
+    },
     'POST /api/payouts/:id/refresh': async (ctx) => {
       // A status check moves no money: no Idempotency-Key; CSRF, session, roles and the audit row
       // are the runner's.

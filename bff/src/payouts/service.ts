@@ -105,6 +105,28 @@ export function mayBePaidLate(row: Pick<PayoutsTable, 'state' | 'error_code' | '
   return row.state === 'failed' && row.error_code === NOT_APPLIED && row.decided_at !== null;
 }
 
+/**
+ * Whether a payout may be paid again on its checked order (`PayoutsService.payAgain`) at `now`: a
+ * two-step payout judged not applied after its payout-pay was sent (`mayBePaidLate`), whose
+ * registration at the gateway has not lapsed (`expires_at`). The gateway pays a registered payout
+ * at most once (design §4), so paying it again cannot pay the payee twice; preparing it again could.
+ */
+export function mayPayAgain(
+  row: Pick<
+    PayoutsTable,
+    'mode' | 'state' | 'error_code' | 'decided_at' | 'orderid' | 'expires_at'
+  >,
+  now: number,
+): boolean {
+  return (
+    row.mode !== 'single' &&
+    mayBePaidLate(row) &&
+    row.orderid !== null &&
+    row.expires_at !== null &&
+    row.expires_at > now
+  );
+}
+
 /** Columns only the status poller's schedule uses: writing just these is no change a screen shows. */
 const SCHEDULE_COLUMNS = new Set<string>([
   'poll_first_at',
@@ -129,6 +151,8 @@ interface Guard {
   state?: string;
   /** the approver did not prepare it */
   notPreparedBy?: string;
+  /** still this error code (a payout judged not applied, paid again) */
+  errorCode?: string;
   /** still the same claim (approved at this time) */
   decidedAt?: number;
 }
@@ -335,6 +359,7 @@ export class PayoutsService {
       errorMessage: row.error_message,
       unanswered: unansweredOfColumns(row),
       canDecide: decider.mayDecide(row.prepared_by, state === 'pending_approval'),
+      canPayAgain: decider.mayDecide(row.prepared_by, mayPayAgain(row, this.c.clock.now())),
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -787,14 +812,23 @@ export class PayoutsService {
     const found = await this.sameKind(row, {
       from: this.c.clock.now() - LATE_PAYMENT_LOOKBACK_MS,
     })
-      .select('id')
+      .select(['id', 'mode', 'expires_at'])
       .where('state', '=', 'failed')
       .where('error_code', '=', NOT_APPLIED)
       .where('decided_at', 'is not', null)
       .execute();
     if (found.length === 0) return '';
     const ids = found.map((f) => f.id).join(', ');
-    return ` Caution: ${found.length === 1 ? `payout ${ids}` : `payouts ${ids}`} of the same amount to the same destination ${found.length === 1 ? 'was' : 'were'} judged not applied, and the gateway may still pay late: check ${found.length === 1 ? 'its' : 'their'} status before this one is approved, or it may be paid twice.`;
+    // One whose check still holds can be paid again on its own order, which the gateway pays once.
+    const now = this.c.clock.now();
+    const again = found.filter(
+      (f) => f.mode !== 'single' && f.expires_at !== null && f.expires_at > now,
+    );
+    const instead =
+      again.length === 0
+        ? ''
+        : ` Rather than this one, ${again.length === 1 ? `payout ${again[0]?.id ?? ''}` : `payouts ${again.map((f) => f.id).join(', ')}`} can be paid again (“Pay again” on its page): the gateway pays a checked payout at most once.`;
+    return ` Caution: ${found.length === 1 ? `payout ${ids}` : `payouts ${ids}`} of the same amount to the same destination ${found.length === 1 ? 'was' : 'were'} judged not applied, and the gateway may still pay late: check ${found.length === 1 ? 'its' : 'their'} status before this one is approved, or it may be paid twice.${instead}`;
   }
 
   /**
@@ -1128,6 +1162,275 @@ export class PayoutsService {
     });
   }
 
+  /**
+   * Pays again, on the same checked order, a two-step payout whose payment the gateway did not make
+   * (judged not applied after its payout-pay was sent, `mayBePaidLate`), while its registration
+   * holds (`mayPayAgain`), by an ops user other than its preparer (the previous approver may). The
+   * gateway pays a registered payout at most once (design §4: a second payout-pay is refused), so
+   * this cannot pay the payee twice, where preparing it again (a new order) could.
+   *
+   * First `status` of the order, once: if it shows the payout-pay after all (paid late, or being
+   * paid), that is applied (`applyStatus`, the paid-late path) and nothing is sent (409). Otherwise
+   * the payout is claimed (failed NOT_APPLIED → sending, guarded: of two pressing at once, one
+   * sends), payout-pay goes again with the same orderid and client_orderid, and what follows is an
+   * approval's (`afterSend`). Not sent, or refused by the gateway: the payout is as it was (failed,
+   * judged not applied, its approver's), and a refusal's order is asked about again.
+   */
+  async payAgain(id: string, actor: Actor): Promise<PayoutOutcome> {
+    const c = this.c;
+    const row = await this.row(id);
+    if (row.prepared_by === actor.id) {
+      throw new AppError(
+        'FOUR_EYES_REQUIRED',
+        'Every payout needs two people: an ops user other than the one who prepared it must pay it again.',
+      );
+    }
+    await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
+    const orderid = row.orderid;
+    if (row.mode === 'single' || !mayBePaidLate(row) || orderid === null) {
+      throw new AppError(
+        'INVALID_STATE',
+        `The payout is ${this.stateOf(row).replace('_', ' ')}: only a checked payout whose payment the gateway did not make (judged not applied) can be paid again.`,
+        { state: row.state },
+      );
+    }
+    const now = c.clock.now();
+    if (!mayPayAgain(row, now)) {
+      const lapsed = iso(row.expires_at);
+      throw new AppError(
+        'INVALID_STATE',
+        `The gateway's check of the payee's details lapsed${lapsed === null ? '' : ` at ${lapsed}`} (24 h after it was made), so the payout cannot be paid again; prepare it again, after checking that the first payment was not made late.`,
+        { state: row.state, lapsedAt: lapsed },
+      );
+    }
+    const subject = `payout:${row.id}`;
+    // Did the gateway make the first payment after all? Asked once, before anything is sent.
+    const before = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, orderid);
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'gateway',
+      title: 'status before paying again',
+      actor: actor.email,
+      data: exchangeData(before.outcome),
+    });
+    if (before.kind === 'no-answer') {
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway did not answer whether the first payment went through; nothing was sent. Try again.',
+      );
+    }
+    if (before.kind === 'not-found') {
+      throw new AppError(
+        'INVALID_STATE',
+        'The gateway does not show the checked payout; nothing was sent. Prepare it again if it is still due.',
+        { state: row.state },
+      );
+    }
+    const v = before.view;
+    const current = await this.row(id);
+    if (!mayBePaidLate(current) || current.decided_at !== row.decided_at)
+      throw this.paidAgainFirst(current);
+    if (v.lastOperation === 'payout-pay' || v.stage === 'paid' || v.stage === 'processing') {
+      const after = await this.applyStatus(current, v);
+      throw new AppError(
+        'INVALID_STATE',
+        after.state === 'processing' || after.state === 'unknown'
+          ? 'The gateway is making the first payment after all: nothing was sent again. Paydesk follows it until it is paid or declined.'
+          : after.state === 'approved'
+            ? 'The gateway made the first payment after all (the payout is paid): nothing was sent again.'
+            : `The gateway answered the first payment after all: the payout is ${this.stateOf(after).replace('_', ' ')}. Nothing was sent again.`,
+        { state: after.state },
+      );
+    }
+    if (v.stage === 'expired') {
+      await this.write(
+        id,
+        { state: 'expired', error_code: null, error_message: null },
+        { state: 'failed', errorCode: NOT_APPLIED },
+        this.expiry(),
+      );
+      throw new AppError(
+        'INVALID_STATE',
+        "The registered payout expired at the gateway (24 h after it checked the payee's details), so it cannot be paid again; prepare it again.",
+        { state: 'expired' },
+      );
+    }
+    if (v.status !== 'approved' || v.stage !== 'registered') {
+      throw new AppError(
+        'INVALID_STATE',
+        `The gateway shows the payout ${v.stage ?? v.status}, not registered; nothing was sent.`,
+        { gatewayStage: v.stage },
+      );
+    }
+    if (
+      v.amount === null ||
+      v.currency !== row.currency ||
+      toMinorUnits(v.amount) !== BigInt(row.amount_minor)
+    ) {
+      throw new AppError(
+        'CONFLICT',
+        'Paying again refused: the gateway registered a different amount or currency than this payout; nothing was sent.',
+        { binding: 'mismatch' },
+      );
+    }
+
+    // The claim: of the ops users paying it again at once, exactly one moves it to sending. A
+    // status check under way (a callback's) loses its lease: it no longer writes what it learned
+    // from before this payment.
+    const claimed = await this.write(
+      id,
+      {
+        state: 'sending',
+        error_code: null,
+        error_message: null,
+        decided_by: actor.id,
+        decided_by_email: actor.email,
+        decided_at: now,
+        sent_at: now,
+        ...this.pollStop(),
+      },
+      {
+        state: 'failed',
+        errorCode: NOT_APPLIED,
+        notPreparedBy: actor.id,
+        ...(row.decided_at === null ? {} : { decidedAt: row.decided_at }),
+      },
+      {
+        events: [
+          {
+            kind: 'staff',
+            title: `Paid again by ${actor.email}: the gateway had not made the first payment`,
+            actor: actor.email,
+            data: {
+              firstApprovedBy: row.decided_by_email,
+              checkValidUntil: iso(row.expires_at),
+            },
+          },
+        ],
+      },
+    );
+    if (claimed === undefined) throw this.paidAgainFirst(await this.row(id));
+    const outcome = await c.gateway.send('payout-pay', row.endpoint_id, {
+      client_orderid: row.client_orderid,
+      orderid,
+    });
+    await addEvent(c.k, c.clock, subject, {
+      kind: 'gateway',
+      title: 'payment of the checked payout, again',
+      actor: actor.email,
+      data: exchangeData(outcome),
+    });
+    if (outcome.kind === 'not-sent') {
+      throw await this.undoPayAgain(
+        row,
+        now,
+        actor,
+        new AppError(
+          'GATEWAY_UNAVAILABLE',
+          'The gateway could not be reached; nothing was sent and the payout stays failed (judged not applied). Try again.',
+        ),
+      );
+    }
+    if (outcome.kind === 'reply' && outcome.httpStatus !== 200) {
+      // Refused (a second payout-pay is, once the first was made): nothing was paid by this one.
+      // The payout is as it was, and its order is asked about again, as a status check would.
+      const err = gatewayRefusal(outcome.httpStatus, outcome.reply, PAYOUT_REQUEST_WORDS.pay);
+      await this.undoPayAgain(row, now, actor, err);
+      const answer = await askStatus(c.gateway, row.endpoint_id, row.client_orderid, orderid);
+      await addEvent(c.k, c.clock, subject, {
+        kind: 'gateway',
+        title: 'status after paying again was refused',
+        actor: actor.email,
+        data: exchangeData(answer.outcome),
+      });
+      const current = await this.row(id);
+      if (answer.kind === 'view' && mayBePaidLate(current))
+        await this.applyStatus(current, answer.view);
+      throw err;
+    }
+    const result = await this.afterSend(row, outcome, actor, PAYOUT_REQUEST_WORDS.pay);
+    return { ...result, message: `Paid again on the same checked payout. ${result.message}` };
+  }
+
+  /** What paying again answers when the payout changed meanwhile (another's payment again, say). */
+  private paidAgainFirst(current: PayoutsTable): AppError {
+    return new AppError(
+      'INVALID_STATE',
+      `The payout is ${this.stateOf(current).replace('_', ' ')}: it changed meanwhile (another ops user paid it again first, or its outcome was learned from the gateway); nothing was sent.`,
+      { state: current.state },
+    );
+  }
+
+  /**
+   * A payment again that sent nothing, or that the gateway refused: back to failed, judged not
+   * applied, with its approver as before (guarded on this claim). Returns `why` to throw; its
+   * message goes in the timeline.
+   */
+  private async undoPayAgain(
+    row: PayoutsTable,
+    claimedAt: number,
+    actor: Actor,
+    why: AppError,
+  ): Promise<AppError> {
+    await this.write(
+      row.id,
+      {
+        state: 'failed',
+        error_code: row.error_code,
+        error_message: row.error_message,
+        decided_by: row.decided_by,
+        decided_by_email: row.decided_by_email,
+        decided_at: row.decided_at,
+        sent_at: row.sent_at,
+        ...this.pollStop(),
+      },
+      { state: 'sending', decidedAt: claimedAt },
+      {
+        events: [
+          {
+            kind: 'staff',
+            title:
+              'paying again undone: the gateway did not pay it; the payout stays failed (judged not applied)',
+            actor: actor.email,
+            data: { reason: why.message },
+          },
+        ],
+      },
+    );
+    return why;
+  }
+
+  /**
+   * A repeat of a payment again whose request was interrupted: still failed, judged not applied
+   * (nothing claimed, or put back), or claimed by someone else: nothing was sent under the key, it
+   * runs again. `sending` or `unknown`: the outcome is being confirmed (409). Otherwise the reply
+   * the request would have given, from the payout as it is now.
+   */
+  payAgainInterruption(id: string, actor: Actor): Interruption {
+    return {
+      afterMs: this.c.options.gatewayTimeoutMs + this.c.options.poll.leaseMs,
+      outcome: async () => {
+        const row = await this.row(id);
+        if (mayBePaidLate(row) || row.decided_by !== actor.id) return { kind: 'not_applied' };
+        if (row.state === 'sending' || row.state === 'unknown') {
+          return {
+            kind: 'confirming',
+            message:
+              'The first attempt to pay this payout again was interrupted before it answered; its outcome is being confirmed with the gateway (the payout’s timeline shows the status checks). The gateway pays it at most once: once the outcome is known, this same request gets it.',
+          };
+        }
+        const payout = await this.viewOf(row, actor);
+        return {
+          kind: 'reply',
+          status: 200,
+          body: {
+            payout,
+            message: `Paying again was interrupted before Paydesk recorded its outcome; the payout is ${payout.state.replace('_', ' ')}. It was not sent again.`,
+          } satisfies PayoutOutcome,
+        };
+      },
+    };
+  }
+
   private openDestination(row: PayoutsTable): PayoutDestination {
     if (row.destination_sealed === null) {
       throw new AppError(
@@ -1454,10 +1757,14 @@ export class PayoutsService {
     if (this.c.clock.now() - sentAt < after) return row;
     const what = request === 'check' ? "the check of the payee's details" : 'the payout';
     const judged = `The gateway still did not show ${what} ${describeDuration(after)} after it was sent, so Paydesk judged it not applied.`;
+    const payAgainUntil =
+      request === 'pay' && row.mode !== 'single' && row.expires_at !== null ? row.expires_at : null;
     const advice =
       request === 'check'
         ? " Checking the payee's details moves no money: nothing was paid. Prepare the payout again if it is still due."
-        : ' The gateway may still apply it late: before preparing the payout again, check its status (“Check payment status”) and its order at the gateway.';
+        : payAgainUntil !== null && payAgainUntil > this.c.clock.now()
+          ? ` The gateway may still apply it late. Until ${new Date(payAgainUntil).toISOString()} an ops user other than its preparer can pay it again (“Pay again”): the gateway pays this checked payout at most once, so the payee cannot be paid twice. Preparing it again instead could pay the payee twice.`
+          : ' The gateway may still apply it late: before preparing the payout again, check its status (“Check payment status”) and its order at the gateway.';
     return this.update(
       row.id,
       {
@@ -1733,6 +2040,7 @@ export class PayoutsService {
     if (guard.notPreparedBy !== undefined)
       update = update.where('prepared_by', '<>', guard.notPreparedBy);
     if (guard.decidedAt !== undefined) update = update.where('decided_at', '=', guard.decidedAt);
+    if (guard.errorCode !== undefined) update = update.where('error_code', '=', guard.errorCode);
     const done = await update.executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return undefined;
     for (const entry of change.events ?? []) await addEvent(trx, clock, `payout:${id}`, entry);

@@ -76,6 +76,7 @@ export const AUDIT_ACTION_WORDS = {
   'payout.approve': 'Approved a payout',
   'payout.reject': 'Rejected a payout',
   'payout.withdraw': 'Withdrew own payout',
+  'payout.pay_again': 'Paid a payout again (its first payment not made)',
   'payout.refresh': 'Asked the gateway for a payout’s status',
   'payout.checked': 'Gateway checked a payout’s details',
   'payout.drift': 'Found the gateway disagreeing about a payout',

@@ -293,6 +293,13 @@ export const PayoutSchema = z.object({
   unanswered: UnansweredSchema.nullable(),
   /** whether the caller may approve or reject it now */
   canDecide: z.boolean(),
+  /**
+   * whether the caller may pay it again now (`POST /api/payouts/:id/pay-again`): a checked
+   * two-step payout whose payment the gateway did not make (judged not applied), its check not
+   * lapsed (`expiresAt`), and the caller an ops user other than its preparer (as `canDecide`);
+   * absent from older instances
+   */
+  canPayAgain: z.boolean().optional(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
 });

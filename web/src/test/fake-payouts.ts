@@ -27,6 +27,21 @@ import { fakePage } from './fake-pages';
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
 
+/**
+ * As the BFF's `mayPayAgain`: a checked payout judged not applied after its payment was sent, its
+ * check not lapsed (now: the real clock; tests give such a payout a future `expiresAt`).
+ */
+function payAgainPossible(payout: Payout): boolean {
+  return (
+    payout.mode === 'two-step' &&
+    payout.state === 'failed' &&
+    payout.errorCode === 'NOT_APPLIED' &&
+    payout.decidedBy !== null &&
+    payout.expiresAt !== null &&
+    Date.parse(payout.expiresAt) > Date.now()
+  );
+}
+
 export function makePayout(n: number, overrides: Partial<Payout> = {}): Payout {
   return PayoutSchema.parse({
     id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -141,12 +156,15 @@ export class FakePayouts {
       user.roles.includes('ops') &&
       payout.state === 'pending_approval' &&
       payout.preparedBy.id !== user.id;
+    // As the BFF: paid again by an ops user other than its preparer, while its check holds.
+    const canPayAgain =
+      user.roles.includes('ops') && payout.preparedBy.id !== user.id && payAgainPossible(payout);
     // As the BFF: a card's holder and expiry (its label) are for ops users only.
     const destination =
       payout.destination.kind === 'card' && !user.roles.includes('ops')
         ? { ...payout.destination, label: null }
         : payout.destination;
-    return PayoutSchema.parse({ ...payout, canDecide, destination });
+    return PayoutSchema.parse({ ...payout, canDecide, canPayAgain, destination });
   }
 
   private timeline(payout: Payout): PayoutEvent[] {
@@ -309,6 +327,66 @@ export class FakePayouts {
     };
   }
 
+  /**
+   * As the BFF: pays again a payout whose payment the gateway did not make, on its checked order;
+   * first asks the gateway (`gatewayShows`): paid after all, nothing is sent (409).
+   */
+  private payAgain(id: string, user: User): PaymentsReply {
+    const payout = this.payouts.find((p) => p.id === id);
+    if (!payout) return this.error(404, 'NOT_FOUND', 'no such payout');
+    if (payout.preparedBy.id === user.id) {
+      return this.error(
+        403,
+        'FOUR_EYES_REQUIRED',
+        'Every payout needs two people: an ops user other than the one who prepared it must pay it again.',
+      );
+    }
+    if (!payAgainPossible(payout)) {
+      return this.error(
+        409,
+        'INVALID_STATE',
+        `The payout is ${payout.state}: it cannot be paid again.`,
+      );
+    }
+    const shown = this.gatewayShows.get(id);
+    if (shown !== undefined) {
+      this.change(id, { state: shown, errorCode: 'PAID_AFTER_NOT_APPLIED' });
+      return this.error(
+        409,
+        'INVALID_STATE',
+        `The gateway made the first payment after all (the payout is ${shown}): nothing was sent again.`,
+      );
+    }
+    const next: Payout = {
+      ...payout,
+      state: 'processing',
+      errorCode: null,
+      errorMessage: null,
+      decidedBy: { id: user.id, email: user.email },
+      decidedAt: iso(960),
+      updatedAt: iso(960),
+    };
+    this.payouts = this.payouts.map((p) => (p.id === id ? next : p));
+    this.events.set(id, [
+      ...this.timeline(payout),
+      {
+        at: iso(960),
+        kind: 'staff',
+        title: `Paid again by ${user.email}: the gateway had not made the first payment`,
+        actor: user.email,
+        data: {},
+      },
+    ]);
+    return {
+      status: 200,
+      body: PayoutResultSchema.parse({
+        payout: this.view(next, user),
+        message:
+          'Paid again on the same checked payout. The gateway accepted the payment of the checked payout; Paydesk follows it until it is paid or declined.',
+      }),
+    };
+  }
+
   private decide(request: PaymentsRequest, user: User): PaymentsReply {
     const { path } = request;
     if (path === '/api/payouts') {
@@ -342,6 +420,8 @@ export class FakePayouts {
         }),
       };
     }
+    const again = /^\/api\/payouts\/([^/]+)\/pay-again$/.exec(path);
+    if (again) return this.payAgain(decodeURIComponent(again[1] ?? ''), user);
     const match = /^\/api\/payouts\/([^/]+)\/(approve|reject)$/.exec(path);
     const payout = this.payouts.find((p) => p.id === match?.[1]);
     if (!match || !payout) return this.error(404, 'NOT_FOUND', 'no such payout');

@@ -48,6 +48,7 @@ const BFF_ACTIONS = [
   'payout.prepare',
   'payout.read',
   'payout.approve',
+  'payout.pay_again',
   'payout.reject',
   'payout.refresh',
   'payout.withdraw',

@@ -67,6 +67,36 @@ export function rejectPayout(id: string, body: PayoutRejectBody, idempotencyKey:
   });
 }
 
+/**
+ * Pays again, on the same checked order, a two-step payout whose payment the gateway did not make
+ * (judged not applied): the gateway pays it at most once. Paydesk first asks the gateway whether
+ * the first payment went through after all.
+ */
+export function payPayoutAgain(id: string, idempotencyKey: string) {
+  return apiRequest(
+    'POST',
+    `/api/payouts/${encodeURIComponent(id)}/pay-again`,
+    PayoutResultSchema,
+    { body: {}, headers: withKey(idempotencyKey) },
+  );
+}
+
+/**
+ * Whether someone may still pay the payout again (`canPayAgain` says whether the viewer may): a
+ * checked payout judged not applied after its payment was sent, its check not lapsed at `now`.
+ */
+export function payAgainPossible(
+  payout: Pick<Payout, 'mode' | 'state' | 'errorCode' | 'decidedBy' | 'expiresAt'>,
+  now: number,
+): boolean {
+  return (
+    payout.mode === 'two-step' &&
+    mayBePaidLate(payout) &&
+    payout.expiresAt !== null &&
+    Date.parse(payout.expiresAt) > now
+  );
+}
+
 /** A `status` check now (moves no money: no Idempotency-Key); applied as Paydesk's own checks are. */
 export function refreshPayout(id: string) {
   return apiRequest('POST', `/api/payouts/${encodeURIComponent(id)}/refresh`, PayoutResultSchema, {

@@ -1,3 +1,5 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Payout, PayoutState } from '@paydesk/shared/api';
 import {
@@ -22,16 +24,20 @@ const NOT_PAID_STATES: ReadonlySet<PayoutState> = new Set<PayoutState>([
 
 /**
  * What the signed-in user may do about a payout, or who decided it: Approve / Reject for another's
- * pending payout, Withdraw for their own, else the decision taken.
+ * pending payout, Withdraw for their own, Pay again (with `onPayAgain`) for one whose payment the
+ * gateway did not make that they may pay again (`canPayAgain`), else the decision taken.
  */
 export function PayoutDecision({
   payout,
   myId,
   onDecide,
+  onPayAgain,
 }: {
   payout: Payout;
   myId: string;
   onDecide: (decision: Decision) => void;
+  /** opens the dialog that pays it again; without it, Pay again is not offered */
+  onPayAgain?: () => void;
 }) {
   const subject = `payout of ${formatMoney(payout.amount, payout.currency)} to ${payout.destination.masked}`;
   if (payout.canDecide) return <DecisionButtons subject={subject} onDecide={onDecide} />;
@@ -58,11 +64,25 @@ export function PayoutDecision({
   if (payout.decidedBy) {
     // Beside a state that says no money went out (Expired, Failed, Declined…), a bare "Approved
     // by" would read as if it did.
-    return (
+    const caption = (
       <Typography variant="caption" component="div" color="text.secondary">
         Approved by <EmailText value={payout.decidedBy.email} />
         {NOT_PAID_STATES.has(payout.state) ? ' · not paid' : null}
       </Typography>
+    );
+    if (payout.canPayAgain !== true || onPayAgain === undefined) return caption;
+    return (
+      <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+        {caption}
+        <Button
+          size="small"
+          variant="contained"
+          aria-label={`Pay again ${subject}`}
+          onClick={onPayAgain}
+        >
+          Pay again
+        </Button>
+      </Stack>
     );
   }
   return null;

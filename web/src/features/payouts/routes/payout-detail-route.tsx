@@ -29,6 +29,7 @@ import {
   mayCheckPayout,
   outcomeOpen,
   PAID_AFTER_NOT_APPLIED,
+  payAgainPossible,
   payoutDetailQueryOptions,
   payoutKeys,
   refreshPayout,
@@ -43,20 +44,30 @@ import { SimilarPendingWarning } from '../components/similar-pending';
 import { timelineTitle } from '../components/timeline-titles';
 
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
+const PayAgainDialog = lazy(() => import('../components/pay-again-dialog'));
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boolean }) {
+  // When the page was opened: whether the gateway's check still holds (the server's canPayAgain
+  // decides what the viewer is offered; this only picks the words for others).
+  const [openedAt] = useState(Date.now);
   // One sentence: how its outcome went unlearned, or what the gateway answered, in words;
   // Paydesk's own codes not leading it.
   const error = recordedErrorText(payout);
   if (mayBePaidLate(payout)) {
-    // The BFF's message says what was judged and that a late payment is still possible.
+    // The BFF's message says what was judged and that a late payment is still possible. While its
+    // check holds, it is paid again on the same checked order (at most once), never prepared again.
+    const again = payAgainPossible(payout, openedAt);
     return (
       <Alert severity="warning">
         {error || 'Paydesk judged the payout not applied, but the gateway may still pay it late.'}{' '}
-        {canCheck
-          ? 'Use “Check payment status” before preparing it again.'
-          : 'Support, finance or ops can ask the gateway with “Check payment status”.'}
+        {payout.canPayAgain === true
+          ? 'Use “Pay again” to have the gateway pay this same checked payout (it pays it at most once, and Paydesk first asks whether the first payment went through after all); do not prepare it again.'
+          : again
+            ? `An ops user other than ${payout.preparedBy.email} can pay it again (“Pay again”) while the gateway’s check holds; do not prepare it again.`
+            : canCheck
+              ? 'Use “Check payment status” before preparing it again.'
+              : 'Support, finance or ops can ask the gateway with “Check payment status”.'}
       </Alert>
     );
   }
@@ -219,7 +230,7 @@ function DetailView({
   canCheck: boolean;
 }) {
   const live = usePayoutEvents();
-  const [deciding, setDeciding] = useState<Decision | null>(null);
+  const [deciding, setDeciding] = useState<Decision | 'pay-again' | null>(null);
   const { button: checkButton, result: checkResult } = useStatusCheck(
     () => refreshPayout(payout.id),
     (r: Awaited<ReturnType<typeof refreshPayout>>) => !mayCheckPayout(r.payout),
@@ -231,7 +242,7 @@ function DetailView({
   const headingRef = useRef<HTMLHeadingElement>(null);
   useFocusAfterDecision(
     deciding !== null,
-    `${payout.state} ${String(payout.canDecide)}`,
+    `${payout.state} ${String(payout.canDecide)} ${String(payout.canPayAgain)}`,
     () => headingRef.current,
   );
   const destination = `${DESTINATION_KIND_LABELS[payout.destination.kind]} ${payout.destination.masked}`;
@@ -262,6 +273,16 @@ function DetailView({
             {/* only the actions: the state note and the facts say who decided */}
             {payout.canDecide || (payout.state === 'pending_approval' && own) ? (
               <PayoutDecision payout={payout} myId={myId} onDecide={setDeciding} />
+            ) : null}
+            {payout.canPayAgain === true ? (
+              <Button
+                variant="contained"
+                onClick={() => {
+                  setDeciding('pay-again');
+                }}
+              >
+                Pay again
+              </Button>
             ) : null}
           </>
         }
@@ -329,7 +350,14 @@ function DetailView({
         </Panel>
       </Stack>
       <Suspense fallback={null}>
-        {deciding ? (
+        {deciding === 'pay-again' ? (
+          <PayAgainDialog
+            payout={payout}
+            onClose={() => {
+              setDeciding(null);
+            }}
+          />
+        ) : deciding ? (
           <PayoutDecisionDialog
             key={deciding}
             payout={payout}

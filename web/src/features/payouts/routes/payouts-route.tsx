@@ -37,6 +37,7 @@ import { SidewaysTableContainer } from '../../../components/sideways-table-conta
 
 const PreparePayoutDialog = lazy(() => import('../components/prepare-payout-dialog'));
 const PayoutDecisionDialog = lazy(() => import('../components/payout-decision-dialog'));
+const PayAgainDialog = lazy(() => import('../components/pay-again-dialog'));
 
 type View = PayoutListQuery['view'];
 const VIEWS: ListView<View>[] = [
@@ -256,7 +257,7 @@ function PayoutsTable({
 }: {
   items: Payout[];
   myId: string;
-  onDecide: (payout: Payout, decision: Decision) => void;
+  onDecide: (payout: Payout, decision: Decision | 'pay-again') => void;
   tableRef?: Ref<HTMLTableElement>;
 }) {
   const layout = useLayout();
@@ -266,6 +267,9 @@ function PayoutsTable({
       myId={myId}
       onDecide={(chosen) => {
         onDecide(payout, chosen);
+      }}
+      onPayAgain={() => {
+        onDecide(payout, 'pay-again');
       }}
     />
   );
@@ -353,7 +357,7 @@ function PayoutsScreen() {
   const [preparing, setPreparing] = useState(false);
   const [deciding, setDeciding] = useState<{
     payout: Payout;
-    decision: Decision;
+    decision: Decision | 'pay-again';
   } | null>(null);
   const views = isOps ? VIEWS : VIEWS.filter((v) => v.value === 'all');
   const current = VIEWS.find((v) => v.value === view) ?? ALL;
@@ -455,7 +459,15 @@ function PayoutsScreen() {
             }}
           />
         ) : null}
-        {deciding ? (
+        {deciding?.decision === 'pay-again' ? (
+          <PayAgainDialog
+            key={`${deciding.payout.id}-pay-again`}
+            payout={deciding.payout}
+            onClose={() => {
+              setDeciding(null);
+            }}
+          />
+        ) : deciding ? (
           <PayoutDecisionDialog
             key={`${deciding.payout.id}-${deciding.decision}`}
             payout={deciding.payout}
