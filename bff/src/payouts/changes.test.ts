@@ -18,6 +18,7 @@ import {
   refuseInserts,
   startPayoutsApp,
   startSandbox,
+  statusAnswersProcessing,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
@@ -195,23 +196,8 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when the gateway still shows the payout-check processing, then the preparer is told it is being confirmed, and the poller settles it', async () => {
-      const send = bff.payouts.gateway.send.bind(bff.payouts.gateway);
-      const spy = vi
-        .spyOn(bff.payouts.gateway, 'send')
-        .mockImplementation(async (operation, endpointId, fields) => {
-          const outcome = await send(operation, endpointId, fields);
-          if (operation !== 'status' || outcome.kind !== 'reply') return outcome;
-          // as a gateway whose check takes a while would answer
-          const { reply } = outcome;
-          return {
-            ...outcome,
-            reply: {
-              ...reply,
-              status: 'processing',
-              fields: { ...reply.fields, status: 'processing', 'order-stage': 'processing' },
-            },
-          };
-        });
+      // as a gateway whose check takes a while would answer
+      const spy = statusAnswersProcessing(bff);
       let res;
       try {
         res = await post(opsA, '/api/payouts', cardPayout('3.60'));

@@ -1066,16 +1066,24 @@ export class PayoutsService {
 
   // ------------------------------------------------------------------ deciding
 
-  async approve(id: string, actor: Actor): Promise<PayoutOutcome> {
-    const c = this.c;
-    const row = await this.row(id);
+  /**
+   * Four eyes: `actor` is not the payout's preparer, nor an account tied to the preparer's
+   * (`requireSeparatePeople`); `doing` says what the other ops user must do (`approve it`).
+   */
+  private async requireSecondPerson(row: PayoutsTable, actor: Actor, doing: string) {
     if (row.prepared_by === actor.id) {
       throw new AppError(
         'FOUR_EYES_REQUIRED',
-        'Every payout needs two people: an ops user other than the one who prepared it must approve it.',
+        `Every payout needs two people: an ops user other than the one who prepared it must ${doing}.`,
       );
     }
-    await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
+    await requireSeparatePeople(this.c.k, row.prepared_by, actor.id, 'payout');
+  }
+
+  async approve(id: string, actor: Actor): Promise<PayoutOutcome> {
+    const c = this.c;
+    const row = await this.row(id);
+    await this.requireSecondPerson(row, actor, 'approve it');
     const now = c.clock.now();
     const lapsesAt = this.lapsesAt(row);
     if (lapsesAt !== null && lapsesAt <= now && row.mode === 'single') {
@@ -1179,13 +1187,7 @@ export class PayoutsService {
   async payAgain(id: string, actor: Actor): Promise<PayoutOutcome> {
     const c = this.c;
     const row = await this.row(id);
-    if (row.prepared_by === actor.id) {
-      throw new AppError(
-        'FOUR_EYES_REQUIRED',
-        'Every payout needs two people: an ops user other than the one who prepared it must pay it again.',
-      );
-    }
-    await requireSeparatePeople(c.k, row.prepared_by, actor.id, 'payout');
+    await this.requireSecondPerson(row, actor, 'pay it again');
     const orderid = row.orderid;
     if (row.mode === 'single' || !mayBePaidLate(row) || orderid === null) {
       throw new AppError(

@@ -20,6 +20,7 @@ import {
   post,
   startPayoutsApp,
   startSandbox,
+  statusAnswersProcessing,
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
@@ -250,22 +251,7 @@ for (const variant of DB_VARIANTS) {
         });
         await sandbox.faults({});
         // the gateway still processing it, as one whose payouts take a while would answer
-        const send = bff.payouts.gateway.send.bind(bff.payouts.gateway);
-        const spy = vi
-          .spyOn(bff.payouts.gateway, 'send')
-          .mockImplementation(async (operation, endpointId, fields) => {
-            const outcome = await send(operation, endpointId, fields);
-            if (operation !== 'status' || outcome.kind !== 'reply') return outcome;
-            const { reply } = outcome;
-            return {
-              ...outcome,
-              reply: {
-                ...reply,
-                status: 'processing',
-                fields: { ...reply.fields, status: 'processing', 'order-stage': 'processing' },
-              },
-            };
-          });
+        const spy = statusAnswersProcessing(bff);
         try {
           bff.clock.advance(10_000);
           await bff.payouts.poller.runOnce();

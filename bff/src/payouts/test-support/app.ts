@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import express from 'express';
+import { vi } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import type {
   PaymentLinkCreateInput,
@@ -480,4 +481,27 @@ export function inListOrder<T extends { id: string; createdAt: string }>(
 ): T[] {
   const key = (t: T) => `${t.createdAt} ${t.id}`;
   return [...items].sort((a, b) => (key(a) < key(b) ? -1 : 1) * (oldestFirst ? 1 : -1));
+}
+
+/**
+ * Makes the gateway's `status` answers say the order is still processing (as a gateway whose
+ * payouts take a while would answer), every other request as it is. Restore the returned spy.
+ */
+export function statusAnswersProcessing(bff: PayoutsTestApp) {
+  const send = bff.payouts.gateway.send.bind(bff.payouts.gateway);
+  return vi
+    .spyOn(bff.payouts.gateway, 'send')
+    .mockImplementation(async (operation, endpointId, fields) => {
+      const outcome = await send(operation, endpointId, fields);
+      if (operation !== 'status' || outcome.kind !== 'reply') return outcome;
+      const { reply } = outcome;
+      return {
+        ...outcome,
+        reply: {
+          ...reply,
+          status: 'processing',
+          fields: { ...reply.fields, status: 'processing', 'order-stage': 'processing' },
+        },
+      };
+    });
 }
