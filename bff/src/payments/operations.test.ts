@@ -35,7 +35,7 @@ for (const variant of DB_VARIANTS) {
       const { order, tx } = await learnedOrder(f, 'sale', '100.00');
       expect(tx).toMatchObject({
         status: 'approved',
-        amounts: { captured: '100.00', remainingReturnable: '100.00' },
+        amounts: { captured: '100.00', remainingReturnable: '100.00', net: '100.00' },
       });
       expect(tx.allowedActions).toEqual(expect.arrayContaining(['return', 'void']));
       const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
@@ -54,6 +54,8 @@ for (const variant of DB_VARIANTS) {
         returned: '25.50',
         remainingReturnable: '74.50',
         reserved: '0.00',
+        // what the order kept: captured less returned
+        net: '74.50',
       });
       const sent = result.transaction.timeline.find(
         (e) => e.kind === 'gateway' && e.title.startsWith('return'),
@@ -317,6 +319,22 @@ for (const variant of DB_VARIANTS) {
         comment: 'release',
       });
       expect(voided.status).toBe(200);
+    });
+
+    it('when a sale is voided, then its detail keeps the captured amount and says the order kept nothing', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '30.00');
+      const res = await post(f.finance, `/api/transactions/${tx.id}/void`, {
+        comment: 'customer cancelled',
+      });
+      expect(res.status).toBe(200);
+      expect(OperationResultSchema.parse(res.json).transaction).toMatchObject({
+        stage: 'voided',
+        amounts: { captured: '30.00', returned: '0.00', net: '0.00' },
+      });
+      const detail = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${tx.id}`)).json,
+      );
+      expect(detail.amounts).toMatchObject({ captured: '30.00', net: '0.00' });
     });
 
     it('when a preauth is voided, then returns and captures are refused afterwards', async () => {

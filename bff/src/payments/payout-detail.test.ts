@@ -73,6 +73,8 @@ for (const variant of DB_VARIANTS) {
       const detail = await paid(payout);
       expect(detail).toMatchObject({ type: 'payout', status: 'approved', stage: 'paid' });
       expect(detail.amounts.paidOut).toBe('150.00');
+      // a payout's money is what was paid out: no charge's net
+      expect(detail.amounts.net).toBeNull();
       expect(detail.paydeskPayout).toEqual({
         id: payout.id,
         // the payouts' poller learns the outcome in its own time: sent, whatever it shows yet
@@ -115,6 +117,7 @@ for (const variant of DB_VARIANTS) {
       const detail = await paid(payout);
       expect(detail.type).toBe('payout');
       expect(detail.amounts.paidOut).toBe('42.00');
+      expect(detail.amounts.net).toBeNull();
       expect(detail.paydeskPayout).toMatchObject({
         id: payout.id,
         preparedBy: opsA.email,
@@ -131,7 +134,7 @@ for (const variant of DB_VARIANTS) {
       );
     });
 
-    it('when an order is a customer’s charge, then it names no payout and no paid-out amount', async () => {
+    it('when an order is a customer’s charge, then it names no payout and no paid-out amount, and says what it kept', async () => {
       const k = payDb(bff.db);
       const id = 'e0000000-0000-4000-8000-00000000a001';
       await k
@@ -168,6 +171,7 @@ for (const variant of DB_VARIANTS) {
       const detail = TransactionDetailSchema.parse(res.json);
       expect(detail.paydeskPayout).toBeUndefined();
       expect(detail.amounts.paidOut).toBeUndefined();
+      expect(detail.amounts.net).toBe('1.00');
       expect(detail.operations.every((o) => o.payoutStaff === undefined)).toBe(true);
     });
   });

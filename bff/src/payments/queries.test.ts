@@ -409,7 +409,7 @@ for (const variant of DB_VARIANTS) {
       );
       const lines = res.text.trim().split('\r\n');
       expect(lines[0]).toBe(
-        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift,authorized,paidOut,failureMessage,failureCode,updatedAt',
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift,authorized,paidOut,failureMessage,failureCode,updatedAt,net',
       );
       expect(lines).toHaveLength(6);
       expect(lines.slice(1).every((l) => l.includes(email) && l.includes(',USD,'))).toBe(true);
@@ -526,12 +526,12 @@ for (const variant of DB_VARIANTS) {
         }),
       ];
       const header =
-        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift,authorized,paidOut,failureMessage,failureCode,updatedAt\r\n';
-      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,0.00,**** 1234,"a,b@example.com",yes,0.00,,,,2001-01-01T00:00:00.000Z\r\n`;
-      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,0.00,,jürgen.müller@exämple.de,no,0.00,,,,2001-01-01T00:00:00.000Z\r\n`;
-      const line4 = `e0000000-0000-4000-8000-000000000004,2001-01-01T00:00:00.008Z,1001,900000004,csv-4,sale,approved,voided,EUR,25.00,25.00,0.00,25.00,,,no,25.00,,,,2001-01-01T00:00:00.000Z\r\n`;
-      const line5 = `e0000000-0000-4000-8000-000000000005,2001-01-01T00:00:00.009Z,1001,900000005,csv-5,preauth,approved,voided,EUR,65.00,0.00,0.00,65.00,,,no,65.00,,,,2001-01-01T00:00:00.000Z\r\n`;
-      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,0.00,411111**********,'+mail@example.com,no,0.00,,,,2001-01-01T00:00:00.000Z\r\n`;
+        'id,createdAt,endpointId,orderid,clientOrderId,type,status,stage,currency,amount,captured,returned,voided,card,customerEmail,drift,authorized,paidOut,failureMessage,failureCode,updatedAt,net\r\n';
+      const line1 = `e0000000-0000-4000-8000-000000000001,2001-01-01T00:00:00.007Z,1001,900000001,"'=HYPERLINK(""http://x"")",sale,approved,,EUR,1234567890.12,0.01,0.00,0.00,**** 1234,"a,b@example.com",yes,0.00,,,,2001-01-01T00:00:00.000Z,0.01\r\n`;
+      const line2 = `e0000000-0000-4000-8000-000000000002,2001-01-01T00:00:00.007Z,1002,'-42,"two\r\nlines",preauth,declined,declined,USD,9007199254740.99,0.00,0.00,0.00,,jürgen.müller@exämple.de,no,0.00,,,,2001-01-01T00:00:00.000Z,0.00\r\n`;
+      const line4 = `e0000000-0000-4000-8000-000000000004,2001-01-01T00:00:00.008Z,1001,900000004,csv-4,sale,approved,voided,EUR,25.00,25.00,0.00,25.00,,,no,25.00,,,,2001-01-01T00:00:00.000Z,0.00\r\n`;
+      const line5 = `e0000000-0000-4000-8000-000000000005,2001-01-01T00:00:00.009Z,1001,900000005,csv-5,preauth,approved,voided,EUR,65.00,0.00,0.00,65.00,,,no,65.00,,,,2001-01-01T00:00:00.000Z,0.00\r\n`;
+      const line3 = `e0000000-0000-4000-8000-000000000003,2001-01-01T23:59:59.999Z,1001,900000003,"Zoë ☃ @home; Flur 2",sale,error,error,EUR,1.00,0.00,0.00,0.00,411111**********,'+mail@example.com,no,0.00,,,,2001-01-01T00:00:00.000Z,0.00\r\n`;
       const window = 'createdFrom=2001-01-01T00:00:00.000Z&createdTo=2001-01-02T00:00:00.000Z';
       await withRows(rows, async () => {
         const { res, body } = await rawGet(
@@ -563,11 +563,11 @@ for (const variant of DB_VARIANTS) {
         expect(semicolon.res.status).toBe(200);
         expect(semicolon.body.toString('utf8')).toBe(
           `\uFEFF${header.replaceAll(',', ';')}` +
-            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";"0,00";**** 1234;"a,b@example.com";yes;"0,00";;;;2001-01-01T00:00:00.000Z\r\n` +
-            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";"0,00";;jürgen.müller@exämple.de;no;"0,00";;;;2001-01-01T00:00:00.000Z\r\n` +
-            `e0000000-0000-4000-8000-000000000004;2001-01-01T00:00:00.008Z;1001;900000004;csv-4;sale;approved;voided;EUR;"25,00";"25,00";"0,00";"25,00";;;no;"25,00";;;;2001-01-01T00:00:00.000Z\r\n` +
-            `e0000000-0000-4000-8000-000000000005;2001-01-01T00:00:00.009Z;1001;900000005;csv-5;preauth;approved;voided;EUR;"65,00";"0,00";"0,00";"65,00";;;no;"65,00";;;;2001-01-01T00:00:00.000Z\r\n` +
-            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";"0,00";411111**********;'+mail@example.com;no;"0,00";;;;2001-01-01T00:00:00.000Z\r\n`,
+            `e0000000-0000-4000-8000-000000000001;2001-01-01T00:00:00.007Z;1001;900000001;"'=HYPERLINK(""http://x"")";sale;approved;;EUR;"1234567890,12";"0,01";"0,00";"0,00";**** 1234;"a,b@example.com";yes;"0,00";;;;2001-01-01T00:00:00.000Z;"0,01"\r\n` +
+            `e0000000-0000-4000-8000-000000000002;2001-01-01T00:00:00.007Z;1002;'-42;"two\r\nlines";preauth;declined;declined;USD;"9007199254740,99";"0,00";"0,00";"0,00";;jürgen.müller@exämple.de;no;"0,00";;;;2001-01-01T00:00:00.000Z;"0,00"\r\n` +
+            `e0000000-0000-4000-8000-000000000004;2001-01-01T00:00:00.008Z;1001;900000004;csv-4;sale;approved;voided;EUR;"25,00";"25,00";"0,00";"25,00";;;no;"25,00";;;;2001-01-01T00:00:00.000Z;"0,00"\r\n` +
+            `e0000000-0000-4000-8000-000000000005;2001-01-01T00:00:00.009Z;1001;900000005;csv-5;preauth;approved;voided;EUR;"65,00";"0,00";"0,00";"65,00";;;no;"65,00";;;;2001-01-01T00:00:00.000Z;"0,00"\r\n` +
+            `e0000000-0000-4000-8000-000000000003;2001-01-01T23:59:59.999Z;1001;900000003;"Zoë ☃ @home; Flur 2";sale;error;error;EUR;"1,00";"0,00";"0,00";"0,00";411111**********;'+mail@example.com;no;"0,00";;;;2001-01-01T00:00:00.000Z;"0,00"\r\n`,
         );
         const bad = await f.support.get(`/api/transactions/export?${window}&delimiter=tab`);
         expect(bad.status).toBe(400);
@@ -725,15 +725,24 @@ for (const variant of DB_VARIANTS) {
           'failureMessage',
           'failureCode',
           'updatedAt',
+          'net',
         ]);
         const tail = (line: string | undefined) => (line ?? '').split(',').slice(15);
         expect(lines[1]?.split(',')[6]).toBe('declined');
         expect(
           lines[1]?.endsWith(
-            ',no,0.00,,"Insufficient funds; try later",NSF,2005-01-01T00:01:00.000Z',
+            ',no,0.00,,"Insufficient funds; try later",NSF,2005-01-01T00:01:00.000Z,0.00',
           ),
         ).toBe(true);
-        expect(tail(lines[2])).toEqual(['no', '0.00', '', '', '', '2005-01-01T00:00:00.002Z']);
+        expect(tail(lines[2])).toEqual([
+          'no',
+          '0.00',
+          '',
+          '',
+          '',
+          '2005-01-01T00:00:00.002Z',
+          '0.00',
+        ]);
         // a paid two-step payout: its amount paid out; one under way or only checked: none yet
         expect(tail(lines[3])).toEqual([
           'no',
@@ -742,18 +751,43 @@ for (const variant of DB_VARIANTS) {
           '',
           '',
           '2005-01-01T00:00:00.003Z',
+          '',
         ]);
-        expect(tail(lines[4])).toEqual(['no', '0.00', '0.00', '', '', '2005-01-01T00:00:00.004Z']);
-        expect(tail(lines[5])).toEqual(['no', '0.00', '0.00', '', '', '2005-01-01T00:00:00.005Z']);
-        // a charge: what was authorized, and no paid-out cell at all
-        expect(tail(lines[6])).toEqual(['no', '9.90', '', '', '', '2005-01-01T00:00:00.006Z']);
+        expect(tail(lines[4])).toEqual([
+          'no',
+          '0.00',
+          '0.00',
+          '',
+          '',
+          '2005-01-01T00:00:00.004Z',
+          '',
+        ]);
+        expect(tail(lines[5])).toEqual([
+          'no',
+          '0.00',
+          '0.00',
+          '',
+          '',
+          '2005-01-01T00:00:00.005Z',
+          '',
+        ]);
+        // a charge: what was authorized, no paid-out cell at all, and what it kept (a hold: none)
+        expect(tail(lines[6])).toEqual([
+          'no',
+          '9.90',
+          '',
+          '',
+          '',
+          '2005-01-01T00:00:00.006Z',
+          '0.00',
+        ]);
         expect(lines).toHaveLength(7);
         const semicolon = await rawGet(
           f.support,
           `/api/transactions/export?${window}&sort=created_asc&delimiter=semicolon`,
         );
         const semi = semicolon.body.subarray(3).toString('utf8').trim().split('\r\n');
-        expect(semi[3]?.endsWith(';no;"0,00";"150,00";;;2005-01-01T00:00:00.003Z')).toBe(true);
+        expect(semi[3]?.endsWith(';no;"0,00";"150,00";;;2005-01-01T00:00:00.003Z;')).toBe(true);
 
         // Batches of 2: the failure reasons are read once per batch holding a failed order (the
         // first), never once per row, and none for a batch without one.
@@ -800,6 +834,68 @@ for (const variant of DB_VARIANTS) {
           )
           .execute();
       }
+    });
+
+    it('when sales voided or returned and payouts are exported, then the last column says what each order kept: nothing after a void (its captured amount kept), captured less returned, none for a payout', async () => {
+      const day = Date.UTC(2006, 0, 1);
+      const sale = { amount_minor: 2500, authorized_minor: 2500, captured_minor: 2500 };
+      const rows = [
+        row(61, { ...sale, stage: 'voided', created_at: day + 1 }),
+        row(62, {
+          ...sale,
+          stage: 'partially_returned',
+          returned_minor: 1000,
+          created_at: day + 2,
+        }),
+        row(63, { ...sale, stage: 'returned', returned_minor: 2500, created_at: day + 3 }),
+        // a hold cancelled by a return: nothing captured, never less than nothing
+        row(64, {
+          type: 'preauth',
+          stage: 'hold_cancelled',
+          amount_minor: 6500,
+          authorized_minor: 6500,
+          returned_minor: 6500,
+          created_at: day + 4,
+        }),
+        row(65, { type: 'payout', stage: 'paid', amount_minor: 4200, created_at: day + 5 }),
+        row(66, { ...sale, status: 'declined', stage: 'declined', created_at: day + 6 }),
+      ];
+      const window = 'createdFrom=2006-01-01T00:00:00.000Z&createdTo=2006-01-02T00:00:00.000Z';
+      await withRows(rows, async () => {
+        const cells = async (delimiter: 'comma' | 'semicolon') => {
+          const { res, body } = await rawGet(
+            f.support,
+            `/api/transactions/export?${window}&sort=created_asc&delimiter=${delimiter}`,
+          );
+          expect(res.status).toBe(200);
+          const [head = '', ...lines] = body.subarray(3).toString('utf8').trim().split('\r\n');
+          const separator = delimiter === 'comma' ? ',' : ';';
+          const names = head.split(separator);
+          // no cell of these rows is quoted but the decimal-comma amounts
+          return lines.map((line) => {
+            const values = line.split(separator).map((cell) => cell.replaceAll('"', ''));
+            return ['type', 'stage', 'captured', 'returned', 'voided', 'paidOut', 'net'].map(
+              (name) => values[names.indexOf(name)],
+            );
+          });
+        };
+        expect(await cells('comma')).toEqual([
+          ['sale', 'voided', '25.00', '0.00', '25.00', '', '0.00'],
+          ['sale', 'partially_returned', '25.00', '10.00', '0.00', '', '15.00'],
+          ['sale', 'returned', '25.00', '25.00', '0.00', '', '0.00'],
+          ['preauth', 'hold_cancelled', '0.00', '65.00', '0.00', '', '0.00'],
+          ['payout', 'paid', '0.00', '0.00', '0.00', '42.00', ''],
+          ['sale', 'declined', '25.00', '0.00', '0.00', '', '0.00'],
+        ]);
+        expect((await cells('semicolon')).map((line) => line.at(-1))).toEqual([
+          '0,00',
+          '15,00',
+          '0,00',
+          '0,00',
+          '',
+          '0,00',
+        ]);
+      });
     });
 
     it('when more orders match than the list counts, then the total stops at the cap and says so; at the cap it is exact', async () => {

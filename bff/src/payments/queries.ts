@@ -29,7 +29,14 @@ import { decodeKeysetCursor, encodeKeysetCursor } from '../db/keyset-cursor.js';
 import { big, toColumn, type PayDatabase, type PayDb } from './db.js';
 import type { TransactionsTable } from './migration.js';
 import { PayoutOrders } from './payout-orders.js';
-import { listedType, maskedCard, PAID_PAYOUT_STAGES, paidOutOf, toSummary } from './records.js';
+import {
+  listedType,
+  maskedCard,
+  netOf,
+  PAID_PAYOUT_STAGES,
+  paidOutOf,
+  toSummary,
+} from './records.js';
 import {
   attentionCounts,
   notAppliedOperations,
@@ -466,6 +473,8 @@ export const CSV_COLUMNS = [
   'failureMessage',
   'failureCode',
   'updatedAt',
+  // what the order kept (a payout's: empty)
+  'net',
 ] as const;
 
 const UTF8_BOM = '\uFEFF';
@@ -571,6 +580,8 @@ function csvRow(row: CsvLine, semicolon = false): string {
     row.failure?.message ?? '',
     row.failure?.code ?? '',
     new Date(row.updated_at).toISOString(),
+    // what a charge kept: captured less returned, 0 once voided or not approved; empty for payouts
+    decimal(netOf(row) ?? ''),
   ];
   return cells.map(csvCell).join(semicolon ? ';' : ',');
 }

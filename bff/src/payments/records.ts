@@ -5,6 +5,7 @@ import {
   decideCardRef,
   decideReturn,
   decideVoid,
+  netMinor,
   type Decision,
   type OrderFacts,
   type OrderKind,
@@ -296,6 +297,7 @@ export function amountsOf(
     remainingReturnable: formatMinorUnits(returnable),
     remainingCapturable: formatMinorUnits(capturable),
     ...paidOutOf(row),
+    net: netOf(row),
   };
 }
 
@@ -311,6 +313,23 @@ export function paidOutOf(
     big(row.amount_minor),
   );
   return paid === null ? {} : { paidOut: formatMinorUnits(paid) };
+}
+
+/**
+ * What the order kept (`netMinor`): a charge's captured less returned, 0.00 once voided or not
+ * approved; null on a payout's order. `amounts.net` of the detail and the CSV export's `net`.
+ */
+export function netOf(
+  row: Pick<TransactionsTable, 'type' | 'status' | 'stage' | 'captured_minor' | 'returned_minor'>,
+): string | null {
+  const net = netMinor({
+    type: row.type,
+    status: row.status,
+    stage: row.stage,
+    capturedMinor: big(row.captured_minor),
+    returnedMinor: big(row.returned_minor),
+  });
+  return net === null ? null : formatMinorUnits(net);
 }
 
 /** Gateway operation type (status `operations`, callback `type`) to our operation kind. */

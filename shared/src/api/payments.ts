@@ -463,6 +463,13 @@ export const TransactionAmountsSchema = z.object({
    * returned say what moved.
    */
   paidOut: MoneySchema.optional(),
+  /**
+   * What the order kept (`netMinor` of `@paydesk/shared/domain`): on a charge, captured less
+   * returned; 0.00 once voided (a void gives everything back), when nothing was captured, or when
+   * the order is not approved. Null on a payout's order, whose money is `paidOut`. The CSV export's
+   * `net` column.
+   */
+  net: MoneySchema.nullable(),
 });
 export type TransactionAmounts = z.infer<typeof TransactionAmountsSchema>;
 

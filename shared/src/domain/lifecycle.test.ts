@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   voidedMinor,
+  netMinor,
   isPartlyCaptured,
   allowedFollowUps,
   canSettle,
@@ -175,6 +176,53 @@ describe('voided amount', () => {
     expect(voidedMinor({ ...order, capturedMinor: 0n, stage: 'voided' })).toBe(6500n);
     expect(voidedMinor({ ...order, stage: 'captured' })).toBeNull();
     expect(voidedMinor({ ...order, stage: null })).toBeNull();
+  });
+});
+
+describe('net amount', () => {
+  const sale = {
+    type: 'sale',
+    status: 'approved',
+    stage: 'captured',
+    capturedMinor: 2500n,
+    returnedMinor: 0n,
+  };
+  const preauth = { ...sale, type: 'preauth', stage: 'authorized', capturedMinor: 0n };
+
+  it('when a sale is approved, then it kept what was captured less what was returned', () => {
+    expect(netMinor(sale)).toBe(2500n);
+    expect(netMinor({ ...sale, stage: 'settled' })).toBe(2500n);
+    expect(netMinor({ ...sale, stage: 'partially_returned', returnedMinor: 1000n })).toBe(1500n);
+    expect(netMinor({ ...sale, stage: 'returned', returnedMinor: 2500n })).toBe(0n);
+  });
+
+  it('when a sale was voided, then it kept nothing though its captured amount stays', () => {
+    expect(netMinor({ ...sale, stage: 'voided' })).toBe(0n);
+  });
+
+  it('when a preauth was captured in part and then returned, then it kept the captured part less the return', () => {
+    const captured = { ...preauth, stage: 'captured', capturedMinor: 1200n };
+    expect(netMinor(captured)).toBe(1200n);
+    expect(netMinor({ ...captured, stage: 'partially_returned', returnedMinor: 200n })).toBe(1000n);
+    // voided after the capture: everything went back
+    expect(netMinor({ ...captured, stage: 'voided' })).toBe(0n);
+  });
+
+  it('when nothing was captured (a hold, cancelled by a return or not), then it kept nothing, never less', () => {
+    expect(netMinor(preauth)).toBe(0n);
+    expect(netMinor({ ...preauth, stage: 'hold_cancelled', returnedMinor: 6500n })).toBe(0n);
+  });
+
+  it('when the order is not approved, then it kept nothing', () => {
+    for (const status of ['declined', 'error', 'filtered', 'processing', 'unknown']) {
+      expect(netMinor({ ...sale, status, stage: status }), status).toBe(0n);
+    }
+  });
+
+  it("when the order is a payout's, then there is no net: its money is what was paid out", () => {
+    expect(netMinor({ ...sale, type: 'payout', stage: 'paid', capturedMinor: 0n })).toBeNull();
+    expect(netMinor({ ...sale, type: 'payout-check', stage: 'registered' })).toBeNull();
+    expect(netMinor({ ...sale, type: 'payout', status: 'declined' })).toBeNull();
   });
 });
 

@@ -188,6 +188,29 @@ export function voidedMinor(order: {
 }
 
 /**
+ * What an order kept, in minor units: on an approved charge (any order but a payout's, `payout` or
+ * `payout-check`), what was captured less what was returned; 0 once it was voided (a void gives
+ * everything back), when nothing was captured (a preauth whose hold a return cancelled: never
+ * negative), and on an order that is not approved (declined, error, processing, unknown...). Null
+ * on a payout's order, whose money is what was paid out (`paidOutMinor`). The captured amount is
+ * kept after a void and returns are counted apart: this is the one figure to add up.
+ */
+export function netMinor(order: {
+  /** the order's type (`sale`, `preauth`, `payout-check`, ...) */
+  type: string;
+  /** the order's status (`approved`, `declined`, `unknown`, ...) */
+  status: string;
+  stage: string | null;
+  capturedMinor: bigint;
+  returnedMinor: bigint;
+}): bigint | null {
+  if (order.type === 'payout' || order.type === 'payout-check') return null;
+  if (order.status !== 'approved' || order.stage === 'voided') return 0n;
+  const kept = order.capturedMinor - order.returnedMinor;
+  return kept > 0n ? kept : 0n;
+}
+
+/**
  * Whether an order is a preauth of which only part of the hold was captured (the rest released):
  * neither its stage (`captured`, `settled`, and after returns `partially_returned` or `returned`)
  * nor its amount (the whole hold) says so, and it stays true whatever follows the capture.

@@ -26,11 +26,13 @@ import {
   type OperationKind,
   type PayoutOrder,
   type Role,
+  type TransactionAmounts,
   type TransactionDetail,
   type LiveEvent,
   type TransactionSummary,
   type User,
 } from '@paydesk/shared/api';
+import { netMinor } from '@paydesk/shared/domain';
 import type { z } from 'zod';
 import { fromMinor, toMinor } from '../lib/money';
 
@@ -59,10 +61,31 @@ const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toI
 
 const minor = (amount: string) => toMinor(amount) ?? 0n;
 
+/**
+ * `amounts.net` as the BFF says it (`netMinor`), from the order's other facts: what it kept. The
+ * fake stores every order with it, so a test that changes what was captured or returned, or the
+ * stage, never shows a net the BFF would not send.
+ */
+export function withNet(detail: TransactionDetail): TransactionDetail {
+  const net = netMinor({
+    type: detail.type,
+    status: detail.status,
+    stage: detail.stage,
+    capturedMinor: minor(detail.amounts.captured),
+    returnedMinor: minor(detail.amounts.returned),
+  });
+  return { ...detail, amounts: { ...detail.amounts, net: net === null ? null : fromMinor(net) } };
+}
+
+/** What a test may override; its amounts may leave out `net`, which then follows (`withNet`). */
+export type TransactionOverrides = Omit<Partial<TransactionDetail>, 'amounts'> & {
+  amounts?: Omit<TransactionAmounts, 'net'> & Partial<Pick<TransactionAmounts, 'net'>>;
+};
+
 /** A transaction in the shape the BFF returns; `n` makes ids and order numbers distinct. */
 export function makeTransaction(
   n: number,
-  overrides: Partial<TransactionDetail> = {},
+  overrides: TransactionOverrides = {},
 ): TransactionDetail {
   const amount = overrides.amount ?? `${10 + n}.50`;
   const type = overrides.type ?? 'sale';
@@ -92,6 +115,7 @@ export function makeTransaction(
       reserved: '0.00',
       remainingReturnable: captured,
       remainingCapturable: type === 'preauth' && approved ? amount : '0.00',
+      net: null, // follows from the rest (`withNet`)
     },
     customer: { email: `customer${n}@example.com`, name: `Customer ${n}` },
     cardRefId: null,
@@ -132,7 +156,12 @@ export function makeTransaction(
       },
     ],
   };
-  return TransactionDetailSchema.parse({ ...base, ...overrides });
+  const { amounts, ...rest } = overrides;
+  const detail = withNet({ ...base, ...rest, amounts: { ...base.amounts, ...amounts, net: null } });
+  const net = amounts?.net;
+  return TransactionDetailSchema.parse(
+    net === undefined ? detail : { ...detail, amounts: { ...detail.amounts, net } },
+  );
 }
 
 /** The kinds of the order's operations whose outcome is unknown, once each (the list's rows). */
@@ -204,7 +233,7 @@ export class FakePayments {
     /** the payouts whose orderid or client_orderid a term is (the BFF's payouts module) */
     private readonly payoutOrders: (term: string) => PayoutOrder[] = () => [],
   ) {
-    this.transactions = transactions;
+    this.transactions = transactions.map(withNet);
   }
 
   /** Server-sent events: what `GET /api/events` streams to every open EventSource. */
@@ -257,7 +286,7 @@ export class FakePayments {
   }
 
   private replace(detail: TransactionDetail): TransactionDetail {
-    const parsed = TransactionDetailSchema.parse(detail);
+    const parsed = TransactionDetailSchema.parse(withNet(detail));
     this.transactions = this.transactions.map((t) => (t.id === parsed.id ? parsed : t));
     return parsed;
   }

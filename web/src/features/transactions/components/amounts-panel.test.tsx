@@ -115,7 +115,40 @@ describe('AmountsPanel', () => {
       Authorized: '€14.50',
       Captured: '€14.50',
       Returned: '€0.00',
+      Net: '€14.50',
       'Remaining returnable': '€14.50',
+    });
+  });
+
+  it('when a sale was voided, then its captured amount stays and its net is nothing: the void gave it back', () => {
+    const facts = amountsOf(makeTransaction(6, { amount: '30.00', stage: 'voided' }));
+    expect(facts).toMatchObject({ Captured: '€30.00', Voided: '€30.00', Net: '€0.00' });
+    const labels = Object.keys(facts);
+    expect(labels.indexOf('Net')).toBe(labels.indexOf('Voided') + 1);
+  });
+
+  it('when part of a sale was returned, then its net is what was captured less what was returned', () => {
+    const facts = amountsOf(
+      makeTransaction(7, {
+        amount: '30.00',
+        stage: 'partially_returned',
+        amounts: {
+          amount: '30.00',
+          ...ZERO_AMOUNTS,
+          authorized: '30.00',
+          captured: '30.00',
+          returned: '12.50',
+          remainingReturnable: '17.50',
+        },
+      }),
+    );
+    expect(facts).toEqual({
+      'Order amount': '€30.00',
+      Authorized: '€30.00',
+      Captured: '€30.00',
+      Returned: '€12.50',
+      Net: '€17.50',
+      'Remaining returnable': '€17.50',
     });
   });
 

@@ -215,6 +215,9 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   ) {
     rows.push(['Hold released', money(fromMinor(authorized - captured))]);
   }
+  // What the order kept, the one figure to add up: captured less returned; nothing after a void
+  // (the captured amount above stays what the gateway captured).
+  if (amounts.net !== null) rows.push(['Net', money(amounts.net)]);
   // Returns sent whose outcome is not known yet: held against what is left to return.
   if (amounts.reserved !== '0.00') rows.push(['Returns awaiting outcome', money(amounts.reserved)]);
   rows.push([

@@ -243,6 +243,9 @@ describe('transaction detail', () => {
     const chip = screen.getByTitle('Voided before settlement: no money moved.');
     expect(chip).toHaveTextContent('Voided');
     expect(amounts().getByText('Voided').nextSibling).toHaveTextContent('€30.00');
+    // the captured amount stays what the gateway captured; the order kept nothing
+    expect(amounts().getByText('Captured').nextSibling).toHaveTextContent('€30.00');
+    expect(amounts().getByText('Net').nextSibling).toHaveTextContent('€0.00');
     expect(amounts().getByText('Remaining returnable').nextSibling).toHaveTextContent('€0.00');
     // The void names no amount of its own: its row says what it took back, as the amounts do.
     const voidRow = () =>
@@ -1181,6 +1184,10 @@ describe('transaction detail', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).not.toBe(keys[1]);
     expect(bff.payments.byId(ID)!.amounts.returned).toBe('2.00');
+    // what the order kept: €20.00 captured less the €2.00 returned
+    await waitFor(() => {
+      expect(amounts().getByText('Net').nextSibling).toHaveTextContent('€18.00');
+    });
   });
 
   it('when finance voids an order, then a comment is required and the void is sent under a key', async () => {
