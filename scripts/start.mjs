@@ -214,7 +214,12 @@ async function seedDemoUsers(baseUrl, origin, admin) {
     let current = user.password;
     if (!existing.has(user.email)) {
       current = `one-time-${randomUUID()}`;
-      const created = await api.call('POST', '/api/users', { ...user, password: current });
+      // A reason, which giving Finance or Operations requires (kept in the audit log).
+      const created = await api.call('POST', '/api/users', {
+        ...user,
+        password: current,
+        reason: 'Demo account',
+      });
       if (created.status !== 201) {
         say(`could not create ${user.email}: ${created.json?.error?.message ?? created.status}`);
         continue;

@@ -273,6 +273,8 @@ export async function userWithRole(bff: Proc, role: string): Promise<Session> {
     name: `Bench ${role}`,
     password: oneTime,
     roles: [role],
+    // Required when the role is Finance or Operations.
+    reason: 'Benchmark account',
   });
   if (created.status === 201) {
     const first = await signIn(bff, email, oneTime);

@@ -56,7 +56,12 @@ for (const variant of DB_VARIANTS) {
       );
       secrets.push('user-secret-password-1');
       const id = UserSchema.parse(created.json).id;
-      keep(await admin.patch(`/api/users/${id}`, { roles: ['support', 'finance'] }));
+      keep(
+        await admin.patch(`/api/users/${id}`, {
+          roles: ['support', 'finance'],
+          reason: 'Handles the refunds',
+        }),
+      );
       keep(
         await admin.post('/api/session/password', {
           currentPassword: ADMIN.password,

@@ -57,6 +57,8 @@ for (const variant of DB_VARIANTS) {
         name: `Temp ${counter}`,
         password,
         roles,
+        // Said whatever the roles: required when they include Finance or Operations.
+        reason: 'Joins the payments team',
       });
       expect(res.status, res.text).toBe(201);
       return { user: UserSchema.parse(res.json), email, password };

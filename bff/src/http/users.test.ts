@@ -83,6 +83,7 @@ for (const variant of DB_VARIANTS) {
         name: 'Ops Lead',
         password: 'temporary lantern for the lead',
         roles: ['ops', 'support'],
+        reason: 'Leads the payout team',
       });
       expect(res.status).toBe(201);
       const user = UserSchema.parse(res.json);
@@ -110,6 +111,7 @@ for (const variant of DB_VARIANTS) {
         email: 'ops.lead@paydesk.test',
         name: 'Ops Lead',
         roles: ['ops', 'support'],
+        reason: 'Leads the payout team',
       });
     });
 
@@ -135,6 +137,7 @@ for (const variant of DB_VARIANTS) {
         name: 'Eve \u202enimda',
         password: 'long-enough-password',
         roles: ['ops'],
+        reason: 'Runs the payouts',
       });
       expect(created.status).toBe(400);
       expect((created.json as ErrorEnvelope).error.details?.fields).toEqual([
@@ -173,6 +176,7 @@ for (const variant of DB_VARIANTS) {
         name: 'Again',
         password: 'long-enough-password',
         roles: ['ops'],
+        reason: 'Runs the payouts',
       });
       expect(res.status).toBe(409);
       expect(errorCode(res)).toBe('EMAIL_TAKEN');
@@ -186,6 +190,7 @@ for (const variant of DB_VARIANTS) {
             name: 'Fin',
             password: 'temporary lantern for the team',
             roles: ['finance'],
+            reason: 'Handles the refunds',
           })
         ).json,
       );
@@ -384,7 +389,10 @@ for (const variant of DB_VARIANTS) {
       ]);
 
       // Another administrator grants it.
-      const byOther = await admin.patch(`/api/users/${me.id}`, { roles: ['admin', 'ops'] });
+      const byOther = await admin.patch(`/api/users/${me.id}`, {
+        roles: ['admin', 'ops'],
+        reason: 'Covers payouts this month',
+      });
       expect(byOther.status, byOther.text).toBe(200);
       expect(UserSchema.parse(byOther.json).roles).toEqual(['ops', 'admin']);
       // They keep it while renaming themselves, and may give it up.
@@ -655,6 +663,156 @@ for (const variant of DB_VARIANTS) {
       ]);
     });
 
+    /** The 400 of a money role given without a reason: it names `reason` alone, in these words. */
+    const reasonRequired = (res: { status: number; json: unknown }, named: string) => {
+      expect(res.status).toBe(400);
+      const error = (res.json as ErrorEnvelope).error;
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.details?.fields).toEqual([
+        { path: 'reason', rule: 'required', message: `is required to give ${named} (say why)` },
+      ]);
+    };
+
+    it('when an admin creates an account with Finance or Operations without a reason, then 400 names reason (rule required) and the roles, audited as refused, and no account is made; with one, the audit row of the creation keeps it', async () => {
+      for (const [roles, named] of [
+        [['finance'], 'Finance'],
+        [['support', 'ops'], 'Operations'],
+        [['finance', 'ops', 'admin'], 'Finance and Operations'],
+      ] as const) {
+        const email = `no-reason-${roles.join('-')}@paydesk.test`;
+        const res = await admin.post('/api/users', {
+          email,
+          name: 'No Reason',
+          password: 'temporary lantern without reason',
+          roles,
+        });
+        reasonRequired(res, named);
+        expect(await t.services.users.byEmail(email)).toBeUndefined();
+        const row = await rowOf(res);
+        expect([row.action, row.outcome, row.error_code]).toEqual([
+          'user.create',
+          'refused',
+          'VALIDATION_FAILED',
+        ]);
+        expect(JSON.parse(row.summary)).toMatchObject({ invalid: ['reason: required'] });
+      }
+
+      const res = await admin.post('/api/users', {
+        email: 'refunds@paydesk.test',
+        name: 'Refunds Desk',
+        password: 'temporary lantern for the desk',
+        roles: ['support', 'finance'],
+        reason: '  Handles the refunds\r\nof the EU desk  ',
+      });
+      expect(res.status, res.text).toBe(201);
+      const user = UserSchema.parse(res.json);
+      const row = await rowOf(res);
+      expect([row.action, row.target, row.outcome]).toEqual([
+        'user.create',
+        `user:${user.id}`,
+        'success',
+      ]);
+      expect(JSON.parse(row.summary)).toEqual({
+        email: 'refunds@paydesk.test',
+        name: 'Refunds Desk',
+        roles: ['support', 'finance'],
+        reason: 'Handles the refunds\nof the EU desk',
+      });
+
+      // Roles that move no money need none.
+      const plain = await admin.post('/api/users', {
+        email: 'plain@paydesk.test',
+        name: 'Plain',
+        password: 'temporary lantern for the team lead',
+        roles: ['support', 'admin'],
+      });
+      expect(plain.status, plain.text).toBe(201);
+      expect(JSON.parse((await rowOf(plain)).summary)).toEqual({
+        email: 'plain@paydesk.test',
+        name: 'Plain',
+        roles: ['support', 'admin'],
+      });
+    });
+
+    it('when an edit adds Finance or Operations without a reason, then 400 names reason (rule required) and the roles added, audited as refused, and nothing changes; with one, the audit row keeps it beside the change', async () => {
+      const { user } = await member(['support']);
+      for (const [roles, named] of [
+        [['support', 'finance'], 'Finance'],
+        [['ops'], 'Operations'],
+        [['support', 'finance', 'ops'], 'Finance and Operations'],
+      ] as const) {
+        const res = await admin.patch(`/api/users/${user.id}`, { name: 'Not Saved', roles });
+        reasonRequired(res, named);
+      }
+      // Nothing written: not the roles, not the name sent with them.
+      const row = await t.services.users.byId(user.id);
+      expect(row).toMatchObject({ name: user.name, roles: '["support"]' });
+      expect(row?.updated_at).toBe(Date.parse(user.updatedAt));
+      expect(
+        (await auditRows('user.update', user.id)).map((r) => [
+          r.outcome,
+          r.error_code,
+          JSON.parse(r.summary) as unknown,
+        ]),
+      ).toEqual(
+        [['support', 'finance'], ['ops'], ['support', 'finance', 'ops']].map((roles) => [
+          'refused',
+          'VALIDATION_FAILED',
+          { change: { name: 'Not Saved', roles }, invalid: ['reason: required'] },
+        ]),
+      );
+
+      const res = await admin.patch(`/api/users/${user.id}`, {
+        roles: ['support', 'finance'],
+        reason: ' Covers refunds while Sam is away ',
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(UserSchema.parse(res.json).roles).toEqual(['support', 'finance']);
+      const rows = await auditRows('user.update', user.id);
+      expect(JSON.parse(rows.at(-1)!.summary)).toEqual({
+        change: { roles: ['support', 'finance'] },
+        reason: 'Covers refunds while Sam is away',
+        before: { name: user.name, roles: ['support'], disabled: false },
+        email: user.email,
+      });
+      expect(rows.at(-1)?.outcome).toBe('success');
+
+      // Finance kept, Operations added: only Operations needs saying.
+      reasonRequired(
+        await admin.patch(`/api/users/${user.id}`, { roles: ['finance', 'ops'] }),
+        'Operations',
+      );
+    });
+
+    it('when an edit keeps or removes a money role, or adds Support, Administrator or Auditor, then no reason is needed; a money role given back after removal needs one again', async () => {
+      const { user } = await member(['finance', 'ops']);
+      const edits = [
+        { name: 'Kept Both', roles: ['finance', 'ops'] },
+        { roles: ['finance'] },
+        { roles: ['support', 'finance', 'admin'] },
+      ] as const;
+      for (const change of edits) {
+        const res = await admin.patch(`/api/users/${user.id}`, change);
+        expect(res.status, res.text).toBe(200);
+      }
+      const { user: support } = await member(['support']);
+      const auditor = await admin.patch(`/api/users/${support.id}`, {
+        roles: ['support', 'auditor'],
+      });
+      expect(auditor.status, auditor.text).toBe(200);
+      expect(await outcomes('user.update', user.id)).toEqual(edits.map(() => ['success', null]));
+
+      reasonRequired(
+        await admin.patch(`/api/users/${user.id}`, { roles: ['finance', 'ops'] }),
+        'Operations',
+      );
+      expect(toUserOf(await t.services.users.byId(user.id)).roles).toEqual([
+        'support',
+        'finance',
+        'admin',
+      ]);
+    });
+
     it('when an admin resets two-step sign-in without a reason, then 400 names reason and nothing changes; with one, TOTP is off and the audit row keeps the reason and no secret', async () => {
       const { client, user } = await member(['ops']);
       // Enrolled as far as the reset can tell (the reset reads no secret).
@@ -793,6 +951,7 @@ for (const variant of DB_VARIANTS) {
           name: 'Never Created',
           password: 'unwritten row lantern',
           roles: ['ops'],
+          reason: 'Runs the payouts',
         }),
       );
       expect(res.status, res.text).toBe(500);

@@ -294,6 +294,7 @@ for (const variant of DB_VARIANTS) {
         name: 'Reset later',
         password: secret.byAdmin,
         roles: ['ops'],
+        reason: 'Runs the payouts',
       });
       expect(created.status, created.text).toBe(201);
       const id = (created.json as { id: string }).id;

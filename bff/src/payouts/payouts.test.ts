@@ -349,7 +349,7 @@ for (const variant of DB_VARIANTS) {
       const promoted = await bff.userWithRoles(['support']);
       const renamed = await bff.userWithRoles(['ops']);
       for (const [who, change] of [
-        [promoted, { roles: ['support', 'ops'] }],
+        [promoted, { roles: ['support', 'ops'], reason: 'Joins the payout team' }],
         [renamed, { name: 'Renamed' }],
       ] as const) {
         const id = await userId(bff, who.email);

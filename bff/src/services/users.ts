@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import {
+  moneyRoleReasonRequired,
   rolesConflict,
   rolesRefusal,
   type CreateUserRequest,
@@ -135,7 +136,9 @@ export class Users {
    * a money role (409 CONFLICT naming `roles`: four eyes would be two of one person's; another
    * administrator may), one that adds a role into Auditor with a money role (400 naming `roles`:
    * segregation of duties; an account that already holds such a mix keeps it, see
-   * `rolesConflict`), and one that would leave no active admin. Disabling revokes sessions.
+   * `rolesConflict`), one that adds Finance or Operations without a `reason` (400 naming `reason`,
+   * rule `required`: `moneyRoleReasonRequired`, weighed against the roles read here), and one that
+   * would leave no active admin. Disabling revokes sessions.
    */
   async update(
     id: string,
@@ -152,13 +155,15 @@ export class Users {
       if (id === byUserId) refuseSelfLockout(row, patch);
       // Weighed against the roles read in this transaction (the lock above orders changes).
       if (patch.roles !== undefined) {
-        refuseRoles(
-          rolesRefusal({
-            roles: patch.roles,
-            before: parseRoles(row.roles),
-            self: id === byUserId,
-          }),
-        );
+        const before = parseRoles(row.roles);
+        refuseRoles(rolesRefusal({ roles: patch.roles, before, self: id === byUserId }));
+        // Giving Finance or Operations says why, as disabling does: the audit row keeps it.
+        const missing = moneyRoleReasonRequired(patch.roles, before);
+        if (missing !== undefined && patch.reason === undefined) {
+          throw new AppError('VALIDATION_FAILED', `reason: ${missing}`, {
+            fields: [{ path: 'reason', rule: 'required', message: missing }],
+          });
+        }
       }
       const changes = {
         name: patch.name ?? row.name,

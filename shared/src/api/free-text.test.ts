@@ -287,8 +287,21 @@ describe('staff free-text fields', () => {
         name,
         password: 'long-enough-password',
         roles: ['ops'],
+        reason: 'Runs the payouts',
       }),
       multiline: false,
+    },
+    {
+      name: 'reason for giving a new user a money role',
+      schema: CreateUserRequestSchema,
+      with: (reason) => ({
+        email: 'jane@example.com',
+        name: 'Jane',
+        password: 'long-enough-password',
+        roles: ['finance'],
+        reason,
+      }),
+      multiline: true,
     },
     {
       name: 'user name change',
@@ -306,6 +319,12 @@ describe('staff free-text fields', () => {
       name: 'reason for enabling a user',
       schema: UpdateUserRequestSchema,
       with: (reason) => ({ disabled: false, reason }),
+      multiline: true,
+    },
+    {
+      name: 'reason for giving a user a money role',
+      schema: UpdateUserRequestSchema,
+      with: (reason) => ({ roles: ['ops'], reason }),
       multiline: true,
     },
     {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ROLES_CONFLICT_MESSAGE,
+  moneyRoleReasonRequired,
+  moneyRolesAdded,
   rolesConflict,
   rolesRefusal,
   selfMoneyRoleRefusal,
@@ -77,8 +79,75 @@ describe('CreateUserRequestSchema roles', () => {
     expect(parsed.error?.issues).toMatchObject([
       { path: ['roles'], message: ROLES_CONFLICT_MESSAGE, params: { rule: 'roles_conflict' } },
     ]);
-    expect(CreateUserRequestSchema.safeParse({ ...body, roles: ['ops', 'support'] }).success).toBe(
-      true,
+    expect(
+      CreateUserRequestSchema.safeParse({ ...body, roles: ['ops', 'support'], reason: 'Payouts' })
+        .success,
+    ).toBe(true);
+  });
+});
+
+describe('moneyRolesAdded and moneyRoleReasonRequired', () => {
+  it('when a change adds Finance, Operations or both, then they are named and a reason is required in their words', () => {
+    expect(moneyRolesAdded(['support', 'finance'], ['support'])).toEqual(['finance']);
+    expect(moneyRolesAdded(['ops', 'finance'])).toEqual(['finance', 'ops']);
+    expect(moneyRoleReasonRequired(['finance'])).toBe('is required to give Finance (say why)');
+    expect(moneyRoleReasonRequired(['admin', 'ops'], ['admin'])).toBe(
+      'is required to give Operations (say why)',
     );
+    expect(moneyRoleReasonRequired(['ops', 'finance', 'support'], ['support'])).toBe(
+      'is required to give Finance and Operations (say why)',
+    );
+    // One kept, one added: only the added one is named.
+    expect(moneyRoleReasonRequired(['ops', 'finance'], ['ops'])).toBe(
+      'is required to give Finance (say why)',
+    );
+  });
+
+  it('when a change keeps or removes a money role, or adds another role, then none is added and no reason is required', () => {
+    expect(moneyRolesAdded(['finance', 'admin'], ['finance'])).toEqual([]);
+    expect(moneyRoleReasonRequired(['finance', 'admin'], ['finance'])).toBeUndefined();
+    expect(moneyRoleReasonRequired(['support'], ['support', 'ops', 'finance'])).toBeUndefined();
+    expect(moneyRoleReasonRequired(['support', 'admin', 'auditor'], ['support'])).toBeUndefined();
+    expect(moneyRoleReasonRequired(['support', 'admin', 'auditor'])).toBeUndefined();
+  });
+});
+
+describe('CreateUserRequestSchema reason', () => {
+  const body = { email: 'jane@example.com', name: 'Jane', password: 'long-enough-password' };
+
+  it('when a new account gets Finance or Operations without a reason, then reason is required in words that name them', () => {
+    for (const [roles, named] of [
+      [['finance'], 'Finance'],
+      [['support', 'ops'], 'Operations'],
+      [['finance', 'ops', 'admin'], 'Finance and Operations'],
+    ] as const) {
+      const parsed = CreateUserRequestSchema.safeParse({ ...body, roles });
+      expect(parsed.error?.issues).toMatchObject([
+        {
+          path: ['reason'],
+          message: `is required to give ${named} (say why)`,
+          params: { rule: 'required' },
+        },
+      ]);
+    }
+  });
+
+  it('when it has one, or its roles move no money, then it parses (the reason trimmed); a blank reason is refused as too short', () => {
+    expect(
+      CreateUserRequestSchema.parse({ ...body, roles: ['finance'], reason: '  Runs refunds  ' })
+        .reason,
+    ).toBe('Runs refunds');
+    expect(
+      CreateUserRequestSchema.safeParse({ ...body, roles: ['support', 'admin'] }).success,
+    ).toBe(true);
+    expect(
+      CreateUserRequestSchema.safeParse({ ...body, roles: ['ops'], reason: '  ' }).error?.issues,
+    ).toMatchObject([{ path: ['reason'] }]);
+  });
+
+  it('when the roles conflict, then only the roles are named', () => {
+    expect(
+      CreateUserRequestSchema.safeParse({ ...body, roles: ['ops', 'auditor'] }).error?.issues,
+    ).toMatchObject([{ path: ['roles'], params: { rule: 'roles_conflict' } }]);
   });
 });

@@ -33,6 +33,29 @@ export const RoleSetSchema = z
  */
 export const MONEY_ROLES: readonly Role[] = ['finance', 'ops'];
 
+/**
+ * The money roles a change gives an account: those in `roles` it did not hold `before` (none for a
+ * new account), in `MONEY_ROLES` order. Keeping or removing one adds none.
+ */
+export function moneyRolesAdded(roles: readonly Role[], before: readonly Role[] = []): Role[] {
+  return MONEY_ROLES.filter((role) => roles.includes(role) && !before.includes(role));
+}
+
+/**
+ * Giving an account a money role says why, as disabling one does (`reason`, kept in the audit
+ * row): the words of the refusal (rule `required`, field `reason`) when the change adds one
+ * (`moneyRolesAdded`), else undefined. The one rule for the create schema (before: none), the BFF's
+ * edit (before: the account's current roles) and the web's dialogs (when to ask).
+ */
+export function moneyRoleReasonRequired(
+  roles: readonly Role[],
+  before: readonly Role[] = [],
+): string | undefined {
+  const added = moneyRolesAdded(roles, before);
+  if (added.length === 0) return undefined;
+  return `is required to give ${added.map((role) => ROLE_LABELS[role]).join(' and ')} (say why)`;
+}
+
 /** Why a change of an account's roles is refused: the field is always `roles`. */
 export interface RolesRefusal {
   rule: 'no_self_money_role' | 'roles_conflict';
@@ -51,7 +74,7 @@ export function selfMoneyRoleRefusal(
   roles: readonly Role[],
   before: readonly Role[],
 ): RolesRefusal | undefined {
-  const added = MONEY_ROLES.filter((role) => roles.includes(role) && !before.includes(role));
+  const added = moneyRolesAdded(roles, before);
   if (added.length === 0) return undefined;
   return {
     rule: 'no_self_money_role',

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { EmailSchema, freeText, IdSchema, IsoDateTimeSchema, ReasonSchema } from './common.js';
-import { ROLES_CONFLICT_MESSAGE, RoleSetSchema, rolesConflict } from './roles.js';
+import {
+  ROLES_CONFLICT_MESSAGE,
+  RoleSetSchema,
+  moneyRoleReasonRequired,
+  rolesConflict,
+} from './roles.js';
 
 /** Password rule for new passwords: 12 to 256 characters. */
 export const PASSWORD_MIN_LENGTH = 12;
@@ -37,7 +42,9 @@ export type UserListResponse = z.infer<typeof UserListResponseSchema>;
 /**
  * `POST /api/users` body; reply 201 `User`. The password is temporary: the user must choose their
  * own at their first sign-in. Auditor does not go with Operations or Finance on one account
- * (`rolesConflict`: segregation of duties).
+ * (`rolesConflict`: segregation of duties). An account given Finance or Operations says why
+ * (`reason`, kept in the audit row: `moneyRoleReasonRequired`); any other may. Roles that conflict
+ * are said alone: the reason is asked of the roles that stand.
  */
 export const CreateUserRequestSchema = z
   .strictObject({
@@ -45,11 +52,23 @@ export const CreateUserRequestSchema = z
     name: UserNameSchema,
     password: NewPasswordSchema,
     roles: RoleSetSchema,
+    reason: ReasonSchema.optional(),
   })
   .refine((b) => rolesConflict(b.roles) === undefined, {
     path: ['roles'],
     message: ROLES_CONFLICT_MESSAGE,
     params: { rule: 'roles_conflict' },
+  })
+  .superRefine((b, ctx) => {
+    if (b.reason !== undefined || rolesConflict(b.roles) !== undefined) return;
+    const missing = moneyRoleReasonRequired(b.roles);
+    if (missing === undefined) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reason'],
+      message: missing,
+      params: { rule: 'required' },
+    });
   });
 export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
 
@@ -58,7 +77,10 @@ export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
  * weighed against the account's current ones by `rolesRefusal` (the BFF refuses a self-granted
  * money role, 409, and a change into Auditor with a money role, 400, both naming `roles`). Disabling
  * locks someone out, and enabling lets someone back in and ties the admin to the account for
- * four-eyes: both say why (`reason`, kept in the audit row). Any other change may.
+ * four-eyes: both say why (`reason`, kept in the audit row). So does a change of roles that adds
+ * Finance or Operations (`moneyRoleReasonRequired` against the current roles: the BFF refuses it
+ * without one, 400 naming `reason`, rule `required`); keeping or removing one needs none. Any other
+ * change may.
  */
 export const UpdateUserRequestSchema = z
   .strictObject({

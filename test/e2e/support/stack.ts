@@ -326,6 +326,8 @@ export async function startStack(): Promise<Stack> {
           ...user,
           password: oneTime,
           name: `E2E ${label}`,
+          // Required when the roles include Finance or Operations.
+          reason: 'End-to-end test account',
         });
         if (res.status !== 201) throw new Error(`creating ${label}: HTTP ${res.status}`);
         const self = new ApiClient(url, url);

@@ -215,9 +215,9 @@ for (const variant of DB_VARIANTS) {
           const r = await boot.send('PATCH', `/api/users/${preparer.id}`, { body: { json: body } });
           expect(r.status, r.text).toBe(200);
         };
-        await patch({ roles: ['finance'] });
+        await patch({ roles: ['finance'], reason: 'test' });
         await refused(preparer.client, held.approvePath, held.action, ['FORBIDDEN'], preparer.id);
-        await patch({ roles: ['ops', 'finance', 'admin'] });
+        await patch({ roles: ['ops', 'finance', 'admin'], reason: 'test' });
         await refused(
           preparer.client,
           held.approvePath,
@@ -261,7 +261,7 @@ for (const variant of DB_VARIANTS) {
           const password = `pw-${randomUUID()}`;
           bff.secrets.push(password);
           const created = await admin.client.send('POST', '/api/users', {
-            body: { json: { email, name: 'Puppet', password, roles } },
+            body: { json: { email, name: 'Puppet', password, roles, reason: 'test' } },
           });
           expect(created.status, created.text).toBe(201);
           const client = new Client(bff);
@@ -325,7 +325,7 @@ for (const variant of DB_VARIANTS) {
           };
           await patch(reenabled, { disabled: true, reason: 'test' });
           await patch(reenabled, { disabled: false, reason: 'test' });
-          await patch(promoted, { roles: ['support', 'ops'] });
+          await patch(promoted, { roles: ['support', 'ops'], reason: 'test' });
           await patch(renamed, { name: 'Renamed' });
           for (const user of [reenabled, promoted]) {
             const client = new Client(bff);

@@ -499,6 +499,7 @@ for (const variant of DB_VARIANTS) {
               name: 'Temporary',
               password,
               roles: ROLES.filter((role) => role !== 'auditor'),
+              reason: 'Needs every role but auditing',
             },
           },
         });

@@ -155,6 +155,8 @@ describe.skipIf(PG_URL === '')(
           name,
           password: oneTime.password,
           roles,
+          // Required when the roles include Finance or Operations.
+          reason: 'Scale-out test account',
         });
         expect(res.status, res.text).toBe(201);
         await oneTime.signIn(lb.origin);

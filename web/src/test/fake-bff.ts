@@ -11,6 +11,7 @@ import {
   CSRF_HEADER_VALUE,
   ErrorEnvelopeSchema,
   LoginRequestSchema,
+  moneyRoleReasonRequired,
   ResetPasswordRequestSchema,
   ResetTotpRequestSchema,
   SessionResponseSchema,
@@ -581,6 +582,15 @@ export class FakeBff {
     if (request.method !== 'PATCH') return error(405, 'METHOD_NOT_ALLOWED', 'no');
     const parsed = UpdateUserRequestSchema.safeParse(request.body);
     if (!parsed.success) return validation(parsed.error.issues);
+    // As the BFF: roles that add Finance or Operations say why.
+    const missing =
+      parsed.data.roles === undefined
+        ? undefined
+        : moneyRoleReasonRequired(parsed.data.roles, user.roles);
+    if (missing !== undefined && parsed.data.reason === undefined)
+      return error(400, 'VALIDATION_FAILED', `reason: ${missing}`, {
+        fields: [{ path: 'reason', rule: 'required', message: missing }],
+      });
     const { reason: _reason, ...change } = parsed.data;
     const next = { ...user, ...change, updatedAt: iso(99) };
     const enabledAdmins = this.users

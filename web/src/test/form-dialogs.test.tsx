@@ -104,6 +104,7 @@ const CASES: FormCase[] = [
       await type(user, dialog, /Name/, 'New Person');
       await type(user, dialog, /Initial password/, 'a long enough password');
       await user.click(within(dialog).getByLabelText(/Finance/));
+      await type(user, dialog, /Why does this account need Finance/, 'Handles the refunds');
       await press(user, 'Create user');
     },
     route: 'POST /api/users',

@@ -30,7 +30,14 @@ export function userHandlers(s: Services) {
   const create: Handler = async (ctx) => {
     const raw: unknown = ctx.req.body;
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
-    ctx.audit.summary = { email: body.email, name: body.name, roles: body.roles };
+    // Why, when the account is given Finance or Operations (the schema requires it then); an absent
+    // reason leaves no key.
+    ctx.audit.summary = {
+      email: body.email,
+      name: body.name,
+      roles: body.roles,
+      reason: body.reason,
+    };
     // A temporary password still guards the account until its holder replaces it.
     await assertStrongPassword(body.password, body, 'password');
     // The admin chose the password: its holder must choose their own at the first sign-in.
@@ -47,7 +54,8 @@ export function userHandlers(s: Services) {
   };
 
   /**
-   * The audit row keeps the change and, beside it, why (required to disable or enable): four-eyes
+   * The audit row keeps the change and, beside it, why (required to disable or enable, and to give
+   * Finance or Operations: the service weighs that against the current roles): four-eyes
    * (payouts/four-eyes.ts) reads what a change touched from the keys of `change` alone.
    */
   const update: Handler = async (ctx) => {

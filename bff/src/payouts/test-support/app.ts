@@ -414,7 +414,14 @@ export async function accountCreatedBy(
 ): Promise<TestClient & { email: string; id: string }> {
   const email = `made-${randomUUID()}@paydesk.test`;
   const password = passwordFor(email);
-  const res = await creator.request('POST', '/api/users', { email, name: 'Made', password, roles });
+  // A reason, as giving Finance or Operations requires one.
+  const res = await creator.request('POST', '/api/users', {
+    email,
+    name: 'Made',
+    password,
+    roles,
+    reason: 'Made for a test',
+  });
   if (res.status !== 201) throw new Error(`creating ${email} failed: ${res.status} ${res.text}`);
   await bff.k
     .updateTable('users')

@@ -121,7 +121,14 @@ export async function startWorld(variant: DbVariant, options: BffOptions): Promi
     // password the admin chose as the admin's, so two such ops users could not approve each other.
     const oneTime = `pw-once-${randomUUID()}`;
     const password = `pw-${randomUUID()}`;
-    const r = await admin.send('POST', '/api/users', { email, name, password: oneTime, roles });
+    // (A reason: required when the roles include Finance or Operations.)
+    const r = await admin.send('POST', '/api/users', {
+      email,
+      name,
+      password: oneTime,
+      roles,
+      reason: 'Fault test account',
+    });
     if (r.status !== 201) throw new Error(`creating ${name}: ${r.status} ${r.text}`);
     const staff = new Staff(bff, email);
     await staff.signIn(oneTime);

@@ -10,11 +10,12 @@ import {
   CreateUserRequestSchema,
   EMAIL_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  moneyRolesAdded,
   type CreateUserRequest,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
@@ -22,6 +23,7 @@ import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { createUser, userKeys } from '../api/users';
+import { MoneyRoleReasonField } from './money-role-reason-field';
 import { RolesField } from './roles-field';
 
 type FormInput = z.input<typeof CreateUserRequestSchema>;
@@ -46,6 +48,8 @@ export default function CreateUserDialog({
     resolver: zodResolver(CreateUserRequestSchema),
     defaultValues: EMPTY,
   });
+  // Finance or Operations says why (the shared schema requires it then, as the BFF does).
+  const added = moneyRolesAdded(useWatch({ control, name: 'roles' }));
 
   const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
@@ -68,8 +72,10 @@ export default function CreateUserDialog({
         setBesideFields(true);
         return;
       }
+      // (The reason only while its field shows: else the alert says it.)
+      const fields = ['email', 'name', 'password', 'roles'] as const;
       setBesideFields(
-        applyServerFieldErrors(error, setError, ['email', 'name', 'password', 'roles']),
+        applyServerFieldErrors(error, setError, added.length > 0 ? [...fields, 'reason'] : fields),
       );
     },
   });
@@ -157,6 +163,13 @@ export default function CreateUserDialog({
                 />
               )}
             />
+            {added.length > 0 ? (
+              <MoneyRoleReasonField
+                added={added}
+                error={formState.errors.reason}
+                registration={register('reason', { shouldUnregister: true })}
+              />
+            ) : null}
           </Stack>
         </DialogContent>
         <DialogActions>

@@ -9,7 +9,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import {
   MONEY_ROLES,
+  ReasonSchema,
   RoleSetSchema,
+  moneyRoleReasonRequired,
+  moneyRolesAdded,
   UserNameSchema,
   rolesRefusal,
   selfMoneyRoleRefusal,
@@ -18,7 +21,7 @@ import {
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useNotify } from '../../../components/notifier';
@@ -26,28 +29,44 @@ import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useSession } from '../../auth/components/session-context';
 import { updateUser, userKeys } from '../api/users';
+import { MoneyRoleReasonField } from './money-role-reason-field';
 import { RolesField } from './roles-field';
 import { describeUserError } from './user-errors';
 
 // The editable part of UpdateUserRequest, built from the same shared field schemas.
-const EditSchema = z.object({ name: UserNameSchema, roles: RoleSetSchema });
+const EditSchema = z.object({
+  name: UserNameSchema,
+  roles: RoleSetSchema,
+  reason: ReasonSchema.optional(),
+});
 type EditInput = z.input<typeof EditSchema>;
 type EditOutput = z.output<typeof EditSchema>;
 
 /**
  * The edit form's rules for this account: the shared roles rule (as the BFF weighs it, against the
  * account's current roles and whether it is one's own) stops the submit, in the same words the
- * roles field already shows.
+ * roles field already shows; roles that stand but add Finance or Operations need a reason, as the
+ * BFF requires (`moneyRoleReasonRequired`).
  */
 function editSchemaFor(before: readonly Role[], self: boolean) {
   return EditSchema.superRefine((values, ctx) => {
     const refusal = rolesRefusal({ roles: values.roles, before, self });
-    if (refusal === undefined) return;
+    if (refusal !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['roles'],
+        message: refusal.message,
+        params: { rule: refusal.rule },
+      });
+      return;
+    }
+    const missing = moneyRoleReasonRequired(values.roles, before);
+    if (missing === undefined || values.reason !== undefined) return;
     ctx.addIssue({
       code: 'custom',
-      path: ['roles'],
-      message: refusal.message,
-      params: { rule: refusal.rule },
+      path: ['reason'],
+      message: missing,
+      params: { rule: 'required' },
     });
   });
 }
@@ -79,6 +98,8 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     resolver: zodResolver(editSchemaFor(user.roles, self)),
     defaultValues: { name: user.name, roles: user.roles },
   });
+  // Giving Finance or Operations says why; keeping or removing one does not.
+  const added = moneyRolesAdded(useWatch({ control, name: 'roles' }), user.roles);
 
   const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({
@@ -90,7 +111,11 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     },
     // A refusal is said once, in the dialog: beside the fields it names, else in its alert.
     onError: (error) => {
-      setBesideFields(applyServerFieldErrors(error, setError, ['name', 'roles']));
+      // (The reason only while its field shows: else the alert says it.)
+      const fields = ['name', 'roles'] as const;
+      setBesideFields(
+        applyServerFieldErrors(error, setError, added.length > 0 ? [...fields, 'reason'] : fields),
+      );
     },
   });
 
@@ -148,6 +173,13 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
                 />
               )}
             />
+            {added.length > 0 ? (
+              <MoneyRoleReasonField
+                added={added}
+                error={formState.errors.reason}
+                registration={register('reason', { shouldUnregister: true })}
+              />
+            ) : null}
           </Stack>
         </DialogContent>
         <DialogActions>

@@ -243,6 +243,10 @@ describe('users screen', () => {
     );
     await app.user.click(within(dialog).getByLabelText(/Finance/));
     await app.user.click(within(dialog).getByLabelText(/Support/));
+    await app.user.type(
+      within(dialog).getByLabelText(/Why does this account need Finance\?/),
+      ' Handles the refunds ',
+    );
     await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
     expect(
       await screen.findByText(
@@ -256,6 +260,7 @@ describe('users screen', () => {
       name: 'New Person',
       password: 'a long enough password',
       roles: ['support', 'finance'],
+      reason: 'Handles the refunds',
     });
     await waitFor(() => {
       expect(
@@ -362,11 +367,16 @@ describe('users screen', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Edit sam@example.com' });
     await app.user.click(within(dialog).getByLabelText(/Operations/));
+    await app.user.type(
+      within(dialog).getByLabelText(/Why does this account need Operations\?/),
+      'Joins the payout team',
+    );
     await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved Sam Support.')).toBeInTheDocument();
     expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')[0]!.body).toEqual({
       name: 'Sam Support',
       roles: ['support', 'ops'],
+      reason: 'Joins the payout team',
     });
     await waitFor(() => {
       expect(
@@ -642,9 +652,9 @@ describe('users screen', () => {
       within(dialog).getByLabelText(/Initial password/),
       'a long enough password',
     );
-    await app.user.click(within(dialog).getByLabelText(/Operations/));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
     expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
-    await app.user.click(within(dialog).getByLabelText(/Auditor/));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
     expect(within(dialog).getByRole('group', { name: 'Roles' })).toHaveAccessibleDescription(
       CONFLICT,
@@ -653,11 +663,15 @@ describe('users screen', () => {
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
     expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(0);
     // Finance instead of Operations: the same words.
-    await app.user.click(within(dialog).getByLabelText(/Operations/));
-    await app.user.click(within(dialog).getByLabelText(/Finance/));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Finance/ }));
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
-    await app.user.click(within(dialog).getByLabelText(/Auditor/));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
     expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    await app.user.type(
+      within(dialog).getByLabelText(/Why does this account need Finance/),
+      'Handles the refunds',
+    );
     await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
     await waitFor(() => {
       expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(1);
@@ -700,6 +714,117 @@ describe('users screen', () => {
       name: 'Sam Two Hats',
       roles: ['ops', 'auditor'],
     });
+  });
+
+  const WHY = /Why does this account need/;
+
+  it('when a new user is given Finance or Operations, then a required reason field asks why, naming them; without one nothing is sent, and unticked the field goes', async () => {
+    const app = renderApp('/users', new FakeBff());
+    await usersTable();
+    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'olu@example.com');
+    await app.user.type(within(dialog).getByLabelText(/Name/), 'Olu Ops');
+    await app.user.type(
+      within(dialog).getByLabelText(/Initial password/),
+      'a long enough password',
+    );
+    // Roles that move no money: no question.
+    for (const role of [/Support/, /Administrator/]) {
+      await app.user.click(within(dialog).getByRole('checkbox', { name: role }));
+    }
+    expect(within(dialog).queryByLabelText(WHY)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    const why = within(dialog).getByLabelText('Why does this account need Operations?', {
+      exact: false,
+    });
+    expect(why).toBeRequired();
+    expect(why.tagName).toBe('TEXTAREA');
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Finance/ }));
+    expect(
+      within(dialog).getByLabelText(/Why does this account need Finance and Operations\?/),
+    ).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    await waitFor(() => {
+      expect(within(dialog).getByLabelText(WHY)).toHaveAccessibleDescription(
+        'Say why (3 to 500 characters).',
+      );
+    });
+    expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(0);
+    // A reason typed, then the money roles unticked: the field goes, and no reason is sent.
+    await app.user.type(within(dialog).getByLabelText(WHY), 'Runs the payouts');
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Finance/ }));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    expect(within(dialog).queryByLabelText(WHY)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    await waitFor(() => {
+      expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(1);
+    });
+    expect(app.bff.requestsTo('POST', '/api/users')[0]?.body).toEqual({
+      email: 'olu@example.com',
+      name: 'Olu Ops',
+      password: 'a long enough password',
+      roles: ['support', 'admin'],
+    });
+  });
+
+  it('when editing a user, then the reason field shows only while the roles add Finance or Operations: not for keeping, removing or another role', async () => {
+    const bff = new FakeBff();
+    bff.users[2] = { ...bff.users[2]!, disabled: false };
+    const app = renderApp('/users', bff);
+    const dialog = await openEdit(app, 'fin@example.com');
+    // Finance held already: keeping it, or adding Support, asks nothing.
+    expect(within(dialog).queryByLabelText(WHY)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
+    expect(within(dialog).queryByLabelText(WHY)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    expect(within(dialog).getByLabelText(/Why does this account need Operations\?/)).toBeRequired();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(within(dialog).getByLabelText(WHY)).toHaveAccessibleDescription(
+        'Say why (3 to 500 characters).',
+      );
+    });
+    expect(bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
+    // Operations unticked again, Finance removed: nothing to say, and no reason sent.
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Finance/ }));
+    expect(within(dialog).queryByLabelText(WHY)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(1);
+    });
+    expect(bff.requestsTo('PATCH', '/api/users/u-fin')[0]?.body).toEqual({
+      name: 'Fay Finance',
+      roles: ['support'],
+    });
+  });
+
+  it('when the server refuses the reason for a money role, then its words show at the reason field and the dialog stays', async () => {
+    const message = 'is required to give Operations (say why)';
+    const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: `reason: ${message}`,
+          requestId: 'r-reason',
+          details: { fields: [{ path: 'reason', rule: 'required', message }] },
+        },
+      },
+    }));
+    const app = renderApp('/users', bff);
+    const dialog = await openEdit(app, 'sam@example.com');
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    await app.user.type(within(dialog).getByLabelText(WHY), 'Joins the payout team');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(within(dialog).getByLabelText(WHY)).toHaveAccessibleDescription(
+        'This is required to give Operations (say why).',
+      );
+    });
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Edit sam@example.com' })).toBeInTheDocument();
   });
 
   it('when looking at one’s own row, then there is no Disable or Reset two-step button', async () => {
