@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   PayoutDetailSchema,
+  PayoutListSchema,
   PayoutResultSchema,
   type Payout,
   type PayoutCreateInput,
@@ -67,6 +68,12 @@ for (const variant of DB_VARIANTS) {
         expect(res.status, res.text).toBe(200);
         return PayoutDetailSchema.parse(res.json);
       };
+      /** The ids in `client`'s approval queue ("Awaiting my approval"), in its order. */
+      const queue = async (client: TestClient) => {
+        const res = await client.get('/api/payouts?view=awaiting-my-approval&limit=200');
+        expect(res.status, res.text).toBe(200);
+        return PayoutListSchema.parse(res.json).items.map((p) => p.id);
+      };
       const payoutPays = async (orderid: string) =>
         (await sandbox.order(orderid)).operations.filter((o) => o.type === 'payout-pay');
 
@@ -124,6 +131,10 @@ for (const variant of DB_VARIANTS) {
         expect((await detail(opsB, payout.id)).canPayAgain).toBe(true);
         expect((await detail(opsA, payout.id)).canPayAgain).toBe(false);
         expect((await detail(support, payout.id)).canPayAgain).toBe(false);
+        // It waits in the approval queue of those who may pay it again, not in its preparer's.
+        expect(await queue(opsC)).toContain(payout.id);
+        expect(await queue(opsB)).toContain(payout.id);
+        expect(await queue(opsA)).not.toContain(payout.id);
         // Preparing it again warns of the first, and points at paying that one again instead.
         const twin = await post(opsA, '/api/payouts', payoutBody('61.10'));
         expect(twin.status, twin.text).toBe(200);
@@ -151,6 +162,8 @@ for (const variant of DB_VARIANTS) {
         expect(titles).toContain(PAID_AGAIN(opsC.email));
         const audits = await auditRows('payout.pay_again', `payout:${payout.id}`);
         expect(audits.map((a) => [a.actor_email, a.outcome])).toEqual([[opsC.email, 'success']]);
+        // Paid: nothing waits any more.
+        expect(await queue(opsB)).not.toContain(payout.id);
       });
 
       it('when the preparer pays it again, then it is refused as an approval of their own would be, and nothing is sent', async () => {
@@ -173,6 +186,7 @@ for (const variant of DB_VARIANTS) {
         for (const c of [opsA, opsB, opsC, support])
           expect((await c.login(c.email, passwordFor(c.email))).status).toBe(200);
         expect((await detail(opsC, payout.id)).canPayAgain).toBe(false);
+        expect(await queue(opsC)).not.toContain(payout.id);
         const res = await payAgain(opsC, payout.id);
         expect(res.status, res.text).toBe(409);
         expect(errorCode(res)).toBe('INVALID_STATE');

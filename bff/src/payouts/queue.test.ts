@@ -1,5 +1,6 @@
 // The approval queue in the order its payouts lapse (a checked two-step payout when its gateway
-// registration does, a held single one PAYOUT_HOLD_MAX_AGE_MS after preparing), a preparer's
+// registration does, a held single one PAYOUT_HOLD_MAX_AGE_MS after preparing, one that may be
+// paid again when its check does), a preparer's
 // withdrawal told apart from a second person's rejection, and possible duplicates named on each
 // payout waiting. On SQLite and (with PAYDESK_TEST_PG_URL) PostgreSQL. Nothing here reaches a
 // gateway: single payouts are held, two-step ones are written as their check would leave them.
@@ -158,18 +159,95 @@ for (const variant of DB_VARIANTS) {
         .execute();
     });
 
+    it('when two-step payouts the gateway did not pay may be paid again, then they wait in the queue of those who may pay them again, merged in the order their check lapses, on every page size', async () => {
+      const t0 = bff.clock.now();
+      const held = await hold('11.00');
+      const base = await row(held.id);
+      const opsBId = await userId(bff, opsB.email);
+      const twoStep = (created: number, expires: number, changes: Partial<PayoutsTable> = {}) =>
+        insert(base, {
+          mode: 'two-step',
+          orderid: `8${String(created).slice(-8)}`,
+          destination_sealed: null,
+          created_at: created,
+          updated_at: created,
+          expires_at: expires,
+          ...changes,
+        });
+      // Judged not applied after its payout-pay was sent (`mayPayAgain`).
+      const notPaid = (expires: number, changes: Partial<PayoutsTable> = {}) =>
+        twoStep(t0 - DAY, expires, {
+          state: 'failed',
+          error_code: 'NOT_APPLIED',
+          decided_at: t0 - HOUR,
+          decided_by: opsBId,
+          decided_by_email: opsB.email,
+          ...changes,
+        });
+      const waiting = await twoStep(t0, t0 + 2 * HOUR);
+      const againSoon = await notPaid(t0 + HOUR);
+      const againLater = await notPaid(t0 + 3 * HOUR);
+      // Not in opsB's queue: lapsed; never sent (no decision); another failure; a single payout
+      // (never paid again); prepared by opsB; paid late after all.
+      await notPaid(t0 - 1);
+      await notPaid(t0 + HOUR, { decided_at: null, decided_by: null, decided_by_email: null });
+      await notPaid(t0 + HOUR, { error_code: 'DECLINED' });
+      await notPaid(t0 + HOUR, { mode: 'single' });
+      await notPaid(t0 + HOUR, {
+        prepared_by: opsBId,
+        prepared_by_email: opsB.email,
+        decided_by: base.prepared_by,
+        decided_by_email: base.prepared_by_email,
+      });
+      await notPaid(t0 + HOUR, { state: 'approved', error_code: 'PAID_AFTER_NOT_APPLIED' });
+
+      const expected = [againSoon, waiting, againLater, held.id];
+      for (const limit of [1, 2, 50]) {
+        const queue = await queueOf(opsB, limit);
+        expect(
+          queue.map((p) => p.id),
+          `limit ${limit}`,
+        ).toEqual(expected);
+      }
+      const queue = await queueOf(opsB, 50);
+      // Each says what the viewer may do, and until when.
+      expect(queue.map((p) => [p.canDecide, p.canPayAgain])).toEqual([
+        [false, true],
+        [true, false],
+        [false, true],
+        [true, false],
+      ]);
+      expect(queue[0]?.expiresAt).toBe(new Date(t0 + HOUR).toISOString());
+      // A filter on the state still applies: the failed ones alone.
+      const failed = PayoutListSchema.parse(
+        (await opsB.get('/api/payouts?view=awaiting-my-approval&state=failed')).json,
+      );
+      expect(failed.items.map((p) => p.id)).toEqual([againSoon, againLater]);
+      // Clean up for the tests below: none of these waits any more.
+      await bff.k
+        .updateTable('payouts')
+        .set({ state: 'expired' })
+        .where('state', 'in', ['pending_approval', 'failed'])
+        .execute();
+    });
+
     it('when the queue is paged, then two-step payouts are read in expiry order from payouts_pending_lapse (0019), not sorted from every payout waiting; possible duplicates are searched through an index', async () => {
       const now = bff.clock.now();
       const query = `select id from payouts where state = 'pending_approval' and mode <> 'single' and expires_at > ${now} and (expires_at, created_at, id) > (${now}, ${now}, 'x') order by expires_at, created_at, id limit 51`;
+      // Those that may be paid again: the same index, state failed.
+      const again = `select id from payouts where state = 'failed' and error_code = 'NOT_APPLIED' and decided_at is not null and mode <> 'single' and orderid is not null and expires_at > ${now} and (expires_at, created_at, id) > (${now}, ${now}, 'x') order by expires_at, created_at, id limit 51`;
       // Which index depends on the data (payouts_destination, or the state's when few wait).
       const similar = `select id from payouts where destination_hash in ('x', 'y') and state = 'pending_approval'`;
       for (const [text, index] of [
-        [
-          query,
-          variant.name === 'postgres'
-            ? 'Index Scan using payouts_pending_lapse'
-            : 'USING INDEX payouts_pending_lapse',
-        ],
+        ...[query, again].map(
+          (text) =>
+            [
+              text,
+              variant.name === 'postgres'
+                ? 'Index Scan using payouts_pending_lapse'
+                : 'USING INDEX payouts_pending_lapse',
+            ] as const,
+        ),
         [similar, variant.name === 'postgres' ? 'Index' : 'USING INDEX'],
       ] as const) {
         const plan =

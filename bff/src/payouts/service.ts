@@ -577,8 +577,10 @@ export class PayoutsService {
    * soonest first, then by creation and id (`lapsePage`): held single payouts not lapsed, which
    * lapse `holdMaxAgeMs` after they were prepared and so come in creation order
    * (`payouts_state_created`), merged with checked two-step ones in the order their registration
-   * at the gateway lapses (`expires_at`, `payouts_pending_lapse`). Each read as `limit + 1` rows
-   * after the cursor, so a page reads two index ranges, never every payout waiting.
+   * at the gateway lapses (`expires_at`, `payouts_pending_lapse`), and with the two-step ones
+   * the viewer may pay again, in the order their check lapses (the same index, state `failed`).
+   * Each read as `limit + 1` rows after the cursor, so a page reads three index ranges, never every
+   * payout waiting.
    */
   private async queuePage(
     query: SelectQueryBuilder<PayoutsDatabase, 'payouts', PayoutsTable>,
@@ -590,22 +592,44 @@ export class PayoutsService {
     const waiting = query.where('state', '=', 'pending_approval');
     let held = waiting.where('mode', '=', 'single').where('created_at', '>', now - hold);
     let checked = waiting.where('mode', '<>', 'single').where('expires_at', '>', now);
+    // Two-step payouts the gateway did not pay (judged not applied after their payout-pay) that a
+    // second person may pay again while the check holds (`mayPayAgain`, in SQL): they wait for the
+    // viewer as much as those never approved, in the order their check lapses.
+    let payAgain = query
+      .where('state', '=', 'failed')
+      .where('error_code', '=', NOT_APPLIED)
+      .where('decided_at', 'is not', null)
+      .where('mode', '<>', 'single')
+      .where('orderid', 'is not', null)
+      .where('expires_at', '>', now);
     if (after !== null) {
       held = held.where(heldAfter(after, hold));
       checked = checked.where(expiringAfter(after));
+      payAgain = payAgain.where(expiringAfter(after));
     }
     const heldRows = await held
       .orderBy('created_at')
       .orderBy('id')
       .limit(q.limit + 1)
       .execute();
-    const checkedRows = await checked
-      .orderBy('expires_at')
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(q.limit + 1)
-      .execute();
-    return lapsePage([heldRows, checkedRows], (row) => this.lapsesAt(row) ?? now, q);
+    const byExpiry = (rows: typeof checked) =>
+      rows
+        .orderBy('expires_at')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(q.limit + 1)
+        .execute();
+    const checkedRows = await byExpiry(checked);
+    const againRows = await byExpiry(payAgain);
+    return lapsePage([heldRows, checkedRows, againRows], (row) => this.queueLapse(row, now), q);
+  }
+
+  /**
+   * When a payout leaves the approval queue: as it lapses (`lapsesAt`), or, one that may be paid
+   * again, when its check at the gateway does (`expires_at`).
+   */
+  private queueLapse(row: PayoutsTable, now: number): number {
+    return this.lapsesAt(row) ?? row.expires_at ?? now;
   }
 
   // ------------------------------------------------------------------ preparing

@@ -251,7 +251,8 @@ export class FakePayouts {
           .filter(
             (p) =>
               view !== 'awaiting-my-approval' ||
-              (p.state === 'pending_approval' && p.preparedBy.id !== user.id),
+              ((p.state === 'pending_approval' || payAgainPossible(p)) &&
+                p.preparedBy.id !== user.id),
           ),
         parsed.data,
       );

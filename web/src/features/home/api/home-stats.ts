@@ -93,13 +93,15 @@ export function statsQueryOptions(from: string) {
 /** The list answers at most this many; the count shows "at least" beyond it. */
 export const PENDING_LIMIT = 200;
 
-/** Payouts waiting for a second ops user: for ops, those another user prepared (theirs to decide). */
+/**
+ * Payouts waiting for a second ops user: for ops, their approval queue as the payouts screen shows
+ * it (those another user prepared, to approve, or to pay again after the gateway did not pay them);
+ * for others, every payout waiting for approval.
+ */
 export function pendingPayoutsQuery(isOps: boolean): PayoutListQuery {
-  return {
-    view: isOps ? 'awaiting-my-approval' : 'all',
-    state: 'pending_approval',
-    limit: PENDING_LIMIT,
-  };
+  return isOps
+    ? { view: 'awaiting-my-approval', limit: PENDING_LIMIT }
+    : { view: 'all', state: 'pending_approval', limit: PENDING_LIMIT };
 }
 
 /**

@@ -226,24 +226,38 @@ describe('home screen', () => {
     expect(row).toHaveTextContent('Return: outcome unknown');
   });
 
-  it('when an ops user has payouts to approve, then the count links to the approval queue; their own are not counted', async () => {
+  it('when an ops user has payouts to approve or to pay again, then the count links to the approval queue; their own are not counted', async () => {
+    const notPaid = {
+      state: 'failed' as const,
+      errorCode: 'NOT_APPLIED',
+      decidedBy: { id: 'u-otto', email: 'otto@example.com' },
+      decidedAt: new Date(Date.now() - 60_000).toISOString(),
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
     const bff = bffAs(['ops'], {
       payouts: [
         makePayout(1),
         makePayout(2),
         makePayout(3, { preparedBy: { id: 'u-me', email: 'me@example.com' } }),
         makePayout(4, { state: 'approved' }),
+        // not paid by the gateway, its check holding: the viewer may pay it again
+        makePayout(5, notPaid),
+        // the same, but its check lapsed: nothing to do
+        makePayout(6, { ...notPaid, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
       ],
     });
     renderApp('/', bff);
     const card = await screen.findByRole('region', { name: 'Payouts awaiting your approval' });
-    expect(card).toHaveTextContent('2');
+    await waitFor(() => {
+      expect(card).toHaveTextContent('3');
+    });
     expect(within(card).getByRole('link', { name: 'Open the approval queue' })).toHaveAttribute(
       'href',
       '/payouts?view=awaiting-my-approval',
     );
     const [request] = bff.requestsTo('GET', '/api/payouts');
-    expect(request!.query.get('state')).toBe('pending_approval');
+    expect(request!.query.get('view')).toBe('awaiting-my-approval');
+    expect(request!.query.has('state')).toBe(false);
   });
 
   it('when payouts were paid after a not-applied verdict, then a card counts those decided in the last 30 days, asked of the list’s own filter, and links to the list filtered to them', async () => {

@@ -27,12 +27,13 @@ export function relativeTime(at: string, now: number = Date.now()): string {
 
 /**
  * When a payout waiting for approval lapses (`expiresAt`: its registration at the gateway, or its
- * hold), as the queue is ordered by it: 'Lapses at <date and time> (in 3 hours)'.
+ * hold), as the queue is ordered by it: 'Lapses at <date and time> (in 3 hours)'; `lead` says
+ * what ends then instead ('Can be paid again until').
  */
-export function LapsesAt({ value }: { value: string }) {
+export function LapsesAt({ value, lead = 'Lapses at' }: { value: string; lead?: string }) {
   return (
     <Typography variant="caption" component="div" color="text.secondary">
-      Lapses at <DateTime value={value} /> ({relativeTime(value)})
+      {lead} <DateTime value={value} /> ({relativeTime(value)})
     </Typography>
   );
 }

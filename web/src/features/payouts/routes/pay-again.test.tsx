@@ -129,4 +129,20 @@ describe('paying a payout again', () => {
     await app.user.click(button);
     expect(await screen.findByRole('dialog', { name: 'Pay the payout again' })).toBeInTheDocument();
   });
+
+  it('when an ops user opens their approval queue, then a payout they may pay again waits there with until when, and one whose check lapsed does not', async () => {
+    renderApp('/payouts', bffAs('olga@example.com'));
+    const button = await screen.findByRole('button', {
+      name: 'Pay again payout of €101.00 to 411111******1111',
+    });
+    const row = button.closest('tr');
+    expect(row).toHaveTextContent(/Can be paid again until .* \(in 1\d hours\)/);
+    expect(screen.queryByText('Seller settlement 2')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Awaiting my approval', selected: true })).toBeVisible();
+  });
+
+  it('when its preparer opens their approval queue, then the payout does not wait there', async () => {
+    renderApp('/payouts', bffAs('otto@example.com'));
+    expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
 });

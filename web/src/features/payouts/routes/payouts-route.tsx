@@ -192,6 +192,9 @@ function StateDetails({ payout }: { payout: Payout }) {
       {payout.state === 'pending_approval' && payout.expiresAt ? (
         <LapsesAt value={payout.expiresAt} />
       ) : null}
+      {payout.canPayAgain === true && payout.expiresAt ? (
+        <LapsesAt value={payout.expiresAt} lead="Can be paid again until" />
+      ) : null}
       {payout.mode === 'single' ? (
         <Typography variant="caption" component="div" color="text.secondary">
           Single: not checked by the gateway
