@@ -145,7 +145,7 @@ try {
     await page.goto(`${base}/account`);
     await page.getByRole('heading', { name: 'My account' }).waitFor();
     await page.keyboard.press('Control+k');
-    await page.getByLabel(/Orderid or client_orderid/).fill(orderid);
+    await page.getByLabel(/Orderid or client order id/).fill(orderid);
     await shoot(page, 'lookup');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: `Order ${orderid}` }).waitFor();

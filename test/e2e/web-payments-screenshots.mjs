@@ -273,7 +273,7 @@ try {
     await page.goto(`${base}/account`);
     await page.getByRole('heading', { name: 'My account' }).waitFor();
     await page.keyboard.press('Control+k');
-    await page.getByLabel(/Orderid or client_orderid/).fill('shop-12');
+    await page.getByLabel(/Orderid or client order id/).fill('shop-12');
     await shoot(page, `lookup-${colorScheme}`);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Order 900012' }).waitFor();

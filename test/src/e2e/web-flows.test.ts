@@ -178,7 +178,7 @@ describe.skipIf(chromiumPath === undefined)(
 
       await page.keyboard.press('Control+k');
       const dialog = page.getByRole('dialog', { name: 'Look up an order' });
-      await dialog.getByLabel(/^Orderid or client_orderid/).fill(orders.declined.clientOrderId);
+      await dialog.getByLabel(/^Orderid or client order id/).fill(orders.declined.clientOrderId);
       await page.keyboard.press('Enter');
       let header = await orderHeader(page, orders.declined.orderid);
       await header.getByText('Declined', { exact: true }).waitFor();
@@ -186,7 +186,7 @@ describe.skipIf(chromiumPath === undefined)(
       await record(page, '1-support-lookup-declined', { axe: true });
 
       await page.getByRole('button', { name: /^Look up order/ }).click();
-      await dialog.getByLabel(/^Orderid or client_orderid/).fill(orders.sale.orderid);
+      await dialog.getByLabel(/^Orderid or client order id/).fill(orders.sale.orderid);
       await dialog.getByRole('button', { name: 'Look up' }).click();
       header = await orderHeader(page, orders.sale.orderid);
       await header.getByText('Approved', { exact: true }).waitFor();

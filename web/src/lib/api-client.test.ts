@@ -188,6 +188,16 @@ describe('api client', () => {
     expect(describeError(invalid)).toBe(
       'Endpoint: must be one of the configured endpoints (1001, 1002). Customer postal code: at most 10 characters. Some new thing: is wrong.',
     );
+    // The shop's id is named as the order pages name it, in the body's and the query's spelling.
+    for (const path of ['client_orderid', 'clientOrderId']) {
+      const refused = new ApiError({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        message: 'x',
+        details: { fields: [{ path, rule: 'format', message: 'printable, without spaces' }] },
+      });
+      expect(describeError(refused)).toBe('Client order id: printable, without spaces.');
+    }
     expect(
       describeError(new ApiError({ code: 'VALIDATION_FAILED', status: 400, message: 'x' })),
     ).toBe('Some fields need attention.');

@@ -22,7 +22,7 @@ const typed = (term: string, clientOrderId = '', endpointId = '') =>
   lookupAttempts({ term, clientOrderId, endpointId });
 
 /** The first field (its label also names the other two ways). */
-const termField = () => screen.findByLabelText(/^Orderid or client_orderid/);
+const termField = () => screen.findByLabelText(/^Orderid or client order id/);
 
 async function openDialog(app: ReturnType<typeof renderApp>) {
   await app.user.click(await screen.findByRole('button', { name: /Look up order/ }));
@@ -93,7 +93,10 @@ describe('status lookup', () => {
       attempts: [{ kind: 'gateway', body: { client_orderid: 'shop-77' } }],
     });
     expect(typed('shop-1', 'shop-77')).toMatchObject({ field: 'term' });
-    expect(typed('1000337', 'has space')).toMatchObject({ field: 'clientOrderId' });
+    expect(typed('1000337', 'has space')).toEqual({
+      field: 'clientOrderId',
+      problem: 'A client order id is printable, without spaces.',
+    });
     expect(typed('1000337', '', 'EU')).toMatchObject({ field: 'endpointId' });
   });
 
@@ -165,11 +168,11 @@ describe('status lookup', () => {
     const app = renderApp('/account', bff);
     const field = await openDialog(app);
     await app.user.type(field, '1000333');
-    await app.user.type(screen.getByLabelText(/^client_orderid/), 'shop-1');
+    await app.user.type(screen.getByLabelText(/^Client order id/), 'shop-1');
     await app.user.type(screen.getByLabelText(/^Endpoint/), '1001{Enter}');
     const message = await screen.findByText(/^Endpoint 1001 has no order/);
     expect(message).toHaveTextContent(
-      /^Endpoint 1001 has no order “1000333” with client_orderid “shop-1”\. Only endpoint 1001 was asked: the order may be on another endpoint\. Leave the Endpoint empty to ask every endpoint\./,
+      /^Endpoint 1001 has no order “1000333” with client order id “shop-1”\. Only endpoint 1001 was asked: the order may be on another endpoint\. Leave the Endpoint empty to ask every endpoint\./,
     );
     expect(screen.queryByText(/The gateway knows no/)).not.toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Look up on every endpoint' }));
@@ -246,10 +249,12 @@ describe('status lookup', () => {
     const app = await lookUpOnList(bff, '900003');
     expect(
       await screen.findByText(
-        'Paydesk has no order “900003”, and the gateway has none with the client_orderid “900003”. To ask the gateway for order “900003”, add its client_orderid below: the gateway finds an order by its orderid only together with its client_orderid.',
+        'Paydesk has no order “900003”, and the gateway has none with the client order id “900003”. To ask the gateway for order “900003”, add its client order id below: the gateway finds an order by its orderid only together with its client order id.',
       ),
     ).toBeInTheDocument();
-    const second = screen.getByLabelText(/^client_orderid/);
+    // Its labels, hints and message name the shop's id as the order pages do, not as the API does.
+    expect(screen.getByRole('dialog')).not.toHaveTextContent(/client_orderid/);
+    const second = screen.getByLabelText(/^Client order id/);
     await waitFor(() => {
       expect(second).toHaveFocus();
     });
@@ -273,6 +278,10 @@ describe('status lookup', () => {
     const choices = await screen.findByRole('list', { name: /2 orders match/ });
     expect(app.location()).toBe('/transactions');
     expect(within(choices).getAllByRole('button')).toHaveLength(2);
+    expect(within(choices).getByRole('button', { name: /Order 900002/ })).toHaveTextContent(
+      /Client order id 900001 · /,
+    );
+    expect(screen.getByRole('dialog')).not.toHaveTextContent(/client_orderid/);
     await app.user.click(within(choices).getByRole('button', { name: /Order 900002/ }));
     await waitFor(() => {
       expect(app.location()).toBe('/transactions/00000000-0000-4000-8000-000000000002');
@@ -318,7 +327,7 @@ describe('status lookup', () => {
     await lookUpOnList(bff, '00000000-0000-4000-8000-000000000099');
     expect(
       await screen.findByText(
-        'Paydesk knows no order with the id “00000000-0000-4000-8000-000000000099”, and the gateway knows none with that client_orderid.',
+        'Paydesk knows no order with the id “00000000-0000-4000-8000-000000000099”, and the gateway knows none with that client order id.',
       ),
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
@@ -434,7 +443,7 @@ describe('status lookup', () => {
     await app.user.clear(field);
     await app.user.keyboard('{Enter}');
     expect(
-      await screen.findByText('Type an orderid, a client_orderid or a Paydesk id.'),
+      await screen.findByText('Type an orderid, a client order id or a Paydesk id.'),
     ).toBeInTheDocument();
     expect(screen.queryByText(old)).not.toBeInTheDocument();
     expect(within(screen.getByRole('dialog')).queryByRole('alert')).not.toBeInTheDocument();
@@ -444,7 +453,7 @@ describe('status lookup', () => {
     const app = await lookUpOnList(bffAs(['support']), '9999999');
     const old = /Paydesk has no order “9999999”/;
     expect(await screen.findByText(old)).toBeInTheDocument();
-    await app.user.type(screen.getByLabelText(/^client_orderid/), 'shop-9');
+    await app.user.type(screen.getByLabelText(/^Client order id/), 'shop-9');
     expect(screen.getByText(old)).toBeInTheDocument();
     await app.user.type(await termField(), '8');
     expect(screen.queryByText(old)).not.toBeInTheDocument();
@@ -455,7 +464,7 @@ describe('status lookup', () => {
     const field = await openDialog(app);
     await app.user.type(field, 'nope-1');
     await app.user.click(screen.getByRole('button', { name: 'Look up' }));
-    await screen.findByText('The gateway knows no order “nope-1” as a client_orderid.');
+    await screen.findByText('The gateway knows no order “nope-1” as a client order id.');
     await waitFor(() => {
       expect(field).toHaveFocus();
     });
@@ -552,7 +561,7 @@ describe('status lookup', () => {
     const app = renderApp('/transactions', bff);
     await app.user.type(await openDialog(app), '1000328');
     const dialog = within(screen.getByRole('dialog'));
-    await app.user.type(dialog.getByLabelText(/^client_orderid/), 'rev-pa-53a0218c');
+    await app.user.type(dialog.getByLabelText(/^Client order id/), 'rev-pa-53a0218c');
     const endpoint = dialog.getByLabelText(/^Endpoint/);
     await app.user.type(endpoint, '7777{Enter}');
     expect(await dialog.findByText(`This ${rule}.`)).toBeInTheDocument();
@@ -605,13 +614,17 @@ describe('status lookup', () => {
     const labels = Array.from(screen.getByRole('dialog').querySelectorAll('label'), (label) =>
       label.textContent.replace(/\s*\*$/, ''),
     );
-    expect(labels).toEqual(['Orderid or client_orderid', 'client_orderid', 'Endpoint (optional)']);
+    expect(labels).toEqual([
+      'Orderid or client order id',
+      'Client order id',
+      'Endpoint (optional)',
+    ]);
     // An outlined field's label has some 250 px of a 390 px screen's dialog: about 30 characters.
     for (const label of labels) expect(label.length).toBeLessThanOrEqual(30);
-    expect(dialog.getByLabelText('client_orderid')).toHaveAccessibleDescription(
-      'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client_orderid.',
+    expect(dialog.getByLabelText('Client order id')).toHaveAccessibleDescription(
+      'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client order id.',
     );
-    expect(dialog.getByLabelText('Orderid or client_orderid')).toHaveAccessibleDescription(
+    expect(dialog.getByLabelText('Orderid or client order id')).toHaveAccessibleDescription(
       /^A Paydesk id works too\./,
     );
     vi.restoreAllMocks();

@@ -110,18 +110,18 @@ export function lookupAttempts(
   if (clientOrderId !== '') {
     const client = parse({ client_orderid: clientOrderId });
     if (client === null)
-      return { field: 'clientOrderId', problem: 'A client_orderid is printable, without spaces.' };
+      return { field: 'clientOrderId', problem: 'A client order id is printable, without spaces.' };
     if (term === '') return { attempts: [{ kind: 'gateway', body: client }] };
     const both = parse({ orderid: term, client_orderid: clientOrderId });
     if (both === null)
       return {
         field: 'term',
-        problem: 'With a client_orderid below, type the gateway’s orderid (digits) here.',
+        problem: 'With a client order id below, type the gateway’s orderid (digits) here.',
       };
     return { attempts: [{ kind: 'gateway', body: both }] };
   }
   if (term === '')
-    return { field: 'term', problem: 'Type an orderid, a client_orderid or a Paydesk id.' };
+    return { field: 'term', problem: 'Type an orderid, a client order id or a Paydesk id.' };
   const attempts: LookupAttempt[] = [];
   if (TRANSACTION_ID_PATTERN.test(term)) attempts.push({ kind: 'id', id: term.toLowerCase() });
   for (const body of [parse({ orderid: term }), parse({ client_orderid: term })]) {
@@ -132,7 +132,7 @@ export function lookupAttempts(
     : {
         field: 'term',
         problem:
-          'Type the gateway’s orderid (digits), the shop’s client_orderid (no spaces) or a Paydesk id.',
+          'Type the gateway’s orderid (digits), the shop’s client order id (no spaces) or a Paydesk id.',
       };
 }
 
@@ -300,7 +300,7 @@ function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): strin
   const clientOrderId = input.clientOrderId.trim();
   const endpointId = input.endpointId.trim();
   if (needsClientOrderId)
-    return `Paydesk has no order “${term}”, and the gateway has none with the client_orderid “${term}”. To ask the gateway for order “${term}”, add its client_orderid below: the gateway finds an order by its orderid only together with its client_orderid.`;
+    return `Paydesk has no order “${term}”, and the gateway has none with the client order id “${term}”. To ask the gateway for order “${term}”, add its client order id below: the gateway finds an order by its orderid only together with its client order id.`;
   const gateway = endpointId === '' ? 'The gateway knows' : `Endpoint ${endpointId} has`;
   const onlyThere =
     endpointId === ''
@@ -308,15 +308,15 @@ function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): strin
       : ` Only endpoint ${endpointId} was asked: the order may be on another endpoint. Leave the Endpoint empty to ask every endpoint.`;
   if (clientOrderId !== '')
     return term === ''
-      ? `${gateway} no order with client_orderid “${clientOrderId}”.${onlyThere}`
-      : `${gateway} no order “${term}” with client_orderid “${clientOrderId}”.${onlyThere}`;
+      ? `${gateway} no order with client order id “${clientOrderId}”.${onlyThere}`
+      : `${gateway} no order “${term}” with client order id “${clientOrderId}”.${onlyThere}`;
   if (TRANSACTION_ID_PATTERN.test(term))
     return endpointId === ''
-      ? `Paydesk knows no order with the id “${term}”, and the gateway knows none with that client_orderid.`
-      : `Paydesk knows no order with the id “${term}”, and endpoint ${endpointId} has none with that client_orderid.${onlyThere}`;
+      ? `Paydesk knows no order with the id “${term}”, and the gateway knows none with that client order id.`
+      : `Paydesk knows no order with the id “${term}”, and endpoint ${endpointId} has none with that client order id.${onlyThere}`;
   return /^\d+$/.test(term)
-    ? `${gateway} no order “${term}” as an orderid or a client_orderid.${onlyThere}`
-    : `${gateway} no order “${term}” as a client_orderid.${onlyThere}`;
+    ? `${gateway} no order “${term}” as an orderid or a client order id.${onlyThere}`
+    : `${gateway} no order “${term}” as a client order id.${onlyThere}`;
 }
 
 /**
@@ -358,7 +358,7 @@ function CandidateList({
           >
             <ListItemText
               primary={`Order ${c.orderid} · endpoint ${c.endpointId} · ${formatMoney(c.amount, c.currency)}`}
-              secondary={`client_orderid ${c.clientOrderId} · ${TYPE_LABELS[c.type]} · ${STATUS_LOOK[c.status].label}${c.id === null ? ' · not in Paydesk yet' : ''}`}
+              secondary={`Client order id ${c.clientOrderId} · ${TYPE_LABELS[c.type]} · ${STATUS_LOOK[c.status].label}${c.id === null ? ' · not in Paydesk yet' : ''}`}
             />
           </ListItemButton>
         ))}
@@ -587,7 +587,7 @@ export default function LookupDialog({
             <TextField
               {...fieldProps(
                 'term',
-                'Orderid or client_orderid',
+                'Orderid or client order id',
                 termHint(input.term, input.clientOrderId),
               )}
               inputRef={termRef}
@@ -596,8 +596,8 @@ export default function LookupDialog({
             <TextField
               {...fieldProps(
                 'clientOrderId',
-                'client_orderid',
-                'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client_orderid.',
+                'Client order id',
+                'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client order id.',
               )}
               inputRef={clientOrderIdRef}
             />

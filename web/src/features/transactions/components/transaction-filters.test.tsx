@@ -28,6 +28,7 @@ describe('transaction filters', () => {
     const onApply = vi.fn();
     render(<TransactionFilters value={{}} created={undefined} appliedKey="" onApply={onApply} />);
     const search = screen.getByLabelText('Search');
+    expect(search).toHaveAttribute('placeholder', 'orderid, client order id, e-mail or last four');
     await user.type(search, '4111 1111 1111 1111');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));
     expect(search).toHaveAccessibleDescription(

@@ -254,7 +254,7 @@ export function TransactionFilters({
   );
 
   const search = text('q', 'Search', {
-    placeholder: 'orderid, client_orderid, e-mail or last four',
+    placeholder: 'orderid, client order id, e-mail or last four',
   });
   const active = Object.keys(value).filter((key) => !folded || key !== 'q').length;
   return (

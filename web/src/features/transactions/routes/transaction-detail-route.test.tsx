@@ -156,13 +156,15 @@ describe('transaction detail', () => {
     const app = renderApp('/transactions/1000321', bff);
     expect(await screen.findByRole('heading', { name: 'Order not found' })).toBeInTheDocument();
     expect(
-      screen.getByText(/Paydesk has learned no order with the orderid or client_orderid “1000321”/),
+      screen.getByText(
+        /Paydesk has learned no order with the orderid or client order id “1000321”/,
+      ),
     ).toBeInTheDocument();
     expect(app.location()).toBe('/transactions/1000321');
     expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
     expect(bff.requestsTo('GET', '/api/transactions/1000321')).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Look up “1000321” at the gateway' }));
-    expect(await screen.findByLabelText(/^Orderid or client_orderid/)).toHaveValue('1000321');
+    expect(await screen.findByLabelText(/^Orderid or client order id/)).toHaveValue('1000321');
   });
 
   it('when one client_orderid names orders on two endpoints, then both are listed to choose from, neither opened', async () => {
@@ -174,6 +176,18 @@ describe('transaction detail', () => {
     const list = await screen.findByRole('list', { name: 'Orders “shared-7”' });
     expect(within(list).getByRole('link', { name: 'Order 900001' })).toHaveAttribute('href', PATH);
     expect(within(list).getByRole('link', { name: 'Order 900002' })).toBeInTheDocument();
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toContainEqual(
+      expect.stringMatching(/^Order 900002Client order id shared-7 · endpoint 1002 · /),
+    );
+    expect(
+      screen.getByText(/orders Paydesk has learned have “shared-7” as their orderid or/),
+    ).toHaveTextContent(
+      '2 orders Paydesk has learned have “shared-7” as their orderid or client order id (one client order id may be used on several endpoints). Choose one:',
+    );
     expect(app.location()).toBe('/transactions/shared-7');
   });
 

@@ -592,8 +592,8 @@ function OrderById({ id }: { id: string }) {
     if (isNoSuchRecord(detail.error)) {
       return (
         <OrderNotFound>
-          Paydesk knows no transaction with this address. Look the order up by its orderid or
-          client_orderid (Ctrl+K), or go back to{' '}
+          Paydesk knows no transaction with this address. Look the order up by its orderid or client
+          order id (Ctrl+K), or go back to{' '}
           <RouterLink to="/transactions">all transactions</RouterLink>.
         </OrderNotFound>
       );
@@ -641,8 +641,8 @@ function OrderByGatewayId({ term }: { term: string }) {
   if (!parsed.success) {
     return (
       <OrderNotFound>
-        Paydesk knows no transaction with this address. Look the order up by its orderid or
-        client_orderid (Ctrl+K), or go back to{' '}
+        Paydesk knows no transaction with this address. Look the order up by its orderid or client
+        order id (Ctrl+K), or go back to{' '}
         <RouterLink to="/transactions">all transactions</RouterLink>.
       </OrderNotFound>
     );
@@ -663,8 +663,8 @@ function OrderByGatewayId({ term }: { term: string }) {
       <>
         <PageHeader title={`Orders “${text}”`} />
         <Alert severity="info" sx={{ mb: 2 }}>
-          {String(found.length)} orders Paydesk has learned have “{text}” as their orderid or
-          client_orderid (one client_orderid may be used on several endpoints). Choose one:
+          {String(found.length)} orders Paydesk has learned have “{text}” as their orderid or client
+          order id (one client order id may be used on several endpoints). Choose one:
         </Alert>
         <List aria-label={`Orders “${text}”`}>
           {found.map((t) => (
@@ -675,7 +675,7 @@ function OrderByGatewayId({ term }: { term: string }) {
                     {orderName(t, { capital: true })}
                   </Link>
                 }
-                secondary={`client_orderid ${t.clientOrderId} · endpoint ${t.endpointId} · ${TYPE_LABELS[t.type]} · ${formatMoney(t.amount, t.currency)} · ${STATUS_LOOK[t.status].label}`}
+                secondary={`Client order id ${t.clientOrderId} · endpoint ${t.endpointId} · ${TYPE_LABELS[t.type]} · ${formatMoney(t.amount, t.currency)} · ${STATUS_LOOK[t.status].label}`}
               />
             </ListItem>
           ))}
@@ -686,7 +686,7 @@ function OrderByGatewayId({ term }: { term: string }) {
   return (
     <>
       <OrderNotFound>
-        Paydesk has learned no order with the orderid or client_orderid “{text}”; the gateway was
+        Paydesk has learned no order with the orderid or client order id “{text}”; the gateway was
         not asked. Look the order up (Look up order, Ctrl+K), or go back to{' '}
         <RouterLink to="/transactions">all transactions</RouterLink>.
         <LookUpAtGateway term={text} align="flex-start" />

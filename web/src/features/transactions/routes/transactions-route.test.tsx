@@ -112,7 +112,7 @@ describe('transactions screen', () => {
     renderApp('/transactions?q=nobody%40example.com', bffAs(['support']));
     expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
     expect(screen.getByText(/Search matches an orderid/)).toHaveTextContent(
-      /^Change or clear the filters to see more\. Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card \(411111\*{6}1111\) exactly\./,
+      /^Change or clear the filters to see more\. Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card \(411111\*{6}1111\) exactly\./,
     );
   });
 
@@ -122,7 +122,7 @@ describe('transactions screen', () => {
     expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Look up “1000337” at the gateway' }));
     const dialog = await screen.findByRole('dialog', { name: 'Look up an order' });
-    expect(within(dialog).getByLabelText(/^Orderid or client_orderid/)).toHaveValue('1000337');
+    expect(within(dialog).getByLabelText(/^Orderid or client order id/)).toHaveValue('1000337');
     await app.user.click(within(dialog).getByRole('button', { name: 'Look up' }));
     await waitFor(() => {
       expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
@@ -141,7 +141,7 @@ describe('transactions screen', () => {
       const view = renderApp(`/transactions?q=${encoded}`, bffAs(['support']));
       expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
       expect(screen.getByText(/Search matches an orderid/)).toHaveTextContent(
-        `Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly. Check the spelling of “${term}”. The gateway cannot be searched for it: it finds an order only by its orderid or client_orderid, not by an e-mail, a name or a card.`,
+        `Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly. Check the spelling of “${term}”. The gateway cannot be searched for it: it finds an order only by its orderid or client order id, not by an e-mail, a name or a card.`,
       );
       expect(screen.queryByRole('button', { name: /at the gateway/ })).not.toBeInTheDocument();
       view.unmount();

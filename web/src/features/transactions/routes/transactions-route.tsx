@@ -183,7 +183,7 @@ function TransactionsScreen() {
               {/* How a search matches, only when one was made. */}
               {filter.q === undefined
                 ? null
-                : ' Search matches an orderid, a client_orderid, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'}
+                : ' Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'}
               {/* The gateway is offered only for what could be an order's id; for anything else
                   (an e-mail, a name, a card) it would find nothing either. */}
               {filter.q === undefined ||
@@ -192,7 +192,7 @@ function TransactionsScreen() {
                 <>
                   {' '}
                   Check the spelling of “{filter.q}”. The gateway cannot be searched for it: it
-                  finds an order only by its orderid or client_orderid, not by an e-mail, a name or
+                  finds an order only by its orderid or client order id, not by an e-mail, a name or
                   a card.
                 </>
               )}
