@@ -1783,14 +1783,13 @@ export class PayoutsService {
     if (this.c.clock.now() - sentAt < after) return row;
     const what = request === 'check' ? "the check of the payee's details" : 'the payout';
     const judged = `The gateway still did not show ${what} ${describeDuration(after)} after it was sent, so Paydesk judged it not applied.`;
-    const payAgainUntil =
-      request === 'pay' && row.mode !== 'single' && row.expires_at !== null ? row.expires_at : null;
+    // The verdict only, for a payment: what to do next depends on who reads it and when (paying it
+    // again while the check holds, `canPayAgain` and `expiresAt`; else checking its status), which
+    // the screens say beside it. Nothing was paid by a check, whatever follows.
     const advice =
       request === 'check'
         ? " Checking the payee's details moves no money: nothing was paid. Prepare the payout again if it is still due."
-        : payAgainUntil !== null && payAgainUntil > this.c.clock.now()
-          ? ` The gateway may still apply it late. Until ${new Date(payAgainUntil).toISOString()} an ops user other than its preparer can pay it again (“Pay again”): the gateway pays this checked payout at most once, so the payee cannot be paid twice. Preparing it again instead could pay the payee twice.`
-          : ' The gateway may still apply it late: before preparing the payout again, check its status (“Check payment status”) and its order at the gateway.';
+        : ' The gateway may still apply it late.';
     return this.update(
       row.id,
       {

@@ -44,8 +44,11 @@ describe('paying a payout again', () => {
     const button = await screen.findByRole('button', { name: 'Pay again' });
     expect(button).toBeInTheDocument();
     const note = screen.getByText(
-      /Use “Pay again” to have the gateway pay this same checked payout/,
+      /use “Pay again” to have the gateway pay this same checked payout/,
     );
+    // Until when, in the reader's words (not the gateway's ISO time).
+    expect(note.textContent).toMatch(/Until .+ \(in 19 hours\), use “Pay again”/);
+    expect(note.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     expect(note.textContent).toMatch(/do not prepare it again/);
     expect(note.textContent).not.toMatch(/before preparing it again/);
   });

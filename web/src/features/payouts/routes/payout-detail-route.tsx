@@ -37,6 +37,7 @@ import {
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { PayoutDecision } from '../components/payout-decision';
+import { relativeTime } from '../components/lapse-time';
 import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
 import { PayoutStateChip } from '../components/payout-state-chip';
 import { RepeatCandidates } from '../components/repeat-candidates';
@@ -61,13 +62,22 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
     return (
       <Alert severity="warning">
         {error || 'Paydesk judged the payout not applied, but the gateway may still pay it late.'}{' '}
-        {payout.canPayAgain === true
-          ? 'Use “Pay again” to have the gateway pay this same checked payout (it pays it at most once, and Paydesk first asks whether the first payment went through after all); do not prepare it again.'
-          : again
-            ? `An ops user other than ${payout.preparedBy.email} can pay it again (“Pay again”) while the gateway’s check holds; do not prepare it again.`
-            : canCheck
-              ? 'Use “Check payment status” before preparing it again.'
-              : 'Support, finance or ops can ask the gateway with “Check payment status”.'}
+        {payout.canPayAgain === true && payout.expiresAt !== null ? (
+          <>
+            Until <DateTime value={payout.expiresAt} /> ({relativeTime(payout.expiresAt)}), use “Pay
+            again” to have the gateway pay this same checked payout (it pays it at most once, and
+            Paydesk first asks whether the first payment went through after all); do not prepare it
+            again: a new payout could pay the payee twice.
+          </>
+        ) : payout.canPayAgain === true ? (
+          'Use “Pay again” to have the gateway pay this same checked payout (it pays it at most once, and Paydesk first asks whether the first payment went through after all); do not prepare it again.'
+        ) : again ? (
+          `An ops user other than ${payout.preparedBy.email} can pay it again (“Pay again”) while the gateway’s check holds; do not prepare it again.`
+        ) : canCheck ? (
+          'Use “Check payment status” before preparing it again.'
+        ) : (
+          'Support, finance or ops can ask the gateway with “Check payment status”.'
+        )}
       </Alert>
     );
   }
