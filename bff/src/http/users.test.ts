@@ -332,6 +332,21 @@ for (const variant of DB_VARIANTS) {
         .selectAll()
         .where('request_id', '=', res.headers.get('x-request-id'))
         .executeTakeFirstOrThrow();
+    /** A refused creation of `email`: no account, and its audit row refused naming `invalid`. */
+    const expectCreateRefused = async (
+      res: { headers: Headers },
+      email: string,
+      invalid: string,
+    ) => {
+      expect(await t.services.users.byEmail(email)).toBeUndefined();
+      const row = await rowOf(res);
+      expect([row.action, row.outcome, row.error_code]).toEqual([
+        'user.create',
+        'refused',
+        'VALIDATION_FAILED',
+      ]);
+      expect(JSON.parse(row.summary)).toMatchObject({ invalid: [invalid] });
+    };
     const refusedAs = (res: { status: number; json: unknown }, code: string, rule: string) => {
       const error = (res.json as ErrorEnvelope).error;
       expect(error.code).toBe(code);
@@ -424,14 +439,7 @@ for (const variant of DB_VARIANTS) {
         });
         expect(res.status, res.text).toBe(400);
         expect(refusedAs(res, 'VALIDATION_FAILED', 'roles_conflict')).toBe(CONFLICT_WORDS);
-        expect(await t.services.users.byEmail(email)).toBeUndefined();
-        const row = await rowOf(res);
-        expect([row.action, row.outcome, row.error_code]).toEqual([
-          'user.create',
-          'refused',
-          'VALIDATION_FAILED',
-        ]);
-        expect(JSON.parse(row.summary)).toMatchObject({ invalid: ['roles: roles_conflict'] });
+        await expectCreateRefused(res, email, 'roles: roles_conflict');
       }
       // The service refuses it too, whoever asks.
       await expect(
@@ -687,14 +695,7 @@ for (const variant of DB_VARIANTS) {
           roles,
         });
         reasonRequired(res, named);
-        expect(await t.services.users.byEmail(email)).toBeUndefined();
-        const row = await rowOf(res);
-        expect([row.action, row.outcome, row.error_code]).toEqual([
-          'user.create',
-          'refused',
-          'VALIDATION_FAILED',
-        ]);
-        expect(JSON.parse(row.summary)).toMatchObject({ invalid: ['reason: required'] });
+        await expectCreateRefused(res, email, 'reason: required');
       }
 
       const res = await admin.post('/api/users', {

@@ -69,6 +69,16 @@ for (const variant of DB_VARIANTS) {
           limit,
         )
       ).items;
+    /** `viewer`'s queue is `expected`, in that order, whatever the page size. */
+    const expectQueue = async (viewer: TestClient, expected: string[], limits: number[]) => {
+      for (const limit of limits) {
+        const queue = await queueOf(viewer, limit);
+        expect(
+          queue.map((p) => p.id),
+          `limit ${limit}`,
+        ).toEqual(expected);
+      }
+    };
     const detail = async (id: string, viewer: TestClient = opsB) => {
       const res = await viewer.get(`/api/payouts/${id}`);
       expect(res.status, res.text).toBe(200);
@@ -122,13 +132,7 @@ for (const variant of DB_VARIANTS) {
       await insert(base, { prepared_by: opsBId, prepared_by_email: opsB.email });
 
       const expected = [checked, tieEarlier, tieLow, older, tieHigh, newest.id];
-      for (const limit of [1, 2, 3, 50]) {
-        const queue = await queueOf(opsB, limit);
-        expect(
-          queue.map((p) => p.id),
-          `limit ${limit}`,
-        ).toEqual(expected);
-      }
+      await expectQueue(opsB, expected, [1, 2, 3, 50]);
       const queue = await queueOf(opsB, 50);
       // Each row says when it lapses: the order is by that.
       expect(queue.map((p) => p.expiresAt)).toEqual(
@@ -202,13 +206,7 @@ for (const variant of DB_VARIANTS) {
       await notPaid(t0 + HOUR, { state: 'approved', error_code: 'PAID_AFTER_NOT_APPLIED' });
 
       const expected = [againSoon, waiting, againLater, held.id];
-      for (const limit of [1, 2, 50]) {
-        const queue = await queueOf(opsB, limit);
-        expect(
-          queue.map((p) => p.id),
-          `limit ${limit}`,
-        ).toEqual(expected);
-      }
+      await expectQueue(opsB, expected, [1, 2, 50]);
       const queue = await queueOf(opsB, 50);
       // Each says what the viewer may do, and until when.
       expect(queue.map((p) => [p.canDecide, p.canPayAgain])).toEqual([
