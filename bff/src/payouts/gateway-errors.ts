@@ -55,6 +55,17 @@ export function unlearnedSentence(
 }
 
 /**
+ * Why a payout's outcome is not known, as a short clause for staff: `the gateway answered 500` (its
+ * HTTP status said once: the gateway's own code and words stay in the timeline's exchange), or the
+ * answer lost, in words (`no answer within 15 s`).
+ */
+export function unlearnedWhy(outcome: Extract<GatewayOutcome, { kind: 'unknown' }>): string {
+  const answer = errorAnswerOf(outcome);
+  if (answer !== null) return `the gateway answered ${String(answer.httpStatus)}`;
+  return unansweredText(outcome);
+}
+
+/**
  * The columns of how an outcome went unlearned, for a payout's or a link's write: the outcome's
  * (`unansweredOf`), or, for any other write that changes its state or its recorded error, null
  * (the outcome is learned, or the error is a refusal or Paydesk's own words).

@@ -9,6 +9,10 @@ import {
   PAYOUT_UNANSWERED_MIGRATION_NAME,
   payoutUnansweredMigration,
 } from './unanswered-migration.js';
+import {
+  PAYOUT_FIRST_APPROVAL_MIGRATION_NAME,
+  payoutFirstApprovalMigration,
+} from './first-approval-migration.js';
 
 /** `UnansweredColumns` (0026): how its check's or payout's outcome went unlearned, while it is not known. */
 export interface PayoutsTable extends UnansweredColumns {
@@ -39,6 +43,12 @@ export interface PayoutsTable extends UnansweredColumns {
   decided_by: string | null;
   decided_by_email: string | null;
   decided_at: number | null;
+  /**
+   * paid again (0027): the first approver's email and when they approved, whose payment the
+   * gateway did not make (`decided_*` are then the payer's again); null otherwise
+   */
+  first_decided_by_email: string | null;
+  first_decided_at: number | null;
   reject_reason: string | null;
   expires_at: number | null;
   error_code: string | null;
@@ -320,6 +330,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_ORDER_INDEX_MIGRATION_NAME]: payoutOrderIndexMigration(),
     [PAYOUT_PAID_LATE_INDEX_MIGRATION_NAME]: payoutPaidLateIndexMigration(),
     [PAYOUT_UNANSWERED_MIGRATION_NAME]: payoutUnansweredMigration(),
+    [PAYOUT_FIRST_APPROVAL_MIGRATION_NAME]: payoutFirstApprovalMigration(kind),
   };
 }
 
@@ -350,6 +361,7 @@ export async function ensurePayoutsSchema(
     await payoutOrderIndexMigration().up(trx);
     await payoutPaidLateIndexMigration().up(trx);
     await payoutUnansweredMigration().up(trx);
+    await payoutFirstApprovalMigration(kind).up(trx);
   });
   return true;
 }

@@ -124,6 +124,9 @@ for (const variant of DB_VARIANTS) {
         expect(await payoutPays(orderid)).toHaveLength(0);
         // The verdict alone in its words (the screens say what to do, and until when, beside it).
         const failed = await detail(opsC, payout.id);
+        expect(failed.decidedBy?.email).toBe(opsB.email);
+        expect(failed.paidAgain).toBeNull();
+        const firstApprovedAt = failed.decidedAt ?? '';
         expect(failed.errorMessage).toBe(
           'The gateway still did not show the payout 1 minute after it was sent, so Paydesk judged it not applied. The gateway may still apply it late.',
         );
@@ -149,6 +152,10 @@ for (const variant of DB_VARIANTS) {
         expect(result.payout.state).toBe('processing');
         expect(result.payout.orderid).toBe(orderid);
         expect(result.payout.decidedBy?.email).toBe(opsC.email);
+        expect(result.payout.paidAgain).toEqual({
+          firstApprovedBy: { email: opsB.email },
+          firstApprovedAt,
+        });
         expect(result.payout.canPayAgain).toBe(false);
         expect(result.message).toMatch(/^Paid again on the same checked payout\./);
 
@@ -158,6 +165,16 @@ for (const variant of DB_VARIANTS) {
         expect(pays).toHaveLength(1);
         expect((await sandbox.order(orderid)).orderStage).toBe('paid');
 
+        // Once paid, the payout still says both: who paid it again and when, who approved it
+        // first and when (the payment the gateway did not make).
+        const paid = await detail(opsA, payout.id);
+        expect(paid.decidedBy?.email).toBe(opsC.email);
+        expect(Date.parse(paid.decidedAt ?? '')).toBeGreaterThan(Date.parse(firstApprovedAt));
+        expect(paid.paidAgain).toEqual({ firstApprovedBy: { email: opsB.email }, firstApprovedAt });
+        const listed = PayoutListSchema.parse(
+          (await opsA.get('/api/payouts?view=all&state=approved&limit=200')).json,
+        ).items.find((p) => p.id === payout.id);
+        expect(listed?.paidAgain?.firstApprovedBy.email).toBe(opsB.email);
         const titles = (await detail(opsC, payout.id)).events.map((e) => e.title);
         expect(titles).toContain('payout approved');
         expect(titles).toContain(PAID_AGAIN(opsC.email));

@@ -37,6 +37,7 @@ import {
   unansweredOfColumns,
   unansweredSet,
   unlearnedSentence,
+  unlearnedWhy,
 } from './gateway-errors.js';
 import {
   addEvent,
@@ -351,6 +352,13 @@ export class PayoutsService {
       decidedBy:
         row.decided_by === null ? null : { id: row.decided_by, email: row.decided_by_email ?? '' },
       decidedAt: iso(row.decided_at),
+      paidAgain:
+        row.first_decided_at === null
+          ? null
+          : {
+              firstApprovedBy: { email: row.first_decided_by_email ?? '' },
+              firstApprovedAt: new Date(row.first_decided_at).toISOString(),
+            },
       rejectReason: row.reject_reason,
       withdrawn: row.state === 'rejected' && row.decided_by === row.prepared_by,
       similarPending: [...similarPending],
@@ -702,6 +710,8 @@ export class PayoutsService {
       decided_by: null,
       decided_by_email: null,
       decided_at: null,
+      first_decided_by_email: null,
+      first_decided_at: null,
       reject_reason: null,
       expires_at: null,
       error_code: null,
@@ -1311,6 +1321,10 @@ export class PayoutsService {
         decided_by: actor.id,
         decided_by_email: actor.email,
         decided_at: now,
+        // The first approval, whose payment the gateway did not make; paid again more than once,
+        // the first of all is kept.
+        first_decided_by_email: row.first_decided_by_email ?? row.decided_by_email,
+        first_decided_at: row.first_decided_at ?? row.decided_at,
         sent_at: now,
         ...this.pollStop(),
       },
@@ -1406,6 +1420,8 @@ export class PayoutsService {
         decided_by: row.decided_by,
         decided_by_email: row.decided_by_email,
         decided_at: row.decided_at,
+        first_decided_by_email: row.first_decided_by_email,
+        first_decided_at: row.first_decided_at,
         sent_at: row.sent_at,
         ...this.pollStop(),
       },
@@ -1625,7 +1641,14 @@ export class PayoutsService {
       });
       return {
         payout: await this.viewOf(after, actor),
-        message: `${unlearnedSentence(outcome, `the ${operation}`)} Paydesk cannot tell yet whether it was paid: it is asking the gateway and never sends it again.`,
+        // One sentence: why (the gateway's status said once), and what happens next, truthfully:
+        // never sent again on its own; if the gateway does not show it (judged not applied), a
+        // checked payout can be paid again by a second ops user, a single one prepared again.
+        message: `Not known yet whether the payout was paid (${unlearnedWhy(outcome)}): Paydesk does not send it again on its own but checks its status, and if the gateway does not show it, ${
+          row.mode === 'single'
+            ? 'it is marked failed and must be prepared again'
+            : `an ops user other than ${row.prepared_by_email} can pay it again`
+        }.`,
       };
     }
     const { httpStatus, reply } = outcome;

@@ -192,6 +192,18 @@ for (const variant of DB_VARIANTS) {
           expect(sent.status, sent.text).toBe(200);
           const result = PayoutResultSchema.parse(sent.json);
           expect(result.payout).toMatchObject({ state: 'unknown', unanswered: expected });
+          // One plain sentence for staff: why, with the gateway's status said once (its own
+          // words stay in the timeline), and what happens next, truthfully.
+          expect(result.message).toBe(
+            `Not known yet whether the payout was paid (${
+              expected.kind === 'error'
+                ? 'the gateway answered 500'
+                : expected.kind === 'timeout'
+                  ? 'no answer within 400 ms'
+                  : 'the connection closed before the gateway answered'
+            }): Paydesk does not send it again on its own but checks its status, and if the gateway does not show it, an ops user other than ${opsA.email} can pay it again.`,
+          );
+          expect(result.message).not.toMatch(/injected fault|INTERNAL|HTTP 500|never sends/);
           const read = await payoutRead(payout.id);
           expect(read.detail.unanswered).toEqual(expected);
           expect(read.listed?.unanswered).toEqual(expected);
@@ -218,10 +230,13 @@ for (const variant of DB_VARIANTS) {
           await sandbox.faults({ ...faults, operations: ['payout'] });
           const sent = await post(opsB, `/api/payouts/${payout.id}/approve`, {});
           expect(sent.status, sent.text).toBe(200);
-          expect(PayoutResultSchema.parse(sent.json).payout).toMatchObject({
-            state: 'unknown',
-            unanswered: expected,
-          });
+          const result = PayoutResultSchema.parse(sent.json);
+          expect(result.payout).toMatchObject({ state: 'unknown', unanswered: expected });
+          // A single payout is never paid again: prepared again if the gateway does not show it.
+          expect(result.message).toMatch(
+            /^Not known yet whether the payout was paid \(.+\): Paydesk does not send it again on its own but checks its status, and if the gateway does not show it, it is marked failed and must be prepared again\.$/,
+          );
+          expect(result.message).not.toMatch(/injected fault|INTERNAL/);
           expect((await payoutRead(payout.id)).stored).toEqual(expected);
         });
 

@@ -267,6 +267,18 @@ export const PayoutSchema = z.object({
   preparedBy: z.object({ id: z.string(), email: z.string() }),
   decidedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
   decidedAt: IsoDateTimeSchema.nullable(),
+  /**
+   * paid again (`POST /api/payouts/:id/pay-again`): `decidedBy` and `decidedAt` are then who paid it
+   * again and when; this keeps the first approval, whose payment the gateway did not make. Null
+   * when it was never paid again; absent from older instances (null)
+   */
+  paidAgain: z
+    .object({
+      firstApprovedBy: z.object({ email: z.string() }),
+      firstApprovedAt: IsoDateTimeSchema,
+    })
+    .nullable()
+    .default(null),
   rejectReason: z.string().nullable(),
   /**
    * rejected by the ops user who prepared it (a withdrawal, `decidedBy` is the preparer), not by a

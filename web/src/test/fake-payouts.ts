@@ -365,6 +365,14 @@ export class FakePayouts {
       errorMessage: null,
       decidedBy: { id: user.id, email: user.email },
       decidedAt: iso(960),
+      paidAgain:
+        payout.paidAgain ??
+        (payout.decidedBy === null || payout.decidedAt === null
+          ? null
+          : {
+              firstApprovedBy: { email: payout.decidedBy.email },
+              firstApprovedAt: payout.decidedAt,
+            }),
       updatedAt: iso(960),
     };
     this.payouts = this.payouts.map((p) => (p.id === id ? next : p));
@@ -409,6 +417,20 @@ export class FakePayouts {
         createdAt: iso(600 + n),
         updatedAt: iso(600 + n),
       });
+      // As the BFF's `similarOf`: the others waiting of the same amount to the same destination
+      // (here: its masked form), oldest first.
+      payout.similarPending = this.payouts
+        .filter(
+          (p) =>
+            p.state === 'pending_approval' &&
+            p.destination.kind === payout.destination.kind &&
+            p.destination.masked === payout.destination.masked &&
+            p.amount === payout.amount &&
+            p.currency === payout.currency,
+        )
+        .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
+        .map((p) => p.id)
+        .slice(0, 10);
       this.payouts = [...this.payouts, payout];
       return {
         status: 200,

@@ -1,7 +1,7 @@
 import type { Unanswered } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { asClause } from '../../../lib/gateway-error';
-import { recordedErrorText, unansweredSentence } from './unanswered-words';
+import { payoutErrorText, recordedErrorText, unansweredSentence } from './unanswered-words';
 
 /** What staff must never read: the gateway client's reason codes or its own words. */
 const RAW = /connection-lost|server-error|unreadable-reply|UND_ERR|gateway answered \d|\d ms\b/;
@@ -65,5 +65,37 @@ describe('recordedErrorText', () => {
       }),
     ).toBe('The instance sending it stopped before recording the outcome');
     expect(recordedErrorText({ errorCode: null, errorMessage: null, unanswered: null })).toBe('');
+  });
+});
+
+describe('payoutErrorText', () => {
+  it('when a payout’s answer was an error, then it is said by the HTTP status alone: the gateway’s code and words (an injected fault, say) are not', () => {
+    expect(
+      payoutErrorText({
+        errorCode: 'INTERNAL',
+        errorMessage: 'gateway answered 500',
+        unanswered: {
+          kind: 'error',
+          httpStatus: 500,
+          code: 'INTERNAL',
+          message: 'injected fault: the gateway failed before applying the operation',
+        },
+      }),
+    ).toBe('The gateway answered 500');
+  });
+
+  it('when it went unlearned otherwise, or was refused, then it is said as recordedErrorText says it', () => {
+    const timeout = {
+      errorCode: null,
+      errorMessage: 'no reply within 15000 ms',
+      unanswered: { kind: 'timeout', waitedMs: 15_000 },
+    } as const;
+    expect(payoutErrorText(timeout)).toBe(recordedErrorText(timeout));
+    const refused = {
+      errorCode: 'VALIDATION_FAILED',
+      errorMessage: 'The gateway rejected the payout request as invalid (VALIDATION_FAILED).',
+      unanswered: null,
+    };
+    expect(payoutErrorText(refused)).toBe(recordedErrorText(refused));
   });
 });

@@ -31,3 +31,16 @@ export function recordedErrorText(
   if (record.unanswered !== null) return unansweredSentence(record.unanswered);
   return staffErrorText(record.errorCode, record.errorMessage);
 }
+
+/**
+ * A payout's recorded outcome as one sentence for staff (`recordedErrorText`), with an error answer
+ * said by its HTTP status alone (`The gateway answered 500`): the gateway's own code and words (a
+ * sandbox's "injected fault: …", say) stay in the timeline's exchange, for engineers.
+ */
+export function payoutErrorText(
+  payout: Pick<Payout, 'errorCode' | 'errorMessage' | 'unanswered'>,
+): string {
+  if (payout.unanswered?.kind === 'error')
+    return `The gateway answered ${String(payout.unanswered.httpStatus)}`;
+  return recordedErrorText(payout);
+}

@@ -38,8 +38,8 @@ export function PayoutFacts({ payout }: { payout: Payout }) {
     ['Client order id', payout.clientOrderId],
   ];
   if (checked && payout.expiresAt)
-    // named as the payout's page names it: the gateway's registration of the check lapses
-    rows.push(['Registration lapses', <DateTime key="e" value={payout.expiresAt} />]);
+    // named as the list names it ("Lapses at"): the gateway's registration of the check lapses
+    rows.push(['Lapses at', <DateTime key="e" value={payout.expiresAt} />]);
   return <Facts rows={rows} />;
 }
 

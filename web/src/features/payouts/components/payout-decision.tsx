@@ -66,7 +66,17 @@ export function PayoutDecision({
     // by" would read as if it did.
     const caption = (
       <Typography variant="caption" component="div" color="text.secondary">
-        Approved by <EmailText value={payout.decidedBy.email} />
+        {payout.paidAgain ? (
+          // Paid again: the decider is who paid it again; the first approval's payment was not made.
+          <>
+            Paid again by <EmailText value={payout.decidedBy.email} /> · first approved by{' '}
+            <EmailText value={payout.paidAgain.firstApprovedBy.email} />
+          </>
+        ) : (
+          <>
+            Approved by <EmailText value={payout.decidedBy.email} />
+          </>
+        )}
         {NOT_PAID_STATES.has(payout.state) ? ' · not paid' : null}
       </Typography>
     );

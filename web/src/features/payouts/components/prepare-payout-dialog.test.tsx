@@ -3,7 +3,7 @@
 // to a reload without the browser asking.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeBff, makeUser } from '../../../test/fake-bff';
+import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 
@@ -94,6 +94,52 @@ describe('a held single payout', () => {
     expect(
       await screen.findByText(new RegExp(zoned.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))),
     ).toBeInTheDocument();
+  });
+});
+
+describe('a payout like one waiting', () => {
+  it('when one of the same amount to the same destination waits for approval, then the toast warns the preparer of a possible duplicate, naming it', async () => {
+    const server = bff();
+    // Otto's payout of €31.41 to the same card waits for approval.
+    const waiting = makePayout(1, {
+      amount: '31.41',
+      preparedBy: { id: 'u-otto', email: 'otto@example.com' },
+    });
+    server.payouts.payouts = [waiting];
+    const app = renderApp('/payouts', server);
+    const dialog = await open(app);
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+    await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
+    const said = await screen.findByText(
+      `Another payout of the same amount to the same destination is waiting: payout ${waiting.id.slice(0, 8)} — check this one is not a duplicate.`,
+      { exact: false },
+    );
+    const alert = said.closest('.MuiAlert-root');
+    expect(alert).toHaveClass('MuiAlert-colorWarning');
+    // What preparing did is still said.
+    expect(alert).toHaveTextContent('Payout checked; it waits for a second ops user.');
+  });
+
+  it('when none like it waits, then the toast is a plain success', async () => {
+    const server = bff();
+    server.payouts.payouts = [makePayout(1, { amount: '31.42' })];
+    const app = renderApp('/payouts', server);
+    const dialog = await open(app);
+    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
+    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
+    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
+    await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
+    await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+    await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
+    const said = await screen.findByText('Payout checked; it waits for a second ops user.');
+    expect(said.closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorSuccess');
+    expect(screen.queryByText(/not a duplicate/)).not.toBeInTheDocument();
   });
 });
 

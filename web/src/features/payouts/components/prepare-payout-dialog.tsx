@@ -40,12 +40,13 @@ import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { asClause } from '../../../lib/gateway-error';
-import { recordedErrorText } from '../api/unanswered-words';
+import { payoutErrorText } from '../api/unanswered-words';
 import { orderLimitRefusal } from '../../../lib/order-limit';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 import { useHoldTime } from './hold-time';
 import { payoutResultSeverity } from './result-severity';
+import { similarPendingSentence } from './similar-pending';
 
 interface Field {
   name: string;
@@ -176,7 +177,7 @@ function isDirty(draft: Draft): boolean {
 function checkNotKnownMessage(
   payout: Pick<Payout, 'errorCode' | 'errorMessage' | 'unanswered'>,
 ): string {
-  const why = recordedErrorText(payout);
+  const why = payoutErrorText(payout);
   return `Not known yet whether the gateway checked the payee’s details${why === '' ? '' : `: ${asClause(why)}`}. Paydesk is asking the gateway. Nothing was paid. If the gateway made the check, the payout then waits for approval; if it never did, the payout is marked failed and must be prepared again. Do not prepare it again meanwhile.`;
 }
 
@@ -272,18 +273,25 @@ function messagesOf(issues: readonly z.core.$ZodIssue[], draft: Draft): Map<stri
 
 /**
  * A card that has expired by the browser's clock, said at its expiry field (the BFF refuses it by
- * its own clock; the schema cannot know the date). Only once both fields have a valid form.
+ * its own clock; the schema cannot know the date), on the same submit as every other field's
+ * refusal (whatever else is wrong). With a valid month and year, as the BFF says it; with a year
+ * already past, at the year even while the month is still wrong.
  */
 function expiredCard(draft: Draft, messages: ReadonlyMap<string, string>): [string, string] | null {
   if (draft.kind !== 'card') return null;
-  if (messages.has('destination.expiryMonth') || messages.has('destination.expiryYear'))
-    return null;
+  const expiryYear = (draft.destination.expiryYear ?? '').trim();
+  if (messages.has('destination.expiryYear') || !/^\d{4}$/.test(expiryYear)) return null;
   // As the schema takes it: '9' is September, '09'.
   const typedMonth = (draft.destination.expiryMonth ?? '').trim();
   const expiryMonth = /^[1-9]$/.test(typedMonth) ? `0${typedMonth}` : typedMonth;
-  const expiryYear = (draft.destination.expiryYear ?? '').trim();
-  if (!/^(0[1-9]|1[0-2])$/.test(expiryMonth) || !/^\d{4}$/.test(expiryYear)) return null;
-  const expired = expiredCardField({ expiryMonth, expiryYear }, Date.now());
+  const now = Date.now();
+  if (messages.has('destination.expiryMonth') || !/^(0[1-9]|1[0-2])$/.test(expiryMonth)) {
+    // The month says nothing yet (it has its own refusal); a past year alone says it expired.
+    return Number(expiryYear) < new Date(now).getUTCFullYear()
+      ? ['destination.expiryYear', `The card expired in ${expiryYear}.`]
+      : null;
+  }
+  const expired = expiredCardField({ expiryMonth, expiryYear }, now);
   return expired === null ? null : [`destination.${expired.path}`, sentenceOf('', expired.message)];
 }
 
@@ -358,14 +366,19 @@ export default function PreparePayoutDialog({
   const mutation = useMutation({
     mutationFn: (body: PayoutCreateBody) => preparePayout(body, keeper.keyFor(body)),
     onSuccess: async ({ payout, message }) => {
-      notify(
+      const said =
         payout.mode === 'single' && payout.state === 'pending_approval' && payout.expiresAt
           ? // When the hold lapses, in the user's time zone (the BFF's message says it in UTC).
             `The payout is held until a second ops user approves it; it lapses ${withZone(payout.expiresAt)} if not approved. Nothing was sent yet.`
           : payout.state === 'checking'
             ? checkNotKnownMessage(payout)
-            : message,
-        payoutResultSeverity(payout.state),
+            : message;
+      // Another like it waits (same amount, currency, destination): the preparer is told at
+      // once, as a warning, not only the approver later.
+      const duplicate = similarPendingSentence(payout);
+      notify(
+        duplicate === null ? said : `${duplicate} ${said}`,
+        duplicate === null ? payoutResultSeverity(payout.state) : 'warning',
       );
       onPrepared?.(payout);
       onClose();

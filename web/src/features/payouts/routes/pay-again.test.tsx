@@ -105,6 +105,37 @@ describe('paying a payout again', () => {
         'Paid again by olga@example.com: the gateway had not made the first payment',
       ),
     ).toBeInTheDocument();
+    // The Four eyes panel says both approvals, each with its time, not only the last.
+    const first = screen.getByText('First approved by').nextElementSibling;
+    expect(first).toHaveTextContent(
+      /^ines@example\.com at .+ — the gateway did not make that payment$/,
+    );
+    expect(first?.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-20T10:00:00.000Z');
+    const again = screen.getByText('Paid again by').nextElementSibling;
+    expect(again).toHaveTextContent(/^olga@example\.com at /);
+    expect(screen.queryByText('Approved by')).not.toBeInTheDocument();
+  });
+
+  it('when a payout was paid again, then its row in the list says who paid it again and who approved it first', async () => {
+    const paid = judged(3, {
+      state: 'approved',
+      errorCode: null,
+      errorMessage: null,
+      decidedBy: { id: 'u-olga', email: 'olga@example.com' },
+      decidedAt: '2026-11-20T11:00:00.000Z',
+      paidAgain: {
+        firstApprovedBy: { email: 'ines@example.com' },
+        firstApprovedAt: '2026-11-20T10:00:00.000Z',
+      },
+    });
+    const bff = bffAs('otto@example.com');
+    bff.payouts.payouts = [paid];
+    renderApp('/payouts?view=all', bff);
+    const row = (await screen.findByText('Seller settlement 3')).closest('tr');
+    expect(row).toHaveTextContent(
+      'Paid again by olga@example.com · first approved by ines@example.com',
+    );
+    expect(row).not.toHaveTextContent('Approved by');
   });
 
   it('when the gateway made the first payment after all, then the dialog says so and offers only Close', async () => {

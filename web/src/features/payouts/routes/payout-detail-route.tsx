@@ -15,7 +15,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useStatusCheck } from '../../../components/refresh-button';
 import { formatMoney } from '../../../lib/format';
 import { asClause } from '../../../lib/gateway-error';
-import { recordedErrorText } from '../api/unanswered-words';
+import { payoutErrorText } from '../api/unanswered-words';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -54,7 +54,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
   const [openedAt] = useState(Date.now);
   // One sentence: how its outcome went unlearned, or what the gateway answered, in words;
   // Paydesk's own codes not leading it.
-  const error = recordedErrorText(payout);
+  const error = payoutErrorText(payout);
   if (mayBePaidLate(payout)) {
     // The BFF's message says what was judged and that a late payment is still possible. While its
     // check holds, it is paid again on the same checked order (at most once), never prepared again.
@@ -131,9 +131,13 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
     case 'unknown':
       return (
         <Alert severity="warning">
-          The outcome is not known yet{error ? `: ${asClause(error)}` : ''}. Paydesk asks the
-          gateway with status checks (“Check payment status” asks now) and never sends the payout
-          again: do not prepare it again until it is settled.
+          The outcome is not known yet{error ? `: ${asClause(error)}` : ''}. Paydesk does not send
+          the payout again on its own: it checks its status (“Check payment status” asks now), and
+          if the gateway does not show it,{' '}
+          {payout.mode === 'single'
+            ? 'it is marked failed and must be prepared again'
+            : `an ops user other than ${payout.preparedBy.email} can pay it again`}
+          . Do not prepare it again meanwhile.
         </Alert>
       );
     case 'approved':
@@ -264,10 +268,34 @@ function DetailView({
             payout.state === 'pending_approval' || payout.state === 'checking' ? 'not yet' : '—',
           ],
         ]
-      : [
-          [deciderLabel(payout), payout.decidedBy.email],
-          ['Decided', payout.decidedAt ? <DateTime key="d" value={payout.decidedAt} /> : '—'],
-        ];
+      : payout.paidAgain !== null && payout.rejectReason === null
+        ? [
+            // Paid again: who approved it first (that payment was not made), then who paid it again.
+            [
+              'First approved by',
+              <span key="f">
+                {payout.paidAgain.firstApprovedBy.email} at{' '}
+                <DateTime value={payout.paidAgain.firstApprovedAt} /> — the gateway did not make
+                that payment
+              </span>,
+            ],
+            [
+              'Paid again by',
+              <span key="a">
+                {payout.decidedBy.email}
+                {payout.decidedAt ? (
+                  <>
+                    {' '}
+                    at <DateTime value={payout.decidedAt} />
+                  </>
+                ) : null}
+              </span>,
+            ],
+          ]
+        : [
+            [deciderLabel(payout), payout.decidedBy.email],
+            ['Decided', payout.decidedAt ? <DateTime key="d" value={payout.decidedAt} /> : '—'],
+          ];
   return (
     <>
       <Button component={RouterLink} to="/payouts" startIcon={<ArrowBack />} sx={{ mb: 1 }}>

@@ -206,6 +206,87 @@ describe('payouts', () => {
     expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.get('paidLate')).toBe('true');
   });
 
+  it('when the address asks for one state (Home’s link to the payouts whose outcome is unknown), then only those are asked for and listed, a chip says the filter, tabs keep it, and clearing it shows every state', async () => {
+    const bff = bffAs(['ops']);
+    const unknown = makePayout(4, {
+      state: 'unknown',
+      decidedBy: { id: 'u-ines', email: 'ines@example.com' },
+      decidedAt: '2026-11-20T12:00:00.000Z',
+    });
+    const mineUnknown = makePayout(5, {
+      state: 'unknown',
+      preparedBy: { id: 'u-olga', email: 'olga@example.com' },
+      decidedBy: { id: 'u-otto', email: 'otto@example.com' },
+      decidedAt: '2026-11-20T12:00:00.000Z',
+    });
+    bff.payouts.payouts = [...bff.payouts.payouts, unknown, mineUnknown];
+    const app = renderApp('/payouts?view=all&state=unknown', bff);
+    expect(await screen.findByText('2 payouts in the state “Outcome unknown”')).toBeInTheDocument();
+    const asked = bff.requestsTo('GET', '/api/payouts').at(-1)!;
+    expect(asked.query.get('state')).toBe('unknown');
+    expect(asked.query.get('view')).toBe('all');
+    const rows = within(screen.getByRole('table', { name: 'Payouts' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows.map((row) => within(row).getByRole('link').getAttribute('href'))).toEqual(
+      expect.arrayContaining([`/payouts/${unknown.id}`, `/payouts/${mineUnknown.id}`]),
+    );
+    expect(rows).toHaveLength(2);
+    const chip = screen.getByRole('button', { name: /^Outcome unknown: only the payouts/ });
+    expect(chip).toHaveTextContent('Outcome unknown');
+    // Prepared by me keeps the filter.
+    await app.user.click(screen.getByRole('tab', { name: 'Prepared by me' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=mine&state=unknown');
+    });
+    expect(await screen.findByText('1 payout in the state “Outcome unknown”')).toBeInTheDocument();
+    // Cleared: every state, the view stays.
+    await app.user.click(
+      screen.getByRole('button', { name: /^Outcome unknown: only the payouts/ }),
+    );
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=mine');
+    });
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.has('state')).toBe(false);
+    expect(screen.queryByRole('button', { name: /^Outcome unknown/ })).not.toBeInTheDocument();
+  });
+
+  it('when the address asks for another state, then its chip says it as the state chip does; a state that is none is ignored', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp('/payouts?view=all&state=approved', bff);
+    expect(await screen.findByText('1 payout in the state “Paid”')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Paid: only the payouts/ })).toBeInTheDocument();
+    app.unmount();
+    renderApp('/payouts?view=all&state=lost', bff);
+    expect(await screen.findByText('3 payouts shown')).toBeInTheDocument();
+    expect(bff.requestsTo('GET', '/api/payouts').at(-1)!.query.has('state')).toBe(false);
+  });
+
+  it.each([
+    ['a wide screen', 1400],
+    ['a laptop', 1000],
+    ['a phone', 390],
+  ])(
+    'when a payout has others like it waiting, then on %s its state says “Possible duplicate”; the others without such do not',
+    async (_screen, width) => {
+      screenWidth(width);
+      const bff = bffAs(['ops']);
+      bff.payouts.payouts = [
+        makePayout(1, { similarPending: ['10000000-0000-4000-8000-000000000007'] }),
+        makePayout(7),
+      ];
+      renderApp('/payouts', bff);
+      const table = await screen.findByRole('table', { name: 'Payouts' });
+      const [, first, second] = within(table).getAllByRole('row');
+      expect(within(first!).getByText('Possible duplicate')).toBeInTheDocument();
+      expect(within(second!).queryByText('Possible duplicate')).not.toBeInTheDocument();
+      // In the same cell as the state.
+      expect(within(first!).getByText('Possible duplicate').closest('td')).toBe(
+        within(first!).getByText('Awaiting approval').closest('td'),
+      );
+    },
+  );
+
   it('when an ops user looks at their own payouts, then the pending one is visibly not approvable by them', async () => {
     const app = renderApp('/payouts', bffAs(['ops']));
     await app.user.click(await screen.findByRole('tab', { name: 'Prepared by me' }));
@@ -722,7 +803,7 @@ describe('payouts', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
     expect(dialog.getByText('Prepared')).toBeInTheDocument();
     expect(dialog.queryByText('Checked')).toBeNull();
-    expect(dialog.queryByText('Registration lapses')).toBeNull();
+    expect(dialog.queryByText('Lapses at')).toBeNull();
     expect(dialog.getByText(/the gateway has not checked this destination/)).toBeInTheDocument();
     expect(
       dialog.getByText(/^Approving sends the payout for exactly these details in one step/),
@@ -737,7 +818,9 @@ describe('payouts', () => {
     );
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
     expect(dialog.getByText('Checked')).toBeInTheDocument();
-    expect(dialog.getByText('Registration lapses')).toBeInTheDocument();
+    // Said as the list says it.
+    expect(dialog.getByText('Lapses at')).toBeInTheDocument();
+    expect(dialog.queryByText('Registration lapses')).toBeNull();
     expect(dialog.queryByText('Check expires')).toBeNull();
     expect(dialog.queryByText(/has not checked/)).toBeNull();
     expect(
@@ -775,7 +858,7 @@ describe('payouts', () => {
         errorMessage: 'gateway answered 500',
         unanswered: { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
       },
-      'The gateway answered with an error (HTTP 500, INTERNAL)',
+      'The gateway answered 500',
     ],
     [
       'the reply to the payout was lost',
@@ -816,7 +899,7 @@ describe('payouts', () => {
       const table = await screen.findByRole('table', { name: 'Payouts' });
       expect(within(table).getByText(words)).toBeInTheDocument();
       expect(table.textContent).not.toMatch(
-        /NOT_APPLIED|INTERNAL:|gateway answered 500|UND_ERR|connection-lost|server-error|15000 ms/,
+        /NOT_APPLIED|INTERNAL|injected fault|UND_ERR|connection-lost|server-error|15000 ms/,
       );
       expect(table.textContent.match(/INTERNAL/g)?.length ?? 0).toBeLessThanOrEqual(1);
     },
@@ -980,6 +1063,37 @@ describe('payouts', () => {
     });
   });
 
+  it('when a card of a past year has a month that is none, then on the first submit its year says it expired beside every other refusal, and once the month is right the expiry is said in full', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
+    const bff = bffAs(['ops']);
+    const app = renderApp('/payouts', bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const number = dialog.getByLabelText(/^Card number/);
+    const month = dialog.getByLabelText(/^Expiry month/);
+    const year = dialog.getByLabelText(/^Expiry year/);
+    await app.user.type(number, '4111111111111112');
+    await app.user.type(dialog.getByLabelText(/^Cardholder name/), 'X');
+    await app.user.type(month, '13');
+    await app.user.type(year, '2020');
+    await app.user.type(dialog.getByLabelText(/^Amount/), '25.00');
+    await app.user.type(dialog.getByLabelText(/Description/), 'bad');
+    const submit = dialog.getByRole('button', { name: 'Check and submit for approval' });
+    await app.user.click(submit);
+    expect(number).toHaveAccessibleDescription(
+      'This is not a valid card number: its check digit does not match (look for a typing error).',
+    );
+    expect(month).toHaveAccessibleDescription('This must be a month from 1 to 12.');
+    expect(year).toHaveAccessibleDescription('The card expired in 2020.');
+    expect(year).toHaveAttribute('aria-invalid', 'true');
+    await app.user.clear(month);
+    await app.user.type(month, '01');
+    expect(year).toHaveAccessibleDescription('The card expired at the end of 01/2020.');
+    expect(month).not.toHaveAttribute('aria-invalid', 'true');
+    expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
+    vi.useRealTimers();
+  });
+
   it('when a card payout has a mistyped number, an expired card and a currency not 3 letters, then each is said beside its field as the other forms say it, and nothing is sent until they are right', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
     const bff = bffAs(['ops']);
@@ -1004,6 +1118,8 @@ describe('payouts', () => {
       'This is not a valid card number: its check digit does not match (look for a typing error).',
     );
     expect(currency).toHaveAccessibleDescription('A 3-letter ISO code, e.g. EUR.');
+    // Said on the same submit as the others, not only once they are right.
+    expect(month).toHaveAccessibleDescription('The card expired at the end of 10/2026.');
     await app.user.clear(number);
     await app.user.type(number, '4111111111111111');
     await app.user.clear(currency);

@@ -11,7 +11,12 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { PayoutListQuerySchema, type Payout, type PayoutListQuery } from '@paydesk/shared/api';
+import {
+  PayoutListQuerySchema,
+  type Payout,
+  type PayoutListQuery,
+  type PayoutState,
+} from '@paydesk/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useRef, useState, type Ref } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -27,12 +32,13 @@ import { SCREENS } from '../../shell/navigation';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutPagesQueryOptions } from '../api/payouts';
-import { recordedErrorText } from '../api/unanswered-words';
+import { payoutErrorText } from '../api/unanswered-words';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { LapsesAt } from '../components/lapse-time';
 import { PayoutDecision } from '../components/payout-decision';
-import { PayoutStateChip } from '../components/payout-state-chip';
+import { PAYOUT_STATE_LOOK, PayoutStateChip } from '../components/payout-state-chip';
+import { PossibleDuplicateMarker } from '../components/similar-pending';
 import { SidewaysTableContainer } from '../../../components/sideways-table-container';
 
 const PreparePayoutDialog = lazy(() => import('../components/prepare-payout-dialog'));
@@ -60,13 +66,24 @@ function paidLateOf(params: URLSearchParams): boolean {
 }
 
 /**
+ * `?state=…`: only the payouts in that state (Home links to `?view=all&state=unknown`). An address
+ * whose state is not one is ignored.
+ */
+function stateOf(params: URLSearchParams): PayoutState | undefined {
+  const parsed = PayoutListQuerySchema.shape.state.safeParse(params.get('state') ?? undefined);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
  * The view in the address; without one, an ops user's approval queue, or every payout when only
- * those paid late are asked for (none of them waits for approval).
+ * those paid late, or in one state, are asked for.
  */
 function viewOf(params: URLSearchParams, isOps: boolean): View {
   const parsed = PayoutListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
   if (parsed.success && params.has('view')) return parsed.data;
-  return isOps && !paidLateOf(params) ? 'awaiting-my-approval' : 'all';
+  return isOps && !paidLateOf(params) && stateOf(params) === undefined
+    ? 'awaiting-my-approval'
+    : 'all';
 }
 
 /**
@@ -81,16 +98,51 @@ function decidedFromOf(params: URLSearchParams): string | undefined {
 }
 
 /**
- * The address of a view, with the paid-late filter (and its decided-since bound) where the view
- * can hold such payouts.
+ * The address of a view, with the paid-late filter (and its decided-since bound) and the state
+ * filter where the view can hold such payouts (the approval queue has filters of its own).
  */
-function paramsOf(view: View, paidLate: boolean, decidedFrom?: string): URLSearchParams {
-  if (!paidLate || view === 'awaiting-my-approval') return new URLSearchParams({ view });
+function paramsOf(
+  view: View,
+  paidLate: boolean,
+  decidedFrom?: string,
+  state?: PayoutState,
+): URLSearchParams {
+  if (view === 'awaiting-my-approval') return new URLSearchParams({ view });
   return new URLSearchParams({
     view,
-    paidLate: 'true',
-    ...(decidedFrom === undefined ? {} : { decidedFrom }),
+    ...(paidLate ? { paidLate: 'true' } : {}),
+    ...(paidLate && decidedFrom !== undefined ? { decidedFrom } : {}),
+    ...(state === undefined ? {} : { state }),
   });
+}
+
+/** A state as the filter's chip says it: the state chip's words ("Outcome unknown" reads better). */
+function stateFilterLabel(state: PayoutState): string {
+  return state === 'unknown' ? 'Outcome unknown' : PAYOUT_STATE_LOOK[state].label;
+}
+
+/** The state filter of the address as a chip; its clear icon shows every state again. */
+function StateFilter({ state, onClear }: { state: PayoutState; onClear: () => void }) {
+  const label = stateFilterLabel(state);
+  return (
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+    >
+      <Chip
+        label={label}
+        color={PAYOUT_STATE_LOOK[state].color}
+        variant="filled"
+        aria-label={`${label}: only the payouts in this state; press to show every state`}
+        onDelete={onClear}
+        onClick={onClear}
+      />
+      <Typography variant="body2" color="text.secondary">
+        Only the payouts in this state.
+      </Typography>
+    </Stack>
+  );
 }
 
 /**
@@ -185,10 +237,11 @@ function DescriptionLink({ payout }: { payout: Payout }) {
 
 /** Its state, when it lapses while it waits, and what else the approver must know of it. */
 function StateDetails({ payout }: { payout: Payout }) {
-  const error = recordedErrorText(payout);
+  const error = payoutErrorText(payout);
   return (
     <>
       <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
+      <PossibleDuplicateMarker payout={payout} />
       {payout.state === 'pending_approval' && payout.expiresAt ? (
         <LapsesAt value={payout.expiresAt} />
       ) : null}
@@ -348,10 +401,12 @@ function PayoutsScreen() {
   const view = viewOf(params, isOps);
   const paidLate = paidLateOf(params) && view !== 'awaiting-my-approval';
   const decidedFrom = paidLate ? decidedFromOf(params) : undefined;
+  const state = view === 'awaiting-my-approval' ? undefined : stateOf(params);
   const list = useInfiniteQuery(
     payoutPagesQueryOptions({
       view,
       limit: 100,
+      ...(state === undefined ? {} : { state }),
       ...(paidLate ? { paidLate: 'true' } : {}),
       ...(decidedFrom === undefined ? {} : { decidedFrom }),
     }),
@@ -404,35 +459,52 @@ function PayoutsScreen() {
         on={paidLate}
         decidedFrom={decidedFrom}
         onChange={(next) => {
-          setParams(paramsOf(next && view === 'awaiting-my-approval' ? 'all' : view, next));
+          setParams(
+            paramsOf(
+              next && view === 'awaiting-my-approval' ? 'all' : view,
+              next,
+              undefined,
+              state,
+            ),
+          );
         }}
         onAllDates={() => {
-          setParams(paramsOf(view, paidLate));
+          setParams(paramsOf(view, paidLate, undefined, state));
         }}
       />
+      {state === undefined ? null : (
+        <StateFilter
+          state={state}
+          onClear={() => {
+            setParams(paramsOf(view, paidLate, decidedFrom));
+          }}
+        />
+      )}
       <ViewTabsPanel
         label="Which payouts"
         views={views}
         value={view}
         onChange={(next) => {
-          setParams(paramsOf(next, paidLate, decidedFrom));
+          setParams(paramsOf(next, paidLate, decidedFrom, state));
         }}
         list={list}
         loading="Loading payouts…"
         what="the payouts"
         empty={
-          paidLate
-            ? view === 'mine'
-              ? 'None of your payouts was paid after a not-applied verdict.'
-              : decidedFrom === undefined
-                ? 'No payout was paid after a not-applied verdict.'
-                : 'No payout decided since then was paid after a not-applied verdict.'
-            : current.empty
+          state !== undefined && !paidLate
+            ? `No payout is in the state “${stateFilterLabel(state)}”.`
+            : paidLate
+              ? view === 'mine'
+                ? 'None of your payouts was paid after a not-applied verdict.'
+                : decidedFrom === undefined
+                  ? 'No payout was paid after a not-applied verdict.'
+                  : 'No payout decided since then was paid after a not-applied verdict.'
+              : current.empty
         }
         count={(n) =>
           view === 'awaiting-my-approval'
             ? `${n} waiting for your approval, soonest to lapse first`
-            : `${n} ${n === '1' ? 'payout' : 'payouts'} ${paidLate ? 'paid after a not-applied verdict' : 'shown'}`
+            : `${n} ${n === '1' ? 'payout' : 'payouts'} ${paidLate ? 'paid after a not-applied verdict' : state !== undefined ? `in the state “${stateFilterLabel(state)}”` : 'shown'}`
         }
       >
         {(items) => (
