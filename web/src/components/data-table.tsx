@@ -31,10 +31,16 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
   table,
   label,
   busy = false,
+  selectedRowId,
 }: {
   table: ReactTable<TFeatures, TData, TSelected>;
   label: string;
   busy?: boolean;
+  /**
+   * The row the page was opened for (a link from elsewhere): shown selected, marked
+   * `aria-current`, and focusable from script (`tabIndex` -1) so that the page can bring it into view.
+   */
+  selectedRowId?: string | undefined;
 }) {
   return (
     <SidewaysTableContainer label={label} dimmed={busy}>
@@ -57,7 +63,13 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
         </TableHead>
         <TableBody>
           {table.getRowModel().rows.map((row) => (
-            <TableRow key={row.id} hover>
+            <TableRow
+              key={row.id}
+              hover
+              {...(row.id === selectedRowId
+                ? { selected: true, 'aria-current': 'true' as const, tabIndex: -1 }
+                : {})}
+            >
               {row.getAllCells().map((cell) => (
                 <TableCell key={cell.id} sx={{ verticalAlign: 'top' }}>
                   <FlexRender cell={cell} />

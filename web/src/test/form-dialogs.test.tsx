@@ -115,7 +115,9 @@ const CASES: FormCase[] = [
     bff: () => new FakeBff(),
     open: openWith('Edit sam@example.com', 'Edit sam@example.com'),
     field: /Name/,
-    send: async (user) => {
+    // Only a change is sent: the name changed.
+    send: async (user, dialog) => {
+      await type(user, dialog, /Name/, ' Jr');
       await press(user, 'Save');
     },
     route: 'PATCH /api/users/:id',

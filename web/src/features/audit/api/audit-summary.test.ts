@@ -28,7 +28,20 @@ describe('audit summary labels', () => {
         headSeq: 42,
         ok: true,
       }),
-    ).toBe('Change: roles finance, disabled · Chain head row: 42 · Chain intact: Yes');
+    ).toBe('Change: roles Finance, disabled · Chain head row: 42 · Chain intact: Yes');
+  });
+
+  it('when a user’s roles are recorded (created, changed), then they read as the Users screen names them', () => {
+    expect(summaryText({ change: { roles: ['support', 'ops'] } }, 'user.update')).toBe(
+      'Change: roles Support, Operations',
+    );
+    expect(
+      summaryText({ email: 'a@example.com', roles: ['admin', 'auditor'] }, 'user.create'),
+    ).toBe('E-mail: a@example.com · Roles: Administrator, Auditor');
+    // a role this screen does not know stays as recorded
+    expect(summaryText({ change: { roles: ['treasury'] } }, 'user.update')).toBe(
+      'Change: roles treasury',
+    );
   });
 
   it('when a value is true or false, then it reads Yes or No (QA F6)', () => {

@@ -1,8 +1,15 @@
 // An audit row's summary in words: its keys as labels people read ("Idempotency key", not
-// `idempotencyKey`), yes/no for true/false, and the states, kinds and modes Paydesk records by
-// the words its screens show them in ("Awaiting approval", not `pending_approval`); anything else
-// as recorded (ids, amounts, error codes: the evidence). The export keeps the raw keys and values.
-import type { PaymentLinkKind, PaymentLinkState, PayoutState } from '@paydesk/shared/api';
+// `idempotencyKey`), yes/no for true/false, and the states, kinds, modes and roles Paydesk records
+// by the words its screens show them in ("Awaiting approval", not `pending_approval`; "Operations",
+// not `ops`); anything else as recorded (ids, amounts, error codes: the evidence). The export keeps
+// the raw keys and values.
+import {
+  ROLE_LABELS,
+  type PaymentLinkKind,
+  type PaymentLinkState,
+  type PayoutState,
+  type Role,
+} from '@paydesk/shared/api';
 import { PAYOUT_STATE_LOOK } from '../../payouts/components/payout-state-chip';
 import { DESTINATION_KIND_LABELS } from '../../payouts/components/destination-labels';
 import { KIND_LABELS, LINK_STATE_LOOK } from '../../payment-links/components/link-labels';
@@ -102,6 +109,9 @@ function knownWords(key: string, value: string, action: string): string | undefi
       return PAYOUT_MODE_WORDS[value];
     case 'check':
       return CHECK_WORDS[value];
+    case 'roles':
+      // A user's roles (created, changed) as the Users screen names them: "Operations", not `ops`.
+      return has<Role>(ROLE_LABELS, value) ? ROLE_LABELS[value] : undefined;
     default:
       return undefined;
   }

@@ -11,12 +11,12 @@ const ref = (kind: AuditTargetRef['kind']): AuditTargetRef => ({
 });
 
 describe('the page of an audit row’s target', () => {
-  it('when the reader’s role opens the page, then it is the record’s own page (the users list for a user)', () => {
+  it('when the reader’s role opens the page, then it is the record’s own page (the users list, opened on their row, for a user)', () => {
     expect(auditTargetPath(ref('payout'), ['auditor'])).toBe(`/payouts/${id}`);
     expect(auditTargetPath(ref('transaction'), ['auditor'])).toBe(`/transactions/${id}`);
     expect(auditTargetPath(ref('link'), ['auditor'])).toBe(`/payment-links/${id}`);
     expect(auditTargetPath(ref('subscription'), ['auditor'])).toBe(`/subscriptions/${id}`);
-    expect(auditTargetPath(ref('user'), ['auditor'])).toBe('/users');
+    expect(auditTargetPath(ref('user'), ['auditor'])).toBe(`/users?user=${id}`);
   });
 
   it('when the reader’s roles do not open the page, or it has none, then there is no link', () => {

@@ -13,11 +13,14 @@ const SCREEN_OF: Record<AuditTargetRef['kind'], Screen | null> = {
 };
 
 /**
- * The page of what a row's target names (`/payouts/<id>`, ...), when `roles` may open it; null
+ * The page of what a row's target names (`/payouts/<id>`, `/users?user=<id>`, ...), when `roles` may open it; null
  * when they may not, or it has none: the target is then said as plain text.
  */
 export function auditTargetPath(ref: AuditTargetRef, roles: readonly Role[]): string | null {
   const screen = SCREEN_OF[ref.kind];
   if (screen === null || !allows(screen, roles)) return null;
-  return ref.kind === 'user' ? screen.path : `${screen.path}/${encodeURIComponent(ref.id)}`;
+  // A user has no page of their own: the users list, opened on their row (`?user=<id>`).
+  return ref.kind === 'user'
+    ? `${screen.path}?${new URLSearchParams({ user: ref.id }).toString()}`
+    : `${screen.path}/${encodeURIComponent(ref.id)}`;
 }

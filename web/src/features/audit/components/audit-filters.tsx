@@ -8,6 +8,7 @@ import { AnySelect } from '../../../components/any-select';
 import { DateTimeRangeFields } from '../../../components/date-time-range-fields';
 import { isoToLocalInput, localInputToIso } from '../api/audit-search-params';
 import { useAppliedDraft } from '../../../lib/applied-draft';
+import { formatDateAndTime } from '../../../lib/format';
 
 interface Draft {
   actor: string;
@@ -71,6 +72,9 @@ export function AuditFilters({
     onApply(filterOfDraft(draft));
   };
   const rangeInverted = draft.from !== '' && draft.to !== '' && draft.from >= draft.to;
+  // The dates are typed on the reader's clock: named by the zone the table's times show ('UTC',
+  // 'CET', 'GMT+1'), so that a time copied from a row means the same here.
+  const zone = formatDateAndTime(new Date()).zone;
 
   return (
     <form aria-label="Audit filters" onSubmit={submit} noValidate>
@@ -120,8 +124,8 @@ export function AuditFilters({
           }))}
         />
         <DateTimeRangeFields
-          from={{ label: 'From (your time)', value: draft.from, onChange: set('from') }}
-          to={{ label: 'To (your time)', value: draft.to, onChange: set('to') }}
+          from={{ label: `From (${zone})`, value: draft.from, onChange: set('from') }}
+          to={{ label: `To (${zone})`, value: draft.to, onChange: set('to') }}
           inverted={rangeInverted}
           invertedHelp="Must be after “From”."
         />

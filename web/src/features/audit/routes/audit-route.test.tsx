@@ -182,7 +182,7 @@ describe('audit log screen', () => {
         `/subscriptions/${plan}`,
         `subscription:${plan}`,
       ],
-      ['User sam@example.com', '', '/users', 'user:u-2'],
+      ['User sam@example.com', '', '/users?user=u-2', 'user:u-2'],
     ] as const;
     for (const [i, [words, gateway, href, raw]] of cases.entries()) {
       const row = body[i]!;
@@ -210,6 +210,37 @@ describe('audit log screen', () => {
     expect(within(last).queryByRole('link')).toBeNull();
     expect(within(last).queryByRole('button', { name: /Show all/ })).toBeNull();
     expect(within(last).queryByText(/Stored target/)).toBeNull();
+  });
+
+  it('when a user target is followed, then the users list opens on that user’s row, selected, in view and focused', async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      const audit: AuditListItem[] = [
+        {
+          ...makeAuditRow(1, { target: 'user:u-sam' }),
+          targetRef: { kind: 'user', id: 'u-sam', label: 'sam@example.com', orderid: null },
+        },
+      ];
+      const app = renderApp('/audit', new FakeBff({ audit }));
+      await app.user.click(await screen.findByRole('link', { name: 'User sam@example.com' }));
+      await waitFor(() => {
+        expect(app.location()).toBe('/users?user=u-sam');
+      });
+      const table = await screen.findByRole('table', { name: 'Users' });
+      const row = within(table)
+        .getAllByRole('row')
+        .find((r) => r.textContent.includes('sam@example.com'))!;
+      expect(row).toHaveAttribute('aria-current', 'true');
+      expect(row).toHaveClass('Mui-selected');
+      await waitFor(() => {
+        expect(row).toHaveFocus();
+      });
+      expect(scrolled).toHaveBeenCalledTimes(1);
+    } finally {
+      // jsdom has none: leave the prototype as it was
+      Reflect.deleteProperty(Element.prototype, 'scrollIntoView');
+    }
   });
 
   it('when the reader’s roles do not open a target’s page, then it is said in the same words as plain text', async () => {
@@ -727,7 +758,12 @@ describe('audit log screen', () => {
       'href',
       '/api/audit/export?format=jsonl',
     );
-    expect(screen.getByText(/Exports contain every row, with times in UTC\./)).toBeInTheDocument();
+    // An export holds every row the filters match (all, when none is set), not only the page.
+    expect(
+      screen.getByText(
+        /Exports contain every row that matches the filters, not only this page, with times in UTC\./,
+      ),
+    ).toBeInTheDocument();
     first.unmount();
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
     renderApp('/audit', new FakeBff());
@@ -741,8 +777,8 @@ describe('audit log screen', () => {
     const bff = new FakeBff();
     const app = renderApp('/audit', bff);
     await screen.findByRole('table', { name: 'Audit log' });
-    const from = screen.getByLabelText('From (your time)');
-    const to = screen.getByLabelText('To (your time)');
+    const from = screen.getByLabelText('From (UTC)');
+    const to = screen.getByLabelText('To (UTC)');
     await app.user.type(from, '2026-11-25T12:00');
     await app.user.type(to, '2026-11-24T12:00');
     await app.user.type(screen.getByLabelText('Actor'), 'sam@example.com');
@@ -757,11 +793,29 @@ describe('audit log screen', () => {
     expect(app.location()).toBe('/audit');
   });
 
+  it('when the reader’s clock is not on UTC, then the date filters are labelled with the zone the table’s times are shown in', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      renderApp('/audit', new FakeBff());
+      const table = await screen.findByRole('table', { name: 'Audit log' });
+      // EST or EDT, as the season has it: the same name in the table and on the filters.
+      const cell = within(table).getAllByText(/\b(EST|EDT)$/)[0]!;
+      const shown = /(EST|EDT)$/.exec(cell.textContent)![1]!;
+      expect(screen.getByLabelText(`From (${shown})`)).toBeInTheDocument();
+      expect(screen.getByLabelText(`To (${shown})`)).toBeInTheDocument();
+      expect(screen.queryByLabelText(/your time/)).toBeNull();
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('when a date range is entered in local time, then UTC instants are sent', async () => {
     const bff = new FakeBff();
     const app = renderApp('/audit', bff);
     await screen.findByRole('table', { name: 'Audit log' });
-    await app.user.type(screen.getByLabelText('From (your time)'), '2026-11-20T10:00');
+    await app.user.type(screen.getByLabelText('From (UTC)'), '2026-11-20T10:00');
     await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
     await waitFor(() => {
       expect(lastListQuery(bff).from).toBe(new Date('2026-11-20T10:00').toISOString());

@@ -58,8 +58,8 @@ function AuditScreen() {
           </>
         }
       >
-        Every attempted action, newest first. Exports contain{' '}
-        {filtered ? 'the filtered rows' : 'every row'}, with times in UTC.
+        Every attempted action, newest first. Exports contain every row that matches the filters,
+        not only this page, with times in UTC.
       </PageHeader>
       <Stack spacing={2}>
         <ChainBadge />

@@ -130,7 +130,24 @@ export function paidLatePayoutsQuery(from: string): PayoutListQuery {
   return { view: 'all', paidLate: 'true', decidedFrom: from, limit: PAID_LATE_LIMIT };
 }
 
-/** A page of `GET /api/payouts` for a card (the approval queue, the payouts paid late). */
+/** The list answers at most this many; the count shows "at least" while more remain. */
+export const UNKNOWN_PAYOUTS_LIMIT = 50;
+
+/** The payouts list filtered to the payouts the unknown-outcome card counts. */
+export const UNKNOWN_PAYOUTS_HREF = '/payouts?view=all&state=unknown';
+
+/**
+ * Payouts whose outcome is unknown (the gateway did not answer their payment): every view's, a
+ * small page of the list's own state filter, no count endpoint.
+ */
+export function unknownPayoutsQuery(): PayoutListQuery {
+  return { view: 'all', state: 'unknown', limit: UNKNOWN_PAYOUTS_LIMIT };
+}
+
+/**
+ * A page of `GET /api/payouts` for a card (the approval queue, the payouts paid late or with an
+ * unknown outcome).
+ */
 export function pendingPayoutsQueryOptions(query: PayoutListQuery) {
   return queryOptions({
     queryKey: homeKeys.pendingPayouts(query),

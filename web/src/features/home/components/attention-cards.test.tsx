@@ -166,4 +166,71 @@ describe('the attention cards', () => {
       ).getByText('50+'),
     ).toBeInTheDocument();
   });
+
+  it('when payouts have an unknown outcome, then a card after the approval count says how many (at least, when capped) and links to them; none for readers who see no payouts', () => {
+    const attention = { unknown: 0, drift: 0, cap: 1000 };
+    const unknown = { count: 50, capped: true, href: '/payouts?view=all&state=unknown' };
+    const { rerender } = render(
+      <MemoryRouter>
+        <AttentionCards
+          mayRedo
+          attention={attention}
+          pending={{ count: 0, capped: false, href: '/payouts', mine: false }}
+          unknownPayouts={unknown}
+          paidLate={{ count: 0, capped: false, days: 30, href: '/payouts?view=all&paidLate=true' }}
+        />
+      </MemoryRouter>,
+    );
+    const regions = screen.getAllByRole('region').map((r) => r.getAttribute('aria-labelledby'));
+    expect(regions.slice(-3)).toEqual([
+      'metric-payouts-awaiting-approval',
+      'metric-payouts-with-an-unknown-outcome',
+      'metric-payouts-paid-after-a-not-applied-verdict',
+    ]);
+    const card = screen.getByRole('region', { name: 'Payouts with an unknown outcome' });
+    expect(within(card).getByText('50+')).toBeInTheDocument();
+    expect(card).toHaveStyle({ borderLeftWidth: '4px' });
+    expect(
+      within(card).getByRole('link', { name: 'Show payouts with an unknown outcome' }),
+    ).toHaveAttribute('href', '/payouts?view=all&state=unknown');
+    rerender(
+      <MemoryRouter>
+        <AttentionCards mayRedo attention={attention} pending={null} unknownPayouts={null} />
+      </MemoryRouter>,
+    );
+    expect(screen.queryByRole('region', { name: 'Payouts with an unknown outcome' })).toBeNull();
+  });
+
+  it('when the approval count is the reader’s own queue (ops), then it says it holds payouts to approve and to pay again; for the others, the link says it opens the payouts', () => {
+    const attention = { unknown: 0, drift: 0, cap: 1000 };
+    const { rerender } = render(
+      <MemoryRouter>
+        <AttentionCards
+          mayRedo
+          attention={attention}
+          pending={{
+            count: 2,
+            capped: false,
+            href: '/payouts?view=awaiting-my-approval',
+            mine: true,
+          }}
+        />
+      </MemoryRouter>,
+    );
+    const mine = screen.getByRole('region', { name: 'Payouts awaiting your approval' });
+    expect(mine).toHaveTextContent('waiting for you to approve, or to pay again');
+    expect(within(mine).getByRole('link')).toHaveTextContent('Open the approval queue');
+    rerender(
+      <MemoryRouter>
+        <AttentionCards
+          mayRedo
+          attention={attention}
+          pending={{ count: 2, capped: false, href: '/payouts', mine: false }}
+        />
+      </MemoryRouter>,
+    );
+    const all = screen.getByRole('region', { name: 'Payouts awaiting approval' });
+    expect(all).toHaveTextContent('Prepared by one ops user, waiting for a second.');
+    expect(within(all).getByRole('link')).toHaveTextContent('Open the payouts');
+  });
 });

@@ -110,20 +110,53 @@ function PaidLateCard({ paidLate }: { paidLate: PaidLateCount }) {
   );
 }
 
+/** The payouts whose outcome is unknown that Home counts, and the list of them. */
+export interface UnknownPayoutsCount {
+  count: number;
+  /** more remain than the page counted: the count is "at least" */
+  capped: boolean;
+  href: string;
+}
+
+/**
+ * Payouts the gateway did not answer (state `unknown`): paid or not is not known yet, and no one
+ * should prepare them again until a status check settles it.
+ */
+function UnknownPayoutsCard({ unknown }: { unknown: UnknownPayoutsCount }) {
+  return (
+    <MetricCard
+      title="Payouts with an unknown outcome"
+      value={`${formatCount(unknown.count)}${unknown.capped ? '+' : ''}`}
+      tone={unknown.count > 0 ? 'attention' : 'normal'}
+    >
+      <Typography variant="body2" color="text.secondary">
+        The gateway did not answer their payment: a status check settles it. Do not prepare them
+        again until then.
+      </Typography>
+      <Link component={RouterLink} to={unknown.href} variant="body2">
+        Show payouts with an unknown outcome
+      </Link>
+    </MetricCard>
+  );
+}
+
 /**
  * What needs a person now: unknown outcomes, drift, follow-ups the gateway did not make (when the
- * BFF counts them), payouts waiting for a second approver, payouts paid after a not-applied
- * verdict (for those who may see payouts). `mayRedo`: the user may do the follow-ups not made
+ * BFF counts them), payouts waiting for a second approver, payouts whose outcome is unknown and
+ * payouts paid after a not-applied verdict (for those who may see payouts). `mayRedo`: the user may do the follow-ups not made
  * again (finance); the others are told to ask finance.
  */
 export function AttentionCards({
   attention,
   pending,
+  unknownPayouts = null,
   paidLate = null,
   mayRedo,
 }: {
   attention: StatsResponse['attention'];
+  /** `mine`: the reader's approval queue (ops); otherwise every payout awaiting approval */
   pending: { count: number; capped: boolean; href: string; mine: boolean } | null;
+  unknownPayouts?: UnknownPayoutsCount | null;
   paidLate?: PaidLateCount | null;
   mayRedo: boolean;
 }) {
@@ -179,13 +212,17 @@ export function AttentionCards({
             color="text.secondary"
             sx={{ display: { xs: 'none', sm: 'block' } }}
           >
-            Prepared by one ops user, waiting for a second.
+            {pending.mine
+              ? 'Prepared by another ops user: waiting for you to approve, or to pay again after the gateway did not pay.'
+              : 'Prepared by one ops user, waiting for a second.'}
           </Typography>
           <Link component={RouterLink} to={pending.href} variant="body2">
-            Open the approval queue
+            {/* Only ops have an approval queue; the others' link opens the payouts list. */}
+            {pending.mine ? 'Open the approval queue' : 'Open the payouts'}
           </Link>
         </MetricCard>
       )}
+      {unknownPayouts === null ? null : <UnknownPayoutsCard unknown={unknownPayouts} />}
       {paidLate === null ? null : <PaidLateCard paidLate={paidLate} />}
     </>
   );

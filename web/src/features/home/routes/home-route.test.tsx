@@ -251,13 +251,77 @@ describe('home screen', () => {
     await waitFor(() => {
       expect(card).toHaveTextContent('3');
     });
+    // The queue holds both: the words say so.
+    expect(card).toHaveTextContent(
+      'Prepared by another ops user: waiting for you to approve, or to pay again after the gateway did not pay.',
+    );
     expect(within(card).getByRole('link', { name: 'Open the approval queue' })).toHaveAttribute(
       'href',
       '/payouts?view=awaiting-my-approval',
     );
-    const [request] = bff.requestsTo('GET', '/api/payouts');
-    expect(request!.query.get('view')).toBe('awaiting-my-approval');
+    const request = bff
+      .requestsTo('GET', '/api/payouts')
+      .find((r) => r.query.get('view') === 'awaiting-my-approval');
     expect(request!.query.has('state')).toBe(false);
+  });
+
+  it('when payouts have an unknown outcome, then a card counts every one of them (not only the orders), calls for attention and links to the payouts list filtered to them', async () => {
+    const bff = bffAs(['ops'], {
+      payouts: [
+        makePayout(1, { state: 'unknown' }),
+        makePayout(2, { state: 'unknown', preparedBy: { id: 'u-me', email: 'me@example.com' } }),
+        makePayout(3, { state: 'processing' }),
+        makePayout(4),
+      ],
+    });
+    const app = renderApp('/', bff);
+    const card = await screen.findByRole('region', { name: 'Payouts with an unknown outcome' });
+    await waitFor(() => {
+      expect(within(card).getByText('2')).toBeInTheDocument();
+    });
+    expect(card).toHaveStyle({ borderLeftWidth: '4px' });
+    expect(card).toHaveTextContent('The gateway did not answer their payment');
+    // The orders' card counts orders only; this one is beside it.
+    expect(section('Unknown outcome')).toHaveTextContent('1');
+    const request = bff
+      .requestsTo('GET', '/api/payouts')
+      .find((r) => r.query.get('state') === 'unknown');
+    expect(request!.query.get('view')).toBe('all');
+    expect(Number(request!.query.get('limit'))).toBe(50);
+    const link = within(card).getByRole('link', { name: 'Show payouts with an unknown outcome' });
+    expect(link).toHaveAttribute('href', '/payouts?view=all&state=unknown');
+    await app.user.click(link);
+    await waitFor(() => {
+      expect(app.location()).toBe('/payouts?view=all&state=unknown');
+    });
+  });
+
+  it('when no payout has an unknown outcome, then its card says 0 without calling for attention', async () => {
+    renderApp('/', bffAs(['auditor'], { payouts: [makePayout(1, { state: 'approved' })] }));
+    const card = await screen.findByRole('region', { name: 'Payouts with an unknown outcome' });
+    expect(within(card).getByText('0')).toBeInTheDocument();
+    expect(card).not.toHaveStyle({ borderLeftWidth: '4px' });
+  });
+
+  it('when a payout’s outcome becomes unknown elsewhere, then the live event updates its card', async () => {
+    const bff = bffAs(['support'], { payouts: [makePayout(1, { state: 'processing' })] });
+    renderApp('/', bff);
+    const card = await screen.findByRole('region', { name: 'Payouts with an unknown outcome' });
+    expect(within(card).getByText('0')).toBeInTheDocument();
+    const [first] = bff.payouts.payouts;
+    bff.payouts.payouts = bff.payouts.payouts.map((p) =>
+      p.id === first!.id ? { ...p, state: 'unknown' } : p,
+    );
+    bff.payments.publish({
+      type: 'payout.updated',
+      payoutId: first!.id,
+      state: 'unknown',
+      orderid: null,
+      at: new Date().toISOString(),
+    });
+    await waitFor(() => {
+      expect(within(section('Payouts with an unknown outcome')).getByText('1')).toBeInTheDocument();
+    });
   });
 
   it('when payouts were paid after a not-applied verdict, then a card counts those decided in the last 30 days, asked of the list’s own filter, and links to the list filtered to them', async () => {
@@ -335,14 +399,22 @@ describe('home screen', () => {
     });
   });
 
-  it('when a reader who is not ops opens Home, then every pending payout is counted and links to the payouts', async () => {
-    renderApp(
+  it('when a reader who is not ops opens Home, then every pending payout is counted and links to the payouts waiting', async () => {
+    const app = renderApp(
       '/',
-      bffAs(['auditor'], { payouts: [makePayout(1), makePayout(2, { state: 'declined' })] }),
+      bffAs(['auditor'], { payouts: [makePayout(1), makePayout(2, { state: 'rejected' })] }),
     );
     const card = await screen.findByRole('region', { name: 'Payouts awaiting approval' });
     expect(card).toHaveTextContent('1');
-    expect(within(card).getByRole('link')).toHaveAttribute('href', '/payouts');
+    expect(card).toHaveTextContent('Prepared by one ops user, waiting for a second.');
+    // No approval queue for them: the link says what it opens.
+    const link = within(card).getByRole('link', { name: 'Open the payouts' });
+    expect(link).toHaveAttribute('href', '/payouts?view=all&state=pending_approval');
+    expect(within(card).queryByText(/approval queue/)).toBeNull();
+    // The list it opens holds what was counted.
+    await app.user.click(link);
+    expect(await screen.findByText('Seller settlement 1')).toBeInTheDocument();
+    expect(screen.queryByText('Seller settlement 2')).not.toBeInTheDocument();
   });
 
   it('when the payouts cannot be counted, then the rest of Home still shows and a warning says so', async () => {
@@ -512,8 +584,20 @@ describe('home screen', () => {
       '/account',
     );
     expect(within(shortcuts).queryByRole('link', { name: /Home/ })).toBeNull();
+    // The screens' own words ("Create user", "Two-step sign-in"), not "invite", "TOTP", "two-factor".
+    expect(within(shortcuts).getByRole('link', { name: /Users/ })).toHaveTextContent(
+      'Create users, set their roles, disable accounts, reset two-step sign-in.',
+    );
+    expect(within(shortcuts).getByRole('link', { name: /My account/ })).toHaveTextContent(
+      'Your password and two-step sign-in.',
+    );
+    expect(shortcuts).not.toHaveTextContent(/invite|TOTP|two-factor/i);
+    // Each entry reads as a link: its name in the link colour, underlined.
+    expect(within(shortcuts).getByText('Users')).toHaveStyle({ textDecoration: 'underline' });
     expect(bff.requestsTo('GET', '/api/stats')).toHaveLength(0);
+    // Admins see no payouts: no payout card, none counted.
     expect(bff.requestsTo('GET', '/api/payouts')).toHaveLength(0);
+    expect(screen.queryByRole('region', { name: /Payouts/ })).toBeNull();
   });
 
   it.each([

@@ -29,6 +29,8 @@ import {
   readPeriod,
   returnTotals,
   statsQueryOptions,
+  UNKNOWN_PAYOUTS_HREF,
+  unknownPayoutsQuery,
   windowCaption,
   windowStart,
   type Period,
@@ -76,6 +78,11 @@ function Dashboard() {
   const paidLateFrom = windowStart(PAID_LATE_DAYS);
   const paidLate = useQuery({
     ...pendingPayoutsQueryOptions(paidLatePayoutsQuery(paidLateFrom)),
+    enabled: seesPayouts,
+  });
+  // Payouts the gateway did not answer (outcome unknown): for whoever may see payouts too.
+  const unknownPayouts = useQuery({
+    ...pendingPayoutsQueryOptions(unknownPayoutsQuery()),
     enabled: seesPayouts,
   });
   // A status change anywhere moves the figures: refetch them (a running refetch is reused).
@@ -145,10 +152,21 @@ function Dashboard() {
     ? {
         count: pending.data.items.length,
         capped: pending.data.items.length >= PENDING_LIMIT,
-        href: isOps ? '/payouts?view=awaiting-my-approval' : '/payouts',
+        // Others see every payout waiting: the list filtered to them, as counted.
+        href: isOps
+          ? '/payouts?view=awaiting-my-approval'
+          : '/payouts?view=all&state=pending_approval',
         mine: isOps,
       }
     : null;
+  const unknownPayoutsCard =
+    seesPayouts && unknownPayouts.isSuccess
+      ? {
+          count: unknownPayouts.data.items.length,
+          capped: unknownPayouts.data.nextCursor !== null,
+          href: UNKNOWN_PAYOUTS_HREF,
+        }
+      : null;
   const paidLateCard =
     seesPayouts && paidLate.isSuccess
       ? {
@@ -168,6 +186,7 @@ function Dashboard() {
             <AttentionCards
               attention={stats.attention}
               pending={pendingCard}
+              unknownPayouts={unknownPayoutsCard}
               paidLate={paidLateCard}
               mayRedo={NOT_MADE_KINDS.every((kind) => canRedo(kind, user.roles))}
             />
@@ -175,6 +194,12 @@ function Dashboard() {
           {pending.isError ? (
             <Alert severity="warning" sx={{ mt: 2 }}>
               Could not count the payouts awaiting approval: {describeError(pending.error)}
+            </Alert>
+          ) : null}
+          {seesPayouts && unknownPayouts.isError ? (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              Could not count the payouts with an unknown outcome:{' '}
+              {describeError(unknownPayouts.error)}
             </Alert>
           ) : null}
           {seesPayouts && paidLate.isError ? (

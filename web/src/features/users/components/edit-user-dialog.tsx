@@ -17,6 +17,7 @@ import {
   rolesRefusal,
   selfMoneyRoleRefusal,
   type Role,
+  type UpdateUserRequest,
   type User,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -71,6 +72,26 @@ function editSchemaFor(before: readonly Role[], self: boolean) {
   });
 }
 
+/** Two role sets hold the same roles, whatever their order. */
+function sameRoles(a: readonly Role[], b: readonly Role[]): boolean {
+  return a.length === b.length && a.every((role) => b.includes(role));
+}
+
+/**
+ * What the edit changes, and only that: the name if it changed, the roles (with the reason a money
+ * role asks for) if they changed. The audit row then records what changed, not a name that stood.
+ * Null: nothing changed, nothing to send.
+ */
+function changesOf(values: EditOutput, user: User): UpdateUserRequest | null {
+  const body: UpdateUserRequest = {};
+  if (values.name !== user.name) body.name = values.name;
+  if (!sameRoles(values.roles, user.roles)) {
+    body.roles = values.roles;
+    if (values.reason !== undefined) body.reason = values.reason;
+  }
+  return Object.keys(body).length === 0 ? null : body;
+}
+
 export default function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const titleId = useId();
   const { user: me } = useSession();
@@ -102,6 +123,8 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
   const added = moneyRolesAdded(useWatch({ control, name: 'roles' }), user.roles);
 
   const [besideFields, setBesideFields] = useState(false);
+  // Save pressed with the name and roles as they were: said, and nothing sent.
+  const [unchanged, setUnchanged] = useState(false);
   const mutation = useMutation({
     mutationFn: updateUser,
     onSuccess: async (updated) => {
@@ -134,7 +157,9 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
         aria-labelledby={titleId}
         onSubmit={(event) => {
           void handleSubmit((values) => {
-            mutation.mutate({ id: user.id, body: values });
+            const body = changesOf(values, user);
+            setUnchanged(body === null);
+            if (body !== null) mutation.mutate({ id: user.id, body });
           })(event);
         }}
       >
@@ -146,6 +171,11 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
           <Stack spacing={2}>
             {mutation.isError && !besideFields ? (
               <Alert severity="error">{describeUserError(mutation.error)}</Alert>
+            ) : null}
+            {unchanged ? (
+              <Alert severity="info">
+                Nothing to save: the name and roles are as they were. Change one, or cancel.
+              </Alert>
             ) : null}
             <TextField
               label="Name"

@@ -6,7 +6,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { ROLE_LABELS, type User } from '@paydesk/shared/api';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
@@ -294,11 +294,17 @@ export function UsersTable({
   users,
   actions,
   currentUserId,
+  selectedId,
 }: {
   users: readonly User[];
   /** null for a reader (an auditor): the table has no actions column */
   actions: UserActions | null;
   currentUserId: string;
+  /**
+   * The user the page was opened for (`?user=<id>`, from an audit row): their row is shown
+   * selected, scrolled into view and focused once; nothing when no such user is listed.
+   */
+  selectedId?: string | undefined;
 }) {
   const theme = useTheme();
   // noSsr: the first render already has the screen's columns (no reshuffle).
@@ -310,5 +316,21 @@ export function UsersTable({
   );
   const data = useMemo(() => [...users], [users]);
   const table = useTable({ features, columns, data, getRowId: (user) => user.id });
-  return <DataTable table={table} label="Users" />;
+  const listed = selectedId !== undefined && users.some((user) => user.id === selectedId);
+  const box = useRef<HTMLDivElement>(null);
+  // Brought into view once per user asked for: a refetch does not take the focus back.
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!listed || shown.current === selectedId) return;
+    const row = box.current?.querySelector<HTMLElement>('tr[aria-current="true"]');
+    if (!row) return;
+    shown.current = selectedId;
+    row.scrollIntoView({ block: 'center' });
+    row.focus({ preventScroll: true });
+  }, [listed, selectedId]);
+  return (
+    <div ref={box}>
+      <DataTable table={table} label="Users" selectedRowId={listed ? selectedId : undefined} />
+    </div>
+  );
 }

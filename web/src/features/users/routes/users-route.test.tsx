@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { screenWidth } from '../../../test/screen-width';
@@ -35,8 +35,8 @@ function openEdit(app: ReturnType<typeof renderApp>, email: string): Promise<HTM
 }
 
 /**
- * The administrator (admin@example.com) saves their own row unchanged and the BFF refuses its
- * roles with a 409 saying `message` (by `rule`); returns the dialog.
+ * The administrator (admin@example.com) gives their own row Support and the BFF refuses its roles
+ * with a 409 saying `message` (by `rule`); returns the dialog.
  */
 async function ownRolesRefused(message: string, rule: string): Promise<HTMLElement> {
   const bff = new FakeBff().on('PATCH /api/users/:id', () => ({
@@ -52,6 +52,7 @@ async function ownRolesRefused(message: string, rule: string): Promise<HTMLEleme
   }));
   const app = renderApp('/users', bff);
   const dialog = await openEdit(app, 'admin@example.com');
+  await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
   await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
   return dialog;
 }
@@ -230,6 +231,35 @@ describe('users screen', () => {
     expect(within(table).queryAllByRole('button')).toEqual([]);
   });
 
+  it('when the address names a user (?user=<id>, an audit row’s link), then their row alone is selected, scrolled into view and focused; a user no longer listed leaves the list as it is, saying nothing', async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      const first = renderApp('/users?user=u-fin', new FakeBff());
+      const table = await usersTable();
+      const row = rowOf(table, 'fin@example.com');
+      expect(row).toHaveAttribute('aria-current', 'true');
+      expect(row).toHaveClass('Mui-selected');
+      await waitFor(() => {
+        expect(row).toHaveFocus();
+      });
+      expect(scrolled).toHaveBeenCalledTimes(1);
+      expect(scrolled.mock.contexts[0]).toBe(row);
+      expect(rowOf(table, 'sam@example.com')).not.toHaveAttribute('aria-current');
+      first.unmount();
+      scrolled.mockClear();
+      renderApp('/users?user=u-gone', new FakeBff());
+      const again = await usersTable();
+      expect(within(again).queryByRole('row', { current: true })).toBeNull();
+      expect(again.querySelector('[aria-current]')).toBeNull();
+      expect(scrolled).not.toHaveBeenCalled();
+      expect(screen.queryByRole('alert')).toBeNull();
+    } finally {
+      // jsdom has none: leave the prototype as it was
+      Reflect.deleteProperty(Element.prototype, 'scrollIntoView');
+    }
+  });
+
   it('when a user is created, then the shared schema is sent with the CSRF header and the list refreshes', async () => {
     const app = renderApp('/users', new FakeBff());
     await usersTable();
@@ -359,7 +389,7 @@ describe('users screen', () => {
     });
   });
 
-  it('when roles are edited, then a PATCH with name and roles is sent and the row shows the new roles', async () => {
+  it('when roles are edited, then a PATCH with the roles (not the name, which stood) is sent and the row shows the new roles', async () => {
     const app = renderApp('/users', new FakeBff());
     const table = await usersTable();
     await app.user.click(
@@ -374,7 +404,6 @@ describe('users screen', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved Sam Support.')).toBeInTheDocument();
     expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')[0]!.body).toEqual({
-      name: 'Sam Support',
       roles: ['support', 'ops'],
       reason: 'Joins the payout team',
     });
@@ -385,6 +414,34 @@ describe('users screen', () => {
         ),
       ).toBeInTheDocument();
     });
+  });
+
+  it('when only the name is edited, then only the name is sent; saved with nothing changed, the dialog says so and sends nothing', async () => {
+    const app = renderApp('/users', new FakeBff());
+    let dialog = await openEdit(app, 'sam@example.com');
+    // Roles reordered or ticked and unticked again are the same roles.
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText(
+        'Nothing to save: the name and roles are as they were. Change one, or cancel.',
+      ),
+    ).toBeInTheDocument();
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')).toHaveLength(0);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    dialog = await openEdit(app, 'sam@example.com');
+    const name = within(dialog).getByLabelText(/Name/);
+    await app.user.clear(name);
+    await app.user.type(name, 'Sam Helpdesk');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved Sam Helpdesk.')).toBeInTheDocument();
+    expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')).toEqual([
+      expect.objectContaining({ body: { name: 'Sam Helpdesk' } }),
+    ]);
   });
 
   it('when disabling, then it asks why first: Cancel sends nothing, no reason sends nothing, and Disable sends disabled: true with the reason', async () => {
@@ -550,7 +607,6 @@ describe('users screen', () => {
       await screen.findByText(/At least one enabled administrator must remain/),
     ).toBeInTheDocument();
     expect(bff.requestsTo('PATCH', '/api/users/u-ben')[0]?.body).toEqual({
-      name: 'Ben Admin',
       roles: ['support'],
     });
   });
@@ -573,7 +629,6 @@ describe('users screen', () => {
       expect(bff.requestsTo('PATCH', '/api/users/u-admin')).toHaveLength(1);
     });
     expect(bff.requestsTo('PATCH', '/api/users/u-admin')[0]?.body).toEqual({
-      name: 'Ada Admin',
       roles: ['admin'],
     });
     expect(bff.users[0]!.roles).toEqual(['admin']);
@@ -608,7 +663,6 @@ describe('users screen', () => {
       expect(app.bff.requestsTo('PATCH', '/api/users/u-admin')).toHaveLength(1);
     });
     expect(app.bff.requestsTo('PATCH', '/api/users/u-admin')[0]?.body).toEqual({
-      name: 'Ada Admin',
       roles: ['support', 'admin', 'auditor'],
     });
   });
@@ -710,9 +764,9 @@ describe('users screen', () => {
     await waitFor(() => {
       expect(bff.requestsTo('PATCH', '/api/users/u-sam')).toHaveLength(1);
     });
+    // The roles stood (Support ticked and unticked again): only the name is sent.
     expect(bff.requestsTo('PATCH', '/api/users/u-sam')[0]?.body).toEqual({
       name: 'Sam Two Hats',
-      roles: ['ops', 'auditor'],
     });
   });
 
@@ -795,7 +849,6 @@ describe('users screen', () => {
       expect(bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(1);
     });
     expect(bff.requestsTo('PATCH', '/api/users/u-fin')[0]?.body).toEqual({
-      name: 'Fay Finance',
       roles: ['support'],
     });
   });

@@ -4,6 +4,7 @@ import Paper from '@mui/material/Paper';
 import type { User } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -24,6 +25,9 @@ type Pending = { step: UserStep; user: User } | null;
 function UsersScreen() {
   const session = useSession();
   const users = useQuery(usersQueryOptions());
+  // `?user=<id>`: opened for one user (an audit row's target): the table brings their row forward.
+  const [params] = useSearchParams();
+  const selectedId = params.get('user') ?? undefined;
   // Mirrors the BFF's route table: auditors read the list, admins alone change anything.
   const manages = session.user.roles.includes('admin');
   const [creating, setCreating] = useState(false);
@@ -83,6 +87,7 @@ function UsersScreen() {
             users={users.data.items}
             actions={manages ? actions : null}
             currentUserId={session.user.id}
+            selectedId={selectedId}
           />
         </Paper>
       )}
