@@ -140,7 +140,7 @@ describe('accessibility (axe-core)', () => {
         }),
       ],
     });
-    const app = renderApp('/payment-links', bff);
+    const app = renderApp('/payment-links?view=all', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     expect(await seriousViolations()).toEqual([]);
     await app.user.click(screen.getByRole('button', { name: 'New payment link' }));

@@ -163,10 +163,13 @@ const resolver = withAmountRefusal(
 export default function CreateLinkDialog({
   kinds,
   onClose,
+  onCreated,
 }: {
   /** the kinds the user's roles may create, the first one preselected */
   kinds: readonly PaymentLinkKind[];
   onClose: () => void;
+  /** once the link is created (its answer still showing in the dialog) */
+  onCreated?: () => void;
 }) {
   const titleId = useId();
   const keeper = useIdempotencyKeeper();
@@ -206,6 +209,7 @@ export default function CreateLinkDialog({
     mutationFn: (body: PaymentLinkCreateBody) => createLink(body, keeper.keyFor(body)),
     // The answer shows in the dialog (LinkResultDialog), with the page address it speaks of.
     onSuccess: async () => {
+      onCreated?.();
       await client.invalidateQueries({ queryKey: linkKeys.all });
     },
     // A refusal is said once: beside the fields it names, else in the dialog's alert.

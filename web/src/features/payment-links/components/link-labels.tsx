@@ -5,6 +5,7 @@ import type {
   PaymentLinkOrder,
   PaymentLinkState,
 } from '@paydesk/shared/api';
+import { STAGE_LABELS } from '../../transactions/components/labels';
 
 export const KIND_LABELS: Record<PaymentLinkKind, string> = {
   'sale-form': 'Sale form',
@@ -36,9 +37,10 @@ function laterLook(kind: PaymentLinkKind, stage: string | null): Look | null {
     case 'hold_cancelled':
       return { label: kind === 'preauth-form' ? 'Hold released' : 'Voided', color: 'default' };
     case 'returned':
-      return { label: 'Returned', color: 'default' };
+      return { label: STAGE_LABELS.returned, color: 'default' };
     case 'partially_returned':
-      return { label: 'Partially returned', color: 'success' };
+      // the order's own chip's words (it said 'Partially returned' beside the order's 'Partly')
+      return { label: STAGE_LABELS.partially_returned, color: 'success' };
     case 'captured':
     case 'settled':
       return kind === 'preauth-form' ? { label: 'Captured', color: 'success' } : null;

@@ -330,7 +330,7 @@ describe('payment link detail', () => {
     const timeline = within(screen.getByRole('list', { name: 'Timeline' }));
     expect(
       timeline.getByText(
-        'the payee used the page: order 800004 approved (paid) to 411111******1111 (learned by callback)',
+        'The payee used the page: order 800004 approved (paid) to 411111******1111 (learned by callback)',
       ),
     ).toBeInTheDocument();
   });
@@ -654,7 +654,7 @@ describe('payment link detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
     expect(await screen.findByText(/The customer has not paid yet/)).toBeInTheDocument();
     const timeline = screen.getByRole('list', { name: 'Timeline' });
-    const check = await within(timeline).findByText('status check: the customer has not paid yet');
+    const check = await within(timeline).findByText('Status check: the customer has not paid yet');
     const checkedAt = check.closest('li')?.querySelector('time')?.getAttribute('datetime');
     expect(checkedAt).toBeTruthy();
     expect(bff.links.links.find((l) => l.id === SENT)?.updatedAt).toBe(makeLink(1).updatedAt);

@@ -247,7 +247,7 @@ describe('payment links', () => {
 
   it('when the screen is a tablet’s (800 px), then each link is the phone’s column (form, what it is for, state, when and by whom created) with its amount beside it and its page address and copy button, or the Approve and Reject buttons, in a third column, nothing to scroll to', async () => {
     screenWidth(800);
-    const app = renderApp('/payment-links', bffAs(['ops']));
+    const app = renderApp('/payment-links?view=all', bffAs(['ops']));
     const table = await screen.findByRole('table', { name: 'Payment links' });
     // The six wide columns needed some 820 px: an 800 px screen scrolled sideways, the copy
     // button off its edge.
@@ -314,6 +314,59 @@ describe('payment links', () => {
     vi.restoreAllMocks();
   });
 
+  it('when an ops user opens payment links, then their approval queue is the first tab and shows, as on Payouts; Created by me and All links follow', async () => {
+    const bff = bffAs(['ops']);
+    renderApp('/payment-links', bff);
+    const table = await screen.findByRole('table', { name: 'Payment links' });
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      'Awaiting my approval',
+      'Created by me',
+      'All links',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Awaiting my approval' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(bff.requestsTo('GET', '/api/payment-links')[0]!.query.get('view')).toBe(
+      'awaiting-my-approval',
+    );
+    // another's payout form only: not a sale form, not their own
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toHaveTextContent('Seller payout 2');
+    expect(screen.getByText('1 waiting for your approval, oldest first')).toBeInTheDocument();
+  });
+
+  it('when an ops user opens an address with a view (All links), then that view shows, not the approval queue', async () => {
+    const bff = bffAs(['ops']);
+    renderApp('/payment-links?view=all', bff);
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(screen.getByRole('tab', { name: 'All links' })).toHaveAttribute('aria-selected', 'true');
+    expect(bff.requestsTo('GET', '/api/payment-links')[0]!.query.get('view')).toBe('all');
+    expect(rowOf('Invoice 1').getByText('Ready to share')).toBeInTheDocument();
+    expect(rowOf('My own payout form').getByText('Yours: another ops user approves')).toBeVisible();
+  });
+
+  it('when finance or support opens payment links, then every link shows, its tab first; no approval queue', async () => {
+    for (const [roles, tabs] of [
+      [['finance'], ['All links', 'Created by me']],
+      [['support'], ['All links']],
+    ] as const) {
+      const bff = bffAs([...roles]);
+      const view = renderApp('/payment-links', bff);
+      await screen.findByRole('table', { name: 'Payment links' });
+      expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(tabs);
+      expect(screen.getByRole('tab', { name: 'All links' })).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
+      expect(bff.requestsTo('GET', '/api/payment-links')[0]!.query.get('view')).toBe('all');
+      expect(rowOf('Invoice 1').getByText('Ready to share')).toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
   it('when there is none, then the empty state says so', async () => {
     renderApp('/payment-links', bffAs(['finance'], []));
     expect(await screen.findByText('No payment links yet.')).toBeInTheDocument();
@@ -351,6 +404,7 @@ describe('payment links', () => {
           makeLink(5, { order: order('processing') }),
           makeLink(6, { order: order('declined') }),
           makeLink(7),
+          makeLink(8, { order: { ...order('approved'), stage: 'partially_returned' } }),
         ],
       ),
     );
@@ -360,6 +414,8 @@ describe('payment links', () => {
     expect(rowOf('Invoice 5').getByText('Customer paying')).toBeInTheDocument();
     expect(rowOf('Invoice 6').getByText('Declined')).toBeInTheDocument();
     expect(rowOf('Invoice 7').getByText('Ready to share')).toBeInTheDocument();
+    // in the order's own chip's words (it said 'Partially returned' beside the order's 'Partly')
+    expect(rowOf('Invoice 8').getByText('Partly returned')).toBeInTheDocument();
   });
 
   it('when the customer pays a listed link, then its row says Paid without a reload', async () => {
@@ -393,7 +449,7 @@ describe('payment links', () => {
   });
 
   it('when an ops user sees payout forms, then another’s can be approved and their own is visibly not approvable', async () => {
-    renderApp('/payment-links', bffAs(['ops']));
+    renderApp('/payment-links?view=all', bffAs(['ops']));
     await screen.findByRole('table', { name: 'Payment links' });
     expect(rowOf('Seller payout 2').getByRole('button', { name: /^Approve / })).toBeInTheDocument();
     const own = rowOf('My own payout form');
@@ -448,7 +504,7 @@ describe('payment links', () => {
 
   it('when an ops user approves another’s payout form, then the amount and return address are stated, a key is sent, and the released page address shows beside the message that speaks of it', async () => {
     const bff = bffAs(['ops']);
-    const app = renderApp('/payment-links', bff);
+    const app = renderApp('/payment-links?view=all', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     await app.user.click(
       rowOf('Seller payout 2').getByRole('button', {
@@ -487,7 +543,7 @@ describe('payment links', () => {
 
   it('when another ops user approves a payout form elsewhere, then the list shows it released without a reload', async () => {
     const bff = bffAs(['ops']);
-    renderApp('/payment-links', bff);
+    renderApp('/payment-links?view=all', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     expect(await screen.findByText('Live')).toBeInTheDocument();
     const held = bff.links.links[1]!;
@@ -746,7 +802,7 @@ describe('payment links', () => {
 
   it('when an ops user withdraws their own payout form, then a reason is asked, the rejection is sent and the row says it was withdrawn; approving stays impossible', async () => {
     const bff = bffAs(['ops']);
-    const app = renderApp('/payment-links', bff);
+    const app = renderApp('/payment-links?view=mine', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     const own = rowOf('My own payout form');
     expect(own.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
@@ -771,7 +827,7 @@ describe('payment links', () => {
 
   it('when an ops user double-clicks Withdraw on their own payout form, faster than the dialog shows it is sending, then one withdrawal is sent', async () => {
     const bff = bffAs(['ops']);
-    const app = renderApp('/payment-links', bff);
+    const app = renderApp('/payment-links?view=mine', bff);
     await screen.findByRole('table', { name: 'Payment links' });
     await app.user.click(rowOf('My own payout form').getByRole('button', { name: /^Withdraw / }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Withdraw your payout form' }));
@@ -844,7 +900,12 @@ describe('payment links', () => {
       orderDesc: 'Refund via payout form',
     });
     await app.user.click(screen.getByRole('button', { name: 'Done' }));
-    await app.user.click(screen.getByRole('tab', { name: 'Created by me' }));
+    // Created from the approval queue (where one's own never shows), the list turns to one's own.
+    expect(screen.getByRole('tab', { name: 'Created by me' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(app.location()).toBe('/payment-links?view=mine');
     expect(await screen.findByText('Yours: another ops user approves')).toBeInTheDocument();
   });
 

@@ -41,20 +41,23 @@ const CreateLinkDialog = lazy(() => import('../components/create-link-dialog'));
 const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog'));
 
 type View = PaymentLinkListQuery['view'];
-const VIEWS: ListView<View>[] = [
-  { value: 'all', label: 'All links', empty: 'No payment links yet.' },
-  { value: 'mine', label: 'Created by me', empty: 'You have not created a payment link yet.' },
-  {
-    value: 'awaiting-my-approval',
-    label: 'Awaiting my approval',
-    empty: 'No payout form waits for your approval.',
-  },
-];
-const ALL = VIEWS[0] ?? {
-  value: 'all' as View,
-  label: 'All links',
-  empty: 'No payment links yet.',
+const AWAITING: ListView<View> = {
+  value: 'awaiting-my-approval',
+  label: 'Awaiting my approval',
+  empty: 'No payout form waits for your approval.',
 };
+const MINE: ListView<View> = {
+  value: 'mine',
+  label: 'Created by me',
+  empty: 'You have not created a payment link yet.',
+};
+const ALL: ListView<View> = { value: 'all', label: 'All links', empty: 'No payment links yet.' };
+/**
+ * An ops user's views, as on Payouts: their approval queue first (it opens on it), then theirs,
+ * then every link. Others see every link first (where they open), then theirs if they create any.
+ */
+const OPS_VIEWS = [AWAITING, MINE, ALL];
+const VIEWS = [ALL, MINE, AWAITING];
 
 /** What the user's roles may create: finance the card forms, ops the payout-form. */
 function creatableKinds(roles: readonly string[]): PaymentLinkKind[] {
@@ -63,9 +66,11 @@ function creatableKinds(roles: readonly string[]): PaymentLinkKind[] {
   );
 }
 
-function viewOf(params: URLSearchParams): View {
+/** The view in the address; without one, an ops user's approval queue (as on Payouts), else every link. */
+function viewOf(params: URLSearchParams, isOps: boolean): View {
   const parsed = PaymentLinkListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
-  return parsed.success ? parsed.data : 'all';
+  if (parsed.success && params.has('view')) return parsed.data;
+  return isOps ? 'awaiting-my-approval' : 'all';
 }
 
 const TOP = { verticalAlign: 'top' } as const;
@@ -269,8 +274,9 @@ function LinksTable({
 
 function PaymentLinksScreen() {
   const { user } = useSession();
+  const isOps = user.roles.includes('ops');
   const [params, setParams] = useSearchParams();
-  const view = viewOf(params);
+  const view = viewOf(params, isOps);
   const list = useInfiniteQuery(linkPagesQueryOptions({ view, limit: 100 }));
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
   useLinkOrderEvents(list.data?.pages.flatMap((p) => p.items.map((l) => l.orderid)) ?? []);
@@ -280,8 +286,7 @@ function PaymentLinksScreen() {
     decision: Decision;
   } | null>(null);
   const kinds = creatableKinds(user.roles);
-  const isOps = user.roles.includes('ops');
-  const views = VIEWS.filter(
+  const views = (isOps ? OPS_VIEWS : VIEWS).filter(
     (v) =>
       v.value === 'all' ||
       (v.value === 'mine' && kinds.length > 0) ||
@@ -349,6 +354,10 @@ function PaymentLinksScreen() {
             kinds={kinds}
             onClose={() => {
               setCreating(false);
+            }}
+            onCreated={() => {
+              // The new link is one's own: it never shows in "Awaiting my approval" (as on Payouts).
+              if (view === 'awaiting-my-approval') setParams(new URLSearchParams({ view: 'mine' }));
             }}
           />
         ) : null}

@@ -58,9 +58,32 @@ export const RETURN_REASON_LABELS = {
   other: 'Other',
 } as const;
 
-/** An order's stage in words, as its page's header says it: 'partially_returned' → 'partially returned'. */
+/**
+ * The stages that undo an approved order or send its money back, in the words of their chip: one
+ * source for the chip beside the status (status-chip.tsx, in the list and the order's header), the
+ * header's line under it, the timeline and a payment link's chip, which all said it differently
+ * ('Partly returned' beside 'partially returned').
+ */
+export const STAGE_LABELS = {
+  voided: 'Voided',
+  hold_cancelled: 'Hold released',
+  partially_returned: 'Partly returned',
+  returned: 'Returned',
+} as const;
+
+function hasStageLabel(stage: string): stage is keyof typeof STAGE_LABELS {
+  return Object.hasOwn(STAGE_LABELS, stage);
+}
+
+/**
+ * An order's stage in words within a line, as its page's header says it: a stage with a chip in
+ * its chip's words ('partially_returned' → 'partly returned'), any other as the gateway names it
+ * ('captured').
+ */
 export function stageLabel(stage: string): string {
-  return stage.replace(/_/g, ' ');
+  if (!hasStageLabel(stage)) return stage.replace(/_/g, ' ');
+  const label: string = STAGE_LABELS[stage];
+  return label.charAt(0).toLowerCase() + label.slice(1);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from '@paydesk/shared/api';
 import type { ReactElement } from 'react';
 import { toMinor } from '../../../lib/money';
+import { STAGE_LABELS } from './labels';
 
 interface Look {
   label: string;
@@ -79,9 +80,9 @@ export function DriftChip() {
  * approved, then voided), so the stage must be as visible as the status.
  */
 const UNDONE_LOOK: Record<string, { label: string; title: string }> = {
-  voided: { label: 'Voided', title: 'Voided before settlement: no money moved.' },
+  voided: { label: STAGE_LABELS.voided, title: 'Voided before settlement: no money moved.' },
   hold_cancelled: {
-    label: 'Hold released',
+    label: STAGE_LABELS.hold_cancelled,
     title: 'The hold was cancelled: nothing was captured.',
   },
 };
@@ -92,11 +93,11 @@ const UNDONE_LOOK: Record<string, { label: string; title: string }> = {
  */
 const RETURNED_LOOK: Record<string, { label: string; title: string }> = {
   partially_returned: {
-    label: 'Partly returned',
+    label: STAGE_LABELS.partially_returned,
     title: 'Part of the captured money was returned to the customer; the order shows how much.',
   },
   returned: {
-    label: 'Returned',
+    label: STAGE_LABELS.returned,
     title: 'The captured money was returned to the customer in full.',
   },
 };

@@ -14,20 +14,48 @@ const entry = (id: number, title: string) => ({
 });
 
 describe('the order timeline', () => {
-  it('when a status check names a stage, then it reads as the page header says it, not as codes', () => {
+  it('when a status check names a stage, then it reads as the page header says it, in its chip’s words, not as codes', () => {
     render(
       <Timeline
         entries={[
           entry(1, 'status: approved (partially_returned)'),
           entry(2, 'status: declined'),
-          entry(3, 'callback: approved, not confirmed by status'),
+          entry(3, 'status: approved (hold_cancelled)'),
+          entry(4, 'status: approved (captured)'),
         ]}
       />,
     );
-    expect(screen.getByText('Status: Approved · partially returned')).toBeInTheDocument();
+    // 'Partly returned' and 'Hold released', as the chips say (not 'partially returned')
+    expect(screen.getByText('Status: Approved · partly returned')).toBeInTheDocument();
     expect(screen.getByText('Status: Declined')).toBeInTheDocument();
-    expect(screen.getByText('callback: approved, not confirmed by status')).toBeInTheDocument();
-    expect(screen.queryByText(/partially_returned/)).toBeNull();
+    expect(screen.getByText('Status: Approved · hold released')).toBeInTheDocument();
+    expect(screen.getByText('Status: Approved · captured')).toBeInTheDocument();
+    expect(screen.queryByText(/partially|_/)).toBeNull();
+  });
+
+  it('when the BFF’s titles start lowercase, then each shows with a capital first letter, the rest as stored', () => {
+    const entries = [
+      entry(1, 'callback: approved, not confirmed by status'),
+      entry(2, 'void requested'),
+      entry(3, 'return: accepted'),
+    ];
+    render(<Timeline entries={entries} />);
+    const list = screen.getByRole('list', { name: 'Timeline' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('p')?.textContent),
+    ).toEqual([
+      'Callback: approved, not confirmed by status',
+      'Void requested',
+      'Return: accepted',
+    ]);
+    // display only: the stored titles stay the BFF's
+    expect(entries.map((e) => e.title)).toEqual([
+      'callback: approved, not confirmed by status',
+      'void requested',
+      'return: accepted',
+    ]);
   });
 
   it('when a title names an amount, then it reads in the reader’s locale with its currency’s sign', () => {
@@ -39,8 +67,8 @@ describe('the order timeline', () => {
         ]}
       />,
     );
-    expect(screen.getByText('return €1,234.50 requested')).toBeInTheDocument();
-    expect(screen.getByText('callback: capture $0.05 approved')).toBeInTheDocument();
+    expect(screen.getByText('Return €1,234.50 requested')).toBeInTheDocument();
+    expect(screen.getByText('Callback: capture $0.05 approved')).toBeInTheDocument();
   });
 
   it('when an order was reconciled for long, then a run of identical automatic entries shows its first and last, and the rest on demand; staff actions never fold', async () => {
@@ -76,10 +104,10 @@ describe('the order timeline', () => {
         .getAllByRole('listitem')
         .map((li) => li.querySelector('p, button')?.textContent ?? li.textContent);
     expect(titles()).toEqual([
-      'capture €5.00 requested',
-      'capture €5.00 requested',
-      'capture €5.00 requested',
-      'capture €5.00 requested',
+      'Capture €5.00 requested',
+      'Capture €5.00 requested',
+      'Capture €5.00 requested',
+      'Capture €5.00 requested',
       'Status: Processing',
       'Show 4 more identical entries',
       'Status: Processing',

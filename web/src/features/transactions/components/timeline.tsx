@@ -27,11 +27,21 @@ import {
 const isStatus = (text: string): text is TransactionStatus =>
   (TRANSACTION_STATUSES as readonly string[]).includes(text);
 
+/** A title as a heading starts: 'callback: …' → 'Callback: …'. */
+function capitalized(title: string): string {
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}
+
 /**
- * An entry's title in the page's own words: the BFF writes a status check as
- * 'status: approved (partially_returned)'; the header says 'Approved' and 'partially returned'.
+ * An entry's title in the page's own words, with a capital first letter (the BFF's stored titles
+ * start lowercase: 'callback: …', 'void requested'): it writes a status check as
+ * 'status: approved (partially_returned)'; the header says 'Approved' and 'partly returned'.
  */
 export function timelineTitle(title: string, holdCancelled = false): string {
+  return capitalized(inPageWords(title, holdCancelled));
+}
+
+function inPageWords(title: string, holdCancelled: boolean): string {
   // The BFF names a return as sent ('return 55.00 EUR requested', 'return: accepted', 'callback:
   // return approved …'); on an order where it only cancelled a hold, it is called that.
   if (holdCancelled)

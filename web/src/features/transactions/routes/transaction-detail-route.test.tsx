@@ -218,7 +218,7 @@ describe('transaction detail', () => {
     expect(screen.getByText('411111******1111')).toBeInTheDocument();
     expect(screen.getByText('customer1@example.com')).toBeInTheDocument();
     expect(
-      within(screen.getByRole('list', { name: 'Timeline' })).getByText('callback: sale approved'),
+      within(screen.getByRole('list', { name: 'Timeline' })).getByText('Callback: sale approved'),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Return' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Void' })).not.toBeInTheDocument();
@@ -347,11 +347,11 @@ describe('transaction detail', () => {
     expect(operations.getByText('Hold cancellation')).toBeInTheDocument();
     expect(operations.queryByText('Return')).not.toBeInTheDocument();
     const timeline = within(screen.getByRole('list', { name: 'Timeline' }));
-    expect(timeline.getByText('hold cancellation (return) €20.00 requested')).toBeInTheDocument();
-    expect(timeline.getByText('hold cancellation (return): accepted')).toBeInTheDocument();
+    expect(timeline.getByText('Hold cancellation (return) €20.00 requested')).toBeInTheDocument();
+    expect(timeline.getByText('Hold cancellation (return): accepted')).toBeInTheDocument();
     expect(
       timeline.getByText(
-        'callback: hold cancellation (return) approved €20.00 (confirmed by status)',
+        'Callback: hold cancellation (return) approved €20.00 (confirmed by status)',
       ),
     ).toBeInTheDocument();
     expect(amounts().getByText('Returned').nextSibling).toHaveTextContent('€0.00');
@@ -616,7 +616,7 @@ describe('transaction detail', () => {
       within(screen.getByRole('table', { name: 'Operations' })).getByText('Return'),
     ).toBeInTheDocument();
     expect(
-      within(screen.getByRole('list', { name: 'Timeline' })).getByText('return: accepted'),
+      within(screen.getByRole('list', { name: 'Timeline' })).getByText('Return: accepted'),
     ).toBeInTheDocument();
   });
 
@@ -712,6 +712,26 @@ describe('transaction detail', () => {
       // A list row learns a part capture from the BFF (`partlyCaptured`), which this fake
       // does not give: the rest must agree as they are.
       if (!expected.includes('Partly captured')) expect(rowChips).toEqual(expected);
+    }
+  });
+
+  it('when the header’s line under the chips names the order’s stage, then it uses the chip’s words, not the gateway’s code', async () => {
+    const sale = makeTransaction(1, { amount: '20.00' });
+    const cases: [TransactionDetail, string][] = [
+      // the chip said 'Partly returned', the line 'partially returned'
+      [{ ...sale, stage: 'partially_returned' }, 'Sale · partly returned · client order'],
+      [{ ...sale, stage: 'returned' }, 'Sale · returned · client order'],
+      [{ ...sale, stage: 'voided' }, 'Sale · voided · client order'],
+      [{ ...preauth(), stage: 'hold_cancelled' }, 'Preauth · hold released · client order'],
+      [{ ...sale, stage: 'captured' }, 'Sale · captured · client order'],
+    ];
+    for (const [order, expected] of cases) {
+      const page = renderApp(PATH, bffAs(['support'], order));
+      const header = within((await heading()).parentElement!);
+      expect(header.getByText(/· client order/).textContent, order.stage ?? '').toMatch(
+        new RegExp(`^${expected} `),
+      );
+      page.unmount();
     }
   });
 
@@ -1610,7 +1630,7 @@ describe('transaction detail', () => {
       stage: 'partially_returned',
       amounts: { ...current.amounts, returned: '3.02', remainingReturnable: '16.98' },
     });
-    const note = await screen.findByText('Order updated: returned €3.02, partially returned.');
+    const note = await screen.findByText('Order updated: returned €3.02, partly returned.');
     expect(note).toHaveAttribute('role', 'status');
     expect(note).toHaveAttribute('aria-live', 'polite');
   });
