@@ -362,10 +362,11 @@ describe.skipIf(chromiumPath === undefined)(
       await done.getByRole('link', { name: description }).click();
       await b.getByRole('heading', { name: 'Payout of €25.00' }).waitFor();
       const timeline = b.getByRole('list', { name: 'Timeline' });
+      // (Titles start with a capital on screen.)
       for (const title of [
-        "payout prepared; payee's details sent to the gateway for checking",
-        'payout approved',
-        'payment of the checked payout',
+        "Payout prepared; payee's details sent to the gateway for checking",
+        'Payout approved',
+        'Payment of the checked payout',
       ])
         await timeline.getByText(title, { exact: true }).waitFor();
       await timeline.getByText(users.opsB.email, { exact: false }).first().waitFor();
