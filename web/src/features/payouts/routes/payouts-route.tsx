@@ -18,7 +18,7 @@ import {
   type PayoutState,
 } from '@paydesk/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useRef, useState, type Ref } from 'react';
+import { lazy, Suspense, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
@@ -121,15 +121,24 @@ function stateFilterLabel(state: PayoutState): string {
   return state === 'unknown' ? 'Outcome unknown' : PAYOUT_STATE_LOOK[state].label;
 }
 
-/** The state filter of the address as a chip; its clear icon shows every state again. */
-function StateFilter({ state, onClear }: { state: PayoutState; onClear: () => void }) {
-  const label = stateFilterLabel(state);
+/** A filter chip of the list's address with its words beside it, above the table. */
+function FilterRow({ children }: { children: ReactNode }) {
   return (
     <Stack
       direction="row"
       spacing={1}
       sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
     >
+      {children}
+    </Stack>
+  );
+}
+
+/** The state filter of the address as a chip; its clear icon shows every state again. */
+function StateFilter({ state, onClear }: { state: PayoutState; onClear: () => void }) {
+  const label = stateFilterLabel(state);
+  return (
+    <FilterRow>
       <Chip
         label={label}
         color={PAYOUT_STATE_LOOK[state].color}
@@ -141,7 +150,7 @@ function StateFilter({ state, onClear }: { state: PayoutState; onClear: () => vo
       <Typography variant="body2" color="text.secondary">
         Only the payouts in this state.
       </Typography>
-    </Stack>
+    </FilterRow>
   );
 }
 
@@ -164,11 +173,7 @@ function PaidLateFilter({
   onAllDates: () => void;
 }) {
   return (
-    <Stack
-      direction="row"
-      spacing={1}
-      sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
-    >
+    <FilterRow>
       <Chip
         label="Paid after a not-applied verdict"
         color={on ? 'warning' : 'default'}
@@ -200,7 +205,7 @@ function PaidLateFilter({
           )}
         </Typography>
       ) : null}
-    </Stack>
+    </FilterRow>
   );
 }
 
