@@ -541,8 +541,13 @@ const CSV_SOURCE_COLUMNS = [
 type CsvRow = Pick<TransactionsTable, (typeof CSV_SOURCE_COLUMNS)[number]>;
 /** A row of the CSV with why the gateway failed it (a declined, error or filtered order), or null. */
 export type CsvLine = CsvRow & { failure: OrderFailure | null };
-/** rows per keyset query of the export */
-const EXPORT_BATCH = 100;
+/**
+ * Rows per keyset query of the export. 500: on a slow machine each PostgreSQL query costs the
+ * export a round trip of about 1 ms whatever its size, so 100-row batches held it near 40,000
+ * rows/s; 500 gave 74–90k (SQLite 116–124k) with the same peak memory, where 2,000 pushed the
+ * PostgreSQL BFF's RSS from 150 to 272 MiB (test/bench/RESULTS-payments.md, session 32).
+ */
+const EXPORT_BATCH = 500;
 
 /**
  * One CSV line: `,` between cells and `.` in amounts, or (`semicolon`) `;` between cells and `,`
