@@ -1,7 +1,7 @@
 import type { PaymentLinkResult } from '@paydesk/shared/api';
 import type { Severity } from '../../../components/notifier';
 import { asClause } from '../../../lib/gateway-error';
-import { recordedErrorText } from '../../payouts/api/unanswered-words';
+import { shortErrorText } from '../../payouts/api/unanswered-words';
 import { payoutResultSeverity } from '../../payouts/components/result-severity';
 import { KIND_LABELS } from './link-labels';
 
@@ -21,7 +21,7 @@ export function linkDecisionSeverity({ link }: Pick<PaymentLinkResult, 'link'>):
  */
 export function linkDecisionMessage({ link, message }: PaymentLinkResult): string {
   const form = KIND_LABELS[link.kind].toLowerCase();
-  const why = recordedErrorText(link);
+  const why = shortErrorText(link);
   switch (link.state) {
     case 'unknown':
       // The BFF does not ask the gateway about a link whose reply was lost: only a callback tells.

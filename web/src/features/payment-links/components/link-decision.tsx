@@ -8,7 +8,7 @@ import {
   type Decision,
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
-import { recordedErrorText } from '../../payouts/api/unanswered-words';
+import { shortErrorText } from '../../payouts/api/unanswered-words';
 import { KIND_LABELS, orderStatusText, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
 import { CompactPageAddress } from './page-address';
 
@@ -74,7 +74,7 @@ export function LinkDecision({
         : link.rejectReason !== null
           ? `${link.withdrawn ? 'Withdrawn' : 'Rejected'} by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
           : link.errorMessage !== null || link.unanswered !== null
-            ? recordedErrorText(link)
+            ? shortErrorText(link)
             : link.state === 'unknown'
               ? 'The gateway’s reply was lost; the page address is not known.'
               : link.state === 'expired'

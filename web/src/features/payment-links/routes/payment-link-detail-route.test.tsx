@@ -407,7 +407,7 @@ describe('payment link detail', () => {
   it.each([
     [
       { kind: 'error', httpStatus: 500, code: 'INTERNAL', message: null },
-      'The gateway answered with an error (HTTP 500, INTERNAL)',
+      'The gateway answered 500',
     ],
     [{ kind: 'timeout', waitedMs: 15_000 }, 'No answer came from the gateway within 15 s'],
     [{ kind: 'connection-closed' }, 'No answer came from the gateway'],

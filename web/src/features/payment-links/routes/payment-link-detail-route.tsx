@@ -14,7 +14,7 @@ import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { formatMoney } from '../../../lib/format';
-import { recordedErrorText } from '../../payouts/api/unanswered-words';
+import { shortErrorText } from '../../payouts/api/unanswered-words';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -46,7 +46,7 @@ const LinkDecisionDialog = lazy(() => import('../components/link-decision-dialog
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ link }: { link: PaymentLinkDetail }) {
-  const error = recordedErrorText(link);
+  const error = shortErrorText(link);
   const who = link.kind === 'payout-form' ? 'payee' : 'customer';
   const paidTo = paidOutTo(link);
   switch (link.state) {

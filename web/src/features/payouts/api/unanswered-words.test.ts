@@ -1,7 +1,7 @@
 import type { Unanswered } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { asClause } from '../../../lib/gateway-error';
-import { payoutErrorText, recordedErrorText, unansweredSentence } from './unanswered-words';
+import { shortErrorText, recordedErrorText, unansweredSentence } from './unanswered-words';
 
 /** What staff must never read: the gateway client's reason codes or its own words. */
 const RAW = /connection-lost|server-error|unreadable-reply|UND_ERR|gateway answered \d|\d ms\b/;
@@ -68,10 +68,10 @@ describe('recordedErrorText', () => {
   });
 });
 
-describe('payoutErrorText', () => {
+describe('shortErrorText', () => {
   it('when a payout’s answer was an error, then it is said by the HTTP status alone: the gateway’s code and words (an injected fault, say) are not', () => {
     expect(
-      payoutErrorText({
+      shortErrorText({
         errorCode: 'INTERNAL',
         errorMessage: 'gateway answered 500',
         unanswered: {
@@ -90,12 +90,12 @@ describe('payoutErrorText', () => {
       errorMessage: 'no reply within 15000 ms',
       unanswered: { kind: 'timeout', waitedMs: 15_000 },
     } as const;
-    expect(payoutErrorText(timeout)).toBe(recordedErrorText(timeout));
+    expect(shortErrorText(timeout)).toBe(recordedErrorText(timeout));
     const refused = {
       errorCode: 'VALIDATION_FAILED',
       errorMessage: 'The gateway rejected the payout request as invalid (VALIDATION_FAILED).',
       unanswered: null,
     };
-    expect(payoutErrorText(refused)).toBe(recordedErrorText(refused));
+    expect(shortErrorText(refused)).toBe(recordedErrorText(refused));
   });
 });

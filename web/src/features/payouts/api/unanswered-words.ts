@@ -33,14 +33,15 @@ export function recordedErrorText(
 }
 
 /**
- * A payout's recorded outcome as one sentence for staff (`recordedErrorText`), with an error answer
- * said by its HTTP status alone (`The gateway answered 500`): the gateway's own code and words (a
- * sandbox's "injected fault: …", say) stay in the timeline's exchange, for engineers.
+ * A payout's or payment link's recorded outcome as one sentence for staff (`recordedErrorText`),
+ * with an error answer said by its HTTP status alone (`The gateway answered 500`): the gateway's
+ * own code and words (a sandbox's "injected fault: …", say) stay in the timeline's exchange, for
+ * engineers.
  */
-export function payoutErrorText(
-  payout: Pick<Payout, 'errorCode' | 'errorMessage' | 'unanswered'>,
+export function shortErrorText(
+  record: Pick<Payout | PaymentLink, 'errorCode' | 'errorMessage' | 'unanswered'>,
 ): string {
-  if (payout.unanswered?.kind === 'error')
-    return `The gateway answered ${String(payout.unanswered.httpStatus)}`;
-  return recordedErrorText(payout);
+  if (record.unanswered?.kind === 'error')
+    return `The gateway answered ${String(record.unanswered.httpStatus)}`;
+  return recordedErrorText(record);
 }

@@ -40,7 +40,7 @@ import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { asClause } from '../../../lib/gateway-error';
-import { payoutErrorText } from '../api/unanswered-words';
+import { shortErrorText } from '../api/unanswered-words';
 import { orderLimitRefusal } from '../../../lib/order-limit';
 import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
@@ -177,7 +177,7 @@ function isDirty(draft: Draft): boolean {
 function checkNotKnownMessage(
   payout: Pick<Payout, 'errorCode' | 'errorMessage' | 'unanswered'>,
 ): string {
-  const why = payoutErrorText(payout);
+  const why = shortErrorText(payout);
   return `Not known yet whether the gateway checked the payee’s details${why === '' ? '' : `: ${asClause(why)}`}. Paydesk is asking the gateway. Nothing was paid. If the gateway made the check, the payout then waits for approval; if it never did, the payout is marked failed and must be prepared again. Do not prepare it again meanwhile.`;
 }
 

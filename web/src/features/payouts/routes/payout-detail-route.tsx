@@ -15,7 +15,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useStatusCheck } from '../../../components/refresh-button';
 import { formatMoney } from '../../../lib/format';
 import { asClause } from '../../../lib/gateway-error';
-import { payoutErrorText } from '../api/unanswered-words';
+import { shortErrorText } from '../api/unanswered-words';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
 import { SCREENS } from '../../shell/navigation';
@@ -54,7 +54,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
   const [openedAt] = useState(Date.now);
   // One sentence: how its outcome went unlearned, or what the gateway answered, in words;
   // Paydesk's own codes not leading it.
-  const error = payoutErrorText(payout);
+  const error = shortErrorText(payout);
   if (mayBePaidLate(payout)) {
     // The BFF's message says what was judged and that a late payment is still possible. While its
     // check holds, it is paid again on the same checked order (at most once), never prepared again.

@@ -32,7 +32,7 @@ import { SCREENS } from '../../shell/navigation';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import { usePayoutEvents } from '../api/live-payouts';
 import { payoutPagesQueryOptions } from '../api/payouts';
-import { payoutErrorText } from '../api/unanswered-words';
+import { shortErrorText } from '../api/unanswered-words';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { LapsesAt } from '../components/lapse-time';
@@ -242,7 +242,7 @@ function DescriptionLink({ payout }: { payout: Payout }) {
 
 /** Its state, when it lapses while it waits, and what else the approver must know of it. */
 function StateDetails({ payout }: { payout: Payout }) {
-  const error = payoutErrorText(payout);
+  const error = shortErrorText(payout);
   return (
     <>
       <PayoutStateChip state={payout.state} withdrawn={payout.withdrawn} />
