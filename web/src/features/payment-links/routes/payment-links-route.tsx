@@ -22,6 +22,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
+import { StaffEmail } from '../../../components/staff-email';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
@@ -81,7 +82,7 @@ function Created({ link }: { link: PaymentLink }) {
     <>
       <DateTime value={link.createdAt} />
       <Typography variant="caption" component="div" color="text.secondary">
-        by <EmailText value={link.createdBy.email} />
+        by <StaffEmail user={link.createdBy} />
       </Typography>
     </>
   );
@@ -91,7 +92,7 @@ function Created({ link }: { link: PaymentLink }) {
 function CreatedLine({ link }: { link: PaymentLink }) {
   return (
     <Typography variant="caption" component="div" color="text.secondary">
-      Created <DateTime value={link.createdAt} /> by <EmailText value={link.createdBy.email} />
+      Created <DateTime value={link.createdAt} /> by <StaffEmail user={link.createdBy} />
     </Typography>
   );
 }

@@ -295,6 +295,13 @@ describe('payouts', () => {
     });
     expect(await screen.findByText('Yours: another ops user approves')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
+    // Their own rows say "by you", not their own address again (QA).
+    const table = screen.getByRole('table', { name: 'Payouts' });
+    expect(within(table).getByText('by you')).toBeInTheDocument();
+    expect(within(table).queryByText(/olga@example\.com/)).not.toBeInTheDocument();
+    // Everyone else's rows keep the preparer's address.
+    await app.user.click(screen.getByRole('tab', { name: 'All payouts' }));
+    expect(await screen.findAllByText(/^by otto@example\.com$/)).not.toHaveLength(0);
   });
 
   it('when nothing waits for approval, then the empty state says so', async () => {

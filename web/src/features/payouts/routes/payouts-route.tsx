@@ -21,7 +21,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { DateTime } from '../../../components/date-time';
-import { EmailText } from '../../../components/email-text';
+import { StaffEmail } from '../../../components/staff-email';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { ViewTabsPanel, type ListView } from '../../../components/view-tabs-panel';
@@ -282,8 +282,7 @@ function PayoutSummary({ payout }: { payout: Payout }) {
         <Destination payout={payout} />
       </div>
       <Typography variant="caption" component="div" color="text.secondary">
-        Prepared <DateTime value={payout.createdAt} /> by{' '}
-        <EmailText value={payout.preparedBy.email} />
+        Prepared <DateTime value={payout.createdAt} /> by <StaffEmail user={payout.preparedBy} />
       </Typography>
     </Stack>
   );
@@ -366,7 +365,7 @@ function PayoutsTable({
                       <TableCell sx={TOP}>
                         <DateTime value={payout.createdAt} stacked />
                         <Typography variant="caption" component="div" color="text.secondary">
-                          by <EmailText value={payout.preparedBy.email} />
+                          by <StaffEmail user={payout.preparedBy} />
                         </Typography>
                       </TableCell>
                       <TableCell align="right" sx={{ ...TOP, whiteSpace: 'nowrap' }}>
