@@ -10,7 +10,6 @@ import {
   CreateUserRequestSchema,
   EMAIL_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
-  moneyRolesAdded,
   type CreateUserRequest,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -23,7 +22,7 @@ import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { createUser, userKeys } from '../api/users';
-import { MoneyRoleReasonField } from './money-role-reason-field';
+import { MoneyRoleReasonField, moneyRolesToExplain } from './money-role-reason-field';
 import { RolesField } from './roles-field';
 
 type FormInput = z.input<typeof CreateUserRequestSchema>;
@@ -49,7 +48,7 @@ export default function CreateUserDialog({
     defaultValues: EMPTY,
   });
   // Finance or Operations says why (the shared schema requires it then, as the BFF does).
-  const added = moneyRolesAdded(useWatch({ control, name: 'roles' }));
+  const added = moneyRolesToExplain({ roles: useWatch({ control, name: 'roles' }) });
 
   const [besideFields, setBesideFields] = useState(false);
   const mutation = useMutation({

@@ -12,7 +12,6 @@ import {
   ReasonSchema,
   RoleSetSchema,
   moneyRoleReasonRequired,
-  moneyRolesAdded,
   UserNameSchema,
   rolesRefusal,
   selfMoneyRoleRefusal,
@@ -30,7 +29,7 @@ import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useSession } from '../../auth/components/session-context';
 import { updateUser, userKeys } from '../api/users';
-import { MoneyRoleReasonField } from './money-role-reason-field';
+import { MoneyRoleReasonField, moneyRolesToExplain } from './money-role-reason-field';
 import { RolesField } from './roles-field';
 import { describeUserError } from './user-errors';
 
@@ -120,7 +119,11 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     defaultValues: { name: user.name, roles: user.roles },
   });
   // Giving Finance or Operations says why; keeping or removing one does not.
-  const added = moneyRolesAdded(useWatch({ control, name: 'roles' }), user.roles);
+  const added = moneyRolesToExplain({
+    roles: useWatch({ control, name: 'roles' }),
+    before: user.roles,
+    self,
+  });
 
   const [besideFields, setBesideFields] = useState(false);
   // Save pressed with the name and roles as they were: said, and nothing sent.

@@ -1,11 +1,24 @@
 import TextField from '@mui/material/TextField';
-import { ROLE_LABELS, type Role } from '@paydesk/shared/api';
+import { moneyRolesAdded, ROLE_LABELS, rolesRefusal, type Role } from '@paydesk/shared/api';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { fieldHelp } from '../../../lib/field-help';
 
 /** The question for roles that add Finance, Operations or both: "… need Finance and Operations?" */
 export function moneyRoleQuestion(added: readonly Role[]): string {
   return `Why does this account need ${added.map((role) => ROLE_LABELS[role]).join(' and ')}?`;
+}
+
+/**
+ * The money roles the dialog asks a reason for: those the chosen roles add (`moneyRolesAdded`),
+ * none while the roles field already says the set is refused (Auditor with a money role, or a
+ * money role given to oneself): a set that cannot be saved is not explained first.
+ */
+export function moneyRolesToExplain(change: {
+  roles: readonly Role[];
+  before?: readonly Role[];
+  self?: boolean;
+}): Role[] {
+  return rolesRefusal(change) === undefined ? moneyRolesAdded(change.roles, change.before) : [];
 }
 
 /**

@@ -708,8 +708,11 @@ describe('users screen', () => {
     );
     await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
     expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/Why does this account need Operations/)).toBeVisible();
     await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    // A set that cannot be saved is not explained first (QA): no reason is asked for it.
+    expect(within(dialog).queryByLabelText(/Why does this account need/)).not.toBeInTheDocument();
     expect(within(dialog).getByRole('group', { name: 'Roles' })).toHaveAccessibleDescription(
       CONFLICT,
     );
@@ -745,6 +748,20 @@ describe('users screen', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
     expect(bff.requestsTo('PATCH', '/api/users/u-fin')).toHaveLength(0);
+  });
+
+  it('when Finance is ticked for an Auditor, then the roles field says why at once and no reason is asked for a grant that cannot be saved (QA)', async () => {
+    const bff = new FakeBff();
+    bff.users[1] = { ...bff.users[1]!, roles: ['auditor'] };
+    const app = renderApp('/users', bff);
+    const dialog = await openEdit(app, 'sam@example.com');
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Finance/ }));
+    expect(within(dialog).getByText(CONFLICT)).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText(/Why does this account need/)).not.toBeInTheDocument();
+    // Auditor taken away instead: the grant stands, and its reason is asked.
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/Why does this account need Finance/)).toBeVisible();
   });
 
   it('when an account already holds Auditor with Operations, then it may be renamed or have a role taken without a refusal, but gains none', async () => {
