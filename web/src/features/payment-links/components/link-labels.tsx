@@ -33,9 +33,11 @@ type Look = (typeof LOOK)[PaymentLinkState];
 /** What came of an approved order afterwards (its stage): a hold captured or released, a refund. */
 function laterLook(kind: PaymentLinkKind, stage: string | null): Look | null {
   switch (stage) {
+    // the order's own chip's words (QA: a voided preauth form's link said 'Hold released' beside
+    // its order's 'Voided'; a hold released without a void is `hold_cancelled`)
     case 'voided':
     case 'hold_cancelled':
-      return { label: kind === 'preauth-form' ? 'Hold released' : 'Voided', color: 'default' };
+      return { label: STAGE_LABELS[stage], color: 'default' };
     case 'returned':
       return { label: STAGE_LABELS.returned, color: 'default' };
     case 'partially_returned':

@@ -405,6 +405,11 @@ describe('payment links', () => {
           makeLink(6, { order: order('declined') }),
           makeLink(7),
           makeLink(8, { order: { ...order('approved'), stage: 'partially_returned' } }),
+          makeLink(9, { kind: 'preauth-form', order: { ...order('approved'), stage: 'voided' } }),
+          makeLink(3, {
+            kind: 'preauth-form',
+            order: { ...order('approved'), stage: 'hold_cancelled' },
+          }),
         ],
       ),
     );
@@ -416,6 +421,9 @@ describe('payment links', () => {
     expect(rowOf('Invoice 7').getByText('Ready to share')).toBeInTheDocument();
     // in the order's own chip's words (it said 'Partially returned' beside the order's 'Partly')
     expect(rowOf('Invoice 8').getByText('Partly returned')).toBeInTheDocument();
+    // a voided preauthorization form says Voided, as its order does (QA: it said Hold released)
+    expect(rowOf('Invoice 9').getByText('Voided')).toBeInTheDocument();
+    expect(rowOf('Invoice 3').getByText('Hold released')).toBeInTheDocument();
   });
 
   it('when the customer pays a listed link, then its row says Paid without a reload', async () => {
