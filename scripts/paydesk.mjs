@@ -46,40 +46,6 @@ function mustRun(step, command, args, options) {
   if (status !== 0) fail(`${step} failed (exit ${status})`);
 }
 
-/**
- * Runs independent steps side by side, each in its own process (on a 2-core machine the type check
- * and the lint together take about as long as the lint alone), and prints each step's output whole,
- * in the order given, once all have ended; fails naming every step that failed.
- */
-async function mustRunTogether(steps) {
-  for (const { step, command, args } of steps) log(`${step}: ${[command, ...args].join(' ')}`);
-  const results = await Promise.all(
-    steps.map(
-      ({ command, args }) =>
-        new Promise((resolve) => {
-          const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-          const output = [];
-          child.stdout.on('data', (chunk) => output.push(chunk));
-          child.stderr.on('data', (chunk) => output.push(chunk));
-          child.on('error', (error) => {
-            resolve({ status: 1, output: [Buffer.from(`could not start: ${error.message}\n`)] });
-          });
-          child.on('close', (code) => {
-            resolve({ status: code ?? 1, output });
-          });
-        }),
-    ),
-  );
-  const failed = [];
-  steps.forEach(({ step }, i) => {
-    const { status, output } = results[i];
-    log(`${step}: output (exit ${status})`);
-    process.stdout.write(Buffer.concat(output));
-    if (status !== 0) failed.push(`${step} failed (exit ${status})`);
-  });
-  if (failed.length > 0) fail(failed.join('; '));
-}
-
 /** Installs one npm package into .tools/<folder> (atomically) unless it is already there. */
 function provisionPackage(folder, spec, marker) {
   const target = join(tools, folder);
@@ -215,10 +181,8 @@ function summarise(reportFile) {
 
 async function test() {
   installAndBuild();
-  await mustRunTogether([
-    { step: 'typecheck', command: 'pnpm', args: ['-r', 'run', 'typecheck'] },
-    { step: 'lint', command: 'pnpm', args: ['run', 'lint'] },
-  ]);
+  mustRun('typecheck', 'pnpm', ['-r', 'run', 'typecheck']);
+  mustRun('lint', 'pnpm', ['run', 'lint']);
   const prerequisites = await detectPrerequisites();
   const reportFile = join(root, '.vitest-report.json');
   rmSync(reportFile, { force: true });
