@@ -12,6 +12,12 @@ import { shortErrorText } from '../../payouts/api/unanswered-words';
 import { KIND_LABELS, orderStatusText, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
 import { CompactPageAddress } from './page-address';
 
+/** Who decided, as the row's "by …" says it: "you" for one's own decision (`StaffEmail`). */
+function decider(decidedBy: PaymentLink['decidedBy'], myId: string): string {
+  if (decidedBy === null) return 'ops';
+  return decidedBy.id === myId ? 'you' : decidedBy.email;
+}
+
 /**
  * What the signed-in user may do with a link, or what to know about it: the page address once
  * sent (until the page is used: then the order it made), Approve / Reject for another's
@@ -72,7 +78,7 @@ export function LinkDecision({
       : pageWithheld(link) && link.order === null
         ? `Page address only for ${pageHolders(link)}, who send it to the payee`
         : link.rejectReason !== null
-          ? `${link.withdrawn ? 'Withdrawn' : 'Rejected'} by ${link.decidedBy?.email ?? 'ops'}: ${link.rejectReason}`
+          ? `${link.withdrawn ? 'Withdrawn' : 'Rejected'} by ${decider(link.decidedBy, myId)}: ${link.rejectReason}`
           : link.errorMessage !== null || link.unanswered !== null
             ? shortErrorText(link)
             : link.state === 'unknown'

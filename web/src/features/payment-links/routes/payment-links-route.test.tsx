@@ -828,7 +828,7 @@ describe('payment links', () => {
       expect(rowOf('My own payout form').getByText('Withdrawn')).toBeInTheDocument();
     });
     expect(
-      rowOf('My own payout form').getByText('Withdrawn by olga@example.com: made by mistake'),
+      rowOf('My own payout form').getByText('Withdrawn by you: made by mistake'),
     ).toBeInTheDocument();
     expect(rowOf('My own payout form').queryByText('Rejected')).not.toBeInTheDocument();
   });
@@ -878,7 +878,8 @@ describe('payment links', () => {
     ).toBeInTheDocument();
     const rejected = rowOf('Rejected form');
     expect(rejected.getByText('Rejected')).toBeInTheDocument();
-    expect(rejected.getByText('Rejected by olga@example.com: not due')).toBeInTheDocument();
+    // one's own decision says "you", another's names them
+    expect(rejected.getByText('Rejected by you: not due')).toBeInTheDocument();
   });
 
   it('when ops creates a payout form, then no customer is asked, the form says how long it waits (the BFF’s hold time), and it waits for approval', async () => {

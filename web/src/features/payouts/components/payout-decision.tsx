@@ -8,6 +8,7 @@ import {
   type Decision,
 } from '../../../components/decision-buttons';
 import { EmailText } from '../../../components/email-text';
+import { StaffEmail } from '../../../components/staff-email';
 import { formatMoney } from '../../../lib/format';
 
 /**
@@ -52,12 +53,13 @@ export function PayoutDecision({
       />
     );
   }
-  // The decider's e-mail may wrap after its @, so that it does not widen the table.
+  // The decider's e-mail may wrap after its @, so that it does not widen the table; one's own
+  // decision says "you".
   if (payout.rejectReason) {
     return (
       <Typography variant="caption" component="div" color="text.secondary">
         {payout.withdrawn ? 'Withdrawn' : 'Rejected'} by{' '}
-        <EmailText value={payout.decidedBy?.email ?? 'ops'} />: {payout.rejectReason}
+        {payout.decidedBy ? <StaffEmail user={payout.decidedBy} /> : 'ops'}: {payout.rejectReason}
       </Typography>
     );
   }
@@ -69,12 +71,12 @@ export function PayoutDecision({
         {payout.paidAgain ? (
           // Paid again: the decider is who paid it again; the first approval's payment was not made.
           <>
-            Paid again by <EmailText value={payout.decidedBy.email} /> · first approved by{' '}
+            Paid again by <StaffEmail user={payout.decidedBy} /> · first approved by{' '}
             <EmailText value={payout.paidAgain.firstApprovedBy.email} />
           </>
         ) : (
           <>
-            Approved by <EmailText value={payout.decidedBy.email} />
+            Approved by <StaffEmail user={payout.decidedBy} />
           </>
         )}
         {NOT_PAID_STATES.has(payout.state) ? ' · not paid' : null}

@@ -418,7 +418,7 @@ describe('payouts', () => {
     ).toHaveLength(1);
   });
 
-  it('when the payouts are shown 1440 px wide, then who prepared each shares its Prepared column, so that the six columns fit and end with the decision; a decider’s e-mail may wrap after its @', async () => {
+  it('when the payouts are shown 1440 px wide, then who prepared each shares its Prepared column, so that the six columns fit and end with the decision; an e-mail may wrap after its @ and one’s own decision says you', async () => {
     screenWidth(1440);
     renderApp('/payouts?view=all', bffAs(['ops']));
     const table = await screen.findByRole('table', { name: 'Payouts' });
@@ -439,8 +439,10 @@ describe('payouts', () => {
     expect(cells[4]).toHaveTextContent(/^Awaiting approvalLapses at /);
     expect(within(cells[5]!).getByRole('button', { name: /^Approve / })).toBeInTheDocument();
     expect(within(cells[5]!).getByRole('button', { name: /^Reject / })).toBeInTheDocument();
-    const approved = within(table).getByText('Approved by olga@example.com');
-    expect(approved.querySelector('wbr')).not.toBeNull();
+    // The preparer's e-mail may wrap after its @; one's own decision says "you".
+    expect(cells[0]!.querySelector('wbr')).not.toBeNull();
+    expect(within(table).getByText('Approved by you')).toBeInTheDocument();
+    expect(within(table).queryByText(/olga@example\.com/)).not.toBeInTheDocument();
   });
 
   it('when the approval queue is shown on a phone, then each payout is one cell with all an approver needs (amount, destination, who prepared it, when it lapses) above Approve and Reject, nothing to the side', async () => {
@@ -549,7 +551,7 @@ describe('payouts', () => {
     ).toEqual({ reason: 'wrong amount typed' });
     // Said as a withdrawal, not as a second person's rejection.
     const row = (await within(table).findByText(/wrong amount typed/)).closest('tr')!;
-    expect(row).toHaveTextContent('Withdrawn by olga@example.com: wrong amount typed');
+    expect(row).toHaveTextContent('Withdrawn by you: wrong amount typed');
     expect(row).not.toHaveTextContent(/Rejected/);
   });
 
