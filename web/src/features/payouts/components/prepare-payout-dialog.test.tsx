@@ -1,9 +1,10 @@
 // Preparing a payout: a refused submit takes the keyboard to the first field that says what is
 // wrong; the held payout's toast names the time zone of its lapse; a half-typed payout is not lost
 // to a reload without the browser asking.
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { openPrepareDialog, typeCardPayout } from '../../../test/prepare-payout';
 import { renderApp } from '../../../test/render-app';
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 
@@ -13,11 +14,6 @@ function bff() {
     users: [makeUser({ email: 'olga@example.com', name: 'Olga Ops', roles: ['ops'] })],
     payouts: [],
   });
-}
-
-async function open(app: ReturnType<typeof renderApp>) {
-  await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-  return within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
 }
 
 const SUBMIT = 'Check and submit for approval';
@@ -32,7 +28,7 @@ function leavingAsks(): boolean {
 describe('a refused submit', () => {
   it('when nothing is filled in, then the card number, the first field, takes the focus and says what to enter as its neighbours do', async () => {
     const app = renderApp('/payouts', bff());
-    const dialog = await open(app);
+    const dialog = await openPrepareDialog(app.user);
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
     const cardNumber = dialog.getByLabelText(/Card number/);
     await waitFor(() => {
@@ -45,7 +41,7 @@ describe('a refused submit', () => {
 
   it('when the first fields are good, then the first refused one takes the focus, again on each submit', async () => {
     const app = renderApp('/payouts', bff());
-    const dialog = await open(app);
+    const dialog = await openPrepareDialog(app.user);
     await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
     await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
@@ -76,14 +72,16 @@ describe('a held single payout', () => {
   it('when it is prepared, then the toast says when it lapses with the time zone named', async () => {
     const server = bff();
     const app = renderApp('/payouts', server);
-    const dialog = await open(app);
+    const dialog = await openPrepareDialog(app.user);
     await app.user.click(dialog.getByRole('radio', { name: /^Single/ }));
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '09',
+      expiryYear: '2031',
+      amount: '31.41',
+      description: 'Seller settlement',
+    });
     await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
     const expiresAt = await waitFor(() => {
       const at = server.payouts.payouts[0]?.expiresAt;
@@ -107,13 +105,15 @@ describe('a payout like one waiting', () => {
     });
     server.payouts.payouts = [waiting];
     const app = renderApp('/payouts', server);
-    const dialog = await open(app);
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+    const dialog = await openPrepareDialog(app.user);
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '09',
+      expiryYear: '2031',
+      amount: '31.41',
+      description: 'Seller settlement',
+    });
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
     const said = await screen.findByText(
       `Another payout of the same amount to the same destination is waiting: payout ${waiting.id.slice(0, 8)} — check this one is not a duplicate.`,
@@ -129,13 +129,15 @@ describe('a payout like one waiting', () => {
     const server = bff();
     server.payouts.payouts = [makePayout(1, { amount: '31.42' })];
     const app = renderApp('/payouts', server);
-    const dialog = await open(app);
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+    const dialog = await openPrepareDialog(app.user);
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '09',
+      expiryYear: '2031',
+      amount: '31.41',
+      description: 'Seller settlement',
+    });
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
     const said = await screen.findByText('Payout checked; it waits for a second ops user.');
     expect(said.closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorSuccess');
@@ -146,7 +148,7 @@ describe('a payout like one waiting', () => {
 describe('leaving the page', () => {
   it('when something is typed, then a reload or tab close asks first; once the dialog is cancelled it no longer does', async () => {
     const app = renderApp('/payouts', bff());
-    const dialog = await open(app);
+    const dialog = await openPrepareDialog(app.user);
     expect(leavingAsks()).toBe(false);
     await app.user.type(dialog.getByLabelText(/^Amount/), '10');
     expect(leavingAsks()).toBe(true);

@@ -6,6 +6,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
+import { openPrepareDialog, typeCardPayout } from '../../../test/prepare-payout';
 import { renderApp } from '../../../test/render-app';
 
 // Otto prepared payout 1; Olga (signed in, ops) decides it or prepares her own.
@@ -88,14 +89,15 @@ describe('the answer to an approval', () => {
 
 /** Prepares a card payout of €31.41 in the dialog. */
 async function prepare(app: ReturnType<typeof renderApp>) {
-  await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-  const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
-  await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
-  await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-  await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-  await app.user.type(dialog.getByLabelText(/Expiry year/), '2031');
-  await app.user.type(dialog.getByLabelText(/^Amount/), '31.41');
-  await app.user.type(dialog.getByLabelText(/Description/), 'Seller settlement');
+  const dialog = await openPrepareDialog(app.user);
+  await typeCardPayout(app.user, dialog, {
+    cardNumber: '4111111111111111',
+    cardholderName: 'JANE DOE',
+    expiryMonth: '09',
+    expiryYear: '2031',
+    amount: '31.41',
+    description: 'Seller settlement',
+  });
   await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
 }
 

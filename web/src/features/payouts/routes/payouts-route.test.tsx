@@ -5,6 +5,7 @@ import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
+import { openPrepareDialog, typeCardPayout } from '../../../test/prepare-payout';
 import { renderApp } from '../../../test/render-app';
 import { seenAs } from '../../../test/seen-text';
 import { screenWidth } from '../../../test/screen-width';
@@ -604,14 +605,15 @@ describe('payouts', () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
     await screen.findByRole('table', { name: 'Payouts' });
-    await app.user.click(screen.getByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111 1111 1111 1111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '61.00');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Freshly prepared');
+    const dialog = await openPrepareDialog(app.user);
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111 1111 1111 1111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '09',
+      expiryYear: '2035',
+      amount: '61.00',
+      description: 'Freshly prepared',
+    });
     await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
     await waitFor(() => {
       expect(app.location()).toBe('/payouts?view=mine');
@@ -746,8 +748,7 @@ describe('payouts', () => {
     // The BFF's PAYOUT_HOLD_MAX_AGE_MS, said by the session reply: not the default 7 days.
     bff.payoutHoldMaxAgeMs = 3 * 24 * 60 * 60_000;
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     const modes = dialog.getByRole('radiogroup', { name: 'How it is paid' });
     const twoStep = within(modes).getByRole('radio', { name: /^Two-step/ });
     const single = within(modes).getByRole('radio', { name: /^Single/ });
@@ -767,12 +768,14 @@ describe('payouts', () => {
     expect(dialog.getByRole('button', { name: 'Check and submit for approval' })).toBeVisible();
     await app.user.click(single);
     expect(single).toBeChecked();
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111 1111 1111 1111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '250,00');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111 1111 1111 1111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '09',
+      expiryYear: '2035',
+      amount: '250,00',
+      description: 'Prize',
+    });
     // nothing is checked now, so the button does not say so
     await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
     await waitFor(() => {
@@ -957,8 +960,7 @@ describe('payouts', () => {
     const bff = bffAs(['ops']);
     bff.payoutHoldMaxAgeMs = null;
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     expect(
       dialog.getByText(
         /It lapses if not approved within a set time \(7 days unless your administrator changed it\)\.$/,
@@ -995,14 +997,15 @@ describe('payouts', () => {
       },
     }));
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '01');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2025');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '5.00');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
+    const dialog = await openPrepareDialog(app.user);
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '01',
+      expiryYear: '2025',
+      amount: '5.00',
+      description: 'Prize',
+    });
     await app.user.type(dialog.getByLabelText(/Endpoint/), '999999');
     await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
     const year = dialog.getByLabelText(/Expiry year/);
@@ -1027,8 +1030,7 @@ describe('payouts', () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     await app.user.type(dialog.getByLabelText(/^Amount/), '12,345');
     await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
     expect(dialog.getByLabelText(/^Amount/)).toHaveAccessibleDescription(
@@ -1046,8 +1048,7 @@ describe('payouts', () => {
   it('when an IBAN is typed as printed, then wrong check digits are refused beside the field before anything is sent, and the right IBAN is sent without its spaces', async () => {
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     await app.user.selectOptions(dialog.getByLabelText('Destination'), 'bank');
     const account = dialog.getByLabelText(/Account number or IBAN/);
     await app.user.type(account, 'DE00 3704 0044 0532 0130 00');
@@ -1076,17 +1077,18 @@ describe('payouts', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     const number = dialog.getByLabelText(/^Card number/);
     const month = dialog.getByLabelText(/^Expiry month/);
     const year = dialog.getByLabelText(/^Expiry year/);
-    await app.user.type(number, '4111111111111112');
-    await app.user.type(dialog.getByLabelText(/^Cardholder name/), 'X');
-    await app.user.type(month, '13');
-    await app.user.type(year, '2020');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '25.00');
-    await app.user.type(dialog.getByLabelText(/Description/), 'bad');
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111112',
+      cardholderName: 'X',
+      expiryMonth: '13',
+      expiryYear: '2020',
+      amount: '25.00',
+      description: 'bad',
+    });
     const submit = dialog.getByRole('button', { name: 'Check and submit for approval' });
     await app.user.click(submit);
     expect(number).toHaveAccessibleDescription(
@@ -1107,8 +1109,7 @@ describe('payouts', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     const number = dialog.getByLabelText(/^Card number/);
     const month = dialog.getByLabelText(/^Expiry month/);
     const year = dialog.getByLabelText(/^Expiry year/);
@@ -1152,8 +1153,7 @@ describe('payouts', () => {
 
   it('when destination fields are left empty, then each says what to enter rather than a bare "Required."; a phone number’s rule is said in words', async () => {
     const app = renderApp('/payouts', bffAs(['ops']));
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     const submit = () =>
       app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
     await app.user.selectOptions(dialog.getByLabelText('Destination'), 'bank');
@@ -1184,16 +1184,17 @@ describe('payouts', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
     const bff = bffAs(['ops']);
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
+    const dialog = await openPrepareDialog(app.user);
     const month = dialog.getByLabelText(/^Expiry month/);
     expect(month).toHaveAccessibleDescription('1 to 12, e.g. 9 or 09');
-    await app.user.type(dialog.getByLabelText(/^Card number/), '4111111111111111');
-    await app.user.type(dialog.getByLabelText(/^Cardholder name/), 'Jane Doe');
-    await app.user.type(month, '13');
-    await app.user.type(dialog.getByLabelText(/^Expiry year/), '2027');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '25.00');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Refund of deposit');
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111111',
+      cardholderName: 'Jane Doe',
+      expiryMonth: '13',
+      expiryYear: '2027',
+      amount: '25.00',
+      description: 'Refund of deposit',
+    });
     const submit = dialog.getByRole('button', { name: 'Check and submit for approval' });
     await app.user.click(submit);
     expect(month).toHaveAccessibleDescription('This must be a month from 1 to 12.');
@@ -1283,14 +1284,15 @@ describe('payouts', () => {
       },
     }));
     const app = renderApp('/payouts', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Prepare payout' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Prepare a payout' }));
-    await app.user.type(dialog.getByLabelText(/Card number/), '4111111111111111');
-    await app.user.type(dialog.getByLabelText(/Cardholder name/), 'JANE DOE');
-    await app.user.type(dialog.getByLabelText(/Expiry month/), '09');
-    await app.user.type(dialog.getByLabelText(/Expiry year/), '2035');
-    await app.user.type(dialog.getByLabelText(/^Amount/), '5.00');
-    await app.user.type(dialog.getByLabelText(/Description/), 'Prize');
+    const dialog = await openPrepareDialog(app.user);
+    await typeCardPayout(app.user, dialog, {
+      cardNumber: '4111111111111111',
+      cardholderName: 'JANE DOE',
+      expiryMonth: '09',
+      expiryYear: '2035',
+      amount: '5.00',
+      description: 'Prize',
+    });
     await app.user.type(dialog.getByLabelText(/Endpoint/), '999999');
     await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
     const rule = 'This must be a configured endpoint or endpoint group.';
