@@ -18,6 +18,16 @@ export interface CardPayoutTyping {
   description: string;
 }
 
+/** The card payout most tests prepare: €31.41 to a card that has not expired. */
+export const SELLER_SETTLEMENT: CardPayoutTyping = {
+  cardNumber: '4111111111111111',
+  cardholderName: 'JANE DOE',
+  expiryMonth: '09',
+  expiryYear: '2031',
+  amount: '31.41',
+  description: 'Seller settlement',
+};
+
 /** Types a card payout into the open dialog, field by field (the card is its default destination). */
 export async function typeCardPayout(
   user: UserEvent,

@@ -4,7 +4,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
-import { openPrepareDialog, typeCardPayout } from '../../../test/prepare-payout';
+import { openPrepareDialog, SELLER_SETTLEMENT, typeCardPayout } from '../../../test/prepare-payout';
 import { renderApp } from '../../../test/render-app';
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
 
@@ -74,14 +74,7 @@ describe('a held single payout', () => {
     const app = renderApp('/payouts', server);
     const dialog = await openPrepareDialog(app.user);
     await app.user.click(dialog.getByRole('radio', { name: /^Single/ }));
-    await typeCardPayout(app.user, dialog, {
-      cardNumber: '4111111111111111',
-      cardholderName: 'JANE DOE',
-      expiryMonth: '09',
-      expiryYear: '2031',
-      amount: '31.41',
-      description: 'Seller settlement',
-    });
+    await typeCardPayout(app.user, dialog, SELLER_SETTLEMENT);
     await app.user.click(dialog.getByRole('button', { name: 'Submit for approval' }));
     const expiresAt = await waitFor(() => {
       const at = server.payouts.payouts[0]?.expiresAt;
@@ -106,14 +99,7 @@ describe('a payout like one waiting', () => {
     server.payouts.payouts = [waiting];
     const app = renderApp('/payouts', server);
     const dialog = await openPrepareDialog(app.user);
-    await typeCardPayout(app.user, dialog, {
-      cardNumber: '4111111111111111',
-      cardholderName: 'JANE DOE',
-      expiryMonth: '09',
-      expiryYear: '2031',
-      amount: '31.41',
-      description: 'Seller settlement',
-    });
+    await typeCardPayout(app.user, dialog, SELLER_SETTLEMENT);
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
     const said = await screen.findByText(
       `Another payout of the same amount to the same destination is waiting: payout ${waiting.id.slice(0, 8)} — check this one is not a duplicate.`,
@@ -130,14 +116,7 @@ describe('a payout like one waiting', () => {
     server.payouts.payouts = [makePayout(1, { amount: '31.42' })];
     const app = renderApp('/payouts', server);
     const dialog = await openPrepareDialog(app.user);
-    await typeCardPayout(app.user, dialog, {
-      cardNumber: '4111111111111111',
-      cardholderName: 'JANE DOE',
-      expiryMonth: '09',
-      expiryYear: '2031',
-      amount: '31.41',
-      description: 'Seller settlement',
-    });
+    await typeCardPayout(app.user, dialog, SELLER_SETTLEMENT);
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
     const said = await screen.findByText('Payout checked; it waits for a second ops user.');
     expect(said.closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorSuccess');

@@ -6,7 +6,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
-import { openPrepareDialog, typeCardPayout } from '../../../test/prepare-payout';
+import { openPrepareDialog, SELLER_SETTLEMENT, typeCardPayout } from '../../../test/prepare-payout';
 import { renderApp } from '../../../test/render-app';
 
 // Otto prepared payout 1; Olga (signed in, ops) decides it or prepares her own.
@@ -90,14 +90,7 @@ describe('the answer to an approval', () => {
 /** Prepares a card payout of €31.41 in the dialog. */
 async function prepare(app: ReturnType<typeof renderApp>) {
   const dialog = await openPrepareDialog(app.user);
-  await typeCardPayout(app.user, dialog, {
-    cardNumber: '4111111111111111',
-    cardholderName: 'JANE DOE',
-    expiryMonth: '09',
-    expiryYear: '2031',
-    amount: '31.41',
-    description: 'Seller settlement',
-  });
+  await typeCardPayout(app.user, dialog, SELLER_SETTLEMENT);
   await app.user.click(dialog.getByRole('button', { name: 'Check and submit for approval' }));
 }
 
