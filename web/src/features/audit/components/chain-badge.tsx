@@ -46,9 +46,10 @@ function recordedAs(result: AuditVerifyResponse): string {
   if (result.recordedSeq !== undefined) {
     return ` This check is recorded as row #${result.recordedSeq}.`;
   }
-  // The page's own check on opening, which found nothing wrong: not written to the log.
+  // The page's own check (on opening, or on going back to the chain alone), which found nothing
+  // wrong: not written to the log.
   return result.ok
-    ? ' Checked on opening the page, not recorded; Verify again records a check.'
+    ? ' Checked by the page itself, not recorded; Verify again records a check.'
     : '';
 }
 
@@ -181,8 +182,11 @@ function AnchorForm({
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // Hex is the same in either case; pasted text often carries spaces around it.
-    const anchor = text.trim().toLowerCase();
+    // Hex is the same in either case; pasted text often carries spaces around it and its colon.
+    const anchor = text
+      .trim()
+      .replace(/\s*:\s*/g, ':')
+      .toLowerCase();
     const found = anchorProblem(anchor);
     setProblem(found);
     if (found === null) onVerify(anchor);
@@ -313,6 +317,10 @@ export function ChainBadge() {
         active={anchor !== null}
         onVerify={verifyAgainst}
         onForget={() => {
+          if (anchor === null) return;
+          // Back to the chain alone, as it is now: the verdict read before (on opening the page)
+          // would show an old head, short of the rows each check against a head has written since.
+          void client.resetQueries({ queryKey: auditKeys.verifyAgainst(null), exact: true });
           setAnchor(null);
         }}
       />

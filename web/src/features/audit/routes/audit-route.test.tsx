@@ -382,7 +382,7 @@ describe('audit log screen', () => {
     const app = renderApp('/audit', bff);
     expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
     expect(
-      screen.getByText(/Checked on opening the page, not recorded; Verify again records a check\./),
+      screen.getByText(/Checked by the page itself, not recorded; Verify again records a check\./),
     ).toBeInTheDocument();
     expect(screen.queryByText(/This check is recorded as row/)).toBeNull();
     expect(await screen.findByText('120 rows')).toBeInTheDocument();
@@ -508,10 +508,10 @@ describe('audit log screen', () => {
     const app = renderApp('/audit', bff);
     await screen.findByText('Chain verified up to row 120');
     const recorded = `5:${'f'.repeat(64)}`;
-    // pasted with spaces and in capitals: still the same head
+    // pasted with spaces (around its colon too) and in capitals: still the same head
     await app.user.type(
       screen.getByLabelText('Recorded head (row:hash)'),
-      ` ${recorded.toUpperCase()} `,
+      ` ${recorded.toUpperCase().replace(':', ' : ')} `,
     );
     await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
     expect(await screen.findByText('Recorded head does not match')).toBeInTheDocument();
@@ -565,9 +565,47 @@ describe('audit log screen', () => {
     ).toBeInTheDocument();
     expect(screen.queryByText('Recorded head does not match')).toBeNull();
     expect(screen.queryByText(/do not match the recorded head/)).toBeNull();
-    // The badge is back to the chain alone, which says nothing about a head.
-    expect(screen.getByText('Chain verified up to row 120')).toBeInTheDocument();
-    expect(verifyQueries(bff)).toHaveLength(sent);
+    // The badge is back to the chain alone, which says nothing about a head: asked again as the
+    // page's own check, the malformed head never sent.
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+    expect(verifyQueries(bff).slice(sent)).toEqual([{ check: 'automatic' }]);
+  });
+
+  it('when checks against a head wrote rows and the badge goes back to the chain alone, then it shows the chain as it is now, not as it was on opening', async () => {
+    const bff = new FakeBff();
+    const hashOf = (seq: number) => bff.audit.find((row) => row.seq === seq)?.hash ?? '';
+    bff.on('GET /api/audit/verify', (request) => {
+      const head = bff.audit.at(-1)!;
+      const automatic = request.query.get('check') === 'automatic';
+      const recordedSeq = head.seq + 1;
+      if (!automatic) bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify' }));
+      const reply: AuditVerifyResponse = {
+        ok: true,
+        rowsChecked: head.seq,
+        verifiedUpToSeq: head.seq,
+        firstBrokenSeq: null,
+        reason: null,
+        head: { seq: head.seq, hash: head.hash, createdAt: head.at },
+        ...(automatic ? {} : { recordedSeq }),
+      };
+      return { status: 200, body: reply };
+    });
+    const app = renderApp('/audit', bff);
+    expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
+    const field = screen.getByLabelText('Recorded head (row:hash)');
+    await app.user.type(field, `120:${hashOf(120)}`);
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(await screen.findByText(/This check is recorded as row #121\./)).toBeInTheDocument();
+    // A malformed head: its error, and the chain alone as it is now (row 121 written above).
+    await app.user.clear(field);
+    await app.user.type(field, '97:abc');
+    await app.user.click(screen.getByRole('button', { name: 'Verify against it' }));
+    expect(
+      await screen.findByText('The hash must be 64 characters, each 0–9 or a–f.'),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Chain verified up to row 121')).toBeInTheDocument();
+    expect(screen.getByText(/Chain head: row #121,/)).toBeInTheDocument();
+    expect(screen.queryByText(/row #120,/)).toBeNull();
   });
 
   it('when a head did not match and the field is then edited, then the verdict goes with the text it was about', async () => {
