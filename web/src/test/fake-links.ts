@@ -153,7 +153,7 @@ export class FakeLinks {
     if (!user) return this.error(401, 'UNAUTHENTICATED', 'sign in first');
     const allowed = (roles: readonly Role[]) => roles.some((role) => user.roles.includes(role));
     if (path === '/api/payment-links' && method === 'GET') {
-      if (!allowed(['support', 'finance', 'ops']))
+      if (!allowed(['support', 'finance', 'ops', 'auditor']))
         return this.error(403, 'FORBIDDEN', 'not allowed');
       const parsed = PaymentLinkListQuerySchema.safeParse(Object.fromEntries(request.query));
       if (!parsed.success) return this.validation(parsed.error.issues);

@@ -367,6 +367,26 @@ describe('payment links', () => {
     }
   });
 
+  it('when an auditor or support user follows an address to the approval queue or to "Created by me", then every link shows under All links', async () => {
+    for (const [roles, view] of [
+      [['auditor'], 'awaiting-my-approval'],
+      [['support'], 'mine'],
+    ] as const) {
+      const bff = bffAs([...roles]);
+      const page = renderApp(`/payment-links?view=${view}`, bff);
+      await screen.findByRole('table', { name: 'Payment links' });
+      expect(screen.getByRole('tab', { name: 'All links' })).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
+      expect(bff.requestsTo('GET', '/api/payment-links').map((r) => r.query.get('view'))).toEqual([
+        'all',
+      ]);
+      expect(rowOf('Invoice 1').getByText('Ready to share')).toBeInTheDocument();
+      page.unmount();
+    }
+  });
+
   it('when there is none, then the empty state says so', async () => {
     renderApp('/payment-links', bffAs(['finance'], []));
     expect(await screen.findByText('No payment links yet.')).toBeInTheDocument();

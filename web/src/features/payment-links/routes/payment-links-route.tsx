@@ -67,11 +67,27 @@ function creatableKinds(roles: readonly string[]): PaymentLinkKind[] {
   );
 }
 
-/** The view in the address; without one, an ops user's approval queue (as on Payouts), else every link. */
-function viewOf(params: URLSearchParams, isOps: boolean): View {
+/**
+ * The view in the address when it is one of `views` (the user's own); without one, an ops user's
+ * approval queue (as on Payouts), else every link. A view the user does not have (an auditor sent
+ * to the approval queue) is every link, not an empty list that cannot fill.
+ */
+function viewOf(params: URLSearchParams, views: readonly ListView<View>[], isOps: boolean): View {
   const parsed = PaymentLinkListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
-  if (parsed.success && params.has('view')) return parsed.data;
+  if (parsed.success && params.has('view'))
+    return views.some((v) => v.value === parsed.data) ? parsed.data : 'all';
   return isOps ? 'awaiting-my-approval' : 'all';
+}
+
+/** The views `roles` have: every link; theirs when they may create one; ops' approval queue. */
+function viewsOf(roles: readonly string[]): ListView<View>[] {
+  const isOps = roles.includes('ops');
+  return (isOps ? OPS_VIEWS : VIEWS).filter(
+    (v) =>
+      v.value === 'all' ||
+      (v.value === 'mine' && creatableKinds(roles).length > 0) ||
+      (v.value === 'awaiting-my-approval' && isOps),
+  );
 }
 
 const TOP = { verticalAlign: 'top' } as const;
@@ -277,7 +293,8 @@ function PaymentLinksScreen() {
   const { user } = useSession();
   const isOps = user.roles.includes('ops');
   const [params, setParams] = useSearchParams();
-  const view = viewOf(params, isOps);
+  const views = viewsOf(user.roles);
+  const view = viewOf(params, views, isOps);
   const list = useInfiniteQuery(linkPagesQueryOptions({ view, limit: 100 }));
   const live = useRefetchOnLiveEvents('payment_link', linkKeys.all);
   useLinkOrderEvents(list.data?.pages.flatMap((p) => p.items.map((l) => l.orderid)) ?? []);
@@ -287,12 +304,6 @@ function PaymentLinksScreen() {
     decision: Decision;
   } | null>(null);
   const kinds = creatableKinds(user.roles);
-  const views = (isOps ? OPS_VIEWS : VIEWS).filter(
-    (v) =>
-      v.value === 'all' ||
-      (v.value === 'mine' && kinds.length > 0) ||
-      (v.value === 'awaiting-my-approval' && isOps),
-  );
   const current = VIEWS.find((v) => v.value === view) ?? ALL;
 
   return (
@@ -324,7 +335,7 @@ function PaymentLinksScreen() {
       <ViewTabsPanel
         label="Which payment links"
         views={views}
-        value={views.some((v) => v.value === view) ? view : 'all'}
+        value={view}
         onChange={(next) => {
           setParams(new URLSearchParams({ view: next }));
         }}

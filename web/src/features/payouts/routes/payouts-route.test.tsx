@@ -323,6 +323,27 @@ describe('payouts', () => {
     expect(screen.getByText('Paid')).toBeInTheDocument();
   });
 
+  it('when an auditor or support user follows an address to the approval queue or to "Prepared by me", then every payout shows under All payouts, not an empty queue', async () => {
+    for (const [roles, view] of [
+      [['auditor'], 'awaiting-my-approval'],
+      [['support'], 'mine'],
+    ] as const) {
+      const bff = bffAs([...roles]);
+      const page = renderApp(`/payouts?view=${view}`, bff);
+      const table = await screen.findByRole('table', { name: 'Payouts' });
+      expect(screen.getByRole('tab', { name: 'All payouts' })).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
+      expect(bff.requestsTo('GET', '/api/payouts').map((r) => r.query.get('view'))).toEqual([
+        'all',
+      ]);
+      expect(within(table).getAllByRole('row').length).toBeGreaterThan(1);
+      expect(screen.queryByText('Nothing waits for your approval.')).toBeNull();
+      page.unmount();
+    }
+  });
+
   it('when a support or auditor user opens payouts, then a card shows masked alone, without its holder or expiry; an ops user sees the holder', async () => {
     for (const roles of [['support'], ['auditor']] as const) {
       const view = renderApp('/payouts', bffAs([...roles]));

@@ -76,11 +76,12 @@ function stateOf(params: URLSearchParams): PayoutState | undefined {
 
 /**
  * The view in the address; without one, an ops user's approval queue, or every payout when only
- * those paid late, or in one state, are asked for.
+ * those paid late, or in one state, are asked for. Only ops prepare and approve payouts: anyone
+ * else sent to a queue or to "Prepared by me" sees every payout, not an empty list that cannot fill.
  */
 function viewOf(params: URLSearchParams, isOps: boolean): View {
   const parsed = PayoutListQuerySchema.shape.view.safeParse(params.get('view') ?? undefined);
-  if (parsed.success && params.has('view')) return parsed.data;
+  if (parsed.success && params.has('view') && (isOps || parsed.data === 'all')) return parsed.data;
   return isOps && !paidLateOf(params) && stateOf(params) === undefined
     ? 'awaiting-my-approval'
     : 'all';
