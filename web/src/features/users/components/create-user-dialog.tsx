@@ -22,7 +22,11 @@ import { describeError, isApiError } from '../../../lib/api-client';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { createUser, userKeys } from '../api/users';
-import { MoneyRoleReasonField, moneyRolesToExplain } from './money-role-reason-field';
+import {
+  askedReasonOnly,
+  MoneyRoleReasonField,
+  moneyRolesToExplain,
+} from './money-role-reason-field';
 import { RolesField } from './roles-field';
 
 type FormInput = z.input<typeof CreateUserRequestSchema>;
@@ -44,7 +48,7 @@ export default function CreateUserDialog({
     unknown,
     CreateUserRequest
   >({
-    resolver: zodResolver(CreateUserRequestSchema),
+    resolver: askedReasonOnly(zodResolver(CreateUserRequestSchema)),
     defaultValues: EMPTY,
   });
   // Finance or Operations says why (the shared schema requires it then, as the BFF does).
@@ -166,7 +170,7 @@ export default function CreateUserDialog({
               <MoneyRoleReasonField
                 added={added}
                 error={formState.errors.reason}
-                registration={register('reason', { shouldUnregister: true })}
+                registration={register('reason')}
               />
             ) : null}
           </Stack>

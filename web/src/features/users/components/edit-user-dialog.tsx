@@ -20,7 +20,7 @@ import {
   type User,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
@@ -29,7 +29,11 @@ import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useSession } from '../../auth/components/session-context';
 import { updateUser, userKeys } from '../api/users';
-import { MoneyRoleReasonField, moneyRolesToExplain } from './money-role-reason-field';
+import {
+  askedReasonOnly,
+  MoneyRoleReasonField,
+  moneyRolesToExplain,
+} from './money-role-reason-field';
 import { RolesField } from './roles-field';
 import { describeUserError } from './user-errors';
 
@@ -110,12 +114,15 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     .join(' ');
   const client = useQueryClient();
   const notify = useNotify();
-  const { register, control, handleSubmit, formState, setError } = useForm<
+  const { register, control, handleSubmit, formState, setError, subscribe } = useForm<
     EditInput,
     unknown,
     EditOutput
   >({
-    resolver: zodResolver(editSchemaFor(user.roles, self)),
+    resolver: askedReasonOnly(zodResolver(editSchemaFor(user.roles, self)), {
+      before: user.roles,
+      self,
+    }),
     defaultValues: { name: user.name, roles: user.roles },
   });
   // Giving Finance or Operations says why; keeping or removing one does not.
@@ -126,8 +133,19 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
   });
 
   const [besideFields, setBesideFields] = useState(false);
-  // Save pressed with the name and roles as they were: said, and nothing sent.
+  // Save pressed with the name and roles as they were: said, and nothing sent; said until the next
+  // edit (a role ticked since makes it untrue), and again only by the next Save.
   const [unchanged, setUnchanged] = useState(false);
+  useEffect(
+    () =>
+      subscribe({
+        formState: { values: true },
+        callback: () => {
+          setUnchanged(false);
+        },
+      }),
+    [subscribe],
+  );
   const mutation = useMutation({
     mutationFn: updateUser,
     onSuccess: async (updated) => {
@@ -210,7 +228,7 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
               <MoneyRoleReasonField
                 added={added}
                 error={formState.errors.reason}
-                registration={register('reason', { shouldUnregister: true })}
+                registration={register('reason')}
               />
             ) : null}
           </Stack>

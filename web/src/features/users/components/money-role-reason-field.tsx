@@ -1,6 +1,6 @@
 import TextField from '@mui/material/TextField';
 import { moneyRolesAdded, ROLE_LABELS, rolesRefusal, type Role } from '@paydesk/shared/api';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldError, Resolver, UseFormRegisterReturn } from 'react-hook-form';
 import { fieldHelp } from '../../../lib/field-help';
 
 /** The question for roles that add Finance, Operations or both: "… need Finance and Operations?" */
@@ -22,10 +22,33 @@ export function moneyRolesToExplain(change: {
 }
 
 /**
+ * `resolver` checking the reason only while the roles ask one (`moneyRolesToExplain`). The field
+ * shows only then, but what was typed in it stays in the form: Auditor ticked and unticked again,
+ * or a money role unticked and ticked again, shows the reason as it was typed. While no reason is
+ * asked, it is neither checked nor sent (the resolver's output is what the dialog sends).
+ */
+export function askedReasonOnly<
+  TInput extends { roles: Role[]; reason?: string | undefined },
+  TContext,
+  TOutput,
+>(
+  resolver: Resolver<TInput, TContext, TOutput>,
+  change: { before?: readonly Role[]; self?: boolean } = {},
+): Resolver<TInput, TContext, TOutput> {
+  return (values, context, options) =>
+    resolver(
+      moneyRolesToExplain({ roles: values.roles, ...change }).length > 0
+        ? values
+        : { ...values, reason: undefined },
+      context,
+      options,
+    );
+}
+
+/**
  * Why an account is given a money role (`added`, from the shared `moneyRolesAdded`): asked like
  * the reason to disable a user (3 to 500 characters, several lines), and kept in the audit log.
- * Shown only while the chosen roles add one: the create and edit dialogs register it with
- * `shouldUnregister`, so that a reason typed for roles since unticked is not sent.
+ * Shown only while the chosen roles add one (the dialogs' resolvers: `askedReasonOnly`).
  */
 export function MoneyRoleReasonField({
   added,

@@ -429,6 +429,12 @@ describe('users screen', () => {
       ),
     ).toBeInTheDocument();
     expect(app.bff.requestsTo('PATCH', '/api/users/u-sam')).toHaveLength(0);
+    // A role ticked since: the notice is no longer true, and goes; unticked again, it stays gone
+    // until Save says it again.
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(within(dialog).queryByText(/^Nothing to save/)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(within(dialog).queryByText(/^Nothing to save/)).not.toBeInTheDocument();
     await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -735,6 +741,38 @@ describe('users screen', () => {
     });
     expect(app.bff.requestsTo('POST', '/api/users')[0]?.body).toMatchObject({
       roles: ['finance'],
+    });
+  });
+
+  it('when a reason is typed for Operations and Auditor is then ticked and unticked, then the reason is still there, and it is sent (QA)', async () => {
+    const app = renderApp('/users', new FakeBff());
+    await usersTable();
+    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'olu@example.com');
+    await app.user.type(within(dialog).getByLabelText(/Name/), 'Olu Ops');
+    await app.user.type(
+      within(dialog).getByLabelText(/Initial password/),
+      'a long enough password',
+    );
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    await app.user.type(
+      within(dialog).getByLabelText(/Why does this account need/),
+      'Runs payouts',
+    );
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(within(dialog).queryByLabelText(/Why does this account need/)).not.toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(within(dialog).getByLabelText(/Why does this account need Operations/)).toHaveValue(
+      'Runs payouts',
+    );
+    await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    await waitFor(() => {
+      expect(app.bff.requestsTo('POST', '/api/users')).toHaveLength(1);
+    });
+    expect(app.bff.requestsTo('POST', '/api/users')[0]?.body).toMatchObject({
+      roles: ['ops'],
+      reason: 'Runs payouts',
     });
   });
 
