@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  endSentence,
   formatCount,
   formatDateAndTime,
   formatDateTime,
@@ -137,5 +138,15 @@ describe('formatDuration', () => {
       '2 days, 3 hours, 4 minutes and 5 seconds',
     );
     expect(formatDuration(60_000)).toBe('1 minute');
+  });
+});
+
+describe('endSentence', () => {
+  it('when the text ends without a closing mark, then a full stop ends it; with one, it is kept and no second is added', () => {
+    expect(endSentence('Payee wallet id does not match')).toBe('Payee wallet id does not match.');
+    expect(endSentence('does not match the contract. ')).toBe('does not match the contract.');
+    expect(endSentence('Wrong payee!')).toBe('Wrong payee!');
+    expect(endSentence('Whose account is it?')).toBe('Whose account is it?');
+    expect(endSentence('Asked the seller…')).toBe('Asked the seller…');
   });
 });

@@ -142,3 +142,13 @@ export function formatDuration(ms: number): string {
   if (last === undefined) return 'less than a second';
   return parts.length === 0 ? last : `${parts.join(', ')} and ${last}`;
 }
+
+/**
+ * `text` (staff's own words, a reason say) ending a sentence that the screen goes on after: its
+ * own closing mark kept (`.`, `!`, `?`, `…`), else a full stop added. "…the contract." then
+ * "Nothing was paid." reads as two sentences, not "contract.. Nothing".
+ */
+export function endSentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -13,7 +13,7 @@ import { DateTime } from '../../../components/date-time';
 import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
-import { formatMoney } from '../../../lib/format';
+import { endSentence, formatMoney } from '../../../lib/format';
 import { shortErrorText } from '../../payouts/api/unanswered-words';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { useSession } from '../../auth/components/session-context';
@@ -103,7 +103,7 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       return (
         <Alert severity="info">
           {link.withdrawn ? 'Withdrawn by its creator' : 'Rejected by'}{' '}
-          {link.decidedBy?.email ?? 'ops'}: {link.rejectReason}. Nothing was sent.
+          {link.decidedBy?.email ?? 'ops'}: {endSentence(link.rejectReason ?? '')} Nothing was sent.
         </Alert>
       );
     case 'failed':

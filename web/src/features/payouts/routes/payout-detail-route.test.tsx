@@ -150,6 +150,21 @@ describe('payout detail', () => {
     expect(screen.queryByText(/Rejected/)).toBeNull();
   });
 
+  it('when the rejection’s reason ends with its own full stop, then the banner does not add a second (QA)', async () => {
+    const bff = bffAs(['ops']);
+    bff.payouts.change(FIRST, {
+      state: 'rejected',
+      rejectReason: 'Payee wallet id does not match the contract.',
+      decidedBy: { id: 'u-olga', email: 'olga@example.com' },
+    });
+    renderApp(`/payouts/${FIRST}`, bff);
+    expect(
+      await screen.findByText(
+        'Rejected by olga@example.com: Payee wallet id does not match the contract. Nothing was paid.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('when a single payout was rejected or lapsed, then its gateway order id is "none (never sent)", not "not known yet"', async () => {
     for (const state of ['rejected', 'expired'] as const) {
       const bff = bffAs(['ops']);

@@ -13,7 +13,7 @@ import { DetailStates } from '../../../components/detail-states';
 import type { Decision } from '../../../components/decision-buttons';
 import { PageHeader } from '../../../components/page-header';
 import { useStatusCheck } from '../../../components/refresh-button';
-import { formatMoney } from '../../../lib/format';
+import { endSentence, formatMoney } from '../../../lib/format';
 import { asClause } from '../../../lib/gateway-error';
 import { shortErrorText } from '../api/unanswered-words';
 import { RequireRoles } from '../../auth/components/require-roles';
@@ -154,7 +154,8 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
       return (
         <Alert severity="info">
           {payout.withdrawn ? 'Withdrawn by its preparer' : 'Rejected by'}{' '}
-          {payout.decidedBy?.email ?? 'ops'}: {payout.rejectReason}. Nothing was paid.
+          {payout.decidedBy?.email ?? 'ops'}: {endSentence(payout.rejectReason ?? '')} Nothing was
+          paid.
         </Alert>
       );
     case 'expired':
