@@ -51,15 +51,15 @@ export function ForbiddenState({
       <Typography color="text.secondary" sx={{ mt: 1 }}>
         {admin ? (
           <>
-            Your roles do not allow {what}: it is another role’s screen. As an administrator you can
-            give yourself that role in{' '}
+            Your roles do not give access to {what}: it is another role’s screen. As an
+            administrator you can give yourself that role in{' '}
             <Link component={RouterLink} to="/users">
               Users
             </Link>
             .
           </>
         ) : (
-          <>Your roles do not allow {what}. Ask an administrator if you need access.</>
+          <>Your roles do not give access to {what}. Ask an administrator if you need access.</>
         )}
       </Typography>
     </Paper>

@@ -65,7 +65,9 @@ describe('audit log screen', () => {
       await screen.findByRole('heading', { level: 1, name: 'Not available to your roles' }),
     ).toBeInTheDocument();
     expect(
-      screen.getByText(/Your roles do not allow the audit log: it is another role’s screen\./),
+      screen.getByText(
+        /Your roles do not give access to the audit log: it is another role’s screen\./,
+      ),
     ).toHaveTextContent('As an administrator you can give yourself that role in Users.');
     expect(screen.queryByText(/Ask an administrator/)).not.toBeInTheDocument();
     await app.user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Users' }));

@@ -101,6 +101,11 @@ describe('users screen', () => {
     const bff = new FakeBff({ signedInAs: 'sam@example.com' });
     renderApp('/users', bff);
     expect(await screen.findByText('Not available to your roles')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Your roles do not give access to the user accounts. Ask an administrator if you need access.',
+      ),
+    ).toBeInTheDocument();
     expect(bff.requestsTo('GET', '/api/users')).toHaveLength(0);
   });
 

@@ -135,7 +135,7 @@ function UsersScreen() {
 
 export default function UsersRoute() {
   return (
-    <RequireRoles roles={SCREENS.users.roles} what="the users">
+    <RequireRoles roles={SCREENS.users.roles} what="the user accounts">
       <UsersScreen />
     </RequireRoles>
   );
