@@ -39,16 +39,19 @@ function codeAsSent(code: string | undefined): string | undefined {
 /**
  * E-mail and password; a second step asks for the TOTP code when the server says it is required.
  * With `account` the e-mail is that one and cannot be changed (signing in again after the session
- * ended); `onRefused` hears every refusal but the request for the code.
+ * ended); `onRefused` hears every refusal but the request for the code; `onSent`, every attempt
+ * as it goes.
  */
 export function SignInForm({
   onSignedIn,
   account,
   onRefused,
+  onSent,
 }: {
   onSignedIn: (session: SessionResponse) => void;
   account?: string;
   onRefused?: (error: unknown) => void;
+  onSent?: () => void;
 }) {
   const [needsTotp, setNeedsTotp] = useState(false);
   const form = useForm<LoginInput, unknown, LoginRequest>({
@@ -85,6 +88,7 @@ export function SignInForm({
       aria-label="Sign in"
       onSubmit={(event) => {
         void handleSubmit((values) => {
+          onSent?.();
           mutation.mutate(
             needsTotp
               ? { ...values, totp: codeAsSent(values.totp) }

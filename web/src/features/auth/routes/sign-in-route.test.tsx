@@ -147,6 +147,24 @@ describe('sign-in', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This account is disabled');
   });
 
+  it('when someone signed out (or was signed out as disabled) tries to sign in, then only what that attempt met shows: the notice of why they came goes (QA)', async () => {
+    for (const reason of ['disabled', 'signed-out'] as const) {
+      const page = renderApp(`/sign-in?reason=${reason}`, signedOut());
+      expect(
+        await screen.findByText(
+          reason === 'disabled' ? /Your account has been disabled/ : 'You signed out.',
+        ),
+      ).toBeInTheDocument();
+      await page.user.type(await screen.findByLabelText(/E-mail/), 'fin@example.com');
+      await page.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+      await page.user.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('This account is disabled');
+      expect(screen.queryByText(/Your account has been disabled/)).toBeNull();
+      expect(screen.queryByText('You signed out.')).toBeNull();
+      page.unmount();
+    }
+  });
+
   it('when sign-in came from an expired session, then it says so and returns to the page after', async () => {
     const app = renderApp('/sign-in?next=%2Fusers%3Fx%3D1&reason=expired', signedOut());
     expect(await screen.findByRole('status')).toHaveTextContent(

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { ErrorState, LoadingState } from '../../../components/page-states';
 import { safeNextPath, SCREENS } from '../../shell/navigation';
@@ -17,6 +17,9 @@ export default function SignInRoute() {
   // Says why the user is here, in words only: the parameter is typed into the address bar as
   // easily as set by the app, so it decides nothing else.
   const reason = params.get('reason');
+  // Once the user tries to sign in, the page speaks of that attempt (a wrong code, a disabled
+  // account) alone: why they came here ("You signed out.") is no longer news.
+  const [attempted, setAttempted] = useState(false);
 
   useEffect(() => {
     document.title = 'Sign in · Paydesk';
@@ -37,7 +40,7 @@ export default function SignInRoute() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         The back-office for payments staff.
       </Typography>
-      {reason === 'signed-out' ? (
+      {attempted ? null : reason === 'signed-out' ? (
         <Alert severity="info" role="status" sx={{ mb: 2 }}>
           You signed out.
         </Alert>
@@ -60,6 +63,9 @@ export default function SignInRoute() {
         />
       ) : (
         <SignInForm
+          onSent={() => {
+            setAttempted(true);
+          }}
           onSignedIn={(reply) => {
             client.removeQueries({ queryKey: sessionKeys.ended, exact: true });
             client.setQueryData(sessionKeys.current, reply);
