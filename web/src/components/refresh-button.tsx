@@ -6,10 +6,13 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { describeError, isApiError } from '../lib/api-client';
+import { useOneAtATime } from '../lib/one-at-a-time';
 
 /**
  * A button that asks the gateway now (an order's or a link's status). Busy, not disabled, while
- * asking: a disabled button would drop the keyboard focus, and a second press does nothing.
+ * asking: a disabled button would drop the keyboard focus, and a second press does nothing, a
+ * double click's too (it lands before the button re-renders as busy: `useOneAtATime`).
+ * `onRefresh` asks and settles when the answer (or the failure, said by its caller) is in.
  */
 export function RefreshButton({
   pending,
@@ -17,9 +20,10 @@ export function RefreshButton({
   children,
 }: {
   pending: boolean;
-  onRefresh: () => void;
+  onRefresh: () => Promise<unknown>;
   children: ReactNode;
 }) {
+  const once = useOneAtATime();
   return (
     <Button
       variant="outlined"
@@ -28,7 +32,12 @@ export function RefreshButton({
       aria-busy={pending}
       sx={{ '&[aria-disabled="true"]': { cursor: 'progress', opacity: 0.7 } }}
       onClick={() => {
-        if (!pending) onRefresh();
+        once((done) => {
+          // A failure is the caller's to say (its mutation's onError): here it only ends the ask.
+          void onRefresh()
+            .catch(() => undefined)
+            .finally(done);
+        });
       }}
     >
       {children}
@@ -82,12 +91,7 @@ export function useStatusCheck<R extends { message: string }>(
     </Box>
   );
   const button = (
-    <RefreshButton
-      pending={check.isPending}
-      onRefresh={() => {
-        check.mutate();
-      }}
-    >
+    <RefreshButton pending={check.isPending} onRefresh={() => check.mutateAsync()}>
       Check payment status
     </RefreshButton>
   );

@@ -1491,6 +1491,25 @@ describe('transaction detail', () => {
     });
   });
 
+  it('when Refresh status is double-clicked, faster than the button re-renders as busy, then the gateway is asked once (QA)', async () => {
+    const bff = bffAs(['support']);
+    const app = renderApp(PATH, bff);
+    await heading();
+    const button = screen.getByRole('button', { name: 'Refresh status' });
+    // Both clicks land before React re-renders the button as busy.
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await waitFor(() => {
+      expect(button).toHaveAttribute('aria-busy', 'false');
+    });
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/refresh`)).toHaveLength(1);
+    // Once answered, it asks again.
+    await app.user.click(button);
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', `/api/transactions/${ID}/refresh`)).toHaveLength(2);
+    });
+  });
+
   it('when Refresh status is pressed with Enter, then it stays focused and busy (not disabled) until the answer, and a second press sends nothing', async () => {
     const bff = bffAs(['support']);
     bff.on('POST /api/transactions/:id/refresh', () => 'hang');

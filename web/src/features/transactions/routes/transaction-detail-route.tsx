@@ -404,12 +404,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           <>
             <LiveIndicator state={live} />
             {canRefresh(user.roles) ? (
-              <RefreshButton
-                pending={refresh.isPending}
-                onRefresh={() => {
-                  refresh.mutate();
-                }}
-              >
+              <RefreshButton pending={refresh.isPending} onRefresh={() => refresh.mutateAsync()}>
                 Refresh status
               </RefreshButton>
             ) : null}
