@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import type { TransactionDetail } from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { AmountsPanel, Facts } from './amounts-panel';
@@ -125,6 +125,31 @@ describe('AmountsPanel', () => {
     expect(facts).toMatchObject({ Captured: '€30.00', Voided: '€30.00', Net: '€0.00' });
     const labels = Object.keys(facts);
     expect(labels.indexOf('Net')).toBe(labels.indexOf('Voided') + 1);
+  });
+
+  it('when a preauth captured in part, its capture then voided, then the hold’s released rest still shows beside the voided part: the whole hold is accounted for (QA)', () => {
+    const order = (stage: 'captured' | 'voided') =>
+      makeTransaction(8, {
+        type: 'preauth',
+        amount: '65.00',
+        stage,
+        amounts: {
+          amount: '65.00',
+          ...ZERO_AMOUNTS,
+          authorized: '65.00',
+          captured: '20.50',
+          remainingReturnable: stage === 'captured' ? '20.50' : '0.00',
+          net: stage === 'captured' ? '20.50' : '0.00',
+        },
+      });
+    expect(amountsOf(order('captured'))).toMatchObject({ 'Hold released': '€44.50' });
+    cleanup();
+    expect(amountsOf(order('voided'))).toMatchObject({
+      Captured: '€20.50',
+      Voided: '€20.50',
+      'Hold released': '€44.50',
+      Net: '€0.00',
+    });
   });
 
   it('when part of a sale was returned, then its net is what was captured less what was returned', () => {

@@ -206,11 +206,12 @@ export function AmountsPanel({ detail }: { detail: TransactionDetail }) {
   // A return on a preauth of which nothing was captured cancels the hold: the held amount is
   // released, nothing is returned (it is not money that went back).
   if (detail.stage === 'hold_cancelled') rows.push(['Hold released', money(amounts.authorized)]);
-  // A preauth captured in part: the rest of the hold was released when the capture was made.
+  // A preauth captured in part: the rest of the hold was released when the capture was made, and
+  // stays released should the capture then be voided (Voided above is the captured part: with it,
+  // the whole hold is accounted for).
   const authorized = toMinor(amounts.authorized) ?? 0n;
   const captured = toMinor(amounts.captured) ?? 0n;
   if (
-    detail.stage !== 'voided' &&
     isPartlyCaptured({ type: detail.type, authorizedMinor: authorized, capturedMinor: captured })
   ) {
     rows.push(['Hold released', money(fromMinor(authorized - captured))]);

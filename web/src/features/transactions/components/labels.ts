@@ -4,6 +4,7 @@ import type {
   TransactionDetail,
   TransactionType,
 } from '@paydesk/shared/api';
+import { isPartlyCaptured } from '@paydesk/shared/domain';
 import { toMinor } from '../../../lib/money';
 
 export const TYPE_LABELS: Record<TransactionType, string> = {
@@ -84,6 +85,23 @@ export function stageLabel(stage: string): string {
   if (!hasStageLabel(stage)) return stage.replace(/_/g, ' ');
   const label: string = STAGE_LABELS[stage];
   return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/**
+ * An order's `stage` in its page header's line, beside its chips: `stageLabel`, but a preauth of
+ * which only part was captured is 'partly captured', as its chip says, not 'captured' (QA: the
+ * chip said "Partly captured" over a line saying "Preauth · captured").
+ */
+export function headerStageLabel(
+  detail: Pick<TransactionDetail, 'type' | 'amounts'>,
+  stage: string,
+): string {
+  const partly = isPartlyCaptured({
+    type: detail.type,
+    authorizedMinor: toMinor(detail.amounts.authorized) ?? 0n,
+    capturedMinor: toMinor(detail.amounts.captured) ?? 0n,
+  });
+  return stage === 'captured' && partly ? 'partly captured' : stageLabel(stage);
 }
 
 /**

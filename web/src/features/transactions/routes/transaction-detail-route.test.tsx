@@ -724,6 +724,15 @@ describe('transaction detail', () => {
       [{ ...sale, stage: 'voided' }, 'Sale · voided · client order'],
       [{ ...preauth(), stage: 'hold_cancelled' }, 'Preauth · hold released · client order'],
       [{ ...sale, stage: 'captured' }, 'Sale · captured · client order'],
+      // the chip said 'Partly captured', the line 'captured' (QA)
+      [
+        {
+          ...preauth(),
+          stage: 'captured',
+          amounts: { ...preauth().amounts, captured: '12.50', remainingCapturable: '0.00' },
+        },
+        'Preauth · partly captured · client order',
+      ],
     ];
     for (const [order, expected] of cases) {
       const page = renderApp(PATH, bffAs(['support'], order));

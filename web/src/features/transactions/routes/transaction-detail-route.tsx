@@ -56,7 +56,13 @@ import {
 import { AmountsPanel, Facts, Panel, voidedAmount } from '../components/amounts-panel';
 import { orderOriginRows } from '../components/order-origin';
 import { EmailText } from '../../../components/email-text';
-import { OPERATION_LABELS, returnsCancelHold, stageLabel, TYPE_LABELS } from '../components/labels';
+import {
+  headerStageLabel,
+  OPERATION_LABELS,
+  returnsCancelHold,
+  stageLabel,
+  TYPE_LABELS,
+} from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
 import { LookUpAtGateway } from '../components/look-up-at-gateway';
 import { OperationsList } from '../components/operations-list';
@@ -432,7 +438,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           <TransactionStatusChips order={detail} />
           <span>
             {TYPE_LABELS[detail.type]}
-            {detail.stage ? ` · ${stageLabel(detail.stage)}` : ''} · client order{' '}
+            {detail.stage ? ` · ${headerStageLabel(detail, detail.stage)}` : ''} · client order{' '}
             {detail.clientOrderId}
           </span>
         </Stack>
