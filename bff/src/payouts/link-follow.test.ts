@@ -184,7 +184,7 @@ for (const variant of DB_VARIANTS) {
       const [check] = await checks(link.id);
       expect(check).toMatchObject({
         kind: 'reconcile',
-        title: `${LINK_CHECK_TITLE}: order ${link.orderid ?? ''} is approved (captured)`,
+        title: `${LINK_CHECK_TITLE}: order ${link.orderid ?? ''} is approved, captured`,
         actor: null,
       });
       expect(check?.data).toMatchObject({ operation: 'status', outcome: 'reply', httpStatus: 200 });
@@ -226,7 +226,7 @@ for (const variant of DB_VARIANTS) {
       await bff.payouts.poller.runOnce();
       const first = await checks(link.id);
       expect(first.map((e) => e.title)).toEqual([
-        `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`,
+        `${LINK_CHECK_TITLE}: the customer has not paid yet`,
       ]);
       expect((await detail(finance, link.id)).order).toBeNull();
       expect(await transactionsOf(link.clientOrderId)).toEqual([]);
@@ -256,7 +256,7 @@ for (const variant of DB_VARIANTS) {
     it('when a link’s page stays unused up to the horizon, then its last check is one interval before it, and the end of the checks is logged once at warn with what staff need to look the order up (no page address)', async () => {
       const link = await sentLink('8.88');
       const seen = await followToTheEnd(link);
-      const unpaid = `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`;
+      const unpaid = `${LINK_CHECK_TITLE}: the customer has not paid yet`;
       // The last says no further checks follow.
       expect(seen.map((e) => e.title)).toEqual([unpaid, unpaid, `${unpaid}${LINK_CHECKS_END}`]);
       const [line] = stoppedLogs(link.id);
@@ -269,7 +269,7 @@ for (const variant of DB_VARIANTS) {
         endpointId: link.endpointId,
         state: 'sent',
         attempts: 3,
-        lastCheck: `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`,
+        lastCheck: `${LINK_CHECK_TITLE}: the customer has not paid yet`,
       });
       expect(JSON.stringify(line)).not.toContain(link.redirectUrl ?? '');
     });
@@ -430,7 +430,7 @@ for (const variant of DB_VARIANTS) {
         bff.clock.advance(FOLLOW.horizonMs);
         await Promise.all([bff.payouts.poller.followLinks(), other.poller.followLinks()]);
         const seen = await checks(link.id);
-        const unpaid = `${LINK_CHECK_TITLE}: the customer has not paid yet (form_pending)`;
+        const unpaid = `${LINK_CHECK_TITLE}: the customer has not paid yet`;
         expect(seen.map((e) => e.title)).toEqual([unpaid, unpaid, `${unpaid}${LINK_CHECKS_END}`]);
         expect(stoppedLogs(link.id)).toEqual([
           expect.objectContaining({
@@ -483,6 +483,30 @@ for (const variant of DB_VARIANTS) {
       );
       expect(notYet.link.order).toBeNull();
       expect(await transactionsOf(unpaid.clientOrderId)).toEqual([]);
+      // An account verification asks for no money: its customer has not verified, not "paid",
+      // and its timeline says so without the gateway's `form_pending` (QA).
+      const verification = await post(finance, '/api/payment-links', {
+        kind: 'account-verification-form',
+        orderDesc: 'Verify card',
+        customer: {
+          email: 'buyer@example.com',
+          address1: '1 Test Street',
+          city: 'Testville',
+          zipCode: '12345',
+          country: 'DE',
+        },
+      });
+      expect(verification.status, verification.text).toBe(200);
+      const verify = PaymentLinkResultSchema.parse(verification.json).link;
+      const unverified = PaymentLinkRefreshResultSchema.parse(
+        (await post(support, `/api/payment-links/${verify.id}/refresh`, {}, null)).json,
+      );
+      expect(unverified.message).toMatch(
+        /^The customer has not verified their card yet: the page has not been used\. /,
+      );
+      expect((await checks(verify.id)).map((e) => e.title)).toEqual([
+        `${LINK_CHECK_TITLE}: the customer has not verified their card yet`,
+      ]);
 
       await sandbox.faults({ callbacks: 'drop' });
       const paid = await sentLink('7.77');

@@ -218,7 +218,7 @@ for (const variant of DB_VARIANTS) {
       expect(detail.events.map((e) => e.title)).toEqual([
         'Sale form link created',
         'Sale form sent to the gateway; its reply was lost',
-        `order ${learned.orderid} learned by a status check: processing (form pending); the customer had not used the page`,
+        `order ${learned.orderid} learned by a status check: processing; the customer had not used the page`,
       ]);
     });
 
@@ -368,7 +368,16 @@ for (const variant of DB_VARIANTS) {
           status: 'approved',
           stage: transaction.stage,
           card: { masked, lastFour: '1111', brand: transaction.card?.brand ?? null },
+          // What went to the payee, as the order's own page says it; nothing came in.
+          money: {
+            currency: sent.currency,
+            authorized: '0.00',
+            captured: '0.00',
+            returned: '0.00',
+            paidOut: transaction.amounts.paidOut,
+          },
         });
+        expect(detail.order?.money?.paidOut).toBe(sent.amount);
         // The timeline goes on past the page being ready: the order, at its last change.
         expect(detail.events.map((e) => [e.kind, e.title])).toEqual([
           ['staff', 'Payout form link created'],
@@ -376,7 +385,7 @@ for (const variant of DB_VARIANTS) {
           ['gateway', 'Payout form sent to the gateway; its page is ready'],
           [
             'gateway',
-            `the payee used the page: order ${sent.orderid ?? ''} approved (${(transaction.stage ?? '').replace(/_/g, ' ')}) to ${masked} (learned by callback)`,
+            `the payee used the page: order ${sent.orderid ?? ''} approved, paid out to ${masked} (learned by callback)`,
           ],
         ]);
         expect(detail.events.at(-1)).toMatchObject({

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
 import { sql, type ExpressionBuilder, type RawBuilder, type Transaction } from 'kysely';
-import { FINAL_STATUSES } from '@paydesk/shared/domain';
+import { FINAL_STATUSES, orderStateWords, stageWords } from '@paydesk/shared/domain';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
 import type {
   PaymentLink,
@@ -32,7 +32,7 @@ import { big, payDb } from '../payments/db.js';
 import { configuredEndpointIds } from '../payments/gateway.js';
 import { Ledger, type GatewayView } from '../payments/ledger.js';
 import { resolveOptions } from '../payments/options.js';
-import { maskedCard } from '../payments/records.js';
+import { maskedCard, paidOutOf } from '../payments/records.js';
 import { TransactionsService } from '../payments/transactions.js';
 import { canonicalJson } from '../services/redact.js';
 import {
@@ -98,11 +98,6 @@ function sentTitle(kind: PaymentLinkKind, outcome: GatewayOutcome): string {
   if (outcome.httpStatus === 200 && outcome.reply.redirectUrl !== undefined)
     return `${form} sent to the gateway; its page is ready`;
   return `${form} refused by the gateway`;
-}
-
-/** 'declined', 'approved (captured)': a stage that only repeats the status is not said twice. */
-function statusText(status: string, stage: string | null): string {
-  return stage === null || stage === status ? status : `${status} (${stage})`;
 }
 
 /**
@@ -194,10 +189,11 @@ interface KnownOrder {
 function orderEntry(kind: PaymentLinkKind, known: KnownOrder): PayoutEvent {
   const { order, learnedBy, changedAt } = known;
   const who = kind === 'payout-form' ? 'payee' : 'customer';
-  const state = statusText(order.status, order.stage).replace(/_/g, ' ');
   const how = learnedBy === 'callback' ? 'by callback' : 'by a status check';
   const unused =
     order.stage === 'form_pending' || (order.status === 'processing' && order.stage === null);
+  // An unused page's `form_pending` is said by "had not used the page", not as a code.
+  const state = orderStateWords(order.status, unused ? null : order.stage);
   const card = order.card ?? null;
   const where =
     card === null
@@ -282,10 +278,12 @@ export class PaymentLinksService {
         'id',
         'client_orderid',
         'orderid',
+        'type',
         'status',
         'stage',
         'updated_at',
         'currency',
+        'amount_minor',
         'authorized_minor',
         'captured_minor',
         'returned_minor',
@@ -312,6 +310,7 @@ export class PaymentLinksService {
             authorized: formatMinorUnits(big(o.authorized_minor)),
             captured: formatMinorUnits(big(o.captured_minor)),
             returned: formatMinorUnits(big(o.returned_minor)),
+            ...paidOutOf(o),
           },
           card: maskedCard(o),
         },
@@ -868,7 +867,7 @@ export class PaymentLinksService {
       return {
         link,
         outcome: 'order_found',
-        message: `The gateway shows order ${orderid}: ${statusText(status, stage).replace(/_/g, ' ')}. It is now among the transactions.`,
+        message: `The gateway shows order ${orderid}: ${orderStateWords(status, stage)}. It is now among the transactions.`,
       };
     }
     const who = row.kind === 'payout-form' ? 'payee' : 'customer';
@@ -885,7 +884,7 @@ export class PaymentLinksService {
       message:
         row.kind === 'payout-form'
           ? `The ${who} has not used the page yet. ${later}`
-          : `The ${who} has not paid yet: the page has not been used. ${later}`,
+          : `The ${who} has not ${row.kind === 'account-verification-form' ? 'verified their card' : 'paid'} yet: the page has not been used. ${later}`,
     };
   }
 
@@ -913,7 +912,7 @@ export class PaymentLinksService {
       ]);
       return {
         outcome: 'order_found',
-        title: `${LINK_CHECK_TITLE}: order ${view.orderid} is ${statusText(view.status, view.stage)}`,
+        title: `${LINK_CHECK_TITLE}: order ${view.orderid} is ${orderStateWords(view.status, view.stage)}`,
         final: FINAL_STATUSES.some((s) => s === view.status),
         data,
         gateway: outcome,
@@ -923,11 +922,15 @@ export class PaymentLinksService {
       const who =
         row.kind === 'payout-form'
           ? 'the payee has not used the page'
-          : 'the customer has not paid';
+          : row.kind === 'account-verification-form'
+            ? 'the customer has not verified their card'
+            : 'the customer has not paid';
+      // `form_pending` is what "not used yet" means: said in words, not as the gateway's code.
       const stage = view?.stage ?? null;
+      const also = stage === null || stage === 'form_pending' ? '' : ` (${stageWords(stage)})`;
       return {
         outcome: 'not_paid_yet',
-        title: `${LINK_CHECK_TITLE}: ${who} yet${stage === null ? '' : ` (${stage})`}`,
+        title: `${LINK_CHECK_TITLE}: ${who} yet${also}`,
         final: false,
         data,
         gateway: outcome,

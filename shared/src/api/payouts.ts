@@ -537,6 +537,12 @@ export const PaymentLinkSchema = z.object({
           authorized: MoneySchema,
           captured: MoneySchema,
           returned: MoneySchema,
+          /**
+           * A payout-form's order: what went to the payee (`paidOutMinor`; absent on other orders
+           * and from older instances). Its authorized, captured and returned stay 0.00: no money
+           * came in.
+           */
+          paidOut: MoneySchema.optional(),
         })
         .optional(),
       /**

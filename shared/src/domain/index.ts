@@ -1,2 +1,3 @@
 export * from './lifecycle.js';
 export * from './not-made.js';
+export * from './order-words.js';

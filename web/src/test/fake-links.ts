@@ -18,6 +18,7 @@ import {
   type User,
 } from '@paydesk/shared/api';
 import type { z } from 'zod';
+import { orderStateWords } from '@paydesk/shared/domain';
 import { fromMinor, toMinor } from '../lib/money';
 import { KeyedReplies } from './fake-cards';
 import type { ErrorReply, PaymentsReply, PaymentsRequest } from './fake-payments';
@@ -259,7 +260,7 @@ export class FakeLinks {
         message:
           found === undefined
             ? `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself for 24 hours after the link was sent.`
-            : `The gateway shows order ${found.orderid}: ${found.status}${found.stage === null ? '' : ` (${found.stage})`}. It is now among the transactions.`,
+            : `The gateway shows order ${found.orderid}: ${orderStateWords(found.status, found.stage)}. It is now among the transactions.`,
       }),
     };
   }
@@ -297,7 +298,7 @@ export class FakeLinks {
     const order = this.orders.get(link.id) ?? link.order;
     if (order !== null) {
       const who = link.kind === 'payout-form' ? 'payee' : 'customer';
-      const state = order.stage === null ? order.status : `${order.status} (${order.stage})`;
+      const state = orderStateWords(order.status, order.stage);
       const card = order.card ?? null;
       const where =
         card === null
@@ -308,7 +309,7 @@ export class FakeLinks {
       events.push({
         at: order.updatedAt ?? link.updatedAt,
         kind: 'gateway',
-        title: `the ${who} used the page: order ${order.orderid} ${state.replace(/_/g, ' ')}${where} (learned by callback)`,
+        title: `the ${who} used the page: order ${order.orderid} ${state}${where} (learned by callback)`,
         actor: null,
         data: { orderid: order.orderid, status: order.status, card: card?.masked ?? null },
       });

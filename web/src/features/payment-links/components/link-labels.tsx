@@ -5,6 +5,7 @@ import type {
   PaymentLinkOrder,
   PaymentLinkState,
 } from '@paydesk/shared/api';
+import { orderStateWords } from '@paydesk/shared/domain';
 import { STAGE_LABELS } from '../../transactions/components/labels';
 
 export const KIND_LABELS: Record<PaymentLinkKind, string> = {
@@ -108,11 +109,9 @@ export function pageUsedUp(link: Pick<PaymentLink, 'order'>): boolean {
   );
 }
 
-/** 'declined', 'approved (partially returned)': a stage that repeats the status is said once. */
+/** 'declined', 'approved, partly returned', 'approved, paid out' (`orderStateWords`). */
 export function orderStatusText(order: Pick<PaymentLinkOrder, 'status' | 'stage'>): string {
-  const status = order.status.replace(/_/g, ' ');
-  const stage = order.stage?.replace(/_/g, ' ') ?? null;
-  return stage === null || stage === status ? status : `${status} (${stage})`;
+  return orderStateWords(order.status, order.stage);
 }
 
 /**

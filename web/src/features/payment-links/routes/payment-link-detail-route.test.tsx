@@ -186,7 +186,7 @@ describe('payment link detail', () => {
     expect(screen.getByText('Paid')).toBeInTheDocument();
     expect(
       screen.getByText(
-        'The customer used the page: its order is approved (captured). The page cannot be used again.',
+        'The customer used the page: its order is approved, captured. The page cannot be used again.',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
@@ -315,22 +315,34 @@ describe('payment link detail', () => {
       status: 'approved',
       stage: 'paid',
       updatedAt: ORDER_CHANGED,
+      money: {
+        currency: 'EUR',
+        authorized: '0.00',
+        captured: '0.00',
+        returned: '0.00',
+        paidOut: '3.99',
+      },
       card: { bin: '411111', lastFour: '1111', brand: 'VISA', masked: '411111******1111' },
     });
     renderApp(`/payment-links/${PAID_OUT}`, bff);
     expect(
       await screen.findByText(
-        'The payee used the page: its order is approved (paid). The money went to the card 411111******1111. The page cannot be used again.',
+        'The payee used the page: its order is approved, paid out. The money went to the card 411111******1111. The page cannot be used again.',
       ),
     ).toBeInTheDocument();
     const order = within(screen.getByRole('region', { name: 'Gateway order' }));
+    // No money came in: what went out, not "€0.00 authorized · €0.00 captured" (QA).
+    expect(screen.getByRole('region', { name: 'Gateway order' })).toHaveTextContent(
+      'Money€3.99 paid out',
+    );
+    expect(order.queryByText(/authorized/)).toBeNull();
     expect(order.getByText('Destination')).toBeInTheDocument();
     expect(order.getByText('411111******1111')).toBeInTheDocument();
     expect(order.getByText(/VISA/)).toBeInTheDocument();
     const timeline = within(screen.getByRole('list', { name: 'Timeline' }));
     expect(
       timeline.getByText(
-        'The payee used the page: order 800004 approved (paid) to 411111******1111 (learned by callback)',
+        'The payee used the page: order 800004 approved, paid out to 411111******1111 (learned by callback)',
       ),
     ).toBeInTheDocument();
   });
@@ -474,7 +486,7 @@ describe('payment link detail', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
     expect(
       await screen.findByText(
-        'The gateway shows order 800001: approved (captured). It is now among the transactions.',
+        'The gateway shows order 800001: approved, captured. It is now among the transactions.',
       ),
     ).toBeInTheDocument();
     expect(bff.links.refreshed).toEqual([SENT]);

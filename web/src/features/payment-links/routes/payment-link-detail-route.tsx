@@ -380,11 +380,16 @@ function OrderCard({ order }: { order: PaymentLinkDetail['order'] }) {
   );
 }
 
-/** The order's money as Paydesk knows it: none until the order is known (or from an older BFF). */
+/**
+ * The order's money as Paydesk knows it: none until the order is known (or from an older BFF). A
+ * payout-form's order took no money in: what went to the payee (QA: it read "€0.00 authorized ·
+ * €0.00 captured · €0.00 returned" under "Paid out").
+ */
 function orderMoneyRows(order: PaymentLinkDetail['order']): FactRow[] {
   const money = order?.money;
   if (money === undefined) return [];
   const part = (amount: string, what: string) => `${formatMoney(amount, money.currency)} ${what}`;
+  if (money.paidOut !== undefined) return [['Money', part(money.paidOut, 'paid out')]];
   return [
     [
       'Money',
