@@ -393,6 +393,10 @@ for (const variant of DB_VARIANTS) {
       expect(result.operation).toMatchObject({ kind: 'card-ref', state: 'approved' });
       expect(result.transaction.cardRefId).toMatch(/^\d+$/);
       expect(result.transaction.allowedActions).not.toContain('card-ref');
+      // The staff entry in words (it said 'card-ref requested', QA); the gateway's by its name.
+      expect(result.transaction.timeline.map((e) => e.title)).toEqual(
+        expect.arrayContaining(['card reference requested', 'create-card-ref: approved']),
+      );
     });
 
     it('when the body is bad, then 400 names the field; an unknown id is 404; support may not return money (403)', async () => {

@@ -58,8 +58,19 @@ export interface AttemptAudit {
   committed(): void;
 }
 
+/** The operations this service sends on an existing order. */
+type FollowUpKind = Extract<OperationKind, 'capture' | 'return' | 'void' | 'card-ref'>;
+
+/** A staff request's entry in the order's timeline, in words ('card reference requested'). */
+const REQUEST_WORDS: Record<FollowUpKind, string> = {
+  capture: 'capture',
+  return: 'return',
+  void: 'void',
+  'card-ref': 'card reference',
+};
+
 interface Plan {
-  kind: OperationKind;
+  kind: FollowUpKind;
   gatewayOperation: string;
   /** the amount the operation acts on (null for card-ref) */
   amountMinor: bigint | null;
@@ -324,7 +335,7 @@ export class OperationsService {
           ledger.timelineInsert(trx, id, [
             {
               kind: 'staff',
-              title: `${plan.kind}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
+              title: `${REQUEST_WORDS[plan.kind]}${plan.amountMinor === null ? '' : ` ${formatMinorUnits(plan.amountMinor)} ${row.currency}`} requested`,
               actor: actor.email,
               data: { operationId: opId, reasonCode: plan.reasonCode, comment: plan.comment },
             },
