@@ -391,6 +391,39 @@ describe('transactions screen', () => {
     expect(await screen.findByText(/Page 1 · 25 rows/)).toBeInTheDocument();
   });
 
+  it('when the address names a page marker the list refuses (an old bookmark), then it says so and offers the first page of the same filters, not a retry that fails again (QA)', async () => {
+    const bff = bffAs(['support']);
+    bff.on('GET /api/transactions', (request) =>
+      request.query.get('cursor') === 'garbage'
+        ? {
+            status: 400,
+            body: {
+              error: {
+                code: 'VALIDATION_FAILED',
+                message: 'query.cursor: not a cursor of this list',
+                details: {
+                  fields: [
+                    { path: 'query.cursor', rule: 'cursor', message: 'not a cursor of this list' },
+                  ],
+                },
+                requestId: 'req-1',
+              },
+            },
+          }
+        : bff.payments.handle(request, bff.users[0])!,
+    );
+    const app = renderApp('/transactions?limit=25&cursor=garbage', bff);
+    expect(
+      await screen.findByText(/This address names a page the list no longer has/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    await app.user.click(screen.getByRole('button', { name: 'Go to the first page' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?limit=25');
+    });
+    expect(await screen.findByText(/Page 1 · 25 rows/)).toBeInTheDocument();
+  });
+
   it('when the total is capped by the server, then the count says "or more"', async () => {
     const bff = bffAs(['support']);
     bff.payments.totalCap = 20;

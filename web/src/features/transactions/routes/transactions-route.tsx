@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/page-states';
 import { PageHeader } from '../../../components/page-header';
+import { isApiError } from '../../../lib/api-client';
 import { formatCount } from '../../../lib/format';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { SCREENS } from '../../shell/navigation';
@@ -84,6 +85,20 @@ function UnusableFiltersNotice({ unusable }: { unusable: UnusableFilter[] }) {
     >
       {text}
     </Alert>
+  );
+}
+
+/**
+ * Whether the list refused only the address's page marker (`cursor`): an old bookmark, a link
+ * shared from a list since changed. The first page of the same filters is the way on, not a retry
+ * that fails the same way.
+ */
+function refusedCursor(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    error.code === 'VALIDATION_FAILED' &&
+    error.fieldErrors.length > 0 &&
+    error.fieldErrors.every((field) => field.path === 'query.cursor')
   );
 }
 
@@ -161,6 +176,24 @@ function TransactionsScreen() {
         <UnusableFiltersNotice unusable={unusable} />
         {list.isPending ? (
           <LoadingState label="Loading transactions…" />
+        ) : list.isError && refusedCursor(list.error) ? (
+          <Alert
+            severity="warning"
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  firstPage(withoutCursor);
+                }}
+              >
+                Go to the first page
+              </Button>
+            }
+          >
+            This address names a page the list no longer has (an old bookmark or a shared link,
+            say). Its filters still apply from the first page.
+          </Alert>
         ) : list.isError ? (
           <ErrorState
             error={list.error}
