@@ -307,7 +307,7 @@ export function TransactionFilters({
           {text('amountMax', 'Amount to', { inputMode: 'decimal' })}
           <DateTimeRangeFields
             presets={{
-              label: 'Created',
+              label: 'Created (your time)',
               value: draft.created,
               onChange: choosePreset,
               options: CREATED_PRESET_OPTIONS,

@@ -299,7 +299,7 @@ describe('saved views on the transactions screen', () => {
       const bff = bffAs(['support']);
       const app = renderApp('/transactions?status=declined', bff);
       await screen.findByRole('table', { name: 'Transactions' });
-      await app.user.selectOptions(screen.getByLabelText('Created'), 'last7d');
+      await app.user.selectOptions(screen.getByLabelText('Created (your time)'), 'last7d');
       expect(screen.getByLabelText('Created from (your time)')).toHaveValue(
         isoToLocalInput(lastWeek.createdFrom),
       );
@@ -318,7 +318,7 @@ describe('saved views on the transactions screen', () => {
           null,
         ]);
       });
-      expect(screen.getByLabelText('Created')).toHaveValue('last7d');
+      expect(screen.getByLabelText('Created (your time)')).toHaveValue('last7d');
       const menu = await openViews(app);
       await app.user.click(within(menu).getByRole('menuitem', { name: 'Save current view…' }));
       const dialog = await screen.findByRole('dialog', { name: 'Save current view' });
@@ -336,14 +336,14 @@ describe('saved views on the transactions screen', () => {
       await app.user.type(screen.getByLabelText('Created from (your time)'), '2026-11-01T00:00');
       await app.user.clear(screen.getByLabelText('Created before (your time)'));
       await app.user.type(screen.getByLabelText('Created before (your time)'), '2026-11-18T00:00');
-      expect(screen.getByLabelText('Created')).toHaveValue('');
+      expect(screen.getByLabelText('Created (your time)')).toHaveValue('');
       await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
       await waitFor(() => {
         expect(app.location()).toMatch(/createdTo=/);
       });
       expect(app.location()).not.toMatch(/created=last7d/);
       // Clear leaves no window behind either.
-      await app.user.selectOptions(screen.getByLabelText('Created'), 'last7d');
+      await app.user.selectOptions(screen.getByLabelText('Created (your time)'), 'last7d');
       await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
       await waitFor(() => {
         expect(app.location()).toBe('/transactions?status=declined&created=last7d');
@@ -375,7 +375,7 @@ describe('saved views on the transactions screen', () => {
         ]);
       });
       expect(app.location()).toBe('/transactions?created=last7d');
-      expect(screen.getByLabelText('Created')).toHaveValue('last7d');
+      expect(screen.getByLabelText('Created (your time)')).toHaveValue('last7d');
       menu = await openViews(app);
       expect(within(menu).getByRole('menuitem', { name: /This week/ })).toHaveClass('Mui-selected');
       await app.user.click(within(menu).getByRole('menuitem', { name: /October/ }));
@@ -386,7 +386,7 @@ describe('saved views on the transactions screen', () => {
           '2026-11-01T00:00:00.000Z',
         ]);
       });
-      expect(screen.getByLabelText('Created')).toHaveValue('');
+      expect(screen.getByLabelText('Created (your time)')).toHaveValue('');
     });
   });
 });
