@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTION_WORDS, PLATFORM_AUDIT_ACTIONS, auditActionWords } from '@paydesk/shared/api';
-import { auditActionLabel } from './audit-actions';
+import { auditActionLabel, auditAttemptLabel } from './audit-actions';
 
 /**
  * Every action the BFF writes. The route rules live in the BFF, which the web does not import, so
@@ -95,6 +95,23 @@ describe('audit actions in words', () => {
     expect(auditActionLabel('session.login')).toBe('Signed in');
     expect(auditActionLabel('payout.approve')).toBe('Approved a payout');
     expect(auditActionLabel('card.info')).toBe('Looked up card details');
+  });
+
+  it('when an action was refused or failed, then it reads as what was tried, for every action a person asks (QA: "Approved a payout" beside Refused read as done)', () => {
+    expect(auditAttemptLabel('payout.approve')).toBe('Tried to approve a payout');
+    expect(auditAttemptLabel('session.login')).toBe('Tried to sign in');
+    expect(auditAttemptLabel('payout.withdraw')).toBe('Tried to withdraw own payout');
+    expect(auditAttemptLabel('card.info')).toBe('Tried to look up card details');
+    // Every past-tense action has its attempt: no "Tried to Approved", no words left as done.
+    for (const action of BFF_ACTIONS) {
+      const attempt = auditAttemptLabel(action);
+      const label = auditActionLabel(action);
+      if (attempt === label) {
+        expect(label, action).toMatch(/^(Gateway|Approval) /);
+      } else {
+        expect(attempt, action).toMatch(/^Tried to [a-z]+ /);
+      }
+    }
   });
 
   it('when an action is one this screen does not know (a newer BFF), then its name still reads as words', () => {

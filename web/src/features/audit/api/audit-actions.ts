@@ -20,3 +20,48 @@ export function auditActionLabel(action: string): string {
   const text = tail === '' ? head : `${head}: ${tail}`;
   return text === '' ? action : text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** The verbs the action words begin with, as an attempt says them ("Approved" → "approve"). */
+const BASE_VERBS: ReadonlyMap<string, string> = new Map([
+  ['Approved', 'approve'],
+  ['Asked', 'ask'],
+  ['Captured', 'capture'],
+  ['Changed', 'change'],
+  ['Charged', 'charge'],
+  ['Checked', 'check'],
+  ['Created', 'create'],
+  ['Deleted', 'delete'],
+  ['Exported', 'export'],
+  ['Found', 'find'],
+  ['Learned', 'learn'],
+  ['Listed', 'list'],
+  ['Looked', 'look'],
+  ['Opened', 'open'],
+  ['Paid', 'pay'],
+  ['Prepared', 'prepare'],
+  ['Read', 'read'],
+  ['Refunded', 'refund'],
+  ['Rejected', 'reject'],
+  ['Reset', 'reset'],
+  ['Reviewed', 'review'],
+  ['Saved', 'save'],
+  ['Signed', 'sign'],
+  ['Started', 'start'],
+  ['Stopped', 'stop'],
+  ['Stored', 'store'],
+  ['Turned', 'turn'],
+  ['Voided', 'void'],
+  ['Withdrew', 'withdraw'],
+]);
+
+/**
+ * An action that was refused or failed, as what was tried ("Tried to approve a payout"): its words
+ * in the past tense read as done, beside a Refused chip. An action whose words begin otherwise
+ * (one Paydesk's own work writes, "Approval lapsed") keeps them.
+ */
+export function auditAttemptLabel(action: string): string {
+  const label = auditActionLabel(action);
+  const [first = '', ...rest] = label.split(' ');
+  const base = BASE_VERBS.get(first);
+  return base === undefined ? label : ['Tried to', base, ...rest].join(' ');
+}

@@ -32,7 +32,7 @@ describe('the audit log table', () => {
     expect(cells).toHaveLength(1);
     const cell = cells[0]!;
     expect(cell).toHaveTextContent(
-      /^Withdrew own payout formpayment_link\.withdrawRefusedFORBIDDENRow #7 · /,
+      /^Tried to withdraw own payout formpayment_link\.withdrawRefusedFORBIDDENRow #7 · /,
     );
     // The name may break after its dot.
     expect(cell.querySelector('code wbr')).not.toBeNull();
@@ -83,6 +83,11 @@ describe('the audit log table', () => {
       }),
       makeAuditRow(8, { action: 'card.info', summary: { reason: 'ticket 9912' } }),
       makeAuditRow(7, { action: 'session.login', summary: { secondFactorGiven: false } }),
+      makeAuditRow(6, {
+        action: 'payout.approve',
+        outcome: 'refused',
+        errorCode: 'FOUR_EYES_REQUIRED',
+      }),
     ];
     screenWidth(1600);
     renderApp('/audit', new FakeBff({ audit: rows }));
@@ -90,6 +95,9 @@ describe('the audit log table', () => {
     expect(within(table).getByText('Prepared a payout')).toBeInTheDocument();
     expect(within(table).getByText('Looked up card details')).toBeInTheDocument();
     expect(within(table).getByText('Signed in')).toBeInTheDocument();
+    // A refusal says what was tried, not what was done (QA).
+    expect(within(table).getByText('Tried to approve a payout')).toBeInTheDocument();
+    expect(within(table).queryByText('Approved a payout')).toBeNull();
     const name = within(table).getByTitle('Action name (for the Action filter): payout.prepare');
     expect(name).toHaveTextContent('payout.prepare');
     expect(

@@ -31,7 +31,7 @@ import { EmailText } from '../../../components/email-text';
 import { useSession } from '../../auth/components/session-context';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { PAGE_SIZES } from '../api/audit-search-params';
-import { auditActionLabel } from '../api/audit-actions';
+import { auditActionLabel, auditAttemptLabel } from '../api/audit-actions';
 import { auditTargetPath } from '../api/audit-targets';
 import { summaryText } from '../api/audit-summary';
 import { OUTCOME_LABELS } from './audit-filters';
@@ -174,12 +174,12 @@ function AuditTarget({ row }: { row: AuditListItem }) {
  * and the export holds it. The name may break after a dot ('payment_link.' / 'withdraw') on a
  * narrow column.
  */
-function ActionText({ action }: { action: string }) {
+function ActionText({ action, outcome }: { action: string; outcome: AuditOutcome }) {
   const parts = action.split('.');
   return (
     <div>
       <Typography variant="body2" component="div">
-        {auditActionLabel(action)}
+        {outcome === 'success' ? auditActionLabel(action) : auditAttemptLabel(action)}
       </Typography>
       <Typography variant="caption" component="div" color="text.secondary">
         <code title={`Action name (for the Action filter): ${action}`}>
@@ -251,7 +251,7 @@ const actorColumn = helper.accessor('actorEmail', {
 });
 const actionColumn = helper.accessor('action', {
   header: 'Action',
-  cell: (info) => <ActionText action={info.getValue()} />,
+  cell: (info) => <ActionText action={info.getValue()} outcome={info.row.original.outcome} />,
 });
 const targetColumn = helper.accessor('target', {
   header: 'Target',
@@ -271,7 +271,7 @@ const actionAndOutcomeColumn = helper.accessor('action', {
   header: 'Action and outcome',
   cell: (info) => (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-      <ActionText action={info.getValue()} />
+      <ActionText action={info.getValue()} outcome={info.row.original.outcome} />
       <Outcome row={info.row.original} />
     </Stack>
   ),
@@ -317,7 +317,7 @@ const entryColumn = helper.accessor('action', {
           useFlexGap
           sx={{ flexWrap: 'wrap', alignItems: 'center' }}
         >
-          <ActionText action={row.action} />
+          <ActionText action={row.action} outcome={row.outcome} />
           <Outcome row={row} />
         </Stack>
         <Typography variant="caption" component="div" color="text.secondary">

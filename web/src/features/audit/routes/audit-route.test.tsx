@@ -727,7 +727,7 @@ describe('audit log screen', () => {
     expect(headers()).toEqual(['Row', 'Time', 'Actor', 'Action and outcome', 'Target', 'Details']);
     const cell = within(screen.getAllByRole('row')[1]!).getAllByRole('cell')[3]!;
     expect(cell).toHaveTextContent(
-      /^Withdrew own payout formpayment_link\.withdrawRefusedFORBIDDEN$/,
+      /^Tried to withdraw own payout formpayment_link\.withdrawRefusedFORBIDDEN$/,
     );
     // The name may break after its dot on a narrow column.
     expect(cell.querySelector('code wbr')).not.toBeNull();
