@@ -1,3 +1,4 @@
+import { AmountSchema } from '@paydesk/shared/api';
 import { describe, expect, it, vi } from 'vitest';
 import {
   AMOUNT_GROUPING_REFUSAL,
@@ -91,6 +92,21 @@ describe("amounts as typed in the user's locale", () => {
     expect(localAmountExample('12.50')).toBe('12.50');
   });
 
+  it('when an amount is spelled with a leading zero or plus, or a point with nothing on one side, then it is read as the one amount it means (QA: "05.00" was refused as not an amount)', () => {
+    expect(readAmount('05.00', 'en-US')).toEqual({ amount: '5.00' });
+    expect(readAmount('+5', 'en-US')).toEqual({ amount: '5' });
+    expect(readAmount('5.', 'en-US')).toEqual({ amount: '5' });
+    expect(readAmount('.5', 'en-US')).toEqual({ amount: '0.5' });
+    expect(readAmount('0,50', 'de-DE')).toEqual({ amount: '0.50' });
+    expect(readAmount('000.25', 'en-US')).toEqual({ amount: '0.25' });
+    expect(AmountInputSchema.pipe(AmountSchema).parse('05.00')).toBe('5.00');
+    // What is not one amount stays as typed, for the usual rule.
+    for (const text of ['.', '+', '', '-5', '5.5.5', '1e3', '0x10', '++5']) {
+      expect(readAmount(text, 'en-US'), text).toEqual({ amount: text.trim() });
+    }
+    expect(readAmount('00', 'en-US')).toEqual({ amount: '0' });
+  });
+
   it('when a well-formed amount is above the largest the API takes (AMOUNT_MAX), then it is refused with the maximum, in the locale’s decimal mark', () => {
     expect(readAmount('9999999999999.99', 'en-US')).toEqual({ amount: '9999999999999.99' });
     expect(readAmount('99999999999999999', 'en-US')).toEqual({
@@ -100,9 +116,12 @@ describe("amounts as typed in the user's locale", () => {
       refusal: 'At most 9999999999999,99.',
     });
     expect(readAmount('1.234,56', 'de-DE')).toEqual({ refusal: AMOUNT_GROUPING_REFUSAL });
-    // Not an amount at all (or a leading zero, as the shared rule reads it): the usual rule.
+    // Not an amount at all: the usual rule. A leading zero is tidied away first.
     expect(readAmount('99999999999999.999', 'en-US')).toEqual({ amount: '99999999999999.999' });
-    expect(readAmount('099999999999999', 'en-US')).toEqual({ amount: '099999999999999' });
+    expect(readAmount('09999999999999', 'en-US')).toEqual({ amount: '9999999999999' });
+    expect(readAmount('099999999999999', 'en-US')).toEqual({
+      refusal: 'At most 9999999999999.99.',
+    });
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
     expect(amountRule('99999999999999999', '12.50')).toBe(amountTooBigRefusal());
     expect(amountRule('12,345', '12.50')).toBe(

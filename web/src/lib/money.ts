@@ -118,8 +118,24 @@ function withDecimalPoint(plain: string): string | undefined {
 }
 
 /**
- * An amount field's text read for a form (see `plainAmount`), refusing what the shared rules
- * refuse for a reason the usual rule does not say: thousands separators, a decimal comma the
+ * Spellings of an amount that mean one amount only, in the API's plain form: a leading zero or
+ * plus ('05.00', '+5' → '5.00', '5'), a point with nothing after it ('5.' → '5') or before it
+ * ('.5' → '0.5'). The shared rule refuses them; refusing "05.00" as not "an amount above zero with
+ * at most 2 decimals" said nothing true (QA). Anything else is left for the rule as typed.
+ */
+function tidyAmount(plain: string): string {
+  const match = /^\+?(\d*)(?:\.(\d*))?$/.exec(plain);
+  if (match === null) return plain;
+  const whole = match[1] ?? '';
+  const fraction = match[2] ?? '';
+  if (whole === '' && fraction === '') return plain;
+  const units = whole.replace(/^0+(?=\d)/, '') || '0';
+  return fraction === '' ? units : `${units}.${fraction}`;
+}
+
+/**
+ * An amount field's text read for a form (see `plainAmount`), tidied (`tidyAmount`), refusing
+ * what the shared rules refuse for a reason the usual rule does not say: thousands separators, a decimal comma the
  * locale does not use (`decimalCommaRefusal`), or a size above AMOUNT_MAX (`amountTooBigRefusal`).
  * Any other text is handed on for the usual rule. The API itself still takes a point only.
  */
@@ -131,8 +147,9 @@ export function readAmount(
   if (read.amount === undefined) return read;
   const pointed = withDecimalPoint(read.amount);
   if (pointed !== undefined) return { refusal: decimalCommaRefusal(pointed) };
-  if (isTooBig(read.amount)) return { refusal: amountTooBigRefusal(locale) };
-  return read;
+  const amount = tidyAmount(read.amount);
+  if (isTooBig(amount)) return { refusal: amountTooBigRefusal(locale) };
+  return { amount };
 }
 
 /** Whether `message` is one of `readAmount`'s refusals, shown instead of the field's usual rule. */

@@ -19,7 +19,7 @@ import { DateTimeRangeFields } from '../../../components/date-time-range-fields'
 import { useAppliedDraft } from '../../../lib/applied-draft';
 import { currencyRefusal } from '../../../lib/form-errors';
 import { isoToLocalInput, localInputToIso } from '../../../lib/local-datetime';
-import { localAmount, localAmountExample, plainAmount, readAmount } from '../../../lib/money';
+import { localAmount, localAmountExample, readAmount } from '../../../lib/money';
 import { CREATED_PRESET_OPTIONS, resolveCreatedPreset } from '../api/created-presets';
 import { NOT_MADE_DAYS } from '@paydesk/shared/domain';
 import { TYPE_LABELS } from './labels';
@@ -107,11 +107,14 @@ const RULES: Record<TextKey, () => string> = {
   amountMax: amountRule,
 };
 
-/** A field's text as the filter takes it: an amount typed in the user's locale ('19,99') made plain. */
+/**
+ * A field's text as the filter takes it: an amount typed in the user's locale ('19,99') made plain
+ * and tidied ('05' → '5'), as the forms read it (`readAmount`).
+ */
 function valueOf(draft: Draft, key: TextKey): string {
   const value = draft[key].trim();
   if (key !== 'amountMin' && key !== 'amountMax') return value;
-  return plainAmount(value).amount ?? value;
+  return readAmount(value).amount ?? value;
 }
 
 /** The shared rules across fields (the BFF's own): which upper bounds are out of range. */
