@@ -1,17 +1,24 @@
 import Dialog, { type DialogProps } from '@mui/material/Dialog';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useLeaveGuard } from '../lib/use-leave-guard';
+
+/** Said under a dirty form's buttons when Escape or a click beside it did not close it. */
+export const KEPT_TYPED_TEXT = 'What you typed is kept. To close without it, press Cancel.';
 
 /**
  * A dialog that holds a form. A click beside it or Escape closes it only while nothing has been
  * typed or chosen: once the form is dirty, only its own Cancel (or a decision) closes it, so a
- * stray click never throws away what someone entered. Nothing closes it while its request is on
- * its way. The same holds for the browser's ways out (reload, tab close): while the form is dirty
- * or its request is on its way, the browser asks before leaving (`useLeaveGuard`).
+ * stray click never throws away what someone entered, and the dialog says so under its buttons
+ * (QA: Escape seemed to do nothing). Nothing closes it while its request is on its way. The same
+ * holds for the browser's ways out (reload, tab close): while the form is dirty or its request is
+ * on its way, the browser asks before leaving (`useLeaveGuard`).
  */
 export function FormDialog({
   dirty,
   busy = false,
   onClose,
+  children,
   ...props
 }: Omit<DialogProps, 'onClose'> & {
   /** something was typed or chosen that closing would lose */
@@ -21,5 +28,27 @@ export function FormDialog({
   onClose: () => void;
 }) {
   useLeaveGuard(props.open && (busy || dirty));
-  return <Dialog {...props} onClose={busy || dirty ? undefined : onClose} />;
+  const [kept, setKept] = useState(false);
+  return (
+    <Dialog
+      {...props}
+      onClose={() => {
+        if (busy) return;
+        if (dirty) setKept(true);
+        else onClose();
+      }}
+    >
+      {children}
+      {kept && dirty && !busy ? (
+        <Typography
+          role="status"
+          variant="body2"
+          color="text.secondary"
+          sx={{ px: 3, pb: 2, textAlign: 'right' }}
+        >
+          {KEPT_TYPED_TEXT}
+        </Typography>
+      ) : null}
+    </Dialog>
+  );
 }

@@ -4,6 +4,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { KEPT_TYPED_TEXT } from '../components/form-dialog';
 import { FakeBff, makePayout, makeTransaction, makeUser } from './fake-bff';
 import { renderApp } from './render-app';
 
@@ -224,10 +225,13 @@ describe('form dialogs', () => {
       await app.user.type(field, '7');
       const typed = (field as HTMLInputElement).value;
       expect(typed).toContain('7');
+      expect(within(dialog).queryByText(KEPT_TYPED_TEXT)).toBeNull();
       await clickBeside(app.user, dialog);
       await app.user.keyboard('{Escape}');
       expect(screen.getByRole('dialog')).toBe(dialog);
       expect(within(dialog).getByLabelText(c.field)).toHaveValue(typed);
+      // and it says why it stayed, and how to close it (QA: Escape seemed to do nothing)
+      expect(within(dialog).getByText(KEPT_TYPED_TEXT)).toBeVisible();
       // its own Cancel still throws it away, deliberately
       await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
       await waitFor(() => {
