@@ -98,6 +98,34 @@ function EndpointForm({ currency }: { currency?: string }) {
   );
 }
 
+describe('currency field hint', () => {
+  it('when every configured endpoint says its currencies, then the currency field’s hint names them, before anything is sent (QA: GBP was refused only once sent); when one does not, the hint is the plain one', () => {
+    const known = ENDPOINTS.filter((choice) => choice.currencies !== null);
+    const page = render(
+      <SessionContext.Provider value={sessionWith(known)}>
+        <MoneyForm />
+      </SessionContext.Provider>,
+    );
+    expect(screen.getByLabelText(/Currency/)).toHaveAccessibleDescription('ISO code: EUR or USD');
+    page.unmount();
+    const single = render(
+      <SessionContext.Provider
+        value={sessionWith([{ id: '1001', kind: 'endpoint', currencies: ['EUR'] }])}
+      >
+        <MoneyForm />
+      </SessionContext.Provider>,
+    );
+    expect(screen.getByLabelText(/Currency/)).toHaveAccessibleDescription('ISO code: EUR');
+    single.unmount();
+    render(
+      <SessionContext.Provider value={sessionWith(ENDPOINTS)}>
+        <MoneyForm />
+      </SessionContext.Provider>,
+    );
+    expect(screen.getByLabelText(/Currency/)).toHaveAccessibleDescription('ISO code');
+  });
+});
+
 describe('endpoint field', () => {
   it('when the session says the configured endpoints, then it is a choice of them with the currencies each takes, the currency’s default first', async () => {
     const user = userEvent.setup();

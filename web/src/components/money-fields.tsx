@@ -41,6 +41,7 @@ export function MoneyFields({
   children?: ReactNode;
 }) {
   const shown = localAmountExample(example);
+  const taken = takenCurrencies(useContext(SessionContext)?.settings?.endpoints);
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr' } }}>
       <TextField
@@ -72,7 +73,7 @@ export function MoneyFields({
           fieldHelp(
             currencyError,
             currencyRefusal(currencyError?.message) ?? 'A 3-letter ISO code, e.g. EUR.',
-            'ISO code',
+            taken === undefined ? 'ISO code' : `ISO code: ${taken}`,
           )
         }
         {...currency}
@@ -94,6 +95,24 @@ function saidWords(error: FieldError | undefined): string | undefined {
   return (error?.type === 'server' || error?.type === SAID_ERROR) && error.message
     ? error.message
     : undefined;
+}
+
+/**
+ * The currencies the configured endpoints take, "EUR or USD", for the currency field's hint (QA:
+ * GBP was refused only once sent); undefined when not known (none said, or one endpoint without
+ * its currencies, which may take any).
+ */
+function takenCurrencies(endpoints: readonly EndpointChoice[] | undefined): string | undefined {
+  if (endpoints === undefined || endpoints.length === 0) return undefined;
+  const codes = new Set<string>();
+  for (const choice of endpoints) {
+    if (choice.currencies === null || choice.currencies.length === 0) return undefined;
+    for (const code of choice.currencies) codes.add(code);
+  }
+  const sorted = [...codes].sort();
+  return sorted.length === 1
+    ? sorted.join('')
+    : `${sorted.slice(0, -1).join(', ')} or ${sorted.at(-1) ?? ''}`;
 }
 
 /** What an endpoint or group takes, in words: "EUR, USD" or "currencies not configured". */
