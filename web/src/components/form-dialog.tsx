@@ -29,6 +29,8 @@ export function FormDialog({
 }) {
   useLeaveGuard(props.open && (busy || dirty));
   const [kept, setKept] = useState(false);
+  // Said of what is typed now: once the form is clean again, it goes until the next Escape.
+  if (kept && !dirty) setKept(false);
   return (
     <Dialog
       {...props}
