@@ -7,15 +7,8 @@ import { OperationResultSchema, PayoutResultSchema, type ErrorEnvelope } from '@
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
 import { expectNothingDone, startFixtureWithEndpoints } from './test-support/effects.js';
 import { learnedOrder, post, type Fixture } from './test-support/fixture.js';
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
-const CUSTOMER = {
-  email: 'buyer@example.com',
-  address1: '1 Test Street',
-  city: 'Testville',
-  zipCode: '12345',
-  country: 'DE',
-  phone: '+49 301234567',
-};
 const CARD = {
   kind: 'card',
   cardNumber: '4111111111111111',
@@ -85,7 +78,7 @@ for (const variant of DB_VARIANTS) {
               amount: '5.00',
               currency,
               orderDesc: 'Invoice 7',
-              customer: CUSTOMER,
+              customer: TEST_CUSTOMER,
               ...on,
             },
           ],

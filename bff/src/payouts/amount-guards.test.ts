@@ -25,15 +25,7 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
-
-const CUSTOMER = {
-  email: 'buyer@example.com',
-  address1: '1 Test Street',
-  city: 'Testville',
-  zipCode: '12345',
-  country: 'DE',
-  phone: '+49 301234567',
-};
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
 const payoutBody = (extra: Partial<PayoutCreateInput> = {}): PayoutCreateInput => ({
   destination: { kind: 'ewallet', ewalletType: 'paypal', ewalletId: 'payee-guards@example.com' },
@@ -48,7 +40,7 @@ const saleForm = (extra: Partial<PaymentLinkCreateInput> = {}): PaymentLinkCreat
   amount: '19.99',
   currency: 'EUR',
   orderDesc: 'Invoice 42',
-  customer: CUSTOMER,
+  customer: TEST_CUSTOMER,
   redirectUrl: 'https://shop.example/thanks',
   ...extra,
 });
@@ -253,7 +245,7 @@ for (const variant of DB_VARIANTS) {
           const res = await post(finance, '/api/payment-links', {
             kind: 'account-verification-form',
             orderDesc: 'Verify card',
-            customer: CUSTOMER,
+            customer: TEST_CUSTOMER,
           });
           expect(res.status, res.text).toBe(200);
         });
@@ -352,7 +344,7 @@ for (const variant of DB_VARIANTS) {
           const res = await post(finance, '/api/payment-links', {
             kind: 'account-verification-form',
             orderDesc: 'Verify card',
-            customer: CUSTOMER,
+            customer: TEST_CUSTOMER,
           });
           expect(res.status, res.text).toBe(200);
         });

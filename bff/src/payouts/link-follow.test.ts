@@ -25,6 +25,7 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
 const MINUTE = 60_000;
 const FOLLOW = {
@@ -69,14 +70,7 @@ for (const variant of DB_VARIANTS) {
         amount,
         currency: 'EUR',
         orderDesc: `Invoice ${amount}`,
-        customer: {
-          email: 'buyer@example.com',
-          address1: '1 Test Street',
-          city: 'Testville',
-          zipCode: '12345',
-          country: 'DE',
-          phone: '+49 301234567',
-        },
+        customer: TEST_CUSTOMER,
       });
       expect(res.status, res.text).toBe(200);
       const link = PaymentLinkResultSchema.parse(res.json).link;
@@ -488,13 +482,7 @@ for (const variant of DB_VARIANTS) {
       const verification = await post(finance, '/api/payment-links', {
         kind: 'account-verification-form',
         orderDesc: 'Verify card',
-        customer: {
-          email: 'buyer@example.com',
-          address1: '1 Test Street',
-          city: 'Testville',
-          zipCode: '12345',
-          country: 'DE',
-        },
+        customer: TEST_CUSTOMER,
       });
       expect(verification.status, verification.text).toBe(200);
       const verify = PaymentLinkResultSchema.parse(verification.json).link;

@@ -30,15 +30,7 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
-
-const CUSTOMER = {
-  email: 'buyer@example.com',
-  address1: '1 Test Street',
-  city: 'Testville',
-  zipCode: '12345',
-  country: 'DE',
-  phone: '+49 301234567',
-};
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
 function link(
   kind: PaymentLinkCreateInput['kind'],
@@ -47,13 +39,13 @@ function link(
   if (kind === 'payout-form')
     return { kind, amount: '15.00', currency: 'EUR', orderDesc: 'Prize payout', ...extra };
   if (kind === 'account-verification-form')
-    return { kind, orderDesc: 'Verify card', customer: CUSTOMER, ...extra };
+    return { kind, orderDesc: 'Verify card', customer: TEST_CUSTOMER, ...extra };
   return {
     kind,
     amount: '19.99',
     currency: 'EUR',
     orderDesc: 'Invoice 42',
-    customer: CUSTOMER,
+    customer: TEST_CUSTOMER,
     redirectUrl: 'https://shop.example/thanks',
     ...extra,
   };
@@ -550,7 +542,7 @@ for (const variant of DB_VARIANTS) {
       const noPhone = await post(
         finance,
         '/api/payment-links',
-        link('sale-form', { customer: { ...CUSTOMER, phone: undefined } }),
+        link('sale-form', { customer: { ...TEST_CUSTOMER, phone: undefined } }),
       );
       expect((noPhone.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
         'customer.phone',

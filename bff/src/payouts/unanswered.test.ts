@@ -24,6 +24,7 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
 const FAULT_MESSAGE = 'injected fault: the gateway failed before applying the operation';
 const ERROR_ANSWER: Unanswered = {
@@ -56,14 +57,7 @@ const saleLink: PaymentLinkCreateInput = {
   amount: '19.99',
   currency: 'EUR',
   orderDesc: 'Invoice 42',
-  customer: {
-    email: 'buyer@example.com',
-    address1: '1 Test Street',
-    city: 'Testville',
-    zipCode: '12345',
-    country: 'DE',
-    phone: '+49 301234567',
-  },
+  customer: TEST_CUSTOMER,
   redirectUrl: 'https://shop.example/thanks',
 };
 

@@ -12,6 +12,29 @@ const verifyQueries = (bff: FakeBff) =>
   bff.requestsTo('GET', '/api/audit/verify').map((r) => Object.fromEntries(r.query));
 const hash120 = `${'0'.repeat(62)}78`;
 
+/**
+ * The BFF's verify as it answers: the chain intact up to the log's last row; a person's check
+ * (explicit) written as a row of its own, the page's own (automatic) not.
+ */
+function recordExplicitChecks(bff: FakeBff) {
+  bff.on('GET /api/audit/verify', (request) => {
+    const head = bff.audit.at(-1)!;
+    const automatic = request.query.get('check') === 'automatic';
+    const recordedSeq = head.seq + 1;
+    if (!automatic) bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify' }));
+    const reply: AuditVerifyResponse = {
+      ok: true,
+      rowsChecked: head.seq,
+      verifiedUpToSeq: head.seq,
+      firstBrokenSeq: null,
+      reason: null,
+      head: { seq: head.seq, hash: head.hash, createdAt: head.at },
+      ...(automatic ? {} : { recordedSeq }),
+    };
+    return { status: 200, body: reply };
+  });
+}
+
 describe('audit log screen', () => {
   it('when the first page is loading, then a loading state is shown', async () => {
     renderApp(
@@ -365,22 +388,7 @@ describe('audit log screen', () => {
 
   it('when the page opens, then its own check is sent as automatic and, found intact and not recorded, says so and leaves the list; Verify again is explicit and recorded', async () => {
     const bff = new FakeBff();
-    bff.on('GET /api/audit/verify', (request) => {
-      const head = bff.audit.at(-1)!;
-      const automatic = request.query.get('check') === 'automatic';
-      const recordedSeq = head.seq + 1;
-      if (!automatic) bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify' }));
-      const reply: AuditVerifyResponse = {
-        ok: true,
-        rowsChecked: head.seq,
-        verifiedUpToSeq: head.seq,
-        firstBrokenSeq: null,
-        reason: null,
-        head: { seq: head.seq, hash: head.hash, createdAt: head.at },
-        ...(automatic ? {} : { recordedSeq }),
-      };
-      return { status: 200, body: reply };
-    });
+    recordExplicitChecks(bff);
     const app = renderApp('/audit', bff);
     expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
     expect(
@@ -576,22 +584,7 @@ describe('audit log screen', () => {
   it('when checks against a head wrote rows and the badge goes back to the chain alone, then it shows the chain as it is now, not as it was on opening', async () => {
     const bff = new FakeBff();
     const hashOf = (seq: number) => bff.audit.find((row) => row.seq === seq)?.hash ?? '';
-    bff.on('GET /api/audit/verify', (request) => {
-      const head = bff.audit.at(-1)!;
-      const automatic = request.query.get('check') === 'automatic';
-      const recordedSeq = head.seq + 1;
-      if (!automatic) bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify' }));
-      const reply: AuditVerifyResponse = {
-        ok: true,
-        rowsChecked: head.seq,
-        verifiedUpToSeq: head.seq,
-        firstBrokenSeq: null,
-        reason: null,
-        head: { seq: head.seq, hash: head.hash, createdAt: head.at },
-        ...(automatic ? {} : { recordedSeq }),
-      };
-      return { status: 200, body: reply };
-    });
+    recordExplicitChecks(bff);
     const app = renderApp('/audit', bff);
     expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
     const field = screen.getByLabelText('Recorded head (row:hash)');

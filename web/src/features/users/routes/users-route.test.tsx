@@ -8,6 +8,21 @@ async function usersTable() {
   return screen.findByRole('table', { name: 'Users' });
 }
 
+/** Opens Create user and types the account's e-mail, its name and a good initial password. */
+async function openCreateUser(
+  app: ReturnType<typeof renderApp>,
+  email: string,
+  name: string,
+): Promise<HTMLElement> {
+  await usersTable();
+  await app.user.click(screen.getByRole('button', { name: 'Create user' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+  await app.user.type(within(dialog).getByLabelText(/E-mail/), email);
+  await app.user.type(within(dialog).getByLabelText(/Name/), name);
+  await app.user.type(within(dialog).getByLabelText(/Initial password/), 'a long enough password');
+  return dialog;
+}
+
 function rowOf(table: HTMLElement, email: string): HTMLElement {
   const row = within(table)
     .getAllByRole('row')
@@ -267,15 +282,7 @@ describe('users screen', () => {
 
   it('when a user is created, then the shared schema is sent with the CSRF header and the list refreshes', async () => {
     const app = renderApp('/users', new FakeBff());
-    await usersTable();
-    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
-    await app.user.type(within(dialog).getByLabelText(/E-mail/), ' New.Person@Example.com ');
-    await app.user.type(within(dialog).getByLabelText(/Name/), 'New Person');
-    await app.user.type(
-      within(dialog).getByLabelText(/Initial password/),
-      'a long enough password',
-    );
+    const dialog = await openCreateUser(app, ' New.Person@Example.com ', 'New Person');
     await app.user.click(within(dialog).getByLabelText(/Finance/));
     await app.user.click(within(dialog).getByLabelText(/Support/));
     await app.user.type(
@@ -367,15 +374,7 @@ describe('users screen', () => {
           },
     );
     const app = renderApp('/users', bff);
-    await usersTable();
-    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
-    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'sam@example.com');
-    await app.user.type(within(dialog).getByLabelText(/Name/), 'Taken');
-    await app.user.type(
-      within(dialog).getByLabelText(/Initial password/),
-      'a long enough password',
-    );
+    const dialog = await openCreateUser(app, 'sam@example.com', 'Taken');
     await app.user.click(within(dialog).getByLabelText(/Auditor/));
     await app.user.click(within(dialog).getByRole('button', { name: 'Create user' }));
     const email = within(dialog).getByLabelText(/E-mail/);
@@ -708,15 +707,7 @@ describe('users screen', () => {
 
   it('when Auditor is ticked with Operations or Finance for a new user, then the roles field says why at once and nothing is sent; untangled, it is', async () => {
     const app = renderApp('/users', new FakeBff());
-    await usersTable();
-    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
-    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'two.hats@example.com');
-    await app.user.type(within(dialog).getByLabelText(/Name/), 'Two Hats');
-    await app.user.type(
-      within(dialog).getByLabelText(/Initial password/),
-      'a long enough password',
-    );
+    const dialog = await openCreateUser(app, 'two.hats@example.com', 'Two Hats');
     await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
     expect(within(dialog).queryByText(CONFLICT)).not.toBeInTheDocument();
     expect(within(dialog).getByLabelText(/Why does this account need Operations/)).toBeVisible();
@@ -751,15 +742,7 @@ describe('users screen', () => {
 
   it('when a reason is typed for Operations and Auditor is then ticked and unticked, then the reason is still there, and it is sent (QA)', async () => {
     const app = renderApp('/users', new FakeBff());
-    await usersTable();
-    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
-    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'olu@example.com');
-    await app.user.type(within(dialog).getByLabelText(/Name/), 'Olu Ops');
-    await app.user.type(
-      within(dialog).getByLabelText(/Initial password/),
-      'a long enough password',
-    );
+    const dialog = await openCreateUser(app, 'olu@example.com', 'Olu Ops');
     await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
     await app.user.type(
       within(dialog).getByLabelText(/Why does this account need/),
@@ -834,15 +817,7 @@ describe('users screen', () => {
 
   it('when a new user is given Finance or Operations, then a required reason field asks why, naming them; without one nothing is sent, and unticked the field goes', async () => {
     const app = renderApp('/users', new FakeBff());
-    await usersTable();
-    await app.user.click(screen.getByRole('button', { name: 'Create user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
-    await app.user.type(within(dialog).getByLabelText(/E-mail/), 'olu@example.com');
-    await app.user.type(within(dialog).getByLabelText(/Name/), 'Olu Ops');
-    await app.user.type(
-      within(dialog).getByLabelText(/Initial password/),
-      'a long enough password',
-    );
+    const dialog = await openCreateUser(app, 'olu@example.com', 'Olu Ops');
     // Roles that move no money: no question.
     for (const role of [/Support/, /Administrator/]) {
       await app.user.click(within(dialog).getByRole('checkbox', { name: role }));
