@@ -22,6 +22,7 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
 for (const variant of DB_VARIANTS) {
   describe.skipIf(variant.skip)(`payout and link changes (${variant.name})`, () => {
@@ -268,14 +269,7 @@ for (const variant of DB_VARIANTS) {
           amount: '19.99',
           currency: 'EUR',
           orderDesc: 'Invoice 42',
-          customer: {
-            email: 'buyer@example.com',
-            address1: '1 Test Street',
-            city: 'Testville',
-            zipCode: '12345',
-            country: 'DE',
-            phone: '+49 301234567',
-          },
+          customer: TEST_CUSTOMER,
         });
         expect(res.status, res.text).toBe(200);
         return PaymentLinkResultSchema.parse(res.json).link;

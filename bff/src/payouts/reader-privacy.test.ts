@@ -23,6 +23,7 @@ import {
   type PayoutsTestApp,
   type Sandbox,
 } from './test-support/app.js';
+import { TEST_CUSTOMER } from '../test-support/customer.js';
 
 /** The card's expiry as shown or sent (12/2035, "2035"), not a run inside a random id. */
 const EXPIRY = /12\/2035|"2035"|[^0-9a-f-]2035[^0-9a-f-]/;
@@ -151,14 +152,7 @@ for (const variant of DB_VARIANTS) {
         amount: '9.99',
         currency: 'EUR',
         orderDesc: 'Invoice 7',
-        customer: {
-          email: 'buyer@example.com',
-          address1: '1 Test Street',
-          city: 'Testville',
-          zipCode: '12345',
-          country: 'DE',
-          phone: '+49 301234567',
-        },
+        customer: TEST_CUSTOMER,
       });
       const saleLink = PaymentLinkResultSchema.parse(sale.json).link;
       const seen = await readLink(support, saleLink.id);
