@@ -101,6 +101,23 @@ function sentTitle(kind: PaymentLinkKind, outcome: GatewayOutcome): string {
 }
 
 /**
+ * What an unused page means for a link of `kind`, as the check's timeline entry says it ('the
+ * customer has not paid yet') or as its reply's sentence ('The customer has not paid yet: the page
+ * has not been used.'). An account verification asks for no money: its customer has not verified.
+ */
+function notYet(kind: PaymentLinkKind, as: 'title' | 'sentence'): string {
+  if (kind === 'payout-form') {
+    return as === 'title'
+      ? 'the payee has not used the page yet'
+      : 'The payee has not used the page yet.';
+  }
+  const done = kind === 'account-verification-form' ? 'verified their card' : 'paid';
+  return as === 'title'
+    ? `the customer has not ${done} yet`
+    : `The customer has not ${done} yet: the page has not been used.`;
+}
+
+/**
  * Where the gateway sends the customer (payee) after the form: the `redirect_url` of the request
  * as stored (and, for a payout-form, sealed) at creation, so approvers see it before approving.
  */
@@ -870,7 +887,6 @@ export class PaymentLinksService {
         message: `The gateway shows order ${orderid}: ${orderStateWords(status, stage)}. It is now among the transactions.`,
       };
     }
-    const who = row.kind === 'payout-form' ? 'payee' : 'customer';
     // Scheduled checks end at the horizon (`claimDueChecks`); after it only staff ask.
     const horizon = c.options.linkFollow.horizonMs;
     const span = `${describeDuration(horizon)} after the link was sent`;
@@ -881,10 +897,7 @@ export class PaymentLinksService {
     return {
       link,
       outcome: 'not_paid_yet',
-      message:
-        row.kind === 'payout-form'
-          ? `The ${who} has not used the page yet. ${later}`
-          : `The ${who} has not ${row.kind === 'account-verification-form' ? 'verified their card' : 'paid'} yet: the page has not been used. ${later}`,
+      message: `${notYet(row.kind as PaymentLinkKind, 'sentence')} ${later}`,
     };
   }
 
@@ -919,18 +932,12 @@ export class PaymentLinksService {
       };
     }
     if (view !== null || (outcome.kind === 'reply' && outcome.httpStatus === 404)) {
-      const who =
-        row.kind === 'payout-form'
-          ? 'the payee has not used the page'
-          : row.kind === 'account-verification-form'
-            ? 'the customer has not verified their card'
-            : 'the customer has not paid';
       // `form_pending` is what "not used yet" means: said in words, not as the gateway's code.
       const stage = view?.stage ?? null;
       const also = stage === null || stage === 'form_pending' ? '' : ` (${stageWords(stage)})`;
       return {
         outcome: 'not_paid_yet',
-        title: `${LINK_CHECK_TITLE}: ${who} yet${also}`,
+        title: `${LINK_CHECK_TITLE}: ${notYet(row.kind as PaymentLinkKind, 'title')}${also}`,
         final: false,
         data,
         gateway: outcome,

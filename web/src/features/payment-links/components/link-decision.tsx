@@ -1,6 +1,7 @@
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { PaymentLink } from '@paydesk/shared/api';
+import { orderStateWords } from '@paydesk/shared/domain';
 import { Link as RouterLink } from 'react-router';
 import {
   DecisionButtons,
@@ -9,7 +10,7 @@ import {
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
 import { shortErrorText } from '../../payouts/api/unanswered-words';
-import { KIND_LABELS, orderStatusText, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
+import { KIND_LABELS, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
 import { CompactPageAddress } from './page-address';
 
 /** Who decided, as the row's "by …" says it: "you" for one's own decision (`StaffEmail`). */
@@ -46,7 +47,7 @@ export function LinkDecision({
         >
           {link.order.orderid}
         </Link>{' '}
-        ({orderStatusText(link.order)})
+        ({orderStateWords(link.order.status, link.order.stage)})
       </Typography>
     );
   }

@@ -5,7 +5,6 @@ import type {
   PaymentLinkOrder,
   PaymentLinkState,
 } from '@paydesk/shared/api';
-import { orderStateWords } from '@paydesk/shared/domain';
 import { STAGE_LABELS } from '../../transactions/components/labels';
 
 export const KIND_LABELS: Record<PaymentLinkKind, string> = {
@@ -107,11 +106,6 @@ export function pageUsedUp(link: Pick<PaymentLink, 'order'>): boolean {
   return (
     link.order !== null && link.order.status !== 'processing' && link.order.status !== 'unknown'
   );
-}
-
-/** 'declined', 'approved, partly returned', 'approved, paid out' (`orderStateWords`). */
-export function orderStatusText(order: Pick<PaymentLinkOrder, 'status' | 'stage'>): string {
-  return orderStateWords(order.status, order.stage);
 }
 
 /**

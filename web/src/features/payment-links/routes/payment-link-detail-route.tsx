@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/shared/api';
+import { orderStateWords } from '@paydesk/shared/domain';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { lazy, Suspense, useState } from 'react';
@@ -35,7 +36,6 @@ import { PageAddress } from '../components/page-address';
 import {
   KIND_LABELS,
   LinkStateChip,
-  orderStatusText,
   pageHolders,
   pageUsedUp,
   pageWithheld,
@@ -69,7 +69,8 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       if (link.order !== null) {
         return (
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
-            The {who} used the page: its order is {orderStatusText(link.order)}.
+            The {who} used the page: its order is{' '}
+            {orderStateWords(link.order.status, link.order.stage)}.
             {paidTo === null ? '' : ` The money went to the card ${paidTo}.`}
             {pageUsedUp(link) ? ' The page cannot be used again.' : ''}
           </Alert>
