@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/routes';
@@ -17,12 +17,14 @@ const queryClient = createQueryClient();
 // A sign-out in another tab of this browser signs this one out at once.
 followSignOutsElsewhere(queryClient);
 
+// One catch-all route around the declarative routes (app/routes.tsx): a data router, so that the
+// browser's Back can ask before a half-filled form is lost.
+const router = createBrowserRouter([{ path: '*', element: <AppRoutes /> }]);
+
 createRoot(container).render(
   <StrictMode>
     <AppProviders queryClient={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </AppProviders>
   </StrictMode>,
 );

@@ -1,11 +1,13 @@
 import { lazy } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
+import { BackGuard } from '../components/back-guard';
 import { RouteErrorBoundary } from '../features/shell/routes/route-error';
 import { lazyElement } from './lazy-route';
 
 // Every screen is its own chunk: the sign-in page loads none of the signed-in screens' code.
-// Declarative routing: no route needs loaders or actions (TanStack Query owns data), and it keeps
-// the data router's code out of the initial bundle.
+// Declarative routing inside one catch-all data route (main.tsx): no route needs loaders or
+// actions (TanStack Query owns data); the data router is there for the browser's Back and Forward
+// to ask before a half-filled form is lost (`BackGuard`).
 const SignInRoute = lazy(() => import('../features/auth/routes/sign-in-route'));
 const ChoosePasswordRoute = lazy(() => import('../features/auth/routes/choose-password-route'));
 const ShellRoute = lazy(() => import('../features/shell/routes/shell-route'));
@@ -58,6 +60,7 @@ export function AppRoutes() {
           <Route path="*" element={lazyElement(NotFoundRoute)} />
         </Route>
       </Routes>
+      <BackGuard />
     </RouteErrorBoundary>
   );
 }

@@ -11,8 +11,8 @@ export const KEPT_TYPED_TEXT = 'What you typed is kept. To close without it, pre
  * typed or chosen: once the form is dirty, only its own Cancel (or a decision) closes it, so a
  * stray click never throws away what someone entered, and the dialog says so under its buttons
  * (QA: Escape seemed to do nothing). Nothing closes it while its request is on its way. The same
- * holds for the browser's ways out (reload, tab close): while the form is dirty or its request is
- * on its way, the browser asks before leaving (`useLeaveGuard`).
+ * holds for the browser's ways out (reload, tab close, Back and Forward): while the form is dirty
+ * or its request is on its way, leaving asks first (`useLeaveGuard`).
  */
 export function FormDialog({
   dirty,
@@ -27,7 +27,7 @@ export function FormDialog({
   busy?: boolean;
   onClose: () => void;
 }) {
-  useLeaveGuard(props.open && (busy || dirty));
+  useLeaveGuard(!props.open ? null : busy ? 'sending' : dirty ? 'typed' : null);
   const [kept, setKept] = useState(false);
   // Said of what is typed now: once the form is clean again, it goes until the next Escape.
   if (kept && !dirty) setKept(false);

@@ -4,7 +4,7 @@ import { render, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FormDialog } from '../components/form-dialog';
 import { FollowUpFrame } from '../features/transactions/components/follow-up-frame';
-import { useLeaveGuard } from './use-leave-guard';
+import { leaveRisk, useLeaveGuard, type LeaveRisk } from './use-leave-guard';
 
 /** A `beforeunload` as the browser sends it: whether the page then asks before leaving. */
 function leave(): { asks: boolean } {
@@ -14,21 +14,26 @@ function leave(): { asks: boolean } {
 }
 
 describe('useLeaveGuard', () => {
-  it('when active, then leaving asks; when it stops being active or unmounts, then not', () => {
+  it('when set, then leaving asks and the risk is known; when it stops being set or unmounts, then not', () => {
     const { rerender, unmount } = renderHook(
-      ({ active }) => {
-        useLeaveGuard(active);
+      ({ risk }: { risk: LeaveRisk | null }) => {
+        useLeaveGuard(risk);
       },
-      { initialProps: { active: false } },
+      { initialProps: { risk: null as LeaveRisk | null } },
     );
     expect(leave().asks).toBe(false);
-    rerender({ active: true });
+    expect(leaveRisk()).toBeNull();
+    rerender({ risk: 'typed' });
     expect(leave().asks).toBe(true);
-    rerender({ active: false });
+    expect(leaveRisk()).toBe('typed');
+    rerender({ risk: null });
     expect(leave().asks).toBe(false);
-    rerender({ active: true });
+    expect(leaveRisk()).toBeNull();
+    rerender({ risk: 'sending' });
+    expect(leaveRisk()).toBe('sending');
     unmount();
     expect(leave().asks).toBe(false);
+    expect(leaveRisk()).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation, useNavigate } from 'react-router';
+import { createMemoryRouter, RouterProvider, useLocation, useNavigate } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/app-providers';
 import { createQueryClient } from '../app/query-client';
@@ -25,8 +25,11 @@ function LocationProbe() {
   );
 }
 
-/** Renders the whole app at `path` against `bff` (the only `fetch` there is). */
-export function renderApp(path: string, bff: FakeBff = new FakeBff()) {
+/**
+ * Renders the whole app at `path` against `bff` (the only `fetch` there is). Given several paths,
+ * the history holds them all and the app is at the last (Back goes to the one before).
+ */
+export function renderApp(path: string | readonly string[], bff: FakeBff = new FakeBff()) {
   vi.stubGlobal('fetch', bff.fetch);
   vi.stubGlobal(
     'EventSource',
@@ -38,12 +41,24 @@ export function renderApp(path: string, bff: FakeBff = new FakeBff()) {
   const queryClient = createQueryClient({ retryDelayMs: 0 });
   // No pause between keystrokes: the screens do not debounce, so the tests need not wait.
   const user = userEvent.setup({ delay: null });
+  // As main.tsx: one catch-all data route around the app's routes.
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <>
+            <AppRoutes />
+            <LocationProbe />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: typeof path === 'string' ? [path] : [...path] },
+  );
   const view = render(
     <AppProviders queryClient={queryClient}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <LocationProbe />
-      </MemoryRouter>
+      <RouterProvider router={router} />
     </AppProviders>,
   );
   return {
