@@ -262,6 +262,23 @@ for (const variant of DB_VARIANTS) {
       }
     });
 
+    it('when the start date is more than a year after today (UTC, by the BFF clock), then 400 names startDate and nothing is created', async () => {
+      const rows = () => payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
+      const before = await rows();
+      for (const startDate of ['2027-11-22', '2099-11-21']) {
+        const res = await post(f.finance, '/api/subscriptions', body({ startDate }));
+        expect(res.status, startDate).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields).toEqual([
+          {
+            path: 'startDate',
+            rule: 'too_far_ahead',
+            message: 'must be at most a year ahead (2027-11-21, UTC, at the latest)',
+          },
+        ]);
+      }
+      expect((await rows()).length).toBe(before.length);
+    });
+
     it('when the gateway does not know the card reference, then 404 names cardRefId and no plan is recorded', async () => {
       const rows = () => payDb(f.bff.db).selectFrom('subscriptions').select('id').execute();
       const before = await rows();

@@ -10,16 +10,17 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
-import type {
-  SubscriptionCreateBody,
-  SubscriptionDetail,
-  SubscriptionListQuery,
-  SubscriptionPage,
-  SubscriptionPeriod,
-  SubscriptionResult,
-  SubscriptionState,
-  SubscriptionSummary,
-  Unanswered,
+import {
+  latestSubscriptionStart,
+  type SubscriptionCreateBody,
+  type SubscriptionDetail,
+  type SubscriptionListQuery,
+  type SubscriptionPage,
+  type SubscriptionPeriod,
+  type SubscriptionResult,
+  type SubscriptionState,
+  type SubscriptionSummary,
+  type Unanswered,
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -132,6 +133,13 @@ export class SubscriptionsService {
       const message = `must be today (${today}, UTC) or later`;
       throw new AppError('VALIDATION_FAILED', `startDate: ${message}`, {
         fields: [{ path: 'startDate', rule: 'not_in_past', message }],
+      });
+    }
+    const latest = latestSubscriptionStart(today);
+    if (body.startDate !== undefined && body.startDate > latest) {
+      const message = `must be at most a year ahead (${latest}, UTC, at the latest)`;
+      throw new AppError('VALIDATION_FAILED', `startDate: ${message}`, {
+        fields: [{ path: 'startDate', rule: 'too_far_ahead', message }],
       });
     }
     await requireCardRefAtGateway(this.k, this.gateway, body.cardRefId, endpointId);

@@ -5,6 +5,7 @@ import {
   CurrencySchema,
   hasCents,
   isIsoCurrency,
+  latestSubscriptionStart,
   LookupReplySchema,
   SEARCH_CARD_NUMBER_REFUSAL,
   StatsQuerySchema,
@@ -240,5 +241,13 @@ describe('a payout’s order in the transactions search and the lookup', () => {
       'error',
       'filtered',
     ]);
+  });
+});
+
+describe('latestSubscriptionStart', () => {
+  it('is the same day a year later by the UTC calendar; a leap day becomes the 1st of March', () => {
+    expect(latestSubscriptionStart('2026-11-21')).toBe('2027-11-21');
+    expect(latestSubscriptionStart('2026-12-31')).toBe('2027-12-31');
+    expect(latestSubscriptionStart('2028-02-29')).toBe('2029-03-01');
   });
 });

@@ -686,8 +686,20 @@ export const IsoDateSchema = z
   }, 'must be a real calendar date');
 
 /**
+ * The latest start date Paydesk takes for a subscription: a year after `today` (YYYY-MM-DD, by the
+ * UTC calendar the gateway's `start_date` goes by). The spec sets no bound; a plan starting later
+ * than that is far likelier a typo (2099 for 2029) than a plan, and would sit unseen for years.
+ */
+export function latestSubscriptionStart(today: string): string {
+  const day = new Date(`${today}T00:00:00Z`);
+  day.setUTCFullYear(day.getUTCFullYear() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+/**
  * `POST /api/subscriptions`: a v4 recurring payment on a stored card reference. Without
- * `startDate` the gateway starts today and charges at once.
+ * `startDate` the gateway starts today and charges at once; with it, today up to a year ahead
+ * (`latestSubscriptionStart`, checked by the BFF's clock).
  */
 export const SubscriptionCreateBodySchema = z
   .object({

@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
+  latestSubscriptionStart,
   SUBSCRIPTION_PERIODS,
   SubscriptionCreateBodySchema,
   type SubscriptionCreateBody,
@@ -97,17 +98,32 @@ type SubscriptionInput = z.input<typeof SubscriptionFormSchema>;
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
- * The start date's rule, as the BFF says it (`must be today (…, UTC) or later`), with today said
- * as the rest of the UI says dates.
+ * The start date's rule, as the BFF says it (`must be today (…, UTC) or later`, `must be at most a
+ * year ahead`), with the days said as the rest of the UI says dates.
  */
-const startDateRule = () => `A real date, today (${dayText(todayUtc())}, UTC) or later.`;
+const startDateRule = () =>
+  `A real date, from today (${dayText(todayUtc())}, UTC) to a year ahead (${dayText(latestSubscriptionStart(todayUtc()))}).`;
+
+/** The BFF's refusal of a start date out of its range, said with the UI's dates; null within it. */
+function startDateRefusal(startDate: string): { type: string; message: string } | null {
+  const today = todayUtc();
+  const latest = latestSubscriptionStart(today);
+  if (startDate < today)
+    return { type: 'not_in_past', message: `must be today (${dayText(today)}, UTC) or later` };
+  if (startDate > latest)
+    return {
+      type: 'too_far_ahead',
+      message: `must be at most a year ahead (${dayText(latest)}, UTC, at the latest)`,
+    };
+  return null;
+}
 
 const formResolver = zodResolver(SubscriptionFormSchema);
 
 /**
- * The shared rules, and the BFF's own rule that the start date is not in the past (by the UTC
- * calendar), in the same pass: a past date is refused on the form, never confirmed and then
- * refused by the server.
+ * The shared rules, and the BFF's own rule that the start date is from today to a year ahead (by
+ * the UTC calendar), in the same pass: a date out of that range is refused on the form, never
+ * confirmed and then refused by the server.
  */
 const datedResolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody> = async (
   values,
@@ -116,17 +132,9 @@ const datedResolver: Resolver<SubscriptionInput, unknown, SubscriptionCreateBody
 ) => {
   const result = await formResolver(values, context, options);
   const startDate = values.startDate.trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(startDate) || startDate >= todayUtc()) return result;
-  return {
-    values: {},
-    errors: {
-      ...result.errors,
-      startDate: {
-        type: 'not_in_past',
-        message: `must be today (${dayText(todayUtc())}, UTC) or later`,
-      },
-    },
-  };
+  const refusal = /^\d{4}-\d{2}-\d{2}$/.test(startDate) ? startDateRefusal(startDate) : null;
+  if (refusal === null) return result;
+  return { values: {}, errors: { ...result.errors, startDate: refusal } };
 };
 
 /**

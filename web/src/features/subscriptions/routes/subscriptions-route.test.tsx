@@ -500,7 +500,7 @@ describe('subscriptions', () => {
     expect(start).toHaveValue('2020-01-01');
     await fillCreateForm(app);
     // Not the ISO form (2026-11-27): dates are said as the rest of the UI says them.
-    const rule = 'A real date, today (Nov 27, 2026, UTC) or later.';
+    const rule = 'A real date, from today (Nov 27, 2026, UTC) to a year ahead (Nov 27, 2027).';
     expect(await dialog.findByText(rule)).toBeInTheDocument();
     expect(start).toHaveAccessibleDescription(rule);
     expect(start).toHaveAttribute('aria-invalid', 'true');
@@ -519,6 +519,26 @@ describe('subscriptions', () => {
     expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
   });
 
+  it('when the start date is more than a year ahead, then the form refuses it before any confirmation; a year ahead to the day is taken', async () => {
+    clockAt('2026-11-27T23:30:00.000Z');
+    const bff = bffAs(['finance'], []);
+    const { app, dialog } = await openCreateDialog(bff);
+    const start = dialog.getByLabelText(/Start date/);
+    await app.user.type(start, '2099-11-27');
+    await fillCreateForm(app);
+    const rule = 'A real date, from today (Nov 27, 2026, UTC) to a year ahead (Nov 27, 2027).';
+    expect(await dialog.findByText(rule)).toBeInTheDocument();
+    expect(start).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('dialog', { name: 'Confirm the subscription' })).toBeNull();
+    await app.user.clear(start);
+    await app.user.type(start, '2027-11-27');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByRole('dialog', { name: 'Confirm the subscription' }),
+    ).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
+  });
+
   it('when the amount is above the largest the API takes, then the other fields’ rules (past start date, e-mail, empty description) are said in the same pass', async () => {
     const bff = bffAs(['finance'], []);
     const app = renderApp('/subscriptions?ref=card-ref-7', bff);
@@ -529,7 +549,9 @@ describe('subscriptions', () => {
     await app.user.type(dialog.getByLabelText(/Customer e-mail/), 'ann@example');
     await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
     expect(await dialog.findByText('At most 9999999999999.99.')).toBeInTheDocument();
-    expect(dialog.getByText(/^A real date, today \(.+, UTC\) or later\.$/)).toBeInTheDocument();
+    expect(
+      dialog.getByText(/^A real date, from today \(.+, UTC\) to a year ahead \(.+\)\.$/),
+    ).toBeInTheDocument();
     expect(dialog.getByText('Enter a valid e-mail address.')).toBeInTheDocument();
     expect(dialog.getByLabelText(/Description/)).toHaveAttribute('aria-invalid', 'true');
     expect(bff.requestsTo('POST', '/api/subscriptions')).toHaveLength(0);
