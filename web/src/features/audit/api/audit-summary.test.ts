@@ -73,4 +73,11 @@ describe('audit summary labels', () => {
       summaryText({ errorCode: 'NOT_APPLIED', orderid: '1000332', state: 'whatever' }, 'payout.x'),
     ).toBe('Error code: NOT_APPLIED · Gateway order id: 1000332 · State: whatever');
   });
+
+  it('when a refusal names its fields and rules, then each reads as its field with the rule in words', () => {
+    expect(summaryText({ invalid: ['totp: wrong_code', 'amount: too_many_decimals'] })).toBe(
+      'Invalid fields: totp (wrong code), amount (too many decimals)',
+    );
+    expect(summaryText({ invalid: ['no rule here'] })).toBe('Invalid fields: no rule here');
+  });
 });

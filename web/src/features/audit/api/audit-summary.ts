@@ -109,6 +109,13 @@ function knownWords(key: string, value: string, action: string): string | undefi
       return PAYOUT_MODE_WORDS[value];
     case 'check':
       return CHECK_WORDS[value];
+    case 'invalid': {
+      // A refusal's field and rule, as the BFF records them (`totp: wrong_code`): "totp (wrong code)".
+      const [, path, rule] = /^(.+?): (.+)$/.exec(value) ?? [];
+      return path === undefined || rule === undefined
+        ? undefined
+        : `${path} (${words(rule).toLowerCase()})`;
+    }
     case 'roles':
       // A user's roles (created, changed) as the Users screen names them: "Operations", not `ops`.
       return has<Role>(ROLE_LABELS, value) ? ROLE_LABELS[value] : undefined;
