@@ -2,6 +2,10 @@
 // spelled out per kind. Applied at start-up by `migrateToLatest`.
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import {
+  CLIENT_ORDERID_CASE_INDEX_MIGRATION_NAME,
+  clientOrderidCaseIndexMigration,
+} from '../payments/client-orderid-index-migration.js';
 import { paymentsMigrations } from '../payments/migration.js';
 import {
   NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME,
@@ -233,6 +237,7 @@ export function allMigrations(kind: DatabaseKind): Record<string, Migration> {
     [AUDIT_PREFIX_INDEX_MIGRATION_NAME]: auditPrefixIndexMigration(kind),
     [NOT_APPLIED_OPERATIONS_INDEX_MIGRATION_NAME]: notAppliedOperationsIndexMigration(),
     [UNANSWERED_OUTCOMES_MIGRATION_NAME]: unansweredOutcomesMigration(),
+    [CLIENT_ORDERID_CASE_INDEX_MIGRATION_NAME]: clientOrderidCaseIndexMigration(),
   };
 }
 

@@ -168,7 +168,7 @@ for (const variant of DB_VARIANTS) {
       expect(seen).toEqual(['5.00', '4.00', '3.00', '2.00', '1.00']);
     });
 
-    it('when filters are given, then only matching orders are listed; q matches orderid, client_orderid and last four exactly', async () => {
+    it('when filters are given, then only matching orders are listed; q matches orderid, client_orderid (whatever its case) and last four exactly', async () => {
       expect(
         (await page(`q=${email}&amountMin=2.00&amountMax=4.00`)).items.map((i) => i.amount).sort(),
       ).toEqual(['2.00', '3.00', '4.00']);
@@ -182,6 +182,12 @@ for (const variant of DB_VARIANTS) {
       expect((await page(`q=${first.orderid}`)).items.map((i) => i.id)).toEqual([first.id]);
       expect((await page(`q=${first.clientOrderId}`)).items.map((i) => i.id)).toEqual([first.id]);
       expect((await page(`q=${first.clientOrderId.slice(0, -1)}`)).total).toBe(0);
+      // A client order id whatever its case (as copied from a customer's e-mail).
+      const shouted = first.clientOrderId.toUpperCase();
+      expect(shouted).not.toBe(first.clientOrderId);
+      expect((await page(`q=${encodeURIComponent(shouted)}`)).items.map((i) => i.id)).toEqual([
+        first.id,
+      ]);
       expect((await page('q=0002')).items.every((i) => i.card?.lastFour === '0002')).toBe(true);
       const from = new Date(Date.parse(first.createdAt) + 1).toISOString();
       expect(

@@ -156,12 +156,14 @@ export class TransactionQueries {
     if (filter.q !== undefined) {
       const term = filter.q;
       const card = transactionSearchCard(term);
-      // Every branch is an equality on an indexed column (the id is the primary key; a masked
-      // card goes by its indexed last four, its BIN checked among those rows only).
+      // Every branch is an equality on an indexed column or expression (the id is the primary key;
+      // a masked card goes by its indexed last four, its BIN checked among those rows only).
       q = q.where((eb: ExpressionBuilder<PayDatabase, 'transactions'>) => {
         const ors = [
           eb('orderid', '=', term),
-          eb('client_orderid', '=', term),
+          // A client order id whatever its case (ids copied from customers' e-mails): each side
+          // lowered by the database, through `transactions_client_orderid_lower` (migration 0028).
+          eb(eb.fn('lower', ['client_orderid']), '=', eb.fn('lower', [eb.val(term)])),
           eb('customer_email', '=', term.toLowerCase()),
         ];
         if (TRANSACTION_ID_PATTERN.test(term)) ors.push(eb('id', '=', term.toLowerCase()));

@@ -196,7 +196,11 @@ function summaryOf(detail: TransactionDetail): TransactionSummary {
 
 /** `q` as the BFF reads it: ids, e-mail, last four, Paydesk's id, a masked card. */
 function matchesSearch(t: TransactionSummary, term: string): boolean {
-  if ([t.orderid, t.clientOrderId, t.customerEmail, t.card?.lastFour].includes(term)) return true;
+  // As the BFF: a client order id and an e-mail in any case.
+  if ([t.orderid, t.card?.lastFour].includes(term)) return true;
+  const lower = term.toLowerCase();
+  if (t.clientOrderId.toLowerCase() === lower || t.customerEmail?.toLowerCase() === lower)
+    return true;
   if (TRANSACTION_ID_PATTERN.test(term) && t.id === term.toLowerCase()) return true;
   const card = transactionSearchCard(term);
   if (card === null || t.card?.lastFour !== card.last4) return false;

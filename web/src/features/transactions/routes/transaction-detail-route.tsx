@@ -611,9 +611,10 @@ function OrderById({ id }: { id: string }) {
   return <DetailView detail={detail.data} />;
 }
 
-/** Orders the list's search found whose orderid or client_orderid is `term` exactly. */
+/** Orders the list's search found whose orderid is `term`, or client_orderid in any case. */
 function namedBy(items: readonly TransactionSummary[], term: string): TransactionSummary[] {
-  return items.filter((t) => t.orderid === term || t.clientOrderId === term);
+  const lower = term.toLowerCase();
+  return items.filter((t) => t.orderid === term || t.clientOrderId.toLowerCase() === lower);
 }
 
 /**

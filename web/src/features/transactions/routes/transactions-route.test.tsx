@@ -112,7 +112,7 @@ describe('transactions screen', () => {
     renderApp('/transactions?q=nobody%40example.com', bffAs(['support']));
     expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
     expect(screen.getByText(/Search matches an orderid/)).toHaveTextContent(
-      /^Change or clear the filters to see more\. Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card \(411111\*{6}1111\) exactly\./,
+      /^Change or clear the filters to see more\. Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card \(411111\*{6}1111\) exactly, a client order id or an e-mail in any case\./,
     );
   });
 
@@ -141,7 +141,7 @@ describe('transactions screen', () => {
       const view = renderApp(`/transactions?q=${encoded}`, bffAs(['support']));
       expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
       expect(screen.getByText(/Search matches an orderid/)).toHaveTextContent(
-        `Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly. Check the spelling of “${term}”. The gateway cannot be searched for it: it finds an order only by its orderid or client order id, not by an e-mail, a name or a card.`,
+        `Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly, a client order id or an e-mail in any case. Check the spelling of “${term}”. The gateway cannot be searched for it: it finds an order only by its orderid or client order id, not by an e-mail, a name or a card.`,
       );
       expect(screen.queryByRole('button', { name: /at the gateway/ })).not.toBeInTheDocument();
       view.unmount();

@@ -216,7 +216,7 @@ function TransactionsScreen() {
               {/* How a search matches, only when one was made. */}
               {filter.q === undefined
                 ? null
-                : ' Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly.'}
+                : ' Search matches an orderid, a client order id, Paydesk’s id, an e-mail, the last four digits or a masked card (411111******1111) exactly, a client order id or an e-mail in any case.'}
               {/* The gateway is offered only for what could be an order's id; for anything else
                   (an e-mail, a name, a card) it would find nothing either. */}
               {filter.q === undefined ||
