@@ -209,7 +209,9 @@ export class Auth {
             ? 'this code was already used: wait for the next code in your app'
             : 'the code is wrong or was already used';
         throw new AppError('TOTP_INVALID', message, {
-          fields: [{ path: 'totp', rule: verdict === 'used' ? 'already_used' : 'wrong_code', message }],
+          fields: [
+            { path: 'totp', rule: verdict === 'used' ? 'already_used' : 'wrong_code', message },
+          ],
         });
       }
     }
@@ -595,7 +597,9 @@ export class Auth {
     const secret = this.#sealer.open(user.totp_pending_secret);
     if ((await this.#consumeTotp(user, secret, code)) !== 'ok') {
       throw new AppError('TOTP_INVALID', 'the code is wrong or was already used', {
-        fields: [{ path: 'code', rule: 'wrong_code', message: 'the code is wrong or was already used' }],
+        fields: [
+          { path: 'code', rule: 'wrong_code', message: 'the code is wrong or was already used' },
+        ],
       });
     }
     const recoveryCodes = Array.from({ length: 10 }, () => {
