@@ -170,7 +170,13 @@ describe.skipIf(chromiumPath === undefined)(
       for (const width of [1280, 1024, 800]) {
         await page.setViewportSize({ width, height: 900 });
         await page.getByRole('table', { name: 'Transactions' }).waitFor();
-        expect(await sidewaysOverflow(page, 'Transactions'), `at ${String(width)} px`).toBe(0);
+        // Once the layout has followed the new width (a loaded machine renders it later).
+        await expect
+          .poll(() => sidewaysOverflow(page, 'Transactions'), {
+            message: `at ${String(width)} px`,
+            timeout: 5_000,
+          })
+          .toBe(0);
       }
       expect(await page.getByRole('button', { name: 'Open navigation' }).isVisible()).toBe(true);
       await page.setViewportSize({ width: 1366, height: 900 });
