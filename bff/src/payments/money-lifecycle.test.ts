@@ -201,6 +201,32 @@ for (const variant of DB_VARIANTS) {
       expect(final.allowedActions).toEqual(expect.arrayContaining(['return', 'void']));
     });
 
+    it('when a card reference’s outcome is unknown, then returns and voids are still offered and sent (it moves no money), and only another card reference waits', async () => {
+      const { order, tx } = await learnedOrder(f, 'sale', '30.00');
+      await f.sandbox.faults({ errorRate: 1, operations: ['create-card-ref'] });
+      const ref = OperationResultSchema.parse(
+        (await post(f.finance, `/api/transactions/${tx.id}/card-ref`, {})).json,
+      );
+      expect(ref.operation).toMatchObject({ kind: 'card-ref', state: 'unknown' });
+      expect(ref.transaction.allowedActions).toEqual(['return', 'void']);
+      await f.sandbox.faults({});
+      const again = await post(f.finance, `/api/transactions/${tx.id}/card-ref`, {});
+      expect(again.status).toBe(409);
+      expect((again.json as ErrorEnvelope).error.message).toContain(
+        'a card-ref is still awaiting its outcome',
+      );
+      const ret = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '5.00',
+        reasonCode: 'other',
+        comment: 'while the card reference is unknown',
+      });
+      expect(ret.status, ret.text).toBe(200);
+      expect(OperationResultSchema.parse(ret.json).operation).toMatchObject({ kind: 'return' });
+      expect((await f.sandbox.order(order.orderid)).operations.map((o) => o.type)).toContain(
+        'return',
+      );
+    });
+
     it('when a capture’s outcome is unknown, then amounts.reserved stays 0.00 (it counts returns only) while a lost return’s amount is shown reserved', async () => {
       const { tx } = await learnedOrder(f, 'preauth', '10.00');
       await f.sandbox.faults({ errorRate: 1, operations: ['capture'] });

@@ -203,10 +203,11 @@ export function reservedOf(ops: readonly TransactionOperationsTable[]): bigint {
 const EXCLUSIVE_WHILE_PROCESSING = new Set(['capture', 'void']);
 
 /**
- * The operation that keeps `action` from being sent now, if any: a follow-up other than a return
- * whose outcome is not known yet (sending, unknown) keeps every action back; a capture or void the
- * gateway is still processing keeps back a capture, return or void (the gateway refuses them
- * meanwhile; returns may overlap each other, and a card reference is not money).
+ * The operation that keeps `action` from being sent now, if any: an operation other than a return
+ * or a card reference whose outcome is not known yet (sending, unknown) keeps every action back; a
+ * card reference's keeps back only another card reference (it moves no money: a customer's refund
+ * does not wait for it; QA); a capture or void the gateway is still processing keeps back a
+ * capture, return or void (the gateway refuses them meanwhile; returns may overlap each other).
  */
 export function busyOperation(
   ops: readonly TransactionOperationsTable[],
@@ -214,6 +215,7 @@ export function busyOperation(
 ): { op: TransactionOperationsTable; why: 'awaiting' | 'processing' } | null {
   for (const o of ops) {
     if (o.kind === 'return') continue;
+    if (o.kind === 'card-ref' && action !== 'card-ref') continue;
     if ((IN_FLIGHT_STATES as readonly string[]).includes(o.state))
       return { op: o, why: 'awaiting' };
     if (action !== 'card-ref' && EXCLUSIVE_WHILE_PROCESSING.has(o.kind) && o.state === 'processing')
