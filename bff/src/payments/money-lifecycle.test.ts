@@ -201,6 +201,30 @@ for (const variant of DB_VARIANTS) {
       expect(final.allowedActions).toEqual(expect.arrayContaining(['return', 'void']));
     });
 
+    it('when the gateway is slow to answer a capture, then live screens are told of it in flight (its detail shows it sending, actions held back) before its outcome', async () => {
+      const { tx } = await learnedOrder(f, 'preauth', '20.00');
+      await f.sandbox.faults({ hold: true, operations: ['capture'] });
+      const heard: string[] = [];
+      const off = f.bff.payments.bus.subscribe((e) => {
+        if (e.type === 'transaction.updated' && e.transactionId === tx.id) heard.push(e.type);
+      });
+      try {
+        const capture = post(f.finance, `/api/transactions/${tx.id}/capture`, { amount: '20.00' });
+        for (let i = 0; i < 300 && heard.length === 0; i++)
+          await new Promise((r) => setTimeout(r, 10));
+        expect(heard).toHaveLength(1);
+        const during = await detail(tx.id);
+        expect(during.operations.find((o) => o.kind === 'capture')?.state).toBe('sending');
+        expect(during.allowedActions).toEqual([]);
+        await f.sandbox.faults({});
+        const done = await capture;
+        expect(done.status, done.text).toBe(200);
+        expect(heard.length).toBeGreaterThan(1);
+      } finally {
+        off();
+      }
+    });
+
     it('when a card reference’s outcome is unknown, then returns and voids are still offered and sent (it moves no money), and only another card reference waits', async () => {
       const { order, tx } = await learnedOrder(f, 'sale', '30.00');
       await f.sandbox.faults({ errorRate: 1, operations: ['create-card-ref'] });

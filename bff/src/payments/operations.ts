@@ -59,6 +59,9 @@ export interface AttemptAudit {
 }
 
 /** The operations this service sends on an existing order. */
+/** How long the gateway may take before live screens are told of a follow-up in flight. */
+const IN_FLIGHT_EVENT_AFTER_MS = 500;
+
 type FollowUpKind = Extract<OperationKind, 'capture' | 'return' | 'void' | 'card-ref'>;
 
 /** A staff request's entry in the order's timeline, in words ('card reference requested'). */
@@ -356,14 +359,23 @@ export class OperationsService {
 
     // (B) send once.
     const { row, plan } = prepared;
+    // Should the gateway be slow to answer, colleagues' live screens learn of the operation in
+    // flight (it holds back their actions meanwhile; QA: they kept offering them). On the usual
+    // path the outcome's own event comes first and this one is never sent.
+    const inFlight = setTimeout(() => {
+      ledger.publish(row, false);
+    }, IN_FLIGHT_EVENT_AFTER_MS);
+    inFlight.unref();
     let outcome: GatewayOutcome;
     try {
       outcome = await this.gateway.send(plan.gatewayOperation, row.endpoint_id, plan.fields(row));
     } catch (err) {
+      clearTimeout(inFlight);
       // Signing failed (a missing key): nothing left this machine.
       if (claim !== null) await this.idempotency.release(ledger.k, claim);
       throw err;
     }
+    clearTimeout(inFlight);
 
     // (C) record what happened, and the reply every repeat of the request gets. (A) is on disk, so
     // should a power cut lose (C), the operation is `sending` again and the reconciler settles it
