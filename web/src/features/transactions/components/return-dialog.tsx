@@ -14,11 +14,13 @@ import {
   type TransactionDetail,
 } from '@paydesk/shared/api';
 import { useEffect, useId, useRef, useState } from 'react';
+import { DateTime } from '../../../components/date-time';
 import { SpokenMoney } from '../../../components/spoken-money';
 import { textRefusal } from '../../../lib/field-help';
 import { formatMoney } from '../../../lib/format';
 import { amountRule, fromMinor, readAmount, toMinor } from '../../../lib/money';
 import { useFollowUp } from '../api/follow-up';
+import { recentNotApplied } from '../api/gateway-answer';
 import { commentHelp } from './comment-help';
 import {
   COMMENT_HINT,
@@ -91,6 +93,32 @@ function check(
     return { body: { ...parsed.data, amount: fromMinor(minor) } };
   }
   return { errors, overCap };
+}
+
+/**
+ * The order's returns judged not made that the order page advises to make again (no clear
+ * answer came, and the gateway's status did not show them; `recentNotApplied`): should the gateway still
+ * apply one late, the customer would get both (QA: following the advice refunded a customer
+ * twice). Said on the confirm step, so the one who repeats it decides knowing that.
+ */
+function LateReturnsWarning({ detail }: { detail: TransactionDetail }) {
+  const earlier = recentNotApplied(detail.operations).filter((o) => o.kind === 'return');
+  if (earlier.length === 0) return null;
+  return (
+    <Alert severity="warning">
+      {earlier.map((o) => (
+        <div key={o.id}>
+          A return{o.amount === null ? '' : ` of ${formatMoney(o.amount, detail.currency)}`}{' '}
+          requested at <DateTime value={o.createdAt} /> was judged not made: no clear answer came
+          and the gateway’s status did not show it.
+        </div>
+      ))}
+      <div>
+        Should the gateway still apply {earlier.length === 1 ? 'it' : 'one'} late, the customer gets
+        this return as well; Paydesk would then flag the order.
+      </div>
+    </Alert>
+  );
 }
 
 /** Return (refund) of a captured amount: full or partial, never more than what is left. */
@@ -204,6 +232,7 @@ export default function ReturnDialog({
           Order {detail.orderid} · reason: {RETURN_REASON_LABELS[body.reasonCode]} · “{body.comment}
           ”. Money sent back cannot be taken back.
         </Typography>
+        <LateReturnsWarning detail={detail} />
       </FollowUpFrame>
     );
   }

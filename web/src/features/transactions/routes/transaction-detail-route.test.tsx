@@ -478,6 +478,26 @@ describe('transaction detail', () => {
     );
   });
 
+  it('when finance returns again after a return not made, then the confirm step says the first could still be applied late and the customer would get both', async () => {
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const order = saleWithReturn(
+      { state: 'not_applied', amount: '10.01', createdAt: at, updatedAt: at },
+      '100.10',
+    );
+    const app = renderApp(PATH, bffAs(['finance'], order));
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Return' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Return' }));
+    await app.user.click(dialog.getByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(dialog.getByLabelText(/Reason/), 'other');
+    await app.user.type(dialog.getByLabelText(/Comment/), 'Again, as advised');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the return' }));
+    expect(confirm.getByRole('alert')).toHaveTextContent(
+      /A return of €10\.01 requested at .+ was judged not made: no clear answer came and the gateway’s status did not show it\.\s*Should the gateway still apply it late, the customer gets this return as well; Paydesk would then flag the order\./,
+    );
+  });
+
   it('when a user who may not return (support, ops) sees a return not made, then the page says to ask finance, not to return again', async () => {
     const at = new Date(Date.now() - 3_600_000).toISOString();
     const order = saleWithReturn(
