@@ -76,13 +76,15 @@ describe('drift banner and review', () => {
     const alert = await driftAlert();
     const banner = within(alert);
     expect(banner.getByText(REASON)).toBeInTheDocument();
-    expect(banner.getByText(/agree again since/)).toHaveTextContent(/review and clear the flag\.$/);
+    expect(banner.getByText(/agree again since/)).toHaveTextContent(
+      /Agreeing again does not undo what differed \(a return made twice stays made\): the flag stays until someone checks it and marks the drift reviewed\.$/,
+    );
     // Since when they agree, and when the difference was found: two instants, never one.
     expect(
       [...alert.querySelectorAll('time')].map((time) => time.getAttribute('datetime')),
     ).toEqual([SINCE, '2026-11-20T10:00:00.000Z']);
     expect(banner.getByText(/agree again since/)).toHaveTextContent(
-      /agree again since .+ \(a later status than the one that found the difference, at .+\); review and clear the flag\.$/,
+      /agree again since .+ \(a later status than the one that found the difference, at .+\)\. Agreeing again/,
     );
 
     await app.user.click(banner.getByRole('button', { name: 'Mark reviewed' }));
@@ -146,6 +148,22 @@ describe('drift banner and review', () => {
     const alert = await driftAlert();
     expect(within(alert).getByText(REASON)).toBeInTheDocument();
     expect(alert).not.toHaveTextContent(/agree again/);
+  });
+
+  it('when they agree again within the second the drift was found, then the banner names one time and says the same second, not the time twice (QA)', async () => {
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        detectedAt: '2026-11-28T15:20:16.120Z',
+        reasons: [REASON],
+        agreedSince: '2026-11-28T15:20:16.870Z',
+      }),
+    );
+    const alert = await driftAlert();
+    expect(alert.querySelectorAll('time')).toHaveLength(1);
+    expect(within(alert).getByText(/agree again since/)).toHaveTextContent(
+      /agree again since .+ \(a later status than the one that found the difference, the same second\)\. Agreeing again/,
+    );
   });
 
   it('when the gateway’s status contradicted Paydesk’s record, then the banner says what Paydesk had recorded, that it now shows the gateway’s figures, and what to do, never that the two do not match now; an older row’s reason is shown as recorded', async () => {

@@ -230,20 +230,29 @@ function Attention({
           {since === null ? null : (
             <div>
               The gateway and Paydesk agree again since <DateTime value={since} />
-              {found === null ? null : (
+              {found === null ? null : sameSecond(found, since) ? (
+                // Shown to the second, one time twice would read as a slip (QA).
+                ' (a later status than the one that found the difference, the same second)'
+              ) : (
                 <>
                   {' '}
                   (a later status than the one that found the difference, at{' '}
                   <DateTime value={found} />)
                 </>
               )}
-              ; review and clear the flag.
+              . Agreeing again does not undo what differed (a return made twice stays made): the
+              flag stays until someone checks it and marks the drift reviewed.
             </div>
           )}
         </Alert>
       ) : null}
     </>
   );
+}
+
+/** Whether two instants fall in the same second, the precision the page shows them at. */
+function sameSecond(a: string, b: string): boolean {
+  return Math.floor(Date.parse(a) / 1000) === Math.floor(Date.parse(b) / 1000);
 }
 
 /** When the drift was found (`driftDetails.detectedAt`), or null when the details do not say. */
