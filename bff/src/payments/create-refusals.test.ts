@@ -147,7 +147,7 @@ for (const variant of DB_VARIANTS) {
       });
     });
 
-    it('when a payout card has expired (by the BFF clock, 2026-11-21), then 400 names its expiry field and nothing is written or sent; a card valid to the end of this month is taken', async () => {
+    it('when a payout card has expired (by the BFF clock, 2026-11-21), then 400 names its expiry field and nothing is written or sent; a card valid to the end of this month is taken; a year over 20 years ahead is refused', async () => {
       await expectNothingDone(f, async () => {
         for (const [expiryMonth, expiryYear, field] of [
           ['12', '2025', 'destination.expiryYear'],
@@ -171,6 +171,24 @@ for (const variant of DB_VARIANTS) {
             ]);
           }
         }
+      });
+      // A year no card has (a slip): refused at the year, 20 years ahead at the latest.
+      await expectNothingDone(f, async () => {
+        const res = await post(ops, '/api/payouts', {
+          destination: { ...CARD, expiryMonth: '12', expiryYear: '9999' },
+          amount: '5.00',
+          currency: 'EUR',
+          orderDesc: 'refund',
+          mode: 'single',
+        });
+        expect(res.status, res.text).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields).toEqual([
+          {
+            path: 'destination.expiryYear',
+            rule: 'card_expiry_too_far',
+            message: 'must be at most 20 years ahead (2046 at the latest)',
+          },
+        ]);
       });
       // Held until approved (single mode): nothing is sent now, so the sandbox's clock cannot differ.
       const held = await post(ops, '/api/payouts', {

@@ -15,6 +15,7 @@ import {
 } from '@paydesk/shared/protocol';
 import {
   expiredCardField,
+  farCardExpiryField,
   PAYOUT_SENT_STATES,
   type PayoutCreateBody,
   type PayoutDestination,
@@ -673,10 +674,17 @@ export class PayoutsService {
     const endpointId = resolveEndpoint(c.config, body.endpointId, body.currency);
     if (body.destination.kind === 'card') {
       const expired = expiredCardField(body.destination, c.clock.now());
-      if (expired !== null) {
-        const path = `destination.${expired.path}`;
-        throw new AppError('VALIDATION_FAILED', `${path}: ${expired.message}`, {
-          fields: [{ path, rule: 'card_expired', message: expired.message }],
+      const far = farCardExpiryField(body.destination, c.clock.now());
+      const refusal =
+        expired !== null
+          ? { ...expired, rule: 'card_expired' }
+          : far !== null
+            ? { ...far, rule: 'card_expiry_too_far' }
+            : null;
+      if (refusal !== null) {
+        const path = `destination.${refusal.path}`;
+        throw new AppError('VALIDATION_FAILED', `${path}: ${refusal.message}`, {
+          fields: [{ path, rule: refusal.rule, message: refusal.message }],
         });
       }
     }

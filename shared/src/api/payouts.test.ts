@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BankDestinationSchema,
   CardDestinationSchema,
+  farCardExpiryField,
   IBAN_CHECK_DIGITS_MESSAGE,
   ibanCheckDigitsMatch,
   PaymentLinkCreateBodySchema,
@@ -180,5 +181,34 @@ describe('a payout card’s expiry month', () => {
       expect(parsed.success, typed).toBe(false);
       expect(parsed.error?.issues.map((i) => i.message)).toEqual(['must be a month from 1 to 12']);
     }
+  });
+});
+
+describe('bank BIC', () => {
+  const bic = (bankBic: string) =>
+    BankDestinationSchema.safeParse({ ...bank('DE89370400440532013000'), bankBic });
+  it('when it has a bank code, a 2-letter country code and a location (and maybe a branch), then it is taken in capitals; without the country letters it is refused', () => {
+    for (const ok of ['COBADEFF', 'COBADEFFXXX', 'deutdeff500'])
+      expect(bic(ok).success, ok).toBe(true);
+    expect(bic('deutdeff500').data?.bankBic).toBe('DEUTDEFF500');
+    for (const bad of ['12345678', 'COBA12FF', 'COBADEF', 'COBADEFFXX', 'COBADEFF-XX']) {
+      const parsed = bic(bad);
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(
+        'must be an 8 or 11 character BIC: bank code, 2-letter country code, location, optional branch',
+      );
+    }
+  });
+});
+
+describe('card expiry too far ahead', () => {
+  const now = Date.UTC(2026, 10, 21);
+  it('when the year is over 20 years ahead, then the year is refused; 20 years ahead is taken', () => {
+    expect(farCardExpiryField({ expiryYear: '2046' }, now)).toBeNull();
+    expect(farCardExpiryField({ expiryYear: '2047' }, now)).toEqual({
+      path: 'expiryYear',
+      message: 'must be at most 20 years ahead (2046 at the latest)',
+    });
+    expect(farCardExpiryField({ expiryYear: '9999' }, now)?.path).toBe('expiryYear');
   });
 });

@@ -89,6 +89,27 @@ export function expiredCardField(
   return null;
 }
 
+/** How many years ahead a card's expiry may be: cards are issued for 3 to 10 years. */
+export const CARD_EXPIRY_YEARS_AHEAD = 20;
+
+/**
+ * The expiry year of a card whose expiry is more than `CARD_EXPIRY_YEARS_AHEAD` years after `now`
+ * (a slip: 9999, 2205 for 2025), or null: no issuer makes such a card, and the gateway would take
+ * it only to be refused by the card's bank. The schema cannot know "now", as for an expired card.
+ */
+export function farCardExpiryField(
+  card: { expiryYear: string },
+  now: number,
+): { path: 'expiryYear'; message: string } | null {
+  const latest = new Date(now).getUTCFullYear() + CARD_EXPIRY_YEARS_AHEAD;
+  return Number(card.expiryYear) > latest
+    ? {
+        path: 'expiryYear',
+        message: `must be at most ${String(CARD_EXPIRY_YEARS_AHEAD)} years ahead (${String(latest)} at the latest)`,
+      }
+    : null;
+}
+
 /** An IBAN's shape (ISO 13616): country code, two check digits, then 11-30 letters or digits. */
 const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 
@@ -150,7 +171,12 @@ export const BankDestinationSchema = z
       .string()
       .trim()
       .toUpperCase()
-      .regex(/^[A-Z0-9]{8}([A-Z0-9]{3})?$/, 'must be an 8 or 11 character BIC'),
+      // ISO 9362: a 4-character bank code, a 2-letter country code, a 2-character location and
+      // an optional 3-character branch ('12345678' has no country: QA).
+      .regex(
+        /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/,
+        'must be an 8 or 11 character BIC: bank code, 2-letter country code, location, optional branch',
+      ),
   })
   .strict();
 

@@ -42,7 +42,10 @@ export interface SandboxProcess {
     errorRate?: number;
     latencyMs?: number;
     dropResponseRate?: number;
+    /** held before handling until a later call lifts it */
+    hold?: boolean;
     operations?: string[];
+    callbacks?: 'normal' | 'duplicate' | 'reverse' | 'drop';
   }): Promise<void>;
   order(orderid: string): Promise<SandboxOrder>;
   stop(): Promise<void>;

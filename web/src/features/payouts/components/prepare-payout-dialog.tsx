@@ -16,6 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   expiredCardField,
+  farCardExpiryField,
   LARGE_AMOUNT_FIELD,
   PAYOUT_MODES,
   PayoutCreateBodySchema,
@@ -275,7 +276,7 @@ function messagesOf(issues: readonly z.core.$ZodIssue[], draft: Draft): Map<stri
  * A card that has expired by the browser's clock, said at its expiry field (the BFF refuses it by
  * its own clock; the schema cannot know the date), on the same submit as every other field's
  * refusal (whatever else is wrong). With a valid month and year, as the BFF says it; with a year
- * already past, at the year even while the month is still wrong.
+ * already past, at the year even while the month is still wrong; likewise a year too far ahead.
  */
 function expiredCard(draft: Draft, messages: ReadonlyMap<string, string>): [string, string] | null {
   if (draft.kind !== 'card') return null;
@@ -285,6 +286,9 @@ function expiredCard(draft: Draft, messages: ReadonlyMap<string, string>): [stri
   const typedMonth = (draft.destination.expiryMonth ?? '').trim();
   const expiryMonth = /^[1-9]$/.test(typedMonth) ? `0${typedMonth}` : typedMonth;
   const now = Date.now();
+  // A year no card has (9999, a slip for this decade): said at the year, as the BFF says it.
+  const far = farCardExpiryField({ expiryYear }, now);
+  if (far !== null) return [`destination.${far.path}`, sentenceOf('', far.message)];
   if (messages.has('destination.expiryMonth') || !/^(0[1-9]|1[0-2])$/.test(expiryMonth)) {
     // The month says nothing yet (it has its own refusal); a past year alone says it expired.
     return Number(expiryYear) < new Date(now).getUTCFullYear()

@@ -735,7 +735,11 @@ describe('payouts', () => {
     await app.user.click(
       within(dialog).getByRole('button', { name: 'Check and submit for approval' }),
     );
-    expect(within(dialog).getByText('This must be an 8 or 11 character BIC.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'This must be an 8 or 11 character BIC: bank code, 2-letter country code, location, optional branch.',
+      ),
+    ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
     await app.user.type(within(dialog).getByLabelText(/BIC/), 'EFFXXX');
     await app.user.click(
@@ -1122,6 +1126,12 @@ describe('payouts', () => {
     await app.user.type(month, '01');
     expect(year).toHaveAccessibleDescription('The card expired at the end of 01/2020.');
     expect(month).not.toHaveAttribute('aria-invalid', 'true');
+    // A year no card has (a slip): said at the year, as the BFF says it.
+    await app.user.clear(year);
+    await app.user.type(year, '9999');
+    expect(year).toHaveAccessibleDescription(
+      /^This must be at most 20 years ahead \(\d{4} at the latest\)\.$/,
+    );
     expect(bff.requestsTo('POST', '/api/payouts')).toHaveLength(0);
     vi.useRealTimers();
   });
