@@ -75,6 +75,42 @@ for (const variant of DB_VARIANTS) {
       expect(t.logs.filter((l) => l.includes('not audited'))).toEqual([]);
     });
 
+    it('when a role, a cross-site request or no session refuses an attempt on a record, then its audit row still names the record its address names', async () => {
+      const support = await t.userWithRoles(['support'], 'support@paydesk.test');
+      const ops = await t.userWithRoles(['ops'], 'ops@paydesk.test');
+      const before = (await auditRows()).length;
+      const id = '0f6c2a8e-3b5d-4c1e-9a7f-2d4b6c8e0a1f';
+      expect(errorCode(await support.post(`/api/payouts/${id}/approve`, {}))).toBe('FORBIDDEN');
+      expect(
+        errorCode(
+          await support.request(
+            'POST',
+            `/api/transactions/${id}/void`,
+            {},
+            {
+              Origin: 'https://evil.example',
+            },
+          ),
+        ),
+      ).toBe('CSRF_REJECTED');
+      expect(errorCode(await t.client().post(`/api/payment-links/${id}/approve`, {}))).toBe(
+        'UNAUTHENTICATED',
+      );
+      expect(errorCode(await ops.post('/api/cards/777/info', { reason: 'x' }))).toBe('FORBIDDEN');
+      // An id that is not a plain one is not recorded.
+      expect(errorCode(await support.post(`/api/payouts/${'x'.repeat(200)}/approve`, {}))).toBe(
+        'FORBIDDEN',
+      );
+      const rows = (await auditRows()).slice(before);
+      expect(rows.map((r) => [r.action, r.error_code, r.target])).toEqual([
+        ['payout.approve', 'FORBIDDEN', `payout:${id}`],
+        ['transaction.void', 'CSRF_REJECTED', `transaction:${id}`],
+        ['payment_link.approve', 'UNAUTHENTICATED', `link:${id}`],
+        ['card.info', 'FORBIDDEN', 'card-ref:777'],
+        ['payout.approve', 'FORBIDDEN', null],
+      ]);
+    });
+
     it('when logins fail, then each is audited (the login limiter bounds them), and the 429s that follow once a minute', async () => {
       const c = t.client();
       for (let i = 0; i < 5; i += 1)

@@ -341,6 +341,32 @@ function outcomeOf(err: AppError | null, summary: Record<string, unknown>): Audi
   return summary.result === 'unknown' ? 'unknown' : 'success';
 }
 
+/** The kind of record each API collection's `:id` names, as the handlers record targets. */
+const TARGET_KINDS: Readonly<Record<string, string>> = {
+  transactions: 'transaction',
+  payouts: 'payout',
+  'payment-links': 'link',
+  subscriptions: 'subscription',
+  users: 'user',
+  cards: 'card-ref',
+  views: 'view',
+};
+
+/**
+ * The record a request's address names (`POST /api/payouts/:id/approve` → `payout:ID`), for an
+ * attempt refused before its handler recorded a target (a role, CSRF, a session): the audit log
+ * then still says which payout someone without the role tried to approve (QA). An id that is not
+ * a plain one (long, odd characters) is not recorded.
+ */
+function targetFromAddress(req: Request): string | null {
+  const collection = `${req.baseUrl}${req.path}`.split('/')[2] ?? '';
+  const kind = TARGET_KINDS[collection];
+  const params = req.params as Record<string, string | undefined>;
+  const id = params.id ?? params.cardRefId;
+  if (kind === undefined || id === undefined || !/^[A-Za-z0-9._-]{1,128}$/.test(id)) return null;
+  return `${kind}:${id}`;
+}
+
 function attemptEntry(
   ctx: RouteContext,
   rule: RouteRule,
@@ -358,7 +384,7 @@ function attemptEntry(
     actorEmail: actor?.email ?? null,
     actorRoles: actor?.roles ?? [],
     action: ctx.audit.action ?? rule.action,
-    target: ctx.audit.target,
+    target: ctx.audit.target ?? targetFromAddress(ctx.req),
     summary,
     outcome: outcomeOf(err, summary),
     errorCode: err?.code ?? null,
