@@ -254,7 +254,7 @@ for (const variant of DB_VARIANTS) {
     const outcomes = async (action: string, id: string) =>
       (await auditRows(action, id)).map((r) => [r.outcome, r.error_code]);
 
-    it('when an admin removes their own Administrator role or disables themselves, then 409 names the field and why, audited as refused, and nothing changes; their name and other roles they may change', async () => {
+    it('when an admin removes their own Administrator role or disables themselves, then 409 names the field and why, audited as refused, and nothing changes; nor may they give themselves Auditor; their name and other roles they may change', async () => {
       const { client: self, user: me } = await member(['admin']);
       const demote = await self.patch(`/api/users/${me.id}`, { roles: ['auditor'] });
       expect(demote.status, demote.text).toBe(409);
@@ -306,17 +306,27 @@ for (const variant of DB_VARIANTS) {
         ],
       ]);
 
+      // Not Auditor, the reader of their own record (QA): another administrator grants it.
+      const ownAuditor = await self.patch(`/api/users/${me.id}`, { roles: ['admin', 'auditor'] });
+      expect(ownAuditor.status, ownAuditor.text).toBe(409);
+      expect((ownAuditor.json as ErrorEnvelope).error.details?.fields).toEqual([
+        {
+          path: 'roles',
+          rule: 'no_self_grant',
+          message: 'You cannot give yourself Auditor: another administrator must.',
+        },
+      ]);
       // Their name and another role, keeping Administrator: saved.
       const renamed = await self.patch(`/api/users/${me.id}`, {
         name: 'Renamed Admin',
-        roles: ['admin', 'auditor'],
+        roles: ['admin', 'support'],
       });
       expect(renamed.status, renamed.text).toBe(200);
       expect(UserSchema.parse(renamed.json)).toMatchObject({
         name: 'Renamed Admin',
-        roles: ['admin', 'auditor'],
+        roles: ['support', 'admin'],
       });
-      // Another administrator may take the role.
+      // Another administrator may take the role, and give Auditor.
       const byOther = await admin.patch(`/api/users/${me.id}`, { roles: ['auditor'] });
       expect(byOther.status, byOther.text).toBe(200);
       expect(UserSchema.parse(byOther.json).roles).toEqual(['auditor']);
@@ -361,13 +371,13 @@ for (const variant of DB_VARIANTS) {
         roles: ['admin', 'ops'],
       });
       expect(grantOps.status, grantOps.text).toBe(409);
-      expect(refusedAs(grantOps, 'CONFLICT', 'no_self_money_role')).toBe(SELF_OPS);
+      expect(refusedAs(grantOps, 'CONFLICT', 'no_self_grant')).toBe(SELF_OPS);
       expect((grantOps.json as ErrorEnvelope).error.message).toBe(SELF_OPS);
       const grantBoth = await self.patch(`/api/users/${me.id}`, {
         roles: ['admin', 'ops', 'finance'],
       });
       expect(grantBoth.status, grantBoth.text).toBe(409);
-      expect(refusedAs(grantBoth, 'CONFLICT', 'no_self_money_role')).toBe(
+      expect(refusedAs(grantBoth, 'CONFLICT', 'no_self_grant')).toBe(
         'You cannot give yourself Finance or Operations: another administrator must.',
       );
       // Nothing changed: not the roles, not the name sent with them.
@@ -389,7 +399,7 @@ for (const variant of DB_VARIANTS) {
           me.id,
           {
             change: { name: 'Self Granter', roles: ['admin', 'ops'] },
-            invalid: ['roles: no_self_money_role'],
+            invalid: ['roles: no_self_grant'],
           },
         ],
         [
@@ -398,7 +408,7 @@ for (const variant of DB_VARIANTS) {
           me.id,
           {
             change: { roles: ['admin', 'ops', 'finance'] },
-            invalid: ['roles: no_self_money_role'],
+            invalid: ['roles: no_self_grant'],
           },
         ],
       ]);

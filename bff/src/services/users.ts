@@ -371,13 +371,13 @@ function refuseSelfLockout(row: UsersTable, patch: UpdateUserRequest): void {
 
 /**
  * Refuses a roles change the shared rule refuses, naming `roles` and the rule in the same words the
- * web says at the roles field: a self-granted money role is a conflict with who holds the change
+ * web says at the roles field: a self-granted money role or Auditor is a conflict with who holds the change
  * (409, as keeping one's own Administrator role), a segregation-of-duties mix bad input (400).
  */
 function refuseRoles(refusal: RolesRefusal | undefined): void {
   if (refusal === undefined) return;
   const fields = [{ path: 'roles', rule: refusal.rule, message: refusal.message }];
-  throw refusal.rule === 'no_self_money_role'
+  throw refusal.rule === 'no_self_grant'
     ? new AppError('CONFLICT', refusal.message, { fields })
     : new AppError('VALIDATION_FAILED', `roles: ${refusal.message}`, { fields });
 }

@@ -5,30 +5,30 @@ import {
   moneyRolesAdded,
   rolesConflict,
   rolesRefusal,
-  selfMoneyRoleRefusal,
+  selfGrantRefusal,
 } from './roles.js';
 import { CreateUserRequestSchema } from './users.js';
 
 const conflict = { rule: 'roles_conflict', message: ROLES_CONFLICT_MESSAGE };
 
-describe('selfMoneyRoleRefusal', () => {
+describe('selfGrantRefusal', () => {
   it('when an administrator adds Operations or Finance to their own roles, then it is refused naming the roles added', () => {
-    expect(selfMoneyRoleRefusal(['admin', 'ops'], ['admin'])).toEqual({
-      rule: 'no_self_money_role',
+    expect(selfGrantRefusal(['admin', 'ops'], ['admin'])).toEqual({
+      rule: 'no_self_grant',
       message: 'You cannot give yourself Operations: another administrator must.',
     });
-    expect(selfMoneyRoleRefusal(['admin', 'finance'], ['admin'])?.message).toBe(
+    expect(selfGrantRefusal(['admin', 'finance'], ['admin'])?.message).toBe(
       'You cannot give yourself Finance: another administrator must.',
     );
-    expect(selfMoneyRoleRefusal(['support', 'finance', 'ops', 'admin'], ['admin'])?.message).toBe(
+    expect(selfGrantRefusal(['support', 'finance', 'ops', 'admin'], ['admin'])?.message).toBe(
       'You cannot give yourself Finance or Operations: another administrator must.',
     );
   });
 
   it('when they keep or remove a money role they hold, or add another role, then it is allowed', () => {
-    expect(selfMoneyRoleRefusal(['admin', 'ops'], ['admin', 'ops'])).toBeUndefined();
-    expect(selfMoneyRoleRefusal(['admin'], ['admin', 'ops', 'finance'])).toBeUndefined();
-    expect(selfMoneyRoleRefusal(['admin', 'support'], ['admin'])).toBeUndefined();
+    expect(selfGrantRefusal(['admin', 'ops'], ['admin', 'ops'])).toBeUndefined();
+    expect(selfGrantRefusal(['admin'], ['admin', 'ops', 'finance'])).toBeUndefined();
+    expect(selfGrantRefusal(['admin', 'support'], ['admin'])).toBeUndefined();
   });
 });
 
@@ -59,7 +59,7 @@ describe('rolesRefusal', () => {
     expect(
       rolesRefusal({ roles: ['ops', 'admin', 'auditor'], before: ['admin', 'auditor'], self: true })
         ?.rule,
-    ).toBe('no_self_money_role');
+    ).toBe('no_self_grant');
     expect(
       rolesRefusal({ roles: ['ops', 'admin', 'auditor'], before: ['admin', 'auditor'] }),
     ).toEqual(conflict);

@@ -58,26 +58,35 @@ export function moneyRoleReasonRequired(
 
 /** Why a change of an account's roles is refused: the field is always `roles`. */
 export interface RolesRefusal {
-  rule: 'no_self_money_role' | 'roles_conflict';
+  rule: 'no_self_grant' | 'roles_conflict';
   message: string;
 }
 
 const listed = (roles: readonly Role[]) => roles.map((role) => ROLE_LABELS[role]).join(' or ');
 
 /**
+ * The roles an administrator may not give themselves: the money roles, and Auditor, who reviews
+ * what administrators do too (the audit log records every change of an account: QA found an
+ * administrator could make themselves the reader of their own record).
+ */
+export const NO_SELF_GRANT_ROLES: readonly Role[] = [...MONEY_ROLES, 'auditor'];
+
+/**
  * An administrator may not give themselves a money role: one person could then both create an
  * ops account and approve its payouts, or approve with their own, and four eyes would be two of
- * one person's. Another administrator grants it. Removing one's own money role stays allowed, as
- * does keeping one already held.
+ * one person's; nor Auditor (`NO_SELF_GRANT_ROLES`). Another administrator grants it. Removing
+ * such a role of one's own stays allowed, as does keeping one already held.
  */
-export function selfMoneyRoleRefusal(
+export function selfGrantRefusal(
   roles: readonly Role[],
   before: readonly Role[],
 ): RolesRefusal | undefined {
-  const added = moneyRolesAdded(roles, before);
+  const added = NO_SELF_GRANT_ROLES.filter(
+    (role) => roles.includes(role) && !before.includes(role),
+  );
   if (added.length === 0) return undefined;
   return {
-    rule: 'no_self_money_role',
+    rule: 'no_self_grant',
     message: `You cannot give yourself ${listed(added)}: another administrator must.`,
   };
 }
@@ -115,7 +124,7 @@ export function rolesRefusal(change: {
 }): RolesRefusal | undefined {
   const before = change.before ?? [];
   return (
-    (change.self === true ? selfMoneyRoleRefusal(change.roles, before) : undefined) ??
+    (change.self === true ? selfGrantRefusal(change.roles, before) : undefined) ??
     rolesConflict(change.roles, before)
   );
 }

@@ -8,13 +8,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import {
-  MONEY_ROLES,
+  NO_SELF_GRANT_ROLES,
   ReasonSchema,
   RoleSetSchema,
   moneyRoleReasonRequired,
   UserNameSchema,
   rolesRefusal,
-  selfMoneyRoleRefusal,
+  selfGrantRefusal,
   type Role,
   type UpdateUserRequest,
   type User,
@@ -103,12 +103,13 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
   // out of this very screen. Another administrator may take it.
   const ownAdmin = self && user.roles.includes('admin');
   // Nor does one give oneself a money role (the BFF refuses it too): four eyes would be two of one
-  // person's. Another administrator may grant it; one held already may be kept or given up.
-  const lockedMoney = self ? MONEY_ROLES.filter((role) => !user.roles.includes(role)) : [];
-  const locked: Role[] = [...(ownAdmin ? (['admin'] as const) : []), ...lockedMoney];
+  // person's; nor Auditor, the reader of one's own record. Another administrator may grant them;
+  // one held already may be kept or given up.
+  const lockedGrants = self ? NO_SELF_GRANT_ROLES.filter((role) => !user.roles.includes(role)) : [];
+  const locked: Role[] = [...(ownAdmin ? (['admin'] as const) : []), ...lockedGrants];
   const lockedReason = [
     ownAdmin ? 'You cannot remove your own Administrator role: another administrator can.' : null,
-    selfMoneyRoleRefusal([...user.roles, ...lockedMoney], user.roles)?.message ?? null,
+    selfGrantRefusal([...user.roles, ...lockedGrants], user.roles)?.message ?? null,
   ]
     .filter((reason) => reason !== null)
     .join(' ');

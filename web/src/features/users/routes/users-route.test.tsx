@@ -685,8 +685,12 @@ describe('users screen', () => {
     const ops = within(dialog).getByRole('checkbox', { name: /Operations/ });
     expect(ops).toBeEnabled();
     expect(within(dialog).getByRole('checkbox', { name: /Finance/ })).toBeDisabled();
+    // Nor Auditor, the reader of one's own record (QA).
+    expect(within(dialog).getByRole('checkbox', { name: /Auditor/ })).toBeDisabled();
     expect(
-      within(dialog).getByText(/You cannot give yourself Finance: another administrator must\./),
+      within(dialog).getByText(
+        /You cannot give yourself Finance or Auditor: another administrator must\./,
+      ),
     ).toBeInTheDocument();
     await app.user.click(ops);
     await app.user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -700,7 +704,7 @@ describe('users screen', () => {
 
   it('when the BFF refuses a money role one gives oneself anyway (409 naming roles), then its words show at the roles and the dialog stays', async () => {
     const message = 'You cannot give yourself Operations: another administrator must.';
-    const dialog = await ownRolesRefused(message, 'no_self_money_role');
+    const dialog = await ownRolesRefused(message, 'no_self_grant');
     expect(await within(dialog).findByText(message)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Edit admin@example.com' })).toBeInTheDocument();
   });
