@@ -17,8 +17,10 @@ function isSessionQuery(key: readonly unknown[]): boolean {
  * keeps the page and asks the same user to sign in again over it. A 403 ACCOUNT_DISABLED means its
  * account was disabled: the guard sends the user to sign-in (saying why) with `?next=`. A 403
  * PASSWORD_CHANGE_REQUIRED means the password an administrator chose must be replaced first: the
- * guard sends the user to choose one, and back. Every success restarts the session's idle timeout
- * (the BFF's, and the warning before it).
+ * guard sends the user to choose one, and back. A 403 FORBIDDEN means the user's roles changed
+ * since the session was read (an administrator took one): the session is read again, so that the
+ * navigation and the actions offered follow at once (QA: Capture stayed offered after Finance was
+ * taken). Every success restarts the session's idle timeout (the BFF's, and the warning before it).
  */
 export function createQueryClient(options: { retryDelayMs?: number } = {}): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -28,9 +30,7 @@ export function createQueryClient(options: { retryDelayMs?: number } = {}): Quer
       },
       onError: (error, query) => {
         if (isSessionQuery(query.queryKey)) return;
-        const reason = sessionEndOf(error);
-        if (reason !== null) endSession(client, reason);
-        else if (isPasswordChangeRequired(error)) requirePasswordChange(client);
+        settle(error);
       },
     }),
     mutationCache: new MutationCache({
@@ -38,9 +38,7 @@ export function createQueryClient(options: { retryDelayMs?: number } = {}): Quer
         recordActivity(client);
       },
       onError: (error) => {
-        const reason = sessionEndOf(error);
-        if (reason !== null) endSession(client, reason);
-        else if (isPasswordChangeRequired(error)) requirePasswordChange(client);
+        settle(error);
       },
     }),
     defaultOptions: {
@@ -54,6 +52,14 @@ export function createQueryClient(options: { retryDelayMs?: number } = {}): Quer
       mutations: { retry: false },
     },
   });
+  /** What a refused or failed request says of the session, acted on (see above). */
+  function settle(error: Error): void {
+    const reason = sessionEndOf(error);
+    if (reason !== null) endSession(client, reason);
+    else if (isPasswordChangeRequired(error)) requirePasswordChange(client);
+    else if (isApiError(error) && error.code === 'FORBIDDEN')
+      void client.invalidateQueries({ queryKey: sessionKeys.current, exact: true });
+  }
   // What became of the session is set, never fetched, and must outlive its readers.
   for (const queryKey of SESSION_STATE_KEYS)
     client.setQueryDefaults(queryKey, { gcTime: Infinity });

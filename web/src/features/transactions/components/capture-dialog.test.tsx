@@ -159,3 +159,23 @@ describe('a Capture dialog left open while the hold is taken elsewhere', () => {
     expect(buttonsOf(dialog)).toEqual(['Close']);
   });
 });
+
+describe('a Capture refused because Finance was taken away meanwhile', () => {
+  it('when the capture is refused FORBIDDEN, then the session is read again and the page stops offering Capture', async () => {
+    const bff = financeWithPreauth();
+    const app = await openConfirm(bff);
+    const sessionReads = bff.requestsTo('GET', '/api/session').length;
+    // An administrator takes Finance while the dialog is open.
+    bff.users[0] = { ...bff.users[0]!, roles: ['support'] };
+    await app.user.click(screen.getByRole('button', { name: 'Capture €10.00' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('GET', '/api/session').length).toBeGreaterThan(sessionReads);
+    });
+    await waitFor(() => {
+      expect(
+        screen.queryByRole('button', { name: 'Capture', hidden: true }),
+      ).not.toBeInTheDocument();
+    });
+    expect(bff.requestsTo('POST', CAPTURE)).toHaveLength(1);
+  });
+});
