@@ -104,6 +104,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
  * How much wider than its box a table's scroll region is, in CSS pixels: 0 when the whole table
  * (its last column's buttons included) shows without scrolling sideways.
  */
+/** How many pixels the whole page is wider than the window (0: nothing to scroll sideways). */
+export function pageOverflow(page: Page): Promise<number> {
+  return page
+    .locator('html')
+    .evaluate(
+      (html: { scrollWidth: number; clientWidth: number }) => html.scrollWidth - html.clientWidth,
+    );
+}
+
 export function sidewaysOverflow(page: Page, table: string): Promise<number> {
   return page
     .getByRole('region', { name: `${table} (scrolls sideways when wider than the screen)` })

@@ -14,6 +14,7 @@ import {
   launchChromium,
   screenshot,
   seriousViolations,
+  pageOverflow,
   sidewaysOverflow,
   signIn,
   type Session,
@@ -314,7 +315,9 @@ describe.skipIf(chromiumPath === undefined)(
     });
 
     it('when ops user A prepares a payout, then A cannot approve it and B approves it and it is paid', async () => {
-      const description = `E2E payout ${Date.now().toString(36)}`;
+      // With an invoice number no line can break in, as staff paste them (QA: such a value pushed
+      // the payout's page wider than the screen, under Approve and Reject).
+      const description = `E2E payout ${Date.now().toString(36)} INV-${'X'.repeat(150)}`;
       const a = await as(users.opsA, '/payouts');
       await a.getByRole('button', { name: 'Prepare payout' }).click();
       const prepare = a.getByRole('dialog', { name: 'Prepare a payout' });
@@ -368,6 +371,7 @@ describe.skipIf(chromiumPath === undefined)(
       // Its page tells the whole story: who prepared and approved it, every gateway exchange.
       await done.getByRole('link', { name: description }).click();
       await b.getByRole('heading', { name: 'Payout of €25.00' }).waitFor();
+      expect(await pageOverflow(b), 'the payout page is no wider than the screen').toBe(0);
       const timeline = b.getByRole('list', { name: 'Timeline' });
       // (Titles start with a capital on screen.)
       for (const title of [

@@ -47,7 +47,13 @@ export function PageHeader({
           {title}
         </Typography>
         {children ? (
-          <Typography color="text.secondary" component="div" sx={{ mt: 0.5 }}>
+          // A long value without spaces (a description, an e-wallet id) wraps rather than pushing
+          // the page wider than the screen and under the actions (QA).
+          <Typography
+            color="text.secondary"
+            component="div"
+            sx={{ mt: 0.5, overflowWrap: 'anywhere' }}
+          >
             {children}
           </Typography>
         ) : null}

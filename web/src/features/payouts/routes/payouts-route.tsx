@@ -213,11 +213,17 @@ function PaidLateFilter({
 /** Table cells start at the top: a row's lines read across from its first line. */
 const TOP = { verticalAlign: 'top' } as const;
 
-/** Where the money goes: the masked account (an IBAN may wrap between its groups) and its kind. */
+/**
+ * Where the money goes: the masked account (an IBAN may wrap between its groups; a long masked
+ * e-wallet id anywhere, rather than push the decision column off the screen: QA) and its kind.
+ */
 function Destination({ payout }: { payout: Payout }) {
   return (
     <>
-      <Typography variant="body2" sx={{ fontFamily: 'ui-monospace, monospace' }}>
+      <Typography
+        variant="body2"
+        sx={{ fontFamily: 'ui-monospace, monospace', overflowWrap: 'anywhere' }}
+      >
         {payout.destination.masked}
       </Typography>
       <Typography variant="caption" component="div" color="text.secondary">
