@@ -2,8 +2,10 @@
 // as an answer (HTTP status, code, message), no answer said in words, never a library code.
 import { describe, expect, it } from 'vitest';
 import type { GatewayExchange, GatewayOutcome } from '../gateway-client/client.js';
+import { parseGatewayReply } from '@paydesk/shared/protocol';
 import {
   lostOutcome,
+  noStatusTitle,
   unansweredColumns,
   unansweredFromProse,
   unansweredOf,
@@ -94,6 +96,22 @@ describe('outcomes Paydesk did not learn, as staff read them', () => {
       message:
         "The gateway answered the capture of 1.00 with an error (HTTP 502); Paydesk cannot tell whether it was applied. Paydesk is asking the gateway for the order's status and will not send it again.",
     });
+  });
+});
+
+describe('a status request that brought no status, as its timeline title', () => {
+  it('when the gateway refused it (4xx), then it is said refused with its code, not "no answer"; a 5xx is an error answer; none is no answer', () => {
+    const refused: GatewayOutcome = {
+      kind: 'reply',
+      httpStatus: 404,
+      reply: parseGatewayReply(undefined, 'type=validation-error&error-code=ORDER_NOT_FOUND'),
+      exchange: exchange({ httpStatus: 404 }),
+    };
+    expect(noStatusTitle('status check', refused)).toBe(
+      'status check: refused (HTTP 404, ORDER_NOT_FOUND)',
+    );
+    expect(noStatusTitle('status', internal)).toBe('status: error answer (HTTP 500, INTERNAL)');
+    expect(noStatusTitle('status', timeout)).toBe('status: no answer (timeout)');
   });
 });
 

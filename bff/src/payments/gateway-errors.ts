@@ -170,6 +170,19 @@ export function unansweredTag(outcome: Exclude<GatewayOutcome, { kind: 'reply' }
 }
 
 /**
+ * A status request's timeline title when no status came of it (`prefix`: 'status', 'status
+ * check'): the gateway refused it (a 4xx: an answer, with its error code; QA read "no answer (HTTP
+ * 404)"), answered with an error (5xx), or did not answer.
+ */
+export function noStatusTitle(prefix: string, outcome: GatewayOutcome): string {
+  if (outcome.kind === 'reply') {
+    const code = outcome.reply.errorCode?.trim() ?? '';
+    return `${prefix}: refused (HTTP ${String(outcome.httpStatus)}${code === '' ? '' : `, ${code}`})`;
+  }
+  return `${prefix}: ${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`;
+}
+
+/**
  * The two outcomes in which Paydesk did not learn the result: the request never reached the
  * gateway, or its reply was lost (the operation may have been applied and is never sent again).
  * A 5xx is an answer: its error-code (`HTTP_<status>` when it names none) and error-message are

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { amountsOutOfRange, recordOutOfRange } from './amount-range.js';
 import type { ReconcileJobsTable } from './migration.js';
 import { exchangeData } from './gateway.js';
-import { errorAnswerOf, unansweredTag } from './gateway-errors.js';
+import { noStatusTitle } from './gateway-errors.js';
 import type { Idempotency } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 import { nextReconcileDelay } from './options.js';
@@ -161,10 +161,7 @@ export class Reconciler {
       await ledger.tx((trx) =>
         ledger.timeline(trx, row.id, {
           kind: 'reconcile',
-          title:
-            outcome.kind === 'reply'
-              ? `status check: no answer (HTTP ${outcome.httpStatus})`
-              : `status check: ${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`,
+          title: noStatusTitle('status check', outcome),
           actor: null,
           data: exchangeData(outcome),
         }),

@@ -21,7 +21,7 @@ import {
   answerText,
   errorAnswerOf,
   gatewayRefusal,
-  unansweredTag,
+  noStatusTitle,
   unansweredText,
 } from './gateway-errors.js';
 import { viewOfStatus, type GatewayView, type Ledger, type TimelineInput } from './ledger.js';
@@ -388,10 +388,7 @@ export class TransactionsService {
       await this.ledger.tx((trx) =>
         this.ledger.timeline(trx, id, {
           kind: 'gateway',
-          title:
-            outcome.kind === 'reply'
-              ? `status: no answer (HTTP ${outcome.httpStatus})`
-              : `status: ${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`,
+          title: noStatusTitle('status', outcome),
           actor: actor?.email ?? null,
           data: exchangeData(outcome),
         }),
