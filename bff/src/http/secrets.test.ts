@@ -87,7 +87,10 @@ for (const variant of DB_VARIANTS) {
       keep(await admin.post(`/api/users/${id}/reset-totp`, { reason: 'lost their phone' }));
       // A reset password, used by its holder once to choose their own.
       keep(
-        await admin.post(`/api/users/${id}/reset-password`, { password: 'reset-secret-pass-3' }),
+        await admin.post(`/api/users/${id}/reset-password`, {
+          password: 'reset-secret-pass-3',
+          reason: 'forgot it',
+        }),
       );
       secrets.push('reset-secret-pass-3');
       const holder = t.client();

@@ -946,6 +946,7 @@ for (const variant of DB_VARIANTS) {
         await auditor.post(`/api/users/${other.id}/reset-totp`, { reason: 'test' }),
         await auditor.post(`/api/users/${other.id}/reset-password`, {
           password: 'long-enough-password',
+          reason: 'forgot it',
         }),
       ];
       expect(writes.map((w) => [w.status, errorCode(w)])).toEqual(

@@ -311,6 +311,7 @@ for (const variant of DB_VARIANTS) {
 
       const reset = await admin.request('POST', `/api/users/${id}/reset-password`, {
         password: secret.reset,
+        reason: 'forgot it',
       });
       expect(reset.status, reset.text).toBe(200);
       const before = await decide(admin, items);

@@ -127,11 +127,21 @@ export const ResetTotpResponseSchema = UserSchema;
 
 /**
  * `POST /api/users/:id/reset-password` body (admin only, not for one's own account): a new
- * temporary password, under the same rules as at creation. Reply `User` (`passwordChangeRequired`
- * true); every session of the user is revoked.
+ * temporary password, under the same rules as at creation, and why (kept in the audit row, as for
+ * a two-step reset: whoever knows the new password can sign in as the user until they choose their
+ * own; QA). Reply `User` (`passwordChangeRequired` true); every session of the user is revoked.
  */
 export const ResetPasswordRequestSchema = z.strictObject({
   password: NewPasswordSchema,
+  reason: ReasonSchema.optional().transform((reason, ctx) => {
+    if (reason !== undefined) return reason;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'is required to reset a password (say why)',
+      params: { rule: 'required' },
+    });
+    return z.NEVER;
+  }),
 });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 

@@ -465,6 +465,7 @@ describe.skipIf(chromiumPath === undefined)(
       await admin.getByRole('button', { name: `Reset password of ${forgetful.email}` }).click();
       const form = admin.getByRole('dialog', { name: 'Reset password' });
       await form.getByLabel(/New temporary password/).fill(temporary);
+      await form.getByLabel(/^Reason/).fill('Forgot it; asked in person');
       await form.getByRole('button', { name: 'Continue' }).click();
       const confirm = admin.getByRole('dialog', {
         name: `Reset the password of ${forgetful.email}?`,

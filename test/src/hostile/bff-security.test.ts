@@ -422,7 +422,10 @@ for (const variant of DB_VARIANTS) {
         'POST /api/payouts/:id/reject': { reason: 'hostile' },
         'POST /api/payment-links/:id/reject': { reason: 'hostile' },
         'PATCH /api/users/:id': { name: 'Hostile' },
-        'POST /api/users/:id/reset-password': { password: 'a-long-enough-password-1' },
+        'POST /api/users/:id/reset-password': {
+          password: 'a-long-enough-password-1',
+          reason: 'forgot it',
+        },
         'POST /api/users/:id/reset-totp': { reason: 'lost the phone' },
         'POST /api/cards/:cardRefId/info': { reason: 'checking a reference' },
       };

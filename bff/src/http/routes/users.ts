@@ -97,15 +97,16 @@ export function userHandlers(s: Services) {
 
   /**
    * A new temporary password for a user who forgot theirs (never one's own): their sessions end,
-   * and they must choose their own at their next sign-in. The audit row names the user, never the
-   * password; four-eyes (payouts/four-eyes.ts) counts it as the admin choosing their password.
+   * and they must choose their own at their next sign-in. The audit row names the user and why,
+   * never the password; four-eyes (payouts/four-eyes.ts) counts it as the admin choosing their password.
    */
   const resetPassword: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     const id = userId(ctx);
     const body = parseInput(ResetPasswordRequestSchema, ctx.req.body, 'body');
+    ctx.audit.summary = { reason: body.reason };
     const user = await s.users.resetPassword(id, body.password, auth.user.id, (reset) => {
-      ctx.audit.summary = { email: reset.email, sessionsRevoked: true };
+      ctx.audit.summary = { email: reset.email, sessionsRevoked: true, reason: body.reason };
       return ctx.attemptEntry(null);
     });
     // Its audit row committed with the reset.

@@ -26,8 +26,8 @@ import { describeUserError } from './user-errors';
 type FormInput = z.input<typeof ResetPasswordRequestSchema>;
 
 /**
- * An admin sets a new temporary password for a user who forgot theirs: the password, then the
- * reset in words (it signs the user out everywhere), then what happened. The user must choose their
+ * An admin sets a new temporary password for a user who forgot theirs: the password and why, then
+ * the reset in words (it signs the user out everywhere), then what happened. The user must choose their
  * own password at their next sign-in.
  */
 export default function ResetPasswordDialog({
@@ -46,7 +46,7 @@ export default function ResetPasswordDialog({
     ResetPasswordRequest
   >({
     resolver: zodResolver(ResetPasswordRequestSchema),
-    defaultValues: { password: '' },
+    defaultValues: { password: '', reason: '' },
   });
 
   const mutation = useMutation({
@@ -55,8 +55,8 @@ export default function ResetPasswordDialog({
       await client.invalidateQueries({ queryKey: userKeys.all });
     },
     onError: (error) => {
-      // A password the server refused: back to the field, which says why.
-      if (applyServerFieldErrors(error, setError, ['password'])) setConfirming(null);
+      // A password or reason the server refused: back to the field, which says why.
+      if (applyServerFieldErrors(error, setError, ['password', 'reason'])) setConfirming(null);
     },
   });
 
@@ -166,6 +166,21 @@ export default function ResetPasswordDialog({
                   `At least ${PASSWORD_MIN_LENGTH} characters.`,
                 )}
                 {...register('password')}
+              />
+              {/* As for a two-step reset: whoever holds the new password can sign in as them
+                  until they choose their own, so the audit log keeps why (QA). */}
+              <TextField
+                label="Reason"
+                required
+                multiline
+                minRows={2}
+                error={formState.errors.reason !== undefined}
+                helperText={fieldHelp(
+                  formState.errors.reason,
+                  'Say why (3 to 500 characters).',
+                  'Required: kept in the audit log with your name.',
+                )}
+                {...register('reason')}
               />
             </Stack>
           </DialogContent>

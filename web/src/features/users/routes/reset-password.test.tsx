@@ -48,7 +48,7 @@ describe('users screen: reset password', () => {
     ).not.toBeInTheDocument();
   });
 
-  it('when an admin resets a password, then the dialog asks for it (focused), confirms in words, sends it once, and says the user must choose their own and was signed out; the row shows it temporary', async () => {
+  it('when an admin resets a password, then the dialog asks for it (focused) and why, confirms in words, sends it once, and says the user must choose their own and was signed out; the row shows it temporary', async () => {
     const app = renderApp('/users', new FakeBff());
     const dialog = await openReset(app, 'sam@example.com');
     const field = within(dialog).getByLabelText(/New temporary password/);
@@ -57,6 +57,12 @@ describe('users screen: reset password', () => {
     });
     expect(within(dialog).getByText(/Sam Support \(sam@example.com\)/)).toBeInTheDocument();
     await app.user.type(field, 'a temporary one 123');
+    // Why is asked, as for a two-step reset: it goes into the audit log.
+    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const reason = within(dialog).getByLabelText(/^Reason/);
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(app.bff.requestsTo('POST', '/api/users/u-sam/reset-password')).toHaveLength(0);
+    await app.user.type(reason, 'Forgot it, asked by phone');
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
 
     const confirm = await screen.findByRole('dialog', {
@@ -77,7 +83,10 @@ describe('users screen: reset password', () => {
     const [sent, ...more] = app.bff.requestsTo('POST', '/api/users/u-sam/reset-password');
     expect(more).toHaveLength(0);
     expect(sent!.headers.get('X-Requested-With')).toBe('paydesk');
-    expect(sent!.body).toEqual({ password: 'a temporary one 123' });
+    expect(sent!.body).toEqual({
+      password: 'a temporary one 123',
+      reason: 'Forgot it, asked by phone',
+    });
     expect(app.bff.passwords.get('sam@example.com')).toBe('a temporary one 123');
     // The list behind the dialog (hidden from assistive technology while it is open) refreshed.
     await waitFor(() => {
@@ -101,6 +110,7 @@ describe('users screen: reset password', () => {
     const app = renderApp('/users', new FakeBff());
     const dialog = await openReset(app, 'sam@example.com');
     const field = within(dialog).getByLabelText(/New temporary password/);
+    await app.user.type(within(dialog).getByLabelText(/^Reason/), 'Forgot it');
     await app.user.type(field, 'short');
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await waitFor(() => {
@@ -149,6 +159,7 @@ describe('users screen: reset password', () => {
       within(dialog).getByLabelText(/New temporary password/),
       'a temporary one 123',
     );
+    await app.user.type(within(dialog).getByLabelText(/^Reason/), 'Forgot it');
     await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     let confirm = await screen.findByRole('dialog', {
       name: 'Reset the password of sam@example.com?',
