@@ -58,10 +58,10 @@ export interface AttemptAudit {
   committed(): void;
 }
 
-/** The operations this service sends on an existing order. */
 /** How long the gateway may take before live screens are told of a follow-up in flight. */
 const IN_FLIGHT_EVENT_AFTER_MS = 500;
 
+/** The operations this service sends on an existing order. */
 type FollowUpKind = Extract<OperationKind, 'capture' | 'return' | 'void' | 'card-ref'>;
 
 /** A staff request's entry in the order's timeline, in words ('card reference requested'). */

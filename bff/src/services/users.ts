@@ -371,8 +371,9 @@ function refuseSelfLockout(row: UsersTable, patch: UpdateUserRequest): void {
 
 /**
  * Refuses a roles change the shared rule refuses, naming `roles` and the rule in the same words the
- * web says at the roles field: a self-granted money role or Auditor is a conflict with who holds the change
- * (409, as keeping one's own Administrator role), a segregation-of-duties mix bad input (400).
+ * web says at the roles field: a self-granted money role or Auditor is a conflict with who holds
+ * the change (409, as keeping one's own Administrator role), a segregation-of-duties mix bad input
+ * (400).
  */
 function refuseRoles(refusal: RolesRefusal | undefined): void {
   if (refusal === undefined) return;

@@ -98,7 +98,8 @@ export function userHandlers(s: Services) {
   /**
    * A new temporary password for a user who forgot theirs (never one's own): their sessions end,
    * and they must choose their own at their next sign-in. The audit row names the user and why,
-   * never the password; four-eyes (payouts/four-eyes.ts) counts it as the admin choosing their password.
+   * never the password; four-eyes (payouts/four-eyes.ts) counts it as the admin choosing their
+   * password.
    */
   const resetPassword: Handler = async (ctx) => {
     const auth = requireAuth(ctx);

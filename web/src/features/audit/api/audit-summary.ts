@@ -110,7 +110,8 @@ function knownWords(key: string, value: string, action: string): string | undefi
     case 'check':
       return CHECK_WORDS[value];
     case 'invalid': {
-      // A refusal's field and rule, as the BFF records them (`totp: wrong_code`): "totp (wrong code)".
+      // A refusal's field and rule, as the BFF records them (`totp: wrong_code`):
+      // "totp (wrong code)".
       const [, path, rule] = /^(.+?): (.+)$/.exec(value) ?? [];
       return path === undefined || rule === undefined
         ? undefined

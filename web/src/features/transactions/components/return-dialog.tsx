@@ -96,8 +96,8 @@ function check(
 }
 
 /**
- * The order's returns judged not made that the order page advises to make again (no clear
- * answer came, and the gateway's status did not show them; `recentNotApplied`): should the gateway still
+ * The order's returns judged not made that the order page advises to make again (no clear answer
+ * came, and the gateway's status did not show them; `recentNotApplied`): should the gateway still
  * apply one late, the customer would get both (QA: following the advice refunded a customer
  * twice). Said on the confirm step, so the one who repeats it decides knowing that.
  */

@@ -27,8 +27,8 @@ type FormInput = z.input<typeof ResetPasswordRequestSchema>;
 
 /**
  * An admin sets a new temporary password for a user who forgot theirs: the password and why, then
- * the reset in words (it signs the user out everywhere), then what happened. The user must choose their
- * own password at their next sign-in.
+ * the reset in words (it signs the user out everywhere), then what happened. The user must choose
+ * their own password at their next sign-in.
  */
 export default function ResetPasswordDialog({
   user,
