@@ -105,20 +105,27 @@ export const UpdateUserRequestSchema = z
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
 
 /**
+ * A reason the request needs: missing, it says what it is for (`is required to reset a password
+ * (say why)`, as disabling does), not zod's "expected string".
+ */
+function requiredReason(forWhat: string) {
+  return ReasonSchema.optional().transform((reason, ctx) => {
+    if (reason !== undefined) return reason;
+    ctx.addIssue({
+      code: 'custom',
+      message: `is required ${forWhat} (say why)`,
+      params: { rule: 'required' },
+    });
+    return z.NEVER;
+  });
+}
+
+/**
  * `POST /api/users/:id/reset-totp` body: why (kept in the audit row). Someone who lost their
  * phone asked, or an account is suspected: the reset signs its holder in with the password alone.
  */
 export const ResetTotpRequestSchema = z.strictObject({
-  // Missing, it says what the reason is for (as disabling does), not zod's "expected string".
-  reason: ReasonSchema.optional().transform((reason, ctx) => {
-    if (reason !== undefined) return reason;
-    ctx.addIssue({
-      code: 'custom',
-      message: 'is required to reset two-step sign-in (say why)',
-      params: { rule: 'required' },
-    });
-    return z.NEVER;
-  }),
+  reason: requiredReason('to reset two-step sign-in'),
 });
 export type ResetTotpRequest = z.infer<typeof ResetTotpRequestSchema>;
 
@@ -133,15 +140,7 @@ export const ResetTotpResponseSchema = UserSchema;
  */
 export const ResetPasswordRequestSchema = z.strictObject({
   password: NewPasswordSchema,
-  reason: ReasonSchema.optional().transform((reason, ctx) => {
-    if (reason !== undefined) return reason;
-    ctx.addIssue({
-      code: 'custom',
-      message: 'is required to reset a password (say why)',
-      params: { rule: 'required' },
-    });
-    return z.NEVER;
-  }),
+  reason: requiredReason('to reset a password'),
 });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 

@@ -21,6 +21,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { resetUserPassword, userKeys } from '../api/users';
+import { ReasonField } from './reason-field';
 import { describeUserError } from './user-errors';
 
 type FormInput = z.input<typeof ResetPasswordRequestSchema>;
@@ -169,19 +170,7 @@ export default function ResetPasswordDialog({
               />
               {/* As for a two-step reset: whoever holds the new password can sign in as them
                   until they choose their own, so the audit log keeps why (QA). */}
-              <TextField
-                label="Reason"
-                required
-                multiline
-                minRows={2}
-                error={formState.errors.reason !== undefined}
-                helperText={fieldHelp(
-                  formState.errors.reason,
-                  'Say why (3 to 500 characters).',
-                  'Required: kept in the audit log with your name.',
-                )}
-                {...register('reason')}
-              />
+              <ReasonField error={formState.errors.reason} {...register('reason')} />
             </Stack>
           </DialogContent>
           <DialogActions>

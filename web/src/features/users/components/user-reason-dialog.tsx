@@ -6,7 +6,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { ReasonSchema, type Role, type User } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -15,9 +14,9 @@ import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useSession } from '../../auth/components/session-context';
 import { useNotify } from '../../../components/notifier';
-import { fieldHelp } from '../../../lib/field-help';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { resetUserTotp, updateUser, userKeys } from '../api/users';
+import { ReasonField } from './reason-field';
 import { describeUserError } from './user-errors';
 
 // The reason of both requests, under the same shared rule (3–500 characters, kept in the audit log).
@@ -143,20 +142,7 @@ export default function UserReasonDialog({
               <Alert severity="error">{describeUserError(mutation.error)}</Alert>
             ) : null}
             <DialogContentText>{words.consequence(user, admin.roles)}</DialogContentText>
-            <TextField
-              label="Reason"
-              required
-              autoFocus
-              multiline
-              minRows={2}
-              error={formState.errors.reason !== undefined}
-              helperText={fieldHelp(
-                formState.errors.reason,
-                'Say why (3 to 500 characters).',
-                'Required: kept in the audit log with your name.',
-              )}
-              {...register('reason')}
-            />
+            <ReasonField error={formState.errors.reason} autoFocus {...register('reason')} />
           </Stack>
         </DialogContent>
         <DialogActions>
