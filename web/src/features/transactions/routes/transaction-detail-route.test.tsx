@@ -451,6 +451,30 @@ describe('transaction detail', () => {
     expect(alert).not.toHaveTextContent(/lost/);
   });
 
+  it('when a return is on its way to the gateway (a colleague’s, or after a reload), then the page says who sent it, when, and that it waits for the answer, never sending it again', async () => {
+    const at = new Date(Date.now() - 5_000).toISOString();
+    const order = saleWithReturn(
+      {
+        state: 'sending',
+        amount: '10.01',
+        requestedBy: 'finance.demo@paydesk.local',
+        createdAt: at,
+        updatedAt: at,
+      },
+      '100.10',
+    );
+    renderApp(PATH, bffAs(['support'], order));
+    await heading();
+    const alert = alertSaying('Return on its way to the gateway');
+    expect(alert).toHaveTextContent(
+      /Paydesk sent a return of €10\.01 requested by finance\.demo@paydesk\.local at .+ and is waiting for the gateway’s answer\.\s*The page shows the outcome as soon as it comes\. Should no answer come, Paydesk asks the gateway for the order’s status; it never sends the request again on its own\./,
+    );
+    expect(within(alert!).getByText((_, el) => el?.tagName === 'TIME')).toHaveAttribute(
+      'datetime',
+      at,
+    );
+  });
+
   it('when a return of the last days was judged not applied, then the page says it was not made, by whom and when, and to return again if still due', async () => {
     const at = new Date(Date.now() - 3_600_000).toISOString();
     const order = saleWithReturn(

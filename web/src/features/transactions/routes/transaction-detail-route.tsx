@@ -112,6 +112,8 @@ function Attention({
       ? detail.operations.findLast((operation) => operation.state === 'unknown')
       : undefined;
   const notApplied = recentNotApplied(detail.operations);
+  // A follow-up on its way to the gateway right now (seen by a colleague, or after a reload).
+  const sendingOps = detail.operations.filter((operation) => operation.state === 'sending');
   // Who may do a follow-up not made again is told to; the others, whom to ask.
   const { user } = useSession();
   const sent = (operation: Operation) =>
@@ -120,6 +122,28 @@ function Attention({
       : `a ${inSentence(operation.kind)} of ${formatMoney(operation.amount, detail.currency)}`;
   return (
     <>
+      {sendingOps.length > 0 ? (
+        <Alert severity="info">
+          <AlertTitle>
+            {sendingOps.length === 1
+              ? `${OPERATION_LABELS[sendingOps[0]?.kind ?? 'return']} on its way to the gateway`
+              : `${String(sendingOps.length)} follow-ups on their way to the gateway`}
+          </AlertTitle>
+          {sendingOps.map((operation) => (
+            <div key={operation.id}>
+              Paydesk sent {sent(operation)}
+              {operation.requestedBy === null
+                ? ''
+                : ` requested by ${operation.requestedBy}`} at{' '}
+              <DateTime value={operation.createdAt} /> and is waiting for the gateway’s answer.
+            </div>
+          ))}
+          <div>
+            The page shows the outcome as soon as it comes. Should no answer come, Paydesk asks the
+            gateway for the order’s status; it never sends the request again on its own.
+          </div>
+        </Alert>
+      ) : null}
       {detail.status === 'unknown' ? (
         <Alert severity="warning">
           <AlertTitle>Outcome unknown</AlertTitle>
