@@ -54,6 +54,8 @@ export function SignInForm({
   onSent?: () => void;
 }) {
   const [needsTotp, setNeedsTotp] = useState(false);
+  // A recovery code has letters: a phone's number pad (the app's code) cannot type it (QA).
+  const [recoveryCode, setRecoveryCode] = useState(false);
   const form = useForm<LoginInput, unknown, LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { email: account ?? '', password: '' },
@@ -127,19 +129,33 @@ export function SignInForm({
           {...register('password')}
         />
         {needsTotp ? (
-          <TextField
-            label="Authentication code"
-            autoComplete="one-time-code"
-            required
-            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-            error={formState.errors.totp !== undefined}
-            helperText={
-              formState.errors.totp
-                ? 'Enter the code from your authenticator app.'
-                : 'The 6-digit code from your authenticator app, or a recovery code.'
-            }
-            {...register('totp', { required: true })}
-          />
+          <>
+            <TextField
+              label={recoveryCode ? 'Recovery code' : 'Authentication code'}
+              autoComplete={recoveryCode ? 'off' : 'one-time-code'}
+              required
+              slotProps={{ htmlInput: { inputMode: recoveryCode ? 'text' : 'numeric' } }}
+              error={formState.errors.totp !== undefined}
+              helperText={
+                recoveryCode
+                  ? 'One of the recovery codes you saved (XXXXX-XXXXX); each works once.'
+                  : formState.errors.totp
+                    ? 'Enter the code from your authenticator app.'
+                    : 'The 6-digit code from your authenticator app, or a recovery code.'
+              }
+              {...register('totp', { required: true })}
+            />
+            <Button
+              size="small"
+              sx={{ alignSelf: 'flex-start' }}
+              onClick={() => {
+                setRecoveryCode((current) => !current);
+                setFocus('totp');
+              }}
+            >
+              {recoveryCode ? 'Use the code from your app' : 'Use a recovery code'}
+            </Button>
+          </>
         ) : null}
         <Button type="submit" variant="contained" size="large" loading={mutation.isPending}>
           {needsTotp ? 'Verify and sign in' : 'Sign in'}
@@ -148,6 +164,7 @@ export function SignInForm({
           <Button
             onClick={() => {
               setNeedsTotp(false);
+              setRecoveryCode(false);
               form.resetField('totp');
               mutation.reset();
             }}

@@ -62,6 +62,28 @@ describe('sign-in', () => {
     expect(app.bff.requestsTo('POST', '/api/session')).toHaveLength(0);
   });
 
+  it('when the code step is switched to a recovery code, then the field takes letters (a text keyboard, not a number pad) and says what to enter; and back', async () => {
+    const app = renderApp('/sign-in', signedOut());
+    await app.user.type(await screen.findByLabelText(/E-mail/), 'sam@example.com');
+    await app.user.type(screen.getByLabelText(/Password/), DEMO_PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByLabelText(/Authentication code/)).toHaveAttribute(
+      'inputmode',
+      'numeric',
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    const recovery = screen.getByLabelText(/Recovery code/);
+    expect(recovery).toHaveAttribute('inputmode', 'text');
+    expect(recovery).toHaveAccessibleDescription(
+      'One of the recovery codes you saved (XXXXX-XXXXX); each works once.',
+    );
+    await waitFor(() => {
+      expect(recovery).toHaveFocus();
+    });
+    await app.user.click(screen.getByRole('button', { name: 'Use the code from your app' }));
+    expect(screen.getByLabelText(/Authentication code/)).toHaveAttribute('inputmode', 'numeric');
+  });
+
   it('when the account has TOTP, then a code step follows and a wrong then right code signs in', async () => {
     const app = renderApp('/sign-in', signedOut());
     await app.user.type(await screen.findByLabelText(/E-mail/), 'sam@example.com');
