@@ -255,6 +255,42 @@ for (const variant of DB_VARIANTS) {
       expect((await c.login(ADMIN.email, ADMIN.password)).status).toBe(200);
     });
 
+    it('when failures for an account come from one address, then only that address is locked out of it: its holder signs in from their own; failures from every address together lock it at ten times the limit', async () => {
+      const t2 = await startApp(variant, {
+        config: {
+          trustProxy: true,
+          login: { maxFailuresPerAccount: 3, maxFailuresPerIp: 1000, windowSeconds: 900 },
+        },
+      });
+      try {
+        const from = (address: string, password: string) =>
+          t2
+            .client()
+            .request(
+              'POST',
+              '/api/session',
+              { email: ADMIN.email, password },
+              { 'X-Forwarded-For': address },
+            );
+        for (let i = 0; i < 3; i += 1)
+          expect(errorCode(await from('203.0.113.66', 'wrong-password'))).toBe(
+            'INVALID_CREDENTIALS',
+          );
+        // The address that failed is locked out, even with the right password…
+        expect(errorCode(await from('203.0.113.66', ADMIN.password))).toBe('RATE_LIMITED');
+        // …the holder elsewhere is not (QA: anyone could lock a colleague out).
+        expect((await from('198.51.100.7', ADMIN.password)).status).toBe(200);
+        // Guessing spread over many addresses is still bounded: 30 failures in all lock it.
+        for (let i = 0; i < 30; i += 1)
+          expect(errorCode(await from(`192.0.2.${String(i)}`, 'wrong-password'))).toBe(
+            'INVALID_CREDENTIALS',
+          );
+        expect(errorCode(await from('198.51.100.7', ADMIN.password))).toBe('RATE_LIMITED');
+      } finally {
+        await t2.close();
+      }
+    });
+
     it('when a login is locked out, then the message says how long in words, while Retry-After and the details stay in seconds', async () => {
       const c = t.client();
       for (let i = 0; i < 3; i += 1)

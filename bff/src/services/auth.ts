@@ -11,6 +11,7 @@ import type { Db } from '../db/connect.js';
 import { queryTemplate } from '../db/query-template.js';
 import type { Database, SessionsTable, UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
+import { ACCOUNT_ALL_ADDRESSES_FACTOR, accountFailures, accountSubject } from './login-subjects.js';
 import { weakPasswordError } from './password-strength.js';
 import type { Passwords } from './passwords.js';
 import type { Sealer } from './sealing.js';
@@ -149,12 +150,11 @@ export class Auth {
     client: ClientInfo,
   ): Promise<IssuedSession> {
     const email = input.email.toLowerCase();
-    const account = `account:${email}`;
     // The attempt is counted before the password is checked: parallel guesses wait for a free slot
     // in the window instead of all passing a check none of them has been counted in yet.
     const reserved = await this.#reserveAttempt(
       [
-        { subject: account, limit: this.#config.login.maxFailuresPerAccount },
+        ...this.#accountLimits(email, client),
         { subject: `ip:${client.ip ?? 'unknown'}`, limit: this.#config.login.maxFailuresPerIp },
       ],
       (retryAfterSeconds) =>
@@ -218,7 +218,7 @@ export class Auth {
     // Success: the account's failures are forgiven, and this attempt was none.
     await this.#db.k
       .deleteFrom('login_failures')
-      .where((eb) => eb.or([eb('subject', '=', account), eb('id', 'in', reserved)]))
+      .where((eb) => eb.or([accountFailures(eb, email), eb('id', 'in', reserved)]))
       .execute();
     const now = this.#clock.now();
     await this.#db.k
@@ -227,6 +227,19 @@ export class Auth {
       .where('id', '=', user.id)
       .execute();
     return this.#issue({ ...user, last_login_at: now }, client);
+  }
+
+  /**
+   * An account's two limits for an attempt from `client`: its address's (the configured limit, so
+   * failures from elsewhere never lock this address out) and every address's together
+   * (`ACCOUNT_ALL_ADDRESSES_FACTOR` times it).
+   */
+  #accountLimits(email: string, client: ClientInfo): { subject: string; limit: number }[] {
+    const limit = this.#config.login.maxFailuresPerAccount;
+    return [
+      { subject: `${accountSubject(email)} ip:${client.ip ?? 'unknown'}`, limit },
+      { subject: accountSubject(email), limit: limit * ACCOUNT_ALL_ADDRESSES_FACTOR },
+    ];
   }
 
   /**
@@ -512,9 +525,9 @@ export class Auth {
   ): Promise<IssuedSession> {
     // Guesses of the current password count against the account's login limit: a held session
     // (a stolen cookie, an unattended browser) must not be a way around it.
-    const account = `account:${auth.user.email.toLowerCase()}`;
+    const email = auth.user.email.toLowerCase();
     const reserved = await this.#reserveAttempt(
-      [{ subject: account, limit: this.#config.login.maxFailuresPerAccount }],
+      this.#accountLimits(email, client),
       (retryAfterSeconds) =>
         `too many wrong passwords; try again in ${waitInWords(retryAfterSeconds)}`,
     );
@@ -562,7 +575,10 @@ export class Auth {
         .where('revoked_at', 'is', null)
         .execute();
       // The right password: the account's failures (this attempt's included) are forgiven.
-      await trx.deleteFrom('login_failures').where('subject', '=', account).execute();
+      await trx
+        .deleteFrom('login_failures')
+        .where((eb) => accountFailures(eb, email))
+        .execute();
     });
     return this.#issue(
       { ...auth.user, password_hash: passwordHash, password_temporary_at: null, updated_at: now },

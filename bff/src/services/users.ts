@@ -17,6 +17,7 @@ import { AppError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit.js';
 import { assertStrongPassword } from './password-strength.js';
 import type { Passwords } from './passwords.js';
+import { accountFailures } from './login-subjects.js';
 
 export function toUser(row: UsersTable): User {
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -269,10 +270,10 @@ export class Users {
         { endSessions: true },
       );
       // The user may have locked the account by guessing the password they forgot: the new one
-      // works at once. (Failures counted against an address stay.)
+      // works at once, from any address. (Failures counted against an address alone stay.)
       await trx
         .deleteFrom('login_failures')
-        .where('subject', '=', `account:${row.email}`)
+        .where((eb) => accountFailures(eb, row.email))
         .execute();
       const user = toUser(next);
       await this.#audit.appendIn(trx, auditEntry(user));
