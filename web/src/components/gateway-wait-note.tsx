@@ -15,11 +15,22 @@ export const GATEWAY_WAIT_NOTE_AFTER_MS = 2_000;
  * (2500 ms: "up to 3 s"); "a few seconds" when the BFF did not say (an older instance).
  */
 export function gatewayWaitNote(timeoutMs: number | undefined): string {
-  const wait =
-    timeoutMs === undefined || !Number.isFinite(timeoutMs) || timeoutMs <= 0
-      ? 'a few seconds'
-      : `up to ${String(Math.max(1, Math.ceil(timeoutMs / 1000)))} s`;
-  return `Waiting for the gateway’s answer… Paydesk waits ${wait} for it; do not close this window or send it again.`;
+  return `Waiting for the gateway’s answer… Paydesk waits ${waitWords(timeoutMs)} for it; do not close this window or send it again.`;
+}
+
+/** The BFF's wait in words: "up to 3 s" for 2500 ms, "a few seconds" when not said. */
+function waitWords(timeoutMs: number | undefined): string {
+  return timeoutMs === undefined || !Number.isFinite(timeoutMs) || timeoutMs <= 0
+    ? 'a few seconds'
+    : `up to ${String(Math.max(1, Math.ceil(timeoutMs / 1000)))} s`;
+}
+
+/**
+ * The same for a status look-up, which sends nothing that moves money and may ask every configured
+ * endpoint in turn: how long each may take (QA: the look-up's spinner alone said nothing for 15 s).
+ */
+export function lookupWaitNote(timeoutMs: number | undefined): string {
+  return `Asking the gateway… Paydesk waits ${waitWords(timeoutMs)} for each endpoint it asks.`;
 }
 
 /** True once `waiting` has lasted `afterMs` without a break; false again as soon as it ends. */
@@ -43,7 +54,14 @@ export function useWaitedLong(waiting: boolean, afterMs = GATEWAY_WAIT_NOTE_AFTE
  * that the answer is still to come, and that closing or sending again would not help. The live
  * region is there from the start, so that a screen reader says the note when it appears.
  */
-export function GatewayWaitNote({ waiting }: { waiting: boolean }) {
+export function GatewayWaitNote({
+  waiting,
+  lookup = false,
+}: {
+  waiting: boolean;
+  /** a status look-up's words (`lookupWaitNote`) instead of a money operation's */
+  lookup?: boolean;
+}) {
   const long = useWaitedLong(waiting);
   // The context rather than useSession(): a dialog shown without a session still says its note.
   const timeoutMs = useContext(SessionContext)?.settings?.gatewayTimeoutMs;
@@ -51,7 +69,7 @@ export function GatewayWaitNote({ waiting }: { waiting: boolean }) {
     <Box aria-live="polite" aria-atomic="true" sx={{ mt: long ? 2 : 0 }}>
       {long ? (
         <Typography variant="body2" color="text.secondary">
-          {gatewayWaitNote(timeoutMs)}
+          {lookup ? lookupWaitNote(timeoutMs) : gatewayWaitNote(timeoutMs)}
         </Typography>
       ) : null}
     </Box>

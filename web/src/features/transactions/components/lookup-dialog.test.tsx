@@ -159,6 +159,20 @@ describe('status lookup', () => {
     expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
   });
 
+  it('when the gateway takes more than 2 seconds to answer a look-up, then the dialog says it is asking it and how long it waits per endpoint (QA: a spinner alone for 15 s)', async () => {
+    const bff = bffAs(['support']).on('POST /api/transactions/lookup', () => 'hang');
+    const app = renderApp('/account', bff);
+    const field = await openDialog(app);
+    await app.user.type(field, '1000333{Enter}');
+    expect(
+      await screen.findByText(
+        'Asking the gateway… Paydesk waits up to 15 s for each endpoint it asks.',
+        {},
+        { timeout: 4_000 },
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('when a look-up on a chosen endpoint finds nothing, then the dialog says only that endpoint was asked, not that the gateway knows no order, and offers to ask every endpoint, which finds it', async () => {
     const bff = bffAs(['support'], {
       transactions: [

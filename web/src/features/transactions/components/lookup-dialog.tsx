@@ -25,6 +25,7 @@ import {
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { sentenceOf } from '../../../lib/form-errors';
@@ -610,6 +611,7 @@ export default function LookupDialog({
               inputRef={endpointIdRef}
             />
           </Stack>
+          <GatewayWaitNote waiting={mutation.isPending} lookup />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={mutation.isPending}>
