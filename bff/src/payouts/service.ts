@@ -14,8 +14,7 @@ import {
   type GatewayReply,
 } from '@paydesk/shared/protocol';
 import {
-  expiredCardField,
-  farCardExpiryField,
+  cardExpiryRefusal,
   PAYOUT_SENT_STATES,
   type PayoutCreateBody,
   type PayoutDestination,
@@ -673,14 +672,7 @@ export class PayoutsService {
     }
     const endpointId = resolveEndpoint(c.config, body.endpointId, body.currency);
     if (body.destination.kind === 'card') {
-      const expired = expiredCardField(body.destination, c.clock.now());
-      const far = farCardExpiryField(body.destination, c.clock.now());
-      const refusal =
-        expired !== null
-          ? { ...expired, rule: 'card_expired' }
-          : far !== null
-            ? { ...far, rule: 'card_expiry_too_far' }
-            : null;
+      const refusal = cardExpiryRefusal(body.destination, c.clock.now());
       if (refusal !== null) {
         const path = `destination.${refusal.path}`;
         throw new AppError('VALIDATION_FAILED', `${path}: ${refusal.message}`, {

@@ -110,6 +110,20 @@ export function farCardExpiryField(
     : null;
 }
 
+/**
+ * Why a card's expiry is refused at `now`, with the rule the BFF names it by: expired
+ * (`expiredCardField`) or too far ahead (`farCardExpiryField`); null while neither.
+ */
+export function cardExpiryRefusal(
+  card: { expiryMonth: string; expiryYear: string },
+  now: number,
+): { path: 'expiryMonth' | 'expiryYear'; rule: string; message: string } | null {
+  const expired = expiredCardField(card, now);
+  if (expired !== null) return { ...expired, rule: 'card_expired' };
+  const far = farCardExpiryField(card, now);
+  return far === null ? null : { ...far, rule: 'card_expiry_too_far' };
+}
+
 /** An IBAN's shape (ISO 13616): country code, two check digits, then 11-30 letters or digits. */
 const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 

@@ -45,7 +45,6 @@ export interface SandboxProcess {
     /** held before handling until a later call lifts it */
     hold?: boolean;
     operations?: string[];
-    callbacks?: 'normal' | 'duplicate' | 'reverse' | 'drop';
   }): Promise<void>;
   order(orderid: string): Promise<SandboxOrder>;
   stop(): Promise<void>;

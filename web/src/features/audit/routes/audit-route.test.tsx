@@ -14,14 +14,16 @@ const hash120 = `${'0'.repeat(62)}78`;
 
 /**
  * The BFF's verify as it answers: the chain intact up to the log's last row; a person's check
- * (explicit) written as a row of its own, the page's own (automatic) not.
+ * (explicit) written as a row of its own (a verification has no target), the page's own
+ * (automatic) not, unless `everyCheck` (each verification reads the head, then writes its row).
  */
-function recordExplicitChecks(bff: FakeBff) {
+function recordExplicitChecks(bff: FakeBff, { everyCheck = false } = {}) {
   bff.on('GET /api/audit/verify', (request) => {
     const head = bff.audit.at(-1)!;
-    const automatic = request.query.get('check') === 'automatic';
+    const automatic = !everyCheck && request.query.get('check') === 'automatic';
     const recordedSeq = head.seq + 1;
-    if (!automatic) bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify' }));
+    if (!automatic)
+      bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify', target: null }));
     const reply: AuditVerifyResponse = {
       ok: true,
       rowsChecked: head.seq,
@@ -356,22 +358,7 @@ describe('audit log screen', () => {
 
   it('when the chain is verified, then the list is read again to hold the verification’s own row, and the badge says which row that is', async () => {
     const bff = new FakeBff();
-    // As the BFF does: each verification reads the head, then writes its own row after it.
-    bff.on('GET /api/audit/verify', () => {
-      const head = bff.audit.at(-1)!;
-      const recordedSeq = head.seq + 1;
-      bff.audit.push(makeAuditRow(recordedSeq, { action: 'audit.verify', target: null }));
-      const reply: AuditVerifyResponse = {
-        ok: true,
-        rowsChecked: head.seq,
-        verifiedUpToSeq: head.seq,
-        firstBrokenSeq: null,
-        reason: null,
-        head: { seq: head.seq, hash: head.hash, createdAt: head.at },
-        recordedSeq,
-      };
-      return { status: 200, body: reply };
-    });
+    recordExplicitChecks(bff, { everyCheck: true });
     const app = renderApp('/audit', bff);
     expect(await screen.findByText('Chain verified up to row 120')).toBeInTheDocument();
     expect(screen.getByText(/This check is recorded as row #121\./)).toBeInTheDocument();

@@ -1,7 +1,6 @@
-import TextField from '@mui/material/TextField';
 import { moneyRolesAdded, ROLE_LABELS, rolesRefusal, type Role } from '@paydesk/shared/api';
 import type { FieldError, Resolver, UseFormRegisterReturn } from 'react-hook-form';
-import { fieldHelp } from '../../../lib/field-help';
+import { ReasonField } from './reason-field';
 
 /** The question for roles that add Finance, Operations or both: "… need Finance and Operations?" */
 export function moneyRoleQuestion(added: readonly Role[]): string {
@@ -59,19 +58,5 @@ export function MoneyRoleReasonField({
   error: FieldError | undefined;
   registration: UseFormRegisterReturn;
 }) {
-  return (
-    <TextField
-      label={moneyRoleQuestion(added)}
-      required
-      multiline
-      minRows={2}
-      error={error !== undefined}
-      helperText={fieldHelp(
-        error,
-        'Say why (3 to 500 characters).',
-        'Required: kept in the audit log with your name.',
-      )}
-      {...registration}
-    />
-  );
+  return <ReasonField label={moneyRoleQuestion(added)} error={error} {...registration} />;
 }
