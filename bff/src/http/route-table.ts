@@ -67,6 +67,11 @@ export const PLATFORM_ROUTES = {
     action: 'user.reset_password',
     auditSuccess: true,
   },
+  'POST /api/users/:id/unlock-sign-in': {
+    access: ['admin'],
+    action: 'user.unlock_sign_in',
+    auditSuccess: true,
+  },
   'GET /api/audit': { access: ['auditor'], action: 'audit.list', auditSuccess: false },
   'GET /api/audit/verify': { access: ['auditor'], action: 'audit.verify', auditSuccess: true },
   'GET /api/audit/export': { access: ['auditor'], action: 'audit.export', auditSuccess: true },

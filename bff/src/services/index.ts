@@ -19,7 +19,7 @@ export interface Services {
 export function createServices(config: Config, db: Db, clock: Clock): Services {
   const passwords = new Passwords(config.argon2);
   const audit = new AuditLog(db, clock);
-  const users = new Users(db, clock, passwords, audit);
+  const users = new Users(db, clock, passwords, audit, config.login);
   const auth = new Auth(db, clock, config, passwords, new Sealer(config.sessionSecret));
   return { config, db, clock, audit, users, auth };
 }

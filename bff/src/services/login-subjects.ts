@@ -1,6 +1,8 @@
 // The login limiter's subjects for an account (auth.ts): its failures from one address, and from
-// every address together. Here apart, as the users service clears them too (a password reset).
-import type { ExpressionBuilder } from 'kysely';
+// every address together. Here apart, as the users service reads them (an account's lock, on the
+// users list) and clears them (a password reset, an unlock).
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import type { SignInLock } from '@paydesk/shared/api';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -31,4 +33,94 @@ export function accountFailures(eb: ExpressionBuilder<Database, 'login_failures'
     eb('subject', '=', accountSubject(email)),
     eb.and([eb('subject', '>=', from), eb('subject', '<', before)]),
   ]);
+}
+
+/** The login limiter's settings an account's lock is read with (`Config['login']`). */
+export interface AccountLoginLimits {
+  maxFailuresPerAccount: number;
+  windowSeconds: number;
+}
+
+/** An account's failed sign-ins within the window: `all` from every address, `byAddress` each. */
+interface AccountFailures {
+  all: number[];
+  byAddress: Map<string, number[]>;
+}
+
+/**
+ * When a subject with failures at `times` (within the window) lets an attempt through again: once
+ * fewer than `limit` of them are left in the window, i.e. when the `limit`-th newest leaves it.
+ * `undefined` when it is not locked.
+ */
+function lockedUntil(
+  times: readonly number[],
+  limit: number,
+  windowMs: number,
+): number | undefined {
+  if (times.length < limit) return undefined;
+  const newestFirst = [...times].sort((a, b) => b - a);
+  const oldestCounted = newestFirst[limit - 1];
+  return oldestCounted === undefined ? undefined : oldestCounted + windowMs;
+}
+
+/**
+ * Every account's sign-in lock now, by lower-case e-mail (accounts without one are absent), read
+ * from `login_failures` as `Auth.login` weighs them: the account is locked from every address when
+ * its failures from all of them together reached `ACCOUNT_ALL_ADDRESSES_FACTOR` × the limit, else
+ * the addresses whose own failures reached the limit are. (The rows are few: an attempt past a
+ * limit is refused before it is counted.)
+ */
+export async function signInLocks(
+  db: Kysely<Database> | Transaction<Database>,
+  limits: AccountLoginLimits,
+  now: number,
+): Promise<Map<string, SignInLock>> {
+  const windowMs = limits.windowSeconds * 1000;
+  const rows = await db
+    .selectFrom('login_failures')
+    .select(['subject', 'at'])
+    .where('subject', '>=', 'account:')
+    .where('subject', '<', 'account;')
+    .where('at', '>', now - windowMs)
+    .execute();
+  const byEmail = new Map<string, AccountFailures>();
+  for (const { subject, at } of rows) {
+    // `account:EMAIL` or `account:EMAIL ip:ADDRESS` (an e-mail holds no space).
+    const rest = subject.slice('account:'.length);
+    const space = rest.indexOf(' ip:');
+    const email = space === -1 ? rest : rest.slice(0, space);
+    const failures = byEmail.get(email) ?? { all: [], byAddress: new Map<string, number[]>() };
+    byEmail.set(email, failures);
+    if (space === -1) {
+      failures.all.push(at);
+    } else {
+      const address = rest.slice(space + ' ip:'.length);
+      failures.byAddress.set(address, [...(failures.byAddress.get(address) ?? []), at]);
+    }
+  }
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const locks = new Map<string, SignInLock>();
+  for (const [email, failures] of byEmail) {
+    const addresses = [...failures.byAddress.keys()].sort();
+    const accountLimit = limits.maxFailuresPerAccount * ACCOUNT_ALL_ADDRESSES_FACTOR;
+    const wholeAccount = lockedUntil(failures.all, accountLimit, windowMs);
+    if (wholeAccount !== undefined) {
+      locks.set(email, { scope: 'account', addresses, until: iso(wholeAccount) });
+      continue;
+    }
+    const locked = [...failures.byAddress]
+      .map(([address, times]) => ({
+        address,
+        until: lockedUntil(times, limits.maxFailuresPerAccount, windowMs),
+      }))
+      .filter((a): a is { address: string; until: number } => a.until !== undefined)
+      .sort((a, b) => a.address.localeCompare(b.address));
+    if (locked.length === 0) continue;
+    locks.set(email, {
+      scope: 'addresses',
+      addresses: locked.map((a) => a.address),
+      until: iso(Math.max(...locked.map((a) => a.until))),
+    });
+  }
+  return locks;
 }

@@ -8,7 +8,9 @@ import {
   type Role,
   type RolesRefusal,
   type UpdateUserRequest,
+  type SignInLock,
   type User,
+  type UserListItem,
 } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -17,7 +19,12 @@ import { AppError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit.js';
 import { assertStrongPassword } from './password-strength.js';
 import type { Passwords } from './passwords.js';
-import { accountFailures } from './login-subjects.js';
+import {
+  accountFailures,
+  accountSubject,
+  signInLocks,
+  type AccountLoginLimits,
+} from './login-subjects.js';
 
 export function toUser(row: UsersTable): User {
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -47,16 +54,26 @@ export class Users {
   readonly #clock: Clock;
   readonly #passwords: Passwords;
   readonly #audit: AuditLog;
-  constructor(db: Db, clock: Clock, passwords: Passwords, audit: AuditLog) {
+  readonly #loginLimits: AccountLoginLimits;
+  constructor(
+    db: Db,
+    clock: Clock,
+    passwords: Passwords,
+    audit: AuditLog,
+    loginLimits: AccountLoginLimits,
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.#passwords = passwords;
     this.#audit = audit;
+    this.#loginLimits = loginLimits;
   }
 
-  async list(): Promise<User[]> {
+  /** Every account, by e-mail, each with its sign-in lock now (null when it has none). */
+  async list(): Promise<UserListItem[]> {
     const rows = await this.#db.k.selectFrom('users').selectAll().orderBy('email').execute();
-    return rows.map(toUser);
+    const locks = await signInLocks(this.#db.k, this.#loginLimits, this.#clock.now());
+    return rows.map((row) => ({ ...toUser(row), signInLock: locks.get(row.email) ?? null }));
   }
 
   async byId(id: string): Promise<UsersTable | undefined> {
@@ -278,6 +295,45 @@ export class Users {
       const user = toUser(next);
       await this.#audit.appendIn(trx, auditEntry(user));
       return user;
+    });
+  }
+
+  /**
+   * Clears the account's failed sign-ins from every address (an administrator `byUserId` who is
+   * not its holder: someone guessing their password keeps a lock on it, and lifting it helps them
+   * alone). Its sessions stay: a lock only held back sign-ins. Answers with the account as listed
+   * now and how many failed attempts went; none is no error (the lock may have lifted by itself).
+   */
+  async unlockSignIn(
+    id: string,
+    byUserId: string,
+    /**
+     * The audit row of the unlock, appended in its transaction, with the lock it lifted (null when
+     * none stood) and how many failures went.
+     */
+    auditEntry: (unlocked: { user: User; lock: SignInLock | null; cleared: number }) => AuditEntry,
+  ): Promise<{ user: UserListItem; cleared: number }> {
+    if (id === byUserId) {
+      throw new AppError(
+        'FORBIDDEN',
+        'you cannot unlock your own sign-in: ask another administrator',
+      );
+    }
+    return this.#change(id, {}, async (trx, row, now) => {
+      const lock = (await signInLocks(trx, this.#loginLimits, now)).get(row.email) ?? null;
+      const deleted = await trx
+        .deleteFrom('login_failures')
+        .where((eb) => accountFailures(eb, row.email))
+        .returning('subject')
+        .execute();
+      // A failed attempt is one row of the account's own subject (and one of its address's).
+      const cleared = deleted.filter((d) => d.subject === accountSubject(row.email)).length;
+      const user = toUser(row);
+      await this.#audit.appendIn(trx, auditEntry({ user, lock, cleared }));
+      // Read again: a failure counted meanwhile from another request stands (none on SQLite, whose
+      // write lock this transaction holds).
+      const after = (await signInLocks(trx, this.#loginLimits, now)).get(row.email) ?? null;
+      return { user: { ...user, signInLock: after }, cleared };
     });
   }
 

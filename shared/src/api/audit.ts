@@ -24,6 +24,7 @@ export const PLATFORM_AUDIT_ACTIONS = [
   'user.create',
   'user.update',
   'user.reset_totp',
+  'user.unlock_sign_in',
   'audit.verify',
   'audit.export',
 ] as const;
@@ -47,6 +48,7 @@ export const AUDIT_ACTION_WORDS = {
   'user.update': 'Changed a user',
   'user.reset_totp': 'Reset a user’s two-step sign-in',
   'user.reset_password': 'Reset a user’s password',
+  'user.unlock_sign_in': 'Unlocked a user’s sign-in',
   'audit.list': 'Read the audit log',
   'audit.verify': 'Checked the audit log’s chain',
   'audit.export': 'Exported the audit log',

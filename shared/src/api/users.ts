@@ -35,8 +35,26 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
+/**
+ * Sign-in refused for now after too many wrong attempts (the BFF's login limiter, bff/README.md):
+ * `account` when the failures from every address together reached their limit (no address can sign
+ * in), `addresses` when only the addresses listed, each past its own limit, cannot. `until`: when
+ * the last of them lifts by itself, if no one tries again meanwhile.
+ */
+export const SignInLockSchema = z.object({
+  scope: z.enum(['account', 'addresses']),
+  /** the addresses the failures came from (every one of them for `account`) */
+  addresses: z.array(z.string()),
+  until: IsoDateTimeSchema,
+});
+export type SignInLock = z.infer<typeof SignInLockSchema>;
+
+/** A staff account in the users list: the account, and whether it is locked out of signing in. */
+export const UserListItemSchema = UserSchema.extend({ signInLock: SignInLockSchema.nullable() });
+export type UserListItem = z.infer<typeof UserListItemSchema>;
+
 /** `GET /api/users` reply (every staff account, by e-mail): admins and auditors read it. */
-export const UserListResponseSchema = z.object({ items: z.array(UserSchema) });
+export const UserListResponseSchema = z.object({ items: z.array(UserListItemSchema) });
 export type UserListResponse = z.infer<typeof UserListResponseSchema>;
 
 /**
@@ -146,3 +164,24 @@ export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 
 /** `POST /api/users/:id/reset-password` reply. */
 export const ResetPasswordResponseSchema = UserSchema;
+
+/**
+ * `POST /api/users/:id/unlock-sign-in` body (admin only, not for one's own account): why (kept in
+ * the audit row). Clears the account's failed sign-ins from every address, so a colleague locked
+ * out by mistyping (or by someone failing on purpose) can sign in again at once. Failures counted
+ * against an address across accounts stay.
+ */
+export const UnlockSignInRequestSchema = z.strictObject({
+  reason: requiredReason('to unlock sign-in'),
+});
+export type UnlockSignInRequest = z.infer<typeof UnlockSignInRequestSchema>;
+
+/**
+ * `POST /api/users/:id/unlock-sign-in` reply: the account as listed now, and how many failed
+ * sign-ins were cleared (0 when the lock had lifted by itself).
+ */
+export const UnlockSignInResponseSchema = z.object({
+  user: UserListItemSchema,
+  cleared: z.number().int().nonnegative(),
+});
+export type UnlockSignInResponse = z.infer<typeof UnlockSignInResponseSchema>;

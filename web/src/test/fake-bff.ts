@@ -15,6 +15,8 @@ import {
   ResetPasswordRequestSchema,
   ResetTotpRequestSchema,
   SessionResponseSchema,
+  UnlockSignInRequestSchema,
+  UnlockSignInResponseSchema,
   TotpConfirmRequestSchema,
   TotpConfirmResponseSchema,
   TotpEnrolResponseSchema,
@@ -32,6 +34,7 @@ import {
   type ErrorCode,
   type ErrorDetails,
   type Role,
+  type SignInLock,
   type User,
   type SessionOrigin,
   type LargeAmountSettings,
@@ -211,6 +214,8 @@ export class FakeBff {
   private sessionStartedAt = Date.now();
 
   users: User[];
+  /** the users list's sign-in locks, by user id (none unless a test sets one) */
+  signInLocks = new Map<string, SignInLock>();
   passwords = new Map<string, string>();
   audit: AuditRow[];
   verify: AuditVerifyResponse;
@@ -407,7 +412,8 @@ export class FakeBff {
     if (path === '/api/session/totp' && method === 'POST') return this.totpEnrol();
     if (path === '/api/session/totp/confirm' && method === 'POST') return this.totpConfirm(request);
     if (path === '/api/users') return this.usersCollection(request);
-    const userMatch = /^\/api\/users\/([^/]+)(\/reset-totp|\/reset-password)?$/.exec(path);
+    const userMatch =
+      /^\/api\/users\/([^/]+)(\/reset-totp|\/reset-password|\/unlock-sign-in)?$/.exec(path);
     if (userMatch?.[1] !== undefined) {
       return this.userItem(request, decodeURIComponent(userMatch[1]), userMatch[2]);
     }
@@ -537,7 +543,9 @@ export class FakeBff {
       if ('status' in reader) return reader;
       if (!reader.roles.some((role) => role === 'admin' || role === 'auditor'))
         return error(403, 'FORBIDDEN', 'not allowed');
-      return this.reply(UserListResponseSchema, { items: this.users });
+      return this.reply(UserListResponseSchema, {
+        items: this.users.map((u) => ({ ...u, signInLock: this.signInLocks.get(u.id) ?? null })),
+      });
     }
     const auth = this.requireRole('admin');
     if ('status' in auth) return auth;
@@ -568,6 +576,17 @@ export class FakeBff {
       const parsed = ResetTotpRequestSchema.safeParse(request.body);
       if (!parsed.success) return validation(parsed.error.issues);
       return this.reply(UserSchema, this.replaceUser({ ...user, totpEnabled: false }));
+    }
+    if (action === '/unlock-sign-in' && request.method === 'POST') {
+      if (user.id === auth.id) return error(403, 'FORBIDDEN', 'not for your own sign-in');
+      const parsed = UnlockSignInRequestSchema.safeParse(request.body);
+      if (!parsed.success) return validation(parsed.error.issues);
+      // As the BFF: a lock of N failed attempts clears N (five here); none clears none.
+      const cleared = this.signInLocks.delete(user.id) ? 5 : 0;
+      return this.reply(UnlockSignInResponseSchema, {
+        user: { ...user, signInLock: null },
+        cleared,
+      });
     }
     if (action === '/reset-password' && request.method === 'POST') {
       if (user.id === auth.id) return error(403, 'FORBIDDEN', 'not for your own password');

@@ -2,6 +2,7 @@ import {
   CreateUserRequestSchema,
   ResetPasswordRequestSchema,
   ResetTotpRequestSchema,
+  UnlockSignInRequestSchema,
   UpdateUserRequestSchema,
 } from '@paydesk/shared/api';
 import { invalidParam, parseInput } from '../../errors.js';
@@ -115,11 +116,37 @@ export function userHandlers(s: Services) {
     return { kind: 'json', status: 200, body: user };
   };
 
+  /**
+   * Lets a user locked out by failed sign-ins sign in again at once (never one's own: 403). The
+   * audit row names the user, why, and how many failures went, from which addresses' lock.
+   */
+  const unlockSignIn: Handler = async (ctx) => {
+    const auth = requireAuth(ctx);
+    const id = userId(ctx);
+    const { reason } = parseInput(UnlockSignInRequestSchema, ctx.req.body, 'body');
+    ctx.audit.summary = { reason };
+    const result = await s.users.unlockSignIn(id, auth.user.id, ({ user, lock, cleared }) => {
+      ctx.audit.summary = {
+        email: user.email,
+        reason,
+        // Which lock stood: every address, the addresses named, or none (it had lifted by itself).
+        lockedOut:
+          lock === null ? 'none' : lock.scope === 'account' ? 'every address' : lock.addresses,
+        failuresCleared: cleared,
+      };
+      return ctx.attemptEntry(null);
+    });
+    // Its audit row committed with the unlock.
+    ctx.audit.recorded = true;
+    return { kind: 'json', status: 200, body: result };
+  };
+
   return {
     'GET /api/users': list,
     'POST /api/users': create,
     'PATCH /api/users/:id': update,
     'POST /api/users/:id/reset-totp': resetTotp,
     'POST /api/users/:id/reset-password': resetPassword,
+    'POST /api/users/:id/unlock-sign-in': unlockSignIn,
   } as const;
 }

@@ -23,6 +23,7 @@ const BFF_ACTIONS = [
   'user.update',
   'user.reset_totp',
   'user.reset_password',
+  'user.unlock_sign_in',
   'audit.list',
   'audit.verify',
   'audit.export',

@@ -50,6 +50,7 @@ const BASE_VERBS: ReadonlyMap<string, string> = new Map([
   ['Stopped', 'stop'],
   ['Stored', 'store'],
   ['Turned', 'turn'],
+  ['Unlocked', 'unlock'],
   ['Voided', 'void'],
   ['Withdrew', 'withdraw'],
 ]);

@@ -1,11 +1,13 @@
 import {
   ResetPasswordResponseSchema,
   ResetTotpResponseSchema,
+  UnlockSignInResponseSchema,
   UserListResponseSchema,
   UserSchema,
   type CreateUserRequest,
   type ResetPasswordRequest,
   type ResetTotpRequest,
+  type UnlockSignInRequest,
   type UpdateUserRequest,
 } from '@paydesk/shared/api';
 import { queryOptions } from '@tanstack/react-query';
@@ -46,6 +48,16 @@ export function resetUserPassword({ id, body }: { id: string; body: ResetPasswor
     'POST',
     `/api/users/${encodeURIComponent(id)}/reset-password`,
     ResetPasswordResponseSchema,
+    { body },
+  );
+}
+
+/** Clears the user's failed sign-ins (never one's own), with the reason the audit log keeps. */
+export function unlockUserSignIn({ id, body }: { id: string; body: UnlockSignInRequest }) {
+  return apiRequest(
+    'POST',
+    `/api/users/${encodeURIComponent(id)}/unlock-sign-in`,
+    UnlockSignInResponseSchema,
     { body },
   );
 }

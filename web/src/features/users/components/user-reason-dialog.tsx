@@ -6,7 +6,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import { ReasonSchema, type Role, type User } from '@paydesk/shared/api';
+import { ReasonSchema, type Role, type UserListItem } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -15,11 +15,12 @@ import { FormDialog } from '../../../components/form-dialog';
 import { useSession } from '../../auth/components/session-context';
 import { useNotify } from '../../../components/notifier';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { resetUserTotp, updateUser, userKeys } from '../api/users';
+import { resetUserTotp, unlockUserSignIn, updateUser, userKeys } from '../api/users';
 import { ReasonField } from './reason-field';
+import { signInLockWords } from './sign-in-lock-words';
 import { describeUserError } from './user-errors';
 
-// The reason of both requests, under the same shared rule (3–500 characters, kept in the audit log).
+// The reason of every step, under the same shared rule (3–500 characters, kept in the audit log).
 const ReasonFormSchema = z.object({ reason: ReasonSchema });
 type ReasonInput = z.input<typeof ReasonFormSchema>;
 type ReasonOutput = z.output<typeof ReasonFormSchema>;
@@ -28,7 +29,7 @@ type ReasonOutput = z.output<typeof ReasonFormSchema>;
  * A step others must be able to account for (locking someone out, or letting them back in): it
  * says why, and the audit log keeps it.
  */
-export type UserStep = 'disable' | 'enable' | 'reset-totp';
+export type UserStep = 'disable' | 'enable' | 'reset-totp' | 'unlock-sign-in';
 
 const STEPS: Record<
   UserStep,
@@ -38,9 +39,9 @@ const STEPS: Record<
     /** red for a step that locks someone out */
     confirmColor: 'error' | 'primary';
     /** `adminRoles`: the roles of the admin taking the step */
-    consequence: (user: User, adminRoles: readonly Role[]) => string;
-    send: (user: User, reason: string) => Promise<User>;
-    done: (user: User) => string;
+    consequence: (user: UserListItem, adminRoles: readonly Role[]) => string;
+    /** Sends the step; answers what was done, in words. */
+    send: (user: UserListItem, reason: string) => Promise<string>;
   }
 > = {
   disable: {
@@ -49,8 +50,10 @@ const STEPS: Record<
     confirmColor: 'error',
     consequence: (user) =>
       `${user.email} will be signed out everywhere and cannot sign in until enabled again.`,
-    send: (user, reason) => updateUser({ id: user.id, body: { disabled: true, reason } }),
-    done: (user) => `${user.email} is disabled and signed out.`,
+    send: async (user, reason) => {
+      const done = await updateUser({ id: user.id, body: { disabled: true, reason } });
+      return `${done.email} is disabled and signed out.`;
+    },
   },
   // Enabling lets someone back in, and the BFF's four-eyes rule then ties the admin to the
   // account for good (bff/README.md, Roles): said before it is done, but only when either of them
@@ -64,8 +67,10 @@ const STEPS: Record<
       (user.roles.includes('ops') || adminRoles.includes('ops')
         ? ' From then on, you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared.'
         : ''),
-    send: (user, reason) => updateUser({ id: user.id, body: { disabled: false, reason } }),
-    done: (user) => `${user.email} can sign in again.`,
+    send: async (user, reason) => {
+      const done = await updateUser({ id: user.id, body: { disabled: false, reason } });
+      return `${done.email} can sign in again.`;
+    },
   },
   'reset-totp': {
     title: 'Reset two-step sign-in?',
@@ -73,18 +78,40 @@ const STEPS: Record<
     confirmColor: 'error',
     consequence: (user) =>
       `${user.email} will be signed out, their authenticator and recovery codes stop working, and they sign in with their password alone until they enrol again.`,
-    send: (user, reason) => resetUserTotp({ id: user.id, body: { reason } }),
-    done: (user) => `Two-step sign-in of ${user.email} was reset; they can enrol again.`,
+    send: async (user, reason) => {
+      const done = await resetUserTotp({ id: user.id, body: { reason } });
+      return `Two-step sign-in of ${done.email} was reset; they can enrol again.`;
+    },
+  },
+  // Lifting a lock helps whoever failed: the user who mistyped, or someone guessing. Said first.
+  'unlock-sign-in': {
+    title: 'Unlock sign-in?',
+    confirmLabel: 'Unlock',
+    confirmColor: 'primary',
+    consequence: (user) =>
+      (user.signInLock === null
+        ? `${user.email} is no longer locked out. `
+        : `${signInLockWords(user.signInLock)} `) +
+      `Unlocking clears the account's failed sign-ins, so anyone trying its password can try again at once: do it once you know the failures were the user's own.`,
+    send: async (user, reason) => {
+      const { user: done, cleared } = await unlockUserSignIn({ id: user.id, body: { reason } });
+      return cleared === 0
+        ? `${done.email} was no longer locked out: nothing to clear.`
+        : `${done.email} can sign in again: ${String(cleared)} failed sign-in${cleared === 1 ? '' : 's'} cleared.`;
+    },
   },
 };
 
-/** Disables or enables a user, or resets their two-step sign-in, once the admin has said why. */
+/**
+ * Disables or enables a user, resets their two-step sign-in or unlocks their sign-in, once the
+ * admin has said why.
+ */
 export default function UserReasonDialog({
   user,
   step,
   onClose,
 }: {
-  user: User;
+  user: UserListItem;
   step: UserStep;
   onClose: () => void;
 }) {
@@ -105,8 +132,8 @@ export default function UserReasonDialog({
   const [besideField, setBesideField] = useState(false);
   const mutation = useMutation({
     mutationFn: ({ reason }: ReasonOutput) => words.send(user, reason),
-    onSuccess: async (changed) => {
-      notify(words.done(changed));
+    onSuccess: async (done) => {
+      notify(done);
       onClose();
       await client.invalidateQueries({ queryKey: userKeys.all });
     },

@@ -4,24 +4,26 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { ROLE_LABELS, type User } from '@paydesk/shared/api';
+import { ROLE_LABELS, type UserListItem } from '@paydesk/shared/api';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { DateTime } from '../../../components/date-time';
 import { EmailText } from '../../../components/email-text';
+import { signInLockWords } from './sign-in-lock-words';
 
 const features = tableFeatures({});
-const helper = createColumnHelper<typeof features, User>();
+const helper = createColumnHelper<typeof features, UserListItem>();
 
 export interface UserActions {
-  onEdit: (user: User) => void;
-  onToggleDisabled: (user: User) => void;
-  onResetTotp: (user: User) => void;
-  onResetPassword: (user: User) => void;
+  onEdit: (user: UserListItem) => void;
+  onToggleDisabled: (user: UserListItem) => void;
+  onResetTotp: (user: UserListItem) => void;
+  onResetPassword: (user: UserListItem) => void;
+  onUnlockSignIn: (user: UserListItem) => void;
 }
 
-function NameAndEmail({ user }: { user: User }) {
+function NameAndEmail({ user }: { user: UserListItem }) {
   return (
     <div>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -34,7 +36,7 @@ function NameAndEmail({ user }: { user: User }) {
   );
 }
 
-function RoleChips({ user }: { user: User }) {
+function RoleChips({ user }: { user: UserListItem }) {
   return (
     <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
       {user.roles.map((role) => (
@@ -44,7 +46,14 @@ function RoleChips({ user }: { user: User }) {
   );
 }
 
-function StateChips({ user, direction }: { user: User; direction: 'row' | 'column' }) {
+/** A chip that may break onto two lines, so that the column stays narrow. */
+const WRAPPING_CHIP = {
+  height: 'auto',
+  py: 0.25,
+  '& .MuiChip-label': { whiteSpace: 'normal' },
+} as const;
+
+function StateChips({ user, direction }: { user: UserListItem; direction: 'row' | 'column' }) {
   return (
     <Stack
       direction={direction}
@@ -65,15 +74,27 @@ function StateChips({ user, direction }: { user: User; direction: 'row' | 'colum
           color="warning"
           variant="outlined"
           title="Set by an administrator: the user must choose their own at their next sign-in"
-          // May break onto two lines, so that the column stays narrow.
-          sx={{ height: 'auto', py: 0.25, '& .MuiChip-label': { whiteSpace: 'normal' } }}
+          sx={WRAPPING_CHIP}
         />
       ) : null}
+      {/* Failed sign-ins hold the account back (from every address, or from some): the words say
+          which and until when, as the chip's tooltip and to screen readers. */}
+      {user.signInLock === null ? null : (
+        <Chip
+          label="Sign-in locked"
+          size="small"
+          color="error"
+          variant="outlined"
+          title={signInLockWords(user.signInLock)}
+          aria-label={`Sign-in locked: ${signInLockWords(user.signInLock)}`}
+          sx={WRAPPING_CHIP}
+        />
+      )}
     </Stack>
   );
 }
 
-function LastSignIn({ user }: { user: User }) {
+function LastSignIn({ user }: { user: UserListItem }) {
   return user.lastLoginAt === null ? 'Never' : <DateTime value={user.lastLoginAt} />;
 }
 
@@ -83,7 +104,7 @@ function ActionButtons({
   currentUserId,
   layout,
 }: {
-  user: User;
+  user: UserListItem;
   actions: UserActions;
   currentUserId: string;
   /**
@@ -141,6 +162,19 @@ function ActionButtons({
           Reset password
         </Button>
       )}
+      {/* One's own lock is lifted by another administrator (the BFF refuses it). */}
+      {user.signInLock !== null && user.id !== currentUserId ? (
+        <Button
+          size="small"
+          sx={{ whiteSpace: 'nowrap' }}
+          onClick={() => {
+            actions.onUnlockSignIn(user);
+          }}
+          aria-label={`Unlock sign-in of ${user.email}`}
+        >
+          Unlock sign-in
+        </Button>
+      ) : null}
       {/* One's own two-step is reset by another administrator (the BFF refuses it). */}
       {user.totpEnabled && user.id !== currentUserId ? (
         <Button
@@ -209,7 +243,7 @@ function wideColumns(actions: UserActions | null, currentUserId: string) {
 }
 
 /** Two-step sign-in and the last sign-in, said in one line under the user. */
-function SignInFacts({ user }: { user: User }) {
+function SignInFacts({ user }: { user: UserListItem }) {
   return (
     <Typography variant="caption" component="div" color="text.secondary">
       Two-step sign-in {user.totpEnabled ? 'on' : 'off'} ·{' '}
@@ -296,7 +330,7 @@ export function UsersTable({
   currentUserId,
   selectedId,
 }: {
-  users: readonly User[];
+  users: readonly UserListItem[];
   /** null for a reader (an auditor): the table has no actions column */
   actions: UserActions | null;
   currentUserId: string;

@@ -965,6 +965,81 @@ describe('users screen', () => {
     });
   });
 
+  it('when failed sign-ins lock a user out, then their row says so with the addresses and until when; Unlock sign-in asks why, says what it does, sends the reason, and the lock goes', async () => {
+    const bff = new FakeBff();
+    bff.signInLocks.set('u-sam', {
+      scope: 'addresses',
+      addresses: ['203.0.113.9'],
+      until: '2026-11-20T09:15:00.000Z',
+    });
+    const app = renderApp('/users', bff);
+    const table = await usersTable();
+    const chip = within(rowOf(table, 'sam@example.com')).getByText('Sign-in locked');
+    expect(chip.closest('[title]')).toHaveAttribute(
+      'title',
+      expect.stringMatching(
+        /^Too many failed sign-ins lock 203\.0\.113\.9 out of this account until .+; other addresses can still sign in\.$/,
+      ) as unknown,
+    );
+    // Only the locked row offers it, and never one's own.
+    expect(
+      within(rowOf(table, 'fin@example.com')).queryByRole('button', { name: /Unlock sign-in/ }),
+    ).not.toBeInTheDocument();
+    const dialog = await openFromRow(
+      app,
+      'sam@example.com',
+      'Unlock sign-in of sam@example.com',
+      'Unlock sign-in?',
+    );
+    expect(within(dialog).getByText(/lock 203\.0\.113\.9 out of this account/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/anyone trying its password can try again at once/),
+    ).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(await within(dialog).findByText('Say why (3 to 500 characters).')).toBeInTheDocument();
+    expect(app.bff.requestsTo('POST', '/api/users/u-sam/unlock-sign-in')).toHaveLength(0);
+    await app.user.type(within(dialog).getByLabelText(/Reason/), 'Mistyped, called the desk');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(
+      await screen.findByText('sam@example.com can sign in again: 5 failed sign-ins cleared.'),
+    ).toBeInTheDocument();
+    expect(
+      app.bff.requestsTo('POST', '/api/users/u-sam/unlock-sign-in').map((r) => r.body),
+    ).toEqual([{ reason: 'Mistyped, called the desk' }]);
+    await waitFor(() => {
+      expect(
+        within(rowOf(screen.getByRole('table', { name: 'Users' }), 'sam@example.com')).queryByText(
+          'Sign-in locked',
+        ),
+      ).not.toBeInTheDocument();
+    });
+  });
+
+  it('when a user is locked from every address, then the words say so and name at most three addresses; one’s own locked row offers no unlock', async () => {
+    const bff = new FakeBff();
+    const lock = {
+      scope: 'account' as const,
+      addresses: ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4', '192.0.2.5'],
+      until: '2026-11-20T09:15:00.000Z',
+    };
+    bff.signInLocks.set('u-sam', lock);
+    bff.signInLocks.set('u-admin', lock);
+    renderApp('/users', bff);
+    const table = await usersTable();
+    expect(
+      within(rowOf(table, 'sam@example.com')).getByText('Sign-in locked').closest('[title]'),
+    ).toHaveAttribute(
+      'title',
+      expect.stringMatching(
+        /^Too many failed sign-ins \(from 192\.0\.2\.1, 192\.0\.2\.2, 192\.0\.2\.3 and 2 more\) lock this account from every address until /,
+      ) as unknown,
+    );
+    expect(within(rowOf(table, 'admin@example.com')).getByText('Sign-in locked')).toBeVisible();
+    expect(
+      within(rowOf(table, 'admin@example.com')).queryByRole('button', { name: /Unlock sign-in/ }),
+    ).not.toBeInTheDocument();
+  });
+
   it('when an auditor opens the screen, then every account shows with its state, and nothing can be created or changed', async () => {
     const bff = new FakeBff({
       signedInAs: 'audrey@example.com',

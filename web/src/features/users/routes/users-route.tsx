@@ -1,7 +1,7 @@
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import type { User } from '@paydesk/shared/api';
+import type { User, UserListItem } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -20,7 +20,7 @@ const EditUserDialog = lazy(() => import('../components/edit-user-dialog'));
 const ResetPasswordDialog = lazy(() => import('../components/reset-password-dialog'));
 const UserReasonDialog = lazy(() => import('../components/user-reason-dialog'));
 
-type Pending = { step: UserStep; user: User } | null;
+type Pending = { step: UserStep; user: UserListItem } | null;
 
 function UsersScreen() {
   const session = useSession();
@@ -47,6 +47,9 @@ function UsersScreen() {
         setPending({ step: 'reset-totp', user });
       },
       onResetPassword: setResettingPassword,
+      onUnlockSignIn: (user) => {
+        setPending({ step: 'unlock-sign-in', user });
+      },
     }),
     [],
   );
