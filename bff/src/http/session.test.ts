@@ -347,7 +347,13 @@ for (const variant of DB_VARIANTS) {
 
     it('when wrong TOTP codes arrive all at once with the right password, then exactly the account limit get TOTP_INVALID and the rest 429', async () => {
       const user = await t.userWithRoles(['support'], 'totp-race@paydesk.test');
-      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      const enrol = TotpEnrolResponseSchema.parse(
+        (
+          await user.post('/api/session/totp', {
+            currentPassword: 'password-for-totp-race@paydesk.test',
+          })
+        ).json,
+      );
       const epoch = Math.floor(t.clock.now() / 1000);
       const code = await generate({ secret: enrol.secret, epoch });
       expect((await user.post('/api/session/totp/confirm', { code })).status).toBe(200);
@@ -393,7 +399,13 @@ for (const variant of DB_VARIANTS) {
 
     it('when the password is right but a second factor is missing or the account disabled, then the attempt is not counted as a failure', async () => {
       const user = await t.userWithRoles(['support'], 'counted@paydesk.test');
-      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      const enrol = TotpEnrolResponseSchema.parse(
+        (
+          await user.post('/api/session/totp', {
+            currentPassword: 'password-for-counted@paydesk.test',
+          })
+        ).json,
+      );
       await user.post('/api/session/totp/confirm', {
         code: await generate({ secret: enrol.secret, epoch: Math.floor(t.clock.now() / 1000) }),
       });
@@ -577,7 +589,9 @@ for (const variant of DB_VARIANTS) {
       const email = 'totp-reuse@paydesk.test';
       const password = `password-for-${email}`;
       const user = await t.userWithRoles(['support'], email);
-      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      const enrol = TotpEnrolResponseSchema.parse(
+        (await user.post('/api/session/totp', { currentPassword: password })).json,
+      );
       const epoch = () => Math.floor(t.clock.now() / 1000);
       const code1 = await generate({ secret: enrol.secret, epoch: epoch() });
       expect((await user.post('/api/session/totp/confirm', { code: code1 })).status).toBe(200);
@@ -630,10 +644,70 @@ for (const variant of DB_VARIANTS) {
       ]);
     });
 
+    it('when two-step enrolment starts without the current password or with a wrong one, then 400 names currentPassword, nothing is pending, each wrong one counts against the login limit, and every attempt is audited (QA: a held session bound its own authenticator)', async () => {
+      const email = 'enrol-guard@paydesk.test';
+      const user = await t.userWithRoles(['support'], email);
+      const pending = async () =>
+        (
+          await t.db.k
+            .selectFrom('users')
+            .select('totp_pending_secret')
+            .where('email', '=', email)
+            .executeTakeFirstOrThrow()
+        ).totp_pending_secret;
+      const missing = await user.post('/api/session/totp', {});
+      expect(missing.status).toBe(400);
+      expect(
+        (
+          missing.json as { error: { details: { fields: { path: string }[] } } }
+        ).error.details.fields.map((f) => f.path),
+      ).toEqual(['currentPassword']);
+      for (let i = 0; i < 3; i += 1) {
+        const wrong = await user.post('/api/session/totp', { currentPassword: 'not-my-password' });
+        expect(wrong.status).toBe(400);
+        expect(wrong.json).toMatchObject({
+          error: {
+            code: 'CURRENT_PASSWORD_INVALID',
+            details: { fields: [{ path: 'currentPassword', rule: 'matches' }] },
+          },
+        });
+      }
+      expect(await pending()).toBeNull();
+      // The limit (3 here) is reached: even the right password waits, as at sign-in.
+      const limited = await user.post('/api/session/totp', {
+        currentPassword: `password-for-${email}`,
+      });
+      expect(errorCode(limited)).toBe('RATE_LIMITED');
+      expect(await pending()).toBeNull();
+      t.clock.advance(901_000);
+      const right = await user.post('/api/session/totp', {
+        currentPassword: `password-for-${email}`,
+      });
+      expect(right.status, right.text).toBe(200);
+      expect(await pending()).not.toBeNull();
+      const rows = await t.db.k
+        .selectFrom('audit_log')
+        .select(['outcome', 'error_code'])
+        .where('action', '=', 'session.totp_enrol')
+        .where('actor_email', '=', email)
+        .orderBy('seq')
+        .execute();
+      expect(rows.map((r) => [r.outcome, r.error_code])).toEqual([
+        ['refused', 'VALIDATION_FAILED'],
+        ['refused', 'CURRENT_PASSWORD_INVALID'],
+        ['refused', 'CURRENT_PASSWORD_INVALID'],
+        ['refused', 'CURRENT_PASSWORD_INVALID'],
+        ['refused', 'RATE_LIMITED'],
+        ['success', null],
+      ]);
+    });
+
     it('when a user enrols TOTP, then login needs a code, each code works once, and recovery codes work once', async () => {
       const c = t.client();
       await c.login(ADMIN.email, ADMIN.password);
-      const enrol = TotpEnrolResponseSchema.parse((await c.post('/api/session/totp')).json);
+      const enrol = TotpEnrolResponseSchema.parse(
+        (await c.post('/api/session/totp', { currentPassword: ADMIN.password })).json,
+      );
       expect(enrol.otpauthUri).toMatch(/^otpauth:\/\/totp\/Paydesk:admin%40paydesk\.test\?/);
       const epoch = () => Math.floor(t.clock.now() / 1000);
       const wrong = await c.post('/api/session/totp/confirm', { code: '000000' });
@@ -646,7 +720,9 @@ for (const variant of DB_VARIANTS) {
       expect(confirmed.status).toBe(200);
       const { recoveryCodes } = TotpConfirmResponseSchema.parse(confirmed.json);
       expect(recoveryCodes).toHaveLength(10);
-      expect(errorCode(await c.post('/api/session/totp'))).toBe('TOTP_ALREADY_ENABLED');
+      expect(
+        errorCode(await c.post('/api/session/totp', { currentPassword: ADMIN.password })),
+      ).toBe('TOTP_ALREADY_ENABLED');
 
       expect(errorCode(await t.client().login(ADMIN.email, ADMIN.password))).toBe('TOTP_REQUIRED');
       // The code used to confirm cannot be used again.
@@ -706,7 +782,10 @@ for (const variant of DB_VARIANTS) {
 
     it("when an admin resets a user's TOTP, then the user logs in with the password alone", async () => {
       const user = await t.userWithRoles(['finance'], 'fin@paydesk.test');
-      const enrol = TotpEnrolResponseSchema.parse((await user.post('/api/session/totp')).json);
+      const enrol = TotpEnrolResponseSchema.parse(
+        (await user.post('/api/session/totp', { currentPassword: 'password-for-fin@paydesk.test' }))
+          .json,
+      );
       await user.post('/api/session/totp/confirm', {
         code: await generate({ secret: enrol.secret, epoch: Math.floor(t.clock.now() / 1000) }),
       });

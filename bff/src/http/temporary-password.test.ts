@@ -310,7 +310,9 @@ for (const variant of DB_VARIANTS) {
         currentPassword: password,
         newPassword: 'own-with-totp-1',
       });
-      const enrol = TotpEnrolResponseSchema.parse((await client.post('/api/session/totp')).json);
+      const enrol = TotpEnrolResponseSchema.parse(
+        (await client.post('/api/session/totp', { currentPassword: 'own-with-totp-1' })).json,
+      );
       const code = await generate({
         secret: enrol.secret,
         epoch: Math.floor(t.clock.now() / 1000),

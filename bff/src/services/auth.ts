@@ -517,17 +517,20 @@ export class Auth {
   // ---- self-service --------------------------------------------------------------------------
 
   /** Changes the password, revokes every session of the user and issues a fresh one. */
-  async changePassword(
+  /**
+   * Checks the current password a signed-in user typed to confirm a step (a password change, two-step
+   * enrolment): 400 `CURRENT_PASSWORD_INVALID` naming `currentPassword` when wrong. Guesses count
+   * against the account's login limit (429 past it): a held session (a stolen cookie, an unattended
+   * browser) must not be a way around it. Answers the attempt reserved, standing as a failure unless
+   * the caller `#release`s it or forgives the account's failures.
+   */
+  async #checkCurrentPassword(
     auth: AuthenticatedSession,
     currentPassword: string,
-    newPassword: string,
     client: ClientInfo,
-  ): Promise<IssuedSession> {
-    // Guesses of the current password count against the account's login limit: a held session
-    // (a stolen cookie, an unattended browser) must not be a way around it.
-    const email = auth.user.email.toLowerCase();
+  ): Promise<number[]> {
     const reserved = await this.#reserveAttempt(
-      this.#accountLimits(email, client),
+      this.#accountLimits(auth.user.email.toLowerCase(), client),
       (retryAfterSeconds) =>
         `too many wrong passwords; try again in ${waitInWords(retryAfterSeconds)}`,
     );
@@ -539,6 +542,17 @@ export class Auth {
         ],
       });
     }
+    return reserved;
+  }
+
+  async changePassword(
+    auth: AuthenticatedSession,
+    currentPassword: string,
+    newPassword: string,
+    client: ClientInfo,
+  ): Promise<IssuedSession> {
+    const email = auth.user.email.toLowerCase();
+    const reserved = await this.#checkCurrentPassword(auth, currentPassword, client);
     // A temporary password kept would still be known to the administrator who chose it.
     if (auth.user.password_temporary_at !== null && newPassword === currentPassword) {
       await this.#release(reserved);
@@ -586,13 +600,25 @@ export class Auth {
     );
   }
 
-  async totpEnrol(user: UsersTable): Promise<{ secret: string; otpauthUri: string }> {
+  /**
+   * Starts two-step enrolment once the current password is confirmed (`#checkCurrentPassword`): a
+   * held session alone cannot bind its own authenticator to the account.
+   */
+  async totpEnrol(
+    auth: AuthenticatedSession,
+    currentPassword: string,
+    client: ClientInfo,
+  ): Promise<{ secret: string; otpauthUri: string }> {
+    const user = auth.user;
     if (user.totp_enabled_at !== null) {
       throw new AppError(
         'TOTP_ALREADY_ENABLED',
         'two-factor sign-in is already on; an administrator can reset it',
       );
     }
+    const reserved = await this.#checkCurrentPassword(auth, currentPassword, client);
+    // The right password: this attempt was no failure.
+    await this.#release(reserved);
     const secret = generateSecret();
     await this.#db.k
       .updateTable('users')

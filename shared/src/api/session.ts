@@ -99,8 +99,15 @@ export const ChangePasswordRequestSchema = z.strictObject({
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
-/** `POST /api/session/totp` body (start enrolment; 409 `TOTP_ALREADY_ENABLED` when on). */
-export const TotpEnrolRequestSchema = z.strictObject({});
+/**
+ * `POST /api/session/totp` body (start enrolment; 409 `TOTP_ALREADY_ENABLED` when on): the current
+ * password, as for a password change, so that a held session (an unattended browser, a stolen
+ * cookie) cannot bind its own authenticator to the account (QA). A wrong one is 400
+ * `CURRENT_PASSWORD_INVALID` naming `currentPassword` and counts against the login limit.
+ */
+export const TotpEnrolRequestSchema = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+});
 export type TotpEnrolRequest = z.infer<typeof TotpEnrolRequestSchema>;
 
 /** `POST /api/session/totp` reply: the secret (base32) and its otpauth:// URI for a QR code. */

@@ -344,7 +344,10 @@ for (const variant of DB_VARIANTS) {
             },
           }),
           await user.client.send('POST', '/api/session/totp', {
-            body: { raw: JSON.stringify(smuggle), contentType: 'application/json' },
+            body: {
+              raw: JSON.stringify({ currentPassword: user.password, ...smuggle }),
+              contentType: 'application/json',
+            },
           }),
           await user.client.send('POST', '/api/session', {
             body: {

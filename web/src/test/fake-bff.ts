@@ -19,6 +19,7 @@ import {
   UnlockSignInResponseSchema,
   TotpConfirmRequestSchema,
   TotpConfirmResponseSchema,
+  TotpEnrolRequestSchema,
   TotpEnrolResponseSchema,
   UpdateUserRequestSchema,
   UserListResponseSchema,
@@ -409,7 +410,7 @@ export class FakeBff {
         'choose your own password first: this one was set by an administrator',
       );
     }
-    if (path === '/api/session/totp' && method === 'POST') return this.totpEnrol();
+    if (path === '/api/session/totp' && method === 'POST') return this.totpEnrol(request);
     if (path === '/api/session/totp/confirm' && method === 'POST') return this.totpConfirm(request);
     if (path === '/api/users') return this.usersCollection(request);
     const userMatch =
@@ -505,10 +506,19 @@ export class FakeBff {
     return this.sessionReply(this.replaceUser({ ...auth, passwordChangeRequired: false }));
   }
 
-  private totpEnrol(): Reply {
+  private totpEnrol(request: RecordedRequest): Reply {
     const auth = this.requireRole(null);
     if ('status' in auth) return auth;
     if (auth.totpEnabled) return error(409, 'TOTP_ALREADY_ENABLED', 'already on');
+    const parsed = TotpEnrolRequestSchema.safeParse(request.body);
+    if (!parsed.success) return validation(parsed.error.issues);
+    if (this.passwords.get(auth.email) !== parsed.data.currentPassword) {
+      return error(400, 'CURRENT_PASSWORD_INVALID', 'the current password is wrong', {
+        fields: [
+          { path: 'currentPassword', rule: 'matches', message: 'the current password is wrong' },
+        ],
+      });
+    }
     this.pendingTotp.add(auth.id);
     return this.reply(TotpEnrolResponseSchema, {
       secret: 'JBSWY3DPEHPK3PXP',

@@ -116,8 +116,8 @@ export function sessionHandlers(s: Services) {
   const totpEnrol: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     ctx.audit.target = `user:${auth.user.id}`;
-    parseInput(TotpEnrolRequestSchema, ctx.req.body ?? {}, 'body');
-    const enrolment = await s.auth.totpEnrol(auth.user);
+    const body = parseInput(TotpEnrolRequestSchema, ctx.req.body ?? {}, 'body');
+    const enrolment = await s.auth.totpEnrol(auth, body.currentPassword, ctx.client);
     return { kind: 'json', status: 200, body: enrolment };
   };
 

@@ -6,6 +6,7 @@ import {
   type LoginRequest,
   type SessionResponse,
   type TotpConfirmRequest,
+  type TotpEnrolRequest,
 } from '@paydesk/shared/api';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiCommand, apiRequest, isApiError, sessionEndOf } from '../../../lib/api-client';
@@ -198,8 +199,9 @@ export function changePassword(body: ChangePasswordRequest): Promise<SessionResp
   return apiRequest('POST', '/api/session/password', SessionResponseSchema, { body });
 }
 
-export function startTotpEnrolment() {
-  return apiRequest('POST', '/api/session/totp', TotpEnrolResponseSchema, { body: {} });
+/** Starts two-step enrolment, the current password confirming it is the holder. */
+export function startTotpEnrolment(body: TotpEnrolRequest) {
+  return apiRequest('POST', '/api/session/totp', TotpEnrolResponseSchema, { body });
 }
 
 export function confirmTotp(body: TotpConfirmRequest) {

@@ -7,7 +7,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   TotpConfirmRequestSchema,
+  TotpEnrolRequestSchema,
   type TotpConfirmRequest,
+  type TotpEnrolRequest,
   type TotpEnrolResponse,
 } from '@paydesk/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -140,7 +142,7 @@ function ConfirmCode({
             </Button>
           }
         >
-          This enrolment is no longer pending. Start again to get a new secret.
+          This enrolment is no longer pending. Start again (with your password) to get a new secret.
         </Alert>
       ) : mutation.isError &&
         !(isApiError(mutation.error) && mutation.error.code === 'TOTP_INVALID') ? (
@@ -151,21 +153,32 @@ function ConfirmCode({
 }
 
 /**
- * Two-step sign-in: enrol (a QR code of the otpauth URI, the secret and the URI as text), confirm
- * with a code, then the recovery codes, shown once.
+ * The start of enrolment: the current password first, so that a session left open is not enough
+ * to bind someone else's authenticator to the account (the BFF asks it too).
  */
-export function TotpEnrolment() {
-  const { user } = useSession();
-  const client = useQueryClient();
+function StartEnrolment({ onStarted }: { onStarted: (enrolment: TotpEnrolResponse) => void }) {
   const notify = useNotify();
-  const [step, setStep] = useState<Step>({ kind: 'idle' });
-
+  const { register, handleSubmit, formState, setError, reset } = useForm<
+    z.input<typeof TotpEnrolRequestSchema>,
+    unknown,
+    TotpEnrolRequest
+  >({ resolver: zodResolver(TotpEnrolRequestSchema), defaultValues: { currentPassword: '' } });
   const start = useMutation({
     mutationFn: startTotpEnrolment,
     onSuccess: (enrolment) => {
-      setStep({ kind: 'confirm', enrolment });
+      // The password leaves the page's memory with the form.
+      reset();
+      onStarted(enrolment);
     },
     onError: (error) => {
+      if (isApiError(error) && error.code === 'CURRENT_PASSWORD_INVALID') {
+        setError(
+          'currentPassword',
+          { type: 'server', message: 'This is not your current password.' },
+          { shouldFocus: true },
+        );
+        return;
+      }
       notify(
         isApiError(error) && error.code === 'TOTP_ALREADY_ENABLED'
           ? 'Two-step sign-in is already on for this account.'
@@ -174,6 +187,51 @@ export function TotpEnrolment() {
       );
     },
   });
+  return (
+    <form
+      noValidate
+      aria-label="Set up two-step sign-in"
+      onSubmit={(event) => {
+        void handleSubmit((values) => {
+          start.mutate(values);
+        })(event);
+      }}
+    >
+      <Stack spacing={2} sx={{ alignItems: 'flex-start', maxWidth: 420 }}>
+        <Typography>
+          Two-step sign-in asks for a code from an authenticator app after your password. It is off
+          for your account. To set it up, confirm your password first.
+        </Typography>
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          required
+          fullWidth
+          error={formState.errors.currentPassword !== undefined}
+          helperText={fieldHelp(
+            formState.errors.currentPassword,
+            'Enter your current password.',
+            'The password you sign in with.',
+          )}
+          {...register('currentPassword')}
+        />
+        <Button type="submit" variant="contained" loading={start.isPending}>
+          Set up two-step sign-in
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Two-step sign-in: the current password, then enrol (a QR code of the otpauth URI, the secret and
+ * the URI as text), confirm with a code, then the recovery codes, shown once.
+ */
+export function TotpEnrolment() {
+  const { user } = useSession();
+  const client = useQueryClient();
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
 
   if (step.kind === 'done') {
     return (
@@ -206,9 +264,9 @@ export function TotpEnrolment() {
         onConfirmed={(recoveryCodes) => {
           setStep({ kind: 'done', recoveryCodes });
         }}
+        // A new secret needs the password again.
         onRestart={() => {
           setStep({ kind: 'idle' });
-          start.mutate();
         }}
       />
     );
@@ -224,20 +282,10 @@ export function TotpEnrolment() {
   }
 
   return (
-    <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-      <Typography>
-        Two-step sign-in asks for a code from an authenticator app after your password. It is off
-        for your account.
-      </Typography>
-      <Button
-        variant="contained"
-        loading={start.isPending}
-        onClick={() => {
-          start.mutate();
-        }}
-      >
-        Set up two-step sign-in
-      </Button>
-    </Stack>
+    <StartEnrolment
+      onStarted={(enrolment) => {
+        setStep({ kind: 'confirm', enrolment });
+      }}
+    />
   );
 }

@@ -4,6 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, FakeBff, VALID_TOTP } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
+/** Types the current password into the two-step form and starts enrolment. */
+async function startEnrolment(app: ReturnType<typeof renderApp>): Promise<void> {
+  const form = await screen.findByRole('form', { name: 'Set up two-step sign-in' });
+  await app.user.type(within(form).getByLabelText(/Current password/), DEMO_PASSWORD);
+  await app.user.click(within(form).getByRole('button', { name: 'Set up two-step sign-in' }));
+}
+
 describe('My account', () => {
   it('when the session is still being checked, then a loading state is shown', async () => {
     renderApp(
@@ -106,10 +113,36 @@ describe('My account', () => {
     expect(bff.passwords.get('admin@example.com')).toBe('a brand new passphrase');
   });
 
+  it('when two-step enrolment starts, then it asks the current password first: none or a wrong one starts nothing and the field says so; the right one is sent and shows the secret', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    const form = await screen.findByRole('form', { name: 'Set up two-step sign-in' });
+    const password = within(form).getByLabelText(/Current password/);
+    await app.user.click(within(form).getByRole('button', { name: 'Set up two-step sign-in' }));
+    await waitFor(() => {
+      expect(password).toHaveAccessibleDescription('Enter your current password.');
+    });
+    expect(bff.requestsTo('POST', '/api/session/totp')).toHaveLength(0);
+    await app.user.type(password, 'not it');
+    await app.user.click(within(form).getByRole('button', { name: 'Set up two-step sign-in' }));
+    await waitFor(() => {
+      expect(password).toHaveAccessibleDescription('This is not your current password.');
+    });
+    expect(screen.queryByLabelText('Secret')).not.toBeInTheDocument();
+    await app.user.clear(password);
+    await app.user.type(password, DEMO_PASSWORD);
+    await app.user.click(within(form).getByRole('button', { name: 'Set up two-step sign-in' }));
+    expect(await screen.findByDisplayValue('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+    expect(bff.requestsTo('POST', '/api/session/totp').map((r) => r.body)).toEqual([
+      { currentPassword: 'not it' },
+      { currentPassword: DEMO_PASSWORD },
+    ]);
+  });
+
   it('when TOTP is enrolled, then secret and URI are shown, a wrong code is refused, and recovery codes show once', async () => {
     const bff = new FakeBff();
     const app = renderApp('/account', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Set up two-step sign-in' }));
+    await startEnrolment(app);
     expect(await screen.findByDisplayValue('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
     expect(screen.getByLabelText('Setup link (for apps that cannot scan the code)')).toHaveValue(
       'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk',
@@ -147,7 +180,7 @@ describe('My account', () => {
   it('when TOTP enrolment starts, then a QR code of the setup link (the otpauth URI) is drawn in the page to scan, beside the secret for typing in', async () => {
     const bff = new FakeBff();
     const app = renderApp('/account', bff);
-    await app.user.click(await screen.findByRole('button', { name: 'Set up two-step sign-in' }));
+    await startEnrolment(app);
     const qr = await screen.findByRole('img', { name: /^QR code of the setup link/ });
     expect(qr.tagName.toLowerCase()).toBe('svg');
     const uri = 'otpauth://totp/Paydesk:admin@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Paydesk';
