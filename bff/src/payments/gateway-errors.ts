@@ -175,11 +175,20 @@ export function unansweredTag(outcome: Exclude<GatewayOutcome, { kind: 'reply' }
  * 404)"), answered with an error (5xx), or did not answer.
  */
 export function noStatusTitle(prefix: string, outcome: GatewayOutcome): string {
+  return `${prefix}: ${noStatusWords(outcome)}`;
+}
+
+/**
+ * Why a status request brought no status, in words: `refused (HTTP 404, NOT_FOUND)`, `error
+ * answer (HTTP 503, HTTP_503)`, `no answer (timeout)`. Also what a reconcile job keeps as its last
+ * error, which the order's page says (`statusChecks`).
+ */
+export function noStatusWords(outcome: GatewayOutcome): string {
   if (outcome.kind === 'reply') {
     const code = outcome.reply.errorCode?.trim() ?? '';
-    return `${prefix}: refused (HTTP ${String(outcome.httpStatus)}${code === '' ? '' : `, ${code}`})`;
+    return `refused (HTTP ${String(outcome.httpStatus)}${code === '' ? '' : `, ${code}`})`;
   }
-  return `${prefix}: ${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`;
+  return `${errorAnswerOf(outcome) === null ? 'no answer' : 'error answer'} (${unansweredTag(outcome)})`;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import {
   isPayoutOrder,
   type OperationResult,
+  type StatusChecks,
   type TransactionDetail,
   type TransactionEvent,
   type TransactionStatus,
@@ -46,6 +47,7 @@ import type { EventBus } from './events.js';
 import { unansweredColumns, unansweredOfRow } from './gateway-errors.js';
 import { keyRouteOf, settleInterruptedKey, takingInsert, type KeyTaking } from './idempotency.js';
 import type {
+  ReconcileJobsTable,
   TransactionOperationsTable,
   TransactionsTable,
   TransactionTimelineTable,
@@ -384,6 +386,22 @@ function brokenInvariants(
     );
   }
   return reasons;
+}
+
+/**
+ * An order's status checks as its page says them: its reconcile job while there is one; `stopped`
+ * when there is none although the order's or a follow-up's outcome is unknown (the job gave up
+ * after its last scheduled check, or stopped at a reply it could not apply); else null.
+ */
+export function statusChecksOf(
+  row: Pick<TransactionsTable, 'status'>,
+  ops: readonly Pick<TransactionOperationsTable, 'state'>[],
+  job: Pick<ReconcileJobsTable, 'attempts' | 'last_error'> | undefined,
+): StatusChecks | null {
+  if (job !== undefined)
+    return { state: 'checking', attempts: job.attempts, lastProblem: job.last_error };
+  const unknown = row.status === 'unknown' || ops.some((o) => o.state === 'unknown');
+  return unknown ? { state: 'stopped' } : null;
 }
 
 /** How many timeline entries a transaction's detail shows (the oldest). */
@@ -1465,13 +1483,22 @@ export class Ledger {
     return this.detailOf(k, row, await this.operationsOf(k, id));
   }
 
-  /** The detail of a row and its operations already read (or just written) in `k`: reads the timeline. */
+  /**
+   * The detail of a row and its operations already read (or just written) in `k`: reads the
+   * timeline and the order's status checks.
+   */
   async detailOf(
     k: PayDb | PayTrx,
     row: TransactionsTable,
     ops: readonly TransactionOperationsTable[],
   ): Promise<TransactionDetail> {
-    return detailFrom(row, ops, await this.timelineOf(k, row.id));
+    const timeline = await this.timelineOf(k, row.id);
+    const job = await k
+      .selectFrom('reconcile_jobs')
+      .select(['attempts', 'last_error'])
+      .where('transaction_id', '=', row.id)
+      .executeTakeFirst();
+    return { ...detailFrom(row, ops, timeline), statusChecks: statusChecksOf(row, ops, job) };
   }
 
   publish(row: TransactionsTable, created: boolean): void {

@@ -515,6 +515,47 @@ for (const variant of DB_VARIANTS) {
       }
     });
 
+    it('when a follow-up’s outcome is unknown and the status checks keep failing, then the detail says how many checks were made and why the last brought no status, and once they stop, that Paydesk no longer asks by itself', async () => {
+      const { tx } = await learnedOrder(f, 'sale', '30.00');
+      expect((await detail(tx.id)).statusChecks).toBeNull();
+      await f.sandbox.faults({ dropResponseRate: 1, operations: ['return'] });
+      const res = await post(f.finance, `/api/transactions/${tx.id}/return`, {
+        amount: '5.00',
+        reasonCode: 'other',
+        comment: 'lost reply, then no status',
+      });
+      expect(OperationResultSchema.parse(res.json).operation.state).toBe('unknown');
+      expect((await detail(tx.id)).statusChecks).toEqual({
+        state: 'checking',
+        attempts: 0,
+        lastProblem: null,
+      });
+      await f.sandbox.faults({ errorRate: 1, operations: ['status'] });
+      await reconcileAfter(6_000);
+      await reconcileAfter(6_000);
+      expect((await detail(tx.id)).statusChecks).toEqual({
+        state: 'checking',
+        attempts: 2,
+        lastProblem: expect.stringMatching(/^error answer \(HTTP 500/) as unknown,
+      });
+      // Past the schedule's hour, in steps that keep the staff's sessions alive (idle 30 minutes).
+      for (let step = 0; step < 3; step += 1) {
+        await reconcileAfter(25 * 60_000);
+        expect((await f.support.get('/api/session')).status).toBe(200);
+        expect((await f.finance.get('/api/session')).status).toBe(200);
+      }
+      const stopped = await detail(tx.id);
+      expect(stopped.operations.find((o) => o.kind === 'return')?.state).toBe('unknown');
+      expect(stopped.statusChecks).toEqual({ state: 'stopped' });
+      // Asked by hand once the gateway answers again: the return is known (still processing at
+      // the gateway), and Paydesk checks on it by itself again.
+      await f.sandbox.faults({});
+      expect((await f.finance.post(`/api/transactions/${tx.id}/refresh`)).status).toBe(200);
+      const known = await detail(tx.id);
+      expect(known.operations.find((o) => o.kind === 'return')?.state).toBe('processing');
+      expect(known.statusChecks).toEqual({ state: 'checking', attempts: 0, lastProblem: null });
+    });
+
     it('when an order stays processing past the last scheduled attempt, then the job stops and that is audited', async () => {
       const order = await f.shop.place('sale', { amount: '13.13' });
       const looked = await f.support.post('/api/transactions/lookup', {

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { amountsOutOfRange, recordOutOfRange } from './amount-range.js';
 import type { ReconcileJobsTable } from './migration.js';
 import { exchangeData } from './gateway.js';
-import { noStatusTitle } from './gateway-errors.js';
+import { noStatusTitle, noStatusWords } from './gateway-errors.js';
 import type { Idempotency } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 import { nextReconcileDelay } from './options.js';
@@ -166,10 +166,7 @@ export class Reconciler {
           data: exchangeData(outcome),
         }),
       );
-      await this.reschedule(
-        job,
-        outcome.kind === 'reply' ? `HTTP ${outcome.httpStatus}` : outcome.reason,
-      );
+      await this.reschedule(job, noStatusWords(outcome));
       return;
     }
     const outOfRange = amountsOutOfRange(view);

@@ -494,6 +494,23 @@ export const TransactionPayoutSchema = z.object({
 });
 export type TransactionPayout = z.infer<typeof TransactionPayoutSchema>;
 
+/**
+ * Paydesk's own status checks of an order (its reconcile job): `checking` while it asks the gateway
+ * on its schedule, with how many checks it made and, when the last brought no status, why in words
+ * (`no answer (timeout)`, `refused (HTTP 404, NOT_FOUND)`); `stopped` when it no longer asks by
+ * itself (its last scheduled check passed, or a reply could not be applied) while an outcome on the
+ * order is still unknown: only Refresh status asks then.
+ */
+export const StatusChecksSchema = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('checking'),
+    attempts: z.number().int().nonnegative(),
+    lastProblem: z.string().nullable(),
+  }),
+  z.object({ state: z.literal('stopped') }),
+]);
+export type StatusChecks = z.infer<typeof StatusChecksSchema>;
+
 export const TransactionDetailSchema = TransactionSummarySchema.extend({
   amounts: TransactionAmountsSchema,
   customer: CustomerSchema,
@@ -514,6 +531,12 @@ export const TransactionDetailSchema = TransactionSummarySchema.extend({
    * Not named `payout`: a lookup's reply with `payout` is the payout itself (`LookupPayoutReply`).
    */
   paydeskPayout: TransactionPayoutSchema.nullable().optional(),
+  /**
+   * Paydesk's status checks (`StatusChecks`), or null when it is not checking and nothing on the
+   * order is unknown. Absent where the detail is the reply of a follow-up (capture, return, void,
+   * card-ref): the page reads the order again for it.
+   */
+  statusChecks: StatusChecksSchema.nullable().optional(),
 });
 export type TransactionDetail = z.infer<typeof TransactionDetailSchema>;
 

@@ -426,6 +426,49 @@ describe('transaction detail', () => {
     );
   });
 
+  it('when Paydesk’s status checks of an unknown follow-up keep bringing no status, then the banner says how many it made and what went wrong; once they stopped, that it no longer asks by itself (QA)', async () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    const unknownReturn = saleWithReturn({
+      state: 'unknown',
+      amount: '2.50',
+      createdAt: at,
+      updatedAt: at,
+    });
+    const failing = renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...unknownReturn,
+        statusChecks: { state: 'checking', attempts: 7, lastProblem: 'no answer (timeout)' },
+      }),
+    );
+    await heading();
+    expect(alertSaying('Return: outcome unknown')).toHaveTextContent(
+      'Paydesk cannot tell yet whether the return was made, and is asking the gateway for the status; it will not send anything again on its own. So far it has made 7 status checks; the last brought no status: no answer (timeout). Until then, the return is held against what can still be returned. Refresh the status to ask now.',
+    );
+    failing.unmount();
+    renderApp(PATH, bffAs(['finance'], { ...unknownReturn, statusChecks: { state: 'stopped' } }));
+    await heading();
+    const stopped = alertSaying('Return: outcome unknown');
+    expect(stopped).toHaveTextContent(
+      'Paydesk cannot tell yet whether the return was made, and has stopped asking the gateway for the status by itself; it will not send anything again on its own.',
+    );
+    expect(stopped).not.toHaveTextContent(/is asking/);
+  });
+
+  it('when the order’s own outcome is unknown and Paydesk stopped checking, then the banner says only Refresh status asks now', async () => {
+    renderApp(
+      PATH,
+      bffAs(['support'], {
+        ...makeTransaction(1, { status: 'unknown' }),
+        statusChecks: { state: 'stopped' },
+      }),
+    );
+    expect(await screen.findByText('Outcome unknown')).toBeInTheDocument();
+    expect(alertSaying('Outcome unknown')).toHaveTextContent(
+      /and has stopped asking the gateway for the status by itself; it will not send anything again on its own\. Refresh the status to ask now\.$/,
+    );
+  });
+
   it('when the gateway answered a follow-up with an error (HTTP 500 and a code), then the page says so, not that the answer was lost', async () => {
     const at = '2026-11-20T10:00:00.000Z';
     renderApp(

@@ -16,6 +16,7 @@ import {
   TransactionListQuerySchema,
   type FollowUpAction,
   type Operation,
+  type StatusChecks,
   type TransactionDetail,
   type TransactionEvent,
   type TransactionSummary,
@@ -89,6 +90,28 @@ const ACTION_LABELS: Record<FollowUpAction, string> = {
 // Finance's review of a drift: loads when first opened, as the follow-up dialogs do.
 const DriftReviewDialog = lazy(() => import('../components/drift-review-dialog'));
 
+/**
+ * Whether Paydesk still asks the gateway about the order by itself, for the outcome-unknown
+ * banners: once its checks stopped (their last scheduled one passed), only Refresh status asks.
+ */
+function askingWords(checks: StatusChecks | null | undefined): string {
+  return checks?.state === 'stopped'
+    ? 'has stopped asking the gateway for the status by itself'
+    : 'is asking the gateway for the status';
+}
+
+/**
+ * What Paydesk's status checks have brought so far, when the last brought no status (QA: the
+ * banner said "is asking" while every check timed out): how many it made, and what went wrong.
+ */
+function checksNote(checks: StatusChecks | null | undefined): string {
+  if (checks?.state !== 'checking' || checks.lastProblem === null || checks.attempts === 0)
+    return '';
+  const made =
+    checks.attempts === 1 ? 'one status check' : `${String(checks.attempts)} status checks`;
+  return ` So far it has made ${made}; the last brought no status: ${checks.lastProblem}.`;
+}
+
 /** `onReview`: opens the drift review (roles that may mark it reviewed only). */
 function Attention({
   detail,
@@ -150,8 +173,9 @@ function Attention({
           {orderOp === undefined
             ? 'Paydesk sent a request but did not learn its outcome.'
             : `Paydesk sent ${sent(orderOp)}${answerClause(gatewayAnswerOf(orderOp))}.`}{' '}
-          Paydesk cannot tell yet whether it was made, and is asking the gateway for the status; it
-          will not send anything again on its own. Refresh the status to ask now.
+          Paydesk cannot tell yet whether it was made, and {askingWords(detail.statusChecks)}; it
+          will not send anything again on its own.{checksNote(detail.statusChecks)} Refresh the
+          status to ask now.
         </Alert>
       ) : null}
       {unknownOps.length > 0 ? (
@@ -171,8 +195,8 @@ function Attention({
           {unknownOps.length === 1
             ? `the ${inSentence(unknownOps[0]?.kind ?? 'return')} was`
             : 'they were'}{' '}
-          made, and is asking the gateway for the status; it will not send anything again on its
-          own.
+          made, and {askingWords(detail.statusChecks)}; it will not send anything again on its own.
+          {checksNote(detail.statusChecks)}
           {unknownOps.some((operation) => operation.kind === 'return')
             ? ' Until then, the return is held against what can still be returned.'
             : ''}{' '}
