@@ -6,6 +6,7 @@ import { Link as RouterLink } from 'react-router';
 import { formatCount, formatMoney } from '../../../lib/format';
 import { orderName } from '../../../lib/order-number';
 import { OPERATION_LABELS } from '../../transactions/components/labels';
+import { AWAITING_LINKS_HREF } from '../api/home-stats';
 import { MetricCard } from './metric-card';
 
 type NotApplied = NonNullable<StatsResponse['attention']['notApplied']>;
@@ -151,6 +152,7 @@ export function AttentionCards({
   pending,
   unknownPayouts = null,
   paidLate = null,
+  awaitingLinks = null,
   mayRedo,
 }: {
   attention: StatsResponse['attention'];
@@ -158,6 +160,8 @@ export function AttentionCards({
   pending: { count: number; capped: boolean; href: string; mine: boolean } | null;
   unknownPayouts?: UnknownPayoutsCount | null;
   paidLate?: PaidLateCount | null;
+  /** an ops user's payout-form links waiting for their approval (their links' approval queue) */
+  awaitingLinks?: { count: number; capped: boolean } | null;
   mayRedo: boolean;
 }) {
   const cards = [
@@ -219,6 +223,25 @@ export function AttentionCards({
           <Link component={RouterLink} to={pending.href} variant="body2">
             {/* Only ops have an approval queue; the others' link opens the payouts list. */}
             {pending.mine ? 'Open the approval queue' : 'Open the payouts'}
+          </Link>
+        </MetricCard>
+      )}
+      {awaitingLinks === null ? null : (
+        <MetricCard
+          title="Payout forms awaiting your approval"
+          value={`${formatCount(awaitingLinks.count)}${awaitingLinks.capped ? '+' : ''}`}
+          tone={awaitingLinks.count > 0 ? 'attention' : 'normal'}
+        >
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ display: { xs: 'none', sm: 'block' } }}
+          >
+            Payment links for a payout form, prepared by another ops user: the payee gets the form
+            once you approve; each lapses if no one does.
+          </Typography>
+          <Link component={RouterLink} to={AWAITING_LINKS_HREF} variant="body2">
+            Open the links awaiting approval
           </Link>
         </MetricCard>
       )}

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { FakeBff, makeLink, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { screenWidth } from '../../../test/screen-width';
 import { windowCaption, windowStart } from '../api/home-stats';
@@ -263,6 +263,42 @@ describe('home screen', () => {
       .requestsTo('GET', '/api/payouts')
       .find((r) => r.query.get('view') === 'awaiting-my-approval');
     expect(request!.query.has('state')).toBe(false);
+  });
+
+  it('when payout-form links prepared by another ops user wait for approval, then an ops user’s Home counts them in a card of their own, linking to the links’ approval queue (QA: they lapsed unseen); others get no such card', async () => {
+    const held = (n: number, createdBy = { id: 'u-olu', email: 'olu@example.com' }) =>
+      makeLink(n, {
+        kind: 'payout-form',
+        state: 'pending_approval',
+        createdBy,
+        redirectUrl: null,
+        canDecide: createdBy.id !== 'u-me',
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+    const links = [
+      held(1),
+      held(2),
+      held(3, { id: 'u-me', email: 'me@example.com' }),
+      makeLink(4, { kind: 'payout-form', state: 'sent' }),
+      makeLink(5),
+    ];
+    const ops = bffAs(['ops'], { links });
+    const app = renderApp('/', ops);
+    const card = await screen.findByRole('region', { name: 'Payout forms awaiting your approval' });
+    await waitFor(() => {
+      expect(card).toHaveTextContent('2');
+    });
+    expect(
+      within(card).getByRole('link', { name: 'Open the links awaiting approval' }),
+    ).toHaveAttribute('href', '/payment-links?view=awaiting-my-approval');
+    app.unmount();
+    const finance = bffAs(['finance'], { links });
+    renderApp('/', finance);
+    await screen.findByRole('region', { name: 'Payouts awaiting approval' });
+    expect(
+      screen.queryByRole('region', { name: 'Payout forms awaiting your approval' }),
+    ).not.toBeInTheDocument();
+    expect(finance.requestsTo('GET', '/api/payment-links')).toHaveLength(0);
   });
 
   it('when payouts have an unknown outcome, then a card counts every one of them (not only the orders), calls for attention and links to the payouts list filtered to them', async () => {

@@ -14,7 +14,8 @@ import { describeError } from '../../../lib/api-client';
 import { useSession } from '../../auth/components/session-context';
 import { usePayoutEvents } from '../../payouts/api/live-payouts';
 import { allows, SCREENS } from '../../shell/navigation';
-import { useTransactionEvents } from '../../transactions/api/live-events';
+import { linkKeys } from '../../payment-links/api/payment-links';
+import { useRefetchOnLiveEvents, useTransactionEvents } from '../../transactions/api/live-events';
 import { canRedo } from '../../transactions/api/permissions';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
 import {
@@ -23,6 +24,7 @@ import {
   paidLateListHref,
   paidLatePayoutsQuery,
   PENDING_LIMIT,
+  awaitingLinksQueryOptions,
   pendingPayoutsQuery,
   pendingPayoutsQueryOptions,
   PERIODS,
@@ -73,6 +75,8 @@ function Dashboard() {
   const periodStats = useQuery(statsQueryOptions(periodFrom));
   const isOps = user.roles.includes('ops');
   const pending = useQuery(pendingPayoutsQueryOptions(pendingPayoutsQuery(isOps)));
+  // An ops user's payout-form links to approve: their other approval queue.
+  const awaitingLinks = useQuery({ ...awaitingLinksQueryOptions(), enabled: isOps });
   // Payouts the gateway paid after a not-applied verdict: for whoever may see payouts.
   const seesPayouts = allows(SCREENS.payouts, user.roles);
   const paidLateFrom = windowStart(PAID_LATE_DAYS);
@@ -91,8 +95,9 @@ function Dashboard() {
   }, [client]);
   const live = useTransactionEvents(refresh);
   const capturedNoteId = useId();
-  // Payouts prepared or decided elsewhere move the approval count.
+  // Payouts prepared or decided elsewhere move the approval count, and links the links' count.
   usePayoutEvents();
+  useRefetchOnLiveEvents('payment_link', linkKeys.all);
 
   const header = (
     <PageHeader
@@ -159,6 +164,13 @@ function Dashboard() {
         mine: isOps,
       }
     : null;
+  const awaitingLinksCard =
+    isOps && awaitingLinks.isSuccess
+      ? {
+          count: awaitingLinks.data.items.length,
+          capped: awaitingLinks.data.nextCursor !== null,
+        }
+      : null;
   const unknownPayoutsCard =
     seesPayouts && unknownPayouts.isSuccess
       ? {
@@ -188,12 +200,19 @@ function Dashboard() {
               pending={pendingCard}
               unknownPayouts={unknownPayoutsCard}
               paidLate={paidLateCard}
+              awaitingLinks={awaitingLinksCard}
               mayRedo={NOT_MADE_KINDS.every((kind) => canRedo(kind, user.roles))}
             />
           </Box>
           {pending.isError ? (
             <Alert severity="warning" sx={{ mt: 2 }}>
               Could not count the payouts awaiting approval: {describeError(pending.error)}
+            </Alert>
+          ) : null}
+          {isOps && awaitingLinks.isError ? (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              Could not count the payout forms awaiting your approval:{' '}
+              {describeError(awaitingLinks.error)}
             </Alert>
           ) : null}
           {seesPayouts && unknownPayouts.isError ? (
