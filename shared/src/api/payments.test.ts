@@ -144,12 +144,18 @@ describe('search terms', () => {
     expect(transactionSearchCard('41111122…4242')).toEqual({ bin: '41111122', last4: '4242' });
     expect(transactionSearchCard('**** 1111')).toEqual({ bin: null, last4: '1111' });
     expect(transactionSearchCard('…1111')).toEqual({ bin: null, last4: '1111' });
+    // Fewer stars than a masked card shows, as typed (QA: `**1111` found nothing).
+    expect(transactionSearchCard('**1111')).toEqual({ bin: null, last4: '1111' });
+    expect(transactionSearchCard('*1111')).toEqual({ bin: null, last4: '1111' });
+    expect(transactionSearchCard('•• 4242')).toEqual({ bin: null, last4: '4242' });
   });
 
   it('when a search term is no masked card, then it is not read as one', () => {
     for (const term of [
       '1111',
       'x.1234',
+      'xx1234',
+      '.1234',
       'shop-1111',
       '4111111111111111',
       '12345*1111',

@@ -251,12 +251,15 @@ export const TRANSACTION_ID_PATTERN =
 
 /**
  * The card a search term names when it is a masked card as Paydesk shows one: `411111******1111`,
- * `411111…1111` (a BIN of 6 or 8 digits, then `*`, `•`, `x`, `.` or `…`), `**** 1111` (at least
- * four of these without a BIN) or `…1111`; spaces are ignored. Null when the term is no masked
- * card (four digits alone are matched as the last four anyway).
+ * `411111…1111` (a BIN of 6 or 8 digits, then `*`, `•`, `x`, `.` or `…`), `**** 1111` or
+ * `**1111` (without a BIN: any number of `*` or `•`, or at least four `x` or `.`, which fewer
+ * could begin an id) or `…1111`; spaces are ignored. Null when the term is no masked card (four
+ * digits alone are matched as the last four anyway).
  */
 export function transactionSearchCard(term: string): { bin: string | null; last4: string } | null {
-  const match = /^(?:(\d{6}|\d{8})[*•xX.…]+|[*•xX.]{4,}|…)(\d{4})$/.exec(term.replaceAll(' ', ''));
+  const match = /^(?:(\d{6}|\d{8})[*•xX.…]+|[*•]+|[*•xX.]{4,}|…)(\d{4})$/.exec(
+    term.replaceAll(' ', ''),
+  );
   if (match?.[2] === undefined) return null;
   return { bin: match[1] ?? null, last4: match[2] };
 }

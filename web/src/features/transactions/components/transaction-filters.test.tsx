@@ -16,7 +16,9 @@ describe('transaction filters', () => {
     expect(onApply).not.toHaveBeenCalled();
     await user.clear(from);
     await user.type(from, '12.345');
-    expect(from).toHaveAccessibleDescription('An amount like 10 or 19.99.');
+    expect(from).toHaveAccessibleDescription(
+      'An amount with at most 2 decimals, like 10 or 19.99.',
+    );
     await user.clear(from);
     await user.type(from, '9999999999999.99');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -97,7 +98,8 @@ function draftOf({ filter, created }: Applied): Draft {
 }
 
 /** An amount's rule, with the example in the user's locale (read when said, not at import). */
-const amountRule = () => `An amount like 10 or ${localAmountExample('19.99')}.`;
+const amountRule = () =>
+  `An amount with at most 2 decimals, like 10 or ${localAmountExample('19.99')}.`;
 
 const RULES: Record<TextKey, () => string> = {
   q: () => 'At most 128 characters.',
@@ -231,9 +233,13 @@ export function TransactionFilters({
   const invalid = Object.keys(errors).length > 0 || rangeInverted;
   const shown = (key: TextKey) => (touched || draft[key] !== '' ? errors[key] : undefined);
 
+  // An Apply refused for a field in error: said until the draft is right again, since the list
+  // below still shows the filters applied before (QA read an earlier search's results as this one's).
+  const [refused, setRefused] = useState(false);
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTouched(true);
+    setRefused(invalid);
     if (invalid) return;
     onApply(filterOfDraft(draft), draft.created === '' ? undefined : draft.created);
   };
@@ -344,6 +350,12 @@ export function TransactionFilters({
           </Button>
         </Stack>
       </CollapsibleFilters>
+      {refused && invalid ? (
+        <Alert severity="warning" sx={{ mt: 2 }}>
+          Not applied: correct the field marked in red. The list below still shows the filters
+          applied before.
+        </Alert>
+      ) : null}
     </form>
   );
 }

@@ -181,7 +181,9 @@ describe('the filter bar', () => {
     await screen.findByRole('table', { name: 'Transactions' });
     expect(screen.getByLabelText('Amount from')).toHaveValue('10,5');
     await app.user.type(screen.getByLabelText('Amount to'), 'zehn');
-    expect(screen.getByText('An amount like 10 or 19,99.')).toBeInTheDocument();
+    expect(
+      screen.getByText('An amount with at most 2 decimals, like 10 or 19,99.'),
+    ).toBeInTheDocument();
   });
 
   it('when a search is applied with Enter, then the focus stays in the search field and the form follows the URL', async () => {

@@ -309,11 +309,36 @@ describe('transactions screen', () => {
     await app.user.type(screen.getByLabelText('Amount from'), '1.234');
     await app.user.type(screen.getByLabelText('Amount to'), '0.5');
     await app.user.click(screen.getByRole('button', { name: 'Apply filters' }));
-    expect(screen.getAllByText('An amount like 10 or 19.99.')).toHaveLength(1);
+    expect(
+      screen.getAllByText('An amount with at most 2 decimals, like 10 or 19.99.'),
+    ).toHaveLength(1);
     expect(app.location()).toBe('/transactions');
     await app.user.clear(screen.getByLabelText('Amount from'));
     await app.user.type(screen.getByLabelText('Amount from'), '5');
     expect(screen.getByText('Must not be below the minimum.')).toBeInTheDocument();
+  });
+
+  it('when a search breaks its rule after an earlier search, then the page says it was not applied and the list still shows the earlier one, until the field is right (QA)', async () => {
+    const app = renderApp('/transactions?q=shopper%40', bffAs(['support']));
+    // No order matches it: the list says so, and offers the gateway look-up.
+    expect(
+      await screen.findByRole('button', { name: 'Look up “shopper@” at the gateway' }),
+    ).toBeVisible();
+    const search = screen.getByLabelText('Search');
+    await app.user.clear(search);
+    await app.user.type(search, '4111111111111111{Enter}');
+    const notice = await screen.findByText(
+      'Not applied: correct the field marked in red. The list below still shows the filters applied before.',
+    );
+    expect(notice).toBeVisible();
+    expect(app.location()).toBe('/transactions?q=shopper%40');
+    await app.user.clear(search);
+    await app.user.type(search, '1111');
+    expect(screen.queryByText(/^Not applied:/)).not.toBeInTheDocument();
+    await app.user.type(search, '{Enter}');
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions?q=1111');
+    });
   });
 
   it('when a sortable header is clicked, then the server sort goes into the URL and the request', async () => {
