@@ -136,6 +136,17 @@ export function endpointChoiceText(choice: EndpointChoice, currency?: string): s
 }
 
 /**
+ * What the empty endpoint choice means for an order without a currency (an account verification
+ * form): the BFF's `resolveEndpoint` then takes the first configured endpoint (not group), else the
+ * first entry (QA: "Default for the currency" where there is none).
+ */
+export function firstEndpointChoice(endpoints: readonly EndpointChoice[]): string | undefined {
+  const chosen = endpoints.find((e) => e.kind === 'endpoint') ?? endpoints[0];
+  if (chosen === undefined) return undefined;
+  return `Default: ${chosen.kind === 'group' ? `group ${chosen.id}` : chosen.id}, the first configured`;
+}
+
+/**
  * The optional endpoint id of a react-hook-form form: empty means the currency's default (or what
  * `defaultChoice` says it means in this form). When the session says which endpoints and groups
  * are configured it is a choice among them with the currencies each takes; from an older BFF
@@ -148,6 +159,7 @@ export function EndpointField({
   disabled,
   currency,
   defaultChoice,
+  noCurrency = false,
 }: {
   field: UseFormRegisterReturn;
   error: FieldError | undefined;
@@ -156,9 +168,14 @@ export function EndpointField({
   currency?: string;
   /** what the empty choice means here, e.g. "The card reference’s endpoint (1001)" */
   defaultChoice?: string;
+  /** the order has no currency (no amount): the empty choice is the first configured endpoint */
+  noCurrency?: boolean;
 }) {
   // The context rather than useSession(): a form shown without a session still works.
   const endpoints = useContext(SessionContext)?.settings?.endpoints;
+  const emptyChoice =
+    defaultChoice ??
+    (noCurrency && endpoints !== undefined ? firstEndpointChoice(endpoints) : undefined);
   if (endpoints === undefined || endpoints.length === 0) {
     return (
       <TextField
@@ -168,9 +185,11 @@ export function EndpointField({
         helperText={endpointHelp(
           error,
           'An endpoint id is digits only.',
-          defaultChoice === undefined
-            ? 'Leave empty for the currency’s default endpoint.'
-            : `Leave empty for ${lowerFirst(defaultChoice)}.`,
+          noCurrency
+            ? 'Leave empty for the first configured endpoint.'
+            : defaultChoice === undefined
+              ? 'Leave empty for the currency’s default endpoint.'
+              : `Leave empty for ${lowerFirst(defaultChoice)}.`,
         )}
         slotProps={{ htmlInput: { inputMode: 'numeric' } }}
         {...field}
@@ -191,7 +210,7 @@ export function EndpointField({
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       {...field}
     >
-      <option value="">{defaultChoice ?? 'Default for the currency'}</option>
+      <option value="">{emptyChoice ?? 'Default for the currency'}</option>
       {endpoints.map((choice) => (
         <option key={`${choice.kind} ${choice.id}`} value={choice.id}>
           {endpointChoiceText(choice, currency)}

@@ -361,6 +361,7 @@ export default function CreateLinkDialog({
               // The endpoints that do not take the link's currency are marked; a kind without an
               // amount has no currency to take.
               currency={withAmount ? currency : undefined}
+              noCurrency={!withAmount}
             />
           </Stack>
         </DialogContent>

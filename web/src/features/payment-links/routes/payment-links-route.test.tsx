@@ -669,6 +669,9 @@ describe('payment links', () => {
     expect(options()).toContain('1002 · USD');
     await app.user.selectOptions(dialog.getByLabelText('Form'), 'account-verification-form');
     expect(options().filter((text) => text.includes('does not take'))).toEqual([]);
+    // No amount, no currency: the default is the first configured endpoint, as the BFF takes it
+    // (QA: "Default for the currency" where there is none).
+    expect(options()[0]).toBe('Default: 1001, the first configured');
   });
 
   it('when finance creates a sale form, then the shared rules put errors next to the fields, and the link to copy is shown', async () => {
