@@ -87,6 +87,23 @@ export function useCurrencyFollowingRef(
   }, []);
 }
 
+/**
+ * Said of a reference typed that no order Paydesk knows carries (QA: a mistyped one reached the
+ * confirm step, refused only then by the gateway), when the Cards list is whole (under its limit),
+ * so that its absence means something. A warning, not a refusal: a reference made elsewhere (the
+ * storefront's) can still be charged. Undefined when the reference is known, or the list is not
+ * (yet) read or was cut at its limit.
+ */
+export function unseenRefText(
+  refs: readonly CardRefSummary[] | undefined,
+  cardRefId: string,
+): string | undefined {
+  const id = cardRefId.trim();
+  if (id === '' || refs === undefined || refs.length >= CARD_REF_LIST_LIMIT) return undefined;
+  if (refs.some((ref) => ref.cardRefId === id)) return undefined;
+  return `No order Paydesk knows carries card reference ${id}: check it. The gateway refuses it if it stores no card under it.`;
+}
+
 /** Under the reference's field: "Made on endpoint 1001 · EUR". */
 export function madeOnText(ref: CardRefSummary): string {
   return `Made on endpoint ${ref.endpointId} · ${ref.currency}`;

@@ -291,9 +291,12 @@ describe('a rebill of a card reference Paydesk knows', () => {
     await app.user.type(ref, 'card-ref-2');
     expect(ref).toHaveAccessibleDescription('Made on endpoint 1001 · EUR');
     expect(currency).toHaveValue('EUR');
-    // A reference the list does not hold says nothing of an endpoint and leaves the currency.
+    // A reference the (whole) list does not hold is said to be unseen, nothing of an endpoint, and
+    // leaves the currency.
     await app.user.type(ref, 'x');
-    expect(ref).not.toHaveAccessibleDescription(/Made on/);
+    expect(ref).toHaveAccessibleDescription(
+      'No order Paydesk knows carries card reference card-ref-2x: check it. The gateway refuses it if it stores no card under it.',
+    );
     expect(currency).toHaveValue('EUR');
     // Once the user chose the currency, another reference leaves it.
     await app.user.clear(currency);
@@ -301,6 +304,28 @@ describe('a rebill of a card reference Paydesk knows', () => {
     await app.user.clear(ref);
     await app.user.type(ref, 'card-ref-2');
     expect(currency).toHaveValue('USD');
+  });
+
+  it('when the reference typed is one no known order carries, then the confirm step warns again before the charge is sent; a known one gets no warning (QA)', async () => {
+    const bff = knownCardRefsBff();
+    const app = renderApp('/cards?ref=card-ref-1', bff);
+    const dialog = await openRebill(app);
+    const ref = dialog.getByLabelText(/Card reference id/);
+    await app.user.clear(ref);
+    await app.user.type(ref, 'card-ref-404');
+    await app.user.click(dialog.getByRole('button', { name: 'Continue' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(confirm.getByRole('alert')).toHaveTextContent(
+      'No order Paydesk knows carries card reference card-ref-404: check it.',
+    );
+    expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
+    await app.user.click(confirm.getByRole('button', { name: 'Back' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    await app.user.clear(form.getByLabelText(/Card reference id/));
+    await app.user.type(form.getByLabelText(/Card reference id/), 'card-ref-1');
+    await app.user.click(form.getByRole('button', { name: 'Continue' }));
+    const known = within(await screen.findByRole('dialog', { name: 'Confirm the rebill' }));
+    expect(known.queryByText(/No order Paydesk knows/)).not.toBeInTheDocument();
   });
 
   it('when the endpoint is left empty, then the confirm step names the reference’s endpoint and the rebill is sent in its currency without one', async () => {

@@ -54,11 +54,13 @@ import {
   serverFieldsNamed,
 } from '../../transactions/components/follow-up-frame';
 import { cardKeys, sendRebill } from '../api/cards';
+import { UnseenRefNote } from './unseen-ref-note';
 import {
   chargeTargetText,
   knownRef,
   madeOnText,
   refEndpointChoice,
+  unseenRefText,
   useCardRefFormContext,
   useCurrencyFollowingRef,
   withCardRefRefusals,
@@ -295,7 +297,8 @@ export default function RebillDialog({
     },
   });
   const currency = useWatch({ control, name: 'currency' });
-  const ref = knownRef(cardRefs, useWatch({ control, name: 'cardRefId' }));
+  const cardRefIdTyped = useWatch({ control, name: 'cardRefId' });
+  const ref = knownRef(cardRefs, cardRefIdTyped);
   // The currency follows a known reference until the user types one.
   const currencyChosen = useCurrencyFollowingRef(ref, resetField);
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
@@ -351,6 +354,7 @@ export default function RebillDialog({
           A new order “{confirming.orderDesc}”{target} · reason: “{confirming.reason}”. The
           customer’s card is charged at once.
         </Typography>
+        <UnseenRefNote text={unseenRefText(cardRefs, confirming.cardRefId)} />
         <LargeAmountNote large={large} confirmed={confirming.confirmLargeAmount} />
       </FollowUpFrame>
     );
@@ -374,7 +378,7 @@ export default function RebillDialog({
         helperText={fieldHelp(
           errors.cardRefId,
           'Enter the card reference id (no spaces).',
-          ref === undefined ? undefined : madeOnText(ref),
+          ref === undefined ? unseenRefText(cardRefs, cardRefIdTyped) : madeOnText(ref),
         )}
         slotProps={{ htmlInput: { spellCheck: false } }}
         {...register('cardRefId')}

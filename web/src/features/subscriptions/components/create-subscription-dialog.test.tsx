@@ -46,10 +46,11 @@ describe('a subscription on a card reference Paydesk knows', () => {
     await app.user.type(ref, 'card-ref-2');
     expect(ref).toHaveAccessibleDescription('Made on endpoint 1001 · EUR');
     expect(currency).toHaveValue('EUR');
-    // A reference the list does not hold says where references come from and leaves the currency.
+    // A reference the (whole) list does not hold is said to be unseen (QA: found out only after
+    // the confirm step), and leaves the currency.
     await app.user.type(ref, 'x');
     expect(ref).toHaveAccessibleDescription(
-      'Created on an approved order’s detail (Create card reference).',
+      'No order Paydesk knows carries card reference card-ref-2x: check it. The gateway refuses it if it stores no card under it.',
     );
     expect(currency).toHaveValue('EUR');
     // Once the user chose the currency, another reference leaves it.

@@ -39,11 +39,13 @@ import {
   knownRef,
   madeOnText,
   refEndpointChoice,
+  unseenRefText,
   useCardRefFormContext,
   useCurrencyFollowingRef,
   withCardRefRefusals,
   type CardRefFormContext,
 } from '../../cards/components/card-ref-endpoint';
+import { UnseenRefNote } from '../../cards/components/unseen-ref-note';
 import { createSubscription, subscriptionKeys } from '../api/subscriptions';
 import { CREATED_STATE } from './created-state';
 import { createdText, dayText, PERIOD_LABELS, periodText } from './subscription-labels';
@@ -216,7 +218,8 @@ export default function CreateSubscriptionDialog({
     },
   });
   const currency = useWatch({ control, name: 'currency' });
-  const ref = knownRef(cardRefs, useWatch({ control, name: 'cardRefId' }));
+  const cardRefIdTyped = useWatch({ control, name: 'cardRefId' });
+  const ref = knownRef(cardRefs, cardRefIdTyped);
   // The currency follows a known reference until the user types one.
   const currencyChosen = useCurrencyFollowingRef(ref, resetField);
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
@@ -278,6 +281,7 @@ export default function CreateSubscriptionDialog({
           {chargeTargetText(body.endpointId, knownRef(cardRefs, body.cardRefId), endpoints)} ·
           receipts to {body.email}. The gateway cannot cancel or change a plan once it exists.
         </Typography>
+        <UnseenRefNote text={unseenRefText(cardRefs, body.cardRefId)} />
         <LargeAmountNote large={large} confirmed={body.confirmLargeAmount} />
       </FollowUpFrame>
     );
@@ -303,7 +307,8 @@ export default function CreateSubscriptionDialog({
           errors.cardRefId,
           'Enter the card reference id (no spaces).',
           ref === undefined
-            ? 'Created on an approved order’s detail (Create card reference).'
+            ? (unseenRefText(cardRefs, cardRefIdTyped) ??
+                'Created on an approved order’s detail (Create card reference).')
             : madeOnText(ref),
         )}
         slotProps={{ htmlInput: { spellCheck: false } }}
