@@ -1485,7 +1485,7 @@ export class Ledger {
 
   /**
    * The detail of a row and its operations already read (or just written) in `k`: reads the
-   * timeline and the order's status checks.
+   * timeline, the order's status checks and the subscription it is a charge of.
    */
   async detailOf(
     k: PayDb | PayTrx,
@@ -1498,7 +1498,20 @@ export class Ledger {
       .select(['attempts', 'last_error'])
       .where('transaction_id', '=', row.id)
       .executeTakeFirst();
-    return { ...detailFrom(row, ops, timeline), statusChecks: statusChecksOf(row, ops, job) };
+    const recurring = row.recurring_payment_id ?? null;
+    const plan =
+      recurring === null
+        ? undefined
+        : await k
+            .selectFrom('subscriptions')
+            .select(['id', 'order_desc'])
+            .where('recurring_payment_id', '=', recurring)
+            .executeTakeFirst();
+    return {
+      ...detailFrom(row, ops, timeline),
+      statusChecks: statusChecksOf(row, ops, job),
+      subscription: plan === undefined ? null : { id: plan.id, orderDesc: plan.order_desc },
+    };
   }
 
   publish(row: TransactionsTable, created: boolean): void {

@@ -6,6 +6,7 @@ import {
   SubscriptionDetailSchema,
   SubscriptionPageSchema,
   SubscriptionResultSchema,
+  TransactionDetailSchema,
   type ErrorEnvelope,
   type SubscriptionDetail,
 } from '@paydesk/shared/api';
@@ -146,10 +147,12 @@ for (const variant of DB_VARIANTS) {
       );
       // Charges are ordinary orders: in the transaction list with their callbacks.
       const chargeId = second.charges[0]?.id ?? '';
-      const tx = (await f.support.get(`/api/transactions/${chargeId}`)).json as {
-        timeline: { kind: string }[];
-      };
+      const tx = TransactionDetailSchema.parse(
+        (await f.support.get(`/api/transactions/${chargeId}`)).json,
+      );
       expect(tx.timeline.some((e) => e.kind === 'callback')).toBe(true);
+      // …each leading back to its plan (QA).
+      expect(tx.subscription).toEqual({ id: created.id, orderDesc: created.orderDesc });
 
       const list = SubscriptionPageSchema.parse((await f.support.get('/api/subscriptions')).json);
       expect(list.items.find((s) => s.id === created.id)).toMatchObject({

@@ -540,6 +540,12 @@ export const TransactionDetailSchema = TransactionSummarySchema.extend({
    * card-ref): the page reads the order again for it.
    */
   statusChecks: StatusChecksSchema.nullable().optional(),
+  /**
+   * The subscription whose charge this order is (by its recurring payment id), with its
+   * description, or null when it is none Paydesk set up (QA: a charge did not lead back to its
+   * plan). Absent where the detail is the reply of a follow-up.
+   */
+  subscription: z.object({ id: z.string(), orderDesc: z.string() }).nullable().optional(),
 });
 export type TransactionDetail = z.infer<typeof TransactionDetailSchema>;
 

@@ -99,10 +99,37 @@ describe('transaction detail', () => {
     ).toHaveAttribute('href', `/payouts/${payoutId}`);
   });
 
+  it('when the order came through a payment link, or is a subscription’s charge, then a row leads to the link or the plan (QA: neither led back)', async () => {
+    const linkId = '30000000-0000-4000-8000-000000000007';
+    const viaLink = renderApp(
+      PATH,
+      bffAs(['support'], makeTransaction(1, { clientOrderId: `pd-link-${linkId}` })),
+    );
+    await heading();
+    expect(screen.getByRole('link', { name: 'the payment link it came through' })).toHaveAttribute(
+      'href',
+      `/payment-links/${linkId}`,
+    );
+    viaLink.unmount();
+    renderApp(
+      PATH,
+      bffAs(['support'], {
+        ...makeTransaction(1, { type: 'rebill', clientOrderId: 'rp-0c2cb06e-1' }),
+        subscription: { id: 'sub-1', orderDesc: 'Demo monthly membership' },
+      }),
+    );
+    await heading();
+    expect(
+      screen.getByRole('link', { name: 'a charge of “Demo monthly membership”' }),
+    ).toHaveAttribute('href', '/subscriptions/sub-1');
+  });
+
   it('when the order is a shop’s, then no Paydesk origin is shown', async () => {
     renderApp(PATH, bffAs(['support']));
     await heading();
     expect(screen.queryByText('Prepared in Paydesk')).not.toBeInTheDocument();
+    expect(screen.queryByText('Created in Paydesk')).not.toBeInTheDocument();
+    expect(screen.queryByText('Subscription')).not.toBeInTheDocument();
   });
 
   it('when the order is on its way, then a loading state is shown', async () => {

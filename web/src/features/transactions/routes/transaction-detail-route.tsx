@@ -578,7 +578,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
                   'Client order id',
                   <CopyableCode key="c" label="Client order id" value={detail.clientOrderId} />,
                 ],
-                ...orderOriginRows(detail.clientOrderId),
+                ...orderOriginRows(detail),
                 ['Endpoint', detail.endpointId],
                 ['Created', <DateTime key="cr" value={detail.createdAt} />],
                 ['Updated', <DateTime key="u" value={detail.updatedAt} />],
