@@ -727,7 +727,10 @@ for (const variant of DB_VARIANTS) {
       const payout = await prepare(payoutBody(TEST_CARD, { amount }));
       await sandbox.faults({ dropResponseRate: 1, operations: ['payout-pay'] });
       const res = await keep(post(opsB, `/api/payouts/${payout.id}/approve`, {}));
-      expect(PayoutResultSchema.parse(res.json).payout.state).toBe('unknown');
+      expect(PayoutResultSchema.parse(res.json).payout).toMatchObject({
+        state: 'unknown',
+        checksStopped: false,
+      });
       await sandbox.faults({ errorRate: 1, operations: ['status'] });
       // the first check was an hour ago: this one is the last scheduled attempt
       await bff.k
@@ -738,6 +741,11 @@ for (const variant of DB_VARIANTS) {
       await bff.payouts.poller.runOnce();
       expect(await row(payout.id)).toMatchObject({ state: 'unknown', poll_next_at: null });
       expect(await auditRows('payout.reconcile_gave_up', `payout:${payout.id}`)).toHaveLength(1);
+      // Its page is told that Paydesk no longer asks by itself.
+      expect(
+        PayoutDetailSchema.parse((await keep(opsB.get(`/api/payouts/${payout.id}`))).json)
+          .checksStopped,
+      ).toBe(true);
       // Logged: each failed exchange at warn, the end of the checks at error.
       const lines = bff.logs
         .map((l) => JSON.parse(l) as Record<string, unknown>)

@@ -368,6 +368,7 @@ export class PayoutsService {
       unanswered: unansweredOfColumns(row),
       canDecide: decider.mayDecide(row.prepared_by, state === 'pending_approval'),
       canPayAgain: decider.mayDecide(row.prepared_by, mayPayAgain(row, this.c.clock.now())),
+      checksStopped: state === 'unknown' && row.poll_next_at === null,
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };

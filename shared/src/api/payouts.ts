@@ -352,6 +352,12 @@ export const PayoutSchema = z.object({
    * absent from older instances
    */
   canPayAgain: z.boolean().optional(),
+  /**
+   * an `unknown` payout whose scheduled status checks have stopped (the last passed without an
+   * answer): Paydesk no longer asks by itself, only "Check payment status" does; absent from
+   * older instances
+   */
+  checksStopped: z.boolean().optional(),
   createdAt: IsoDateTimeSchema,
   updatedAt: IsoDateTimeSchema,
 });

@@ -337,6 +337,23 @@ describe('payout detail', () => {
     },
   );
 
+  it('when an unknown payout’s scheduled status checks have stopped, then its page says only “Check payment status” asks now, not that Paydesk checks (QA)', async () => {
+    const bff = bffAs(['ops']);
+    const first = renderApp(`/payouts/${LOST}`, bff);
+    const checking = await screen.findByText(/^The outcome is not known yet/);
+    expect(checking).toHaveTextContent(
+      'it checks its status (“Check payment status” asks now), and',
+    );
+    first.unmount();
+    bff.payouts.change(LOST, { checksStopped: true });
+    renderApp(`/payouts/${LOST}`, bff);
+    const stopped = await screen.findByText(/^The outcome is not known yet/);
+    expect(stopped).toHaveTextContent(
+      'its scheduled status checks have stopped without an answer, so only “Check payment status” asks now, and',
+    );
+    expect(stopped).not.toHaveTextContent('it checks its status');
+  });
+
   it('when the gateway refused a payout, then its page names the error code once', async () => {
     const bff = bffAs(['ops']);
     bff.payouts.change(FIRST, {

@@ -132,8 +132,11 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
       return (
         <Alert severity="warning">
           The outcome is not known yet{error ? `: ${asClause(error)}` : ''}. Paydesk does not send
-          the payout again on its own: it checks its status (“Check payment status” asks now), and
-          if the gateway does not show it,{' '}
+          the payout again on its own:{' '}
+          {payout.checksStopped === true
+            ? 'its scheduled status checks have stopped without an answer, so only “Check payment status” asks now'
+            : 'it checks its status (“Check payment status” asks now)'}
+          , and if the gateway does not show it,{' '}
           {payout.mode === 'single'
             ? 'it is marked failed and must be prepared again'
             : `an ops user other than ${payout.preparedBy.email} can pay it again`}
