@@ -516,7 +516,6 @@ export class Auth {
 
   // ---- self-service --------------------------------------------------------------------------
 
-  /** Changes the password, revokes every session of the user and issues a fresh one. */
   /**
    * Checks the current password a signed-in user typed to confirm a step (a password change, two-step
    * enrolment): 400 `CURRENT_PASSWORD_INVALID` naming `currentPassword` when wrong. Guesses count
@@ -545,6 +544,7 @@ export class Auth {
     return reserved;
   }
 
+  /** Changes the password, revokes every session of the user and issues a fresh one. */
   async changePassword(
     auth: AuthenticatedSession,
     currentPassword: string,
