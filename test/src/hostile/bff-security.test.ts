@@ -430,6 +430,7 @@ for (const variant of DB_VARIANTS) {
           reason: 'forgot it',
         },
         'POST /api/users/:id/reset-totp': { reason: 'lost the phone' },
+        'POST /api/users/:id/unlock-sign-in': { reason: 'mistyped their password' },
         'POST /api/cards/:cardRefId/info': { reason: 'checking a reference' },
       };
 

@@ -167,14 +167,33 @@ export function sendRaw(
     )
       all.push(['Content-Length', String(Buffer.byteLength(body))]);
     const req = request(`${bff.url}${path}`, { method, headers: all.flat() }, (res) => {
+      const headersOf = () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          for (const v of Array.isArray(value) ? value : [value ?? '']) headers.append(name, v);
+        return headers;
+      };
+      // An event stream (`GET /api/events`, signed in) never ends by itself: its status and
+      // headers are the reply, and the stream is closed (a generated request reached it once the
+      // route list grew, and the test waited for its end until it timed out).
+      if ((res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        const headers = headersOf();
+        res.destroy();
+        resolve({
+          status: res.statusCode ?? 0,
+          headers,
+          text: '',
+          json: null,
+          requestId: headers.get(REQUEST_ID_HEADER) ?? '',
+        });
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers))
-          for (const v of Array.isArray(value) ? value : [value ?? '']) headers.append(name, v);
+        const headers = headersOf();
         bff.captured.push({
           request: `${method} ${path}`,
           status: res.statusCode ?? 0,
