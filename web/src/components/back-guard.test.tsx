@@ -93,4 +93,37 @@ describe('Back with a form open', () => {
     );
     expect(app.location()).toBe(`/transactions/${ID}`);
   });
+
+  it('when the user leaves while the request is on its way, then the outcome said later names the order (QA: it named none on another page)', async () => {
+    let answer: () => void = () => undefined;
+    const bff = finance();
+    bff.on(
+      'POST /api/transactions/:id/return',
+      (request) =>
+        new Promise((resolve) => {
+          answer = () => {
+            resolve(bff.ownReply(request));
+          };
+        }),
+    );
+    const app = renderApp(HISTORY, bff);
+    const dialog = await openReturnAndType(app);
+    await app.user.click(within(dialog).getByRole('radio', { name: /All of it/ }));
+    await app.user.selectOptions(within(dialog).getByLabelText(/Reason/), 'duplicate');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await app.user.click(await within(dialog).findByRole('button', { name: 'Return €20.00' }));
+    await waitFor(() => {
+      expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(1);
+    });
+    await app.back();
+    const ask = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    await app.user.click(within(ask).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => {
+      expect(app.location()).toBe('/transactions');
+    });
+    answer();
+    expect(
+      await screen.findByText(/^Order 900001: Return of €20\.00 approved by the gateway\.$/),
+    ).toBeInTheDocument();
+  });
 });

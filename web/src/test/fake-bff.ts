@@ -74,10 +74,13 @@ interface Reply {
 }
 
 /**
- * A route override: return a reply, `'hang'` to keep the request pending (loading states), or
- * `'network-error'` for a request whose reply never arrives (fetch rejects).
+ * A route override: return a reply, `'hang'` to keep the request pending (loading states),
+ * `'network-error'` for a request whose reply never arrives (fetch rejects), or a promise of a
+ * reply that comes when the test lets it (`FakeBff.ownReply` gives the routes' own).
  */
-export type Override = (request: RecordedRequest) => Reply | 'hang' | 'network-error';
+export type Override = (
+  request: RecordedRequest,
+) => Reply | 'hang' | 'network-error' | Promise<Reply>;
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
 const iso = (offsetMinutes: number) => new Date(T0 + offsetMinutes * 60_000).toISOString();
@@ -355,7 +358,7 @@ export class FakeBff {
     };
     this.requests.push(request);
     const override = this.overrides.get(`${request.method} ${this.routeOf(request.path)}`);
-    const reply = override ? override(request) : this.handle(request);
+    const reply = await (override ? override(request) : this.handle(request));
     if (reply === 'network-error') throw new TypeError('Failed to fetch');
     if (reply === 'hang') {
       return new Promise<Response>((_resolve, reject) => {
@@ -393,6 +396,11 @@ export class FakeBff {
     if (user.disabled) return error(403, 'ACCOUNT_DISABLED', 'this account is disabled');
     if (role !== null && !user.roles.includes(role)) return error(403, 'FORBIDDEN', 'not allowed');
     return user;
+  }
+
+  /** What the routes themselves answer `request` (for an override that only delays it). */
+  ownReply(request: RecordedRequest): Reply {
+    return this.handle(request);
   }
 
   private handle(request: RecordedRequest): Reply {

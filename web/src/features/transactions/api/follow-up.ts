@@ -5,6 +5,7 @@ import { useNotify } from '../../../components/notifier';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
+import { orderName } from '../../../lib/order-number';
 import { describeOperationResult } from './operation-message';
 import { sendFollowUp, transactionKeys, type FollowUpRequest } from './transactions';
 
@@ -112,13 +113,28 @@ export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
   const client = useQueryClient();
   const notify = useNotify();
   const awaitOutcome = useContext(AwaitOutcomeContext);
+  // Whether the dialog (and its order's page) is still shown when the reply comes: the user may
+  // have gone elsewhere while it was on its way.
+  const shown = useRef(true);
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+    };
+  }, []);
   const mutation = useMutation({
     mutationFn: (request: FollowUpRequest) =>
       sendFollowUp(detail.id, request, keeper.keyFor(request.body)),
     onSuccess: async (result) => {
       client.setQueryData(transactionKeys.detail(detail.id), result.transaction);
       // Written from the reply's figures, not the BFF's sentence: money reads as everywhere else.
-      notify(describeOperationResult(result), severityOf(result));
+      // Said on another page, it names the order (QA: "The gateway's answer to the return of
+      // €5.00 was lost" left on Home said of what).
+      const words = describeOperationResult(result);
+      notify(
+        shown.current ? words : `${orderName(result.transaction, { capital: true })}: ${words}`,
+        severityOf(result),
+      );
       // Not final yet: the page says the outcome when it comes.
       awaitOutcome?.(result);
       onDone();
