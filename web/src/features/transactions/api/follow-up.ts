@@ -128,8 +128,8 @@ export function useFollowUp(detail: TransactionDetail, onDone: () => void) {
     onSuccess: async (result) => {
       client.setQueryData(transactionKeys.detail(detail.id), result.transaction);
       // Written from the reply's figures, not the BFF's sentence: money reads as everywhere else.
-      // Said on another page, it names the order (QA: "The gateway's answer to the return of
-      // €5.00 was lost" left on Home said of what).
+      // Said on another page, it names the order (QA: on Home, "the gateway's answer to the
+      // return of €5.00 was lost" named no order).
       const words = describeOperationResult(result);
       notify(
         shown.current ? words : `${orderName(result.transaction, { capital: true })}: ${words}`,
