@@ -33,6 +33,20 @@ export function lookupWaitNote(timeoutMs: number | undefined): string {
   return `Asking the gateway… Paydesk waits ${waitWords(timeoutMs)} for each endpoint it asks.`;
 }
 
+/**
+ * The same for one order's status asked now (Refresh status): one endpoint, and nothing it could
+ * send twice (QA: the button's spinner alone said nothing for up to 15 s).
+ */
+export function statusWaitNote(timeoutMs: number | undefined): string {
+  return `Asking the gateway for the order’s status… Paydesk waits ${waitWords(timeoutMs)} for its answer.`;
+}
+
+const NOTES = {
+  operation: gatewayWaitNote,
+  lookup: lookupWaitNote,
+  status: statusWaitNote,
+} as const;
+
 /** True once `waiting` has lasted `afterMs` without a break; false again as soon as it ends. */
 export function useWaitedLong(waiting: boolean, afterMs = GATEWAY_WAIT_NOTE_AFTER_MS): boolean {
   const [long, setLong] = useState(false);
@@ -50,17 +64,20 @@ export function useWaitedLong(waiting: boolean, afterMs = GATEWAY_WAIT_NOTE_AFTE
 }
 
 /**
- * Said in a dialog whose request waits on the gateway (`waiting`), once it has waited a while:
- * that the answer is still to come, and that closing or sending again would not help. The live
- * region is there from the start, so that a screen reader says the note when it appears.
+ * Said where a request waits on the gateway (`waiting`), once it has waited a while: that the
+ * answer is still to come, and how long Paydesk waits. The live region is there from the start,
+ * so that a screen reader says the note when it appears.
  */
 export function GatewayWaitNote({
   waiting,
-  lookup = false,
+  words = 'operation',
 }: {
   waiting: boolean;
-  /** a status look-up's words (`lookupWaitNote`) instead of a money operation's */
-  lookup?: boolean;
+  /**
+   * whose words: a money operation's (`gatewayWaitNote`: do not close or send again), a status
+   * look-up's over the endpoints (`lookupWaitNote`), or one order's status (`statusWaitNote`)
+   */
+  words?: keyof typeof NOTES;
 }) {
   const long = useWaitedLong(waiting);
   // The context rather than useSession(): a dialog shown without a session still says its note.
@@ -69,7 +86,7 @@ export function GatewayWaitNote({
     <Box aria-live="polite" aria-atomic="true" sx={{ mt: long ? 2 : 0 }}>
       {long ? (
         <Typography variant="body2" color="text.secondary">
-          {lookup ? lookupWaitNote(timeoutMs) : gatewayWaitNote(timeoutMs)}
+          {NOTES[words](timeoutMs)}
         </Typography>
       ) : null}
     </Box>

@@ -611,7 +611,7 @@ export default function LookupDialog({
               inputRef={endpointIdRef}
             />
           </Stack>
-          <GatewayWaitNote waiting={mutation.isPending} lookup />
+          <GatewayWaitNote waiting={mutation.isPending} words="lookup" />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={mutation.isPending}>

@@ -1615,6 +1615,20 @@ describe('transaction detail', () => {
     });
   });
 
+  it('when the gateway takes more than 2 seconds to answer Refresh status, then the page says it is asking it and how long it waits (QA: a spinner alone for up to 15 s)', async () => {
+    const bff = bffAs(['support']).on('POST /api/transactions/:id/refresh', () => 'hang');
+    const app = renderApp(PATH, bff);
+    await heading();
+    await app.user.click(screen.getByRole('button', { name: 'Refresh status' }));
+    expect(
+      await screen.findByText(
+        'Asking the gateway for the order’s status… Paydesk waits up to 15 s for its answer.',
+        {},
+        { timeout: 4_000 },
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('when Refresh status is double-clicked, faster than the button re-renders as busy, then the gateway is asked once (QA)', async () => {
     const bff = bffAs(['support']);
     const app = renderApp(PATH, bff);

@@ -28,6 +28,7 @@ import { CopyableCode, CopyButton } from '../../../components/copyable-text';
 import { DateTime } from '../../../components/date-time';
 import { useNotify } from '../../../components/notifier';
 import { ErrorState, LoadingState } from '../../../components/page-states';
+import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { PageHeader } from '../../../components/page-header';
 import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
@@ -506,6 +507,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
           </Box>
         )}
       </PageHeader>
+      <GatewayWaitNote waiting={refresh.isPending} words="status" />
       {/* Says a change the live events brought (someone else's return, a callback) aloud. */}
       <Box role="status" aria-live="polite" sx={VISUALLY_HIDDEN}>
         {liveNote.text}
