@@ -1,12 +1,10 @@
 import {
-  PaymentLinkListSchema,
   PayoutListSchema,
   StatsResponseSchema,
   type PayoutListQuery,
   type StatsResponse,
 } from '@paydesk/shared/api';
 import { queryOptions } from '@tanstack/react-query';
-import { linkKeys } from '../../payment-links/api/payment-links';
 import { apiRequest } from '../../../lib/api-client';
 import { fromMinor, toMinor } from '../../../lib/money';
 
@@ -94,23 +92,6 @@ export function statsQueryOptions(from: string) {
 
 /** The list answers at most this many; the count shows "at least" beyond it. */
 export const PENDING_LIMIT = 200;
-
-/** The payment links an ops user's approval queue holds (payout forms another prepared). */
-export const AWAITING_LINKS_HREF = '/payment-links?view=awaiting-my-approval';
-
-/**
- * An ops user's payout-form links waiting for their approval (QA: they lapsed unseen, as Home and
- * the payouts queue counted payouts alone): the links list's own view, one page. Keyed under the
- * links' key, so that what changes a link refreshes the count.
- */
-export function awaitingLinksQueryOptions() {
-  const query = { view: 'awaiting-my-approval', limit: PENDING_LIMIT } as const;
-  return queryOptions({
-    queryKey: [...linkKeys.all, 'home-awaiting'] as const,
-    queryFn: ({ signal }) =>
-      apiRequest('GET', '/api/payment-links', PaymentLinkListSchema, { query, signal }),
-  });
-}
 
 /**
  * Payouts waiting for a second ops user: for ops, their approval queue as the payouts screen shows

@@ -6,7 +6,7 @@ import { Link as RouterLink } from 'react-router';
 import { formatCount, formatMoney } from '../../../lib/format';
 import { orderName } from '../../../lib/order-number';
 import { OPERATION_LABELS } from '../../transactions/components/labels';
-import { AWAITING_LINKS_HREF } from '../api/home-stats';
+import { AWAITING_LINKS_HREF } from '../../payment-links/api/payment-links';
 import { MetricCard } from './metric-card';
 
 type NotApplied = NonNullable<StatsResponse['attention']['notApplied']>;

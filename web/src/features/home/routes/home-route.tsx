@@ -14,7 +14,7 @@ import { describeError } from '../../../lib/api-client';
 import { useSession } from '../../auth/components/session-context';
 import { usePayoutEvents } from '../../payouts/api/live-payouts';
 import { allows, SCREENS } from '../../shell/navigation';
-import { linkKeys } from '../../payment-links/api/payment-links';
+import { awaitingLinksQueryOptions, linkKeys } from '../../payment-links/api/payment-links';
 import { useRefetchOnLiveEvents, useTransactionEvents } from '../../transactions/api/live-events';
 import { canRedo } from '../../transactions/api/permissions';
 import { LiveIndicator } from '../../transactions/components/live-indicator';
@@ -24,7 +24,6 @@ import {
   paidLateListHref,
   paidLatePayoutsQuery,
   PENDING_LIMIT,
-  awaitingLinksQueryOptions,
   pendingPayoutsQuery,
   pendingPayoutsQueryOptions,
   PERIODS,

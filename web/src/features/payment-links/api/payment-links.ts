@@ -93,3 +93,24 @@ export function mayCheckPayment(link: Pick<PaymentLink, 'state' | 'order'>): boo
     link.order === null || link.order.status === 'processing' || link.order.status === 'unknown'
   );
 }
+
+/** The payment links an ops user's approval queue holds (payout forms another prepared). */
+export const AWAITING_LINKS_HREF = '/payment-links?view=awaiting-my-approval';
+
+/** The count's page: "at least" beyond it. */
+export const AWAITING_LINKS_LIMIT = 200;
+
+/**
+ * An ops user's payout-form links waiting for their approval, counted on Home and beside the
+ * payouts' approval queue (QA: they lapsed unseen, as both counted payouts alone): the links
+ * list's own view, one page. Keyed under the links' key, so that what changes a link refreshes
+ * the count.
+ */
+export function awaitingLinksQueryOptions() {
+  const query = { view: 'awaiting-my-approval', limit: AWAITING_LINKS_LIMIT } as const;
+  return queryOptions({
+    queryKey: [...linkKeys.all, 'awaiting-count'] as const,
+    queryFn: ({ signal }) =>
+      apiRequest('GET', '/api/payment-links', PaymentLinkListSchema, { query, signal }),
+  });
+}

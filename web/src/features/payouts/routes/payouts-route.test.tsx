@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
 import { describe, expect, it, vi } from 'vitest';
 import { formatDateAndTime, formatDateTime } from '../../../lib/format';
-import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
+import { FakeBff, makeLink, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
 import { itShowsTheListStates } from '../../../test/list-states';
 import { openPrepareDialog, typeCardPayout } from '../../../test/prepare-payout';
@@ -56,6 +56,45 @@ describe('payouts', () => {
     expect(bff.requestsTo('GET', '/api/payouts')[0]!.query.get('view')).toBe(
       'awaiting-my-approval',
     );
+  });
+
+  it('when payout-form links prepared by another ops user wait too, then the approval queue says how many, under Payment links, with a link to them; every payout view but the queue does not (QA: they lapsed unseen)', async () => {
+    const bff = bffAs(['ops']);
+    const held = (n: number) =>
+      makeLink(n, {
+        kind: 'payout-form',
+        state: 'pending_approval',
+        createdBy: { id: 'u-otto', email: 'otto@example.com' },
+        redirectUrl: null,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+    bff.links.links = [held(1), held(2), makeLink(3)];
+    const app = renderApp('/payouts', bff);
+    await screen.findByRole('table', { name: 'Payouts' });
+    const note = await screen.findByText(/2 payout forms also wait for your approval/);
+    expect(note).toHaveTextContent(
+      '2 payout forms also wait for your approval, under Payment links: open the links awaiting approval.',
+    );
+    expect(
+      within(note).getByRole('link', { name: 'open the links awaiting approval' }),
+    ).toHaveAttribute('href', '/payment-links?view=awaiting-my-approval');
+    await app.user.click(screen.getByRole('tab', { name: /All payouts/ }));
+    await waitFor(() => {
+      expect(screen.queryByText(/payout forms also wait/)).not.toBeInTheDocument();
+    });
+  });
+
+  it('when no payout-form link waits for the ops user, then the queue says nothing of links', async () => {
+    const bff = bffAs(['ops']);
+    bff.links.links = [makeLink(3)];
+    renderApp('/payouts', bff);
+    await screen.findByRole('table', { name: 'Payouts' });
+    await waitFor(() => {
+      expect(bff.requestsTo('GET', '/api/payment-links')).toHaveLength(1);
+    });
+    // The count's reply is in: the page says nothing of it.
+    await screen.findByRole('table', { name: 'Payouts' });
+    expect(screen.queryByText(/also wait.? for your approval/)).not.toBeInTheDocument();
   });
 
   it('when 106 payouts wait (more than a page), then the queue shows them as the BFF orders them (soonest to lapse first) with the count waiting, and Load more brings the rest, each once', async () => {
