@@ -74,13 +74,18 @@ export async function signInLocks(
   db: Kysely<Database> | Transaction<Database>,
   limits: AccountLoginLimits,
   now: number,
+  /** only this account's (lower-case e-mail); every account's without it */
+  email?: string,
 ): Promise<Map<string, SignInLock>> {
   const windowMs = limits.windowSeconds * 1000;
   const rows = await db
     .selectFrom('login_failures')
     .select(['subject', 'at'])
-    .where('subject', '>=', 'account:')
-    .where('subject', '<', 'account;')
+    .where((eb) =>
+      email === undefined
+        ? eb.and([eb('subject', '>=', 'account:'), eb('subject', '<', 'account;')])
+        : accountFailures(eb, email),
+    )
     .where('at', '>', now - windowMs)
     .execute();
   const byEmail = new Map<string, AccountFailures>();
@@ -95,7 +100,9 @@ export async function signInLocks(
       failures.all.push(at);
     } else {
       const address = rest.slice(space + ' ip:'.length);
-      failures.byAddress.set(address, [...(failures.byAddress.get(address) ?? []), at]);
+      const times = failures.byAddress.get(address) ?? [];
+      times.push(at);
+      failures.byAddress.set(address, times);
     }
   }
   const iso = (ms: number) => new Date(ms).toISOString();

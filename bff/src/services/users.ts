@@ -320,7 +320,9 @@ export class Users {
       );
     }
     return this.#change(id, {}, async (trx, row, now) => {
-      const lock = (await signInLocks(trx, this.#loginLimits, now)).get(row.email) ?? null;
+      const lockOf = async () =>
+        (await signInLocks(trx, this.#loginLimits, now, row.email)).get(row.email) ?? null;
+      const lock = await lockOf();
       const deleted = await trx
         .deleteFrom('login_failures')
         .where((eb) => accountFailures(eb, row.email))
@@ -332,8 +334,7 @@ export class Users {
       await this.#audit.appendIn(trx, auditEntry({ user, lock, cleared }));
       // Read again: a failure counted meanwhile from another request stands (none on SQLite, whose
       // write lock this transaction holds).
-      const after = (await signInLocks(trx, this.#loginLimits, now)).get(row.email) ?? null;
-      return { user: { ...user, signInLock: after }, cleared };
+      return { user: { ...user, signInLock: await lockOf() }, cleared };
     });
   }
 

@@ -24,6 +24,23 @@ async function openReturnAndType(app: ReturnType<typeof renderApp>) {
   return dialog;
 }
 
+/**
+ * Sends the whole return from the dialog (its reply held back by the test's override), then
+ * presses Back while it is on its way; answers the question Back asks.
+ */
+async function sendReturnThenBack(app: ReturnType<typeof renderApp>, bff: FakeBff) {
+  const dialog = await openReturnAndType(app);
+  await app.user.click(within(dialog).getByRole('radio', { name: /All of it/ }));
+  await app.user.selectOptions(within(dialog).getByLabelText(/Reason/), 'duplicate');
+  await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+  await app.user.click(await within(dialog).findByRole('button', { name: 'Return €20.00' }));
+  await waitFor(() => {
+    expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(1);
+  });
+  await app.back();
+  return screen.findByRole('dialog', { name: 'Leave this page?' });
+}
+
 describe('Back with a form open', () => {
   it('when something is typed, then Back asks; Stay keeps the page and the text, Leave goes back', async () => {
     const app = renderApp(HISTORY, finance());
@@ -78,16 +95,7 @@ describe('Back with a form open', () => {
   it('when the request is on its way, then Back asks and says leaving does not stop it', async () => {
     const bff = finance().on('POST /api/transactions/:id/return', () => 'hang');
     const app = renderApp(HISTORY, bff);
-    const dialog = await openReturnAndType(app);
-    await app.user.click(within(dialog).getByRole('radio', { name: /All of it/ }));
-    await app.user.selectOptions(within(dialog).getByLabelText(/Reason/), 'duplicate');
-    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
-    await app.user.click(await within(dialog).findByRole('button', { name: 'Return €20.00' }));
-    await waitFor(() => {
-      expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(1);
-    });
-    await app.back();
-    const ask = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    const ask = await sendReturnThenBack(app, bff);
     expect(ask).toHaveTextContent(
       'Your request is still on its way. Leaving does not stop it: its outcome will be on the record’s page, not here.',
     );
@@ -107,16 +115,7 @@ describe('Back with a form open', () => {
         }),
     );
     const app = renderApp(HISTORY, bff);
-    const dialog = await openReturnAndType(app);
-    await app.user.click(within(dialog).getByRole('radio', { name: /All of it/ }));
-    await app.user.selectOptions(within(dialog).getByLabelText(/Reason/), 'duplicate');
-    await app.user.click(within(dialog).getByRole('button', { name: 'Continue' }));
-    await app.user.click(await within(dialog).findByRole('button', { name: 'Return €20.00' }));
-    await waitFor(() => {
-      expect(bff.requestsTo('POST', `/api/transactions/${ID}/return`)).toHaveLength(1);
-    });
-    await app.back();
-    const ask = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    const ask = await sendReturnThenBack(app, bff);
     await app.user.click(within(ask).getByRole('button', { name: 'Leave' }));
     await waitFor(() => {
       expect(app.location()).toBe('/transactions');
