@@ -280,12 +280,68 @@ for (const variant of DB_VARIANTS) {
         expect(errorCode(await from('203.0.113.66', ADMIN.password))).toBe('RATE_LIMITED');
         // …the holder elsewhere is not (QA: anyone could lock a colleague out).
         expect((await from('198.51.100.7', ADMIN.password)).status).toBe(200);
-        // Guessing spread over many addresses is still bounded: 30 failures in all lock it.
-        for (let i = 0; i < 30; i += 1)
+        // Guessing spread over many addresses is still bounded: 30 failures in all lock it (the
+        // three above among them: the holder's sign-in forgave only their own address's).
+        for (let i = 0; i < 27; i += 1)
           expect(errorCode(await from(`192.0.2.${String(i)}`, 'wrong-password'))).toBe(
             'INVALID_CREDENTIALS',
           );
         expect(errorCode(await from('198.51.100.7', ADMIN.password))).toBe('RATE_LIMITED');
+      } finally {
+        await t2.close();
+      }
+    });
+
+    it("when the holder signs in, then their own address's failures are forgiven, not another address's: a lock on an address guessing their password stays (QA: the holder's sign-in lifted it)", async () => {
+      const t2 = await startApp(variant, {
+        config: {
+          trustProxy: true,
+          login: { maxFailuresPerAccount: 3, maxFailuresPerIp: 1000, windowSeconds: 900 },
+        },
+      });
+      try {
+        const from = (address: string, password: string) =>
+          t2
+            .client()
+            .request(
+              'POST',
+              '/api/session',
+              { email: ADMIN.email, password },
+              { 'X-Forwarded-For': address },
+            );
+        const guesser = '203.0.113.66';
+        const holder = '198.51.100.7';
+        for (let i = 0; i < 3; i += 1)
+          expect(errorCode(await from(guesser, 'wrong-password'))).toBe('INVALID_CREDENTIALS');
+        // The holder mistypes twice, then signs in: their two failures are forgiven…
+        for (let i = 0; i < 2; i += 1)
+          expect(errorCode(await from(holder, 'wrong-password'))).toBe('INVALID_CREDENTIALS');
+        expect((await from(holder, ADMIN.password)).status).toBe(200);
+        for (let i = 0; i < 2; i += 1)
+          expect(errorCode(await from(holder, 'wrong-password'))).toBe('INVALID_CREDENTIALS');
+        expect((await from(holder, ADMIN.password)).status).toBe(200);
+        // …the guessing address's are not: it stays locked out, even with the right password.
+        expect(errorCode(await from(guesser, 'wrong-password'))).toBe('RATE_LIMITED');
+        expect(errorCode(await from(guesser, ADMIN.password))).toBe('RATE_LIMITED');
+        // A password change from the holder's address forgives no other address's either.
+        const holderClient = t2.client();
+        const asHolder = { 'X-Forwarded-For': holder };
+        const signedIn = await holderClient.request(
+          'POST',
+          '/api/session',
+          { email: ADMIN.email, password: ADMIN.password },
+          asHolder,
+        );
+        expect(signedIn.status).toBe(200);
+        const changed = await holderClient.request(
+          'POST',
+          '/api/session/password',
+          { currentPassword: ADMIN.password, newPassword: 'sturdy-vault-clover-82' },
+          asHolder,
+        );
+        expect(changed.status, changed.text).toBe(200);
+        expect(errorCode(await from(guesser, 'sturdy-vault-clover-82'))).toBe('RATE_LIMITED');
+        expect((await from(holder, 'sturdy-vault-clover-82')).status).toBe(200);
       } finally {
         await t2.close();
       }

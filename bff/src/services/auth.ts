@@ -2,7 +2,7 @@
 // expiry) named by an HS256 JWT in an HttpOnly cookie.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { User } from '@paydesk/shared/api';
 import type { Clock } from '../clock.js';
@@ -11,7 +11,11 @@ import type { Db } from '../db/connect.js';
 import { queryTemplate } from '../db/query-template.js';
 import type { Database, SessionsTable, UsersTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { ACCOUNT_ALL_ADDRESSES_FACTOR, accountFailures, accountSubject } from './login-subjects.js';
+import {
+  ACCOUNT_ALL_ADDRESSES_FACTOR,
+  accountAddressSubject,
+  accountSubject,
+} from './login-subjects.js';
 import { weakPasswordError } from './password-strength.js';
 import type { Passwords } from './passwords.js';
 import type { Sealer } from './sealing.js';
@@ -215,11 +219,8 @@ export class Auth {
         });
       }
     }
-    // Success: the account's failures are forgiven, and this attempt was none.
-    await this.#db.k
-      .deleteFrom('login_failures')
-      .where((eb) => eb.or([accountFailures(eb, email), eb('id', 'in', reserved)]))
-      .execute();
+    // Success: this attempt was no failure, and this address's failures are forgiven.
+    await this.#forgiveAddress(this.#db.k, email, client, reserved);
     const now = this.#clock.now();
     await this.#db.k
       .updateTable('users')
@@ -237,9 +238,32 @@ export class Auth {
   #accountLimits(email: string, client: ClientInfo): { subject: string; limit: number }[] {
     const limit = this.#config.login.maxFailuresPerAccount;
     return [
-      { subject: `${accountSubject(email)} ip:${client.ip ?? 'unknown'}`, limit },
+      { subject: accountAddressSubject(email, client.ip ?? 'unknown'), limit },
       { subject: accountSubject(email), limit: limit * ACCOUNT_ALL_ADDRESSES_FACTOR },
     ];
+  }
+
+  /**
+   * After the right password from `client`: the `reserved` attempt was no failure, and the
+   * account's failures from this address are forgiven. Not those from other addresses (QA: a
+   * holder's sign-in lifted the lock of an address guessing their password, which could then go on
+   * guessing), nor their share of the every-address count, which lapses with the window.
+   */
+  async #forgiveAddress(
+    db: Kysely<Database> | Transaction<Database>,
+    email: string,
+    client: ClientInfo,
+    reserved: readonly number[],
+  ): Promise<void> {
+    const subject = accountAddressSubject(email, client.ip ?? 'unknown');
+    await db
+      .deleteFrom('login_failures')
+      .where((eb) =>
+        reserved.length === 0
+          ? eb('subject', '=', subject)
+          : eb.or([eb('subject', '=', subject), eb('id', 'in', reserved)]),
+      )
+      .execute();
   }
 
   /**
@@ -588,11 +612,8 @@ export class Auth {
         .where('user_id', '=', auth.user.id)
         .where('revoked_at', 'is', null)
         .execute();
-      // The right password: the account's failures (this attempt's included) are forgiven.
-      await trx
-        .deleteFrom('login_failures')
-        .where((eb) => accountFailures(eb, email))
-        .execute();
+      // The right password: this attempt was no failure, and this address's are forgiven.
+      await this.#forgiveAddress(trx, email, client, reserved);
     });
     return this.#issue(
       { ...auth.user, password_hash: passwordHash, password_temporary_at: null, updated_at: now },

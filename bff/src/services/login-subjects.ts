@@ -18,6 +18,11 @@ export function accountSubject(email: string): string {
   return `account:${email.toLowerCase()}`;
 }
 
+/** The limiter subject of an account's failures from one address. */
+export function accountAddressSubject(email: string, address: string): string {
+  return `${accountSubject(email)} ip:${address}`;
+}
+
 /**
  * The limiter subjects of an account's failures from one address, as a range of `subject` values
  * (each is `account:EMAIL ip:ADDRESS`): compared by range, not LIKE, as e-mails may hold `_`.
