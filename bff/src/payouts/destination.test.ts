@@ -127,6 +127,54 @@ describe('payout destinations', () => {
     expect(a.hash(CARD)).not.toBe(a.hash({ ...CARD, cardNumber: '4000000000000002' }));
   });
 
+  it("when payees are hashed, then the same card or account typed otherwise (holder's name, expiry, bank name, BIC branch, case, spacing) is one payee, another number is another, and the payee hash is neither the destination's nor another key's (QA B2)", () => {
+    const a = new DestinationHasher(SECRET);
+    const b = new DestinationHasher(
+      new TextEncoder().encode('another-secret-0123456789-abcdefghijklmnopqr'),
+    );
+    const same = (x: PayoutDestination, y: PayoutDestination) => a.payeeHash(x) === a.payeeHash(y);
+    const renamed: PayoutDestination = {
+      ...CARD,
+      cardholderName: 'JANE PAYEE',
+      expiryYear: '2036',
+    };
+    expect(same(CARD, renamed)).toBe(true);
+    expect(a.hash(CARD)).not.toBe(a.hash(renamed));
+    expect(same(CARD, { ...CARD, cardNumber: '4000000000000002' })).toBe(false);
+    const bank: PayoutDestination = {
+      kind: 'bank',
+      accountNumber: 'DE89370400440532013000',
+      bankName: 'Commerzbank',
+      bankBic: 'COBADEFF',
+    };
+    expect(
+      same(bank, {
+        kind: 'bank',
+        accountNumber: 'de89 3704 0044 0532 0130 00',
+        bankName: 'Commerzbank AG',
+        bankBic: 'cobadeffxxx',
+      }),
+    ).toBe(true);
+    expect(same(bank, { ...bank, bankBic: 'DEUTDEFF' })).toBe(false);
+    expect(same(bank, { ...bank, accountNumber: 'DE89370400440532013001' })).toBe(false);
+    const wallet: PayoutDestination = {
+      kind: 'ewallet',
+      ewalletType: 'PayPal',
+      ewalletId: 'Alice.Payee@gmail.com',
+    };
+    expect(
+      same(wallet, { kind: 'ewallet', ewalletType: 'paypal', ewalletId: ' alice.payee@gmail.com' }),
+    ).toBe(true);
+    expect(same(wallet, { ...wallet, ewalletType: 'skrill' })).toBe(false);
+    const phone: PayoutDestination = { kind: 'phone', phone: '+44 7700 900123', fpsBankId: 'B1' };
+    expect(same(phone, { kind: 'phone', phone: '+44-7700-900-123', fpsBankId: 'b1' })).toBe(true);
+    expect(same(phone, { ...phone, fpsBankId: 'B2' })).toBe(false);
+    // Kinds apart, keys apart, and never the destination hash.
+    expect(same(CARD, { kind: 'phone', phone: CARD.cardNumber, fpsBankId: '' })).toBe(false);
+    expect(a.payeeHash(CARD)).not.toBe(b.payeeHash(CARD));
+    expect(a.payeeHash(CARD)).not.toBe(a.hash(CARD));
+  });
+
   it('when a sealed binding is checked, then any change of a bound value, or of the sealed text, refuses', () => {
     const sealer = new Sealer(SECRET);
     const binding: Binding = {

@@ -113,13 +113,50 @@ export const HeldDestinationSchema = z.discriminatedUnion('kind', [
  */
 export class DestinationHasher {
   readonly #key: Buffer;
+  readonly #payeeKey: Buffer;
   constructor(secret: Uint8Array) {
     this.#key = Buffer.from(
       hkdfSync('sha256', secret, 'paydesk', 'paydesk payout destination hash v1', 32),
     );
+    this.#payeeKey = Buffer.from(
+      hkdfSync('sha256', secret, 'paydesk', 'paydesk payout payee hash v1', 32),
+    );
   }
+  /** The whole destination's: what an approval is bound to. */
   hash(d: PayoutDestination): string {
     return createHmac('sha256', this.#key).update(canonicalJson(d)).digest('hex');
+  }
+  /** The payee's alone (`payeeOf`): what the possible-duplicate warnings match on. */
+  payeeHash(d: PayoutDestination): string {
+    return createHmac('sha256', this.#payeeKey)
+      .update(canonicalJson(payeeOf(d)))
+      .digest('hex');
+  }
+}
+
+/**
+ * Who a destination pays, as the possible-duplicate warnings compare payouts: a card's number (not
+ * the holder's name or the expiry, typed anew each time), an account's number and its bank's BIC
+ * to 8 characters (a branch code or `XXX` aside; not the bank's name), an e-wallet's type and id
+ * and a phone's FPS bank, case aside, and the phone's digits alone (spaces, `+`, dashes aside).
+ * Wider than the destination on purpose: a warning too many is read and dismissed; one too few
+ * pays twice.
+ */
+export function payeeOf(d: PayoutDestination): Record<string, string> {
+  const folded = (v: string) => v.trim().toLowerCase();
+  switch (d.kind) {
+    case 'card':
+      return { kind: 'card', number: d.cardNumber.replace(/\D/g, '') };
+    case 'bank':
+      return {
+        kind: 'bank',
+        account: d.accountNumber.replace(/[^A-Za-z0-9]/g, '').toUpperCase(),
+        bank: d.bankBic.trim().toUpperCase().slice(0, 8),
+      };
+    case 'ewallet':
+      return { kind: 'ewallet', type: folded(d.ewalletType), id: folded(d.ewalletId) };
+    case 'phone':
+      return { kind: 'phone', phone: d.phone.replace(/\D/g, ''), bank: folded(d.fpsBankId) };
   }
 }
 

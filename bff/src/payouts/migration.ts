@@ -13,6 +13,10 @@ import {
   PAYOUT_FIRST_APPROVAL_MIGRATION_NAME,
   payoutFirstApprovalMigration,
 } from './first-approval-migration.js';
+import {
+  PAYOUT_PAYEE_HASH_MIGRATION_NAME,
+  payoutPayeeHashMigration,
+} from './payee-hash-migration.js';
 
 /** `UnansweredColumns` (0026): how its check's or payout's outcome went unlearned, while it is not known. */
 export interface PayoutsTable extends UnansweredColumns {
@@ -32,6 +36,11 @@ export interface PayoutsTable extends UnansweredColumns {
   destination_label: string;
   /** HMAC-SHA256 (keyed, hex) of the canonical destination: binds approval to what was prepared */
   destination_hash: string;
+  /**
+   * HMAC-SHA256 (keyed, hex) of the payee alone (`DestinationHasher.payeeHash`): the
+   * possible-duplicate warnings match on it; null for payouts prepared before 0029
+   */
+  payee_hash: string | null;
   /** single mode only: the destination sealed (AES-256-GCM) until sent or rejected, then null */
   destination_sealed: string | null;
   /** sealed canonical JSON of what the approver is bound to (amount, currency, hash, order) */
@@ -331,6 +340,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_PAID_LATE_INDEX_MIGRATION_NAME]: payoutPaidLateIndexMigration(),
     [PAYOUT_UNANSWERED_MIGRATION_NAME]: payoutUnansweredMigration(),
     [PAYOUT_FIRST_APPROVAL_MIGRATION_NAME]: payoutFirstApprovalMigration(kind),
+    [PAYOUT_PAYEE_HASH_MIGRATION_NAME]: payoutPayeeHashMigration(),
   };
 }
 
@@ -362,6 +372,7 @@ export async function ensurePayoutsSchema(
     await payoutPaidLateIndexMigration().up(trx);
     await payoutUnansweredMigration().up(trx);
     await payoutFirstApprovalMigration(kind).up(trx);
+    await payoutPayeeHashMigration().up(trx);
   });
   return true;
 }

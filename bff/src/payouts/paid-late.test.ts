@@ -11,6 +11,7 @@ import {
   type ErrorEnvelope,
   type LiveEvent,
   type PayoutCreateInput,
+  type PayoutDestination,
 } from '@paydesk/shared/api';
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
 import {
@@ -26,8 +27,8 @@ import {
 
 const DAY = 86_400_000;
 
-function payoutBody(amount: string): PayoutCreateInput {
-  return { destination: TEST_CARD, amount, currency: 'EUR', orderDesc: 'Paid late' };
+function payoutBody(amount: string, destination: PayoutDestination = TEST_CARD): PayoutCreateInput {
+  return { destination, amount, currency: 'EUR', orderDesc: 'Paid late' };
 }
 
 for (const variant of DB_VARIANTS) {
@@ -62,8 +63,8 @@ for (const variant of DB_VARIANTS) {
       const row = (id: string) =>
         bff.k.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       const auditRows = (action: string, target: string) => auditRowsOf(bff, action, target);
-      const prepare = async (amount: string) => {
-        const res = await post(opsA, '/api/payouts', payoutBody(amount));
+      const prepare = async (amount: string, destination?: PayoutDestination) => {
+        const res = await post(opsA, '/api/payouts', payoutBody(amount, destination));
         expect(res.status, res.text).toBe(200);
         return PayoutResultSchema.parse(res.json);
       };
@@ -114,6 +115,12 @@ for (const variant of DB_VARIANTS) {
         // Preparing it again warns that the first one may still be paid.
         const again = await prepare('88.88');
         expect(again.message).toContain(`Caution: payout ${payout.id}`);
+        // So does preparing it to the same card with the holder's name typed otherwise (QA B2).
+        const renamed = await prepare('88.88', {
+          ...TEST_CARD,
+          cardholderName: TEST_CARD.cardholderName.toUpperCase(),
+        });
+        expect(renamed.message).toContain(`Caution: payout ${payout.id}`);
 
         await lift(orderid);
         // Its callback reaches the payments core: the payout's check is due at once.

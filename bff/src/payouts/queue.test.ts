@@ -19,6 +19,7 @@ import type { PayoutsTable } from './migration.js';
 import {
   cardPayout,
   post,
+  TEST_CARD,
   startPayoutsApp,
   userId,
   walkPages,
@@ -330,6 +331,65 @@ for (const variant of DB_VARIANTS) {
       );
       expect((await detail(first.id)).similarPending).toEqual([]);
       expect((await detail(second.id)).similarPending).toEqual([]);
+    });
+
+    it("when a payout waits to the same card or account typed otherwise (the holder's name's case, the expiry, the bank's name, the BIC's branch), then each names the other; another card does not count; a payout from before 0029 (no payee kept) is matched by its whole destination alone (QA B2)", async () => {
+      const toCard = async (amount: string, card: Partial<typeof TEST_CARD>, by = opsA) => {
+        const res = await post(
+          by,
+          '/api/payouts',
+          cardPayout(amount, { mode: 'single', destination: { ...TEST_CARD, ...card } }),
+        );
+        expect(res.status, res.text).toBe(200);
+        return PayoutResultSchema.parse(res.json).payout;
+      };
+      const first = await toCard('81.00', { cardholderName: 'DUP PAYEE' });
+      const second = await toCard(
+        '81.00',
+        { cardholderName: 'Dup Payee', expiryYear: String(Number(TEST_CARD.expiryYear) + 1) },
+        opsB,
+      );
+      expect(second.similarPending).toEqual([first.id]);
+      expect((await detail(first.id)).similarPending).toEqual([second.id]);
+      const otherCard = await toCard('81.00', { cardNumber: '4000000000000002' });
+      expect(otherCard.similarPending).toEqual([]);
+
+      const toBank = async (
+        amount: string,
+        bank: { accountNumber: string; bankName: string; bankBic: string },
+      ) => {
+        const res = await post(
+          opsA,
+          '/api/payouts',
+          cardPayout(amount, { mode: 'single', destination: { kind: 'bank', ...bank } }),
+        );
+        expect(res.status, res.text).toBe(200);
+        return PayoutResultSchema.parse(res.json).payout;
+      };
+      const bankFirst = await toBank('82.00', {
+        accountNumber: 'DE89370400440532013000',
+        bankName: 'Commerzbank',
+        bankBic: 'COBADEFF',
+      });
+      const bankSecond = await toBank('82.00', {
+        accountNumber: 'de89 3704 0044 0532 0130 00',
+        bankName: 'Commerzbank AG, Berlin',
+        bankBic: 'cobadeffxxx',
+      });
+      expect(bankSecond.similarPending).toEqual([bankFirst.id]);
+
+      // A payout prepared before payees were kept (0029: no payee hash) is still matched by its
+      // whole destination, and by nothing else.
+      const old = await toCard('83.00', { cardholderName: 'Old Payee' });
+      await bff.k
+        .updateTable('payouts')
+        .set({ payee_hash: null })
+        .where('id', '=', old.id)
+        .execute();
+      const again = await toCard('83.00', { cardholderName: 'Old Payee' });
+      expect(again.similarPending).toEqual([old.id]);
+      const renamed = await toCard('83.00', { cardholderName: 'OLD PAYEE' });
+      expect(renamed.similarPending).toEqual([again.id]);
     });
   });
 }

@@ -85,6 +85,21 @@ const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
 /** At most this many possible duplicates are named on a payout (`similarPending`). */
 const SIMILAR_MAX = 10;
 
+/**
+ * Whether two payouts go to the same destination, as the possible-duplicate warnings see it: the
+ * same payee (`DestinationHasher.payeeHash`: the same card or account, whatever the holder's name
+ * typed), or, for a payout prepared before payees were kept (0029), the same whole destination.
+ */
+function samePayee(
+  a: Pick<PayoutsTable, 'destination_hash' | 'payee_hash'>,
+  b: Pick<PayoutsTable, 'destination_hash' | 'payee_hash'>,
+): boolean {
+  return (
+    a.destination_hash === b.destination_hash ||
+    (a.payee_hash !== null && a.payee_hash === b.payee_hash)
+  );
+}
+
 /** A payout judged not applied (`notFound`) and its money request was sent: it may be paid late. */
 export const NOT_APPLIED = 'NOT_APPLIED';
 
@@ -383,18 +398,25 @@ export class PayoutsService {
 
   /**
    * For each payout of `rows` waiting for approval (not lapsed): the other payouts waiting (not
-   * lapsed) with the same destination (its keyed hash), amount and currency, oldest first, at most
-   * SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice. One query
-   * (`payouts_destination`) for any number of rows.
+   * lapsed) to the same destination (`samePayee`) of the same amount and currency, oldest first, at
+   * most SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice. One
+   * query (`payouts_payee`, `payouts_destination`) for any number of rows.
    */
   async similarOf(rows: readonly PayoutsTable[]): Promise<Map<string, string[]>> {
     const similar = new Map<string, string[]>();
     const waiting = rows.filter((row) => this.stateOf(row) === 'pending_approval');
     if (waiting.length === 0) return similar;
+    const payees = [...new Set(waiting.flatMap((row) => row.payee_hash ?? []))];
+    const destinations = [...new Set(waiting.map((row) => row.destination_hash))];
     const found = await this.c.k
       .selectFrom('payouts')
-      .select(['id', 'destination_hash', 'amount_minor', 'currency', 'created_at'])
-      .where('destination_hash', 'in', [...new Set(waiting.map((row) => row.destination_hash))])
+      .select(['id', 'destination_hash', 'payee_hash', 'amount_minor', 'currency', 'created_at'])
+      .where((eb) =>
+        eb.or([
+          eb('destination_hash', 'in', destinations),
+          ...(payees.length === 0 ? [] : [eb('payee_hash', 'in', payees)]),
+        ]),
+      )
       .where(this.notLapsed(this.c.clock.now()))
       .execute();
     // Oldest first, sorted here: the index serves the search, not an order.
@@ -404,7 +426,7 @@ export class PayoutsService {
         .filter(
           (other) =>
             other.id !== row.id &&
-            other.destination_hash === row.destination_hash &&
+            samePayee(other, row) &&
             String(other.amount_minor) === String(row.amount_minor) &&
             other.currency === row.currency,
         )
@@ -703,6 +725,7 @@ export class PayoutsService {
       destination_masked: masked.masked,
       destination_label: masked.label,
       destination_hash: hash,
+      payee_hash: c.hasher.payeeHash(destination),
       destination_sealed: null,
       binding: null,
       client_ip: gatewayIp(ip),
@@ -867,15 +890,22 @@ export class PayoutsService {
   }
 
   /**
-   * The other payouts of the same amount and currency to the same destination as `row` (its keyed
-   * hash, `payouts_destination`) prepared from `from` (and until `to`), oldest first, at most
-   * SIMILAR_MAX: the one definition of "the same payout again" for the warning when preparing one
-   * (`paidLateWarning`) and the repeats named on a payout paid late (`repeatCandidatesOf`).
+   * The other payouts of the same amount and currency to the same destination as `row`
+   * (`samePayee`, `payouts_payee`, `payouts_destination`) prepared from `from` (and until `to`),
+   * oldest first, at most SIMILAR_MAX: the one definition of "the same payout again" for the
+   * warning when preparing one (`paidLateWarning`) and the repeats named on a payout paid late
+   * (`repeatCandidatesOf`).
    */
   private sameKind(row: PayoutsTable, window: { from: number; to?: number }) {
+    const payee = row.payee_hash;
     let query = this.c.k
       .selectFrom('payouts')
-      .where('destination_hash', '=', row.destination_hash)
+      .where((eb) =>
+        eb.or([
+          eb('destination_hash', '=', row.destination_hash),
+          ...(payee === null ? [] : [eb('payee_hash', '=', payee)]),
+        ]),
+      )
       .where('amount_minor', '=', row.amount_minor)
       .where('currency', '=', row.currency)
       .where('created_at', '>=', window.from)
