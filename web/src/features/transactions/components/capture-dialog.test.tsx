@@ -160,6 +160,47 @@ describe('a Capture dialog left open while the hold is taken elsewhere', () => {
   });
 });
 
+describe('a Capture on its way to the gateway', () => {
+  it('when the BFF reserves the hold for this capture while it is sent, then the confirmation stays as it was sent: no €0.00 hold, no amount error, until the answer closes it (QA)', async () => {
+    const bff = financeWithPreauth();
+    let answer: (() => void) | undefined;
+    bff.on('POST /api/transactions/:id/capture', (request) => {
+      // As the BFF: the amount is reserved before the gateway is asked, and live screens told.
+      const current = bff.payments.byId(ID)!;
+      bff.payments.change(ID, {
+        amounts: { ...current.amounts, remainingCapturable: '0.00' },
+        allowedActions: ['card-ref'],
+        operations: [
+          ...current.operations,
+          { ...operation('capture', '10.00'), state: 'sending', requestedBy: 'me@example.com' },
+        ],
+      });
+      return new Promise((resolve) => {
+        answer = () => {
+          // (the fake's own capture then applies it to the order as it was)
+          bff.payments.change(ID, current);
+          resolve(bff.ownReply(request));
+        };
+      });
+    });
+    const app = await openConfirm(bff);
+    await app.user.click(screen.getByRole('button', { name: 'Capture €10.00' }));
+    // The page behind has learned of the capture on its way.
+    expect(await screen.findByText('Capture on its way to the gateway')).toBeInTheDocument();
+    const dialog = screen.getByRole('dialog', { name: 'Confirm the capture' });
+    expect(dialog).toHaveTextContent(/Capture €10\.00.* from the customer’s card\?/);
+    expect(dialog).toHaveTextContent('€10.00 of the hold is released to the customer.');
+    expect(dialog).not.toHaveTextContent('€0.00');
+    expect(dialog).not.toHaveTextContent('At most the remaining hold');
+    expect(dialog).not.toHaveTextContent('While this was open');
+    answer?.();
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    expect(bff.requestsTo('POST', CAPTURE)).toHaveLength(1);
+  });
+});
+
 describe('a Capture refused because Finance was taken away meanwhile', () => {
   it('when the capture is refused FORBIDDEN, then the session is read again and the page stops offering Capture', async () => {
     const bff = financeWithPreauth();

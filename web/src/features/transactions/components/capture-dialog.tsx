@@ -79,11 +79,23 @@ export default function CaptureDialog({
 }) {
   const { mutation, outcomeUnknown } = useFollowUp(detail, onClose);
   const server = useServerFieldErrors(mutation.error);
-  const hold = detail.amounts.remainingCapturable;
+  // The hold may change while the dialog is open (a colleague's capture or void, another tab, a
+  // status from the gateway): the order's live data says so. Our own capture's change (while it is
+  // on its way, or done) is not news: the BFF reserves the amount at once, and the dialog keeps the
+  // hold it was sent against (QA: "Held on the card: €0.00" and "At most the remaining hold,
+  // €0.00" under the capture being sent). An unknown outcome keeps "Send again", which is safe.
+  const own = mutation.isPending || mutation.isSuccess || outcomeUnknown;
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [hold, setHold] = useState(detail.amounts.remainingCapturable);
+  const [changedFrom, setChangedFrom] = useState<string | null>(null);
+  if (!own && detail.amounts.remainingCapturable !== hold) {
+    setChangedFrom(changedFrom ?? hold);
+    setHold(detail.amounts.remainingCapturable);
+    setStep('form');
+  }
   // Prefilled in the user's locale ('65,00'), as the hint and the page show amounts.
   const [amount, setAmount] = useState(() => localAmount(hold));
   const [submitted, setSubmitted] = useState(false);
-  const [step, setStep] = useState<'form' | 'confirm'>('form');
   const amountRef = useRef<HTMLInputElement>(null);
   const holdMinor = toMinor(hold) ?? 0n;
   // Typed in the user's locale ('12,50'); a point is read as the decimal mark too.
@@ -110,19 +122,6 @@ export default function CaptureDialog({
   const close = () => {
     if (!mutation.isPending) onClose();
   };
-  // The hold may change while the dialog is open (a colleague's capture or void, another tab, a
-  // status from the gateway): the order's live data says so. Our own capture's change (while it is
-  // on its way, or done) is not news; an unknown outcome keeps "Send again", which is safe.
-  const [seenHold, setSeenHold] = useState(hold);
-  const [changedFrom, setChangedFrom] = useState<string | null>(null);
-  const own = mutation.isPending || mutation.isSuccess || outcomeUnknown;
-  if (hold !== seenHold) {
-    setSeenHold(hold);
-    if (!own) {
-      setChangedFrom(changedFrom ?? seenHold);
-      setStep('form');
-    }
-  }
   if (!own && (holdMinor === 0n || !detail.allowedActions.includes('capture'))) {
     // Nothing can be captured any more: said plainly, with the server's refusal if one came, and
     // only Close is offered.
