@@ -85,6 +85,12 @@ describe('payout destinations', () => {
     expect(now).toEqual({ ...before, accountNumber: 'DE89370400440532013000' });
     expect(hasher.hash(now)).not.toBe(hasher.hash(before));
     expect(HeldDestinationSchema.parse(CARD)).toEqual(CARD);
+    // Held before e-wallet types and FPS bank ids had to be words: still opened, as sealed.
+    const wallet = { kind: 'ewallet', ewalletType: '??', ewalletId: 'p@x.example' };
+    expect(HeldDestinationSchema.parse(wallet)).toEqual(wallet);
+    const phone = { kind: 'phone', phone: '+44 7700 900123', fpsBankId: '!!' };
+    expect(HeldDestinationSchema.parse(phone)).toEqual(phone);
+    expect(PayoutDestinationSchema.safeParse(wallet).success).toBe(false);
     expect(HeldDestinationSchema.safeParse({ ...before, extra: 'x' }).success).toBe(false);
     expect(HeldDestinationSchema.safeParse({ ...before, accountNumber: 'DE89 3704' }).success).toBe(
       false,

@@ -102,8 +102,9 @@ export const HeldDestinationSchema = z.discriminatedUnion('kind', [
   BankDestinationSchema.extend({
     accountNumber: z.string().regex(/^[A-Za-z0-9]{4,34}$/),
   }),
-  EwalletDestinationSchema,
-  PhoneDestinationSchema,
+  // An e-wallet type or FPS bank id held before they had to be words ('??' was taken then).
+  EwalletDestinationSchema.extend({ ewalletType: z.string().min(1).max(32) }),
+  PhoneDestinationSchema.extend({ fpsBankId: z.string().min(1).max(32) }),
 ]);
 
 /**

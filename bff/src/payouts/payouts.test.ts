@@ -906,6 +906,21 @@ for (const variant of DB_VARIANTS) {
         'destination.cardNumber',
       ]);
       expect(bad.text).not.toContain('4111111111111112');
+      // Punctuation alone is no wallet and no bank (QA: "??" and "!!" were checked and paid).
+      for (const [destination, path, rule] of [
+        [
+          { kind: 'ewallet', ewalletType: '??', ewalletId: 'p@x.example' },
+          'ewalletType',
+          'ewallet_type',
+        ],
+        [{ kind: 'phone', phone: '+44 7700 900123', fpsBankId: '!!' }, 'fpsBankId', 'fps_bank_id'],
+      ] as const) {
+        const junk = await keep(post(opsA, '/api/payouts', payoutBody(destination)));
+        expect(junk.status, junk.text).toBe(400);
+        expect(
+          (junk.json as ErrorEnvelope).error.details?.fields?.map((f) => [f.path, f.rule]),
+        ).toEqual([[`destination.${path}`, rule]]);
+      }
       const amount = await keep(post(opsA, '/api/payouts', payoutBody(BANK, { amount: '1.234' })));
       expect((amount.json as ErrorEnvelope).error.details?.fields?.map((f) => f.path)).toEqual([
         'amount',

@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   BankDestinationSchema,
   CardDestinationSchema,
+  EWALLET_TYPE_MESSAGE,
+  EwalletDestinationSchema,
+  FPS_BANK_ID_MESSAGE,
+  PhoneDestinationSchema,
   farCardExpiryField,
   IBAN_CHECK_DIGITS_MESSAGE,
   ibanCheckDigitsMatch,
@@ -197,6 +201,50 @@ describe('bank BIC', () => {
       expect(parsed.error?.issues[0]?.message).toBe(
         'must be an 8 or 11 character BIC: bank code, 2-letter country code, location, optional branch',
       );
+    }
+  });
+});
+
+describe('e-wallet type and FPS bank id', () => {
+  it('when they are words (letters and digits, with single spaces, dots, hyphens or underscores between for a wallet, hyphens for a bank), then they are taken; punctuation alone, or doubled separators, is refused naming the rule (QA: "??" and "!!" were paid)', () => {
+    const wallet = (ewalletType: string) =>
+      EwalletDestinationSchema.safeParse({
+        kind: 'ewallet',
+        ewalletType,
+        ewalletId: 'p@x.example',
+      });
+    const fps = (fpsBankId: string) =>
+      PhoneDestinationSchema.safeParse({ kind: 'phone', phone: '+44 7700 900123', fpsBankId });
+    for (const ok of [
+      'paypal',
+      'PayPal',
+      'Apple Pay',
+      'Yandex.Money',
+      'we_chat',
+      'Ä-Pay2',
+      ' skrill ',
+    ])
+      expect(wallet(ok).success, ok).toBe(true);
+    for (const bad of ['??', '-', 'pay  pal', '.paypal', 'paypal!', 'pay/pal']) {
+      const parsed = wallet(bad);
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['ewalletType', EWALLET_TYPE_MESSAGE],
+      ]);
+    }
+    // Empty or unprintable: the one message of that rule, not this one's too.
+    expect(wallet('').error?.issues.map((i) => i.message)).toEqual(['is required']);
+    expect(wallet('pay\u200bpal').error?.issues.map((i) => i.message)).toEqual([
+      'must be printable characters only (no control, formatting or line break characters)',
+    ]);
+    for (const ok of ['BARC', 'barc', '100000000111', '20-00-00'])
+      expect(fps(ok).success, ok).toBe(true);
+    for (const bad of ['!!', '20--00', '20 00 00', '-BARC', 'BARC.']) {
+      const parsed = fps(bad);
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['fpsBankId', FPS_BANK_ID_MESSAGE],
+      ]);
     }
   });
 });

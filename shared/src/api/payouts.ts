@@ -15,6 +15,9 @@ import {
 } from './payments.js';
 import { PayoutStateSchema } from './payout-states.js';
 
+/** A control, format (bidi, zero-width) or line or paragraph separator character. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
 /**
  * An identifier or code typed by staff (e-wallet id, FPS bank id); free text uses `freeText`.
  * Printable characters only: a control, format (bidi, zero-width) or line separator character
@@ -26,7 +29,7 @@ const text = (max: number) =>
     .trim()
     .min(1, 'is required')
     .max(max, `must be at most ${max} characters`)
-    .refine((v) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(v), {
+    .refine((v) => !UNPRINTABLE.test(v), {
       message:
         'must be printable characters only (no control, formatting or line break characters)',
       params: { rule: 'printable' },
@@ -194,10 +197,27 @@ export const BankDestinationSchema = z
   })
   .strict();
 
+/**
+ * A name or id the gateway takes as a word (an e-wallet's type, an FPS bank's id): letters and
+ * digits, with single spaces, dots, hyphens or underscores between them where `between` allows
+ * them. Punctuation alone ('??', '!!', which the gateway paid: QA) is no wallet and no bank.
+ */
+const word = (max: number, between: string, rule: string, message: string) => {
+  const shape = new RegExp(`^[\\p{L}\\p{N}]+(?:[${between}][\\p{L}\\p{N}]+)*$`, 'u');
+  // An empty or unprintable value is refused by `text`'s rules alone: one message a field.
+  const saidByText = (v: string) => v === '' || UNPRINTABLE.test(v);
+  return text(max).refine((v) => saidByText(v) || shape.test(v), { message, params: { rule } });
+};
+
+export const EWALLET_TYPE_MESSAGE =
+  'must be the wallet’s name: letters and digits, with single spaces, dots, hyphens or underscores between them (PayPal, Apple Pay)';
+export const FPS_BANK_ID_MESSAGE =
+  'must be the bank’s id: letters and digits, with single hyphens between them';
+
 export const EwalletDestinationSchema = z
   .object({
     kind: z.literal('ewallet'),
-    ewalletType: text(32),
+    ewalletType: word(32, ' ._-', 'ewallet_type', EWALLET_TYPE_MESSAGE),
     ewalletId: text(128),
   })
   .strict();
@@ -206,7 +226,7 @@ export const PhoneDestinationSchema = z
   .object({
     kind: z.literal('phone'),
     phone: PhoneSchema,
-    fpsBankId: text(32),
+    fpsBankId: word(32, '-', 'fps_bank_id', FPS_BANK_ID_MESSAGE),
   })
   .strict();
 
