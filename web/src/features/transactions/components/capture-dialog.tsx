@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import { AmountSchema, type TransactionDetail } from '@paydesk/shared/api';
 import { useRef, useState } from 'react';
 import { SpokenMoney } from '../../../components/spoken-money';
+import { isApiError } from '../../../lib/api-client';
 import { formatDateAndTime, formatMoney } from '../../../lib/format';
 import {
   amountRule,
@@ -123,22 +124,31 @@ export default function CaptureDialog({
     if (!mutation.isPending) onClose();
   };
   if (!own && (holdMinor === 0n || !detail.allowedActions.includes('capture'))) {
-    // Nothing can be captured any more: said plainly, with the server's refusal if one came, and
-    // only Close is offered.
+    // Nothing can be captured any more: said plainly, and only Close is offered. A refusal by the
+    // BFF (409: it never reached the gateway) gave the reason as it stood then ("a capture is still
+    // awaiting its outcome"), which what happened since replaces: one current message says both
+    // (QA: the two read as contradictory). Any other error is said as it came.
+    const refusedHere = isApiError(mutation.error) && mutation.error.status === 409;
+    const tried = minor === undefined ? null : formatMoney(fromMinor(minor), detail.currency);
     return (
       <FollowUpFrame
         title="Capture"
         what="the capture"
         currency={detail.currency}
         pending={false}
-        error={mutation.error}
+        error={refusedHere ? null : mutation.error}
         outcomeUnknown={false}
         submitLabel="Continue"
         closeOnly
         onClose={close}
         onSubmit={close}
       >
-        <Alert severity="info">{nothingLeftToCapture(detail)}</Alert>
+        <Alert severity="info">
+          {nothingLeftToCapture(detail)}
+          {refusedHere
+            ? ` Your capture${tried === null ? '' : ` of ${tried}`} was not sent: Paydesk refused it before it reached the gateway.`
+            : ''}
+        </Alert>
       </FollowUpFrame>
     );
   }
