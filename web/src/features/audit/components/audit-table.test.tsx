@@ -105,5 +105,22 @@ describe('the audit log table', () => {
     ).toBeInTheDocument();
     expect(within(table).getByText('Second factor given: No')).toBeInTheDocument();
     expect(within(table).queryByText(/pending_approval|: false|: true/)).not.toBeInTheDocument();
+    // A first request is not said to be repeated.
+    expect(within(table).queryByText(/A repeated request/)).toBeNull();
+  });
+
+  it('when a request was repeated with its Idempotency-Key, then its row says under the action that the stored reply answered it and nothing was done again (QA: a double Enter read as a second capture)', async () => {
+    const rows = [
+      makeAuditRow(2, { action: 'transaction.capture', summary: { replayed: true } }),
+      makeAuditRow(1, { action: 'transaction.capture', summary: { replayed: false } }),
+    ];
+    screenWidth(1600);
+    renderApp('/audit', new FakeBff({ audit: rows }));
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    const [, again, first] = within(table).getAllByRole('row');
+    expect(again).toHaveTextContent(
+      /Captured a payment\s*A repeated request: answered with the stored reply, nothing done again\./,
+    );
+    expect(first).not.toHaveTextContent('A repeated request');
   });
 });

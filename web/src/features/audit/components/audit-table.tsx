@@ -172,15 +172,23 @@ function AuditTarget({ row }: { row: AuditListItem }) {
 /**
  * An action in words ("Approved a payout"), its name under it: the Action filter takes the name,
  * and the export holds it. The name may break after a dot ('payment_link.' / 'withdraw') on a
- * narrow column.
+ * narrow column. A request repeated with its Idempotency-Key (a double Enter, a retry after a
+ * dropped reply) is a row of its own, answered with the stored reply: said under the words, so
+ * that counting the rows does not count the capture twice (QA: 6 rows for 5 captures).
  */
-function ActionText({ action, outcome }: { action: string; outcome: AuditOutcome }) {
+function ActionText({ row }: { row: AuditListItem }) {
+  const { action, outcome } = row;
   const parts = action.split('.');
   return (
     <div>
       <Typography variant="body2" component="div">
         {outcome === 'success' ? auditActionLabel(action) : auditAttemptLabel(action)}
       </Typography>
+      {row.summary.replayed === true ? (
+        <Typography variant="caption" component="div" color="text.secondary">
+          A repeated request: answered with the stored reply, nothing done again.
+        </Typography>
+      ) : null}
       <Typography variant="caption" component="div" color="text.secondary">
         <code title={`Action name (for the Action filter): ${action}`}>
           {parts.map((part, i) => (
@@ -251,7 +259,7 @@ const actorColumn = helper.accessor('actorEmail', {
 });
 const actionColumn = helper.accessor('action', {
   header: 'Action',
-  cell: (info) => <ActionText action={info.getValue()} outcome={info.row.original.outcome} />,
+  cell: (info) => <ActionText row={info.row.original} />,
 });
 const targetColumn = helper.accessor('target', {
   header: 'Target',
@@ -271,7 +279,7 @@ const actionAndOutcomeColumn = helper.accessor('action', {
   header: 'Action and outcome',
   cell: (info) => (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-      <ActionText action={info.getValue()} outcome={info.row.original.outcome} />
+      <ActionText row={info.row.original} />
       <Outcome row={info.row.original} />
     </Stack>
   ),
@@ -317,7 +325,7 @@ const entryColumn = helper.accessor('action', {
           useFlexGap
           sx={{ flexWrap: 'wrap', alignItems: 'center' }}
         >
-          <ActionText action={row.action} outcome={row.outcome} />
+          <ActionText row={row} />
           <Outcome row={row} />
         </Stack>
         <Typography variant="caption" component="div" color="text.secondary">
