@@ -21,6 +21,7 @@ export default function CardRefDialog({
       error={mutation.error}
       outcomeUnknown={outcomeUnknown}
       submitLabel="Create card reference"
+      sends
       onClose={onClose}
       onSubmit={() => {
         mutation.mutate({ action: 'card-ref', body: {} });

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeTransaction, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
@@ -217,6 +217,40 @@ describe('a confirmation step and the keyboard', () => {
     await waitFor(() => {
       expect(bff.requestsTo('POST', `/api/transactions/${ID}/capture`)).toHaveLength(1);
     });
+  });
+});
+
+describe('a follow-up sent twice in a row', () => {
+  it('when the confirmation’s button is pressed twice before it shows busy (a double Enter), then one request is sent, and once it has no answer, Send again sends it once more (QA: two POSTs, two audit rows)', async () => {
+    const bff = financeWith(makeTransaction(1, { type: 'preauth', amount: '20.00' }));
+    const CAPTURE = `/api/transactions/${ID}/capture`;
+    let refuse = true;
+    bff.on('POST /api/transactions/:id/capture', (request) =>
+      refuse
+        ? { status: 503, body: { error: { code: 'UNAVAILABLE', message: 'busy', requestId: 'r' } } }
+        : bff.ownReply(request),
+    );
+    const app = renderApp(PATH, bff);
+    await screen.findByRole('heading', { name: 'Order 900001' });
+    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+    await app.user.click(await screen.findByLabelText(/Amount to capture/));
+    await app.user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the capture' });
+    const send = within(dialog).getByRole('button', { name: 'Capture €20.00' });
+    // Both presses land before the reply, and before React shows the button busy.
+    fireEvent.click(send);
+    fireEvent.click(send);
+    // No answer (a 503 leaves the outcome unknown): one request went, and Send again sends it
+    // again, once, under the same key.
+    const again = await within(dialog).findByRole('button', { name: 'Send again' });
+    expect(bff.requestsTo('POST', CAPTURE)).toHaveLength(1);
+    refuse = false;
+    fireEvent.click(again);
+    fireEvent.click(again);
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    expect(bff.requestsTo('POST', CAPTURE)).toHaveLength(2);
   });
 });
 

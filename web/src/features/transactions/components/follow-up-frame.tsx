@@ -64,6 +64,7 @@ export function FollowUpFrame({
   destructive = false,
   dirty = false,
   confirming = false,
+  sends = confirming,
   onSubmit,
   onClose,
   onBack,
@@ -87,6 +88,12 @@ export function FollowUpFrame({
    * buttons are new elements, so a second Enter or click meant for "Continue" cannot send it
    */
   confirming?: boolean;
+  /**
+   * submitting sends the request (the confirmation step, or a dialog without one): a second submit
+   * before the request has been sent and answered is ignored; a step that only moves on (Continue)
+   * is not held back
+   */
+  sends?: boolean;
   onSubmit: () => void;
   onClose: () => void;
   onBack?: (() => void) | undefined;
@@ -128,8 +135,22 @@ export function FollowUpFrame({
     }
     wasConfirming.current = confirming;
   }, [confirming, resumeAt]);
+  // A second Enter on the sending button before it shows busy (a double Enter: QA) would send the
+  // request again. Under the same Idempotency-Key the BFF answers it with the stored reply, but it
+  // is a second request, audit row and toast. Held from the submit until the request has ended:
+  // busy no more, a new error, or a refusal that went back to the form (a quick reply may come
+  // with no render showing it busy). Every sending step's submit starts the request at once; a
+  // success closes the dialog.
+  const sending = useRef(false);
+  useEffect(() => {
+    if (!pending) sending.current = false;
+  }, [pending, error, confirming]);
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (sends) {
+      if (sending.current) return;
+      sending.current = true;
+    }
     onSubmit();
   };
   // The second click of a double click on "Continue" lands on the confirmation's button, which
