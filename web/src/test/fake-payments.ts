@@ -558,7 +558,8 @@ export class FakePayments {
       };
     } else if (action === 'void') {
       const { comment } = body as { comment: string };
-      op = operation('void', detail.amount, { comment });
+      // As the BFF records it: a void has no amount of its own (it takes back the order's).
+      op = operation('void', null, { comment });
       next = {
         ...detail,
         stage: 'voided',

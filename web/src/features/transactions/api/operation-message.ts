@@ -1,5 +1,7 @@
 import type { OperationKind, OperationResult } from '@paydesk/shared/api';
+import { voidedMinor } from '@paydesk/shared/domain';
 import { formatMoney } from '../../../lib/format';
+import { fromMinor, toMinor } from '../../../lib/money';
 import { errorText } from '../../../lib/gateway-error';
 import { OPERATION_LABELS } from '../components/labels';
 import { answerClause, gatewayAnswerOf } from './gateway-answer';
@@ -24,8 +26,18 @@ function gatewayWords(result: OperationResult): string {
  */
 export function describeOperationResult(result: OperationResult): string {
   const { operation, transaction } = result;
-  const amount =
-    operation.amount === null ? '' : ` of ${formatMoney(operation.amount, transaction.currency)}`;
+  // A void carries no amount of its own: once the order is voided, what it took back is the
+  // order's (as the page's "Voided" row says), so "Void of €20.00 approved" (QA: it named none).
+  const voided =
+    operation.kind === 'void' && operation.state === 'approved'
+      ? voidedMinor({
+          stage: transaction.stage,
+          authorizedMinor: toMinor(transaction.amounts.authorized) ?? 0n,
+          capturedMinor: toMinor(transaction.amounts.captured) ?? 0n,
+        })
+      : null;
+  const shown = operation.amount ?? (voided === null ? null : fromMinor(voided));
+  const amount = shown === null ? '' : ` of ${formatMoney(shown, transaction.currency)}`;
   const what = `the ${inSentence(operation.kind)}${amount}`;
   const What = `${OPERATION_LABELS[operation.kind]}${amount}`;
   switch (operation.state) {
