@@ -1,12 +1,16 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { Payout } from '@paydesk/shared/api';
 import { DateTime } from '../../../components/date-time';
 import { DecisionDialog } from '../../../components/decision-dialog';
+import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { SpokenMoney } from '../../../components/spoken-money';
 import { describeError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { payoutKeys, payPayoutAgain } from '../api/payouts';
+import { useDecisionRequest } from './decision-request';
+import { useAwaitOutcome } from './outcome-follow-up';
 import { PayoutFacts } from './payout-decision-dialog';
 import { payoutResultSeverity } from './result-severity';
 
@@ -23,6 +27,8 @@ export default function PayAgainDialog({
   payout: Payout;
   onClose: () => void;
 }) {
+  const request = useDecisionRequest();
+  const awaitOutcome = useAwaitOutcome();
   return (
     <DecisionDialog
       id={payout.id}
@@ -42,7 +48,13 @@ export default function PayAgainDialog({
             Paying again asks the gateway to pay this same checked payout, which it pays at most
             once, so the payee cannot be paid twice.
           </Alert>
-          <PayoutFacts payout={payout} />
+          {/* One block: the note, while there is none, adds no gap between the facts and the
+              words under them. */}
+          <Box>
+            <PayoutFacts payout={payout} />
+            {/* Paydesk asks the gateway first, then may pay: either may take long to answer. */}
+            <GatewayWaitNote waiting={request.sending} />
+          </Box>
         </>
       }
       decidedFacts={<PayoutFacts payout={payout} />}
@@ -50,7 +62,12 @@ export default function PayAgainDialog({
       approveLabel={`Pay ${formatMoney(payout.amount, payout.currency)} again`}
       reasonHint=""
       lostReplyNote=", and the gateway pays this payout at most once"
-      approve={(key) => payPayoutAgain(payout.id, key)}
+      approve={async (key) => {
+        const result = await request.track(payPayoutAgain(payout.id, key));
+        // "Not known yet whether the payout was paid": replaced once it is known.
+        awaitOutcome(result.payout);
+        return result;
+      }}
       // Paying again has no rejection: the dialog only ever approves.
       reject={() => Promise.reject(new Error('paying again cannot be rejected'))}
       severity={(result) => payoutResultSeverity(result.payout.state)}

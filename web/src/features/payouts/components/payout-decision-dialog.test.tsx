@@ -2,8 +2,8 @@
 // Close, says what happened from the payout's fresh state, and refreshes its row; a transient
 // failure keeps the way to send again.
 import type { Payout } from '@paydesk/shared/api';
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 import { formatDateAndTime } from '../../../lib/format';
@@ -190,5 +190,154 @@ describe('an approval that failed for a while', () => {
     const dialog = await approve(app);
     expect(await within(dialog).findByRole('button', { name: 'Send again' })).toBeEnabled();
     expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+  });
+});
+
+/** The one payout's id. */
+const FIRST = '10000000-0000-4000-8000-000000000001';
+
+/** What the dialog offers: the words of its buttons. */
+function buttonsOf(dialog: HTMLElement): (string | null)[] {
+  return within(dialog)
+    .getAllByRole('button')
+    .map((b) => b.textContent);
+}
+
+describe('a payout decided elsewhere while its approve dialog is open', () => {
+  it('when its preparer withdraws it, then the dialog says so at once, in the words a refusal uses, offers only Close, which takes the focus, and sends nothing', async () => {
+    const server = bff();
+    const app = renderApp('/payouts', server);
+    const opened = await openApproval(app);
+    expect(within(opened).getByRole('button', { name: 'Approve and pay €101.00' })).toBeVisible();
+    // Otto withdraws it; the BFF streams the change.
+    server.payments.publish(
+      server.payouts.change(FIRST, {
+        state: 'rejected',
+        withdrawn: true,
+        rejectReason: 'prepared twice',
+        decidedBy: { id: 'u-otto', email: 'otto@example.com' },
+        decidedAt: DECIDED_AT,
+      }),
+    );
+    const said = await screen.findByText(/withdrew it at/);
+    const dialog = screen.getByRole('dialog', { name: 'Approve the payout' });
+    expect(dialog).toContainElement(said);
+    expect(said.closest('.MuiAlert-root')).toHaveTextContent(
+      /^otto@example\.com withdrew it at .+; nothing was paid\. Nothing more to do\.$/,
+    );
+    expect(buttonsOf(dialog)).toEqual(['Close']);
+    await waitFor(() => {
+      expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    });
+    expect(dialog).not.toHaveTextContent('money leaves the account');
+    expect(within(dialog).getByText('Prepared by')).toBeInTheDocument();
+    expect(server.requestsTo('POST', `/api/payouts/${FIRST}/approve`)).toHaveLength(0);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+  });
+
+  it('when another approver approves it while the dialog is open on its page, then the dialog says who did and that it was paid, with only Close', async () => {
+    const server = bff();
+    const app = renderApp(`/payouts/${FIRST}`, server);
+    await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
+    await screen.findByRole('dialog', { name: 'Approve the payout' });
+    server.payments.publish(
+      server.payouts.change(FIRST, {
+        state: 'approved',
+        decidedBy: { id: 'u-oscar', email: 'oscar@example.com' },
+        decidedAt: DECIDED_AT,
+      }),
+    );
+    const said = await screen.findByText(/approved it at/);
+    const dialog = screen.getByRole('dialog', { name: 'Approve the payout' });
+    expect(said.closest('.MuiAlert-root')).toHaveTextContent(
+      /^oscar@example\.com approved it at .+; it was paid\. Nothing more to do\.$/,
+    );
+    expect(buttonsOf(dialog)).toEqual(['Close']);
+  });
+
+  it('when its check lapses while the dialog is open, then the dialog says nothing was paid and to ask ops to prepare it again', async () => {
+    const server = bff();
+    const app = renderApp('/payouts', server);
+    await openApproval(app);
+    server.payments.publish(server.payouts.change(FIRST, { state: 'expired' }));
+    const said = await screen.findByText(
+      'Nothing was paid: the gateway’s check lapsed. Ask ops to prepare it again.',
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Approve the payout' });
+    expect(dialog).toContainElement(said);
+    expect(buttonsOf(dialog)).toEqual(['Close']);
+  });
+
+  it('when the change is the approver’s own approval on its way, then the dialog keeps waiting for its answer, which closes it', async () => {
+    const server = bff();
+    const { promise: held, resolve: release } = Promise.withResolvers<undefined>();
+    server.on('POST /api/payouts/:id/approve', async (request) => {
+      await held;
+      return server.ownReply(request);
+    });
+    const app = renderApp('/payouts', server);
+    const dialog = await approve(app);
+    // The BFF streams the payout's change to sending before the gateway answers.
+    server.payments.publish(
+      server.payouts.change(FIRST, {
+        state: 'sending',
+        decidedBy: { id: 'u-olga', email: 'olga@example.com' },
+        decidedAt: DECIDED_AT,
+      }),
+    );
+    await waitFor(() => {
+      expect(server.requestsTo('GET', `/api/payouts/${FIRST}`).length).toBeGreaterThan(1);
+    });
+    expect(screen.getByRole('dialog', { name: 'Approve the payout' })).toBe(dialog);
+    expect(within(dialog).queryByText(/approved it/)).not.toBeInTheDocument();
+    server.payouts.change(FIRST, { state: 'pending_approval' });
+    release(undefined);
+    expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+  });
+});
+
+describe('an approval that waits on a slow gateway', () => {
+  /** The note with the wait the session's settings say (the fake BFF's: GATEWAY_TIMEOUT_MS 15 s). */
+  const NOTE =
+    'Waiting for the gateway’s answer… Paydesk waits up to 15 s for it; do not close this window or send it again.';
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Lets `ms` of the fake clock go by, timers firing on the way. */
+  async function pass(ms: number) {
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(ms);
+    });
+  }
+
+  it('when the approval’s answer takes more than 2 seconds, then the dialog says it waits for the gateway, in a polite live region, and drops the note when the answer comes', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+      shouldAdvanceTime: true,
+    });
+    const server = bff();
+    const { promise: held, resolve: release } = Promise.withResolvers<undefined>();
+    server.on('POST /api/payouts/:id/approve', async (request) => {
+      await held;
+      return server.ownReply(request);
+    });
+    const app = renderApp('/payouts', server);
+    const dialog = await approve(app);
+    await pass(1_500);
+    expect(within(dialog).queryByText(NOTE)).not.toBeInTheDocument();
+    await pass(600);
+    const note = within(dialog).getByText(NOTE);
+    expect(note.closest('[aria-live]')).toHaveAttribute('aria-live', 'polite');
+    release(undefined);
+    expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
+    expect(screen.queryByText(NOTE)).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,19 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PayoutStateSchema, type Payout, type PayoutState } from '@paydesk/shared/api';
 import { useQuery } from '@tanstack/react-query';
-import { useContext, type ReactNode } from 'react';
+import { useContext, useId, type ReactNode } from 'react';
 import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
 import { DecisionDialog } from '../../../components/decision-dialog';
+import { FormDialog } from '../../../components/form-dialog';
+import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
 import { SpokenMoney } from '../../../components/spoken-money';
 import { describeError, type ApiError } from '../../../lib/api-client';
@@ -13,7 +21,9 @@ import { SessionContext } from '../../auth/components/session-context';
 import { formatMoney } from '../../../lib/format';
 import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
 import { approvePayout, payoutDetailQueryOptions, payoutKeys, rejectPayout } from '../api/payouts';
+import { useDecisionRequest } from './decision-request';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
+import { useAwaitOutcome } from './outcome-follow-up';
 import { checkedNote, NOT_CHECKED_NOTE, notCheckedWarning } from './payout-mode';
 import { PAYOUT_STATE_LOOK } from './payout-state-chip';
 import { payoutResultSeverity } from './result-severity';
@@ -60,17 +70,33 @@ export default function PayoutDecisionDialog({
   own: boolean;
   onClose: () => void;
 }) {
+  const request = useDecisionRequest();
+  const awaitOutcome = useAwaitOutcome();
+  // The payout as it is now: its detail is refetched on each of its live events, so a decision
+  // taken elsewhere while the dialog is open (withdrawn, rejected, approved by someone else,
+  // lapsed) is seen at once; the list's row, which the dialog was opened from, is not followed.
+  const detail = useQuery(payoutDetailQueryOptions(payout.id));
+  const latest =
+    detail.data !== undefined && Date.parse(detail.data.updatedAt) >= Date.parse(payout.updatedAt)
+      ? detail.data
+      : payout;
+  const title =
+    decision === 'approve'
+      ? 'Approve the payout'
+      : own
+        ? 'Withdraw your payout'
+        : 'Reject the payout';
+  // No longer waiting, and not by this dialog's own request (its answer, or its refusal, says what
+  // happened then): nothing is offered to send, only what happened (QA: Approve stayed offered
+  // until it was refused).
+  if (!request.ours && latest.state !== 'pending_approval') {
+    return <DecidedMeanwhileDialog title={title} payout={latest} onClose={onClose} />;
+  }
   return (
     <DecisionDialog
       id={payout.id}
       decision={decision}
-      title={
-        decision === 'approve'
-          ? 'Approve the payout'
-          : own
-            ? 'Withdraw your payout'
-            : 'Reject the payout'
-      }
+      title={title}
       question={
         <Typography variant="h6" component="p">
           Pay <SpokenMoney amount={payout.amount} currency={payout.currency} /> to{' '}
@@ -91,7 +117,13 @@ export default function PayoutDecisionDialog({
             ) : (
               <Alert severity="info">{checkedNote(payout.destination.kind)}</Alert>
             )}
-            <PayoutFacts payout={payout} />
+            {/* One block: the note, while there is none, adds no gap between the facts and the
+                words under them. */}
+            <Box>
+              <PayoutFacts payout={payout} />
+              {/* QA: for up to 15 s a slow gateway left only a spinner without words. */}
+              <GatewayWaitNote waiting={request.sending} />
+            </Box>
           </>
         ) : payout.mode === 'single' ? (
           <>
@@ -116,13 +148,69 @@ export default function PayoutDecisionDialog({
       }
       rejectLabel={own ? 'Withdraw' : 'Reject'}
       lostReplyNote=", and Paydesk will not pay twice"
-      approve={(key) => approvePayout(payout.id, key)}
-      reject={(body, key) => rejectPayout(payout.id, body, key)}
+      approve={async (key) => {
+        const result = await request.track(approvePayout(payout.id, key));
+        // "Not known yet whether the payout was paid": replaced once it is known.
+        awaitOutcome(result.payout);
+        return result;
+      }}
+      reject={(body, key) => request.track(rejectPayout(payout.id, body, key))}
       severity={(result) => payoutResultSeverity(result.payout.state)}
       queryKey={payoutKeys.all}
       refused={(error) => <PayoutRefusal payout={payout} error={error} />}
       onClose={onClose}
     />
+  );
+}
+
+/**
+ * The decision dialog once the payout was decided elsewhere while it was open: what happened, in
+ * the words a refused decision uses (`PayoutOutcomeNote`), the payout's facts, and only Close,
+ * which takes the focus from the button that went.
+ */
+function DecidedMeanwhileDialog({
+  title,
+  payout,
+  onClose,
+}: {
+  title: string;
+  payout: Payout;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  return (
+    <FormDialog
+      open
+      dirty={false}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <PayoutOutcomeNote
+            payout={payout}
+            now={payout}
+            state={payout.state}
+            otherwise={
+              <Alert severity="info">
+                It no longer waits for approval; its page says where it stands. Nothing more to do
+                here.
+              </Alert>
+            }
+          />
+          <PayoutFacts payout={payout} />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        {/* Focused when it shows: the button that had the focus went. */}
+        <Button autoFocus onClick={onClose} variant="contained">
+          Close
+        </Button>
+      </DialogActions>
+    </FormDialog>
   );
 }
 
@@ -140,10 +228,45 @@ function refusedState(error: ApiError): PayoutState | null {
  */
 export function PayoutRefusal({ payout, error }: { payout: Payout; error: ApiError }) {
   const detail = useQuery(payoutDetailQueryOptions(payout.id));
-  const myId = useContext(SessionContext)?.user.id;
   // While it is fetched again, what was cached may be from before the refusal.
   const now = detail.isFetching ? undefined : detail.data;
-  const state = now?.state ?? refusedState(error);
+  return (
+    <PayoutOutcomeNote
+      payout={payout}
+      now={now}
+      state={now?.state ?? refusedState(error)}
+      otherwise={
+        // Still waiting (nothing reached the gateway), or a refusal about what was prepared: the
+        // server's sentence says what to do.
+        <Alert severity="error">
+          {describeError(error)}
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            Sending it again would be refused too.
+          </Typography>
+        </Alert>
+      }
+    />
+  );
+}
+
+/**
+ * What became of a payout someone decided while the dialog was open, from `state` and, when
+ * known, the payout as it is `now` (who decided it and when, the reason): the same words whether
+ * the dialog learned it from a refusal or from the payout's live change. `otherwise` for a state
+ * that says nothing of a decision.
+ */
+function PayoutOutcomeNote({
+  payout,
+  now,
+  state,
+  otherwise,
+}: {
+  payout: Payout;
+  now: Payout | undefined;
+  state: PayoutState | null;
+  otherwise: ReactNode;
+}) {
+  const myId = useContext(SessionContext)?.user.id;
   const decider = now?.decidedBy ?? null;
   const decidedAt = now?.decidedAt ?? null;
   const who = decider === null ? null : decider.id === myId ? 'You' : decider.email;
@@ -218,15 +341,6 @@ export function PayoutRefusal({ payout, error }: { payout: Payout; error: ApiErr
           : 'Nothing was paid: the gateway’s check lapsed. Ask ops to prepare it again.',
       );
     default:
-      // Still waiting (nothing reached the gateway), or a refusal about what was prepared: the
-      // server's sentence says what to do.
-      return (
-        <Alert severity="error">
-          {describeError(error)}
-          <Typography variant="body2" sx={{ mt: 0.5 }}>
-            Sending it again would be refused too.
-          </Typography>
-        </Alert>
-      );
+      return otherwise;
   }
 }

@@ -2,7 +2,7 @@
 // real success; a warning when the outcome is not known; an error for what the gateway refused or
 // what failed.
 import { PayoutResultSchema, type Payout, type Unanswered } from '@paydesk/shared/api';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
@@ -171,5 +171,79 @@ describe('the answer to a preparation', () => {
     const app = renderApp('/payouts', server);
     await prepare(app);
     expect(await snackbar(/waits for a second ops user/)).toHaveClass(COLOUR.success);
+  });
+});
+
+describe('an approval whose outcome was not known', () => {
+  const FIRST = '10000000-0000-4000-8000-000000000001';
+  const NOT_KNOWN =
+    'Not known yet whether the payout was paid (the connection closed before the gateway answered): Paydesk does not send it again on its own but checks its status, and if the gateway does not show it, an ops user other than otto@example.com can pay it again.';
+
+  /** The approval's reply says the outcome is not known: the payout is left `unknown`. */
+  function answeringNotKnown(server: FakeBff) {
+    return server.on('POST /api/payouts/:id/approve', () => {
+      const payout = makePayout(1, {
+        state: 'unknown',
+        decidedBy: { id: 'u-olga', email: 'olga@example.com' },
+        decidedAt: '2026-11-20T10:00:00.000Z',
+        unanswered: { kind: 'connection-closed' },
+        updatedAt: '2026-11-20T10:00:00.000Z',
+      });
+      server.payouts.payouts = [payout];
+      return { status: 200, body: PayoutResultSchema.parse({ payout, message: NOT_KNOWN }) };
+    });
+  }
+
+  /** Approves payout 1 in its dialog, opened with its Approve button on the screen shown. */
+  async function approve(app: ReturnType<typeof renderApp>) {
+    await app.user.click(await screen.findByRole('button', { name: /^Approve / }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve the payout' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Approve and pay €101.00' }));
+  }
+
+  it('when the reconciler learns that the gateway paid it, then the outdated warning gives way to a success that says so', async () => {
+    const server = answeringNotKnown(bff());
+    const app = renderApp('/payouts', server);
+    await approve(app);
+    expect(await snackbar(NOT_KNOWN)).toHaveClass(COLOUR.warning);
+    // The BFF streams the payout's change once its status check found it paid.
+    server.payments.publish(server.payouts.change(FIRST, { state: 'approved' }));
+    const alert = await snackbar('The gateway paid the payout of €101.00 to 411111******1111.');
+    expect(alert).toHaveClass(COLOUR.success);
+    expect(screen.queryByText(NOT_KNOWN)).not.toBeInTheDocument();
+  });
+
+  it('when it turns out not paid, on the payout’s page, then the outdated warning gives way to an error that sends to the page', async () => {
+    const server = answeringNotKnown(bff());
+    const app = renderApp(`/payouts/${FIRST}`, server);
+    await approve(app);
+    expect(await snackbar(NOT_KNOWN)).toHaveClass(COLOUR.warning);
+    server.payments.publish(
+      server.payouts.change(FIRST, {
+        state: 'failed',
+        errorCode: 'NOT_APPLIED',
+        errorMessage:
+          'The gateway still did not show the payout, so Paydesk judged it not applied.',
+        unanswered: null,
+      }),
+    );
+    const alert = await snackbar(
+      'The payout of €101.00 to 411111******1111 was not paid (failed); its page says why and what can be done now.',
+    );
+    expect(alert).toHaveClass(COLOUR.error);
+    expect(screen.queryByText(NOT_KNOWN)).not.toBeInTheDocument();
+  });
+
+  it('while its outcome is still not known, then the warning stays', async () => {
+    const server = answeringNotKnown(bff());
+    const app = renderApp('/payouts', server);
+    await approve(app);
+    await snackbar(NOT_KNOWN);
+    // A status check that learned nothing yet.
+    server.payments.publish(server.payouts.change(FIRST, { state: 'unknown' }));
+    await waitFor(() => {
+      expect(server.requestsTo('GET', `/api/payouts/${FIRST}`).length).toBeGreaterThan(1);
+    });
+    expect(screen.getByText(NOT_KNOWN)).toBeInTheDocument();
   });
 });

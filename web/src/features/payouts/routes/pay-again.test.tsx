@@ -2,9 +2,9 @@
 // finding F9): offered to an ops user other than its preparer while the gateway's check holds, on
 // the payout's page and in its row; the dialog says what it does, and sends it under one
 // Idempotency-Key.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { Payout } from '@paydesk/shared/api';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff, makePayout, makeUser } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
 
@@ -178,5 +178,44 @@ describe('paying a payout again', () => {
   it('when its preparer opens their approval queue, then the payout does not wait there', async () => {
     renderApp('/payouts', bffAs('otto@example.com'));
     expect(await screen.findByText('Nothing waits for your approval.')).toBeInTheDocument();
+  });
+});
+
+describe('paying again while the gateway is slow', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when the answer takes more than 2 seconds, then the dialog says it waits for the gateway, and drops the note when the answer comes', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+      shouldAdvanceTime: true,
+    });
+    const pass = (ms: number) =>
+      act(async () => {
+        await vi.advanceTimersByTimeAsync(ms);
+      });
+    const note =
+      'Waiting for the gateway’s answer… Paydesk waits up to 15 s for it; do not close this window or send it again.';
+    const bff = bffAs('olga@example.com');
+    const { promise: held, resolve: release } = Promise.withResolvers<undefined>();
+    bff.on('POST /api/payouts/:id/pay-again', async (request) => {
+      await held;
+      return bff.ownReply(request);
+    });
+    const app = renderApp(`/payouts/${JUDGED}`, bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Pay again' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pay the payout again' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Pay €101.00 again' }));
+    await pass(1_500);
+    expect(within(dialog).queryByText(note)).not.toBeInTheDocument();
+    await pass(600);
+    expect(within(dialog).getByText(note).closest('[aria-live]')).toHaveAttribute(
+      'aria-live',
+      'polite',
+    );
+    release(undefined);
+    expect(await screen.findByText(/^Paid again on the same checked payout\./)).toBeInTheDocument();
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
   });
 });

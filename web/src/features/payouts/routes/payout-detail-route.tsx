@@ -36,6 +36,7 @@ import {
 } from '../api/payouts';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { useFocusAfterDecision } from '../components/focus-after-decision';
+import { useKnownOutcomeNotices } from '../components/outcome-follow-up';
 import { PayoutDecision } from '../components/payout-decision';
 import { relativeTime } from '../components/lapse-time';
 import { MODE_LABELS, notCheckedWarning } from '../components/payout-mode';
@@ -419,6 +420,8 @@ function PayoutDetailScreen() {
   const { id = '' } = useParams();
   const { user } = useSession();
   const detail = useQuery(payoutDetailQueryOptions(id));
+  // An approval's "not known yet" snackbar is replaced once its payout's outcome is known.
+  useKnownOutcomeNotices();
   if (!detail.isSuccess) {
     return (
       <DetailStates query={detail} what="payout" back={{ to: '/payouts', label: 'all payouts' }} />

@@ -41,6 +41,7 @@ import { shortErrorText } from '../api/unanswered-words';
 import { DESTINATION_KIND_LABELS, labelSuffix } from '../components/destination-labels';
 import { useFocusAfterDecision } from '../components/focus-after-decision';
 import { LapsesAt } from '../components/lapse-time';
+import { useKnownOutcomeNotices } from '../components/outcome-follow-up';
 import { PayoutDecision } from '../components/payout-decision';
 import { PAYOUT_STATE_LOOK, PayoutStateChip } from '../components/payout-state-chip';
 import { PossibleDuplicateMarker } from '../components/similar-pending';
@@ -434,6 +435,8 @@ function AwaitingLinksNote() {
 
 function PayoutsScreen() {
   const { user } = useSession();
+  // An approval's "not known yet" snackbar is replaced once its payout's outcome is known.
+  useKnownOutcomeNotices();
   const isOps = user.roles.includes('ops');
   const [params, setParams] = useSearchParams();
   const view = viewOf(params, isOps);
