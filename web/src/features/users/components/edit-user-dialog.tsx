@@ -34,6 +34,7 @@ import {
   MoneyRoleReasonField,
   moneyRolesToExplain,
 } from './money-role-reason-field';
+import { FOUR_EYES_TIE, tieMatters } from './four-eyes-tie';
 import { RolesField } from './roles-field';
 import { describeUserError } from './user-errors';
 
@@ -126,12 +127,12 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
     }),
     defaultValues: { name: user.name, roles: user.roles },
   });
+  const roles = useWatch({ control, name: 'roles' });
   // Giving Finance or Operations says why; keeping or removing one does not.
-  const added = moneyRolesToExplain({
-    roles: useWatch({ control, name: 'roles' }),
-    before: user.roles,
-    self,
-  });
+  const added = moneyRolesToExplain({ roles, before: user.roles, self });
+  // Changing another's roles ties the admin to the account for payout approvals, as enabling it
+  // does (QA: the Enable dialog said so, this one did not).
+  const tie = !self && !sameRoles(roles, user.roles) && tieMatters([user.roles, roles], me.roles);
 
   const [besideFields, setBesideFields] = useState(false);
   // Save pressed with the name and roles as they were: said, and nothing sent; said until the next
@@ -225,6 +226,12 @@ export default function EditUserDialog({ user, onClose }: { user: User; onClose:
                 />
               )}
             />
+            {tie ? (
+              // A note on what Save will do, not an alarm: no alert role.
+              <Alert severity="info" role="note">
+                Changing this account’s roles ties you to it. {FOUR_EYES_TIE}
+              </Alert>
+            ) : null}
             {added.length > 0 ? (
               <MoneyRoleReasonField
                 added={added}

@@ -16,6 +16,7 @@ import { useSession } from '../../auth/components/session-context';
 import { useNotify } from '../../../components/notifier';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { resetUserTotp, unlockUserSignIn, updateUser, userKeys } from '../api/users';
+import { FOUR_EYES_TIE, tieMatters } from './four-eyes-tie';
 import { ReasonField } from './reason-field';
 import { signInLockWords } from './sign-in-lock-words';
 import { describeUserError } from './user-errors';
@@ -48,25 +49,23 @@ const STEPS: Record<
     title: 'Disable this user?',
     confirmLabel: 'Disable',
     confirmColor: 'error',
-    consequence: (user) =>
-      `${user.email} will be signed out everywhere and cannot sign in until enabled again.`,
+    consequence: (user, adminRoles) =>
+      `${user.email} will be signed out everywhere and cannot sign in until enabled again.` +
+      (tieMatters([user.roles], adminRoles) ? ` ${FOUR_EYES_TIE}` : ''),
     send: async (user, reason) => {
       const done = await updateUser({ id: user.id, body: { disabled: true, reason } });
       return `${done.email} is disabled and signed out.`;
     },
   },
-  // Enabling lets someone back in, and the BFF's four-eyes rule then ties the admin to the
-  // account for good (bff/README.md, Roles): said before it is done, but only when either of them
-  // works with payouts (ops); for anyone else it is a rule that can never apply.
+  // Enabling lets someone back in; it ties the admin to the account (FOUR_EYES_TIE), as disabling
+  // does.
   enable: {
     title: 'Enable this user?',
     confirmLabel: 'Enable',
     confirmColor: 'primary',
     consequence: (user, adminRoles) =>
       `${user.email} will be able to sign in again, with the roles they have.` +
-      (user.roles.includes('ops') || adminRoles.includes('ops')
-        ? ' From then on, you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared.'
-        : ''),
+      (tieMatters([user.roles], adminRoles) ? ` ${FOUR_EYES_TIE}` : ''),
     send: async (user, reason) => {
       const done = await updateUser({ id: user.id, body: { disabled: false, reason } });
       return `${done.email} can sign in again.`;

@@ -579,6 +579,53 @@ describe('users screen', () => {
     ).toBeInTheDocument();
   });
 
+  it('when disabling an ops account, or changing roles to or from Operations, then it says that the admin and the account count as one person for payout approvals; a name alone, or roles that never touch Operations, say nothing of it (QA: only Enable said so)', async () => {
+    const bff = new FakeBff({
+      users: [
+        makeUser({ email: 'admin@example.com', name: 'Ada Admin', roles: ['admin', 'auditor'] }),
+        makeUser({ email: 'olu@example.com', name: 'Olu Ops', roles: ['ops'] }),
+        makeUser({ email: 'sam@example.com', name: 'Sam Support', roles: ['support'] }),
+      ],
+    });
+    const app = renderApp('/users', bff);
+    const TIE =
+      'you and this account count as one person for payout approvals: neither of you can approve a payout the other prepared';
+    let dialog = await openFromRow(
+      app,
+      'olu@example.com',
+      'Disable olu@example.com',
+      'Disable this user?',
+    );
+    expect(
+      within(dialog).getByText(new RegExp(`cannot sign in until enabled again.*${TIE}`)),
+    ).toBeInTheDocument();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    dialog = await openEdit(app, 'sam@example.com');
+    const tie = () => within(dialog).queryByText(/Changing this account’s roles ties you to it/);
+    // Support gains Auditor: nobody here works with payouts.
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    expect(tie()).toBeNull();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Auditor/ }));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    expect(tie()).toHaveTextContent(TIE);
+    // Back to the roles it had: nothing changes, nothing ties.
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Operations/ }));
+    expect(tie()).toBeNull();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    // Taking Operations away ties too.
+    dialog = await openEdit(app, 'olu@example.com');
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /Support/ }));
+    expect(tie()).toHaveTextContent(TIE);
+  });
+
   it('when the e-mail is longer than the shared limit, then the field names the limit and nothing is sent', async () => {
     const app = renderApp('/users', new FakeBff());
     await usersTable();
