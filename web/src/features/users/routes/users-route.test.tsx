@@ -579,7 +579,7 @@ describe('users screen', () => {
     ).toBeInTheDocument();
   });
 
-  it('when disabling an ops account, or changing roles to or from Operations, then it says that the admin and the account count as one person for payout approvals; a name alone, or roles that never touch Operations, say nothing of it (QA: only Enable said so)', async () => {
+  it('when disabling an ops account, or changing roles to or from Operations, then it says that the admin and the account count as one person for payout approvals; roles that never touch Operations say nothing of it (QA: only Enable said so)', async () => {
     const bff = new FakeBff({
       users: [
         makeUser({ email: 'admin@example.com', name: 'Ada Admin', roles: ['admin', 'auditor'] }),
