@@ -1,3 +1,4 @@
+import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -79,12 +80,34 @@ const WIDE_HEADERS = [
 ];
 
 /**
+ * Rebill the reference's card: the rebill dialog with the reference filled in (QA: finance had to
+ * choose the reference first, then press "Rebill a card" at the top).
+ */
+function RebillButton({ item, onRebill }: { item: CardRefSummary; onRebill: RebillHandler }) {
+  return (
+    <Button
+      size="small"
+      variant="outlined"
+      aria-label={`Rebill the card of reference ${item.cardRefId}`}
+      onClick={() => {
+        onRebill(item.cardRefId);
+      }}
+    >
+      Rebill
+    </Button>
+  );
+}
+
+/** Opens the rebill of a reference's card (finance only: absent, the table offers none). */
+type RebillHandler = (cardRefId: string) => void;
+
+/**
  * On a phone each reference is one cell, as the payouts' list does it: the reference, its card,
  * the order and endpoint it was made from, how many orders carry it and when it was last used, one
  * under the other. In five columns a 390 px screen showed the reference and the card, and the rest was off
  * its edge.
  */
-function PhoneRow({ item }: { item: CardRefSummary }) {
+function PhoneRow({ item, onRebill }: { item: CardRefSummary; onRebill?: RebillHandler }) {
   return (
     <TableRow hover>
       <TableCell sx={TOP}>
@@ -100,14 +123,24 @@ function PhoneRow({ item }: { item: CardRefSummary }) {
             {item.orders === 1 ? '1 order' : `${formatCount(item.orders)} orders`} · last used{' '}
             <DateTime value={item.lastUsedAt} />
           </Typography>
+          {onRebill === undefined ? null : <RebillButton item={item} onRebill={onRebill} />}
         </Stack>
       </TableCell>
     </TableRow>
   );
 }
 
-/** The known card references; choosing one fills the lookup (and the rebill) with it. */
-export function CardRefTable({ items }: { items: CardRefSummary[] }) {
+/**
+ * The known card references; choosing one fills the lookup (and the rebill) with it. With
+ * `onRebill`, each row offers to rebill its card.
+ */
+export function CardRefTable({
+  items,
+  onRebill,
+}: {
+  items: CardRefSummary[];
+  onRebill?: RebillHandler | undefined;
+}) {
   const theme = useTheme();
   // noSsr: the first render already has the phone's layout (no reshuffle).
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
@@ -116,7 +149,10 @@ export function CardRefTable({ items }: { items: CardRefSummary[] }) {
       <Table size="small" aria-label="Card references">
         <TableHead>
           <TableRow>
-            {(phone ? ['Card reference'] : WIDE_HEADERS).map((header) => (
+            {(phone
+              ? ['Card reference']
+              : [...WIDE_HEADERS, ...(onRebill === undefined ? [] : ['Actions'])]
+            ).map((header) => (
               <TableCell key={header} scope="col" align={header === 'Orders' ? 'right' : 'left'}>
                 {header}
               </TableCell>
@@ -126,7 +162,7 @@ export function CardRefTable({ items }: { items: CardRefSummary[] }) {
         <TableBody>
           {items.map((item) =>
             phone ? (
-              <PhoneRow key={item.cardRefId} item={item} />
+              <PhoneRow key={item.cardRefId} item={item} onRebill={onRebill} />
             ) : (
               <TableRow key={item.cardRefId} hover>
                 <TableCell>
@@ -145,6 +181,11 @@ export function CardRefTable({ items }: { items: CardRefSummary[] }) {
                 <TableCell>
                   <DateTime value={item.lastUsedAt} />
                 </TableCell>
+                {onRebill === undefined ? null : (
+                  <TableCell>
+                    <RebillButton item={item} onRebill={onRebill} />
+                  </TableCell>
+                )}
               </TableRow>
             ),
           )}

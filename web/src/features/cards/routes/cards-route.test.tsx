@@ -514,6 +514,45 @@ describe('cards', () => {
     expect(bff.requestsTo('POST', '/api/rebills')).toHaveLength(0);
   });
 
+  it('when finance presses a reference’s Rebill in the list, then the rebill dialog opens with that reference, and the look-up follows it (QA: the reference had to be chosen first)', async () => {
+    const refs = (roles: Parameters<typeof makeUser>[0]['roles']) =>
+      new FakeBff({
+        signedInAs: 'me@example.com',
+        users: [makeUser({ email: 'me@example.com', roles })],
+        transactions: [
+          makeTransaction(1, { cardRefId: 'card-ref-1' }),
+          makeTransaction(2, { cardRefId: 'card-ref-2' }),
+        ],
+      });
+    const app = renderApp('/cards?ref=card-ref-1', refs(['finance']));
+    const table = await screen.findByRole('table', { name: 'Card references' });
+    expect(within(table).getByRole('columnheader', { name: 'Actions' })).toBeInTheDocument();
+    await app.user.click(
+      within(table).getByRole('button', { name: 'Rebill the card of reference card-ref-2' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Rebill a stored card' }));
+    expect(dialog.getByLabelText(/Card reference id/)).toHaveValue('card-ref-2');
+    // The look-up follows the reference chosen, as choosing it in the list does.
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(lookupForm().getByLabelText(/Card reference id/)).toHaveValue('card-ref-2');
+    });
+  });
+
+  it('when support lists the card references, then no row offers a rebill', async () => {
+    renderApp(
+      '/cards',
+      new FakeBff({
+        signedInAs: 'me@example.com',
+        users: [makeUser({ email: 'me@example.com', roles: ['support'] })],
+        transactions: [makeTransaction(1, { cardRefId: 'card-ref-1' })],
+      }),
+    );
+    const table = await screen.findByRole('table', { name: 'Card references' });
+    expect(within(table).queryByRole('button', { name: /Rebill/ })).toBeNull();
+    expect(within(table).queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+  });
+
   it('when finance starts a subscription from Cards, then the new subscription dialog opens with the reference', async () => {
     const app = renderApp('/cards?ref=card-ref-1', bffAs(['finance']));
     await app.user.click(await screen.findByRole('link', { name: 'New subscription' }));

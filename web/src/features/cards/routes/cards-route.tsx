@@ -23,7 +23,9 @@ function CardsScreen() {
   const [params, setParams] = useSearchParams();
   const { key: chosenAt } = useLocation();
   const ref = params.get('ref') ?? '';
-  const [rebilling, setRebilling] = useState(false);
+  // The reference the rebill dialog opens with (the chosen one, or a row's); null: closed. Kept
+  // here, not read from the address: a row's Rebill changes both, and the address follows later.
+  const [rebilling, setRebilling] = useState<string | null>(null);
   const canRebill = user.roles.includes('finance');
   const refs = useQuery(cardRefListQueryOptions(CARD_REF_LIST_LIMIT));
   return (
@@ -48,7 +50,7 @@ function CardsScreen() {
                 startIcon={<Replay />}
                 sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
                 onClick={() => {
-                  setRebilling(true);
+                  setRebilling(ref);
                 }}
               >
                 Rebill a card
@@ -88,19 +90,29 @@ function CardsScreen() {
               Finance makes one on an approved order’s detail (Create card reference).
             </EmptyState>
           ) : (
-            <CardRefTable items={refs.data.items} />
+            <CardRefTable
+              items={refs.data.items}
+              onRebill={
+                canRebill
+                  ? (cardRefId) => {
+                      setParams(new URLSearchParams({ ref: cardRefId }), { replace: true });
+                      setRebilling(cardRefId);
+                    }
+                  : undefined
+              }
+            />
           )}
         </Paper>
       </Stack>
       <Suspense fallback={null}>
-        {rebilling ? (
+        {rebilling === null ? null : (
           <RebillDialog
-            cardRefId={ref}
+            cardRefId={rebilling}
             onClose={() => {
-              setRebilling(false);
+              setRebilling(null);
             }}
           />
-        ) : null}
+        )}
       </Suspense>
     </>
   );
