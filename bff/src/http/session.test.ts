@@ -243,6 +243,29 @@ for (const variant of DB_VARIANTS) {
       expect(rows.every((r) => r.at === t.clock.now())).toBe(true);
     });
 
+    /**
+     * An app behind a proxy (X-Forwarded-For trusted) whose accounts take 3 failures from one
+     * address, and the admin's sign-in from an address.
+     */
+    const behindProxy = async () => {
+      const t2 = await startApp(variant, {
+        config: {
+          trustProxy: true,
+          login: { maxFailuresPerAccount: 3, maxFailuresPerIp: 1000, windowSeconds: 900 },
+        },
+      });
+      const from = (address: string, password: string) =>
+        t2
+          .client()
+          .request(
+            'POST',
+            '/api/session',
+            { email: ADMIN.email, password },
+            { 'X-Forwarded-For': address },
+          );
+      return { t2, from };
+    };
+
     it('when an account fails too often, then it is locked for the window even with the right password, and opens after it', async () => {
       const c = t.client();
       for (let i = 0; i < 3; i += 1)
@@ -256,22 +279,8 @@ for (const variant of DB_VARIANTS) {
     });
 
     it('when failures for an account come from one address, then only that address is locked out of it: its holder signs in from their own; failures from every address together lock it at ten times the limit', async () => {
-      const t2 = await startApp(variant, {
-        config: {
-          trustProxy: true,
-          login: { maxFailuresPerAccount: 3, maxFailuresPerIp: 1000, windowSeconds: 900 },
-        },
-      });
+      const { t2, from } = await behindProxy();
       try {
-        const from = (address: string, password: string) =>
-          t2
-            .client()
-            .request(
-              'POST',
-              '/api/session',
-              { email: ADMIN.email, password },
-              { 'X-Forwarded-For': address },
-            );
         for (let i = 0; i < 3; i += 1)
           expect(errorCode(await from('203.0.113.66', 'wrong-password'))).toBe(
             'INVALID_CREDENTIALS',
@@ -293,22 +302,8 @@ for (const variant of DB_VARIANTS) {
     });
 
     it("when the holder signs in, then their own address's failures are forgiven, not another address's: a lock on an address guessing their password stays (QA: the holder's sign-in lifted it)", async () => {
-      const t2 = await startApp(variant, {
-        config: {
-          trustProxy: true,
-          login: { maxFailuresPerAccount: 3, maxFailuresPerIp: 1000, windowSeconds: 900 },
-        },
-      });
+      const { t2, from } = await behindProxy();
       try {
-        const from = (address: string, password: string) =>
-          t2
-            .client()
-            .request(
-              'POST',
-              '/api/session',
-              { email: ADMIN.email, password },
-              { 'X-Forwarded-For': address },
-            );
         const guesser = '203.0.113.66';
         const holder = '198.51.100.7';
         for (let i = 0; i < 3; i += 1)

@@ -56,6 +56,18 @@ async function approve(app: ReturnType<typeof renderApp>, opened?: HTMLElement) 
   return dialog;
 }
 
+/** Holds every approval's reply (the BFF waiting for the gateway) until the returned function. */
+function holdApprovals(server: FakeBff): () => void {
+  const { promise: held, resolve } = Promise.withResolvers<undefined>();
+  server.on('POST /api/payouts/:id/approve', async (request) => {
+    await held;
+    return server.ownReply(request);
+  });
+  return () => {
+    resolve(undefined);
+  };
+}
+
 describe('an approval refused for good', () => {
   it('when another approver got there first, then it says who approved it and when, that it is being paid, and only Close is left, which takes the focus', async () => {
     const server = refusedAs(
@@ -273,11 +285,7 @@ describe('a payout decided elsewhere while its approve dialog is open', () => {
 
   it('when the change is the approver’s own approval on its way, then the dialog keeps waiting for its answer, which closes it', async () => {
     const server = bff();
-    const { promise: held, resolve: release } = Promise.withResolvers<undefined>();
-    server.on('POST /api/payouts/:id/approve', async (request) => {
-      await held;
-      return server.ownReply(request);
-    });
+    const release = holdApprovals(server);
     const app = renderApp('/payouts', server);
     const dialog = await approve(app);
     // The BFF streams the payout's change to sending before the gateway answers.
@@ -294,7 +302,7 @@ describe('a payout decided elsewhere while its approve dialog is open', () => {
     expect(screen.getByRole('dialog', { name: 'Approve the payout' })).toBe(dialog);
     expect(within(dialog).queryByText(/approved it/)).not.toBeInTheDocument();
     server.payouts.change(FIRST, { state: 'pending_approval' });
-    release(undefined);
+    release();
     expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
     await waitFor(() => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -324,11 +332,7 @@ describe('an approval that waits on a slow gateway', () => {
       shouldAdvanceTime: true,
     });
     const server = bff();
-    const { promise: held, resolve: release } = Promise.withResolvers<undefined>();
-    server.on('POST /api/payouts/:id/approve', async (request) => {
-      await held;
-      return server.ownReply(request);
-    });
+    const release = holdApprovals(server);
     const app = renderApp('/payouts', server);
     const dialog = await approve(app);
     await pass(1_500);
@@ -336,7 +340,7 @@ describe('an approval that waits on a slow gateway', () => {
     await pass(600);
     const note = within(dialog).getByText(NOTE);
     expect(note.closest('[aria-live]')).toHaveAttribute('aria-live', 'polite');
-    release(undefined);
+    release();
     expect(await screen.findByText('Payout approved and paid.')).toBeInTheDocument();
     expect(screen.queryByText(NOTE)).not.toBeInTheDocument();
   });

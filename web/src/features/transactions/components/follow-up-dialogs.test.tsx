@@ -39,6 +39,16 @@ function refusal(fields: Record<string, string>) {
   };
 }
 
+/** Opens the order's Capture and presses Enter in its amount (the whole hold): its confirmation. */
+async function confirmWholeCapture(bff: FakeBff) {
+  const app = renderApp(PATH, bff);
+  await screen.findByRole('heading', { name: 'Order 900001' });
+  await app.user.click(screen.getByRole('button', { name: 'Capture' }));
+  await app.user.click(await screen.findByLabelText(/Amount to capture/));
+  await app.user.keyboard('{Enter}');
+  return { app, dialog: await screen.findByRole('dialog', { name: 'Confirm the capture' }) };
+}
+
 describe('a server refusal under a follow-up’s field', () => {
   it('when the refused capture amount is edited, then the server’s message under it goes at once, and no alert takes its place', async () => {
     const bff = financeWith(makeTransaction(1, { type: 'preauth', amount: '20.00' }));
@@ -190,12 +200,7 @@ describe('the return’s scope', () => {
 describe('a confirmation step and the keyboard', () => {
   it('when Continue leads to the confirmation, then the question says how to reach its button: Enter there sends nothing, Tab goes straight to the button, and Enter on it sends', async () => {
     const bff = financeWith(makeTransaction(1, { type: 'preauth', amount: '20.00' }));
-    const app = renderApp(PATH, bff);
-    await screen.findByRole('heading', { name: 'Order 900001' });
-    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
-    await app.user.click(await screen.findByLabelText(/Amount to capture/));
-    await app.user.keyboard('{Enter}');
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm the capture' });
+    const { app, dialog } = await confirmWholeCapture(bff);
     // The amount is seen as everywhere else, and read out with its currency in words.
     const question = within(dialog).getByText(seenAs('Capture €20.00 from the customer’s card?'));
     expect(heardText(question)).toBe('Capture 20.00 euros from the customer’s card?');
@@ -230,12 +235,7 @@ describe('a follow-up sent twice in a row', () => {
         ? { status: 503, body: { error: { code: 'UNAVAILABLE', message: 'busy', requestId: 'r' } } }
         : bff.ownReply(request),
     );
-    const app = renderApp(PATH, bff);
-    await screen.findByRole('heading', { name: 'Order 900001' });
-    await app.user.click(screen.getByRole('button', { name: 'Capture' }));
-    await app.user.click(await screen.findByLabelText(/Amount to capture/));
-    await app.user.keyboard('{Enter}');
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm the capture' });
+    const { dialog } = await confirmWholeCapture(bff);
     const send = within(dialog).getByRole('button', { name: 'Capture €20.00' });
     // Both presses land before the reply, and before React shows the button busy.
     fireEvent.click(send);
