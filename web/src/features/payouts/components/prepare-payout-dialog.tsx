@@ -47,6 +47,7 @@ import { payoutKeys, preparePayout } from '../api/payouts';
 import { DESTINATION_KIND_LABELS } from './destination-labels';
 import { useHoldTime } from './hold-time';
 import { payoutResultSeverity } from './result-severity';
+import { useAwaitOutcome } from './outcome-follow-up';
 import { similarPendingSentence } from './similar-pending';
 
 interface Field {
@@ -367,6 +368,7 @@ export default function PreparePayoutDialog({
   // Above its currency's threshold the amount is typed twice (the BFF refuses it otherwise).
   const large = useLargeAmountConfirmation(draft.amount, draft.currency);
 
+  const awaitOutcome = useAwaitOutcome();
   const mutation = useMutation({
     mutationFn: (body: PayoutCreateBody) => preparePayout(body, keeper.keyFor(body)),
     onSuccess: async ({ payout, message }) => {
@@ -384,6 +386,8 @@ export default function PreparePayoutDialog({
         duplicate === null ? said : `${duplicate} ${said}`,
         duplicate === null ? payoutResultSeverity(payout.state) : 'warning',
       );
+      // "Not known yet whether the gateway checked": replaced once it is known.
+      awaitOutcome(payout, 'check');
       onPrepared?.(payout);
       onClose();
       await client.invalidateQueries({ queryKey: payoutKeys.all });

@@ -174,6 +174,57 @@ describe('the answer to a preparation', () => {
   });
 });
 
+describe('a prepare whose check was not known', () => {
+  const FIRST = '10000000-0000-4000-8000-000000000001';
+
+  /** The prepare's reply leaves payout 1 `checking`: its check's outcome not known. */
+  function answeringChecking(server: FakeBff) {
+    return server.on('POST /api/payouts', () => {
+      const payout = makePayout(1, {
+        state: 'checking',
+        unanswered: { kind: 'connection-closed' },
+        updatedAt: '2026-11-20T10:00:00.000Z',
+      });
+      server.payouts.payouts = [payout];
+      return {
+        status: 200,
+        body: PayoutResultSchema.parse({ payout, message: 'not known yet' }),
+      };
+    });
+  }
+
+  it.each([
+    [
+      'pending_approval',
+      'The gateway checked the payee’s details of the payout of €101.00 to 411111******1111; it waits for a second ops user’s approval.',
+      COLOUR.success,
+    ],
+    [
+      'failed',
+      'The gateway did not check the payee’s details of the payout of €101.00 to 411111******1111: nothing was paid, and it must be prepared again if it is still due; its page says why.',
+      COLOUR.error,
+    ],
+  ] as const)(
+    'when the check turns out %s, then the outdated warning gives way to one that says so (QA: it stayed)',
+    async (state, words, colour) => {
+      const server = answeringChecking(bff());
+      const app = renderApp('/payouts', server);
+      await prepare(app);
+      const warning = /^Not known yet whether the gateway checked the payee’s details/;
+      expect(await snackbar(warning)).toHaveClass(COLOUR.warning);
+      // A status check that learned nothing yet keeps it.
+      server.payments.publish(server.payouts.change(FIRST, { state: 'checking' }));
+      await waitFor(() => {
+        expect(server.requestsTo('GET', `/api/payouts/${FIRST}`).length).toBeGreaterThan(1);
+      });
+      expect(screen.getByText(warning)).toBeInTheDocument();
+      server.payments.publish(server.payouts.change(FIRST, { state, unanswered: null }));
+      expect(await snackbar(words)).toHaveClass(colour);
+      expect(screen.queryByText(warning)).not.toBeInTheDocument();
+    },
+  );
+});
+
 describe('an approval whose outcome was not known', () => {
   const FIRST = '10000000-0000-4000-8000-000000000001';
   const NOT_KNOWN =
