@@ -119,8 +119,8 @@ export function useAwaitOutcome(): (payout: Payout, what?: AwaitedOutcome) => vo
 }
 
 /**
- * On the payouts screens: follows each payout whose approval's outcome was not known (its detail
- * is refetched on each of its live events), and once it is known replaces the snackbar that said
+ * On the payouts screens: follows each payout whose approval's or check's outcome was not known (its
+ * detail is refetched on each of its live events), and once it is known replaces the snackbar that said
  * "not known yet" with one that says what became of it (QA: the outdated warning stayed while the
  * page said "The gateway paid it."). The app has one snackbar at a time, so the new one takes the
  * old one's place.

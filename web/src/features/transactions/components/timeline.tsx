@@ -33,6 +33,16 @@ function capitalized(title: string): string {
 }
 
 /**
+ * `text` the BFF wrote (a timeline title, a drift reason) with its amounts ('55.00 EUR') as the
+ * page writes money, in the reader's locale ('€55.00'); the stored text keeps the BFF's words.
+ */
+export function inLocalMoney(text: string): string {
+  return text.replace(/\b(\d+\.\d{2,3}) ([A-Z]{3})\b/g, (_, amount: string, currency: string) =>
+    formatMoney(amount, currency),
+  );
+}
+
+/**
  * An entry's title in the page's own words, with a capital first letter (the BFF's stored titles
  * start lowercase: 'callback: …', 'void requested'): it writes a status check as
  * 'status: approved (partially_returned)'; the header says 'Approved' and 'partly returned'.
@@ -46,10 +56,7 @@ function inPageWords(title: string, holdCancelled: boolean): string {
   // return approved …'); on an order where it only cancelled a hold, it is called that.
   if (holdCancelled)
     title = title.replace(/^(callback: )?return\b/, '$1hold cancellation (return)');
-  // Its amounts ('55.00 EUR') as the page writes money, in the reader's locale.
-  title = title.replace(/\b(\d+\.\d{2,3}) ([A-Z]{3})\b/g, (_, amount: string, currency: string) =>
-    formatMoney(amount, currency),
-  );
+  title = inLocalMoney(title);
   const match = /^status: ([a-z_]+)(?: \(([a-z_]+)\))?$/.exec(title);
   if (match === null) return title;
   const [, status = '', stage] = match;

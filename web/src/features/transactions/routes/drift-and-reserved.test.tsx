@@ -7,7 +7,7 @@ const ID = '00000000-0000-4000-8000-000000000001';
 const PATH = `/transactions/${ID}`;
 
 describe('transaction detail: drift reasons and returns awaiting an outcome', () => {
-  it('when drift is flagged with reasons, then each reason is shown, and returns awaiting an outcome are labelled as returns', async () => {
+  it('when drift is flagged with reasons, then each reason is shown, its amounts as the page writes money, and returns awaiting an outcome are labelled as returns', async () => {
     const base = makeTransaction(1, { amount: '10.00' });
     renderApp(
       PATH,
@@ -31,11 +31,11 @@ describe('transaction detail: drift reasons and returns awaiting an outcome', ()
     );
     await screen.findByRole('heading', { name: 'Order 900001' });
     expect(screen.getByText('The gateway contradicted Paydesk’s record')).toBeInTheDocument();
+    // Its amount as the page writes money (QA F13: "3.00 EUR" beside the page's "€3.00").
     expect(
-      screen.getByText(
-        /return of 3\.00 EUR requested by a@b\.test was applied by the gateway after/,
-      ),
+      screen.getByText(/return of €3\.00 requested by a@b\.test was applied by the gateway after/),
     ).toBeInTheDocument();
+    expect(screen.queryByText(/3\.00 EUR/)).not.toBeInTheDocument();
     expect(screen.queryByText(/detectedAt/)).not.toBeInTheDocument();
     const amounts = within(screen.getByRole('region', { name: 'Amounts' }));
     expect(amounts.getByText('Returns awaiting outcome')).toBeInTheDocument();

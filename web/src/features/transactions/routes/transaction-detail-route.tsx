@@ -70,7 +70,7 @@ import { LookUpAtGateway } from '../components/look-up-at-gateway';
 import { OperationsList } from '../components/operations-list';
 import { PayoutOrderNotice } from '../components/payout-order-notice';
 import { STATUS_LOOK, TransactionStatusChips } from '../components/status-chip';
-import { Timeline } from '../components/timeline';
+import { inLocalMoney, Timeline } from '../components/timeline';
 import { RefreshButton } from '../../../components/refresh-button';
 
 // The dialogs load when one first opens, not with the order.
@@ -331,7 +331,8 @@ function agreedSince(details: TransactionDetail['driftDetails']): string | null 
 function driftReasons(details: TransactionDetail['driftDetails']): string[] | null {
   const reasons = details?.reasons;
   if (!Array.isArray(reasons)) return null;
-  const texts = reasons.filter((r): r is string => typeof r === 'string');
+  // Their amounts as the page writes money (QA F13: "3.00 EUR" beside the page's "€3.00").
+  const texts = reasons.filter((r): r is string => typeof r === 'string').map(inLocalMoney);
   return texts.length === 0 ? null : texts;
 }
 
