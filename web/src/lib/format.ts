@@ -91,6 +91,17 @@ export function formatDateTime(value: string | Date, options: DateFormatOptions 
 }
 
 /**
+ * An instant in one string, as a sentence says it, with its time zone named as <DateTime> names
+ * it: 'Nov 28, 2026, 9:43:04 PM UTC' (a toast or a line of words has no separate zone to show).
+ */
+export function formatDateTimeWithZone(
+  value: string | Date,
+  options: DateFormatOptions = {},
+): string {
+  return `${formatDateTime(value, options)} ${formatDateAndTime(value, options).zone}`;
+}
+
+/**
  * The date and the time of `formatDateTime` apart, for a cell that shows them on two lines (or
  * lets them wrap between), and the time zone's short name ('UTC', 'CET', 'GMT+1') they are in.
  */

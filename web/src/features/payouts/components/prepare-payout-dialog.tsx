@@ -38,7 +38,7 @@ import { useOrderAmountLimits } from '../../../components/order-amount-limit';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { currencyRefusal, sentenceOf } from '../../../lib/form-errors';
 import { isOutcomeUnknown, useIdempotencyKeeper } from '../../../lib/idempotency';
-import { formatDateAndTime, formatDateTime } from '../../../lib/format';
+import { formatDateTimeWithZone } from '../../../lib/format';
 import { localAmountExample, plainAmount, readAmount } from '../../../lib/money';
 import { asClause } from '../../../lib/gateway-error';
 import { shortErrorText } from '../api/unanswered-words';
@@ -307,11 +307,6 @@ const FIRST_REFUSED = [
   'textarea:not([disabled])[aria-invalid="true"]',
 ].join(', ');
 
-/** An instant as the toasts say it: the user's time zone named, as <DateTime> names it. */
-function withZone(value: string): string {
-  return `${formatDateTime(value)} ${formatDateAndTime(value).zone}`;
-}
-
 /** Whether `path` is `changed` or lies under it (`destination` holds `destination.cardNumber`). */
 function isUnder(path: string, changed: ReadonlySet<string>): boolean {
   for (const prefix of changed) if (path === prefix || path.startsWith(`${prefix}.`)) return true;
@@ -375,7 +370,7 @@ export default function PreparePayoutDialog({
       const said =
         payout.mode === 'single' && payout.state === 'pending_approval' && payout.expiresAt
           ? // When the hold lapses, in the user's time zone (the BFF's message says it in UTC).
-            `The payout is held until a second ops user approves it; it lapses ${withZone(payout.expiresAt)} if not approved. Nothing was sent yet.`
+            `The payout is held until a second ops user approves it; it lapses ${formatDateTimeWithZone(payout.expiresAt)} if not approved. Nothing was sent yet.`
           : payout.state === 'checking'
             ? checkNotKnownMessage(payout)
             : message;

@@ -1,5 +1,5 @@
 import type { SignInLock } from '@paydesk/shared/api';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTimeWithZone } from '../../../lib/format';
 
 /** How many addresses a lock's words name before "and N more". */
 const ADDRESSES_NAMED = 3;
@@ -16,7 +16,8 @@ function addressList(addresses: readonly string[]): string {
 
 /** What an account's sign-in lock holds back, and until when, in words. */
 export function signInLockWords(lock: SignInLock): string {
-  const until = formatDateTime(lock.until);
+  // The zone named, as every time on the screen does (QA: "until … 9:43:04 PM" said none).
+  const until = formatDateTimeWithZone(lock.until);
   return lock.scope === 'account'
     ? `Too many failed sign-ins (from ${addressList(lock.addresses)}) lock this account from every address until ${until}.`
     : `Too many failed sign-ins lock ${addressList(lock.addresses)} out of this account until ${until}; other addresses can still sign in.`;

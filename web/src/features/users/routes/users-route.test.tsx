@@ -1025,7 +1025,7 @@ describe('users screen', () => {
     expect(chip.closest('[title]')).toHaveAttribute(
       'title',
       expect.stringMatching(
-        /^Too many failed sign-ins lock 203\.0\.113\.9 out of this account until .+; other addresses can still sign in\.$/,
+        /^Too many failed sign-ins lock 203\.0\.113\.9 out of this account until .+ UTC; other addresses can still sign in\.$/,
       ) as unknown,
     );
     // Only the locked row offers it, and never one's own.
