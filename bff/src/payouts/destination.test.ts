@@ -88,6 +88,7 @@ describe('payout destinations', () => {
     // Held before e-wallet types and FPS bank ids had to be words: still opened, as sealed.
     const wallet = { kind: 'ewallet', ewalletType: '??', ewalletId: 'p@x.example' };
     expect(HeldDestinationSchema.parse(wallet)).toEqual(wallet);
+    // …and a phone number held as written, its layout kept (the hash was taken of it so).
     const phone = { kind: 'phone', phone: '+44 7700 900123', fpsBankId: '!!' };
     expect(HeldDestinationSchema.parse(phone)).toEqual(phone);
     expect(PayoutDestinationSchema.safeParse(wallet).success).toBe(false);

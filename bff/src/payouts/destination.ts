@@ -102,9 +102,13 @@ export const HeldDestinationSchema = z.discriminatedUnion('kind', [
   BankDestinationSchema.extend({
     accountNumber: z.string().regex(/^[A-Za-z0-9]{4,34}$/),
   }),
-  // An e-wallet type or FPS bank id held before they had to be words ('??' was taken then).
+  // An e-wallet type or FPS bank id held before they had to be words ('??' was taken then), a
+  // phone number held as it was written (its spaces, dashes and brackets kept then).
   EwalletDestinationSchema.extend({ ewalletType: z.string().min(1).max(32) }),
-  PhoneDestinationSchema.extend({ fpsBankId: z.string().min(1).max(32) }),
+  PhoneDestinationSchema.extend({
+    phone: z.string().regex(/^[0-9+\-() ]{6,15}$/),
+    fpsBankId: z.string().min(1).max(32),
+  }),
 ]);
 
 /**

@@ -6,7 +6,9 @@ import {
   EWALLET_TYPE_MESSAGE,
   EwalletDestinationSchema,
   FPS_BANK_ID_MESSAGE,
+  PHONE_MESSAGE,
   PhoneDestinationSchema,
+  PhoneSchema,
   farCardExpiryField,
   IBAN_CHECK_DIGITS_MESSAGE,
   ibanCheckDigitsMatch,
@@ -246,6 +248,23 @@ describe('e-wallet type and FPS bank id', () => {
         ['fpsBankId', FPS_BANK_ID_MESSAGE],
       ]);
     }
+  });
+});
+
+describe('a phone number', () => {
+  it('when it is written with spaces, dashes, brackets or an international number’s (0), then it is taken as the gateway takes it, digits and a leading +; 6 to 15 of them, nothing else (QA: "+49 (30) 123-456" was refused)', () => {
+    for (const [written, sent] of [
+      ['+49 (30) 123-456', '+4930123456'],
+      ['+44 (0)7700 900123', '+447700900123'],
+      ['(030) 123456', '030123456'],
+      [' 123456 ', '123456'],
+    ] as const)
+      expect(PhoneSchema.parse(written), written).toBe(sent);
+    for (const bad of ['12#45', '12345', '+1234567890123456', '+44\t7700900', '44+7700900', ''])
+      expect(
+        PhoneSchema.safeParse(bad).error?.issues.map((i) => i.message),
+        bad,
+      ).toEqual([PHONE_MESSAGE]);
   });
 });
 

@@ -50,10 +50,38 @@ export const CardNumberSchema = z
       .refine(luhnValid, 'fails the Luhn check'),
   );
 
+export const PHONE_MESSAGE =
+  'must be a phone number of 6 to 15 characters (digits and a leading +) once spaces, dashes and brackets are left out';
+
+/** What a written phone number may hold besides its digits and leading +, left out when sent. */
+const PHONE_LAYOUT = /[ \-()]/g;
+
+/**
+ * A phone number as written, as the gateway takes it: its layout left out, and in an international
+ * number the national trunk prefix written '(0)' too ('+44 (0)7700 900123' is dialled
+ * '+447700900123' from abroad).
+ */
+function barePhone(written: string): string {
+  const international = written.startsWith('+') ? written.replace(/\(0\)/g, '') : written;
+  return international.replace(PHONE_LAYOUT, '');
+}
+
+/**
+ * A phone number as people write it ('+49 (30) 123-456'), as the gateway takes it (fields.md: 6–15
+ * of `0-9 + - ( )` and space): `barePhone` ('+4930123456'), so that the rule counts what matters
+ * (QA: a 10-digit number written with its layout was refused).
+ */
 export const PhoneSchema = z
   .string()
   .trim()
-  .regex(/^[0-9+\-() ]{6,15}$/, 'must be 6-15 of 0-9 + - ( ) and space');
+  .refine(
+    (v) => {
+      const bare = barePhone(v);
+      return /^\+?\d+$/.test(bare) && bare.length >= 6 && bare.length <= 15;
+    },
+    { message: PHONE_MESSAGE, params: { rule: 'phone' } },
+  )
+  .transform(barePhone);
 
 export const CardDestinationSchema = z
   .object({

@@ -52,7 +52,7 @@ const CUSTOMER_FIELDS = [
   {
     name: 'phone',
     label: 'Phone',
-    rule: 'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.',
+    rule: 'Enter the phone number, e.g. +44 7700 900123: 6 to 15 digits and a leading +; spaces, dashes and brackets are fine.',
     span: 'wide',
   },
   { name: 'address1', label: 'Address', rule: 'Required, up to 50 characters.', span: 'wide' },

@@ -19,6 +19,7 @@ import {
   farCardExpiryField,
   LARGE_AMOUNT_FIELD,
   PAYOUT_MODES,
+  PHONE_MESSAGE,
   PayoutCreateBodySchema,
   type Payout,
   type PayoutCreateBody,
@@ -59,9 +60,9 @@ interface Field {
   inputMode?: 'numeric' | 'tel' | 'text';
 }
 
-/** The phone rule in words (the shared schema's "6-15 of 0-9 + - ( ) and space" reads as code). */
+/** The phone rule in words, as the form's hint says it (the shared schema's reads as a rule). */
 const PHONE_RULE =
-  'Enter 6 to 15 characters: digits, spaces, +, dashes or brackets, e.g. +44 7700 900123.';
+  'Enter the phone number, e.g. +44 7700 900123: 6 to 15 digits and a leading +; spaces, dashes and brackets are fine.';
 
 const DESTINATION_FIELDS: Record<PayoutDestinationKind, Field[]> = {
   card: [
@@ -223,7 +224,7 @@ function candidateOf(draft: Draft): unknown {
  */
 function plainRule(path: string, message: string): string | undefined {
   if (message.trim() === 'is required') return MISSING.get(path);
-  if (path === 'destination.phone' && /^must be 6-15 of\b/.test(message)) return PHONE_RULE;
+  if (path === 'destination.phone' && message === PHONE_MESSAGE) return PHONE_RULE;
   return undefined;
 }
 
