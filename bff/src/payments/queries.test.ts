@@ -1,6 +1,7 @@
 // List (keyset pages, filters, exact q), CSV export, statistics and live events over HTTP.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  containsCardNumber,
   StatsResponseSchema,
   TransactionEventSchema,
   TransactionPageSchema,
@@ -193,6 +194,23 @@ for (const variant of DB_VARIANTS) {
       expect(
         (await page(`q=${email}&createdFrom=${from}`)).items.every((i) => i.createdAt >= from),
       ).toBe(true);
+    });
+
+    it('when a client order id holds a run of digits that passes the card-number check (a timestamp), then q finds the order by it; a whole card number is still refused (QA: about 1 in 10 such orders could not be found)', async () => {
+      const id = 'qa2-preauth-1795900891072-1';
+      // The run inside is Luhn-valid: the reason it was refused before.
+      expect(containsCardNumber(id)).toBe(true);
+      const rows = [row(41, { client_orderid: id })];
+      await withRows(rows, async () => {
+        expect((await page(`q=${encodeURIComponent(id)}`)).items.map((i) => i.id)).toEqual([
+          rows[0]?.id,
+        ]);
+      });
+      for (const pan of ['4111111111111111', '4111 1111 1111 1111']) {
+        const res = await f.support.get(`/api/transactions?q=${encodeURIComponent(pan)}`);
+        expect(res.status).toBe(400);
+        expect((res.json as ErrorEnvelope).error.details?.fields?.[0]?.rule).toBe('no_card_number');
+      }
     });
 
     it('when q is Paydesk’s own id (the CSV’s first column, the audit’s target) or a masked card as the list shows it, then it finds those orders', async () => {

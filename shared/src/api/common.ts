@@ -116,6 +116,21 @@ export function findCardNumbers(text: string): CardNumberMatch[] {
   return found;
 }
 
+/**
+ * Whether `text` is, as a whole, a card number: 13–19 digits passing the Luhn check, single spaces
+ * or dashes between them allowed ('4111 1111 1111 1111'). The search term and the look-up's ids
+ * refuse these: an id holding a run of digits among other characters ('shop-1795900891072-1', a
+ * timestamp in it) is no card number, though about 1 in 10 such runs passes the Luhn check (QA:
+ * those orders could not be found by their id). What is kept or logged still masks any run
+ * (`containsCardNumber`, `maskCardNumbers`).
+ */
+export function isWholeCardNumber(text: string): boolean {
+  const trimmed = text.trim();
+  if (!/^\d(?:[ -]?\d)+$/.test(trimmed)) return false;
+  const digits = trimmed.replace(/[ -]/g, '');
+  return digits.length >= MIN_CARD_DIGITS && digits.length <= 19 && luhnValid(digits);
+}
+
 /** Whether `text` holds what looks like a full card number (see `findCardNumbers`). */
 export function containsCardNumber(text: string): boolean {
   return findCardNumbers(text).length > 0;

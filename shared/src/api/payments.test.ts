@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isWholeCardNumber } from './common.js';
 import {
   AMOUNT_MAX,
   AmountSchema,
@@ -6,6 +7,7 @@ import {
   hasCents,
   isIsoCurrency,
   latestSubscriptionStart,
+  LookupBodySchema,
   LookupReplySchema,
   SEARCH_CARD_NUMBER_REFUSAL,
   StatsQuerySchema,
@@ -255,5 +257,26 @@ describe('latestSubscriptionStart', () => {
     expect(latestSubscriptionStart('2026-11-21')).toBe('2027-11-21');
     expect(latestSubscriptionStart('2026-12-31')).toBe('2027-12-31');
     expect(latestSubscriptionStart('2028-02-29')).toBe('2029-03-01');
+  });
+});
+
+describe('a whole card number in a search term or a look-up id', () => {
+  it('when the term is, as a whole, a card number (spaces or dashes between its digits), then it is refused; an id with a Luhn-valid run of digits among other characters is an id (QA: a timestamp in a client order id)', () => {
+    for (const pan of ['4111111111111111', '4111 1111 1111 1111', ' 4111-1111-1111-1111 '])
+      expect(isWholeCardNumber(pan), pan).toBe(true);
+    for (const id of [
+      'qa2-preauth-1795900891072-1',
+      'ref 4111111111111111',
+      '4111111111111112',
+      '41111',
+    ])
+      expect(isWholeCardNumber(id), id).toBe(false);
+    const q = (term: string) => TransactionListQuerySchema.safeParse({ q: term }).success;
+    expect(q('qa2-preauth-1795900891072-1')).toBe(true);
+    expect(q('4111 1111 1111 1111')).toBe(false);
+    const lookup = (clientOrderId: string) =>
+      LookupBodySchema.safeParse({ client_orderid: clientOrderId }).success;
+    expect(lookup('qa2-preauth-1795900891072-1')).toBe(true);
+    expect(lookup('4111111111111111')).toBe(false);
   });
 });

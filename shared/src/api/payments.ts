@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
 import { CsvDelimiterSchema } from './audit.js';
-import { containsCardNumber, EmailSchema, freeText, IsoDateTimeSchema } from './common.js';
+import { EmailSchema, freeText, IsoDateTimeSchema, isWholeCardNumber } from './common.js';
 import { PayoutStateSchema } from './payout-states.js';
 import { OrderFailureSchema } from './transactions-failure.js';
 
@@ -186,8 +186,9 @@ const TransactionFilterFields = z
       .trim()
       .min(1)
       .max(128)
-      // Never searched for, nor kept in an address, a log or a saved view.
-      .refine((v) => !containsCardNumber(v), {
+      // A card number is never searched for, nor kept in an address, a log or a saved view; an id
+      // with a run of digits among other characters is an id (`isWholeCardNumber`).
+      .refine((v) => !isWholeCardNumber(v), {
         message: SEARCH_CARD_NUMBER_REFUSAL,
         params: { rule: 'no_card_number' },
       })
@@ -564,14 +565,14 @@ export const LOOKUP_CARD_NUMBER_REFUSAL =
   'looks like a card number: search by its last four digits';
 
 /**
- * A lookup id must not be a whole card number (the list's `q` rule, `containsCardNumber`): it would
+ * A lookup id must not be a whole card number (the list's `q` rule, `isWholeCardNumber`): it would
  * go to the gateway. Checked first and alone (`abort`), so the 400 names this rule only.
  */
 const notACardNumber = <T extends z.ZodString>(id: T) =>
   z
     .string()
     .trim()
-    .refine((v) => !containsCardNumber(v), {
+    .refine((v) => !isWholeCardNumber(v), {
       message: LOOKUP_CARD_NUMBER_REFUSAL,
       params: { rule: 'no_card_number' },
       abort: true,

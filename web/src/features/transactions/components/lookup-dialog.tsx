@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  findCardNumbers,
+  isWholeCardNumber,
   LookupBodySchema,
   LookupConflictDetailsSchema,
   TRANSACTION_ID_PATTERN,
@@ -58,8 +58,9 @@ type Field = keyof LookupInput;
  */
 export function cardNumberIn(input: LookupInput): { field: Field; lastFour: string } | null {
   for (const field of ['term', 'clientOrderId'] as const) {
-    const [card] = findCardNumbers(input[field]);
-    if (card !== undefined) return { field, lastFour: card.digits.slice(-4) };
+    // The whole field, as the BFF weighs it: an id with a run of digits among others is an id.
+    if (isWholeCardNumber(input[field]))
+      return { field, lastFour: input[field].replace(/\D/g, '').slice(-4) };
   }
   return null;
 }
