@@ -333,6 +333,41 @@ for (const variant of DB_VARIANTS) {
       expect((await detail(second.id)).similarPending).toEqual([]);
     });
 
+    it('when a payout of the same amount to the same payee was approved for payment in the last 7 days, then one waiting names it apart (similarSent, newest first), not as waiting; one approved earlier, another amount, or one rejected does not count (QA: a paid twin went unsaid)', async () => {
+      const waiting = await hold('84.00');
+      const paid = await hold('84.00', opsB);
+      const older = await hold('84.00');
+      const rejected = await hold('84.00');
+      await hold('84.01');
+      const now = bff.clock.now();
+      // As the approvals would leave them (nothing here reaches a gateway).
+      const approve = (id: string, decidedAt: number, state = 'approved') =>
+        bff.k
+          .updateTable('payouts')
+          .set({
+            state,
+            decided_at: decidedAt,
+            decided_by: opsB.email,
+            decided_by_email: opsB.email,
+          })
+          .where('id', '=', id)
+          .execute();
+      await approve(paid.id, now - HOUR);
+      await approve(older.id, now - 7 * DAY - 1);
+      await approve(rejected.id, now - HOUR, 'rejected');
+      const shown = await detail(waiting.id);
+      expect(shown.similarSent).toEqual([paid.id]);
+      expect(shown.similarPending).toEqual([]);
+      // Sent, not paid yet, and newer: named first.
+      const sending = await hold('84.00');
+      await approve(sending.id, now - 60_000, 'sending');
+      expect((await detail(waiting.id)).similarSent).toEqual([sending.id, paid.id]);
+      // The list says it too; a payout not waiting names none.
+      const queue = await queueOf(opsB, 50);
+      expect(queue.find((p) => p.id === waiting.id)?.similarSent).toEqual([sending.id, paid.id]);
+      expect((await detail(paid.id)).similarSent).toEqual([]);
+    });
+
     it("when a payout waits to the same card or account typed otherwise (the holder's name's case, the expiry, the bank's name, the BIC's branch), then each names the other; another card does not count; a payout from before 0029 (no payee kept) is matched by its whole destination alone (QA B2)", async () => {
       const toCard = async (amount: string, card: Partial<typeof TEST_CARD>, by = opsA) => {
         const res = await post(

@@ -82,8 +82,18 @@ export interface PayoutOutcome {
 
 const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
 
-/** At most this many possible duplicates are named on a payout (`similarPending`). */
+/** At most this many possible duplicates are named on a payout (`similarPending`, `similarSent`). */
 const SIMILAR_MAX = 10;
+
+/**
+ * A waiting payout's possible duplicates (`similarOf`): the other payouts of the same amount to the
+ * same destination waiting too, and those approved for payment lately.
+ */
+interface Similar {
+  pending: readonly string[];
+  sent: readonly string[];
+}
+const NO_SIMILAR: Similar = { pending: [], sent: [] };
 
 /**
  * Whether two payouts go to the same destination, as the possible-duplicate warnings see it: the
@@ -344,7 +354,7 @@ export class PayoutsService {
     row: PayoutsTable,
     viewer: Actor,
     decider: Decider,
-    similarPending: readonly string[] = [],
+    similar: Similar = NO_SIMILAR,
   ): Payout {
     const state = this.stateOf(row);
     const labelWithheld = row.destination_kind === 'card' && !viewer.roles.includes('ops');
@@ -376,7 +386,8 @@ export class PayoutsService {
             },
       rejectReason: row.reject_reason,
       withdrawn: row.state === 'rejected' && row.decided_by === row.prepared_by,
-      similarPending: [...similarPending],
+      similarPending: [...similar.pending],
+      similarSent: [...similar.sent],
       expiresAt: iso(this.lapsesAt(row) ?? row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
@@ -402,36 +413,61 @@ export class PayoutsService {
    * most SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice. One
    * query (`payouts_payee`, `payouts_destination`) for any number of rows.
    */
-  async similarOf(rows: readonly PayoutsTable[]): Promise<Map<string, string[]>> {
-    const similar = new Map<string, string[]>();
+  async similarOf(rows: readonly PayoutsTable[]): Promise<Map<string, Similar>> {
+    const similar = new Map<string, Similar>();
     const waiting = rows.filter((row) => this.stateOf(row) === 'pending_approval');
     if (waiting.length === 0) return similar;
     const payees = [...new Set(waiting.flatMap((row) => row.payee_hash ?? []))];
     const destinations = [...new Set(waiting.map((row) => row.destination_hash))];
-    const found = await this.c.k
-      .selectFrom('payouts')
-      .select(['id', 'destination_hash', 'payee_hash', 'amount_minor', 'currency', 'created_at'])
-      .where((eb) =>
-        eb.or([
-          eb('destination_hash', 'in', destinations),
-          ...(payees.length === 0 ? [] : [eb('payee_hash', 'in', payees)]),
-        ]),
-      )
-      .where(this.notLapsed(this.c.clock.now()))
-      .execute();
-    // Oldest first, sorted here: the index serves the search, not an order.
-    found.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    const now = this.c.clock.now();
+    const toTheseDestinations = (eb: ExpressionBuilder<PayoutsDatabase, 'payouts'>) =>
+      eb.or([
+        eb('destination_hash', 'in', destinations),
+        ...(payees.length === 0 ? [] : [eb('payee_hash', 'in', payees)]),
+      ]);
+    const columns = [
+      'id',
+      'destination_hash',
+      'payee_hash',
+      'amount_minor',
+      'currency',
+      'created_at',
+      'decided_at',
+    ] as const;
+    const [pending, sent] = await Promise.all([
+      this.c.k
+        .selectFrom('payouts')
+        .select(columns)
+        .where(toTheseDestinations)
+        .where(this.notLapsed(now))
+        .execute(),
+      // Its twin may have been paid already, the likeliest way to pay twice (QA): the payouts
+      // approved for payment (sent, or paid) within LATE_PAYMENT_LOOKBACK_MS.
+      this.c.k
+        .selectFrom('payouts')
+        .select(columns)
+        .where(toTheseDestinations)
+        .where('state', 'in', ['sending', 'processing', 'unknown', 'approved'])
+        .where('decided_at', '>=', now - LATE_PAYMENT_LOOKBACK_MS)
+        .execute(),
+    ]);
+    // Waiting ones oldest first, sent ones newest first, sorted here: the indexes serve the
+    // search, not an order.
+    pending.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    sent.sort((a, b) => (b.decided_at ?? 0) - (a.decided_at ?? 0) || (a.id < b.id ? -1 : 1));
     for (const row of waiting) {
-      const ids = found
-        .filter(
-          (other) =>
-            other.id !== row.id &&
-            samePayee(other, row) &&
-            String(other.amount_minor) === String(row.amount_minor) &&
-            other.currency === row.currency,
-        )
-        .map((other) => other.id);
-      similar.set(row.id, ids.slice(0, SIMILAR_MAX));
+      const twins = (found: typeof pending) =>
+        found
+          .filter(
+            (other) =>
+              other.id !== row.id &&
+              samePayee(other, row) &&
+              String(other.amount_minor) === String(row.amount_minor) &&
+              other.currency === row.currency,
+          )
+          .map((other) => other.id)
+          .slice(0, SIMILAR_MAX);
+      similar.set(row.id, { pending: twins(pending), sent: twins(sent) });
     }
     return similar;
   }

@@ -375,10 +375,16 @@ export const PayoutSchema = z.object({
   withdrawn: z.boolean().default(false),
   /**
    * other payouts waiting for approval (not lapsed) of the same amount and currency to the same
-   * destination (the same keyed hash): a possible duplicate. Ids, oldest first, at most 10; empty
+   * destination (the same payee): a possible duplicate. Ids, oldest first, at most 10; empty
    * unless this one waits for approval too
    */
   similarPending: z.array(z.string()).default([]),
+  /**
+   * other payouts of the same amount and currency to the same destination approved for payment
+   * (sending, processing, unknown or paid) in the last 7 days: the likeliest duplicate, already
+   * paid or on its way. Ids, newest first, at most 10; empty unless this one waits for approval
+   */
+  similarSent: z.array(z.string()).default([]),
   /**
    * when a payout waiting for approval lapses, or lapsed: a checked two-step payout's registration
    * (24 h after its payout-check), a held single payout PAYOUT_HOLD_MAX_AGE_MS after it was prepared

@@ -102,7 +102,7 @@ describe('a payout like one waiting', () => {
     await typeCardPayout(app.user, dialog, SELLER_SETTLEMENT);
     await app.user.click(dialog.getByRole('button', { name: SUBMIT }));
     const said = await screen.findByText(
-      `Another payout of the same amount to the same destination is waiting: payout ${waiting.id.slice(0, 8)} — check this one is not a duplicate.`,
+      `Another payout of the same amount to the same destination is waiting: payout ${waiting.id.slice(0, 8)}. Check this one is not a duplicate.`,
       { exact: false },
     );
     const alert = said.closest('.MuiAlert-root');

@@ -5,21 +5,9 @@ import type { Payout } from '@paydesk/shared/api';
 import { Fragment } from 'react';
 import { Link as RouterLink } from 'react-router';
 
-/**
- * A possible duplicate: other payouts waiting for approval of the same amount to the same
- * destination (the BFF's `similarPending`), each linked. In a dialog, the links open a new tab so
- * the decision in progress stays as it is. Nothing when there are none.
- */
-export function SimilarPendingWarning({
-  payout,
-  newTab = false,
-}: {
-  payout: Payout;
-  newTab?: boolean;
-}) {
-  const ids = payout.similarPending;
-  if (ids.length === 0) return null;
-  const links = ids.map((id, index) => (
+/** Payouts named as links, each to its page (in a new tab from a dialog). */
+function PayoutLinks({ ids, newTab }: { ids: readonly string[]; newTab: boolean }) {
+  return ids.map((id, index) => (
     <Fragment key={id}>
       {index === 0 ? '' : ', '}
       <Link
@@ -31,13 +19,44 @@ export function SimilarPendingWarning({
       </Link>
     </Fragment>
   ));
+}
+
+/**
+ * A possible duplicate: other payouts of the same amount to the same destination approved for
+ * payment in the last 7 days (the BFF's `similarSent`: already paid, or on its way, the likelier
+ * duplicate, said first) or waiting for approval too (`similarPending`), each linked. In a dialog,
+ * the links open a new tab so the decision in progress stays as it is. Nothing when there are none.
+ */
+export function SimilarPendingWarning({
+  payout,
+  newTab = false,
+}: {
+  payout: Payout;
+  newTab?: boolean;
+}) {
+  const sent = payout.similarSent;
+  const waiting = payout.similarPending;
+  if (sent.length === 0 && waiting.length === 0) return null;
   return (
-    <Alert severity="warning">
-      {ids.length === 1
-        ? 'Another payout of the same amount to the same destination is waiting: '
-        : 'Other payouts of the same amount to the same destination are waiting: '}
-      {links}. Make sure this one is not paid twice.
-    </Alert>
+    <>
+      {sent.length === 0 ? null : (
+        <Alert severity="error">
+          {sent.length === 1
+            ? 'A payout of the same amount to the same destination was approved for payment in the last 7 days: '
+            : 'Payouts of the same amount to the same destination were approved for payment in the last 7 days: '}
+          <PayoutLinks ids={sent} newTab={newTab} />. Make sure this one is not paying the payee
+          twice.
+        </Alert>
+      )}
+      {waiting.length === 0 ? null : (
+        <Alert severity="warning">
+          {waiting.length === 1
+            ? 'Another payout of the same amount to the same destination is waiting: '
+            : 'Other payouts of the same amount to the same destination are waiting: '}
+          <PayoutLinks ids={waiting} newTab={newTab} />. Make sure this one is not paid twice.
+        </Alert>
+      )}
+    </>
   );
 }
 
@@ -45,24 +64,53 @@ export function SimilarPendingWarning({
 const shortId = (id: string) => id.slice(0, 8);
 
 /**
- * What the preparer is told when the payout they just prepared may duplicate one waiting (the
- * prepare reply's `similarPending`); null when none does.
+ * What the preparer is told when the payout they just prepared may duplicate one approved for
+ * payment lately or waiting (the prepare reply's `similarSent`, `similarPending`); null when none.
  */
-export function similarPendingSentence(payout: Pick<Payout, 'similarPending'>): string | null {
-  const ids = payout.similarPending;
-  if (ids.length === 0) return null;
-  const named = ids.map((id) => `payout ${shortId(id)}`).join(', ');
-  return ids.length === 1
-    ? `Another payout of the same amount to the same destination is waiting: ${named} — check this one is not a duplicate.`
-    : `Other payouts of the same amount to the same destination are waiting: ${named} — check this one is not a duplicate.`;
+export function similarPendingSentence(
+  payout: Pick<Payout, 'similarPending' | 'similarSent'>,
+): string | null {
+  const named = (ids: readonly string[]) => ids.map((id) => `payout ${shortId(id)}`).join(', ');
+  const sent = payout.similarSent;
+  const waiting = payout.similarPending;
+  const said = [
+    sent.length === 0
+      ? null
+      : sent.length === 1
+        ? `A payout of the same amount to the same destination was approved for payment in the last 7 days: ${named(sent)}.`
+        : `Payouts of the same amount to the same destination were approved for payment in the last 7 days: ${named(sent)}.`,
+    waiting.length === 0
+      ? null
+      : waiting.length === 1
+        ? `Another payout of the same amount to the same destination is waiting: ${named(waiting)}.`
+        : `Other payouts of the same amount to the same destination are waiting: ${named(waiting)}.`,
+  ].filter((sentence) => sentence !== null);
+  return said.length === 0 ? null : `${said.join(' ')} Check this one is not a duplicate.`;
 }
 
 /**
  * A small marker in a list row's state: other payouts of the same amount to the same destination
- * wait for approval too (the page and the approve dialog name them). Nothing when none do.
+ * were approved for payment lately (red) or wait for approval too (the page and the approve dialog
+ * name them). Nothing when none do.
  */
-export function PossibleDuplicateMarker({ payout }: { payout: Pick<Payout, 'similarPending'> }) {
+export function PossibleDuplicateMarker({
+  payout,
+}: {
+  payout: Pick<Payout, 'similarPending' | 'similarSent'>;
+}) {
   const n = payout.similarPending.length;
+  if (payout.similarSent.length > 0) {
+    return (
+      <Chip
+        size="small"
+        color="error"
+        variant="outlined"
+        label="Possible duplicate"
+        title="A payout of the same amount to the same destination was approved for payment in the last 7 days"
+        sx={{ mt: 0.5, display: 'flex', width: 'fit-content' }}
+      />
+    );
+  }
   if (n === 0) return null;
   return (
     <Chip

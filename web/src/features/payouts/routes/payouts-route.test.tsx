@@ -748,6 +748,35 @@ describe('payouts', () => {
     expect(link).toHaveAttribute('target', '_blank');
   });
 
+  it('when a payout of the same amount to the same destination was approved for payment lately, then the row is marked and the approve dialog warns of it first, as an error, with a link to it (QA: a paid twin went unsaid)', async () => {
+    const bff = bffAs(['ops']);
+    const paid = '10000000-0000-4000-8000-000000000009';
+    bff.payouts.payouts = [
+      makePayout(1, { similarSent: [paid] }),
+      makePayout(9, { amount: '101.00', state: 'approved' }),
+    ];
+    const app = renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    const marker = within(table).getByText('Possible duplicate');
+    expect(marker.closest('[title]')).toHaveAttribute(
+      'title',
+      'A payout of the same amount to the same destination was approved for payment in the last 7 days',
+    );
+    await app.user.click(
+      screen.getByRole('button', { name: 'Approve payout of €101.00 to 411111******1111' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    const alert = dialog
+      .getByText(/^A payout of the same amount to the same destination was approved for payment/)
+      .closest('.MuiAlert-root');
+    expect(alert).toHaveClass('MuiAlert-colorError');
+    expect(alert).toHaveTextContent('Make sure this one is not paying the payee twice.');
+    expect(dialog.getByRole('link', { name: 'payout 10000000' })).toHaveAttribute(
+      'href',
+      `/payouts/${paid}`,
+    );
+  });
+
   it('when an ops user prepares a bank payout, then the shared rules run first and the body carries decimal text under a key; a lost reply is retried with the same key', async () => {
     const bff = bffAs(['ops']);
     let first = true;
