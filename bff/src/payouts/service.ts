@@ -350,12 +350,7 @@ export class PayoutsService {
    * `decider`: the viewer's four-eyes view (`deciderFor`), computed once per reply. A card's label
    * (its holder's name and expiry) is for ops users only: other readers see the masked card alone.
    */
-  toApi(
-    row: PayoutsTable,
-    viewer: Actor,
-    decider: Decider,
-    similar: Similar = NO_SIMILAR,
-  ): Payout {
+  toApi(row: PayoutsTable, viewer: Actor, decider: Decider, similar: Similar = NO_SIMILAR): Payout {
     const state = this.stateOf(row);
     const labelWithheld = row.destination_kind === 'card' && !viewer.roles.includes('ops');
     return {
