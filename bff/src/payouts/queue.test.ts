@@ -335,11 +335,12 @@ for (const variant of DB_VARIANTS) {
 
     it('when a payout of the same amount to the same payee was approved for payment in the last 7 days, then one waiting names it apart (similarSent, newest first), not as waiting; one approved earlier, another amount, or one rejected does not count (QA: a paid twin went unsaid)', async () => {
       const waiting = await hold('84.00');
-      const paid = await hold('84.00', opsB);
+      const paid = await hold('84.00');
       const older = await hold('84.00');
       const rejected = await hold('84.00');
       await hold('84.01');
       const now = bff.clock.now();
+      const opsBId = await userId(bff, opsB.email);
       // As the approvals would leave them (nothing here reaches a gateway).
       const approve = (id: string, decidedAt: number, state = 'approved') =>
         bff.k
@@ -347,7 +348,7 @@ for (const variant of DB_VARIANTS) {
           .set({
             state,
             decided_at: decidedAt,
-            decided_by: opsB.email,
+            decided_by: opsBId,
             decided_by_email: opsB.email,
           })
           .where('id', '=', id)

@@ -405,8 +405,9 @@ export class PayoutsService {
   /**
    * For each payout of `rows` waiting for approval (not lapsed): the other payouts waiting (not
    * lapsed) to the same destination (`samePayee`) of the same amount and currency, oldest first, at
-   * most SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice. One
-   * query (`payouts_payee`, `payouts_destination`) for any number of rows.
+   * most SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice; and
+   * those approved for payment within LATE_PAYMENT_LOOKBACK_MS, newest first (`Similar.sent`). Two
+   * queries (`payouts_payee`, `payouts_destination`) for any number of rows.
    */
   async similarOf(rows: readonly PayoutsTable[]): Promise<Map<string, Similar>> {
     const similar = new Map<string, Similar>();
