@@ -40,6 +40,18 @@ export function isRefusedForGood(error: unknown): error is ApiError {
   );
 }
 
+/** A refusal the same request cannot change, in the server's words, and that sending again is no cure. */
+export function RefusedForGoodAlert({ error }: { error: ApiError }) {
+  return (
+    <Alert severity="error">
+      {describeError(error)}
+      <Typography variant="body2" sx={{ mt: 0.5 }}>
+        Sending it again would be refused too.
+      </Typography>
+    </Alert>
+  );
+}
+
 /**
  * The second pair of eyes: approve, or reject with a reason, something another user created (a
  * payout, a payout form); or its creator withdraws it (a rejection too, never an approval). The
@@ -191,14 +203,7 @@ export function DecisionDialog<Result extends { message: string }>({
                 {lostReplyNote ?? ''}.
               </Alert>
             ) : final !== null ? (
-              (refused?.(final) ?? (
-                <Alert severity="error">
-                  {describeError(final)}
-                  <Typography variant="body2" sx={{ mt: 0.5 }}>
-                    Sending it again would be refused too.
-                  </Typography>
-                </Alert>
-              ))
+              (refused?.(final) ?? <RefusedForGoodAlert error={final} />)
             ) : mutation.isError ? (
               <Alert severity="error">{describeError(mutation.error)}</Alert>
             ) : null}

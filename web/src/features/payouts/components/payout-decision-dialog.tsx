@@ -11,12 +11,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext, useId, type ReactNode } from 'react';
 import { DateTime } from '../../../components/date-time';
 import type { Decision } from '../../../components/decision-buttons';
-import { DecisionDialog } from '../../../components/decision-dialog';
+import { DecisionDialog, RefusedForGoodAlert } from '../../../components/decision-dialog';
 import { FormDialog } from '../../../components/form-dialog';
 import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { LargeAmountApprovalWarning } from '../../../components/large-amount-confirm';
 import { SpokenMoney } from '../../../components/spoken-money';
-import { describeError, type ApiError } from '../../../lib/api-client';
+import type { ApiError } from '../../../lib/api-client';
 import { SessionContext } from '../../auth/components/session-context';
 import { formatMoney } from '../../../lib/format';
 import { Facts, type FactRow } from '../../transactions/components/amounts-panel';
@@ -238,12 +238,7 @@ export function PayoutRefusal({ payout, error }: { payout: Payout; error: ApiErr
       otherwise={
         // Still waiting (nothing reached the gateway), or a refusal about what was prepared: the
         // server's sentence says what to do.
-        <Alert severity="error">
-          {describeError(error)}
-          <Typography variant="body2" sx={{ mt: 0.5 }}>
-            Sending it again would be refused too.
-          </Typography>
-        </Alert>
+        <RefusedForGoodAlert error={error} />
       }
     />
   );
