@@ -56,7 +56,13 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
       .join('.');
     return path === '' ? '(body)' : path;
   };
+  // A value of the wrong kind is said once: zod goes on to check a list's size against text, say,
+  // and would add "must be at most 5 characters" to "must be a list".
+  const wrongKind = new Set(
+    error.issues.filter((i) => i.code === 'invalid_type').map((i) => pathOf(i.path)),
+  );
   return error.issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_type' && wrongKind.has(pathOf(issue.path))) return [];
     // A strict schema's unknown names: each one named as its own field, so that a mistyped query
     // parameter (`limit` for `pageSize`) says which one, as a bad value does.
     if (issue.code === 'unrecognized_keys') {

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { plainMessage } from './plain-messages.js';
+
+// Every schema's fallback messages in the API's words (plain-messages.ts).
+z.config({ customError: plainMessage });
 
 /** Every state-changing `/api` request carries this header with this value (CSRF defence). */
 export const CSRF_HEADER = 'X-Requested-With';

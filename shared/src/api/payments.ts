@@ -14,17 +14,26 @@ export const SEARCH_CARD_NUMBER_REFUSAL =
 /** The largest amount the API takes: 13 integer digits and 2 decimals. */
 export const AMOUNT_MAX = '9999999999999.99';
 
+/** An amount sent as a JSON number (or any other kind than text). */
+export const AMOUNT_AS_TEXT_MESSAGE =
+  'must be a decimal amount as text, e.g. "19.99" (a JSON string, never a JSON number)';
+
 /**
  * Decimal text, > 0, at most two decimals (`19.99`), at most AMOUNT_MAX; the BFF turns it into
  * integer minor units.
  */
 export const AmountSchema = z
-  .string()
+  // Money never travels as a JSON number (19.99 is not exactly 19.99 there): say so, not just
+  // "not a number". Missing, the common "is required" (plain-messages.ts).
+  .string({ error: (issue) => (issue.input === undefined ? undefined : AMOUNT_AS_TEXT_MESSAGE) })
   .trim()
-  .regex(
-    /^(0|[1-9]\d*)(\.\d{1,2})?$/,
-    'must be a decimal amount with at most 2 decimals, e.g. 19.99',
-  )
+  // A negative amount is refused for its sign ("-5" is well formed, just not allowed).
+  .refine((v) => !/^-\s*\d/.test(v), { message: 'must be greater than zero', abort: true })
+  // Not an amount at all: that one message, not also "must be greater than zero".
+  .regex(/^(0|[1-9]\d*)(\.\d{1,2})?$/, {
+    message: 'must be a decimal amount with at most 2 decimals, e.g. 19.99',
+    abort: true,
+  })
   // A well-formed amount that is too large is refused for its size, not its form.
   .refine((v) => !/^[1-9]\d{13,}(\.\d{1,2})?$/.test(v), {
     message: `must be at most ${AMOUNT_MAX}`,
