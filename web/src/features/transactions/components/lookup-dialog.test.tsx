@@ -2,6 +2,8 @@ import { TransactionDetailSchema, type LookupBody } from '@paydesk/shared/api';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makePayout, makeTransaction, makeUser } from '../../../test/fake-bff';
+import { makeLink } from '../../../test/fake-links';
+import { makeSubscription } from '../../../test/fake-subscriptions';
 import { renderApp } from '../../../test/render-app';
 import { screenWidth } from '../../../test/screen-width';
 import { ApiError } from '../../../lib/api-client';
@@ -336,12 +338,39 @@ describe('status lookup', () => {
     expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
   });
 
+  it.each([
+    ['payout', '/payouts', { payouts: [makePayout(4)] }, '10000000-0000-4000-8000-000000000004'],
+    [
+      'payment link',
+      '/payment-links',
+      { links: [makeLink(5)] },
+      '30000000-0000-4000-8000-000000000005',
+    ],
+    [
+      'subscription',
+      '/subscriptions',
+      { subscriptions: [makeSubscription(6)] },
+      '20000000-0000-4000-8000-000000000006',
+    ],
+  ] as const)(
+    'when the text is a %s’s Paydesk id, then its page opens without asking the gateway',
+    async (_kind, page, records, id) => {
+      const bff = bffAs(['support'], records);
+      const app = await lookUpOnList(bff, id.toUpperCase());
+      await waitFor(() => {
+        expect(app.location()).toBe(`${page}/${id}`);
+      });
+      expect(screen.queryByRole('dialog', { name: 'Look up an order' })).not.toBeInTheDocument();
+      expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
+    },
+  );
+
   it('when a Paydesk id names nothing, then it is tried as a client_orderid and the dialog says neither matched', async () => {
     const bff = bffAs(['support']);
     await lookUpOnList(bff, '00000000-0000-4000-8000-000000000099');
     expect(
       await screen.findByText(
-        'Paydesk knows no order with the id “00000000-0000-4000-8000-000000000099”, and the gateway knows none with that client order id.',
+        'Paydesk knows no order, payout, payment link or subscription with the id “00000000-0000-4000-8000-000000000099”, and the gateway knows no order with that client order id.',
       ),
     ).toBeInTheDocument();
     expect(bff.requestsTo('POST', '/api/transactions/lookup').map((r) => r.body)).toEqual([
@@ -354,7 +383,7 @@ describe('status lookup', () => {
     const app = renderApp('/account', bff);
     const field = await openDialog(app);
     expect(field).toHaveAccessibleDescription(
-      'A Paydesk id works too. Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.',
+      'A Paydesk id works too (an order’s, a payout’s, a payment link’s or a subscription’s). Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.',
     );
     await app.user.type(field, 'customer3@example.com');
     expect(field).toHaveAccessibleDescription(
@@ -639,7 +668,7 @@ describe('status lookup', () => {
       'For an orderid Paydesk has not learned: the gateway finds an order by its orderid only together with its client order id.',
     );
     expect(dialog.getByLabelText('Orderid or client order id')).toHaveAccessibleDescription(
-      /^A Paydesk id works too\./,
+      /^A Paydesk id works too \(an order’s, a payout’s/,
     );
     vi.restoreAllMocks();
   });

@@ -26,6 +26,9 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { GatewayWaitNote } from '../../../components/gateway-wait-note';
+import { linkDetailQueryOptions } from '../../payment-links/api/payment-links';
+import { payoutDetailQueryOptions } from '../../payouts/api/payouts';
+import { subscriptionDetailQueryOptions } from '../../subscriptions/api/subscriptions';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { sentenceOf } from '../../../lib/form-errors';
@@ -140,6 +143,7 @@ export function lookupAttempts(
 
 type LookupOutcome =
   | { kind: 'open'; detail: TransactionDetail }
+  | { kind: 'record'; path: string }
   | { kind: 'payout'; payout: PayoutOrder }
   | { kind: 'choose'; candidates: LookupCandidate[]; payouts: PayoutOrder[] };
 
@@ -160,6 +164,39 @@ const candidateOf = (d: Omit<LookupCandidate, 'id'> & { id: string }): LookupCan
   currency: d.currency,
   id: d.id,
 });
+
+/** Paydesk's records besides orders that a Paydesk id (a UUID) may name, and their pages. */
+const OTHER_RECORDS: readonly {
+  page: string;
+  read: (id: string, client: QueryClient) => Promise<unknown>;
+}[] = [
+  { page: '/payouts', read: (id, client) => client.query(payoutDetailQueryOptions(id)) },
+  { page: '/payment-links', read: (id, client) => client.query(linkDetailQueryOptions(id)) },
+  {
+    page: '/subscriptions',
+    read: (id, client) => client.query(subscriptionDetailQueryOptions(id)),
+  },
+];
+
+/**
+ * The page of the payout, payment link or subscription with this id, or null when none has it
+ * (each asked at once; everyone who may look up reads all three). Another failure than "not
+ * found" is said, not taken for "none".
+ */
+async function otherRecordPath(id: string, client: QueryClient): Promise<string | null> {
+  const settled = await Promise.allSettled(
+    OTHER_RECORDS.map(async ({ page, read }) => {
+      await read(id, client);
+      return `${page}/${encodeURIComponent(id)}`;
+    }),
+  );
+  for (const result of settled) if (result.status === 'fulfilled') return result.value;
+  for (const result of settled) {
+    const reason: unknown = result.status === 'rejected' ? result.reason : null;
+    if (!isApiError(reason) || reason.code !== 'NOT_FOUND') throw reason;
+  }
+  return null;
+}
 
 /**
  * Runs every attempt: each order found is a candidate (several from one client_orderid on several
@@ -195,10 +232,18 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
         continue;
       }
       if (attempt.kind === 'id') {
-        return {
-          kind: 'open',
-          detail: await client.query(transactionDetailQueryOptions(attempt.id)),
-        };
+        try {
+          return {
+            kind: 'open',
+            detail: await client.query(transactionDetailQueryOptions(attempt.id)),
+          };
+        } catch (error) {
+          if (!isApiError(error) || error.code !== 'NOT_FOUND') throw error;
+          // No order's id: perhaps a payout's, a payment link's or a subscription's.
+          const path = await otherRecordPath(attempt.id, client);
+          if (path !== null) return { kind: 'record', path };
+          throw error;
+        }
       }
       const reply = await lookupTransaction(attempt.body);
       // A payout not yet sent is the reply's only field; an order (a payout's too, whose detail
@@ -290,7 +335,7 @@ function termHint(term: string, clientOrderId: string): string {
     return 'An e-mail address is no order id: Look up searches the transactions for it (the gateway is not asked).';
   if (kind === 'card')
     return 'A card is no order id: Look up searches the transactions for it (the gateway is not asked).';
-  return 'A Paydesk id works too. Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.';
+  return 'A Paydesk id works too (an order’s, a payout’s, a payment link’s or a subscription’s). Asks the gateway for the current status and opens the order. An e-mail address or a masked card searches the transactions instead.';
 }
 
 /**
@@ -314,8 +359,8 @@ function notFoundMessage(input: LookupInput, needsClientOrderId: boolean): strin
       : `${gateway} no order “${term}” with client order id “${clientOrderId}”.${onlyThere}`;
   if (TRANSACTION_ID_PATTERN.test(term))
     return endpointId === ''
-      ? `Paydesk knows no order with the id “${term}”, and the gateway knows none with that client order id.`
-      : `Paydesk knows no order with the id “${term}”, and endpoint ${endpointId} has none with that client order id.${onlyThere}`;
+      ? `Paydesk knows no order, payout, payment link or subscription with the id “${term}”, and the gateway knows no order with that client order id.`
+      : `Paydesk knows no order, payout, payment link or subscription with the id “${term}”, and endpoint ${endpointId} has no order with that client order id.${onlyThere}`;
   return /^\d+$/.test(term)
     ? `${gateway} no order “${term}” as an orderid or a client order id.${onlyThere}`
     : `${gateway} no order “${term}” as a client order id.${onlyThere}`;
@@ -413,6 +458,11 @@ export default function LookupDialog({
     onSuccess: async (outcome) => {
       if (outcome.kind === 'choose') {
         setChoice({ candidates: outcome.candidates, payouts: outcome.payouts });
+        return;
+      }
+      if (outcome.kind === 'record') {
+        onClose();
+        await navigate(outcome.path);
         return;
       }
       if (outcome.kind === 'payout') {
