@@ -338,7 +338,7 @@ describe('status lookup', () => {
     expect(bff.requestsTo('POST', '/api/transactions/lookup')).toHaveLength(0);
   });
 
-  it.each([
+  it.each<[string, string, ConstructorParameters<typeof FakeBff>[0], string]>([
     ['payout', '/payouts', { payouts: [makePayout(4)] }, '10000000-0000-4000-8000-000000000004'],
     [
       'payment link',
@@ -352,7 +352,7 @@ describe('status lookup', () => {
       { subscriptions: [makeSubscription(6)] },
       '20000000-0000-4000-8000-000000000006',
     ],
-  ] as const)(
+  ])(
     'when the text is a %s’s Paydesk id, then its page opens without asking the gateway',
     async (_kind, page, records, id) => {
       const bff = bffAs(['support'], records);
