@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorDetails, FieldError } from '@paydesk/shared/api';
+import { shownName, type ErrorCode, type ErrorDetails, type FieldError } from '@paydesk/shared/api';
 import type { z } from 'zod';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -71,7 +71,7 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
           ? 'is not a parameter of this request'
           : 'is not a field of this request';
       return issue.keys.map((key) => ({
-        path: pathOf([...issue.path, key.length > 40 ? `${key.slice(0, 40)}…` : key]),
+        path: pathOf([...issue.path, shownName(key)]),
         rule: issue.code,
         message,
       }));

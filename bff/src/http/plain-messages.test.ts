@@ -47,6 +47,17 @@ describe.skipIf(variant.skip)(`plain field messages over HTTP (${variant.name})`
     for (const f of fields) expect(f.message).not.toMatch(/Invalid input|expected \w+, received/);
   });
 
+  it('when an unknown field or parameter is named by a card number, then the reply masks it', async () => {
+    const body = await admin.post('/api/users', { '4111 1111 1111 1111': 1 });
+    const query = await auditor.get('/api/audit?4111.1111.1111.1111=1');
+    for (const reply of [body, query]) {
+      expect(reply.status).toBe(400);
+      expect(reply.text).not.toMatch(/4111[ .]?1111[ .]?1111/);
+    }
+    expect(fieldsOf(body)?.map((f) => f.path)).toContain('411111…1111');
+    expect(fieldsOf(query)?.map((f) => f.path)).toEqual(['query.411111…1111']);
+  });
+
   it('when a query parameter is not a number, then 400 names it and says it must be a number', async () => {
     const reply = await auditor.get('/api/audit?page=abc');
     expect(fieldsOf(reply)).toEqual([

@@ -163,6 +163,11 @@ for (const variant of DB_VARIANTS) {
       // A second void is refused by Paydesk itself: nothing is sent.
       const second = await post(f.finance, `/api/transactions/${tx.id}/void`, { comment: 'again' });
       expect(errorCode(second)).toBe('INVALID_STATE');
+      // A refusal for the order's state says its reason, no "(remaining 0.00 EUR)" beside it;
+      // the remaining amount stays in the details.
+      const refusal = (second.json as ErrorEnvelope).error;
+      expect(refusal.message).toMatch(/^Void refused: [^()]+\.$/);
+      expect(refusal.details).toMatchObject({ remaining: '0.00', currency: 'EUR' });
       expect((await detail(tx.id)).operations.filter((o) => o.kind === 'void')).toHaveLength(1);
     });
 
@@ -182,8 +187,8 @@ for (const variant of DB_VARIANTS) {
       });
       expect(ret.status).toBe(409);
       expect(errorCode(ret)).toBe('INVALID_STATE');
-      expect((ret.json as ErrorEnvelope).error.message).toContain(
-        'a capture is still processing at the gateway',
+      expect((ret.json as ErrorEnvelope).error.message).toMatch(
+        /^Return refused: a capture is still processing at the gateway[^()]*\.$/,
       );
       const voided = await post(f.finance, `/api/transactions/${tx.id}/void`, { comment: 'no' });
       expect(errorCode(voided)).toBe('INVALID_STATE');

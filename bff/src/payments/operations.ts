@@ -96,20 +96,37 @@ const CAP_REASONS = [
 /** Refusals whose reason is a whole sentence of its own: the message says it as it is. */
 const SENTENCE_REASONS = new Set([NOTHING_CAPTURED, PAYEE_CARD]);
 
+/** Each operation as a refusal's sentence begins with it (staff read it; no API names). */
+const OPERATION_WORDS: Record<OperationName, string> = {
+  capture: 'Capture',
+  return: 'Return',
+  void: 'Void',
+  'create-card-ref': 'Storing the card',
+};
+
+/**
+ * A refusal: 409 with the reason and the amount that remains (in `details` always). The message
+ * names the remaining amount when the refusal is about an amount; a refusal for the order's state
+ * ("capture applies to a preauth, not a sale") says its reason alone, no "(remaining 0.00 EUR)"
+ * beside it (QA).
+ */
 function refusal(
   decision: Decision<unknown>,
-  what: string,
+  what: OperationName,
   row: TransactionsTable,
   remainingMinor: bigint,
 ): AppError {
   const reason = decision.ok ? '' : decision.reason;
   const cap = CAP_REASONS.some((r) => reason.includes(r));
   const remaining = formatMinorUnits(remainingMinor < 0n ? 0n : remainingMinor);
+  const refused = `${OPERATION_WORDS[what]} refused: ${reason}`;
   return new AppError(
     cap ? 'CAP_EXCEEDED' : 'INVALID_STATE',
     SENTENCE_REASONS.has(reason)
       ? `${reason}.`
-      : `${what} refused: ${reason} (remaining ${remaining} ${row.currency}).`,
+      : cap
+        ? `${refused} (remaining ${remaining} ${row.currency}).`
+        : `${refused}.`,
     { reason, remaining, currency: row.currency },
   );
 }
@@ -571,8 +588,8 @@ export class OperationsService {
       throw new AppError(
         'INVALID_STATE',
         busy.why === 'awaiting'
-          ? `${what} refused: a ${kind} is still awaiting its outcome; refresh the order first.`
-          : `${what} refused: a ${kind} is still processing at the gateway, which accepts nothing else on the order until it is final; try again once it is.`,
+          ? `${OPERATION_WORDS[what]} refused: a ${kind} is still awaiting its outcome; refresh the order first.`
+          : `${OPERATION_WORDS[what]} refused: a ${kind} is still processing at the gateway, which accepts nothing else on the order until it is final; try again once it is.`,
         {
           reason:
             busy.why === 'awaiting'

@@ -14,11 +14,6 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** UTC instant as ISO 8601 text with `Z` (e.g. `2026-11-21T05:19:38.000Z`). */
 export const IsoDateTimeSchema = z.iso.datetime();
 
-/** Lowercased, trimmed e-mail address. */
-/** The longest e-mail address a mail server takes (RFC 5321's path, less its brackets). */
-export const EMAIL_MAX_LENGTH = 254;
-export const EmailSchema = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH).check(z.email());
-
 /** Opaque identifier (UUID text). */
 export const IdSchema = z.string().min(1).max(64);
 
@@ -72,14 +67,52 @@ function hasDigits(text: string, n: number): boolean {
 
 // Digit groups with a single space or dash between them; a UUID's digit groups are no card number.
 const DIGIT_RUN = /\d(?:[ -]?\d)+/g;
+// Groups with one dot or underscore between them, the same one throughout (`4111.1111.1111.1111`),
+// at least three groups: an amount (`1234.56`), a list of amounts (`12.50 13.75`, two separators),
+// a date or an IPv4 address (12 digits at most) is none.
+const DOTTED_RUN = /\d+([._])\d+(?:\1\d+)+/g;
+
+/** The first decimal digit of a non-ASCII digit's block of ten, by block (e.g. U+0660 for ٣). */
+const digitZeros = new Map<number, number>();
+const DECIMAL_DIGIT = /\p{Nd}/u;
+
+/** A BMP decimal digit of another script (Arabic-Indic ٤, full-width ４…) as its ASCII digit. */
+function asciiDigit(digit: string): string {
+  const code = digit.charCodeAt(0);
+  let zero = digitZeros.get(code);
+  if (zero === undefined) {
+    // Unicode's decimal digits come in runs of ten, 0 to 9, some runs back to back.
+    let first = code;
+    while (DECIMAL_DIGIT.test(String.fromCharCode(first - 1))) first -= 1;
+    zero = first + Math.floor((code - first) / 10) * 10;
+    digitZeros.set(code, zero);
+  }
+  return String.fromCharCode(48 + code - zero);
+}
+
+/**
+ * `text` with the decimal digits of other scripts in the Basic Multilingual Plane as ASCII digits,
+ * one character for one, so positions stay those of `text`: a card number typed in Arabic-Indic
+ * or full-width digits is found like one in ASCII digits. Plain ASCII text is returned as it is.
+ */
+function foldDigits(text: string): string {
+  if (!/[^\p{ASCII}]/u.test(text)) return text;
+  // One UTF-16 unit each: a digit beyond the BMP (mathematical 𝟒) would change the positions.
+  return text.replace(/[^\p{ASCII}]/gu, (c) =>
+    c.length === 1 && DECIMAL_DIGIT.test(c) ? asciiDigit(c) : c,
+  );
+}
+
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
  * Where `text` holds what looks like a full card number: 13–19 digits, single spaces or dashes
- * allowed between them, that pass the Luhn check. The digits are whole groups of a run (`4111 1111
+ * allowed between them (or one dot or underscore, the same throughout), that pass the Luhn check;
+ * digits of other scripts count as their ASCII digits (`foldDigits`). The digits are whole groups of a run (`4111 1111
  * 1111 1111` in `ref 12 4111 1111 1111 1111 exp 12 27` too); overlapping candidates are one match.
  */
-export function findCardNumbers(text: string): CardNumberMatch[] {
+export function findCardNumbers(original: string): CardNumberMatch[] {
+  const text = foldDigits(original);
   // Most texts (every field of every timeline entry and log line) hold fewer digits than a card.
   if (!hasDigits(text, MIN_CARD_DIGITS)) return [];
   let uuids: { start: number; end: number }[] | undefined;
@@ -89,9 +122,12 @@ export function findCardNumbers(text: string): CardNumberMatch[] {
   };
   const found: CardNumberMatch[] = [];
   const keep = (span: { start: number; end: number }) => {
-    found.push({ ...span, digits: text.slice(span.start, span.end).replace(/[ -]/g, '') });
+    found.push({ ...span, digits: text.slice(span.start, span.end).replace(/\D/g, '') });
   };
-  for (const run of text.matchAll(DIGIT_RUN)) {
+  const runs = [...text.matchAll(DIGIT_RUN), ...text.matchAll(DOTTED_RUN)].sort(
+    (a, b) => a.index - b.index,
+  );
+  for (const run of runs) {
     if (!hasDigits(run[0], MIN_CARD_DIGITS)) continue;
     const groups = [...run[0].matchAll(/\d+/g)].map((g) => ({
       start: run.index + g.index,
@@ -117,21 +153,32 @@ export function findCardNumbers(text: string): CardNumberMatch[] {
     });
     if (open !== undefined) keep(open);
   }
-  return found;
+  // A dotted run and a spaced one may overlap (`1234 5678.9012.3456.7890`): one match each place.
+  const merged: CardNumberMatch[] = [];
+  for (const match of found) {
+    const last = merged.at(-1);
+    if (last === undefined || match.start >= last.end) merged.push(match);
+    else if (match.end > last.end) {
+      last.end = match.end;
+      last.digits = text.slice(last.start, last.end).replace(/\D/g, '');
+    }
+  }
+  return merged;
 }
 
 /**
  * Whether `text` is, as a whole, a card number: 13–19 digits passing the Luhn check, single spaces
- * or dashes between them allowed ('4111 1111 1111 1111'). The search term and the look-up's ids
+ * or dashes between them allowed ('4111 1111 1111 1111'), or one dot or underscore throughout
+ * ('4111.1111.1111.1111'), in any script's digits. The search term and the look-up's ids
  * refuse these: an id holding a run of digits among other characters ('shop-1795900891072-1', a
  * timestamp in it) is no card number, though about 1 in 10 such runs passes the Luhn check (QA:
  * those orders could not be found by their id). What is kept or logged still masks any run
  * (`containsCardNumber`, `maskCardNumbers`).
  */
 export function isWholeCardNumber(text: string): boolean {
-  const trimmed = text.trim();
-  if (!/^\d(?:[ -]?\d)+$/.test(trimmed)) return false;
-  const digits = trimmed.replace(/[ -]/g, '');
+  const trimmed = foldDigits(text.trim());
+  if (!/^\d(?:[ -]?\d)+$/.test(trimmed) && !/^\d+([._])\d+(?:\1\d+)+$/.test(trimmed)) return false;
+  const digits = trimmed.replace(/\D/g, '');
   return digits.length >= MIN_CARD_DIGITS && digits.length <= 19 && luhnValid(digits);
 }
 
@@ -148,14 +195,24 @@ const binAndLastFour = (digits: string) => `${digits.slice(0, 6)}…${digits.sli
  * of 13–19 digits, Luhn-valid or not (ids, paths, user agents).
  */
 export function maskCardNumbers(text: string): string {
-  if (!hasDigits(text, MIN_CARD_DIGITS)) return text;
+  const cards = findCardNumbers(text);
+  if (cards.length === 0 && !hasDigits(text, MIN_CARD_DIGITS)) return text;
   let out = '';
   let at = 0;
-  for (const card of findCardNumbers(text)) {
+  for (const card of cards) {
     out += `${text.slice(at, card.start)}${binAndLastFour(card.digits)}`;
     at = card.end;
   }
   return `${out}${text.slice(at)}`.replace(/\d{13,19}/g, binAndLastFour);
+}
+
+/**
+ * A name someone typed (an unknown field or parameter) as a refusal repeats it: a card number
+ * typed as one masked (QA: a saved view's reply echoed it), then cut to `max` characters.
+ */
+export function shownName(name: string, max = 40): string {
+  const masked = maskCardNumbers(name);
+  return masked.length > max ? `${masked.slice(0, max)}…` : masked;
 }
 
 /**
@@ -169,6 +226,34 @@ export const FREE_TEXT_REFUSALS = {
   cardNumber: 'must not contain a card number; give the last four digits only',
 } as const;
 const FREE_TEXT_MESSAGES: ReadonlySet<string> = new Set(Object.values(FREE_TEXT_REFUSALS));
+
+/** The refinement of a field Paydesk stores and shows that must never hold a card number. */
+export const NO_CARD_NUMBER = {
+  message: FREE_TEXT_REFUSALS.cardNumber,
+  params: { rule: 'card_number' },
+} as const;
+
+/** The longest e-mail address a mail server takes (RFC 5321's path, less its brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+/**
+ * Whether an e-mail address's local part is, as a whole, a card number
+ * (`4111111111111111@example.com` would be shown to every reader). Only as a whole, as the search
+ * term is weighed: a generated address with a Luhn-valid run among other characters
+ * (`shop-1795910517543@…`, a timestamp) is an address like any other.
+ */
+export function isCardNumberAddress(address: string): boolean {
+  const at = address.lastIndexOf('@');
+  return at > 0 && isWholeCardNumber(address.slice(0, at));
+}
+
+/** Lowercased, trimmed e-mail address; never a card number's. */
+export const EmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(EMAIL_MAX_LENGTH)
+  .check(z.email())
+  .refine((v) => !isCardNumberAddress(v), NO_CARD_NUMBER);
 
 /** Whether `message` is one of `FREE_TEXT_REFUSALS`. */
 export function isFreeTextRefusal(message: string): boolean {
@@ -217,10 +302,7 @@ export const freeText = (min: number, max: number, options: FreeTextOptions = {}
       message: FREE_TEXT_REFUSALS.bidiControls,
       params: { rule: 'bidi_controls' },
     })
-    .refine((v) => !containsCardNumber(v), {
-      message: FREE_TEXT_REFUSALS.cardNumber,
-      params: { rule: 'card_number' },
-    });
+    .refine((v) => !containsCardNumber(v), NO_CARD_NUMBER);
 };
 
 /**

@@ -6,6 +6,8 @@ import {
   FREE_TEXT_REFUSALS,
   freeText,
   isFreeTextRefusal,
+  isWholeCardNumber,
+  maskCardNumbers,
 } from './common.js';
 import {
   RebillBodySchema,
@@ -54,6 +56,53 @@ describe('card numbers in text', () => {
     expect(findCardNumbers('ref 12 4111 1111 1111 1111 exp 12 27').map((m) => m.digits)).toEqual([
       '4111111111111111',
     ]);
+  });
+
+  it('when the groups are joined by one dot or underscore throughout, or written in another script’s digits, then they are found (QA: such a comment was stored in clear)', () => {
+    for (const text of [
+      '4111.1111.1111.1111',
+      'card 4111_1111_1111_1111 exp',
+      '3782.822463.10005',
+      '٤١١١١١١١١١١١١١١١',
+      '４１１１ １１１１ １１１１ １１１１',
+      '۴۱۱۱-۱۱۱۱-۱۱۱۱-۱۱۱۱',
+    ]) {
+      expect(containsCardNumber(text), text).toBe(true);
+    }
+    // The place is the typed text's, so masking keeps the words around it.
+    expect(maskCardNumbers('pan ٤١١١١١١١١١١١١١١١ ok')).toBe('pan 411111…1111 ok');
+    // Digits beyond the BMP (mathematical ones) are left as typed, the text whole around them.
+    expect(maskCardNumbers('𝟒𝟏𝟏𝟏 4111 1111 1111 1111 ٤')).toBe('𝟒𝟏𝟏𝟏 411111…1111 ٤');
+    expect(maskCardNumbers('a 4111.1111.1111.1111 b 5555 5555 5555 4444 c')).toBe(
+      'a 411111…1111 b 555555…4444 c',
+    );
+    expect(maskCardNumbers('x 1234 5678.9012.3456.7890 4111.1111.1111.1111 y')).not.toMatch(
+      /4111\.1111/,
+    );
+  });
+
+  it('when dots stand between amounts, a date, an address or a version, then no card number is found there', () => {
+    for (const text of [
+      'returned 12.50 13.75 19.99 1.00 and 4.20',
+      'on 2026.11.28 from 192.168.100.200',
+      'build 1.22.333.4444',
+      'total 1234567890123.45',
+      '4111.1111 1111.1111',
+      '٤١١١ and ١١١١',
+    ]) {
+      expect(containsCardNumber(text), text).toBe(false);
+    }
+  });
+
+  it('when a whole term is a card number in any of these writings, then isWholeCardNumber says so; an id with one among other characters is none', () => {
+    for (const text of [
+      '4111.1111.1111.1111',
+      ' 4111_1111_1111_1111 ',
+      '４１１１１１１１１１１１１１１１',
+    ])
+      expect(isWholeCardNumber(text), text).toBe(true);
+    for (const text of ['4111.1111_1111.1111', 'shop-4111.1111.1111.1111', '1234.56'])
+      expect(isWholeCardNumber(text), text).toBe(false);
   });
 
   it('when digits fail the Luhn check, are too few or too many, or are a UUID’s groups, then nothing is found', () => {

@@ -46,7 +46,9 @@ export const AmountSchema = z
  * payment link, payout): absent, or `true` once the person confirmed an amount above its
  * currency's threshold (large-amount.ts).
  */
-export const ConfirmLargeAmountSchema = z.literal(true).optional();
+export const ConfirmLargeAmountSchema = z
+  .literal(true, { error: 'must be true once the amount was confirmed, or left out' })
+  .optional();
 
 /** Decimal text as shown in replies (may be `0.00`). */
 export const MoneySchema = z.string().regex(/^\d+\.\d{2}$/);
@@ -255,7 +257,11 @@ function checkRanges(
 export const TransactionFilterSchema = TransactionFilterFields.superRefine(checkRanges);
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
-/** Paydesk's own id of an order (a UUID, lower case as Paydesk writes it; any case is read). */
+/**
+ * Paydesk's own id of an order (a UUID, lower case as Paydesk writes it; any case is read), and
+ * of every other record it names in an address (a payout, a payment link, a subscription, a user,
+ * a saved view): the BFF's `:id` parameters and the SPA's look-up take the same shape.
+ */
 export const TRANSACTION_ID_PATTERN =
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -595,7 +601,7 @@ export const LookupBodySchema = z
       z
         .string()
         .trim()
-        .regex(/^\d{1,30}$/, 'must be the gateway order id (digits)'),
+        .regex(/^\d{1,30}$/, 'must be the gateway order id (1–30 digits)'),
     ).optional(),
     client_orderid: notACardNumber(ClientOrderIdSchema).optional(),
     endpointId: z
@@ -685,6 +691,13 @@ export const CardRefBodySchema = z.object({}).strict();
 export type CardRefBody = z.infer<typeof CardRefBodySchema>;
 
 /**
+ * `POST /api/transactions/:id/refresh` (the gateway's `status` asked now; nothing is sent that
+ * moves money): an empty body, or none; a field is refused, as a payout's or a payment link's
+ * refresh refuses one.
+ */
+export const TransactionRefreshBodySchema = z.object({}).strict();
+
+/**
  * `POST /api/rebills`: charge a stored card reference (make-rebill) as a new order with a new
  * `client_orderid`; the reason is audited.
  */
@@ -721,7 +734,8 @@ export type SubscriptionPeriod = z.infer<typeof SubscriptionPeriodSchema>;
 export const IsoDateSchema = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  // Not a date's form: that one message, not also "must be a real calendar date".
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD', abort: true })
   .refine((v) => {
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
@@ -872,13 +886,29 @@ export const TransactionEventSchema = z.object({
 });
 export type TransactionEvent = z.infer<typeof TransactionEventSchema>;
 
-/** `GET /api/stats` query: the window [from, to) (default: the last 30 days). */
+/**
+ * `GET /api/stats` query: the window [from, to) (default: the last 30 days, until now). `to` is
+ * exclusive, so `to` at or before `from` is a window that holds nothing: refused naming `to`, in
+ * the words of the transactions' `createdTo` (the BFF refuses a `from` not before now when `to` is
+ * left to default).
+ */
 export const StatsQuerySchema = z
   .object({
     from: IsoDateTimeSchema.optional(),
     to: IsoDateTimeSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((q, ctx) => {
+    const from = Date.parse(q.from ?? '');
+    const to = Date.parse(q.to ?? '');
+    if (Number.isFinite(from) && Number.isFinite(to) && to <= from)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: 'must be after from',
+        params: { rule: 'range' },
+      });
+  });
 export type StatsQuery = z.infer<typeof StatsQuerySchema>;
 
 /**

@@ -2,7 +2,13 @@
 // Money is decimal text on the wire; destinations travel in full only in the prepare request and
 // come back masked, never whole.
 import { z } from 'zod';
-import { freeText, IsoDateTimeSchema, luhnValid } from './common.js';
+import {
+  freeText,
+  isCardNumberAddress,
+  IsoDateTimeSchema,
+  luhnValid,
+  NO_CARD_NUMBER,
+} from './common.js';
 import {
   ConfirmLargeAmountSchema,
   AmountSchema,
@@ -445,11 +451,13 @@ export type PaymentLinkKind = z.infer<typeof PaymentLinkKindSchema>;
 
 export const LinkCustomerSchema = z
   .object({
+    // The gateway's field holds 50 characters; the address the same as anywhere else in Paydesk.
     email: z
       .string()
       .trim()
       .max(50, 'must be at most 50 characters')
-      .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address'),
+      .check(z.email())
+      .refine((v) => !isCardNumberAddress(v), NO_CARD_NUMBER),
     address1: freeText(1, 50),
     city: freeText(1, 50),
     zipCode: freeText(1, 10),

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CaptureBodySchema, ReturnBodySchema } from './payments.js';
-import { PayoutCreateBodySchema } from './payouts.js';
-import './common.js';
+import {
+  CaptureBodySchema,
+  ConfirmLargeAmountSchema,
+  IsoDateSchema,
+  ReturnBodySchema,
+} from './payments.js';
+import { LinkCustomerSchema, PayoutCreateBodySchema } from './payouts.js';
+import { EmailSchema } from './common.js';
 
 /** Each issue as `path: message`, the way the BFF's 400 names a field and its rule. */
 function said(schema: z.ZodType, value: unknown): string[] {
@@ -47,6 +52,8 @@ describe('plain messages where a schema gives none', () => {
     expect(said(z.number().lt(5), 5)).toEqual(['(body): must be less than 5']);
     expect(said(z.number().int(), 1.5)).toEqual(['(body): must be a whole number']);
     expect(said(z.coerce.number().int(), 'abc')).toEqual(['(body): must be a number']);
+    // JSON's 1e400 is Infinity: not "must be a number, not a number".
+    expect(said(z.number().int(), Infinity)).toEqual(['(body): is too large a number']);
     expect(said(z.array(z.string()).max(1), ['a', 'b'])).toEqual([
       '(body): must have at most 1 item',
     ]);
@@ -94,6 +101,29 @@ describe('plain messages where a schema gives none', () => {
     expect(said(ReturnBodySchema, { amount: '1.00', reasonCode: 'other' })).toEqual([
       'comment: is required',
     ]);
+  });
+
+  it('refuses an e-mail address holding a card number, wherever Paydesk keeps one (QA: shown to every reader)', () => {
+    const refused = 'must not contain a card number; give the last four digits only';
+    expect(said(EmailSchema, '4111111111111111@example.com')).toEqual([`(body): ${refused}`]);
+    expect(said(LinkCustomerSchema.shape.email, '4111.1111.1111.1111@example.com')).toEqual([
+      `(body): ${refused}`,
+    ]);
+    expect(said(EmailSchema, 'jane.doe+1234@example.com')).toEqual([]);
+    // A generated address with a Luhn-valid run among other characters (a timestamp) is taken.
+    expect(said(EmailSchema, 'pay2-support-1795910517543@paydesk.test')).toEqual([]);
+    // The gateway's customer e-mail is an address like every other one in Paydesk.
+    expect(said(LinkCustomerSchema.shape.email, 'a@b')).toEqual([
+      '(body): must be an e-mail address, e.g. name@example.com',
+    ]);
+  });
+
+  it('says what a large amount’s confirmation takes, and a malformed date once', () => {
+    expect(said(ConfirmLargeAmountSchema, false)).toEqual([
+      '(body): must be true once the amount was confirmed, or left out',
+    ]);
+    expect(said(IsoDateSchema, 'tomorrow')).toEqual(['(body): must be a date YYYY-MM-DD']);
+    expect(said(IsoDateSchema, '2026-02-30')).toEqual(['(body): must be a real calendar date']);
   });
 
   it('names the kinds a payout destination may be', () => {

@@ -83,6 +83,8 @@ function invalidType(expected: string, input: unknown): string {
     return 'must be a whole number';
   }
   if (typeof input === 'number' && Number.isNaN(input)) return `must be ${wanted}`;
+  // JSON's 1e400 arrives as Infinity: a number, but none any field can hold.
+  if (typeof input === 'number' && !Number.isFinite(input)) return 'is too large a number';
   return `must be ${wanted}, not ${kindOf(input)}`;
 }
 

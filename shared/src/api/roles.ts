@@ -25,7 +25,9 @@ export const RoleSetSchema = z
   .array(RoleSchema)
   .min(1)
   .max(ROLES.length)
-  .refine((roles) => new Set(roles).size === roles.length, { message: 'roles must be distinct' });
+  .refine((roles) => new Set(roles).size === roles.length, {
+    message: 'must not name a role twice',
+  });
 
 /**
  * The roles that move money: Finance (captures, returns, rebills, links) and Operations (payouts

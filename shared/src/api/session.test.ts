@@ -11,7 +11,7 @@ describe('TotpConfirmRequestSchema', () => {
     for (const code of ['50499', '5049931', 'abc def']) {
       const parsed = TotpConfirmRequestSchema.safeParse({ code });
       expect(parsed.success).toBe(false);
-      expect(parsed.error?.issues[0]?.message).toBe('a 6-digit code');
+      expect(parsed.error?.issues[0]?.message).toBe('must be a 6-digit code');
     }
   });
 });

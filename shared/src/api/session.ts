@@ -123,7 +123,7 @@ export const TotpConfirmRequestSchema = z.strictObject({
   code: z
     .string()
     .overwrite((typed) => typed.replace(/[\s-]/g, ''))
-    .regex(/^\d{6}$/, 'a 6-digit code'),
+    .regex(/^\d{6}$/, 'must be a 6-digit code'),
 });
 export type TotpConfirmRequest = z.infer<typeof TotpConfirmRequestSchema>;
 

@@ -64,6 +64,18 @@ describe('saved view bodies', () => {
     expect(viewQueryProblems('transactions', 'q=1000006')).toEqual([]);
   });
 
+  it('when a card number is typed as a parameter’s name, or dotted in the search, then the refusal never repeats it (QA: the name was echoed)', () => {
+    expect(viewQueryProblems('transactions', '4111111111111111=1')).toEqual([
+      '"411111…1111" is not a parameter of the transactions list',
+    ]);
+    expect(viewQueryProblems('transactions', '4111%201111%201111%201111=1')).toEqual([
+      '"411111…1111" is not a parameter of the transactions list',
+    ]);
+    const dotted = viewQueryProblems('transactions', 'q=4111.1111.1111.1111');
+    expect(dotted).toHaveLength(1);
+    expect(dotted.join()).not.toContain('4111.1111');
+  });
+
   it('when the name is empty or longer than 60 characters, or the query longer than 1000, then it is refused', () => {
     expect(ViewCreateBodySchema.safeParse(body('', '  ')).success).toBe(false);
     expect(ViewCreateBodySchema.safeParse(body('', 'x'.repeat(61))).success).toBe(false);

@@ -2,7 +2,7 @@
 // for one role, so that everyone holding that role can apply it. The query is checked here, with
 // the list's own schema, by both the BFF (input) and the SPA (before sending).
 import { z } from 'zod';
-import { containsCardNumber, freeText, IsoDateTimeSchema } from './common.js';
+import { containsCardNumber, freeText, IsoDateTimeSchema, shownName } from './common.js';
 import { TransactionListQuerySchema, transactionFilterRangeIssues } from './payments.js';
 import { RoleSchema } from './roles.js';
 
@@ -52,8 +52,6 @@ const VIEW_RANGES: Record<
   transactions: transactionFilterRangeIssues,
 };
 
-const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
-
 /** What is wrong with `query` as a saved view of `screen` (empty = nothing). */
 export function viewQueryProblems(screen: ViewScreen, query: string): string[] {
   const rules: Record<string, z.ZodType> = VIEW_PARAMS[screen];
@@ -63,7 +61,7 @@ export function viewQueryProblems(screen: ViewScreen, query: string): string[] {
   for (const [key, value] of new URLSearchParams(query)) {
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     if (rule === undefined) {
-      problems.push(`"${shown(key)}" is not a parameter of the ${screen} list`);
+      problems.push(`"${shownName(key)}" is not a parameter of the ${screen} list`);
       continue;
     }
     if (seen.has(key)) problems.push(`${key} is given more than once`);

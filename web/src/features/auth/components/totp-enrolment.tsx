@@ -115,7 +115,7 @@ function ConfirmCode({
             required
             slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
             error={formState.errors.code !== undefined}
-            // The shared rule's words ("a 6-digit code") are a fragment: a sentence instead.
+            // The shared rule's words ("must be a 6-digit code") follow a field name: a sentence here.
             helperText={fieldHelp(
               formState.errors.code,
               'Enter the 6-digit code from your authenticator app.',

@@ -129,8 +129,7 @@ describe('a Capture dialog left open while the hold is taken elsewhere', () => {
         body: {
           error: {
             code: 'INVALID_STATE',
-            message:
-              'capture refused: the preauth was already captured (one capture per preauth) (remaining 0.00 EUR).',
+            message: 'Capture refused: the preauth was already captured (one capture per preauth).',
             requestId: 'r-409',
             details: {
               reason: 'the preauth was already captured (one capture per preauth)',

@@ -674,7 +674,7 @@ describe('transaction detail', () => {
         error: {
           code: 'INVALID_STATE',
           message:
-            'void refused: a capture is still awaiting its outcome; refresh the order first.',
+            'Void refused: a capture is still awaiting its outcome; refresh the order first.',
           requestId: 'r-409',
           details: { reason: 'capture outcome not known yet' },
         },
@@ -1246,7 +1246,7 @@ describe('transaction detail', () => {
       body: {
         error: {
           code: 'CAP_EXCEEDED',
-          message: 'capture refused: exceeds the authorized amount (remaining 5.00 EUR).',
+          message: 'Capture refused: exceeds the authorized amount (remaining 5.00 EUR).',
           requestId: 'r-409',
           details: { reason: 'exceeds the authorized amount', remaining: '5.00', currency: 'EUR' },
         },
