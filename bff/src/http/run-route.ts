@@ -93,6 +93,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const jsonBody: RequestHandler = express.json({ limit: '100kb' });
 
+/** Whether `raw` (the text a parse error kept) is JSON after all. */
+function isJson(raw: unknown): boolean {
+  if (typeof raw !== 'string') return false;
+  try {
+    JSON.parse(raw);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** body-parser's error types, as staff- and client-facing errors naming the body. */
 export function bodyError(err: unknown): AppError {
   const type = (err as { type?: unknown } | null)?.type;
@@ -102,7 +113,11 @@ export function bodyError(err: unknown): AppError {
     case 'entity.too.large':
       return new AppError('PAYLOAD_TOO_LARGE', 'the body is larger than 100 kB');
     case 'entity.parse.failed':
-      return unreadable('json', 'the body is not valid JSON');
+      // The parser takes only an object or an array: `null`, a number or a string is valid JSON
+      // all the same, and is told what the body must be rather than that it is not JSON.
+      return isJson((err as { body?: unknown }).body)
+        ? unreadable('object', 'the body must be a JSON object')
+        : unreadable('json', 'the body is not valid JSON');
     case 'charset.unsupported':
       return unreadable('charset', 'the body must be UTF-8 JSON');
     case 'encoding.unsupported':

@@ -194,16 +194,31 @@ export class Idempotency {
       .digest('hex');
   }
 
-  /** Checks the header (missing: 400; malformed: 400) and binds the key to this request. */
+  /**
+   * Checks the header (missing: 400; sent several times: 400; malformed: 400) and binds the key to
+   * this request.
+   */
   claim(userId: string, key: string | undefined, route: string, body: unknown): IdempotencyClaim {
     if (key === undefined || key === '') {
+      // Every route that takes a key either changes something at the gateway (a capture, a card
+      // reference, a payout sent) or records a money decision (a payout prepared, approved or
+      // rejected): not only those that move money, so the message names what they share.
       throw new AppError(
         'IDEMPOTENCY_KEY_MISSING',
-        'this request moves money: send an Idempotency-Key header (a fresh UUID per intended operation)',
+        'this request changes something at the gateway or records a money decision, so a repeat must not act twice: send an Idempotency-Key header (a fresh UUID per intended operation)',
         {
           fields: [{ path: 'header.Idempotency-Key', rule: 'required', message: 'required' }],
         },
       );
+    }
+    // Node joins a header sent several times with ", " (and so does a client that sets it twice);
+    // a key holds no space, so such a value is several keys, said as such rather than as one
+    // malformed key.
+    if (key.includes(', ')) {
+      const message = 'send one Idempotency-Key header, not several';
+      throw new AppError('VALIDATION_FAILED', `header.Idempotency-Key: ${message}`, {
+        fields: [{ path: 'header.Idempotency-Key', rule: 'single', message }],
+      });
     }
     const parsed = IdempotencyKeySchema.safeParse(key);
     if (!parsed.success) {

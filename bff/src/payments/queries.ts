@@ -434,9 +434,12 @@ export class TransactionQueries {
   async stats(query: StatsQuery): Promise<StatsResponse> {
     const to = query.to === undefined ? this.clock.now() : Date.parse(query.to);
     const from = query.from === undefined ? to - 30 * DAY : Date.parse(query.from);
-    if (from > to) {
-      throw new AppError('VALIDATION_FAILED', 'query.from: must not be after to', {
-        fields: [{ path: 'query.from', rule: 'range', message: 'must not be after to' }],
+    // The window is [from, to): empty when `to` is not after `from`. Both sent, the schema refused
+    // it naming `to` (StatsQuerySchema); here `to` is now, by default, and `from` was sent past it.
+    if (to <= from) {
+      const message = 'must be before now (to, when not given, is now)';
+      throw new AppError('VALIDATION_FAILED', `query.from: ${message}`, {
+        fields: [{ path: 'query.from', rule: 'range', message }],
       });
     }
     const [window, attention] = await Promise.all([

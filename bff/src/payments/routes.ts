@@ -7,6 +7,7 @@ import {
   CaptureBodySchema,
   CardRefBodySchema,
   DriftReviewBodySchema,
+  EventsQuerySchema,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   LookupBodySchema,
@@ -17,13 +18,14 @@ import {
   SubscriptionListQuerySchema,
   TransactionExportQuerySchema,
   TransactionListQuerySchema,
+  TransactionRefreshBodySchema,
   VoidBodySchema,
   liveEventName,
   type OperationResult,
   type LiveEvent,
   type LookupPayoutReply,
 } from '@paydesk/shared/api';
-import { AppError, invalidParam, parseInput } from '../errors.js';
+import { AppError, parseInput } from '../errors.js';
 import {
   errorEnvelope,
   requestIdOf,
@@ -34,6 +36,7 @@ import {
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
+import { uuidParam } from '../http/path-id.js';
 import { noteFailure } from '../logger.js';
 import { auditAmount } from '../services/audit.js';
 import { parseRoles } from '../services/users.js';
@@ -50,12 +53,8 @@ import type { ActorInfo } from './transactions.js';
 
 export { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
 
-const ID = /^[0-9a-f-]{36}$/;
-
 function transactionId(ctx: RouteContext): string {
-  const id = ctx.req.params.id;
-  if (typeof id !== 'string' || !ID.test(id))
-    throw invalidParam('id', 'must be a transaction id (a UUID)');
+  const id = uuidParam(ctx.req.params.id, 'must be a transaction id (a UUID)');
   ctx.audit.target = `transaction:${id}`;
   return id;
 }
@@ -174,6 +173,8 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
     }),
     'POST /api/transactions/:id/refresh': async (ctx) => {
       const id = transactionId(ctx);
+      // Nothing to send but an empty body (or none): a field is refused, as a payout's refresh does.
+      parseInput(TransactionRefreshBodySchema, ctx.req.body ?? {}, 'body');
       const detail = await services.transactions.refresh(id, actorOf(ctx));
       ctx.audit.summary = { status: detail.status, drift: detail.drift };
       return { kind: 'json', status: 200, body: detail };
@@ -301,13 +302,14 @@ export function paymentHandlers(p: Payments): Record<PaymentRouteKey, Handler> {
       return { kind: 'json', status: reply.status, body: reply.body };
     },
     'GET /api/subscriptions/:id': async (ctx) => {
-      const id = ctx.req.params.id;
-      if (typeof id !== 'string' || !ID.test(id))
-        throw invalidParam('id', 'must be a subscription id (a UUID)');
+      const id = uuidParam(ctx.req.params.id, 'must be a subscription id (a UUID)');
       return { kind: 'json', status: 200, body: await services.subscriptions.get(id) };
     },
     'GET /api/events': (ctx) => {
       const auth = requireAuth(ctx);
+      // The stream takes no parameters (the SPA's EventSource opens the bare address): one sent is
+      // refused, as on every other route, rather than a stream opened that ignores it.
+      parseInput(EventsQuerySchema, ctx.req.query, 'query');
       // EventSource always asks for an event stream; anything else would wait forever for a reply.
       if (!(ctx.req.get('Accept') ?? '').includes('text/event-stream')) {
         throw new AppError(

@@ -17,7 +17,8 @@ import {
   PayoutListQuerySchema,
   PayoutRejectBodySchema,
 } from '@paydesk/shared/api';
-import { AppError, invalidParam, parseInput } from '../errors.js';
+import { AppError, parseInput } from '../errors.js';
+import { uuidParam } from '../http/path-id.js';
 import type { RouteRule } from '../http/route-table.js';
 import type { Interruption } from '../payments/idempotency.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
@@ -34,12 +35,11 @@ import { PAYOUT_ROUTES, type PayoutRouteKey } from './route-rules.js';
 
 export { PAYOUT_ROUTES, type PayoutRouteKey } from './route-rules.js';
 
-const ID = /^[0-9a-f-]{36}$/;
-
 function idParam(ctx: RouteContext, what: 'payout' | 'link'): string {
-  const id = ctx.req.params.id;
-  if (typeof id !== 'string' || !ID.test(id))
-    throw invalidParam('id', `must be a ${what === 'link' ? 'payment link' : what} id (a UUID)`);
+  const id = uuidParam(
+    ctx.req.params.id,
+    `must be a ${what === 'link' ? 'payment link' : what} id (a UUID)`,
+  );
   ctx.audit.target = `${what}:${id}`;
   return id;
 }

@@ -1,12 +1,11 @@
 // The saved views' thin handlers: parse, call the service, reply; the audit row names the view.
 import { ViewCreateBodySchema, ViewListQuerySchema } from '@paydesk/shared/api';
-import { invalidParam, parseInput } from '../errors.js';
+import { parseInput } from '../errors.js';
+import { uuidParam } from '../http/path-id.js';
 import { requireAuth, type Handler, type RouteContext } from '../http/run-route.js';
 import { parseRoles } from '../services/users.js';
 import type { ViewRouteKey } from './route-rules.js';
 import type { SavedViews, ViewActor } from './service.js';
-
-const ID = /^[0-9a-f-]{36}$/;
 
 function actorOf(ctx: RouteContext): ViewActor {
   const { user } = requireAuth(ctx);
@@ -27,9 +26,7 @@ export function viewHandlers(views: SavedViews): Record<ViewRouteKey, Handler> {
       return { kind: 'json', status: 201, body: view };
     },
     'DELETE /api/views/:id': async (ctx) => {
-      const id = ctx.req.params.id;
-      if (typeof id !== 'string' || !ID.test(id))
-        throw invalidParam('id', 'must be a view id (a UUID)');
+      const id = uuidParam(ctx.req.params.id, 'must be a view id (a UUID)');
       ctx.audit.target = `view:${id}`;
       const view = await views.delete(id, actorOf(ctx));
       ctx.audit.summary = {

@@ -128,10 +128,11 @@ export const AuditRowSchema = z.object({
 export type AuditRow = z.infer<typeof AuditRowSchema>;
 
 /**
- * Filters shared by `GET /api/audit` and `GET /api/audit/export` (query string); strict: an
- * unknown parameter is refused, never ignored (the list and export schemas extend it, strict too).
+ * The filters' fields, shared by `GET /api/audit` and `GET /api/audit/export` (query string);
+ * strict: an unknown parameter is refused, never ignored (the list and export schemas extend it,
+ * strict too).
  */
-export const AuditFilterSchema = z
+const AuditFilterFields = z
   .object({
     /**
      * an actor's e-mail or its beginning (case-insensitive: `support` finds `support@…` and
@@ -156,13 +157,37 @@ export const AuditFilterSchema = z
     to: IsoDateTimeSchema.optional(),
   })
   .strict();
+
+/**
+ * The time window is [from, to): `to` is exclusive, so `to` at or before `from` is a window that
+ * holds nothing, refused (naming `to`, as the transactions' `createdTo`) rather than answered with
+ * an empty list or file that looks like a log with no rows. A value that breaks its own field's
+ * rule is left to that rule.
+ */
+function checkAuditWindow(
+  filter: { from?: string | undefined; to?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const from = Date.parse(filter.from ?? '');
+  const to = Date.parse(filter.to ?? '');
+  if (Number.isFinite(from) && Number.isFinite(to) && to <= from)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['to'],
+      message: 'must be after from',
+      params: { rule: 'range' },
+    });
+}
+
+/** `GET /api/audit` and `GET /api/audit/export` filters (`AuditFilterFields`, the window checked). */
+export const AuditFilterSchema = AuditFilterFields.superRefine(checkAuditWindow);
 export type AuditFilter = z.infer<typeof AuditFilterSchema>;
 
 /** `GET /api/audit` query: filters + page (1-based) and pageSize (1..500), newest first. */
-export const AuditListQuerySchema = AuditFilterSchema.extend({
+export const AuditListQuerySchema = AuditFilterFields.extend({
   page: queryInt(1, 1_000_000, 1),
   pageSize: queryInt(1, 500, 50),
-});
+}).superRefine(checkAuditWindow);
 export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;
 export type AuditListQueryInput = z.input<typeof AuditListQuerySchema>;
 
@@ -317,10 +342,10 @@ export const CSV_DELIMITER_CHARS = { comma: ',', semicolon: ';' } as const satis
  * streamed oldest first.
  */
 export const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
-export const AuditExportQuerySchema = AuditFilterSchema.extend({
+export const AuditExportQuerySchema = AuditFilterFields.extend({
   format: z.enum(AUDIT_EXPORT_FORMATS).default('csv'),
   delimiter: CsvDelimiterSchema.default('comma'),
-});
+}).superRefine(checkAuditWindow);
 export type AuditExportQuery = z.infer<typeof AuditExportQuerySchema>;
 export type AuditExportQueryInput = z.input<typeof AuditExportQuerySchema>;
 

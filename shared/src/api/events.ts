@@ -5,6 +5,12 @@ import { IsoDateTimeSchema } from './common.js';
 import { TransactionEventSchema } from './payments.js';
 import { PaymentLinkKindSchema, PaymentLinkStateSchema, PayoutStateSchema } from './payouts.js';
 
+/**
+ * `GET /api/events` query: none (the SPA's EventSource opens, and reopens, the bare address);
+ * strict: a parameter is refused, never ignored, as on every other route.
+ */
+export const EventsQuerySchema = z.object({}).strict();
+
 /** `event: payout`: a payout was prepared or changed (approval, rejection, gateway outcome). */
 export const PayoutChangeEventSchema = z.object({
   type: z.enum(['payout.created', 'payout.updated']),

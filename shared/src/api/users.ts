@@ -53,6 +53,12 @@ export type SignInLock = z.infer<typeof SignInLockSchema>;
 export const UserListItemSchema = UserSchema.extend({ signInLock: SignInLockSchema.nullable() });
 export type UserListItem = z.infer<typeof UserListItemSchema>;
 
+/**
+ * `GET /api/users` query: none (the list is every account, unpaged); strict: a parameter is
+ * refused, never ignored, as every other list refuses one it does not know.
+ */
+export const UserListQuerySchema = z.object({}).strict();
+
 /** `GET /api/users` reply (every staff account, by e-mail): admins and auditors read it. */
 export const UserListResponseSchema = z.object({ items: z.array(UserListItemSchema) });
 export type UserListResponse = z.infer<typeof UserListResponseSchema>;

@@ -64,7 +64,7 @@ export function sessionHandlers(s: Services) {
     );
 
   const login: Handler = async (ctx) => {
-    const body = parseInput(LoginRequestSchema, ctx.req.body, 'body');
+    const body = parseInput(LoginRequestSchema, ctx.req.body ?? {}, 'body');
     ctx.audit.summary = { email: body.email, secondFactorGiven: body.totp !== undefined };
     ctx.audit.target = `account:${body.email}`;
     const issued = await s.auth.login(body, ctx.client);
@@ -98,7 +98,7 @@ export function sessionHandlers(s: Services) {
   const changePassword: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     ctx.audit.target = `user:${auth.user.id}`;
-    const body = parseInput(ChangePasswordRequestSchema, ctx.req.body, 'body');
+    const body = parseInput(ChangePasswordRequestSchema, ctx.req.body ?? {}, 'body');
     const issued = await s.auth.changePassword(
       auth,
       body.currentPassword,
@@ -124,7 +124,7 @@ export function sessionHandlers(s: Services) {
   const totpConfirm: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     ctx.audit.target = `user:${auth.user.id}`;
-    const body = parseInput(TotpConfirmRequestSchema, ctx.req.body, 'body');
+    const body = parseInput(TotpConfirmRequestSchema, ctx.req.body ?? {}, 'body');
     const result = await s.auth.totpConfirm(auth.user, body.code);
     return { kind: 'json', status: 200, body: result };
   };

@@ -4,32 +4,31 @@ import {
   ResetTotpRequestSchema,
   UnlockSignInRequestSchema,
   UpdateUserRequestSchema,
+  UserListQuerySchema,
 } from '@paydesk/shared/api';
-import { invalidParam, parseInput } from '../../errors.js';
+import { parseInput } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { assertStrongPassword } from '../../services/password-strength.js';
+import { uuidParam } from '../path-id.js';
 import { requireAuth, type Handler, type RouteContext } from '../run-route.js';
 
-const ID = /^[0-9a-f-]{36}$/;
-
 function userId(ctx: RouteContext): string {
-  const id = ctx.req.params.id;
-  if (typeof id !== 'string' || !ID.test(id))
-    throw invalidParam('id', 'must be a user id (a UUID)');
+  const id = uuidParam(ctx.req.params.id, 'must be a user id (a UUID)');
   ctx.audit.target = `user:${id}`;
   return id;
 }
 
 export function userHandlers(s: Services) {
   // Admins manage the accounts; auditors read them (who the staff are, beside the audit log).
-  const list: Handler = async () => ({
-    kind: 'json',
-    status: 200,
-    body: { items: await s.users.list() },
-  });
+  const list: Handler = async (ctx) => {
+    // No parameters: one sent (`limit`, `page`) is refused, never ignored, as on the other lists.
+    parseInput(UserListQuerySchema, ctx.req.query, 'query');
+    return { kind: 'json', status: 200, body: { items: await s.users.list() } };
+  };
 
   const create: Handler = async (ctx) => {
-    const raw: unknown = ctx.req.body;
+    // No body reads as `{}`, as on every other route: the fields it lacks are named.
+    const raw: unknown = ctx.req.body ?? {};
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
     // Why, when the account is given Finance or Operations (the schema requires it then); an absent
     // reason leaves no key.
@@ -62,7 +61,7 @@ export function userHandlers(s: Services) {
   const update: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     const id = userId(ctx);
-    const body = parseInput(UpdateUserRequestSchema, ctx.req.body, 'body');
+    const body = parseInput(UpdateUserRequestSchema, ctx.req.body ?? {}, 'body');
     // (An absent reason leaves no key: the audit log drops undefined values.)
     const { reason, ...change } = body;
     ctx.audit.summary = { change, reason };
@@ -85,7 +84,7 @@ export function userHandlers(s: Services) {
   const resetTotp: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     const id = userId(ctx);
-    const { reason } = parseInput(ResetTotpRequestSchema, ctx.req.body, 'body');
+    const { reason } = parseInput(ResetTotpRequestSchema, ctx.req.body ?? {}, 'body');
     ctx.audit.summary = { reason };
     const user = await s.users.resetTotp(id, auth.user.id, (reset) => {
       ctx.audit.summary = { email: reset.email, reason };
@@ -105,7 +104,7 @@ export function userHandlers(s: Services) {
   const resetPassword: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     const id = userId(ctx);
-    const body = parseInput(ResetPasswordRequestSchema, ctx.req.body, 'body');
+    const body = parseInput(ResetPasswordRequestSchema, ctx.req.body ?? {}, 'body');
     ctx.audit.summary = { reason: body.reason };
     const user = await s.users.resetPassword(id, body.password, auth.user.id, (reset) => {
       ctx.audit.summary = { email: reset.email, sessionsRevoked: true, reason: body.reason };
@@ -123,7 +122,7 @@ export function userHandlers(s: Services) {
   const unlockSignIn: Handler = async (ctx) => {
     const auth = requireAuth(ctx);
     const id = userId(ctx);
-    const { reason } = parseInput(UnlockSignInRequestSchema, ctx.req.body, 'body');
+    const { reason } = parseInput(UnlockSignInRequestSchema, ctx.req.body ?? {}, 'body');
     ctx.audit.summary = { reason };
     const result = await s.users.unlockSignIn(id, auth.user.id, ({ user, lock, cleared }) => {
       ctx.audit.summary = {
