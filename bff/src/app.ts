@@ -130,6 +130,8 @@ export function createApp(deps: AppDeps): App {
   });
   // A search or lookup of a payout's order (awaiting approval: no transaction yet) leads to it.
   payments.payoutOrders.attach(payouts.services.payouts);
+  // A lookup of a payment link's order (its page not used yet: no transaction) leads to the link.
+  payments.payoutOrders.attachLinks(payouts.services.links);
   // A payout's callback reaches the payments receiver; its status check becomes due at once.
   payments.bus.subscribe((event) => {
     payouts.onTransactionEvent(event);

@@ -2,6 +2,8 @@
 // awaiting approval already has its order (payout-check) but is no transaction until its money is
 // sent. The payouts module answers; app.ts attaches it (`payments.payoutOrders.attach`), since it
 // is built after the payments core. Unattached (the payments core alone), no order is a payout's.
+// Likewise the payment links (`attachLinks`): a sent link's order is no transaction until Paydesk
+// learns it, and the lookup needs the link's client_orderid to ask the gateway for it.
 import { PAYOUT_ROUTES } from '../payouts/route-rules.js';
 import type { PayoutOrder, Role, TransactionPayout } from '@paydesk/shared/api';
 
@@ -19,11 +21,34 @@ export interface PayoutOrderSource {
   }): Promise<TransactionPayout | null>;
 }
 
+/** A payment link's gateway order, as the lookup asks the gateway for it. */
+export interface LinkOrder {
+  /** the link's id (`/payment-links/:id`) */
+  id: string;
+  endpointId: string;
+  orderid: string;
+  clientOrderId: string;
+}
+
+export interface LinkOrderSource {
+  /** the payment link whose gateway order has this orderid (PaymentLinksService.linkOfOrder) */
+  linkOfOrder(orderid: string): Promise<LinkOrder | null>;
+}
+
 export class PayoutOrders {
   #source: PayoutOrderSource | null = null;
+  #links: LinkOrderSource | null = null;
 
   attach(source: PayoutOrderSource): void {
     this.#source = source;
+  }
+
+  attachLinks(source: LinkOrderSource): void {
+    this.#links = source;
+  }
+
+  async linkOfOrder(orderid: string): Promise<LinkOrder | null> {
+    return (await this.#links?.linkOfOrder(orderid)) ?? null;
   }
 
   named(term: string): Promise<PayoutOrder[]> {

@@ -178,6 +178,18 @@ export class TransactionsService {
         // The gateway's orderid is unique: the order is where Paydesk recorded it, and asking the
         // other endpoints too would only add their time when the gateway hangs.
         if (body.endpointId === undefined) endpoints = [known.endpoint_id];
+      } else if (clientOrderId === undefined) {
+        // No transaction yet, but perhaps a payment link's order: the link's page shows its
+        // orderid (QA: support typed it and was told the gateway needs the client_orderid, which
+        // Paydesk itself holds). Asked with the link's ids, on its endpoint, as with both typed.
+        const link = await this.payoutOrders.linkOfOrder(body.orderid);
+        if (
+          link !== null &&
+          (body.endpointId === undefined || link.endpointId === body.endpointId)
+        ) {
+          clientOrderId = link.clientOrderId;
+          if (body.endpointId === undefined) endpoints = [link.endpointId];
+        }
       }
     } else if (body.endpointId === undefined && clientOrderId !== undefined) {
       // One order Paydesk knows by this client_orderid: its endpoint is asked first, so that a

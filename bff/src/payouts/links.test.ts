@@ -168,6 +168,47 @@ for (const variant of DB_VARIANTS) {
       expect((await admin.get(`/api/payment-links/${created.id}`)).status).toBe(403);
     });
 
+    it('when support looks up a link’s order by the orderid its page shows alone, then Paydesk asks with the link’s client_orderid on its endpoint and learns it (QA: it answered that the gateway needs the client_orderid)', async () => {
+      const res = await post(finance, '/api/payment-links', link('sale-form'));
+      const created = PaymentLinkResultSchema.parse(res.json).link;
+      const lookup = await post(
+        support,
+        '/api/transactions/lookup',
+        { orderid: created.orderid },
+        null,
+      );
+      expect(lookup.status, lookup.text).toBe(200);
+      const learned = TransactionDetailSchema.parse(lookup.json);
+      expect(learned).toMatchObject({
+        orderid: created.orderid,
+        clientOrderId: created.clientOrderId,
+        endpointId: created.endpointId,
+      });
+      const detail = PaymentLinkDetailSchema.parse(
+        (await support.get(`/api/payment-links/${created.id}`)).json,
+      );
+      expect(detail.order?.transactionId).toBe(learned.id);
+      // Asked on another endpoint than the link's, it is not the link's order there: the
+      // client_orderid is still asked for, and nothing is learned.
+      const other = PaymentLinkResultSchema.parse(
+        (await post(finance, '/api/payment-links', link('sale-form'))).json,
+      ).link;
+      const elsewhere = await post(
+        support,
+        '/api/transactions/lookup',
+        { orderid: other.orderid, endpointId: '1002' },
+        null,
+      );
+      expect(errorCode(elsewhere)).toBe('VALIDATION_FAILED');
+      expect((elsewhere.json as ErrorEnvelope).error.details?.fields?.[0]?.path).toBe(
+        'client_orderid',
+      );
+      expect(
+        PaymentLinkDetailSchema.parse((await support.get(`/api/payment-links/${other.id}`)).json)
+          .order,
+      ).toBeNull();
+    });
+
     it('when a link’s reply was lost, then it is unknown with no orderid, and its page still finds its order by client_orderid once Paydesk learns it', async () => {
       await sandbox.faults({ dropResponseRate: 1, operations: ['sale-form'] });
       const res = await post(finance, '/api/payment-links', link('sale-form'));

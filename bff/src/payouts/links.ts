@@ -22,6 +22,7 @@ import type {
   TransactionStatus,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
+import type { LinkOrder } from '../payments/payout-orders.js';
 import { StatusNotApplied } from '../payments/amount-range.js';
 import { unansweredText } from '../payments/gateway-errors.js';
 import type { Interruption } from '../payments/idempotency.js';
@@ -422,6 +423,21 @@ export class PaymentLinksService {
       this.ordersOf([row]),
     ]);
     return this.toApi(row, actor, decider, orders.get(row.client_orderid));
+  }
+
+  /**
+   * The link whose gateway order has this orderid, for the lookup (`PayoutOrders.linkOfOrder`):
+   * read from its index (`payment_links_orderid`, 0030). The order's ids only.
+   */
+  async linkOfOrder(orderid: string): Promise<LinkOrder | null> {
+    const row = await this.c.k
+      .selectFrom('payment_links')
+      .select(['id', 'endpoint_id', 'client_orderid'])
+      .where('orderid', '=', orderid)
+      .executeTakeFirst();
+    return row === undefined
+      ? null
+      : { id: row.id, endpointId: row.endpoint_id, orderid, clientOrderId: row.client_orderid };
   }
 
   async row(id: string): Promise<PaymentLinksTable> {

@@ -308,6 +308,21 @@ export function payoutOrderIndexMigration(): Migration {
   };
 }
 
+export const PAYMENT_LINK_ORDER_INDEX_MIGRATION_NAME = '0030-payment-link-order-index';
+
+/**
+ * The lookup finds the payment link a gateway order belongs to (a link's order is no transaction
+ * until its page was used and learned) by its orderid as it does a payout's (0020): from an index,
+ * never every link. Its client_orderid is read from its unique constraint's.
+ */
+export function paymentLinkOrderIndexMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index payment_links_orderid on payment_links (orderid)`.execute(db);
+    },
+  };
+}
+
 export const PAYOUT_PAID_LATE_INDEX_MIGRATION_NAME = '0025-payout-paid-late-index';
 
 /**
@@ -341,6 +356,7 @@ export function payoutsMigrations(kind: DatabaseKind): Record<string, Migration>
     [PAYOUT_UNANSWERED_MIGRATION_NAME]: payoutUnansweredMigration(),
     [PAYOUT_FIRST_APPROVAL_MIGRATION_NAME]: payoutFirstApprovalMigration(kind),
     [PAYOUT_PAYEE_HASH_MIGRATION_NAME]: payoutPayeeHashMigration(),
+    [PAYMENT_LINK_ORDER_INDEX_MIGRATION_NAME]: paymentLinkOrderIndexMigration(),
   };
 }
 
@@ -373,6 +389,7 @@ export async function ensurePayoutsSchema(
     await payoutUnansweredMigration().up(trx);
     await payoutFirstApprovalMigration(kind).up(trx);
     await payoutPayeeHashMigration().up(trx);
+    await paymentLinkOrderIndexMigration().up(trx);
   });
   return true;
 }
