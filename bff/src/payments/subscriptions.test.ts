@@ -159,6 +159,17 @@ for (const variant of DB_VARIANTS) {
         state: 'completed',
         schedule: { paymentsMade: 2 },
       });
+      // Found by its recurring payment id or its client order id exactly (the look-up's way to it).
+      for (const term of [rpId, created.clientOrderId]) {
+        const named = SubscriptionPageSchema.parse(
+          (await f.support.get(`/api/subscriptions?q=${encodeURIComponent(term)}`)).json,
+        );
+        expect(named.items.map((s) => s.id)).toEqual([created.id]);
+      }
+      const none = SubscriptionPageSchema.parse(
+        (await f.support.get(`/api/subscriptions?q=${encodeURIComponent(`${rpId}0`)}`)).json,
+      );
+      expect(none.items).toEqual([]);
       // a parameter the list does not know is named, not ignored
       const unknownParam = await f.support.get('/api/subscriptions?offset=50');
       expect(unknownParam.status).toBe(400);

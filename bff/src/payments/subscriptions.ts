@@ -284,6 +284,13 @@ export class SubscriptionsService {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(q.limit + 1);
+    // Each side read from its unique index.
+    if (q.q !== undefined) {
+      const term = q.q;
+      query = query.where((eb) =>
+        eb.or([eb('recurring_payment_id', '=', term), eb('client_orderid', '=', term)]),
+      );
+    }
     if (q.cursor !== undefined) {
       const m = CURSOR.exec(q.cursor);
       if (m?.[1] === undefined || m[2] === undefined) {

@@ -835,6 +835,11 @@ export type SubscriptionDetail = z.infer<typeof SubscriptionDetailSchema>;
 /** `GET /api/subscriptions`: newest first, keyset cursor (opaque). */
 export const SubscriptionListQuerySchema = z
   .object({
+    /**
+     * a plan's recurring payment id (the one its page tells staff to give the gateway) or its
+     * client order id, exactly: the look-up's way to a plan by the ids support is given
+     */
+    q: z.string().trim().min(1).max(128).optional(),
     cursor: z.string().trim().min(1).max(512).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })

@@ -192,8 +192,10 @@ export class FakeSubscriptions {
   private list(request: PaymentsRequest): PaymentsReply {
     const parsed = SubscriptionListQuerySchema.safeParse(Object.fromEntries(request.query));
     if (!parsed.success) return this.validation(parsed.error.issues);
-    const { cursor, limit } = parsed.data;
-    const sorted = [...this.subscriptions].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    const { q, cursor, limit } = parsed.data;
+    const sorted = [...this.subscriptions]
+      .filter((s) => q === undefined || s.recurringPaymentId === q || s.clientOrderId === q)
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
     const start = cursor === undefined ? 0 : Number(cursor);
     const page = sorted.slice(start, start + limit);
     const next = start + limit < sorted.length ? String(start + limit) : null;

@@ -365,6 +365,21 @@ describe('status lookup', () => {
     },
   );
 
+  it.each([
+    ['recurring payment id', '3006'],
+    ['client order id', 'rp-6'],
+  ])(
+    'when the text is a plan’s %s that names no order, then the gateway is asked first and the plan’s page opens',
+    async (_kind, term) => {
+      const bff = bffAs(['support'], { subscriptions: [makeSubscription(6)] });
+      const app = await lookUpOnList(bff, term);
+      await waitFor(() => {
+        expect(app.location()).toBe('/subscriptions/20000000-0000-4000-8000-000000000006');
+      });
+      expect(bff.requestsTo('POST', '/api/transactions/lookup').length).toBeGreaterThan(0);
+    },
+  );
+
   it('when a Paydesk id names nothing, then it is tried as a client_orderid and the dialog says neither matched', async () => {
     const bff = bffAs(['support']);
     await lookUpOnList(bff, '00000000-0000-4000-8000-000000000099');

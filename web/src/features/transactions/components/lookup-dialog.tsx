@@ -28,7 +28,10 @@ import { useNavigate } from 'react-router';
 import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { linkDetailQueryOptions } from '../../payment-links/api/payment-links';
 import { payoutDetailQueryOptions } from '../../payouts/api/payouts';
-import { subscriptionDetailQueryOptions } from '../../subscriptions/api/subscriptions';
+import {
+  subscriptionDetailQueryOptions,
+  subscriptionListQueryOptions,
+} from '../../subscriptions/api/subscriptions';
 import { describeError, isApiError } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { sentenceOf } from '../../../lib/form-errors';
@@ -199,6 +202,30 @@ async function otherRecordPath(id: string, client: QueryClient): Promise<string 
 }
 
 /**
+ * The subscription (plan) whose recurring payment id or client order id was typed, when no order
+ * matched it: a plan's page tells staff to quote its recurring payment id to the gateway, so
+ * support is given it too. Asked of Paydesk only (`GET /api/subscriptions?q=`), after the gateway
+ * found no order by it, so an order with the same digits is never hidden by a plan.
+ */
+async function planNamed(attempts: LookupAttempt[], client: QueryClient): Promise<string | null> {
+  const terms = new Set<string>();
+  for (const attempt of attempts) {
+    if (attempt.kind !== 'gateway') continue;
+    const { orderid, client_orderid: clientOrderId } = attempt.body;
+    // One id typed alone (both typed name an order, never a plan).
+    const term =
+      orderid === undefined ? clientOrderId : clientOrderId === undefined ? orderid : undefined;
+    if (term !== undefined) terms.add(term);
+  }
+  for (const term of terms) {
+    const page = await client.query(subscriptionListQueryOptions({ q: term, limit: 1 }));
+    const [plan] = page.items;
+    if (plan !== undefined) return plan.id;
+  }
+  return null;
+}
+
+/**
  * Runs every attempt: each order found is a candidate (several from one client_orderid on several
  * endpoints, the BFF's 409). One order is opened; more are offered to choose from, never one of
  * them picked silently. A Paydesk id found opens at once. An order that is a payout's not yet sent
@@ -283,6 +310,8 @@ async function lookUp(attempts: LookupAttempt[], client: QueryClient): Promise<L
     return { kind: 'payout', payout };
   if (candidates.length + payoutsFound.length > 0)
     return { kind: 'choose', candidates, payouts: payoutsFound };
+  const plan = await planNamed(attempts, client);
+  if (plan !== null) return { kind: 'record', path: `/subscriptions/${encodeURIComponent(plan)}` };
   throw new NotFound(needsClientOrderId);
 }
 
