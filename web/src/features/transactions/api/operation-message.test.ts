@@ -60,7 +60,7 @@ describe('describeOperationResult', () => {
         }),
       ),
     ).toBe(
-      'Paydesk sent the return of €40.50 and the gateway answered with an error (HTTP 500, INTERNAL). Paydesk cannot tell yet whether it was made; it is asking the gateway for the order’s status and will not send it again.',
+      'Paydesk sent the return of €40.50 and the gateway answered with an error (HTTP 500, INTERNAL). An error reply does not prove it was not made, so Paydesk is asking the gateway for the order’s status and will not send it again.',
     );
   });
 

@@ -55,7 +55,9 @@ export function describeOperationResult(result: OperationResult): string {
       // The gateway answered with an error (a 500, say): nothing was lost, but the outcome is open.
       const answer = gatewayAnswerOf(operation);
       if (answer.kind === 'error') {
-        return `Paydesk sent ${what}${answerClause(answer)}. Paydesk cannot tell yet whether it was made; it is asking the gateway for the order’s status and will not send it again.`;
+        // Whatever the error's words ("failed before applying…"), a server error is no proof: the
+        // operation is unknown until the order's status says (QA: the two read as a contradiction).
+        return `Paydesk sent ${what}${answerClause(answer)}. An error reply does not prove it was not made, so Paydesk is asking the gateway for the order’s status and will not send it again.`;
       }
       return `The gateway’s answer to ${what} was lost. Paydesk is asking the gateway for the order’s status and will not send it again.`;
     }
