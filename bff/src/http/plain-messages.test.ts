@@ -58,10 +58,14 @@ describe.skipIf(variant.skip)(`plain field messages over HTTP (${variant.name})`
     expect(fieldsOf(query)?.map((f) => f.path)).toEqual(['query.411111…1111']);
   });
 
-  it('when a query parameter is not a number, then 400 names it and says it must be a number', async () => {
+  it('when a query parameter is not a number, then 400 names it and says what it must be', async () => {
     const reply = await auditor.get('/api/audit?page=abc');
     expect(fieldsOf(reply)).toEqual([
-      { path: 'query.page', rule: 'invalid_type', message: 'must be a number' },
+      {
+        path: 'query.page',
+        rule: 'invalid_type',
+        message: 'must be a whole number from 1 to 1000000',
+      },
     ]);
   });
 

@@ -17,9 +17,28 @@ export const IsoDateTimeSchema = z.iso.datetime();
 /** Opaque identifier (UUID text). */
 export const IdSchema = z.string().min(1).max(64);
 
-/** Query-string integer (`?page=2`). */
+/**
+ * Query-string integer (`?page=2`): digits only. `Number()` would also take `1e2`, `0x10` or
+ * ` ` (QA: `limit=0x10` answered 16 rows), so text that is not plain digits is refused as such.
+ */
 export const queryInt = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+  z
+    .preprocess(
+      (v) => (typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : v),
+      z
+        .number({
+          // Said of text that is no plain digits; a number out of bounds says its bound (zod
+          // hands the schema's error its checks' issues too).
+          error: (issue) =>
+            typeof issue.input === 'number'
+              ? undefined
+              : `must be a whole number from ${min} to ${max}`,
+        })
+        .int()
+        .min(min)
+        .max(max),
+    )
+    .default(fallback);
 
 /** A page of items with server-side pagination (`page` is 1-based). */
 export const pageOf = <T extends z.ZodType>(item: T) =>

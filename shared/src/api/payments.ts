@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
 import { CsvDelimiterSchema } from './audit.js';
-import { EmailSchema, freeText, IsoDateTimeSchema, isWholeCardNumber } from './common.js';
+import { EmailSchema, freeText, IsoDateTimeSchema, isWholeCardNumber, queryInt } from './common.js';
 import { PayoutStateSchema } from './payout-states.js';
 import { OrderFailureSchema } from './transactions-failure.js';
 
@@ -300,7 +300,7 @@ export type TransactionExportQuery = z.infer<typeof TransactionExportQuerySchema
 export const TransactionListQuerySchema = TransactionFilterFields.extend({
   ...SortField,
   cursor: z.string().trim().min(1).max(512).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryInt(1, 200, 50),
 }).superRefine(checkRanges);
 export type TransactionListQuery = z.infer<typeof TransactionListQuerySchema>;
 export type TransactionListQueryInput = z.input<typeof TransactionListQuerySchema>;
@@ -841,7 +841,7 @@ export const SubscriptionListQuerySchema = z
      */
     q: z.string().trim().min(1).max(128).optional(),
     cursor: z.string().trim().min(1).max(512).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: queryInt(1, 200, 50),
   })
   .strict();
 export type SubscriptionListQuery = z.infer<typeof SubscriptionListQuerySchema>;

@@ -8,6 +8,7 @@ import {
   IsoDateTimeSchema,
   luhnValid,
   NO_CARD_NUMBER,
+  queryInt,
 } from './common.js';
 import {
   ConfirmLargeAmountSchema,
@@ -326,7 +327,7 @@ export const PayoutListQuerySchema = z
     decidedFrom: IsoDateTimeSchema.optional(),
     /** keyset cursor (opaque): the previous page's `nextCursor`, for the same view */
     cursor: z.string().trim().min(1).max(512).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: queryInt(1, 200, 50),
   })
   .strict();
 export type PayoutListQuery = z.infer<typeof PayoutListQuerySchema>;
@@ -689,7 +690,7 @@ export const PaymentLinkListQuerySchema = z
     view: z.enum(['all', 'mine', 'awaiting-my-approval']).default('all'),
     /** keyset cursor (opaque): the previous page's `nextCursor`, for the same view */
     cursor: z.string().trim().min(1).max(512).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: queryInt(1, 200, 50),
   })
   .strict();
 export type PaymentLinkListQuery = z.infer<typeof PaymentLinkListQuerySchema>;
@@ -725,9 +726,7 @@ export const CardInfoSchema = z.object({
 export type CardInfo = z.infer<typeof CardInfoSchema>;
 
 /** `GET /api/cards` (support, finance): the card references Paydesk knows, newest use first. */
-export const CardRefListQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
-  .strict();
+export const CardRefListQuerySchema = z.object({ limit: queryInt(1, 200, 50) }).strict();
 export type CardRefListQuery = z.infer<typeof CardRefListQuerySchema>;
 
 export const CardRefSummarySchema = z.object({

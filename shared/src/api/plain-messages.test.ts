@@ -7,7 +7,7 @@ import {
   ReturnBodySchema,
 } from './payments.js';
 import { LinkCustomerSchema, PayoutCreateBodySchema } from './payouts.js';
-import { EmailSchema } from './common.js';
+import { EmailSchema, queryInt } from './common.js';
 
 /** Each issue as `path: message`, the way the BFF's 400 names a field and its rule. */
 function said(schema: z.ZodType, value: unknown): string[] {
@@ -79,6 +79,17 @@ describe('plain messages where a schema gives none', () => {
     ];
     expect(messages).toHaveLength(5);
     for (const message of messages) expect(message).not.toContain(card);
+  });
+
+  it('takes a query-string integer as plain digits only (QA: limit=0x10 answered 16 rows)', () => {
+    const limit = queryInt(1, 200, 50);
+    expect(limit.parse(undefined)).toBe(50);
+    expect(limit.parse('12')).toBe(12);
+    expect(limit.parse(' 12 ')).toBe(12);
+    expect(limit.parse(12)).toBe(12);
+    for (const text of ['0x10', '1e2', ' ', '', '12.5', '-1', 'abc'])
+      expect(said(limit, text), text).toEqual(['(body): must be a whole number from 1 to 200']);
+    expect(said(limit, '500')).toEqual(['(body): must be at most 200']);
   });
 
   it('leaves a schema its own words', () => {
