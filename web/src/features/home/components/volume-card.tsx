@@ -24,13 +24,23 @@ export function ordersText(count: number, approvedCount: number): string {
 /**
  * What the approval rate is of: the orders with a final status (approved, declined, error,
  * filtered), as the BFF counts it. While some are still processing, that is fewer than the orders
- * placed, and saying only '14 orders placed' beside 10 approved and 76.9% did not add up.
+ * placed, and saying only '14 orders placed' beside 10 approved and 76.9% did not add up. Once all
+ * are decided, the basis is the orders placed, which each currency's line already counts: with
+ * orders in one currency only it is not said again (QA: the Today card said "12 orders placed"
+ * twice); across currencies, their total is new, and is said.
  */
-export function approvalBasisText(placed: number, byStatus: Record<string, number>): string {
+export function approvalBasisText(
+  volumes: readonly { count: number }[],
+  byStatus: Record<string, number>,
+): string {
+  const placed = volumes.reduce((sum, v) => sum + v.count, 0);
   const decided = FINAL_STATUSES.reduce((sum, s) => sum + (byStatus[s] ?? 0), 0);
   const open = placed - decided;
-  if (open <= 0) return ` · ${formatCount(placed)} ${placed === 1 ? 'order' : 'orders'} placed`;
-  return ` of the ${formatCount(decided)} decided (${formatCount(open)} still processing)`;
+  if (open > 0) {
+    return ` of the ${formatCount(decided)} decided (${formatCount(open)} still processing)`;
+  }
+  const currencies = volumes.filter((v) => v.count > 0).length;
+  return currencies > 1 ? ` of all ${formatCount(placed)} orders` : '';
 }
 
 export function formatRate(rate: number | null): string {
@@ -66,7 +76,6 @@ export function VolumeCard({
   /** the id of the words that say what is counted (CAPTURED_NOTE, shown once for the cards) */
   describedBy?: string;
 }) {
-  const orders = stats.volumes.reduce((sum, v) => sum + v.count, 0);
   return (
     <MetricCard title={title} describedBy={describedBy}>
       <WindowLine text={covers} />
@@ -94,7 +103,7 @@ export function VolumeCard({
       )}
       <Typography variant="body2" sx={{ mt: 1 }}>
         Approval rate <strong>{formatRate(stats.approvalRate)}</strong>
-        {approvalBasisText(orders, stats.byStatus)}
+        {approvalBasisText(stats.volumes, stats.byStatus)}
       </Typography>
     </MetricCard>
   );

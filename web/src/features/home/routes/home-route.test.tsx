@@ -102,7 +102,7 @@ describe('home screen', () => {
     const today = section('Today');
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
     expect(within(today).getByText('captured · 2 orders placed, 1 approved')).toBeInTheDocument();
-    expect(today).toHaveTextContent('Approval rate 50% · 2 orders placed');
+    expect(within(today).getByText(/^Approval rate/)).toHaveTextContent(/^Approval rate 50%$/);
     const period = section('Last 30 days');
     // What "captured" counts is said once, under both cards, and is each card's description: in
     // each card, the same long text stood twice side by side.
@@ -120,6 +120,33 @@ describe('home screen', () => {
     const returns = section('Returns, last 30 days');
     expect(within(returns).getByText('$1.00')).toBeInTheDocument();
     expect(returns).toHaveTextContent('1 return');
+  });
+
+  it('when every order placed today is in one currency and decided, then the Today card says how many were placed once', async () => {
+    // QA: "2 orders placed" on the currency's line, and again after the approval rate.
+    renderApp('/', bffAs(['finance']));
+    await screen.findByRole('heading', { name: 'Captured volume' });
+    const today = section('Today');
+    expect(today.textContent.match(/orders? placed/g)).toEqual(['orders placed']);
+    expect(within(today).getByText(/^Approval rate/)).toHaveTextContent(/^Approval rate 50%$/);
+  });
+
+  it('when the orders placed today are in more than one currency and decided, then the approval rate says their total', async () => {
+    const now = Date.now();
+    const todayAt = new Date(Math.floor((Date.parse(windowStart(1)) + now) / 2)).toISOString();
+    const placedToday = (n: number) =>
+      makeTransaction(n, { currency: 'USD', createdAt: todayAt, updatedAt: todayAt });
+    renderApp(
+      '/',
+      bffAs(['finance'], { transactions: [...recentOrders(), placedToday(11), placedToday(12)] }),
+    );
+    await screen.findByRole('heading', { name: 'Captured volume' });
+    const today = section('Today');
+    // Each currency's line counts its own orders: the rate's basis, their total, is new.
+    expect(within(today).getByText('captured · 2 orders placed, 2 approved')).toBeInTheDocument();
+    expect(within(today).getByText(/^Approval rate/)).toHaveTextContent(
+      /^Approval rate 75% of all 4 orders$/,
+    );
   });
 
   it('when a hold authorized before the period is captured today, then today and the period count its captured part, not the order', async () => {
@@ -159,7 +186,7 @@ describe('home screen', () => {
     // Orders and the approval rate are still of the orders placed today.
     expect(within(today).getByText('€11.50')).toBeInTheDocument();
     expect(within(today).getByText('captured · 2 orders placed, 1 approved')).toBeInTheDocument();
-    expect(today).toHaveTextContent('Approval rate 50% · 2 orders placed');
+    expect(within(today).getByText(/^Approval rate/)).toHaveTextContent(/^Approval rate 50%$/);
     expect(within(section('Last 30 days')).getByText('£20.00')).toBeInTheDocument();
     await app.user.click(await screen.findByRole('button', { name: 'GBP' }));
     expect(

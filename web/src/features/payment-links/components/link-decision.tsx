@@ -1,7 +1,6 @@
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { PaymentLink } from '@paydesk/shared/api';
-import { orderStateWords } from '@paydesk/shared/domain';
 import { Link as RouterLink } from 'react-router';
 import {
   DecisionButtons,
@@ -10,7 +9,13 @@ import {
 } from '../../../components/decision-buttons';
 import { formatMoney } from '../../../lib/format';
 import { shortErrorText } from '../../payouts/api/unanswered-words';
-import { KIND_LABELS, pageHolders, pageUsedUp, pageWithheld } from './link-labels';
+import {
+  KIND_LABELS,
+  linkOrderStateWords,
+  pageHolders,
+  pageUsedUp,
+  pageWithheld,
+} from './link-labels';
 import { CompactPageAddress } from './page-address';
 
 /** Who decided, as the row's "by …" says it: "you" for one's own decision (`StaffEmail`). */
@@ -47,7 +52,7 @@ export function LinkDecision({
         >
           {link.order.orderid}
         </Link>{' '}
-        ({orderStateWords(link.order.status, link.order.stage)})
+        ({linkOrderStateWords(link.kind, link.order)})
       </Typography>
     );
   }

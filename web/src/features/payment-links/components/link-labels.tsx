@@ -5,7 +5,10 @@ import type {
   PaymentLinkOrder,
   PaymentLinkState,
 } from '@paydesk/shared/api';
+import { isPartlyCaptured, orderStateWords, stageWords } from '@paydesk/shared/domain';
+import { toMinor } from '../../../lib/money';
 import { STAGE_LABELS } from '../../transactions/components/labels';
+import { PARTLY_CAPTURED } from '../../transactions/components/status-chip';
 
 export const KIND_LABELS: Record<PaymentLinkKind, string> = {
   'sale-form': 'Sale form',
@@ -30,8 +33,42 @@ const LOOK: Record<
 
 type Look = (typeof LOOK)[PaymentLinkState];
 
+/**
+ * Whether the link's order is a preauth of which only part of the hold was captured, by the rule
+ * its own page's chips read it with (`isPartlyCaptured`, from its money); false when its money is
+ * not known (older links).
+ */
+function partlyCaptured(kind: PaymentLinkKind, order: PaymentLinkOrder): boolean {
+  if (kind !== 'preauth-form' || order.money === undefined) return false;
+  return isPartlyCaptured({
+    type: 'preauth',
+    authorizedMinor: toMinor(order.money.authorized) ?? 0n,
+    capturedMinor: toMinor(order.money.captured) ?? 0n,
+  });
+}
+
+/**
+ * The link's order's status and stage in words (`orderStateWords`), a preauth captured in part
+ * said so, as its chip and its order's page say it: 'approved, partly captured', not 'approved,
+ * captured'.
+ */
+export function linkOrderStateWords(kind: PaymentLinkKind, order: PaymentLinkOrder): string {
+  return order.stage === 'captured' && partlyCaptured(kind, order)
+    ? `${order.status}, partly captured`
+    : orderStateWords(order.status, order.stage);
+}
+
+/** The link's order's stage in words beside its status ('partly returned', 'partly captured'). */
+export function linkOrderStageWords(kind: PaymentLinkKind, order: PaymentLinkOrder): string | null {
+  if (order.stage === null) return null;
+  return order.stage === 'captured' && partlyCaptured(kind, order)
+    ? 'partly captured'
+    : stageWords(order.stage);
+}
+
 /** What came of an approved order afterwards (its stage): a hold captured or released, a refund. */
-function laterLook(kind: PaymentLinkKind, stage: string | null): Look | null {
+function laterLook(kind: PaymentLinkKind, order: PaymentLinkOrder): Look | null {
+  const stage = order.stage;
   switch (stage) {
     // the order's own chip's words (QA: a voided preauth form's link said 'Hold released' beside
     // its order's 'Voided'; a hold released without a void is `hold_cancelled`)
@@ -45,7 +82,13 @@ function laterLook(kind: PaymentLinkKind, stage: string | null): Look | null {
       return { label: STAGE_LABELS.partially_returned, color: 'success' };
     case 'captured':
     case 'settled':
-      return kind === 'preauth-form' ? { label: 'Captured', color: 'success' } : null;
+      // The order's own hold chip's words (QA: a preauth captured for $60 of its $100 said
+      // 'Captured' here and 'Partly captured' on its order).
+      if (kind !== 'preauth-form') return null;
+      return {
+        label: partlyCaptured(kind, order) ? PARTLY_CAPTURED : 'Captured',
+        color: 'success',
+      };
     default:
       return null;
   }
@@ -59,7 +102,7 @@ function orderLook(kind: PaymentLinkKind, order: PaymentLinkOrder): Look {
   switch (order.status) {
     case 'approved':
       return (
-        laterLook(kind, order.stage) ?? {
+        laterLook(kind, order) ?? {
           label:
             kind === 'preauth-form'
               ? 'Authorized'

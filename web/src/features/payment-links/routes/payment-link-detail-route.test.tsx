@@ -262,6 +262,34 @@ describe('payment link detail', () => {
     expect(screen.queryByText('Authorized')).not.toBeInTheDocument();
   });
 
+  it('when a preauthorization-form link’s hold was captured only in part, then the link says Partly captured, as its order does, in its chip and in words', async () => {
+    const bff = bffAs(['finance']);
+    bff.links.links = bff.links.links.map((l) =>
+      l.id === SENT ? { ...l, kind: 'preauth-form' as const } : l,
+    );
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: 'captured',
+      updatedAt: ORDER_CHANGED,
+      money: { currency: 'EUR', authorized: '100.00', captured: '60.00', returned: '0.00' },
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    // QA: the link said "Captured" for €60.00 of a €100.00 hold; its order, "Partly captured".
+    expect(
+      await screen.findByText('Partly captured', { selector: '.MuiChip-label' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Captured', { selector: '.MuiChip-label' })).toBeNull();
+    expect(
+      screen.getByText(
+        'The customer used the page: its order is approved, partly captured. The page cannot be used again.',
+      ),
+    ).toBeInTheDocument();
+    const order = within(screen.getByRole('region', { name: 'Gateway order' }));
+    expect(order.getByText('partly captured')).toBeInTheDocument();
+  });
+
   it('when a link’s order was partly captured and returned, then its page says how much was authorized, captured and returned', async () => {
     const bff = bffAs(['finance']);
     bff.links.orders.set(SENT, {

@@ -5,7 +5,6 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { PaymentLinkDetail, PaymentLinkRefreshResult } from '@paydesk/shared/api';
-import { orderStateWords } from '@paydesk/shared/domain';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { lazy, Suspense, useState } from 'react';
@@ -35,6 +34,8 @@ import { LinkDecision } from '../components/link-decision';
 import { PageAddress } from '../components/page-address';
 import {
   KIND_LABELS,
+  linkOrderStageWords,
+  linkOrderStateWords,
   LinkStateChip,
   pageHolders,
   pageUsedUp,
@@ -69,8 +70,7 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       if (link.order !== null) {
         return (
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
-            The {who} used the page: its order is{' '}
-            {orderStateWords(link.order.status, link.order.stage)}.
+            The {who} used the page: its order is {linkOrderStateWords(link.kind, link.order)}.
             {paidTo === null ? '' : ` The money went to the card ${paidTo}.`}
             {pageUsedUp(link) ? ' The page cannot be used again.' : ''}
           </Alert>
@@ -196,7 +196,7 @@ function DetailView({
     ) : (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <StatusChip status={link.order.status} />
-        {link.order.stage ? <span>{link.order.stage.replace(/_/g, ' ')}</span> : null}
+        {link.order.stage ? <span>{linkOrderStageWords(link.kind, link.order)}</span> : null}
         <Link
           component={RouterLink}
           to={`/transactions/${encodeURIComponent(link.order.transactionId)}`}

@@ -446,6 +446,41 @@ describe('payment links', () => {
     expect(rowOf('Invoice 3').getByText('Hold released')).toBeInTheDocument();
   });
 
+  it('when a preauthorization form’s hold was captured, then its row says Captured or Partly captured as its order does, and Voided alone once that capture was voided', async () => {
+    const captured = (stage: string, amount: string) => ({
+      transactionId: `t-${stage}-${amount}`,
+      orderid: '800001',
+      status: 'approved' as const,
+      stage,
+      money: { currency: 'USD', authorized: '100.00', captured: amount, returned: '0.00' },
+    });
+    renderApp(
+      '/payment-links',
+      bffAs(
+        ['finance'],
+        [
+          makeLink(1, { kind: 'preauth-form', order: captured('captured', '60.00') }),
+          makeLink(2, { kind: 'preauth-form', order: captured('settled', '60.00') }),
+          makeLink(3, { kind: 'preauth-form', order: captured('captured', '100.00') }),
+          makeLink(4, { kind: 'preauth-form', order: captured('voided', '60.00') }),
+        ],
+      ),
+    );
+    await screen.findByRole('table', { name: 'Payment links' });
+    // QA: $60 of a $100 hold read "Captured" here and "Partly captured" on its order.
+    expect(rowOf('Invoice 1').getByText('Partly captured')).toBeInTheDocument();
+    expect(rowOf('Invoice 1').queryByText('Captured')).toBeNull();
+    // and in words beside the order it made, in the same row
+    expect(rowOf('Invoice 1').getByText(/^Page used: order/)).toHaveTextContent(
+      'Page used: order 800001 (approved, partly captured)',
+    );
+    expect(rowOf('Invoice 2').getByText('Partly captured')).toBeInTheDocument();
+    expect(rowOf('Invoice 3').getByText('Captured')).toBeInTheDocument();
+    // the order's chips: the void took the captured part back, so Voided alone
+    expect(rowOf('Invoice 4').getByText('Voided')).toBeInTheDocument();
+    expect(rowOf('Invoice 4').queryByText(/captured/i)).toBeNull();
+  });
+
   it('when the customer pays a listed link, then its row says Paid without a reload', async () => {
     const bff = bffAs(['finance'], [makeLink(1)]);
     renderApp('/payment-links', bff);

@@ -124,18 +124,27 @@ function partlyCapturedOf(order: ChipsOrder): boolean | undefined {
   });
 }
 
+/** The hold chip of a preauth of which only part was captured (a payment link's chip says it too). */
+export const PARTLY_CAPTURED = 'Partly captured';
+
 /**
  * Where an approved preauth's money stands, which its status alone (`approved`, whether the funds
  * are only held or were taken) does not say: held (stage `authorized`), captured in part (whatever
- * followed: returns, a void), or captured in full (`captured`, and `settled` after it; once money
- * went back or the order was undone, that chip says so instead). A sale's approval is its capture:
- * it needs no words.
+ * returns followed), or captured in full (`captured`, and `settled` after it; once money went back,
+ * that chip says so instead). A sale's approval is its capture: it needs no words.
+ *
+ * An undone order (`voided`, `hold_cancelled`) has no hold chip: its undone chip says where the
+ * money stands. A void of a partly captured preauth takes back the captured part before settlement
+ * (the rest of the hold was released at the capture), so no money moved; "Partly captured" beside
+ * "Voided" read as money taken and given back at once (QA), which a finance person would book
+ * wrongly. The order's page still shows what was captured, voided and released, in its amounts.
  */
 export function holdLook(
   order: ChipsOrder,
 ): { label: string; title: string; captured: boolean } | undefined {
   if (order.type !== 'preauth' || order.status !== 'approved' || order.stage === null)
     return undefined;
+  if (Object.hasOwn(UNDONE_LOOK, order.stage)) return undefined;
   if (order.stage === 'authorized') {
     return {
       label: 'Held',
@@ -146,7 +155,7 @@ export function holdLook(
   const partly = partlyCapturedOf(order);
   if (partly === true) {
     return {
-      label: 'Partly captured',
+      label: PARTLY_CAPTURED,
       title: 'Part of the hold was captured; the rest was released to the customer.',
       captured: true,
     };

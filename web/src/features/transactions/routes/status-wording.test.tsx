@@ -48,7 +48,7 @@ describe('the order page’s status messages', () => {
     await screen.findByRole('heading', { name: 'Order 900001' });
     await screen.findByText('Live');
     bff.payments.change(ID, { status: 'declined', stage: 'declined' });
-    expect(await screen.findByText('Order updated: now Declined.')).toHaveAttribute(
+    expect(await screen.findByText('Order updated: now declined.')).toHaveAttribute(
       'role',
       'status',
     );

@@ -805,6 +805,9 @@ describe('transaction detail', () => {
       [partly('captured'), ['Approved', 'Partly captured']],
       [partly('partially_returned', '2.50'), ['Approved', 'Partly captured', 'Partly returned']],
       [partly('returned', '12.50'), ['Approved', 'Partly captured', 'Returned']],
+      // QA: "Partly captured" beside "Voided"; the void took the captured part back, the rest
+      // of the hold was released at the capture: no money moved, as Voided alone says.
+      [partly('voided'), ['Approved', 'Voided']],
     ];
     /** The status chips (a stack of them, led by the status) in the list's row or the page's header. */
     const chipsIn = (scope: HTMLElement) =>
@@ -1787,9 +1790,32 @@ describe('transaction detail', () => {
       stage: 'partially_returned',
       amounts: { ...current.amounts, returned: '3.02', remainingReturnable: '16.98' },
     });
-    const note = await screen.findByText('Order updated: returned €3.02, partly returned.');
+    const note = await screen.findByText('Order updated: €3.02 returned.');
     expect(note).toHaveAttribute('role', 'status');
     expect(note).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('when the event stream brings someone else’s capture of part of a hold, then the live region says the capture once, in plain words', async () => {
+    const bff = bffAs(['support'], preauth());
+    renderApp(PATH, bff);
+    await heading();
+    await screen.findByText('Live');
+    const current = bff.payments.byId(ID)!;
+    bff.payments.change(ID, {
+      stage: 'captured',
+      amounts: {
+        ...current.amounts,
+        captured: '12.00',
+        remainingCapturable: '0.00',
+        remainingReturnable: '12.00',
+      },
+    });
+    expect(
+      await screen.findByText(
+        'Order updated: €12.00 captured, the other €8.00 of the hold released.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(screen.queryByText(/captured.*captured/)).not.toBeInTheDocument();
   });
 
   it('when what can be returned changes while finance is confirming “All of it”, then the dialog goes back to the form and says from what to what, so another amount is never confirmed unseen', async () => {

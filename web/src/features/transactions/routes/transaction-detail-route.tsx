@@ -8,6 +8,8 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   FAILED_STATUSES,
   failureText,
@@ -33,7 +35,6 @@ import { PageHeader } from '../../../components/page-header';
 import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { knownOrderId, orderName } from '../../../lib/order-number';
-import { fromMinor, toMinor } from '../../../lib/money';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
@@ -46,6 +47,7 @@ import {
   recentNotApplied,
   redoAdvice,
 } from '../api/gateway-answer';
+import { describeLiveChange } from '../api/live-change';
 import { useTransactionEvents } from '../api/live-events';
 import { inSentence } from '../api/operation-message';
 import { canRedo, canRefresh, canReviewDrift, offeredActions } from '../api/permissions';
@@ -62,7 +64,6 @@ import {
   headerStageLabel,
   OPERATION_LABELS,
   returnsCancelHold,
-  stageLabel,
   TYPE_LABELS,
 } from '../components/labels';
 import { LiveIndicator } from '../components/live-indicator';
@@ -113,6 +114,22 @@ function checksNote(checks: StatusChecks | null | undefined): string {
   return ` So far it has made ${made}; the last brought no status: ${checks.lastProblem}.`;
 }
 
+/**
+ * An alert's action (the drift's "Mark reviewed") on one line: beside the alert's long text it
+ * was squeezed, and its label broke over two lines even at 1440 px (QA), so it never shrinks.
+ */
+const ACTION_BESIDE_TEXT = { '& .MuiAlert-action': { flexShrink: 0 } } as const;
+
+/**
+ * On a phone, beside the text, the action left the text a column a few words wide: it goes
+ * under the text instead, on a line of its own, and the text takes the alert's width.
+ */
+const ACTION_UNDER_TEXT = {
+  flexWrap: 'wrap',
+  '& .MuiAlert-message': { flex: '1 1 0' },
+  '& .MuiAlert-action': { flexShrink: 0, flexBasis: '100%', justifyContent: 'flex-end', pt: 0 },
+} as const;
+
 /** `onReview`: opens the drift review (roles that may mark it reviewed only). */
 function Attention({
   detail,
@@ -140,6 +157,8 @@ function Attention({
   const sendingOps = detail.operations.filter((operation) => operation.state === 'sending');
   // Who may do a follow-up not made again is told to; the others, whom to ask.
   const { user } = useSession();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const sent = (operation: Operation) =>
     operation.amount === null
       ? `a ${inSentence(operation.kind)}`
@@ -234,9 +253,10 @@ function Attention({
       {detail.drift ? (
         <Alert
           severity="warning"
+          sx={phone ? ACTION_UNDER_TEXT : ACTION_BESIDE_TEXT}
           action={
             onReview === null ? undefined : (
-              <Button color="inherit" size="small" onClick={onReview}>
+              <Button color="inherit" size="small" onClick={onReview} sx={{ whiteSpace: 'nowrap' }}>
                 Mark reviewed
               </Button>
             )
@@ -357,33 +377,10 @@ const VISUALLY_HIDDEN = {
   whiteSpace: 'nowrap',
 } as const;
 
-/** What changed between two versions of an order, in a few words. */
-function describeLiveChange(before: TransactionDetail, after: TransactionDetail): string {
-  const changes: string[] = [];
-  const grew = (key: 'captured' | 'returned', verb: string) => {
-    const was = toMinor(before.amounts[key]) ?? 0n;
-    const now = toMinor(after.amounts[key]) ?? 0n;
-    if (now > was) changes.push(`${verb} ${formatMoney(fromMinor(now - was), after.currency)}`);
-  };
-  grew('captured', 'captured');
-  grew('returned', 'returned');
-  const statusChanged = before.status !== after.status;
-  // A stage that only repeats the new status ('declined', now Declined) is said once, as the status.
-  if (
-    before.stage !== after.stage &&
-    after.stage !== null &&
-    !(statusChanged && stageLabel(after.stage).toLowerCase() === after.status)
-  ) {
-    changes.push(stageLabel(after.stage));
-  }
-  if (statusChanged) changes.push(`now ${STATUS_LOOK[after.status].label}`);
-  return changes.length === 0 ? 'Order updated.' : `Order updated: ${changes.join(', ')}.`;
-}
-
 /**
  * The sentence for the page's live region: when a live event for this order brings a different
  * record (someone else's action, a callback), what changed. The user's own actions are already
- * in the cache when their event comes, so they are not said twice.
+ * in the cache when their event comes, so they are not said twice. `describeLiveChange` words it.
  */
 function useLiveNote(detail: TransactionDetail) {
   const client = useQueryClient();
