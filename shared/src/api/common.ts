@@ -127,8 +127,9 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /**
  * Where `text` holds what looks like a full card number: 13–19 digits, single spaces or dashes
  * allowed between them (or one dot or underscore, the same throughout), that pass the Luhn check;
- * digits of other scripts count as their ASCII digits (`foldDigits`). The digits are whole groups of a run (`4111 1111
- * 1111 1111` in `ref 12 4111 1111 1111 1111 exp 12 27` too); overlapping candidates are one match.
+ * digits of other scripts count as their ASCII digits (`foldDigits`). The digits are whole groups
+ * of a run (`4111 1111 1111 1111` in `ref 12 4111 1111 1111 1111 exp 12 27` too); overlapping
+ * candidates are one match.
  */
 export function findCardNumbers(original: string): CardNumberMatch[] {
   const text = foldDigits(original);
