@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTimeSchema, pageOf, queryInt } from './common.js';
+import { checkTimeWindow, IsoDateTimeSchema, pageOf, queryInt } from './common.js';
 import { RoleSchema } from './roles.js';
 
 /**
@@ -159,35 +159,18 @@ const AuditFilterFields = z
   .strict();
 
 /**
- * The time window is [from, to): `to` is exclusive, so `to` at or before `from` is a window that
- * holds nothing, refused (naming `to`, as the transactions' `createdTo`) rather than answered with
- * an empty list or file that looks like a log with no rows. A value that breaks its own field's
- * rule is left to that rule.
+ * `GET /api/audit` and `GET /api/audit/export` filters (`AuditFilterFields`), the window checked
+ * (`checkTimeWindow`): an empty window is refused rather than answered with an empty list or file
+ * that looks like a log with no rows.
  */
-function checkAuditWindow(
-  filter: { from?: string | undefined; to?: string | undefined },
-  ctx: z.RefinementCtx,
-): void {
-  const from = Date.parse(filter.from ?? '');
-  const to = Date.parse(filter.to ?? '');
-  if (Number.isFinite(from) && Number.isFinite(to) && to <= from)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['to'],
-      message: 'must be after from',
-      params: { rule: 'range' },
-    });
-}
-
-/** `GET /api/audit` and `GET /api/audit/export` filters (`AuditFilterFields`, the window checked). */
-export const AuditFilterSchema = AuditFilterFields.superRefine(checkAuditWindow);
+export const AuditFilterSchema = AuditFilterFields.superRefine(checkTimeWindow);
 export type AuditFilter = z.infer<typeof AuditFilterSchema>;
 
 /** `GET /api/audit` query: filters + page (1-based) and pageSize (1..500), newest first. */
 export const AuditListQuerySchema = AuditFilterFields.extend({
   page: queryInt(1, 1_000_000, 1),
   pageSize: queryInt(1, 500, 50),
-}).superRefine(checkAuditWindow);
+}).superRefine(checkTimeWindow);
 export type AuditListQuery = z.infer<typeof AuditListQuerySchema>;
 export type AuditListQueryInput = z.input<typeof AuditListQuerySchema>;
 
@@ -345,7 +328,7 @@ export const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export const AuditExportQuerySchema = AuditFilterFields.extend({
   format: z.enum(AUDIT_EXPORT_FORMATS).default('csv'),
   delimiter: CsvDelimiterSchema.default('comma'),
-}).superRefine(checkAuditWindow);
+}).superRefine(checkTimeWindow);
 export type AuditExportQuery = z.infer<typeof AuditExportQuerySchema>;
 export type AuditExportQueryInput = z.input<typeof AuditExportQuerySchema>;
 

@@ -40,6 +40,26 @@ export const queryInt = (min: number, max: number, fallback: number) =>
     )
     .default(fallback);
 
+/**
+ * A query's time window [from, to): `to` is exclusive, so `to` at or before `from` is a window
+ * that holds nothing, refused naming `to` (as the transactions' `createdTo`). A value that breaks
+ * its own field's rule is left to that rule. For audit (list, export) and stats.
+ */
+export function checkTimeWindow(
+  window: { from?: string | undefined; to?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const from = Date.parse(window.from ?? '');
+  const to = Date.parse(window.to ?? '');
+  if (Number.isFinite(from) && Number.isFinite(to) && to <= from)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['to'],
+      message: 'must be after from',
+      params: { rule: 'range' },
+    });
+}
+
 /** A page of items with server-side pagination (`page` is 1-based). */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({

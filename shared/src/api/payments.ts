@@ -3,7 +3,14 @@
 import { z } from 'zod';
 import { toMinorUnits } from '../protocol/money.js';
 import { CsvDelimiterSchema } from './audit.js';
-import { EmailSchema, freeText, IsoDateTimeSchema, isWholeCardNumber, queryInt } from './common.js';
+import {
+  checkTimeWindow,
+  EmailSchema,
+  freeText,
+  IsoDateTimeSchema,
+  isWholeCardNumber,
+  queryInt,
+} from './common.js';
 import { PayoutStateSchema } from './payout-states.js';
 import { OrderFailureSchema } from './transactions-failure.js';
 
@@ -903,17 +910,7 @@ export const StatsQuerySchema = z
     to: IsoDateTimeSchema.optional(),
   })
   .strict()
-  .superRefine((q, ctx) => {
-    const from = Date.parse(q.from ?? '');
-    const to = Date.parse(q.to ?? '');
-    if (Number.isFinite(from) && Number.isFinite(to) && to <= from)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['to'],
-        message: 'must be after from',
-        params: { rule: 'range' },
-      });
-  });
+  .superRefine(checkTimeWindow);
 export type StatsQuery = z.infer<typeof StatsQuerySchema>;
 
 /**
