@@ -406,15 +406,18 @@ for (const variant of DB_VARIANTS) {
     });
 
     describe('ids that do not exist or cannot be ids', () => {
-      /** Well-formed ids naming nothing, per parameter (a card reference id is not a UUID). */
+      /**
+       * Well-formed ids naming nothing, per parameter (a card reference id is not a UUID). A UUID
+       * in upper case is one (copied from a spreadsheet or an e-mail): read as Paydesk writes it.
+       */
       const missing: Record<string, string[]> = {
-        id: ['00000000-0000-4000-8000-000000000000', randomUUID()],
+        id: ['00000000-0000-4000-8000-000000000000', randomUUID(), randomUUID().toUpperCase()],
         cardRefId: ['999999999', 'does-not-exist'],
       };
       /** Ids of the wrong shape, per parameter. */
       const common = ['x'.repeat(300), "1' OR '1'='1", '<script>alert(1)</script>'];
       const malformed: Record<string, string[]> = {
-        id: [...common, 'does-not-exist', PAN, randomUUID().toUpperCase()],
+        id: [...common, 'does-not-exist', PAN, '-'.repeat(36), 'a'.repeat(36)],
         cardRefId: common,
       };
       /** A body each state-changing `:id` route accepts, so that what answers is the id. */
