@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isPendingOrderId, knownOrderId, orderName, orderNumberText } from './order-number';
+import {
+  isNeverMade,
+  isPendingOrderId,
+  knownOrderId,
+  missingNumberTitle,
+  orderName,
+  orderNumberText,
+} from './order-number';
 
 const pending = { orderid: 'pending:rb-37d5', clientOrderId: 'rb-37d5' };
 const known = { orderid: '1000350', clientOrderId: 'rb-37d5' };
@@ -23,5 +30,16 @@ describe('order numbers as staff read them', () => {
     expect(orderName(known)).toBe('order 1000350');
     expect(orderName(known, { capital: true })).toBe('Order 1000350');
     expect(orderNumberText(known)).toBe('1000350');
+  });
+
+  it('when the gateway never made the order (stage not_created), then no number is promised', () => {
+    const never = { ...pending, stage: 'not_created' };
+    expect(isNeverMade(never)).toBe(true);
+    expect(isNeverMade(pending)).toBe(false);
+    expect(isNeverMade({ ...known, stage: 'not_created' })).toBe(false);
+    expect(orderName(never)).toBe('order not made by the gateway (client order rb-37d5)');
+    expect(orderNumberText(never)).toBe('none: the gateway did not make the order');
+    expect(missingNumberTitle(never)).toBe('Order not made');
+    expect(missingNumberTitle(pending)).toBe('Order number not known yet');
   });
 });

@@ -49,6 +49,24 @@ describe('the transactions table', () => {
     expect(pending).not.toHaveTextContent('pending:');
   });
 
+  it('when the gateway never made a rebill’s order, then its row says “Order not made”, not that a number will come (QA B6)', () => {
+    const [never] = renderTable([
+      row(1, {
+        type: 'rebill',
+        status: 'error',
+        stage: 'not_created',
+        orderid: 'pending:rb-1acfeed6',
+        clientOrderId: 'rb-1acfeed6',
+      }),
+    ]);
+    const link = within(never!).getByRole('link', {
+      name: 'Order not made by the gateway (client order rb-1acfeed6)',
+    });
+    expect(link).toHaveTextContent('Order not made');
+    expect(never).not.toHaveTextContent('not known yet');
+    expect(never).not.toHaveTextContent('pending:');
+  });
+
   it('when an approved order has a return and a void whose outcome is unknown, then its row says so beside the known status', () => {
     const [marked, plain] = renderTable([
       row(1, { unknownOperations: ['return', 'void'] }),

@@ -34,7 +34,7 @@ import { TransactionStatusChips } from './status-chip';
 import { OPERATION_LABELS, OPERATION_STATE_LABELS, TYPE_LABELS } from './labels';
 import { NOT_MADE_EFFECT } from '../api/gateway-answer';
 import { inSentence } from '../api/operation-message';
-import { knownOrderId, orderName } from '../../../lib/order-number';
+import { knownOrderId, missingNumberTitle, orderName } from '../../../lib/order-number';
 
 /**
  * A row's follow-ups whose outcome is unknown (their reply was lost; Paydesk is asking the gateway
@@ -167,7 +167,7 @@ function OrderCell({ row }: { row: TransactionSummary }) {
         sx={known === null ? undefined : { fontFamily: 'ui-monospace, monospace' }}
         aria-label={orderName(row, { capital: true })}
       >
-        {known ?? 'Order number not known yet'}
+        {known ?? missingNumberTitle(row)}
       </Link>
       <Typography
         variant="caption"

@@ -77,6 +77,14 @@ function alertSaying(text: string) {
   return screen.getAllByRole('alert').find((a) => a.textContent.includes(text));
 }
 
+/** The value (`dd`) beside the fact labelled `label` (`dt`). */
+function factValue(label: string): HTMLElement {
+  const term = screen.getByText(label, { selector: 'dt' });
+  const value = term.nextElementSibling;
+  if (!(value instanceof HTMLElement)) throw new Error(`no value beside “${label}”`);
+  return value;
+}
+
 function keysOf(bff: FakeBff, action: string): (string | null)[] {
   return bff
     .requestsTo('POST', `/api/transactions/${ID}/${action}`)
@@ -664,6 +672,38 @@ describe('transaction detail', () => {
     expect(screen.getAllByText(/rb-1acfeed6-0000-4000-8000-000000000001/).length).toBeGreaterThan(
       0,
     );
+  });
+
+  it('when the gateway never made a rebill’s order, then the page says so and promises no number (QA B6)', async () => {
+    const never = makeTransaction(1, {
+      type: 'rebill',
+      status: 'error',
+      stage: 'not_created',
+      amount: '19.91',
+      orderid: 'pending:rb-1acfeed6-0000-4000-8000-000000000001',
+      clientOrderId: 'rb-1acfeed6-0000-4000-8000-000000000001',
+    });
+    renderApp(PATH, bffAs(['finance'], never));
+    expect(await screen.findByRole('heading', { name: 'Order not made' })).toBeInTheDocument();
+    expect(factValue('Orderid')).toHaveTextContent('none: the gateway did not make the order');
+    expect(screen.queryByText(/not known yet/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/pending:/)).not.toBeInTheDocument();
+  });
+
+  it('when no status check has brought a status yet, then the order says “Last status from the gateway: none yet”, not that it never asked (QA B6)', async () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    renderApp(
+      PATH,
+      bffAs(['finance'], {
+        ...saleWithReturn({ state: 'unknown', amount: '2.50', createdAt: at, updatedAt: at }),
+        lastCheckedAt: null,
+        statusChecks: { state: 'checking', attempts: 11, lastProblem: 'no answer (timeout)' },
+      }),
+    );
+    await heading();
+    expect(factValue('Last status from the gateway')).toHaveTextContent('none yet');
+    expect(screen.queryByText('Last asked the gateway')).not.toBeInTheDocument();
+    expect(screen.queryByText('never')).not.toBeInTheDocument();
   });
 
   it('when a void is refused because a capture awaits its outcome, then the server’s advice is said in full and only Close is offered', async () => {

@@ -34,7 +34,12 @@ import { GatewayWaitNote } from '../../../components/gateway-wait-note';
 import { PageHeader } from '../../../components/page-header';
 import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
-import { knownOrderId, orderName } from '../../../lib/order-number';
+import {
+  isNeverMade,
+  knownOrderId,
+  missingNumberTitle,
+  orderName,
+} from '../../../lib/order-number';
 import { RequireRoles } from '../../auth/components/require-roles';
 import { CardRefLink } from '../../cards/components/card-ref-link';
 import { useSession } from '../../auth/components/session-context';
@@ -458,7 +463,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
       <PageHeader
         title={
           knownOrderId(detail.orderid) === null
-            ? 'Order number not known yet'
+            ? missingNumberTitle(detail)
             : `Order ${detail.orderid}`
         }
         headingRef={headingRef}
@@ -569,7 +574,11 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
                 [
                   'Orderid',
                   knownOrderId(detail.orderid) === null ? (
-                    'not known yet: the gateway has not named the order'
+                    isNeverMade(detail) ? (
+                      'none: the gateway did not make the order'
+                    ) : (
+                      'not known yet: the gateway has not named the order'
+                    )
                   ) : (
                     <CopyableCode key="o" label="Orderid" value={detail.orderid} />
                   ),
@@ -583,11 +592,14 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
                 ['Created', <DateTime key="cr" value={detail.createdAt} />],
                 ['Updated', <DateTime key="u" value={detail.updatedAt} />],
                 [
-                  'Last asked the gateway',
+                  // When its status was last applied: a check that brought no status (a timeout)
+                  // does not move it, so "Last asked: never" read false beside "11 status checks"
+                  // (QA B6).
+                  'Last status from the gateway',
                   detail.lastCheckedAt ? (
                     <DateTime key="l" value={detail.lastCheckedAt} />
                   ) : (
-                    'never'
+                    'none yet'
                   ),
                 ],
               ]}
