@@ -20,6 +20,11 @@ export interface RouteRule {
    * Only reading the session, signing out and changing the password are.
    */
   duringPasswordChange?: true;
+  /**
+   * Calling it is not the user's activity: it does not restart the session's idle timeout (the
+   * live-event stream, which a screen opens and reopens by itself).
+   */
+  notActivity?: true;
 }
 
 /** The platform's own routes: session, users, audit. */

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import {
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
+  IDLE_HEADER,
   type AuditOutcome,
   type ErrorEnvelope,
   type Role,
@@ -17,6 +18,7 @@ import type { AuthenticatedSession, ClientInfo } from '../services/auth.js';
 import type { Services } from '../services/index.js';
 import { parseRoles } from '../services/users.js';
 import { readCookie, sessionCookieName } from './cookies.js';
+import { idleMsOf } from './idle-header.js';
 import { RefusalThrottle, type RefusalThrottleOptions } from './refusal-throttle.js';
 import { allows, allowsTemporaryPassword, type RouteRule } from './route-table.js';
 
@@ -257,7 +259,9 @@ export function makeRunner(
         if (rule.access !== 'public') {
           if (token === undefined || token === '')
             throw new AppError('UNAUTHENTICATED', 'sign in to continue');
-          ctx.auth = await services.auth.authenticate(token);
+          // A route that is not activity (the live-event stream) leaves the idle timeout alone.
+          const idleMs = rule.notActivity === true ? null : idleMsOf(req.get(IDLE_HEADER));
+          ctx.auth = await services.auth.authenticate(token, idleMs);
           ctx.audit.actor = {
             id: ctx.auth.user.id,
             email: ctx.auth.user.email,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import {
+  IDLE_HEADER,
   SessionResponseSchema,
   TotpConfirmResponseSchema,
   TotpEnrolResponseSchema,
@@ -146,6 +147,7 @@ for (const variant of DB_VARIANTS) {
             'largeAmount',
             'orderAmountLimit',
             'payoutHoldMaxAgeMs',
+            'sessionIdleSeconds',
           ]);
         }
       } finally {
@@ -529,6 +531,69 @@ for (const variant of DB_VARIANTS) {
       expect(errorCode(expired)).toBe('SESSION_EXPIRED');
       t.clock.advance(-31 * 60_000);
       expect((await c.get('/api/session')).status).toBe(401);
+    });
+
+    it('when a screen left alone keeps making requests by itself (its Paydesk-Idle-Ms grows), then the session still times out 30 minutes after the user’s last input (QA)', async () => {
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      // A list page refetching after live events: each request says how long ago the user acted.
+      let idleMs = 0;
+      for (let i = 0; i < 5; i += 1) {
+        t.clock.advance(5 * 60_000);
+        idleMs += 5 * 60_000;
+        const read = await c.get('/api/session', { [IDLE_HEADER]: String(idleMs) });
+        expect(read.status).toBe(200);
+      }
+      // 25 minutes after the last input the session still stands, and says it ends at 30.
+      const me = await c.get('/api/session', { [IDLE_HEADER]: String(idleMs) });
+      expect(SessionResponseSchema.parse(me.json).idleExpiresAt).toBe(
+        new Date(t.clock.now() - idleMs + 30 * 60_000).toISOString(),
+      );
+      t.clock.advance(5 * 60_000 + 1);
+      idleMs += 5 * 60_000 + 1;
+      const expired = await c.get('/api/session', { [IDLE_HEADER]: String(idleMs) });
+      expect(errorCode(expired)).toBe('SESSION_EXPIRED');
+    });
+
+    it('when the user acts again, then the idle timeout restarts from that input; without the header (another client) the request itself is the activity', async () => {
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      t.clock.advance(20 * 60_000);
+      // The user clicked 2 s before this request.
+      expect((await c.get('/api/session', { [IDLE_HEADER]: '2000' })).status).toBe(200);
+      t.clock.advance(29 * 60_000);
+      expect((await c.get('/api/session')).status).toBe(200); // no header: now
+      t.clock.advance(29 * 60_000);
+      expect((await c.get('/api/session', { [IDLE_HEADER]: String(29 * 60_000) })).status).toBe(
+        200,
+      );
+      const session = await t.db.k
+        .selectFrom('sessions')
+        .select('last_seen_at')
+        .executeTakeFirstOrThrow();
+      expect(session.last_seen_at).toBe(t.clock.now() - 29 * 60_000);
+      t.clock.advance(60_000);
+      expect(errorCode(await c.get('/api/session', { [IDLE_HEADER]: '0' }))).toBe(
+        'SESSION_EXPIRED',
+      );
+    });
+
+    it('when Paydesk-Idle-Ms is not plain digits or is sent twice, then 400 names the header and the rule', async () => {
+      const c = t.client();
+      await c.login(ADMIN.email, ADMIN.password);
+      for (const [value, rule] of [
+        ['-5', 'format'],
+        ['1e3', 'format'],
+        ['soon', 'format'],
+        ['5, 6', 'single'],
+      ] as const) {
+        const res = await c.get('/api/session', { [IDLE_HEADER]: value });
+        expect(res.status).toBe(400);
+        const body = res.json as ErrorEnvelope;
+        expect(body.error.details?.fields).toEqual([
+          expect.objectContaining({ path: `header.${IDLE_HEADER}`, rule }),
+        ]);
+      }
     });
 
     it('when a session stays active, then it still ends 12 h after login', async () => {

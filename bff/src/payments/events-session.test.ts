@@ -203,5 +203,16 @@ for (const variant of DB_VARIANTS) {
         stream.close();
       }
     });
+
+    it('when a screen reopens its stream by itself, then that is not activity either: the session idles out from the user’s last request (QA)', async () => {
+      const support = await app.userWithRoles(['support']);
+      const idleMs = app.config.session.idleSeconds * 1000;
+      app.clock.advance(idleMs - 60_000);
+      const reopened = await openStream(app.url, support);
+      await waitUntil(() => reopened.heartbeats() >= 1, 'a heartbeat');
+      reopened.close();
+      app.clock.advance(60_000);
+      expect((await support.get('/api/session')).status).toBe(401);
+    });
   });
 }

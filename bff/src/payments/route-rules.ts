@@ -71,7 +71,12 @@ export const PAYMENT_ROUTES = {
     action: 'subscription.read',
     auditSuccess: false,
   },
-  'GET /api/events': { access: READERS, action: 'events.subscribe', auditSuccess: false },
+  'GET /api/events': {
+    access: READERS,
+    action: 'events.subscribe',
+    auditSuccess: false,
+    notActivity: true,
+  },
   'GET /api/stats': { access: READERS, action: 'stats.read', auditSuccess: false },
 } as const satisfies Record<string, RouteRule>;
 

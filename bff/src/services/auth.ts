@@ -441,8 +441,13 @@ export class Auth {
     return claims;
   }
 
-  /** Resolves a session cookie; throws UNAUTHENTICATED, SESSION_EXPIRED or ACCOUNT_DISABLED. */
-  async authenticate(token: string): Promise<AuthenticatedSession> {
+  /**
+   * Resolves a session cookie; throws UNAUTHENTICATED, SESSION_EXPIRED or ACCOUNT_DISABLED.
+   * `idleMs`: how long ago the user last acted (the SPA's `Paydesk-Idle-Ms`; 0, the request itself,
+   * from other clients): the idle timeout restarts from then, never from a request an idle screen
+   * made by itself. null: the request is no activity at all (the live-event stream).
+   */
+  async authenticate(token: string, idleMs: number | null = 0): Promise<AuthenticatedSession> {
     const now = this.#clock.now();
     const { sid, sub } = await this.#verifyToken(token, now);
     const { k } = this.#db;
@@ -461,13 +466,14 @@ export class Auth {
       await this.revoke(session.id);
       throw new AppError('SESSION_EXPIRED', 'your session has expired; sign in again');
     }
-    if (now - session.last_seen_at >= TOUCH_EVERY_MS) {
+    const activeAt = idleMs === null ? null : Math.max(0, now - idleMs);
+    if (activeAt !== null && activeAt - session.last_seen_at >= TOUCH_EVERY_MS) {
       await this.#db.k
         .updateTable('sessions')
-        .set({ last_seen_at: now })
+        .set({ last_seen_at: activeAt })
         .where('id', '=', session.id)
         .execute();
-      session.last_seen_at = now;
+      session.last_seen_at = activeAt;
     }
     return { user, session };
   }

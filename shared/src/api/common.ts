@@ -8,6 +8,15 @@ z.config({ customError: plainMessage });
 export const CSRF_HEADER = 'X-Requested-With';
 export const CSRF_HEADER_VALUE = 'paydesk';
 
+/**
+ * On each `/api` request the SPA makes: how long ago (whole milliseconds) its user last pressed a
+ * key, a pointer or the wheel on the page. The BFF restarts the session's idle timeout from that
+ * input, not from the request, so a screen left alone that refetches by itself (after a live
+ * event) is signed out on time (QA: an open list stayed signed in for the whole 12 hours). Without
+ * it (another client, `curl`), the request itself is the activity.
+ */
+export const IDLE_HEADER = 'Paydesk-Idle-Ms';
+
 /** Header carrying the request id on every reply (also in error bodies as `requestId`). */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 

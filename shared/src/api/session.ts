@@ -61,6 +61,12 @@ export const SessionSettingsSchema = z.object({
    */
   gatewayTimeoutMs: z.number().int().positive().optional(),
   /**
+   * `SESSION_IDLE_SECONDS`: how long a session lasts without its user's input (the warning before
+   * the idle timeout counts from the user's last input the BFF was told of); absent from older
+   * instances, where the SPA reads it off the session reply's `idleExpiresAt`.
+   */
+  sessionIdleSeconds: z.number().int().positive().optional(),
+  /**
    * `MERCHANT_ENDPOINTS`: the endpoints and endpoint groups orders can be created on, with the
    * currencies each takes (ids and currencies only, nothing of the merchant's keys), so that a
    * form offers them and refuses a mismatch before sending; absent from older instances.

@@ -1,4 +1,4 @@
-import { UserListResponseSchema } from '@paydesk/shared/api';
+import { IDLE_HEADER, UserListResponseSchema } from '@paydesk/shared/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   apiCommand,
@@ -10,6 +10,7 @@ import {
   sessionEndOf,
   ApiError,
 } from './api-client';
+import { reportedUserInputAt, resetUserActivity } from './user-activity';
 
 function reply(status: number, body: unknown): Response {
   return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
@@ -40,6 +41,30 @@ describe('api client', () => {
     expect(url).toBe('/api/users?a=x+y');
     expect(init.credentials).toBe('same-origin');
     expect(new Headers(init.headers).has('X-Requested-With')).toBe(false);
+  });
+
+  it('when a request is sent, then it says how long ago the user last acted (Paydesk-Idle-Ms), so a refetch by itself is not activity', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      resetUserActivity();
+      const fetchMock = vi.fn(() => Promise.resolve(reply(200, { items: [] })));
+      vi.stubGlobal('fetch', fetchMock);
+      vi.advanceTimersByTime(90_000);
+      await apiRequest('GET', '/api/users', UserListResponseSchema);
+      const idleOf = (call: number) =>
+        new Headers(
+          (fetchMock.mock.calls as unknown as [string, RequestInit][])[call]?.[1].headers,
+        ).get(IDLE_HEADER);
+      expect(idleOf(0)).toBe('90000');
+      expect(reportedUserInputAt()).toBe(Date.now() - 90_000);
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Shift' }));
+      vi.advanceTimersByTime(2_000);
+      await apiRequest('GET', '/api/users', UserListResponseSchema);
+      expect(idleOf(1)).toBe('2000');
+      expect(reportedUserInputAt()).toBe(Date.now() - 2_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('when a state-changing request is sent, then it carries X-Requested-With: paydesk and a JSON body', async () => {

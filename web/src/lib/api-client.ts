@@ -5,6 +5,7 @@ import {
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
   ErrorEnvelopeSchema,
+  IDLE_HEADER,
   type ErrorCode,
   type ErrorDetails,
   type FieldError,
@@ -12,6 +13,7 @@ import {
 import type { z } from 'zod';
 import { fieldSentence, withFieldLabels } from './field-labels';
 import { formatDuration } from './format';
+import { lastUserInputAt, noteInputReported, watchUserInput } from './user-activity';
 
 /** Failures that happen before the BFF could answer with its envelope. */
 export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE';
@@ -135,6 +137,10 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
   const headers = new Headers({ Accept: 'application/json' });
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   if (method !== 'GET') headers.set(CSRF_HEADER, CSRF_HEADER_VALUE);
+  // The session's idle timeout runs from the user's last input, not from this request.
+  watchUserInput();
+  const inputAt = lastUserInputAt();
+  headers.set(IDLE_HEADER, String(Math.max(0, Math.round(Date.now() - inputAt))));
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (options.signal) init.signal = options.signal;
   if (options.body !== undefined) {
@@ -142,7 +148,9 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
     init.body = JSON.stringify(options.body);
   }
   try {
-    return await fetch(apiUrl(path, options.query), init);
+    const response = await fetch(apiUrl(path, options.query), init);
+    if (response.ok) noteInputReported(inputAt);
+    return response;
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new ApiError({

@@ -9,6 +9,7 @@ import {
   CreateUserRequestSchema,
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
+  IDLE_HEADER,
   ErrorEnvelopeSchema,
   LoginRequestSchema,
   moneyRoleReasonRequired,
@@ -216,6 +217,11 @@ export class FakeBff {
   absoluteTimeoutMs = 12 * 60 * 60_000;
   /** when the current session began (Date.now()); a session given in the constructor: then */
   private sessionStartedAt = Date.now();
+  /**
+   * When the user last acted, as the BFF knows it: each request's `Paydesk-Idle-Ms` before its
+   * arrival (the request itself without the header), the latest of them.
+   */
+  private lastSeenAt = Date.now();
 
   users: User[];
   /** the users list's sign-in locks, by user id (none unless a test sets one) */
@@ -408,6 +414,7 @@ export class FakeBff {
     if (method !== 'GET' && request.headers.get(CSRF_HEADER) !== CSRF_HEADER_VALUE) {
       return error(403, 'CSRF_REJECTED', 'missing CSRF header');
     }
+    this.noteActivity(request);
     if (path === '/api/session') return this.session(request);
     if (path === '/api/session/password' && method === 'POST') return this.changePassword(request);
     // A password an administrator set allows nothing else until the user chooses their own.
@@ -440,12 +447,22 @@ export class FakeBff {
     return error(404, 'NOT_FOUND', `no route ${method} ${path}`);
   }
 
+  /** As the BFF's `authenticate`: the idle timeout restarts from the user's last input. */
+  private noteActivity(request: RecordedRequest): void {
+    if (!this.current()) return;
+    const idle = request.headers.get(IDLE_HEADER);
+    const activeAt = Date.now() - (idle === null ? 0 : Number(idle));
+    if (activeAt > this.lastSeenAt) this.lastSeenAt = activeAt;
+  }
+
   private sessionReply(user: User): Reply {
     return this.reply(SessionResponseSchema, {
       user,
-      // Every session request is activity (the BFF's GET /api/session is authenticated too).
       idleExpiresAt: new Date(
-        Math.min(Date.now() + this.idleTimeoutMs, this.sessionStartedAt + this.absoluteTimeoutMs),
+        Math.min(
+          this.lastSeenAt + this.idleTimeoutMs,
+          this.sessionStartedAt + this.absoluteTimeoutMs,
+        ),
       ).toISOString(),
       absoluteExpiresAt: new Date(this.sessionStartedAt + this.absoluteTimeoutMs).toISOString(),
       previousSession: this.previousSession,
@@ -454,6 +471,7 @@ export class FakeBff {
         : {
             settings: {
               payoutHoldMaxAgeMs: this.payoutHoldMaxAgeMs,
+              sessionIdleSeconds: Math.round(this.idleTimeoutMs / 1000),
               ...(this.largeAmount === undefined ? {} : { largeAmount: this.largeAmount }),
               ...(this.orderAmountLimit === undefined
                 ? {}
@@ -490,6 +508,7 @@ export class FakeBff {
     if (user.totpEnabled && totp !== VALID_TOTP) return error(401, 'TOTP_INVALID', 'wrong code');
     this.sessionUserId = user.id;
     this.sessionStartedAt = Date.now();
+    this.lastSeenAt = Date.now();
     return this.sessionReply(user);
   }
 

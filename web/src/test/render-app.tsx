@@ -5,6 +5,7 @@ import { vi } from 'vitest';
 import { AppProviders } from '../app/app-providers';
 import { createQueryClient } from '../app/query-client';
 import { AppRoutes } from '../app/routes';
+import { resetUserActivity } from '../lib/user-activity';
 import { FakeBff } from './fake-bff';
 import { fakeEventSourceFor } from './fake-payments';
 
@@ -38,6 +39,8 @@ export function renderApp(path: string | readonly string[], bff: FakeBff = new F
       () => bff.sessionUserId !== null,
     ),
   );
+  // A fresh page: its loading is the user's latest input.
+  resetUserActivity();
   const queryClient = createQueryClient({ retryDelayMs: 0 });
   // No pause between keystrokes: the screens do not debounce, so the tests need not wait.
   const user = userEvent.setup({ delay: null });

@@ -23,6 +23,7 @@ export function sessionHandlers(s: Services) {
   // Which amounts the SPA refuses before sending: the limits the routes enforce (ORDER_AMOUNT_LIMIT).
   // How long a follow-up dialog says Paydesk waits for the gateway: the wait the payments and
   // payouts modules run with (GATEWAY_TIMEOUT_MS; a duration, nothing of where the gateway is).
+  // When the idle warning comes: the session's idle timeout (SESSION_IDLE_SECONDS).
   // Which endpoints a form offers and which currencies each takes: MERCHANT_ENDPOINTS, ids and
   // currencies only (never the merchant's login or keys). A group whose currencies are not
   // configured says null: the gateway decides.
@@ -31,6 +32,7 @@ export function sessionHandlers(s: Services) {
     largeAmount: largeAmountSettings(s.config),
     orderAmountLimit: orderAmountLimits(s.config),
     gatewayTimeoutMs: s.config.gatewayTimeoutMs,
+    sessionIdleSeconds: s.config.session.idleSeconds,
     endpoints: s.config.merchant.endpoints.map((e) =>
       e.kind === 'endpoint'
         ? { id: e.id, kind: 'endpoint', currencies: [e.currency] }

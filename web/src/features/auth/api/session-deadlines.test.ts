@@ -29,4 +29,12 @@ describe('sessionDeadlines', () => {
       absoluteEndsAt: ms(35),
     });
   });
+
+  it('when the reply gives the idle setting, then the timeout runs that long from the last reported input, even if the reply came from a read the BFF did not count as activity', () => {
+    // A background read 20 minutes after the last input: the reply's idle end is 10 minutes on.
+    const background = { ...reply, settings: { payoutHoldMaxAgeMs: 1, sessionIdleSeconds: 1800 } };
+    expect(sessionDeadlines(background, ms(20), undefined).idleEndsAt).toBe(ms(30));
+    // The user acted at minute 25 and a request told the BFF: 30 minutes from then.
+    expect(sessionDeadlines(background, ms(20), ms(25)).idleEndsAt).toBe(ms(55));
+  });
 });

@@ -15,26 +15,28 @@ export interface SessionDeadlines {
 
 /**
  * When the session ends. The BFF says it only in the session reply (`idleExpiresAt`,
- * `absoluteExpiresAt`; no header on other replies), and restarts the idle timeout with every
- * authenticated request. So the idle timeout's length is taken from the latest session reply (its
- * `idleExpiresAt` less the time it arrived: never more than the BFF's setting) and restarted from
- * the last request that succeeded since. Assumes the browser's clock agrees with the BFF's.
+ * `absoluteExpiresAt`; no header on other replies), and restarts the idle timeout from the user's
+ * last input each request tells it of (`Paydesk-Idle-Ms`). So the idle timeout runs from the later
+ * of the session reply's `idleExpiresAt` and the last input a request reported, for the length
+ * the session reply's settings give (`sessionIdleSeconds`; an older BFF's length is read off the
+ * reply: its `idleExpiresAt` less the time it arrived). Assumes the browser's clock agrees with
+ * the BFF's.
  *
  * @param receivedAt when `session` arrived
- * @param lastActivityAt when the last request with the session succeeded, if one did
+ * @param lastActivityAt the latest user input a successful request reported, if one did
  */
 export function sessionDeadlines(
-  session: Pick<SessionResponse, 'idleExpiresAt' | 'absoluteExpiresAt'>,
+  session: Pick<SessionResponse, 'idleExpiresAt' | 'absoluteExpiresAt' | 'settings'>,
   receivedAt: number,
   lastActivityAt: number | undefined,
 ): SessionDeadlines {
   const idleExpiresAt = Date.parse(session.idleExpiresAt);
   const absoluteEndsAt = Date.parse(session.absoluteExpiresAt);
-  const idleTimeoutMs = Math.max(0, idleExpiresAt - receivedAt);
+  const idleSeconds = session.settings?.sessionIdleSeconds;
+  const idleTimeoutMs =
+    idleSeconds === undefined ? Math.max(0, idleExpiresAt - receivedAt) : idleSeconds * 1000;
   const sinceActivity =
-    lastActivityAt === undefined || lastActivityAt <= receivedAt
-      ? idleExpiresAt
-      : lastActivityAt + idleTimeoutMs;
+    lastActivityAt === undefined ? idleExpiresAt : lastActivityAt + idleTimeoutMs;
   return {
     idleEndsAt: Math.min(Math.max(idleExpiresAt, sinceActivity), absoluteEndsAt),
     absoluteEndsAt,

@@ -11,6 +11,7 @@ import {
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiCommand, apiRequest, isApiError, sessionEndOf } from '../../../lib/api-client';
 import { liveHub } from '../../../lib/live-hub';
+import { reportedUserInputAt } from '../../../lib/user-activity';
 
 export const sessionKeys = {
   /** the signed-in user, or null when there is no session */
@@ -182,9 +183,12 @@ export function discardSession(client: QueryClient): void {
   client.getMutationCache().clear();
 }
 
-/** The last successful request with the session was now: its idle timeout starts again. */
+/**
+ * A request with the session succeeded: the session's idle timeout runs again from the user's
+ * latest input a request told the BFF of (its `Paydesk-Idle-Ms`), not from the request.
+ */
 export function recordActivity(client: QueryClient): void {
-  client.setQueryData(sessionKeys.activity, Date.now());
+  client.setQueryData(sessionKeys.activity, reportedUserInputAt() ?? Date.now());
 }
 
 export function signIn(body: LoginRequest): Promise<SessionResponse> {

@@ -1,4 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
+import { IDLE_HEADER } from '@paydesk/shared/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff } from '../../../test/fake-bff';
 import { renderApp } from '../../../test/render-app';
@@ -44,19 +45,58 @@ describe('warnings before the session ends', () => {
     expect(await screen.findByText(IDLE_WARNING)).toBeInTheDocument();
   });
 
-  it('when a request of the page succeeds meanwhile, then the idle warning comes 28 minutes after it', async () => {
+  it('when the user acts and a request of the page tells the BFF, then the idle warning comes 28 minutes after that input', async () => {
     const bff = new FakeBff();
     const app = renderApp('/users', bff);
     expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
     await pass(10);
     const sessionChecks = bff.requestsTo('GET', '/api/session').length;
+    await app.user.keyboard('{Shift}');
     await act(async () => {
       await app.queryClient.invalidateQueries({ queryKey: ['users'] });
     });
+    const told = bff.requests.filter((r) => r.path === '/api/users').at(-1);
+    expect(Number(told?.headers.get(IDLE_HEADER))).toBeLessThan(1_000);
     expect(bff.requestsTo('GET', '/api/session')).toHaveLength(sessionChecks);
     await pass(18.5);
     expect(screen.queryByText(IDLE_WARNING)).not.toBeInTheDocument();
     await pass(10);
+    expect(await screen.findByText(IDLE_WARNING)).toBeInTheDocument();
+  });
+
+  it('when the page refetches by itself while the user is away (after live events), then the idle warning still comes 28 minutes after the last input (QA)', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/users', bff);
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
+    for (let minute = 5; minute <= 25; minute += 5) {
+      await pass(5);
+      await act(async () => {
+        await app.queryClient.invalidateQueries({ queryKey: ['users'] });
+      });
+    }
+    // Each refetch said how long the user had been away: the BFF does not restart its timeout.
+    const refetches = bff.requests.filter((r) => r.path === '/api/users');
+    expect(Number(refetches.at(-1)?.headers.get(IDLE_HEADER))).toBeGreaterThanOrEqual(25 * 60_000);
+    await pass(3.5);
+    expect(await screen.findByText(IDLE_WARNING)).toBeInTheDocument();
+  });
+
+  it('when the user typed without a request meanwhile, then at the warning’s time one quiet session read tells the BFF instead of a warning', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/account', bff);
+    expect(await screen.findByRole('heading', { name: 'My account' })).toBeInTheDocument();
+    await pass(20);
+    await app.user.keyboard('{Shift}');
+    const before = bff.requestsTo('GET', '/api/session').length;
+    await pass(8.5);
+    await waitFor(() => {
+      expect(bff.requestsTo('GET', '/api/session')).toHaveLength(before + 1);
+    });
+    expect(screen.queryByText(IDLE_WARNING)).not.toBeInTheDocument();
+    // The timeout now runs from that input (minute 20): the warning comes at minute 48.
+    await pass(19);
+    expect(screen.queryByText(IDLE_WARNING)).not.toBeInTheDocument();
+    await pass(1);
     expect(await screen.findByText(IDLE_WARNING)).toBeInTheDocument();
   });
 

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { DateTime } from '../../../components/date-time';
 import { sessionKeys, sessionQueryOptions } from '../api/session';
 import { ABSOLUTE_WARNING_MS, IDLE_WARNING_MS, sessionDeadlines } from '../api/session-deadlines';
+import { lastUserInputAt } from '../../../lib/user-activity';
 import { useCachedData } from './use-cached-data';
 
 /** setTimeout's longest wait (about 24.8 days); a longer one is waited in steps. */
@@ -49,8 +50,16 @@ export function SessionTimeoutWarning({ session }: { session: SessionResponse })
   const [endNoted, setEndNoted] = useState<string | null>(null);
   const staying = query.isFetching;
 
+  // The user acted since the last request told the BFF (typing a long comment, say): one quiet
+  // read of the session tells it, and the idle timeout moves on instead of a warning showing.
+  const unreported = idleSoon && lastUserInputAt() > (lastActivityAt ?? 0);
+  const { refetch } = query;
+  useEffect(() => {
+    if (unreported) void refetch();
+  }, [unreported, refetch]);
+
   // The idle timeout comes first: staying signed in helps. Else the end, unless already noted.
-  const idleWarning = idleSoon && idleEndsAt < absoluteEndsAt;
+  const idleWarning = idleSoon && !unreported && idleEndsAt < absoluteEndsAt;
   const endWarning = !idleWarning && endSoon && endNoted !== session.absoluteExpiresAt;
 
   return (
