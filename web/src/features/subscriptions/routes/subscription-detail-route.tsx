@@ -204,6 +204,7 @@ function DetailView({
   const live = useSubscriptionChargeEvents();
   // What the gateway answered, in words, when the plan's outcome is not known.
   const unknownNote = detail.state === 'unknown' ? unknownPlanNote(detail) : null;
+  const outcomeKnown = detail.state !== 'unknown' && detail.state !== 'sending';
   return (
     <>
       <Button component={RouterLink} to="/subscriptions" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
@@ -239,13 +240,24 @@ function DetailView({
               rows={[
                 ['Amount', <strong key="a">{formatMoney(detail.amount, detail.currency)}</strong>],
                 ['Charged', periodText(schedule.period, schedule.interval)],
-                ['First charge', <DateTime key="s" value={schedule.start} />],
+                // While the create's outcome is not known, the schedule is what was asked, not a
+                // fact: the plan may not exist (QA: an unknown plan showed its next charge as due).
+                [
+                  'First charge',
+                  <span key="s">
+                    <DateTime value={schedule.start} />
+                    {outcomeKnown ? null : ' (asked for; the plan may not exist)'}
+                  </span>,
+                ],
                 [
                   'Next charge',
                   schedule.nextChargeAt === null ? (
                     'none'
                   ) : (
-                    <DateTime key="n" value={schedule.nextChargeAt} />
+                    <span key="n">
+                      <DateTime value={schedule.nextChargeAt} />
+                      {outcomeKnown ? null : ' if the plan exists'}
+                    </span>
                   ),
                 ],
                 ['Charges', chargesText(schedule)],

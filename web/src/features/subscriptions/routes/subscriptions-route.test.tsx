@@ -160,6 +160,9 @@ describe('subscriptions', () => {
     const schedule = within(screen.getByRole('region', { name: 'Schedule' }));
     expect(schedule.getByText('every month')).toBeInTheDocument();
     expect(schedule.getByText('1 of 12 charges')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Schedule' })).not.toHaveTextContent(
+      /may not exist|if the plan exists/,
+    );
     const plan = within(screen.getByRole('region', { name: 'Plan' }));
     expect(plan.getByRole('link', { name: 'card-ref-1' })).toHaveAttribute(
       'href',
@@ -278,6 +281,10 @@ describe('subscriptions', () => {
       'The gateway did not answer within 15 s: the plan may exist. Paydesk does not send it again; its first charge names it.',
     ]);
     expect(document.body).not.toHaveTextContent(/timeout|reply was lost/);
+    // The schedule is what was asked for, not a fact, while the plan may not exist (QA).
+    const schedule = within(screen.getByRole('region', { name: 'Schedule' }));
+    expect(schedule.getByText(/asked for; the plan may not exist/)).toBeInTheDocument();
+    expect(schedule.getByText(/if the plan exists/)).toBeInTheDocument();
   });
 
   it('when a plan does not exist, then the detail says so', async () => {
