@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ReadyResponseSchema } from '@paydesk/shared/api';
+import { ReadyResponseSchema, type ErrorEnvelope } from '@paydesk/shared/api';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
@@ -166,6 +166,50 @@ for (const variant of DB_VARIANTS) {
       expect(res.status).toBe(404);
       expect(errorCode(res)).toBe('NOT_FOUND');
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    });
+
+    it('when a GET’s path is malformed (a %-escape that is not UTF-8, a ".." the static files refuse) or a file’s conditional headers cannot hold, then 400 saying what is wrong with the path or headers, never that a body could not be read (QA)', async () => {
+      /** `path` as written (node:http sends it unnormalised, as curl --path-as-is does). */
+      const raw = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<{ status: number; json: unknown }>((resolve, reject) => {
+          const url = new URL(t.url);
+          const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => {
+              resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as unknown });
+            });
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const fieldsOf = (json: unknown) =>
+        (json as ErrorEnvelope).error.details?.fields?.map((f) => [f.path, f.rule]);
+      for (const [path, rule] of [
+        ['/assets/..%2f..%2f..%2fpackage.json', 'dot_segments'],
+        ['/assets/%2e%2e/%2e%2e/package.json', 'dot_segments'],
+        ['/assets/%2E%2E%2fsecret', 'dot_segments'],
+        ['/assets/%E0%A4%A', 'percent_encoding'],
+        ['/assets/%E0%A4%A.js', 'percent_encoding'],
+        ['/api/users/%E0%A4%A/reset-totp', 'percent_encoding'],
+      ] as const) {
+        const res = await raw(path);
+        expect(res.status, path).toBe(400);
+        const error = (res.json as ErrorEnvelope).error;
+        expect(error.code, path).toBe('VALIDATION_FAILED');
+        expect(error.message, path).toMatch(/^the path is malformed: /);
+        expect(fieldsOf(res.json), path).toEqual([['(path)', rule]]);
+      }
+      const stale = await raw('/assets/index-abc123.js', { 'If-Match': '"another"' });
+      expect([stale.status, fieldsOf(stale.json)]).toEqual([400, [['(headers)', 'precondition']]]);
+      const range = await raw('/assets/index-abc123.js', { Range: 'bytes=500-600' });
+      expect([range.status, fieldsOf(range.json)]).toEqual([400, [['(headers)', 'range']]]);
+      // Body errors on requests that have a body keep their messages.
+      const broken = await t
+        .client()
+        .request('POST', '/api/session', '{"email": ', { 'Content-Type': 'application/json' });
+      expect(fieldsOf(broken.json)).toEqual([['(body)', 'json']]);
     });
 
     it('when the body is not JSON, then 400 naming the body, not 500', async () => {

@@ -23,6 +23,7 @@ import {
 } from './http/run-route.js';
 import { customerPages } from './http/customer-pages.js';
 import type { RefusalThrottleOptions } from './http/refusal-throttle.js';
+import { requestError } from './http/path-errors.js';
 import { spaRouter } from './http/spa.js';
 import { methodNotAllowed, notFound } from './http/method-not-allowed.js';
 import {
@@ -273,7 +274,7 @@ export function createApp(deps: AppDeps): App {
   api.use(notFound((req) => `no API route ${req.method} ${req.path}`));
   app.use('/api', api);
 
-  app.use(callbackRouter(payments, logger));
+  app.use(callbackRouter(payments, logger, deps.refusalAudit));
   app.use(customerPages());
   app.use(spaRouter(config.webDistDir, config.publicOrigin));
   // Whatever is left (a POST to a page, a path nothing serves): JSON, not Express's HTML page.
@@ -293,12 +294,16 @@ export function createApp(deps: AppDeps): App {
       (type.startsWith('entity.') ||
         type === 'charset.unsupported' ||
         type === 'encoding.unsupported');
-    if (bodyType) {
+    const clientError = typeof status === 'number' && status >= 400 && status < 500;
+    if (bodyType || (clientError && typeof type === 'string')) {
+      // body-parser's (and raw-body's) errors carry a `type`; nothing else here does.
       appErr = bodyError(err);
     } else if (status === 404) {
       appErr = new AppError('NOT_FOUND', 'not found');
-    } else if (typeof status === 'number' && status >= 400 && status < 500) {
-      appErr = bodyError(err);
+    } else if (clientError) {
+      // A path that does not decode or climbs with `..`, a static file's conditional headers: a
+      // GET has no body to blame (QA).
+      appErr = requestError(req, status);
     } else {
       appErr = toAppError(err);
       noteFailure(res, err);

@@ -87,12 +87,32 @@ function ruleOf(issue: z.core.$ZodIssue): string {
   return typeof rule === 'string' ? rule : issue.code;
 }
 
+/**
+ * Refuses a query string that gives a parameter more than once (`?status=approved&status=declined`):
+ * Express reads such a parameter as a list, which every schema would call missing or not one of its
+ * values, naming the wrong fault. No route takes a parameter twice (the SPA sets each once), and
+ * picking one of the values would act on a request nobody made, so each repeated one is named with
+ * the rule `repeated`. Every query goes through here: `parseInput` for the API's routes, and the
+ * gateway callback's receiver.
+ */
+export function refuseRepeatedParams(query: unknown): void {
+  if (typeof query !== 'object' || query === null) return;
+  const message = 'must be given once';
+  const fields = Object.entries(query)
+    .filter(([, value]) => Array.isArray(value))
+    .map(([name]) => ({ path: `query.${shownName(name)}`, rule: 'repeated', message }));
+  const first = fields[0];
+  if (first === undefined) return;
+  throw new AppError('VALIDATION_FAILED', `${first.path}: ${message}`, { fields });
+}
+
 /** Parses `input` with `schema` or throws a 400 naming every bad field. */
 export function parseInput<T extends z.ZodType>(
   schema: T,
   input: unknown,
   where: 'body' | 'query',
 ): z.output<T> {
+  if (where === 'query') refuseRepeatedParams(input);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const fields = fieldErrors(result.error, where === 'query' ? 'query' : undefined);

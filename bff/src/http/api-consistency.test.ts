@@ -240,6 +240,46 @@ for (const variant of DB_VARIANTS) {
       }
     });
 
+    it('when a query parameter is given twice, then every route that reads a query answers 400 saying it must be given once (rule `repeated`), not that it is missing or not one of its values, and the refusal is audited (QA)', async () => {
+      const twice: [TestClient, string, string][] = [
+        [support, '/api/transactions', 'status=approved&status=declined'],
+        [support, '/api/transactions/export', 'status=approved&status=declined'],
+        [support, '/api/subscriptions', 'limit=10&limit=20'],
+        [support, '/api/stats', 'period=7d&period=30d'],
+        [support, '/api/events', 'x=1&x=2'],
+        [support, '/api/payouts', 'view=all&view=all'],
+        [support, '/api/payment-links', 'view=all&view=all'],
+        [support, '/api/cards', 'limit=10&limit=10'],
+        [support, '/api/views', 'screen=transactions&screen=payouts'],
+        [admin, '/api/users', 'page=1&page=2'],
+        [admin, '/api/audit', 'actor=a&actor=b'],
+        [admin, '/api/audit/export', 'actor=a&actor=b'],
+        [admin, '/api/audit/verify', 'anchor=1:a&anchor=2:b'],
+      ];
+      for (const [client, path, query] of twice) {
+        const name = query.split('=')[0] ?? '';
+        const res = await client.get(`${path}?${query}`, { Accept: 'text/event-stream' });
+        expect(res.status, path).toBe(400);
+        expect(messageOf(res), path).toBe(`query.${name}: must be given once`);
+        expect(fieldsOf(res), path).toEqual([
+          { path: `query.${name}`, rule: 'repeated', message: 'must be given once' },
+        ]);
+        const row = await t.db.k
+          .selectFrom('audit_log')
+          .select(['outcome', 'summary'])
+          .where('request_id', '=', res.headers.get('x-request-id'))
+          .executeTakeFirst();
+        expect(row, path).toEqual({
+          outcome: 'refused',
+          summary: JSON.stringify({ invalid: [`query.${name}: repeated`] }),
+        });
+      }
+      // Each repeated one is named; given once, the same parameters answer.
+      const both = await support.get('/api/transactions?status=approved&status=declined&q=a&q=b');
+      expect(fieldsOf(both).map((f) => f.path)).toEqual(['query.status', 'query.q']);
+      expect((await support.get('/api/transactions?status=approved&q=a')).status).toBe(200);
+    });
+
     it('when a payout, a payment link or an order is decided or acted on without an Idempotency-Key, then 400 says why the key is needed, not that a rejection moves money', async () => {
       for (const [client, path, body] of [
         [ops, `/api/payouts/${ZERO_ID}/reject`, { reason: 'not ours' }],

@@ -54,6 +54,53 @@ for (const variant of DB_VARIANTS) {
       ]);
     });
 
+    it('when gateway callbacks are refused for a wrong or missing control over and over, then the audit log gains one row per client and code a minute, without the control, the next one counting those left out', async () => {
+      const before = (await auditRows()).length;
+      const callback = (control: string | null) => {
+        const query = new URLSearchParams({
+          endpoint: '1001',
+          status: 'approved',
+          orderid: '910001',
+          client_orderid: 'refused-callback-1',
+          'serial-number': 'refused-serial-1',
+        });
+        if (control !== null) query.set('control', control);
+        return fetch(`${t.url}/gateway/callback?${query.toString()}`, {
+          headers: { 'User-Agent': LONG_USER_AGENT },
+        });
+      };
+      for (let i = 0; i < 20; i += 1) {
+        expect((await callback(`forged-control-${String(i)}`)).status).toBe(403);
+        expect((await callback(null)).status).toBe(403);
+      }
+      const first = (await auditRows()).slice(before);
+      expect(first.map((r) => [r.action, r.outcome, r.error_code, r.actor_id])).toEqual([
+        ['gateway.callback', 'refused', 'FORBIDDEN', null],
+      ]);
+      expect(first[0]?.request_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect((first[0]?.user_agent ?? '').length).toBeLessThanOrEqual(300);
+      expect(JSON.parse(first[0]?.summary ?? '{}')).toEqual({
+        endpointId: '1001',
+        status: 'approved',
+        orderid: '910001',
+        clientOrderId: 'refused-callback-1',
+        serial: 'refused-serial-1',
+        reason: 'callback control does not verify',
+      });
+      expect(JSON.stringify(first)).not.toContain('forged-control');
+      expect(t.logs.filter((l) => l.includes('not audited'))).toHaveLength(39);
+
+      t.clock.advance(60_000);
+      expect((await callback(null)).status).toBe(403);
+      const next = (await auditRows()).slice(before + 1);
+      expect(next.map((r) => [r.action, JSON.parse(r.summary) as unknown])).toEqual([
+        [
+          'gateway.callback',
+          expect.objectContaining({ reason: 'callback control missing', suppressedSinceLast: 39 }),
+        ],
+      ]);
+    });
+
     it('when a signed-in user is refused again and again, then every refusal is audited', async () => {
       const support = await t.userWithRoles(['support'], 'support@paydesk.test');
       const before = (await auditRows()).length;

@@ -481,6 +481,36 @@ for (const variant of DB_VARIANTS) {
       expect(ok.status, ok.text).toBe(201);
     });
 
+    it('when a password holds the account’s whole e-mail address with a short local part (qa1@…), then it is refused too: on creation, a reset and one’s own choice (QA)', async () => {
+      const email = 'qa1@paydesk.test';
+      const body = { email, name: 'Quinn Able', roles: ['support'] };
+      refusedAsWeak(
+        await admin.post('/api/users', { ...body, password: 'qa1@paydesk.test1' }),
+        'password',
+      );
+      expect(await t.services.users.byEmail(email)).toBeUndefined();
+      const password = 'violet lantern harbour';
+      const made = await admin.post('/api/users', { ...body, password });
+      expect(made.status, made.text).toBe(201);
+      const user = UserSchema.parse(made.json);
+      refusedAsWeak(
+        await admin.post(`/api/users/${user.id}/reset-password`, {
+          password: 'QA1@Paydesk.test 2',
+          reason: 'forgot it',
+        }),
+        'password',
+      );
+      const { client } = await signedIn(email, password);
+      refusedAsWeak(
+        await client.post('/api/session/password', {
+          currentPassword: password,
+          newPassword: 'qa1@paydesk.test2',
+        }),
+        'newPassword',
+      );
+      expect((await t.services.users.byId(user.id))?.password_temporary_at).not.toBeNull();
+    });
+
     it('when an admin resets a password to a weak one, then 400 naming password (rule weak_password) and nothing changes: the old password, its state and the sessions stay', async () => {
       const { user, email, password } = await created(['support']);
       const { client } = await signedIn(email, password);

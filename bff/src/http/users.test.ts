@@ -364,6 +364,30 @@ for (const variant of DB_VARIANTS) {
       return error.details?.fields?.[0]?.message;
     };
 
+    it('when a creation is refused for any field (too long, a role that is none, no reason for a money role, an unknown field), then its audit row names the e-mail attempted, as a weak password’s does, and never the password; a malformed e-mail is not named (QA)', async () => {
+      const password = 'temporary lantern of the refused';
+      const good = { name: 'Refused Create', password, roles: ['support'] };
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['too-long@paydesk.test', { ...good, name: 'N'.repeat(201) }, 'name: too_big'],
+        ['no-such-role@paydesk.test', { ...good, roles: ['superuser'] }, 'roles.0: invalid_value'],
+        ['no-reason@paydesk.test', { ...good, roles: ['ops'] }, 'reason: required'],
+        ['extra-field@paydesk.test', { ...good, isAdmin: true }, 'isAdmin: unrecognized_keys'],
+      ];
+      for (const [email, body, invalid] of cases) {
+        const res = await admin.post('/api/users', { email: ` ${email.toUpperCase()} `, ...body });
+        expect(res.status, res.text).toBe(400);
+        await expectCreateRefused(res, email, invalid);
+        const row = await rowOf(res);
+        expect(JSON.parse(row.summary), invalid).toEqual({ email, invalid: [invalid] });
+        expect(JSON.stringify(row)).not.toContain('lantern');
+      }
+      const malformed = await admin.post('/api/users', { ...good, email: 'not an address' });
+      expect(malformed.status).toBe(400);
+      expect(JSON.parse((await rowOf(malformed)).summary)).toEqual({
+        invalid: ['email: invalid_format'],
+      });
+    });
+
     it('when an admin gives themselves Operations or Finance, then 409 names roles and why, audited as refused, and nothing changes; another admin may grant it, and they may keep or remove it', async () => {
       const { client: self, user: me } = await member(['admin']);
       const grantOps = await self.patch(`/api/users/${me.id}`, {
@@ -868,6 +892,39 @@ for (const variant of DB_VARIANTS) {
         ['success', { email: user.email, reason: 'Lost their phone (ticket 42)' }],
       ]);
       expect(rows.some((r) => r.summary.includes('sealed-totp-secret'))).toBe(false);
+    });
+
+    it('when an admin resets two-step sign-in of an account that has none (never turned on, or reset already), then 409 saying so, audited as refused, and nothing changes: its sessions stay and no success row is written (QA)', async () => {
+      const { client, user } = await member(['support']);
+      const before = await t.services.users.byId(user.id);
+      const reset = () =>
+        admin.post(`/api/users/${user.id}/reset-totp`, { reason: 'Lost their phone' });
+      const first = await reset();
+      expect(first.status, first.text).toBe(409);
+      expect((first.json as ErrorEnvelope).error).toMatchObject({
+        code: 'CONFLICT',
+        message: `${user.email} has no two-step sign-in to reset: it is off (never turned on, or reset already)`,
+      });
+      expect(await t.services.users.byId(user.id)).toEqual(before);
+      expect((await client.get('/api/session')).status).toBe(200);
+
+      // Enrolled, reset once (200), then again: the second is refused the same way.
+      await t.db.k
+        .updateTable('users')
+        .set({ totp_secret: 'sealed-totp-secret', totp_enabled_at: t.clock.now() })
+        .where('id', '=', user.id)
+        .execute();
+      expect((await reset()).status).toBe(200);
+      const afterReset = await t.services.users.byId(user.id);
+      const again = await reset();
+      expect(again.status, again.text).toBe(409);
+      expect(errorCode(again)).toBe('CONFLICT');
+      expect(await t.services.users.byId(user.id)).toEqual(afterReset);
+      expect(await outcomes('user.reset_totp', user.id)).toEqual([
+        ['refused', 'CONFLICT'],
+        ['success', null],
+        ['refused', 'CONFLICT'],
+      ]);
     });
 
     it('when an admin resets their own two-step sign-in, then 403 saying to ask another administrator, audited as refused, and nothing changes; another admin may', async () => {

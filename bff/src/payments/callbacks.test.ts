@@ -2,16 +2,19 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import { callbackControl } from '@paydesk/shared/protocol';
 import {
   TransactionDetailSchema,
   TransactionPageSchema,
   type ErrorEnvelope,
 } from '@paydesk/shared/api';
+import { maskPans } from '../services/redact.js';
 import { DB_VARIANTS, errorCode } from '../test-support/harness.js';
 import { callbackFields, DEFAULT_UNCONFIRMED_WINDOW_MS } from './callbacks.js';
 import { payDb } from './db.js';
 import { startPaymentsApp } from './test-support/app.js';
 import { startFixture, type Fixture } from './test-support/fixture.js';
+import { TEST_MERCHANT } from './test-support/sandbox-process.js';
 import { CARDS } from './test-support/storefront.js';
 
 interface Delivery {
@@ -210,6 +213,47 @@ for (const variant of DB_VARIANTS) {
         .executeTakeFirstOrThrow();
       expect(tx.status).toBe('approved');
       expect(await kept()).toEqual([{ transaction_id: tx.id }]);
+    });
+
+    it('when a well-signed callback names an order the gateway does not know (its status answers 404), then 404 NOT_FOUND saying so (not a 503 inviting redelivery), logged, and nothing kept (QA)', async () => {
+      const orderid = '99999001';
+      const clientOrderId = `no-such-order-${randomUUID()}`;
+      const serial = randomUUID();
+      const url = new URL(f.bff.callbackUrl('1001'));
+      for (const [name, value] of Object.entries({
+        status: 'approved',
+        orderid,
+        client_orderid: clientOrderId,
+        'serial-number': serial,
+        type: 'sale',
+        control: callbackControl('approved', orderid, clientOrderId, TEST_MERCHANT.controlKey),
+      }))
+        url.searchParams.set(name, value);
+      const res = await fetch(url);
+      const body = (await res.json()) as ErrorEnvelope;
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(body.error).toMatchObject({
+        code: 'NOT_FOUND',
+        message: `the gateway does not know order ${orderid} on endpoint 1001 (its status answered 404): this callback cannot be confirmed, and delivering it again will not change that`,
+      });
+      expect(
+        f.bff.logs.some(
+          (l) =>
+            l.includes('callback for an order the gateway does not know refused') &&
+            l.includes(serial),
+        ),
+      ).toBe(true);
+      const k = payDb(f.bff.db);
+      expect(
+        await k
+          .selectFrom('gateway_callbacks')
+          .select('serial_number')
+          .where('serial_number', '=', serial)
+          .execute(),
+      ).toEqual([]);
+      expect(
+        await k.selectFrom('transactions').select('id').where('orderid', '=', orderid).execute(),
+      ).toEqual([]);
     });
 
     it('when callbacks come faster than the database takes them, then their database steps run one at a time (CALLBACK_CONCURRENCY 1), one more waits (CALLBACK_QUEUE_LIMIT 1), and the next gets 503 with Retry-After, is not stored, and is applied when delivered again', async () => {
@@ -527,6 +571,98 @@ for (const variant of DB_VARIANTS) {
       const unknownEndpoint = new URL(d.url);
       unknownEndpoint.searchParams.set('endpoint', '9999');
       expect((await fetch(unknownEndpoint)).status).toBe(400);
+    });
+
+    it('when callbacks are refused for a wrong or missing control, then the refusal is audited without the control or a card number, at most one row per client a window, the next carrying how many were left out (QA)', async () => {
+      const order = await f.shop.place('sale', {
+        amount: '8.50',
+        callbackUrl: f.bff.callbackUrl('1001'),
+      });
+      await f.sandbox.advance(61);
+      const [d] = await deliveries(order.orderid);
+      if (d === undefined) throw new Error('no delivery');
+      const control = new URL(d.url).searchParams.get('control') ?? '';
+      expect(control).not.toBe('');
+      // Past any window an earlier test's refusal opened.
+      f.bff.clock.advance(61_000);
+      /** The refusal's audit rows, by the serial-number it was sent with. */
+      const rowsOf = (serial: string) =>
+        f.bff.db.k
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('action', '=', 'gateway.callback')
+          .where('summary', 'like', `%"${serial}"%`)
+          .execute();
+      const forged = new URL(d.url);
+      forged.searchParams.set('serial-number', 'forged-serial-2');
+      forged.searchParams.set('status', 'declined');
+      forged.searchParams.set('client_orderid', '4111 1111 1111 1111');
+      forged.searchParams.set('card_number', '4111111111111111');
+      expect((await fetch(forged)).status).toBe(403);
+      const rows = await rowsOf('forged-serial-2');
+      expect(rows).toHaveLength(1);
+      const [row] = rows;
+      expect(row).toMatchObject({
+        actor_id: null,
+        outcome: 'refused',
+        error_code: 'FORBIDDEN',
+        target: null,
+      });
+      // (An earlier test's refusals in this suite may be counted as left out before it.)
+      const { suppressedSinceLast: _earlier, ...summary } = JSON.parse(
+        row?.summary ?? '{}',
+      ) as Record<string, unknown>;
+      expect(summary).toEqual({
+        endpointId: '1001',
+        status: 'declined',
+        orderid: order.orderid,
+        clientOrderId: maskPans('4111 1111 1111 1111'),
+        serial: 'forged-serial-2',
+        reason: 'callback control does not verify',
+      });
+      expect(JSON.stringify(row)).not.toContain(control);
+      expect(JSON.stringify(row)).not.toMatch(/4111 ?1111 ?1111 ?1111/);
+
+      // Within the window: to the application log only.
+      forged.searchParams.delete('control');
+      forged.searchParams.set('serial-number', 'forged-serial-3');
+      expect((await fetch(forged)).status).toBe(403);
+      expect(await rowsOf('forged-serial-3')).toEqual([]);
+      expect(
+        f.bff.logs.some(
+          (l) =>
+            l.includes('refusal of an unidentified client not audited') &&
+            l.includes('gateway.callback'),
+        ),
+      ).toBe(true);
+
+      // The next window's first refusal is audited, saying how many were left out.
+      f.bff.clock.advance(61_000);
+      forged.searchParams.set('serial-number', 'forged-serial-4');
+      expect((await fetch(forged)).status).toBe(403);
+      const next = await rowsOf('forged-serial-4');
+      expect(next.map((r) => JSON.parse(r.summary) as unknown)).toEqual([
+        expect.objectContaining({ reason: 'callback control missing', suppressedSinceLast: 1 }),
+      ]);
+    });
+
+    it('when a callback gives a parameter twice, then 400 says it must be given once, naming it, and nothing is stored (QA: it said "query.status: required")', async () => {
+      const { d, url } = await undelivered('5.50');
+      url.searchParams.append('status', 'declined');
+      const res = await fetch(url);
+      const body = (await res.json()) as ErrorEnvelope;
+      expect(res.status).toBe(400);
+      expect(body.error.message).toBe('query.status: must be given once');
+      expect(body.error.details?.fields).toEqual([
+        { path: 'query.status', rule: 'repeated', message: 'must be given once' },
+      ]);
+      expect(
+        await payDb(f.bff.db)
+          .selectFrom('gateway_callbacks')
+          .select('serial_number')
+          .where('serial_number', '=', d.serial)
+          .execute(),
+      ).toEqual([]);
     });
 
     it('when support looks up an order Paydesk never saw, then each configured endpoint is asked in turn and the record is created and audited', async () => {

@@ -96,6 +96,35 @@ export function callbackFields(query: Readonly<Record<string, string>>): Record<
   return redactFields(kept);
 }
 
+/** How much of each identifying field a refused callback's audit row keeps. */
+const MAX_REFUSED_LENGTH = 100;
+
+/**
+ * What the audit row of a callback refused for its control keeps of its query: which endpoint,
+ * order and serial-number it named, and the status it claimed. Never the control (anyone who
+ * reads the log could replay a right one) nor any other field; card-number-like digits masked to
+ * BIN and last four, each value cut short (the sender chose them all).
+ */
+export function refusedCallbackSummary(
+  query: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, key] of [
+    ['endpoint', 'endpointId'],
+    ['status', 'status'],
+    ['orderid', 'orderid'],
+    ['client_orderid', 'clientOrderId'],
+    ['serial-number', 'serial'],
+  ] as const) {
+    const value = query[name];
+    if (value === undefined || value === '') continue;
+    const masked = maskPans(value);
+    kept[key] =
+      masked.length > MAX_REFUSED_LENGTH ? `${masked.slice(0, MAX_REFUSED_LENGTH)}…` : masked;
+  }
+  return kept;
+}
+
 /** Marks the timeline entry of a callback the gateway's `status` did not confirm. */
 const UNCONFIRMED_TITLE = 'callback not confirmed';
 
@@ -426,8 +455,22 @@ export class CallbackReceiver {
             await trx.executeQuery(callbackApplied(trx, { serial, transactionId: known.id }));
           }),
         );
+      } else if (outcome.kind === 'reply' && outcome.httpStatus === 404) {
+        // The gateway answered, and knows no such order on this endpoint: no delivery of this
+        // callback will ever be confirmed, so it is refused as the callback's own fault (a 4xx),
+        // not as an outage that invites the gateway to deliver it again and again. Nothing kept.
+        this.logger.warn(
+          { endpointId: asked, orderid, serial, gatewayErrorCode: outcome.reply.errorCode ?? null },
+          'callback for an order the gateway does not know refused',
+        );
+        throw new AppError(
+          'NOT_FOUND',
+          `the gateway does not know order ${maskPans(orderid)} on endpoint ${asked} (its status answered 404): this callback cannot be confirmed, and delivering it again will not change that`,
+        );
       } else {
-        // receive() forgets the callback, so that the gateway's retry is processed afresh.
+        // No answer (timeout, connection refused, 5xx) or another refusal: the gateway may know
+        // the order once it answers. receive() forgets the callback, so that the gateway's retry is
+        // processed afresh.
         this.logger.warn(
           { endpointId, orderid },
           'callback for an unknown order could not be confirmed with status',

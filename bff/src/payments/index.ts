@@ -37,6 +37,8 @@ export interface PaymentsDeps {
 export interface Payments {
   clock: Clock;
   config: Config;
+  /** the platform's audit log (a refused callback's row: `callbackRouter`) */
+  audit: AuditLog;
   options: PaymentsOptions;
   bus: EventBus;
   /** open `GET /api/events` streams per session */
@@ -88,6 +90,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
   return {
     clock: deps.clock,
     config: deps.config,
+    audit: deps.audit,
     options,
     bus,
     streams: new StreamSlots(options.liveStreamsPerSession),

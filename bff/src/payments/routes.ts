@@ -21,11 +21,12 @@ import {
   TransactionRefreshBodySchema,
   VoidBodySchema,
   liveEventName,
+  type AuditAction,
   type OperationResult,
   type LiveEvent,
   type LookupPayoutReply,
 } from '@paydesk/shared/api';
-import { AppError, parseInput } from '../errors.js';
+import { AppError, parseInput, refuseRepeatedParams } from '../errors.js';
 import {
   errorEnvelope,
   requestIdOf,
@@ -36,6 +37,7 @@ import {
 } from '../http/run-route.js';
 import type { RouteRule } from '../http/route-table.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
+import { RefusalThrottle, type RefusalThrottleOptions } from '../http/refusal-throttle.js';
 import { uuidParam } from '../http/path-id.js';
 import { noteFailure } from '../logger.js';
 import { auditAmount } from '../services/audit.js';
@@ -44,6 +46,7 @@ import { keyRouteOf, type IdempotencyClaim } from './idempotency.js';
 import { amountGuards, requireAmountAccepted } from './amount-guards.js';
 import { withoutConfirmation } from './large-amount.js';
 import { exportFileName } from './queries.js';
+import { refusedCallbackSummary } from './callbacks.js';
 import type { AttemptAudit } from './operations.js';
 import { mayReadPayouts } from './payout-orders.js';
 import { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
@@ -52,6 +55,9 @@ import { requireRsaKey } from './subscriptions.js';
 import type { ActorInfo } from './transactions.js';
 
 export { PAYMENT_ROUTES, type PaymentRouteKey } from './route-rules.js';
+
+/** The audit action of a gateway callback (its refusals for a missing or wrong control). */
+const CALLBACK_ACTION = 'gateway.callback' satisfies AuditAction;
 
 function transactionId(ctx: RouteContext): string {
   const id = uuidParam(ctx.req.params.id, 'must be a transaction id (a UUID)');
@@ -434,9 +440,62 @@ export function mountPaymentRoutes(
   }
 }
 
-/** `GET /gateway/callback?endpoint=ID`: the server_callback_url receiver (no session, no CSRF). */
-export function callbackRouter(p: Payments, logger: Logger): express.Router {
+/**
+ * `GET /gateway/callback?endpoint=ID`: the server_callback_url receiver (no session, no CSRF).
+ * `refusalAudit` (`createApp`'s) bounds the audit rows of callbacks refused for their control.
+ */
+export function callbackRouter(
+  p: Payments,
+  logger: Logger,
+  refusalAudit: Partial<RefusalThrottleOptions> = {},
+): express.Router {
   const router = express.Router();
+  // Anyone who holds a callback URL can send it with a wrong control or none: such refusals are
+  // audited as the runner audits other unidentified clients' (http/run-route.ts), one row per
+  // client and code a window, so that they cannot grow the append-only log without bound.
+  const throttle = new RefusalThrottle(p.clock, refusalAudit);
+
+  /** The audit row of a callback refused for its control (403), unless the throttle holds it. */
+  const auditControlRefusal = async (
+    req: Request,
+    query: Readonly<Record<string, string>>,
+    err: AppError,
+  ): Promise<void> => {
+    const requestId = requestIdOf(req);
+    const ip = req.ip ?? null;
+    const verdict = throttle.admit(ip, err.code);
+    if (!verdict.audit) {
+      logger.info(
+        { requestId, action: CALLBACK_ACTION, code: err.code, ip },
+        'refusal of an unidentified client not audited (one row per client and code per window)',
+      );
+      return;
+    }
+    try {
+      await p.audit.append({
+        actorId: null,
+        actorEmail: null,
+        actorRoles: [],
+        action: CALLBACK_ACTION,
+        target: null,
+        summary: {
+          ...refusedCallbackSummary(query),
+          reason: err.message,
+          ...(verdict.suppressed > 0 ? { suppressedSinceLast: verdict.suppressed } : {}),
+        },
+        outcome: 'refused',
+        errorCode: err.code,
+        requestId,
+        ip,
+        userAgent: req.get('User-Agent') ?? null,
+      });
+    } catch (auditErr) {
+      // As the runner does: a refusal whose row cannot be written is answered 500.
+      logger.error({ err: auditErr, requestId }, 'audit append failed');
+      throw auditErr;
+    }
+  };
+
   router.get('/gateway/callback', async (req: Request, res: Response) => {
     const query: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.query)) {
@@ -444,6 +503,9 @@ export function callbackRouter(p: Payments, logger: Logger): express.Router {
     }
     res.set('Cache-Control', 'no-store');
     try {
+      // A parameter given twice is named as such (not as missing): which one the gateway meant
+      // cannot be told, and the control signs only one.
+      refuseRepeatedParams(req.query);
       const result = await p.services.callbacks.receive(query);
       res.status(200).type('text/plain').send('OK');
       logger.info(
@@ -452,6 +514,8 @@ export function callbackRouter(p: Payments, logger: Logger): express.Router {
       );
     } catch (caught) {
       const err = toAppError(caught);
+      // The receiver refuses a missing or wrong control, and only that, with 403.
+      if (err.code === 'FORBIDDEN') await auditControlRefusal(req, query, err);
       if (err.code === 'SERVICE_UNAVAILABLE') res.set('Retry-After', '5');
       // The request logger's line says why (a shed callback at warn): no line of its own.
       if (err.status >= 500) noteFailure(res, caught);

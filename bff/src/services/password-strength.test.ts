@@ -46,6 +46,20 @@ describe('password strength', () => {
     ).toBeNull();
   });
 
+  it('when a password holds the whole e-mail address, in any case, then it is refused however short its local part (QA: qa1@paydesk.local)', async () => {
+    const refusal =
+      "too easy to guess: it contains the account's e-mail address or name; leave them out";
+    const qa = { email: 'qa1@paydesk.local', name: 'Quinn Able' };
+    for (const password of ['qa1@paydesk.local1', 'QA1@Paydesk.Local violet lantern']) {
+      expect(await passwordWeakness(password, qa), password).toBe(refusal);
+    }
+    expect(
+      await passwordWeakness('bob@paydesk.local2', { email: 'bob@paydesk.local', name: 'Bob' }),
+    ).toBe(refusal);
+    // The short local part alone is still not refused inside ordinary words.
+    expect(await passwordWeakness('violet qa1 lantern harbour', qa)).toBeNull();
+  });
+
   it('when a password is a passphrase of uncommon words, then it passes', async () => {
     expect(await passwordWeakness('correct horse battery staple', jane)).toBeNull();
     expect(await passwordWeakness('violet lantern under harbour', jane)).toBeNull();

@@ -126,8 +126,8 @@ export interface PasswordOwner {
 const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
- * What the owner would be tempted to put in a password: the e-mail's local part and the name,
- * whole, and their words (for zxcvbn, which counts a password built on them as easy to guess).
+ * What the owner would be tempted to put in a password: the e-mail address, its local part and the
+ * name, whole, and their words (for zxcvbn, which counts a password built on them as easy to guess).
  */
 function personalWords(owner: PasswordOwner): { whole: string[]; words: string[] } {
   const local = owner.email.split('@')[0] ?? '';
@@ -137,8 +137,13 @@ function personalWords(owner: PasswordOwner): { whole: string[]; words: string[]
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length >= 3);
   // Refused outright only from 4 characters: a 3-letter name ("Sam", "Ann") is inside too many
-  // ordinary words ("samba", "planning"); zxcvbn still weighs it with the other words.
-  const unique = [...new Set(whole.filter((w) => w.length >= 4))];
+  // ordinary words ("samba", "planning"); zxcvbn still weighs it with the other words. The whole
+  // address is refused whatever its local part's length: `qa1@paydesk.local` is no ordinary word,
+  // and a password that holds it is guessed by anyone who knows whose account it is (QA).
+  const address = owner.email.trim().toLowerCase();
+  const unique = [
+    ...new Set([...whole.filter((w) => w.length >= 4), ...(address === '' ? [] : [address])]),
+  ];
   return { whole: unique, words: [...new Set([...whole.filter((w) => w.length >= 3), ...words])] };
 }
 

@@ -215,7 +215,9 @@ export class Users {
   /**
    * Turns TOTP off (a lost phone), drops the recovery codes and revokes the user's sessions. The
    * administrator `byUserId` may not be the user: a second factor switched off by the account it
-   * guards would guard nothing, so another administrator does it.
+   * guards would guard nothing, so another administrator does it. An account without two-step
+   * sign-in (never turned on, or reset already) is refused with 409 and left as it is: a "success"
+   * row for a reset that reset nothing, and its sessions ended for it, would mislead (QA).
    */
   async resetTotp(
     id: string,
@@ -233,6 +235,12 @@ export class Users {
       );
     }
     return this.#change(id, {}, async (trx, row, now) => {
+      if (row.totp_enabled_at === null) {
+        throw new AppError(
+          'CONFLICT',
+          `${row.email} has no two-step sign-in to reset: it is off (never turned on, or reset already)`,
+        );
+      }
       const next = await save(
         trx,
         row,

@@ -92,6 +92,7 @@ export const AUDIT_ACTION_WORDS = {
   'payment_link.approve': 'Approved a payout form',
   'payment_link.reject': 'Rejected a payout form',
   'payment_link.withdraw': 'Withdrew own payout form',
+  'gateway.callback': 'Delivered a gateway callback',
   'card.list': 'Listed stored cards',
   'card.info': 'Looked up card details',
   'view.list': 'Listed saved views',

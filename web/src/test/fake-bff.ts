@@ -612,6 +612,13 @@ export class FakeBff {
       if (user.id === auth.id) return error(403, 'FORBIDDEN', 'not for your own two-step sign-in');
       const parsed = ResetTotpRequestSchema.safeParse(request.body);
       if (!parsed.success) return validation(parsed.error.issues);
+      // As the BFF: an account without two-step sign-in has none to reset.
+      if (!user.totpEnabled)
+        return error(
+          409,
+          'CONFLICT',
+          `${user.email} has no two-step sign-in to reset: it is off (never turned on, or reset already)`,
+        );
       return this.reply(UserSchema, this.replaceUser({ ...user, totpEnabled: false }));
     }
     if (action === '/unlock-sign-in' && request.method === 'POST') {

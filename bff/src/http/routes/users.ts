@@ -1,5 +1,6 @@
 import {
   CreateUserRequestSchema,
+  EmailSchema,
   ResetPasswordRequestSchema,
   ResetTotpRequestSchema,
   UnlockSignInRequestSchema,
@@ -29,6 +30,12 @@ export function userHandlers(s: Services) {
   const create: Handler = async (ctx) => {
     // No body reads as `{}`, as on every other route: the fields it lacks are named.
     const raw: unknown = ctx.req.body ?? {};
+    // A refusal of any other field still names the account attempted, as a weak password's does:
+    // its e-mail when that one is well-formed (never the password).
+    const attempted = EmailSchema.safeParse(
+      typeof raw === 'object' && raw !== null && 'email' in raw ? raw.email : undefined,
+    );
+    if (attempted.success) ctx.audit.summary = { email: attempted.data };
     const body = parseInput(CreateUserRequestSchema, raw, 'body');
     // Why, when the account is given Finance or Operations (the schema requires it then); an absent
     // reason leaves no key.

@@ -77,6 +77,9 @@ const BFF_ACTIONS = [
   'payout.reconciled',
   'payout.reconcile_gave_up',
   'payout.expired',
+  // the gateway callback receiver's refusals of a missing or wrong control
+  // (bff/src/payments/routes.ts `callbackRouter`)
+  'gateway.callback',
 ] as const;
 
 describe('audit actions in words', () => {
@@ -103,6 +106,7 @@ describe('audit actions in words', () => {
     expect(auditAttemptLabel('session.login')).toBe('Tried to sign in');
     expect(auditAttemptLabel('payout.withdraw')).toBe('Tried to withdraw own payout');
     expect(auditAttemptLabel('card.info')).toBe('Tried to look up card details');
+    expect(auditAttemptLabel('gateway.callback')).toBe('Tried to deliver a gateway callback');
     // Every past-tense action has its attempt: no "Tried to Approved", no words left as done.
     for (const action of BFF_ACTIONS) {
       const attempt = auditAttemptLabel(action);

@@ -31,6 +31,7 @@ const BASE_VERBS: ReadonlyMap<string, string> = new Map([
   ['Checked', 'check'],
   ['Created', 'create'],
   ['Deleted', 'delete'],
+  ['Delivered', 'deliver'],
   ['Exported', 'export'],
   ['Found', 'find'],
   ['Learned', 'learn'],

@@ -39,6 +39,7 @@ export function shortAddress(value: string): string {
 export function CompactPageAddress({ value }: { value: string }) {
   // The gateway's words: opened only as a web address (never `javascript:` or the like).
   const openable = /^https?:\/\//i.test(value);
+  const shown = shortAddress(value);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.25, maxWidth: '100%' }}>
       <Link
@@ -47,7 +48,11 @@ export function CompactPageAddress({ value }: { value: string }) {
               href: value,
               target: '_blank',
               rel: 'noopener noreferrer',
-              'aria-label': `Open the page address in a new tab: ${value}`,
+              // The name begins with the text shown, so that a voice-control user who says what
+              // they see reaches the link (WCAG 2.5.3, axe label-content-name-mismatch); it still
+              // says what the link is and that it opens a new tab, and the whole address is its
+              // description (the title), as a sighted user reads it on hover.
+              'aria-label': `${shown}: open the page address in a new tab`,
             }
           : { component: 'span' })}
         title={value}
@@ -60,7 +65,7 @@ export function CompactPageAddress({ value }: { value: string }) {
           minWidth: 0,
         }}
       >
-        {shortAddress(value)}
+        {shown}
       </Link>
       <Box sx={{ flexShrink: 0 }}>
         <CopyButton label="Page address" value={value} />

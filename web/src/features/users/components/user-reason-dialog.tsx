@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog';
 import { useSession } from '../../auth/components/session-context';
 import { useNotify } from '../../../components/notifier';
+import { isApiError } from '../../../lib/api-client';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { resetUserTotp, unlockUserSignIn, updateUser, userKeys } from '../api/users';
 import { FOUR_EYES_TIE, tieMatters } from './four-eyes-tie';
@@ -137,8 +138,13 @@ export default function UserReasonDialog({
       await client.invalidateQueries({ queryKey: userKeys.all });
     },
     // A refusal is said once, in the dialog: beside the reason when it names it, else in its alert.
-    onError: (error) => {
+    onError: async (error) => {
       setBesideField(applyServerFieldErrors(error, setError, ['reason']));
+      // Refused because the account is no longer as the list shows it (its two-step sign-in reset
+      // by another administrator meanwhile: nothing to reset): the list is read again, so that
+      // the row shows it as it is and offers the step no more.
+      if (isApiError(error) && error.code === 'CONFLICT')
+        await client.invalidateQueries({ queryKey: userKeys.all });
     },
   });
 

@@ -1012,6 +1012,32 @@ describe('users screen', () => {
     });
   });
 
+  it('when two-step sign-in was reset by someone else meanwhile, then Reset shows the BFF’s 409 (nothing to reset) in the dialog, and the list is read again: the row shows it off and offers Reset no more (QA)', async () => {
+    const bff = new FakeBff();
+    const app = renderApp('/users', bff);
+    const dialog = await openFromRow(
+      app,
+      'sam@example.com',
+      'Reset two-step sign-in of sam@example.com',
+      'Reset two-step sign-in?',
+    );
+    // Another administrator resets it while this dialog is open.
+    bff.users = bff.users.map((u) =>
+      u.email === 'sam@example.com' ? { ...u, totpEnabled: false } : u,
+    );
+    await app.user.type(within(dialog).getByLabelText(/Reason/), 'Lost their phone');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'sam@example.com has no two-step sign-in to reset: it is off (never turned on, or reset already)',
+    );
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      const row = rowOf(screen.getByRole('table', { name: 'Users' }), 'sam@example.com');
+      expect(within(row).getByText('Off')).toBeInTheDocument();
+      expect(within(row).queryByRole('button', { name: /Reset two-step/ })).not.toBeInTheDocument();
+    });
+  });
+
   it('when failed sign-ins lock a user out, then their row says so with the addresses and until when; Unlock sign-in asks why, says what it does, sends the reason, and the lock goes', async () => {
     const bff = new FakeBff();
     bff.signInLocks.set('u-sam', {
