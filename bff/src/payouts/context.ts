@@ -58,6 +58,29 @@ export interface LinkFollowTimings {
   scanEveryMs: number;
 }
 
+/**
+ * The follow-up of payment links whose create (or a payout-form's approval) went unanswered
+ * (`unknown`): `status` on the link's client_orderid, never the create again, until the gateway
+ * shows the order (the link is then sent with its orderid) or, after the safe delay of a lost
+ * request (`poll.notAppliedAfterMs`, as a rebill's and a subscription's), still does not know it
+ * (the link was not created).
+ */
+export interface LinkSettleTimings {
+  /** the first check, this long after the link's request was sent */
+  firstAfterMs: number;
+  /**
+   * then one check every this long; a check's timeline entry is written when it is claimed and is
+   * its lease, so keep it above twice gatewayTimeoutMs
+   */
+  intervalMs: number;
+  /** no more scheduled checks once the link's request was sent this long ago */
+  horizonMs: number;
+  /** links one pass checks at most */
+  batchSize: number;
+  /** how often one instance looks for due links (the poll loop runs every poll.intervalMs) */
+  scanEveryMs: number;
+}
+
 export interface PayoutsOptions {
   gatewayTimeoutMs: number;
   /** a registered payout lapses this long after payout-check (sandbox and gateway: 24 h) */
@@ -69,15 +92,19 @@ export interface PayoutsOptions {
   holdMaxAgeMs: number;
   poll: PollTimings;
   linkFollow: LinkFollowTimings;
+  linkSettle: LinkSettleTimings;
   /** idempotency keys are kept at least this long (≥ 24 h) */
   idempotencyRetentionMs: number;
   instanceId: string;
   random: () => number;
 }
 
-export type PayoutsOptionsInput = Partial<Omit<PayoutsOptions, 'poll' | 'linkFollow'>> & {
+export type PayoutsOptionsInput = Partial<
+  Omit<PayoutsOptions, 'poll' | 'linkFollow' | 'linkSettle'>
+> & {
   poll?: Partial<PollTimings>;
   linkFollow?: Partial<LinkFollowTimings>;
+  linkSettle?: Partial<LinkSettleTimings>;
 };
 
 const HOUR = 60 * 60_000;
@@ -104,6 +131,16 @@ export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsO
     scanEveryMs: 60_000,
     ...input.linkFollow,
   };
+  // As a payout's checks: soon after the request, for an hour (poll.horizonMs's default). Each
+  // check writes a timeline entry, so once a minute rather than a payout's every few seconds.
+  const linkSettle: LinkSettleTimings = {
+    firstAfterMs: 30_000,
+    intervalMs: 60_000,
+    horizonMs: HOUR,
+    batchSize: 10,
+    scanEveryMs: 10_000,
+    ...input.linkSettle,
+  };
   const options: PayoutsOptions = {
     gatewayTimeoutMs: 15_000,
     registrationTtlMs: 24 * HOUR,
@@ -114,11 +151,14 @@ export function resolvePayoutsOptions(input: PayoutsOptionsInput = {}): PayoutsO
     ...input,
     poll,
     linkFollow,
+    linkSettle,
   };
   if (options.idempotencyRetentionMs < 24 * HOUR)
     throw new Error('idempotencyRetentionMs must be at least 24 h');
   if (linkFollow.intervalMs <= 2 * options.gatewayTimeoutMs)
     throw new Error('linkFollow.intervalMs must be more than twice gatewayTimeoutMs');
+  if (linkSettle.intervalMs <= 2 * options.gatewayTimeoutMs)
+    throw new Error('linkSettle.intervalMs must be more than twice gatewayTimeoutMs');
   return options;
 }
 

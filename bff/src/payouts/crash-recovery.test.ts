@@ -254,7 +254,8 @@ for (const variant of DB_VARIANTS) {
         decidedBy: { email: opsB.email },
       });
       expect(result.message).toContain('It was not sent again');
-      expect(result.message).toContain('create a new link');
+      // what follows: its status is asked (links.ts settleCheck), never the approval again
+      expect(result.message).toContain("Paydesk asks the gateway's status");
       expect(await linkGatewayCalls(held.id)).toEqual([]);
     });
 

@@ -7,24 +7,27 @@ import { timingSafeEqual } from 'node:crypto';
 import { sql, type ExpressionBuilder, type RawBuilder, type Transaction } from 'kysely';
 import { FINAL_STATUSES, orderStateWords, stageWords } from '@paydesk/shared/domain';
 import { formatMinorUnits, toMinorUnits } from '@paydesk/shared/protocol';
-import type {
-  PaymentLink,
-  PaymentLinkCreateBody,
-  PaymentLinkDetail,
-  PaymentLinkOrder,
-  PaymentLinkKind,
-  PaymentLinkList,
-  PaymentLinkListQuery,
-  PaymentLinkRefreshResult,
-  PaymentLinkState,
-  PayoutEvent,
-  Role,
-  TransactionStatus,
+import {
+  PAYMENT_LINK_NOT_CREATED,
+  PAYMENT_LINK_PAGE_LOST,
+  type PaymentLink,
+  type PaymentLinkCreateBody,
+  type PaymentLinkDetail,
+  type PaymentLinkOrder,
+  type PaymentLinkKind,
+  type PaymentLinkList,
+  type PaymentLinkListQuery,
+  type PaymentLinkRefreshResult,
+  type PaymentLinkState,
+  type PayoutEvent,
+  type Unanswered,
+  type Role,
+  type TransactionStatus,
 } from '@paydesk/shared/api';
 import { AppError } from '../errors.js';
 import type { LinkOrder } from '../payments/payout-orders.js';
 import { StatusNotApplied } from '../payments/amount-range.js';
-import { unansweredText } from '../payments/gateway-errors.js';
+import { answerText, errorAnswerOf, unansweredText } from '../payments/gateway-errors.js';
 import type { Interruption } from '../payments/idempotency.js';
 import type { AuditEntry } from '../services/audit.js';
 import { PAYMENT_LINK_DONE_PATH } from '../http/customer-pages.js';
@@ -95,7 +98,13 @@ function kindWords(kind: string): string {
 function sentTitle(kind: PaymentLinkKind, outcome: GatewayOutcome): string {
   const form = LINK_KIND_LABELS[kind];
   if (outcome.kind === 'not-sent') return `${form} not sent: the gateway could not be reached`;
-  if (outcome.kind === 'unknown') return `${form} sent to the gateway; its reply was lost`;
+  if (outcome.kind === 'unknown') {
+    // A 5xx is an answer, not a lost reply: said so, as the link's banner says it.
+    const answer = errorAnswerOf(outcome);
+    return answer === null
+      ? `${form} sent to the gateway; its reply was lost`
+      : `${form} sent to the gateway; it answered with an error (${answerText({ ...answer, message: null })})`;
+  }
   if (outcome.httpStatus === 200 && outcome.reply.redirectUrl !== undefined)
     return `${form} sent to the gateway; its page is ready`;
   return `${form} refused by the gateway`;
@@ -157,6 +166,62 @@ export const LINK_CHECKS_END = '; no further checks (check payment status to ask
  * gets that last check: the scan stays bounded to recent links, however long the history.
  */
 const LATE_LAST_CHECK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * How the scheduled check that ends an unknown link's follow-up closes its title (its schedule
+ * reads it). Not `LINK_CHECKS_END`: a link settled as sent later has a follow-up of its own.
+ */
+export const LINK_SETTLE_END = '; no further scheduled checks (check payment status to ask again)';
+
+/** When a link's request left for the gateway: a payout-form's at its approval, else its creation. */
+function sentAtOf(row: PaymentLinksTable): number {
+  return row.decided_at ?? row.created_at;
+}
+
+/** A duration in staff's words: `1 hour`, `90 seconds` (whole seconds), else `describeDuration`. */
+function durationWords(ms: number): string {
+  const words = describeDuration(ms);
+  if (!words.endsWith(' ms') || ms % 1000 !== 0) return words;
+  const s = ms / 1000;
+  return `${String(s)} second${s === 1 ? '' : 's'}`;
+}
+
+/**
+ * How a link's create (or approval) went unlearned, from what its row records, as a subscription
+ * says it: the instance stopped before recording the reply, the gateway answered with an error
+ * (its HTTP status and code), or the reply was lost.
+ */
+function unlearnedCreate(row: PaymentLinksTable, unanswered: Unanswered | null): string {
+  if (row.error_code === 'INTERRUPTED')
+    return 'the instance sending it stopped before recording the reply';
+  if (unanswered?.kind !== 'error') return 'the reply was lost';
+  const code = unanswered.code === null ? '' : `, ${unanswered.code}`;
+  return `the gateway answered it with an error: HTTP ${String(unanswered.httpStatus)}${code}`;
+}
+
+/** An unknown link claimed for a scheduled status check; `eventId`: its timeline entry (the lease). */
+export interface LinkSettleClaim {
+  row: PaymentLinksTable;
+  eventId: number;
+  /** its last scheduled check (`LinkSettleTimings.horizonMs`): none is claimed after it */
+  last: boolean;
+}
+
+/** What one status check of an unknown link found, and the link afterwards. */
+export interface LinkSettle {
+  /**
+   * `order_found`: the gateway shows the order (the link is sent with its orderid);
+   * `not_created`: it does not, after the safe delay (the link failed); `not_known_yet`: it does
+   * not, before then; `no_answer`: the gateway did not answer (still unknown)
+   */
+  outcome: 'order_found' | 'not_created' | 'not_known_yet' | 'no_answer';
+  /** the link's timeline entry: `status check: …` */
+  title: string;
+  data: Record<string, unknown>;
+  gateway: GatewayOutcome;
+  /** the link after the check */
+  row: PaymentLinksTable;
+}
 
 /** A sent link claimed for a scheduled status check; `eventId`: its timeline entry (the lease). */
 export interface LinkCheckClaim {
@@ -680,7 +745,7 @@ export class PaymentLinksService {
           link.state === 'sent'
             ? ' Send this page address to the payee. Paydesk learns the outcome from the gateway automatically when the payee finishes.'
             : link.state === 'unknown'
-              ? ' Its page address is not known: create a new link; the callback receiver records whatever this one does.'
+              ? " Its page address is not known: Paydesk asks the gateway's status and shows here whether the order was created."
               : '';
         return {
           link,
@@ -776,7 +841,7 @@ export class PaymentLinksService {
       });
       return {
         link: await this.viewOf(after, actor),
-        message: `${unlearnedSentence(outcome, `the ${kindWords(row.kind)}`)} The order may exist at the gateway but its page address is not known. Create a new link; the callback receiver records whatever the lost one does.`,
+        message: `${unlearnedSentence(outcome, `the ${kindWords(row.kind)}`)} The order may exist at the gateway but its page address is not known. It is never sent again: Paydesk asks the gateway's status and shows here whether the order was created.`,
       };
     }
     const { httpStatus, reply } = outcome;
@@ -863,15 +928,17 @@ export class PaymentLinksService {
   /**
    * Asks `status` for a sent link's order now (a reader's "Check payment status"): an order the
    * page made is learned as if its callback had come (the transaction's timeline says by status);
-   * an unused page leaves the link waiting. Nothing that moves money is sent.
+   * an unused page leaves the link waiting. Nothing that moves money is sent. An unknown link's
+   * outcome is settled the same way (`refreshUnknown`).
    */
   async refresh(id: string, actor: Actor): Promise<PaymentLinkRefreshResult> {
     const c = this.c;
     const row = await this.row(id);
+    if (row.state === 'unknown') return this.refreshUnknown(row, actor);
     if (row.state !== 'sent') {
       throw new AppError(
         'INVALID_STATE',
-        `The link is ${row.state.replace('_', ' ')}: only a sent link's order can be checked.`,
+        `The link is ${row.state.replace('_', ' ')}: only a sent link's order, or one whose outcome is unknown, can be checked.`,
         { state: row.state },
       );
     }
@@ -966,6 +1033,327 @@ export class PaymentLinksService {
       data,
       gateway: outcome,
     };
+  }
+
+  /**
+   * A reader's "Check payment status" of an unknown link: `status` asked now by its client_orderid
+   * and the answer applied as a scheduled check applies it (`settleCheck`); nothing is sent again.
+   * It counts as the link's latest check.
+   */
+  private async refreshUnknown(
+    row: PaymentLinksTable,
+    actor: Actor,
+  ): Promise<PaymentLinkRefreshResult> {
+    const c = this.c;
+    const settle = await this.settleCheck(row, actor);
+    const subject = `link:${row.id}`;
+    await addEvent(
+      c.k,
+      c.clock,
+      subject,
+      { kind: 'gateway', title: settle.title, actor: actor.email, data: settle.data },
+      withheldFor(subject, row.kind),
+    );
+    if (settle.outcome === 'no_answer') {
+      const g = settle.gateway;
+      if (g.kind === 'reply' && g.httpStatus !== 200)
+        throw gatewayRefusal(g.httpStatus, g.reply, 'status');
+      throw new AppError(
+        'GATEWAY_UNAVAILABLE',
+        'The gateway did not answer the status request. Nothing changed; try again.',
+      );
+    }
+    const link = await this.viewOf(settle.row, actor);
+    if (settle.outcome === 'order_found') {
+      return { link, outcome: 'order_found', message: this.foundWords(settle.row, link) };
+    }
+    if (settle.outcome === 'not_created') {
+      return {
+        link,
+        outcome: 'not_created',
+        message: settle.row.error_message ?? 'The link was not created.',
+      };
+    }
+    const s = c.options.linkSettle;
+    const span = durationWords(s.horizonMs);
+    const later =
+      c.clock.now() < sentAtOf(row) + s.horizonMs
+        ? `Paydesk keeps asking by itself for ${span} after it was sent`
+        : `Paydesk asked by itself for ${span} after it was sent and no longer does: check the payment status again later`;
+    return {
+      link,
+      outcome: 'not_known_yet',
+      message: `The gateway does not show the link's order yet: its request may still be on its way. It is never sent again. ${later}; if the gateway still does not show the order ${durationWords(this.notCreatedAfterMs())} after it was sent, the link is marked not created.`,
+    };
+  }
+
+  /** What a check that found an unknown link's order tells staff (its refresh's message). */
+  private foundWords(row: PaymentLinksTable, link: PaymentLink): string {
+    const orderid = row.orderid ?? '';
+    if (link.order !== null) {
+      const { status, stage } = link.order;
+      return `The gateway shows order ${orderid}: ${orderStateWords(status, stage)}. It is now among the transactions.`;
+    }
+    if (row.error_code === PAYMENT_LINK_PAGE_LOST && row.error_message !== null)
+      return row.error_message;
+    const who = row.kind === 'payout-form' ? 'payee' : 'customer';
+    return `The gateway shows order ${orderid}: the link was created and its page address is known. Send it to the ${who}.`;
+  }
+
+  /**
+   * After this long from sending, a link's request is certainly no longer on its way, and a
+   * gateway that does not know its order never created it: a lost request's safe delay, as a
+   * rebill's and a subscription's (`poll.notAppliedAfterMs`, at least a gateway timeout, plus one).
+   */
+  notCreatedAfterMs(): number {
+    const o = this.c.options;
+    return Math.max(o.poll.notAppliedAfterMs, o.gatewayTimeoutMs) + o.gatewayTimeoutMs;
+  }
+
+  /**
+   * One `status` check of an unknown link (its create, or a payout-form's approval, went
+   * unanswered), by its client_orderid (no orderid was learned), and its answer applied; never the
+   * create again. An order the gateway shows makes the link `sent` with its orderid: an order whose
+   * page was used is learned as a lost callback's is (`check`); one whose page was not used keeps
+   * its page address only if the reply names it (`redirect-url`; the spec's status reply does not),
+   * else the link says its page address was lost and must be made again (`PAYMENT_LINK_PAGE_LOST`). A 404
+   * once the safe delay has passed (`notCreatedAfterMs`) means it was never created: `failed`,
+   * `PAYMENT_LINK_NOT_CREATED`, in words saying it may be made again. A 404 before then, or no answer,
+   * leaves it unknown. A change is written only while the link is still unknown, with the system's
+   * (or the staff member's) `payment_link.reconciled` audit row.
+   */
+  private async settleCheck(row: PaymentLinksTable, actor: Actor | null): Promise<LinkSettle> {
+    const c = this.c;
+    const { outcome, view } = await this.transactions.askStatus(
+      row.endpoint_id,
+      undefined,
+      row.client_orderid,
+    );
+    const data = exchangeData(outcome);
+    const who = row.kind === 'payout-form' ? 'payee' : 'customer';
+    const unlearned = unlearnedCreate(row, unansweredOfColumns(row));
+    const form = kindWords(row.kind);
+    if (view !== null) {
+      const used = pageUsed(view);
+      if (used) {
+        const by = actor === null ? 'a scheduled status check' : `a status check by ${actor.email}`;
+        await this.transactions.learn(row.endpoint_id, { outcome, view }, actor?.email ?? null, [
+          {
+            kind: actor === null ? 'reconcile' : 'staff',
+            title: `order learned by status, not by callback (none had come): ${by} of payment link ${row.id}`,
+            actor: actor?.email ?? null,
+            data: { linkId: row.id },
+          },
+        ]);
+      }
+      const page = outcome.kind === 'reply' ? (outcome.reply.redirectUrl ?? null) : null;
+      const lost = page === null && !used;
+      // An unused page's `form_pending` is said by "its page not used", not as a code.
+      const state = orderStateWords(view.status, view.stage === 'form_pending' ? null : view.stage);
+      const message = lost
+        ? `The gateway shows order ${view.orderid} (${state}, its page not used): the ${form} was created, but its page address was lost with the gateway's reply (${unlearned}), so nobody can be sent to it. Create the link again for the ${who}; this one was not sent again.`
+        : null;
+      const title = used
+        ? `${LINK_CHECK_TITLE}: order ${view.orderid} is ${orderStateWords(view.status, view.stage)}`
+        : lost
+          ? `${LINK_CHECK_TITLE}: order ${view.orderid} exists at the gateway (${state}); its page address was lost: create the link again`
+          : `${LINK_CHECK_TITLE}: order ${view.orderid} exists at the gateway (${state}); its page address is learned`;
+      const after = await this.settleWrite(
+        row,
+        {
+          state: 'sent',
+          orderid: view.orderid,
+          redirect_url: page,
+          error_code: lost ? PAYMENT_LINK_PAGE_LOST : null,
+          error_message: message,
+        },
+        actor,
+        { finding: 'created', orderid: view.orderid, orderStatus: view.status, pageLost: lost },
+      );
+      return { outcome: 'order_found', title, data, gateway: outcome, row: after };
+    }
+    if (outcome.kind === 'reply' && outcome.httpStatus === 404) {
+      const waited = this.notCreatedAfterMs();
+      if (c.clock.now() - sentAtOf(row) < waited) {
+        return {
+          outcome: 'not_known_yet',
+          title: `${LINK_CHECK_TITLE}: the gateway does not show the order yet (HTTP 404); its request may still be on its way`,
+          data,
+          gateway: outcome,
+          row,
+        };
+      }
+      const after = await this.settleWrite(
+        row,
+        {
+          state: 'failed',
+          error_code: PAYMENT_LINK_NOT_CREATED,
+          error_message: `The link was not created: Paydesk did not learn the outcome of its ${form} (${unlearned}), and ${durationWords(waited)} after it was sent the gateway still does not show its order (${row.client_orderid}). Nothing was sent again and nobody can pay on it; create the link again if the ${who} still needs one.`,
+        },
+        actor,
+        { finding: 'not_created', orderid: null, orderStatus: null, pageLost: false },
+      );
+      return {
+        outcome: 'not_created',
+        title: `${LINK_CHECK_TITLE}: the gateway does not show the order ${durationWords(waited)} after it was sent (HTTP 404): not created; it may be made again`,
+        data,
+        gateway: outcome,
+        row: after,
+      };
+    }
+    return {
+      outcome: 'no_answer',
+      title: `${LINK_CHECK_TITLE}: no answer (${outcome.kind === 'reply' ? `HTTP ${String(outcome.httpStatus)}` : outcome.reason})`,
+      data,
+      gateway: outcome,
+      row,
+    };
+  }
+
+  /**
+   * An unknown link's outcome learned (`settleCheck`), written only while it is still unknown,
+   * with its audit row, and published; the link as it is afterwards (another check's, if that one
+   * settled it first).
+   */
+  private async settleWrite(
+    row: PaymentLinksTable,
+    set: Partial<PaymentLinksTable>,
+    actor: Actor | null,
+    found: {
+      finding: 'created' | 'not_created';
+      orderid: string | null;
+      orderStatus: string | null;
+      pageLost: boolean;
+    },
+  ): Promise<PaymentLinksTable> {
+    const after = await this.write(row.id, set, { state: 'unknown' }, [], (changed) => ({
+      actorId: actor?.id ?? null,
+      actorEmail: actor?.email ?? null,
+      actorRoles: actor?.roles ?? [],
+      action: 'payment_link.reconciled',
+      target: `link:${changed.id}`,
+      summary: {
+        kind: changed.kind,
+        clientOrderId: changed.client_orderid,
+        createdBy: changed.created_by_email,
+        approvedBy: changed.decided_by_email,
+        stateBefore: row.state,
+        state: changed.state,
+        ...found,
+      },
+      outcome: found.finding === 'created' ? 'success' : 'failed',
+      errorCode: changed.error_code,
+      requestId: null,
+      ip: null,
+      userAgent: null,
+    }));
+    return after ?? (await this.row(row.id));
+  }
+
+  /**
+   * The unknown links due a scheduled status check (`options.linkSettle`), claimed as sent links'
+   * are (`claimDueChecks`: the check's timeline entry is the lease and the schedule, written in the
+   * transaction that picks the link, FOR UPDATE SKIP LOCKED and re-read under the locks on
+   * PostgreSQL, BEGIN IMMEDIATE on SQLite): sent at least `firstAfterMs` ago, no status check in
+   * their timeline within `intervalMs`, and their follow-up not ended. A check claimed within
+   * `intervalMs` of the horizon is the last (`last`), its entry says so (`LINK_SETTLE_END`) and no
+   * check is claimed after it; when no pass came before the horizon (no instance running), the
+   * first pass after it makes that last check (up to `LATE_LAST_CHECK_MS` past it). At most
+   * `batchSize`.
+   */
+  async claimUnknownChecks(): Promise<LinkSettleClaim[]> {
+    const { db, k, clock, options } = this.c;
+    const t = options.linkSettle;
+    const now = clock.now();
+    const sentAt = sql`coalesce(l.decided_at, l.created_at)`;
+    const due = (more: RawBuilder<unknown>) => sql<{ id: string }>`
+      select l.id from payment_links l
+      where l.state = 'unknown' and ${sentAt} <= ${now - t.firstAfterMs}
+        and ${sentAt} > ${now - t.horizonMs - LATE_LAST_CHECK_MS}
+        and not exists (select 1 from payout_events e
+          where e.subject = 'link:' || l.id and e.title like ${`${LINK_CHECK_TITLE}%`}
+            and e.at > ${now - t.intervalMs})
+        and not exists (select 1 from payout_events e
+          where e.subject = 'link:' || l.id and e.kind = 'reconcile'
+            and e.title like ${`${LINK_CHECK_TITLE}%${LINK_SETTLE_END}`})
+        ${more}`;
+    return k.transaction().execute(async (trx) => {
+      let ids = (
+        await due(
+          sql`order by l.updated_at limit ${t.batchSize}${db.kind === 'postgres' ? sql` for update of l skip locked` : sql``}`,
+        ).execute(trx)
+      ).rows.map((r) => r.id);
+      if (ids.length === 0) return [];
+      if (db.kind === 'postgres') {
+        // Read again under the locks: another instance's claim committed since this statement's
+        // snapshot was taken is seen now.
+        ids = (await due(sql`and l.id in (${sql.join(ids)})`).execute(trx)).rows.map((r) => r.id);
+        if (ids.length === 0) return [];
+      }
+      const rows = await trx
+        .selectFrom('payment_links')
+        .selectAll()
+        .where('id', 'in', ids)
+        .execute();
+      const claims: LinkSettleClaim[] = [];
+      for (const row of rows) {
+        const subject = `link:${row.id}`;
+        const inserted = await trx
+          .insertInto('payout_events')
+          .values({
+            subject,
+            at: now,
+            kind: 'reconcile',
+            title: LINK_CHECK_TITLE,
+            actor: null,
+            data: storedEventData({ scheduled: true }, withheldFor(subject, row.kind)),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        claims.push({
+          row,
+          eventId: inserted.id,
+          last: sentAtOf(row) + t.horizonMs <= now + t.intervalMs,
+        });
+      }
+      return claims;
+    });
+  }
+
+  /**
+   * A claimed scheduled check of an unknown link (`settleCheck`), its answer written into the
+   * claim's timeline entry; the last one's entry says no further checks follow unless the link was
+   * settled. A check that fails says so in its entry and throws: it was an attempt all the same.
+   */
+  async runUnknownCheck(claim: LinkSettleClaim): Promise<LinkSettle> {
+    const { row, eventId } = claim;
+    const entry = (title: string, data: Record<string, unknown>) =>
+      this.c.k
+        .updateTable('payout_events')
+        .set({
+          title,
+          data: storedEventData(
+            { scheduled: true, ...data },
+            withheldFor(`link:${row.id}`, row.kind),
+          ),
+        })
+        .where('id', '=', eventId)
+        .execute();
+    let settle: LinkSettle;
+    try {
+      settle = await this.settleCheck(row, null);
+    } catch (err) {
+      const reason = err instanceof AppError ? err.message : 'internal error';
+      const title = `${LINK_CHECK_TITLE}: failed (${reason})`;
+      await entry(claim.last ? `${title}${LINK_SETTLE_END}` : title, {});
+      throw err;
+    }
+    const open = settle.outcome === 'not_known_yet' || settle.outcome === 'no_answer';
+    await entry(
+      claim.last && open ? `${settle.title}${LINK_SETTLE_END}` : settle.title,
+      settle.data,
+    );
+    return settle;
   }
 
   /**

@@ -3,7 +3,8 @@
 // never sends a money-moving request. Due payouts are leased in the database (FOR UPDATE SKIP
 // LOCKED on PostgreSQL; BEGIN IMMEDIATE on SQLite) so several BFF instances never check one twice.
 // Sent payment links whose order Paydesk has not learned (a lost callback) are followed too, on a
-// slow schedule of their own (`options.linkFollow`; PaymentLinksService.claimDueChecks).
+// slow schedule of their own (`options.linkFollow`; PaymentLinksService.claimDueChecks), and links
+// whose create went unanswered are settled with status (`options.linkSettle`; claimUnknownChecks).
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
@@ -58,6 +59,8 @@ export class PayoutPoller {
   readonly #loop: PollLoop;
   /** when this instance next looks for payment links due a status check */
   #nextLinkScanAt = Number.NEGATIVE_INFINITY;
+  /** when this instance next looks for unknown payment links due a status check */
+  #nextSettleScanAt = Number.NEGATIVE_INFINITY;
   /** when this instance next looks for held payouts and payout-forms to lapse */
   #nextLapseScanAt = Number.NEGATIVE_INFINITY;
 
@@ -219,7 +222,47 @@ export class PayoutPoller {
         await this.reschedule(row, 'internal error');
       }
     }
-    return rows.length + (await this.followLinks());
+    return rows.length + (await this.followLinks()) + (await this.settleLinks());
+  }
+
+  /**
+   * Checks the unknown payment links due a status check (at most once per `linkSettle.scanEveryMs`
+   * on this instance; the claim is in the database); returns how many were checked. A link still
+   * unknown at its last scheduled check is logged once, as a payout whose checks stopped is.
+   */
+  async settleLinks(): Promise<number> {
+    const now = this.c.clock.now();
+    if (now < this.#nextSettleScanAt) return 0;
+    this.#nextSettleScanAt = now + this.c.options.linkSettle.scanEveryMs;
+    const claims = await this.links.claimUnknownChecks();
+    for (const claim of claims) {
+      let last: Record<string, string>;
+      try {
+        const settle = await this.links.runUnknownCheck(claim);
+        if (settle.outcome === 'order_found' || settle.outcome === 'not_created') continue;
+        last = { lastCheck: settle.title };
+      } catch (err) {
+        // Its claim stays in the timeline: the link is due again after linkSettle.intervalMs.
+        this.logger.error(
+          { err, linkId: claim.row.id },
+          'unknown payment link status check failed',
+        );
+        last = { lastError: err instanceof AppError ? err.message : 'internal error' };
+      }
+      if (!claim.last) continue;
+      const { row } = claim;
+      this.logger.error(
+        {
+          linkId: row.id,
+          kind: row.kind,
+          clientOrderId: row.client_orderid,
+          endpointId: row.endpoint_id,
+          ...last,
+        },
+        'unknown payment link status checks stopped after the last scheduled attempt; check the order at the gateway',
+      );
+    }
+    return claims.length;
   }
 
   /**

@@ -89,6 +89,7 @@ export const AUDIT_ACTION_WORDS = {
   'payment_link.create': 'Created a payment link',
   'payment_link.read': 'Opened a payment link',
   'payment_link.refresh': 'Asked the gateway for a payment link’s status',
+  'payment_link.reconciled': 'Learned a payment link’s outcome from the gateway',
   'payment_link.approve': 'Approved a payout form',
   'payment_link.reject': 'Rejected a payout form',
   'payment_link.withdraw': 'Withdrew own payout form',

@@ -562,8 +562,10 @@ export type PaymentLinkCreateInput = z.input<typeof PaymentLinkCreateBodySchema>
  * - pending_approval: a payout-form held until a second ops user approves it
  * - sending: on its way to the gateway
  * - sent: the gateway created the order; `redirectUrl` is the customer's page
- * - unknown: the reply was lost (the order may exist; its page address is not known)
- * - failed: the gateway refused it; rejected: an ops user rejected the payout-form
+ * - unknown: the reply was lost (the order may exist; its page address is not known); Paydesk
+ *   asks `status` until the gateway shows the order (sent, `PAYMENT_LINK_PAGE_LOST` unless its
+ *   page address is learned) or still does not after the safe delay (failed, not created)
+ * - failed: the gateway refused it, or it was not created (`PAYMENT_LINK_NOT_CREATED`); rejected: an ops user rejected the payout-form
  * - expired: a payout-form not approved within PAYOUT_HOLD_MAX_AGE_MS lapsed (its sealed request
  *   erased); nothing was sent
  */
@@ -672,14 +674,30 @@ export const PaymentLinkResultSchema = z.object({ link: PaymentLinkSchema, messa
 export type PaymentLinkResult = z.infer<typeof PaymentLinkResultSchema>;
 
 /**
- * `POST /api/payment-links/:id/refresh` (a sent link, `status` asked now; nothing is sent that
- * moves money): `order_found` when the gateway shows the order the page made (now in `link.order`,
- * learned as if its callback had come), `not_paid_yet` when the page has not been used.
+ * A link whose create (or approval) went unanswered and whose order the gateway shows with its
+ * page not used: `sent` with its `orderid`, but its page address was lost with the reply (the
+ * status reply does not carry it), so nobody can be sent to it: it must be made again.
+ */
+export const PAYMENT_LINK_PAGE_LOST = 'PAGE_ADDRESS_LOST';
+
+/**
+ * A link whose create (or approval) went unanswered and whose order the gateway still does not
+ * show after a lost request's safe delay: `failed`, never created; it may be made again.
+ */
+export const PAYMENT_LINK_NOT_CREATED = 'NOT_CREATED';
+
+/**
+ * `POST /api/payment-links/:id/refresh` (a sent or unknown link, `status` asked now; nothing is
+ * sent that moves money, nor the create again): `order_found` when the gateway shows the order
+ * (a sent link's page made it: now in `link.order`, learned as if its callback had come; an
+ * unknown link's: the link is now sent with its orderid), `not_paid_yet` when a sent link's page
+ * has not been used; for an unknown link, `not_created` when the gateway does not show its order
+ * after the safe delay (the link failed, `PAYMENT_LINK_NOT_CREATED`) and `not_known_yet` before it.
  */
 export const PaymentLinkRefreshBodySchema = z.object({}).strict();
 
 export const PaymentLinkRefreshResultSchema = PaymentLinkResultSchema.extend({
-  outcome: z.enum(['order_found', 'not_paid_yet']),
+  outcome: z.enum(['order_found', 'not_paid_yet', 'not_created', 'not_known_yet']),
 });
 export type PaymentLinkRefreshResult = z.infer<typeof PaymentLinkRefreshResultSchema>;
 

@@ -142,6 +142,13 @@ export class FakeLinks {
    */
   readonly atGateway = new Map<string, NonNullable<PaymentLink['order']>>();
 
+  /**
+   * what the gateway's `status` settles an unknown link to (its create's reply lost): the order
+   * found (sent, its page address lost) or not created (failed); a link without one is not known
+   * to the gateway yet
+   */
+  readonly settles = new Map<string, Partial<PaymentLink>>();
+
   /** the ids of the links whose status was checked, in order */
   readonly refreshed: string[] = [];
 
@@ -226,11 +233,12 @@ export class FakeLinks {
   private refresh(id: string, user: User): PaymentsReply {
     const link = this.links.find((l) => l.id === id);
     if (!link) return this.error(404, 'NOT_FOUND', 'no such payment link');
+    if (link.state === 'unknown') return this.refreshUnknown(link, user);
     if (link.state !== 'sent') {
       return this.error(
         409,
         'INVALID_STATE',
-        `The link is ${link.state.replace('_', ' ')}: only a sent link's order can be checked.`,
+        `The link is ${link.state.replace('_', ' ')}: only a sent link's order, or one whose outcome is unknown, can be checked.`,
       );
     }
     this.refreshed.push(id);
@@ -261,6 +269,32 @@ export class FakeLinks {
           found === undefined
             ? `The ${who} has not paid yet: the page has not been used. Paydesk keeps checking by itself for 24 hours after the link was sent.`
             : `The gateway shows order ${found.orderid}: ${orderStateWords(found.status, found.stage)}. It is now among the transactions.`,
+      }),
+    };
+  }
+
+  /** As the BFF: an unknown link's `status` by its client_orderid, settled as `settles` says. */
+  private refreshUnknown(link: PaymentLink, user: User): PaymentsReply {
+    this.refreshed.push(link.id);
+    const settled = this.settles.get(link.id);
+    const next: PaymentLink =
+      settled === undefined ? link : { ...link, unanswered: null, ...settled };
+    this.links = this.links.map((l) => (l.id === next.id ? next : l));
+    const outcome =
+      settled === undefined
+        ? 'not_known_yet'
+        : next.state === 'sent'
+          ? 'order_found'
+          : 'not_created';
+    return {
+      status: 200,
+      body: PaymentLinkRefreshResultSchema.parse({
+        link: this.view(next, user),
+        outcome,
+        message:
+          settled === undefined
+            ? "The gateway does not show the link's order yet: its request may still be on its way. It is never sent again."
+            : (next.errorMessage ?? ''),
       }),
     };
   }

@@ -77,6 +77,7 @@ const BFF_ACTIONS = [
   'payout.reconciled',
   'payout.reconcile_gave_up',
   'payout.expired',
+  'payment_link.reconciled',
   // the gateway callback receiver's refusals of a missing or wrong control
   // (bff/src/payments/routes.ts `callbackRouter`)
   'gateway.callback',

@@ -75,7 +75,8 @@ export function rejectLink(id: string, body: PayoutRejectBody, idempotencyKey: s
 
 /**
  * Asks the gateway now whether a sent link's page was used (`status`; moves no money, so no
- * Idempotency-Key): the order it made, learned as if its callback had come, or "not paid yet".
+ * Idempotency-Key): the order it made, learned as if its callback had come, or "not paid yet". For
+ * a link whose outcome is unknown: whether its order was created (never sent again).
  */
 export function refreshLink(id: string) {
   return apiRequest(
@@ -86,8 +87,12 @@ export function refreshLink(id: string) {
   );
 }
 
-/** Whether a status check can tell more: a sent link whose order is not learned, or not final. */
+/**
+ * Whether a status check can tell more: a link whose outcome is unknown (was its order created?),
+ * or a sent link whose order is not learned, or not final.
+ */
 export function mayCheckPayment(link: Pick<PaymentLink, 'state' | 'order'>): boolean {
+  if (link.state === 'unknown') return true;
   if (link.state !== 'sent') return false;
   return (
     link.order === null || link.order.status === 'processing' || link.order.status === 'unknown'

@@ -1,9 +1,11 @@
 import Chip from '@mui/material/Chip';
-import type {
-  PaymentLink,
-  PaymentLinkKind,
-  PaymentLinkOrder,
-  PaymentLinkState,
+import {
+  PAYMENT_LINK_NOT_CREATED,
+  PAYMENT_LINK_PAGE_LOST,
+  type PaymentLink,
+  type PaymentLinkKind,
+  type PaymentLinkOrder,
+  type PaymentLinkState,
 } from '@paydesk/shared/api';
 import { isPartlyCaptured, orderStateWords, stageWords } from '@paydesk/shared/domain';
 import { toMinor } from '../../../lib/money';
@@ -126,18 +128,42 @@ function orderLook(kind: PaymentLinkKind, order: PaymentLinkOrder): Look {
   }
 }
 
-/** A link rejected by its own creator (the BFF's `withdrawn`) is said to be withdrawn. */
+/**
+ * A sent link whose order the gateway showed after its create's reply was lost, its page address
+ * lost with it (the BFF's `PAYMENT_LINK_PAGE_LOST`): nobody can be sent to its page, so it is not
+ * to share; its order's page was not used (once it is, the order says more).
+ */
+export function pageLost(link: Pick<PaymentLink, 'state' | 'order' | 'errorCode'>): boolean {
+  return link.state === 'sent' && link.order === null && link.errorCode === PAYMENT_LINK_PAGE_LOST;
+}
+
+/**
+ * A link whose create went unanswered and whose order the gateway still did not show after the
+ * safe delay (the BFF's `PAYMENT_LINK_NOT_CREATED`): never created, it may be made again.
+ */
+export function notCreated(link: Pick<PaymentLink, 'state' | 'errorCode'>): boolean {
+  return link.state === 'failed' && link.errorCode === PAYMENT_LINK_NOT_CREATED;
+}
+
+/**
+ * A link rejected by its own creator (the BFF's `withdrawn`) is said to be withdrawn; one whose
+ * create went unanswered says what Paydesk learned of it since (`pageLost`, `notCreated`).
+ */
 export function LinkStateChip({
   link,
 }: {
-  link: Pick<PaymentLink, 'state' | 'kind' | 'order' | 'withdrawn'>;
+  link: Pick<PaymentLink, 'state' | 'kind' | 'order' | 'withdrawn' | 'errorCode'>;
 }) {
-  const look =
+  const look: Look =
     link.state === 'sent' && link.order !== null
       ? orderLook(link.kind, link.order)
-      : link.state === 'rejected' && link.withdrawn
-        ? { ...LOOK.rejected, label: 'Withdrawn' }
-        : LOOK[link.state];
+      : pageLost(link)
+        ? { label: 'Page address lost', color: 'warning' }
+        : notCreated(link)
+          ? { label: 'Not created', color: 'error' }
+          : link.state === 'rejected' && link.withdrawn
+            ? { ...LOOK.rejected, label: 'Withdrawn' }
+            : LOOK[link.state];
   return <Chip size="small" variant="outlined" color={look.color} label={look.label} />;
 }
 
@@ -155,8 +181,15 @@ export function pageUsedUp(link: Pick<PaymentLink, 'order'>): boolean {
  * A sent payout-form whose page address the BFF withholds from this viewer: it pays whoever fills
  * it in, so only its creator and its approver see it and send it to the payee.
  */
-export function pageWithheld(link: Pick<PaymentLink, 'state' | 'kind' | 'redirectUrl'>): boolean {
-  return link.state === 'sent' && link.kind === 'payout-form' && link.redirectUrl === null;
+export function pageWithheld(
+  link: Pick<PaymentLink, 'state' | 'kind' | 'redirectUrl' | 'order' | 'errorCode'>,
+): boolean {
+  return (
+    link.state === 'sent' &&
+    link.kind === 'payout-form' &&
+    link.redirectUrl === null &&
+    !pageLost(link)
+  );
 }
 
 /** Who may send a payout-form's page address to the payee: its creator and its approver. */

@@ -1,5 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { PaymentLinkDetail } from '@paydesk/shared/api';
+import {
+  PAYMENT_LINK_NOT_CREATED,
+  PAYMENT_LINK_PAGE_LOST,
+  type PaymentLinkDetail,
+} from '@paydesk/shared/api';
 import { describe, expect, it } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
 import { sendWithReason } from '../../../test/decision-dialog';
@@ -432,7 +436,9 @@ describe('payment link detail', () => {
       '/transactions/00000000-0000-4000-8000-000000000003',
     );
     expect(
-      screen.getByText(/page address is not known\. Create a new link if the customer still needs/),
+      screen.getByText(
+        /page address is not known\. It is never sent again: Paydesk asks the gateway’s status by itself/,
+      ),
     ).toBeInTheDocument();
     // What happened, in words; Paydesk's own code does not lead them (F3).
     expect(
@@ -478,7 +484,7 @@ describe('payment link detail', () => {
     },
   );
 
-  it('when a payout form’s reply was lost, then the page speaks of the payee, not a customer', async () => {
+  it('when a payout form’s reply was lost, then the page speaks of the payee, not a customer, once it is known how it ended', async () => {
     const bff = new FakeBff({
       signedInAs: 'otto@example.com',
       users: [makeUser({ email: 'otto@example.com', name: 'Otto', roles: ['ops'] })],
@@ -493,11 +499,73 @@ describe('payment link detail', () => {
         }),
       ],
     });
-    renderApp(`/payment-links/${LOST}`, bff);
+    bff.links.settles.set(LOST, {
+      state: 'failed',
+      errorCode: PAYMENT_LINK_NOT_CREATED,
+      errorMessage:
+        'The link was not created: Paydesk did not learn the outcome of its payout form (the reply was lost), and 75 seconds after it was sent the gateway still does not show its order (pd-link-3). Nothing was sent again and nobody can pay on it; create the link again if the payee still needs one.',
+    });
+    const app = renderApp(`/payment-links/${LOST}`, bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
+    expect(await screen.findByText('Not created')).toBeInTheDocument();
     expect(
-      await screen.findByText(/Create a new link if the payee still needs one/),
+      screen.getAllByText(/create the link again if the payee still needs one/).length,
+    ).toBeGreaterThan(0);
+    expect(document.body.textContent).not.toMatch(/customer/);
+  });
+
+  it('when a link’s outcome is unknown, then a reader may check its payment status: an order the gateway has makes it sent with its orderid, and its page says the page address was lost and the link must be made again (QA)', async () => {
+    const bff = bffAs(['support']);
+    const message =
+      "The gateway shows order 800003 (processing, its page not used): the sale form was created, but its page address was lost with the gateway's reply (the reply was lost), so nobody can be sent to it. Create the link again for the customer; this one was not sent again.";
+    bff.links.settles.set(LOST, {
+      state: 'sent',
+      orderid: '800003',
+      errorCode: PAYMENT_LINK_PAGE_LOST,
+      errorMessage: message,
+    });
+    const app = renderApp(`/payment-links/${LOST}`, bff);
+    expect(await screen.findByText('Unknown outcome')).toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
+    expect(bff.links.refreshed).toEqual([LOST]);
+    expect(await screen.findByText('Page address lost')).toBeInTheDocument();
+    // said in the state's note (and once more as the check's answer)
+    expect(screen.getAllByText(message).length).toBeGreaterThan(0);
+    expect(screen.getByText('800003')).toBeInTheDocument();
+    expect(screen.queryByText('Ready to share')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Page address')).not.toBeInTheDocument();
+  });
+
+  it('when an unknown link’s order is not known to the gateway yet, then checking says so and the link stays unknown with the check still offered', async () => {
+    const bff = bffAs(['finance']);
+    const app = renderApp(`/payment-links/${LOST}`, bff);
+    await app.user.click(await screen.findByRole('button', { name: 'Check payment status' }));
+    expect(
+      await screen.findByText(/The gateway does not show the link's order yet/),
     ).toBeInTheDocument();
-    expect(screen.queryByText(/customer still needs/)).not.toBeInTheDocument();
+    expect(screen.getByText('Unknown outcome')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Check payment status' })).toBeInTheDocument();
+  });
+
+  it('when an account verification link’s order is known, then its page shows no money line: such a link has no amount nor currency (QA)', async () => {
+    const bff = new FakeBff({
+      signedInAs: 'olga@example.com',
+      users: [makeUser({ email: 'olga@example.com', name: 'Olga', roles: ['finance'] })],
+      links: [makeLink(1, { kind: 'account-verification-form', amount: null, currency: null })],
+    });
+    bff.links.orders.set(SENT, {
+      transactionId: '00000000-0000-4000-8000-000000000009',
+      orderid: '800001',
+      status: 'approved',
+      stage: 'verified',
+      updatedAt: ORDER_CHANGED,
+      money: { currency: 'EUR', authorized: '0.00', captured: '0.00', returned: '0.00' },
+    });
+    renderApp(`/payment-links/${SENT}`, bff);
+    expect(await screen.findByText('Verified')).toBeInTheDocument();
+    const order = screen.getByRole('region', { name: 'Gateway order' });
+    expect(within(order).queryByText('Money')).not.toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/€0\.00/);
   });
 
   it('when a sent link has no order yet, then a reader may check its payment status: an order the gateway shows appears at once and the button goes', async () => {
@@ -549,9 +617,9 @@ describe('payment link detail', () => {
     expect(screen.queryByRole('button', { name: 'Check payment status' })).not.toBeInTheDocument();
   });
 
-  it('when a link’s order is final, or the link is not sent, then no status check is offered', async () => {
-    // a paid link (its order final), a held payout-form, a link whose reply was lost
-    for (const id of [SENT, HELD, LOST]) {
+  it('when a link’s order is final, or the link is neither sent nor unknown, then no status check is offered', async () => {
+    // a paid link (its order final), a held payout-form
+    for (const id of [SENT, HELD]) {
       const view = renderApp(`/payment-links/${id}`, bffAs(['finance', 'ops']));
       expect(await screen.findByText('Timeline')).toBeInTheDocument();
       expect(

@@ -38,6 +38,7 @@ import {
   linkOrderStateWords,
   LinkStateChip,
   pageHolders,
+  pageLost,
   pageUsedUp,
   pageWithheld,
 } from '../components/link-labels';
@@ -67,6 +68,14 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
     case 'sending':
       return <Alert severity="info">On its way to the gateway; this page updates by itself.</Alert>;
     case 'sent':
+      if (pageLost(link)) {
+        return (
+          <Alert severity="warning">
+            {link.errorMessage ??
+              `The order exists at the gateway, but its page address was lost: create the link again for the ${who}.`}
+          </Alert>
+        );
+      }
       if (link.order !== null) {
         return (
           <Alert severity={link.order.status === 'approved' ? 'success' : 'info'}>
@@ -96,8 +105,9 @@ function StateNote({ link }: { link: PaymentLinkDetail }) {
       return (
         <Alert severity="warning">
           {error ? `${error}.` : 'The gateway’s reply was lost.'} The order may exist, but its page
-          address is not known. Create a new link if the {who} still needs one; if this order goes
-          ahead anyway, Paydesk still learns of it from the gateway automatically.
+          address is not known. It is never sent again: Paydesk asks the gateway’s status by itself
+          and shows here whether the order was created (check payment status to ask now). If it was
+          not, the link may be made again.
         </Alert>
       );
     case 'rejected':
@@ -289,7 +299,7 @@ function DetailView({
                 // the card the page was used with: a payout-form's destination, where the money went
                 [held ? 'Destination' : 'Card', <OrderCard key="card" order={link.order} />],
                 // what the page took or held, and what has since been captured and returned
-                ...orderMoneyRows(link.order),
+                ...orderMoneyRows(link),
                 ['Last change', <DateTime key="u" value={lastChangeOf(link)} />],
               ]}
             />
@@ -384,11 +394,13 @@ function OrderCard({ order }: { order: PaymentLinkDetail['order'] }) {
 /**
  * The order's money as Paydesk knows it: none until the order is known (or from an older BFF). A
  * payout-form's order took no money in: what went to the payee (QA: it read "€0.00 authorized ·
- * €0.00 captured · €0.00 returned" under "Paid out").
+ * €0.00 captured · €0.00 returned" under "Paid out"). An account verification has no amount nor
+ * currency: its card is verified, not charged, so it has no money line (QA: it read "€0.00
+ * authorized · €0.00 captured · €0.00 returned").
  */
-function orderMoneyRows(order: PaymentLinkDetail['order']): FactRow[] {
-  const money = order?.money;
-  if (money === undefined) return [];
+function orderMoneyRows(link: Pick<PaymentLinkDetail, 'kind' | 'order'>): FactRow[] {
+  const money = link.order?.money;
+  if (money === undefined || link.kind === 'account-verification-form') return [];
   const part = (amount: string, what: string) => `${formatMoney(amount, money.currency)} ${what}`;
   if (money.paidOut !== undefined) return [['Money', part(money.paidOut, 'paid out')]];
   return [

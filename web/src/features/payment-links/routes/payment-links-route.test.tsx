@@ -1,5 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { IDEMPOTENCY_KEY_HEADER } from '@paydesk/shared/api';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  PAYMENT_LINK_NOT_CREATED,
+  PAYMENT_LINK_PAGE_LOST,
+} from '@paydesk/shared/api';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeBff, makeLink, makeUser } from '../../../test/fake-bff';
 import { heldPayoutForm } from '../../../test/fake-links';
@@ -80,6 +84,41 @@ describe('payment links', () => {
     expect(
       bff.requestsTo('GET', '/api/payment-links').map((r) => r.query.get('cursor') !== null),
     ).toEqual([false, true]);
+  });
+
+  it('when links’ creates went unanswered, then the list says how each ended: still unknown, its order found with the page address lost, or not created (QA: “Unknown outcome” for ever)', async () => {
+    const lost = { orderid: null, redirectUrl: null };
+    renderApp(
+      '/payment-links',
+      bffAs(
+        ['support'],
+        [
+          makeLink(1, { ...lost, state: 'unknown', orderDesc: 'Invoice still unknown' }),
+          makeLink(2, {
+            ...lost,
+            state: 'sent',
+            orderid: '800002',
+            orderDesc: 'Invoice page lost',
+            errorCode: PAYMENT_LINK_PAGE_LOST,
+            errorMessage:
+              'The gateway shows order 800002 (processing, its page not used): the sale form was created, but its page address was lost with the gateway’s reply (the reply was lost), so nobody can be sent to it. Create the link again for the customer; this one was not sent again.',
+          }),
+          makeLink(3, {
+            ...lost,
+            state: 'failed',
+            orderDesc: 'Invoice never made',
+            errorCode: PAYMENT_LINK_NOT_CREATED,
+            errorMessage:
+              'The link was not created: Paydesk did not learn the outcome of its sale form (the reply was lost), and 75 seconds after it was sent the gateway still does not show its order (pd-link-3). Nothing was sent again and nobody can pay on it; create the link again if the customer still needs one.',
+          }),
+        ],
+      ),
+    );
+    await screen.findByRole('table', { name: 'Payment links' });
+    expect(rowOf('Invoice still unknown').getByText('Unknown outcome')).toBeInTheDocument();
+    expect(rowOf('Invoice page lost').getByText('Page address lost')).toBeInTheDocument();
+    expect(rowOf('Invoice page lost').queryByText('Ready to share')).not.toBeInTheDocument();
+    expect(rowOf('Invoice never made').getByText('Not created')).toBeInTheDocument();
   });
 
   it('when a support user lists links, then a sent payout-form shows no page address but who sends it to the payee; a card form’s address shows', async () => {
