@@ -12,7 +12,9 @@ import {
   type LiveEvent,
   type PayoutCreateInput,
   type PayoutDestination,
+  type PayoutMode,
 } from '@paydesk/shared/api';
+import { payDb } from '../payments/db.js';
 import { DB_VARIANTS, type TestClient } from '../test-support/harness.js';
 import {
   auditRows as auditRowsOf,
@@ -27,8 +29,12 @@ import {
 
 const DAY = 86_400_000;
 
-function payoutBody(amount: string, destination: PayoutDestination = TEST_CARD): PayoutCreateInput {
-  return { destination, amount, currency: 'EUR', orderDesc: 'Paid late' };
+function payoutBody(
+  amount: string,
+  destination: PayoutDestination = TEST_CARD,
+  mode: PayoutMode = 'two-step',
+): PayoutCreateInput {
+  return { mode, destination, amount, currency: 'EUR', orderDesc: 'Paid late' };
 }
 
 for (const variant of DB_VARIANTS) {
@@ -63,8 +69,12 @@ for (const variant of DB_VARIANTS) {
       const row = (id: string) =>
         bff.k.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       const auditRows = (action: string, target: string) => auditRowsOf(bff, action, target);
-      const prepare = async (amount: string, destination?: PayoutDestination) => {
-        const res = await post(opsA, '/api/payouts', payoutBody(amount, destination));
+      const prepare = async (
+        amount: string,
+        destination?: PayoutDestination,
+        mode?: PayoutMode,
+      ) => {
+        const res = await post(opsA, '/api/payouts', payoutBody(amount, destination, mode));
         expect(res.status, res.text).toBe(200);
         return PayoutResultSchema.parse(res.json);
       };
@@ -179,6 +189,140 @@ for (const variant of DB_VARIANTS) {
         expect(await auditRows('payout.drift', `payout:${payout.id}`)).toHaveLength(1);
         // Its new twin was only prepared: nothing of it reached the payout-pay.
         expect((await row(again.payout.id)).state).toBe('pending_approval');
+      });
+
+      /**
+       * A held single payout whose `payout` the sandbox holds: unknown when the approval gives up,
+       * then judged not applied by the poller, its orderid never learned. The hold is still on.
+       */
+      const singleJudgedNotApplied = async (amount: string) => {
+        const { payout } = await prepare(amount, undefined, 'single');
+        expect(payout.state).toBe('pending_approval');
+        await sandbox.faults({ hold: true, operations: ['payout'] });
+        const res = await post(opsB, `/api/payouts/${payout.id}/approve`, {});
+        expect(res.status, res.text).toBe(200);
+        expect(PayoutResultSchema.parse(res.json).payout.state).toBe('unknown');
+        bff.clock.advance(61_000);
+        await bff.payouts.poller.runOnce();
+        expect(await row(payout.id)).toMatchObject({
+          state: 'failed',
+          error_code: 'NOT_APPLIED',
+          orderid: null,
+          poll_next_at: null,
+        });
+        return payout;
+      };
+
+      it('when the gateway pays a held single payout late whose reply was lost (Paydesk never learned its orderid), then its callback finds it by its client_orderid: it learns its orderid and is approved, flagged PAID_AFTER_NOT_APPLIED, listed paid late with its repeat named; payout was sent once (QA: it stayed failed with no alert)', async () => {
+        const payout = await singleJudgedNotApplied('75.00');
+        // Prepared again meanwhile, as the verdict allowed: a possible repeat once it is paid late.
+        const repeat = await prepare('75.00', undefined, 'single');
+
+        // The hold lifted, the sandbox makes the payout, and its callback reaches the payments core,
+        // which learns the order (its client_orderid is the payout's) as a transaction.
+        await sandbox.faults({});
+        await sandbox.advance(5);
+        const order = await vi.waitFor(
+          async () => {
+            const found = await payDb(bff.db)
+              .selectFrom('transactions')
+              .select(['orderid', 'status'])
+              .where('client_orderid', '=', payout.clientOrderId)
+              .executeTakeFirstOrThrow();
+            expect(found.status).toBe('approved');
+            return found;
+          },
+          { timeout: 5_000, interval: 20 },
+        );
+        // That callback makes the payout's check due at once, though it never learned the orderid.
+        await vi.waitFor(
+          async () => {
+            const due = await row(payout.id);
+            expect(due.poll_next_at).not.toBeNull();
+            expect(due.poll_next_at ?? Infinity).toBeLessThanOrEqual(bff.clock.now());
+          },
+          { timeout: 5_000, interval: 20 },
+        );
+        await bff.payouts.poller.runOnce();
+        expect(await row(payout.id)).toMatchObject({
+          state: 'approved',
+          orderid: order.orderid,
+          error_code: 'PAID_AFTER_NOT_APPLIED',
+          poll_next_at: null,
+          lease_owner: null,
+        });
+        expect(await auditRows('payout.drift', `payout:${payout.id}`)).toHaveLength(1);
+        const listed = PayoutListSchema.parse(
+          (await support.get('/api/payouts?paidLate=true&limit=200')).json,
+        ).items.map((p) => p.id);
+        expect(listed).toContain(payout.id);
+        const detail = PayoutDetailSchema.parse((await opsA.get(`/api/payouts/${payout.id}`)).json);
+        expect(detail.repeatCandidates.map((p) => p.id)).toEqual([repeat.payout.id]);
+        const atGateway = await sandbox.order(order.orderid);
+        expect(atGateway.clientOrderId).toBe(payout.clientOrderId);
+        expect(atGateway.operations.filter((o) => o.type === 'payout')).toHaveLength(1);
+      });
+
+      it('when a payout of the same amount to the same destination was judged not applied and may still be paid late, then one prepared again names it (similarNotApplied) to the approver too: its detail, the list and the approval queue, as the prepare reply cautions; once it is paid late it is named as sent (QA: only the preparer was warned)', async () => {
+        const first = await singleJudgedNotApplied('74.00');
+        // A check of the payee's details judged not applied moved no money: no twin to warn of.
+        await sandbox.faults({ errorRate: 1, operations: ['payout-check'] });
+        const checkOnly = await prepare('74.00');
+        await sandbox.faults({ hold: true, operations: ['payout'] });
+        bff.clock.advance(120_000);
+        await bff.payouts.poller.runOnce();
+        expect(await row(checkOnly.payout.id)).toMatchObject({
+          state: 'failed',
+          error_code: 'NOT_APPLIED',
+          decided_at: null,
+        });
+
+        const again = await prepare('74.00', undefined, 'single');
+        expect(again.message).toContain(
+          `Caution: payout ${first.id} of the same amount to the same destination was judged not applied, and the gateway may still pay late`,
+        );
+        expect(again.payout.similarNotApplied).toEqual([first.id]);
+        const otherAmount = await prepare('74.01', undefined, 'single');
+        expect(otherAmount.payout.similarNotApplied).toEqual([]);
+        // The approver, who releases the money, sees it where the other twins are named.
+        const shown = PayoutDetailSchema.parse(
+          (await opsB.get(`/api/payouts/${again.payout.id}`)).json,
+        );
+        expect(shown).toMatchObject({
+          similarNotApplied: [first.id],
+          similarPending: [],
+          similarSent: [],
+        });
+        const queue = PayoutListSchema.parse(
+          (await opsB.get('/api/payouts?view=awaiting-my-approval&limit=200')).json,
+        ).items;
+        expect(queue.find((p) => p.id === again.payout.id)?.similarNotApplied).toEqual([first.id]);
+        const all = PayoutListSchema.parse(
+          (await support.get('/api/payouts?state=pending_approval&limit=200')).json,
+        ).items;
+        expect(all.find((p) => p.id === again.payout.id)?.similarNotApplied).toEqual([first.id]);
+        // The payout judged not applied is not waiting: it names none itself.
+        const failed = PayoutDetailSchema.parse((await opsB.get(`/api/payouts/${first.id}`)).json);
+        expect(failed.similarNotApplied).toEqual([]);
+
+        // Paid late after all: no longer a twin that may be paid, but one approved for payment.
+        await sandbox.faults({});
+        await sandbox.advance(5);
+        await vi.waitFor(
+          async () => {
+            await sandbox.advance(5);
+            await bff.payouts.poller.runOnce();
+            expect(await row(first.id)).toMatchObject({
+              state: 'approved',
+              error_code: 'PAID_AFTER_NOT_APPLIED',
+            });
+          },
+          { timeout: 5_000, interval: 50 },
+        );
+        const after = PayoutDetailSchema.parse(
+          (await opsB.get(`/api/payouts/${again.payout.id}`)).json,
+        );
+        expect(after).toMatchObject({ similarNotApplied: [], similarSent: [first.id] });
       });
 
       it('when staff check the status of a payout judged not applied, then it stays failed while the gateway does not show it (its checks stopped again), and once the gateway paid it late it is corrected and flagged; audited as payout.refresh', async () => {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { PollLoop } from '../jobs/poll-loop.js';
 import { AppError } from '../errors.js';
 import { StatusNotApplied } from '../payments/amount-range.js';
+import { payDb } from '../payments/db.js';
 import {
   addEvent,
   askStatus,
@@ -93,13 +94,32 @@ export class PayoutPoller {
    * a callback for the order means its status is worth asking at once). A payout whose scheduled
    * checks had stopped (`poll_next_at` NULL) while its outcome is still open gets one check too, as
    * does one judged not applied whose request the gateway may have applied late (`reopenable`).
+   * A payout whose reply was lost never learned its orderid (a single payout's `payout`, held by
+   * the gateway past the verdict, QA): its order is found by the client_orderid Paydesk gave it, on
+   * its endpoint, as the payments core recorded them for the order, and its check learns the orderid.
    */
   async nudge(orderid: string): Promise<void> {
-    const now = this.c.clock.now();
-    await this.c.k
+    const { k, db, clock } = this.c;
+    const now = clock.now();
+    const byOrderid = await k
       .updateTable('payouts')
       .set({ poll_next_at: now })
       .where('orderid', '=', orderid)
+      .where(reopenable)
+      .executeTakeFirst();
+    if (Number(byOrderid.numUpdatedRows) > 0) return;
+    const order = await payDb(db)
+      .selectFrom('transactions')
+      .select(['client_orderid', 'endpoint_id'])
+      .where('orderid', '=', orderid)
+      .executeTakeFirst();
+    if (order === undefined) return;
+    await k
+      .updateTable('payouts')
+      .set({ poll_next_at: now })
+      .where('client_orderid', '=', order.client_orderid)
+      .where('endpoint_id', '=', order.endpoint_id)
+      .where('orderid', 'is', null)
       .where(reopenable)
       .execute();
   }

@@ -82,18 +82,26 @@ export interface PayoutOutcome {
 
 const FINAL_STATUSES = new Set(['approved', 'declined', 'error', 'filtered']);
 
-/** At most this many possible duplicates are named on a payout (`similarPending`, `similarSent`). */
+/**
+ * At most this many possible duplicates are named on a payout (`similarPending`, `similarSent`,
+ * `similarNotApplied`).
+ */
 const SIMILAR_MAX = 10;
+
+/** A payout judged not applied that the gateway may still pay late, as a twin names it. */
+type NotAppliedTwin = Pick<PayoutsTable, 'id' | 'mode' | 'expires_at'>;
 
 /**
  * A waiting payout's possible duplicates (`similarOf`): the other payouts of the same amount to the
- * same destination waiting too, and those approved for payment lately.
+ * same destination waiting too, those approved for payment lately, and those judged not applied
+ * that the gateway may still pay late (`notApplied`, oldest first).
  */
 interface Similar {
   pending: readonly string[];
   sent: readonly string[];
+  notApplied: readonly NotAppliedTwin[];
 }
-const NO_SIMILAR: Similar = { pending: [], sent: [] };
+const NO_SIMILAR: Similar = { pending: [], sent: [], notApplied: [] };
 
 /**
  * Whether two payouts go to the same destination, as the possible-duplicate warnings see it: the
@@ -383,6 +391,7 @@ export class PayoutsService {
       withdrawn: row.state === 'rejected' && row.decided_by === row.prepared_by,
       similarPending: [...similar.pending],
       similarSent: [...similar.sent],
+      similarNotApplied: similar.notApplied.map((twin) => twin.id),
       expiresAt: iso(this.lapsesAt(row) ?? row.expires_at),
       errorCode: row.error_code,
       errorMessage: row.error_message,
@@ -395,19 +404,24 @@ export class PayoutsService {
     };
   }
 
-  /** One payout as `actor` sees it (the reply of an action). */
-  async viewOf(row: PayoutsTable, actor: Actor): Promise<Payout> {
+  /**
+   * One payout as `actor` sees it (the reply of an action); `similar`: its possible duplicates when
+   * already read (`similarOf`).
+   */
+  async viewOf(row: PayoutsTable, actor: Actor, similar?: Similar): Promise<Payout> {
     const decider = await deciderFor(this.c.k, actor);
-    const similar = await this.similarOf([row]);
-    return this.toApi(row, actor, decider, similar.get(row.id));
+    return this.toApi(row, actor, decider, similar ?? (await this.similarOf([row])).get(row.id));
   }
 
   /**
    * For each payout of `rows` waiting for approval (not lapsed): the other payouts waiting (not
    * lapsed) to the same destination (`samePayee`) of the same amount and currency, oldest first, at
-   * most SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice; and
-   * those approved for payment within LATE_PAYMENT_LOOKBACK_MS, newest first (`Similar.sent`). Two
-   * queries (`payouts_payee`, `payouts_destination`) for any number of rows.
+   * most SIMILAR_MAX: a possible duplicate, which the approver should see before paying twice;
+   * those approved for payment within LATE_PAYMENT_LOOKBACK_MS, newest first (`Similar.sent`); and
+   * those judged not applied that the gateway may still pay late (`mayBePaidLateSince`), oldest
+   * first (`Similar.notApplied`): what preparing it cautioned of (`paidLateWarning`), which the
+   * approver, who releases the money, must be told too (QA). Three queries (`payouts_payee`,
+   * `payouts_destination`) for any number of rows.
    */
   async similarOf(rows: readonly PayoutsTable[]): Promise<Map<string, Similar>> {
     const similar = new Map<string, Similar>();
@@ -430,7 +444,7 @@ export class PayoutsService {
       'created_at',
       'decided_at',
     ] as const;
-    const [pending, sent] = await Promise.all([
+    const [pending, sent, notApplied] = await Promise.all([
       this.c.k
         .selectFrom('payouts')
         .select(columns)
@@ -446,13 +460,22 @@ export class PayoutsService {
         .where('state', 'in', ['sending', 'processing', 'unknown', 'approved'])
         .where('decided_at', '>=', now - LATE_PAYMENT_LOOKBACK_MS)
         .execute(),
+      this.c.k
+        .selectFrom('payouts')
+        .select([...columns, 'mode', 'expires_at'])
+        .where(toTheseDestinations)
+        .where(this.mayBePaidLateSince(now))
+        .execute(),
     ]);
-    // Waiting ones oldest first, sent ones newest first, sorted here: the indexes serve the
-    // search, not an order.
-    pending.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    // Waiting and not-applied ones oldest first, sent ones newest first, sorted here: the indexes
+    // serve the search, not an order.
+    const oldestFirst = (a: Pick<PayoutsTable, 'id' | 'created_at'>, b: typeof a) =>
+      a.created_at - b.created_at || (a.id < b.id ? -1 : 1);
+    pending.sort(oldestFirst);
+    notApplied.sort(oldestFirst);
     sent.sort((a, b) => (b.decided_at ?? 0) - (a.decided_at ?? 0) || (a.id < b.id ? -1 : 1));
     for (const row of waiting) {
-      const twins = (found: typeof pending) =>
+      const twins = <T extends (typeof pending)[number]>(found: readonly T[]) =>
         found
           .filter(
             (other) =>
@@ -461,11 +484,30 @@ export class PayoutsService {
               String(other.amount_minor) === String(row.amount_minor) &&
               other.currency === row.currency,
           )
-          .map((other) => other.id)
           .slice(0, SIMILAR_MAX);
-      similar.set(row.id, { pending: twins(pending), sent: twins(sent) });
+      similar.set(row.id, {
+        pending: twins(pending).map((other) => other.id),
+        sent: twins(sent).map((other) => other.id),
+        notApplied: twins(notApplied).map(({ id, mode, expires_at }) => ({ id, mode, expires_at })),
+      });
     }
     return similar;
+  }
+
+  /**
+   * The payouts judged not applied after their money request was sent (`mayBePaidLate`: the
+   * gateway may still pay them late) and prepared within LATE_PAYMENT_LOOKBACK_MS before `now`: the
+   * one definition of a twin that may be paid late, for the caution when preparing one
+   * (`paidLateWarning`) and the approver's warning (`similarOf`, `similarNotApplied`).
+   */
+  private mayBePaidLateSince(now: number) {
+    return (eb: ExpressionBuilder<PayoutsDatabase, 'payouts'>) =>
+      eb.and([
+        eb('state', '=', 'failed'),
+        eb('error_code', '=', NOT_APPLIED),
+        eb('decided_at', 'is not', null),
+        eb('created_at', '>=', now - LATE_PAYMENT_LOOKBACK_MS),
+      ]);
   }
 
   async row(id: string): Promise<PayoutsTable> {
@@ -799,9 +841,10 @@ export class PayoutsService {
         data: { mode: 'single', destination: masked },
       });
       // The hold lapses (PAYOUT_HOLD_MAX_AGE_MS, `lapsesAt`): the one who prepares it learns when.
+      const similar = (await this.similarOf([row])).get(row.id) ?? NO_SIMILAR;
       return {
-        payout: await this.viewOf(row, actor),
-        message: `${this.heldMessage(row)}${await this.paidLateWarning(row)}`,
+        payout: await this.viewOf(row, actor, similar),
+        message: `${this.heldMessage(row)}${this.paidLateWarning(similar.notApplied)}`,
       };
     }
 
@@ -885,28 +928,22 @@ export class PayoutsService {
       };
     }
     const after = await this.applyCheck(sent, answer.view);
-    const warning = after.state === 'pending_approval' ? await this.paidLateWarning(after) : '';
+    // Only a payout waiting for approval has twins named (`similarOf`): none otherwise.
+    const similar = (await this.similarOf([after])).get(after.id) ?? NO_SIMILAR;
     return {
-      payout: await this.viewOf(after, actor),
-      message: `${checkedMessage(after)}${warning}`,
+      payout: await this.viewOf(after, actor, similar),
+      message: `${checkedMessage(after)}${this.paidLateWarning(similar.notApplied)}`,
     };
   }
 
   /**
-   * What preparing `row` adds when a payout of the same amount and currency to the same
-   * destination (its keyed hash) was judged not applied in the last LATE_PAYMENT_LOOKBACK_MS after
-   * its money request was sent (`mayBePaidLate`): the gateway may still pay that one late, so this
-   * one could pay the payee twice. Empty when there is none.
+   * What preparing a payout adds when payouts of the same amount and currency to the same
+   * destination were judged not applied after their money request was sent (`found`: its
+   * `similarNotApplied`, `mayBePaidLateSince`): the gateway may still pay those late, so this one
+   * could pay the payee twice. The approver is told the same from the payout's `similarNotApplied`.
+   * Empty when there is none.
    */
-  private async paidLateWarning(row: PayoutsTable): Promise<string> {
-    const found = await this.sameKind(row, {
-      from: this.c.clock.now() - LATE_PAYMENT_LOOKBACK_MS,
-    })
-      .select(['id', 'mode', 'expires_at'])
-      .where('state', '=', 'failed')
-      .where('error_code', '=', NOT_APPLIED)
-      .where('decided_at', 'is not', null)
-      .execute();
+  private paidLateWarning(found: readonly NotAppliedTwin[]): string {
     if (found.length === 0) return '';
     const ids = found.map((f) => f.id).join(', ');
     // One whose check still holds can be paid again on its own order, which the gateway pays once.
@@ -924,9 +961,9 @@ export class PayoutsService {
   /**
    * The other payouts of the same amount and currency to the same destination as `row`
    * (`samePayee`, `payouts_payee`, `payouts_destination`) prepared from `from` (and until `to`),
-   * oldest first, at most SIMILAR_MAX: the one definition of "the same payout again" for the
-   * warning when preparing one (`paidLateWarning`) and the repeats named on a payout paid late
-   * (`repeatCandidatesOf`).
+   * oldest first, at most SIMILAR_MAX: "the same payout again" for the repeats named on a payout
+   * paid late (`repeatCandidatesOf`), as the warnings when preparing and approving one see it
+   * (`similarOf`, which reads every waiting payout's twins at once).
    */
   private sameKind(row: PayoutsTable, window: { from: number; to?: number }) {
     const payee = row.payee_hash;

@@ -393,6 +393,14 @@ export const PayoutSchema = z.object({
    */
   similarSent: z.array(z.string()).default([]),
   /**
+   * other payouts of the same amount and currency to the same destination prepared in the last 7
+   * days and judged not applied after their money request was sent (failed `NOT_APPLIED`): the
+   * gateway may still pay them late, so paying this one too may pay the payee twice (what preparing
+   * it cautioned of). Ids, oldest first, at most 10; empty unless this one waits for approval;
+   * absent from older instances
+   */
+  similarNotApplied: z.array(z.string()).default([]),
+  /**
    * when a payout waiting for approval lapses, or lapsed: a checked two-step payout's registration
    * (24 h after its payout-check), a held single payout PAYOUT_HOLD_MAX_AGE_MS after it was prepared
    */

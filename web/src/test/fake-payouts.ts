@@ -431,15 +431,38 @@ export class FakePayouts {
         .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
         .map((p) => p.id)
         .slice(0, 10);
+      // As the BFF's `similarOf` too: those judged not applied after their payment was sent,
+      // prepared in the 7 days before it, which the gateway may still pay late, oldest first.
+      payout.similarNotApplied = this.payouts
+        .filter(
+          (p) =>
+            p.state === 'failed' &&
+            p.errorCode === 'NOT_APPLIED' &&
+            p.decidedBy !== null &&
+            Date.parse(p.createdAt) >= Date.parse(payout.createdAt) - 7 * 86_400_000 &&
+            p.destination.kind === payout.destination.kind &&
+            p.destination.masked === payout.destination.masked &&
+            p.amount === payout.amount &&
+            p.currency === payout.currency,
+        )
+        .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
+        .map((p) => p.id)
+        .slice(0, 10);
       this.payouts = [...this.payouts, payout];
+      // As the BFF's `paidLateWarning` (its first sentence).
+      const late = payout.similarNotApplied;
+      const caution =
+        late.length === 0
+          ? ''
+          : ` Caution: ${late.length === 1 ? 'payout' : 'payouts'} ${late.join(', ')} of the same amount to the same destination ${late.length === 1 ? 'was' : 'were'} judged not applied, and the gateway may still pay late: check ${late.length === 1 ? 'its' : 'their'} status before this one is approved, or it may be paid twice.`;
       return {
         status: 200,
         body: PayoutResultSchema.parse({
           payout: this.view(payout, user),
           message:
             body.mode === 'single'
-              ? `The payout is held until a second ops user approves it; it lapses at ${String(payout.expiresAt)} if not approved. Nothing was sent yet.`
-              : `Payout checked; it waits for a second ops user.`,
+              ? `The payout is held until a second ops user approves it; it lapses at ${String(payout.expiresAt)} if not approved. Nothing was sent yet.${caution}`
+              : `Payout checked; it waits for a second ops user.${caution}`,
         }),
       };
     }

@@ -111,6 +111,40 @@ describe('a payout like one waiting', () => {
     expect(alert).toHaveTextContent('Payout checked; it waits for a second ops user.');
   });
 
+  it.each([
+    ['a held single payout', true],
+    ['a two-step payout', false],
+  ])(
+    'when one of the same amount to the same destination was judged not applied and may still be paid late, then the toast of %s cautions the preparer of it once, as a warning (QA: a held one said only its lapse)',
+    async (_what, single) => {
+      const server = bff();
+      const late = makePayout(1, {
+        amount: '31.41',
+        state: 'failed',
+        errorCode: 'NOT_APPLIED',
+        decidedBy: { id: 'u-pia', email: 'pia@example.com' },
+        decidedAt: '2026-11-20T09:30:00.000Z',
+      });
+      server.payouts.payouts = [late];
+      const app = renderApp('/payouts', server);
+      const dialog = await openPrepareDialog(app.user);
+      if (single) await app.user.click(dialog.getByRole('radio', { name: /^Single/ }));
+      await typeCardPayout(app.user, dialog, SELLER_SETTLEMENT);
+      await app.user.click(
+        dialog.getByRole('button', { name: single ? 'Submit for approval' : SUBMIT }),
+      );
+      const said = await screen.findByText(
+        / of the same amount to the same destination was judged not applied, and the gateway may still pay late: check its status before this one is approved, or it may be paid twice\./,
+      );
+      const alert = said.closest('.MuiAlert-root');
+      expect(alert).toHaveClass('MuiAlert-colorWarning');
+      expect(alert?.textContent.match(/judged not applied/g)).toHaveLength(1);
+      expect(alert).toHaveTextContent(
+        single ? 'The payout is held until a second ops user approves it' : 'Payout checked',
+      );
+    },
+  );
+
   it('when none like it waits, then the toast is a plain success', async () => {
     const server = bff();
     server.payouts.payouts = [makePayout(1, { amount: '31.42' })];

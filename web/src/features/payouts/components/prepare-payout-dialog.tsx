@@ -375,12 +375,16 @@ export default function PreparePayoutDialog({
           : payout.state === 'checking'
             ? checkNotKnownMessage(payout)
             : message;
-      // Another like it waits (same amount, currency, destination): the preparer is told at
-      // once, as a warning, not only the approver later.
-      const duplicate = similarPendingSentence(payout);
+      // Another like it waits (same amount, currency, destination), was paid lately or may still
+      // be paid late: the preparer is told at once, as a warning, not only the approver later. The
+      // BFF's own message already cautions of one that may be paid late: said once.
+      const duplicate = similarPendingSentence(
+        said === message ? { ...payout, similarNotApplied: [] } : payout,
+      );
+      const twins = duplicate !== null || payout.similarNotApplied.length > 0;
       notify(
         duplicate === null ? said : `${duplicate} ${said}`,
-        duplicate === null ? payoutResultSeverity(payout.state) : 'warning',
+        twins ? 'warning' : payoutResultSeverity(payout.state),
       );
       // "Not known yet whether the gateway checked": replaced once it is known.
       awaitOutcome(payout, 'check');

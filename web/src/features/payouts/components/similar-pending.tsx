@@ -22,9 +22,21 @@ function PayoutLinks({ ids, newTab }: { ids: readonly string[]; newTab: boolean 
 }
 
 /**
- * A possible duplicate: other payouts of the same amount to the same destination approved for
- * payment in the last 7 days (the BFF's `similarSent`: already paid, or on its way, the likelier
- * duplicate, said first) or waiting for approval too (`similarPending`), each linked. In a dialog,
+ * The payouts of the same amount to the same destination judged not applied that the gateway may
+ * still pay late (the BFF's `similarNotApplied`), in the words of the prepare reply's caution: the
+ * approver, who releases the money, is told what the preparer was (QA).
+ */
+function notAppliedWords(n: number): string {
+  return n === 1
+    ? 'of the same amount to the same destination was judged not applied, and the gateway may still pay late: check its status before this one is approved, or it may be paid twice.'
+    : 'of the same amount to the same destination were judged not applied, and the gateway may still pay late: check their status before this one is approved, or it may be paid twice.';
+}
+
+/**
+ * A possible duplicate: other payouts of the same amount to the same destination judged not
+ * applied that the gateway may still pay late (the BFF's `similarNotApplied`: a payment already
+ * made may yet show, said first), approved for payment in the last 7 days (`similarSent`: already
+ * paid, or on its way) or waiting for approval too (`similarPending`), each linked. In a dialog,
  * the links open a new tab so the decision in progress stays as it is. Nothing when there are none.
  */
 export function SimilarPendingWarning({
@@ -34,11 +46,18 @@ export function SimilarPendingWarning({
   payout: Payout;
   newTab?: boolean;
 }) {
+  const notApplied = payout.similarNotApplied;
   const sent = payout.similarSent;
   const waiting = payout.similarPending;
-  if (sent.length === 0 && waiting.length === 0) return null;
+  if (notApplied.length === 0 && sent.length === 0 && waiting.length === 0) return null;
+  const late = notAppliedWords(notApplied.length);
   return (
     <>
+      {notApplied.length === 0 ? null : (
+        <Alert severity="error">
+          Caution: <PayoutLinks ids={notApplied} newTab={newTab} /> {late}
+        </Alert>
+      )}
       {sent.length === 0 ? null : (
         <Alert severity="error">
           {sent.length === 1
@@ -64,16 +83,20 @@ export function SimilarPendingWarning({
 const shortId = (id: string) => id.slice(0, 8);
 
 /**
- * What the preparer is told when the payout they just prepared may duplicate one approved for
- * payment lately or waiting (the prepare reply's `similarSent`, `similarPending`); null when none.
+ * What the preparer is told when the payout they just prepared may duplicate one judged not
+ * applied that the gateway may still pay late, one approved for payment lately or one waiting (the
+ * prepare reply's `similarNotApplied`, `similarSent`, `similarPending`); null when none.
  */
 export function similarPendingSentence(
-  payout: Pick<Payout, 'similarPending' | 'similarSent'>,
+  payout: Pick<Payout, 'similarPending' | 'similarSent' | 'similarNotApplied'>,
 ): string | null {
   const named = (ids: readonly string[]) => ids.map((id) => `payout ${shortId(id)}`).join(', ');
+  const notApplied = payout.similarNotApplied;
   const sent = payout.similarSent;
   const waiting = payout.similarPending;
+  const late = notAppliedWords(notApplied.length);
   const said = [
+    notApplied.length === 0 ? null : `Caution: ${named(notApplied)} ${late}`,
     sent.length === 0
       ? null
       : sent.length === 1
@@ -90,15 +113,31 @@ export function similarPendingSentence(
 
 /**
  * A small marker in a list row's state: other payouts of the same amount to the same destination
- * were approved for payment lately (red) or wait for approval too (the page and the approve dialog
- * name them). Nothing when none do.
+ * were judged not applied and may still be paid late, or were approved for payment lately (red),
+ * or wait for approval too (the page and the approve dialog name them). Nothing when none do.
  */
 export function PossibleDuplicateMarker({
   payout,
 }: {
-  payout: Pick<Payout, 'similarPending' | 'similarSent'>;
+  payout: Pick<Payout, 'similarPending' | 'similarSent' | 'similarNotApplied'>;
 }) {
   const n = payout.similarPending.length;
+  if (payout.similarNotApplied.length > 0) {
+    return (
+      <Chip
+        size="small"
+        color="error"
+        variant="outlined"
+        label="Possible duplicate"
+        title={
+          payout.similarNotApplied.length === 1
+            ? 'A payout of the same amount to the same destination was judged not applied, and the gateway may still pay late'
+            : 'Payouts of the same amount to the same destination were judged not applied, and the gateway may still pay late'
+        }
+        sx={{ mt: 0.5, display: 'flex', width: 'fit-content' }}
+      />
+    );
+  }
   if (payout.similarSent.length > 0) {
     return (
       <Chip

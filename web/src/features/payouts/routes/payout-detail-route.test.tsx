@@ -209,6 +209,31 @@ describe('payout detail', () => {
     expect(screen.queryByText(/same destination is waiting/)).toBeNull();
   });
 
+  it('when a payout of the same amount to the same destination was judged not applied and may still be paid late, then the page cautions of it, as an error, and its link opens that payout (QA: only the preparer was warned)', async () => {
+    const bff = bffAs(['ops']);
+    const late = '10000000-0000-4000-8000-000000000009';
+    bff.payouts.payouts.push(
+      makePayout(9, {
+        amount: '101.00',
+        orderDesc: 'The one judged not applied',
+        state: 'failed',
+        errorCode: 'NOT_APPLIED',
+      }),
+    );
+    bff.payouts.change(FIRST, { similarNotApplied: [late] });
+    const app = renderApp(`/payouts/${FIRST}`, bff);
+    const said = await screen.findByText(/^Caution:/);
+    expect(said.closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorError');
+    expect(said.closest('.MuiAlert-root')).toHaveTextContent(
+      'Caution: payout 10000000 of the same amount to the same destination was judged not applied, and the gateway may still pay late: check its status before this one is approved, or it may be paid twice.',
+    );
+    await app.user.click(screen.getByRole('link', { name: 'payout 10000000' }));
+    await waitFor(() => {
+      expect(app.location()).toBe(`/payouts/${late}`);
+    });
+    expect(await screen.findAllByText(/The one judged not applied/)).not.toHaveLength(0);
+  });
+
   it('when the preparer opens their own pending payout, then they may withdraw it but not approve it', async () => {
     renderApp(`/payouts/${OWN}`, bffAs(['ops']));
     expect(await screen.findByRole('heading', { name: 'Payout of €102.00' })).toBeInTheDocument();

@@ -777,6 +777,42 @@ describe('payouts', () => {
     );
   });
 
+  it('when a payout of the same amount to the same destination was judged not applied and may still be paid late, then the row is marked and the approve dialog warns of it first, as an error, in the words the preparer was cautioned with, with a link to it (QA: only the preparer was warned)', async () => {
+    const bff = bffAs(['ops']);
+    const late = '10000000-0000-4000-8000-000000000009';
+    bff.payouts.payouts = [
+      makePayout(1, { similarNotApplied: [late], similarPending: [late] }),
+      makePayout(9, { amount: '101.00', state: 'failed', errorCode: 'NOT_APPLIED' }),
+    ];
+    const app = renderApp('/payouts', bff);
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    const marker = within(table).getByText('Possible duplicate');
+    expect(marker.closest('.MuiChip-root')).toHaveClass('MuiChip-colorError');
+    expect(marker.closest('[title]')).toHaveAttribute(
+      'title',
+      'A payout of the same amount to the same destination was judged not applied, and the gateway may still pay late',
+    );
+    await app.user.click(
+      screen.getByRole('button', { name: 'Approve payout of €101.00 to 411111******1111' }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
+    const alert = dialog.getByText(/^Caution:/).closest('.MuiAlert-root');
+    expect(alert).toHaveClass('MuiAlert-colorError');
+    expect(alert).toHaveTextContent(
+      'Caution: payout 10000000 of the same amount to the same destination was judged not applied, and the gateway may still pay late: check its status before this one is approved, or it may be paid twice.',
+    );
+    // Said first, before the other twins and the Approve button.
+    const alerts = dialog.getAllByRole('alert');
+    expect(alerts[0]).toBe(alert);
+    expect(
+      alert!.compareDocumentPosition(dialog.getByRole('button', { name: /^Approve/ })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    const link = within(alert as HTMLElement).getByRole('link', { name: 'payout 10000000' });
+    expect(link).toHaveAttribute('href', `/payouts/${late}`);
+    expect(link).toHaveAttribute('target', '_blank');
+  });
+
   it('when an ops user prepares a bank payout, then the shared rules run first and the body carries decimal text under a key; a lost reply is retried with the same key', async () => {
     const bff = bffAs(['ops']);
     let first = true;
