@@ -260,7 +260,10 @@ export function LargeAmountApprovalWarning({
 }: {
   amount: string;
   currency: string;
-  /** who typed it twice, as a sentence's subject ("The ops user who prepared it") */
+  /**
+   * who confirmed it, as a sentence's subject ("The ops user who prepared it"): in Paydesk by typing
+   * it twice, through the API with `confirmLargeAmount` (QA: "typed it twice" was not always so)
+   */
   preparer: string;
 }) {
   const settings = useSession().settings?.largeAmount;
@@ -268,8 +271,8 @@ export function LargeAmountApprovalWarning({
   if (threshold === null || !needsLargeAmountConfirmation(settings, amount, currency)) return null;
   return (
     <Alert severity="warning">
-      A large amount: above {formatMoney(threshold, currency)}. {preparer} typed it twice; check it
-      against what was agreed before you approve.
+      A large amount: above {formatMoney(threshold, currency)}. {preparer} confirmed it (in Paydesk
+      by typing it twice); check it against what was agreed before you approve.
     </Alert>
   );
 }

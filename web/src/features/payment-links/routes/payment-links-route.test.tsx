@@ -571,7 +571,7 @@ describe('payment links', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout form' }));
     expect(
       dialog.getByText(
-        /^A large amount: above €10,000\.00\. The ops user who created it typed it twice/,
+        /^A large amount: above €10,000\.00\. The ops user who created it confirmed it \(in Paydesk by typing it twice\)/,
       ),
     ).toBeInTheDocument();
   });

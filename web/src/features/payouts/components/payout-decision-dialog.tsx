@@ -24,7 +24,7 @@ import { approvePayout, payoutDetailQueryOptions, payoutKeys, rejectPayout } fro
 import { useDecisionRequest } from './decision-request';
 import { DESTINATION_KIND_LABELS, labelSuffix } from './destination-labels';
 import { useAwaitOutcome } from './outcome-follow-up';
-import { checkedNote, NOT_CHECKED_NOTE, notCheckedWarning } from './payout-mode';
+import { checkedNote, notCheckedNote, notCheckedWarning } from './payout-mode';
 import { PAYOUT_STATE_LOOK } from './payout-state-chip';
 import { payoutResultSeverity } from './result-severity';
 import { SimilarPendingWarning } from './similar-pending';
@@ -127,7 +127,7 @@ export default function PayoutDecisionDialog({
           </>
         ) : payout.mode === 'single' ? (
           <>
-            <Alert severity="info">{NOT_CHECKED_NOTE}</Alert>
+            <Alert severity="info">{notCheckedNote(own)}</Alert>
             <PayoutFacts payout={payout} />
           </>
         ) : (

@@ -24,11 +24,13 @@ export function notCheckedWarning(kind: PayoutDestinationKind): string {
 }
 
 /**
- * Said when a single-mode payout is rejected or withdrawn: nothing is compared, since nothing is
- * paid (`notCheckedWarning` is for approving).
+ * Said when a single-mode payout is rejected, or withdrawn (`withdrawing`: its preparer's own, and
+ * the dialog says "Withdraw" throughout, QA): nothing is compared, since nothing is paid
+ * (`notCheckedWarning` is for approving).
  */
-export const NOT_CHECKED_NOTE =
-  'Single payout: the gateway has not checked this destination. Rejecting it sends nothing, and its held destination is erased.';
+export function notCheckedNote(withdrawing: boolean): string {
+  return `Single payout: the gateway has not checked this destination. ${withdrawing ? 'Withdrawing' : 'Rejecting'} it sends nothing, and its held destination is erased.`;
+}
 
 /** Said when a two-step payout is approved: the gateway's check knows the destination can be paid, not whose it is. */
 export function checkedNote(kind: PayoutDestinationKind): string {

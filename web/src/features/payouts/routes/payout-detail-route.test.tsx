@@ -238,6 +238,10 @@ describe('payout detail', () => {
     renderApp(`/payouts/${OWN}`, bffAs(['ops']));
     expect(await screen.findByRole('heading', { name: 'Payout of €102.00' })).toBeInTheDocument();
     expect(screen.getByText('Yours: another ops user approves')).toBeInTheDocument();
+    // Told as its preparer, not by their own address in the third person (QA).
+    expect(
+      screen.getByText(/Waits for an ops user other than you to approve it/),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /^Withdraw / })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Approve / })).not.toBeInTheDocument();
   });

@@ -50,6 +50,12 @@ const PayAgainDialog = lazy(() => import('../components/pay-again-dialog'));
 
 /** What the state means for whoever looks at it now, and what (if anything) to do. */
 function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boolean }) {
+  // The second person, as the reader is told: its preparer reads "you", not their own address (QA).
+  const { user } = useSession();
+  const otherThanPreparer =
+    user.email === payout.preparedBy.email
+      ? 'an ops user other than you'
+      : `an ops user other than ${payout.preparedBy.email}`;
   // When the page was opened: whether the gateway's check still holds (the server's canPayAgain
   // decides what the viewer is offered; this only picks the words for others).
   const [openedAt] = useState(Date.now);
@@ -73,7 +79,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
         ) : payout.canPayAgain === true ? (
           'Use “Pay again” to have the gateway pay this same checked payout (it pays it at most once, and Paydesk first asks whether the first payment went through after all); do not prepare it again.'
         ) : again ? (
-          `An ops user other than ${payout.preparedBy.email} can pay it again (“Pay again”) while the gateway’s check holds; do not prepare it again.`
+          `A${otherThanPreparer.slice(1)} can pay it again (“Pay again”) while the gateway’s check holds; do not prepare it again.`
         ) : canCheck ? (
           'Use “Check payment status” before preparing it again.'
         ) : (
@@ -100,7 +106,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
       if (payout.mode === 'single') {
         return (
           <Alert severity="warning">
-            Waits for an ops user other than {payout.preparedBy.email} to approve it
+            Waits for {otherThanPreparer} to approve it
             {payout.expiresAt ? (
               <>
                 ; it lapses <DateTime value={payout.expiresAt} /> and its held destination is erased
@@ -112,7 +118,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
       }
       return (
         <Alert severity="info">
-          Waits for an ops user other than {payout.preparedBy.email} to approve it
+          Waits for {otherThanPreparer} to approve it
           {payout.expiresAt ? (
             <>
               ; the gateway’s registration lapses <DateTime value={payout.expiresAt} />
@@ -121,8 +127,21 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
           .
         </Alert>
       );
+    // Each in-flight state says what Paydesk waits for (QA: "sending" spoke of status checks that
+    // only begin once the gateway has answered).
     case 'checking':
+      return (
+        <Alert severity="info">
+          The gateway is checking the destination; this page updates by itself when it answers.
+        </Alert>
+      );
     case 'sending':
+      return (
+        <Alert severity="info">
+          The payout is on its way to the gateway: Paydesk waits for its answer, then follows it
+          with status checks. This page updates by itself.
+        </Alert>
+      );
     case 'processing':
       return (
         <Alert severity="info">
@@ -140,7 +159,7 @@ function StateNote({ payout, canCheck }: { payout: PayoutDetail; canCheck: boole
           , and if the gateway does not show it,{' '}
           {payout.mode === 'single'
             ? 'it is marked failed and must be prepared again'
-            : `an ops user other than ${payout.preparedBy.email} can pay it again`}
+            : `${otherThanPreparer} can pay it again`}
           . Do not prepare it again meanwhile.
         </Alert>
       );

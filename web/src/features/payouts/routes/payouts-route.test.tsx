@@ -701,7 +701,7 @@ describe('payouts', () => {
     let dialog = within(await screen.findByRole('dialog', { name: 'Approve the payout' }));
     expect(
       dialog.getByText(
-        /^A large amount: above €10,000\.00\. The ops user who prepared it typed it twice/,
+        /^A large amount: above €10,000\.00\. The ops user who prepared it confirmed it \(in Paydesk by typing it twice\)/,
       ),
     ).toBeInTheDocument();
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
