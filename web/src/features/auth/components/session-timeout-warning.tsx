@@ -58,8 +58,10 @@ export function SessionTimeoutWarning({ session }: { session: SessionResponse })
     if (unreported) void refetch();
   }, [unreported, refetch]);
 
-  // The idle timeout comes first: staying signed in helps. Else the end, unless already noted.
-  const idleWarning = idleSoon && !unreported && idleEndsAt < absoluteEndsAt;
+  // The idle timeout comes first: staying signed in helps. Else the end, unless already noted. A
+  // quiet read that failed (no connection) hides nothing: the warning shows.
+  const telling = unreported && !query.isError;
+  const idleWarning = idleSoon && !telling && idleEndsAt < absoluteEndsAt;
   const endWarning = !idleWarning && endSoon && endNoted !== session.absoluteExpiresAt;
 
   return (
