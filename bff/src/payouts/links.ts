@@ -1262,7 +1262,7 @@ export class PaymentLinksService {
    * `batchSize`.
    */
   async claimUnknownChecks(): Promise<LinkSettleClaim[]> {
-    const { db, k, clock, options } = this.c;
+    const { clock, options } = this.c;
     const t = options.linkSettle;
     const now = clock.now();
     const sentAt = sql`coalesce(l.decided_at, l.created_at)`;
@@ -1277,47 +1277,11 @@ export class PaymentLinksService {
           where e.subject = 'link:' || l.id and e.kind = 'reconcile'
             and e.title like ${`${LINK_CHECK_TITLE}%${LINK_SETTLE_END}`})
         ${more}`;
-    return k.transaction().execute(async (trx) => {
-      let ids = (
-        await due(
-          sql`order by l.updated_at limit ${t.batchSize}${db.kind === 'postgres' ? sql` for update of l skip locked` : sql``}`,
-        ).execute(trx)
-      ).rows.map((r) => r.id);
-      if (ids.length === 0) return [];
-      if (db.kind === 'postgres') {
-        // Read again under the locks: another instance's claim committed since this statement's
-        // snapshot was taken is seen now.
-        ids = (await due(sql`and l.id in (${sql.join(ids)})`).execute(trx)).rows.map((r) => r.id);
-        if (ids.length === 0) return [];
-      }
-      const rows = await trx
-        .selectFrom('payment_links')
-        .selectAll()
-        .where('id', 'in', ids)
-        .execute();
-      const claims: LinkSettleClaim[] = [];
-      for (const row of rows) {
-        const subject = `link:${row.id}`;
-        const inserted = await trx
-          .insertInto('payout_events')
-          .values({
-            subject,
-            at: now,
-            kind: 'reconcile',
-            title: LINK_CHECK_TITLE,
-            actor: null,
-            data: storedEventData({ scheduled: true }, withheldFor(subject, row.kind)),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        claims.push({
-          row,
-          eventId: inserted.id,
-          last: sentAtOf(row) + t.horizonMs <= now + t.intervalMs,
-        });
-      }
-      return claims;
-    });
+    return this.claimLinks(
+      due,
+      { now, batchSize: t.batchSize },
+      (row) => sentAtOf(row) + t.horizonMs <= now + t.intervalMs,
+    );
   }
 
   /**
@@ -1373,7 +1337,7 @@ export class PaymentLinksService {
    * scheduled check whose answer cannot be applied ends the follow-up too (`runScheduledCheck`).
    */
   async claimDueChecks(): Promise<LinkCheckClaim[]> {
-    const { db, k, clock, options } = this.c;
+    const { clock, options } = this.c;
     const t = options.linkFollow;
     const now = clock.now();
     // the last check's window opens this long after a link was sent
@@ -1394,10 +1358,31 @@ export class PaymentLinksService {
             and (e.at >= l.updated_at + ${lastFrom}
               or e.title like ${`${LINK_CHECK_TITLE}%${LINK_CHECKS_END}`}))
         ${more}`;
+    return this.claimLinks(
+      due,
+      { now, batchSize: t.batchSize },
+      (row) => row.updated_at + lastFrom <= now,
+    );
+  }
+
+  /**
+   * Claims the links `due` selects (`more`: its order and limit, or the ids to re-read), each with
+   * a status check's timeline entry written in the transaction that picked it (the lease and the
+   * schedule at once): rows locked with FOR UPDATE SKIP LOCKED and the choice re-read under the
+   * locks on PostgreSQL, BEGIN IMMEDIATE on SQLite, so several instances never ask for one link
+   * twice. `lastOf`: whether a claim is its link's last scheduled check. For sent links'
+   * follow-up (`claimDueChecks`) and unknown links' settling (`claimUnknownChecks`).
+   */
+  private claimLinks(
+    due: (more: RawBuilder<unknown>) => RawBuilder<{ id: string }>,
+    { now, batchSize }: { now: number; batchSize: number },
+    lastOf: (row: PaymentLinksTable) => boolean,
+  ): Promise<LinkCheckClaim[]> {
+    const { db, k } = this.c;
     return k.transaction().execute(async (trx) => {
       let ids = (
         await due(
-          sql`order by l.updated_at limit ${t.batchSize}${db.kind === 'postgres' ? sql` for update of l skip locked` : sql``}`,
+          sql`order by l.updated_at limit ${batchSize}${db.kind === 'postgres' ? sql` for update of l skip locked` : sql``}`,
         ).execute(trx)
       ).rows.map((r) => r.id);
       if (ids.length === 0) return [];
@@ -1427,7 +1412,7 @@ export class PaymentLinksService {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        claims.push({ row, eventId: inserted.id, last: row.updated_at + lastFrom <= now });
+        claims.push({ row, eventId: inserted.id, last: lastOf(row) });
       }
       return claims;
     });
