@@ -125,11 +125,22 @@ export function parseInput<T extends z.ZodType>(
 }
 
 /**
+ * 400 `VALIDATION_FAILED` naming one field (`path`) and the `rule` it broke; the error's message
+ * is `path: message` unless `said` words it otherwise.
+ */
+export function fieldRefusal(
+  path: string,
+  rule: string,
+  message: string,
+  said = `${path}: ${message}`,
+): AppError {
+  return new AppError('VALIDATION_FAILED', said, { fields: [{ path, rule, message }] });
+}
+
+/**
  * A path parameter that cannot name anything (wrong shape): 400 naming `params.<name>` and the
  * rule, without echoing the value (it may be anything, a card number included).
  */
 export function invalidParam(name: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `params.${name}: ${message}`, {
-    fields: [{ path: `params.${name}`, rule: 'format', message }],
-  });
+  return fieldRefusal(`params.${name}`, 'format', message);
 }

@@ -1,15 +1,9 @@
 // The SPA's word on when its user last acted (shared IDLE_HEADER), read for the session's idle
 // timeout (services/auth.ts `authenticate`).
 import { IDLE_HEADER } from '@paydesk/shared/api';
-import { AppError } from '../errors.js';
+import { fieldRefusal } from '../errors.js';
 
 const PATH = `header.${IDLE_HEADER}`;
-
-function refused(rule: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `${PATH}: ${message}`, {
-    fields: [{ path: PATH, rule, message }],
-  });
-}
 
 /**
  * How long ago (ms) the user last acted, by the request's `Paydesk-Idle-Ms` header: 0 (the
@@ -18,9 +12,10 @@ function refused(rule: string, message: string): AppError {
 export function idleMsOf(header: string | undefined): number {
   if (header === undefined) return 0;
   // Node joins a header sent several times with ", ": several values, said as such.
-  if (header.includes(',')) throw refused('single', `send one ${IDLE_HEADER} header, not several`);
+  if (header.includes(','))
+    throw fieldRefusal(PATH, 'single', `send one ${IDLE_HEADER} header, not several`);
   const text = header.trim();
   if (!/^\d{1,15}$/.test(text))
-    throw refused('format', 'must be a whole number of milliseconds (digits only)');
+    throw fieldRefusal(PATH, 'format', 'must be a whole number of milliseconds (digits only)');
   return Number(text);
 }

@@ -3,35 +3,12 @@
 // app.ts's last error handler once said every such 4xx was an unreadable body, on a GET that had
 // none (QA: `/assets/%E0%A4%A` was "the body could not be read").
 import type { Request } from 'express';
-import { AppError } from '../errors.js';
-
-/** Whether `path` holds a `%` escape that does not decode (not UTF-8, or cut short). */
-function undecodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** Whether `path`, decoded, holds a `..` segment (`..%2f`, `%2e%2e`). */
-function climbs(path: string): boolean {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return false;
-  }
-  return decoded.split(/[/\\]/).includes('..');
-}
+import { AppError, fieldRefusal } from '../errors.js';
 
 /** 400 `VALIDATION_FAILED` naming `(path)` with `rule`, saying what is wrong with it. */
 function malformedPath(rule: string, why: string): AppError {
   const message = `the path is malformed: ${why}`;
-  return new AppError('VALIDATION_FAILED', message, {
-    fields: [{ path: '(path)', rule, message }],
-  });
+  return fieldRefusal('(path)', rule, message, message);
 }
 
 /**
@@ -41,15 +18,18 @@ function malformedPath(rule: string, why: string): AppError {
  */
 export function requestError(req: Request, status: number): AppError {
   // The router and the static files both decode the path; neither says which escape failed.
-  if (undecodable(req.path)) {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(req.path);
+  } catch {
     return malformedPath('percent_encoding', 'a %-escape in it is not UTF-8 (or is cut short)');
   }
   // The static files refuse a path that climbs out of their folder (403): it names no file.
-  if (climbs(req.path)) {
+  if (decoded.split(/[/\\]/).includes('..')) {
     return malformedPath('dot_segments', 'it must not hold a ".." segment');
   }
   const headers = (rule: string, message: string) =>
-    new AppError('VALIDATION_FAILED', message, { fields: [{ path: '(headers)', rule, message }] });
+    fieldRefusal('(headers)', rule, message, message);
   if (status === 412)
     return headers('precondition', 'the If-Match or If-Unmodified-Since header does not hold');
   if (status === 416) return headers('range', 'the Range header lies outside the file');

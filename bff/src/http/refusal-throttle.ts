@@ -3,6 +3,7 @@
 // bound: per client and refusal code, one row per window, carrying how many were left out since
 // the previous one; the rest go to the application log only.
 import { isIPv6 } from 'node:net';
+import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 
 export interface RefusalThrottleOptions {
@@ -80,6 +81,31 @@ export class RefusalThrottle {
       this.#entries.delete(oldest.value);
     }
     return { audit: true, suppressed: 0 };
+  }
+
+  /**
+   * The audit summary of an unidentified client's refusal of `code` (`summary`, with
+   * `suppressedSinceLast` when rows were left out since this client's last), or null when the
+   * window holds it back: it is then only logged, at info. For every such refusal, the API
+   * runner's and the gateway callback receiver's alike.
+   */
+  summaryToAudit(
+    refusal: { ip: string | null; code: string; requestId: string; action: string },
+    summary: Record<string, unknown>,
+    logger: Logger,
+  ): Record<string, unknown> | null {
+    const { ip, code, requestId, action } = refusal;
+    const verdict = this.admit(ip, code);
+    if (!verdict.audit) {
+      logger.info(
+        { requestId, action, code, ip },
+        'refusal of an unidentified client not audited (one row per client and code per window)',
+      );
+      return null;
+    }
+    return verdict.suppressed > 0
+      ? { ...summary, suppressedSinceLast: verdict.suppressed }
+      : summary;
   }
 
   /** how many client and code pairs are remembered */

@@ -317,22 +317,12 @@ export function makeRunner(
       await auditAttempt(ctx, rule, err);
       return;
     }
-    const verdict = throttle.admit(ctx.client.ip, err.code);
-    if (!verdict.audit) {
-      logger.info(
-        { requestId: ctx.requestId, action: rule.action, code: err.code, ip: ctx.client.ip },
-        'refusal of an unidentified client not audited (one row per client and code per window)',
-      );
-      return;
-    }
-    await auditAttempt(
-      ctx,
-      rule,
-      err,
-      verdict.suppressed > 0
-        ? { ...ctx.audit.summary, suppressedSinceLast: verdict.suppressed }
-        : undefined,
+    const summary = throttle.summaryToAudit(
+      { ip: ctx.client.ip, code: err.code, requestId: ctx.requestId, action: rule.action },
+      ctx.audit.summary,
+      logger,
     );
+    if (summary !== null) await auditAttempt(ctx, rule, err, summary);
   }
 
   async function auditAttempt(

@@ -6,7 +6,7 @@ import { IdempotencyKeySchema, type ErrorCode, type ErrorDetails } from '@paydes
 import type { RawBuilder } from 'kysely';
 import { queryTemplate } from '../db/query-template.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, fieldRefusal } from '../errors.js';
 import { canonicalJson } from '../services/redact.js';
 import type { PayDb, PayTrx } from './db.js';
 
@@ -215,17 +215,16 @@ export class Idempotency {
     // a key holds no space, so such a value is several keys, said as such rather than as one
     // malformed key.
     if (key.includes(', ')) {
-      const message = 'send one Idempotency-Key header, not several';
-      throw new AppError('VALIDATION_FAILED', `header.Idempotency-Key: ${message}`, {
-        fields: [{ path: 'header.Idempotency-Key', rule: 'single', message }],
-      });
+      throw fieldRefusal(
+        'header.Idempotency-Key',
+        'single',
+        'send one Idempotency-Key header, not several',
+      );
     }
     const parsed = IdempotencyKeySchema.safeParse(key);
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? 'invalid';
-      throw new AppError('VALIDATION_FAILED', `header.Idempotency-Key: ${message}`, {
-        fields: [{ path: 'header.Idempotency-Key', rule: 'format', message }],
-      });
+      throw fieldRefusal('header.Idempotency-Key', 'format', message);
     }
     return new IdempotencyClaim(userId, key, route, Idempotency.requestHash(route, body));
   }

@@ -463,14 +463,12 @@ export function callbackRouter(
   ): Promise<void> => {
     const requestId = requestIdOf(req);
     const ip = req.ip ?? null;
-    const verdict = throttle.admit(ip, err.code);
-    if (!verdict.audit) {
-      logger.info(
-        { requestId, action: CALLBACK_ACTION, code: err.code, ip },
-        'refusal of an unidentified client not audited (one row per client and code per window)',
-      );
-      return;
-    }
+    const summary = throttle.summaryToAudit(
+      { ip, code: err.code, requestId, action: CALLBACK_ACTION },
+      { ...refusedCallbackSummary(query), reason: err.message },
+      logger,
+    );
+    if (summary === null) return;
     try {
       await p.audit.append({
         actorId: null,
@@ -478,11 +476,7 @@ export function callbackRouter(
         actorRoles: [],
         action: CALLBACK_ACTION,
         target: null,
-        summary: {
-          ...refusedCallbackSummary(query),
-          reason: err.message,
-          ...(verdict.suppressed > 0 ? { suppressedSinceLast: verdict.suppressed } : {}),
-        },
+        summary,
         outcome: 'refused',
         errorCode: err.code,
         requestId,

@@ -199,13 +199,11 @@ function unlearnedCreate(row: PaymentLinksTable, unanswered: Unanswered | null):
   return `the gateway answered it with an error: HTTP ${String(unanswered.httpStatus)}${code}`;
 }
 
-/** An unknown link claimed for a scheduled status check; `eventId`: its timeline entry (the lease). */
-export interface LinkSettleClaim {
-  row: PaymentLinksTable;
-  eventId: number;
-  /** its last scheduled check (`LinkSettleTimings.horizonMs`): none is claimed after it */
-  last: boolean;
-}
+/**
+ * An unknown link claimed for a scheduled status check, as a sent link's is (`LinkCheckClaim`):
+ * `last` by `LinkSettleTimings.horizonMs`.
+ */
+export type LinkSettleClaim = LinkCheckClaim;
 
 /** What one status check of an unknown link found, and the link afterwards. */
 export interface LinkSettle {
@@ -1284,6 +1282,26 @@ export class PaymentLinksService {
     );
   }
 
+  /** A claimed scheduled check's answer, written into its timeline entry (`claimLinks`). */
+  private async writeClaimEntry(
+    row: PaymentLinksTable,
+    eventId: number,
+    title: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.c.k
+      .updateTable('payout_events')
+      .set({
+        title,
+        data: storedEventData(
+          { scheduled: true, ...data },
+          withheldFor(`link:${row.id}`, row.kind),
+        ),
+      })
+      .where('id', '=', eventId)
+      .execute();
+  }
+
   /**
    * A claimed scheduled check of an unknown link (`settleCheck`), its answer written into the
    * claim's timeline entry; the last one's entry says no further checks follow unless the link was
@@ -1292,17 +1310,7 @@ export class PaymentLinksService {
   async runUnknownCheck(claim: LinkSettleClaim): Promise<LinkSettle> {
     const { row, eventId } = claim;
     const entry = (title: string, data: Record<string, unknown>) =>
-      this.c.k
-        .updateTable('payout_events')
-        .set({
-          title,
-          data: storedEventData(
-            { scheduled: true, ...data },
-            withheldFor(`link:${row.id}`, row.kind),
-          ),
-        })
-        .where('id', '=', eventId)
-        .execute();
+      this.writeClaimEntry(row, eventId, title, data);
     let settle: LinkSettle;
     try {
       settle = await this.settleCheck(row, null);
@@ -1432,17 +1440,7 @@ export class PaymentLinksService {
     const { row, eventId } = claim;
     const end = (title: string) => `${title}${LINK_CHECKS_END}`;
     const entry = (title: string, data: Record<string, unknown>) =>
-      this.c.k
-        .updateTable('payout_events')
-        .set({
-          title,
-          data: storedEventData(
-            { scheduled: true, ...data },
-            withheldFor(`link:${row.id}`, row.kind),
-          ),
-        })
-        .where('id', '=', eventId)
-        .execute();
+      this.writeClaimEntry(row, eventId, title, data);
     let check: LinkCheck;
     try {
       check = await this.check(row, null);

@@ -27,6 +27,9 @@ export function isNeverMade(order: NamedOrder): boolean {
   return isPendingOrderId(order.orderid) && order.stage === 'not_created';
 }
 
+/** What stands for the number of an order the gateway never made. */
+const NEVER_MADE_NUMBER = 'none: the gateway did not make the order';
+
 /** The gateway's order number, or null while it is not known yet (a placeholder). */
 export function knownOrderId(orderid: string): string | null {
   return isPendingOrderId(orderid) ? null : orderid;
@@ -57,8 +60,15 @@ export function orderNumberText(order: NamedOrder): string {
   const known = knownOrderId(order.orderid);
   if (known !== null) return known;
   return isNeverMade(order)
-    ? 'none: the gateway did not make the order'
+    ? NEVER_MADE_NUMBER
     : `order number not known yet (client order ${order.clientOrderId})`;
+}
+
+/** An order page's "Orderid" fact while the gateway has named no order (beside its client order id). */
+export function missingNumberFact(order: NamedOrder): string {
+  return isNeverMade(order)
+    ? NEVER_MADE_NUMBER
+    : 'not known yet: the gateway has not named the order';
 }
 
 /** A title or link for an order with no number: `Order not made` or `Order number not known yet`. */

@@ -35,8 +35,8 @@ import { PageHeader } from '../../../components/page-header';
 import { describeError, isApiError, isNoSuchRecord } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import {
-  isNeverMade,
   knownOrderId,
+  missingNumberFact,
   missingNumberTitle,
   orderName,
 } from '../../../lib/order-number';
@@ -574,11 +574,7 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
                 [
                   'Orderid',
                   knownOrderId(detail.orderid) === null ? (
-                    isNeverMade(detail) ? (
-                      'none: the gateway did not make the order'
-                    ) : (
-                      'not known yet: the gateway has not named the order'
-                    )
+                    missingNumberFact(detail)
                   ) : (
                     <CopyableCode key="o" label="Orderid" value={detail.orderid} />
                   ),
