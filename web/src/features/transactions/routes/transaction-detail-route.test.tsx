@@ -690,7 +690,7 @@ describe('transaction detail', () => {
     expect(screen.queryByText(/pending:/)).not.toBeInTheDocument();
   });
 
-  it('when no status check has brought a status yet, then the order says “Last status from the gateway: none yet”, not that it never asked (QA B6)', async () => {
+  it('when no status check has brought a status yet, then the order says “Gateway status as of: no answer yet”, not that it never asked (QA B6)', async () => {
     const at = '2026-11-20T10:00:00.000Z';
     renderApp(
       PATH,
@@ -701,7 +701,7 @@ describe('transaction detail', () => {
       }),
     );
     await heading();
-    expect(factValue('Last status from the gateway')).toHaveTextContent('none yet');
+    expect(factValue('Gateway status as of')).toHaveTextContent('no answer yet');
     expect(screen.queryByText('Last asked the gateway')).not.toBeInTheDocument();
     expect(screen.queryByText('never')).not.toBeInTheDocument();
   });

@@ -590,12 +590,12 @@ function DetailView({ detail }: { detail: TransactionDetail }) {
                 [
                   // When its status was last applied: a check that brought no status (a timeout)
                   // does not move it, so "Last asked: never" read false beside "11 status checks"
-                  // (QA B6).
-                  'Last status from the gateway',
+                  // (QA B6). Short: the panel's label column is as wide as its longest label.
+                  'Gateway status as of',
                   detail.lastCheckedAt ? (
                     <DateTime key="l" value={detail.lastCheckedAt} />
                   ) : (
-                    'none yet'
+                    'no answer yet'
                   ),
                 ],
               ]}
